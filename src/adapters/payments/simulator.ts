@@ -1,0 +1,296 @@
+import { and, eq } from 'drizzle-orm';
+import type { DB } from '../../db/client';
+import { simCustomers, simPaymentIntents, simPaymentMethods, simRefunds, simSetupIntents, simSubscriptions } from '../../db/schema/payments';
+import { newId, randomString } from '../../lib/ids';
+import {
+  PaymentError,
+  PLAN_PRICES,
+  type CreateIntentInput,
+  type PaymentIntent,
+  type PaymentMethod,
+  type PaymentsPort,
+  type Subscription,
+} from './types';
+
+type Behavior = 'success' | 'decline' | 'authentication_required';
+
+/**
+ * Test payment-method tokens, named as the provider names its test cards:
+ * success `pm_card_visa`, `pm_card_mastercard`, `tok_visa`; decline `pm_card_chargeDeclined`,
+ * `pm_card_visa_chargeDeclined`, `tok_chargeDeclined`; authentication required
+ * `pm_card_authenticationRequired`, `pm_card_threeDSecureRequired`.
+ */
+export const TEST_TOKENS: Record<string, { brand: string; last4: string; behavior: Behavior }> = {
+  pm_card_visa: { brand: 'visa', last4: '4242', behavior: 'success' },
+  tok_visa: { brand: 'visa', last4: '4242', behavior: 'success' },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', behavior: 'success' },
+  pm_card_amex: { brand: 'amex', last4: '8431', behavior: 'success' },
+  pm_card_chargeDeclined: { brand: 'visa', last4: '0002', behavior: 'decline' },
+  pm_card_visa_chargeDeclined: { brand: 'visa', last4: '0002', behavior: 'decline' },
+  tok_chargeDeclined: { brand: 'visa', last4: '0002', behavior: 'decline' },
+  pm_card_authenticationRequired: { brand: 'visa', last4: '3155', behavior: 'authentication_required' },
+  pm_card_threeDSecureRequired: { brand: 'visa', last4: '3220', behavior: 'authentication_required' },
+};
+
+type PmRow = typeof simPaymentMethods.$inferSelect;
+type PiRow = typeof simPaymentIntents.$inferSelect;
+type SubRow = typeof simSubscriptions.$inferSelect;
+
+const pmOut = (r: PmRow, defaultId?: string | null): PaymentMethod => ({
+  id: r.id,
+  type: r.type,
+  brand: r.brand,
+  last4: r.last4,
+  expMonth: r.expMonth,
+  expYear: r.expYear,
+  customerId: r.customerId,
+  isDefault: defaultId ? r.id === defaultId : undefined,
+});
+
+const piOut = (r: PiRow): PaymentIntent => ({
+  id: r.id,
+  status: r.status as PaymentIntent['status'],
+  amount: r.amount,
+  amountCapturable: r.amountCapturable,
+  amountReceived: r.amountReceived,
+  amountRefunded: r.amountRefunded,
+  currency: r.currency,
+  customerId: r.customerId,
+  paymentMethodId: r.paymentMethodId,
+  captureMethod: r.captureMethod,
+  clientSecret: r.clientSecret,
+  description: r.description,
+  metadata: r.metadata ?? {},
+  lastError: r.lastError,
+  createdAt: r.createdAt,
+});
+
+const subOut = (r: SubRow): Subscription => ({
+  id: r.id,
+  customerId: r.customerId,
+  plan: r.plan,
+  status: r.status,
+  amount: r.amount,
+  currency: r.currency,
+  currentPeriodStart: r.currentPeriodStart,
+  currentPeriodEnd: r.currentPeriodEnd,
+  cancelAtPeriodEnd: r.cancelAtPeriodEnd,
+  canceledAt: r.canceledAt,
+});
+
+const addMonth = (iso: string) => {
+  const d = new Date(iso);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  return d.toISOString();
+};
+
+/** Offline payment provider: keeps its objects in D1 and honours the test tokens above. */
+export class PaymentSimulator implements PaymentsPort {
+  readonly mode = 'simulator' as const;
+  constructor(private readonly db: DB) {}
+
+  async createCustomer(input: { email?: string | null; name?: string | null; metadata?: Record<string, string> }) {
+    const id = newId('cus_sim');
+    await this.db.insert(simCustomers).values({ id, email: input.email ?? null, name: input.name ?? null, metadata: input.metadata ?? null });
+    return { id };
+  }
+
+  async deleteCustomer(id: string) {
+    await this.db.update(simCustomers).set({ deleted: true }).where(eq(simCustomers.id, id));
+  }
+
+  /** Resolves a test token or an existing simulated payment method. */
+  private async resolve(paymentMethodId: string): Promise<PmRow> {
+    const existing = await this.db.select().from(simPaymentMethods).where(eq(simPaymentMethods.id, paymentMethodId)).get();
+    if (existing) return existing;
+    const token = TEST_TOKENS[paymentMethodId];
+    if (!token) throw new PaymentError('invalid_payment_method', `No such payment method: ${paymentMethodId}`);
+    const row: PmRow = {
+      id: newId('pm_sim'),
+      customerId: null,
+      type: 'card',
+      brand: token.brand,
+      last4: token.last4,
+      expMonth: 12,
+      expYear: new Date().getUTCFullYear() + 3,
+      behavior: token.behavior,
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    };
+    await this.db.insert(simPaymentMethods).values(row);
+    return row;
+  }
+
+  async attachPaymentMethod(customerId: string, paymentMethodId: string, opts: { makeDefault?: boolean } = {}) {
+    const cust = await this.db.select().from(simCustomers).where(eq(simCustomers.id, customerId)).get();
+    if (!cust || cust.deleted) throw new PaymentError('invalid_payment_method', `No such customer: ${customerId}`);
+    const pm = await this.resolve(paymentMethodId);
+    if (pm.customerId && pm.customerId !== customerId) throw new PaymentError('invalid_payment_method', 'Payment method belongs to another customer');
+    await this.db.update(simPaymentMethods).set({ customerId }).where(eq(simPaymentMethods.id, pm.id));
+    if (opts.makeDefault ?? true) await this.db.update(simCustomers).set({ defaultPaymentMethodId: pm.id }).where(eq(simCustomers.id, customerId));
+    return pmOut({ ...pm, customerId }, opts.makeDefault ?? true ? pm.id : cust.defaultPaymentMethodId);
+  }
+
+  async listPaymentMethods(customerId: string) {
+    const cust = await this.db.select().from(simCustomers).where(eq(simCustomers.id, customerId)).get();
+    const rows = await this.db.select().from(simPaymentMethods).where(eq(simPaymentMethods.customerId, customerId)).all();
+    return rows.map((r) => pmOut(r, cust?.defaultPaymentMethodId ?? null));
+  }
+
+  async createSetupIntent(customerId: string) {
+    const id = newId('seti_sim');
+    const clientSecret = `${id}_secret_${randomString(24)}`;
+    await this.db.insert(simSetupIntents).values({ id, customerId, clientSecret, status: 'requires_payment_method' });
+    return { id, clientSecret, status: 'requires_payment_method' };
+  }
+
+  async createSubscription(customerId: string, plan: 'standard' | 'enterprise', opts: { trialDays?: number } = {}) {
+    const now = new Date().toISOString();
+    const trialEnd = opts.trialDays ? new Date(Date.now() + opts.trialDays * 86_400_000).toISOString() : null;
+    const row = {
+      id: newId('sub_sim'),
+      customerId,
+      plan,
+      status: trialEnd ? 'trialing' : 'active',
+      amount: PLAN_PRICES[plan],
+      currency: 'usd',
+      currentPeriodStart: now,
+      currentPeriodEnd: trialEnd ?? addMonth(now),
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+    };
+    await this.db.insert(simSubscriptions).values(row);
+    return subOut({ ...row, createdAt: now, updatedAt: now });
+  }
+
+  async getSubscription(id: string) {
+    const row = await this.db.select().from(simSubscriptions).where(eq(simSubscriptions.id, id)).get();
+    return row ? subOut(row) : null;
+  }
+
+  async updateSubscription(id: string, change: { cancelAtPeriodEnd?: boolean; plan?: 'standard' | 'enterprise' }) {
+    const row = await this.db.select().from(simSubscriptions).where(eq(simSubscriptions.id, id)).get();
+    if (!row) throw new PaymentError('provider_error', `No such subscription: ${id}`);
+    const patch: Partial<SubRow> = {};
+    if (change.cancelAtPeriodEnd !== undefined) {
+      patch.cancelAtPeriodEnd = change.cancelAtPeriodEnd;
+      patch.canceledAt = change.cancelAtPeriodEnd ? new Date().toISOString() : null;
+    }
+    if (change.plan && change.plan !== row.plan) {
+      if (change.plan === 'enterprise') {
+        const cust = await this.db.select().from(simCustomers).where(eq(simCustomers.id, row.customerId)).get();
+        if (!cust?.defaultPaymentMethodId) throw new PaymentError('invalid_payment_method', 'An upgrade needs a default payment method on file');
+      }
+      patch.plan = change.plan;
+      patch.amount = PLAN_PRICES[change.plan];
+    }
+    await this.db.update(simSubscriptions).set(patch).where(eq(simSubscriptions.id, id));
+    return subOut({ ...row, ...patch });
+  }
+
+  private async charge(pi: PiRow, pm: PmRow): Promise<PiRow> {
+    const patch: Partial<PiRow> = { paymentMethodId: pm.id };
+    if (pm.behavior === 'decline') {
+      Object.assign(patch, { status: 'requires_payment_method', lastError: 'card_declined' });
+    } else if (pm.behavior === 'authentication_required') {
+      Object.assign(patch, { status: 'requires_action', lastError: 'authentication_required' });
+    } else if (pi.captureMethod === 'manual') {
+      Object.assign(patch, { status: 'requires_capture', amountCapturable: pi.amount, lastError: null });
+    } else {
+      Object.assign(patch, { status: 'succeeded', amountReceived: pi.amount, lastError: null });
+    }
+    await this.db.update(simPaymentIntents).set(patch).where(eq(simPaymentIntents.id, pi.id));
+    const out = { ...pi, ...patch } as PiRow;
+    if (pm.behavior === 'decline') throw new PaymentError('card_declined', 'Your card was declined.', piOut(out));
+    if (pm.behavior === 'authentication_required') throw new PaymentError('authentication_required', 'This payment requires authentication.', piOut(out));
+    return out;
+  }
+
+  async createPaymentIntent(input: CreateIntentInput) {
+    if (input.idempotencyKey) {
+      const prior = await this.db.select().from(simPaymentIntents).where(eq(simPaymentIntents.id, `pi_sim_${input.idempotencyKey}`)).get();
+      if (prior) return piOut(prior);
+    }
+    const id = input.idempotencyKey ? `pi_sim_${input.idempotencyKey}` : newId('pi_sim');
+    const row: PiRow = {
+      id,
+      customerId: input.customerId ?? null,
+      paymentMethodId: null,
+      amount: input.amount,
+      amountCapturable: 0,
+      amountReceived: 0,
+      amountRefunded: 0,
+      currency: (input.currency ?? 'usd').toLowerCase(),
+      captureMethod: input.captureMethod ?? 'automatic',
+      status: 'requires_payment_method',
+      description: input.description ?? null,
+      metadata: { ...(input.metadata ?? {}), ...(input.paymentMethodTypes ? { paymentMethodTypes: input.paymentMethodTypes.join(',') } : {}) },
+      clientSecret: `${id}_secret_${randomString(24)}`,
+      lastError: null,
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    };
+    await this.db.insert(simPaymentIntents).values(row);
+    if (input.confirm && input.paymentMethodId) {
+      const pm = await this.resolve(input.paymentMethodId);
+      return piOut(await this.charge(row, pm));
+    }
+    return piOut(row);
+  }
+
+  async getPaymentIntent(id: string) {
+    const row = await this.db.select().from(simPaymentIntents).where(eq(simPaymentIntents.id, id)).get();
+    return row ? piOut(row) : null;
+  }
+
+  private async mustGet(id: string): Promise<PiRow> {
+    const row = await this.db.select().from(simPaymentIntents).where(eq(simPaymentIntents.id, id)).get();
+    if (!row) throw new PaymentError('provider_error', `No such payment intent: ${id}`);
+    return row;
+  }
+
+  async confirmPaymentIntent(id: string, paymentMethodId = 'pm_card_visa') {
+    const row = await this.mustGet(id);
+    if (row.status !== 'requires_payment_method' && row.status !== 'requires_confirmation' && row.status !== 'requires_action') {
+      throw new PaymentError('provider_error', `Payment intent is ${row.status} and cannot be confirmed`);
+    }
+    const pm = await this.resolve(paymentMethodId);
+    return piOut(await this.charge(row, pm));
+  }
+
+  async capturePaymentIntent(id: string, amountToCapture?: number) {
+    const row = await this.mustGet(id);
+    if (row.status !== 'requires_capture') throw new PaymentError('provider_error', `Payment intent is ${row.status} and cannot be captured`);
+    const amount = amountToCapture ?? row.amountCapturable;
+    if (amount <= 0 || amount > row.amountCapturable) throw new PaymentError('provider_error', `Capture amount must be between 1 and ${row.amountCapturable} cents`);
+    const patch = { status: 'succeeded', amountReceived: amount, amountCapturable: 0 };
+    await this.db.update(simPaymentIntents).set(patch).where(and(eq(simPaymentIntents.id, id), eq(simPaymentIntents.status, 'requires_capture')));
+    return piOut({ ...row, ...patch });
+  }
+
+  async cancelPaymentIntent(id: string) {
+    const row = await this.mustGet(id);
+    if (row.status === 'succeeded' || row.status === 'canceled') throw new PaymentError('provider_error', `Payment intent is ${row.status} and cannot be canceled`);
+    const patch = { status: 'canceled', amountCapturable: 0 };
+    await this.db.update(simPaymentIntents).set(patch).where(eq(simPaymentIntents.id, id));
+    return piOut({ ...row, ...patch });
+  }
+
+  async refund(paymentIntentId: string, amount?: number, reason?: string) {
+    const row = await this.mustGet(paymentIntentId);
+    if (row.status !== 'succeeded') throw new PaymentError('provider_error', 'Only a succeeded payment can be refunded');
+    const refundable = row.amountReceived - row.amountRefunded;
+    const amt = amount ?? refundable;
+    if (amt <= 0 || amt > refundable) throw new PaymentError('provider_error', `Refund must be between 1 and ${refundable} cents`);
+    const id = newId('re_sim');
+    await this.db.batch([
+      this.db.insert(simRefunds).values({ id, paymentIntentId, amount: amt, status: 'succeeded', reason: reason ?? null }),
+      this.db.update(simPaymentIntents).set({ amountRefunded: row.amountRefunded + amt }).where(eq(simPaymentIntents.id, paymentIntentId)),
+    ]);
+    return { id, paymentIntentId, amount: amt, status: 'succeeded' };
+  }
+
+  async createConnectionToken() {
+    return { secret: `pst_sim_${randomString(32)}` };
+  }
+}

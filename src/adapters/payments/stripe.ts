@@ -1,0 +1,219 @@
+import Stripe from 'stripe';
+import {
+  PaymentError,
+  type CreateIntentInput,
+  type PaymentIntent,
+  type PaymentMethod,
+  type PaymentsPort,
+  type Subscription,
+} from './types';
+
+const PRICE_LOOKUP: Record<'standard' | 'enterprise', string> = { standard: 'berth_standard_monthly', enterprise: 'berth_enterprise_monthly' };
+
+const pmOut = (pm: Stripe.PaymentMethod, defaultId?: string | null): PaymentMethod => ({
+  id: pm.id,
+  type: pm.type,
+  brand: pm.card?.brand ?? pm.type,
+  last4: pm.card?.last4 ?? '',
+  expMonth: pm.card?.exp_month ?? 0,
+  expYear: pm.card?.exp_year ?? 0,
+  customerId: typeof pm.customer === 'string' ? pm.customer : (pm.customer?.id ?? null),
+  isDefault: defaultId ? pm.id === defaultId : undefined,
+});
+
+const piOut = (pi: Stripe.PaymentIntent): PaymentIntent => ({
+  id: pi.id,
+  status: pi.status as PaymentIntent['status'],
+  amount: pi.amount,
+  amountCapturable: pi.amount_capturable,
+  amountReceived: pi.amount_received,
+  amountRefunded: 0,
+  currency: pi.currency,
+  customerId: typeof pi.customer === 'string' ? pi.customer : (pi.customer?.id ?? null),
+  paymentMethodId: typeof pi.payment_method === 'string' ? pi.payment_method : (pi.payment_method?.id ?? null),
+  captureMethod: pi.capture_method === 'manual' ? 'manual' : 'automatic',
+  clientSecret: pi.client_secret ?? '',
+  description: pi.description,
+  metadata: pi.metadata ?? {},
+  lastError: pi.last_payment_error?.code ?? null,
+  createdAt: new Date(pi.created * 1000).toISOString(),
+});
+
+const subOut = (s: Stripe.Subscription): Subscription => {
+  const item = s.items.data[0];
+  return {
+    id: s.id,
+    customerId: typeof s.customer === 'string' ? s.customer : s.customer.id,
+    plan: (item?.price.lookup_key ?? '').includes('enterprise') ? 'enterprise' : 'standard',
+    status: s.status,
+    amount: item?.price.unit_amount ?? 0,
+    currency: s.currency,
+    currentPeriodStart: new Date((item?.current_period_start ?? s.start_date) * 1000).toISOString(),
+    currentPeriodEnd: new Date((item?.current_period_end ?? s.start_date) * 1000).toISOString(),
+    cancelAtPeriodEnd: s.cancel_at_period_end,
+    canceledAt: s.canceled_at ? new Date(s.canceled_at * 1000).toISOString() : null,
+  };
+};
+
+function rethrow(err: unknown): never {
+  if (err instanceof Stripe.errors.StripeCardError) {
+    throw new PaymentError(err.code === 'authentication_required' ? 'authentication_required' : 'card_declined', err.message);
+  }
+  if (err instanceof Stripe.errors.StripeInvalidRequestError) throw new PaymentError('invalid_payment_method', err.message);
+  throw new PaymentError('provider_error', (err as Error).message);
+}
+
+/** The payment provider through its official SDK and the Workers fetch client. */
+export class StripePayments implements PaymentsPort {
+  readonly mode = 'stripe' as const;
+  private readonly stripe: Stripe;
+  constructor(secretKey: string) {
+    this.stripe = new Stripe(secretKey, { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 2 });
+  }
+
+  async createCustomer(input: { email?: string | null; name?: string | null; metadata?: Record<string, string> }) {
+    try {
+      const c = await this.stripe.customers.create({ email: input.email ?? undefined, name: input.name ?? undefined, metadata: input.metadata });
+      return { id: c.id };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async deleteCustomer(id: string) {
+    try {
+      await this.stripe.customers.del(id);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async attachPaymentMethod(customerId: string, paymentMethodId: string, opts: { makeDefault?: boolean } = {}) {
+    try {
+      const pm = await this.stripe.paymentMethods.attach(paymentMethodId, { customer: customerId });
+      if (opts.makeDefault ?? true) await this.stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } });
+      return pmOut(pm, opts.makeDefault ?? true ? pm.id : null);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async listPaymentMethods(customerId: string) {
+    try {
+      const [list, cust] = await Promise.all([
+        this.stripe.paymentMethods.list({ customer: customerId, limit: 100 }),
+        this.stripe.customers.retrieve(customerId),
+      ]);
+      const def = 'deleted' in cust ? null : (cust.invoice_settings?.default_payment_method as string | null);
+      return list.data.map((pm) => pmOut(pm, def));
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createSetupIntent(customerId: string) {
+    try {
+      const si = await this.stripe.setupIntents.create({ customer: customerId, usage: 'off_session' });
+      return { id: si.id, clientSecret: si.client_secret ?? '', status: si.status };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createSubscription(customerId: string, plan: 'standard' | 'enterprise', opts: { trialDays?: number } = {}) {
+    try {
+      const prices = await this.stripe.prices.list({ lookup_keys: [PRICE_LOOKUP[plan]], limit: 1 });
+      if (!prices.data[0]) throw new PaymentError('provider_error', `No price with lookup key ${PRICE_LOOKUP[plan]}`);
+      const s = await this.stripe.subscriptions.create({ customer: customerId, items: [{ price: prices.data[0].id }], trial_period_days: opts.trialDays });
+      return subOut(s);
+    } catch (e) {
+      if (e instanceof PaymentError) throw e;
+      rethrow(e);
+    }
+  }
+  async getSubscription(id: string) {
+    try {
+      return subOut(await this.stripe.subscriptions.retrieve(id));
+    } catch {
+      return null;
+    }
+  }
+  async updateSubscription(id: string, change: { cancelAtPeriodEnd?: boolean; plan?: 'standard' | 'enterprise' }) {
+    try {
+      const params: Stripe.SubscriptionUpdateParams = {};
+      if (change.cancelAtPeriodEnd !== undefined) params.cancel_at_period_end = change.cancelAtPeriodEnd;
+      if (change.plan) {
+        const current = await this.stripe.subscriptions.retrieve(id);
+        const prices = await this.stripe.prices.list({ lookup_keys: [PRICE_LOOKUP[change.plan]], limit: 1 });
+        params.items = [{ id: current.items.data[0].id, price: prices.data[0].id }];
+        params.proration_behavior = 'create_prorations';
+      }
+      return subOut(await this.stripe.subscriptions.update(id, params));
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createPaymentIntent(input: CreateIntentInput) {
+    try {
+      const pi = await this.stripe.paymentIntents.create(
+        {
+          amount: input.amount,
+          currency: input.currency ?? 'usd',
+          customer: input.customerId ?? undefined,
+          payment_method: input.paymentMethodId ?? undefined,
+          capture_method: input.captureMethod ?? 'automatic',
+          confirm: input.confirm && Boolean(input.paymentMethodId),
+          off_session: input.confirm && Boolean(input.customerId) ? true : undefined,
+          ...(input.paymentMethodTypes ? ({ payment_method_types: input.paymentMethodTypes } as object) : {}),
+          description: input.description,
+          metadata: input.metadata,
+        },
+        input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
+      );
+      if (input.confirm && pi.status === 'requires_action') throw new PaymentError('authentication_required', 'This payment requires authentication.', piOut(pi));
+      return piOut(pi);
+    } catch (e) {
+      if (e instanceof PaymentError) throw e;
+      rethrow(e);
+    }
+  }
+  async getPaymentIntent(id: string) {
+    try {
+      return piOut(await this.stripe.paymentIntents.retrieve(id));
+    } catch {
+      return null;
+    }
+  }
+  async confirmPaymentIntent(id: string, paymentMethodId?: string) {
+    try {
+      return piOut(await this.stripe.paymentIntents.confirm(id, paymentMethodId ? { payment_method: paymentMethodId } : {}));
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async capturePaymentIntent(id: string, amountToCapture?: number) {
+    try {
+      return piOut(await this.stripe.paymentIntents.capture(id, amountToCapture ? { amount_to_capture: amountToCapture } : {}));
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async cancelPaymentIntent(id: string) {
+    try {
+      return piOut(await this.stripe.paymentIntents.cancel(id));
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async refund(paymentIntentId: string, amount?: number, reason?: string) {
+    try {
+      const r = await this.stripe.refunds.create({ payment_intent: paymentIntentId, amount, metadata: reason ? { reason } : undefined });
+      return { id: r.id, paymentIntentId, amount: r.amount, status: r.status ?? 'pending' };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createConnectionToken(locationId?: string) {
+    try {
+      const t = await this.stripe.terminal.connectionTokens.create(locationId ? { location: locationId } : {});
+      return { secret: t.secret };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+}

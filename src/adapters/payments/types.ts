@@ -1,0 +1,105 @@
+/** Payment provider port. `simulator.ts` is the offline default; `stripe.ts` the real one. */
+export type IntentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'processing'
+  | 'requires_capture'
+  | 'succeeded'
+  | 'canceled';
+
+export interface PaymentMethod {
+  id: string;
+  type: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  customerId: string | null;
+  isDefault?: boolean;
+}
+
+export interface PaymentIntent {
+  id: string;
+  status: IntentStatus;
+  amount: number;
+  amountCapturable: number;
+  amountReceived: number;
+  amountRefunded: number;
+  currency: string;
+  customerId: string | null;
+  paymentMethodId: string | null;
+  captureMethod: 'automatic' | 'manual';
+  clientSecret: string;
+  description: string | null;
+  metadata: Record<string, string>;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface Subscription {
+  id: string;
+  customerId: string;
+  plan: string;
+  status: string;
+  amount: number;
+  currency: string;
+  currentPeriodStart: string;
+  currentPeriodEnd: string;
+  cancelAtPeriodEnd: boolean;
+  canceledAt: string | null;
+}
+
+export interface Refund {
+  id: string;
+  paymentIntentId: string;
+  amount: number;
+  status: string;
+}
+
+export interface CreateIntentInput {
+  amount: number; // cents
+  currency?: string;
+  customerId?: string | null;
+  paymentMethodId?: string | null;
+  captureMethod?: 'automatic' | 'manual';
+  /** Confirm now with the given payment method (card payments); false leaves it for a terminal or client. */
+  confirm?: boolean;
+  paymentMethodTypes?: string[];
+  description?: string;
+  metadata?: Record<string, string>;
+  idempotencyKey?: string;
+}
+
+/** A refused payment: the caller answers 402. */
+export class PaymentError extends Error {
+  constructor(
+    readonly code: 'card_declined' | 'authentication_required' | 'invalid_payment_method' | 'provider_error',
+    message: string,
+    readonly intent?: PaymentIntent,
+  ) {
+    super(message);
+  }
+}
+
+export interface PaymentsPort {
+  readonly mode: 'simulator' | 'stripe';
+  createCustomer(input: { email?: string | null; name?: string | null; metadata?: Record<string, string> }): Promise<{ id: string }>;
+  deleteCustomer(id: string): Promise<void>;
+  attachPaymentMethod(customerId: string, paymentMethodId: string, opts?: { makeDefault?: boolean }): Promise<PaymentMethod>;
+  listPaymentMethods(customerId: string): Promise<PaymentMethod[]>;
+  createSetupIntent(customerId: string): Promise<{ id: string; clientSecret: string; status: string }>;
+  createSubscription(customerId: string, plan: 'standard' | 'enterprise', opts?: { trialDays?: number }): Promise<Subscription>;
+  getSubscription(id: string): Promise<Subscription | null>;
+  updateSubscription(id: string, change: { cancelAtPeriodEnd?: boolean; plan?: 'standard' | 'enterprise' }): Promise<Subscription>;
+  createPaymentIntent(input: CreateIntentInput): Promise<PaymentIntent>;
+  getPaymentIntent(id: string): Promise<PaymentIntent | null>;
+  /** Simulated reader or client confirmation of an intent left unconfirmed. */
+  confirmPaymentIntent(id: string, paymentMethodId?: string): Promise<PaymentIntent>;
+  capturePaymentIntent(id: string, amountToCapture?: number): Promise<PaymentIntent>;
+  cancelPaymentIntent(id: string): Promise<PaymentIntent>;
+  refund(paymentIntentId: string, amount?: number, reason?: string): Promise<Refund>;
+  createConnectionToken(locationId?: string): Promise<{ secret: string }>;
+}
+
+export const PLAN_PRICES: Record<'standard' | 'enterprise', number> = { standard: 4900, enterprise: 29900 };

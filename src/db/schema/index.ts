@@ -1,0 +1,5 @@
+export * from './accounts';
+export * from './locations';
+export * from './events';
+export * from './payments';
+export * from './inventory';

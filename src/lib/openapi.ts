@@ -1,0 +1,168 @@
+import { OpenAPIHono, createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ZodError, ZodType } from 'zod';
+import type { AppEnv } from './context';
+import { ApiError, type ErrorDetail } from './errors';
+import { requireAccess, type Access } from '../middleware/auth';
+
+/** Turns zod issues into the `details` of a 400 `validation_failed`. */
+export function validationError(error: ZodError, target: string): ApiError {
+  const details: ErrorDetail[] = error.issues.map((i) => {
+    const field = i.path.map(String).join('.') || (target === 'json' ? 'body' : target);
+    const missing = i.code === 'invalid_type' && /received undefined/.test(i.message);
+    return {
+      field,
+      location: target === 'json' ? 'body' : target,
+      code: missing ? 'required' : i.code,
+      message: missing ? `${field} is required` : i.message,
+    };
+  });
+  const summary = details.map((d) => d.message).slice(0, 3).join('; ');
+  return new ApiError('validation_failed', `Invalid request: ${summary}`, { details });
+}
+
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error as ZodError, result.target);
+    },
+  });
+}
+
+export type Router = ReturnType<typeof createRouter>;
+
+export const ErrorSchema = z
+  .object({
+    error: z.string().openapi({ example: 'validation_failed' }),
+    message: z.string().openapi({ example: 'Invalid request: name is required' }),
+    requestId: z.string(),
+    details: z.array(z.object({ field: z.string().optional(), message: z.string(), code: z.string().optional() }).passthrough()).optional(),
+  })
+  .passthrough()
+  .openapi('Error');
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad request: malformed JSON or an invalid field (named in `details`)',
+  401: 'Missing or invalid credentials',
+  402: 'Payment authorization failed',
+  403: 'Valid credentials without the needed permission, or a `customerId` that is not the caller\'s',
+  404: 'Not found (another operator\'s records also answer 404)',
+  409: 'Conflict: the resource state prevents the action',
+  410: 'Expired',
+  413: 'Body larger than the documented cap',
+  422: 'Unprocessable',
+  429: 'Rate limited; `Retry-After` gives the seconds to wait',
+  503: 'Temporarily unavailable; retry',
+};
+
+export const AnyObject = z.record(z.string(), z.unknown()).openapi({ type: 'object' });
+export const Ok = z.object({ success: z.boolean() }).passthrough().openapi('Success');
+
+export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | undefined, P extends ZodType | undefined> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  operationId?: string;
+  /** Who may call: operator credentials (default), operator admin, public (credentials optional), none. */
+  access?: Access;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Success response schema and status (200 unless given). */
+  ok?: ZodType;
+  status?: number;
+  /** Extra documented error statuses (400, 401 and 429 are added where they apply). */
+  errors?: number[];
+  /** Non-JSON success media type (for PDFs and CSV exports). */
+  produces?: string;
+  hide?: boolean;
+}
+
+type Infer<T> = T extends ZodType ? z.output<T> : undefined;
+
+export interface Input<B, Q, P> {
+  body: Infer<B>;
+  query: Infer<Q>;
+  params: Infer<P>;
+}
+
+const SECURITY = [{ ApiKey: [] }, { BearerJwt: [] }];
+
+export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
+  const access = spec.access ?? 'operator';
+  const status = spec.status ?? 200;
+  const errors = new Set(spec.errors ?? []);
+  if (spec.body || spec.query || spec.params) errors.add(400);
+  if (access === 'operator' || access === 'admin') {
+    errors.add(401);
+    errors.add(429);
+  }
+  if (access === 'admin') errors.add(403);
+  const responses: RouteConfig['responses'] = {
+    [status]: spec.produces
+      ? { description: 'Success', content: { [spec.produces]: { schema: z.string() } } }
+      : { description: 'Success', content: { 'application/json': { schema: spec.ok ?? AnyObject } } },
+  };
+  for (const code of [...errors].sort()) {
+    responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
+  }
+  const middleware: MiddlewareHandler[] = [requireAccess(access) as MiddlewareHandler];
+  return createRoute({
+    method: spec.method,
+    path: spec.path,
+    tags: spec.tags,
+    summary: spec.summary,
+    description: spec.description,
+    operationId: spec.operationId,
+    hide: spec.hide,
+    security: access === 'operator' || access === 'admin' ? SECURITY : access === 'public' ? [{}, ...SECURITY] : [],
+    middleware,
+    request: {
+      ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
+      ...(spec.query ? { query: spec.query as any } : {}),
+      ...(spec.params ? { params: spec.params as any } : {}),
+    },
+    responses,
+  });
+}
+
+/** Declares a route (zod schemas for validation and OpenAPI at once). */
+export function route<B extends ZodType | undefined = undefined, Q extends ZodType | undefined = undefined, P extends ZodType | undefined = undefined>(
+  spec: RouteSpec<B, Q, P>,
+): RouteSpec<B, Q, P> {
+  return spec;
+}
+
+/** Mounts a declared route with its thin handler: validated input in, Response out. */
+export function mount<B extends ZodType | undefined, Q extends ZodType | undefined, P extends ZodType | undefined>(
+  app: Router,
+  spec: RouteSpec<B, Q, P>,
+  handler: (c: Context<AppEnv>, input: Input<B, Q, P>) => Response | Promise<Response>,
+): void {
+  const config = toRouteConfig(spec);
+  app.openapi(config as any, (async (c: any) => {
+    const input = {
+      body: spec.body ? c.req.valid('json') : undefined,
+      query: spec.query ? c.req.valid('query') : undefined,
+      params: spec.params ? c.req.valid('param') : undefined,
+    } as Input<B, Q, P>;
+    return handler(c, input);
+  }) as any);
+}
+
+/** Common field helpers. */
+export const zId = (example = 'id_01J0000000000000000000000') => z.string().trim().min(1).max(128).openapi({ example });
+export const zEmail = () => z.string().trim().toLowerCase().max(254).email();
+export const zJsonObject = () => z.record(z.string(), z.unknown());
+/** Booleans in query strings: `true`/`false`/`1`/`0`. */
+export const zQueryBool = () =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional();
+export const zQueryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max).optional();
+export const zLimit = (max = 100, def = 50) => z.coerce.number().int().min(1).max(max).default(def);
+export const zOffset = () => z.coerce.number().int().min(0).default(0);
+export const zPage = () => z.coerce.number().int().min(1).max(100_000).default(1);

@@ -1,0 +1,150 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { and, eq, isNull } from 'drizzle-orm';
+import { ANONYMOUS, type AppEnv, type Principal } from '../lib/context';
+import { ApiError } from '../lib/errors';
+import { sha256Hex, timingSafeEqual } from '../lib/crypto';
+import { getDb } from '../db/client';
+import { apiKeys, customers, users } from '../db/schema/accounts';
+import { isProduction, type Env } from '../env';
+import { enforceRateLimit } from './rate-limit';
+
+export type Access = 'operator' | 'admin' | 'public' | 'none';
+
+/** Paths with their own credential scheme; the operator authentication leaves them alone. */
+const OWN_AUTH = [/^\/channel\/v1(\/|$)/, /^\/ota\//, /^\/slip-portal\//, /^\/communication\/voice\//, /^\/api\/v1\//];
+
+const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+
+const unauthenticated = (message: string) => new ApiError('unauthenticated', message);
+
+async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
+  const common = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, clockTolerance: 5 };
+  try {
+    if (env.JWKS_URL) {
+      let jwks = jwksCache.get(env.JWKS_URL);
+      if (!jwks) {
+        jwks = createRemoteJWKSet(new URL(env.JWKS_URL), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+        jwksCache.set(env.JWKS_URL, jwks);
+      }
+      // Asymmetric only: a token signed with HS256 using the public key as secret is refused.
+      return (await jwtVerify(token, jwks, { ...common, algorithms: ['RS256', 'ES256'] })).payload;
+    }
+    if (env.JWT_SECRET && !isProduction(env)) {
+      const key = new TextEncoder().encode(env.JWT_SECRET);
+      return (await jwtVerify(token, key, { ...common, algorithms: ['HS256'] })).payload;
+    }
+  } catch (err) {
+    throw unauthenticated(`Invalid bearer token: ${(err as Error).message}`);
+  }
+  throw unauthenticated('Bearer tokens are not accepted: no identity provider is configured');
+}
+
+type UserRow = typeof users.$inferSelect;
+type CustomerRow = typeof customers.$inferSelect;
+
+function principalOf(kind: Principal['kind'], credentialId: string, user: UserRow, customer: CustomerRow | null): Principal {
+  return {
+    kind,
+    credentialId,
+    userId: user.id,
+    customerId: user.customerId,
+    role: user.role,
+    permissions: user.permissions ?? [],
+    plan: customer?.plan ?? 'standard',
+    email: user.email,
+    name: user.name,
+    subject: user.idpSubject ?? user.id,
+  };
+}
+
+async function fromApiKey(c: Context<AppEnv>, key: string): Promise<Principal> {
+  if (key.length < 16 || key.length > 200) throw unauthenticated('Invalid API key');
+  const hash = await sha256Hex(key);
+  const db = getDb(c.env.DB);
+  const row = await db
+    .select({ key: apiKeys, user: users, customer: customers })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .leftJoin(customers, eq(customers.id, apiKeys.customerId))
+    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
+    .get();
+  if (!row || !timingSafeEqual(row.key.keyHash, hash) || row.user.customerId !== row.key.customerId) throw unauthenticated('Invalid API key');
+  const stale = !row.key.lastUsedAt || Date.now() - Date.parse(row.key.lastUsedAt) > 5 * 60_000;
+  if (stale) {
+    const p = db.update(apiKeys).set({ lastUsedAt: new Date().toISOString() }).where(eq(apiKeys.id, row.key.id)).run();
+    try {
+      c.executionCtx.waitUntil(p);
+    } catch {
+      await p;
+    }
+  }
+  return principalOf('api_key', `key:${row.key.id}`, row.user, row.customer);
+}
+
+async function fromJwt(c: Context<AppEnv>, token: string): Promise<Principal> {
+  const payload = await verifyJwt(c.env, token);
+  const sub = payload.sub;
+  if (!sub) throw unauthenticated('Bearer token has no subject');
+  const db = getDb(c.env.DB);
+  const row = await db
+    .select({ user: users, customer: customers })
+    .from(users)
+    .leftJoin(customers, eq(customers.id, users.customerId))
+    .where(eq(users.idpSubject, sub))
+    .get();
+  if (row) return principalOf('user', `user:${row.user.id}`, row.user, row.customer);
+  // A signed-in identity without a Berth user yet: it may create its operator account (POST /customer).
+  return {
+    kind: 'user',
+    credentialId: `sub:${sub}`,
+    userId: null,
+    customerId: null,
+    role: null,
+    permissions: [],
+    plan: 'standard',
+    subject: sub,
+    email: typeof payload.email === 'string' ? payload.email : undefined,
+    name: typeof payload.name === 'string' ? payload.name : undefined,
+  };
+}
+
+/**
+ * Reads credentials when present (`x-api-key` or `Authorization: Bearer <JWT>`), refuses invalid
+ * ones with 401, and applies the per-credential rate limit. Presence is enforced per route by
+ * `requireAccess`, so an unknown path still answers 404 `route_not_found`.
+ */
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set('principal', ANONYMOUS);
+  const path = new URL(c.req.url).pathname;
+  if (OWN_AUTH.some((r) => r.test(path))) return next();
+  const apiKey = c.req.header('x-api-key');
+  const authz = c.req.header('authorization');
+  let principal: Principal = ANONYMOUS;
+  if (apiKey) principal = await fromApiKey(c, apiKey.trim());
+  else if (authz) {
+    const m = /^Bearer\s+(.+)$/i.exec(authz.trim());
+    if (!m) throw unauthenticated('Authorization header must be "Bearer <token>"');
+    principal = await fromJwt(c, m[1]);
+  }
+  c.set('principal', principal);
+  if (principal.kind === 'anonymous') return next();
+  const limit = principal.plan === 'enterprise' ? 500 : 100;
+  const headers = await enforceRateLimit(c, principal.credentialId, limit);
+  await next();
+  for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+};
+
+/** Per-route access rule; runs before validation so anonymous callers get 401, not 400. */
+export function requireAccess(access: Access): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (access === 'operator' || access === 'admin') {
+      const p = c.get('principal') ?? ANONYMOUS;
+      if (p.kind === 'anonymous') throw unauthenticated('Authentication required: send x-api-key or Authorization: Bearer <token>');
+      if (access === 'admin' && !(p.role === 'admin' || p.permissions.includes('admin'))) {
+        throw new ApiError('forbidden', 'This operation needs admin permission');
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,209 @@
+import { eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { customers, users } from '../../db/schema/accounts';
+import { payments, PaymentError } from '../../adapters/payments';
+
+type CustomerRow = typeof customers.$inferSelect;
+
+export function customerOut(c: CustomerRow) {
+  return {
+    customerId: c.id,
+    name: c.name,
+    email: c.email,
+    business_name: c.businessName,
+    affiliateCode: c.affiliateCode,
+    permissions: c.permissions ?? {},
+    integrations: c.integrations ?? {},
+    plan: c.plan,
+    paymentCustomerId: c.paymentCustomerId,
+    subscriptionId: c.subscriptionId,
+    isSandbox: c.isSandbox,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+/** The caller's account; 404 when the identity has none. */
+export async function getOwnCustomer(ctx: Ctx): Promise<CustomerRow> {
+  const id = ctx.principal.customerId;
+  const row = id ? await ctx.db.select().from(customers).where(eq(customers.id, id)).get() : undefined;
+  if (!row) throw new ApiError('not_found', 'No operator account for this identity; create one with POST /customer');
+  return row;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Deep merge for `integrations`: nested objects merge, null removes a key. */
+export function mergeObjects(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (isPlainObject(v) && isPlainObject(out[k])) out[k] = mergeObjects(out[k] as Record<string, unknown>, v);
+    else out[k] = v;
+  }
+  return out;
+}
+
+function paymentFailure(err: unknown, code = 'payment_provider_error'): never {
+  if (err instanceof PaymentError) throw new ApiError(code, err.message, { status: 400 });
+  throw err;
+}
+
+export async function createCustomer(ctx: Ctx, input: { name: string; email?: string; business_name?: string; affiliateCode?: string; permissions?: Record<string, unknown> }) {
+  const p = ctx.principal;
+  if (p.customerId) throw new ApiError('already_exists', `This user already belongs to operator account ${p.customerId}`);
+  if (p.kind !== 'user' || !p.subject) throw new ApiError('forbidden', 'Only a signed-in identity can create an operator account');
+  const email = input.email ?? p.email;
+  if (!email) throw new ApiError('validation_failed', 'email is required when the token carries none', { details: [{ field: 'email', message: 'email is required' }] });
+  const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).get();
+  if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+  const pay = payments(ctx.env);
+  const id = newId('cus');
+  let paymentCustomerId: string;
+  let subscriptionId: string;
+  try {
+    paymentCustomerId = (await pay.createCustomer({ email, name: input.business_name ?? input.name, metadata: { berthCustomerId: id } })).id;
+    subscriptionId = (await pay.createSubscription(paymentCustomerId, 'standard', { trialDays: 14 })).id;
+  } catch (err) {
+    paymentFailure(err);
+  }
+  const now = new Date().toISOString();
+  const row: CustomerRow = {
+    id,
+    name: input.name,
+    email,
+    businessName: input.business_name ?? null,
+    affiliateCode: input.affiliateCode ?? null,
+    permissions: input.permissions ?? {},
+    integrations: {},
+    settings: {},
+    plan: 'standard',
+    isSandbox: false,
+    paymentCustomerId,
+    subscriptionId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const userId = newId('usr');
+  const actor = { ...ctx, principal: { ...p, customerId: id, userId } };
+  await commit(
+    actor,
+    [
+      ctx.db.insert(customers).values(row),
+      ctx.db.insert(users).values({ id: userId, customerId: id, email: email.toLowerCase(), name: p.name ?? input.name, role: 'admin', permissions: ['admin'], idpSubject: p.subject, isSetup: false }),
+    ],
+    { audit: { action: 'customer.create', targetType: 'customer', targetId: id, customerId: id } },
+  );
+  return customerOut(row);
+}
+
+export async function updateCustomer(
+  ctx: Ctx,
+  input: { name?: string; email?: string; business_name?: string; permissions?: Record<string, unknown>; integrations?: Record<string, unknown>; plan?: 'standard' | 'enterprise' },
+) {
+  const existing = await getOwnCustomer(ctx);
+  const patch: Partial<CustomerRow> = {};
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.email !== undefined) patch.email = input.email;
+  if (input.business_name !== undefined) patch.businessName = input.business_name;
+  if (input.permissions !== undefined) patch.permissions = input.permissions;
+  if (input.integrations !== undefined) patch.integrations = mergeObjects(existing.integrations ?? {}, input.integrations);
+  if (input.plan !== undefined && input.plan !== existing.plan) {
+    if (!existing.subscriptionId) throw new ApiError('subscription_change_failed', 'The account has no subscription to change', { status: 400 });
+    try {
+      await payments(ctx.env).updateSubscription(existing.subscriptionId, { plan: input.plan });
+    } catch (err) {
+      paymentFailure(err, 'subscription_change_failed');
+    }
+    patch.plan = input.plan;
+  }
+  if (!Object.keys(patch).length && input.plan === undefined) throw new ApiError('no_changes', 'No data to update: give name, email, business_name, permissions, integrations or plan');
+  if (Object.keys(patch).length) {
+    await commit(ctx, [ctx.db.update(customers).set(patch).where(eq(customers.id, existing.id))], {
+      audit: { action: 'customer.update', targetType: 'customer', targetId: existing.id, details: { fields: Object.keys(patch) } },
+    });
+  }
+  return customerOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
+}
+
+/** Creates the payment-provider customer if the account has none. */
+export async function ensurePaymentCustomer(ctx: Ctx): Promise<{ row: CustomerRow; created: boolean }> {
+  const row = await getOwnCustomer(ctx);
+  if (row.paymentCustomerId) return { row, created: false };
+  let paymentCustomerId: string;
+  try {
+    paymentCustomerId = (await payments(ctx.env).createCustomer({ email: row.email, name: row.businessName ?? row.name, metadata: { berthCustomerId: row.id } })).id;
+  } catch (err) {
+    paymentFailure(err);
+  }
+  await commit(ctx, [ctx.db.update(customers).set({ paymentCustomerId }).where(eq(customers.id, row.id))], {
+    audit: { action: 'customer.payment_customer_create', targetType: 'customer', targetId: row.id },
+  });
+  return { row: { ...row, paymentCustomerId }, created: true };
+}
+
+export async function createPaymentCustomer(ctx: Ctx) {
+  const { row, created } = await ensurePaymentCustomer(ctx);
+  return { created, paymentCustomerId: row.paymentCustomerId! };
+}
+
+export async function addPaymentMethod(ctx: Ctx, paymentMethodId: string) {
+  const { row } = await ensurePaymentCustomer(ctx);
+  try {
+    const pm = await payments(ctx.env).attachPaymentMethod(row.paymentCustomerId!, paymentMethodId, { makeDefault: true });
+    await commit(ctx, [], { audit: { action: 'customer.payment_method_attach', targetType: 'customer', targetId: row.id, details: { paymentMethodId: pm.id } } });
+    return pm;
+  } catch (err) {
+    paymentFailure(err, 'invalid_payment_method');
+  }
+}
+
+export async function createSetupIntent(ctx: Ctx) {
+  const { row } = await ensurePaymentCustomer(ctx);
+  try {
+    return await payments(ctx.env).createSetupIntent(row.paymentCustomerId!);
+  } catch (err) {
+    paymentFailure(err);
+  }
+}
+
+export async function listPaymentMethods(ctx: Ctx) {
+  const row = await getOwnCustomer(ctx);
+  if (!row.paymentCustomerId) return { data: [] };
+  return { data: await payments(ctx.env).listPaymentMethods(row.paymentCustomerId) };
+}
+
+async function currentSubscription(ctx: Ctx) {
+  const row = await getOwnCustomer(ctx);
+  const sub = row.subscriptionId ? await payments(ctx.env).getSubscription(row.subscriptionId) : null;
+  if (!sub) throw notFound('Subscription');
+  return { row, sub };
+}
+
+const subOut = (s: Awaited<ReturnType<typeof currentSubscription>>['sub']) => {
+  const { customerId: _omit, ...rest } = s;
+  return rest;
+};
+
+export async function getSubscription(ctx: Ctx) {
+  return subOut((await currentSubscription(ctx)).sub);
+}
+
+export async function cancelSubscription(ctx: Ctx) {
+  const { row, sub } = await currentSubscription(ctx);
+  if (sub.status === 'canceled') throw new ApiError('not_found', 'No active subscription');
+  const updated = await payments(ctx.env).updateSubscription(sub.id, { cancelAtPeriodEnd: true });
+  await commit(ctx, [], { audit: { action: 'subscription.cancel', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id, endsAt: sub.currentPeriodEnd } } });
+  return subOut(updated);
+}
+
+export async function reactivateSubscription(ctx: Ctx) {
+  const { row, sub } = await currentSubscription(ctx);
+  if (sub.status === 'canceled') throw new ApiError('not_found', 'The subscription has ended; start a new one');
+  const updated = await payments(ctx.env).updateSubscription(sub.id, { cancelAtPeriodEnd: false });
+  await commit(ctx, [], { audit: { action: 'subscription.reactivate', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id } } });
+  return subOut(updated);
+}

@@ -1,0 +1,13 @@
+import type { Hono } from 'hono';
+import type { AppEnv } from '../lib/context';
+import customers from './customers';
+import users from './users';
+import staffSchedule from './staff-schedule';
+import locations from './locations';
+import apiKeys from './api-keys';
+import webhooks from './webhooks';
+import outbox from './outbox';
+import { devRoutes } from '../seed/route';
+
+/** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
+export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, devRoutes];

@@ -1,0 +1,187 @@
+import { and, asc, eq, lt, inArray } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { geocode } from '../../adapters/geocoder';
+import { chatStmt } from '../../adapters/messages';
+import { locations, phoneNumbers, staffSchedules } from '../../db/schema/locations';
+import { inventoryItems } from '../../db/schema/inventory';
+import type { Env } from '../../env';
+import { getDb } from '../../db/client';
+
+export type LocationRow = typeof locations.$inferSelect;
+export const DELETION_GRACE_DAYS = 60;
+
+export function locationOut(l: LocationRow) {
+  return {
+    locationId: l.id,
+    customerId: l.customerId,
+    name: l.name,
+    address: l.address,
+    phoneNumber: l.phoneNumber,
+    connectId: l.connectId,
+    timezone: l.timezone,
+    currency: l.currency,
+    details: l.details ?? {},
+    ivrConfig: l.ivrConfig ?? null,
+    coordinates: l.latitude != null && l.longitude != null ? { latitude: l.latitude, longitude: l.longitude } : null,
+    status: l.status,
+    deletionScheduledAt: l.deletionScheduledAt,
+    purgeAfter: l.purgeAfter,
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+  };
+}
+
+/** Tenant-scoped read; another operator's location answers 404. */
+export async function getLocationInTenant(ctx: Ctx, locationId: string): Promise<LocationRow> {
+  const row = await ctx.db.select().from(locations).where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx)))).get();
+  if (!row) throw notFound('Location');
+  return row;
+}
+
+export async function listLocations(ctx: Ctx, q: { inventoryId?: string }) {
+  const customerId = tenantOf(ctx);
+  if (q.inventoryId) {
+    const item = await ctx.db
+      .select({ locationId: inventoryItems.locationId })
+      .from(inventoryItems)
+      .where(and(eq(inventoryItems.id, q.inventoryId), eq(inventoryItems.customerId, customerId)))
+      .get();
+    if (!item) throw notFound('Inventory item');
+    return locationOut(await getLocationInTenant(ctx, item.locationId));
+  }
+  const rows = await ctx.db.select().from(locations).where(eq(locations.customerId, customerId)).orderBy(asc(locations.createdAt)).all();
+  return { data: rows.map(locationOut) };
+}
+
+export async function createLocation(
+  ctx: Ctx,
+  input: { name: string; address: string; phoneNumber: string; connectId?: string; details?: Record<string, unknown>; timezone?: string; currency?: string },
+) {
+  const customerId = tenantOf(ctx);
+  requirePermission(ctx, 'locations');
+  const geo = await geocode(ctx.env, input.address);
+  const tz = input.timezone ?? (typeof input.details?.timezone === 'string' ? (input.details.timezone as string) : null) ?? geo.timezone ?? 'UTC';
+  const now = new Date().toISOString();
+  const row: LocationRow = {
+    id: newId('loc'),
+    customerId,
+    name: input.name,
+    address: input.address,
+    phoneNumber: input.phoneNumber,
+    connectId: input.connectId ?? null,
+    timezone: tz,
+    currency: input.currency ?? 'usd',
+    details: input.details ?? {},
+    ivrConfig: null,
+    latitude: geo.latitude,
+    longitude: geo.longitude,
+    status: 'active',
+    deletionScheduledAt: null,
+    purgeAfter: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const chat = chatStmt(ctx, { to: 'operator-team', subject: 'New location', body: `New location "${row.name}" created at ${row.address}.`, template: 'location.created', metadata: { locationId: row.id } });
+  await commit(ctx, [ctx.db.insert(locations).values(row), chat.stmt], { audit: { action: 'location.create', targetType: 'location', targetId: row.id, details: { name: row.name } } });
+  return locationOut(row);
+}
+
+export async function updateLocation(
+  ctx: Ctx,
+  input: { locationId: string; name?: string; address?: string; phoneNumber?: string; connectId?: string | null; details?: Record<string, unknown>; timezone?: string; currency?: string },
+) {
+  requirePermission(ctx, 'locations');
+  const existing = await getLocationInTenant(ctx, input.locationId);
+  const patch: Partial<LocationRow> = {};
+  for (const k of ['name', 'phoneNumber', 'connectId', 'timezone', 'currency'] as const) if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
+  if (input.details !== undefined) patch.details = { ...(existing.details ?? {}), ...input.details };
+  if (input.address !== undefined && input.address !== existing.address) {
+    const geo = await geocode(ctx.env, input.address);
+    Object.assign(patch, { address: input.address, latitude: geo.latitude, longitude: geo.longitude });
+  }
+  if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one field to update');
+  await commit(ctx, [ctx.db.update(locations).set(patch).where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId)))], {
+    audit: { action: 'location.update', targetType: 'location', targetId: existing.id, details: { fields: Object.keys(patch) } },
+  });
+  return locationOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
+}
+
+export async function scheduleDeletion(ctx: Ctx, input: { locationId: string; customerId?: string }) {
+  ownCustomer(ctx, input.customerId);
+  requirePermission(ctx, 'locations');
+  const existing = await getLocationInTenant(ctx, input.locationId);
+  if (existing.status === 'pending_deletion') throw new ApiError('invalid_state', 'The location is already scheduled for deletion');
+  const now = new Date();
+  const patch = {
+    status: 'pending_deletion' as const,
+    deletionScheduledAt: now.toISOString(),
+    purgeAfter: new Date(now.getTime() + DELETION_GRACE_DAYS * 86_400_000).toISOString(),
+  };
+  await commit(ctx, [ctx.db.update(locations).set(patch).where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId)))], {
+    audit: { action: 'location.delete_scheduled', targetType: 'location', targetId: existing.id, details: { purgeAfter: patch.purgeAfter } },
+  });
+  return locationOut({ ...existing, ...patch, updatedAt: now.toISOString() });
+}
+
+export async function restoreLocation(ctx: Ctx, input: { locationId: string }) {
+  requirePermission(ctx, 'locations');
+  const existing = await getLocationInTenant(ctx, input.locationId);
+  if (existing.status !== 'pending_deletion') throw new ApiError('bad_request', 'The location is not scheduled for deletion');
+  const patch = { status: 'active' as const, deletionScheduledAt: null, purgeAfter: null };
+  await commit(ctx, [ctx.db.update(locations).set(patch).where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId)))], {
+    audit: { action: 'location.restore', targetType: 'location', targetId: existing.id },
+  });
+  return locationOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
+}
+
+export async function updateIvr(ctx: Ctx, input: { locationId: string; ivrConfig: Record<string, unknown> }) {
+  requirePermission(ctx, 'locations');
+  const existing = await getLocationInTenant(ctx, input.locationId);
+  const ivrConfig = { ...(existing.ivrConfig ?? {}), ...input.ivrConfig };
+  await commit(ctx, [ctx.db.update(locations).set({ ivrConfig }).where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId)))], {
+    audit: { action: 'location.ivr_update', targetType: 'location', targetId: existing.id },
+  });
+  return locationOut({ ...existing, ivrConfig, updatedAt: new Date().toISOString() });
+}
+
+/** Default voice menu given to a location when it gets its first number. */
+export function defaultIvr(location: LocationRow, phoneNumber: string): Record<string, unknown> {
+  return {
+    enabled: true,
+    phoneNumber,
+    greeting: `Thank you for calling ${location.name}.`,
+    menu: [
+      { key: '1', label: 'Bookings', action: 'ring_group' },
+      { key: '2', label: 'Directions and hours', action: 'message', target: location.address },
+      { key: '0', label: 'Leave a message', action: 'voicemail' },
+    ],
+    ringList: [location.phoneNumber],
+  };
+}
+
+/**
+ * Cron: permanently deletes locations whose 60-day grace period has passed, with the rows that
+ * only make sense with them (staff shifts, phone numbers). Inventory and bookings of the location
+ * are kept as history by their own modules.
+ */
+export async function purgeDeletedLocations(env: Env, now = new Date()): Promise<{ purged: number }> {
+  const db = getDb(env.DB);
+  const due = await db
+    .select({ id: locations.id, customerId: locations.customerId })
+    .from(locations)
+    .where(and(eq(locations.status, 'pending_deletion'), lt(locations.purgeAfter, now.toISOString())))
+    .limit(200)
+    .all();
+  if (!due.length) return { purged: 0 };
+  const ids = due.map((d) => d.id);
+  await db.batch([
+    db.delete(staffSchedules).where(inArray(staffSchedules.locationId, ids)),
+    db.delete(phoneNumbers).where(inArray(phoneNumbers.locationId, ids)),
+    db.delete(locations).where(and(inArray(locations.id, ids), eq(locations.status, 'pending_deletion'))),
+  ]);
+  return { purged: ids.length };
+}

@@ -1,0 +1,298 @@
+import { and, count, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { isAdmin, ownCustomer, tenantOf } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { apiKeys, auditLogs, customers, pushTokens, users } from '../../db/schema/accounts';
+import { locations, phoneNumbers } from '../../db/schema/locations';
+import { createIdentity, deleteIdentity, passwordLink } from '../../adapters/identity';
+import { emailStmt } from '../../adapters/messages';
+import { buyNumber, findNumbers } from '../../adapters/telephony';
+import { defaultIvr, getLocationInTenant, locationOut } from '../locations/service';
+import { renderDataExport } from './export-pdf';
+
+type UserRow = typeof users.$inferSelect;
+export const CURRENT_TERMS_VERSION = '2026-01-01';
+
+export function userOut(u: UserRow) {
+  return {
+    id: u.id,
+    email: u.email,
+    customerId: u.customerId,
+    name: u.name,
+    role: u.role,
+    permissions: u.permissions ?? [],
+    locations: u.locations ?? [],
+    userSkills: u.userSkills ?? [],
+    isSetup: u.isSetup,
+    profileName: u.profileName,
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
+  };
+}
+
+async function userInTenant(ctx: Ctx, id: string): Promise<UserRow> {
+  const row = await ctx.db.select().from(users).where(and(eq(users.id, id), eq(users.customerId, tenantOf(ctx)))).get();
+  if (!row) throw notFound('User');
+  return row;
+}
+
+async function me(ctx: Ctx): Promise<UserRow> {
+  const id = ctx.principal.userId;
+  if (!id) throw new ApiError('no_account', 'This identity has no Berth user yet; create an operator account with POST /customer');
+  return userInTenant(ctx, id);
+}
+
+async function assertLocationsInTenant(ctx: Ctx, ids: string[] | undefined) {
+  if (!ids?.length) return;
+  const found = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.customerId, tenantOf(ctx)), inArray(locations.id, ids))).all();
+  const missing = ids.filter((id) => !found.some((f) => f.id === id));
+  if (missing.length) throw new ApiError('validation_failed', 'Unknown location ids', { details: missing.map((m) => ({ field: 'locations', message: `unknown location ${m}` })) });
+}
+
+export async function getMe(ctx: Ctx) {
+  const user = await me(ctx);
+  const [locs, customer] = await Promise.all([
+    ctx.db.select().from(locations).where(eq(locations.customerId, user.customerId)).all(),
+    ctx.db.select().from(customers).where(eq(customers.id, user.customerId)).get(),
+  ]);
+  const visible = user.role === 'admin' || !user.locations?.length ? locs : locs.filter((l) => user.locations.includes(l.id));
+  return {
+    ...userOut(user),
+    locations: visible.map(locationOut),
+    locationIds: user.locations ?? [],
+    permissions: user.permissions ?? [],
+    settings: user.settings ?? {},
+    customer: customer ? { customerId: customer.id, name: customer.name, business_name: customer.businessName, plan: customer.plan } : null,
+    terms: { currentVersion: CURRENT_TERMS_VERSION, acceptedVersion: user.termsVersion, accepted: user.termsVersion === CURRENT_TERMS_VERSION },
+  };
+}
+
+export async function createUser(
+  ctx: Ctx,
+  input: { email: string; customerId: string; name: string; role?: UserRow['role']; permissions?: string[]; locations?: string[]; userSkills?: string[]; isSetup?: boolean },
+) {
+  const customerId = ownCustomer(ctx, input.customerId);
+  const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
+  if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+  await assertLocationsInTenant(ctx, input.locations);
+  const id = newId('usr');
+  const identity = await createIdentity(ctx.env, { id, email: input.email, name: input.name });
+  const link = await passwordLink(ctx.env, identity.subject, input.email);
+  const row: UserRow = {
+    id,
+    customerId,
+    email: input.email,
+    name: input.name,
+    role: input.role ?? 'staff',
+    permissions: input.permissions ?? (input.role === 'admin' ? ['admin'] : []),
+    locations: input.locations ?? [],
+    userSkills: input.userSkills ?? [],
+    profileName: null,
+    isSetup: input.isSetup ?? false,
+    settings: {},
+    idpSubject: identity.subject,
+    phone: null,
+    termsVersion: null,
+    termsAcceptedAt: null,
+    invitedAt: new Date().toISOString(),
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+  };
+  const invite = emailStmt(ctx, {
+    to: row.email,
+    subject: 'You have been invited to Berth',
+    body: `Hello ${row.name},\n\nYou have been invited to your team's Berth dashboard. Set your password here: ${link}\n`,
+    template: 'user.invitation',
+    metadata: { userId: id },
+  });
+  try {
+    await commit(ctx, [ctx.db.insert(users).values(row), invite.stmt], {
+      audit: { action: 'user.create', targetType: 'user', targetId: id, details: { email: row.email, role: row.role } },
+    });
+  } catch (err) {
+    await deleteIdentity(ctx.env, identity.subject);
+    if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+    throw err;
+  }
+  return userOut(row);
+}
+
+export async function updateMe(ctx: Ctx, input: { profileName?: string; locations?: string[]; userPermissions?: string[]; userSkills?: string[] }) {
+  const user = await me(ctx);
+  if ((input.userPermissions !== undefined || input.locations !== undefined) && !isAdmin(ctx.principal)) {
+    throw new ApiError('forbidden', 'Only an admin may change permissions or location access');
+  }
+  await assertLocationsInTenant(ctx, input.locations);
+  const patch: Partial<UserRow> = {};
+  if (input.profileName !== undefined) patch.profileName = input.profileName;
+  if (input.locations !== undefined) patch.locations = input.locations;
+  if (input.userPermissions !== undefined) patch.permissions = input.userPermissions;
+  if (input.userSkills !== undefined) patch.userSkills = input.userSkills;
+  if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one of profileName, locations, userPermissions, userSkills');
+  await commit(ctx, [ctx.db.update(users).set(patch).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId)))], {
+    audit: { action: 'user.update_self', targetType: 'user', targetId: user.id, details: { fields: Object.keys(patch) } },
+  });
+  return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
+}
+
+export async function updateUser(
+  ctx: Ctx,
+  input: { id: string; name?: string; email?: string; userRole?: UserRow['role']; permissions?: string[]; locations?: string[]; userSkills?: string[]; isSetup?: boolean; profileName?: string },
+) {
+  const user = await userInTenant(ctx, input.id);
+  await assertLocationsInTenant(ctx, input.locations);
+  const patch: Partial<UserRow> = {};
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.email !== undefined && input.email !== user.email) {
+    const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
+    if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+    patch.email = input.email;
+  }
+  if (input.userRole !== undefined) patch.role = input.userRole;
+  if (input.permissions !== undefined) patch.permissions = input.permissions;
+  if (input.locations !== undefined) patch.locations = input.locations;
+  if (input.userSkills !== undefined) patch.userSkills = input.userSkills;
+  if (input.isSetup !== undefined) patch.isSetup = input.isSetup;
+  if (input.profileName !== undefined) patch.profileName = input.profileName;
+  if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one field to update besides id');
+  if (user.id === ctx.principal.userId && patch.role && patch.role !== 'admin') throw new ApiError('invalid_state', 'You cannot remove your own admin role');
+  await commit(ctx, [ctx.db.update(users).set(patch).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId)))], {
+    audit: { action: 'user.update', targetType: 'user', targetId: user.id, details: { fields: Object.keys(patch) } },
+  });
+  return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
+}
+
+export async function deleteUser(ctx: Ctx, id: string) {
+  const user = await userInTenant(ctx, id);
+  if (user.id === ctx.principal.userId) throw new ApiError('invalid_state', 'You cannot delete your own user');
+  const now = new Date().toISOString();
+  await commit(
+    ctx,
+    [
+      ctx.db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.userId, user.id), eq(apiKeys.customerId, user.customerId), isNull(apiKeys.revokedAt))),
+      ctx.db.delete(pushTokens).where(and(eq(pushTokens.userId, user.id), eq(pushTokens.customerId, user.customerId))),
+      ctx.db.delete(users).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
+    ],
+    { audit: { action: 'user.delete', targetType: 'user', targetId: user.id, details: { email: user.email } } },
+  );
+  await deleteIdentity(ctx.env, user.idpSubject);
+  return { success: true, id: user.id };
+}
+
+export async function listUsers(ctx: Ctx, q: { customerId?: string }) {
+  const customerId = ownCustomer(ctx, q.customerId);
+  const rows = await ctx.db.select().from(users).where(eq(users.customerId, customerId)).orderBy(users.createdAt).all();
+  return { data: rows.map(userOut) };
+}
+
+export async function acceptTerms(ctx: Ctx) {
+  const user = await me(ctx);
+  const at = new Date().toISOString();
+  await commit(ctx, [ctx.db.update(users).set({ termsVersion: CURRENT_TERMS_VERSION, termsAcceptedAt: at }).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId)))], {
+    audit: { action: 'user.accept_terms', targetType: 'user', targetId: user.id, details: { version: CURRENT_TERMS_VERSION, documents: ['terms_of_service', 'provider_terms', 'privacy_policy'] } },
+  });
+  return { accepted: true, version: CURRENT_TERMS_VERSION, acceptedAt: at, documents: ['terms_of_service', 'provider_terms', 'privacy_policy'] };
+}
+
+export async function termsStatus(ctx: Ctx) {
+  const user = await me(ctx);
+  return {
+    accepted: user.termsVersion === CURRENT_TERMS_VERSION,
+    currentVersion: CURRENT_TERMS_VERSION,
+    acceptedVersion: user.termsVersion,
+    acceptedAt: user.termsAcceptedAt,
+  };
+}
+
+export async function exportMyData(ctx: Ctx): Promise<Uint8Array> {
+  const user = await me(ctx);
+  const [customer, tokens, keys, audit] = await Promise.all([
+    ctx.db.select().from(customers).where(eq(customers.id, user.customerId)).get(),
+    ctx.db.select({ n: count() }).from(pushTokens).where(eq(pushTokens.userId, user.id)).get(),
+    ctx.db.select({ name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.userId, user.id)).all(),
+    ctx.db.select().from(auditLogs).where(and(eq(auditLogs.customerId, user.customerId), eq(auditLogs.actorId, user.id))).orderBy(desc(auditLogs.createdAt)).limit(50).all(),
+  ]);
+  await commit(ctx, [], { audit: { action: 'user.export_data', targetType: 'user', targetId: user.id } });
+  return renderDataExport({ user: userOut(user), extra: { phone: user.phone, termsVersion: user.termsVersion, termsAcceptedAt: user.termsAcceptedAt, settings: user.settings }, customer: customer ? { id: customer.id, name: customer.name } : null, pushTokens: tokens?.n ?? 0, apiKeys: keys, audit });
+}
+
+export async function listAuditLogs(ctx: Ctx, userId: string, q: { limit: number; offset: number }) {
+  const user = await userInTenant(ctx, userId);
+  const where = and(eq(auditLogs.customerId, user.customerId), or(eq(auditLogs.actorId, user.id), and(eq(auditLogs.targetType, 'user'), eq(auditLogs.targetId, user.id))));
+  const [rows, total] = await Promise.all([
+    ctx.db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(q.limit).offset(q.offset).all(),
+    ctx.db.select({ n: count() }).from(auditLogs).where(where).get(),
+  ]);
+  return {
+    data: rows.map((r) => ({ id: r.id, action: r.action, targetType: r.targetType, targetId: r.targetId, actorType: r.actorType, actorId: r.actorId, details: r.details, requestId: r.requestId, createdAt: r.createdAt })),
+    total: total?.n ?? 0,
+    limit: q.limit,
+    offset: q.offset,
+  };
+}
+
+export async function addPushToken(ctx: Ctx, token: string) {
+  const user = await me(ctx);
+  await commit(ctx, [ctx.db.insert(pushTokens).values({ id: newId('ptk'), customerId: user.customerId, userId: user.id, token }).onConflictDoNothing()], {
+    audit: { action: 'user.push_token_add', targetType: 'user', targetId: user.id },
+  });
+  return { success: true, token };
+}
+
+export async function removePushToken(ctx: Ctx, token: string) {
+  const user = await me(ctx);
+  const existing = await ctx.db.select({ id: pushTokens.id }).from(pushTokens).where(and(eq(pushTokens.userId, user.id), eq(pushTokens.token, token))).get();
+  if (!existing) throw notFound('Push token');
+  await commit(ctx, [ctx.db.delete(pushTokens).where(and(eq(pushTokens.id, existing.id), eq(pushTokens.userId, user.id)))], {
+    audit: { action: 'user.push_token_remove', targetType: 'user', targetId: user.id },
+  });
+  return { success: true, token };
+}
+
+export async function findPhoneNumbers(ctx: Ctx, input: { country: string; areaCode: string }) {
+  tenantOf(ctx);
+  const found = await findNumbers(ctx.env, input.country, input.areaCode);
+  const taken = found.length ? await ctx.db.select({ n: phoneNumbers.phoneNumber }).from(phoneNumbers).where(inArray(phoneNumbers.phoneNumber, found.map((f) => f.phoneNumber))).all() : [];
+  return { data: found.filter((f) => !taken.some((t) => t.n === f.phoneNumber)) };
+}
+
+export async function purchasePhoneNumber(ctx: Ctx, input: { phoneNumber: string; locationId: string }) {
+  const location = await getLocationInTenant(ctx, input.locationId);
+  const taken = await ctx.db.select({ id: phoneNumbers.id }).from(phoneNumbers).where(eq(phoneNumbers.phoneNumber, input.phoneNumber)).get();
+  if (taken) throw new ApiError('already_exists', 'This number is already in use');
+  const { providerId } = await buyNumber(ctx.env, input.phoneNumber);
+  const ivrConfig = location.ivrConfig && Object.keys(location.ivrConfig).length ? { ...location.ivrConfig, phoneNumber: input.phoneNumber } : defaultIvr(location, input.phoneNumber);
+  const id = newId('pn');
+  try {
+    await commit(
+      ctx,
+      [
+        ctx.db.insert(phoneNumbers).values({ id, customerId: location.customerId, locationId: location.id, phoneNumber: input.phoneNumber, providerId }),
+        ctx.db.update(locations).set({ ivrConfig }).where(and(eq(locations.id, location.id), eq(locations.customerId, location.customerId))),
+      ],
+      { audit: { action: 'phone_number.purchase', targetType: 'location', targetId: location.id, details: { phoneNumber: input.phoneNumber } } },
+    );
+  } catch (err) {
+    if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', 'This number is already in use');
+    throw err;
+  }
+  return { id, phoneNumber: input.phoneNumber, locationId: location.id, providerId, ivrConfig };
+}
+
+export async function resendInvitation(ctx: Ctx, id: string) {
+  const user = await userInTenant(ctx, id);
+  const link = await passwordLink(ctx.env, user.idpSubject ?? `local|${user.id}`, user.email);
+  const mail = emailStmt(ctx, {
+    to: user.email,
+    subject: 'Set your Berth password',
+    body: `Hello ${user.name},\n\nUse this link to set your password and sign in to Berth: ${link}\n`,
+    template: 'user.password_change',
+    metadata: { userId: user.id },
+  });
+  await commit(ctx, [mail.stmt, ctx.db.update(users).set({ invitedAt: new Date().toISOString() }).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId)))], {
+    audit: { action: 'user.resend_invitation', targetType: 'user', targetId: user.id },
+  });
+  return { success: true, messageId: mail.id, email: user.email };
+}

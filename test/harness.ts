@@ -1,0 +1,133 @@
+import { SELF, env } from 'cloudflare:test';
+import { SignJWT } from 'jose';
+import { expect } from 'vitest';
+import { getDb } from '../src/db/client';
+import { customers, users, apiKeys } from '../src/db/schema/accounts';
+import { locations } from '../src/db/schema/locations';
+import { keyRow, generateKeySecret } from '../src/modules/api-keys/service';
+import { newId } from '../src/lib/ids';
+
+export const BASE = 'http://berth.test';
+export const db = () => getDb(env.DB);
+
+export interface Caller {
+  key?: string;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+/** One HTTP call through the Worker's fetch handler. */
+export async function api<T = any>(method: string, path: string, opts: Caller & { body?: unknown; rawBody?: BodyInit } = {}): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers['x-api-key'] = opts.key;
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: BodyInit | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await SELF.fetch(BASE + path, { method, headers, body });
+  const text = res.headers.get('content-type')?.includes('json') || res.headers.get('content-type')?.startsWith('text') ? await res.text() : '';
+  let parsed: any = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!text && !res.bodyUsed) parsed = new Uint8Array(await res.arrayBuffer());
+  return { status: res.status, body: parsed, headers: res.headers, text };
+}
+
+export const get = <T = any>(path: string, c: Caller = {}) => api<T>('GET', path, c);
+export const post = <T = any>(path: string, body: unknown, c: Caller = {}) => api<T>('POST', path, { ...c, body });
+export const patch = <T = any>(path: string, body: unknown, c: Caller = {}) => api<T>('PATCH', path, { ...c, body });
+export const put = <T = any>(path: string, body: unknown, c: Caller = {}) => api<T>('PUT', path, { ...c, body });
+export const del = <T = any>(path: string, body: unknown = undefined, c: Caller = {}) => api<T>('DELETE', path, { ...c, body });
+
+export function expectError(r: ApiResult, status: number, code?: string) {
+  expect(r.status, `expected ${status}, got ${r.status}: ${r.text}`).toBe(status);
+  expect(typeof r.body?.error).toBe('string');
+  expect(typeof r.body?.message).toBe('string');
+  expect(typeof r.body?.requestId).toBe('string');
+  if (code) expect(r.body.error).toBe(code);
+}
+
+export interface Operator {
+  customerId: string;
+  adminId: string;
+  adminKey: string;
+  locationId: string;
+  timezone: string;
+  /** Makes another user of this operator with its own API key. */
+  addUser(opts?: { role?: 'admin' | 'manager' | 'staff'; permissions?: string[]; skills?: string[]; email?: string }): Promise<{ userId: string; key: string; email: string }>;
+}
+
+/** A fresh operator with an admin user, an API key and one location. Tests never depend on seeded ids. */
+export async function createOperator(opts: { plan?: 'standard' | 'enterprise'; name?: string; timezone?: string } = {}): Promise<Operator> {
+  const d = db();
+  const customerId = newId('cus');
+  const adminId = newId('usr');
+  const locationId = newId('loc');
+  const timezone = opts.timezone ?? 'America/New_York';
+  const adminKey = generateKeySecret();
+  const tag = customerId.slice(-8).toLowerCase();
+  await d.batch([
+    d.insert(customers).values({ id: customerId, name: opts.name ?? `Operator ${tag}`, email: `owner-${tag}@example.test`, plan: opts.plan ?? 'enterprise' }),
+    d.insert(users).values({ id: adminId, customerId, email: `admin-${tag}@example.test`, name: 'Test Admin', role: 'admin', permissions: ['admin'], idpSubject: `test|${adminId}` }),
+    d.insert(locations).values({ id: locationId, customerId, name: 'Main dock', address: '1 Harbour Way', phoneNumber: '+15555550100', timezone }),
+    d.insert(apiKeys).values(await keyRow({ customerId, userId: adminId, name: 'test', secret: adminKey })),
+  ]);
+  let n = 0;
+  return {
+    customerId,
+    adminId,
+    adminKey,
+    locationId,
+    timezone,
+    async addUser(u = {}) {
+      const userId = newId('usr');
+      const key = generateKeySecret();
+      const email = u.email ?? `user${++n}-${tag}-${userId.slice(-6).toLowerCase()}@example.test`;
+      await d.batch([
+        d.insert(users).values({ id: userId, customerId, email, name: 'Test User', role: u.role ?? 'staff', permissions: u.permissions ?? [], userSkills: u.skills ?? [], idpSubject: `test|${userId}` }),
+        d.insert(apiKeys).values(await keyRow({ customerId, userId, name: 'test', secret: key })),
+      ]);
+      return { userId, key, email };
+    },
+  };
+}
+
+/** A token as the development identity provider would issue it (HS256 with the test secret). */
+export async function signToken(claims: { sub: string; email?: string; name?: string }, opts: { expiresIn?: string; issuer?: string; audience?: string; secret?: string; alg?: string } = {}) {
+  return new SignJWT({ email: claims.email, name: claims.name })
+    .setProtectedHeader({ alg: opts.alg ?? 'HS256' })
+    .setSubject(claims.sub)
+    .setIssuer(opts.issuer ?? env.JWT_ISSUER)
+    .setAudience(opts.audience ?? env.JWT_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(opts.expiresIn ?? '1h')
+    .sign(new TextEncoder().encode(opts.secret ?? env.JWT_SECRET));
+}
+
+/** Polls until `fn` returns a truthy value (for queue-driven effects). */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, stepMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs}ms${last ? `: ${String(last)}` : ''}`);
+}

@@ -1,0 +1,31 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ENVIRONMENT: 'test',
+            JWT_SECRET: 'test-only-jwt-secret-0123456789abcdef',
+            WIDGET_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
+            DEV_SEED_TOKEN: 'test-seed-token',
+            DEMO_API_KEY: 'brk_test_demo_admin_key_000000000000000000',
+            OTHER_API_KEY: 'brk_test_other_admin_key_00000000000000000',
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ['test/**/*.test.ts'],
+      setupFiles: ['./test/setup.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+    },
+  };
+});
