@@ -3,3 +3,4 @@ export * from './locations';
 export * from './events';
 export * from './payments';
 export * from './inventory';
+export * from './bookings';

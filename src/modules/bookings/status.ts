@@ -1,0 +1,30 @@
+/**
+ * Booking statuses and the moves between them (the spec shows only the events; this is Berth's design).
+ *
+ *   pending ──confirm──▶ confirmed ──check-in──▶ checked_in ──check-out──▶ completed
+ *      │                   │   │
+ *      └──cancel──▶ cancelled ◀┘   └──no-show──▶ no_show
+ *
+ * - `pending`: placed but not yet paid or approved (pay later, awaiting confirmation). Counts
+ *   against availability. Confirming is compare-and-swap on the status.
+ * - `confirmed`: paid in full, or the first installment succeeded, or sold by a reseller.
+ * - `checked_in`: the renter took the boat / joined the tour. Not cancellable any more.
+ * - `completed`: returned (checked out). Terminal.
+ * - `cancelled`, `no_show`: terminal; capacity is released exactly once.
+ */
+export const BOOKING_STATUSES = ['pending', 'confirmed', 'checked_in', 'completed', 'cancelled', 'no_show'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/** Statuses that hold inventory. */
+export const ACTIVE_STATUSES: BookingStatus[] = ['pending', 'confirmed', 'checked_in'];
+
+export const TRANSITIONS: Record<BookingStatus, BookingStatus[]> = {
+  pending: ['confirmed', 'cancelled'],
+  confirmed: ['checked_in', 'cancelled', 'no_show'],
+  checked_in: ['completed'],
+  completed: [],
+  cancelled: [],
+  no_show: [],
+};
+
+export const canMove = (from: BookingStatus, to: BookingStatus) => TRANSITIONS[from]?.includes(to) ?? false;
