@@ -3,7 +3,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { and, eq, isNull } from 'drizzle-orm';
 import { ANONYMOUS, type AppEnv, type Principal } from '../lib/context';
 import { ApiError } from '../lib/errors';
-import { sha256Hex, timingSafeEqual } from '../lib/crypto';
+import { base64UrlDecodeString, sha256Hex, timingSafeEqual } from '../lib/crypto';
 import { getDb } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
@@ -18,7 +18,23 @@ const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
 const unauthenticated = (message: string) => new ApiError('unauthenticated', message);
 
+/** Structural checks before jose: three parts and an allowed `alg` (refuses `none` and algorithm confusion early). */
+function preflight(token: string, algorithms: string[]): void {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts[2]) throw unauthenticated('Invalid bearer token: not a signed JWT');
+  let header: { alg?: unknown };
+  try {
+    header = JSON.parse(base64UrlDecodeString(parts[0]));
+  } catch {
+    throw unauthenticated('Invalid bearer token: unreadable header');
+  }
+  if (typeof header.alg !== 'string' || !algorithms.includes(header.alg)) throw unauthenticated(`Invalid bearer token: algorithm ${String(header.alg)} is not accepted`);
+}
+
 async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
+  const asymmetric = ['RS256', 'ES256'];
+  if (env.JWKS_URL) preflight(token, asymmetric);
+  else if (env.JWT_SECRET && !isProduction(env)) preflight(token, ['HS256']);
   const common = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, clockTolerance: 5 };
   try {
     if (env.JWKS_URL) {
@@ -28,7 +44,7 @@ async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
         jwksCache.set(env.JWKS_URL, jwks);
       }
       // Asymmetric only: a token signed with HS256 using the public key as secret is refused.
-      return (await jwtVerify(token, jwks, { ...common, algorithms: ['RS256', 'ES256'] })).payload;
+      return (await jwtVerify(token, jwks, { ...common, algorithms: asymmetric })).payload;
     }
     if (env.JWT_SECRET && !isProduction(env)) {
       const key = new TextEncoder().encode(env.JWT_SECRET);
