@@ -4,3 +4,4 @@ export * from './events';
 export * from './payments';
 export * from './inventory';
 export * from './bookings';
+export * from './waivers';
