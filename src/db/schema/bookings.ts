@@ -79,6 +79,8 @@ export const bookings = sqliteTable(
     channelConnectionId: text('channel_connection_id'),
     channelReference: text('channel_reference'),
     commissionRate: real('commission_rate'),
+    /** `{scope}:{Idempotency-Key}` of a channel sale: unique, so one key can never create two bookings. */
+    channelIdempotencyKey: text('channel_idempotency_key'),
     testMode: integer('test_mode', { mode: 'boolean' }).notNull().default(false),
     checkedInAt: text('checked_in_at'),
     checkedOutAt: text('checked_out_at'),
@@ -96,6 +98,7 @@ export const bookings = sqliteTable(
     index('bookings_bundle_idx').on(t.bundleGroupId),
     index('bookings_renter_idx').on(t.renterId),
     index('bookings_channel_idx').on(t.channelConnectionId, t.channelReference),
+    uniqueIndex('bookings_channel_idem_uq').on(t.channelIdempotencyKey),
   ],
 );
 

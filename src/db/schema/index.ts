@@ -5,3 +5,4 @@ export * from './payments';
 export * from './inventory';
 export * from './bookings';
 export * from './waivers';
+export * from './channel';
