@@ -68,6 +68,12 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   /** Who may call: operator credentials (default), operator admin, public (credentials optional), none. */
   access?: Access;
   body?: B;
+  /**
+   * A `multipart/form-data` body (file uploads), documented in OpenAPI from this zod schema but not
+   * validated by the router: the handler reads `c.req.formData()` itself, so it can sniff, size-check
+   * and refuse files with its own 400s (a JSON body is not answered with a generic 415).
+   */
+  multipart?: ZodType;
   query?: Q;
   params?: P;
   /** Success response schema and status (200 unless given). */
@@ -94,7 +100,7 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
   const access = spec.access ?? 'operator';
   const status = spec.status ?? 200;
   const errors = new Set(spec.errors ?? []);
-  if (spec.body || spec.query || spec.params) errors.add(400);
+  if (spec.body || spec.multipart || spec.query || spec.params) errors.add(400);
   if (access === 'operator' || access === 'admin') {
     errors.add(401);
     errors.add(429);
@@ -121,11 +127,18 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
     middleware,
     request: {
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
+      ...(spec.multipart && !spec.body ? { body: { content: { 'multipart/form-data': { schema: documentedOnly(spec.multipart) } }, required: true } } : {}),
       ...(spec.query ? { query: spec.query as any } : {}),
       ...(spec.params ? { params: spec.params as any } : {}),
     },
     responses,
   });
+}
+
+/** A zod schema as a plain OpenAPI schema object: documented, but the router adds no validator for it. */
+function documentedOnly(schema: ZodType): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
 }
 
 /** Declares a route (zod schemas for validation and OpenAPI at once). */

@@ -9,7 +9,9 @@ import webhooks from './webhooks';
 import outbox from './outbox';
 import schedule from './schedule';
 import renters from './renters';
+import inventory from './inventory';
+import boatRecords from './boat-records';
 import { devRoutes } from '../seed/route';
 
 /** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, renters, devRoutes];
+export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, renters, inventory, boatRecords, devRoutes];

@@ -9,9 +9,28 @@ import { z } from '@hono/zod-openapi';
 export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export const zWeekday = z.enum(WEEKDAY_NAMES);
 const hhmm = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm');
-const ymd = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
+
+/** True for a real calendar day: `YYYY-MM-DD`, or `MM-DD` (any year, so 02-29 is allowed). */
+export function isCalendarDate(s: string): boolean {
+  const m = /^(?:(\d{4})-)?(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const year = m[1] ? Number(m[1]) : 2000; // a leap year: MM-DD accepts 02-29
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+const ymd = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+    .refine(isCalendarDate, 'must be a real calendar date');
 /** Season bounds: `MM-DD` (every year) or `YYYY-MM-DD` (one year only). */
-const seasonDate = () => z.string().regex(/^(\d{4}-)?\d{2}-\d{2}$/, 'must be MM-DD or YYYY-MM-DD');
+const seasonDate = () =>
+  z
+    .string()
+    .regex(/^(\d{4}-)?\d{2}-\d{2}$/, 'must be MM-DD or YYYY-MM-DD')
+    .refine(isCalendarDate, 'must be a real calendar date (MM-DD or YYYY-MM-DD)');
 const money = () => z.number().min(0).max(1_000_000);
 
 export const HourlyRule = z
@@ -24,6 +43,10 @@ export const HourlyRule = z
       .max(20)
       .optional()
       .openapi({ description: 'For a rental of at least `hours`, the largest matching discount applies to the hourly total.' }),
+  })
+  .refine((r) => r.minimumHours == null || r.maximumHours == null || r.minimumHours <= r.maximumHours, {
+    message: 'minimumHours must not exceed maximumHours',
+    path: ['minimumHours'],
   })
   .openapi('HourlyRule');
 
@@ -40,6 +63,19 @@ export const Season = z
     hourlyPrices: z.partialRecord(zWeekday, HourlyPrice).default({}).openapi({ description: 'Hourly rule by weekday' }),
     halfDayPrices: z.partialRecord(zWeekday, money()).optional(),
   })
+  .superRefine((season, ctx) => {
+    const { startDate: a, endDate: b } = season;
+    if ((a == null) !== (b == null)) {
+      ctx.addIssue({ code: 'custom', path: [a == null ? 'startDate' : 'endDate'], message: 'give both startDate and endDate, or neither (a season without dates applies all year)' });
+      return;
+    }
+    if (a == null || b == null) return;
+    if (a.length !== b.length) {
+      ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'startDate and endDate must use the same form (both MM-DD or both YYYY-MM-DD)' });
+    } else if (a.length === 10 && a > b) {
+      ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'endDate must not be before startDate (only MM-DD seasons may wrap the new year)' });
+    }
+  })
   .openapi('PricingSeason');
 
 export const PriceTier = z
@@ -54,6 +90,7 @@ export const PriceTier = z
     /** Seats a ticket of this tier takes (an infant on a lap takes 0). */
     seats: z.number().int().min(0).max(10).default(1),
   })
+  .refine((t) => t.minAge == null || t.maxAge == null || t.minAge <= t.maxAge, { message: 'minAge must not exceed maxAge', path: ['minAge'] })
   .openapi('PriceTier');
 
 export const TourPricing = z
@@ -89,6 +126,7 @@ export const ScheduleException = z
     timeSlots: z.array(TimeSlot).max(48).optional().openapi({ description: 'Replaces the day\'s tour slots' }),
     note: z.string().max(500).optional(),
   })
+  .refine((e) => e.open == null || e.close == null || e.open < e.close, { message: 'open must be before close', path: ['close'] })
   .openapi('ScheduleException');
 
 export const Addon = z
@@ -120,6 +158,7 @@ export const MaintenanceBlock = z
     end: z.string().datetime({ offset: true }),
     reason: z.string().max(500).optional(),
   })
+  .refine((b) => Date.parse(b.end) > Date.parse(b.start), { message: 'end must be after start', path: ['end'] })
   .openapi('MaintenanceBlock');
 
 export const CapacityOverride = z
@@ -138,6 +177,17 @@ export const AssetInput = z
   })
   .openapi('AssetInput');
 
+export const AssetMapImage = z
+  .object({
+    imageUrl: z.string().max(2048).nullable(),
+    imageKey: z.string().max(1024).nullable().optional(),
+    contentType: z.string().max(100).nullable().optional(),
+    width: z.number().int().min(0).nullable().optional(),
+    height: z.number().int().min(0).nullable().optional(),
+    updatedAt: z.string().max(40).optional(),
+  })
+  .openapi('AssetMapImage');
+
 export const InventoryData = z
   .object({
     name: z.string().trim().min(1).max(200),
@@ -145,7 +195,9 @@ export const InventoryData = z
     locationId: z.string().min(1).max(128),
     description: z.string().max(10_000).optional(),
     category: z.string().max(100).optional(),
-    images: z.array(z.string().max(2048)).max(50).optional(),
+    images: z.array(z.string().max(2048)).max(50).optional().openapi({ description: 'Photo URLs; `POST /inventory/photo/{inventory_id}` appends to it' }),
+    videos: z.array(z.string().max(2048)).max(20).optional().openapi({ description: 'Video URLs; `POST /inventory/video/{inventory_id}` appends to it' }),
+    assetMap: AssetMapImage.optional().openapi({ description: 'Map image of the asset pins (set by `POST /inventory/asset-map/{inventory_id}`); the pins live on the assets' }),
     isPublic: z.boolean().default(true),
     currency: z.string().length(3).optional(),
     /** Rentals: the pool of identical assets (at least one). Tours: not used. */

@@ -1,0 +1,14 @@
+import { createRouter, mount } from '../../lib/openapi';
+import { ctxOf } from '../../lib/context';
+import * as r from './routes';
+import * as svc from './service';
+
+const router = createRouter();
+
+mount(router, r.rundownRecords, async (c, { query }) => c.json(await svc.rundownRecords(ctxOf(c), query)));
+mount(router, r.listRecords, async (c, { query }) => c.json(await svc.listRecords(ctxOf(c), query)));
+mount(router, r.createRecord, async (c, { body }) => c.json(await svc.createRecord(ctxOf(c), body), 201));
+mount(router, r.updateRecord, async (c, { body }) => c.json(await svc.updateRecord(ctxOf(c), body)));
+mount(router, r.deleteRecord, async (c, { body }) => c.json(await svc.deleteRecord(ctxOf(c), body)));
+
+export default router;
