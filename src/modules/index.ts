@@ -8,10 +8,11 @@ import apiKeys from './api-keys';
 import webhooks from './webhooks';
 import outbox from './outbox';
 import schedule from './schedule';
+import deposits from './deposits';
 import renters from './renters';
 import inventory from './inventory';
 import boatRecords from './boat-records';
 import { devRoutes } from '../seed/route';
 
 /** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, renters, inventory, boatRecords, devRoutes];
+export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, renters, inventory, boatRecords, devRoutes];
