@@ -15,6 +15,8 @@ export const channels = sqliteTable(
     /** The reseller's endpoint for booking.created / booking.cancelled / booking.rescheduled of the operators it sells. */
     webhookUrl: text('webhook_url'),
     webhookEvents: json<string[]>('webhook_events'),
+    /** Signing secret of the reseller's webhook deliveries (shown once when the URL is set). */
+    webhookSecret: text('webhook_secret'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('channels_slug_uq').on(t.slug), uniqueIndex('channels_portal_token_uq').on(t.portalTokenHash)],

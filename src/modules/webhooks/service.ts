@@ -171,6 +171,16 @@ export async function sendTestEvent(ctx: Ctx, endpointId: string) {
 
 // ---- delivery (queue consumer side) ----
 
+/** Fields a reseller may see about an operator's booking: capacity and time, never renter data or prices. */
+const RESELLER_FIELDS = ['rentalId', 'bookingId', 'transactionId', 'itemId', 'inventoryId', 'productId', 'locationId', 'start', 'end', 'startTime', 'endTime', 'quantity', 'participants', 'seats', 'assetIds', 'status', 'source', 'previous', 'localDate'];
+
+export function redactForReseller(payload: Record<string, unknown>): Record<string, unknown> {
+  const data = (payload.data ?? {}) as Record<string, unknown>;
+  const pick = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k]) => RESELLER_FIELDS.includes(k)).map(([k, v]) => [k, k === "previous" && v && typeof v === "object" ? pick(v as Record<string, unknown>) : v] as [string, unknown]));
+  const inner = (data.booking && typeof data.booking === 'object' ? data.booking : data) as Record<string, unknown>;
+  return { ...payload, data: pick(inner) };
+}
+
 /** Creates one delivery per subscribed endpoint and attempts each once; failures are re-queued with backoff. */
 export async function fanOut(env: Env, eventId: string): Promise<void> {
   const db = getDb(env.DB);
@@ -215,7 +225,7 @@ export async function attemptDelivery(env: Env, deliveryId: string, db: DB = get
     await db.update(webhookDeliveries).set({ status: 'failed', lastError: !ep ? 'endpoint deleted' : ep.status !== 'active' ? 'endpoint disabled' : 'event missing', completedAt: new Date(nowMs).toISOString() }).where(eq(webhookDeliveries.id, d.id));
     return 'failed';
   }
-  const body = JSON.stringify(event.payload);
+  const body = JSON.stringify(ep.ownerType === 'channel' ? redactForReseller(event.payload) : event.payload);
   const timestamp = Math.floor(nowMs / 1000).toString();
   const signature = await hmacSha256Hex(ep.secret, `${timestamp}.${body}`);
   let statusCode: number | null = null;

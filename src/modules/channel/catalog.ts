@@ -1,0 +1,154 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { DB } from '../../db/client';
+import { inventoryItems } from '../../db/schema/inventory';
+import { locations } from '../../db/schema/locations';
+import { customers } from '../../db/schema/accounts';
+import { InventoryData, WEEKDAY_NAMES, type InventoryModel } from '../inventory/model';
+import type { ConnectionRow } from './keys';
+
+type ItemRow = typeof inventoryItems.$inferSelect;
+
+export interface Product {
+  productId: string;
+  type: 'tour' | 'rental';
+  name: string;
+  description: string | null;
+  category: string | null;
+  images: string[];
+  merchantId: string;
+  merchantName: string;
+  connectionId: string;
+  locationId: string;
+  location: { name: string; address: string; timezone: string } | null;
+  currency: string;
+  capacity: number;
+  seasons: {
+    name: string;
+    startDate: string | null;
+    endDate: string | null;
+    dailyPrices: Partial<Record<string, number>>;
+    hourlyPrices: Partial<Record<string, { basePrice: number; minimumHours?: number; maximumHours?: number; multiHourDiscounts?: { hours: number; discountPercentage: number }[] }>>;
+  }[];
+  startingPrice: number | null;
+  priceUnit: 'hr' | 'day' | 'person' | 'charter' | null;
+  taxes: { name: string; rate: number }[];
+  totalTaxRate: number;
+  tourPricing?: InventoryModel['tourPricing'];
+  addons: { addonId: string; name: string; price: number; priceType: string }[];
+}
+
+/** Parses stored item data; a legacy bare hourly number becomes `{basePrice}`. Null when the data is unusable. */
+export function modelOf(item: ItemRow): InventoryModel | null {
+  const parsed = InventoryData.safeParse({ name: item.name, locationId: item.locationId, type: item.kind, ...(item.data ?? {}) });
+  return parsed.success ? parsed.data : null;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Cheapest price for card display. A tour's starting price is the standard adult fare; an absent price is null, never 0. */
+export function startingPrice(m: InventoryModel): { startingPrice: number | null; priceUnit: Product['priceUnit'] } {
+  if (m.type === 'tour') {
+    const tp = m.tourPricing;
+    if (!tp) return { startingPrice: null, priceUnit: null };
+    if (tp.isPrivate && tp.privatePricing) return { startingPrice: tp.privatePricing.basePrice, priceUnit: 'charter' };
+    const tiers = tp.priceTiers ?? [];
+    const std = tiers.find((t) => t.isStandard) ?? tiers.find((t) => /^adult/i.test(t.name)) ?? tiers[0];
+    return std ? { startingPrice: std.price, priceUnit: 'person' } : { startingPrice: null, priceUnit: null };
+  }
+  const hourly: number[] = [];
+  const daily: number[] = [];
+  for (const s of m.seasons ?? []) {
+    for (const d of WEEKDAY_NAMES) {
+      const h = s.hourlyPrices?.[d];
+      if (h && h.basePrice > 0) hourly.push(h.basePrice);
+      const p = s.dailyPrices?.[d];
+      if (p !== undefined && p > 0) daily.push(p);
+    }
+  }
+  if (hourly.length) return { startingPrice: Math.min(...hourly), priceUnit: 'hr' };
+  if (daily.length) return { startingPrice: Math.min(...daily), priceUnit: 'day' };
+  return { startingPrice: null, priceUnit: null };
+}
+
+/** Taxes that apply to what a reseller sells (the rental or the tickets), and their total rate. */
+export function narrowedTaxes(m: InventoryModel) {
+  const taxes = (m.taxes ?? []).filter((t) => t.appliesTo !== 'addons').map((t) => ({ name: t.name, rate: t.rate }));
+  return { taxes, totalTaxRate: round2(taxes.reduce((a, t) => a + t.rate, 0)) };
+}
+
+export function toProduct(item: ItemRow, m: InventoryModel, merchant: { id: string; name: string }, conn: ConnectionRow, loc: typeof locations.$inferSelect | undefined): Product {
+  const isTour = m.type === 'tour';
+  const { taxes, totalTaxRate } = narrowedTaxes(m);
+  return {
+    productId: item.id,
+    type: isTour ? 'tour' : 'rental',
+    name: item.name,
+    description: m.description ?? null,
+    category: m.category ?? null,
+    images: m.images ?? [],
+    merchantId: merchant.id,
+    merchantName: merchant.name,
+    connectionId: conn.id,
+    locationId: item.locationId,
+    location: loc ? { name: loc.name, address: loc.address, timezone: loc.timezone } : null,
+    currency: (m.currency ?? loc?.currency ?? conn.currency ?? 'usd').toLowerCase(),
+    capacity: m.capacity,
+    seasons: isTour
+      ? []
+      : (m.seasons ?? []).map((s) => ({
+          name: s.name,
+          startDate: s.startDate ?? null,
+          endDate: s.endDate ?? null,
+          dailyPrices: s.dailyPrices ?? {},
+          hourlyPrices: s.hourlyPrices ?? {},
+        })),
+    ...startingPrice(m),
+    taxes,
+    totalTaxRate,
+    ...(isTour && m.tourPricing ? { tourPricing: m.tourPricing } : {}),
+    addons: (m.addons ?? []).map((a) => ({ addonId: a.addonId, name: a.name, price: a.price, priceType: a.priceType })),
+  };
+}
+
+/** The items a connection offers (its offer set), not deleted and public. */
+export async function offeredItems(db: DB, conn: ConnectionRow): Promise<ItemRow[]> {
+  const rows = await db
+    .select()
+    .from(inventoryItems)
+    .where(and(eq(inventoryItems.customerId, conn.customerId), isNull(inventoryItems.deletedAt), eq(inventoryItems.isPublic, true)))
+    .orderBy(inventoryItems.displayOrder)
+    .all();
+  return conn.offerAllInventory ? rows : rows.filter((r) => conn.offeredItemIds.includes(r.id));
+}
+
+/** Catalog of the active connections. */
+export async function catalog(db: DB, conns: ConnectionRow[]): Promise<Product[]> {
+  const active = conns.filter((c) => c.status === 'active');
+  if (!active.length) return [];
+  const ids = [...new Set(active.map((c) => c.customerId))];
+  const [merchants, locs] = await Promise.all([
+    db.select({ id: customers.id, name: customers.name }).from(customers).where(inArray(customers.id, ids)).all(),
+    db.select().from(locations).where(inArray(locations.customerId, ids)).all(),
+  ]);
+  const out: Product[] = [];
+  for (const conn of active) {
+    const merchant = merchants.find((m) => m.id === conn.customerId);
+    if (!merchant) continue;
+    for (const item of await offeredItems(db, conn)) {
+      const m = modelOf(item);
+      if (m) out.push(toProduct(item, m, merchant, conn, locs.find((l) => l.id === item.locationId)));
+    }
+  }
+  return out;
+}
+
+/** Finds a product offered to the key; null when it is not offered (indistinguishable from non-existent). */
+export async function findOffered(db: DB, conns: ConnectionRow[], productId: string): Promise<{ item: ItemRow; model: InventoryModel; conn: ConnectionRow } | null> {
+  const item = await db.select().from(inventoryItems).where(and(eq(inventoryItems.id, productId), isNull(inventoryItems.deletedAt))).get();
+  if (!item || !item.isPublic) return null;
+  const conn = conns.find((c) => c.customerId === item.customerId);
+  if (!conn) return null;
+  if (!conn.offerAllInventory && !conn.offeredItemIds.includes(item.id)) return null;
+  const model = modelOf(item);
+  return model ? { item, model, conn } : null;
+}

@@ -1,0 +1,73 @@
+import { and, eq, lt } from 'drizzle-orm';
+import type { DB } from '../../db/client';
+import { channelIdempotency } from '../../db/schema/channel';
+import { sha256Hex } from '../../lib/crypto';
+import { newId } from '../../lib/ids';
+import { channelError } from './keys';
+
+/** Keys are kept 48 hours (the contract promises at least 24). */
+export const IDEMPOTENCY_TTL_MS = 48 * 3600_000;
+/** An in-flight claim older than this is considered abandoned (the worker died mid-request). */
+export const STALE_CLAIM_MS = 60_000;
+
+export type Claim =
+  | { kind: 'claimed'; id: string }
+  | { kind: 'replay'; body: Record<string, unknown> }
+  | { kind: 'takeover'; id: string };
+
+export const requestHash = (fields: Record<string, unknown>) => sha256Hex(JSON.stringify(fields));
+
+/**
+ * Claims `key` for this request atomically (unique scope+key). Outcomes follow the contract:
+ * a completed key with the same request replays; the same key still in flight is 409
+ * `booking_in_progress`; the same key with a different request is 422 `idempotency_key_reuse`.
+ */
+export async function claim(db: DB, scope: string, key: string, hash: string): Promise<Claim> {
+  const now = Date.now();
+  const id = newId('idem');
+  let inserted: number;
+  try {
+    const res = await db
+      .insert(channelIdempotency)
+      .values({ id, scope, key, requestHash: hash, status: 'in_flight', claimedAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS })
+      .onConflictDoNothing()
+      .run();
+    inserted = res.meta.changes ?? 0;
+  } catch (err) {
+    throw channelError('idempotency_unavailable', `The idempotency store is unavailable; retry with the same key (${String(err)})`, 503);
+  }
+  if (inserted === 1) return { kind: 'claimed', id };
+  const row = await db.select().from(channelIdempotency).where(and(eq(channelIdempotency.scope, scope), eq(channelIdempotency.key, key))).get();
+  if (!row) return claim(db, scope, key, hash); // released between our insert and read
+  if (row.expiresAt < now) {
+    await db.delete(channelIdempotency).where(and(eq(channelIdempotency.id, row.id), lt(channelIdempotency.expiresAt, now)));
+    return claim(db, scope, key, hash);
+  }
+  if (row.requestHash !== hash) throw channelError('idempotency_key_reuse', 'This Idempotency-Key was used for a different request (product, window, quantity or price)', 422);
+  if (row.status === 'completed' && row.responseBody) return { kind: 'replay', body: row.responseBody };
+  if (now - row.claimedAt > STALE_CLAIM_MS) {
+    // Take over an abandoned claim with compare-and-swap on claimedAt, so only one retry wins.
+    const res = await db
+      .update(channelIdempotency)
+      .set({ claimedAt: now })
+      .where(and(eq(channelIdempotency.id, row.id), eq(channelIdempotency.claimedAt, row.claimedAt), eq(channelIdempotency.status, 'in_flight')))
+      .run();
+    if ((res.meta.changes ?? 0) === 1) return { kind: 'takeover', id: row.id };
+  }
+  throw channelError('booking_in_progress', 'A request with this Idempotency-Key is still being processed; wait and retry', 409);
+}
+
+export async function complete(db: DB, id: string, bookingId: string, body: Record<string, unknown>) {
+  await db.update(channelIdempotency).set({ status: 'completed', bookingId, responseBody: body }).where(eq(channelIdempotency.id, id));
+}
+
+/** Frees the key (a real conflict or a refused request): the reseller may reuse it. */
+export async function release(db: DB, id: string) {
+  await db.delete(channelIdempotency).where(and(eq(channelIdempotency.id, id), eq(channelIdempotency.status, 'in_flight')));
+}
+
+/** Cron: drop expired keys. */
+export async function purgeExpiredKeys(db: DB, now = Date.now()) {
+  const res = await db.delete(channelIdempotency).where(lt(channelIdempotency.expiresAt, now)).run();
+  return { purged: res.meta.changes ?? 0 };
+}

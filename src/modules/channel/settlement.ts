@@ -1,0 +1,63 @@
+import { and, eq, inArray, like, ne } from 'drizzle-orm';
+import type { DB } from '../../db/client';
+import { bookings } from '../../db/schema/bookings';
+import { customers } from '../../db/schema/accounts';
+import { toDollars } from '../../lib/money';
+
+/**
+ * What a reseller owes each operator for a month, by rental date (the booking's local date):
+ * gross = tax-inclusive totals of non-cancelled live bookings; commission = the stamped
+ * commissionRate x the pre-tax amount (the operator remits the tax); owed = gross - commission.
+ * Operators and resellers read exactly this function, so both sides see the same figures.
+ */
+export async function settlement(db: DB, connectionIds: string[], month: string) {
+  if (!connectionIds.length) return { month, currency: 'usd', operators: [], totals: { bookings: 0, grossSales: 0, commission: 0, amountOwed: 0 } };
+  const rows = await db
+    .select({
+      customerId: bookings.customerId,
+      connectionId: bookings.channelConnectionId,
+      total: bookings.total,
+      taxTotal: bookings.taxTotal,
+      commissionRate: bookings.commissionRate,
+      currency: bookings.currency,
+    })
+    .from(bookings)
+    .where(
+      and(
+        inArray(bookings.channelConnectionId, connectionIds),
+        like(bookings.localDate, `${month}-%`),
+        ne(bookings.status, 'cancelled'),
+        eq(bookings.testMode, false),
+      ),
+    )
+    .all();
+  const names = rows.length
+    ? await db.select({ id: customers.id, name: customers.name }).from(customers).where(inArray(customers.id, [...new Set(rows.map((r) => r.customerId))])).all()
+    : [];
+  const byOp = new Map<string, { merchantId: string; merchantName: string; connectionId: string; currency: string; bookings: number; gross: number; commission: number }>();
+  for (const r of rows) {
+    const key = `${r.customerId}:${r.connectionId}`;
+    const agg = byOp.get(key) ?? { merchantId: r.customerId, merchantName: names.find((n) => n.id === r.customerId)?.name ?? r.customerId, connectionId: r.connectionId!, currency: r.currency, bookings: 0, gross: 0, commission: 0 };
+    agg.bookings++;
+    agg.gross += r.total;
+    agg.commission += Math.round(((r.total - r.taxTotal) * (r.commissionRate ?? 0)) / 100);
+    byOp.set(key, agg);
+  }
+  const operators = [...byOp.values()].map((a) => ({
+    merchantId: a.merchantId,
+    merchantName: a.merchantName,
+    connectionId: a.connectionId,
+    currency: a.currency,
+    bookings: a.bookings,
+    grossSales: toDollars(a.gross),
+    commission: toDollars(a.commission),
+    amountOwed: toDollars(a.gross - a.commission),
+  }));
+  const sum = (f: (o: (typeof operators)[number]) => number) => Math.round(operators.reduce((s, o) => s + f(o) * 100, 0)) / 100;
+  return {
+    month,
+    currency: operators[0]?.currency ?? 'usd',
+    operators,
+    totals: { bookings: operators.reduce((s, o) => s + o.bookings, 0), grossSales: sum((o) => o.grossSales), commission: sum((o) => o.commission), amountOwed: sum((o) => o.amountOwed) },
+  };
+}
