@@ -9,10 +9,11 @@ import webhooks from './webhooks';
 import outbox from './outbox';
 import schedule from './schedule';
 import deposits from './deposits';
+import bookingEvents from './booking-events';
 import renters from './renters';
 import inventory from './inventory';
 import boatRecords from './boat-records';
 import { devRoutes } from '../seed/route';
 
 /** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, renters, inventory, boatRecords, devRoutes];
+export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, renters, inventory, boatRecords, devRoutes];

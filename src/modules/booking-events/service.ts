@@ -1,0 +1,119 @@
+import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { ownCustomer, tenantOf } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { bookingEvents, bookings } from '../../db/schema/bookings';
+
+type EventRow = typeof bookingEvents.$inferSelect;
+
+export function eventOut(e: EventRow) {
+  return {
+    id: e.id,
+    transactionid: e.transactionId ?? null,
+    rentalId: e.rentalId ?? null,
+    event_type: e.eventType ?? null,
+    eventType: e.eventType ?? null,
+    event_change: e.eventChange ?? null,
+    eventLabel: e.eventLabel ?? null,
+    content: e.content ?? null,
+    details: e.details ?? null,
+    actorName: e.actorName ?? null,
+    actorId: e.actorId ?? null,
+    customerId: e.customerId,
+    createdAt: e.createdAt,
+  };
+}
+
+export interface CreateEventInput {
+  transactionid?: string;
+  rentalId?: string;
+  event_type?: string;
+  eventType?: string;
+  event_change?: string;
+  eventLabel?: string;
+  content?: string;
+  details?: Record<string, unknown>;
+  actorName?: string;
+  actorId?: string;
+  customerId?: string;
+}
+
+const MAX_DETAILS_BYTES = 32 * 1024;
+
+/** POST /events: appends an entry to the booking activity log of the caller's account. */
+export async function createEvent(ctx: Ctx, input: CreateEventInput) {
+  const customerId = ownCustomer(ctx, input.customerId);
+  if (input.event_type && input.eventType && input.event_type !== input.eventType) {
+    throw new ApiError('validation_failed', 'event_type and eventType differ; send one of them', { details: [{ field: 'eventType', code: 'conflict', message: 'differs from event_type' }] });
+  }
+  const eventType = input.eventType ?? input.event_type ?? null;
+  if (!input.transactionid && !input.rentalId && !eventType && !input.content && !input.eventLabel && !input.event_change && !input.details) {
+    throw new ApiError('validation_failed', 'An event needs at least one of transactionid, rentalId, eventType, eventLabel, event_change, content or details');
+  }
+  if (input.details && JSON.stringify(input.details).length > MAX_DETAILS_BYTES) {
+    throw new ApiError('validation_failed', `details is larger than ${MAX_DETAILS_BYTES / 1024} KiB`, { details: [{ field: 'details', code: 'too_big', message: 'too large' }] });
+  }
+  let transactionId = input.transactionid ?? null;
+  if (input.rentalId) {
+    const rental = await ctx.db
+      .select({ id: bookings.id, transactionId: bookings.transactionId })
+      .from(bookings)
+      .where(and(eq(bookings.id, input.rentalId), eq(bookings.customerId, customerId)))
+      .get();
+    if (!rental) throw notFound('Rental');
+    if (transactionId && transactionId !== rental.transactionId) {
+      throw new ApiError('validation_failed', `Rental ${rental.id} belongs to transaction ${rental.transactionId}, not ${transactionId}`, { details: [{ field: 'transactionid', code: 'mismatch', message: 'does not match the rental' }] });
+    }
+    transactionId = rental.transactionId;
+  }
+  const row: EventRow = {
+    id: newId('bev'),
+    customerId,
+    transactionId,
+    rentalId: input.rentalId ?? null,
+    eventType,
+    eventChange: input.event_change ?? null,
+    eventLabel: input.eventLabel ?? null,
+    content: input.content ?? null,
+    details: input.details ?? null,
+    actorName: input.actorName ?? ctx.principal.name ?? null,
+    actorId: input.actorId ?? ctx.principal.userId ?? ctx.principal.credentialId,
+    createdAt: new Date().toISOString(),
+  };
+  await commit(ctx, [ctx.db.insert(bookingEvents).values(row)], {
+    audit: { action: 'booking_event.create', targetType: row.rentalId ? 'rental' : 'transaction', targetId: row.rentalId ?? row.transactionId, details: { eventId: row.id, eventType } },
+  });
+  return eventOut(row);
+}
+
+/** GET /events: the activity of an order (and its rentals) and/or of listed rentals, oldest first. */
+export async function listEvents(ctx: Ctx, q: { transactionid?: string; rentalIds?: string; limit: number; offset: number }) {
+  const customerId = tenantOf(ctx);
+  const rentalIds = q.rentalIds ? [...new Set(q.rentalIds.split(',').map((s) => s.trim()).filter(Boolean))] : [];
+  if (!q.transactionid && !rentalIds.length) {
+    throw new ApiError('validation_failed', 'Give transactionid or rentalIds', {
+      details: [
+        { field: 'transactionid', location: 'query', code: 'required', message: 'transactionid or rentalIds is required' },
+        { field: 'rentalIds', location: 'query', code: 'required', message: 'transactionid or rentalIds is required' },
+      ],
+    });
+  }
+  if (rentalIds.length > 100 || rentalIds.some((r) => r.length > 128)) {
+    throw new ApiError('validation_failed', 'rentalIds takes at most 100 ids of at most 128 characters', { details: [{ field: 'rentalIds', location: 'query', code: 'too_big', message: 'at most 100 ids' }] });
+  }
+  const scope: SQL[] = [];
+  if (q.transactionid) {
+    scope.push(eq(bookingEvents.transactionId, q.transactionid));
+    const ofTxn = ctx.db.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.customerId, customerId), eq(bookings.transactionId, q.transactionid)));
+    scope.push(inArray(bookingEvents.rentalId, ofTxn));
+  }
+  if (rentalIds.length) scope.push(inArray(bookingEvents.rentalId, rentalIds));
+  const where = and(eq(bookingEvents.customerId, customerId), or(...scope));
+  const [rows, total] = await Promise.all([
+    ctx.db.select().from(bookingEvents).where(where).orderBy(asc(bookingEvents.createdAt), asc(bookingEvents.id)).limit(q.limit).offset(q.offset).all(),
+    ctx.db.select({ n: count() }).from(bookingEvents).where(where).get(),
+  ]);
+  return { data: rows.map(eventOut), total: total?.n ?? 0, limit: q.limit, offset: q.offset };
+}
