@@ -31,8 +31,8 @@ async function readUpload(c: Context<AppEnv>): Promise<svc.UploadFile> {
   return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name };
 }
 
-mount(router, r.uploadPhoto, async (c, { params }) => c.json(await svc.uploadMedia(ctxOf(c), params.inventory_id, 'photo', await readUpload(c), baseUrl(c))));
-mount(router, r.uploadVideo, async (c, { params }) => c.json(await svc.uploadMedia(ctxOf(c), params.inventory_id, 'video', await readUpload(c), baseUrl(c))));
+mount(router, r.uploadPhoto, async (c, { params }) => c.json(await svc.uploadMedia(ctxOf(c), params.inventory_id, 'photo', () => readUpload(c), baseUrl(c))));
+mount(router, r.uploadVideo, async (c, { params }) => c.json(await svc.uploadMedia(ctxOf(c), params.inventory_id, 'video', () => readUpload(c), baseUrl(c))));
 mount(router, r.setAssetMap, async (c, { params, body }) => c.json(await svc.setAssetMap(ctxOf(c), params.inventory_id, body, baseUrl(c))));
 mount(router, r.setupInventory, async (c, { body }) => c.json(await svc.setupInventory(ctxOf(c), body), 200));
 mount(router, r.listInventory, async (c, { query }) => c.json(await svc.listInventory(ctxOf(c), query)));

@@ -547,8 +547,12 @@ export interface UploadFile {
   name?: string;
 }
 
-/** Stores a photo or video in R2 under `<customerId>/inventory/<itemId>/` and appends its URL to data.images / data.videos. */
-export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, file: UploadFile, baseUrl: string) {
+/**
+ * Stores a photo or video in R2 under `<customerId>/inventory/<itemId>/` and appends its URL to
+ * data.images / data.videos. `readFile` is called once the item is known to be the caller's, so an
+ * unknown item answers 404 before the body is read.
+ */
+export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, readFile: () => Promise<UploadFile>, baseUrl: string) {
   requirePermission(ctx, 'inventory');
   const customerId = tenantOf(ctx);
   const field = kind === 'photo' ? 'images' : 'videos';
@@ -557,6 +561,7 @@ export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, fil
   const full = () => new ApiError('limit_reached', `An item holds at most ${limit} ${field}; remove one with POST /inventory/setup first`, { status: 400 });
   const count = ((((item.data ?? {}) as Record<string, unknown>)[field] as unknown[] | undefined) ?? []).length;
   if (count >= limit) throw full();
+  const file = await readFile();
   const found = checkUpload(kind, file.bytes);
   const folder: MediaFolder = kind === 'photo' ? 'photos' : 'videos';
   const fileName = `${ulid().toLowerCase()}.${found.ext}`;
