@@ -11,9 +11,13 @@ import schedule from './schedule';
 import deposits from './deposits';
 import bookingEvents from './booking-events';
 import renters from './renters';
+import waiverNumbers from './waiver-numbers';
+import waivers from './waivers';
 import inventory from './inventory';
 import boatRecords from './boat-records';
+import channel from './channel';
+import channelConnections from './channel-connections';
 import { devRoutes } from '../seed/route';
 
 /** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, renters, inventory, boatRecords, devRoutes];
+export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, renters, waiverNumbers, waivers, inventory, boatRecords, channel, channelConnections, devRoutes];

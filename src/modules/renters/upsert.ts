@@ -43,7 +43,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
  * UPDATE (so two writers appending at once both keep their items). Both sides are minified with
  * `json()` and spliced as text, which keeps objects, strings and numbers exactly as written.
  */
-export function sqlJsonAppend(column: AnySQLiteColumn, items: unknown[]): SQL {
+export function sqlJsonAppend(column: AnySQLiteColumn | SQL, items: unknown[]): SQL {
   const add = JSON.stringify(items);
   return sql`(CASE WHEN json_array_length(${add}) = 0 THEN json(coalesce(${column}, '[]'))
     WHEN json_array_length(coalesce(${column}, '[]')) = 0 THEN json(${add})
