@@ -15,9 +15,8 @@ import waiverNumbers from './waiver-numbers';
 import waivers from './waivers';
 import inventory from './inventory';
 import boatRecords from './boat-records';
-import channel from './channel';
 import channelConnections from './channel-connections';
 import { devRoutes } from '../seed/route';
 
 /** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, renters, waiverNumbers, waivers, inventory, boatRecords, channel, channelConnections, devRoutes];
+export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, renters, waiverNumbers, waivers, inventory, boatRecords, channelConnections, devRoutes];
