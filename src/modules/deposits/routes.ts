@@ -4,7 +4,7 @@ import { SIMULATED_READERS } from './service';
 
 const tags = ['Deposits'];
 const MONEY = 'Amounts are dollars (`feeInCents` is cents).';
-const LEDGER = 'Each change writes a memo entry to the ledger (`deposit_authorized`, `deposit_captured`, `deposit_released`; memo entries do not change the renter\'s balance), updates the rental\'s `depositInformation` and is audited.';
+const LEDGER = 'Each change writes a memo entry to the ledger (`deposit_hold`, `deposit_capture`, `deposit_release`; memo entries do not change the renter\'s balance), updates the rental\'s `depositInformation` and is audited.';
 
 export const authorize = route({
   method: 'post', path: '/preAuth/authorize-deposit', tags, summary: 'Place a security-deposit hold on a card or a card reader',
@@ -26,7 +26,7 @@ export const postDeposit = route({
 export const capture = route({
   method: 'post', path: '/preAuth/capture-deposit', tags, summary: 'Capture all or part of a deposit hold (dollars)',
   body: s.CaptureBody, ok: s.CaptureResponse, errors: [403, 404],
-  description: `Captures \`captureAmount\` dollars of an authorized hold (a partial capture is allowed; the provider releases the rest, which is recorded as \`deposit_released\`). Status becomes \`captured\` or \`partially_captured\` and \`payment.completed\` fires. A hold that is not authorized any more (released, already captured, still pending at a reader) or an amount above the hold answers **400** \`not_capturable\`; a payment intent with no deposit of the caller answers **404**. Needs the \`payments\` permission (admins and managers have it). ${MONEY} ${LEDGER}`,
+  description: `Captures \`captureAmount\` dollars of an authorized hold (a partial capture is allowed; the provider releases the rest, which is recorded as \`deposit_release\`). Status becomes \`captured\` or \`partially_captured\` and \`payment.completed\` fires. A hold that is not authorized any more (released, already captured, still pending at a reader) or an amount above the hold answers **400** \`not_capturable\`; a payment intent with no deposit of the caller answers **404**. Needs the \`payments\` permission (admins and managers have it). ${MONEY} ${LEDGER}`,
 });
 
 export const release = route({

@@ -126,7 +126,11 @@ function ledgerMemo(ctx: Ctx, b: BookingRow, d: { entryType: string; amount: num
   });
 }
 
-/** Merges the deposit summary into the rental's `depositInformation` and bumps its version. */
+/**
+ * Merges the deposit summary into the rental's `depositInformation` (an atomic JSON merge in the
+ * UPDATE). The booking's version is left alone: it belongs to the booking lifecycle's
+ * compare-and-swap (status, times, money), which a deposit change does not touch.
+ */
 function depositInfoStmt(ctx: Ctx, b: BookingRow, d: DepositRow): Stmt {
   const patch = {
     paymentIntentId: d.paymentIntentId,
@@ -139,7 +143,7 @@ function depositInfoStmt(ctx: Ctx, b: BookingRow, d: DepositRow): Stmt {
   };
   return ctx.db
     .update(bookings)
-    .set({ depositInformation: sql`json_patch(coalesce(${bookings.depositInformation}, '{}'), ${JSON.stringify(patch)})`, version: sql`${bookings.version} + 1` })
+    .set({ depositInformation: sql`json_patch(coalesce(${bookings.depositInformation}, '{}'), ${JSON.stringify(patch)})` })
     .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId)));
 }
 
@@ -171,7 +175,7 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   const readerCard = terminal && pay.mode === 'simulator' ? simulatedReader(input.readerId!) : undefined;
   const amount = toCents(input.authorizeAmount);
   const currency = input.currency ?? rental.currency;
-  const metadata: Record<string, string> = { kind: 'deposit', berthCustomerId: customerId, rentalId: rental.id, transactionId: rental.transactionId, locationId };
+  const metadata: Record<string, string> = { kind: 'deposit', customerId, berthCustomerId: customerId, rentalId: rental.id, transactionId: rental.transactionId, locationId };
   if (input.readerId) metadata.readerId = input.readerId;
   if (input.platformFeePercent !== undefined) metadata.platformFeePercent = String(input.platformFeePercent);
 
@@ -217,7 +221,7 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   };
   const stmts: Stmt[] = [ctx.db.insert(deposits).values(row), depositInfoStmt(ctx, rental, row)];
   if (row.status === 'authorized') {
-    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_authorized', amount, currency, paymentIntentId: intent.id, description: `Security deposit authorized (${input.paymentMethodType})` }));
+    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_hold', amount, currency, paymentIntentId: intent.id, description: `Security deposit authorized (${input.paymentMethodType})` }));
   }
   await commit(ctx, stmts, { audit: { action: 'deposit.authorize', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: intent.id, amount, method: row.method, readerId: row.readerId } } });
   return {
@@ -239,7 +243,8 @@ function simulatedReader(readerId: string): string | undefined {
 async function intentOfTenant(ctx: Ctx, pay: PaymentsPort, paymentIntentId: string): Promise<PaymentIntent> {
   const pi = await pay.getPaymentIntent(paymentIntentId);
   if (!pi) throw notFound('Payment intent');
-  const owner = pi.metadata?.berthCustomerId;
+  // Intents Berth creates name the operator account (`customerId`, and `berthCustomerId` for deposits).
+  const owner = pi.metadata?.berthCustomerId ?? pi.metadata?.customerId;
   if (owner && owner !== tenantOf(ctx)) throw notFound('Payment intent');
   return pi;
 }
@@ -291,11 +296,11 @@ export async function postDeposit(ctx: Ctx, input: { rentalId: string; intentId:
     depositInfoStmt(ctx, rental, row),
   ];
   if (!existing || existing.status === 'pending') {
-    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_authorized', amount: pi.amount, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit authorized (terminal)' }));
+    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_hold', amount: pi.amount, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit authorized (terminal)' }));
   }
   const events: DomainEvent[] = [];
   if (pi.amountReceived > 0) {
-    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_captured', amount: pi.amountReceived, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit captured at the terminal' }));
+    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_capture', amount: pi.amountReceived, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit captured at the terminal' }));
     events.push(paymentCompleted(rental, row, pi.amountReceived, null));
   }
   await commit(ctx, stmts, { audit: { action: 'deposit.post', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: pi.id, status } }, events });
@@ -357,10 +362,10 @@ export async function captureDeposit(ctx: Ctx, input: { rentalId: string; paymen
       .set({ status, capturedAmount: cents, claimType: row.claimType, notes: row.notes })
       .where(and(eq(deposits.id, d.id), eq(deposits.customerId, d.customerId), eq(deposits.status, 'authorized'))),
     depositInfoStmt(ctx, rental, row),
-    ledgerMemo(ctx, rental, { entryType: 'deposit_captured', amount: cents, currency: d.currency, paymentIntentId: d.paymentIntentId, description: input.description ?? `Security deposit captured${input.claimType ? ` (${input.claimType})` : ''}`, metadata: { claimType: input.claimType ?? null, feeInCents: input.feeInCents ?? 0 } }),
+    ledgerMemo(ctx, rental, { entryType: 'deposit_capture', amount: cents, currency: d.currency, paymentIntentId: d.paymentIntentId, description: input.description ?? `Security deposit captured${input.claimType ? ` (${input.claimType})` : ''}`, metadata: { claimType: input.claimType ?? null, feeInCents: input.feeInCents ?? 0 } }),
   ];
   if (cents < d.amount) {
-    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_released', amount: -(d.amount - cents), currency: d.currency, paymentIntentId: d.paymentIntentId, description: 'Uncaptured rest of the security deposit released' }));
+    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_release', amount: -(d.amount - cents), currency: d.currency, paymentIntentId: d.paymentIntentId, description: 'Uncaptured rest of the security deposit released' }));
   }
   await commit(ctx, stmts, {
     audit: { action: 'deposit.capture', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: d.paymentIntentId, amount: cents, claimType: input.claimType ?? null, feeInCents: input.feeInCents ?? 0 } },
@@ -399,7 +404,7 @@ export async function releaseDeposit(ctx: Ctx, input: { rentalId: string; paymen
     ctx.db.update(deposits).set({ status: 'released', releasedAt: now }).where(and(eq(deposits.id, d.id), eq(deposits.customerId, d.customerId), eq(deposits.status, d.status))),
     depositInfoStmt(ctx, rental, row),
   ];
-  if (d.status === 'authorized') stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_released', amount: -d.amount, currency: d.currency, paymentIntentId: d.paymentIntentId, description: 'Security deposit released' }));
+  if (d.status === 'authorized') stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_release', amount: -d.amount, currency: d.currency, paymentIntentId: d.paymentIntentId, description: 'Security deposit released' }));
   let notifiedTo: string | null = null;
   if (input.customerId && location) {
     const r = rental.renterId ? await ctx.db.select().from(renters).where(and(eq(renters.id, rental.renterId), eq(renters.customerId, customerId))).get() : undefined;
@@ -433,7 +438,8 @@ export async function syncMissingPreauth(ctx: Ctx, paymentIntentId: string, inpu
     return { ...depositOut(existing), provider: intentState(pi), synced: false };
   }
   if (pi.captureMethod !== 'manual') throw new ApiError('bad_request', `Payment intent ${pi.id} is not a pre-authorization (it captures automatically)`);
-  const rentalId = input.rentalId ?? pi.metadata?.rentalId;
+  const listed = (pi.metadata?.rentalIds ?? '').split(',').filter(Boolean);
+  const rentalId = input.rentalId ?? pi.metadata?.rentalId ?? (listed.length === 1 ? listed[0] : undefined);
   if (!rentalId) throw new ApiError('validation_failed', 'The intent names no rental; give rentalId', { details: [{ field: 'rentalId', code: 'required', message: 'rentalId is required for an intent without rental metadata' }] });
   const rental = await rentalInTenant(ctx, rentalId);
   const locationId = input.locationId ? (await locationInTenant(ctx, input.locationId)).id : (pi.metadata?.locationId ?? rental.locationId);
@@ -458,8 +464,8 @@ export async function syncMissingPreauth(ctx: Ctx, paymentIntentId: string, inpu
     updatedAt: now,
   };
   const stmts: Stmt[] = [ctx.db.insert(deposits).values(row), depositInfoStmt(ctx, rental, row)];
-  if (status === 'authorized') stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_authorized', amount: pi.amount, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit authorized (synced from the provider)' }));
-  if (pi.amountReceived > 0) stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_captured', amount: pi.amountReceived, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit captured (synced from the provider)' }));
+  if (status === 'authorized') stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_hold', amount: pi.amount, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit authorized (synced from the provider)' }));
+  if (pi.amountReceived > 0) stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_capture', amount: pi.amountReceived, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit captured (synced from the provider)' }));
   await commit(ctx, stmts, { audit: { action: 'deposit.sync', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: pi.id, status } } });
   return { ...depositOut(row), provider: intentState(pi), synced: true };
 }

@@ -5,7 +5,7 @@ import * as s from './schemas';
 const tags = ['Schedule'];
 
 const ENTRY_NOTE =
-  'Each entry is one rental (line item): times are UTC instants with `localDate` in the location\'s zone; amounts (`total`, `amountPaid`, `balanceDue`) are dollars; the renter\'s name and contact come from the booking\'s `customerInfo`, completed from the renters record.';
+  'Each entry is one rental (line item): `startTime`/`endTime` are UTC instants with `localDate` in the location\'s zone; amounts (`total`, `amountPaid`, `balanceDue`) are dollars; the renter\'s name and contact come from the booking\'s `customerInfo`, completed from the renters record.';
 const DATE_NOTE =
   '`start_date`/`end_date` take a local day `YYYY-MM-DD` (midnight to midnight in the location\'s time zone, end day inclusive) or an ISO 8601 instant with offset (end exclusive).';
 
@@ -24,13 +24,13 @@ export const search = route({
 export const locationSchedule = route({
   method: 'get', path: '/schedule/location', tags, summary: 'Bookings of several locations',
   query: s.LocationQuery, ok: s.LocationResponse, errors: [404],
-  description: `\`location_ids\` is a JSON array of 1 to 50 location id strings (\`["loc_a","loc_b"]\`); anything else answers 400, and an id that is not one of the caller's locations answers 404. ${DATE_NOTE} Each location's local days are read in its own zone. Ordered by start; \`page\`/\`limit\` (default 200, max 500) with \`total\`; \`locations\` gives every requested location with its number of matching bookings. \`lightweight=true\` returns only rentalId, status, start, end, inventoryId and assetIds. ${ENTRY_NOTE}`,
+  description: `\`location_ids\` is a JSON array of 1 to 50 location id strings (\`["loc_a","loc_b"]\`); anything else answers 400, and an id that is not one of the caller's locations answers 404. ${DATE_NOTE} Each location's local days are read in its own zone. Ordered by start; \`page\`/\`limit\` (default 200, max 500) with \`total\`; \`locations\` gives every requested location with its number of matching bookings. \`lightweight=true\` returns only rentalId, status, startTime, endTime, inventoryId and assetIds. ${ENTRY_NOTE}`,
 });
 
 export const byCustomerStatus = route({
   method: 'get', path: '/schedule/by-customer-status', tags, summary: 'Bookings of the operator account by status',
   query: s.ByCustomerStatusQuery, ok: s.StatusListResponse, errors: [403],
-  description: `\`customer_id\` is the operator account (the API's "customer"); it defaults to the caller's and another operator's id answers 403. \`status\` takes one status or a comma-separated list (${BOOKING_STATUSES.join(', ')}). ${DATE_NOTE} Ordered by start (\`sort_order\`), \`page\`/\`limit\` with \`total\`; \`statusCounts\` counts every status for the same window. \`lightweight=true\` returns only rentalId, status, start, end, inventoryId and assetIds.`,
+  description: `\`customer_id\` is the operator account (the API's "customer"); it defaults to the caller's and another operator's id answers 403. \`status\` takes one status or a comma-separated list (${BOOKING_STATUSES.join(', ')}). ${DATE_NOTE} Ordered by start (\`sort_order\`), \`page\`/\`limit\` with \`total\`; \`statusCounts\` counts every status for the same window. \`lightweight=true\` returns only rentalId, status, startTime, endTime, inventoryId and assetIds.`,
 });
 
 export const byLocationStatus = route({

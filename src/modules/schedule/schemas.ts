@@ -148,8 +148,8 @@ export const ScheduleEntry = z
     inventoryName: z.string().nullable(),
     locationId: z.string(),
     assetIds: z.array(z.string()),
-    start: z.string().openapi({ description: 'UTC instant' }),
-    end: z.string(),
+    startTime: z.string().openapi({ description: 'UTC instant' }),
+    endTime: z.string(),
     localDate: z.string().openapi({ description: 'Local date of the start in the location\'s zone' }),
     quantity: z.number(),
     participants: z.number().nullable(),
@@ -169,13 +169,13 @@ export const ScheduleEntry = z
   .openapi('ScheduleEntry');
 
 export const LightEntry = z
-  .object({ rentalId: z.string(), status: z.string(), start: z.string(), end: z.string(), inventoryId: z.string(), assetIds: z.array(z.string()) })
+  .object({ rentalId: z.string(), status: z.string(), startTime: z.string(), endTime: z.string(), inventoryId: z.string(), assetIds: z.array(z.string()) })
   .openapi('ScheduleEntryLight');
 
 const pageFields = { page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number(), hasMore: z.boolean() };
 const StatusCounts = z.record(z.string(), z.number()).openapi({ description: 'Bookings per status for the same filters, ignoring the status filter' });
 
-export const Drydock = z.object({ rentalId: z.string(), assetIds: z.array(z.string()), start: z.string(), end: z.string(), startDate: z.string(), endDate: z.string(), notes: z.string().nullable() });
+export const Drydock = z.object({ rentalId: z.string(), assetIds: z.array(z.string()), startTime: z.string(), endTime: z.string(), startDate: z.string(), endDate: z.string(), notes: z.string().nullable() });
 
 export const ScheduleResponse = z
   .object({

@@ -44,8 +44,8 @@ export function entryOut(b: BookingRow, itemName: string | null, r: RenterBits) 
     inventoryName: itemName,
     locationId: b.locationId,
     assetIds: b.assetIds ?? [],
-    start: iso(b.start),
-    end: iso(b.end),
+    startTime: iso(b.start),
+    endTime: iso(b.end),
     localDate: b.localDate,
     quantity: b.quantity,
     participants: b.participants ?? null,
@@ -67,7 +67,7 @@ export type ScheduleEntryOut = ReturnType<typeof entryOut>;
 
 const lightCols = { id: bookings.id, status: bookings.status, start: bookings.start, end: bookings.end, itemId: bookings.itemId, assetIds: bookings.assetIds };
 type LightRow = { id: string; status: string; start: number; end: number; itemId: string; assetIds: string[] | null };
-const lightOut = (b: LightRow) => ({ rentalId: b.id, status: b.status, start: iso(b.start), end: iso(b.end), inventoryId: b.itemId, assetIds: b.assetIds ?? [] });
+const lightOut = (b: LightRow) => ({ rentalId: b.id, status: b.status, startTime: iso(b.start), endTime: iso(b.end), inventoryId: b.itemId, assetIds: b.assetIds ?? [] });
 
 const renterJoin = and(eq(renters.id, bookings.renterId), eq(renters.customerId, bookings.customerId));
 const itemJoin = and(eq(inventoryItems.id, bookings.itemId), eq(inventoryItems.customerId, bookings.customerId));
@@ -226,7 +226,7 @@ async function drydockOf(ctx: Ctx, itemId: string, from?: number, to?: number) {
   if (from !== undefined) conds.push(gt(drydocks.end, from));
   if (to !== undefined) conds.push(lt(drydocks.start, to));
   const rows = await ctx.db.select().from(drydocks).where(and(...conds)).orderBy(asc(drydocks.start)).limit(1000).all();
-  return rows.map((d) => ({ rentalId: d.id, assetIds: d.assetIds ?? [], start: iso(d.start), end: iso(d.end), startDate: d.startDate, endDate: d.endDate, notes: d.notes ?? null }));
+  return rows.map((d) => ({ rentalId: d.id, assetIds: d.assetIds ?? [], startTime: iso(d.start), endTime: iso(d.end), startDate: d.startDate, endDate: d.endDate, notes: d.notes ?? null }));
 }
 
 /** GET /schedule/schedule/search: partial search by rental id, renter name or e-mail within one item. */
@@ -446,7 +446,7 @@ export async function paginated(ctx: Ctx, q: { limit: number; cursor?: string; f
     data,
     limit: q.limit,
     hasMore,
-    nextCursor: hasMore && last ? encodeCursor({ after: [Date.parse(last.start), last.rentalId], filters }) : null,
+    nextCursor: hasMore && last ? encodeCursor({ after: [Date.parse(last.startTime), last.rentalId], filters }) : null,
     filters: filters as Record<string, unknown>,
   };
 }

@@ -30,10 +30,10 @@ describe('POST /preAuth/authorize-deposit', () => {
     expect(r.body.provider).toMatchObject({ status: 'requires_capture', amountCapturable: 250, captureMethod: 'manual' });
     const ledger = await ledgerOf(rental.id);
     expect(ledger).toHaveLength(1);
-    expect(ledger[0]).toMatchObject({ entryType: 'deposit_authorized', amount: 25000, affectsBalance: false, reference: r.body.paymentIntentId });
+    expect(ledger[0]).toMatchObject({ entryType: 'deposit_hold', amount: 25000, affectsBalance: false, reference: r.body.paymentIntentId });
     const b = await db().select().from(bookings).where(eq(bookings.id, rental.id)).get();
     expect(b!.depositInformation).toMatchObject({ paymentIntentId: r.body.paymentIntentId, status: 'authorized', amount: 250 });
-    expect(b!.version).toBe(2);
+    expect(b!.version).toBe(1);
     const audit = await db().select().from(auditLogs).where(and(eq(auditLogs.customerId, op.customerId), eq(auditLogs.action, 'deposit.authorize'))).all();
     expect(audit).toHaveLength(1);
   });
@@ -87,7 +87,7 @@ describe('terminal deposits and POST /preAuth/post-deposit', () => {
     expect(p.body).toMatchObject({ status: 'authorized', depositId: a.body.depositId, amount: 300 });
     const again = await post('/preAuth/post-deposit', { rentalId: rental.id, intentId: a.body.paymentIntentId }, { key: op.adminKey });
     expect(again.body.status).toBe('authorized');
-    expect((await ledgerOf(rental.id)).map((l) => l.entryType)).toEqual(['deposit_authorized']);
+    expect((await ledgerOf(rental.id)).map((l) => l.entryType)).toEqual(['deposit_hold']);
   });
 
   it('answers 400 when the reader payment did not succeed, 402 when it was declined, 400 for an unknown reader', async () => {
@@ -132,7 +132,7 @@ describe('POST /preAuth/capture-deposit and /preAuth/release-deposit', () => {
     expect(c.body).toMatchObject({ status: 'partially_captured', capturedAmount: 80.5, claimType: 'damage', releasedAmount: 169.5, feeInCents: 200 });
     expect(c.body.provider).toMatchObject({ status: 'succeeded', amountReceived: 80.5 });
     const ledger = (await ledgerOf(rental.id)).map((l) => [l.entryType, l.amount, l.affectsBalance]);
-    expect(ledger).toEqual(expect.arrayContaining([['deposit_authorized', 25000, false], ['deposit_captured', 8050, false], ['deposit_released', -16950, false]]));
+    expect(ledger).toEqual(expect.arrayContaining([['deposit_hold', 25000, false], ['deposit_capture', 8050, false], ['deposit_release', -16950, false]]));
     const evts = await db().select().from(webhookEvents).where(and(eq(webhookEvents.customerId, op.customerId), eq(webhookEvents.type, 'payment.completed'))).all();
     expect(evts).toHaveLength(1);
     expect(evts[0].payload.data).toMatchObject({ kind: 'deposit_capture', rentalId: rental.id, paymentIntentId: pi, amount: 80.5, amountCents: 8050 });
@@ -165,7 +165,7 @@ describe('POST /preAuth/capture-deposit and /preAuth/release-deposit', () => {
     expect(mails[0].body).toContain('250.00 USD');
     expectError(await post('/preAuth/capture-deposit', { rentalId: rental.id, paymentIntentId: pi, captureAmount: 10 }, { key: op.adminKey }), 400, 'not_capturable');
     expectError(await post('/preAuth/release-deposit', { rentalId: rental.id, paymentIntentId: pi }, { key: op.adminKey }), 400, 'not_releasable');
-    expect((await ledgerOf(rental.id)).map((l) => [l.entryType, l.amount])).toEqual(expect.arrayContaining([['deposit_authorized', 25000], ['deposit_released', -25000]]));
+    expect((await ledgerOf(rental.id)).map((l) => [l.entryType, l.amount])).toEqual(expect.arrayContaining([['deposit_hold', 25000], ['deposit_release', -25000]]));
   });
 
   it('releases without notification when customerId or locationId is missing; refuses a foreign customerId', async () => {

@@ -4,7 +4,7 @@ import { checkSecurity, otherOperator } from '../../security';
 import { base64Encode } from '../../../src/lib/crypto';
 import { dayAt, DAY, HOUR, makeBooking, makeItem, makeLocation, makeRenter } from './factories';
 
-const q = (params: Record<string, string | number | boolean>) => '?' + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+const q = (params: Record<string, string | number | boolean>) => '?' + new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
 const b64json = (o: unknown) => base64Encode(new TextEncoder().encode(JSON.stringify(o)));
 
 async function fixture() {
@@ -33,7 +33,7 @@ describe('GET /schedule/schedule', () => {
     expect(e1.renter).toMatchObject({ firstName: 'Alice', lastName: 'Nguyen', name: 'Alice Nguyen', email: 'alice@renter.test' });
     expect(e1.inventoryName).toBe('Pontoon 22');
     expect(e1.total).toBe(200);
-    expect(e1.start).toBe(new Date(b1.start).toISOString());
+    expect(e1.startTime).toBe(new Date(b1.start).toISOString());
     // renter from the renters table when customer_info has none
     expect(r.body.data[1].renter).toMatchObject({ renterId: b2.renterId, firstName: 'Marta', lastName: 'Kowalski', email: 'marta.k@renter.test' });
   });
@@ -145,7 +145,7 @@ describe('GET /schedule/location', () => {
     ]);
     expect(new Set(r.body.data.map((e: any) => e.rentalId))).toEqual(new Set([b1.id, b2.id, b3.id, b4.id, bOther.id, b5.id]));
     const light = await get(`/schedule/location${q({ location_ids: JSON.stringify([loc2]), lightweight: true })}`, { key: op.adminKey });
-    expect(light.body.data).toEqual([{ rentalId: b5.id, status: 'confirmed', start: new Date(b5.start).toISOString(), end: new Date(b5.end).toISOString(), inventoryId: item2.id, assetIds: b5.assetIds }]);
+    expect(light.body.data).toEqual([{ rentalId: b5.id, status: 'confirmed', startTime: new Date(b5.start).toISOString(), endTime: new Date(b5.end).toISOString(), inventoryId: item2.id, assetIds: b5.assetIds }]);
     const filtered = await get(`/schedule/location${q({ location_ids: JSON.stringify([op.locationId]), status_filter: 'cancelled' })}`, { key: op.adminKey });
     expect(filtered.body.data.map((e: any) => e.rentalId)).toEqual([b3.id]);
   });
@@ -176,8 +176,8 @@ describe('GET /schedule/by-customer-status and /schedule/by-location-status', ()
     expect(r.body.statusCounts).toMatchObject({ confirmed: 2, pending: 1, cancelled: 1, checked_in: 1 });
     r = await get(`/schedule/by-customer-status${q({ customer_id: op.customerId, status: 'pending,confirmed', lightweight: true, sort_order: 'desc' })}`, { key: op.adminKey });
     expect(r.body.total).toBe(3);
-    expect(Object.keys(r.body.data[0]).sort()).toEqual(['assetIds', 'end', 'inventoryId', 'rentalId', 'start', 'status']);
-    const starts = r.body.data.map((e: any) => e.start);
+    expect(Object.keys(r.body.data[0]).sort()).toEqual(['assetIds', 'endTime', 'inventoryId', 'rentalId', 'startTime', 'status']);
+    const starts = r.body.data.map((e: any) => e.startTime);
     expect(starts).toEqual([...starts].sort().reverse());
     expect(r.body.data.map((e: any) => e.rentalId)).toContain(b2.id);
   });
@@ -225,7 +225,7 @@ describe('GET /schedule/schedules/paginated and /count', () => {
     expect(r.body.hasMore).toBe(true);
     const decoded = JSON.parse(atob(r.body.nextCursor));
     expect(decoded).toMatchObject({ v: 1, filters: { status: 'confirmed' } });
-    expect(decoded.after).toEqual([Date.parse(r.body.data[3].start), r.body.data[3].rentalId]);
+    expect(decoded.after).toEqual([Date.parse(r.body.data[3].startTime), r.body.data[3].rentalId]);
     // bookings added while paging: one before the cursor position is not seen, one after it is
     await makeBooking(op, { item, start: t0 - DAY });
     const late = await makeBooking(op, { item, start: t0 + 9 * DAY });
