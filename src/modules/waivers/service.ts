@@ -3,7 +3,7 @@ import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
 import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError, notFound, type ErrorDetail } from '../../lib/errors';
-import { newId } from '../../lib/ids';
+import { newId, ulid } from '../../lib/ids';
 import { base64Decode, sha256Hex } from '../../lib/crypto';
 import { isoDate } from '../../lib/time';
 import type { Stmt } from '../../db/client';
@@ -439,7 +439,9 @@ export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: st
     throw err;
   }
   const pdfSha256 = await sha256Hex(pdf);
-  const pdfKey = `waivers/${customerId}/${signatureId}.pdf`;
+  // A key of its own per attempt: a racing submission with the same signatureId that loses
+  // removes only its own PDF, never the winner's.
+  const pdfKey = `waivers/${customerId}/${signatureId}/${ulid()}.pdf`;
   const url = signatureLink(meta.baseUrl, signatureId);
   await ctx.env.FILES.put(pdfKey, pdf, {
     httpMetadata: { contentType: 'application/pdf' },
