@@ -1,11 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { Env } from '../env';
+import { channelSeed } from './channel';
 import { getDb } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { locations } from '../db/schema/locations';
 import { keyRow } from '../modules/api-keys/service';
 import { payments } from '../adapters/payments';
 import { sha256Hex } from '../lib/crypto';
+import { inventorySeed } from './inventory';
 
 /** Fixed ids of the sandbox tenants, so links in the README and docs stay valid. */
 export const SEED = {
@@ -53,7 +55,7 @@ async function seedAccounts(env: Env): Promise<boolean> {
 }
 
 /** Seed steps in order; later modules append theirs. Each step is idempotent and reports whether it wrote. */
-export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }];
+export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }, inventorySeed, channelSeed];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {
   const out: Record<string, boolean> = {};

@@ -1,0 +1,193 @@
+import { inArray } from 'drizzle-orm';
+import type { Env } from '../env';
+import type { SeedStep } from './index';
+import { getDb } from '../db/client';
+import { systemCtx } from '../lib/context';
+import { inventoryItems } from '../db/schema/inventory';
+import { InventoryData, type InventoryDataInput } from '../modules/inventory/model';
+import { setupInventory } from '../modules/inventory/service';
+
+/**
+ * Demo Marina's ids, the same as `SEED.demo` in ./index (not imported at run time: ./index imports
+ * this file, and a module importing this one first would otherwise see SEED_STEPS half-built).
+ */
+const DEMO = { customerId: 'cus_demo_marina', miamiId: 'loc_demo_miami', hamburgId: 'loc_demo_hamburg' } as const;
+
+/** Fixed ids of the sandbox inventory, so other modules, docs and tests can refer to them. */
+export const DEMO_INVENTORY = {
+  centerConsole: 'inv_demo_center_console',
+  pontoon: 'inv_demo_pontoon',
+  sailboatHamburg: 'inv_demo_sailboat_hh',
+  dolphinTour: 'inv_demo_dolphin_tour',
+} as const;
+
+export const DEMO_ASSETS = {
+  centerConsole: ['ast_demo_cc_1', 'ast_demo_cc_2', 'ast_demo_cc_3', 'ast_demo_cc_4'],
+  pontoon: ['ast_demo_pt_1', 'ast_demo_pt_2', 'ast_demo_pt_3'],
+  sailboatHamburg: ['ast_demo_hh_1', 'ast_demo_hh_2'],
+} as const;
+
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday'] as const;
+const WEEKEND = ['Friday', 'Saturday', 'Sunday'] as const;
+
+/** A weekday/weekend price map. */
+function week<T>(weekday: T, weekend: T): Record<string, T> {
+  return Object.fromEntries([...WEEKDAYS.map((d) => [d, weekday]), ...WEEKEND.map((d) => [d, weekend])]);
+}
+
+const hourly = (basePrice: number) => ({
+  basePrice,
+  minimumHours: 2,
+  maximumHours: 8,
+  multiHourDiscounts: [
+    { hours: 4, discountPercentage: 10 },
+    { hours: 6, discountPercentage: 15 },
+  ],
+});
+
+const FLORIDA_TAX = { taxId: 'fl_sales_tax', name: 'Florida sales tax', rate: 7, appliesTo: 'all' as const };
+const COOLER = { addonId: 'cooler', name: 'Cooler with ice', price: 15, priceType: 'flat' as const, maxQuantity: 2 };
+
+function items(): { id: string; assets?: readonly string[]; data: InventoryDataInput }[] {
+  const d = DEMO;
+  const miamiHours = { open: '08:00', close: '18:00' };
+  return [
+    {
+      id: DEMO_INVENTORY.centerConsole,
+      assets: DEMO_ASSETS.centerConsole,
+      data: {
+        name: 'Center Console 24',
+        type: 'rental',
+        locationId: d.miamiId,
+        description: 'A 24-foot center console with a 250 hp outboard, bimini top and swim ladder. Up to 8 guests.',
+        category: 'Powerboat',
+        capacity: 8,
+        currency: 'usd',
+        operatingHours: Object.fromEntries([...WEEKDAYS, ...WEEKEND].map((day) => [day, miamiHours])),
+        slotIntervalMinutes: 60,
+        durations: [2, 4, 6, 8],
+        turnaroundBufferMinutes: 30,
+        minimumNoticeHours: 2,
+        seasons: [
+          { seasonId: 'cc_high', name: 'High season', startDate: '12-01', endDate: '04-30', dailyPrices: week(650, 750), hourlyPrices: week(hourly(125), hourly(145)) },
+          { seasonId: 'cc_low', name: 'Low season', startDate: '05-01', endDate: '11-30', dailyPrices: week(550, 650), hourlyPrices: week(hourly(105), hourly(125)) },
+        ],
+        addons: [
+          COOLER,
+          { addonId: 'tube', name: 'Towable tube', price: 40, priceType: 'per_day', maxQuantity: 1 },
+          { addonId: 'snorkel', name: 'Snorkel set', price: 10, priceType: 'per_person', maxQuantity: 8 },
+          { addonId: 'captain', name: 'Licensed captain', price: 50, priceType: 'per_hour', maxQuantity: 1 },
+        ],
+        taxes: [FLORIDA_TAX],
+        deposit: { amount: 500, required: true },
+      },
+    },
+    {
+      id: DEMO_INVENTORY.pontoon,
+      assets: DEMO_ASSETS.pontoon,
+      data: {
+        name: 'Pontoon 22',
+        type: 'rental',
+        locationId: d.miamiId,
+        description: 'A 22-foot pontoon with shade, a swim platform and a Bluetooth stereo. Up to 10 guests.',
+        category: 'Pontoon',
+        capacity: 10,
+        currency: 'usd',
+        operatingHours: Object.fromEntries([...WEEKDAYS, ...WEEKEND].map((day) => [day, miamiHours])),
+        durations: [2, 3, 4, 8],
+        turnaroundBufferMinutes: 30,
+        minimumNoticeHours: 2,
+        seasons: [{ seasonId: 'pt_all_year', name: 'All year', dailyPrices: week(495, 595), hourlyPrices: week(hourly(95), hourly(110)) }],
+        addons: [COOLER, { addonId: 'paddleboard', name: 'Stand-up paddleboard', price: 35, priceType: 'per_day', maxQuantity: 2 }],
+        taxes: [FLORIDA_TAX],
+        deposit: { amount: 300, required: true },
+      },
+    },
+    {
+      id: DEMO_INVENTORY.sailboatHamburg,
+      assets: DEMO_ASSETS.sailboatHamburg,
+      data: {
+        name: 'Segelboot Elbe 28',
+        type: 'rental',
+        locationId: d.hamburgId,
+        description: 'A 28-foot sloop for the Elbe and the harbour. Sailing licence (SKS) required. Up to 6 guests.',
+        category: 'Sailboat',
+        capacity: 6,
+        currency: 'eur',
+        operatingHours: Object.fromEntries([...WEEKDAYS, ...WEEKEND].map((day) => [day, { open: '09:00', close: '20:00' }])),
+        durations: [3, 4, 8],
+        turnaroundBufferMinutes: 60,
+        minimumNoticeHours: 12,
+        seasons: [
+          {
+            seasonId: 'hh_summer',
+            name: 'Sommer',
+            startDate: '04-01',
+            endDate: '10-31',
+            dailyPrices: week(390, 450),
+            hourlyPrices: week({ basePrice: 60, minimumHours: 3, maximumHours: 10 }, { basePrice: 70, minimumHours: 3, maximumHours: 10 }),
+          },
+        ],
+        scheduleExceptions: [{ date: '2026-05-08', closed: true, note: 'Hafengeburtstag: harbour closed to rentals' }],
+        addons: [{ addonId: 'skipper', name: 'Skipper', price: 45, priceType: 'per_hour', maxQuantity: 1 }],
+        taxes: [{ taxId: 'de_vat', name: 'MwSt', rate: 19, appliesTo: 'all' }],
+        deposit: { amount: 750, required: true },
+      },
+    },
+    {
+      id: DEMO_INVENTORY.dolphinTour,
+      data: {
+        name: 'Sunset Dolphin Tour',
+        type: 'tour',
+        locationId: d.miamiId,
+        description: 'Two hours on Biscayne Bay with a naturalist guide, looking for bottlenose dolphins. Shared tour or private charter.',
+        category: 'Tour',
+        capacity: 12,
+        currency: 'usd',
+        timeSlots: [
+          { slotId: 'morning', time: '10:00', durationMinutes: 120 },
+          { slotId: 'sunset', time: '18:00', durationMinutes: 120 },
+        ],
+        minimumNoticeHours: 1,
+        tourPricing: {
+          priceTiers: [
+            { tierId: 'adult', name: 'Adult', price: 65, isStandard: true, minAge: 13 },
+            { tierId: 'child', name: 'Child', price: 45, minAge: 3, maxAge: 12 },
+            { tierId: 'infant', name: 'Infant (on lap)', price: 0, minAge: 0, maxAge: 2, seats: 0 },
+          ],
+          minParticipants: 2,
+          isPrivate: false,
+          privatePricing: { basePrice: 650, baseHeadcount: 6, extraParticipantPrice: 55 },
+        },
+        addons: [
+          { addonId: 'photos', name: 'Photo package', price: 25, priceType: 'flat', maxQuantity: 1 },
+          { addonId: 'drinks', name: 'Drinks package', price: 12, priceType: 'per_person', maxQuantity: 12 },
+        ],
+        taxes: [FLORIDA_TAX],
+      },
+    },
+  ];
+}
+
+/** Demo Marina's rentals and tour. Idempotent: an item that exists is left as it is. */
+async function seedInventory(env: Env): Promise<boolean> {
+  const all = items();
+  const db = getDb(env.DB);
+  const existing = new Set(
+    (await db.select({ id: inventoryItems.id }).from(inventoryItems).where(inArray(inventoryItems.id, all.map((i) => i.id))).all()).map((r) => r.id),
+  );
+  const ctx = systemCtx(env, { customerId: DEMO.customerId, requestId: 'seed_inventory' });
+  let wrote = false;
+  for (const item of all) {
+    if (existing.has(item.id)) continue;
+    const data = InventoryData.parse({
+      ...item.data,
+      ...(item.assets ? { assets: item.assets.map((assetId, i) => ({ assetId, name: `${item.data.name} #${i + 1}` })) } : {}),
+    });
+    await setupInventory(ctx, { data, inventory_id: item.id }, { fixedIds: true });
+    wrote = true;
+  }
+  return wrote;
+}
+
+export const inventorySeed: SeedStep = { name: 'inventory', run: seedInventory };
