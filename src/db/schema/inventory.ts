@@ -17,7 +17,11 @@ export const inventoryItems = sqliteTable(
     data: json<Record<string, unknown>>('data').notNull().$defaultFn(() => ({})),
     displayOrder: integer('display_order').notNull().default(0),
     isPublic: integer('is_public', { mode: 'boolean' }).notNull().default(true),
-    /** Incremented on every write of `data`; the lock object caches items by version. */
+    /**
+     * Incremented on every write of `data`; the lock object caches items by version. A trigger
+     * (migration 0003_inventory_version_guard) aborts an UPDATE that sets it to anything but the
+     * stored value + 1, so set it to the version you read + 1 (or `version + 1`).
+     */
     version: integer('version').notNull().default(1),
     deletedAt: text('deleted_at'),
     ...timestamps(),
