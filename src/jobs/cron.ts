@@ -1,6 +1,7 @@
 import type { Env } from '../env';
 import { sweepWebhooks } from '../modules/webhooks/service';
 import { purgeDeletedLocations } from '../modules/locations/service';
+import { expireHolds } from '../modules/holds/service';
 
 export type Job = { name: string; run: (env: Env, now: Date) => Promise<unknown> };
 
@@ -9,7 +10,10 @@ export type Job = { name: string; run: (env: Env, now: Date) => Promise<unknown>
  * sweeps here; `scheduled()` dispatches by `controller.cron`.
  */
 export const JOBS: Record<string, Job[]> = {
-  '*/5 * * * *': [{ name: 'webhooks.sweep', run: (env) => sweepWebhooks(env) }],
+  '*/5 * * * *': [
+    { name: 'webhooks.sweep', run: (env) => sweepWebhooks(env) },
+    { name: 'holds.expire', run: (env, now) => expireHolds(env, now) },
+  ],
   '0 3 * * *': [{ name: 'locations.purge', run: (env, now) => purgeDeletedLocations(env, now) }],
 };
 

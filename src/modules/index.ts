@@ -16,7 +16,11 @@ import waivers from './waivers';
 import inventory from './inventory';
 import boatRecords from './boat-records';
 import channelConnections from './channel-connections';
+import availability from './availability';
+import bookings from './bookings';
+import holds from './holds';
+import drydock from './drydock';
 import { devRoutes } from '../seed/route';
 
 /** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, renters, waiverNumbers, waivers, inventory, boatRecords, channelConnections, devRoutes];
+export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, renters, waiverNumbers, waivers, inventory, boatRecords, channelConnections, availability, bookings, holds, drydock, devRoutes];

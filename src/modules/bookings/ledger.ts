@@ -1,0 +1,102 @@
+/**
+ * Journal entries of bookings in `ledger_entries` (signed cents from the renter's point of view:
+ * positive = owed by the renter, negative = paid or taken off). Renter balances, analytics and
+ * settlement read these rows.
+ *
+ *   revenue          + rental price and each add-on (metadata.addonId), dated at the rental start
+ *   discount         - each discount (bundle, promo code, manual)
+ *   tax              + each tax line
+ *   tip              + the tip (never taxed)
+ *   payment          - money received (source `card`; `channel` when a reseller collected it)
+ *   refund           + money given back through the payment provider
+ *   deposit_hold       memo (affects no balance): a security deposit pre-authorized
+ *   deposit_release    memo: that hold released
+ *   platform_fee       memo, or whatever the caller passes (the channel's 5 dollar fee to the operator)
+ *
+ * A cancellation writes a reversal of each charge with the same type and the opposite sign, with
+ * the id `led_rev_{original id}`: a second reversal of the same entry is impossible.
+ */
+import type { Ctx } from '../../lib/context';
+import type { Stmt } from '../../db/client';
+import { ledgerEntries } from '../../db/schema/bookings';
+import { newId } from '../../lib/ids';
+import type { LineQuote } from './pricing';
+
+export type LedgerRow = typeof ledgerEntries.$inferSelect;
+export type NewLedger = typeof ledgerEntries.$inferInsert;
+
+/** Entry types that are charges or credits of the sale (reversed on cancellation). */
+export const CHARGE_TYPES = ['revenue', 'discount', 'tax', 'tip'] as const;
+
+export interface LedgerScope {
+  customerId: string;
+  locationId: string;
+  renterId: string | null;
+  transactionId: string;
+  rentalId: string;
+  itemId: string;
+  assetId: string | null;
+  currency: string;
+}
+
+const entry = (s: LedgerScope, e: Omit<NewLedger, 'id' | 'customerId' | 'locationId' | 'renterId' | 'transactionId' | 'rentalId' | 'itemId' | 'assetId' | 'currency'> & { id?: string }): NewLedger => ({
+  id: e.id ?? newId('led'),
+  customerId: s.customerId,
+  locationId: s.locationId,
+  renterId: s.renterId,
+  transactionId: s.transactionId,
+  rentalId: s.rentalId,
+  itemId: s.itemId,
+  assetId: s.assetId,
+  currency: s.currency,
+  ...e,
+});
+
+/** The charge entries of one priced rental, dated at its start. */
+export function saleEntries(s: LedgerScope, q: LineQuote, occurredAt: string, source: string): NewLedger[] {
+  const out: NewLedger[] = [];
+  if (q.rental) out.push(entry(s, { entryType: 'revenue', amount: q.rental, occurredAt, description: 'Rental', source, metadata: { unit: q.unit, hours: q.hours, days: q.days } }));
+  for (const a of q.addons) if (a.amount) out.push(entry(s, { entryType: 'revenue', amount: a.amount, occurredAt, description: `Add-on: ${a.name}`, source, metadata: { addonId: a.addonId, quantity: a.quantity } }));
+  for (const d of q.discounts) if (d.amount) out.push(entry(s, { entryType: 'discount', amount: -d.amount, occurredAt, description: d.code ? `Discount ${d.code}` : `Discount (${d.type})`, source, reference: d.code ?? null, metadata: { type: d.type, percent: d.percent ?? null } }));
+  for (const t of q.taxes) if (t.amount) out.push(entry(s, { entryType: 'tax', amount: t.amount, occurredAt, description: `${t.name} (${t.rate}%)`, source, metadata: { rate: t.rate, appliesTo: t.appliesTo } }));
+  if (q.tip) out.push(entry(s, { entryType: 'tip', amount: q.tip, occurredAt, description: 'Tip', source }));
+  return out;
+}
+
+export function paymentEntry(s: LedgerScope, amount: number, opts: { source: 'card' | 'channel' | 'cash'; reference?: string | null; description?: string; occurredAt?: string }): NewLedger {
+  return entry(s, { entryType: 'payment', amount: -amount, occurredAt: opts.occurredAt ?? new Date().toISOString(), description: opts.description ?? 'Payment', source: opts.source, reference: opts.reference ?? null });
+}
+
+export function refundEntry(s: LedgerScope, amount: number, reference: string | null): NewLedger {
+  return entry(s, { entryType: 'refund', amount, occurredAt: new Date().toISOString(), description: 'Refund', source: 'card', reference });
+}
+
+export function memoEntry(s: LedgerScope, e: { entryType: string; amount: number; description: string; source?: string; reference?: string | null; metadata?: Record<string, unknown>; affectsBalance?: boolean }): NewLedger {
+  return entry(s, { entryType: e.entryType, amount: e.amount, affectsBalance: e.affectsBalance ?? false, occurredAt: new Date().toISOString(), description: e.description, source: e.source ?? null, reference: e.reference ?? null, metadata: e.metadata ?? null });
+}
+
+/** The reversal of an entry: same type, opposite sign, deterministic id (one reversal per entry, ever). */
+export function reversalOf(e: LedgerRow, description: string): NewLedger {
+  return {
+    id: `led_rev_${e.id}`,
+    customerId: e.customerId,
+    locationId: e.locationId,
+    renterId: e.renterId,
+    transactionId: e.transactionId,
+    rentalId: e.rentalId,
+    itemId: e.itemId,
+    assetId: e.assetId,
+    entryType: e.entryType,
+    amount: -e.amount,
+    currency: e.currency,
+    affectsBalance: e.affectsBalance,
+    occurredAt: e.occurredAt,
+    description,
+    source: e.source,
+    reference: e.reference,
+    metadata: { reversalOf: e.id },
+  };
+}
+
+/** One INSERT per entry (D1 caps bound parameters per statement). */
+export const insertLedger = (ctx: Ctx, rows: NewLedger[]): Stmt[] => rows.map((r) => ctx.db.insert(ledgerEntries).values(r));

@@ -1,0 +1,81 @@
+/**
+ * Bundles and promo codes as the booking commit reads them from the operator's settings
+ * (`customers.settings`):
+ *
+ *   bundles:    [{bundleCode, name, items: [{inventoryId, quantity}], discountPercentage}]
+ *   promoCodes: [{promoCode, Details: {"%Discount": 10} | {"$Discount": 25}, ExpiryDate?,
+ *                 inventoryIds?, locationId?, active?}]
+ *
+ * A promo-code module with its own storage plugs in with `registerPromoResolver`; resolvers are
+ * asked first, the settings list last. An unknown, expired or inapplicable code is 400
+ * `invalid_promo_code`.
+ */
+import { eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { customers } from '../../db/schema/accounts';
+import { ApiError } from '../../lib/errors';
+import type { OrderDiscount } from './pricing';
+
+export interface BundleDef {
+  bundleCode: string;
+  name: string;
+  items: { inventoryId: string; quantity: number }[];
+  discountPercentage: number;
+}
+
+export interface PromoContext {
+  customerId: string;
+  locationId: string;
+  itemIds: string[];
+  now: number;
+}
+
+export type PromoResolver = (ctx: Ctx, code: string, pc: PromoContext) => Promise<OrderDiscount | null>;
+const resolvers: PromoResolver[] = [];
+
+/** Lets a promo-code module answer codes it stores itself (return null for codes it does not know). */
+export function registerPromoResolver(fn: PromoResolver) {
+  resolvers.push(fn);
+}
+
+export async function operatorSettings(ctx: Ctx, customerId: string): Promise<Record<string, unknown>> {
+  const row = await ctx.db.select({ settings: customers.settings }).from(customers).where(eq(customers.id, customerId)).get();
+  return (row?.settings ?? {}) as Record<string, unknown>;
+}
+
+export function bundlesOf(settings: Record<string, unknown>): BundleDef[] {
+  const list = Array.isArray(settings.bundles) ? settings.bundles : [];
+  const out: BundleDef[] = [];
+  for (const b of list as Record<string, unknown>[]) {
+    if (!b || typeof b.bundleCode !== 'string' || !Array.isArray(b.items)) continue;
+    const items = (b.items as Record<string, unknown>[])
+      .filter((i) => i && typeof i.inventoryId === 'string')
+      .map((i) => ({ inventoryId: i.inventoryId as string, quantity: Number.isInteger(i.quantity) && (i.quantity as number) > 0 ? (i.quantity as number) : 1 }));
+    if (!items.length) continue;
+    const pct = Number(b.discountPercentage ?? 0);
+    out.push({ bundleCode: b.bundleCode, name: typeof b.name === 'string' ? b.name : b.bundleCode, items, discountPercentage: Number.isFinite(pct) ? Math.min(100, Math.max(0, pct)) : 0 });
+  }
+  return out;
+}
+
+const invalidPromo = (message: string) => new ApiError('invalid_promo_code', message, { status: 400, details: [{ field: 'discountDetails.promoCode', message }] });
+
+export async function resolvePromoCode(ctx: Ctx, settings: Record<string, unknown>, code: string, pc: PromoContext): Promise<OrderDiscount> {
+  for (const r of resolvers) {
+    const hit = await r(ctx, code, pc);
+    if (hit) return hit;
+  }
+  const list = (Array.isArray(settings.promoCodes) ? settings.promoCodes : []) as Record<string, unknown>[];
+  const promo = list.find((p) => p && typeof p.promoCode === 'string' && p.promoCode.toLowerCase() === code.toLowerCase());
+  if (!promo || promo.active === false) throw invalidPromo(`Unknown promo code "${code}"`);
+  if (typeof promo.ExpiryDate === 'string' && Date.parse(promo.ExpiryDate) < pc.now) throw invalidPromo(`The promo code "${code}" has expired`);
+  if (typeof promo.locationId === 'string' && promo.locationId && promo.locationId !== pc.locationId) throw invalidPromo(`The promo code "${code}" is not valid at this location`);
+  const ids = Array.isArray(promo.inventoryIds) ? (promo.inventoryIds as string[]) : [];
+  if (ids.length && !pc.itemIds.some((id) => ids.includes(id))) throw invalidPromo(`The promo code "${code}" does not apply to these items`);
+  const details = (promo.Details ?? {}) as Record<string, unknown>;
+  const pct = Number(details['%Discount']);
+  const amt = Number(details['$Discount']);
+  if (Number.isFinite(pct) && pct > 0) return { type: 'promo', code: promo.promoCode as string, percent: Math.min(100, pct) };
+  if (Number.isFinite(amt) && amt > 0) return { type: 'promo', code: promo.promoCode as string, amount: Math.round(amt * 100) };
+  throw invalidPromo(`The promo code "${code}" has no discount`);
+}

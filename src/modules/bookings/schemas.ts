@@ -1,0 +1,243 @@
+import { z } from '@hono/zod-openapi';
+import { zEmail, zId, zJsonObject } from '../../lib/openapi';
+import { BOOKING_STATUSES } from './status';
+
+const isoOffset = () =>
+  z
+    .string()
+    .datetime({ offset: true })
+    .openapi({ example: '2026-07-04T10:00:00-04:00', description: 'ISO 8601 with offset (or Z)' });
+const ymd = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
+
+export const AddonSelection = z
+  .object({
+    addonId: z.string().trim().min(1).max(64),
+    quantity: z.number().int().min(1).max(1000).optional().openapi({ description: 'Defaults to 1 (per_person add-ons: the party size)' }),
+  })
+  .openapi('AddonSelection');
+
+const Tickets = z
+  .record(z.string().min(1).max(64), z.number().int().min(0).max(1000))
+  .openapi({ example: { Adult: 2, Child: 1 }, description: 'Tours: tickets per fare tier (tier name or tierId)' });
+
+const lineFields = {
+  startTime: isoOffset(),
+  endTime: isoOffset().optional().openapi({ description: 'Required for rentals; tours take the departure\'s end (if given it must match)' }),
+  quantity: z.number().int().min(1).max(100).optional().openapi({ description: 'Rentals: assets wanted (default 1). Tours without `tickets`: standard-fare tickets (private charters: the headcount)' }),
+  tickets: Tickets.optional(),
+  participants: z.number().int().min(1).max(10_000).optional().openapi({ description: 'Rentals: people in the party (per-person add-ons)' }),
+  assetIds: z.array(z.string().trim().min(1).max(128)).min(1).max(100).optional().openapi({ description: 'Rentals: these assets exactly (for example chosen boats); otherwise the first free ones' }),
+};
+
+export const RentalLine = z
+  .object({
+    inventoryId: zId('inv_01J0000000000000000000000'),
+    ...lineFields,
+    selectedBoatAddons: z.array(AddonSelection).max(50).optional().openapi({ description: 'Add-ons of this line (multi-item orders)' }),
+  })
+  .openapi('RentalLine');
+
+export const RentalDetails = z
+  .object({
+    inventoryId: zId('inv_01J0000000000000000000000').optional(),
+    locationId: zId('loc_01J0000000000000000000000').optional().openapi({ description: 'When given, every item must be at this location' }),
+    startTime: lineFields.startTime.optional(),
+    endTime: lineFields.endTime,
+    quantity: lineFields.quantity,
+    tickets: lineFields.tickets,
+    participants: lineFields.participants,
+    assetIds: lineFields.assetIds,
+    bundleCode: z.string().trim().min(1).max(64).optional().openapi({ description: 'A bundle of the operator (`customers.settings.bundles`): one rental per bundle item, booked all-or-nothing with a shared bundleGroupId' }),
+    items: z.array(RentalLine).min(1).max(20).optional().openapi({ description: 'A multi-item order (one rental per entry, one payment). With `bundleCode`: each bundle item\'s own window or tickets' }),
+    notes: z.string().max(2000).optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.bundleCode || d.items) return;
+    if (!d.inventoryId) ctx.addIssue({ code: 'custom', path: ['inventoryId'], message: 'inventoryId is required (or items, or bundleCode)' });
+    if (!d.startTime) ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'startTime is required' });
+  })
+  .openapi('RentalDetails');
+
+export const RentalPricing = z
+  .object({
+    total: z.number().min(0).max(10_000_000).optional().openapi({ description: 'The tax-inclusive total (dollars) the client showed. When given it must match the server\'s price within one cent, else 400 `price_mismatch` with the server\'s breakdown' }),
+    currency: z.string().trim().length(3).toLowerCase().optional().openapi({ description: 'When given it must be the item\'s currency' }),
+    tip: z.number().min(0).max(100_000).optional().openapi({ description: 'Tip in dollars (not taxed)' }),
+  })
+  .openapi('RentalPricing');
+
+export const CustomerInfo = z
+  .object({
+    firstName: z.string().trim().min(1).max(100),
+    lastName: z.string().trim().min(1).max(100),
+    email: zEmail(),
+    phone: z.string().trim().max(32).optional(),
+    address: z.union([z.string().max(500), z.record(z.string(), z.unknown())]).optional(),
+    dob: z.string().max(20).optional(),
+  })
+  .openapi('BookingCustomerInfo');
+
+export const DiscountDetails = z
+  .object({
+    promoCode: z.string().trim().min(1).max(64).optional().openapi({ description: 'A promo code of the operator; an unknown, expired or inapplicable code is 400 `invalid_promo_code`' }),
+    discountPercentage: z.number().min(0).max(100).optional().openapi({ description: 'Manual discount (operator bookings only)' }),
+    discountAmount: z.number().min(0).max(1_000_000).optional().openapi({ description: 'Manual discount in dollars off the order (operator bookings only)' }),
+  })
+  .openapi('DiscountDetails');
+
+export const PaymentPlan = z
+  .object({
+    type: z.enum(['full', 'installments', 'pay_later']),
+    installments: z.number().int().min(2).max(24).optional().openapi({ description: 'Number of equal installments (default 2); the first is charged now' }),
+    schedule: z
+      .array(z.object({ dueDate: ymd(), amount: z.number().positive().max(10_000_000) }))
+      .min(2)
+      .max(24)
+      .optional()
+      .openapi({ description: 'Explicit installments (dollars, summing to the total); the first is charged now' }),
+  })
+  .openapi('PaymentPlan');
+
+export const DepositInformation = z
+  .object({
+    amount: z.number().min(0).max(1_000_000).openapi({ description: 'Dollars to pre-authorize (manual capture)' }),
+    required: z.boolean().optional().openapi({ description: 'false skips the deposit' }),
+    paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({ description: 'Card for the hold; defaults to the booking\'s paymentMethodId' }),
+  })
+  .openapi('DepositInformation');
+
+export const BookBody = z
+  .object({
+    rentalDetails: RentalDetails,
+    rentalPricing: RentalPricing,
+    customerInfo: CustomerInfo,
+    depositInformation: DepositInformation.optional(),
+    discountDetails: DiscountDetails.optional(),
+    paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({ example: 'pm_card_visa' }),
+    paymentPlan: PaymentPlan.optional(),
+    selectedBoatAddons: z.array(AddonSelection).max(50).optional().openapi({ description: 'Add-ons of the item (the first line of a multi-item order)' }),
+    globalAddons: z.array(AddonSelection).max(50).optional().openapi({ description: 'Global add-ons of the location (`isGlobal` add-ons of its items or `details.globalAddons` of the location)' }),
+    extendedData: zJsonObject().openapi({ description: 'Free-form data stored with the booking' }),
+  })
+  .openapi('BookRequest');
+
+export type BookInput = z.output<typeof BookBody>;
+
+const Money = z.number().openapi({ description: 'Dollars' });
+
+export const PriceBreakdown = z
+  .object({
+    unit: z.string(),
+    hours: z.number(),
+    days: z.number(),
+    season: z.string().nullable(),
+    rental: Money,
+    tickets: z.array(z.object({ tier: z.string(), quantity: z.number(), unitPrice: Money, seats: z.number(), amount: Money })).optional(),
+    addons: z.array(z.object({ addonId: z.string(), name: z.string(), priceType: z.string(), unitPrice: Money, quantity: z.number(), amount: Money, taxable: z.boolean(), global: z.boolean() })),
+    subtotal: Money,
+    discounts: z.array(z.object({ type: z.string(), code: z.string().optional(), percent: z.number().optional(), amount: Money })),
+    discountTotal: Money,
+    taxes: z.array(z.object({ name: z.string(), rate: z.number(), appliesTo: z.string(), amount: Money })),
+    taxTotal: Money,
+    tip: Money,
+    total: Money,
+  })
+  .openapi('PriceBreakdown');
+
+export const Booking = z
+  .object({
+    rentalId: z.string(),
+    transactionId: z.string(),
+    bundleGroupId: z.string().nullable(),
+    customerId: z.string(),
+    locationId: z.string(),
+    inventoryId: z.string(),
+    renterId: z.string().nullable(),
+    status: z.enum(BOOKING_STATUSES),
+    Status: z.enum(BOOKING_STATUSES).openapi({ description: 'Same as `status` (the spec\'s field name)' }),
+    source: z.string(),
+    startTime: z.string(),
+    endTime: z.string(),
+    localDate: z.string(),
+    timezone: z.string().optional(),
+    quantity: z.number(),
+    participants: z.number().nullable(),
+    assetIds: z.array(z.string()),
+    currency: z.string(),
+    pricing: z.object({
+      subtotal: Money,
+      discountTotal: Money,
+      taxTotal: Money,
+      tipTotal: Money,
+      feeTotal: Money,
+      total: Money,
+      amountPaid: Money,
+      balanceDue: Money,
+      loyaltyPoints: z.number().optional(),
+      breakdown: PriceBreakdown.nullable(),
+    }),
+    customerInfo: z.record(z.string(), z.unknown()).nullable(),
+    rentalDetails: z.record(z.string(), z.unknown()).nullable(),
+    extendedData: z.record(z.string(), z.unknown()).nullable(),
+    addons: z.array(z.unknown()),
+    paymentPlan: z.record(z.string(), z.unknown()).nullable(),
+    paymentIntentId: z.string().nullable(),
+    depositInformation: z.record(z.string(), z.unknown()).nullable(),
+    promoCode: z.string().nullable(),
+    channel: z.object({ connectionId: z.string(), reference: z.string().nullable(), commissionRate: z.number().nullable(), testMode: z.boolean() }).nullable(),
+    checkedInAt: z.string().nullable(),
+    checkedOutAt: z.string().nullable(),
+    cancelledAt: z.string().nullable(),
+    cancellationReason: z.string().nullable(),
+    version: z.number(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Booking');
+
+export const BookResult = Booking.extend({
+  rentals: z.array(Booking).openapi({ description: 'Every rental of the order (one for a single item)' }),
+  order: z.object({ transactionId: z.string(), bundleGroupId: z.string().nullable(), currency: z.string(), subtotal: Money, discountTotal: Money, taxTotal: Money, tipTotal: Money, total: Money, amountPaid: Money, balanceDue: Money, loyaltyPoints: z.number() }),
+  payment: z.object({
+    status: z.enum(['paid', 'partially_paid', 'unpaid', 'prepaid']),
+    plan: z.string(),
+    paymentIntentId: z.string().nullable(),
+    amountCharged: Money,
+    installments: z.array(z.object({ dueDate: z.string(), amount: Money, status: z.string() })).optional(),
+  }),
+  deposit: z.object({ depositId: z.string(), paymentIntentId: z.string(), amount: Money, status: z.string() }).nullable(),
+  customerCreated: z.boolean(),
+}).openapi('BookResult');
+
+export const RentalParams = z.object({ rentalId: zId('bk_01J0000000000000000000000') });
+
+export const CancelBody = z
+  .object({
+    reason: z.string().trim().max(1000).optional(),
+    refund: z.boolean().optional().openapi({ description: 'Refund what Berth collected (default true)' }),
+  })
+  .openapi('CancelBooking');
+
+export const RescheduleBody = z
+  .object({
+    startTime: isoOffset(),
+    endTime: isoOffset().optional().openapi({ description: 'Required for rentals; tours take the departure\'s end' }),
+    assetIds: z.array(z.string().trim().min(1).max(128)).min(1).max(100).optional().openapi({ description: 'Rentals: move to these assets (as many as the booking has); otherwise its assets are kept when free' }),
+  })
+  .openapi('RescheduleBooking');
+
+export const TransitionBody = z
+  .object({ notes: z.string().trim().max(2000).optional() })
+  .openapi('BookingTransition');
+
+export const ConfirmBody = z
+  .object({
+    paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({ description: 'Collect the balance due with this card while confirming' }),
+    notes: z.string().trim().max(2000).optional(),
+  })
+  .openapi('ConfirmBooking');
+
+export const CancelResult = Booking.extend({
+  alreadyCancelled: z.boolean(),
+  refund: z.object({ status: z.enum(['succeeded', 'failed', 'none']), amount: Money, refundId: z.string().nullable() }).optional(),
+}).openapi('CancelResult');

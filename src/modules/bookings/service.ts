@@ -1,0 +1,9 @@
+/**
+ * Booking services (transport-free; used by the routes, the channel, the marketplace, the public
+ * widget, cron jobs and the seed). See create.ts for the commit and lifecycle.ts for the moves.
+ */
+export { createBooking, type CreateBookingOptions, type BookingSource, type BookingResult, type ExtraLedgerEntry } from './create';
+export { cancelBooking, rescheduleBooking, confirmBooking, checkInBooking, checkOutBooking, noShowBooking, getBooking, onSeatsReleased, type CancelResult, type CapacityReleased } from './lifecycle';
+export { bookingOut, getBookingRow, type BookingRow, type BookingView } from './view';
+export { registerPromoResolver, bundlesOf } from './offers';
+export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from './status';

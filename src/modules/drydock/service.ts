@@ -1,0 +1,151 @@
+/**
+ * Drydock periods: an item (every asset, and assets added later) or chosen assets out of rental.
+ * Taken through the item's lock like a sale; a period that overlaps bookings, holds or another
+ * drydock period of the same assets is refused with 409 `unavailable` listing the conflicts (move
+ * or cancel those first), so a drydock never silently strands a paid booking.
+ *
+ * Dates: `YYYY-MM-DD` are whole local days in the location's zone (endDate inclusive), or ISO 8601
+ * instants with offset. The drydock id is answered as `rentalId` (the spec's name).
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { requirePermission, tenantOf } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { addDays, localDate, wallTimeToUtc } from '../../lib/time';
+import { isCalendarDate } from '../inventory/model';
+import { allocations } from '../../db/schema/inventory';
+import { drydocks } from '../../db/schema/bookings';
+import { loadItemContext, type ItemContext } from '../availability/state';
+import { backstopConflict, isAllocationConflict, release, reserve } from '../availability/lock';
+
+type DrydockRow = typeof drydocks.$inferSelect;
+
+export function drydockOut(d: DrydockRow) {
+  return {
+    rentalId: d.id,
+    boatId: d.itemId,
+    inventoryId: d.itemId,
+    assetIds: d.assetIds ?? [],
+    wholeItem: !(d.assetIds ?? []).length,
+    startDate: d.startDate,
+    endDate: d.endDate,
+    start: new Date(d.start).toISOString(),
+    end: new Date(d.end).toISOString(),
+    notes: d.notes,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+}
+
+const badDate = (field: string, message: string) => new ApiError('bad_request', message, { details: [{ field, message }] });
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The period as instants: local days (end inclusive) or ISO instants. */
+export function periodOf(item: ItemContext, startDate: string, endDate: string): { start: number; end: number; startDate: string; endDate: string } {
+  const tz = item.item.timezone;
+  const parse = (v: string, field: string, isEnd: boolean) => {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+      if (!isCalendarDate(v)) throw badDate(field, `${field} is not a real date`);
+      return wallTimeToUtc(isEnd ? addDays(v, 1) : v, '00:00', tz);
+    }
+    if (!ISO_WITH_OFFSET.test(v) || Number.isNaN(Date.parse(v))) throw badDate(field, `${field} must be YYYY-MM-DD or an ISO 8601 date-time with offset`);
+    return Date.parse(v);
+  };
+  const start = parse(startDate, 'startDate', false);
+  const end = parse(endDate, 'endDate', true);
+  if (!(end > start)) throw badDate('endDate', 'endDate must not be before startDate');
+  if (end - start > 3 * 366 * 86_400_000) throw badDate('endDate', 'A drydock period lasts at most three years');
+  return { start, end, startDate: localDate(start, tz), endDate: localDate(end - 1, tz) };
+}
+
+async function drydockInTenant(ctx: Ctx, id: string): Promise<DrydockRow> {
+  const row = await ctx.db.select().from(drydocks).where(and(eq(drydocks.id, id), eq(drydocks.customerId, tenantOf(ctx)))).get();
+  if (!row) throw notFound('Drydock period');
+  return row;
+}
+
+function checkAssets(item: ItemContext, assetIds: string[] | undefined, field: string): string[] | null {
+  if (!assetIds?.length) return null;
+  if (item.item.kind === 'tour') throw new ApiError('bad_request', 'Tours have no assets: leave assetIds out to block the tour', { details: [{ field, message: 'not for tours' }] });
+  const ids = [...new Set(assetIds)];
+  const known = new Set(item.item.assets.map((a) => a.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) throw new ApiError('bad_request', `Not assets of this item: ${unknown.join(', ')}`, { details: [{ field, message: 'unknown asset' }] });
+  return ids;
+}
+
+export async function createDrydock(ctx: Ctx, input: { boatId: string; startDate: string; endDate: string; assetIds?: string[]; notes?: string }) {
+  const customerId = tenantOf(ctx);
+  requirePermission(ctx, 'inventory');
+  const item = await loadItemContext(ctx.db, input.boatId, customerId);
+  const p = periodOf(item, input.startDate, input.endDate);
+  const assetIds = checkAssets(item, input.assetIds, 'assetIds');
+  const id = newId('dd');
+  const res = await reserve(ctx.env, { customerId, itemId: item.row.id, line: { kind: 'drydock', sourceId: id, start: p.start, end: p.end, assetIds } });
+  try {
+    const nowIso = new Date().toISOString();
+    const row: DrydockRow = { id, customerId, itemId: item.row.id, assetIds: assetIds ?? [], start: p.start, end: p.end, startDate: p.startDate, endDate: p.endDate, notes: input.notes ?? null, createdAt: nowIso, updatedAt: nowIso };
+    await commit(ctx, [ctx.db.insert(drydocks).values(row), ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }))], {
+      audit: { action: 'drydock.create', targetType: 'drydock', targetId: id, details: { boatId: item.row.id, assetIds: row.assetIds, startDate: row.startDate, endDate: row.endDate } },
+    });
+    return drydockOut(row);
+  } catch (err) {
+    if (isAllocationConflict(err)) throw backstopConflict();
+    throw err;
+  } finally {
+    await release(ctx.env, res);
+  }
+}
+
+export async function listDrydocks(ctx: Ctx, q: { boatId: string; assetId?: string }) {
+  const customerId = tenantOf(ctx);
+  const item = await loadItemContext(ctx.db, q.boatId, customerId);
+  if (q.assetId && !item.item.assets.some((a) => a.id === q.assetId)) throw notFound('Asset of this item');
+  const rows = await ctx.db.select().from(drydocks).where(and(eq(drydocks.customerId, customerId), eq(drydocks.itemId, item.row.id))).orderBy(asc(drydocks.start)).all();
+  const data = rows.filter((r) => !q.assetId || !(r.assetIds ?? []).length || r.assetIds.includes(q.assetId)).map(drydockOut);
+  return { data, total: data.length };
+}
+
+export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDate: string; endDate: string; assetId?: string; notes?: string }) {
+  requirePermission(ctx, 'inventory');
+  const row = await drydockInTenant(ctx, input.rentalId);
+  const item = await loadItemContext(ctx.db, row.itemId, row.customerId);
+  const p = periodOf(item, input.startDate, input.endDate);
+  const assetIds = input.assetId ? checkAssets(item, [input.assetId], 'assetId') : (row.assetIds ?? []).length ? row.assetIds : null;
+  const res = await reserve(ctx.env, { customerId: row.customerId, itemId: row.itemId, line: { kind: 'drydock', sourceId: row.id, start: p.start, end: p.end, assetIds, excludeSourceIds: [row.id] } });
+  try {
+    const nowIso = new Date().toISOString();
+    const patch = { start: p.start, end: p.end, startDate: p.startDate, endDate: p.endDate, assetIds: assetIds ?? [], ...(input.notes !== undefined ? { notes: input.notes } : {}), updatedAt: nowIso };
+    await commit(
+      ctx,
+      [
+        ctx.db.update(allocations).set({ active: false }).where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true))),
+        ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso })),
+        ctx.db.update(drydocks).set(patch).where(and(eq(drydocks.id, row.id), eq(drydocks.customerId, row.customerId))),
+      ],
+      { audit: { action: 'drydock.update', targetType: 'drydock', targetId: row.id, details: { startDate: p.startDate, endDate: p.endDate, assetIds: patch.assetIds } } },
+    );
+    return drydockOut({ ...row, ...patch });
+  } catch (err) {
+    if (isAllocationConflict(err)) throw backstopConflict();
+    throw err;
+  } finally {
+    await release(ctx.env, res);
+  }
+}
+
+export async function deleteDrydock(ctx: Ctx, input: { rentalId: string }) {
+  requirePermission(ctx, 'inventory');
+  const row = await drydockInTenant(ctx, input.rentalId);
+  await commit(
+    ctx,
+    [
+      ctx.db.update(allocations).set({ active: false }).where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true))),
+      ctx.db.delete(drydocks).where(and(eq(drydocks.id, row.id), eq(drydocks.customerId, row.customerId))),
+    ],
+    { audit: { action: 'drydock.delete', targetType: 'drydock', targetId: row.id, details: { boatId: row.itemId, startDate: row.startDate, endDate: row.endDate } } },
+  );
+  return { success: true, rentalId: row.id, deleted: drydockOut(row) };
+}

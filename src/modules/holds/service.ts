@@ -1,0 +1,90 @@
+/**
+ * Holds (`/holdAsset`, the spec's waitlist entries): one unit of an item kept for an e-mail for
+ * two days. Rentals: one asset free for the whole two days is taken (a `hold` allocation that
+ * expires); tours: one seat on every departure of the next two days that has one. Others see one
+ * unit fewer; a booking by the same e-mail may use the held unit and consumes the hold; the cron
+ * sweep marks expired holds and deactivates their allocations (an expired hold stops counting at
+ * once, sweep or not). Taken inside the item's lock like every sale.
+ */
+import { and, eq, gt, lte } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { Env } from '../../env';
+import { getDb } from '../../db/client';
+import { allocations } from '../../db/schema/inventory';
+import { holds } from '../../db/schema/bookings';
+import { customers } from '../../db/schema/accounts';
+import { loadItemContext } from '../availability/state';
+import { backstopConflict, isAllocationConflict, release, reserve } from '../availability/lock';
+
+export const HOLD_TTL_MS = 2 * 86_400_000;
+
+type HoldRow = typeof holds.$inferSelect;
+
+function holdOut(h: HoldRow, allocs: { assetId: string | null; start: number; end: number }[]) {
+  return {
+    holdId: h.id,
+    customerId: h.customerId,
+    email: h.email,
+    inventoryId: h.inventoryId,
+    locationId: h.locationId,
+    status: h.status,
+    expiresAt: h.expiresAt,
+    assetIds: allocs.filter((a) => a.assetId).map((a) => a.assetId as string),
+    departures: allocs.filter((a) => !a.assetId).map((a) => ({ startTime: new Date(a.start).toISOString(), endTime: new Date(a.end).toISOString(), seats: 1 })),
+    createdAt: h.createdAt,
+  };
+}
+
+/** The caller acting for an operator: anonymous public callers write under the operator named in the request. */
+export function asTenant(ctx: Ctx, customerId: string): Ctx {
+  return ctx.principal.customerId === customerId ? ctx : { ...ctx, principal: { ...ctx.principal, customerId } };
+}
+
+export async function holdAsset(ctx: Ctx, input: { customerId: string; email: string; inventoryId: string; locationId: string }) {
+  if (ctx.principal.customerId && ctx.principal.customerId !== input.customerId) throw new ApiError('forbidden', 'customerId does not belong to the authenticated operator');
+  const owner = await ctx.db.select({ id: customers.id }).from(customers).where(eq(customers.id, input.customerId)).get();
+  if (!owner) throw notFound('Operator');
+  const item = await loadItemContext(ctx.db, input.inventoryId, input.customerId);
+  if (item.row.locationId !== input.locationId) throw notFound('Inventory item at this location');
+  const tctx = asTenant(ctx, input.customerId);
+  const now = Date.now();
+  const email = input.email.trim().toLowerCase();
+  const existing = await ctx.db
+    .select()
+    .from(holds)
+    .where(and(eq(holds.customerId, input.customerId), eq(holds.inventoryId, item.row.id), eq(holds.email, email), eq(holds.status, 'active'), gt(holds.expiresAt, new Date(now).toISOString())))
+    .get();
+  if (existing) {
+    const allocs = await ctx.db.select().from(allocations).where(and(eq(allocations.customerId, input.customerId), eq(allocations.sourceId, existing.id), eq(allocations.active, true))).all();
+    return { hold: holdOut(existing, allocs), created: false };
+  }
+  const id = newId('hold');
+  const expiresAt = now + HOLD_TTL_MS;
+  const res = await reserve(ctx.env, { customerId: input.customerId, itemId: item.row.id, line: { kind: 'hold', sourceId: id, start: now, end: expiresAt, expiresAt } });
+  try {
+    const nowIso = new Date(now).toISOString();
+    const row: HoldRow = { id, customerId: input.customerId, email, inventoryId: item.row.id, locationId: item.row.locationId, status: 'active', expiresAt: new Date(expiresAt).toISOString(), createdAt: nowIso, updatedAt: nowIso };
+    await commit(tctx, [ctx.db.insert(holds).values(row), ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }))], {
+      audit: { action: 'hold.create', targetType: 'hold', targetId: id, customerId: input.customerId, details: { inventoryId: item.row.id, email, expiresAt: row.expiresAt } },
+    });
+    return { hold: holdOut(row, res.allocations), created: true };
+  } catch (err) {
+    if (isAllocationConflict(err)) throw backstopConflict();
+    throw err;
+  } finally {
+    await release(ctx.env, res);
+  }
+}
+
+/** Cron: marks holds past their expiry and deactivates their allocations. */
+export async function expireHolds(env: Env, now = new Date()): Promise<{ expired: number }> {
+  const db = getDb(env.DB);
+  const [h] = await db.batch([
+    db.update(holds).set({ status: 'expired' }).where(and(eq(holds.status, 'active'), lte(holds.expiresAt, now.toISOString()))),
+    db.update(allocations).set({ active: false }).where(and(eq(allocations.kind, 'hold'), eq(allocations.active, true), lte(allocations.expiresAt, now.getTime()))),
+  ]);
+  return { expired: (h as { meta?: { changes?: number } }).meta?.changes ?? 0 };
+}
