@@ -20,7 +20,8 @@ import availability from './availability';
 import bookings from './bookings';
 import holds from './holds';
 import drydock from './drydock';
+import publicBooking from './public-booking';
 import { devRoutes } from '../seed/route';
 
 /** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, renters, waiverNumbers, waivers, inventory, boatRecords, channelConnections, availability, bookings, holds, drydock, devRoutes];
+export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, renters, waiverNumbers, waivers, inventory, boatRecords, channelConnections, availability, bookings, holds, drydock, publicBooking, devRoutes];
