@@ -59,6 +59,8 @@ export function buildApp() {
   });
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Operator API key (Admin > API Keys); carries the permissions of the user who created it.' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ChannelKey', { type: 'http', scheme: 'bearer', description: 'Reseller channel key (`rtc_live_...` or `rtc_test_...`); also accepted as `X-Channel-Key`.' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'PortalToken', { type: 'http', scheme: 'bearer', description: 'Partner-portal token (`rtp_...`) returned when a reseller channel registers.' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'BearerJwt', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token of a dashboard user, issued by the identity provider.' });
 
   for (const m of modules) app.route('/', m);

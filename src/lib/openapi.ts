@@ -84,6 +84,8 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   /** Non-JSON success media type (for PDFs and CSV exports). */
   produces?: string;
   hide?: boolean;
+  /** OpenAPI security requirement when the route uses its own credential scheme (channel keys, portal tokens). */
+  security?: RouteConfig['security'];
 }
 
 type Infer<T> = T extends ZodType ? z.output<T> : undefined;
@@ -123,7 +125,7 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
     description: spec.description,
     operationId: spec.operationId,
     hide: spec.hide,
-    security: access === 'operator' || access === 'admin' ? SECURITY : access === 'public' ? [{}, ...SECURITY] : [],
+    security: spec.security ?? (access === 'operator' || access === 'admin' ? SECURITY : access === 'public' ? [{}, ...SECURITY] : []),
     middleware,
     request: {
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Env } from '../env';
+import { channelSeed } from './channel';
 import { getDb } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { locations } from '../db/schema/locations';
@@ -54,7 +55,7 @@ async function seedAccounts(env: Env): Promise<boolean> {
 }
 
 /** Seed steps in order; later modules append theirs. Each step is idempotent and reports whether it wrote. */
-export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }, inventorySeed];
+export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }, inventorySeed, channelSeed];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {
   const out: Record<string, boolean> = {};
