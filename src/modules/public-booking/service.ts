@@ -4,7 +4,7 @@ import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { toDollars } from '../../lib/money';
 import { aesGcmEncrypt } from '../../lib/crypto';
-import { bookingEvents, bookings, renters } from '../../db/schema/bookings';
+import { bookings, renters } from '../../db/schema/bookings';
 import { allocations, inventoryAssets, inventoryItems } from '../../db/schema/inventory';
 import { locations } from '../../db/schema/locations';
 import { customers } from '../../db/schema/accounts';
@@ -12,6 +12,7 @@ import { readData } from '../inventory/service';
 import { startingPrice } from '../channel/catalog';
 import type { InventoryModel } from '../inventory/model';
 import { renterOf } from '../schedule/service';
+import { activityStmt, isVersionRace } from '../bookings/activity';
 import { EDITABLE_PATHS, checkPatch, setPath } from './paths';
 
 type BookingRow = typeof bookings.$inferSelect;
@@ -174,9 +175,9 @@ export async function getPublicBooking(ctx: Ctx, transactionId: string) {
 }
 
 /**
- * PATCH /public/booking: applies renter-editable dot-notation paths to one rental. A compare-and-
- * swap on the booking version (the activity row `bev_{rentalId}_v{next}`, the convention of the
- * booking lifecycle in src/modules/bookings/activity.ts) makes a concurrent change fail with 409.
+ * PATCH /public/booking: applies renter-editable dot-notation paths to one rental, as a
+ * compare-and-swap on the booking version like every booking change (activityStmt): a concurrent
+ * change fails with 409 and nothing of it lands.
  */
 export async function patchPublicBooking(ctx: Ctx, input: { rentalId: string; data: Record<string, unknown> }) {
   const changes = checkPatch(input.data);
@@ -197,18 +198,7 @@ export async function patchPublicBooking(ctx: Ctx, input: { rentalId: string; da
           .update(bookings)
           .set({ customerInfo, extendedData, version: next, updatedAt: now })
           .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId), eq(bookings.version, b.version))),
-        ctx.db.insert(bookingEvents).values({
-          id: `bev_${b.id}_v${next}`,
-          customerId: b.customerId,
-          transactionId: b.transactionId,
-          rentalId: b.id,
-          eventType: 'booking.updated',
-          eventChange: paths.join(', '),
-          eventLabel: 'Details updated by the renter',
-          details: { paths, source: 'public' },
-          actorName: 'renter',
-          actorId: 'public',
-        }),
+        activityStmt(ctx, b, next, { type: 'booking.updated', change: paths.join(', '), label: 'Details updated by the renter', details: { paths, source: 'public' } }),
       ],
       {
         audit: { action: 'booking.public_update', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { paths } },
@@ -216,7 +206,7 @@ export async function patchPublicBooking(ctx: Ctx, input: { rentalId: string; da
       },
     );
   } catch (err) {
-    if (/booking_events\.id|UNIQUE constraint failed: booking_events/.test(`${(err as Error)?.message ?? err} ${String((err as { cause?: unknown })?.cause ?? '')}`)) {
+    if (isVersionRace(err)) {
       throw new ApiError('version_conflict', 'The booking was changed at the same moment; reload it and retry', { status: 409 });
     }
     throw err;
