@@ -2,6 +2,8 @@ import type { Env } from '../env';
 import { sweepWebhooks } from '../modules/webhooks/service';
 import { purgeDeletedLocations } from '../modules/locations/service';
 import { expireHolds } from '../modules/holds/service';
+import { purgeExpiredKeys } from '../modules/channel/idempotency';
+import { getDb } from '../db/client';
 
 export type Job = { name: string; run: (env: Env, now: Date) => Promise<unknown> };
 
@@ -14,7 +16,10 @@ export const JOBS: Record<string, Job[]> = {
     { name: 'webhooks.sweep', run: (env) => sweepWebhooks(env) },
     { name: 'holds.expire', run: (env, now) => expireHolds(env, now) },
   ],
-  '0 3 * * *': [{ name: 'locations.purge', run: (env, now) => purgeDeletedLocations(env, now) }],
+  '0 3 * * *': [
+    { name: 'locations.purge', run: (env, now) => purgeDeletedLocations(env, now) },
+    { name: 'channel.idempotency_purge', run: (env, now) => purgeExpiredKeys(getDb(env.DB), now.getTime()) },
+  ],
 };
 
 export function registerJob(cron: string, job: Job) {

@@ -177,11 +177,12 @@ export async function createChannelBooking(
   const { start, end } = windowOf(body.startTime, body.endTime);
   const hash = await requestHash({ productId: body.productId, start, end: end ?? null, quantity: body.quantity, tickets: body.tickets ?? null, totalPrice: toCents(body.totalPrice) });
   const found = await offered(db, p, body.productId);
-  const uniqueKey = `${p.scope}:${idempotencyKey}`;
 
   const replayOf = async (bookingId: string) => ({ status: 200 as const, body: { ...(await getBooking(db, p, bookingId)), idempotentReplay: true } });
   const c = await claim(db, p.scope, idempotencyKey, hash);
   if (c.kind === 'replay') return replayOf(String(c.body.bookingId));
+  // Unique on bookings: a claim (kept across a takeover of an abandoned request) creates at most one booking.
+  const uniqueKey = `${p.scope}:${idempotencyKey}:${c.id}`;
   if (c.kind === 'takeover') {
     const done = await db.select().from(bookings).where(eq(bookings.channelIdempotencyKey, uniqueKey)).get();
     if (done) {

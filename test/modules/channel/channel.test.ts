@@ -434,3 +434,18 @@ describe('Channel events', () => {
     }
   });
 });
+
+describe('Channel idempotency retention', () => {
+  it('keeps keys at least 24 hours and the daily job purges them after 48', async () => {
+    const { item, key } = await setup();
+    const body = booking(item.id);
+    const a = await post('/channel/v1/bookings', body, idem(key, 'keep-1'));
+    const { runJobs } = await import('../../../src/jobs/cron');
+    await runJobs('0 3 * * *', env, new Date(Date.now() + 25 * 3600_000));
+    const replay = await post('/channel/v1/bookings', body, idem(key, 'keep-1'));
+    expect(replay.status).toBe(200);
+    expect(replay.body.bookingId).toBe(a.body.bookingId);
+    await runJobs('0 3 * * *', env, new Date(Date.now() + 49 * 3600_000));
+    expect(await db().select().from(channelIdempotency).where(eq(channelIdempotency.key, 'keep-1')).get()).toBeUndefined();
+  });
+});
