@@ -40,5 +40,5 @@ export const completeWaiverNumber = route({
   method: 'patch', path: '/pending-renters/{waiverNumber}/complete', tags, summary: 'Complete a waiver number',
   params: s.WaiverNumberParam, body: s.CompleteBody, ok: s.WaiverNumber, errors: [404, 409],
   description:
-    'Moves a `PENDING` waiver number to `COMPLETED`, removes the PIN and records `renterId`, `waiverUrl`, `signatureId` and `completionData`. The renter (404 if unknown) gets `waiverUrl` in its `waivers_signed_urls` unless `updateRenter` is false. 409 `not_pending` when it is no longer pending; 409 `version_conflict` when `expectedVersion` is stale. Of several concurrent completions exactly one succeeds.',
+    'Moves a `PENDING` waiver number to `COMPLETED`, removes the PIN and records `renterId`, `waiverUrl`, `signatureId` and `completionData`. The renter (404 if unknown) gets `waiverUrl` in its `waivers_signed_urls` unless `updateRenter` is false. 409 `not_pending` when it is no longer pending; 409 `version_conflict` when `expectedVersion` is stale. Of several concurrent completions exactly one succeeds. The operator may complete a waiver number whose PIN has expired (the expiry only stops the renter-facing PIN).',
 });
