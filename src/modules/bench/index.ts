@@ -1,0 +1,139 @@
+import { Hono, type Context } from 'hono';
+import { eq } from 'drizzle-orm';
+import type { AppEnv } from '../../lib/context';
+import { ApiError } from '../../lib/errors';
+import { timingSafeEqual } from '../../lib/crypto';
+import { newId } from '../../lib/ids';
+import { addDays, datesOfMonth, localDate, wallTimeToUtc } from '../../lib/time';
+import { getDb, type Stmt } from '../../db/client';
+import { apiKeys, customers, users } from '../../db/schema/accounts';
+import { locations } from '../../db/schema/locations';
+import { inventoryAssets, inventoryItems, allocations } from '../../db/schema/inventory';
+import { bookings } from '../../db/schema/bookings';
+import { InventoryData } from '../inventory/model';
+import { generateKeySecret, keyRow } from '../api-keys/service';
+
+/**
+ * Benchmark support for `npm run bench` (test/bench/run.mjs), not part of the API: a bulk seed of
+ * a throw-away operator and the two baselines every figure is compared with (one D1 read, one raw
+ * D1 insert). Development only and guarded exactly like POST /__dev/seed (ENVIRONMENT must be
+ * `development` and `x-seed-token` must equal DEV_SEED_TOKEN); anywhere else these paths answer
+ * 404 route_not_found. Not in /openapi.json.
+ */
+export const benchRoutes = new Hono<AppEnv>();
+
+function guard(c: Context<AppEnv>) {
+  if (c.env.ENVIRONMENT !== 'development' || !c.env.DEV_SEED_TOKEN) throw new ApiError('route_not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+  if (!timingSafeEqual(c.req.header('x-seed-token') ?? '', c.env.DEV_SEED_TOKEN)) throw new ApiError('unauthenticated', 'Invalid seed token');
+}
+
+const TZ = 'America/New_York';
+const everyDay = <T>(v: T) => Object.fromEntries(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((d) => [d, v]));
+
+async function runBatches(db: ReturnType<typeof getDb>, stmts: Stmt[], size = 400) {
+  for (let i = 0; i < stmts.length; i += size) await db.batch(stmts.slice(i, i + size) as [Stmt, ...Stmt[]]);
+}
+
+/**
+ * POST /__dev/bench/seed {keys?, denseBookings?}: a fresh operator with `keys` API keys (the
+ * benchmark spreads its calls over them so the per-key rate limit never bites), items `hotA`,
+ * `hotB` (10 assets each, empty, for booking runs), `raw` (target of the raw-insert baseline) and
+ * `dense` (10 assets with `denseBookings` confirmed 2-hour bookings, five a day per asset from the
+ * first day of next month, so that month is fully booked).
+ */
+benchRoutes.post('/__dev/bench/seed', async (c) => {
+  guard(c);
+  const body = (await c.req.json().catch(() => ({}))) as { keys?: number; denseBookings?: number };
+  const nKeys = Math.min(Math.max(Number(body.keys ?? 100), 1), 500);
+  const nDense = Math.min(Math.max(Number(body.denseBookings ?? 5000), 0), 20_000);
+  const db = getDb(c.env.DB);
+  const customerId = newId('cus');
+  const userId = newId('usr');
+  const locationId = newId('loc');
+  const stmts: Stmt[] = [
+    db.insert(customers).values({ id: customerId, name: 'Bench Marina', email: `bench-${customerId.slice(-6).toLowerCase()}@bench.test`, plan: 'enterprise' }),
+    db.insert(users).values({ id: userId, customerId, email: `bench-admin-${userId.slice(-8).toLowerCase()}@bench.test`, name: 'Bench Admin', role: 'admin', permissions: ['admin'] }),
+    db.insert(locations).values({ id: locationId, customerId, name: 'Bench dock', address: '1 Bench Way', phoneNumber: '+15555550100', timezone: TZ }),
+  ];
+  const keys: string[] = [];
+  for (let i = 0; i < nKeys; i++) {
+    const secret = generateKeySecret();
+    keys.push(secret);
+    stmts.push(db.insert(apiKeys).values(await keyRow({ customerId, userId, name: `bench ${i}`, secret })));
+  }
+  const items: Record<string, { id: string; assetIds: string[] }> = {};
+  for (const name of ['hotA', 'hotB', 'raw', 'dense']) {
+    const id = newId('inv');
+    const assetIds = Array.from({ length: 10 }, () => newId('ast'));
+    const data = InventoryData.parse({
+      name: `Bench ${name}`,
+      type: 'rental',
+      locationId,
+      capacity: 6,
+      slotIntervalMinutes: 60,
+      maxAdvanceDays: 730,
+      seasons: [{ name: 'Default', dailyPrices: everyDay(400), hourlyPrices: everyDay({ basePrice: 100 }) }],
+      assets: assetIds.map((a, i) => ({ assetId: a, name: `Unit ${i + 1}` })),
+    });
+    stmts.push(db.insert(inventoryItems).values({ id, customerId, locationId, name: data.name, kind: 'rental', data: data as Record<string, unknown> }));
+    assetIds.forEach((a, i) => stmts.push(db.insert(inventoryAssets).values({ id: a, customerId, itemId: id, name: `Unit ${i + 1}`, displayOrder: i })));
+    items[name] = { id, assetIds };
+  }
+  await runBatches(db, stmts);
+
+  // The dense item: five 2-hour bookings a day per asset (08:00 to 18:00 local) from next month on.
+  const today = localDate(Date.now(), TZ);
+  const nextMonth = addDays(`${today.slice(0, 7)}-01`, 32).slice(0, 7);
+  const firstDay = `${nextMonth}-01`;
+  const dense = items.dense;
+  const rows: Stmt[] = [];
+  let made = 0;
+  for (let day = 0; made < nDense; day++) {
+    const date = addDays(firstDay, day);
+    for (const time of ['08:00', '10:00', '12:00', '14:00', '16:00']) {
+      const start = wallTimeToUtc(date, time, TZ);
+      const end = start + 2 * 3_600_000;
+      for (const assetId of dense.assetIds) {
+        if (made >= nDense) break;
+        const id = newId('bk');
+        rows.push(
+          db.insert(bookings).values({ id, customerId, transactionId: newId('txn'), locationId, itemId: dense.id, status: 'confirmed', start, end, localDate: date, assetIds: [assetId], subtotal: 20000, total: 20000, customerInfo: { firstName: 'Bench', lastName: `Renter ${made}`, email: `r${made}@bench.test` } }),
+          db.insert(allocations).values({ id: newId('alc'), customerId, itemId: dense.id, assetId, kind: 'booking', sourceId: id, start, end, blockedStart: start, blockedEnd: end }),
+        );
+        made++;
+      }
+    }
+  }
+  await runBatches(db, rows);
+  return c.json({
+    customerId,
+    locationId,
+    timezone: TZ,
+    keys,
+    items: Object.fromEntries(Object.entries(items).map(([k, v]) => [k, v.id])),
+    dense: { inventoryId: dense.id, bookings: made, month: nextMonth, days: datesOfMonth(nextMonth).length },
+  });
+});
+
+/** Baseline: one D1 read by primary key. */
+benchRoutes.get('/__dev/bench/d1-read', async (c) => {
+  guard(c);
+  const id = c.req.query('id') ?? '';
+  const row = await getDb(c.env.DB).select({ id: inventoryItems.id, name: inventoryItems.name }).from(inventoryItems).where(eq(inventoryItems.id, id)).get();
+  return c.json({ found: Boolean(row) });
+});
+
+/** Baseline: one raw D1 insert of a booking row (no lock, no checks, no audit). */
+benchRoutes.post('/__dev/bench/d1-insert', async (c) => {
+  guard(c);
+  const q = { customerId: c.req.query('customerId') ?? '', itemId: c.req.query('itemId') ?? '', locationId: c.req.query('locationId') ?? '' };
+  const start = Date.now() + 86_400_000;
+  const id = newId('bk');
+  await getDb(c.env.DB)
+    .insert(bookings)
+    .values({ id, customerId: q.customerId, transactionId: newId('txn'), locationId: q.locationId, itemId: q.itemId, status: 'confirmed', start, end: start + 3_600_000, localDate: localDate(start, TZ), assetIds: [], customerInfo: { firstName: 'Raw', lastName: 'Insert', email: 'raw@bench.test' } })
+    .run();
+  return c.json({ id }, 201);
+});
+
+export default benchRoutes;

@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+/**
+ * Berth benchmarks (`npm run bench`). Starts `wrangler dev` on a free port with a fresh local
+ * state directory, applies the migrations, seeds a throw-away operator through the dev-only bench
+ * routes (src/modules/bench), runs autocannon scenarios and prints every figure beside a baseline
+ * measured in the same run (a no-op route, one D1 read, one raw D1 insert), because absolute
+ * numbers on a shared machine are noise; ratios are what the goals are about.
+ *
+ * Environment: BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 16),
+ * BENCH_DENSE (bookings of the dense item, default 5000), BENCH_KEEP=1 keeps the state directory.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const DENSE = Number(process.env.BENCH_DENSE ?? 5000);
+const TOKEN = `bench-${randomBytes(12).toString('hex')}`;
+
+const log = (...a) => console.error('[bench]', ...a);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function run(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (out += d));
+    p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${out.slice(-2000)}`))));
+  });
+}
+
+async function waitFor(url, ms = 90_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`wrangler dev did not answer ${url} within ${ms / 1000}s`);
+}
+
+/** One autocannon run; `next()` builds each request (path, method, headers, body). */
+function cannon(base, { connections = CONNS, duration = DURATION, next, title }) {
+  return new Promise((resolve, reject) => {
+    const inst = autocannon(
+      {
+        url: base,
+        connections,
+        duration,
+        timeout: 30,
+        requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
+      },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    inst.on('error', reject);
+    void title;
+  });
+}
+
+const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+const summary = (r) => ({
+  rps: r.requests.average,
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  ok: r['2xx'],
+  non2xx: r.non2xx,
+  errors: r.errors + r.timeouts,
+  total: r.requests.total,
+});
+
+async function main() {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const state = mkdtempSync(join(tmpdir(), 'berth-bench-'));
+  log(`state ${state}, port ${port}, ${DURATION}s per scenario, ${CONNS} connections`);
+  await run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state]);
+  const devLog = openSync(join(state, 'wrangler-dev.log'), 'w');
+  const dev = spawn('npx', ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--var', `DEV_SEED_TOKEN:${TOKEN}`, '--var', 'ENVIRONMENT:development'], {
+    cwd: root,
+    stdio: ['ignore', devLog, devLog],
+    detached: true,
+  });
+  const stop = () => {
+    try {
+      process.kill(-dev.pid, 'SIGTERM');
+    } catch {}
+  };
+  process.on('exit', stop);
+  process.on('SIGINT', () => process.exit(130));
+  try {
+    await waitFor(`${base}/health`);
+    log('seeding');
+    const seedRes = await fetch(`${base}/__dev/bench/seed`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-seed-token': TOKEN }, body: JSON.stringify({ keys: 200, denseBookings: DENSE }) });
+    if (!seedRes.ok) throw new Error(`seed failed: ${seedRes.status} ${await seedRes.text()}`);
+    const seed = await seedRes.json();
+    log(`seeded ${seed.dense.bookings} bookings on the dense item for ${seed.dense.month}`);
+    const results = await scenarios(base, seed);
+    print(results, seed);
+  } finally {
+    stop();
+    if (!process.env.BENCH_KEEP) rmSync(state, { recursive: true, force: true });
+  }
+}
+
+/** Day-by-day free slots of an item: n → a distinct (day, hour) slot; 10 assets take the same slot. */
+function slotMaker(tz, firstDayOffset) {
+  let n = 0;
+  const fmtParts = new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const today = fmtParts.formatToParts(new Date()).reduce((o, p) => ((o[p.type] = p.value), o), {});
+  const baseDay = Date.UTC(Number(today.year), Number(today.month) - 1, Number(today.day));
+  return () => {
+    const i = n++;
+    const perDay = 10 * 10; // 10 one-hour slots (08:00-18:00) x 10 assets
+    const day = firstDayOffset + Math.floor(i / perDay);
+    const hour = 8 + Math.floor((i % perDay) / 10);
+    const d = new Date(baseDay + day * 86_400_000).toISOString().slice(0, 10);
+    return { date: d, time: `${String(hour).padStart(2, '0')}:00`, seq: i };
+  };
+}
+
+/** Offset of `tz` on a date (hours, e.g. -4), to write local wall times as ISO with offset. */
+function isoLocal(date, time, tz) {
+  const guess = new Date(`${date}T${time}:00Z`);
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+    .formatToParts(guess)
+    .reduce((o, p) => ((o[p.type] = p.value), o), {});
+  const asLocal = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute));
+  const offsetMin = Math.round((asLocal - guess.getTime()) / 60000);
+  return new Date(guess.getTime() - offsetMin * 60000).toISOString();
+}
+
+function bookingRequests(seed, itemKey, firstDayOffset) {
+  const slot = slotMaker(seed.timezone, firstDayOffset);
+  let k = 0;
+  return () => {
+    const s = slot();
+    const start = isoLocal(s.date, s.time, seed.timezone);
+    const end = new Date(Date.parse(start) + 3_600_000).toISOString();
+    return {
+      method: 'POST',
+      path: '/coreBooking/book',
+      headers: { 'content-type': 'application/json', 'x-api-key': seed.keys[k++ % seed.keys.length] },
+      body: JSON.stringify({
+        rentalDetails: { inventoryId: seed.items[itemKey], startTime: start, endTime: end },
+        rentalPricing: {},
+        customerInfo: { firstName: 'Bench', lastName: `Renter ${itemKey} ${s.seq}`, email: `bench-${itemKey.toLowerCase()}-${s.seq}@renter.test` },
+        paymentPlan: { type: 'pay_later' },
+        extendedData: { bench: true },
+      }),
+    };
+  };
+}
+
+async function scenarios(base, seed) {
+  const tokenHeaders = { 'x-seed-token': TOKEN };
+  const r = {};
+  const step = async (name, opts) => {
+    log(`${name}...`);
+    const res = summary(await cannon(base, opts));
+    if (res.non2xx || res.errors) log(`  ${name}: ${res.non2xx} non-2xx, ${res.errors} errors/timeouts of ${res.total}`);
+    r[name] = res;
+    return res;
+  };
+  // Warm-up: wake the rate limiter and lock objects, JIT the paths.
+  await cannon(base, { duration: 2, connections: 4, next: () => ({ method: 'GET', path: '/health' }) });
+  await cannon(base, { duration: 2, connections: 4, next: bookingRequests(seed, 'hotB', 300) });
+
+  await step('noop', { next: () => ({ method: 'GET', path: '/health' }) });
+  await step('d1read', { next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }) });
+  await step('d1insert', { next: () => ({ method: 'POST', path: `/__dev/bench/d1-insert?customerId=${seed.customerId}&itemId=${seed.items.raw}&locationId=${seed.locationId}`, headers: tokenHeaders }) });
+  await step('bookA', { next: bookingRequests(seed, 'hotA', 2) });
+  await step('availability', { next: () => ({ method: 'GET', path: `/public/availability?inventoryId=${seed.dense.inventoryId}&locationId=${seed.locationId}&month=${seed.dense.month}` }) });
+  await step('preload', { next: () => ({ method: 'GET', path: `/preload-availability?inventoryId=${seed.dense.inventoryId}&month=${seed.dense.month}` }) });
+
+  // Two items at once, each with the same number of clients as the single-item run above.
+  log('two items at once...');
+  const [a2, b2] = await Promise.all([cannon(base, { next: bookingRequests(seed, 'hotA', 120) }), cannon(base, { next: bookingRequests(seed, 'hotB', 2) })]);
+  r.bothA = summary(a2);
+  r.bothB = summary(b2);
+  // Same total clients on one item, to tell "two items interfere" from "the machine is saturated".
+  await step('oneItem2x', { connections: CONNS * 2, next: bookingRequests(seed, 'hotA', 240) });
+  return r;
+}
+
+function print(r, seed) {
+  const rows = [];
+  const row = (figure, value, baselineName, baseline, ratio, goal, pass) => rows.push({ figure, value, baselineName, baseline, ratio, goal, verdict: pass === null ? '' : pass ? 'PASS' : 'MISS' });
+  const tput = r.bookA.rps / r.d1insert.rps;
+  row('booking create throughput (1 item, 16 clients)', `${fmt(r.bookA.rps)} req/s`, 'raw D1 insert', `${fmt(r.d1insert.rps)} req/s`, `${fmt(tput, 2)}x`, '>= 0.50x', tput >= 0.5);
+  const spread = r.bookA.p99 / r.bookA.p50;
+  row('booking create p50 / p99 (16 clients, 1 item)', `${fmt(r.bookA.p50)} / ${fmt(r.bookA.p99)} ms`, 'own p50', `${fmt(r.bookA.p50)} ms`, `p99 = ${fmt(spread, 2)}x p50`, 'p99 <= 5x p50', spread <= 5);
+  const av = r.availability.p50 / r.d1read.p50;
+  row(`month availability (10 assets, ${seed.dense.bookings} bookings)`, `p50 ${fmt(r.availability.p50)} ms, ${fmt(r.availability.rps)} req/s`, 'one D1 read', `p50 ${fmt(r.d1read.p50)} ms, ${fmt(r.d1read.rps)} req/s`, `${fmt(av, 2)}x`, '<= 2x', av <= 2);
+  const pav = r.preload.p50 / r.d1read.p50;
+  row('month preload with every slot (same item)', `p50 ${fmt(r.preload.p50)} ms`, 'one D1 read', `p50 ${fmt(r.d1read.p50)} ms`, `${fmt(pav, 2)}x`, '(info)', null);
+  const both = r.bothA.rps + r.bothB.rps;
+  const par = both / r.bookA.rps;
+  row('two items booked at once (16 clients each)', `${fmt(r.bothA.rps)} + ${fmt(r.bothB.rps)} = ${fmt(both)} req/s`, 'one item alone', `${fmt(r.bookA.rps)} req/s`, `${fmt(par, 2)}x`, '> 1.5x (1.0x = serialized)', par > 1.5);
+  const sat = both / r.oneItem2x.rps;
+  row('  same 32 clients on one item', `${fmt(r.oneItem2x.rps)} req/s, p50 ${fmt(r.oneItem2x.p50)} ms`, 'two items', `${fmt(both)} req/s`, `two/one = ${fmt(sat, 2)}x`, '(info)', null);
+  row('no-op route (16 clients)', `${fmt(r.noop.rps)} req/s, p50 ${fmt(r.noop.p50)} ms`, '', '', '', '(baseline)', null);
+
+  const cols = ['figure', 'value', 'baselineName', 'baseline', 'ratio', 'goal', 'verdict'];
+  const head = { figure: 'figure', value: 'measured', baselineName: 'baseline', baseline: 'baseline value', ratio: 'ratio', goal: 'goal', verdict: '' };
+  const width = Object.fromEntries(cols.map((c) => [c, Math.max(...[head, ...rows].map((x) => String(x[c]).length))]));
+  const line = (x) => cols.map((c) => String(x[c]).padEnd(width[c])).join(' | ');
+  console.log(line(head));
+  console.log(cols.map((c) => '-'.repeat(width[c])).join('-|-'));
+  for (const x of rows) console.log(line(x));
+  const bad = Object.entries(r).filter(([, v]) => v.non2xx || v.errors);
+  if (bad.length) console.log(`\nnon-2xx answers: ${bad.map(([k, v]) => `${k} ${v.non2xx}/${v.total}${v.errors ? ` (${v.errors} errors)` : ''}`).join(', ')}`);
+  console.log(`\n${DURATION}s per scenario, ${CONNS} connections, wrangler dev (local D1 = one SQLite file), node ${process.version}. Bookings are pay-later (no payment provider call).`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
