@@ -32,8 +32,11 @@ export function activityStmt(
 
 export const activityId = (rentalId: string, version: number) => `bev_${rentalId}_v${version}`;
 
-/** The batch lost the race on a booking version (see activityStmt). */
+/**
+ * The batch lost the race on a booking version: the activity row of that version (or a
+ * deterministic ledger reversal `led_rev_*` of the same change) was already written.
+ */
 export function isVersionRace(err: unknown): boolean {
   const e = err as { message?: string; cause?: unknown };
-  return /UNIQUE constraint failed: booking_events\.id|booking_events\.id/.test(`${e?.message ?? err} ${String(e?.cause ?? '')}`) || /SQLITE_CONSTRAINT.*booking_events/.test(String(e?.message ?? ''));
+  return /UNIQUE constraint failed: (booking_events|ledger_entries)\.id/.test(`${e?.message ?? err} ${String(e?.cause ?? '')}`);
 }

@@ -9,6 +9,7 @@
  */
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { requirePermission } from '../../lib/context';
 import { commit, type DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
@@ -152,10 +153,10 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   const view = bookingOut(after);
   const email = (b.customerInfo as { email?: string; firstName?: string } | null) ?? {};
   const statements: Stmt[] = [
+    activityStmt(ctx, b, b.version + 1, { type: 'booking.cancelled', change: `${b.status}->cancelled`, label: 'Booking cancelled', content: opts.reason, details: { reversedEntries: reversals.length } }),
     casUpdate(ctx, b, set),
     releaseAllocations(ctx, b),
     ...insertLedger(ctx, reversals),
-    activityStmt(ctx, b, b.version + 1, { type: 'booking.cancelled', change: `${b.status}->cancelled`, label: 'Booking cancelled', content: opts.reason, details: { reversedEntries: reversals.length } }),
   ];
   if (points > 0 && b.renterId) {
     statements.push(ctx.db.update(renters).set({ loyaltyPoints: sql`max(0, ${renters.loyaltyPoints} - ${points})` }).where(and(eq(renters.id, b.renterId), eq(renters.customerId, b.customerId))));
@@ -291,6 +292,7 @@ export async function rescheduleBooking(ctx: Ctx, rentalId: string, input: { sta
     await commitChange(
       ctx,
       [
+        activityStmt(ctx, b, b.version + 1, { type: 'booking.rescheduled', change: 'rescheduled', label: 'Booking rescheduled', details: { from, to: { startTime: view.startTime, endTime: view.endTime, assetIds: view.assetIds } } }),
         casUpdate(ctx, b, set),
         releaseAllocations(ctx, b),
         ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso })),
@@ -298,7 +300,6 @@ export async function rescheduleBooking(ctx: Ctx, rentalId: string, input: { sta
           .update(ledgerEntries)
           .set({ occurredAt: new Date(newStart).toISOString() })
           .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), inArray(ledgerEntries.entryType, [...CHARGE_TYPES]))),
-        activityStmt(ctx, b, b.version + 1, { type: 'booking.rescheduled', change: 'rescheduled', label: 'Booking rescheduled', details: { from, to: { startTime: view.startTime, endTime: view.endTime, assetIds: view.assetIds } } }),
       ],
       {
         audit: { action: 'booking.reschedule', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { from, to: { startTime: view.startTime, endTime: view.endTime } } },
@@ -341,7 +342,7 @@ async function applyMove(ctx: Ctx, b: BookingRow, to: BookingStatus, opts: { not
   const view = bookingOut(after);
   await commitChange(
     ctx,
-    [casUpdate(ctx, b, set), ...(opts.statements?.(b) ?? []), activityStmt(ctx, b, b.version + 1, { type: `booking.${to}`, change: `${b.status}->${to}`, label: `Booking ${to.replace('_', ' ')}`, content: opts.notes })],
+    [activityStmt(ctx, b, b.version + 1, { type: `booking.${to}`, change: `${b.status}->${to}`, label: `Booking ${to.replace('_', ' ')}`, content: opts.notes }), casUpdate(ctx, b, set), ...(opts.statements?.(b) ?? [])],
     {
       audit: { action: `booking.${to}`, targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { from: b.status, to, notes: opts.notes ?? null } },
       events: [...statusEvents(b, to, view, SPECIFIC[to] ?? 'booking.updated'), ...(opts.events ?? [])],
@@ -410,6 +411,17 @@ export async function noShowBooking(ctx: Ctx, rentalId: string, input: { notes?:
   const b = await getBookingRow(ctx, rentalId);
   await runReleaseHooks(ctx, { customerId: b.customerId, itemId: b.itemId, rentalId: b.id, locationId: b.locationId, start: b.start, end: b.end, seats: seatsOf(b), assetIds: b.assetIds ?? [], reason: 'no_show' });
   return view;
+}
+
+/** Operator entry points: cancelling and marking no-shows need the `bookings` permission (admins and managers have it). */
+export async function cancelAsOperator(ctx: Ctx, rentalId: string, opts: { reason?: string; refund?: boolean }) {
+  requirePermission(ctx, 'bookings');
+  return cancelBooking(ctx, rentalId, opts);
+}
+
+export async function noShowAsOperator(ctx: Ctx, rentalId: string, input: { notes?: string }) {
+  requirePermission(ctx, 'bookings');
+  return noShowBooking(ctx, rentalId, input);
 }
 
 export async function getBooking(ctx: Ctx, rentalId: string) {
