@@ -8,13 +8,13 @@ const LEDGER = 'Each change writes a memo entry to the ledger (`deposit_hold`, `
 
 export const authorize = route({
   method: 'post', path: '/preAuth/authorize-deposit', tags, summary: 'Place a security-deposit hold on a card or a card reader',
-  body: s.AuthorizeBody, ok: s.AuthorizeResponse, errors: [402, 403, 404],
+  body: s.AuthorizeBody, ok: s.AuthorizeResponse, errors: [402, 403, 404, 409],
   description: `Creates a manual-capture payment intent for \`authorizeAmount\` dollars on a rental of the caller (another operator's rental answers 404).
 
 - \`paymentMethodType: "card"\` needs \`paymentMethodId\` (a saved card or a test token: \`pm_card_visa\` succeeds, \`pm_card_chargeDeclined\` is declined, \`pm_card_authenticationRequired\` needs 3-D Secure). The hold is placed at once: status \`authorized\`. A declined card answers **402** \`payment_failed\` with \`declineCode\` \`card_declined\`; a card needing authentication answers 402 with \`declineCode\` \`authentication_required\`, the \`paymentIntentId\` and its \`clientSecret\` (complete it client-side, then record it with POST /preAuth/post-deposit).
 - \`paymentMethodType: "terminal"\` or \`"card_present"\` needs \`readerId\`. The intent is created unconfirmed for the reader (answer: status \`pending\`, the \`clientSecret\` for the reader SDK and \`nextStep\`); when the reader has processed the card, POST /preAuth/post-deposit records the hold. With the offline payment simulator the reader is simulated and processes the card immediately: ${Object.entries(SIMULATED_READERS).map(([k, v]) => `\`${k}\` ${v === null ? 'never gets a card (post-deposit then answers 400)' : v.includes('Declined') ? 'declines (402)' : 'approves'}`).join(', ')}; any other reader id answers 400.
 
-\`customerId\` (the operator account) must be the caller's (403). \`locationId\` defaults to the rental's location. \`connectedAccountId\` is accepted for compatibility; \`platformFeePercent\` is recorded on the intent. ${MONEY} ${LEDGER}`,
+\`customerId\` (the operator account) must be the caller's (403). A cancelled or no-show rental answers 409 \`invalid_state\`. \`locationId\` defaults to the rental's location. \`connectedAccountId\` is accepted for compatibility; \`platformFeePercent\` is recorded on the intent. ${MONEY} ${LEDGER}`,
 });
 
 export const postDeposit = route({

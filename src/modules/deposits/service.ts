@@ -170,6 +170,7 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   if (!terminal && !input.paymentMethodId) throw new ApiError('validation_failed', 'paymentMethodId is required for card deposits', { details: [{ field: 'paymentMethodId', code: 'required', message: 'paymentMethodId is required when paymentMethodType is card' }] });
   if (terminal && !input.readerId) throw new ApiError('validation_failed', 'readerId is required for terminal deposits', { details: [{ field: 'readerId', code: 'required', message: `readerId is required when paymentMethodType is ${input.paymentMethodType}` }] });
   const rental = await rentalInTenant(ctx, input.rentalId);
+  if (rental.status === 'cancelled' || rental.status === 'no_show') throw new ApiError('invalid_state', `The rental is ${rental.status}; no deposit can be taken for it`);
   const locationId = input.locationId ? (await locationInTenant(ctx, input.locationId)).id : rental.locationId;
   const pay = payments(ctx.env);
   const readerCard = terminal && pay.mode === 'simulator' ? simulatedReader(input.readerId!) : undefined;

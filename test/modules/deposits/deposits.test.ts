@@ -67,6 +67,12 @@ describe('POST /preAuth/authorize-deposit', () => {
     expectError(await authorizeCard(op, rental.id, { locationId: intruder.locationId }), 404);
   });
 
+  it('refuses a deposit on a cancelled rental with 409', async () => {
+    const { op, item } = await setup();
+    const gone = await makeBooking(op, { item, start: dayAt(7), status: 'cancelled' });
+    expectError(await authorizeCard(op, gone.id), 409, 'invalid_state');
+  });
+
   it('passes the security checks', async () => {
     const { op, rental } = await setup();
     await checkSecurity(op, { method: 'POST', path: '/preAuth/authorize-deposit', body: { rentalId: rental.id, authorizeAmount: 10, paymentMethodType: 'card', paymentMethodId: 'pm_card_visa' }, otherStatus: 404 });

@@ -236,3 +236,23 @@ describe('GET /public/widget-info', () => {
     expectError(await get(`/public/widget-info?customer_id=${op.customerId}&inventory_id=inv_nope`), 404);
   });
 });
+
+describe('public endpoints and credentials', () => {
+  it('need none, refuse invalid ones with 401, and answer any valid operator the same public data', async () => {
+    const { op, txn, a } = await order();
+    const boat = await makeItem(op);
+    const cases: [string, string, unknown?][] = [
+      ['GET', `/public/order/${txn}`],
+      ['GET', `/public/booking?TransactionId=${txn}`],
+      ['PATCH', '/public/booking', { rentalId: a.id, data: { 'extendedData.notes': 'hi' } }],
+      ['GET', `/public/customer?customer_id=${op.customerId}`],
+      ['GET', `/public/widget-info?customer_id=${op.customerId}&inventory_id=${boat.id}`],
+    ];
+    const intruder = await otherOperator();
+    for (const [method, path, body] of cases) {
+      expect((await api(method, path, { body })).status, `${method} ${path} anonymous`).toBe(200);
+      expectError(await api(method, path, { body, key: 'brk_not_a_real_key_000000000000000000000' }), 401, 'unauthenticated');
+      expect((await api(method, path, { body, key: intruder.adminKey })).status, `${method} ${path} by another operator`).toBe(200);
+    }
+  });
+});
