@@ -1,6 +1,5 @@
 import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf } from '../../lib/context';
-import { ApiError } from '../../lib/errors';
 import * as r from './routes';
 import * as svc from './service';
 
@@ -23,11 +22,6 @@ mount(router, r.popularity, async (c, { query }) => {
   const ctx = ctxOf(c);
   return c.json(await svc.timeSlotPopularity(ctx, await svc.publicItem(ctx, query.inventoryId, query.locationId), query));
 });
-mount(router, r.window, async (c, { query }) => {
-  const start = Date.parse(query.startTime);
-  const end = Date.parse(query.endTime);
-  if (!(end > start)) throw new ApiError('bad_request', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
-  return c.json(await svc.getItemAvailability(ctxOf(c), query.inventoryId, { start, end, quantity: query.quantity, seats: query.seats, excludeRentalId: query.excludeRentalId, source: query.source }));
-});
+mount(router, r.window, async (c, { query }) => c.json(await svc.windowAvailability(ctxOf(c), query)));
 
 export default router;

@@ -45,6 +45,14 @@ export async function getItemAvailability(ctx: Ctx, itemId: string, q: Availabil
   return availabilityOf(ctx, item, q);
 }
 
+/** GET /availability: the operator's check of a window given as ISO strings. */
+export async function windowAvailability(ctx: Ctx, q: { inventoryId: string; startTime: string; endTime: string; quantity?: number; seats?: number; excludeRentalId?: string; source?: AvailabilityQuery['source'] }) {
+  const start = Date.parse(q.startTime);
+  const end = Date.parse(q.endTime);
+  if (!(end > start)) throw new ApiError('bad_request', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
+  return getItemAvailability(ctx, q.inventoryId, { start, end, quantity: q.quantity, seats: q.seats, excludeRentalId: q.excludeRentalId, source: q.source });
+}
+
 export async function availabilityOf(ctx: Ctx, item: ItemContext, q: AvailabilityQuery): Promise<ItemAvailability> {
   const now = Date.now();
   const busy = await loadBusy(ctx.db, item, q.start, q.end, now);
