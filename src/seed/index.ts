@@ -8,6 +8,7 @@ import { keyRow } from '../modules/api-keys/service';
 import { payments } from '../adapters/payments';
 import { sha256Hex } from '../lib/crypto';
 import { inventorySeed } from './inventory';
+import { bookingsSeed } from './bookings';
 
 /** Fixed ids of the sandbox tenants, so links in the README and docs stay valid. */
 export const SEED = {
@@ -55,7 +56,7 @@ async function seedAccounts(env: Env): Promise<boolean> {
 }
 
 /** Seed steps in order; later modules append theirs. Each step is idempotent and reports whether it wrote. */
-export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }, inventorySeed, channelSeed];
+export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }, inventorySeed, bookingsSeed, channelSeed];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {
   const out: Record<string, boolean> = {};
