@@ -33,7 +33,8 @@ const STORAGE_KEY = 'pending';
  * engine checks, and the new reservation is recorded before the next operation starts. Payment
  * and the D1 write happen outside the object (see src/modules/availability/lock.ts); until the
  * caller releases it, the pending reservation is counted by every later check, so it is seen
- * either as pending or as written, never as neither. Pending reservations are also kept in the
+ * either as pending or as written, never as neither (and once only when it is both: pending rows
+ * carry the ids of the allocation rows they become). Pending reservations are also kept in the
  * object's storage so an eviction does not forget them; they expire after RESERVATION_TTL_MS.
  */
 export class InventoryLock extends DurableObject<Env> {
@@ -109,7 +110,10 @@ export class InventoryLock extends DurableObject<Env> {
       return { ok: false, status: 409, code: 'version_conflict', message: 'The item was changed while this request was being handled; retry' };
     }
     const line = req.line;
-    const busy = [...(await loadBusy(db, ctx, line.start, line.end, now)), ...pendingBusy];
+    const written = await loadBusy(db, ctx, line.start, line.end, now);
+    // A reservation whose rows were written but not yet released is the same time: count it once.
+    const writtenIds = new Set(written.map((b) => b.id));
+    const busy = [...written, ...pendingBusy.filter((b) => !writtenIds.has(b.id))];
     const base = { customerId: ctx.row.customerId, itemId: ctx.item.id, sourceId: line.sourceId, active: true };
     let rows: NewAllocation[] = [];
     let assetIds: string[] = [];
@@ -178,7 +182,7 @@ export class InventoryLock extends DurableObject<Env> {
     const reservation: Pending = {
       id: newId('rsv'),
       expiresAt: now + RESERVATION_TTL_MS,
-      busy: rows.map((r) => ({ sourceId: r.sourceId, kind: r.kind, assetId: r.assetId, start: r.start, end: r.end, blockedStart: r.blockedStart, blockedEnd: r.blockedEnd, seats: r.seats, expiresAt: r.expiresAt })),
+      busy: rows.map((r) => ({ id: r.id, sourceId: r.sourceId, kind: r.kind, assetId: r.assetId, start: r.start, end: r.end, blockedStart: r.blockedStart, blockedEnd: r.blockedEnd, seats: r.seats, expiresAt: r.expiresAt })),
     };
     this.pendingMap().set(reservation.id, reservation);
     this.persist();

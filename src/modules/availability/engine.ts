@@ -41,6 +41,8 @@ export type BusyKind = 'booking' | 'hold' | 'drydock' | 'maintenance';
  * pending) or the whole item (drydock, maintenance). Times are epoch milliseconds.
  */
 export interface Busy {
+  /** The allocation row id (when it is one): a reservation pending in the lock and its written row are the same time, counted once. */
+  id?: string;
   sourceId: string;
   kind: BusyKind;
   assetId: string | null;

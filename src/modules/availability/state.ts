@@ -79,8 +79,9 @@ export async function loadItemContext(db: DB, itemId: string, customerId: string
   return { row: hit.item, item, location: hit.location, currency: (model.currency ?? hit.location.currency ?? 'usd').toLowerCase() };
 }
 
-export function allocationToBusy(a: Pick<AllocationRow, 'sourceId' | 'kind' | 'assetId' | 'start' | 'end' | 'blockedStart' | 'blockedEnd' | 'seats' | 'expiresAt'>): Busy {
+export function allocationToBusy(a: Pick<AllocationRow, 'id' | 'sourceId' | 'kind' | 'assetId' | 'start' | 'end' | 'blockedStart' | 'blockedEnd' | 'seats' | 'expiresAt'>): Busy {
   return {
+    id: a.id,
     sourceId: a.sourceId,
     kind: a.kind,
     assetId: a.assetId,
