@@ -121,7 +121,7 @@ export class InventoryLock extends DurableObject<Env> {
     let departure: Reservation['departure'];
 
     if (line.kind === 'booking') {
-      if (line.holdEmail) {
+      if (line.holdEmail && busy.some((b) => b.kind === 'hold')) {
         const email = line.holdEmail.trim().toLowerCase();
         consumedHoldIds = (await loadActiveHolds(db, ctx, now)).filter((h) => h.email === email).map((h) => h.id);
       }

@@ -11,6 +11,13 @@
  * - `checked_in`: the renter took the boat / joined the tour. Not cancellable any more.
  * - `completed`: returned (checked out). Terminal.
  * - `cancelled`, `no_show`: terminal; capacity is released exactly once.
+ *
+ * Kept as designed: it is the smallest set that covers the spec's events (created, updated,
+ * cancelled, checked in, checked out) plus pay-later approval and no-shows, and it has no cycles,
+ * so each status is entered at most once. The operations live in lifecycle.ts: every move is a
+ * compare-and-swap on `bookings.version` guarded by the activity row `bev_{rentalId}_v{version}`
+ * and fires `booking.status_changed` plus its own event (confirm and no-show: `booking.updated`,
+ * check-in: `booking.checked_in`, check-out: `booking.checked_out`, cancel: `booking.cancelled`).
  */
 export const BOOKING_STATUSES = ['pending', 'confirmed', 'checked_in', 'completed', 'cancelled', 'no_show'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
