@@ -33,7 +33,7 @@ export function buildApp() {
   app.use('*', async (c, next) => {
     const path = new URL(c.req.url).pathname;
     const maxSize = UPLOAD_PATHS.some((r) => r.test(path)) ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT;
-    return bodyLimit({
+    return await bodyLimit({
       maxSize,
       onError: (c) => {
         const err = new ApiError('payload_too_large', `Request body exceeds the ${Math.round(maxSize / 1024)} KiB limit`);

@@ -11,9 +11,10 @@ const router = createRouter();
 // Credentials of their own: channel keys for the API, portal tokens for the portal (registration is open).
 router.use('/channel/v1/*', async (c, next) => {
   const path = new URL(c.req.url).pathname;
-  if (path === '/channel/v1/portal/register') return next();
-  if (path.startsWith('/channel/v1/portal/')) return portalAuth(c, next);
-  return channelAuth(c, next);
+  // `await`, not `return`: returning another async function's rejected promise leaves it unhandled for a tick.
+  if (path === '/channel/v1/portal/register') await next();
+  else if (path.startsWith('/channel/v1/portal/')) await portalAuth(c, next);
+  else await channelAuth(c, next);
 });
 
 const db = (c: { env: { DB: D1Database } }) => getDb(c.env.DB);
