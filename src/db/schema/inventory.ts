@@ -23,6 +23,11 @@ export const inventoryItems = sqliteTable(
      * stored value + 1, so set it to the version you read + 1 (or `version + 1`).
      */
     version: integer('version').notNull().default(1),
+    /**
+     * Bumped by triggers (migration `allocation_seq`) on every insert, update or delete of the
+     * item's allocations: readers cache computed availability keyed by (version, allocSeq).
+     */
+    allocSeq: integer('alloc_seq').notNull().default(0),
     deletedAt: text('deleted_at'),
     ...timestamps(),
   },

@@ -111,15 +111,36 @@ function itemHeader(item: ItemContext, displayTz?: string) {
   };
 }
 
+/**
+ * Computed month views of this isolate, keyed by what they depend on: the item's `version` (its
+ * model) and `allocSeq` (bumped by triggers on every allocation write, whichever path wrote it),
+ * the zone and the month. Time-based rules (past, minimum notice, holds expiring) move with the
+ * clock, so an entry lives at most MONTH_CACHE_TTL_MS and never past the first hold expiry in it.
+ */
+const MONTH_CACHE_TTL_MS = 30_000;
+const MONTH_CACHE_MAX = 500;
+const monthCache = new Map<string, { validUntil: number; days: ReturnType<typeof monthAvailability> }>();
+
+async function monthDays(ctx: Ctx, item: ItemContext, month: string, withSlots: boolean) {
+  const now = Date.now();
+  const key = `${item.row.id}|${item.row.version}|${item.row.allocSeq}|${item.row.updatedAt}|${item.item.timezone}|${month}|${withSlots ? 1 : 0}`;
+  const hit = monthCache.get(key);
+  if (hit && hit.validUntil > now) return hit.days;
+  const { start, end } = monthBounds(month, item.item.timezone);
+  const busy = await loadBusy(ctx.db, item, start, end, now);
+  const days = monthAvailability(item.item, busy, month, { now, enforceRules: true, withSlots });
+  const firstExpiry = busy.reduce((m, b) => (b.expiresAt != null && b.expiresAt > now ? Math.min(m, b.expiresAt) : m), Infinity);
+  if (monthCache.size >= MONTH_CACHE_MAX) monthCache.delete(monthCache.keys().next().value!);
+  monthCache.set(key, { validUntil: Math.min(now + MONTH_CACHE_TTL_MS, firstExpiry), days });
+  return days;
+}
+
 /** Days of a month with their status, for the booking widget's calendar (sales rules applied). */
 export async function monthView(ctx: Ctx, item: ItemContext, month: string, opts: { displayTz?: string; withSlots?: boolean } = {}) {
   if (!isoMonth.test(month)) throw new ApiError('bad_request', 'month must be YYYY-MM', { details: [{ field: 'month', message: 'must be YYYY-MM' }] });
-  const now = Date.now();
-  const { start, end } = monthBounds(month, item.item.timezone);
-  const busy = await loadBusy(ctx.db, item, start, end, now);
   const tz = item.item.timezone;
   const display = opts.displayTz ?? tz;
-  const days = monthAvailability(item.item, busy, month, { now, enforceRules: true, withSlots: opts.withSlots });
+  const days = await monthDays(ctx, item, month, Boolean(opts.withSlots));
   return {
     ...itemHeader(item, display),
     month,

@@ -1,0 +1,1 @@
+ALTER TABLE `inventory_items` ADD `alloc_seq` integer DEFAULT 0 NOT NULL;
