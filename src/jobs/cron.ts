@@ -2,6 +2,7 @@ import type { Env } from '../env';
 import { sweepWebhooks } from '../modules/webhooks/service';
 import { purgeDeletedLocations } from '../modules/locations/service';
 import { expireHolds } from '../modules/holds/service';
+import { sweepWaitlist } from '../modules/waitlist/service';
 import { purgeExpiredKeys } from '../modules/channel/idempotency';
 import { getDb } from '../db/client';
 
@@ -15,6 +16,7 @@ export const JOBS: Record<string, Job[]> = {
   '*/5 * * * *': [
     { name: 'webhooks.sweep', run: (env) => sweepWebhooks(env) },
     { name: 'holds.expire', run: (env, now) => expireHolds(env, now) },
+    { name: 'waitlist.sweep', run: (env, now) => sweepWaitlist(env, now) },
   ],
   '0 3 * * *': [
     { name: 'locations.purge', run: (env, now) => purgeDeletedLocations(env, now) },

@@ -22,8 +22,9 @@ import availability from './availability';
 import bookings from './bookings';
 import holds from './holds';
 import drydock from './drydock';
+import waitlist from './waitlist';
 import benchRoutes from './bench';
 import { devRoutes } from '../seed/route';
 
 /** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, publicBooking, renters, waiverNumbers, waivers, inventory, boatRecords, channel, channelConnections, availability, bookings, holds, drydock, benchRoutes, devRoutes];
+export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, publicBooking, renters, waiverNumbers, waivers, inventory, boatRecords, channel, channelConnections, availability, bookings, holds, drydock, waitlist, benchRoutes, devRoutes];

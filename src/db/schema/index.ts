@@ -6,3 +6,4 @@ export * from './inventory';
 export * from './bookings';
 export * from './waivers';
 export * from './channel';
+export * from './waitlist';

@@ -1,0 +1,21 @@
+import { createRouter, mount } from '../../lib/openapi';
+import { ctxOf } from '../../lib/context';
+import { onSeatsReleased } from '../bookings/lifecycle';
+import * as r from './routes';
+import * as svc from './service';
+
+// Released seats and units cascade to the waitlist, whichever path cancelled the booking.
+onSeatsReleased(svc.onCapacityReleased);
+
+const router = createRouter();
+
+mount(router, r.join, async (c, { body }) => {
+  const { entry, created } = await svc.joinWaitlist(ctxOf(c), body);
+  return c.json({ ...entry, created }, created ? 201 : 200);
+});
+mount(router, r.list, async (c, { query }) => c.json(await svc.listEntries(ctxOf(c), query)));
+mount(router, r.get, async (c, { params }) => c.json(await svc.getEntry(ctxOf(c), params.id)));
+mount(router, r.cancel, async (c, { params }) => c.json(await svc.cancelEntry(ctxOf(c), params.id)));
+mount(router, r.offer, async (c, { params, body }) => c.json(await svc.offerManually(ctxOf(c), params.id, body)));
+
+export default router;
