@@ -4,7 +4,7 @@ import { getDb } from '../src/db/client';
 import { ApiError } from '../src/lib/errors';
 import { newId } from '../src/lib/ids';
 import { blockConflicts, bookingBlock, checkWindow, departuresBetween, pickAssets, type Busy } from '../src/modules/availability/engine';
-import { loadActiveHolds, loadBusy, loadItemContext } from '../src/modules/availability/state';
+import { loadActiveHolds, loadBusy, loadItemContext, type ItemContext } from '../src/modules/availability/state';
 import {
   RESERVATION_TTL_MS,
   type NewAllocation,
@@ -40,6 +40,8 @@ const STORAGE_KEY = 'pending';
 export class InventoryLock extends DurableObject<Env> {
   private chain: Promise<unknown> = Promise.resolve();
   private pending: Map<string, Pending> | undefined;
+  /** The item as last read from D1, reused while callers present the same version (one D1 read less inside the lock). */
+  private itemCache: ItemContext | undefined;
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.chain.then(fn, fn);
@@ -105,7 +107,14 @@ export class InventoryLock extends DurableObject<Env> {
     // Snapshot what is pending before reading D1: a reservation released meanwhile was written first.
     const pendingBusy = this.pendingBusy(now);
     const db = getDb(this.env.DB);
-    const ctx = await loadItemContext(db, req.itemId, req.customerId);
+    // The caller read the item (at `expectVersion`) a moment ago; when this object holds that same
+    // version, the D1 read is skipped. Busy time is always read fresh below.
+    const cached = this.itemCache;
+    const ctx =
+      cached && req.expectVersion != null && cached.row.id === req.itemId && cached.row.customerId === req.customerId && cached.row.version === req.expectVersion
+        ? cached
+        : await loadItemContext(db, req.itemId, req.customerId);
+    this.itemCache = ctx;
     if (req.expectVersion != null && ctx.row.version !== req.expectVersion) {
       return { ok: false, status: 409, code: 'version_conflict', message: 'The item was changed while this request was being handled; retry' };
     }

@@ -92,7 +92,12 @@ export async function commit(
     all.push(stmt);
   }
   const results = all.length ? await ctx.db.batch(all as [Stmt, ...Stmt[]]) : [];
-  if (eventIds.length) await dispatchEvents(ctx.env, eventIds);
+  if (eventIds.length) {
+    // Requests hand the queue send to waitUntil (off the response path); jobs and services without
+    // a request await it. Either way a lost send is re-sent by the cron sweep.
+    if (ctx.principal.kind === 'system') await dispatchEvents(ctx.env, eventIds);
+    else ctx.waitUntil(dispatchEvents(ctx.env, eventIds));
+  }
   return { eventIds, results: results as unknown[] };
 }
 

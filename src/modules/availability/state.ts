@@ -44,6 +44,22 @@ export function parseModel(row: ItemRow): InventoryModel {
   return parsed.data;
 }
 
+const assetCache = new Map<string, { version: number; updatedAt: string; assets: EngineItem['assets'] }>();
+
+/**
+ * The pool of an item for the engine, cached by item id and version: every change of an item's
+ * assets (POST /inventory/setup) bumps its version, so a hot item costs one D1 read, not two.
+ */
+async function engineAssets(db: DB, row: ItemRow): Promise<EngineItem['assets']> {
+  const hit = assetCache.get(row.id);
+  if (hit && hit.version === row.version && hit.updatedAt === row.updatedAt) return hit.assets;
+  const rows = await db.select().from(inventoryAssets).where(eq(inventoryAssets.itemId, row.id)).orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.id)).all();
+  const assets = rows.filter((a) => a.customerId === row.customerId).map((a) => ({ id: a.id, name: a.name, status: a.status, displayOrder: a.displayOrder }));
+  if (assetCache.size > 500) assetCache.clear();
+  assetCache.set(row.id, { version: row.version, updatedAt: row.updatedAt, assets });
+  return assets;
+}
+
 export function itemKind(row: ItemRow, model: InventoryModel): 'rental' | 'tour' {
   return row.kind === 'tour' || model.type === 'tour' ? 'tour' : 'rental';
 }
@@ -56,12 +72,9 @@ export async function loadItemContext(db: DB, itemId: string, customerId: string
   const itemWhere = customerId
     ? and(eq(inventoryItems.id, itemId), eq(inventoryItems.customerId, customerId), isNull(inventoryItems.deletedAt))
     : and(eq(inventoryItems.id, itemId), isNull(inventoryItems.deletedAt));
-  // Not db.batch(): drizzle maps batch results from D1 row objects, so a join of tables sharing column
-  // names (id, name, customer_id, ...) would shift values between columns. Two concurrent reads instead.
-  const [rows, assets] = await Promise.all([
-    db.select({ item: inventoryItems, location: locations }).from(inventoryItems).innerJoin(locations, eq(locations.id, inventoryItems.locationId)).where(itemWhere).limit(1).all(),
-    db.select().from(inventoryAssets).where(eq(inventoryAssets.itemId, itemId)).orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.id)).all(),
-  ]);
+  // Not db.batch(): drizzle maps batch results from D1 row objects, so a join of tables sharing
+  // column names (id, name, customer_id, ...) would shift values between columns.
+  const rows = await db.select({ item: inventoryItems, location: locations }).from(inventoryItems).innerJoin(locations, eq(locations.id, inventoryItems.locationId)).where(itemWhere).limit(1).all();
   const hit = rows[0];
   if (!hit || hit.location.customerId !== hit.item.customerId) throw notFound('Inventory item');
   const model = parseModel(hit.item);
@@ -71,10 +84,7 @@ export async function loadItemContext(db: DB, itemId: string, customerId: string
     kind,
     model,
     timezone: hit.location.timezone || 'UTC',
-    assets:
-      kind === 'tour'
-        ? []
-        : assets.filter((a) => a.customerId === hit.item.customerId).map((a) => ({ id: a.id, name: a.name, status: a.status, displayOrder: a.displayOrder })),
+    assets: kind === 'tour' ? [] : await engineAssets(db, hit.item),
   };
   return { row: hit.item, item, location: hit.location, currency: (model.currency ?? hit.location.currency ?? 'usd').toLowerCase() };
 }

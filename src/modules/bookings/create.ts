@@ -309,12 +309,14 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const customerId = tenantOf(ctx);
   const source: BookingSource = opts.source ?? 'operator';
   const now = Date.now();
-  const settings = await operatorSettings(ctx, customerId);
+  // Items (tenant-scoped: another operator's item is 404) and their location. Without a bundle the
+  // item ids are known up front, so the items are read together with the operator's settings.
+  const rd = input.rentalDetails;
+  const direct = rd.bundleCode ? [] : [...new Set(rd.items ? rd.items.map((l) => l.inventoryId) : rd.inventoryId ? [rd.inventoryId] : [])];
+  const [settings, early] = await Promise.all([operatorSettings(ctx, customerId), Promise.all(direct.map((id) => loadItemContext(ctx.db, id, customerId)))]);
   const { lines: lineReqs, bundle } = planLines(input, bundlesOf(settings));
-
-  // Items (tenant-scoped: another operator's item is 404) and their location.
-  const items = new Map<string, ItemContext>();
-  for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) items.set(id, await loadItemContext(ctx.db, id, customerId));
+  const items = new Map<string, ItemContext>(early.map((it) => [it.row.id, it]));
+  for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
   const wantedLocation = input.rentalDetails.locationId;
   for (const it of items.values()) {
     if (wantedLocation && it.row.locationId !== wantedLocation) throw bad(`Inventory item ${it.row.id} is not at location ${wantedLocation}`, 'rentalDetails.locationId');
@@ -383,9 +385,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
     dob: ci.dob,
     transactions: [{ transactionId, rentalIds, total: dollars(total), currency, createdAt: new Date(now).toISOString() }],
   };
-  let upsert: RenterUpsert = await renterUpsert(ctx, renterInput);
-
-  // Reserve inside each item's lock object (all-or-nothing, fixed order).
+  // Reserve inside each item's lock object (all-or-nothing, fixed order), while the renter is read.
   const reqs: ReserveRequest[] = prepared.map((p, i) => ({
     customerId,
     itemId: p.item.row.id,
@@ -403,7 +403,14 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
       holdEmail: ci.email,
     },
   }));
-  const reservations = await reserveAll(ctx.env, reqs);
+  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx.env, reqs)]);
+  if (reserveRes.status === 'rejected') throw reserveRes.reason;
+  const reservations = reserveRes.value;
+  if (upsertRes.status === 'rejected') {
+    await releaseAll(ctx.env, reservations);
+    throw upsertRes.reason;
+  }
+  let upsert: RenterUpsert = upsertRes.value;
 
   const pay = payments(ctx.env);
   let charge: PaymentIntent | null = null;
