@@ -10,7 +10,7 @@ import { tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { addDays, isoMonth, localDate, localTime, WEEKDAYS, type Weekday } from '../../lib/time';
 import { bookings } from '../../db/schema/bookings';
-import { checkWindow, dayAvailability, departuresOn, monthAvailability, monthBounds, rentalSlotsOn, summarizeDay, type DaySlot, type Reason } from './engine';
+import { checkWindow, dayAvailability, departuresOn, monthAvailability, monthBounds, rentalSlotsOn, summarizeDay, type Busy, type DaySlot, type Reason } from './engine';
 import { loadBusy, loadItemContext, type ItemContext } from './state';
 
 const HOUR = 3_600_000;
@@ -53,9 +53,9 @@ export async function windowAvailability(ctx: Ctx, q: { inventoryId: string; sta
   return getItemAvailability(ctx, q.inventoryId, { start, end, quantity: q.quantity, seats: q.seats, excludeRentalId: q.excludeRentalId, source: q.source });
 }
 
-export async function availabilityOf(ctx: Ctx, item: ItemContext, q: AvailabilityQuery): Promise<ItemAvailability> {
+export async function availabilityOf(ctx: Ctx, item: ItemContext, q: AvailabilityQuery, loaded?: Busy[]): Promise<ItemAvailability> {
   const now = Date.now();
-  const busy = await loadBusy(ctx.db, item, q.start, q.end, now);
+  const busy = loaded ?? (await loadBusy(ctx.db, item, q.start, q.end, now));
   const c = checkWindow(item.item, busy, {
     start: q.start,
     end: q.end,

@@ -77,16 +77,42 @@ export async function loadItemContext(db: DB, itemId: string, customerId: string
   const rows = await db.select({ item: inventoryItems, location: locations }).from(inventoryItems).innerJoin(locations, eq(locations.id, inventoryItems.locationId)).where(itemWhere).limit(1).all();
   const hit = rows[0];
   if (!hit || hit.location.customerId !== hit.item.customerId) throw notFound('Inventory item');
-  const model = parseModel(hit.item);
-  const kind = itemKind(hit.item, model);
+  return itemContextOf(db, hit.item, hit.location);
+}
+
+/** An item context from rows already read (the item and its location). */
+export async function itemContextOf(db: DB, row: ItemRow, location: LocationRow): Promise<ItemContext> {
+  const model = parseModel(row);
+  const kind = itemKind(row, model);
   const item: EngineItem = {
-    id: hit.item.id,
+    id: row.id,
     kind,
     model,
-    timezone: hit.location.timezone || 'UTC',
-    assets: kind === 'tour' ? [] : await engineAssets(db, hit.item),
+    timezone: location.timezone || 'UTC',
+    assets: kind === 'tour' ? [] : await engineAssets(db, row),
   };
-  return { row: hit.item, item, location: hit.location, currency: (model.currency ?? hit.location.currency ?? 'usd').toLowerCase() };
+  return { row, item, location, currency: (model.currency ?? location.currency ?? 'usd').toLowerCase() };
+}
+
+/**
+ * Several items at once for a window, in one D1 round trip (a batch of single-table reads): the
+ * item rows, the locations of their operators and their active allocations in the window.
+ * Callers check ownership and visibility themselves.
+ */
+export async function loadItemsWithBusy(db: DB, itemIds: string[], customerIds: string[], from: number, to: number, now = Date.now()) {
+  if (!itemIds.length || !customerIds.length) return new Map<string, { row: ItemRow; location: LocationRow | undefined; allocations: AllocationRow[] }>();
+  const [itemRows, locRows, allocRows] = await db.batch([
+    db.select().from(inventoryItems).where(and(inArray(inventoryItems.id, itemIds), inArray(inventoryItems.customerId, customerIds), isNull(inventoryItems.deletedAt))),
+    db.select().from(locations).where(inArray(locations.customerId, customerIds)),
+    db
+      .select()
+      .from(allocations)
+      .where(and(inArray(allocations.itemId, itemIds), inArray(allocations.customerId, customerIds), eq(allocations.active, true), lt(allocations.blockedStart, to + MARGIN_MS), gt(allocations.blockedEnd, from - MARGIN_MS))),
+  ]);
+  const out = new Map<string, { row: ItemRow; location: LocationRow | undefined; allocations: AllocationRow[] }>();
+  for (const row of itemRows) out.set(row.id, { row, location: locRows.find((l) => l.id === row.locationId && l.customerId === row.customerId), allocations: [] });
+  for (const a of allocRows) if (a.expiresAt == null || a.expiresAt > now) out.get(a.itemId)?.allocations.push(a);
+  return out;
 }
 
 export function allocationToBusy(a: Pick<AllocationRow, 'id' | 'sourceId' | 'kind' | 'assetId' | 'start' | 'end' | 'blockedStart' | 'blockedEnd' | 'seats' | 'expiresAt'>): Busy {

@@ -14,8 +14,9 @@ import { customers } from '../../db/schema/accounts';
 import { createBooking } from '../bookings/create';
 import { cancelBooking } from '../bookings/lifecycle';
 import { availabilityOf } from '../availability/service';
-import { loadItemContext } from '../availability/state';
-import { catalog, findOffered } from './catalog';
+import { allocationToBusy, itemContextOf, loadItemsWithBusy } from '../availability/state';
+import { maintenanceBusy } from '../availability/engine';
+import { catalog, findOffered, modelOf } from './catalog';
 import { channelError, merchantConnections, type ChannelPrincipal, type ConnectionRow } from './keys';
 import { claim, release, requestHash } from './idempotency';
 import { merchantsOf } from './portal';
@@ -81,20 +82,30 @@ function windowOf(startTime: string, endTime?: string) {
   return { start, end };
 }
 
-/** One line per product, in the requested order, from the same engine as the operator's checkout. */
+/**
+ * One line per product, in the requested order, from the same engine as the operator's checkout.
+ * The products' rows, their operators' locations and their allocations in the window are read in
+ * one D1 round trip; the engine then checks each product in memory.
+ */
 export async function availability(env: Env, p: ChannelPrincipal, body: z.output<typeof AvailabilityBody>, requestId: string) {
   const db = getDb(env.DB);
   const { start, end } = windowOf(body.startTime, body.endTime);
+  const now = Date.now();
   const conns = await activeConnections(db, p);
+  const ids = [...new Set(body.productIds)];
+  const loaded = await loadItemsWithBusy(db, ids, [...new Set(conns.map((c) => c.customerId))], start, end!, now);
   const lines = await Promise.all(
     body.productIds.map(async (productId) => {
-      const found = await findOffered(db, conns, productId);
-      if (!found || found.conn.status !== 'active') return { productId, available: false, unitsFree: null, error: 'unknown_product' as const };
-      if (body.locationId && found.item.locationId !== body.locationId) return { productId, available: false, unitsFree: null, reason: 'not_at_location' };
-      const ctx = merchantCtx(env, p, found.conn, requestId);
-      const item = await loadItemContext(ctx.db, found.item.id, found.conn.customerId);
-      const isTour = found.model.type === 'tour';
-      const a = await availabilityOf(ctx, item, { start, end: end!, source: 'channel', ...(isTour ? { seats: body.quantity } : { quantity: body.quantity }) });
+      const hit = loaded.get(productId);
+      const conn = hit && conns.find((c) => c.customerId === hit.row.customerId);
+      const offeredHere = hit && conn && conn.status === 'active' && hit.row.isPublic && (conn.offerAllInventory || conn.offeredItemIds.includes(productId)) && hit.location && modelOf(hit.row);
+      if (!offeredHere) return { productId, available: false, unitsFree: null, error: 'unknown_product' as const };
+      if (body.locationId && hit.row.locationId !== body.locationId) return { productId, available: false, unitsFree: null, reason: 'not_at_location' };
+      const ctx = merchantCtx(env, p, conn, requestId);
+      const item = await itemContextOf(db, hit.row, hit.location!);
+      const busy = [...hit.allocations.map(allocationToBusy), ...maintenanceBusy(item.item)];
+      const isTour = item.item.kind === 'tour';
+      const a = await availabilityOf(ctx, item, { start, end: end!, source: 'channel', ...(isTour ? { seats: body.quantity } : { quantity: body.quantity }) }, busy);
       return {
         productId,
         available: a.available,
