@@ -114,7 +114,7 @@ async function main() {
   try {
     await waitFor(`${base}/health`);
     log('seeding');
-    const seedRes = await fetch(`${base}/__dev/bench/seed`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-seed-token': TOKEN }, body: JSON.stringify({ keys: KEYS, denseBookings: DENSE }) });
+    const seedRes = await fetch(`${base}/__dev/bench/seed`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-seed-token': TOKEN }, body: JSON.stringify({ keys: KEYS, denseBookings: DENSE, channelKeys: 60, channelProducts: 25 }) });
     if (!seedRes.ok) throw new Error(`seed failed: ${seedRes.status} ${await seedRes.text()}`);
     const seed = await seedRes.json();
     log(`seeded ${seed.dense.bookings} bookings on the dense item for ${seed.dense.month}`);
@@ -197,6 +197,16 @@ async function scenarios(base, seed) {
   const monthPath = `/public/availability?inventoryId=${seed.dense.inventoryId}&locationId=${seed.locationId}&month=${seed.dense.month}`;
   await step('availability', { next: () => ({ method: 'GET', path: monthPath }) });
   await step('preload', { next: () => ({ method: 'GET', path: `/preload-availability?inventoryId=${seed.dense.inventoryId}&month=${seed.dense.month}` }) });
+  // Reseller channel: availability of 25 products over 31 days, and booking latency.
+  const ch = seed.channel;
+  let ck = 0;
+  const chanKey = () => ch.keys[ck++ % ch.keys.length];
+  const availBody = JSON.stringify({ productIds: ch.products, startTime: new Date(ch.windowStart).toISOString(), endTime: new Date(ch.windowEnd).toISOString() });
+  const chanAvail = () => ({ method: 'POST', path: '/channel/v1/availability', headers: { 'content-type': 'application/json', authorization: `Bearer ${chanKey()}` }, body: availBody });
+  await step('chanAvail', { next: chanAvail });
+  await step('chanAvail1', { connections: 1, next: chanAvail });
+  await step('d1readC', { next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }) });
+  await step('d1readC1', { connections: 1, next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }) });
   // One client: latency without queueing (what one request costs).
   await step('d1read1', { connections: 1, next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }) });
   await step('availability1', { connections: 1, next: () => ({ method: 'GET', path: monthPath }) });
@@ -209,6 +219,24 @@ async function scenarios(base, seed) {
   r.bothB = summary(b2);
   // Same total clients on one item, to tell "two items interfere" from "the machine is saturated".
   await step('oneItem2x', { connections: CONNS * 2, next: bookingRequests(seed, 'hotA', 240) });
+
+  await step('d1read1b', { connections: 1, next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }) });
+  const chanBooking = (firstDay) => {
+    const slot = slotMaker(seed.timezone, firstDay);
+    return () => {
+      const s = slot();
+      const start = isoLocal(s.date, s.time, seed.timezone);
+      const end = new Date(Date.parse(start) + 3_600_000).toISOString();
+      return {
+        method: 'POST',
+        path: '/channel/v1/bookings',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${chanKey()}`, 'idempotency-key': `bench-${s.seq}-${firstDay}` },
+        body: JSON.stringify({ productId: seed.items.hotB, startTime: start, endTime: end, quantity: 1, totalPrice: 107, reference: `BENCH-${firstDay}-${s.seq}` }),
+      };
+    };
+  };
+  await step('chanBook', { next: chanBooking(400) });
+  await step('chanBook1', { connections: 1, next: chanBooking(500) });
   return r;
 }
 
@@ -230,6 +258,12 @@ function print(r, seed) {
   row(`two items booked at once (${CONNS} clients each)`, `${fmt(r.bothA.rps)} + ${fmt(r.bothB.rps)} = ${fmt(both)} req/s`, `one item, ${CONNS} clients`, `${fmt(r.bookA.rps)} req/s`, `${fmt(par, 2)}x`, '2x = independent and machine not saturated', null);
   const sat = both / r.oneItem2x.rps;
   row(`  control: one item, ${CONNS * 2} clients`, `${fmt(r.oneItem2x.rps)} req/s, p50 ${fmt(r.oneItem2x.p50)} ms`, 'two items at once', `${fmt(both)} req/s`, `two/one = ${fmt(sat, 2)}x`, '>= 0.9x (items do not slow each other)', sat >= 0.9);
+  const ca1 = r.chanAvail1.p50 / r.d1readC1.p50;
+  row('channel availability, 25 products x 31 days, 1 client', `p50 ${fmt(r.chanAvail1.p50)} ms`, 'one D1 read, 1 client', `p50 ${fmt(r.d1readC1.p50)} ms`, `${fmt(ca1, 2)}x`, '<= 2x', ca1 <= 2);
+  const ca = r.chanAvail.p50 / r.d1readC.p50;
+  row(`  same, ${CONNS} clients`, `p50 ${fmt(r.chanAvail.p50)} ms, ${fmt(r.chanAvail.rps)} req/s`, `one D1 read, ${CONNS} clients`, `p50 ${fmt(r.d1readC.p50)} ms`, `${fmt(ca, 2)}x`, '<= 2x', ca <= 2);
+  row(`channel booking p50 / p99 (${CONNS} clients, 1 item)`, `${fmt(r.chanBook.p50)} / ${fmt(r.chanBook.p99)} ms, ${fmt(r.chanBook.rps)} req/s`, 'operator booking, same load', `${fmt(r.bookA.p50)} / ${fmt(r.bookA.p99)} ms`, `p99 = ${fmt(r.chanBook.p99 / r.chanBook.p50, 2)}x p50`, '(figures)', null);
+  row('  channel booking, 1 client', `p50 ${fmt(r.chanBook1.p50)} / p99 ${fmt(r.chanBook1.p99)} ms`, 'one D1 read, 1 client', `p50 ${fmt(r.d1read1b.p50)} ms`, `${fmt(r.chanBook1.p50 / r.d1read1b.p50, 2)}x`, '(figures)', null);
   row(`no-op route (${CONNS} clients)`, `${fmt(r.noop.rps)} req/s, p50 ${fmt(r.noop.p50)} ms`, '', '', '', '(baseline)', null);
 
   const cols = ['figure', 'value', 'baselineName', 'baseline', 'ratio', 'goal', 'verdict'];

@@ -94,24 +94,36 @@ export async function itemContextOf(db: DB, row: ItemRow, location: LocationRow)
   return { row, item, location, currency: (model.currency ?? location.currency ?? 'usd').toLowerCase() };
 }
 
-/**
- * Several items at once for a window, in one D1 round trip (a batch of single-table reads): the
- * item rows, the locations of their operators and their active allocations in the window.
- * Callers check ownership and visibility themselves.
- */
-export async function loadItemsWithBusy(db: DB, itemIds: string[], customerIds: string[], from: number, to: number, now = Date.now()) {
-  if (!itemIds.length || !customerIds.length) return new Map<string, { row: ItemRow; location: LocationRow | undefined; allocations: AllocationRow[] }>();
-  const [itemRows, locRows, allocRows] = await db.batch([
+/** Several items and their operators' locations in one D1 round trip (a batch of single-table reads). Callers check visibility. */
+export async function loadItemRows(db: DB, itemIds: string[], customerIds: string[]) {
+  const out = new Map<string, { row: ItemRow; location: LocationRow | undefined }>();
+  if (!itemIds.length || !customerIds.length) return out;
+  const [itemRows, locRows] = await db.batch([
     db.select().from(inventoryItems).where(and(inArray(inventoryItems.id, itemIds), inArray(inventoryItems.customerId, customerIds), isNull(inventoryItems.deletedAt))),
     db.select().from(locations).where(inArray(locations.customerId, customerIds)),
-    db
-      .select()
-      .from(allocations)
-      .where(and(inArray(allocations.itemId, itemIds), inArray(allocations.customerId, customerIds), eq(allocations.active, true), lt(allocations.blockedStart, to + MARGIN_MS), gt(allocations.blockedEnd, from - MARGIN_MS))),
   ]);
-  const out = new Map<string, { row: ItemRow; location: LocationRow | undefined; allocations: AllocationRow[] }>();
-  for (const row of itemRows) out.set(row.id, { row, location: locRows.find((l) => l.id === row.locationId && l.customerId === row.customerId), allocations: [] });
-  for (const a of allocRows) if (a.expiresAt == null || a.expiresAt > now) out.get(a.itemId)?.allocations.push(a);
+  for (const row of itemRows) out.set(row.id, { row, location: locRows.find((l) => l.id === row.locationId && l.customerId === row.customerId) });
+  return out;
+}
+
+/** Active, unexpired allocations of several items touching [from, to), grouped by item, in one read. */
+export async function loadAllocationsFor(db: DB, items: { id: string; customerId: string }[], from: number, to: number, now = Date.now()) {
+  const out = new Map<string, AllocationRow[]>(items.map((i) => [i.id, []]));
+  if (!items.length) return out;
+  const rows = await db
+    .select()
+    .from(allocations)
+    .where(
+      and(
+        inArray(allocations.itemId, items.map((i) => i.id)),
+        inArray(allocations.customerId, [...new Set(items.map((i) => i.customerId))]),
+        eq(allocations.active, true),
+        lt(allocations.blockedStart, to + MARGIN_MS),
+        gt(allocations.blockedEnd, from - MARGIN_MS),
+      ),
+    )
+    .all();
+  for (const a of rows) if (a.expiresAt == null || a.expiresAt > now) out.get(a.itemId)?.push(a);
   return out;
 }
 

@@ -12,6 +12,8 @@ import { inventoryAssets, inventoryItems, allocations } from '../../db/schema/in
 import { bookings } from '../../db/schema/bookings';
 import { InventoryData } from '../inventory/model';
 import { generateKeySecret, keyRow } from '../api-keys/service';
+import { channelConnections, channelKeys as channelKeys_ } from '../../db/schema/channel';
+import { keyRow as channelKeyRow, newChannelKey } from '../channel/keys';
 
 /**
  * Benchmark support for `npm run bench` (test/bench/run.mjs), not part of the API: a bulk seed of
@@ -43,7 +45,7 @@ async function runBatches(db: ReturnType<typeof getDb>, stmts: Stmt[], size = 40
  */
 benchRoutes.post('/__dev/bench/seed', async (c) => {
   guard(c);
-  const body = (await c.req.json().catch(() => ({}))) as { keys?: number; denseBookings?: number };
+  const body = (await c.req.json().catch(() => ({}))) as { keys?: number; denseBookings?: number; channelKeys?: number; channelProducts?: number };
   const nKeys = Math.min(Math.max(Number(body.keys ?? 100), 1), 500);
   const nDense = Math.min(Math.max(Number(body.denseBookings ?? 5000), 0), 20_000);
   const db = getDb(c.env.DB);
@@ -105,7 +107,50 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
     }
   }
   await runBatches(db, rows);
+
+  // Reseller channel: `channelKeys` single-operator connections (each its own 300/min bucket) and
+  // `channelProducts - 1` small items (3 assets, a few bookings each) beside the dense item.
+  const nChannelKeys = Math.min(Math.max(Number(body.channelKeys ?? 0), 0), 200);
+  const channelKeys: string[] = [];
+  const channelProducts: string[] = [];
+  if (nChannelKeys) {
+    const cstmts: Stmt[] = [];
+    for (let i = 0; i < nChannelKeys; i++) {
+      const connectionId = newId('con');
+      const secret = newChannelKey('live');
+      channelKeys.push(secret);
+      cstmts.push(db.insert(channelConnections).values({ id: connectionId, customerId, kind: 'single', name: `Bench reseller ${i}`, commissionRate: 15, offerAllInventory: true }));
+      cstmts.push(db.insert(channelKeys_).values(await channelKeyRow(secret, { connectionId })));
+    }
+    channelProducts.push(dense.id);
+    const nProducts = Math.min(Math.max(Number(body.channelProducts ?? 25), 1), 25);
+    for (let p = 1; p < nProducts; p++) {
+      const id = newId('inv');
+      const assetIds = Array.from({ length: 3 }, () => newId('ast'));
+      const data = InventoryData.parse({
+        name: `Bench channel ${p}`,
+        type: 'rental',
+        locationId,
+        capacity: 4,
+        slotIntervalMinutes: 60,
+        maxAdvanceDays: 730,
+        seasons: [{ name: 'Default', hourlyPrices: everyDay({ basePrice: 80 }) }],
+        assets: assetIds.map((a, i) => ({ assetId: a, name: `Unit ${i + 1}` })),
+      });
+      cstmts.push(db.insert(inventoryItems).values({ id, customerId, locationId, name: data.name, kind: 'rental', data: data as Record<string, unknown> }));
+      assetIds.forEach((a, i) => cstmts.push(db.insert(inventoryAssets).values({ id: a, customerId, itemId: id, name: `Unit ${i + 1}`, displayOrder: i })));
+      for (let d = 0; d < 20; d++) {
+        const start = wallTimeToUtc(addDays(firstDay, d), '10:00', TZ);
+        const bid = newId('bk');
+        cstmts.push(db.insert(bookings).values({ id: bid, customerId, transactionId: newId('txn'), locationId, itemId: id, status: 'confirmed', start, end: start + 7_200_000, localDate: addDays(firstDay, d), assetIds: [assetIds[d % 3]], customerInfo: { firstName: 'Bench', lastName: 'Chan', email: `c${p}-${d}@bench.test` } }));
+        cstmts.push(db.insert(allocations).values({ id: newId('alc'), customerId, itemId: id, assetId: assetIds[d % 3], kind: 'booking', sourceId: bid, start, end: start + 7_200_000, blockedStart: start, blockedEnd: start + 7_200_000 }));
+      }
+      channelProducts.push(id);
+    }
+    await runBatches(db, cstmts);
+  }
   return c.json({
+    channel: { keys: channelKeys, products: channelProducts, windowStart: wallTimeToUtc(firstDay, '00:00', TZ), windowEnd: wallTimeToUtc(addDays(firstDay, 31), '00:00', TZ) },
     customerId,
     locationId,
     timezone: TZ,

@@ -47,18 +47,25 @@ export interface ChannelPrincipal {
 export const channelError = (code: string, message: string, status: number) => new ApiError(code, message, { status });
 
 export async function resolveChannelKey(db: DB, secret: string): Promise<ChannelPrincipal> {
-  if (!/^rtc_(live|test)_[A-Za-z0-9_]{16,120}$/.test(secret)) throw channelError('invalid_api_key', 'The key does not exist or was rotated; contact the operator, do not retry', 401);
+  const invalid = () => channelError('invalid_api_key', 'The key does not exist or was rotated; contact the operator, do not retry', 401);
+  if (!/^rtc_(live|test)_[A-Za-z0-9_]{16,120}$/.test(secret)) throw invalid();
   const hash = await sha256Hex(secret);
-  const key = await db.select().from(channelKeys).where(and(eq(channelKeys.keyHash, hash), isNull(channelKeys.revokedAt))).get();
-  if (!key || !timingSafeEqual(key.keyHash, hash)) throw channelError('invalid_api_key', 'The key does not exist or was rotated; contact the operator, do not retry', 401);
+  // One read: the key with its channel or connection.
+  const row = await db
+    .select({ key: channelKeys, channel: channels, connection: channelConnections })
+    .from(channelKeys)
+    .leftJoin(channels, eq(channels.id, channelKeys.channelId))
+    .leftJoin(channelConnections, eq(channelConnections.id, channelKeys.connectionId))
+    .where(and(eq(channelKeys.keyHash, hash), isNull(channelKeys.revokedAt)))
+    .get();
+  if (!row || !timingSafeEqual(row.key.keyHash, hash)) throw invalid();
+  const { key, channel, connection } = row;
   if (key.channelId) {
-    const channel = await db.select().from(channels).where(eq(channels.id, key.channelId)).get();
-    if (!channel) throw channelError('invalid_api_key', 'The key does not exist or was rotated', 401);
+    if (!channel) throw invalid();
     if (channel.status === 'paused') throw channelError('connection_paused', 'This channel is paused; no operator can be sold until it resumes', 403);
     return { keyId: key.id, mode: key.mode, kind: 'platform', channel, connection: null, scope: `${channel.id}:${key.mode}` };
   }
-  const connection = key.connectionId ? await db.select().from(channelConnections).where(eq(channelConnections.id, key.connectionId)).get() : undefined;
-  if (!connection || connection.status === 'removed') throw channelError('invalid_api_key', 'The key does not exist or was rotated', 401);
+  if (!connection || connection.status === 'removed') throw invalid();
   if (connection.status === 'paused') throw channelError('connection_paused', 'The operator paused this connection', 403);
   return { keyId: key.id, mode: key.mode, kind: 'single', channel: null, connection, scope: `${connection.id}:${key.mode}` };
 }

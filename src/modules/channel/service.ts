@@ -7,14 +7,14 @@ import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
 import { sha256Hex } from '../../lib/crypto';
-import { allocations } from '../../db/schema/inventory';
+import { allocations, inventoryItems } from '../../db/schema/inventory';
 import { bookingEvents, bookings, ledgerEntries } from '../../db/schema/bookings';
 import { channelConnections, channelIdempotency } from '../../db/schema/channel';
 import { customers } from '../../db/schema/accounts';
 import { createBooking } from '../bookings/create';
 import { cancelBooking } from '../bookings/lifecycle';
 import { availabilityOf } from '../availability/service';
-import { allocationToBusy, itemContextOf, loadItemsWithBusy } from '../availability/state';
+import { allocationToBusy, itemContextOf, loadAllocationsFor, loadItemRows, type LocationRow } from '../availability/state';
 import { maintenanceBusy } from '../availability/engine';
 import { catalog, findOffered, modelOf } from './catalog';
 import { channelError, merchantConnections, type ChannelPrincipal, type ConnectionRow } from './keys';
@@ -29,6 +29,7 @@ export const PLATFORM_FEE_CENTS = 500;
 const MAX_WINDOW_MS = 366 * 86_400_000;
 
 type BookingRow = typeof bookings.$inferSelect;
+type ItemRow = typeof inventoryItems.$inferSelect;
 
 /** A service context acting for the operator a reseller sells. */
 function merchantCtx(env: Env, p: ChannelPrincipal, conn: ConnectionRow, requestId: string): Ctx {
@@ -83,39 +84,66 @@ function windowOf(startTime: string, endTime?: string) {
 }
 
 /**
+ * Window checks of this isolate, keyed by what they depend on (the item's version and allocation
+ * sequence, which triggers bump on every allocation write, and the query); time-based rules and
+ * expiring holds limit an entry to 30 seconds or the first hold expiry in it.
+ */
+const windowCache = new Map<string, { validUntil: number; line: Record<string, unknown> }>();
+const WINDOW_CACHE_TTL_MS = 30_000;
+
+/**
  * One line per product, in the requested order, from the same engine as the operator's checkout.
- * The products' rows, their operators' locations and their allocations in the window are read in
- * one D1 round trip; the engine then checks each product in memory.
+ * The products and their operators' locations are read in one D1 round trip; allocations only for
+ * products whose answer is not cached; the engine then checks each product in memory.
  */
 export async function availability(env: Env, p: ChannelPrincipal, body: z.output<typeof AvailabilityBody>, requestId: string) {
   const db = getDb(env.DB);
   const { start, end } = windowOf(body.startTime, body.endTime);
   const now = Date.now();
   const conns = await activeConnections(db, p);
-  const ids = [...new Set(body.productIds)];
-  const loaded = await loadItemsWithBusy(db, ids, [...new Set(conns.map((c) => c.customerId))], start, end!, now);
-  const lines = await Promise.all(
-    body.productIds.map(async (productId) => {
-      const hit = loaded.get(productId);
-      const conn = hit && conns.find((c) => c.customerId === hit.row.customerId);
-      const offeredHere = hit && conn && conn.status === 'active' && hit.row.isPublic && (conn.offerAllInventory || conn.offeredItemIds.includes(productId)) && hit.location && modelOf(hit.row);
-      if (!offeredHere) return { productId, available: false, unitsFree: null, error: 'unknown_product' as const };
-      if (body.locationId && hit.row.locationId !== body.locationId) return { productId, available: false, unitsFree: null, reason: 'not_at_location' };
-      const ctx = merchantCtx(env, p, conn, requestId);
-      const item = await itemContextOf(db, hit.row, hit.location!);
-      const busy = [...hit.allocations.map(allocationToBusy), ...maintenanceBusy(item.item)];
-      const isTour = item.item.kind === 'tour';
-      const a = await availabilityOf(ctx, item, { start, end: end!, source: 'channel', ...(isTour ? { seats: body.quantity } : { quantity: body.quantity }) }, busy);
-      return {
-        productId,
-        available: a.available,
-        unitsFree: isTour ? null : a.unitsFree,
-        ...(isTour && a.seatsFree !== undefined ? { seatsFree: a.seatsFree } : {}),
-        ...(!a.available && a.reasons?.[0] ? { reason: a.reasons[0].code } : {}),
-      };
-    }),
-  );
-  return { startTime: new Date(start).toISOString(), endTime: new Date(end!).toISOString(), data: lines };
+  const rows = await loadItemRows(db, [...new Set(body.productIds)], [...new Set(conns.map((c) => c.customerId))]);
+  const keyOf = (r: { row: { id: string; version: number; allocSeq: number; updatedAt: string } }) =>
+    `${r.row.id}|${r.row.version}|${r.row.allocSeq}|${r.row.updatedAt}|${start}|${end}|${body.quantity}`;
+  const offered = new Map<string, { hit: { row: ItemRow; location: LocationRow }; conn: ConnectionRow }>();
+  for (const id of new Set(body.productIds)) {
+    const hit = rows.get(id);
+    const conn = hit && conns.find((c) => c.customerId === hit.row.customerId);
+    if (hit && conn && conn.status === 'active' && hit.row.isPublic && hit.location && (conn.offerAllInventory || conn.offeredItemIds.includes(id)) && modelOf(hit.row)) {
+      offered.set(id, { hit: { row: hit.row, location: hit.location }, conn });
+    }
+  }
+  const computed = new Map<string, Record<string, unknown>>();
+  const misses = [...offered.values()].filter(({ hit }) => {
+    const c = windowCache.get(keyOf(hit));
+    if (c && c.validUntil > now) computed.set(hit.row.id, c.line);
+    return !computed.has(hit.row.id);
+  });
+  const allocs = await loadAllocationsFor(db, misses.map(({ hit }) => ({ id: hit.row.id, customerId: hit.row.customerId })), start, end!, now);
+  for (const { hit, conn } of misses) {
+    const ctx = merchantCtx(env, p, conn, requestId);
+    const item = await itemContextOf(db, hit.row, hit.location);
+    const own = allocs.get(hit.row.id) ?? [];
+    const busy = [...own.map(allocationToBusy), ...maintenanceBusy(item.item)];
+    const isTour = item.item.kind === 'tour';
+    const a = await availabilityOf(ctx, item, { start, end: end!, source: 'channel', ...(isTour ? { seats: body.quantity } : { quantity: body.quantity }) }, busy);
+    const line = {
+      available: a.available,
+      unitsFree: isTour ? null : a.unitsFree,
+      ...(isTour && a.seatsFree !== undefined ? { seatsFree: a.seatsFree } : {}),
+      ...(!a.available && a.reasons?.[0] ? { reason: a.reasons[0].code } : {}),
+    };
+    computed.set(hit.row.id, line);
+    const firstExpiry = own.reduce((m, b) => (b.expiresAt != null && b.expiresAt > now ? Math.min(m, b.expiresAt) : m), Infinity);
+    if (windowCache.size >= 2000) windowCache.delete(windowCache.keys().next().value!);
+    windowCache.set(keyOf(hit), { validUntil: Math.min(now + WINDOW_CACHE_TTL_MS, firstExpiry), line });
+  }
+  const data = body.productIds.map((productId) => {
+    const o = offered.get(productId);
+    if (!o) return { productId, available: false, unitsFree: null, error: 'unknown_product' as const };
+    if (body.locationId && o.hit.row.locationId !== body.locationId) return { productId, available: false, unitsFree: null, reason: 'not_at_location' };
+    return { productId, ...computed.get(productId)! };
+  });
+  return { startTime: new Date(start).toISOString(), endTime: new Date(end!).toISOString(), data };
 }
 
 export function channelBookingOut(b: BookingRow, mode: 'live' | 'test') {

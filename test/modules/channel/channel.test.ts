@@ -449,3 +449,18 @@ describe('Channel idempotency retention', () => {
     expect(await db().select().from(channelIdempotency).where(eq(channelIdempotency.key, 'keep-1')).get()).toBeUndefined();
   });
 });
+
+describe('Channel availability cache', () => {
+  it('never answers from a cached check after any write to the product', async () => {
+    const { op, item, key } = await setup({ assets: 1 });
+    const q = { productIds: [item.id], startTime: at(TZ, 15, '10:00'), endTime: at(TZ, 15, '12:00') };
+    const line = async () => (await post('/channel/v1/availability', q, ch(key))).body.data[0];
+    expect(await line()).toMatchObject({ available: true, unitsFree: 1 });
+    expect(await line()).toMatchObject({ available: true, unitsFree: 1 });
+    const b = await post('/coreBooking/book', { rentalDetails: { inventoryId: item.id, startTime: q.startTime, endTime: q.endTime }, rentalPricing: {}, customerInfo: { firstName: 'A', lastName: 'B', email: 'ab@example.test' }, paymentMethodId: 'pm_card_visa', extendedData: {} }, { key: op.adminKey });
+    expect(b.status).toBe(201);
+    expect(await line()).toMatchObject({ available: false, unitsFree: 0 });
+    await post(`/coreBooking/${b.body.rentalId}/cancel`, {}, { key: op.adminKey });
+    expect(await line()).toMatchObject({ available: true, unitsFree: 1 });
+  });
+});
