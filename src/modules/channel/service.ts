@@ -232,7 +232,7 @@ export async function createChannelBooking(
 
   const ctx = merchantCtx(env, p, found.conn, requestId);
   const testMode = p.mode === 'test';
-  const transactionId = newId('bk');
+  const transactionId = newId('txn');
   const isTour = found.model.type === 'tour';
   const guest = body.guest ?? {
     firstName: 'Guest',
