@@ -74,6 +74,32 @@ export function buildApp() {
       description: API_DESCRIPTION,
     },
     servers: [{ url: new URL(c.req.url).origin }],
+    tags: [
+      {
+        name: 'Channel API',
+        description: [
+          'Resellers sell operators\' rentals and tours from their own checkout. Authenticate with `Authorization: Bearer <rtc_live_... | rtc_test_...>` or `X-Channel-Key`. Errors are `{error, message}` (plus `requestId`); branch on `error`:',
+          '',
+          '| error | status | meaning |',
+          '|---|---|---|',
+          '| `missing_api_key` | 401 | no key sent |',
+          '| `invalid_api_key` | 401 | unknown or rotated key (do not retry) |',
+          '| `connection_paused` | 403 | the operator paused the connection, or the channel is paused |',
+          '| `not_sandbox` | 403 | sandbox reset with a live key |',
+          '| `unknown_product` | 404 (or a line of an availability answer) | the product is not offered to the key |',
+          '| `not_found` | 404 | a booking this key did not create |',
+          '| `validation_failed` | 400 | invalid input or missing `Idempotency-Key` |',
+          '| `booking_in_progress` | 409 | same Idempotency-Key still in flight |',
+          '| `unavailable` | 409 | a real conflict; the key is freed |',
+          '| `not_cancellable` | 409 | checked in or completed |',
+          '| `idempotency_key_reuse` | 422 | same key, different request |',
+          '| `rate_limited` | 429 | over 300 requests per minute per connection; see `X-RateLimit-Reset` |',
+          '| `idempotency_unavailable`, `inventory_locked` | 503 | transient; retry with the same key |',
+        ].join('\n'),
+      },
+      { name: 'Channel partner portal', description: 'Reseller-side portal: register a channel, rotate the platform key, pause, settlement, webhook subscription. Authenticate with the portal token (`rtp_...`).' },
+      { name: 'Channel connections', description: 'Operator side of the reseller channel: connect to platform channels, commission and offer set, pause, remove, single-operator keys and rotation, settlement.' },
+    ],
   }));
   app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Berth API reference' }));
   return app;
