@@ -1,0 +1,110 @@
+import type { Ctx } from '../../lib/context';
+import { requirePermission, tenantOf } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { ApiError, notFound } from '../../lib/errors';
+import { ulid } from '../../lib/ids';
+import { checkUpload, mediaKey, mediaUrl, type MediaFolder, type MediaKind } from './media';
+import { getItemInTenant } from './reads';
+import { dataUpdateStmt, withVersionRetry } from './version';
+
+export const MAX_IMAGES = 50;
+export const MAX_VIDEOS = 20;
+
+// ---------------------------------------------------------------------------------------------
+// Photos and videos
+
+export interface UploadFile {
+  bytes: Uint8Array;
+  name?: string;
+}
+
+/**
+ * Stores a photo or video in R2 under `<customerId>/inventory/<itemId>/` and appends its URL to
+ * data.images / data.videos. `readFile` is called once the item is known to be the caller's, so an
+ * unknown item answers 404 before the body is read.
+ */
+export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, readFile: () => Promise<UploadFile>, baseUrl: string) {
+  requirePermission(ctx, 'inventory');
+  const customerId = tenantOf(ctx);
+  const field = kind === 'photo' ? 'images' : 'videos';
+  const limit = kind === 'photo' ? MAX_IMAGES : MAX_VIDEOS;
+  const item = await getItemInTenant(ctx, itemId);
+  const full = () => new ApiError('limit_reached', `An item holds at most ${limit} ${field}; remove one with POST /inventory/setup first`, { status: 400 });
+  const count = ((((item.data ?? {}) as Record<string, unknown>)[field] as unknown[] | undefined) ?? []).length;
+  if (count >= limit) throw full();
+  const file = await readFile();
+  const found = checkUpload(kind, file.bytes);
+  const folder: MediaFolder = kind === 'photo' ? 'photos' : 'videos';
+  const fileName = `${ulid().toLowerCase()}.${found.ext}`;
+  const key = mediaKey(customerId, item.id, folder, fileName);
+  const url = mediaUrl(baseUrl, customerId, item.id, folder, fileName);
+  await ctx.env.FILES.put(key, file.bytes, {
+    httpMetadata: { contentType: found.mime, cacheControl: 'public, max-age=31536000, immutable' },
+    customMetadata: { customerId, itemId: item.id, kind, originalName: (file.name ?? '').slice(0, 200), uploadedBy: ctx.principal.userId ?? ctx.principal.credentialId },
+  });
+  try {
+    const result = await withVersionRetry(undefined, async () => {
+      const fresh = await getItemInTenant(ctx, itemId);
+      const data = { ...((fresh.data ?? {}) as Record<string, unknown>) };
+      const list = [...((data[field] as string[] | undefined) ?? []), url];
+      if (list.length > limit) throw full();
+      data[field] = list;
+      await commit(ctx, [dataUpdateStmt(ctx, fresh, data)], {
+        audit: { action: `inventory.${kind}_upload`, targetType: 'inventory_item', targetId: fresh.id, details: { key, contentType: found.mime, size: file.bytes.length } },
+      });
+      return { list, version: fresh.version + 1 };
+    });
+    return {
+      success: true,
+      inventory_id: item.id,
+      inventoryId: item.id,
+      key,
+      url,
+      contentType: found.mime,
+      size: file.bytes.length,
+      width: found.width,
+      height: found.height,
+      [field]: result.list,
+      version: result.version,
+    };
+  } catch (err) {
+    await ctx.env.FILES.delete(key).catch(() => undefined);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public media
+
+/**
+ * A stored inventory media file, public: photos and videos are shown by the booking widget and
+ * resellers. Honours a single `Range: bytes=...` (206), as video players need.
+ */
+export async function openMedia(ctx: Ctx, p: { customerId: string; itemId: string; folder: MediaFolder; file: string }, rangeHeader?: string | null) {
+  const key = mediaKey(p.customerId, p.itemId, p.folder, p.file);
+  const head = await ctx.env.FILES.head(key);
+  if (!head) throw notFound('File');
+  const size = head.size;
+  let range: { offset: number; length: number } | null = null;
+  const m = rangeHeader ? /^bytes=(\d*)-(\d*)$/.exec(rangeHeader.trim()) : null;
+  if (m && (m[1] || m[2])) {
+    const start = m[1] ? Number(m[1]) : Math.max(0, size - Number(m[2]));
+    const end = m[1] && m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+    if (start > end || start >= size) {
+      throw new ApiError('range_not_satisfiable', `The file has ${size} bytes; the requested range is outside it`, { status: 416, headers: { 'content-range': `bytes */${size}` } });
+    }
+    range = { offset: start, length: end - start + 1 };
+  }
+  const obj = await ctx.env.FILES.get(key, range ? { range } : undefined);
+  if (!obj) throw notFound('File');
+  const headers: Record<string, string> = {
+    'content-type': head.httpMetadata?.contentType ?? 'application/octet-stream',
+    'content-length': String(range ? range.length : size),
+    'cache-control': head.httpMetadata?.cacheControl ?? 'public, max-age=3600',
+    etag: head.httpEtag,
+    'accept-ranges': 'bytes',
+    'x-content-type-options': 'nosniff',
+  };
+  if (range) headers['content-range'] = `bytes ${range.offset}-${range.offset + range.length - 1}/${size}`;
+  return { body: obj.body, status: range ? 206 : 200, headers };
+}
