@@ -1,0 +1,104 @@
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { systemCtx } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { addDays, localDate } from '../../lib/time';
+import type { Env } from '../../env';
+import { getDb } from '../../db/client';
+import { waitlistEntries } from '../../db/schema/waitlist';
+import { locations } from '../../db/schema/locations';
+import { existingWallTime } from '../availability/engine';
+import { changes, chunks } from './entries';
+import { syncBooked } from './reads';
+import { cascadeSpot } from './offers';
+import { endHold, offerStillOpen } from './cancel';
+
+// ------------------------------------------------------------------------------------------------
+// Cron sweep
+
+/** Offers past their expiry (not used by a booking) become `expired`; their hold ends and the spot cascades. */
+export async function expireOffers(env: Env, now = new Date()): Promise<{ expired: number; reoffered: number }> {
+  const db = getDb(env.DB);
+  const due = await db
+    .select()
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.status, 'offered'), lte(waitlistEntries.offerExpiresAt, now.toISOString())))
+    .orderBy(asc(waitlistEntries.offerExpiresAt))
+    .limit(200)
+    .all();
+  let expired = 0;
+  let reoffered = 0;
+  for (const e of due) {
+    if (!e.offerId || e.offerStart == null || e.offerEnd == null) continue;
+    const sctx = systemCtx(env, { customerId: e.customerId });
+    const nowIso = now.toISOString();
+    const set = { status: 'expired' as const, expiredAt: nowIso, activeKey: null, updatedAt: nowIso };
+    const { results } = await commit(sctx, [db.update(waitlistEntries).set(set).where(offerStillOpen(e)), ...endHold(db, e, 'expired')], {
+      audit: { action: 'waitlist.offer_expired', targetType: 'waitlist_entry', targetId: e.id, customerId: e.customerId, details: { offerId: e.offerId } },
+    });
+    if (!changes(results[0])) continue;
+    expired++;
+    const r = await cascadeSpot(env, { customerId: e.customerId, itemId: e.inventoryId, start: e.offerStart, end: e.offerEnd, trigger: 'offer_expired', triggerSourceId: e.offerId }, { now });
+    reoffered += r.offered.length;
+  }
+  return { expired, reoffered };
+}
+
+/** Waiting entries whose date (or wanted departure/start time) has passed become `closed`. */
+export async function closePastEntries(env: Env, now = new Date()): Promise<{ closed: number }> {
+  const db = getDb(env.DB);
+  // Local "today" is at most one day after the UTC date anywhere.
+  const horizon = addDays(now.toISOString().slice(0, 10), 1);
+  const rows = await db
+    .select({ id: waitlistEntries.id, customerId: waitlistEntries.customerId, locationId: waitlistEntries.locationId, date: waitlistEntries.date, time: waitlistEntries.time })
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.status, 'waiting'), lte(waitlistEntries.date, horizon)))
+    .limit(500)
+    .all();
+  if (!rows.length) return { closed: 0 };
+  const zones = new Map<string, string>();
+  for (const part of chunks([...new Set(rows.map((r) => r.locationId))])) {
+    for (const l of await db.select({ id: locations.id, timezone: locations.timezone }).from(locations).where(inArray(locations.id, part)).all()) zones.set(l.id, l.timezone || 'UTC');
+  }
+  const t = now.getTime();
+  const due = rows.filter((r) => {
+    const tz = zones.get(r.locationId) ?? 'UTC';
+    const today = localDate(t, tz);
+    if (r.date < today) return true;
+    if (r.date === today && r.time) {
+      const start = existingWallTime(r.date, r.time, tz);
+      return start != null && start <= t;
+    }
+    return false;
+  });
+  const byCustomer = new Map<string, string[]>();
+  for (const r of due) byCustomer.set(r.customerId, [...(byCustomer.get(r.customerId) ?? []), r.id]);
+  let closed = 0;
+  const nowIso = now.toISOString();
+  for (const [customerId, ids] of byCustomer) {
+    for (const part of chunks(ids)) {
+      const { results } = await commit(
+        systemCtx(env, { customerId }),
+        [db.update(waitlistEntries).set({ status: 'closed', closedAt: nowIso, activeKey: null, updatedAt: nowIso }).where(and(eq(waitlistEntries.customerId, customerId), inArray(waitlistEntries.id, part), eq(waitlistEntries.status, 'waiting')))],
+        { audit: { action: 'waitlist.close', targetType: 'waitlist_entry', customerId, details: { entryIds: part, reason: 'date_passed' } } },
+      );
+      closed += changes(results[0]);
+    }
+  }
+  return { closed };
+}
+
+/** Cron (every 5 minutes): booked offers, expired offers (re-offered), closed past entries. */
+export async function sweepWaitlist(env: Env, now = new Date()) {
+  const db = getDb(env.DB);
+  const offered = await db
+    .select()
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.status, 'offered'), sql`EXISTS (SELECT 1 FROM holds WHERE holds.id = ${waitlistEntries.offerId} AND holds.status = 'consumed')`))
+    .limit(500)
+    .all();
+  const synced = await syncBooked(env, offered, now);
+  const booked = [...synced.values()].filter((e) => e.status === 'booked').length;
+  const exp = await expireOffers(env, now);
+  const { closed } = await closePastEntries(env, now);
+  return { booked, ...exp, closed };
+}
