@@ -1,0 +1,224 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import type { DomainEvent } from '../../lib/commit';
+import type { Stmt } from '../../db/client';
+import { newId } from '../../lib/ids';
+import { localDate } from '../../lib/time';
+import { allocations } from '../../db/schema/inventory';
+import { bookings, deposits, holds, renters } from '../../db/schema/bookings';
+import { emailStmt } from '../../adapters/messages';
+import type { PaymentIntent } from '../../adapters/payments';
+import type { RenterUpsert } from '../renters/upsert';
+import type { Reservation } from '../availability/lock';
+import { activityStmt } from './activity';
+import { insertLedger, memoEntry, paymentEntry, saleEntries, type LedgerScope, type NewLedger } from './ledger';
+import { dollars, loyaltyPointsFor, quoteOut, type LineQuote } from './pricing';
+import type { BookInput } from './schemas';
+import type { BookingStatus } from './status';
+import { bookingOut, type BookingRow } from './view';
+import type { BookingResult, BookingSource, CreateBookingOptions } from './create-common';
+import type { PreparedLine } from './lines';
+import { shares, type PaymentPlanOut } from './payment-plan';
+
+interface WriteInput {
+  customerId: string;
+  source: BookingSource;
+  status: BookingStatus;
+  transactionId: string;
+  rentalIds: string[];
+  bundleGroupId: string | null;
+  currency: string;
+  prepared: PreparedLine[];
+  quotes: LineQuote[];
+  reservations: Reservation[];
+  upsert: RenterUpsert;
+  input: BookInput;
+  opts: CreateBookingOptions;
+  plan: PaymentPlanOut;
+  paidNow: number;
+  charge: PaymentIntent | null;
+  depositIntent: PaymentIntent | null;
+  depositAmount: number;
+  now: number;
+}
+
+export function buildWrite(ctx: Ctx, w: WriteInput) {
+  const nowIso = new Date(w.now).toISOString();
+  const statements: Stmt[] = [...w.upsert.statements];
+  const events: DomainEvent[] = [...w.upsert.events];
+  const renterId = w.upsert.renterId;
+
+  // Holds of this renter's e-mail that the booking uses: released before the new allocations go in.
+  const holdIds = [...new Set(w.reservations.flatMap((r) => r.consumedHoldIds))];
+  if (holdIds.length) {
+    statements.push(ctx.db.update(allocations).set({ active: false }).where(and(eq(allocations.customerId, w.customerId), inArray(allocations.sourceId, holdIds), eq(allocations.active, true))));
+    statements.push(ctx.db.update(holds).set({ status: 'consumed' }).where(and(eq(holds.customerId, w.customerId), inArray(holds.id, holdIds), eq(holds.status, 'active'))));
+  }
+
+  const paidShares = shares(w.paidNow, w.quotes.map((q) => q.total));
+  const planJson =
+    w.plan.type === 'prepaid'
+      ? { type: 'prepaid' }
+      : { type: w.plan.type, ...(w.plan.schedule ? { installments: w.plan.schedule.length, schedule: w.plan.schedule.map((s) => ({ dueDate: s.dueDate, amount: dollars(s.amount), status: s.status })) } : {}) };
+  let loyaltyPoints = 0;
+  const rows: BookingRow[] = [];
+  let depositOut: BookingResult['deposit'] = null;
+
+  w.prepared.forEach((p, i) => {
+    const q = w.quotes[i];
+    const r = w.reservations[i];
+    const id = w.rentalIds[i];
+    const points = loyaltyPointsFor(q);
+    loyaltyPoints += points;
+    const isFirst = i === 0;
+    const depositInfo =
+      isFirst && w.depositIntent
+        ? { amount: dollars(w.depositAmount), required: true, paymentIntentId: w.depositIntent.id, status: 'authorized' }
+        : isFirst && w.input.depositInformation
+          ? { ...w.input.depositInformation, paymentMethodId: undefined }
+          : null;
+    const row: BookingRow = {
+      id,
+      customerId: w.customerId,
+      transactionId: w.transactionId,
+      bundleGroupId: w.bundleGroupId,
+      locationId: p.item.row.locationId,
+      itemId: p.item.row.id,
+      renterId,
+      status: w.status,
+      source: w.source,
+      start: r.departure?.start ?? p.start,
+      end: r.departure?.end ?? p.end,
+      localDate: localDate(p.start, p.item.item.timezone),
+      quantity: p.item.item.kind === 'tour' ? p.quantity : r.assetIds.length,
+      participants: p.participants,
+      assetIds: r.assetIds,
+      currency: w.currency,
+      subtotal: q.subtotal,
+      discountTotal: q.discountTotal,
+      taxTotal: q.taxTotal,
+      tipTotal: q.tip,
+      feeTotal: 0,
+      total: q.total,
+      amountPaid: paidShares[i],
+      pricing: { quote: q, loyaltyPoints: points, seats: r.allocations.reduce((s, a) => s + (a.assetId ? 0 : a.seats), 0) },
+      customerInfo: w.input.customerInfo as Record<string, unknown>,
+      rentalDetails: {
+        inventoryId: p.req.inventoryId,
+        locationId: p.item.row.locationId,
+        startTime: p.req.startTime,
+        endTime: p.req.endTime ?? new Date(p.end).toISOString(),
+        ...(p.req.quantity != null ? { quantity: p.req.quantity } : {}),
+        ...(p.req.tickets ? { tickets: p.req.tickets } : {}),
+        ...(p.req.participants != null ? { participants: p.req.participants } : {}),
+        ...(p.req.assetIds ? { assetIds: p.req.assetIds } : {}),
+        ...(w.input.rentalDetails.bundleCode ? { bundleCode: w.input.rentalDetails.bundleCode } : {}),
+        ...(w.input.rentalDetails.notes ? { notes: w.input.rentalDetails.notes } : {}),
+        itemName: p.item.row.name,
+      },
+      extendedData: w.input.extendedData,
+      addons: quoteOut(q).addons,
+      paymentPlan: planJson,
+      paymentIntentId: w.charge?.id ?? null,
+      depositInformation: depositInfo,
+      promoCode: q.discounts.find((d) => d.type === 'promo')?.code ?? null,
+      channelConnectionId: w.opts.channel?.connectionId ?? null,
+      channelReference: w.opts.channel?.reference ?? null,
+      commissionRate: w.opts.channel?.commissionRate ?? null,
+      channelIdempotencyKey: isFirst ? (w.opts.channel?.idempotencyKey ?? null) : null,
+      testMode: !!w.opts.channel?.testMode,
+      checkedInAt: null,
+      checkedOutAt: null,
+      cancelledAt: null,
+      cancellationReason: null,
+      version: 1,
+      createdAt: nowIso,
+      updatedAt: nowIso,
+    };
+    rows.push(row);
+    statements.push(ctx.db.insert(bookings).values(row));
+    for (const a of r.allocations) statements.push(ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }));
+
+    const scope: LedgerScope = { customerId: w.customerId, locationId: row.locationId, renterId, transactionId: w.transactionId, rentalId: id, itemId: row.itemId, assetId: r.assetIds[0] ?? null, currency: w.currency };
+    const ledger: NewLedger[] = saleEntries(scope, q, new Date(row.start).toISOString(), w.source);
+    if (paidShares[i] > 0) {
+      ledger.push(
+        paymentEntry(scope, paidShares[i], w.plan.type === 'prepaid'
+          ? { source: 'channel', reference: w.opts.channel?.reference ?? null, description: 'Paid to the reseller' }
+          : { source: 'card', reference: w.charge?.id ?? null, description: w.plan.type === 'installments' ? 'Installment 1' : 'Payment' }),
+      );
+    }
+    if (isFirst) {
+      for (const x of w.opts.extraLedger ?? []) ledger.push(memoEntry(scope, x));
+      if (w.depositIntent) {
+        const depositId = newId('dep');
+        statements.push(
+          ctx.db.insert(deposits).values({ id: depositId, customerId: w.customerId, rentalId: id, locationId: row.locationId, paymentIntentId: w.depositIntent.id, method: 'card', status: 'authorized', amount: w.depositAmount, currency: w.currency, notes: 'Authorized with the booking' }),
+        );
+        ledger.push(memoEntry(scope, { entryType: 'deposit_hold', amount: w.depositAmount, description: 'Security deposit pre-authorized', source: 'card', reference: w.depositIntent.id }));
+        depositOut = { depositId, paymentIntentId: w.depositIntent.id, amount: dollars(w.depositAmount), status: 'authorized' };
+      }
+    }
+    statements.push(...insertLedger(ctx, ledger));
+    statements.push(activityStmt(ctx, row, 1, { type: 'booking.created', change: `created:${w.status}`, label: 'Booking created', details: { source: w.source, total: dollars(q.total) } }));
+  });
+
+  if (loyaltyPoints > 0) {
+    statements.push(ctx.db.update(renters).set({ loyaltyPoints: sql`${renters.loyaltyPoints} + ${loyaltyPoints}` }).where(and(eq(renters.id, renterId), eq(renters.customerId, w.customerId))));
+  }
+  const views = rows.map((r, i) => bookingOut(r, { timezone: w.prepared[i].item.item.timezone }));
+  const total = w.quotes.reduce((s, q) => s + q.total, 0);
+  const first = rows[0];
+  const lines = rows.map((r, i) => `- ${w.prepared[i].item.row.name}: ${views[i].startTime} to ${views[i].endTime}${r.assetIds.length ? ` (${r.assetIds.length} unit${r.assetIds.length > 1 ? 's' : ''})` : ` (${r.quantity} guest${r.quantity > 1 ? 's' : ''})`}`).join('\n');
+  statements.push(
+    emailStmt(ctx, {
+      customerId: w.customerId,
+      to: w.input.customerInfo.email,
+      subject: w.status === 'confirmed' ? `Your booking is confirmed (${w.transactionId})` : `We received your booking (${w.transactionId})`,
+      body: `Hello ${w.input.customerInfo.firstName},\n\n${w.status === 'confirmed' ? 'Your booking is confirmed' : 'Your booking is awaiting confirmation'}:\n${lines}\n\nTotal: ${dollars(total).toFixed(2)} ${w.currency.toUpperCase()}; paid: ${dollars(w.paidNow).toFixed(2)}.\nBooking reference: ${w.transactionId}`,
+      template: 'booking.confirmation',
+      metadata: { transactionId: w.transactionId, rentalIds: w.rentalIds },
+    }).stmt,
+  );
+  statements.push(...(w.opts.statements ?? []));
+  for (const v of views) events.push({ type: 'booking.created', customerId: w.customerId, data: v });
+  if (w.charge) {
+    events.push({ type: 'payment.completed', customerId: w.customerId, data: { paymentIntentId: w.charge.id, amount: dollars(w.charge.amount), currency: w.currency, transactionId: w.transactionId, rentalIds: w.rentalIds, renterId, kind: w.plan.type === 'installments' ? 'installment' : 'booking' } });
+  }
+  events.push(...(w.opts.events ?? []));
+
+  const result: BookingResult = {
+    ...views[0],
+    rentals: views,
+    order: {
+      transactionId: w.transactionId,
+      bundleGroupId: w.bundleGroupId,
+      currency: w.currency,
+      subtotal: dollars(w.quotes.reduce((s, q) => s + q.subtotal, 0)),
+      discountTotal: dollars(w.quotes.reduce((s, q) => s + q.discountTotal, 0)),
+      taxTotal: dollars(w.quotes.reduce((s, q) => s + q.taxTotal, 0)),
+      tipTotal: dollars(w.quotes.reduce((s, q) => s + q.tip, 0)),
+      total: dollars(total),
+      amountPaid: dollars(w.paidNow),
+      balanceDue: dollars(Math.max(0, total - w.paidNow)),
+      loyaltyPoints,
+    },
+    payment: {
+      status: w.plan.type === 'prepaid' ? 'prepaid' : w.paidNow >= total ? 'paid' : w.paidNow > 0 ? 'partially_paid' : 'unpaid',
+      plan: w.plan.type,
+      paymentIntentId: w.charge?.id ?? null,
+      amountCharged: dollars(w.charge?.amount ?? 0),
+      ...(w.plan.schedule ? { installments: w.plan.schedule.map((s) => ({ dueDate: s.dueDate, amount: dollars(s.amount), status: s.status })) } : {}),
+    },
+    deposit: depositOut,
+    customerCreated: w.upsert.created,
+  };
+  return {
+    statements,
+    meta: {
+      audit: { action: 'booking.create', targetType: 'booking', targetId: first.id, customerId: w.customerId, details: { transactionId: w.transactionId, rentalIds: w.rentalIds, source: w.source, total: dollars(total), status: w.status } },
+      events,
+    },
+    result,
+  };
+}
