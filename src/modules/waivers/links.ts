@@ -1,0 +1,57 @@
+import { and, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { ApiError, notFound } from '../../lib/errors';
+import { customers } from '../../db/schema/accounts';
+import { locations } from '../../db/schema/locations';
+import { waiverNumbers } from '../../db/schema/waivers';
+import { isExpired, normalizePin, publicWaiverNumberOut } from '../waiver-numbers/service';
+
+type LocationRow = typeof locations.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Locations, links and logos (public)
+
+export async function publicLocation(ctx: Ctx, locationId: string): Promise<LocationRow> {
+  const l = await ctx.db.select().from(locations).where(eq(locations.id, locationId)).get();
+  if (!l) throw notFound('Location');
+  return l;
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+export async function logoOf(ctx: Ctx, l: LocationRow): Promise<{ logoUrl: string | null; businessName: string }> {
+  const c = await ctx.db.select({ name: customers.name, businessName: customers.businessName, settings: customers.settings }).from(customers).where(eq(customers.id, l.customerId)).get();
+  const d = l.details ?? {};
+  const s = (c?.settings ?? {}) as Record<string, unknown>;
+  return { logoUrl: str(d.logoUrl) ?? str(d.logo) ?? str(s.logoUrl) ?? str(s.logo), businessName: c?.businessName ?? c?.name ?? l.name };
+}
+
+export const templatesLink = (baseUrl: string, locationId: string) => `${baseUrl}/inHouseWaiver/waiver/templates/location/${encodeURIComponent(locationId)}`;
+export const signatureLink = (baseUrl: string, signatureId: string) => `${baseUrl}/inHouseWaiver/waiver/sign/${signatureId}`;
+
+export async function waiverUrl(ctx: Ctx, locationId: string, baseUrl: string) {
+  const l = await publicLocation(ctx, locationId);
+  const { logoUrl } = await logoOf(ctx, l);
+  return { locationId: l.id, locationName: l.name, waiverUrl: str(l.details?.waiverUrl) ?? templatesLink(baseUrl, l.id), logoUrl };
+}
+
+export async function locationLogo(ctx: Ctx, locationId: string) {
+  const l = await publicLocation(ctx, locationId);
+  const { logoUrl, businessName } = await logoOf(ctx, l);
+  return { locationId: l.id, locationName: l.name, businessName, logoUrl };
+}
+
+/** The pending waiver number of a PIN at a location (public). 404 unknown, used or ambiguous; 410 expired. */
+export async function waiverNumberValidation(ctx: Ctx, q: { waiverNumber: string; locationId: string }) {
+  const l = await publicLocation(ctx, q.locationId);
+  const rows = await ctx.db
+    .select()
+    .from(waiverNumbers)
+    .where(and(eq(waiverNumbers.customerId, l.customerId), eq(waiverNumbers.locationId, l.id), eq(waiverNumbers.pin, normalizePin(q.waiverNumber)), eq(waiverNumbers.status, 'PENDING')))
+    .limit(2)
+    .all();
+  if (rows.length === 0) throw new ApiError('not_found', 'No pending waiver with this number at this location');
+  if (rows.length > 1) throw new ApiError('not_found', 'This waiver number matches more than one waiver; ask the operator');
+  if (isExpired(rows[0])) throw new ApiError('expired', `This waiver number expired on ${rows[0].pinExpiresAt}`);
+  return { valid: true, waiver: publicWaiverNumberOut(rows[0]) };
+}

@@ -1,0 +1,168 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { locations } from '../../db/schema/locations';
+import { waiverLinkVisits, waiverTemplates } from '../../db/schema/waivers';
+import type { StoredSection } from './pdf';
+import { logoOf, publicLocation } from './links';
+
+type TemplateRow = typeof waiverTemplates.$inferSelect;
+
+type SectionInput = { type: string; id?: string } & Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// Templates
+
+/** Gives every section an id (`<type>_<n>`, unique in the template) and keeps the documented keys only. */
+export function normalizeSections(sections: SectionInput[]): StoredSection[] {
+  const used = new Set(sections.map((s) => s.id).filter(Boolean) as string[]);
+  const counters: Record<string, number> = {};
+  return sections.map((s) => {
+    let id = s.id;
+    if (!id) {
+      do id = `${s.type}_${(counters[s.type] = (counters[s.type] ?? 0) + 1)}`;
+      while (used.has(id));
+      used.add(id);
+    }
+    return { ...s, id } as StoredSection;
+  });
+}
+
+export function templateOut(t: TemplateRow) {
+  return {
+    templateId: t.id,
+    customerId: t.customerId,
+    locationId: t.locationId,
+    title: t.title,
+    description: t.description,
+    sections: t.sections ?? [],
+    assignTo: t.assignTo ?? [],
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+async function getLocationInTenant(ctx: Ctx, locationId: string) {
+  const l = await ctx.db.select().from(locations).where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx)))).get();
+  if (!l) throw notFound('Location');
+  return l;
+}
+
+/** A template the caller may change: 404 unknown or deleted, 403 another operator's. */
+async function ownTemplate(ctx: Ctx, templateId: string): Promise<TemplateRow> {
+  const t = await ctx.db.select().from(waiverTemplates).where(eq(waiverTemplates.id, templateId)).get();
+  if (!t || t.deletedAt) throw notFound('Waiver template');
+  if (t.customerId !== tenantOf(ctx)) throw new ApiError('forbidden', 'This waiver template belongs to another operator');
+  return t;
+}
+
+export async function createTemplate(ctx: Ctx, input: { title: string; sections: SectionInput[]; customerId: string; locationId: string; description?: string; assignTo?: string[] }) {
+  const customerId = ownCustomer(ctx, input.customerId);
+  requirePermission(ctx, 'waivers');
+  await getLocationInTenant(ctx, input.locationId);
+  const now = new Date().toISOString();
+  const row: TemplateRow = {
+    id: newId('wvt'),
+    customerId,
+    locationId: input.locationId,
+    title: input.title,
+    description: input.description ?? null,
+    sections: normalizeSections(input.sections) as unknown as Record<string, unknown>[],
+    assignTo: input.assignTo ?? [],
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await commit(ctx, [ctx.db.insert(waiverTemplates).values(row)], {
+    audit: { action: 'waiver_template.create', targetType: 'waiver_template', targetId: row.id, details: { title: row.title, locationId: row.locationId } },
+  });
+  return templateOut(row);
+}
+
+export async function getTemplate(ctx: Ctx, templateId: string) {
+  const t = await ctx.db.select().from(waiverTemplates).where(and(eq(waiverTemplates.id, templateId), isNull(waiverTemplates.deletedAt))).get();
+  if (!t) throw notFound('Waiver template');
+  return templateOut(t);
+}
+
+export async function updateTemplate(
+  ctx: Ctx,
+  templateId: string,
+  input: { customerId: string; title?: string; description?: string | null; sections?: SectionInput[]; locationId?: string; assignTo?: string[] },
+) {
+  ownCustomer(ctx, input.customerId);
+  requirePermission(ctx, 'waivers');
+  const t = await ownTemplate(ctx, templateId);
+  const patch: Partial<TemplateRow> = {};
+  if (input.title !== undefined) patch.title = input.title;
+  if (input.description !== undefined) patch.description = input.description;
+  if (input.assignTo !== undefined) patch.assignTo = input.assignTo;
+  if (input.sections !== undefined) patch.sections = normalizeSections(input.sections) as unknown as Record<string, unknown>[];
+  if (input.locationId !== undefined && input.locationId !== t.locationId) {
+    await getLocationInTenant(ctx, input.locationId);
+    patch.locationId = input.locationId;
+  }
+  if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one of title, description, sections, locationId, assignTo');
+  patch.updatedAt = new Date().toISOString();
+  await commit(ctx, [ctx.db.update(waiverTemplates).set(patch).where(and(eq(waiverTemplates.id, t.id), eq(waiverTemplates.customerId, t.customerId)))], {
+    audit: { action: 'waiver_template.update', targetType: 'waiver_template', targetId: t.id, details: { fields: Object.keys(patch).filter((k) => k !== 'updatedAt') } },
+  });
+  return templateOut({ ...t, ...patch });
+}
+
+export async function deleteTemplate(ctx: Ctx, templateId: string) {
+  requirePermission(ctx, 'waivers');
+  const t = await ownTemplate(ctx, templateId);
+  const now = new Date().toISOString();
+  await commit(ctx, [ctx.db.update(waiverTemplates).set({ deletedAt: now, updatedAt: now }).where(and(eq(waiverTemplates.id, t.id), eq(waiverTemplates.customerId, t.customerId)))], {
+    audit: { action: 'waiver_template.delete', targetType: 'waiver_template', targetId: t.id, details: { title: t.title } },
+  });
+  return { success: true, templateId: t.id, deletedAt: now };
+}
+
+async function templatesOfLocation(ctx: Ctx, customerId: string, locationId: string) {
+  const rows = await ctx.db
+    .select()
+    .from(waiverTemplates)
+    .where(and(eq(waiverTemplates.customerId, customerId), eq(waiverTemplates.locationId, locationId), isNull(waiverTemplates.deletedAt)))
+    .orderBy(asc(waiverTemplates.createdAt), asc(waiverTemplates.id))
+    .all();
+  return rows.map(templateOut);
+}
+
+export async function listTemplates(ctx: Ctx, locationId: string) {
+  const l = await getLocationInTenant(ctx, locationId);
+  return { locationId: l.id, data: await templatesOfLocation(ctx, l.customerId, l.id) };
+}
+
+/** Renter-facing: the templates of a location; records the visit with the `fn`, `ln`, `em` tracking. */
+export async function publicTemplatesOfLocation(ctx: Ctx, locationId: string, q: { fn?: string; ln?: string; em?: string }, meta: { ip: string | null; userAgent: string | null }) {
+  const l = await publicLocation(ctx, locationId);
+  const data = await templatesOfLocation(ctx, l.customerId, l.id);
+  const { logoUrl, businessName } = await logoOf(ctx, l);
+  const visitId = newId('wvv');
+  await commit(ctx, [
+    ctx.db.insert(waiverLinkVisits).values({
+      id: visitId,
+      customerId: l.customerId,
+      locationId: l.id,
+      firstName: q.fn || null,
+      lastName: q.ln || null,
+      email: q.em ? q.em.toLowerCase() : null,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    }),
+  ]);
+  return {
+    locationId: l.id,
+    locationName: l.name,
+    businessName,
+    logoUrl,
+    prefill: { firstName: q.fn ?? null, lastName: q.ln ?? null, email: q.em ?? null },
+    visitId,
+    data,
+  };
+}
