@@ -1,0 +1,140 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import type { Stmt } from '../../db/client';
+import { ApiError } from '../../lib/errors';
+import { bookings, deposits, ledgerEntries, renters } from '../../db/schema/bookings';
+import { emailStmt } from '../../adapters/messages';
+import { payments, PaymentError } from '../../adapters/payments';
+import { activityStmt } from './activity';
+import { insertLedger, memoEntry, refundEntry, reversalOf } from './ledger';
+import { dollars } from './pricing';
+import { canMove, type BookingStatus } from './status';
+import { bookingOut, getBookingRow, type BookingRow } from './view';
+import { runReleaseHooks } from './release-hooks';
+import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, seatsOf, statusEvents } from './lifecycle-shared';
+
+// ------------------------------------------------------------------------------------------------
+// Cancel
+
+export interface CancelResult {
+  booking: ReturnType<typeof bookingOut>;
+  alreadyCancelled: boolean;
+  refund?: { status: 'succeeded' | 'failed' | 'none'; amount: number; refundId: string | null };
+}
+
+/**
+ * Cancels a rental: releases its allocations, reverses its charges in the ledger (and the loyalty
+ * points it earned), refunds what Berth collected through the payment provider (`refund: false`
+ * keeps it as the renter's credit), voids an authorized deposit, e-mails the renter, and fires
+ * booking.cancelled and booking.status_changed (payment.refunded on a refund). A reseller-paid
+ * booking reverses its `payment` entry instead (the reseller refunds the guest). Cancelling a
+ * cancelled booking answers it again with `alreadyCancelled: true`; checked-in, completed and
+ * no-show bookings are 409 `not_cancellable`.
+ */
+export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?: string; refund?: boolean } = {}): Promise<CancelResult> {
+  const b = await getBookingRow(ctx, rentalId);
+  if (b.status === 'cancelled') return { booking: bookingOut(b), alreadyCancelled: true };
+  if (!canMove(b.status as BookingStatus, 'cancelled')) {
+    throw new ApiError('not_cancellable', `A ${b.status.replace('_', '-')} booking cannot be cancelled`, { status: 409, extra: { status: b.status } });
+  }
+  const now = new Date().toISOString();
+  const entries = await ctx.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), isNull(ledgerEntries.deletedAt)))
+    .all();
+  const reversed = new Set(entries.map((e) => (e.metadata as { reversalOf?: string } | null)?.reversalOf).filter(Boolean));
+  const open = entries.filter((e) => !reversed.has(e.id) && !(e.metadata as { reversalOf?: string } | null)?.reversalOf);
+  // Charges, discounts, taxes, tips and fees are reversed now; card payments are refunded below
+  // (refund entries); deposits follow their own release; a reseller's payment is reversed (it refunds the guest).
+  const reversals = open
+    .filter((e) => (e.entryType === 'payment' ? e.source === 'channel' : !NOT_REVERSED.has(e.entryType)))
+    .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
+  const points = Number((b.pricing as { loyaltyPoints?: number } | null)?.loyaltyPoints ?? 0);
+  const set: Partial<BookingRow> = { status: 'cancelled', cancelledAt: now, cancellationReason: opts.reason ?? null };
+  const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: now };
+  const view = bookingOut(after);
+  const email = (b.customerInfo as { email?: string; firstName?: string } | null) ?? {};
+  const statements: Stmt[] = [
+    activityStmt(ctx, b, b.version + 1, { type: 'booking.cancelled', change: `${b.status}->cancelled`, label: 'Booking cancelled', content: opts.reason, details: { reversedEntries: reversals.length } }),
+    casUpdate(ctx, b, set),
+    releaseAllocations(ctx, b),
+    ...insertLedger(ctx, reversals),
+  ];
+  if (points > 0 && b.renterId) {
+    statements.push(ctx.db.update(renters).set({ loyaltyPoints: sql`max(0, ${renters.loyaltyPoints} - ${points})` }).where(and(eq(renters.id, b.renterId), eq(renters.customerId, b.customerId))));
+  }
+  if (email.email) {
+    statements.push(emailStmt(ctx, { customerId: b.customerId, to: email.email, subject: `Your booking ${b.id} is cancelled`, body: `Hello ${email.firstName ?? ''},\n\nYour booking ${b.id} (${view.startTime}) has been cancelled.${opts.reason ? `\nReason: ${opts.reason}` : ''}`, template: 'booking.cancelled', metadata: { rentalId: b.id, transactionId: b.transactionId } }).stmt);
+  }
+  try {
+    await commitChange(ctx, statements, {
+      audit: { action: 'booking.cancel', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { from: b.status, reason: opts.reason ?? null } },
+      events: statusEvents(b, 'cancelled', view, 'booking.cancelled'),
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'version_conflict') {
+      // Lost to a concurrent change: if that change was a cancellation, this call is a repeat.
+      const now2 = await getBookingRow(ctx, rentalId);
+      if (now2.status === 'cancelled') return { booking: bookingOut(now2), alreadyCancelled: true };
+    }
+    throw err;
+  }
+
+  // Only the winner gets here: money back and the deposit released, once.
+  const refund = await refundAfterCancel(ctx, after, opts.refund !== false);
+  await releaseDeposits(ctx, after);
+  await runReleaseHooks(ctx, { customerId: b.customerId, itemId: b.itemId, rentalId: b.id, locationId: b.locationId, start: b.start, end: b.end, seats: seatsOf(b), assetIds: b.assetIds ?? [], reason: 'cancelled' });
+  const final = refund.status === 'succeeded' ? await getBookingRow(ctx, rentalId) : after;
+  return { booking: bookingOut(final), alreadyCancelled: false, refund };
+}
+
+async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Promise<NonNullable<CancelResult['refund']>> {
+  const paidByCard = await ctx.db
+    .select({ total: sql<number>`coalesce(sum(-${ledgerEntries.amount}), 0)` })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), inArray(ledgerEntries.entryType, ['payment', 'refund']), eq(ledgerEntries.source, 'card'), isNull(ledgerEntries.deletedAt)))
+    .get();
+  const amount = Math.max(0, Math.min(Number(paidByCard?.total ?? 0), b.amountPaid));
+  if (!wanted || amount <= 0 || !b.paymentIntentId) return { status: 'none', amount: 0, refundId: null };
+  try {
+    const r = await payments(ctx.env).refund(b.paymentIntentId, amount, 'requested_by_customer');
+    await commit(
+      ctx,
+      [
+        ...insertLedger(ctx, [refundEntry(scopeOf(b), amount, r.id)]),
+        ctx.db.update(bookings).set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${amount})` }).where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+      ],
+      {
+        audit: { action: 'booking.refund', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { amount: dollars(amount), refundId: r.id } },
+        events: [{ type: 'payment.refunded', customerId: b.customerId, data: { rentalId: b.id, transactionId: b.transactionId, paymentIntentId: b.paymentIntentId, refundId: r.id, amount: dollars(amount), currency: b.currency, renterId: b.renterId } }],
+      },
+    );
+    return { status: 'succeeded', amount: dollars(amount), refundId: r.id };
+  } catch (err) {
+    console.log(JSON.stringify({ level: 'error', msg: 'refund after cancellation failed', rentalId: b.id, error: String(err) }));
+    await commit(ctx, [], { audit: { action: 'booking.refund_failed', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { amount: dollars(amount), error: err instanceof PaymentError ? err.message : String(err) } } });
+    return { status: 'failed', amount: dollars(amount), refundId: null };
+  }
+}
+
+/** Voids the authorized deposits of a cancelled booking. */
+async function releaseDeposits(ctx: Ctx, b: BookingRow) {
+  const rows = await ctx.db.select().from(deposits).where(and(eq(deposits.customerId, b.customerId), eq(deposits.rentalId, b.id), eq(deposits.status, 'authorized'))).all();
+  for (const d of rows) {
+    try {
+      await payments(ctx.env).cancelPaymentIntent(d.paymentIntentId);
+      await commit(
+        ctx,
+        [
+          ctx.db.update(deposits).set({ status: 'released', releasedAt: new Date().toISOString() }).where(and(eq(deposits.id, d.id), eq(deposits.status, 'authorized'))),
+          ...insertLedger(ctx, [memoEntry(scopeOf(b), { entryType: 'deposit_release', amount: -d.amount, description: 'Security deposit released (booking cancelled)', source: 'card', reference: d.paymentIntentId })]),
+        ],
+        { audit: { action: 'deposit.release', targetType: 'deposit', targetId: d.id, customerId: b.customerId, details: { rentalId: b.id, reason: 'booking_cancelled' } } },
+      );
+    } catch (err) {
+      console.log(JSON.stringify({ level: 'error', msg: 'deposit release after cancellation failed', rentalId: b.id, depositId: d.id, error: String(err) }));
+    }
+  }
+}
