@@ -1,0 +1,51 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import { renters } from '../../db/schema/bookings';
+import { payments } from '../../adapters/payments';
+import type { RenterRow } from './upsert';
+import { getRenterInTenant, paymentFailure } from './records';
+
+/** The renter's customer at the payment provider, created on first use (a racing creation keeps the first one). */
+async function ensurePaymentCustomer(ctx: Ctx, r: RenterRow): Promise<string> {
+  if (r.paymentCustomerId) return r.paymentCustomerId;
+  const pay = payments(ctx.env);
+  let created: string;
+  try {
+    created = (await pay.createCustomer({ email: r.email, name: `${r.firstName} ${r.lastName}`, metadata: { berthRenterId: r.id, berthCustomerId: r.customerId } })).id;
+  } catch (err) {
+    paymentFailure(err);
+  }
+  await commit(ctx, [ctx.db.update(renters).set({ paymentCustomerId: created }).where(and(eq(renters.id, r.id), eq(renters.customerId, r.customerId), isNull(renters.paymentCustomerId)))], {
+    audit: { action: 'renter.payment_customer_create', targetType: 'renter', targetId: r.id, details: { paymentCustomerId: created } },
+  });
+  const after = await getRenterInTenant(ctx, r.id);
+  if (after.paymentCustomerId !== created) {
+    await pay.deleteCustomer(created).catch(() => undefined);
+    return after.paymentCustomerId!;
+  }
+  return created;
+}
+
+export async function attachPaymentMethod(ctx: Ctx, id: string, input: { payment_method_id: string }) {
+  const r = await getRenterInTenant(ctx, id);
+  const paymentCustomerId = await ensurePaymentCustomer(ctx, r);
+  let pm;
+  try {
+    pm = await payments(ctx.env).attachPaymentMethod(paymentCustomerId, input.payment_method_id, { makeDefault: true });
+  } catch (err) {
+    paymentFailure(err);
+  }
+  await commit(ctx, [], { audit: { action: 'renter.payment_method_attach', targetType: 'renter', targetId: r.id, details: { paymentMethodId: pm.id, brand: pm.brand, last4: pm.last4 } } });
+  return { renterId: r.id, payment_customer_id: paymentCustomerId, paymentMethod: { ...pm, isDefault: true } };
+}
+
+export async function listPaymentMethods(ctx: Ctx, id: string) {
+  const r = await getRenterInTenant(ctx, id);
+  if (!r.paymentCustomerId) return { renterId: r.id, payment_customer_id: null, data: [] };
+  try {
+    return { renterId: r.id, payment_customer_id: r.paymentCustomerId, data: await payments(ctx.env).listPaymentMethods(r.paymentCustomerId) };
+  } catch (err) {
+    paymentFailure(err);
+  }
+}
