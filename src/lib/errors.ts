@@ -30,7 +30,6 @@ export const STATUS_BY_CODE = {
   unprocessable: 422,
   rate_limited: 429,
   internal: 500,
-  not_configured: 501,
   service_unavailable: 503,
 } as const;
 
