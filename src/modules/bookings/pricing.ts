@@ -13,6 +13,7 @@
  * never taxed.
  */
 import { z } from '@hono/zod-openapi';
+import { toDollars } from '../../lib/money';
 import type { Addon, InventoryModel, Season } from '../inventory/model';
 import { ApiError } from '../../lib/errors';
 import { addDays, localDate, weekdayOf } from '../../lib/time';
@@ -357,7 +358,8 @@ export function quoteFromTotal(total: number, base: Pick<LineInput, 'hours' | 'd
 export const loyaltyPointsFor = (q: Pick<LineQuote, 'subtotal' | 'discountTotal'>) => Math.max(0, Math.floor((q.subtotal - q.discountTotal) / 100));
 
 /** Money out of the API: dollars with two decimals. */
-export const dollars = (c: number) => Math.round(c) / 100;
+/** Cents to dollars (the API speaks dollars). */
+export const dollars = toDollars;
 
 export function quoteOut(q: LineQuote) {
   return {

@@ -3,12 +3,13 @@ import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
 import { notFound } from '../../lib/errors';
-import { newId } from '../../lib/ids';
 import { toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
-import { bookings, deposits, ledgerEntries } from '../../db/schema/bookings';
+import { bookings, deposits } from '../../db/schema/bookings';
 import { locations } from '../../db/schema/locations';
 import type { PaymentIntent, PaymentsPort } from '../../adapters/payments';
+import { insertLedger, memoEntry } from '../bookings/ledger';
+import { scopeOf } from '../bookings/lifecycle-shared';
 
 export type DepositRow = typeof deposits.$inferSelect;
 export type DepositStatus = DepositRow['status'];
@@ -74,24 +75,9 @@ export async function depositByIntent(ctx: Ctx, paymentIntentId: string): Promis
 }
 
 export function ledgerMemo(ctx: Ctx, b: BookingRow, d: { entryType: string; amount: number; currency: string; paymentIntentId: string; description: string; metadata?: Record<string, unknown> }): Stmt {
-  return ctx.db.insert(ledgerEntries).values({
-    id: newId('led'),
-    customerId: b.customerId,
-    locationId: b.locationId,
-    renterId: b.renterId,
-    transactionId: b.transactionId,
-    rentalId: b.id,
-    itemId: b.itemId,
-    entryType: d.entryType,
-    amount: d.amount,
-    currency: d.currency,
-    affectsBalance: false,
-    occurredAt: new Date().toISOString(),
-    description: d.description,
-    source: 'deposit',
-    reference: d.paymentIntentId,
-    metadata: d.metadata ?? null,
-  });
+  // The bookings ledger's memo entry (affectsBalance false), in the deposit's currency and without an asset.
+  const [row] = insertLedger(ctx, [memoEntry({ ...scopeOf(b), assetId: null, currency: d.currency }, { entryType: d.entryType, amount: d.amount, description: d.description, source: 'deposit', reference: d.paymentIntentId, metadata: d.metadata })]);
+  return row;
 }
 
 /**
