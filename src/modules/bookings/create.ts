@@ -11,6 +11,7 @@
  * marketplace) calls `createBooking`; the options carry what differs.
  */
 import type { Ctx } from '../../lib/context';
+import { toCents } from '../../lib/money';
 import { tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
@@ -68,9 +69,9 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   if (dd?.discountPercentage || dd?.discountAmount) {
     if (source !== 'operator') throw bad('Manual discounts are for operator bookings; use a promo code', 'discountDetails');
     if (dd.discountPercentage) discounts.push({ type: 'manual', percent: dd.discountPercentage });
-    if (dd.discountAmount) discounts.push({ type: 'manual', amount: Math.round(dd.discountAmount * 100) });
+    if (dd.discountAmount) discounts.push({ type: 'manual', amount: toCents(dd.discountAmount) });
   }
-  const tip = Math.round((input.rentalPricing.tip ?? 0) * 100);
+  const tip = toCents(input.rentalPricing.tip ?? 0);
   const quotes: LineQuote[] = opts.priceOverride
     ? [quoteFromTotal(Math.round(opts.priceOverride.total), prepared[0].input, tip)]
     : quoteOrder(
@@ -78,7 +79,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
         { discounts, tip },
       );
   const total = quotes.reduce((s, q) => s + q.total, 0);
-  if (input.rentalPricing.total != null && !opts.priceOverride && Math.abs(Math.round(input.rentalPricing.total * 100) - total) > 1) {
+  if (input.rentalPricing.total != null && !opts.priceOverride && Math.abs(toCents(input.rentalPricing.total) - total) > 1) {
     throw new ApiError('price_mismatch', `The total sent (${input.rentalPricing.total.toFixed(2)}) differs from the price (${dollars(total).toFixed(2)} ${currency.toUpperCase()})`, {
       status: 400,
       details: [{ field: 'rentalPricing.total', message: `expected ${dollars(total).toFixed(2)}` }],
@@ -92,8 +93,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   if (plan.chargeNow > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
   let depositAmount = 0;
   const di = input.depositInformation;
-  if (di) depositAmount = di.required === false ? 0 : Math.round(di.amount * 100);
-  else if (!opts.prepaid) for (const p of prepared) if (p.item.item.model.deposit?.required) depositAmount += Math.round(p.item.item.model.deposit.amount * 100);
+  if (di) depositAmount = di.required === false ? 0 : toCents(di.amount);
+  else if (!opts.prepaid) for (const p of prepared) if (p.item.item.model.deposit?.required) depositAmount += toCents(p.item.item.model.deposit.amount);
   const depositPm = di?.paymentMethodId ?? input.paymentMethodId;
   if (depositAmount > 0 && !depositPm) throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
   const paidNow = opts.prepaid ? total : plan.chargeNow;

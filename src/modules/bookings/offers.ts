@@ -11,6 +11,7 @@
  * `invalid_promo_code`.
  */
 import { eq } from 'drizzle-orm';
+import { toCents } from '../../lib/money';
 import type { Ctx } from '../../lib/context';
 import { customers } from '../../db/schema/accounts';
 import { ApiError } from '../../lib/errors';
@@ -76,6 +77,6 @@ export async function resolvePromoCode(ctx: Ctx, settings: Record<string, unknow
   const pct = Number(details['%Discount']);
   const amt = Number(details['$Discount']);
   if (Number.isFinite(pct) && pct > 0) return { type: 'promo', code: promo.promoCode as string, percent: Math.min(100, pct) };
-  if (Number.isFinite(amt) && amt > 0) return { type: 'promo', code: promo.promoCode as string, amount: Math.round(amt * 100) };
+  if (Number.isFinite(amt) && amt > 0) return { type: 'promo', code: promo.promoCode as string, amount: toCents(amt) };
   throw invalidPromo(`The promo code "${code}" has no discount`);
 }

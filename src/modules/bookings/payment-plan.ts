@@ -1,5 +1,6 @@
 import { dollars } from './pricing';
 import type { BookInput } from './schemas';
+import { toCents } from '../../lib/money';
 import { bad, type CreateBookingOptions } from './create-common';
 
 export interface PaymentPlanOut {
@@ -17,7 +18,7 @@ export function planPayment(input: BookInput, total: number, opts: CreateBooking
   const today = new Date().toISOString().slice(0, 10);
   let schedule: { dueDate: string; amount: number }[];
   if (pp.schedule) {
-    schedule = pp.schedule.map((s) => ({ dueDate: s.dueDate, amount: Math.round(s.amount * 100) }));
+    schedule = pp.schedule.map((s) => ({ dueDate: s.dueDate, amount: toCents(s.amount) }));
     const sum = schedule.reduce((s, x) => s + x.amount, 0);
     if (Math.abs(sum - total) > schedule.length) throw bad(`The installments add up to ${dollars(sum)} but the total is ${dollars(total)}`, 'paymentPlan.schedule');
     schedule[0].amount += total - sum;

@@ -13,7 +13,7 @@
  * never taxed.
  */
 import { z } from '@hono/zod-openapi';
-import { toDollars } from '../../lib/money';
+import { toDollars, toCents } from '../../lib/money';
 import type { Addon, InventoryModel, Season } from '../inventory/model';
 import { ApiError } from '../../lib/errors';
 import { addDays, localDate, weekdayOf } from '../../lib/time';
@@ -24,7 +24,7 @@ type SeasonDef = z.output<typeof Season>;
 type Weekday = keyof SeasonDef['dailyPrices'];
 
 const HOUR = 3_600_000;
-const cents = (dollars: number) => Math.round(dollars * 100);
+const cents = toCents;
 
 export interface AddonLine {
   addonId: string;
