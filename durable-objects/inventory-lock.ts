@@ -82,7 +82,8 @@ export class InventoryLock extends DurableObject<Env> {
       try {
         return await this.doReserve(req);
       } catch (err) {
-        if (err instanceof ApiError) return { ok: false, status: err.status, code: err.code, message: err.message, details: err.details } satisfies ReserveRefusal;
+        if (err instanceof ApiError)
+          return { ok: false, status: err.status, code: err.code, message: err.message, details: err.details } satisfies ReserveRefusal;
         throw err;
       }
     });
@@ -111,7 +112,11 @@ export class InventoryLock extends DurableObject<Env> {
     // version, the D1 read is skipped. Busy time is always read fresh below.
     const cached = this.itemCache;
     const ctx =
-      cached && req.expectVersion != null && cached.row.id === req.itemId && cached.row.customerId === req.customerId && cached.row.version === req.expectVersion
+      cached &&
+      req.expectVersion != null &&
+      cached.row.id === req.itemId &&
+      cached.row.customerId === req.customerId &&
+      cached.row.version === req.expectVersion
         ? cached
         : await loadItemContext(db, req.itemId, req.customerId);
     this.itemCache = ctx;
@@ -145,16 +150,42 @@ export class InventoryLock extends DurableObject<Env> {
         enforceRules: line.enforceRules,
         now,
       });
-      if (!check.available) return unavailable(check.reasons.map((r) => r.message).join('; '), { reasons: check.reasons, unitsFree: check.unitsFree, seatsFree: check.seatsFree });
+      if (!check.available)
+        return unavailable(check.reasons.map((r) => r.message).join('; '), { reasons: check.reasons, unitsFree: check.unitsFree, seatsFree: check.seatsFree });
       if (ctx.item.kind === 'tour') {
         const dep = check.departure!;
         departure = dep;
         const seats = line.privateCharter ? dep.capacity : Math.max(0, line.seats ?? 1);
-        rows = [{ ...base, id: newId('alc'), kind: 'booking', assetId: null, start: dep.start, end: dep.end, blockedStart: dep.start, blockedEnd: dep.end, seats, capacity: dep.capacity, expiresAt: null }];
+        rows = [
+          {
+            ...base,
+            id: newId('alc'),
+            kind: 'booking',
+            assetId: null,
+            start: dep.start,
+            end: dep.end,
+            blockedStart: dep.start,
+            blockedEnd: dep.end,
+            seats,
+            capacity: dep.capacity,
+            expiresAt: null,
+          },
+        ];
       } else {
         assetIds = pickAssets(check, Math.max(1, line.quantity ?? 1), line.assetIds, line.preferAssetIds);
         const block = bookingBlock(ctx.item, line.start, line.end);
-        rows = assetIds.map((assetId) => ({ ...base, id: newId('alc'), kind: 'booking' as const, assetId, start: line.start, end: line.end, ...block, seats: 1, capacity: null, expiresAt: null }));
+        rows = assetIds.map((assetId) => ({
+          ...base,
+          id: newId('alc'),
+          kind: 'booking' as const,
+          assetId,
+          start: line.start,
+          end: line.end,
+          ...block,
+          seats: 1,
+          capacity: null,
+          expiresAt: null,
+        }));
       }
     } else if (line.kind === 'hold') {
       if (ctx.item.kind === 'tour') {
@@ -162,24 +193,90 @@ export class InventoryLock extends DurableObject<Env> {
           .map((d) => ({ d, c: checkWindow(ctx.item, busy, { start: d.start, end: d.end, seats: 1, now, enforceRules: true }) }))
           .filter((x) => x.c.available);
         if (!deps.length) return unavailable('No departure in the next two days has a free seat to hold');
-        rows = deps.map(({ d }) => ({ ...base, id: newId('alc'), kind: 'hold' as const, assetId: null, start: d.start, end: d.end, blockedStart: d.start, blockedEnd: d.end, seats: 1, capacity: d.capacity, expiresAt: line.expiresAt }));
+        rows = deps.map(({ d }) => ({
+          ...base,
+          id: newId('alc'),
+          kind: 'hold' as const,
+          assetId: null,
+          start: d.start,
+          end: d.end,
+          blockedStart: d.start,
+          blockedEnd: d.end,
+          seats: 1,
+          capacity: d.capacity,
+          expiresAt: line.expiresAt,
+        }));
       } else {
-        const check = checkWindow(ctx.item, busy, { start: line.start, end: line.end, quantity: 1, ignoreHours: true, now, excludeSourceIds: line.excludeSourceIds });
-        if (!check.available) return unavailable(`No unit is free for the whole hold period: ${check.reasons.map((r) => r.message).join('; ')}`, { reasons: check.reasons, unitsFree: check.unitsFree });
+        const check = checkWindow(ctx.item, busy, {
+          start: line.start,
+          end: line.end,
+          quantity: 1,
+          ignoreHours: true,
+          now,
+          excludeSourceIds: line.excludeSourceIds,
+        });
+        if (!check.available)
+          return unavailable(`No unit is free for the whole hold period: ${check.reasons.map((r) => r.message).join('; ')}`, {
+            reasons: check.reasons,
+            unitsFree: check.unitsFree,
+          });
         assetIds = pickAssets(check, 1);
-        rows = assetIds.map((assetId) => ({ ...base, id: newId('alc'), kind: 'hold' as const, assetId, start: line.start, end: line.end, blockedStart: line.start, blockedEnd: line.end, seats: 1, capacity: null, expiresAt: line.expiresAt }));
+        rows = assetIds.map((assetId) => ({
+          ...base,
+          id: newId('alc'),
+          kind: 'hold' as const,
+          assetId,
+          start: line.start,
+          end: line.end,
+          blockedStart: line.start,
+          blockedEnd: line.end,
+          seats: 1,
+          capacity: null,
+          expiresAt: line.expiresAt,
+        }));
       }
     } else {
       const known = new Set(ctx.item.assets.map((a) => a.id));
       const unknown = (line.assetIds ?? []).filter((id) => !known.has(id));
-      if (unknown.length) return { ok: false, status: 400, code: 'bad_request', message: `Not assets of this item: ${unknown.join(', ')}`, details: [{ field: 'assetIds', message: 'unknown asset' }] };
-      const conflicts = blockConflicts(ctx.item, busy, { start: line.start, end: line.end, assetIds: line.assetIds, now, excludeSourceIds: line.excludeSourceIds });
+      if (unknown.length)
+        return {
+          ok: false,
+          status: 400,
+          code: 'bad_request',
+          message: `Not assets of this item: ${unknown.join(', ')}`,
+          details: [{ field: 'assetIds', message: 'unknown asset' }],
+        };
+      const conflicts = blockConflicts(ctx.item, busy, {
+        start: line.start,
+        end: line.end,
+        assetIds: line.assetIds,
+        now,
+        excludeSourceIds: line.excludeSourceIds,
+      });
       if (conflicts.length) {
         return unavailable('The period overlaps bookings, holds or another drydock period; move or cancel them first', {
-          conflicts: conflicts.map((c) => ({ sourceId: c.sourceId, kind: c.kind, assetId: c.assetId, start: new Date(c.start).toISOString(), end: new Date(c.end).toISOString() })),
+          conflicts: conflicts.map((c) => ({
+            sourceId: c.sourceId,
+            kind: c.kind,
+            assetId: c.assetId,
+            start: new Date(c.start).toISOString(),
+            end: new Date(c.end).toISOString(),
+          })),
         });
       }
-      const mk = (assetId: string | null): NewAllocation => ({ ...base, id: newId('alc'), kind: 'drydock', assetId, start: line.start, end: line.end, blockedStart: line.start, blockedEnd: line.end, seats: 0, capacity: null, expiresAt: null });
+      const mk = (assetId: string | null): NewAllocation => ({
+        ...base,
+        id: newId('alc'),
+        kind: 'drydock',
+        assetId,
+        start: line.start,
+        end: line.end,
+        blockedStart: line.start,
+        blockedEnd: line.end,
+        seats: 0,
+        capacity: null,
+        expiresAt: null,
+      });
       if (ctx.item.kind === 'tour') rows = [mk(null)];
       else {
         assetIds = line.assetIds ?? ctx.item.assets.map((a) => a.id);
@@ -191,15 +288,35 @@ export class InventoryLock extends DurableObject<Env> {
     const reservation: Pending = {
       id: newId('rsv'),
       expiresAt: now + RESERVATION_TTL_MS,
-      busy: rows.map((r) => ({ id: r.id, sourceId: r.sourceId, kind: r.kind, assetId: r.assetId, start: r.start, end: r.end, blockedStart: r.blockedStart, blockedEnd: r.blockedEnd, seats: r.seats, expiresAt: r.expiresAt })),
+      busy: rows.map((r) => ({
+        id: r.id,
+        sourceId: r.sourceId,
+        kind: r.kind,
+        assetId: r.assetId,
+        start: r.start,
+        end: r.end,
+        blockedStart: r.blockedStart,
+        blockedEnd: r.blockedEnd,
+        seats: r.seats,
+        expiresAt: r.expiresAt,
+      })),
     };
     this.pendingMap().set(reservation.id, reservation);
     this.persist();
-    return { ok: true, reservationId: reservation.id, itemId: ctx.item.id, version: ctx.row.version, allocations: rows, assetIds, consumedHoldIds, departure, expiresAt: reservation.expiresAt };
+    return {
+      ok: true,
+      reservationId: reservation.id,
+      itemId: ctx.item.id,
+      version: ctx.row.version,
+      allocations: rows,
+      assetIds,
+      consumedHoldIds,
+      departure,
+      expiresAt: reservation.expiresAt,
+    };
   }
 }
 
 function unavailable(message: string, extra: Partial<ReserveRefusal> = {}): ReserveRefusal {
   return { ok: false, status: 409, code: 'unavailable', message, ...extra };
 }
-

@@ -27,7 +27,10 @@ const mig = wrangler(['d1', 'migrations', 'apply', 'DB', '--local']);
 if (mig.status !== 0) process.exit(mig.status ?? 1);
 
 console.log(`[berth] starting wrangler dev on ${base}`);
-const dev = spawn('npx', ['wrangler', 'dev', '--port', port, '--ip', '127.0.0.1', '--show-interactive-dev-session=false'], { stdio: 'inherit', env: process.env });
+const dev = spawn('npx', ['wrangler', 'dev', '--port', port, '--ip', '127.0.0.1', '--show-interactive-dev-session=false'], {
+  stdio: 'inherit',
+  env: process.env,
+});
 const stop = () => dev.kill('SIGINT');
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -29,7 +29,14 @@ export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();
 
   app.use('*', requestContext);
-  app.use('*', cors({ origin: '*', allowHeaders: ['content-type', 'authorization', 'x-api-key', 'idempotency-key', 'x-request-id'], exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'] }));
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowHeaders: ['content-type', 'authorization', 'x-api-key', 'idempotency-key', 'x-request-id'],
+      exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
+    }),
+  );
   app.use('*', async (c, next) => {
     const path = new URL(c.req.url).pathname;
     const maxSize = UPLOAD_PATHS.some((r) => r.test(path)) ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT;
@@ -58,10 +65,28 @@ export function buildApp() {
     return c.json(errorBody(err, c.get('requestId') ?? 'unknown'), 404);
   });
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Operator API key (Admin > API Keys); carries the permissions of the user who created it.' });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'ChannelKey', { type: 'http', scheme: 'bearer', description: 'Reseller channel key (`rtc_live_...` or `rtc_test_...`); also accepted as `X-Channel-Key`.' });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'PortalToken', { type: 'http', scheme: 'bearer', description: 'Partner-portal token (`rtp_...`) returned when a reseller channel registers.' });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'BearerJwt', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token of a dashboard user, issued by the identity provider.' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'Operator API key (Admin > API Keys); carries the permissions of the user who created it.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ChannelKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Reseller channel key (`rtc_live_...` or `rtc_test_...`); also accepted as `X-Channel-Key`.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'PortalToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Partner-portal token (`rtp_...`) returned when a reseller channel registers.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'BearerJwt', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token of a dashboard user, issued by the identity provider.',
+  });
 
   for (const m of modules) app.route('/', m);
 
@@ -78,7 +103,7 @@ export function buildApp() {
       {
         name: 'Channel API',
         description: [
-          'Resellers sell operators\' rentals and tours from their own checkout. Authenticate with `Authorization: Bearer <rtc_live_... | rtc_test_...>` or `X-Channel-Key`. Errors are `{error, message}` (plus `requestId`); branch on `error`:',
+          "Resellers sell operators' rentals and tours from their own checkout. Authenticate with `Authorization: Bearer <rtc_live_... | rtc_test_...>` or `X-Channel-Key`. Errors are `{error, message}` (plus `requestId`); branch on `error`:",
           '',
           '| error | status | meaning |',
           '|---|---|---|',
@@ -97,8 +122,16 @@ export function buildApp() {
           '| `idempotency_unavailable`, `inventory_locked` | 503 | transient; retry with the same key |',
         ].join('\n'),
       },
-      { name: 'Channel partner portal', description: 'Reseller-side portal: register a channel, rotate the platform key, pause, settlement, webhook subscription. Authenticate with the portal token (`rtp_...`).' },
-      { name: 'Channel connections', description: 'Operator side of the reseller channel: connect to platform channels, commission and offer set, pause, remove, single-operator keys and rotation, settlement.' },
+      {
+        name: 'Channel partner portal',
+        description:
+          'Reseller-side portal: register a channel, rotate the platform key, pause, settlement, webhook subscription. Authenticate with the portal token (`rtp_...`).',
+      },
+      {
+        name: 'Channel connections',
+        description:
+          'Operator side of the reseller channel: connect to platform channels, commission and offer set, pause, remove, single-operator keys and rotation, settlement.',
+      },
     ],
   }));
   app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Berth API reference' }));

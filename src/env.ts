@@ -30,8 +30,6 @@ export interface Env {
 }
 
 /** Messages carried by the events queue. */
-export type QueueMessage =
-  | { kind: 'webhook.fanout'; eventId: string }
-  | { kind: 'webhook.deliver'; deliveryId: string };
+export type QueueMessage = { kind: 'webhook.fanout'; eventId: string } | { kind: 'webhook.deliver'; deliveryId: string };
 
 export const isProduction = (env: Env) => env.ENVIRONMENT === 'production' || env.ENVIRONMENT === 'staging';

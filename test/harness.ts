@@ -66,7 +66,12 @@ export interface Operator {
   locationId: string;
   timezone: string;
   /** Makes another user of this operator with its own API key. */
-  addUser(opts?: { role?: 'admin' | 'manager' | 'staff'; permissions?: string[]; skills?: string[]; email?: string }): Promise<{ userId: string; key: string; email: string }>;
+  addUser(opts?: {
+    role?: 'admin' | 'manager' | 'staff';
+    permissions?: string[];
+    skills?: string[];
+    email?: string;
+  }): Promise<{ userId: string; key: string; email: string }>;
 }
 
 /** A fresh operator with an admin user, an API key and one location. Tests never depend on seeded ids. */
@@ -80,7 +85,17 @@ export async function createOperator(opts: { plan?: 'standard' | 'enterprise'; n
   const tag = customerId.slice(-8).toLowerCase();
   await d.batch([
     d.insert(customers).values({ id: customerId, name: opts.name ?? `Operator ${tag}`, email: `owner-${tag}@example.test`, plan: opts.plan ?? 'enterprise' }),
-    d.insert(users).values({ id: adminId, customerId, email: `admin-${tag}@example.test`, name: 'Test Admin', role: 'admin', permissions: ['admin'], idpSubject: `test|${adminId}` }),
+    d
+      .insert(users)
+      .values({
+        id: adminId,
+        customerId,
+        email: `admin-${tag}@example.test`,
+        name: 'Test Admin',
+        role: 'admin',
+        permissions: ['admin'],
+        idpSubject: `test|${adminId}`,
+      }),
     d.insert(locations).values({ id: locationId, customerId, name: 'Main dock', address: '1 Harbour Way', phoneNumber: '+15555550100', timezone }),
     d.insert(apiKeys).values(await keyRow({ customerId, userId: adminId, name: 'test', secret: adminKey })),
   ]);
@@ -96,7 +111,18 @@ export async function createOperator(opts: { plan?: 'standard' | 'enterprise'; n
       const key = generateKeySecret();
       const email = u.email ?? `user${++n}-${tag}-${userId.slice(-6).toLowerCase()}@example.test`;
       await d.batch([
-        d.insert(users).values({ id: userId, customerId, email, name: 'Test User', role: u.role ?? 'staff', permissions: u.permissions ?? [], userSkills: u.skills ?? [], idpSubject: `test|${userId}` }),
+        d
+          .insert(users)
+          .values({
+            id: userId,
+            customerId,
+            email,
+            name: 'Test User',
+            role: u.role ?? 'staff',
+            permissions: u.permissions ?? [],
+            userSkills: u.skills ?? [],
+            idpSubject: `test|${userId}`,
+          }),
         d.insert(apiKeys).values(await keyRow({ customerId, userId, name: 'test', secret: key })),
       ]);
       return { userId, key, email };
@@ -105,7 +131,10 @@ export async function createOperator(opts: { plan?: 'standard' | 'enterprise'; n
 }
 
 /** A token as the development identity provider would issue it (HS256 with the test secret). */
-export async function signToken(claims: { sub: string; email?: string; name?: string }, opts: { expiresIn?: string; issuer?: string; audience?: string; secret?: string; alg?: string } = {}) {
+export async function signToken(
+  claims: { sub: string; email?: string; name?: string },
+  opts: { expiresIn?: string; issuer?: string; audience?: string; secret?: string; alg?: string } = {},
+) {
   return new SignJWT({ email: claims.email, name: claims.name })
     .setProtectedHeader({ alg: opts.alg ?? 'HS256' })
     .setSubject(claims.sub)

@@ -25,7 +25,13 @@ export async function createIdentity(env: IdpEnv, user: { id: string; email: str
   if (!idpConfigured(env)) return { subject: `local|${user.id}` };
   const res = await mgmt(env, '/users', {
     method: 'POST',
-    body: JSON.stringify({ email: user.email, name: user.name, connection: 'Username-Password-Authentication', password: crypto.randomUUID() + 'Aa1!', app_metadata: { berthUserId: user.id } }),
+    body: JSON.stringify({
+      email: user.email,
+      name: user.name,
+      connection: 'Username-Password-Authentication',
+      password: crypto.randomUUID() + 'Aa1!',
+      app_metadata: { berthUserId: user.id },
+    }),
   });
   const body = (await res.json()) as { user_id: string };
   return { subject: body.user_id };

@@ -30,7 +30,15 @@ export async function findNumbers(env: TelEnv, country: string, areaCode: string
   const url = `https://api.twilio.com/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/AvailablePhoneNumbers/${encodeURIComponent(country.toUpperCase())}/Local.json?AreaCode=${encodeURIComponent(areaCode)}`;
   const res = await outbound.fetch(url, { headers: { authorization: `Basic ${auth}` } });
   if (!res.ok) throw new ApiError('bad_request', `Telephony provider refused the search (${res.status})`);
-  const body = (await res.json()) as { available_phone_numbers: { phone_number: string; friendly_name: string; locality: string; region: string; capabilities: { voice: boolean; SMS: boolean } }[] };
+  const body = (await res.json()) as {
+    available_phone_numbers: {
+      phone_number: string;
+      friendly_name: string;
+      locality: string;
+      region: string;
+      capabilities: { voice: boolean; SMS: boolean };
+    }[];
+  };
   return body.available_phone_numbers.map((n) => ({
     phoneNumber: n.phone_number,
     friendlyName: n.friendly_name,

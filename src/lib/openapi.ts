@@ -17,7 +17,10 @@ export function validationError(error: ZodError, target: string): ApiError {
       message: missing ? `${field} is required` : i.message,
     };
   });
-  const summary = details.map((d) => d.message).slice(0, 3).join('; ');
+  const summary = details
+    .map((d) => d.message)
+    .slice(0, 3)
+    .join('; ');
   return new ApiError('validation_failed', `Invalid request: ${summary}`, { details });
 }
 
@@ -45,8 +48,8 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'Bad request: malformed JSON or an invalid field (named in `details`)',
   401: 'Missing or invalid credentials',
   402: 'Payment authorization failed',
-  403: 'Valid credentials without the needed permission, or a `customerId` that is not the caller\'s',
-  404: 'Not found (another operator\'s records also answer 404)',
+  403: "Valid credentials without the needed permission, or a `customerId` that is not the caller's",
+  404: "Not found (another operator's records also answer 404)",
   409: 'Conflict: the resource state prevents the action',
   410: 'Expired',
   413: 'Body larger than the documented cap',
@@ -157,14 +160,17 @@ export function mount<B extends ZodType | undefined, Q extends ZodType | undefin
   handler: (c: Context<AppEnv>, input: Input<B, Q, P>) => Response | Promise<Response>,
 ): void {
   const config = toRouteConfig(spec);
-  app.openapi(config as any, (async (c: any) => {
-    const input = {
-      body: spec.body ? c.req.valid('json') : undefined,
-      query: spec.query ? c.req.valid('query') : undefined,
-      params: spec.params ? c.req.valid('param') : undefined,
-    } as Input<B, Q, P>;
-    return handler(c, input);
-  }) as any);
+  app.openapi(
+    config as any,
+    (async (c: any) => {
+      const input = {
+        body: spec.body ? c.req.valid('json') : undefined,
+        query: spec.query ? c.req.valid('query') : undefined,
+        params: spec.params ? c.req.valid('param') : undefined,
+      } as Input<B, Q, P>;
+      return handler(c, input);
+    }) as any,
+  );
 }
 
 /** Common field helpers. */

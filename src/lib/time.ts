@@ -82,9 +82,7 @@ export function wallTimeToUtc(
   const local = Date.UTC(y, m - 1, d, hh, mm);
   const o1 = zoneOffsetMs(local - 86_400_000, tz);
   const o2 = zoneOffsetMs(local + 86_400_000, tz);
-  const candidates = [...new Set([local - o1, local - o2])]
-    .filter((t) => wallAsUtc(toWallTime(t, tz)) === local)
-    .sort((a, b) => a - b);
+  const candidates = [...new Set([local - o1, local - o2])].filter((t) => wallAsUtc(toWallTime(t, tz)) === local).sort((a, b) => a - b);
   if (candidates.length) return opts.later ? candidates[candidates.length - 1] : candidates[0];
   // Skipped wall time: read it with the offset in force before the change, which lands after the gap.
   return local - o1;

@@ -28,7 +28,8 @@ function preflight(token: string, algorithms: string[]): void {
   } catch {
     throw unauthenticated('Invalid bearer token: unreadable header');
   }
-  if (typeof header.alg !== 'string' || !algorithms.includes(header.alg)) throw unauthenticated(`Invalid bearer token: algorithm ${String(header.alg)} is not accepted`);
+  if (typeof header.alg !== 'string' || !algorithms.includes(header.alg))
+    throw unauthenticated(`Invalid bearer token: algorithm ${String(header.alg)} is not accepted`);
 }
 
 async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {

@@ -27,4 +27,30 @@ import benchRoutes from './bench';
 import { devRoutes } from '../seed/route';
 
 /** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [customers, users, staffSchedule, locations, apiKeys, webhooks, outbox, schedule, deposits, bookingEvents, publicBooking, renters, waiverNumbers, waivers, inventory, boatRecords, channel, channelConnections, availability, bookings, holds, drydock, waitlist, benchRoutes, devRoutes];
+export const modules: Hono<AppEnv>[] = [
+  customers,
+  users,
+  staffSchedule,
+  locations,
+  apiKeys,
+  webhooks,
+  outbox,
+  schedule,
+  deposits,
+  bookingEvents,
+  publicBooking,
+  renters,
+  waiverNumbers,
+  waivers,
+  inventory,
+  boatRecords,
+  channel,
+  channelConnections,
+  availability,
+  bookings,
+  holds,
+  drydock,
+  waitlist,
+  benchRoutes,
+  devRoutes,
+];

@@ -34,25 +34,50 @@ interface DemoBooking {
 }
 
 function demoBookings(): DemoBooking[] {
-  const who = (firstName: string, lastName: string) => ({ firstName, lastName, email: `${firstName}.${lastName}@renter.test`.toLowerCase(), phone: '+13055550142' });
+  const who = (firstName: string, lastName: string) => ({
+    firstName,
+    lastName,
+    email: `${firstName}.${lastName}@renter.test`.toLowerCase(),
+    phone: '+13055550142',
+  });
   const card = { paymentMethodId: 'pm_card_visa' };
   return [
     {
       transactionId: 'txn_demo_checked_in',
-      body: { ...card, rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(0, '14:00'), endTime: miami(0, '17:00') }, customerInfo: who('Carlos', 'Mendez'), selectedBoatAddons: [{ addonId: 'cooler' }] },
+      body: {
+        ...card,
+        rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(0, '14:00'), endTime: miami(0, '17:00') },
+        customerInfo: who('Carlos', 'Mendez'),
+        selectedBoatAddons: [{ addonId: 'cooler' }],
+      },
       then: 'check_in',
     },
     {
       transactionId: 'txn_demo_pontoon',
-      body: { ...card, rentalDetails: { inventoryId: DEMO_INVENTORY.pontoon, startTime: miami(3, '10:00'), endTime: miami(3, '14:00'), participants: 6 }, customerInfo: who('Alice', 'Jones'), rentalPricing: { tip: 20 } },
+      body: {
+        ...card,
+        rentalDetails: { inventoryId: DEMO_INVENTORY.pontoon, startTime: miami(3, '10:00'), endTime: miami(3, '14:00'), participants: 6 },
+        customerInfo: who('Alice', 'Jones'),
+        rentalPricing: { tip: 20 },
+      },
     },
     {
       transactionId: 'txn_demo_tour',
-      body: { ...card, rentalDetails: { inventoryId: DEMO_INVENTORY.dolphinTour, startTime: miami(4, '18:00'), tickets: { Adult: 2, Child: 1 } }, customerInfo: who('Priya', 'Patel'), selectedBoatAddons: [{ addonId: 'photos' }] },
+      body: {
+        ...card,
+        rentalDetails: { inventoryId: DEMO_INVENTORY.dolphinTour, startTime: miami(4, '18:00'), tickets: { Adult: 2, Child: 1 } },
+        customerInfo: who('Priya', 'Patel'),
+        selectedBoatAddons: [{ addonId: 'photos' }],
+      },
     },
     {
       transactionId: 'txn_demo_installments',
-      body: { ...card, paymentPlan: { type: 'installments', installments: 2 }, rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(10, '09:00'), endTime: miami(10, '17:00') }, customerInfo: who('Ben', 'Okafor') },
+      body: {
+        ...card,
+        paymentPlan: { type: 'installments', installments: 2 },
+        rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(10, '09:00'), endTime: miami(10, '17:00') },
+        customerInfo: who('Ben', 'Okafor'),
+      },
     },
     {
       transactionId: 'txn_demo_bundle',
@@ -70,11 +95,20 @@ function demoBookings(): DemoBooking[] {
     },
     {
       transactionId: 'txn_demo_pay_later',
-      body: { ...card, paymentPlan: { type: 'pay_later' }, rentalDetails: { inventoryId: DEMO_INVENTORY.pontoon, startTime: miami(12, '13:00'), endTime: miami(12, '16:00') }, customerInfo: who('Tom', 'Baker') },
+      body: {
+        ...card,
+        paymentPlan: { type: 'pay_later' },
+        rentalDetails: { inventoryId: DEMO_INVENTORY.pontoon, startTime: miami(12, '13:00'), endTime: miami(12, '16:00') },
+        customerInfo: who('Tom', 'Baker'),
+      },
     },
     {
       transactionId: 'txn_demo_cancelled',
-      body: { ...card, rentalDetails: { inventoryId: DEMO_INVENTORY.pontoon, startTime: miami(9, '10:00'), endTime: miami(9, '12:00') }, customerInfo: who('Nora', 'Lind') },
+      body: {
+        ...card,
+        rentalDetails: { inventoryId: DEMO_INVENTORY.pontoon, startTime: miami(9, '10:00'), endTime: miami(9, '12:00') },
+        customerInfo: who('Nora', 'Lind'),
+      },
       then: 'cancel',
     },
   ];
@@ -96,13 +130,27 @@ async function seedBookings(env: Env): Promise<boolean> {
   const settings = (cust.settings ?? {}) as Record<string, unknown>;
   const bundles = Array.isArray(settings.bundles) ? (settings.bundles as { bundleCode?: string }[]) : [];
   if (!bundles.some((b) => b.bundleCode === DEMO_BUNDLE.bundleCode)) {
-    await db.update(customers).set({ settings: { ...settings, bundles: [...bundles, DEMO_BUNDLE] } }).where(eq(customers.id, DEMO.customerId));
+    await db
+      .update(customers)
+      .set({ settings: { ...settings, bundles: [...bundles, DEMO_BUNDLE] } })
+      .where(eq(customers.id, DEMO.customerId));
     wrote = true;
   }
 
   const plan = demoBookings();
   const done = new Set(
-    (await db.select({ t: bookings.transactionId }).from(bookings).where(inArray(bookings.transactionId, plan.map((p) => p.transactionId))).all()).map((r) => r.t),
+    (
+      await db
+        .select({ t: bookings.transactionId })
+        .from(bookings)
+        .where(
+          inArray(
+            bookings.transactionId,
+            plan.map((p) => p.transactionId),
+          ),
+        )
+        .all()
+    ).map((r) => r.t),
   );
   for (const p of plan) {
     if (done.has(p.transactionId)) continue;

@@ -14,7 +14,17 @@ async function seedChannel(env: Env): Promise<boolean> {
   let wrote = false;
   const existing = await db.select({ id: channelConnections.id }).from(channelConnections).where(eq(channelConnections.id, DEMO_RESELLER_CONNECTION)).get();
   if (!existing) {
-    await db.insert(channelConnections).values({ id: DEMO_RESELLER_CONNECTION, customerId: 'cus_demo_marina', kind: 'single', name: 'Demo Reseller', commissionRate: 15, offerAllInventory: true, status: 'active' });
+    await db
+      .insert(channelConnections)
+      .values({
+        id: DEMO_RESELLER_CONNECTION,
+        customerId: 'cus_demo_marina',
+        kind: 'single',
+        name: 'Demo Reseller',
+        commissionRate: 15,
+        offerAllInventory: true,
+        status: 'active',
+      });
     wrote = true;
   }
   const secret = env.DEMO_CHANNEL_TEST_KEY;

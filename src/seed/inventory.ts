@@ -69,8 +69,22 @@ function items(): { id: string; assets?: readonly string[]; data: InventoryDataI
         turnaroundBufferMinutes: 30,
         minimumNoticeHours: 2,
         seasons: [
-          { seasonId: 'cc_high', name: 'High season', startDate: '12-01', endDate: '04-30', dailyPrices: week(650, 750), hourlyPrices: week(hourly(125), hourly(145)) },
-          { seasonId: 'cc_low', name: 'Low season', startDate: '05-01', endDate: '11-30', dailyPrices: week(550, 650), hourlyPrices: week(hourly(105), hourly(125)) },
+          {
+            seasonId: 'cc_high',
+            name: 'High season',
+            startDate: '12-01',
+            endDate: '04-30',
+            dailyPrices: week(650, 750),
+            hourlyPrices: week(hourly(125), hourly(145)),
+          },
+          {
+            seasonId: 'cc_low',
+            name: 'Low season',
+            startDate: '05-01',
+            endDate: '11-30',
+            dailyPrices: week(550, 650),
+            hourlyPrices: week(hourly(105), hourly(125)),
+          },
         ],
         addons: [
           COOLER,
@@ -174,7 +188,18 @@ async function seedInventory(env: Env): Promise<boolean> {
   const all = items();
   const db = getDb(env.DB);
   const existing = new Set(
-    (await db.select({ id: inventoryItems.id }).from(inventoryItems).where(inArray(inventoryItems.id, all.map((i) => i.id))).all()).map((r) => r.id),
+    (
+      await db
+        .select({ id: inventoryItems.id })
+        .from(inventoryItems)
+        .where(
+          inArray(
+            inventoryItems.id,
+            all.map((i) => i.id),
+          ),
+        )
+        .all()
+    ).map((r) => r.id),
   );
   const ctx = systemCtx(env, { customerId: DEMO.customerId, requestId: 'seed_inventory' });
   let wrote = false;

@@ -99,11 +99,28 @@ async function main() {
   log(`state ${state}, port ${port}, ${DURATION}s per scenario, ${CONNS} connections`);
   await run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state]);
   const devLog = openSync(join(state, 'wrangler-dev.log'), 'w');
-  const dev = spawn('npx', ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--var', `DEV_SEED_TOKEN:${TOKEN}`, '--var', 'ENVIRONMENT:development'], {
-    cwd: root,
-    stdio: ['ignore', devLog, devLog],
-    detached: true,
-  });
+  const dev = spawn(
+    'npx',
+    [
+      'wrangler',
+      'dev',
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+      '--persist-to',
+      state,
+      '--var',
+      `DEV_SEED_TOKEN:${TOKEN}`,
+      '--var',
+      'ENVIRONMENT:development',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', devLog, devLog],
+      detached: true,
+    },
+  );
   const stop = () => {
     try {
       process.kill(-dev.pid, 'SIGTERM');
@@ -114,7 +131,11 @@ async function main() {
   try {
     await waitFor(`${base}/health`);
     log('seeding');
-    const seedRes = await fetch(`${base}/__dev/bench/seed`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-seed-token': TOKEN }, body: JSON.stringify({ keys: KEYS, denseBookings: DENSE, channelKeys: 60, channelProducts: 25 }) });
+    const seedRes = await fetch(`${base}/__dev/bench/seed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-seed-token': TOKEN },
+      body: JSON.stringify({ keys: KEYS, denseBookings: DENSE, channelKeys: 60, channelProducts: 25 }),
+    });
     if (!seedRes.ok) throw new Error(`seed failed: ${seedRes.status} ${await seedRes.text()}`);
     const seed = await seedRes.json();
     log(`seeded ${seed.dense.bookings} bookings on the dense item for ${seed.dense.month}`);
@@ -145,7 +166,15 @@ function slotMaker(tz, firstDayOffset) {
 /** Offset of `tz` on a date (hours, e.g. -4), to write local wall times as ISO with offset. */
 function isoLocal(date, time, tz) {
   const guess = new Date(`${date}T${time}:00Z`);
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  })
     .formatToParts(guess)
     .reduce((o, p) => ((o[p.type] = p.value), o), {});
   const asLocal = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute));
@@ -192,7 +221,13 @@ async function scenarios(base, seed) {
 
   await step('noop', { next: () => ({ method: 'GET', path: '/health' }) });
   await step('d1read', { next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }) });
-  await step('d1insert', { next: () => ({ method: 'POST', path: `/__dev/bench/d1-insert?customerId=${seed.customerId}&itemId=${seed.items.raw}&locationId=${seed.locationId}`, headers: tokenHeaders }) });
+  await step('d1insert', {
+    next: () => ({
+      method: 'POST',
+      path: `/__dev/bench/d1-insert?customerId=${seed.customerId}&itemId=${seed.items.raw}&locationId=${seed.locationId}`,
+      headers: tokenHeaders,
+    }),
+  });
   await step('bookA', { next: bookingRequests(seed, 'hotA', 2) });
   const monthPath = `/public/availability?inventoryId=${seed.dense.inventoryId}&locationId=${seed.locationId}&month=${seed.dense.month}`;
   await step('availability', { next: () => ({ method: 'GET', path: monthPath }) });
@@ -201,8 +236,17 @@ async function scenarios(base, seed) {
   const ch = seed.channel;
   let ck = 0;
   const chanKey = () => ch.keys[ck++ % ch.keys.length];
-  const availBody = JSON.stringify({ productIds: ch.products, startTime: new Date(ch.windowStart).toISOString(), endTime: new Date(ch.windowEnd).toISOString() });
-  const chanAvail = () => ({ method: 'POST', path: '/channel/v1/availability', headers: { 'content-type': 'application/json', authorization: `Bearer ${chanKey()}` }, body: availBody });
+  const availBody = JSON.stringify({
+    productIds: ch.products,
+    startTime: new Date(ch.windowStart).toISOString(),
+    endTime: new Date(ch.windowEnd).toISOString(),
+  });
+  const chanAvail = () => ({
+    method: 'POST',
+    path: '/channel/v1/availability',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${chanKey()}` },
+    body: availBody,
+  });
   await step('chanAvail', { next: chanAvail });
   await step('chanAvail1', { connections: 1, next: chanAvail });
   await step('d1readC', { next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }) });
@@ -231,7 +275,14 @@ async function scenarios(base, seed) {
         method: 'POST',
         path: '/channel/v1/bookings',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${chanKey()}`, 'idempotency-key': `bench-${s.seq}-${firstDay}` },
-        body: JSON.stringify({ productId: seed.items.hotB, startTime: start, endTime: end, quantity: 1, totalPrice: 107, reference: `BENCH-${firstDay}-${s.seq}` }),
+        body: JSON.stringify({
+          productId: seed.items.hotB,
+          startTime: start,
+          endTime: end,
+          quantity: 1,
+          totalPrice: 107,
+          reference: `BENCH-${firstDay}-${s.seq}`,
+        }),
       };
     };
   };
@@ -242,28 +293,125 @@ async function scenarios(base, seed) {
 
 function print(r, seed) {
   const rows = [];
-  const row = (figure, value, baselineName, baseline, ratio, goal, pass) => rows.push({ figure, value, baselineName, baseline, ratio, goal, verdict: pass === null ? '' : pass ? 'PASS' : 'MISS' });
+  const row = (figure, value, baselineName, baseline, ratio, goal, pass) =>
+    rows.push({ figure, value, baselineName, baseline, ratio, goal, verdict: pass === null ? '' : pass ? 'PASS' : 'MISS' });
   const tput = r.bookA.rps / r.d1insert.rps;
-  row(`booking create throughput (1 item, ${CONNS} clients)`, `${fmt(r.bookA.rps)} req/s`, 'raw D1 insert', `${fmt(r.d1insert.rps)} req/s`, `${fmt(tput, 2)}x`, '>= 0.50x', tput >= 0.5);
+  row(
+    `booking create throughput (1 item, ${CONNS} clients)`,
+    `${fmt(r.bookA.rps)} req/s`,
+    'raw D1 insert',
+    `${fmt(r.d1insert.rps)} req/s`,
+    `${fmt(tput, 2)}x`,
+    '>= 0.50x',
+    tput >= 0.5,
+  );
   const spread = r.bookA.p99 / r.bookA.p50;
-  row(`booking create p50 / p99 (${CONNS} clients, 1 item)`, `${fmt(r.bookA.p50)} / ${fmt(r.bookA.p99)} ms`, 'own p50', `${fmt(r.bookA.p50)} ms`, `p99 = ${fmt(spread, 2)}x p50`, 'p99 <= 5x p50', spread <= 5);
-  row('  booking create, 1 client', `p50 ${fmt(r.bookA1.p50)} ms, ${fmt(r.bookA1.rps)} req/s`, 'one D1 read, 1 client', `p50 ${fmt(r.d1read1.p50)} ms`, `${fmt(r.bookA1.p50 / r.d1read1.p50, 2)}x`, '(info)', null);
+  row(
+    `booking create p50 / p99 (${CONNS} clients, 1 item)`,
+    `${fmt(r.bookA.p50)} / ${fmt(r.bookA.p99)} ms`,
+    'own p50',
+    `${fmt(r.bookA.p50)} ms`,
+    `p99 = ${fmt(spread, 2)}x p50`,
+    'p99 <= 5x p50',
+    spread <= 5,
+  );
+  row(
+    '  booking create, 1 client',
+    `p50 ${fmt(r.bookA1.p50)} ms, ${fmt(r.bookA1.rps)} req/s`,
+    'one D1 read, 1 client',
+    `p50 ${fmt(r.d1read1.p50)} ms`,
+    `${fmt(r.bookA1.p50 / r.d1read1.p50, 2)}x`,
+    '(info)',
+    null,
+  );
   const av1 = r.availability1.p50 / r.d1read1.p50;
-  row(`month availability, 1 client (10 assets, ${seed.dense.bookings} bookings)`, `p50 ${fmt(r.availability1.p50)} ms`, 'one D1 read, 1 client', `p50 ${fmt(r.d1read1.p50)} ms`, `${fmt(av1, 2)}x`, '<= 2x', av1 <= 2);
+  row(
+    `month availability, 1 client (10 assets, ${seed.dense.bookings} bookings)`,
+    `p50 ${fmt(r.availability1.p50)} ms`,
+    'one D1 read, 1 client',
+    `p50 ${fmt(r.d1read1.p50)} ms`,
+    `${fmt(av1, 2)}x`,
+    '<= 2x',
+    av1 <= 2,
+  );
   const av = r.availability.p50 / r.d1read.p50;
-  row(`  same, ${CONNS} clients`, `p50 ${fmt(r.availability.p50)} ms, ${fmt(r.availability.rps)} req/s`, `one D1 read, ${CONNS} clients`, `p50 ${fmt(r.d1read.p50)} ms, ${fmt(r.d1read.rps)} req/s`, `${fmt(av, 2)}x`, '<= 2x', av <= 2);
-  row(`  month preload with every slot, ${CONNS} clients`, `p50 ${fmt(r.preload.p50)} ms`, 'one D1 read', `p50 ${fmt(r.d1read.p50)} ms`, `${fmt(r.preload.p50 / r.d1read.p50, 2)}x`, '(info)', null);
+  row(
+    `  same, ${CONNS} clients`,
+    `p50 ${fmt(r.availability.p50)} ms, ${fmt(r.availability.rps)} req/s`,
+    `one D1 read, ${CONNS} clients`,
+    `p50 ${fmt(r.d1read.p50)} ms, ${fmt(r.d1read.rps)} req/s`,
+    `${fmt(av, 2)}x`,
+    '<= 2x',
+    av <= 2,
+  );
+  row(
+    `  month preload with every slot, ${CONNS} clients`,
+    `p50 ${fmt(r.preload.p50)} ms`,
+    'one D1 read',
+    `p50 ${fmt(r.d1read.p50)} ms`,
+    `${fmt(r.preload.p50 / r.d1read.p50, 2)}x`,
+    '(info)',
+    null,
+  );
   const both = r.bothA.rps + r.bothB.rps;
   const par = both / r.bookA.rps;
-  row(`two items booked at once (${CONNS} clients each)`, `${fmt(r.bothA.rps)} + ${fmt(r.bothB.rps)} = ${fmt(both)} req/s`, `one item, ${CONNS} clients`, `${fmt(r.bookA.rps)} req/s`, `${fmt(par, 2)}x`, '2x = independent and machine not saturated', null);
+  row(
+    `two items booked at once (${CONNS} clients each)`,
+    `${fmt(r.bothA.rps)} + ${fmt(r.bothB.rps)} = ${fmt(both)} req/s`,
+    `one item, ${CONNS} clients`,
+    `${fmt(r.bookA.rps)} req/s`,
+    `${fmt(par, 2)}x`,
+    '2x = independent and machine not saturated',
+    null,
+  );
   const sat = both / r.oneItem2x.rps;
-  row(`  control: one item, ${CONNS * 2} clients`, `${fmt(r.oneItem2x.rps)} req/s, p50 ${fmt(r.oneItem2x.p50)} ms`, 'two items at once', `${fmt(both)} req/s`, `two/one = ${fmt(sat, 2)}x`, '>= 0.9x (items do not slow each other)', sat >= 0.9);
+  row(
+    `  control: one item, ${CONNS * 2} clients`,
+    `${fmt(r.oneItem2x.rps)} req/s, p50 ${fmt(r.oneItem2x.p50)} ms`,
+    'two items at once',
+    `${fmt(both)} req/s`,
+    `two/one = ${fmt(sat, 2)}x`,
+    '>= 0.9x (items do not slow each other)',
+    sat >= 0.9,
+  );
   const ca1 = r.chanAvail1.p50 / r.d1readC1.p50;
-  row('channel availability, 25 products x 31 days, 1 client', `p50 ${fmt(r.chanAvail1.p50)} ms`, 'one D1 read, 1 client', `p50 ${fmt(r.d1readC1.p50)} ms`, `${fmt(ca1, 2)}x`, '<= 2x', ca1 <= 2);
+  row(
+    'channel availability, 25 products x 31 days, 1 client',
+    `p50 ${fmt(r.chanAvail1.p50)} ms`,
+    'one D1 read, 1 client',
+    `p50 ${fmt(r.d1readC1.p50)} ms`,
+    `${fmt(ca1, 2)}x`,
+    '<= 2x',
+    ca1 <= 2,
+  );
   const ca = r.chanAvail.p50 / r.d1readC.p50;
-  row(`  same, ${CONNS} clients`, `p50 ${fmt(r.chanAvail.p50)} ms, ${fmt(r.chanAvail.rps)} req/s`, `one D1 read, ${CONNS} clients`, `p50 ${fmt(r.d1readC.p50)} ms`, `${fmt(ca, 2)}x`, '<= 2x', ca <= 2);
-  row(`channel booking p50 / p99 (${CONNS} clients, 1 item)`, `${fmt(r.chanBook.p50)} / ${fmt(r.chanBook.p99)} ms, ${fmt(r.chanBook.rps)} req/s`, 'operator booking, same load', `${fmt(r.bookA.p50)} / ${fmt(r.bookA.p99)} ms`, `p99 = ${fmt(r.chanBook.p99 / r.chanBook.p50, 2)}x p50`, '(figures)', null);
-  row('  channel booking, 1 client', `p50 ${fmt(r.chanBook1.p50)} / p99 ${fmt(r.chanBook1.p99)} ms`, 'one D1 read, 1 client', `p50 ${fmt(r.d1read1b.p50)} ms`, `${fmt(r.chanBook1.p50 / r.d1read1b.p50, 2)}x`, '(figures)', null);
+  row(
+    `  same, ${CONNS} clients`,
+    `p50 ${fmt(r.chanAvail.p50)} ms, ${fmt(r.chanAvail.rps)} req/s`,
+    `one D1 read, ${CONNS} clients`,
+    `p50 ${fmt(r.d1readC.p50)} ms`,
+    `${fmt(ca, 2)}x`,
+    '<= 2x',
+    ca <= 2,
+  );
+  row(
+    `channel booking p50 / p99 (${CONNS} clients, 1 item)`,
+    `${fmt(r.chanBook.p50)} / ${fmt(r.chanBook.p99)} ms, ${fmt(r.chanBook.rps)} req/s`,
+    'operator booking, same load',
+    `${fmt(r.bookA.p50)} / ${fmt(r.bookA.p99)} ms`,
+    `p99 = ${fmt(r.chanBook.p99 / r.chanBook.p50, 2)}x p50`,
+    '(figures)',
+    null,
+  );
+  row(
+    '  channel booking, 1 client',
+    `p50 ${fmt(r.chanBook1.p50)} / p99 ${fmt(r.chanBook1.p99)} ms`,
+    'one D1 read, 1 client',
+    `p50 ${fmt(r.d1read1b.p50)} ms`,
+    `${fmt(r.chanBook1.p50 / r.d1read1b.p50, 2)}x`,
+    '(figures)',
+    null,
+  );
   row(`no-op route (${CONNS} clients)`, `${fmt(r.noop.rps)} req/s, p50 ${fmt(r.noop.p50)} ms`, '', '', '', '(baseline)', null);
 
   const cols = ['figure', 'value', 'baselineName', 'baseline', 'ratio', 'goal', 'verdict'];
@@ -275,7 +423,11 @@ function print(r, seed) {
   for (const x of rows) console.log(line(x));
   const bad = Object.entries(r).filter(([, v]) => v.non2xx || v.errors);
   if (bad.length) console.log(`\nnon-2xx answers: ${bad.map(([k, v]) => `${k} ${v.non2xx}/${v.total}${v.errors ? ` (${v.errors} errors)` : ''}`).join(', ')}`);
-  console.log(`\n${DURATION}s per scenario, wrangler dev (one workerd process, local D1 = one SQLite file), ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, node ${process.version}. Bookings are pay-later (no payment provider call).`);
+  console.log(
+    `\n${DURATION}s per scenario, wrangler dev (one workerd process, local D1 = one SQLite file), ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, node ${process.version}. Bookings are pay-later (no payment provider call).`,
+  );
 }
 
 main().catch((err) => {

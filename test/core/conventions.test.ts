@@ -51,7 +51,19 @@ describe('API conventions', () => {
     const r = await get('/openapi.json');
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe('3.1.0');
-    for (const p of ['/customer', '/user', '/userManagement', '/staffSchedule', '/staffSchedule/{id}', '/location', '/location/ivr', '/location/restore', '/user/{userId}/audit-logs', '/webhooks', '/api-keys']) {
+    for (const p of [
+      '/customer',
+      '/user',
+      '/userManagement',
+      '/staffSchedule',
+      '/staffSchedule/{id}',
+      '/location',
+      '/location/ivr',
+      '/location/restore',
+      '/user/{userId}/audit-logs',
+      '/webhooks',
+      '/api-keys',
+    ]) {
       expect(r.body.paths[p], p).toBeDefined();
     }
     expect(r.body.components.securitySchemes.ApiKey).toBeDefined();

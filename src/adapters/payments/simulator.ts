@@ -2,15 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { DB } from '../../db/client';
 import { simCustomers, simPaymentIntents, simPaymentMethods, simRefunds, simSetupIntents, simSubscriptions } from '../../db/schema/payments';
 import { newId, randomString } from '../../lib/ids';
-import {
-  PaymentError,
-  PLAN_PRICES,
-  type CreateIntentInput,
-  type PaymentIntent,
-  type PaymentMethod,
-  type PaymentsPort,
-  type Subscription,
-} from './types';
+import { PaymentError, PLAN_PRICES, type CreateIntentInput, type PaymentIntent, type PaymentMethod, type PaymentsPort, type Subscription } from './types';
 
 type Behavior = 'success' | 'decline' | 'authentication_required';
 
@@ -128,7 +120,7 @@ export class PaymentSimulator implements PaymentsPort {
     if (pm.customerId && pm.customerId !== customerId) throw new PaymentError('invalid_payment_method', 'Payment method belongs to another customer');
     await this.db.update(simPaymentMethods).set({ customerId }).where(eq(simPaymentMethods.id, pm.id));
     if (opts.makeDefault ?? true) await this.db.update(simCustomers).set({ defaultPaymentMethodId: pm.id }).where(eq(simCustomers.id, customerId));
-    return pmOut({ ...pm, customerId }, opts.makeDefault ?? true ? pm.id : cust.defaultPaymentMethodId);
+    return pmOut({ ...pm, customerId }, (opts.makeDefault ?? true) ? pm.id : cust.defaultPaymentMethodId);
   }
 
   async listPaymentMethods(customerId: string) {
@@ -208,7 +200,11 @@ export class PaymentSimulator implements PaymentsPort {
 
   async createPaymentIntent(input: CreateIntentInput) {
     if (input.idempotencyKey) {
-      const prior = await this.db.select().from(simPaymentIntents).where(eq(simPaymentIntents.id, `pi_sim_${input.idempotencyKey}`)).get();
+      const prior = await this.db
+        .select()
+        .from(simPaymentIntents)
+        .where(eq(simPaymentIntents.id, `pi_sim_${input.idempotencyKey}`))
+        .get();
       if (prior) return piOut(prior);
     }
     const id = input.idempotencyKey ? `pi_sim_${input.idempotencyKey}` : newId('pi_sim');
@@ -262,15 +258,20 @@ export class PaymentSimulator implements PaymentsPort {
     const row = await this.mustGet(id);
     if (row.status !== 'requires_capture') throw new PaymentError('provider_error', `Payment intent is ${row.status} and cannot be captured`);
     const amount = amountToCapture ?? row.amountCapturable;
-    if (amount <= 0 || amount > row.amountCapturable) throw new PaymentError('provider_error', `Capture amount must be between 1 and ${row.amountCapturable} cents`);
+    if (amount <= 0 || amount > row.amountCapturable)
+      throw new PaymentError('provider_error', `Capture amount must be between 1 and ${row.amountCapturable} cents`);
     const patch = { status: 'succeeded', amountReceived: amount, amountCapturable: 0 };
-    await this.db.update(simPaymentIntents).set(patch).where(and(eq(simPaymentIntents.id, id), eq(simPaymentIntents.status, 'requires_capture')));
+    await this.db
+      .update(simPaymentIntents)
+      .set(patch)
+      .where(and(eq(simPaymentIntents.id, id), eq(simPaymentIntents.status, 'requires_capture')));
     return piOut({ ...row, ...patch });
   }
 
   async cancelPaymentIntent(id: string) {
     const row = await this.mustGet(id);
-    if (row.status === 'succeeded' || row.status === 'canceled') throw new PaymentError('provider_error', `Payment intent is ${row.status} and cannot be canceled`);
+    if (row.status === 'succeeded' || row.status === 'canceled')
+      throw new PaymentError('provider_error', `Payment intent is ${row.status} and cannot be canceled`);
     const patch = { status: 'canceled', amountCapturable: 0 };
     await this.db.update(simPaymentIntents).set(patch).where(eq(simPaymentIntents.id, id));
     return piOut({ ...row, ...patch });
@@ -285,7 +286,10 @@ export class PaymentSimulator implements PaymentsPort {
     const id = newId('re_sim');
     await this.db.batch([
       this.db.insert(simRefunds).values({ id, paymentIntentId, amount: amt, status: 'succeeded', reason: reason ?? null }),
-      this.db.update(simPaymentIntents).set({ amountRefunded: row.amountRefunded + amt }).where(eq(simPaymentIntents.id, paymentIntentId)),
+      this.db
+        .update(simPaymentIntents)
+        .set({ amountRefunded: row.amountRefunded + amt })
+        .where(eq(simPaymentIntents.id, paymentIntentId)),
     ]);
     return { id, paymentIntentId, amount: amt, status: 'succeeded' };
   }

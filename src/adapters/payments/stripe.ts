@@ -1,12 +1,5 @@
 import Stripe from 'stripe';
-import {
-  PaymentError,
-  type CreateIntentInput,
-  type PaymentIntent,
-  type PaymentMethod,
-  type PaymentsPort,
-  type Subscription,
-} from './types';
+import { PaymentError, type CreateIntentInput, type PaymentIntent, type PaymentMethod, type PaymentsPort, type Subscription } from './types';
 
 const PRICE_LOOKUP: Record<'standard' | 'enterprise', string> = { standard: 'berth_standard_monthly', enterprise: 'berth_enterprise_monthly' };
 
@@ -90,7 +83,7 @@ export class StripePayments implements PaymentsPort {
     try {
       const pm = await this.stripe.paymentMethods.attach(paymentMethodId, { customer: customerId });
       if (opts.makeDefault ?? true) await this.stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } });
-      return pmOut(pm, opts.makeDefault ?? true ? pm.id : null);
+      return pmOut(pm, (opts.makeDefault ?? true) ? pm.id : null);
     } catch (e) {
       rethrow(e);
     }
@@ -165,7 +158,8 @@ export class StripePayments implements PaymentsPort {
         },
         input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
       );
-      if (input.confirm && pi.status === 'requires_action') throw new PaymentError('authentication_required', 'This payment requires authentication.', piOut(pi));
+      if (input.confirm && pi.status === 'requires_action')
+        throw new PaymentError('authentication_required', 'This payment requires authentication.', piOut(pi));
       return piOut(pi);
     } catch (e) {
       if (e instanceof PaymentError) throw e;

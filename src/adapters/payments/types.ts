@@ -1,12 +1,6 @@
 /** Payment provider port. `simulator.ts` is the offline default; `stripe.ts` the real one. */
 export type IntentStatus =
-  | 'requires_payment_method'
-  | 'requires_confirmation'
-  | 'requires_action'
-  | 'processing'
-  | 'requires_capture'
-  | 'succeeded'
-  | 'canceled';
+  'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'requires_capture' | 'succeeded' | 'canceled';
 
 export interface PaymentMethod {
   id: string;

@@ -1,7 +1,10 @@
 import { text } from 'drizzle-orm/sqlite-core';
 
 /** Shared column sets. Timestamps are ISO-8601 UTC strings (sortable, readable in D1 consoles). */
-export const createdAt = () => text('created_at').notNull().$defaultFn(() => new Date().toISOString());
+export const createdAt = () =>
+  text('created_at')
+    .notNull()
+    .$defaultFn(() => new Date().toISOString());
 export const updatedAt = () =>
   text('updated_at')
     .notNull()

@@ -8,10 +8,18 @@ export const customers = sqliteTable('customers', {
   email: text('email'),
   businessName: text('business_name'),
   affiliateCode: text('affiliate_code'),
-  permissions: json<Record<string, unknown>>('permissions').notNull().$defaultFn(() => ({})),
-  integrations: json<Record<string, unknown>>('integrations').notNull().$defaultFn(() => ({})),
-  settings: json<Record<string, unknown>>('settings').notNull().$defaultFn(() => ({})),
-  plan: text('plan', { enum: ['standard', 'enterprise'] }).notNull().default('standard'),
+  permissions: json<Record<string, unknown>>('permissions')
+    .notNull()
+    .$defaultFn(() => ({})),
+  integrations: json<Record<string, unknown>>('integrations')
+    .notNull()
+    .$defaultFn(() => ({})),
+  settings: json<Record<string, unknown>>('settings')
+    .notNull()
+    .$defaultFn(() => ({})),
+  plan: text('plan', { enum: ['standard', 'enterprise'] })
+    .notNull()
+    .default('standard'),
   isSandbox: integer('is_sandbox', { mode: 'boolean' }).notNull().default(false),
   paymentCustomerId: text('payment_customer_id'),
   subscriptionId: text('subscription_id'),
@@ -25,13 +33,23 @@ export const users = sqliteTable(
     customerId: tenant(),
     email: text('email').notNull(),
     name: text('name').notNull(),
-    role: text('role', { enum: ['admin', 'manager', 'staff'] }).notNull().default('staff'),
-    permissions: json<string[]>('permissions').notNull().$defaultFn(() => []),
-    locations: json<string[]>('locations').notNull().$defaultFn(() => []),
-    userSkills: json<string[]>('user_skills').notNull().$defaultFn(() => []),
+    role: text('role', { enum: ['admin', 'manager', 'staff'] })
+      .notNull()
+      .default('staff'),
+    permissions: json<string[]>('permissions')
+      .notNull()
+      .$defaultFn(() => []),
+    locations: json<string[]>('locations')
+      .notNull()
+      .$defaultFn(() => []),
+    userSkills: json<string[]>('user_skills')
+      .notNull()
+      .$defaultFn(() => []),
     profileName: text('profile_name'),
     isSetup: integer('is_setup', { mode: 'boolean' }).notNull().default(false),
-    settings: json<Record<string, unknown>>('settings').notNull().$defaultFn(() => ({})),
+    settings: json<Record<string, unknown>>('settings')
+      .notNull()
+      .$defaultFn(() => ({})),
     /** Subject of the user at the identity provider (the `sub` of its tokens). */
     idpSubject: text('idp_subject'),
     phone: text('phone'),

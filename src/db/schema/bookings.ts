@@ -17,14 +17,24 @@ export const renters = sqliteTable(
     address: json<Record<string, unknown> | string>('address'),
     dob: text('dob'),
     licenseNumber: text('license_number'),
-    waiversSignedUrls: json<string[]>('waivers_signed_urls').notNull().$defaultFn(() => []),
-    idVerifications: json<Record<string, unknown>>('id_verifications').notNull().$defaultFn(() => ({})),
-    transactions: json<unknown[]>('transactions').notNull().$defaultFn(() => []),
-    additionalInfo: json<Record<string, unknown>>('additional_info').notNull().$defaultFn(() => ({})),
+    waiversSignedUrls: json<string[]>('waivers_signed_urls')
+      .notNull()
+      .$defaultFn(() => []),
+    idVerifications: json<Record<string, unknown>>('id_verifications')
+      .notNull()
+      .$defaultFn(() => ({})),
+    transactions: json<unknown[]>('transactions')
+      .notNull()
+      .$defaultFn(() => []),
+    additionalInfo: json<Record<string, unknown>>('additional_info')
+      .notNull()
+      .$defaultFn(() => ({})),
     paymentCustomerId: text('payment_customer_id'),
     status: text('status').notNull().default('active'),
     riskScore: real('risk_score'),
-    notes: json<Record<string, unknown>[]>('notes').notNull().$defaultFn(() => []),
+    notes: json<Record<string, unknown>[]>('notes')
+      .notNull()
+      .$defaultFn(() => []),
     loyaltyPoints: integer('loyalty_points').notNull().default(0),
     deletedAt: text('deleted_at'),
     ...timestamps(),
@@ -49,14 +59,18 @@ export const bookings = sqliteTable(
     renterId: text('renter_id'),
     /** Booking status; see src/modules/bookings/status.ts for the states and moves. */
     status: text('status').notNull(),
-    source: text('source', { enum: ['operator', 'widget', 'channel', 'marketplace', 'import'] }).notNull().default('operator'),
+    source: text('source', { enum: ['operator', 'widget', 'channel', 'marketplace', 'import'] })
+      .notNull()
+      .default('operator'),
     start: integer('start').notNull(),
     end: integer('end').notNull(),
     /** Local date of the start in the location's zone (YYYY-MM-DD), for calendars and settlement. */
     localDate: text('local_date').notNull(),
     quantity: integer('quantity').notNull().default(1),
     participants: integer('participants'),
-    assetIds: json<string[]>('asset_ids').notNull().$defaultFn(() => []),
+    assetIds: json<string[]>('asset_ids')
+      .notNull()
+      .$defaultFn(() => []),
     currency: text('currency').notNull().default('usd'),
     /** Amounts in cents. */
     subtotal: integer('subtotal').notNull().default(0),
@@ -169,7 +183,9 @@ export const holds = sqliteTable(
     email: text('email').notNull(),
     inventoryId: text('inventory_id').notNull(),
     locationId: text('location_id').notNull(),
-    status: text('status', { enum: ['active', 'consumed', 'expired', 'released'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'consumed', 'expired', 'released'] })
+      .notNull()
+      .default('active'),
     expiresAt: text('expires_at').notNull(),
     ...timestamps(),
   },
@@ -183,7 +199,9 @@ export const drydocks = sqliteTable(
     id: text('id').primaryKey(),
     customerId: tenant(),
     itemId: text('item_id').notNull(),
-    assetIds: json<string[]>('asset_ids').notNull().$defaultFn(() => []),
+    assetIds: json<string[]>('asset_ids')
+      .notNull()
+      .$defaultFn(() => []),
     start: integer('start').notNull(),
     end: integer('end').notNull(),
     startDate: text('start_date').notNull(),

@@ -11,7 +11,9 @@ export const channels = sqliteTable(
     contactEmail: text('contact_email').notNull(),
     /** SHA-256 of the partner-portal token (`rtp_...`), shown once at registration. */
     portalTokenHash: text('portal_token_hash').notNull(),
-    status: text('status', { enum: ['active', 'paused'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'paused'] })
+      .notNull()
+      .default('active'),
     /** The reseller's endpoint for booking.created / booking.cancelled / booking.rescheduled of the operators it sells. */
     webhookUrl: text('webhook_url'),
     webhookEvents: json<string[]>('webhook_events'),
@@ -39,8 +41,12 @@ export const channelConnections = sqliteTable(
     name: text('name').notNull(),
     commissionRate: real('commission_rate').notNull(),
     offerAllInventory: integer('offer_all_inventory', { mode: 'boolean' }).notNull().default(true),
-    offeredItemIds: json<string[]>('offered_item_ids').notNull().$defaultFn(() => []),
-    status: text('status', { enum: ['active', 'paused', 'removed'] }).notNull().default('active'),
+    offeredItemIds: json<string[]>('offered_item_ids')
+      .notNull()
+      .$defaultFn(() => []),
+    status: text('status', { enum: ['active', 'paused', 'removed'] })
+      .notNull()
+      .default('active'),
     sandbox: integer('sandbox', { mode: 'boolean' }).notNull().default(false),
     currency: text('currency').notNull().default('usd'),
     ...timestamps(),

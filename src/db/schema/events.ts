@@ -12,7 +12,9 @@ export const webhookEndpoints = sqliteTable(
     events: json<string[]>('events').notNull(),
     /** Signing secret (needed to sign; shown to the operator once). */
     secret: text('secret').notNull(),
-    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'disabled'] })
+      .notNull()
+      .default('active'),
     /** Set for endpoints registered by a reseller channel (issue: channel events). */
     ownerType: text('owner_type').notNull().default('operator'),
     ownerId: text('owner_id'),
@@ -45,7 +47,9 @@ export const webhookDeliveries = sqliteTable(
     eventId: text('event_id').notNull(),
     endpointId: text('endpoint_id').notNull(),
     eventType: text('event_type').notNull(),
-    status: text('status', { enum: ['pending', 'retrying', 'succeeded', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'retrying', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastStatusCode: integer('last_status_code'),
     lastError: text('last_error'),
@@ -55,7 +59,11 @@ export const webhookDeliveries = sqliteTable(
     replayOf: text('replay_of'),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('webhook_deliveries_dedupe_uq').on(t.dedupeKey), index('webhook_deliveries_endpoint_idx').on(t.customerId, t.endpointId, t.createdAt), index('webhook_deliveries_event_idx').on(t.eventId)],
+  (t) => [
+    uniqueIndex('webhook_deliveries_dedupe_uq').on(t.dedupeKey),
+    index('webhook_deliveries_endpoint_idx').on(t.customerId, t.endpointId, t.createdAt),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+  ],
 );
 
 export const webhookAttempts = sqliteTable(
@@ -84,7 +92,9 @@ export const messageOutbox = sqliteTable(
     body: text('body').notNull(),
     template: text('template'),
     metadata: json<Record<string, unknown>>('metadata'),
-    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull().default('sent'),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+      .notNull()
+      .default('sent'),
     provider: text('provider').notNull().default('outbox'),
     createdAt: createdAt(),
   },

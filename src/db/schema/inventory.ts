@@ -13,8 +13,12 @@ export const inventoryItems = sqliteTable(
     customerId: tenant(),
     locationId: text('location_id').notNull(),
     name: text('name').notNull(),
-    kind: text('kind', { enum: ['rental', 'tour'] }).notNull().default('rental'),
-    data: json<Record<string, unknown>>('data').notNull().$defaultFn(() => ({})),
+    kind: text('kind', { enum: ['rental', 'tour'] })
+      .notNull()
+      .default('rental'),
+    data: json<Record<string, unknown>>('data')
+      .notNull()
+      .$defaultFn(() => ({})),
     displayOrder: integer('display_order').notNull().default(0),
     isPublic: integer('is_public', { mode: 'boolean' }).notNull().default(true),
     /**
@@ -42,7 +46,9 @@ export const inventoryAssets = sqliteTable(
     customerId: tenant(),
     itemId: text('item_id').notNull(),
     name: text('name').notNull(),
-    status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
     displayOrder: integer('display_order').notNull().default(0),
     /** Asset map pin: `{x, y}` in percent of the map image, plus free-form label data. */
     mapPin: json<Record<string, unknown>>('map_pin'),

@@ -12,11 +12,15 @@ export const locations = sqliteTable(
     connectId: text('connect_id'),
     timezone: text('timezone').notNull().default('UTC'),
     currency: text('currency').notNull().default('usd'),
-    details: json<Record<string, unknown>>('details').notNull().$defaultFn(() => ({})),
+    details: json<Record<string, unknown>>('details')
+      .notNull()
+      .$defaultFn(() => ({})),
     ivrConfig: json<Record<string, unknown>>('ivr_config'),
     latitude: real('latitude'),
     longitude: real('longitude'),
-    status: text('status', { enum: ['active', 'pending_deletion'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'pending_deletion'] })
+      .notNull()
+      .default('active'),
     deletionScheduledAt: text('deletion_scheduled_at'),
     purgeAfter: text('purge_after'),
     ...timestamps(),

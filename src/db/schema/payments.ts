@@ -65,7 +65,9 @@ export const simPaymentIntents = sqliteTable(
     amountReceived: integer('amount_received').notNull().default(0),
     amountRefunded: integer('amount_refunded').notNull().default(0),
     currency: text('currency').notNull().default('usd'),
-    captureMethod: text('capture_method', { enum: ['automatic', 'manual'] }).notNull().default('automatic'),
+    captureMethod: text('capture_method', { enum: ['automatic', 'manual'] })
+      .notNull()
+      .default('automatic'),
     status: text('status').notNull(),
     description: text('description'),
     metadata: json<Record<string, string>>('metadata'),

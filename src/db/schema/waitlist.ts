@@ -30,7 +30,9 @@ export const waitlistEntries = sqliteTable(
     boatAddons: json<unknown>('boat_addons'),
     giftCardCode: text('gift_card_code'),
     refAffiliate: text('ref_affiliate'),
-    status: text('status', { enum: ['waiting', 'offered', 'booked', 'expired', 'cancelled', 'closed'] }).notNull().default('waiting'),
+    status: text('status', { enum: ['waiting', 'offered', 'booked', 'expired', 'cancelled', 'closed'] })
+      .notNull()
+      .default('waiting'),
     /** `{inventoryId}|{email}|{date}|{time}` while waiting or offered; null afterwards. */
     activeKey: text('active_key'),
     /** The offer (also the `holds` row id and the hold allocations' sourceId). */

@@ -31,7 +31,9 @@ export const waiverNumbers = sqliteTable(
     renterId: text('renter_id'),
     templateId: text('template_id'),
     rawData: json<Record<string, unknown>>('raw_data'),
-    status: text('status', { enum: ['PENDING', 'COMPLETED', 'CANCELLED', 'DELETED'] }).notNull().default('PENDING'),
+    status: text('status', { enum: ['PENDING', 'COMPLETED', 'CANCELLED', 'DELETED'] })
+      .notNull()
+      .default('PENDING'),
     waiverUrl: text('waiver_url'),
     signatureId: text('signature_id'),
     completionData: json<Record<string, unknown>>('completion_data'),
@@ -41,7 +43,9 @@ export const waiverNumbers = sqliteTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex('waiver_numbers_number_uq').on(t.customerId, t.waiverNumber).where(sql`deleted_at IS NULL`),
+    uniqueIndex('waiver_numbers_number_uq')
+      .on(t.customerId, t.waiverNumber)
+      .where(sql`deleted_at IS NULL`),
     uniqueIndex('waiver_numbers_pin_uq').on(t.pin),
     index('waiver_numbers_txn_idx').on(t.customerId, t.transactionId),
     index('waiver_numbers_location_idx').on(t.customerId, t.locationId, t.status),
@@ -60,8 +64,12 @@ export const waiverTemplates = sqliteTable(
     locationId: text('location_id').notNull(),
     title: text('title').notNull(),
     description: text('description'),
-    sections: json<Record<string, unknown>[]>('sections').notNull().$defaultFn(() => []),
-    assignTo: json<string[]>('assign_to').notNull().$defaultFn(() => []),
+    sections: json<Record<string, unknown>[]>('sections')
+      .notNull()
+      .$defaultFn(() => []),
+    assignTo: json<string[]>('assign_to')
+      .notNull()
+      .$defaultFn(() => []),
     deletedAt: text('deleted_at'),
     ...timestamps(),
   },
@@ -97,7 +105,9 @@ export const waiverSignatures = sqliteTable(
     tid: text('tid'),
     bookingData: json<Record<string, unknown>>('booking_data'),
     formData: json<Record<string, unknown>>('form_data').notNull(),
-    images: json<Record<string, unknown>[]>('images').notNull().$defaultFn(() => []),
+    images: json<Record<string, unknown>[]>('images')
+      .notNull()
+      .$defaultFn(() => []),
     renterId: text('renter_id'),
     pdfKey: text('pdf_key').notNull(),
     pdfSize: integer('pdf_size').notNull(),

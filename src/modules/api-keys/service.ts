@@ -12,7 +12,15 @@ type KeyRow = typeof apiKeys.$inferSelect;
 /** Key format: `brk_` + 40 random base62 characters. */
 export const generateKeySecret = () => `brk_${randomString(40)}`;
 
-const keyOut = (k: KeyRow) => ({ id: k.id, name: k.name, prefix: k.prefix, userId: k.userId, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt, createdAt: k.createdAt });
+const keyOut = (k: KeyRow) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  userId: k.userId,
+  lastUsedAt: k.lastUsedAt,
+  revokedAt: k.revokedAt,
+  createdAt: k.createdAt,
+});
 
 /** Insert statement for a key with a known secret (used by seeding and tests). */
 export async function keyRow(input: { customerId: string; userId: string; name: string; secret: string }): Promise<KeyRow> {
@@ -40,18 +48,36 @@ export async function createKey(ctx: Ctx, name: string) {
 }
 
 export async function listKeys(ctx: Ctx) {
-  const rows = await ctx.db.select().from(apiKeys).where(eq(apiKeys.customerId, tenantOf(ctx))).orderBy(desc(apiKeys.createdAt)).all();
+  const rows = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.customerId, tenantOf(ctx)))
+    .orderBy(desc(apiKeys.createdAt))
+    .all();
   return { data: rows.map(keyOut) };
 }
 
 export async function revokeKey(ctx: Ctx, id: string) {
   const customerId = tenantOf(ctx);
-  const row = await ctx.db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.customerId, customerId))).get();
+  const row = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.customerId, customerId)))
+    .get();
   if (!row) throw notFound('API key');
   if (row.revokedAt) return keyOut(row);
   const revokedAt = new Date().toISOString();
-  await commit(ctx, [ctx.db.update(apiKeys).set({ revokedAt }).where(and(eq(apiKeys.id, id), eq(apiKeys.customerId, customerId), isNull(apiKeys.revokedAt)))], {
-    audit: { action: 'api_key.revoke', targetType: 'api_key', targetId: id },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(apiKeys)
+        .set({ revokedAt })
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.customerId, customerId), isNull(apiKeys.revokedAt))),
+    ],
+    {
+      audit: { action: 'api_key.revoke', targetType: 'api_key', targetId: id },
+    },
+  );
   return keyOut({ ...row, revokedAt });
 }

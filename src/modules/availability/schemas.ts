@@ -10,9 +10,18 @@ const zTz = () =>
     .max(64)
     .refine(isValidTimeZone, 'must be an IANA time zone such as America/New_York')
     .optional()
-    .openapi({ description: 'Render times in this zone too (`displayTime`). Days and slots are always those of the location\'s own zone.' });
-const zMonth = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM').openapi({ example: '2026-07' });
-const zDate = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').refine(isCalendarDate, 'must be a real calendar date').openapi({ example: '2026-07-04' });
+    .openapi({ description: "Render times in this zone too (`displayTime`). Days and slots are always those of the location's own zone." });
+const zMonth = () =>
+  z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM')
+    .openapi({ example: '2026-07' });
+const zDate = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+    .refine(isCalendarDate, 'must be a real calendar date')
+    .openapi({ example: '2026-07-04' });
 const zInv = () => zId('inv_01J0000000000000000000000');
 const zLoc = () => zId('loc_01J0000000000000000000000');
 
@@ -30,7 +39,13 @@ export const PopularityQuery = z.object({
   inventoryId: zInv(),
   locationId: zLoc(),
   dayOfWeek: z.string().trim().min(1).max(16).optional().openapi({ description: 'Monday..Sunday, mon..sun, or 0-6 with 0 = Sunday' }),
-  duration: z.coerce.number().int().min(1).max(24 * 31).optional().openapi({ description: 'Only bookings of this many hours' }),
+  duration: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 31)
+    .optional()
+    .openapi({ description: 'Only bookings of this many hours' }),
 });
 export const WindowQuery = z.object({
   inventoryId: zInv(),
@@ -39,7 +54,10 @@ export const WindowQuery = z.object({
   quantity: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'Rentals: assets wanted' }),
   seats: z.coerce.number().int().min(1).max(10_000).optional().openapi({ description: 'Tours: seats wanted' }),
   excludeRentalId: z.string().trim().min(1).max(128).optional(),
-  source: z.enum(['operator', 'widget', 'channel', 'marketplace']).optional().openapi({ description: 'Apply the rules of this sales path (operator: no notice or advance-window rules)' }),
+  source: z
+    .enum(['operator', 'widget', 'channel', 'marketplace'])
+    .optional()
+    .openapi({ description: 'Apply the rules of this sales path (operator: no notice or advance-window rules)' }),
 });
 
 const ReasonSchema = z.object({ code: z.string(), message: z.string() });
@@ -48,7 +66,7 @@ export const Slot = z
   .object({
     startTime: z.string(),
     endTime: z.string(),
-    time: z.string().openapi({ description: 'Local start (HH:mm) in the location\'s zone' }),
+    time: z.string().openapi({ description: "Local start (HH:mm) in the location's zone" }),
     displayTime: z.string().optional(),
     displayDate: z.string().optional(),
     available: z.boolean(),
@@ -91,7 +109,19 @@ export const DayResult = z
     open: z.string().nullable(),
     close: z.string().nullable(),
     slots: z.array(Slot),
-    bookings: z.array(z.object({ startTime: z.string(), endTime: z.string(), displayStart: z.string().optional(), displayEnd: z.string().optional(), assetId: z.string().nullable(), kind: z.enum(['booked', 'held', 'blocked']), seats: z.number().optional() })).openapi({ description: 'Busy intervals (no renter data)' }),
+    bookings: z
+      .array(
+        z.object({
+          startTime: z.string(),
+          endTime: z.string(),
+          displayStart: z.string().optional(),
+          displayEnd: z.string().optional(),
+          assetId: z.string().nullable(),
+          kind: z.enum(['booked', 'held', 'blocked']),
+          seats: z.number().optional(),
+        }),
+      )
+      .openapi({ description: 'Busy intervals (no renter data)' }),
   })
   .openapi('DayAvailability');
 export const CheckResult = z
@@ -116,5 +146,11 @@ export const PopularityResult = z
   })
   .openapi('TimeSlotPopularity');
 export const WindowResult = z
-  .object({ available: z.boolean(), unitsFree: z.number().nullable(), seatsFree: z.number().optional(), capacity: z.number().optional(), reasons: z.array(ReasonSchema).optional() })
+  .object({
+    available: z.boolean(),
+    unitsFree: z.number().nullable(),
+    seatsFree: z.number().optional(),
+    capacity: z.number().optional(),
+    reasons: z.array(ReasonSchema).optional(),
+  })
   .openapi('ItemAvailability');

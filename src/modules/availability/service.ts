@@ -10,7 +10,18 @@ import { tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { addDays, isoMonth, localDate, localTime, WEEKDAYS, type Weekday } from '../../lib/time';
 import { bookings } from '../../db/schema/bookings';
-import { checkWindow, dayAvailability, departuresOn, monthAvailability, monthBounds, rentalSlotsOn, summarizeDay, type Busy, type DaySlot, type Reason } from './engine';
+import {
+  checkWindow,
+  dayAvailability,
+  departuresOn,
+  monthAvailability,
+  monthBounds,
+  rentalSlotsOn,
+  summarizeDay,
+  type Busy,
+  type DaySlot,
+  type Reason,
+} from './engine';
 import { loadBusy, loadItemContext, type ItemContext } from './state';
 
 const HOUR = 3_600_000;
@@ -46,10 +57,22 @@ export async function getItemAvailability(ctx: Ctx, itemId: string, q: Availabil
 }
 
 /** GET /availability: the operator's check of a window given as ISO strings. */
-export async function windowAvailability(ctx: Ctx, q: { inventoryId: string; startTime: string; endTime: string; quantity?: number; seats?: number; excludeRentalId?: string; source?: AvailabilityQuery['source'] }) {
+export async function windowAvailability(
+  ctx: Ctx,
+  q: {
+    inventoryId: string;
+    startTime: string;
+    endTime: string;
+    quantity?: number;
+    seats?: number;
+    excludeRentalId?: string;
+    source?: AvailabilityQuery['source'];
+  },
+) {
   const start = Date.parse(q.startTime);
   const end = Date.parse(q.endTime);
-  if (!(end > start)) throw new ApiError('bad_request', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
+  if (!(end > start))
+    throw new ApiError('bad_request', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
   return getItemAvailability(ctx, q.inventoryId, { start, end, quantity: q.quantity, seats: q.seats, excludeRentalId: q.excludeRentalId, source: q.source });
 }
 
@@ -167,7 +190,12 @@ export async function dayView(ctx: Ctx, item: ItemContext, date: string, opts: {
     bookings: view.busy.map((b) => ({
       startTime: new Date(b.start).toISOString(),
       endTime: new Date(b.end).toISOString(),
-      ...(display !== tz ? { displayStart: `${localDate(b.start, display)} ${localTime(b.start, display)}`, displayEnd: `${localDate(b.end, display)} ${localTime(b.end, display)}` } : {}),
+      ...(display !== tz
+        ? {
+            displayStart: `${localDate(b.start, display)} ${localTime(b.start, display)}`,
+            displayEnd: `${localDate(b.end, display)} ${localTime(b.end, display)}`,
+          }
+        : {}),
       assetId: b.assetId,
       kind: b.kind,
       ...(b.seats !== undefined ? { seats: b.seats } : {}),
@@ -184,12 +212,28 @@ export async function checkAsset(ctx: Ctx, q: { inventoryId: string; assetId: st
   if (!(end > start)) throw new ApiError('bad_request', 'endUtc must be after startUtc', { details: [{ field: 'endUtc', message: 'must be after startUtc' }] });
   const now = Date.now();
   const busy = await loadBusy(ctx.db, item, start, end, now);
-  const c = checkWindow(item.item, busy, { start, end, assetIds: [q.assetId], ignoreHours: true, excludeSourceIds: q.excludeRentalId ? [q.excludeRentalId] : [], now });
+  const c = checkWindow(item.item, busy, {
+    start,
+    end,
+    assetIds: [q.assetId],
+    ignoreHours: true,
+    excludeSourceIds: q.excludeRentalId ? [q.excludeRentalId] : [],
+    now,
+  });
   const buffer = (item.item.model.turnaroundBufferMinutes ?? 0) * 60_000;
   const conflicts = busy
     .filter((b) => b.sourceId !== q.excludeRentalId && (b.expiresAt == null || b.expiresAt > now))
-    .filter((b) => (b.assetId === q.assetId || (b.assetId == null && (b.kind === 'drydock' || b.kind === 'maintenance'))) && b.blockedStart < end + buffer && start < b.blockedEnd)
-    .map((b) => ({ startTime: new Date(b.start).toISOString(), endTime: new Date(b.end).toISOString(), kind: b.kind === 'drydock' || b.kind === 'maintenance' ? 'blocked' : b.kind === 'hold' ? 'held' : 'booked' }));
+    .filter(
+      (b) =>
+        (b.assetId === q.assetId || (b.assetId == null && (b.kind === 'drydock' || b.kind === 'maintenance'))) &&
+        b.blockedStart < end + buffer &&
+        start < b.blockedEnd,
+    )
+    .map((b) => ({
+      startTime: new Date(b.start).toISOString(),
+      endTime: new Date(b.end).toISOString(),
+      kind: b.kind === 'drydock' || b.kind === 'maintenance' ? 'blocked' : b.kind === 'hold' ? 'held' : 'booked',
+    }));
   return {
     inventoryId: item.row.id,
     assetId: q.assetId,
@@ -213,7 +257,10 @@ const WEEKDAY_ALIASES: Record<string, Weekday> = Object.fromEntries(
 /** `Monday`, `mon`, or 0-6 (0 = Sunday) to a weekday name; 400 otherwise. */
 export function parseWeekday(v: string): Weekday {
   const d = WEEKDAY_ALIASES[v.trim().toLowerCase()];
-  if (!d) throw new ApiError('bad_request', 'dayOfWeek must be a weekday name (Monday) or 0-6 with 0 = Sunday', { details: [{ field: 'dayOfWeek', message: 'unknown weekday' }] });
+  if (!d)
+    throw new ApiError('bad_request', 'dayOfWeek must be a weekday name (Monday) or 0-6 with 0 = Sunday', {
+      details: [{ field: 'dayOfWeek', message: 'unknown weekday' }],
+    });
   return d;
 }
 
@@ -256,6 +303,11 @@ export async function timeSlotPopularity(ctx: Ctx, item: ItemContext, q: { dayOf
   const max = Math.max(0, ...counts.values());
   const slots = [...counts.entries()]
     .sort((a, b) => a[0].localeCompare(b[0]))
-    .map(([time, n]) => ({ time, bookings: n, share: total ? Math.round((n / total) * 1000) / 1000 : 0, popularity: n === 0 ? 'none' : n >= max * 0.66 ? 'high' : n >= max * 0.33 ? 'medium' : 'low' }));
+    .map(([time, n]) => ({
+      time,
+      bookings: n,
+      share: total ? Math.round((n / total) * 1000) / 1000 : 0,
+      popularity: n === 0 ? 'none' : n >= max * 0.66 ? 'high' : n >= max * 0.33 ? 'medium' : 'low',
+    }));
   return { ...itemHeader(item), dayOfWeek: weekday, duration: q.duration ?? null, totalBookings: total, slots };
 }

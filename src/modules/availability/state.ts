@@ -53,7 +53,12 @@ const assetCache = new Map<string, { version: number; updatedAt: string; assets:
 async function engineAssets(db: DB, row: ItemRow): Promise<EngineItem['assets']> {
   const hit = assetCache.get(row.id);
   if (hit && hit.version === row.version && hit.updatedAt === row.updatedAt) return hit.assets;
-  const rows = await db.select().from(inventoryAssets).where(eq(inventoryAssets.itemId, row.id)).orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.id)).all();
+  const rows = await db
+    .select()
+    .from(inventoryAssets)
+    .where(eq(inventoryAssets.itemId, row.id))
+    .orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.id))
+    .all();
   const assets = rows.filter((a) => a.customerId === row.customerId).map((a) => ({ id: a.id, name: a.name, status: a.status, displayOrder: a.displayOrder }));
   if (assetCache.size > 500) assetCache.clear();
   assetCache.set(row.id, { version: row.version, updatedAt: row.updatedAt, assets });
@@ -74,7 +79,13 @@ export async function loadItemContext(db: DB, itemId: string, customerId: string
     : and(eq(inventoryItems.id, itemId), isNull(inventoryItems.deletedAt));
   // Not db.batch(): drizzle maps batch results from D1 row objects, so a join of tables sharing
   // column names (id, name, customer_id, ...) would shift values between columns.
-  const rows = await db.select({ item: inventoryItems, location: locations }).from(inventoryItems).innerJoin(locations, eq(locations.id, inventoryItems.locationId)).where(itemWhere).limit(1).all();
+  const rows = await db
+    .select({ item: inventoryItems, location: locations })
+    .from(inventoryItems)
+    .innerJoin(locations, eq(locations.id, inventoryItems.locationId))
+    .where(itemWhere)
+    .limit(1)
+    .all();
   const hit = rows[0];
   if (!hit || hit.location.customerId !== hit.item.customerId) throw notFound('Inventory item');
   return itemContextOf(db, hit.item, hit.location);
@@ -99,7 +110,10 @@ export async function loadItemRows(db: DB, itemIds: string[], customerIds: strin
   const out = new Map<string, { row: ItemRow; location: LocationRow | undefined }>();
   if (!itemIds.length || !customerIds.length) return out;
   const [itemRows, locRows] = await db.batch([
-    db.select().from(inventoryItems).where(and(inArray(inventoryItems.id, itemIds), inArray(inventoryItems.customerId, customerIds), isNull(inventoryItems.deletedAt))),
+    db
+      .select()
+      .from(inventoryItems)
+      .where(and(inArray(inventoryItems.id, itemIds), inArray(inventoryItems.customerId, customerIds), isNull(inventoryItems.deletedAt))),
     db.select().from(locations).where(inArray(locations.customerId, customerIds)),
   ]);
   for (const row of itemRows) out.set(row.id, { row, location: locRows.find((l) => l.id === row.locationId && l.customerId === row.customerId) });
@@ -115,7 +129,10 @@ export async function loadAllocationsFor(db: DB, items: { id: string; customerId
     .from(allocations)
     .where(
       and(
-        inArray(allocations.itemId, items.map((i) => i.id)),
+        inArray(
+          allocations.itemId,
+          items.map((i) => i.id),
+        ),
         inArray(allocations.customerId, [...new Set(items.map((i) => i.customerId))]),
         eq(allocations.active, true),
         lt(allocations.blockedStart, to + MARGIN_MS),
@@ -127,7 +144,9 @@ export async function loadAllocationsFor(db: DB, items: { id: string; customerId
   return out;
 }
 
-export function allocationToBusy(a: Pick<AllocationRow, 'id' | 'sourceId' | 'kind' | 'assetId' | 'start' | 'end' | 'blockedStart' | 'blockedEnd' | 'seats' | 'expiresAt'>): Busy {
+export function allocationToBusy(
+  a: Pick<AllocationRow, 'id' | 'sourceId' | 'kind' | 'assetId' | 'start' | 'end' | 'blockedStart' | 'blockedEnd' | 'seats' | 'expiresAt'>,
+): Busy {
   return {
     id: a.id,
     sourceId: a.sourceId,
@@ -165,7 +184,14 @@ export async function loadActiveHolds(db: DB, ctx: ItemContext, now = Date.now()
   return db
     .select({ id: holds.id, email: holds.email })
     .from(holds)
-    .where(and(eq(holds.inventoryId, ctx.item.id), eq(holds.customerId, ctx.row.customerId), eq(holds.status, 'active'), gt(holds.expiresAt, new Date(now).toISOString())))
+    .where(
+      and(
+        eq(holds.inventoryId, ctx.item.id),
+        eq(holds.customerId, ctx.row.customerId),
+        eq(holds.status, 'active'),
+        gt(holds.expiresAt, new Date(now).toISOString()),
+      ),
+    )
     .all();
 }
 

@@ -45,15 +45,39 @@ export function dayAvailability(item: EngineItem, allBusy: Busy[], date: string,
     const deps = departuresOn(item, date);
     const slots: DaySlot[] = deps.map((d) => {
       const c = checkWindow(item, busy, { start: d.start, end: d.end, seats: 1, now: opts.now, enforceRules: opts.enforceRules });
-      return { time: d.time, start: d.start, end: d.end, available: c.available, unitsFree: null, seatsFree: c.seatsFree ?? 0, capacity: d.capacity, ...(c.available ? {} : { reasons: c.reasons.map((r) => r.code) }) };
+      return {
+        time: d.time,
+        start: d.start,
+        end: d.end,
+        available: c.available,
+        unitsFree: null,
+        seatsFree: c.seatsFree ?? 0,
+        capacity: d.capacity,
+        ...(c.available ? {} : { reasons: c.reasons.map((r) => r.code) }),
+      };
     });
-    return { date, closed: deps.length === 0, open: deps[0]?.time ?? null, close: deps.length ? localTime(deps[deps.length - 1].end, item.timezone) : null, slots, busy: busyOut };
+    return {
+      date,
+      closed: deps.length === 0,
+      open: deps[0]?.time ?? null,
+      close: deps.length ? localTime(deps[deps.length - 1].end, item.timezone) : null,
+      slots,
+      busy: busyOut,
+    };
   }
   const opening = openingOn(item, date);
   const active = item.assets.filter((a) => a.status === 'active').length;
   const slots: DaySlot[] = rentalSlotsOn(item, date).map((s) => {
     const c = checkWindow(item, busy, { start: s.start, end: s.end, quantity: 1, now: opts.now, enforceRules: opts.enforceRules });
-    return { time: s.time, start: s.start, end: s.end, available: c.available, unitsFree: c.unitsFree ?? 0, capacity: capacityOverride(item, date) ?? active, ...(c.available ? {} : { reasons: c.reasons.map((r) => r.code) }) };
+    return {
+      time: s.time,
+      start: s.start,
+      end: s.end,
+      available: c.available,
+      unitsFree: c.unitsFree ?? 0,
+      capacity: capacityOverride(item, date) ?? active,
+      ...(c.available ? {} : { reasons: c.reasons.map((r) => r.code) }),
+    };
   });
   return { date, closed: !opening, open: opening?.open ?? null, close: opening?.close ?? null, slots, busy: busyOut };
 }
@@ -80,8 +104,21 @@ export function summarizeDay(item: EngineItem, view: DayView): DaySummary {
   // Closed: nothing runs. Available: a slot can be booked. Unavailable: every slot is ruled out
   // by time (past, notice, advance window). Sold out: otherwise (taken or blocked).
   const status: DayStatus =
-    view.closed || !view.slots.length ? 'closed' : open.length ? 'available' : view.slots.every((s) => s.reasons?.some((r) => RULE_REASONS.has(r))) ? 'unavailable' : 'sold_out';
-  const base = { date: view.date, weekday: weekdayOf(view.date), status, available: open.length > 0, slotsTotal: view.slots.length, slotsAvailable: open.length };
+    view.closed || !view.slots.length
+      ? 'closed'
+      : open.length
+        ? 'available'
+        : view.slots.every((s) => s.reasons?.some((r) => RULE_REASONS.has(r)))
+          ? 'unavailable'
+          : 'sold_out';
+  const base = {
+    date: view.date,
+    weekday: weekdayOf(view.date),
+    status,
+    available: open.length > 0,
+    slotsTotal: view.slots.length,
+    slotsAvailable: open.length,
+  };
   if (item.kind === 'tour') return { ...base, unitsFree: null, seatsFree: open.reduce((n, s) => n + (s.seatsFree ?? 0), 0) };
   return { ...base, unitsFree: open.reduce((n, s) => Math.max(n, s.unitsFree ?? 0), 0) };
 }

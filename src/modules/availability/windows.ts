@@ -31,13 +31,19 @@ function ruleReasons(item: EngineItem, start: number, now: number): Reason[] {
   const out: Reason[] = [];
   const m = item.model;
   if (start < now) out.push({ code: 'in_past', message: 'The start time has passed' });
-  else if (start < now + (m.minimumNoticeHours ?? 0) * HOUR) out.push({ code: 'minimum_notice', message: `Bookings need ${m.minimumNoticeHours} hours of notice` });
+  else if (start < now + (m.minimumNoticeHours ?? 0) * HOUR)
+    out.push({ code: 'minimum_notice', message: `Bookings need ${m.minimumNoticeHours} hours of notice` });
   if (start > now + (m.maxAdvanceDays ?? 365) * DAY) out.push({ code: 'too_far_ahead', message: `Bookings open ${m.maxAdvanceDays ?? 365} days ahead` });
   return out;
 }
 
 /** Assets blocked at some point of [blockedStart, blockedEnd). */
-function blockedAssets(item: EngineItem, busy: Busy[], blockedStart: number, blockedEnd: number): { assets: Set<string>; wholeItem: boolean; inUse: Set<string> } {
+function blockedAssets(
+  item: EngineItem,
+  busy: Busy[],
+  blockedStart: number,
+  blockedEnd: number,
+): { assets: Set<string>; wholeItem: boolean; inUse: Set<string> } {
   const assets = new Set<string>();
   const inUse = new Set<string>();
   let wholeItem = false;
@@ -77,7 +83,12 @@ function hoursReasons(item: EngineItem, start: number, end: number): Reason[] {
 export function checkWindow(item: EngineItem, allBusy: Busy[], q: WindowQuery): WindowCheck {
   const reasons: Reason[] = [];
   if (!(q.end > q.start)) {
-    return { available: false, reasons: [{ code: 'invalid_window', message: 'The end must be after the start' }], unitsFree: item.kind === 'tour' ? null : 0, freeAssetIds: [] };
+    return {
+      available: false,
+      reasons: [{ code: 'invalid_window', message: 'The end must be after the start' }],
+      unitsFree: item.kind === 'tour' ? null : 0,
+      freeAssetIds: [],
+    };
   }
   if (q.enforceRules) reasons.push(...ruleReasons(item, q.start, q.now));
   const busy = liveBusy(allBusy, q.now, q.excludeSourceIds);
@@ -91,7 +102,8 @@ export function checkWindow(item: EngineItem, allBusy: Busy[], q: WindowQuery): 
     const seatsFree = departureSeatsFree(dep, busy);
     const wanted = q.privateCharter ? Math.max(dep.capacity, 1) : Math.max(q.seats ?? 1, 0);
     if (seatsFree === 0 && departureBlocked(dep, busy)) reasons.push({ code: 'blocked', message: 'The tour is out of service at that time' });
-    else if (q.privateCharter && seatsFree < dep.capacity) reasons.push({ code: 'sold_out', message: 'A private charter needs a departure with no other guests' });
+    else if (q.privateCharter && seatsFree < dep.capacity)
+      reasons.push({ code: 'sold_out', message: 'A private charter needs a departure with no other guests' });
     else if (seatsFree < wanted) reasons.push({ code: 'sold_out', message: seatsFree ? `Only ${seatsFree} seats left` : 'This departure is fully booked' });
     return { available: reasons.length === 0, reasons, unitsFree: null, seatsFree, capacity: dep.capacity, freeAssetIds: [], departure: dep };
   }
@@ -124,15 +136,21 @@ export function checkWindow(item: EngineItem, allBusy: Busy[], q: WindowQuery): 
   } else if (!blocked.wholeItem) {
     const wanted = Math.max(q.quantity ?? 1, 1);
     if (unitsFree < wanted) {
-      if (cap != null && capacityLeft < wanted && pool.length - blocked.assets.size >= wanted) reasons.push({ code: 'capacity_limit', message: `Only ${capacityLeft} units may be out on that day` });
-      else reasons.push(unitsFree ? { code: 'insufficient_units', message: `Only ${unitsFree} available` } : { code: 'sold_out', message: 'Fully booked at that time' });
+      if (cap != null && capacityLeft < wanted && pool.length - blocked.assets.size >= wanted)
+        reasons.push({ code: 'capacity_limit', message: `Only ${capacityLeft} units may be out on that day` });
+      else
+        reasons.push(
+          unitsFree ? { code: 'insufficient_units', message: `Only ${unitsFree} available` } : { code: 'sold_out', message: 'Fully booked at that time' },
+        );
     }
   }
   return { available: reasons.length === 0, reasons, unitsFree, freeAssetIds: free };
 }
 
 function departureBlocked(dep: Departure, busy: Busy[]): boolean {
-  return busy.some((b) => b.assetId == null && (b.kind === 'drydock' || b.kind === 'maintenance') && overlaps(b.blockedStart, b.blockedEnd, dep.start, dep.end));
+  return busy.some(
+    (b) => b.assetId == null && (b.kind === 'drydock' || b.kind === 'maintenance') && overlaps(b.blockedStart, b.blockedEnd, dep.start, dep.end),
+  );
 }
 
 /** Seats left on a departure: capacity minus the seats of bookings, holds and pending reservations starting then. */
@@ -159,7 +177,11 @@ export function departuresBetween(item: EngineItem, from: number, to: number): D
  * periods (an asset is in one drydock at a time, as the D1 guard also demands). Tours: the seats
  * of bookings and holds on departures running then.
  */
-export function blockConflicts(item: EngineItem, allBusy: Busy[], q: { start: number; end: number; assetIds: string[] | null; now: number; excludeSourceIds?: string[] }): Busy[] {
+export function blockConflicts(
+  item: EngineItem,
+  allBusy: Busy[],
+  q: { start: number; end: number; assetIds: string[] | null; now: number; excludeSourceIds?: string[] },
+): Busy[] {
   const busy = liveBusy(allBusy, q.now, q.excludeSourceIds).filter((b) => b.kind !== 'maintenance');
   if (item.kind === 'tour') return busy.filter((b) => b.assetId == null && b.kind !== 'drydock' && overlaps(b.start, b.end, q.start, q.end));
   const wanted = new Set(q.assetIds ?? item.assets.map((a) => a.id));

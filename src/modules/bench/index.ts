@@ -25,7 +25,8 @@ import { keyRow as channelKeyRow, newChannelKey } from '../channel/keys';
 export const benchRoutes = new Hono<AppEnv>();
 
 function guard(c: Context<AppEnv>) {
-  if (c.env.ENVIRONMENT !== 'development' || !c.env.DEV_SEED_TOKEN) throw new ApiError('route_not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+  if (c.env.ENVIRONMENT !== 'development' || !c.env.DEV_SEED_TOKEN)
+    throw new ApiError('route_not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
   if (!timingSafeEqual(c.req.header('x-seed-token') ?? '', c.env.DEV_SEED_TOKEN)) throw new ApiError('unauthenticated', 'Invalid seed token');
 }
 
@@ -54,7 +55,16 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
   const locationId = newId('loc');
   const stmts: Stmt[] = [
     db.insert(customers).values({ id: customerId, name: 'Bench Marina', email: `bench-${customerId.slice(-6).toLowerCase()}@bench.test`, plan: 'enterprise' }),
-    db.insert(users).values({ id: userId, customerId, email: `bench-admin-${userId.slice(-8).toLowerCase()}@bench.test`, name: 'Bench Admin', role: 'admin', permissions: ['admin'] }),
+    db
+      .insert(users)
+      .values({
+        id: userId,
+        customerId,
+        email: `bench-admin-${userId.slice(-8).toLowerCase()}@bench.test`,
+        name: 'Bench Admin',
+        role: 'admin',
+        permissions: ['admin'],
+      }),
     db.insert(locations).values({ id: locationId, customerId, name: 'Bench dock', address: '1 Bench Way', phoneNumber: '+15555550100', timezone: TZ }),
   ];
   const keys: string[] = [];
@@ -99,8 +109,37 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
         if (made >= nDense) break;
         const id = newId('bk');
         rows.push(
-          db.insert(bookings).values({ id, customerId, transactionId: newId('txn'), locationId, itemId: dense.id, status: 'confirmed', start, end, localDate: date, assetIds: [assetId], subtotal: 20000, total: 20000, customerInfo: { firstName: 'Bench', lastName: `Renter ${made}`, email: `r${made}@bench.test` } }),
-          db.insert(allocations).values({ id: newId('alc'), customerId, itemId: dense.id, assetId, kind: 'booking', sourceId: id, start, end, blockedStart: start, blockedEnd: end }),
+          db
+            .insert(bookings)
+            .values({
+              id,
+              customerId,
+              transactionId: newId('txn'),
+              locationId,
+              itemId: dense.id,
+              status: 'confirmed',
+              start,
+              end,
+              localDate: date,
+              assetIds: [assetId],
+              subtotal: 20000,
+              total: 20000,
+              customerInfo: { firstName: 'Bench', lastName: `Renter ${made}`, email: `r${made}@bench.test` },
+            }),
+          db
+            .insert(allocations)
+            .values({
+              id: newId('alc'),
+              customerId,
+              itemId: dense.id,
+              assetId,
+              kind: 'booking',
+              sourceId: id,
+              start,
+              end,
+              blockedStart: start,
+              blockedEnd: end,
+            }),
         );
         made++;
       }
@@ -119,7 +158,11 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
       const connectionId = newId('con');
       const secret = newChannelKey('live');
       channelKeys.push(secret);
-      cstmts.push(db.insert(channelConnections).values({ id: connectionId, customerId, kind: 'single', name: `Bench reseller ${i}`, commissionRate: 15, offerAllInventory: true }));
+      cstmts.push(
+        db
+          .insert(channelConnections)
+          .values({ id: connectionId, customerId, kind: 'single', name: `Bench reseller ${i}`, commissionRate: 15, offerAllInventory: true }),
+      );
       cstmts.push(db.insert(channelKeys_).values(await channelKeyRow(secret, { connectionId })));
     }
     channelProducts.push(dense.id);
@@ -142,15 +185,51 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
       for (let d = 0; d < 20; d++) {
         const start = wallTimeToUtc(addDays(firstDay, d), '10:00', TZ);
         const bid = newId('bk');
-        cstmts.push(db.insert(bookings).values({ id: bid, customerId, transactionId: newId('txn'), locationId, itemId: id, status: 'confirmed', start, end: start + 7_200_000, localDate: addDays(firstDay, d), assetIds: [assetIds[d % 3]], customerInfo: { firstName: 'Bench', lastName: 'Chan', email: `c${p}-${d}@bench.test` } }));
-        cstmts.push(db.insert(allocations).values({ id: newId('alc'), customerId, itemId: id, assetId: assetIds[d % 3], kind: 'booking', sourceId: bid, start, end: start + 7_200_000, blockedStart: start, blockedEnd: start + 7_200_000 }));
+        cstmts.push(
+          db
+            .insert(bookings)
+            .values({
+              id: bid,
+              customerId,
+              transactionId: newId('txn'),
+              locationId,
+              itemId: id,
+              status: 'confirmed',
+              start,
+              end: start + 7_200_000,
+              localDate: addDays(firstDay, d),
+              assetIds: [assetIds[d % 3]],
+              customerInfo: { firstName: 'Bench', lastName: 'Chan', email: `c${p}-${d}@bench.test` },
+            }),
+        );
+        cstmts.push(
+          db
+            .insert(allocations)
+            .values({
+              id: newId('alc'),
+              customerId,
+              itemId: id,
+              assetId: assetIds[d % 3],
+              kind: 'booking',
+              sourceId: bid,
+              start,
+              end: start + 7_200_000,
+              blockedStart: start,
+              blockedEnd: start + 7_200_000,
+            }),
+        );
       }
       channelProducts.push(id);
     }
     await runBatches(db, cstmts);
   }
   return c.json({
-    channel: { keys: channelKeys, products: channelProducts, windowStart: wallTimeToUtc(firstDay, '00:00', TZ), windowEnd: wallTimeToUtc(addDays(firstDay, 31), '00:00', TZ) },
+    channel: {
+      keys: channelKeys,
+      products: channelProducts,
+      windowStart: wallTimeToUtc(firstDay, '00:00', TZ),
+      windowEnd: wallTimeToUtc(addDays(firstDay, 31), '00:00', TZ),
+    },
     customerId,
     locationId,
     timezone: TZ,
@@ -176,7 +255,19 @@ benchRoutes.post('/__dev/bench/d1-insert', async (c) => {
   const id = newId('bk');
   await getDb(c.env.DB)
     .insert(bookings)
-    .values({ id, customerId: q.customerId, transactionId: newId('txn'), locationId: q.locationId, itemId: q.itemId, status: 'confirmed', start, end: start + 3_600_000, localDate: localDate(start, TZ), assetIds: [], customerInfo: { firstName: 'Raw', lastName: 'Insert', email: 'raw@bench.test' } })
+    .values({
+      id,
+      customerId: q.customerId,
+      transactionId: newId('txn'),
+      locationId: q.locationId,
+      itemId: q.itemId,
+      status: 'confirmed',
+      start,
+      end: start + 3_600_000,
+      localDate: localDate(start, TZ),
+      assetIds: [],
+      customerInfo: { firstName: 'Raw', lastName: 'Insert', email: 'raw@bench.test' },
+    })
     .run();
   return c.json({ id }, 201);
 });

@@ -39,7 +39,9 @@ export const isCheckout = (recordType: string) => /^check[-_ ]?out$/i.test(recor
 export function photosOf(details: Record<string, unknown>): string[] {
   const list = Array.isArray(details.photos) ? details.photos : Array.isArray(details.images) ? details.images : [];
   return list
-    .map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { url?: unknown }).url === 'string' ? (p as { url: string }).url : null))
+    .map((p) =>
+      typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { url?: unknown }).url === 'string' ? (p as { url: string }).url : null,
+    )
     .filter((p): p is string => Boolean(p && p.trim()));
 }
 
@@ -74,7 +76,11 @@ const DAMAGE_WORDS = /\b(scratch\w*|dent\w*|crack\w*|chip\w*|leak\w*|broken|brea
 /** Fuel may be this many percentage points lower than at check-out before it is flagged. */
 export const FUEL_TOLERANCE_POINTS = 5;
 
-export function analyzeCondition(checkin: Record<string, unknown>, checkout: { Details: Record<string, unknown>; timestamp: string; RecordType: string } | null, now = new Date()): ConditionAnalysis {
+export function analyzeCondition(
+  checkin: Record<string, unknown>,
+  checkout: { Details: Record<string, unknown>; timestamp: string; RecordType: string } | null,
+  now = new Date(),
+): ConditionAnalysis {
   const findings: Finding[] = [];
   const photos = photosOf(checkin);
   if (!checkout) {
@@ -84,19 +90,38 @@ export function analyzeCondition(checkin: Record<string, unknown>, checkout: { D
     const fuelOut = fuelPercent(before.fuelLevel);
     const fuelIn = fuelPercent(checkin.fuelLevel);
     if (fuelOut != null && fuelIn != null && fuelOut - fuelIn > FUEL_TOLERANCE_POINTS) {
-      findings.push({ code: 'fuel_below_checkout', severity: 'minor', message: `Fuel is ${Math.round(fuelOut - fuelIn)} points lower than at check-out`, checkout: fuelOut, checkin: fuelIn });
+      findings.push({
+        code: 'fuel_below_checkout',
+        severity: 'minor',
+        message: `Fuel is ${Math.round(fuelOut - fuelIn)} points lower than at check-out`,
+        checkout: fuelOut,
+        checkin: fuelIn,
+      });
     }
     const hoursOut = num(before.engineHours);
     const hoursIn = num(checkin.engineHours);
     if (hoursOut != null && hoursIn != null && hoursIn < hoursOut) {
-      findings.push({ code: 'engine_hours_decreased', severity: 'major', message: 'The engine-hour meter reads less than at check-out', checkout: hoursOut, checkin: hoursIn });
+      findings.push({
+        code: 'engine_hours_decreased',
+        severity: 'major',
+        message: 'The engine-hour meter reads less than at check-out',
+        checkout: hoursOut,
+        checkin: hoursIn,
+      });
     }
     const known = new Set(damageKeys(before.damages));
     const added = damageKeys(checkin.damages).filter((d) => !known.has(d));
-    if (added.length) findings.push({ code: 'new_damage', severity: 'major', message: `${added.length} damage item(s) not in the check-out report`, damages: added });
+    if (added.length)
+      findings.push({ code: 'new_damage', severity: 'major', message: `${added.length} damage item(s) not in the check-out report`, damages: added });
     const photosOut = photosOf(before).length;
     if (photos.length < photosOut) {
-      findings.push({ code: 'fewer_photos_than_checkout', severity: 'info', message: `${photos.length} photo(s) at check-in against ${photosOut} at check-out`, checkout: photosOut, checkin: photos.length });
+      findings.push({
+        code: 'fewer_photos_than_checkout',
+        severity: 'info',
+        message: `${photos.length} photo(s) at check-in against ${photosOut} at check-out`,
+        checkout: photosOut,
+        checkin: photos.length,
+      });
     }
   }
   if (checkout == null && damageKeys(checkin.damages).length) {

@@ -45,7 +45,10 @@ function encodeCursor(c: Cursor): string {
 }
 
 function decodeCursor(token: string, inventoryId: string, recordType?: string): Cursor {
-  const bad = () => new ApiError('invalid_cursor', 'nextToken is not valid for this query; start again without it', { details: [{ field: 'nextToken', location: 'query', code: 'invalid_cursor', message: 'invalid nextToken' }] });
+  const bad = () =>
+    new ApiError('invalid_cursor', 'nextToken is not valid for this query; start again without it', {
+      details: [{ field: 'nextToken', location: 'query', code: 'invalid_cursor', message: 'invalid nextToken' }],
+    });
   try {
     if (!/^[A-Za-z0-9_-]+$/.test(token)) throw bad();
     const bin = atob(token.replace(/-/g, '+').replace(/_/g, '/'));
@@ -113,7 +116,11 @@ async function checkoutBefore(ctx: Ctx, r: Pick<RecordRow, 'customerId' | 'inven
 }
 
 /** A check-in with photos gets `Details.conditionAnalysis` (see ./condition.ts). */
-async function withAnalysis(ctx: Ctx, r: Pick<RecordRow, 'customerId' | 'inventoryId' | 'rentalId' | 'assetId' | 'timestamp' | 'recordType'>, details: Record<string, unknown>) {
+async function withAnalysis(
+  ctx: Ctx,
+  r: Pick<RecordRow, 'customerId' | 'inventoryId' | 'rentalId' | 'assetId' | 'timestamp' | 'recordType'>,
+  details: Record<string, unknown>,
+) {
   if (!isCheckin(r.recordType) || !photosOf(details).length) return details;
   return { ...details, conditionAnalysis: analyzeCondition(details, await checkoutBefore(ctx, r)) };
 }
@@ -136,7 +143,10 @@ export async function createRecord(ctx: Ctx, input: CreateInput) {
       .from(inventoryAssets)
       .where(and(eq(inventoryAssets.id, input.AssetId), eq(inventoryAssets.customerId, customerId), eq(inventoryAssets.itemId, item.id)))
       .get();
-    if (!asset) throw new ApiError('validation_failed', 'Invalid request: AssetId is not an asset of this item', { details: [{ field: 'AssetId', location: 'body', code: 'unknown_asset', message: 'not an asset of this item' }] });
+    if (!asset)
+      throw new ApiError('validation_failed', 'Invalid request: AssetId is not an asset of this item', {
+        details: [{ field: 'AssetId', location: 'body', code: 'unknown_asset', message: 'not an asset of this item' }],
+      });
   }
   if (input.RentalId) {
     const booking = await ctx.db
@@ -145,7 +155,9 @@ export async function createRecord(ctx: Ctx, input: CreateInput) {
       .where(and(eq(bookings.id, input.RentalId), eq(bookings.customerId, customerId)))
       .get();
     if (!booking || booking.itemId !== item.id) {
-      throw new ApiError('validation_failed', 'Invalid request: RentalId is not a booking of this item', { details: [{ field: 'RentalId', location: 'body', code: 'unknown_rental', message: 'not one of your bookings of this item' }] });
+      throw new ApiError('validation_failed', 'Invalid request: RentalId is not a booking of this item', {
+        details: [{ field: 'RentalId', location: 'body', code: 'unknown_rental', message: 'not one of your bookings of this item' }],
+      });
     }
   }
   const timestamp = normalizeTs(input.timestamp ?? new Date().toISOString());
@@ -154,7 +166,8 @@ export async function createRecord(ctx: Ctx, input: CreateInput) {
     .from(boatRecords)
     .where(and(eq(boatRecords.customerId, customerId), eq(boatRecords.inventoryId, item.id), eq(boatRecords.timestamp, timestamp)))
     .get();
-  const duplicate = () => new ApiError('already_exists', `The item already has a record at ${timestamp}; use PATCH /boatRecords to change it`, { extra: { timestamp } });
+  const duplicate = () =>
+    new ApiError('already_exists', `The item already has a record at ${timestamp}; use PATCH /boatRecords to change it`, { extra: { timestamp } });
   if (exists) throw duplicate();
   const base = { customerId, inventoryId: item.id, rentalId: input.RentalId ?? null, assetId: input.AssetId ?? null, timestamp, recordType: input.RecordType };
   const details = await withAnalysis(ctx, base, input.Details);
@@ -162,10 +175,16 @@ export async function createRecord(ctx: Ctx, input: CreateInput) {
   const row: RecordRow = { id: newId('rec'), ...base, details, createdAt: now, updatedAt: now };
   try {
     await commit(ctx, [ctx.db.insert(boatRecords).values(row)], {
-      audit: { action: 'inventory_record.create', targetType: 'inventory_record', targetId: row.id, details: { inventoryId: item.id, RecordType: row.recordType, timestamp } },
+      audit: {
+        action: 'inventory_record.create',
+        targetType: 'inventory_record',
+        targetId: row.id,
+        details: { inventoryId: item.id, RecordType: row.recordType, timestamp },
+      },
     });
   } catch (err) {
-    if (/UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err)) || /UNIQUE/i.test(String((err as { cause?: Error })?.cause?.message ?? ''))) throw duplicate();
+    if (/UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err)) || /UNIQUE/i.test(String((err as { cause?: Error })?.cause?.message ?? '')))
+      throw duplicate();
     throw err;
   }
   return recordOut(row);
@@ -182,9 +201,23 @@ export async function updateRecord(ctx: Ctx, input: { inventoryId: string; times
   }
   if (!('conditionAnalysis' in input.Updates)) details = await withAnalysis(ctx, row, details);
   const updatedAt = new Date().toISOString();
-  await commit(ctx, [ctx.db.update(boatRecords).set({ details, updatedAt }).where(and(eq(boatRecords.id, row.id), eq(boatRecords.customerId, row.customerId)))], {
-    audit: { action: 'inventory_record.update', targetType: 'inventory_record', targetId: row.id, details: { inventoryId: item.id, keys: Object.keys(input.Updates) } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(boatRecords)
+        .set({ details, updatedAt })
+        .where(and(eq(boatRecords.id, row.id), eq(boatRecords.customerId, row.customerId))),
+    ],
+    {
+      audit: {
+        action: 'inventory_record.update',
+        targetType: 'inventory_record',
+        targetId: row.id,
+        details: { inventoryId: item.id, keys: Object.keys(input.Updates) },
+      },
+    },
+  );
   return recordOut({ ...row, details, updatedAt });
 }
 
@@ -193,7 +226,12 @@ export async function deleteRecord(ctx: Ctx, input: { inventoryId: string; times
   const item = await getItemInTenant(ctx, input.inventoryId, { includeDeleted: true });
   const row = await getRecord(ctx, item.id, input.timestamp);
   await commit(ctx, [ctx.db.delete(boatRecords).where(and(eq(boatRecords.id, row.id), eq(boatRecords.customerId, row.customerId)))], {
-    audit: { action: 'inventory_record.delete', targetType: 'inventory_record', targetId: row.id, details: { inventoryId: item.id, RecordType: row.recordType, timestamp: row.timestamp } },
+    audit: {
+      action: 'inventory_record.delete',
+      targetType: 'inventory_record',
+      targetId: row.id,
+      details: { inventoryId: item.id, RecordType: row.recordType, timestamp: row.timestamp },
+    },
   });
   return { success: true, deleted: recordOut(row) };
 }

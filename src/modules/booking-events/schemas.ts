@@ -5,16 +5,16 @@ const short = (max = 200) => z.string().trim().min(1).max(max);
 export const CreateEventBody = z
   .object({
     transactionid: short(128).optional().openapi({ description: 'The order (transaction) the event is about' }),
-    rentalId: short(128).optional().openapi({ description: 'The rental the event is about; must be one of the caller\'s' }),
+    rentalId: short(128).optional().openapi({ description: "The rental the event is about; must be one of the caller's" }),
     event_type: short(100).optional().openapi({ description: 'Alias of eventType' }),
     eventType: short(100).optional().openapi({ example: 'note' }),
     event_change: z.string().trim().max(2000).optional().openapi({ description: 'What changed, e.g. "status: pending → confirmed"' }),
     eventLabel: z.string().trim().max(200).optional(),
     content: z.string().max(10_000).optional(),
     details: z.record(z.string(), z.unknown()).optional(),
-    actorName: z.string().trim().max(200).optional().openapi({ description: 'Defaults to the caller\'s name' }),
-    actorId: z.string().trim().max(128).optional().openapi({ description: 'Defaults to the caller\'s user id' }),
-    customerId: z.string().trim().max(128).optional().openapi({ description: 'The operator account; another operator\'s answers 403' }),
+    actorName: z.string().trim().max(200).optional().openapi({ description: "Defaults to the caller's name" }),
+    actorId: z.string().trim().max(128).optional().openapi({ description: "Defaults to the caller's user id" }),
+    customerId: z.string().trim().max(128).optional().openapi({ description: "The operator account; another operator's answers 403" }),
   })
   .openapi('CreateBookingEvent');
 

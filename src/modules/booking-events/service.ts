@@ -46,14 +46,18 @@ const MAX_DETAILS_BYTES = 32 * 1024;
 export async function createEvent(ctx: Ctx, input: CreateEventInput) {
   const customerId = ownCustomer(ctx, input.customerId);
   if (input.event_type && input.eventType && input.event_type !== input.eventType) {
-    throw new ApiError('validation_failed', 'event_type and eventType differ; send one of them', { details: [{ field: 'eventType', code: 'conflict', message: 'differs from event_type' }] });
+    throw new ApiError('validation_failed', 'event_type and eventType differ; send one of them', {
+      details: [{ field: 'eventType', code: 'conflict', message: 'differs from event_type' }],
+    });
   }
   const eventType = input.eventType ?? input.event_type ?? null;
   if (!input.transactionid && !input.rentalId && !eventType && !input.content && !input.eventLabel && !input.event_change && !input.details) {
     throw new ApiError('validation_failed', 'An event needs at least one of transactionid, rentalId, eventType, eventLabel, event_change, content or details');
   }
   if (input.details && JSON.stringify(input.details).length > MAX_DETAILS_BYTES) {
-    throw new ApiError('validation_failed', `details is larger than ${MAX_DETAILS_BYTES / 1024} KiB`, { details: [{ field: 'details', code: 'too_big', message: 'too large' }] });
+    throw new ApiError('validation_failed', `details is larger than ${MAX_DETAILS_BYTES / 1024} KiB`, {
+      details: [{ field: 'details', code: 'too_big', message: 'too large' }],
+    });
   }
   let transactionId = input.transactionid ?? null;
   if (input.rentalId) {
@@ -64,7 +68,9 @@ export async function createEvent(ctx: Ctx, input: CreateEventInput) {
       .get();
     if (!rental) throw notFound('Rental');
     if (transactionId && transactionId !== rental.transactionId) {
-      throw new ApiError('validation_failed', `Rental ${rental.id} belongs to transaction ${rental.transactionId}, not ${transactionId}`, { details: [{ field: 'transactionid', code: 'mismatch', message: 'does not match the rental' }] });
+      throw new ApiError('validation_failed', `Rental ${rental.id} belongs to transaction ${rental.transactionId}, not ${transactionId}`, {
+        details: [{ field: 'transactionid', code: 'mismatch', message: 'does not match the rental' }],
+      });
     }
     transactionId = rental.transactionId;
   }
@@ -83,7 +89,12 @@ export async function createEvent(ctx: Ctx, input: CreateEventInput) {
     createdAt: new Date().toISOString(),
   };
   await commit(ctx, [ctx.db.insert(bookingEvents).values(row)], {
-    audit: { action: 'booking_event.create', targetType: row.rentalId ? 'rental' : 'transaction', targetId: row.rentalId ?? row.transactionId, details: { eventId: row.id, eventType } },
+    audit: {
+      action: 'booking_event.create',
+      targetType: row.rentalId ? 'rental' : 'transaction',
+      targetId: row.rentalId ?? row.transactionId,
+      details: { eventId: row.id, eventType },
+    },
   });
   return eventOut(row);
 }
@@ -91,7 +102,16 @@ export async function createEvent(ctx: Ctx, input: CreateEventInput) {
 /** GET /events: the activity of an order (and its rentals) and/or of listed rentals, oldest first. */
 export async function listEvents(ctx: Ctx, q: { transactionid?: string; rentalIds?: string; limit: number; offset: number }) {
   const customerId = tenantOf(ctx);
-  const rentalIds = q.rentalIds ? [...new Set(q.rentalIds.split(',').map((s) => s.trim()).filter(Boolean))] : [];
+  const rentalIds = q.rentalIds
+    ? [
+        ...new Set(
+          q.rentalIds
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+      ]
+    : [];
   if (!q.transactionid && !rentalIds.length) {
     throw new ApiError('validation_failed', 'Give transactionid or rentalIds', {
       details: [
@@ -101,12 +121,17 @@ export async function listEvents(ctx: Ctx, q: { transactionid?: string; rentalId
     });
   }
   if (rentalIds.length > 100 || rentalIds.some((r) => r.length > 128)) {
-    throw new ApiError('validation_failed', 'rentalIds takes at most 100 ids of at most 128 characters', { details: [{ field: 'rentalIds', location: 'query', code: 'too_big', message: 'at most 100 ids' }] });
+    throw new ApiError('validation_failed', 'rentalIds takes at most 100 ids of at most 128 characters', {
+      details: [{ field: 'rentalIds', location: 'query', code: 'too_big', message: 'at most 100 ids' }],
+    });
   }
   const scope: SQL[] = [];
   if (q.transactionid) {
     scope.push(eq(bookingEvents.transactionId, q.transactionid));
-    const ofTxn = ctx.db.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.customerId, customerId), eq(bookings.transactionId, q.transactionid)));
+    const ofTxn = ctx.db
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(and(eq(bookings.customerId, customerId), eq(bookings.transactionId, q.transactionid)));
     scope.push(inArray(bookingEvents.rentalId, ofTxn));
   }
   if (rentalIds.length) scope.push(inArray(bookingEvents.rentalId, rentalIds));

@@ -57,20 +57,46 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   const view = bookingOut(after);
   const email = (b.customerInfo as { email?: string; firstName?: string } | null) ?? {};
   const statements: Stmt[] = [
-    activityStmt(ctx, b, b.version + 1, { type: 'booking.cancelled', change: `${b.status}->cancelled`, label: 'Booking cancelled', content: opts.reason, details: { reversedEntries: reversals.length } }),
+    activityStmt(ctx, b, b.version + 1, {
+      type: 'booking.cancelled',
+      change: `${b.status}->cancelled`,
+      label: 'Booking cancelled',
+      content: opts.reason,
+      details: { reversedEntries: reversals.length },
+    }),
     casUpdate(ctx, b, set),
     releaseAllocations(ctx, b),
     ...insertLedger(ctx, reversals),
   ];
   if (points > 0 && b.renterId) {
-    statements.push(ctx.db.update(renters).set({ loyaltyPoints: sql`max(0, ${renters.loyaltyPoints} - ${points})` }).where(and(eq(renters.id, b.renterId), eq(renters.customerId, b.customerId))));
+    statements.push(
+      ctx.db
+        .update(renters)
+        .set({ loyaltyPoints: sql`max(0, ${renters.loyaltyPoints} - ${points})` })
+        .where(and(eq(renters.id, b.renterId), eq(renters.customerId, b.customerId))),
+    );
   }
   if (email.email) {
-    statements.push(emailStmt(ctx, { customerId: b.customerId, to: email.email, subject: `Your booking ${b.id} is cancelled`, body: `Hello ${email.firstName ?? ''},\n\nYour booking ${b.id} (${view.startTime}) has been cancelled.${opts.reason ? `\nReason: ${opts.reason}` : ''}`, template: 'booking.cancelled', metadata: { rentalId: b.id, transactionId: b.transactionId } }).stmt);
+    statements.push(
+      emailStmt(ctx, {
+        customerId: b.customerId,
+        to: email.email,
+        subject: `Your booking ${b.id} is cancelled`,
+        body: `Hello ${email.firstName ?? ''},\n\nYour booking ${b.id} (${view.startTime}) has been cancelled.${opts.reason ? `\nReason: ${opts.reason}` : ''}`,
+        template: 'booking.cancelled',
+        metadata: { rentalId: b.id, transactionId: b.transactionId },
+      }).stmt,
+    );
   }
   try {
     await commitChange(ctx, statements, {
-      audit: { action: 'booking.cancel', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { from: b.status, reason: opts.reason ?? null } },
+      audit: {
+        action: 'booking.cancel',
+        targetType: 'booking',
+        targetId: b.id,
+        customerId: b.customerId,
+        details: { from: b.status, reason: opts.reason ?? null },
+      },
       events: statusEvents(b, 'cancelled', view, 'booking.cancelled'),
     });
   } catch (err) {
@@ -85,7 +111,17 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   // Only the winner gets here: money back and the deposit released, once.
   const refund = await refundAfterCancel(ctx, after, opts.refund !== false);
   await releaseDeposits(ctx, after);
-  await runReleaseHooks(ctx, { customerId: b.customerId, itemId: b.itemId, rentalId: b.id, locationId: b.locationId, start: b.start, end: b.end, seats: seatsOf(b), assetIds: b.assetIds ?? [], reason: 'cancelled' });
+  await runReleaseHooks(ctx, {
+    customerId: b.customerId,
+    itemId: b.itemId,
+    rentalId: b.id,
+    locationId: b.locationId,
+    start: b.start,
+    end: b.end,
+    seats: seatsOf(b),
+    assetIds: b.assetIds ?? [],
+    reason: 'cancelled',
+  });
   const final = refund.status === 'succeeded' ? await getBookingRow(ctx, rentalId) : after;
   return { booking: bookingOut(final), alreadyCancelled: false, refund };
 }
@@ -94,7 +130,15 @@ async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Prom
   const paidByCard = await ctx.db
     .select({ total: sql<number>`coalesce(sum(-${ledgerEntries.amount}), 0)` })
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), inArray(ledgerEntries.entryType, ['payment', 'refund']), eq(ledgerEntries.source, 'card'), isNull(ledgerEntries.deletedAt)))
+    .where(
+      and(
+        eq(ledgerEntries.customerId, b.customerId),
+        eq(ledgerEntries.rentalId, b.id),
+        inArray(ledgerEntries.entryType, ['payment', 'refund']),
+        eq(ledgerEntries.source, 'card'),
+        isNull(ledgerEntries.deletedAt),
+      ),
+    )
     .get();
   const amount = Math.max(0, Math.min(Number(paidByCard?.total ?? 0), b.amountPaid));
   if (!wanted || amount <= 0 || !b.paymentIntentId) return { status: 'none', amount: 0, refundId: null };
@@ -104,34 +148,88 @@ async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Prom
       ctx,
       [
         ...insertLedger(ctx, [refundEntry(scopeOf(b), amount, r.id)]),
-        ctx.db.update(bookings).set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${amount})` }).where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+        ctx.db
+          .update(bookings)
+          .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${amount})` })
+          .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
       ],
       {
-        audit: { action: 'booking.refund', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { amount: dollars(amount), refundId: r.id } },
-        events: [{ type: 'payment.refunded', customerId: b.customerId, data: { rentalId: b.id, transactionId: b.transactionId, paymentIntentId: b.paymentIntentId, refundId: r.id, amount: dollars(amount), currency: b.currency, renterId: b.renterId } }],
+        audit: {
+          action: 'booking.refund',
+          targetType: 'booking',
+          targetId: b.id,
+          customerId: b.customerId,
+          details: { amount: dollars(amount), refundId: r.id },
+        },
+        events: [
+          {
+            type: 'payment.refunded',
+            customerId: b.customerId,
+            data: {
+              rentalId: b.id,
+              transactionId: b.transactionId,
+              paymentIntentId: b.paymentIntentId,
+              refundId: r.id,
+              amount: dollars(amount),
+              currency: b.currency,
+              renterId: b.renterId,
+            },
+          },
+        ],
       },
     );
     return { status: 'succeeded', amount: dollars(amount), refundId: r.id };
   } catch (err) {
     console.log(JSON.stringify({ level: 'error', msg: 'refund after cancellation failed', rentalId: b.id, error: String(err) }));
-    await commit(ctx, [], { audit: { action: 'booking.refund_failed', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { amount: dollars(amount), error: err instanceof PaymentError ? err.message : String(err) } } });
+    await commit(ctx, [], {
+      audit: {
+        action: 'booking.refund_failed',
+        targetType: 'booking',
+        targetId: b.id,
+        customerId: b.customerId,
+        details: { amount: dollars(amount), error: err instanceof PaymentError ? err.message : String(err) },
+      },
+    });
     return { status: 'failed', amount: dollars(amount), refundId: null };
   }
 }
 
 /** Voids the authorized deposits of a cancelled booking. */
 async function releaseDeposits(ctx: Ctx, b: BookingRow) {
-  const rows = await ctx.db.select().from(deposits).where(and(eq(deposits.customerId, b.customerId), eq(deposits.rentalId, b.id), eq(deposits.status, 'authorized'))).all();
+  const rows = await ctx.db
+    .select()
+    .from(deposits)
+    .where(and(eq(deposits.customerId, b.customerId), eq(deposits.rentalId, b.id), eq(deposits.status, 'authorized')))
+    .all();
   for (const d of rows) {
     try {
       await payments(ctx.env).cancelPaymentIntent(d.paymentIntentId);
       await commit(
         ctx,
         [
-          ctx.db.update(deposits).set({ status: 'released', releasedAt: new Date().toISOString() }).where(and(eq(deposits.id, d.id), eq(deposits.status, 'authorized'))),
-          ...insertLedger(ctx, [memoEntry(scopeOf(b), { entryType: 'deposit_release', amount: -d.amount, description: 'Security deposit released (booking cancelled)', source: 'card', reference: d.paymentIntentId })]),
+          ctx.db
+            .update(deposits)
+            .set({ status: 'released', releasedAt: new Date().toISOString() })
+            .where(and(eq(deposits.id, d.id), eq(deposits.status, 'authorized'))),
+          ...insertLedger(ctx, [
+            memoEntry(scopeOf(b), {
+              entryType: 'deposit_release',
+              amount: -d.amount,
+              description: 'Security deposit released (booking cancelled)',
+              source: 'card',
+              reference: d.paymentIntentId,
+            }),
+          ]),
         ],
-        { audit: { action: 'deposit.release', targetType: 'deposit', targetId: d.id, customerId: b.customerId, details: { rentalId: b.id, reason: 'booking_cancelled' } } },
+        {
+          audit: {
+            action: 'deposit.release',
+            targetType: 'deposit',
+            targetId: d.id,
+            customerId: b.customerId,
+            details: { rentalId: b.id, reason: 'booking_cancelled' },
+          },
+        },
       );
     } catch (err) {
       console.log(JSON.stringify({ level: 'error', msg: 'deposit release after cancellation failed', rentalId: b.id, depositId: d.id, error: String(err) }));

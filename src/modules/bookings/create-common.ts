@@ -51,7 +51,13 @@ export interface BookingResult extends ReturnType<typeof bookingOut> {
     balanceDue: number;
     loyaltyPoints: number;
   };
-  payment: { status: 'paid' | 'partially_paid' | 'unpaid' | 'prepaid'; plan: string; paymentIntentId: string | null; amountCharged: number; installments?: { dueDate: string; amount: number; status: string }[] };
+  payment: {
+    status: 'paid' | 'partially_paid' | 'unpaid' | 'prepaid';
+    plan: string;
+    paymentIntentId: string | null;
+    amountCharged: number;
+    installments?: { dueDate: string; amount: number; status: string }[];
+  };
   deposit: { depositId: string; paymentIntentId: string; amount: number; status: string } | null;
   customerCreated: boolean;
 }

@@ -49,13 +49,16 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
   const wantedLocation = input.rentalDetails.locationId;
   for (const it of items.values()) {
-    if (wantedLocation && it.row.locationId !== wantedLocation) throw bad(`Inventory item ${it.row.id} is not at location ${wantedLocation}`, 'rentalDetails.locationId');
-    if (it.location.status === 'pending_deletion') throw new ApiError('invalid_state', `Location ${it.location.id} is scheduled for deletion and takes no new bookings`);
+    if (wantedLocation && it.row.locationId !== wantedLocation)
+      throw bad(`Inventory item ${it.row.id} is not at location ${wantedLocation}`, 'rentalDetails.locationId');
+    if (it.location.status === 'pending_deletion')
+      throw new ApiError('invalid_state', `Location ${it.location.id} is scheduled for deletion and takes no new bookings`);
   }
   const currencies = new Set([...items.values()].map((i) => i.currency));
   if (currencies.size > 1) throw bad('All items of one order must be sold in the same currency', 'rentalDetails.items');
   const currency = [...currencies][0];
-  if (input.rentalPricing.currency && input.rentalPricing.currency !== currency) throw bad(`This order is priced in ${currency.toUpperCase()}`, 'rentalPricing.currency');
+  if (input.rentalPricing.currency && input.rentalPricing.currency !== currency)
+    throw bad(`This order is priced in ${currency.toUpperCase()}`, 'rentalPricing.currency');
 
   // Server-side price.
   if (opts.priceOverride && lineReqs.length !== 1) throw bad('A seller-set price applies to single-item orders');
@@ -64,7 +67,9 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const discounts: OrderDiscount[] = [];
   const dd = input.discountDetails;
   if (dd?.promoCode) {
-    discounts.push(await resolvePromoCode(ctx, settings, dd.promoCode, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now }));
+    discounts.push(
+      await resolvePromoCode(ctx, settings, dd.promoCode, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now }),
+    );
   }
   if (dd?.discountPercentage || dd?.discountAmount) {
     if (source !== 'operator') throw bad('Manual discounts are for operator bookings; use a promo code', 'discountDetails');
@@ -80,23 +85,29 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
       );
   const total = quotes.reduce((s, q) => s + q.total, 0);
   if (input.rentalPricing.total != null && !opts.priceOverride && Math.abs(toCents(input.rentalPricing.total) - total) > 1) {
-    throw new ApiError('price_mismatch', `The total sent (${input.rentalPricing.total.toFixed(2)}) differs from the price (${dollars(total).toFixed(2)} ${currency.toUpperCase()})`, {
-      status: 400,
-      details: [{ field: 'rentalPricing.total', message: `expected ${dollars(total).toFixed(2)}` }],
-      extra: { expectedTotal: dollars(total), breakdown: quotes.map(quoteOut) },
-    });
+    throw new ApiError(
+      'price_mismatch',
+      `The total sent (${input.rentalPricing.total.toFixed(2)}) differs from the price (${dollars(total).toFixed(2)} ${currency.toUpperCase()})`,
+      {
+        status: 400,
+        details: [{ field: 'rentalPricing.total', message: `expected ${dollars(total).toFixed(2)}` }],
+        extra: { expectedTotal: dollars(total), breakdown: quotes.map(quoteOut) },
+      },
+    );
   }
 
   // Payment plan and deposit.
   const firstStart = Math.min(...prepared.map((p) => p.start));
   const plan = planPayment(input, total, opts, localDate(firstStart, prepared[0].item.item.timezone));
-  if (plan.chargeNow > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
+  if (plan.chargeNow > 0 && !input.paymentMethodId)
+    throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
   let depositAmount = 0;
   const di = input.depositInformation;
   if (di) depositAmount = di.required === false ? 0 : toCents(di.amount);
   else if (!opts.prepaid) for (const p of prepared) if (p.item.item.model.deposit?.required) depositAmount += toCents(p.item.item.model.deposit.amount);
   const depositPm = di?.paymentMethodId ?? input.paymentMethodId;
-  if (depositAmount > 0 && !depositPm) throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
+  if (depositAmount > 0 && !depositPm)
+    throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
   const paidNow = opts.prepaid ? total : plan.chargeNow;
   const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 ? 'confirmed' : 'pending';
 
@@ -149,18 +160,54 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   try {
     const meta = { transactionId, customerId, rentalIds: rentalIds.join(',') };
     if (depositAmount > 0) {
-      depositIntent = await pay.createPaymentIntent({ amount: depositAmount, currency, captureMethod: 'manual', confirm: true, paymentMethodId: depositPm, description: `Security deposit ${transactionId}`, metadata: { ...meta, kind: 'deposit' }, idempotencyKey: `${transactionId}_deposit` });
+      depositIntent = await pay.createPaymentIntent({
+        amount: depositAmount,
+        currency,
+        captureMethod: 'manual',
+        confirm: true,
+        paymentMethodId: depositPm,
+        description: `Security deposit ${transactionId}`,
+        metadata: { ...meta, kind: 'deposit' },
+        idempotencyKey: `${transactionId}_deposit`,
+      });
       if (depositIntent.status !== 'requires_capture') throw new PaymentError('card_declined', 'The deposit could not be authorized', depositIntent);
     }
     stage = 'payment';
     if (plan.chargeNow > 0) {
-      charge = await pay.createPaymentIntent({ amount: plan.chargeNow, currency, captureMethod: 'automatic', confirm: true, paymentMethodId: input.paymentMethodId, description: `Booking ${transactionId}`, metadata: { ...meta, kind: 'booking' }, idempotencyKey: `${transactionId}_payment` });
+      charge = await pay.createPaymentIntent({
+        amount: plan.chargeNow,
+        currency,
+        captureMethod: 'automatic',
+        confirm: true,
+        paymentMethodId: input.paymentMethodId,
+        description: `Booking ${transactionId}`,
+        metadata: { ...meta, kind: 'booking' },
+        idempotencyKey: `${transactionId}_payment`,
+      });
       if (charge.status !== 'succeeded') throw new PaymentError('card_declined', 'The payment did not complete', charge);
     }
 
     const build = () =>
       buildWrite(ctx, {
-        customerId, source, status, transactionId, rentalIds, bundleGroupId, currency, prepared, quotes, reservations, upsert, input, opts, plan, paidNow, charge, depositIntent, depositAmount, now,
+        customerId,
+        source,
+        status,
+        transactionId,
+        rentalIds,
+        bundleGroupId,
+        currency,
+        prepared,
+        quotes,
+        reservations,
+        upsert,
+        input,
+        opts,
+        plan,
+        paidNow,
+        charge,
+        depositIntent,
+        depositAmount,
+        now,
       });
     let write = build();
     try {
@@ -189,9 +236,13 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
 async function compensate(ctx: Ctx, charge: PaymentIntent | null, deposit: PaymentIntent | null) {
   const pay = payments(ctx.env);
   if (charge?.status === 'succeeded') {
-    await pay.refund(charge.id, undefined, 'booking_not_written').catch((e) => console.log(JSON.stringify({ level: 'error', msg: 'compensating refund failed', paymentIntentId: charge.id, error: String(e) })));
+    await pay
+      .refund(charge.id, undefined, 'booking_not_written')
+      .catch((e) => console.log(JSON.stringify({ level: 'error', msg: 'compensating refund failed', paymentIntentId: charge.id, error: String(e) })));
   }
   if (deposit?.status === 'requires_capture') {
-    await pay.cancelPaymentIntent(deposit.id).catch((e) => console.log(JSON.stringify({ level: 'error', msg: 'compensating deposit void failed', paymentIntentId: deposit.id, error: String(e) })));
+    await pay
+      .cancelPaymentIntent(deposit.id)
+      .catch((e) => console.log(JSON.stringify({ level: 'error', msg: 'compensating deposit void failed', paymentIntentId: deposit.id, error: String(e) })));
   }
 }

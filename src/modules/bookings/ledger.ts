@@ -39,7 +39,10 @@ export interface LedgerScope {
   currency: string;
 }
 
-const entry = (s: LedgerScope, e: Omit<NewLedger, 'id' | 'customerId' | 'locationId' | 'renterId' | 'transactionId' | 'rentalId' | 'itemId' | 'assetId' | 'currency'> & { id?: string }): NewLedger => ({
+const entry = (
+  s: LedgerScope,
+  e: Omit<NewLedger, 'id' | 'customerId' | 'locationId' | 'renterId' | 'transactionId' | 'rentalId' | 'itemId' | 'assetId' | 'currency'> & { id?: string },
+): NewLedger => ({
   id: e.id ?? newId('led'),
   customerId: s.customerId,
   locationId: s.locationId,
@@ -55,24 +58,92 @@ const entry = (s: LedgerScope, e: Omit<NewLedger, 'id' | 'customerId' | 'locatio
 /** The charge entries of one priced rental, dated at its start. */
 export function saleEntries(s: LedgerScope, q: LineQuote, occurredAt: string, source: string): NewLedger[] {
   const out: NewLedger[] = [];
-  if (q.rental) out.push(entry(s, { entryType: 'revenue', amount: q.rental, occurredAt, description: 'Rental', source, metadata: { unit: q.unit, hours: q.hours, days: q.days } }));
-  for (const a of q.addons) if (a.amount) out.push(entry(s, { entryType: 'revenue', amount: a.amount, occurredAt, description: `Add-on: ${a.name}`, source, metadata: { addonId: a.addonId, quantity: a.quantity } }));
-  for (const d of q.discounts) if (d.amount) out.push(entry(s, { entryType: 'discount', amount: -d.amount, occurredAt, description: d.code ? `Discount ${d.code}` : `Discount (${d.type})`, source, reference: d.code ?? null, metadata: { type: d.type, percent: d.percent ?? null } }));
-  for (const t of q.taxes) if (t.amount) out.push(entry(s, { entryType: 'tax', amount: t.amount, occurredAt, description: `${t.name} (${t.rate}%)`, source, metadata: { rate: t.rate, appliesTo: t.appliesTo } }));
+  if (q.rental)
+    out.push(
+      entry(s, { entryType: 'revenue', amount: q.rental, occurredAt, description: 'Rental', source, metadata: { unit: q.unit, hours: q.hours, days: q.days } }),
+    );
+  for (const a of q.addons)
+    if (a.amount)
+      out.push(
+        entry(s, {
+          entryType: 'revenue',
+          amount: a.amount,
+          occurredAt,
+          description: `Add-on: ${a.name}`,
+          source,
+          metadata: { addonId: a.addonId, quantity: a.quantity },
+        }),
+      );
+  for (const d of q.discounts)
+    if (d.amount)
+      out.push(
+        entry(s, {
+          entryType: 'discount',
+          amount: -d.amount,
+          occurredAt,
+          description: d.code ? `Discount ${d.code}` : `Discount (${d.type})`,
+          source,
+          reference: d.code ?? null,
+          metadata: { type: d.type, percent: d.percent ?? null },
+        }),
+      );
+  for (const t of q.taxes)
+    if (t.amount)
+      out.push(
+        entry(s, {
+          entryType: 'tax',
+          amount: t.amount,
+          occurredAt,
+          description: `${t.name} (${t.rate}%)`,
+          source,
+          metadata: { rate: t.rate, appliesTo: t.appliesTo },
+        }),
+      );
   if (q.tip) out.push(entry(s, { entryType: 'tip', amount: q.tip, occurredAt, description: 'Tip', source }));
   return out;
 }
 
-export function paymentEntry(s: LedgerScope, amount: number, opts: { source: 'card' | 'channel' | 'cash'; reference?: string | null; description?: string; occurredAt?: string }): NewLedger {
-  return entry(s, { entryType: 'payment', amount: -amount, occurredAt: opts.occurredAt ?? new Date().toISOString(), description: opts.description ?? 'Payment', source: opts.source, reference: opts.reference ?? null });
+export function paymentEntry(
+  s: LedgerScope,
+  amount: number,
+  opts: { source: 'card' | 'channel' | 'cash'; reference?: string | null; description?: string; occurredAt?: string },
+): NewLedger {
+  return entry(s, {
+    entryType: 'payment',
+    amount: -amount,
+    occurredAt: opts.occurredAt ?? new Date().toISOString(),
+    description: opts.description ?? 'Payment',
+    source: opts.source,
+    reference: opts.reference ?? null,
+  });
 }
 
 export function refundEntry(s: LedgerScope, amount: number, reference: string | null): NewLedger {
   return entry(s, { entryType: 'refund', amount, occurredAt: new Date().toISOString(), description: 'Refund', source: 'card', reference });
 }
 
-export function memoEntry(s: LedgerScope, e: { entryType: string; amount: number; description: string; source?: string; reference?: string | null; metadata?: Record<string, unknown>; affectsBalance?: boolean }): NewLedger {
-  return entry(s, { entryType: e.entryType, amount: e.amount, affectsBalance: e.affectsBalance ?? false, occurredAt: new Date().toISOString(), description: e.description, source: e.source ?? null, reference: e.reference ?? null, metadata: e.metadata ?? null });
+export function memoEntry(
+  s: LedgerScope,
+  e: {
+    entryType: string;
+    amount: number;
+    description: string;
+    source?: string;
+    reference?: string | null;
+    metadata?: Record<string, unknown>;
+    affectsBalance?: boolean;
+  },
+): NewLedger {
+  return entry(s, {
+    entryType: e.entryType,
+    amount: e.amount,
+    affectsBalance: e.affectsBalance ?? false,
+    occurredAt: new Date().toISOString(),
+    description: e.description,
+    source: e.source ?? null,
+    reference: e.reference ?? null,
+    metadata: e.metadata ?? null,
+  });
 }
 
 /** The reversal of an entry: same type, opposite sign, deterministic id (one reversal per entry, ever). */

@@ -32,14 +32,18 @@ export const scopeOf = (b: BookingRow): LedgerScope => ({
 });
 
 export const releaseAllocations = (ctx: Ctx, b: BookingRow) =>
-  ctx.db.update(allocations).set({ active: false }).where(and(eq(allocations.customerId, b.customerId), eq(allocations.sourceId, b.id), eq(allocations.active, true)));
+  ctx.db
+    .update(allocations)
+    .set({ active: false })
+    .where(and(eq(allocations.customerId, b.customerId), eq(allocations.sourceId, b.id), eq(allocations.active, true)));
 
 /** Commits a booking change; a lost race (another change from the same version) answers 409 version_conflict. */
 export async function commitChange(ctx: Ctx, statements: Stmt[], meta: Parameters<typeof commit>[2]) {
   try {
     await commit(ctx, statements, meta);
   } catch (err) {
-    if (isVersionRace(err)) throw new ApiError('version_conflict', 'The booking was changed by another request at the same moment; reload it and retry', { status: 409 });
+    if (isVersionRace(err))
+      throw new ApiError('version_conflict', 'The booking was changed by another request at the same moment; reload it and retry', { status: 409 });
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
   }

@@ -42,7 +42,12 @@ const SPECIFIC: Partial<Record<BookingStatus, DomainEvent['type']>> = {
 
 const REFUSAL: Partial<Record<BookingStatus, string>> = { confirmed: 'not_pending' };
 
-async function moveStatus(ctx: Ctx, rentalId: string, to: BookingStatus, opts: { notes?: string; set?: Partial<BookingRow>; statements?: (b: BookingRow) => Stmt[]; events?: DomainEvent[] } = {}) {
+async function moveStatus(
+  ctx: Ctx,
+  rentalId: string,
+  to: BookingStatus,
+  opts: { notes?: string; set?: Partial<BookingRow>; statements?: (b: BookingRow) => Stmt[]; events?: DomainEvent[] } = {},
+) {
   const b = await getBookingRow(ctx, rentalId);
   if (!canMove(b.status as BookingStatus, to)) {
     const code = REFUSAL[to] ?? 'invalid_state';
@@ -51,15 +56,35 @@ async function moveStatus(ctx: Ctx, rentalId: string, to: BookingStatus, opts: {
   return applyMove(ctx, b, to, opts);
 }
 
-async function applyMove(ctx: Ctx, b: BookingRow, to: BookingStatus, opts: { notes?: string; set?: Partial<BookingRow>; statements?: (b: BookingRow) => Stmt[]; events?: DomainEvent[] }) {
+async function applyMove(
+  ctx: Ctx,
+  b: BookingRow,
+  to: BookingStatus,
+  opts: { notes?: string; set?: Partial<BookingRow>; statements?: (b: BookingRow) => Stmt[]; events?: DomainEvent[] },
+) {
   const set: Partial<BookingRow> = { status: to, ...(opts.set ?? {}) };
   const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: new Date().toISOString() };
   const view = bookingOut(after);
   await commitChange(
     ctx,
-    [activityStmt(ctx, b, b.version + 1, { type: `booking.${to}`, change: `${b.status}->${to}`, label: `Booking ${to.replace('_', ' ')}`, content: opts.notes }), casUpdate(ctx, b, set), ...(opts.statements?.(b) ?? [])],
+    [
+      activityStmt(ctx, b, b.version + 1, {
+        type: `booking.${to}`,
+        change: `${b.status}->${to}`,
+        label: `Booking ${to.replace('_', ' ')}`,
+        content: opts.notes,
+      }),
+      casUpdate(ctx, b, set),
+      ...(opts.statements?.(b) ?? []),
+    ],
     {
-      audit: { action: `booking.${to}`, targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { from: b.status, to, notes: opts.notes ?? null } },
+      audit: {
+        action: `booking.${to}`,
+        targetType: 'booking',
+        targetId: b.id,
+        customerId: b.customerId,
+        details: { from: b.status, to, notes: opts.notes ?? null },
+      },
       events: [...statusEvents(b, to, view, SPECIFIC[to] ?? 'booking.updated'), ...(opts.events ?? [])],
     },
   );
@@ -73,13 +98,21 @@ async function applyMove(ctx: Ctx, b: BookingRow, to: BookingStatus, opts: { not
  */
 export async function confirmBooking(ctx: Ctx, rentalId: string, input: { paymentMethodId?: string; notes?: string } = {}) {
   const b = await getBookingRow(ctx, rentalId);
-  if (b.status !== 'pending') throw new ApiError('not_pending', `Only a pending booking can be confirmed (this one is ${b.status})`, { status: 409, extra: { status: b.status } });
+  if (b.status !== 'pending')
+    throw new ApiError('not_pending', `Only a pending booking can be confirmed (this one is ${b.status})`, { status: 409, extra: { status: b.status } });
   const due = Math.max(0, b.total - b.amountPaid);
   if (!input.paymentMethodId || due === 0) return applyMove(ctx, b, 'confirmed', { notes: input.notes });
   const pay = payments(ctx.env);
   let intent;
   try {
-    intent = await pay.createPaymentIntent({ amount: due, currency: b.currency, confirm: true, paymentMethodId: input.paymentMethodId, description: `Balance of booking ${b.id}`, metadata: { rentalId: b.id, transactionId: b.transactionId, kind: 'balance' } });
+    intent = await pay.createPaymentIntent({
+      amount: due,
+      currency: b.currency,
+      confirm: true,
+      paymentMethodId: input.paymentMethodId,
+      description: `Balance of booking ${b.id}`,
+      metadata: { rentalId: b.id, transactionId: b.transactionId, kind: 'balance' },
+    });
     if (intent.status !== 'succeeded') throw new PaymentError('card_declined', 'The payment did not complete', intent);
   } catch (err) {
     if (err instanceof PaymentError) throw new ApiError('payment_failed', err.message, { status: 402, extra: { declineCode: err.code } });
@@ -90,7 +123,21 @@ export async function confirmBooking(ctx: Ctx, rentalId: string, input: { paymen
       notes: input.notes,
       set: { amountPaid: b.amountPaid + due, paymentIntentId: b.paymentIntentId ?? intent.id },
       statements: (row) => insertLedger(ctx, [paymentEntry(scopeOf(row), due, { source: 'card', reference: intent.id, description: 'Balance payment' })]),
-      events: [{ type: 'payment.completed', customerId: b.customerId, data: { paymentIntentId: intent.id, amount: dollars(due), currency: b.currency, transactionId: b.transactionId, rentalIds: [b.id], renterId: b.renterId, kind: 'balance' } }],
+      events: [
+        {
+          type: 'payment.completed',
+          customerId: b.customerId,
+          data: {
+            paymentIntentId: intent.id,
+            amount: dollars(due),
+            currency: b.currency,
+            transactionId: b.transactionId,
+            rentalIds: [b.id],
+            renterId: b.renterId,
+            kind: 'balance',
+          },
+        },
+      ],
     });
   } catch (err) {
     await pay.refund(intent.id, undefined, 'duplicate').catch(() => undefined);
@@ -114,8 +161,19 @@ export async function checkOutBooking(ctx: Ctx, rentalId: string, input: { notes
     statements: (b) => [
       ctx.db
         .update(allocations)
-        .set({ end: sql`max(${allocations.start}, ${now})`, blockedEnd: sql`max(${allocations.start}, ${now}) + (${allocations.blockedEnd} - ${allocations.end})` })
-        .where(and(eq(allocations.customerId, b.customerId), eq(allocations.sourceId, b.id), eq(allocations.active, true), gt(allocations.end, now), sql`${allocations.assetId} IS NOT NULL`)),
+        .set({
+          end: sql`max(${allocations.start}, ${now})`,
+          blockedEnd: sql`max(${allocations.start}, ${now}) + (${allocations.blockedEnd} - ${allocations.end})`,
+        })
+        .where(
+          and(
+            eq(allocations.customerId, b.customerId),
+            eq(allocations.sourceId, b.id),
+            eq(allocations.active, true),
+            gt(allocations.end, now),
+            sql`${allocations.assetId} IS NOT NULL`,
+          ),
+        ),
     ],
   });
 }
@@ -124,7 +182,17 @@ export async function checkOutBooking(ctx: Ctx, rentalId: string, input: { notes
 export async function noShowBooking(ctx: Ctx, rentalId: string, input: { notes?: string } = {}) {
   const view = await moveStatus(ctx, rentalId, 'no_show', { notes: input.notes, statements: (b) => [releaseAllocations(ctx, b)] });
   const b = await getBookingRow(ctx, rentalId);
-  await runReleaseHooks(ctx, { customerId: b.customerId, itemId: b.itemId, rentalId: b.id, locationId: b.locationId, start: b.start, end: b.end, seats: seatsOf(b), assetIds: b.assetIds ?? [], reason: 'no_show' });
+  await runReleaseHooks(ctx, {
+    customerId: b.customerId,
+    itemId: b.itemId,
+    rentalId: b.id,
+    locationId: b.locationId,
+    start: b.start,
+    end: b.end,
+    seats: seatsOf(b),
+    assetIds: b.assetIds ?? [],
+    reason: 'no_show',
+  });
   return view;
 }
 

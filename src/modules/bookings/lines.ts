@@ -59,7 +59,9 @@ export function planLines(input: BookInput, bundles: BundleDef[]): { lines: Line
     const bundle = bundles.find((b) => b.bundleCode.toLowerCase() === d.bundleCode!.toLowerCase());
     if (!bundle) throw bad(`Unknown bundle "${d.bundleCode}"`, 'rentalDetails.bundleCode');
     const given = d.items ?? [];
-    for (const g of given) if (!bundle.items.some((b) => b.inventoryId === g.inventoryId)) throw bad(`Item ${g.inventoryId} is not part of bundle ${bundle.bundleCode}`, 'rentalDetails.items');
+    for (const g of given)
+      if (!bundle.items.some((b) => b.inventoryId === g.inventoryId))
+        throw bad(`Item ${g.inventoryId} is not part of bundle ${bundle.bundleCode}`, 'rentalDetails.items');
     const lines = bundle.items.map((b, i): LineReq => {
       const own = given.find((g) => g.inventoryId === b.inventoryId);
       if (own) return { ...fromLine(own, i), quantity: own.quantity ?? (own.tickets ? undefined : b.quantity), linePercent: bundle.discountPercentage };
@@ -79,7 +81,18 @@ export function planLines(input: BookInput, bundles: BundleDef[]): { lines: Line
   }
   if (d.items) return { lines: d.items.map(fromLine), bundle: null };
   return {
-    lines: [{ inventoryId: d.inventoryId!, startTime: d.startTime!, endTime: d.endTime, quantity: d.quantity, tickets: d.tickets, participants: d.participants, assetIds: d.assetIds, ...top }],
+    lines: [
+      {
+        inventoryId: d.inventoryId!,
+        startTime: d.startTime!,
+        endTime: d.endTime,
+        quantity: d.quantity,
+        tickets: d.tickets,
+        participants: d.participants,
+        assetIds: d.assetIds,
+        ...top,
+      },
+    ],
     bundle: null,
   };
 }
@@ -95,14 +108,22 @@ async function globalAddonCatalog(ctx: Ctx, item: ItemContext): Promise<{ def: A
   };
   for (const a of item.item.model.addons ?? []) if (a.isGlobal) push(a);
   const fromLocation = (item.location.details as Record<string, unknown>)?.globalAddons;
-  if (Array.isArray(fromLocation)) for (const raw of fromLocation) {
-    const p = Addon.safeParse(raw);
-    if (p.success) push(p.data);
-  }
+  if (Array.isArray(fromLocation))
+    for (const raw of fromLocation) {
+      const p = Addon.safeParse(raw);
+      if (p.success) push(p.data);
+    }
   const others = await ctx.db
     .select({ id: inventoryItems.id, data: inventoryItems.data })
     .from(inventoryItems)
-    .where(and(eq(inventoryItems.customerId, item.row.customerId), eq(inventoryItems.locationId, item.row.locationId), isNull(inventoryItems.deletedAt), ne(inventoryItems.id, item.row.id)))
+    .where(
+      and(
+        eq(inventoryItems.customerId, item.row.customerId),
+        eq(inventoryItems.locationId, item.row.locationId),
+        isNull(inventoryItems.deletedAt),
+        ne(inventoryItems.id, item.row.id),
+      ),
+    )
     .all();
   for (const o of others) {
     const list = Array.isArray((o.data as Record<string, unknown>)?.addons) ? ((o.data as Record<string, unknown>).addons as unknown[]) : [];
@@ -122,8 +143,13 @@ export async function prepareLine(ctx: Ctx, item: ItemContext, req: LineReq, req
   let participants: number | null = req.participants ?? null;
   if (item.item.kind === 'tour') {
     const dep = departureAt(item.item, start);
-    if (!dep) throw new ApiError('unavailable', `${item.row.name} has no departure at ${req.startTime}`, { status: 409, extra: { reasons: [{ code: 'no_departure', message: 'No departure starts at that time' }] } });
-    if (req.endTime && Date.parse(req.endTime) !== dep.end) throw bad(`The departure at ${req.startTime} ends at ${new Date(dep.end).toISOString()}`, 'rentalDetails.endTime');
+    if (!dep)
+      throw new ApiError('unavailable', `${item.row.name} has no departure at ${req.startTime}`, {
+        status: 409,
+        extra: { reasons: [{ code: 'no_departure', message: 'No departure starts at that time' }] },
+      });
+    if (req.endTime && Date.parse(req.endTime) !== dep.end)
+      throw bad(`The departure at ${req.startTime} ends at ${new Date(dep.end).toISOString()}`, 'rentalDetails.endTime');
     if (req.assetIds?.length) throw bad('Tours are sold by the seat: assetIds do not apply', 'rentalDetails.assetIds');
     end = dep.end;
     tour = tourQuote(item.item.model, { tickets: req.tickets, quantity: req.quantity }, { requirePrice });
@@ -135,7 +161,8 @@ export async function prepareLine(ctx: Ctx, item: ItemContext, req: LineReq, req
     if (!(end > start)) throw bad('endTime must be after startTime', 'rentalDetails.endTime');
     if (end - start > 31 * 24 * HOUR) throw bad('A rental lasts at most 31 days', 'rentalDetails.endTime');
     if (req.tickets && Object.keys(req.tickets).length) throw bad('tickets apply to tours; give quantity for a rental', 'rentalDetails.tickets');
-    if (req.assetIds?.length && req.quantity != null && req.quantity !== req.assetIds.length) throw bad('quantity must equal the number of assetIds', 'rentalDetails.quantity');
+    if (req.assetIds?.length && req.quantity != null && req.quantity !== req.assetIds.length)
+      throw bad('quantity must equal the number of assetIds', 'rentalDetails.quantity');
     quantity = req.assetIds?.length ? new Set(req.assetIds).size : (req.quantity ?? 1);
   }
   const hours = (end - start) / HOUR;

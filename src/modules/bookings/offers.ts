@@ -51,15 +51,24 @@ export function bundlesOf(settings: Record<string, unknown>): BundleDef[] {
     if (!b || typeof b.bundleCode !== 'string' || !Array.isArray(b.items)) continue;
     const items = (b.items as Record<string, unknown>[])
       .filter((i) => i && typeof i.inventoryId === 'string')
-      .map((i) => ({ inventoryId: i.inventoryId as string, quantity: Number.isInteger(i.quantity) && (i.quantity as number) > 0 ? (i.quantity as number) : 1 }));
+      .map((i) => ({
+        inventoryId: i.inventoryId as string,
+        quantity: Number.isInteger(i.quantity) && (i.quantity as number) > 0 ? (i.quantity as number) : 1,
+      }));
     if (!items.length) continue;
     const pct = Number(b.discountPercentage ?? 0);
-    out.push({ bundleCode: b.bundleCode, name: typeof b.name === 'string' ? b.name : b.bundleCode, items, discountPercentage: Number.isFinite(pct) ? Math.min(100, Math.max(0, pct)) : 0 });
+    out.push({
+      bundleCode: b.bundleCode,
+      name: typeof b.name === 'string' ? b.name : b.bundleCode,
+      items,
+      discountPercentage: Number.isFinite(pct) ? Math.min(100, Math.max(0, pct)) : 0,
+    });
   }
   return out;
 }
 
-const invalidPromo = (message: string) => new ApiError('invalid_promo_code', message, { status: 400, details: [{ field: 'discountDetails.promoCode', message }] });
+const invalidPromo = (message: string) =>
+  new ApiError('invalid_promo_code', message, { status: 400, details: [{ field: 'discountDetails.promoCode', message }] });
 
 export async function resolvePromoCode(ctx: Ctx, settings: Record<string, unknown>, code: string, pc: PromoContext): Promise<OrderDiscount> {
   for (const r of resolvers) {
@@ -70,7 +79,8 @@ export async function resolvePromoCode(ctx: Ctx, settings: Record<string, unknow
   const promo = list.find((p) => p && typeof p.promoCode === 'string' && p.promoCode.toLowerCase() === code.toLowerCase());
   if (!promo || promo.active === false) throw invalidPromo(`Unknown promo code "${code}"`);
   if (typeof promo.ExpiryDate === 'string' && Date.parse(promo.ExpiryDate) < pc.now) throw invalidPromo(`The promo code "${code}" has expired`);
-  if (typeof promo.locationId === 'string' && promo.locationId && promo.locationId !== pc.locationId) throw invalidPromo(`The promo code "${code}" is not valid at this location`);
+  if (typeof promo.locationId === 'string' && promo.locationId && promo.locationId !== pc.locationId)
+    throw invalidPromo(`The promo code "${code}" is not valid at this location`);
   const ids = Array.isArray(promo.inventoryIds) ? (promo.inventoryIds as string[]) : [];
   if (ids.length && !pc.itemIds.some((id) => ids.includes(id))) throw invalidPromo(`The promo code "${code}" does not apply to these items`);
   const details = (promo.Details ?? {}) as Record<string, unknown>;

@@ -20,7 +20,8 @@ export function planPayment(input: BookInput, total: number, opts: CreateBooking
   if (pp.schedule) {
     schedule = pp.schedule.map((s) => ({ dueDate: s.dueDate, amount: toCents(s.amount) }));
     const sum = schedule.reduce((s, x) => s + x.amount, 0);
-    if (Math.abs(sum - total) > schedule.length) throw bad(`The installments add up to ${dollars(sum)} but the total is ${dollars(total)}`, 'paymentPlan.schedule');
+    if (Math.abs(sum - total) > schedule.length)
+      throw bad(`The installments add up to ${dollars(sum)} but the total is ${dollars(total)}`, 'paymentPlan.schedule');
     schedule[0].amount += total - sum;
   } else {
     const n = pp.installments ?? 2;

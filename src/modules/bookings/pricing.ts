@@ -98,11 +98,13 @@ export function seasonFor(model: InventoryModel, date: string): SeasonDef | unde
 }
 
 function hourlyRule(season: SeasonDef | undefined, weekday: Weekday) {
-  const r = season?.hourlyPrices?.[weekday] as { basePrice: number; minimumHours?: number; maximumHours?: number; multiHourDiscounts?: { hours: number; discountPercentage: number }[] } | undefined;
+  const r = season?.hourlyPrices?.[weekday] as
+    { basePrice: number; minimumHours?: number; maximumHours?: number; multiHourDiscounts?: { hours: number; discountPercentage: number }[] } | undefined;
   return r && r.basePrice != null ? r : undefined;
 }
 
-const noPrice = (what: string) => new ApiError('bad_request', `No price is configured for ${what}; the operator must set one in the item's pricing`, { extra: { reason: 'no_price' } });
+const noPrice = (what: string) =>
+  new ApiError('bad_request', `No price is configured for ${what}; the operator must set one in the item's pricing`, { extra: { reason: 'no_price' } });
 
 /** Local dates a window touches (the end is exclusive). */
 export function datesTouched(start: number, end: number, tz: string): string[] {
@@ -148,8 +150,10 @@ export function rentalUnitPrice(item: EngineItem, start: number, end: number): {
   }
   const rule = hourlyRule(season, weekday);
   if (rule) {
-    if (rule.minimumHours != null && hours < rule.minimumHours - 1e-9) throw new ApiError('bad_request', `The shortest rental on ${weekday} is ${rule.minimumHours} hours`, { extra: { reason: 'duration_not_allowed' } });
-    if (rule.maximumHours != null && rule.maximumHours > 0 && hours > rule.maximumHours + 1e-9) throw new ApiError('bad_request', `The longest rental on ${weekday} is ${rule.maximumHours} hours`, { extra: { reason: 'duration_not_allowed' } });
+    if (rule.minimumHours != null && hours < rule.minimumHours - 1e-9)
+      throw new ApiError('bad_request', `The shortest rental on ${weekday} is ${rule.minimumHours} hours`, { extra: { reason: 'duration_not_allowed' } });
+    if (rule.maximumHours != null && rule.maximumHours > 0 && hours > rule.maximumHours + 1e-9)
+      throw new ApiError('bad_request', `The longest rental on ${weekday} is ${rule.maximumHours} hours`, { extra: { reason: 'duration_not_allowed' } });
     const pct = Math.max(0, ...(rule.multiHourDiscounts ?? []).filter((d) => hours >= d.hours).map((d) => d.discountPercentage));
     return { amount: Math.round(cents(rule.basePrice) * hours * (1 - pct / 100)), unit: 'hour', season: season?.name ?? null };
   }
@@ -196,7 +200,10 @@ export function tourQuote(model: InventoryModel, demand: TourDemand, opts: { req
     for (const [key, n] of entries) {
       const tier = tiers.find((t) => t.name === key || t.tierId === key) ?? tiers.find((t) => t.name.toLowerCase() === key.toLowerCase());
       if (!tier) {
-        if (tiers.length || opts.requirePrice) throw new ApiError('bad_request', `Unknown ticket tier "${key}"${tiers.length ? `; tiers: ${tiers.map((t) => t.name).join(', ')}` : ''}`, { details: [{ field: 'rentalDetails.tickets', message: `unknown tier ${key}` }] });
+        if (tiers.length || opts.requirePrice)
+          throw new ApiError('bad_request', `Unknown ticket tier "${key}"${tiers.length ? `; tiers: ${tiers.map((t) => t.name).join(', ')}` : ''}`, {
+            details: [{ field: 'rentalDetails.tickets', message: `unknown tier ${key}` }],
+          });
         lines.push({ tier: key, quantity: n, unitPrice: 0, seats: n, amount: 0 });
         continue;
       }
@@ -210,9 +217,15 @@ export function tourQuote(model: InventoryModel, demand: TourDemand, opts: { req
   }
   const participants = lines.reduce((s, l) => s + l.quantity, 0);
   const seats = lines.reduce((s, l) => s + l.seats, 0);
-  if (participants < 1) throw new ApiError('bad_request', 'A tour booking needs at least one ticket', { details: [{ field: 'rentalDetails.tickets', message: 'at least one ticket' }] });
+  if (participants < 1)
+    throw new ApiError('bad_request', 'A tour booking needs at least one ticket', {
+      details: [{ field: 'rentalDetails.tickets', message: 'at least one ticket' }],
+    });
   const min = tp?.minParticipants ?? 1;
-  if (participants < min) throw new ApiError('bad_request', `This tour runs for parties of at least ${min}`, { details: [{ field: 'rentalDetails.tickets', message: `at least ${min} participants` }] });
+  if (participants < min)
+    throw new ApiError('bad_request', `This tour runs for parties of at least ${min}`, {
+      details: [{ field: 'rentalDetails.tickets', message: `at least ${min} participants` }],
+    });
   if (isPrivate) {
     const pp = tp?.privatePricing;
     if (!pp && opts.requirePrice) throw noPrice('this private charter');
@@ -243,13 +256,28 @@ export function priceAddons(
   const out: AddonLine[] = [];
   for (const sel of selections) {
     const hit = catalog.find((c) => c.def.addonId === sel.addonId && (!basis.globalOnly || c.global));
-    if (!hit) throw new ApiError('bad_request', `Unknown add-on "${sel.addonId}"${basis.globalOnly ? ' (not a global add-on of this location)' : ' for this item'}`, { details: [{ field: basis.globalOnly ? 'globalAddons' : 'selectedBoatAddons', message: `unknown addon ${sel.addonId}` }] });
+    if (!hit)
+      throw new ApiError('bad_request', `Unknown add-on "${sel.addonId}"${basis.globalOnly ? ' (not a global add-on of this location)' : ' for this item'}`, {
+        details: [{ field: basis.globalOnly ? 'globalAddons' : 'selectedBoatAddons', message: `unknown addon ${sel.addonId}` }],
+      });
     const def = hit.def;
     const quantity = sel.quantity ?? (def.priceType === 'per_person' ? basis.participants : 1);
-    if (quantity < 1 || quantity > (def.maxQuantity ?? 10)) throw new ApiError('bad_request', `Add-on "${def.name}": quantity must be between 1 and ${def.maxQuantity ?? 10}`, { details: [{ field: 'addons', message: 'quantity out of range' }] });
+    if (quantity < 1 || quantity > (def.maxQuantity ?? 10))
+      throw new ApiError('bad_request', `Add-on "${def.name}": quantity must be between 1 and ${def.maxQuantity ?? 10}`, {
+        details: [{ field: 'addons', message: 'quantity out of range' }],
+      });
     const unit = cents(def.price);
     const factor = def.priceType === 'per_hour' ? basis.hours : def.priceType === 'per_day' ? basis.days : 1;
-    out.push({ addonId: def.addonId, name: def.name, priceType: def.priceType, unitPrice: unit, quantity, amount: Math.round(unit * factor * quantity), taxable: def.taxable !== false, global: hit.global });
+    out.push({
+      addonId: def.addonId,
+      name: def.name,
+      priceType: def.priceType,
+      unitPrice: unit,
+      quantity,
+      amount: Math.round(unit * factor * quantity),
+      taxable: def.taxable !== false,
+      global: hit.global,
+    });
   }
   return out;
 }
@@ -289,7 +317,9 @@ function taxesOf(line: LineInput, rentalBase: number, addonsTaxableBase: number)
  */
 export function quoteOrder(lines: LineInput[], opts: { discounts?: OrderDiscount[]; tip?: number }): LineQuote[] {
   const subtotals = lines.map((l) => l.rental + l.addons.reduce((s, a) => s + a.amount, 0));
-  const lineDiscounts: Discount[][] = lines.map((l, i) => (l.linePercent ? [{ type: 'bundle' as const, percent: l.linePercent, amount: Math.round((subtotals[i] * l.linePercent) / 100) }] : []));
+  const lineDiscounts: Discount[][] = lines.map((l, i) =>
+    l.linePercent ? [{ type: 'bundle' as const, percent: l.linePercent, amount: Math.round((subtotals[i] * l.linePercent) / 100) }] : [],
+  );
   for (const d of opts.discounts ?? []) {
     if (d.percent != null) {
       lines.forEach((_, i) => {
@@ -309,7 +339,10 @@ export function quoteOrder(lines: LineInput[], opts: { discounts?: OrderDiscount
   }
   return lines.map((l, i) => {
     const subtotal = subtotals[i];
-    const discountTotal = Math.min(subtotal, lineDiscounts[i].reduce((s, x) => s + x.amount, 0));
+    const discountTotal = Math.min(
+      subtotal,
+      lineDiscounts[i].reduce((s, x) => s + x.amount, 0),
+    );
     const addonsTotal = l.addons.reduce((s, a) => s + a.amount, 0);
     const addonsTaxable = l.addons.filter((a) => a.taxable).reduce((s, a) => s + a.amount, 0);
     const rentalDiscount = subtotal ? Math.round((discountTotal * l.rental) / subtotal) : 0;
@@ -351,7 +384,22 @@ export function quoteFromTotal(total: number, base: Pick<LineInput, 'hours' | 'd
     left -= amount;
     return { name: t.name, rate: t.rate, appliesTo: t.appliesTo, amount };
   });
-  return { unit: 'override', hours: base.hours, days: base.days, season: base.season, rental: pre, ...(base.tickets ? { tickets: base.tickets } : {}), addons: [], subtotal: pre, discounts: [], discountTotal: 0, taxes, taxTotal, tip, total: total + tip };
+  return {
+    unit: 'override',
+    hours: base.hours,
+    days: base.days,
+    season: base.season,
+    rental: pre,
+    ...(base.tickets ? { tickets: base.tickets } : {}),
+    addons: [],
+    subtotal: pre,
+    discounts: [],
+    discountTotal: 0,
+    taxes,
+    taxTotal,
+    tip,
+    total: total + tip,
+  };
 }
 
 /** Loyalty points: one per whole dollar of the pre-tax total (after discounts, without tip). */

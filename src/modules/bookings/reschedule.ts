@@ -21,23 +21,41 @@ import { casUpdate, commitChange, releaseAllocations, seatsOf } from './lifecycl
  * taken in one batch. The price and the ledger amounts are kept (revenue entries are re-dated to
  * the new start); fires booking.updated and booking.rescheduled.
  */
-export async function rescheduleBooking(ctx: Ctx, rentalId: string, input: { startTime: string; endTime?: string; assetIds?: string[] }, opts: { source?: 'operator' | 'widget' | 'channel' | 'marketplace' } = {}) {
+export async function rescheduleBooking(
+  ctx: Ctx,
+  rentalId: string,
+  input: { startTime: string; endTime?: string; assetIds?: string[] },
+  opts: { source?: 'operator' | 'widget' | 'channel' | 'marketplace' } = {},
+) {
   const b = await getBookingRow(ctx, rentalId);
-  if (b.status !== 'pending' && b.status !== 'confirmed') throw new ApiError('invalid_state', `A ${b.status} booking cannot be rescheduled`, { status: 409, extra: { status: b.status } });
+  if (b.status !== 'pending' && b.status !== 'confirmed')
+    throw new ApiError('invalid_state', `A ${b.status} booking cannot be rescheduled`, { status: 409, extra: { status: b.status } });
   const item = await loadItemContext(ctx.db, b.itemId, b.customerId);
   const start = Date.parse(input.startTime);
   let end: number;
   if (item.item.kind === 'tour') {
     const dep = departureAt(item.item, start);
-    if (!dep) throw new ApiError('unavailable', `No departure starts at ${input.startTime}`, { status: 409, extra: { reasons: [{ code: 'no_departure', message: 'No departure starts at that time' }] } });
-    if (input.endTime && Date.parse(input.endTime) !== dep.end) throw new ApiError('bad_request', `The departure at ${input.startTime} ends at ${new Date(dep.end).toISOString()}`, { details: [{ field: 'endTime', message: 'must be the departure end' }] });
-    if (input.assetIds) throw new ApiError('bad_request', 'Tours are sold by the seat: assetIds do not apply', { details: [{ field: 'assetIds', message: 'not for tours' }] });
+    if (!dep)
+      throw new ApiError('unavailable', `No departure starts at ${input.startTime}`, {
+        status: 409,
+        extra: { reasons: [{ code: 'no_departure', message: 'No departure starts at that time' }] },
+      });
+    if (input.endTime && Date.parse(input.endTime) !== dep.end)
+      throw new ApiError('bad_request', `The departure at ${input.startTime} ends at ${new Date(dep.end).toISOString()}`, {
+        details: [{ field: 'endTime', message: 'must be the departure end' }],
+      });
+    if (input.assetIds)
+      throw new ApiError('bad_request', 'Tours are sold by the seat: assetIds do not apply', { details: [{ field: 'assetIds', message: 'not for tours' }] });
     end = dep.end;
   } else {
     if (!input.endTime) throw new ApiError('bad_request', 'endTime is required for a rental', { details: [{ field: 'endTime', message: 'required' }] });
     end = Date.parse(input.endTime);
-    if (!(end > start)) throw new ApiError('bad_request', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
-    if (input.assetIds && new Set(input.assetIds).size !== b.quantity) throw new ApiError('bad_request', `This booking has ${b.quantity} asset(s): give as many assetIds`, { details: [{ field: 'assetIds', message: `exactly ${b.quantity}` }] });
+    if (!(end > start))
+      throw new ApiError('bad_request', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
+    if (input.assetIds && new Set(input.assetIds).size !== b.quantity)
+      throw new ApiError('bad_request', `This booking has ${b.quantity} asset(s): give as many assetIds`, {
+        details: [{ field: 'assetIds', message: `exactly ${b.quantity}` }],
+      });
   }
   if (start === b.start && end === b.end && !input.assetIds) return bookingOut(b, { timezone: item.item.timezone });
 
@@ -61,7 +79,12 @@ export async function rescheduleBooking(ctx: Ctx, rentalId: string, input: { sta
   try {
     const newStart = res.departure?.start ?? start;
     const newEnd = res.departure?.end ?? end;
-    const set: Partial<BookingRow> = { start: newStart, end: newEnd, localDate: localDate(newStart, item.item.timezone), assetIds: res.assetIds.length ? res.assetIds : (b.assetIds ?? []) };
+    const set: Partial<BookingRow> = {
+      start: newStart,
+      end: newEnd,
+      localDate: localDate(newStart, item.item.timezone),
+      assetIds: res.assetIds.length ? res.assetIds : (b.assetIds ?? []),
+    };
     const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: new Date().toISOString() };
     const view = bookingOut(after, { timezone: item.item.timezone });
     const nowIso = new Date().toISOString();
@@ -69,7 +92,12 @@ export async function rescheduleBooking(ctx: Ctx, rentalId: string, input: { sta
     await commitChange(
       ctx,
       [
-        activityStmt(ctx, b, b.version + 1, { type: 'booking.rescheduled', change: 'rescheduled', label: 'Booking rescheduled', details: { from, to: { startTime: view.startTime, endTime: view.endTime, assetIds: view.assetIds } } }),
+        activityStmt(ctx, b, b.version + 1, {
+          type: 'booking.rescheduled',
+          change: 'rescheduled',
+          label: 'Booking rescheduled',
+          details: { from, to: { startTime: view.startTime, endTime: view.endTime, assetIds: view.assetIds } },
+        }),
         casUpdate(ctx, b, set),
         releaseAllocations(ctx, b),
         ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso })),
@@ -79,10 +107,26 @@ export async function rescheduleBooking(ctx: Ctx, rentalId: string, input: { sta
           .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), inArray(ledgerEntries.entryType, [...CHARGE_TYPES]))),
       ],
       {
-        audit: { action: 'booking.reschedule', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { from, to: { startTime: view.startTime, endTime: view.endTime } } },
+        audit: {
+          action: 'booking.reschedule',
+          targetType: 'booking',
+          targetId: b.id,
+          customerId: b.customerId,
+          details: { from, to: { startTime: view.startTime, endTime: view.endTime } },
+        },
         events: [
           { type: 'booking.updated', customerId: b.customerId, data: view },
-          { type: 'booking.rescheduled', customerId: b.customerId, data: { rentalId: b.id, transactionId: b.transactionId, from, to: { startTime: view.startTime, endTime: view.endTime, assetIds: view.assetIds }, booking: view } },
+          {
+            type: 'booking.rescheduled',
+            customerId: b.customerId,
+            data: {
+              rentalId: b.id,
+              transactionId: b.transactionId,
+              from,
+              to: { startTime: view.startTime, endTime: view.endTime, assetIds: view.assetIds },
+              booking: view,
+            },
+          },
         ],
       },
     );

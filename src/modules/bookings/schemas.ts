@@ -2,11 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { zEmail, zId, zJsonObject } from '../../lib/openapi';
 import { BOOKING_STATUSES } from './status';
 
-const isoOffset = () =>
-  z
-    .string()
-    .datetime({ offset: true })
-    .openapi({ example: '2026-07-04T10:00:00-04:00', description: 'ISO 8601 with offset (or Z)' });
+const isoOffset = () => z.string().datetime({ offset: true }).openapi({ example: '2026-07-04T10:00:00-04:00', description: 'ISO 8601 with offset (or Z)' });
 const ymd = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
 
 export const AddonSelection = z
@@ -22,11 +18,22 @@ const Tickets = z
 
 const lineFields = {
   startTime: isoOffset(),
-  endTime: isoOffset().optional().openapi({ description: 'Required for rentals; tours take the departure\'s end (if given it must match)' }),
-  quantity: z.number().int().min(1).max(100).optional().openapi({ description: 'Rentals: assets wanted (default 1). Tours without `tickets`: standard-fare tickets (private charters: the headcount)' }),
+  endTime: isoOffset().optional().openapi({ description: "Required for rentals; tours take the departure's end (if given it must match)" }),
+  quantity: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: 'Rentals: assets wanted (default 1). Tours without `tickets`: standard-fare tickets (private charters: the headcount)' }),
   tickets: Tickets.optional(),
   participants: z.number().int().min(1).max(10_000).optional().openapi({ description: 'Rentals: people in the party (per-person add-ons)' }),
-  assetIds: z.array(z.string().trim().min(1).max(128)).min(1).max(100).optional().openapi({ description: 'Rentals: these assets exactly (for example chosen boats); otherwise the first free ones' }),
+  assetIds: z
+    .array(z.string().trim().min(1).max(128))
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: 'Rentals: these assets exactly (for example chosen boats); otherwise the first free ones' }),
 };
 
 export const RentalLine = z
@@ -47,8 +54,21 @@ export const RentalDetails = z
     tickets: lineFields.tickets,
     participants: lineFields.participants,
     assetIds: lineFields.assetIds,
-    bundleCode: z.string().trim().min(1).max(64).optional().openapi({ description: 'A bundle of the operator (`customers.settings.bundles`): one rental per bundle item, booked all-or-nothing with a shared bundleGroupId' }),
-    items: z.array(RentalLine).min(1).max(20).optional().openapi({ description: 'A multi-item order (one rental per entry, one payment). With `bundleCode`: each bundle item\'s own window or tickets' }),
+    bundleCode: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({
+        description: 'A bundle of the operator (`customers.settings.bundles`): one rental per bundle item, booked all-or-nothing with a shared bundleGroupId',
+      }),
+    items: z
+      .array(RentalLine)
+      .min(1)
+      .max(20)
+      .optional()
+      .openapi({ description: "A multi-item order (one rental per entry, one payment). With `bundleCode`: each bundle item's own window or tickets" }),
     notes: z.string().max(2000).optional(),
   })
   .superRefine((d, ctx) => {
@@ -60,8 +80,16 @@ export const RentalDetails = z
 
 export const RentalPricing = z
   .object({
-    total: z.number().min(0).max(10_000_000).optional().openapi({ description: 'The tax-inclusive total (dollars) the client showed. When given it must match the server\'s price within one cent, else 400 `price_mismatch` with the server\'s breakdown' }),
-    currency: z.string().trim().length(3).toLowerCase().optional().openapi({ description: 'When given it must be the item\'s currency' }),
+    total: z
+      .number()
+      .min(0)
+      .max(10_000_000)
+      .optional()
+      .openapi({
+        description:
+          "The tax-inclusive total (dollars) the client showed. When given it must match the server's price within one cent, else 400 `price_mismatch` with the server's breakdown",
+      }),
+    currency: z.string().trim().length(3).toLowerCase().optional().openapi({ description: "When given it must be the item's currency" }),
     tip: z.number().min(0).max(100_000).optional().openapi({ description: 'Tip in dollars (not taxed)' }),
   })
   .openapi('RentalPricing');
@@ -79,7 +107,13 @@ export const CustomerInfo = z
 
 export const DiscountDetails = z
   .object({
-    promoCode: z.string().trim().min(1).max(64).optional().openapi({ description: 'A promo code of the operator; an unknown, expired or inapplicable code is 400 `invalid_promo_code`' }),
+    promoCode: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: 'A promo code of the operator; an unknown, expired or inapplicable code is 400 `invalid_promo_code`' }),
     discountPercentage: z.number().min(0).max(100).optional().openapi({ description: 'Manual discount (operator bookings only)' }),
     discountAmount: z.number().min(0).max(1_000_000).optional().openapi({ description: 'Manual discount in dollars off the order (operator bookings only)' }),
   })
@@ -102,7 +136,7 @@ export const DepositInformation = z
   .object({
     amount: z.number().min(0).max(1_000_000).openapi({ description: 'Dollars to pre-authorize (manual capture)' }),
     required: z.boolean().optional().openapi({ description: 'false skips the deposit' }),
-    paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({ description: 'Card for the hold; defaults to the booking\'s paymentMethodId' }),
+    paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({ description: "Card for the hold; defaults to the booking's paymentMethodId" }),
   })
   .openapi('DepositInformation');
 
@@ -116,7 +150,11 @@ export const BookBody = z
     paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({ example: 'pm_card_visa' }),
     paymentPlan: PaymentPlan.optional(),
     selectedBoatAddons: z.array(AddonSelection).max(50).optional().openapi({ description: 'Add-ons of the item (the first line of a multi-item order)' }),
-    globalAddons: z.array(AddonSelection).max(50).optional().openapi({ description: 'Global add-ons of the location (`isGlobal` add-ons of its items or `details.globalAddons` of the location)' }),
+    globalAddons: z
+      .array(AddonSelection)
+      .max(50)
+      .optional()
+      .openapi({ description: 'Global add-ons of the location (`isGlobal` add-ons of its items or `details.globalAddons` of the location)' }),
     extendedData: zJsonObject().openapi({ description: 'Free-form data stored with the booking' }),
   })
   .openapi('BookRequest');
@@ -133,7 +171,18 @@ export const PriceBreakdown = z
     season: z.string().nullable(),
     rental: Money,
     tickets: z.array(z.object({ tier: z.string(), quantity: z.number(), unitPrice: Money, seats: z.number(), amount: Money })).optional(),
-    addons: z.array(z.object({ addonId: z.string(), name: z.string(), priceType: z.string(), unitPrice: Money, quantity: z.number(), amount: Money, taxable: z.boolean(), global: z.boolean() })),
+    addons: z.array(
+      z.object({
+        addonId: z.string(),
+        name: z.string(),
+        priceType: z.string(),
+        unitPrice: Money,
+        quantity: z.number(),
+        amount: Money,
+        taxable: z.boolean(),
+        global: z.boolean(),
+      }),
+    ),
     subtotal: Money,
     discounts: z.array(z.object({ type: z.string(), code: z.string().optional(), percent: z.number().optional(), amount: Money })),
     discountTotal: Money,
@@ -154,7 +203,7 @@ export const Booking = z
     inventoryId: z.string(),
     renterId: z.string().nullable(),
     status: z.enum(BOOKING_STATUSES),
-    Status: z.enum(BOOKING_STATUSES).openapi({ description: 'Same as `status` (the spec\'s field name)' }),
+    Status: z.enum(BOOKING_STATUSES).openapi({ description: "Same as `status` (the spec's field name)" }),
     source: z.string(),
     startTime: z.string(),
     endTime: z.string(),
@@ -197,7 +246,19 @@ export const Booking = z
 
 export const BookResult = Booking.extend({
   rentals: z.array(Booking).openapi({ description: 'Every rental of the order (one for a single item)' }),
-  order: z.object({ transactionId: z.string(), bundleGroupId: z.string().nullable(), currency: z.string(), subtotal: Money, discountTotal: Money, taxTotal: Money, tipTotal: Money, total: Money, amountPaid: Money, balanceDue: Money, loyaltyPoints: z.number() }),
+  order: z.object({
+    transactionId: z.string(),
+    bundleGroupId: z.string().nullable(),
+    currency: z.string(),
+    subtotal: Money,
+    discountTotal: Money,
+    taxTotal: Money,
+    tipTotal: Money,
+    total: Money,
+    amountPaid: Money,
+    balanceDue: Money,
+    loyaltyPoints: z.number(),
+  }),
   payment: z.object({
     status: z.enum(['paid', 'partially_paid', 'unpaid', 'prepaid']),
     plan: z.string(),
@@ -221,14 +282,17 @@ export const CancelBody = z
 export const RescheduleBody = z
   .object({
     startTime: isoOffset(),
-    endTime: isoOffset().optional().openapi({ description: 'Required for rentals; tours take the departure\'s end' }),
-    assetIds: z.array(z.string().trim().min(1).max(128)).min(1).max(100).optional().openapi({ description: 'Rentals: move to these assets (as many as the booking has); otherwise its assets are kept when free' }),
+    endTime: isoOffset().optional().openapi({ description: "Required for rentals; tours take the departure's end" }),
+    assetIds: z
+      .array(z.string().trim().min(1).max(128))
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Rentals: move to these assets (as many as the booking has); otherwise its assets are kept when free' }),
   })
   .openapi('RescheduleBooking');
 
-export const TransitionBody = z
-  .object({ notes: z.string().trim().max(2000).optional() })
-  .openapi('BookingTransition');
+export const TransitionBody = z.object({ notes: z.string().trim().max(2000).optional() }).openapi('BookingTransition');
 
 export const ConfirmBody = z
   .object({

@@ -3,7 +3,20 @@
  * widget, cron jobs and the seed). See create.ts for the commit and lifecycle.ts for the moves.
  */
 export { createBooking, type CreateBookingOptions, type BookingSource, type BookingResult, type ExtraLedgerEntry } from './create';
-export { cancelBooking, cancelAsOperator, noShowAsOperator, rescheduleBooking, confirmBooking, checkInBooking, checkOutBooking, noShowBooking, getBooking, onSeatsReleased, type CancelResult, type CapacityReleased } from './lifecycle';
+export {
+  cancelBooking,
+  cancelAsOperator,
+  noShowAsOperator,
+  rescheduleBooking,
+  confirmBooking,
+  checkInBooking,
+  checkOutBooking,
+  noShowBooking,
+  getBooking,
+  onSeatsReleased,
+  type CancelResult,
+  type CapacityReleased,
+} from './lifecycle';
 export { bookingOut, getBookingRow, type BookingRow, type BookingView } from './view';
 export { registerPromoResolver, bundlesOf } from './offers';
 export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from './status';

@@ -10,7 +10,11 @@ export type BookingRow = typeof bookings.$inferSelect;
 
 /** A rental of the caller's operator; another operator's (or an unknown) id answers 404. */
 export async function getBookingRow(ctx: Ctx, rentalId: string): Promise<BookingRow> {
-  const row = await ctx.db.select().from(bookings).where(and(eq(bookings.id, rentalId), eq(bookings.customerId, tenantOf(ctx)))).get();
+  const row = await ctx.db
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.id, rentalId), eq(bookings.customerId, tenantOf(ctx))))
+    .get();
   if (!row) throw notFound('Booking');
   return row;
 }
@@ -57,7 +61,9 @@ export function bookingOut(b: BookingRow, opts: { timezone?: string } = {}) {
     paymentIntentId: b.paymentIntentId,
     depositInformation: b.depositInformation ?? null,
     promoCode: b.promoCode,
-    channel: b.channelConnectionId ? { connectionId: b.channelConnectionId, reference: b.channelReference, commissionRate: b.commissionRate, testMode: !!b.testMode } : null,
+    channel: b.channelConnectionId
+      ? { connectionId: b.channelConnectionId, reference: b.channelReference, commissionRate: b.commissionRate, testMode: !!b.testMode }
+      : null,
     checkedInAt: b.checkedInAt,
     checkedOutAt: b.checkedOutAt,
     cancelledAt: b.cancelledAt,

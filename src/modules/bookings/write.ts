@@ -51,15 +51,36 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   // Holds of this renter's e-mail that the booking uses: released before the new allocations go in.
   const holdIds = [...new Set(w.reservations.flatMap((r) => r.consumedHoldIds))];
   if (holdIds.length) {
-    statements.push(ctx.db.update(allocations).set({ active: false }).where(and(eq(allocations.customerId, w.customerId), inArray(allocations.sourceId, holdIds), eq(allocations.active, true))));
-    statements.push(ctx.db.update(holds).set({ status: 'consumed' }).where(and(eq(holds.customerId, w.customerId), inArray(holds.id, holdIds), eq(holds.status, 'active'))));
+    statements.push(
+      ctx.db
+        .update(allocations)
+        .set({ active: false })
+        .where(and(eq(allocations.customerId, w.customerId), inArray(allocations.sourceId, holdIds), eq(allocations.active, true))),
+    );
+    statements.push(
+      ctx.db
+        .update(holds)
+        .set({ status: 'consumed' })
+        .where(and(eq(holds.customerId, w.customerId), inArray(holds.id, holdIds), eq(holds.status, 'active'))),
+    );
   }
 
-  const paidShares = shares(w.paidNow, w.quotes.map((q) => q.total));
+  const paidShares = shares(
+    w.paidNow,
+    w.quotes.map((q) => q.total),
+  );
   const planJson =
     w.plan.type === 'prepaid'
       ? { type: 'prepaid' }
-      : { type: w.plan.type, ...(w.plan.schedule ? { installments: w.plan.schedule.length, schedule: w.plan.schedule.map((s) => ({ dueDate: s.dueDate, amount: dollars(s.amount), status: s.status })) } : {}) };
+      : {
+          type: w.plan.type,
+          ...(w.plan.schedule
+            ? {
+                installments: w.plan.schedule.length,
+                schedule: w.plan.schedule.map((s) => ({ dueDate: s.dueDate, amount: dollars(s.amount), status: s.status })),
+              }
+            : {}),
+        };
   let loyaltyPoints = 0;
   const rows: BookingRow[] = [];
   let depositOut: BookingResult['deposit'] = null;
@@ -139,13 +160,26 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     statements.push(ctx.db.insert(bookings).values(row));
     for (const a of r.allocations) statements.push(ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }));
 
-    const scope: LedgerScope = { customerId: w.customerId, locationId: row.locationId, renterId, transactionId: w.transactionId, rentalId: id, itemId: row.itemId, assetId: r.assetIds[0] ?? null, currency: w.currency };
+    const scope: LedgerScope = {
+      customerId: w.customerId,
+      locationId: row.locationId,
+      renterId,
+      transactionId: w.transactionId,
+      rentalId: id,
+      itemId: row.itemId,
+      assetId: r.assetIds[0] ?? null,
+      currency: w.currency,
+    };
     const ledger: NewLedger[] = saleEntries(scope, q, new Date(row.start).toISOString(), w.source);
     if (paidShares[i] > 0) {
       ledger.push(
-        paymentEntry(scope, paidShares[i], w.plan.type === 'prepaid'
-          ? { source: 'channel', reference: w.opts.channel?.reference ?? null, description: 'Paid to the reseller' }
-          : { source: 'card', reference: w.charge?.id ?? null, description: w.plan.type === 'installments' ? 'Installment 1' : 'Payment' }),
+        paymentEntry(
+          scope,
+          paidShares[i],
+          w.plan.type === 'prepaid'
+            ? { source: 'channel', reference: w.opts.channel?.reference ?? null, description: 'Paid to the reseller' }
+            : { source: 'card', reference: w.charge?.id ?? null, description: w.plan.type === 'installments' ? 'Installment 1' : 'Payment' },
+        ),
       );
     }
     if (isFirst) {
@@ -153,23 +187,61 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
       if (w.depositIntent) {
         const depositId = newId('dep');
         statements.push(
-          ctx.db.insert(deposits).values({ id: depositId, customerId: w.customerId, rentalId: id, locationId: row.locationId, paymentIntentId: w.depositIntent.id, method: 'card', status: 'authorized', amount: w.depositAmount, currency: w.currency, notes: 'Authorized with the booking' }),
+          ctx.db
+            .insert(deposits)
+            .values({
+              id: depositId,
+              customerId: w.customerId,
+              rentalId: id,
+              locationId: row.locationId,
+              paymentIntentId: w.depositIntent.id,
+              method: 'card',
+              status: 'authorized',
+              amount: w.depositAmount,
+              currency: w.currency,
+              notes: 'Authorized with the booking',
+            }),
         );
-        ledger.push(memoEntry(scope, { entryType: 'deposit_hold', amount: w.depositAmount, description: 'Security deposit pre-authorized', source: 'card', reference: w.depositIntent.id }));
+        ledger.push(
+          memoEntry(scope, {
+            entryType: 'deposit_hold',
+            amount: w.depositAmount,
+            description: 'Security deposit pre-authorized',
+            source: 'card',
+            reference: w.depositIntent.id,
+          }),
+        );
         depositOut = { depositId, paymentIntentId: w.depositIntent.id, amount: dollars(w.depositAmount), status: 'authorized' };
       }
     }
     statements.push(...insertLedger(ctx, ledger));
-    statements.push(activityStmt(ctx, row, 1, { type: 'booking.created', change: `created:${w.status}`, label: 'Booking created', details: { source: w.source, total: dollars(q.total) } }));
+    statements.push(
+      activityStmt(ctx, row, 1, {
+        type: 'booking.created',
+        change: `created:${w.status}`,
+        label: 'Booking created',
+        details: { source: w.source, total: dollars(q.total) },
+      }),
+    );
   });
 
   if (loyaltyPoints > 0) {
-    statements.push(ctx.db.update(renters).set({ loyaltyPoints: sql`${renters.loyaltyPoints} + ${loyaltyPoints}` }).where(and(eq(renters.id, renterId), eq(renters.customerId, w.customerId))));
+    statements.push(
+      ctx.db
+        .update(renters)
+        .set({ loyaltyPoints: sql`${renters.loyaltyPoints} + ${loyaltyPoints}` })
+        .where(and(eq(renters.id, renterId), eq(renters.customerId, w.customerId))),
+    );
   }
   const views = rows.map((r, i) => bookingOut(r, { timezone: w.prepared[i].item.item.timezone }));
   const total = w.quotes.reduce((s, q) => s + q.total, 0);
   const first = rows[0];
-  const lines = rows.map((r, i) => `- ${w.prepared[i].item.row.name}: ${views[i].startTime} to ${views[i].endTime}${r.assetIds.length ? ` (${r.assetIds.length} unit${r.assetIds.length > 1 ? 's' : ''})` : ` (${r.quantity} guest${r.quantity > 1 ? 's' : ''})`}`).join('\n');
+  const lines = rows
+    .map(
+      (r, i) =>
+        `- ${w.prepared[i].item.row.name}: ${views[i].startTime} to ${views[i].endTime}${r.assetIds.length ? ` (${r.assetIds.length} unit${r.assetIds.length > 1 ? 's' : ''})` : ` (${r.quantity} guest${r.quantity > 1 ? 's' : ''})`}`,
+    )
+    .join('\n');
   statements.push(
     emailStmt(ctx, {
       customerId: w.customerId,
@@ -183,7 +255,19 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   statements.push(...(w.opts.statements ?? []));
   for (const v of views) events.push({ type: 'booking.created', customerId: w.customerId, data: v });
   if (w.charge) {
-    events.push({ type: 'payment.completed', customerId: w.customerId, data: { paymentIntentId: w.charge.id, amount: dollars(w.charge.amount), currency: w.currency, transactionId: w.transactionId, rentalIds: w.rentalIds, renterId, kind: w.plan.type === 'installments' ? 'installment' : 'booking' } });
+    events.push({
+      type: 'payment.completed',
+      customerId: w.customerId,
+      data: {
+        paymentIntentId: w.charge.id,
+        amount: dollars(w.charge.amount),
+        currency: w.currency,
+        transactionId: w.transactionId,
+        rentalIds: w.rentalIds,
+        renterId,
+        kind: w.plan.type === 'installments' ? 'installment' : 'booking',
+      },
+    });
   }
   events.push(...(w.opts.events ?? []));
 
@@ -216,7 +300,13 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   return {
     statements,
     meta: {
-      audit: { action: 'booking.create', targetType: 'booking', targetId: first.id, customerId: w.customerId, details: { transactionId: w.transactionId, rentalIds: w.rentalIds, source: w.source, total: dollars(total), status: w.status } },
+      audit: {
+        action: 'booking.create',
+        targetType: 'booking',
+        targetId: first.id,
+        customerId: w.customerId,
+        details: { transactionId: w.transactionId, rentalIds: w.rentalIds, source: w.source, total: dollars(total), status: w.status },
+      },
       events,
     },
     result,

@@ -3,20 +3,95 @@ import { route } from '../../lib/openapi';
 import * as s from './schemas';
 
 const tags = ['Channel connections'];
-const WithKey = s.Connection.extend({ key: z.string().openapi({ description: 'The channel key (`rtc_live_...` or `rtc_test_...`); shown only in this response' }), mode: z.enum(['live', 'test']) });
+const WithKey = s.Connection.extend({
+  key: z.string().openapi({ description: 'The channel key (`rtc_live_...` or `rtc_test_...`); shown only in this response' }),
+  mode: z.enum(['live', 'test']),
+});
 
-export const listChannels = route({ method: 'get', path: '/channel-connections/channels', tags, summary: 'Reseller channels an operator can connect to', ok: z.object({ data: z.array(s.ChannelListing) }) });
-export const listConnections = route({ method: 'get', path: '/channel-connections', tags, summary: "The operator's reseller connections", ok: z.object({ data: z.array(s.Connection) }) });
-export const getConnection = route({ method: 'get', path: '/channel-connections/{id}', tags, summary: 'One connection', params: s.IdParam, ok: s.Connection, errors: [404] });
+export const listChannels = route({
+  method: 'get',
+  path: '/channel-connections/channels',
+  tags,
+  summary: 'Reseller channels an operator can connect to',
+  ok: z.object({ data: z.array(s.ChannelListing) }),
+});
+export const listConnections = route({
+  method: 'get',
+  path: '/channel-connections',
+  tags,
+  summary: "The operator's reseller connections",
+  ok: z.object({ data: z.array(s.Connection) }),
+});
+export const getConnection = route({
+  method: 'get',
+  path: '/channel-connections/{id}',
+  tags,
+  summary: 'One connection',
+  params: s.IdParam,
+  ok: s.Connection,
+  errors: [404],
+});
 export const connect = route({
-  method: 'post', path: '/channel-connections', tags, access: 'admin', summary: 'Connect to a reseller platform, choosing commission and the offer set', body: s.ConnectBody, ok: s.Connection, status: 201, errors: [404, 409],
-  description: 'The platform key of the channel starts seeing this operator\'s offered products at once. Reconnecting a removed connection reactivates it.',
+  method: 'post',
+  path: '/channel-connections',
+  tags,
+  access: 'admin',
+  summary: 'Connect to a reseller platform, choosing commission and the offer set',
+  body: s.ConnectBody,
+  ok: s.Connection,
+  status: 201,
+  errors: [404, 409],
+  description: "The platform key of the channel starts seeing this operator's offered products at once. Reconnecting a removed connection reactivates it.",
 });
 export const createPartnerKey = route({
-  method: 'post', path: '/channel-connections/partner-keys', tags, access: 'admin', summary: 'Create a single-operator key for a partner', body: s.PartnerKeyBody, ok: WithKey, status: 201,
+  method: 'post',
+  path: '/channel-connections/partner-keys',
+  tags,
+  access: 'admin',
+  summary: 'Create a single-operator key for a partner',
+  body: s.PartnerKeyBody,
+  ok: WithKey,
+  status: 201,
   description: 'Creates a `single` connection and its key. Send the key to the partner; it is shown only once.',
 });
-export const updateConnection = route({ method: 'patch', path: '/channel-connections/{id}', tags, access: 'admin', summary: 'Set a custom commission, the offer set, or pause/resume', params: s.IdParam, body: s.UpdateBody, ok: s.Connection, errors: [404, 409] });
-export const removeConnection = route({ method: 'delete', path: '/channel-connections/{id}', tags, access: 'admin', summary: 'Remove a reseller (its single-operator keys stop at once)', params: s.IdParam, ok: s.Connection, errors: [404] });
-export const rotateKey = route({ method: 'post', path: '/channel-connections/{id}/rotate-key', tags, access: 'admin', summary: 'Rotate a single-operator key: the old one stops at once', params: s.IdParam, body: s.RotateBody, ok: WithKey, errors: [404, 409] });
-export const connectionSettlement = route({ method: 'get', path: '/channel-connections/{id}/settlement', tags, summary: 'What the reseller owes for a month (same figures as the reseller sees)', params: s.IdParam, query: s.MonthQuery, errors: [404] });
+export const updateConnection = route({
+  method: 'patch',
+  path: '/channel-connections/{id}',
+  tags,
+  access: 'admin',
+  summary: 'Set a custom commission, the offer set, or pause/resume',
+  params: s.IdParam,
+  body: s.UpdateBody,
+  ok: s.Connection,
+  errors: [404, 409],
+});
+export const removeConnection = route({
+  method: 'delete',
+  path: '/channel-connections/{id}',
+  tags,
+  access: 'admin',
+  summary: 'Remove a reseller (its single-operator keys stop at once)',
+  params: s.IdParam,
+  ok: s.Connection,
+  errors: [404],
+});
+export const rotateKey = route({
+  method: 'post',
+  path: '/channel-connections/{id}/rotate-key',
+  tags,
+  access: 'admin',
+  summary: 'Rotate a single-operator key: the old one stops at once',
+  params: s.IdParam,
+  body: s.RotateBody,
+  ok: WithKey,
+  errors: [404, 409],
+});
+export const connectionSettlement = route({
+  method: 'get',
+  path: '/channel-connections/{id}/settlement',
+  tags,
+  summary: 'What the reseller owes for a month (same figures as the reseller sees)',
+  params: s.IdParam,
+  query: s.MonthQuery,
+  errors: [404],
+});

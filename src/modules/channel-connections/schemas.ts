@@ -2,7 +2,11 @@ import { z } from '@hono/zod-openapi';
 
 const rate = () => z.number().min(0).max(100).openapi({ description: 'Commission in percent of the pre-tax price' });
 const itemIds = () => z.array(z.string().min(1).max(128)).max(1000);
-export const zMonth = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM').openapi({ example: '2026-07' });
+export const zMonth = () =>
+  z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM')
+    .openapi({ example: '2026-07' });
 
 export const Connection = z
   .object({
@@ -52,4 +56,6 @@ export const RotateBody = z.object({ mode: z.enum(['live', 'test']).default('liv
 export const IdParam = z.object({ id: z.string().min(1).max(128) });
 export const MonthQuery = z.object({ month: zMonth() });
 
-export const ChannelListing = z.object({ channelId: z.string(), slug: z.string(), name: z.string(), status: z.string(), connected: z.boolean() }).openapi('ChannelListing');
+export const ChannelListing = z
+  .object({ channelId: z.string(), slug: z.string(), name: z.string(), status: z.string(), connected: z.boolean() })
+  .openapi('ChannelListing');

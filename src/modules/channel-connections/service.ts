@@ -28,13 +28,24 @@ export function connectionOut(c: ConnectionRow, channelName?: string) {
 
 async function assertItems(ctx: Ctx, ids: string[] | undefined) {
   if (!ids?.length) return;
-  const found = await ctx.db.select({ id: inventoryItems.id }).from(inventoryItems).where(and(eq(inventoryItems.customerId, tenantOf(ctx)), inArray(inventoryItems.id, ids), isNull(inventoryItems.deletedAt))).all();
+  const found = await ctx.db
+    .select({ id: inventoryItems.id })
+    .from(inventoryItems)
+    .where(and(eq(inventoryItems.customerId, tenantOf(ctx)), inArray(inventoryItems.id, ids), isNull(inventoryItems.deletedAt)))
+    .all();
   const missing = ids.filter((i) => !found.some((f) => f.id === i));
-  if (missing.length) throw new ApiError('validation_failed', 'Unknown inventory ids in offeredItemIds', { details: missing.map((m) => ({ field: 'offeredItemIds', message: `unknown item ${m}` })) });
+  if (missing.length)
+    throw new ApiError('validation_failed', 'Unknown inventory ids in offeredItemIds', {
+      details: missing.map((m) => ({ field: 'offeredItemIds', message: `unknown item ${m}` })),
+    });
 }
 
 async function connectionInTenant(ctx: Ctx, id: string): Promise<ConnectionRow> {
-  const row = await ctx.db.select().from(channelConnections).where(and(eq(channelConnections.id, id), eq(channelConnections.customerId, tenantOf(ctx)), eq(channelConnections.sandbox, false))).get();
+  const row = await ctx.db
+    .select()
+    .from(channelConnections)
+    .where(and(eq(channelConnections.id, id), eq(channelConnections.customerId, tenantOf(ctx)), eq(channelConnections.sandbox, false)))
+    .get();
   if (!row) throw notFound('Connection');
   return row;
 }
@@ -43,14 +54,42 @@ export async function listChannels(ctx: Ctx) {
   const customerId = tenantOf(ctx);
   const [rows, mine] = await Promise.all([
     ctx.db.select().from(channels).orderBy(channels.name).all(),
-    ctx.db.select().from(channelConnections).where(and(eq(channelConnections.customerId, customerId), eq(channelConnections.kind, 'platform'), eq(channelConnections.sandbox, false))).all(),
+    ctx.db
+      .select()
+      .from(channelConnections)
+      .where(and(eq(channelConnections.customerId, customerId), eq(channelConnections.kind, 'platform'), eq(channelConnections.sandbox, false)))
+      .all(),
   ]);
-  return { data: rows.map((c) => ({ channelId: c.id, slug: c.slug, name: c.name, status: c.status, connected: mine.some((m) => m.channelId === c.id && m.status !== 'removed') })) };
+  return {
+    data: rows.map((c) => ({
+      channelId: c.id,
+      slug: c.slug,
+      name: c.name,
+      status: c.status,
+      connected: mine.some((m) => m.channelId === c.id && m.status !== 'removed'),
+    })),
+  };
 }
 
 export async function listConnections(ctx: Ctx) {
-  const rows = await ctx.db.select().from(channelConnections).where(and(eq(channelConnections.customerId, tenantOf(ctx)), eq(channelConnections.sandbox, false))).orderBy(desc(channelConnections.createdAt)).all();
-  const chans = rows.some((r) => r.channelId) ? await ctx.db.select().from(channels).where(inArray(channels.id, rows.filter((r) => r.channelId).map((r) => r.channelId!))).all() : [];
+  const rows = await ctx.db
+    .select()
+    .from(channelConnections)
+    .where(and(eq(channelConnections.customerId, tenantOf(ctx)), eq(channelConnections.sandbox, false)))
+    .orderBy(desc(channelConnections.createdAt))
+    .all();
+  const chans = rows.some((r) => r.channelId)
+    ? await ctx.db
+        .select()
+        .from(channels)
+        .where(
+          inArray(
+            channels.id,
+            rows.filter((r) => r.channelId).map((r) => r.channelId!),
+          ),
+        )
+        .all()
+    : [];
   return { data: rows.map((r) => connectionOut(r, chans.find((c) => c.id === r.channelId)?.name)) };
 }
 
@@ -65,7 +104,18 @@ export async function connect(ctx: Ctx, input: { channelId: string; commissionRa
   const channel = await ctx.db.select().from(channels).where(eq(channels.id, input.channelId)).get();
   if (!channel) throw notFound('Channel');
   await assertItems(ctx, input.offeredItemIds);
-  const existing = await ctx.db.select().from(channelConnections).where(and(eq(channelConnections.customerId, customerId), eq(channelConnections.channelId, channel.id), eq(channelConnections.kind, 'platform'), eq(channelConnections.sandbox, false))).get();
+  const existing = await ctx.db
+    .select()
+    .from(channelConnections)
+    .where(
+      and(
+        eq(channelConnections.customerId, customerId),
+        eq(channelConnections.channelId, channel.id),
+        eq(channelConnections.kind, 'platform'),
+        eq(channelConnections.sandbox, false),
+      ),
+    )
+    .get();
   const now = new Date().toISOString();
   if (existing && existing.status !== 'removed') throw new ApiError('already_exists', 'Already connected to this channel; PATCH the connection to change it');
   const row: ConnectionRow = {
@@ -85,14 +135,27 @@ export async function connect(ctx: Ctx, input: { channelId: string; commissionRa
     updatedAt: now,
   };
   const stmt = existing
-    ? ctx.db.update(channelConnections).set({ ...row, createdAt: existing.createdAt }).where(eq(channelConnections.id, existing.id))
+    ? ctx.db
+        .update(channelConnections)
+        .set({ ...row, createdAt: existing.createdAt })
+        .where(eq(channelConnections.id, existing.id))
     : ctx.db.insert(channelConnections).values(row);
-  await commit(ctx, [stmt], { audit: { action: 'channel.connect', targetType: 'channel_connection', targetId: row.id, details: { channelId: channel.id, commissionRate: row.commissionRate } } });
+  await commit(ctx, [stmt], {
+    audit: {
+      action: 'channel.connect',
+      targetType: 'channel_connection',
+      targetId: row.id,
+      details: { channelId: channel.id, commissionRate: row.commissionRate },
+    },
+  });
   await syncChannelEndpoints(ctx.db, channel.id);
   return connectionOut(row, channel.name);
 }
 
-export async function createPartnerKey(ctx: Ctx, input: { name: string; commissionRate: number; offerAllInventory: boolean; offeredItemIds?: string[]; mode: KeyMode }) {
+export async function createPartnerKey(
+  ctx: Ctx,
+  input: { name: string; commissionRate: number; offerAllInventory: boolean; offeredItemIds?: string[]; mode: KeyMode },
+) {
   const customerId = tenantOf(ctx);
   await assertItems(ctx, input.offeredItemIds);
   const now = new Date().toISOString();
@@ -119,7 +182,11 @@ export async function createPartnerKey(ctx: Ctx, input: { name: string; commissi
   return { ...connectionOut(row), key: secret, mode: input.mode };
 }
 
-export async function updateConnection(ctx: Ctx, id: string, input: { commissionRate?: number; offerAllInventory?: boolean; offeredItemIds?: string[]; status?: 'active' | 'paused' }) {
+export async function updateConnection(
+  ctx: Ctx,
+  id: string,
+  input: { commissionRate?: number; offerAllInventory?: boolean; offeredItemIds?: string[]; status?: 'active' | 'paused' },
+) {
   const existing = await connectionInTenant(ctx, id);
   if (existing.status === 'removed') throw new ApiError('invalid_state', 'The connection was removed; connect again');
   await assertItems(ctx, input.offeredItemIds);
@@ -129,9 +196,18 @@ export async function updateConnection(ctx: Ctx, id: string, input: { commission
   if (input.offeredItemIds !== undefined) patch.offeredItemIds = input.offeredItemIds;
   if (input.status !== undefined) patch.status = input.status;
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give commissionRate, offerAllInventory, offeredItemIds or status');
-  await commit(ctx, [ctx.db.update(channelConnections).set(patch).where(and(eq(channelConnections.id, id), eq(channelConnections.customerId, existing.customerId)))], {
-    audit: { action: 'channel.connection_update', targetType: 'channel_connection', targetId: id, details: patch },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(channelConnections)
+        .set(patch)
+        .where(and(eq(channelConnections.id, id), eq(channelConnections.customerId, existing.customerId))),
+    ],
+    {
+      audit: { action: 'channel.connection_update', targetType: 'channel_connection', targetId: id, details: patch },
+    },
+  );
   if (existing.channelId) await syncChannelEndpoints(ctx.db, existing.channelId);
   return getConnection(ctx, id);
 }
@@ -142,8 +218,14 @@ export async function removeConnection(ctx: Ctx, id: string) {
   await commit(
     ctx,
     [
-      ctx.db.update(channelConnections).set({ status: 'removed' }).where(and(eq(channelConnections.id, id), eq(channelConnections.customerId, existing.customerId))),
-      ctx.db.update(channelKeys).set({ revokedAt: now }).where(and(eq(channelKeys.connectionId, id), isNull(channelKeys.revokedAt))),
+      ctx.db
+        .update(channelConnections)
+        .set({ status: 'removed' })
+        .where(and(eq(channelConnections.id, id), eq(channelConnections.customerId, existing.customerId))),
+      ctx.db
+        .update(channelKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(channelKeys.connectionId, id), isNull(channelKeys.revokedAt))),
     ],
     { audit: { action: 'channel.connection_remove', targetType: 'channel_connection', targetId: id } },
   );
@@ -156,7 +238,11 @@ export async function rotateKey(ctx: Ctx, id: string, mode: KeyMode) {
   if (existing.kind !== 'single') throw new ApiError('invalid_state', 'Platform keys belong to the reseller; it rotates them in the partner portal');
   if (existing.status === 'removed') throw new ApiError('invalid_state', 'The connection was removed');
   const secret = newChannelKey(mode);
-  const keys = await ctx.db.select().from(channelKeys).where(and(eq(channelKeys.connectionId, id), isNull(channelKeys.revokedAt))).all();
+  const keys = await ctx.db
+    .select()
+    .from(channelKeys)
+    .where(and(eq(channelKeys.connectionId, id), isNull(channelKeys.revokedAt)))
+    .all();
   const old = keys.filter((k) => k.mode === mode).map((k) => k.id);
   await commit(
     ctx,

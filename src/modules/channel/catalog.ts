@@ -27,7 +27,9 @@ export interface Product {
     startDate: string | null;
     endDate: string | null;
     dailyPrices: Partial<Record<string, number>>;
-    hourlyPrices: Partial<Record<string, { basePrice: number; minimumHours?: number; maximumHours?: number; multiHourDiscounts?: { hours: number; discountPercentage: number }[] }>>;
+    hourlyPrices: Partial<
+      Record<string, { basePrice: number; minimumHours?: number; maximumHours?: number; multiHourDiscounts?: { hours: number; discountPercentage: number }[] }>
+    >;
   }[];
   startingPrice: number | null;
   priceUnit: 'hr' | 'day' | 'person' | 'charter' | null;
@@ -76,7 +78,13 @@ export function narrowedTaxes(m: InventoryModel) {
   return { taxes, totalTaxRate: round2(taxes.reduce((a, t) => a + t.rate, 0)) };
 }
 
-export function toProduct(item: ItemRow, m: InventoryModel, merchant: { id: string; name: string }, conn: ConnectionRow, loc: typeof locations.$inferSelect | undefined): Product {
+export function toProduct(
+  item: ItemRow,
+  m: InventoryModel,
+  merchant: { id: string; name: string },
+  conn: ConnectionRow,
+  loc: typeof locations.$inferSelect | undefined,
+): Product {
   const isTour = m.type === 'tour';
   const { taxes, totalTaxRate } = narrowedTaxes(m);
   return {
@@ -136,15 +144,32 @@ export async function catalog(db: DB, conns: ConnectionRow[]): Promise<Product[]
     if (!merchant) continue;
     for (const item of await offeredItems(db, conn)) {
       const m = modelOf(item);
-      if (m) out.push(toProduct(item, m, merchant, conn, locs.find((l) => l.id === item.locationId)));
+      if (m)
+        out.push(
+          toProduct(
+            item,
+            m,
+            merchant,
+            conn,
+            locs.find((l) => l.id === item.locationId),
+          ),
+        );
     }
   }
   return out;
 }
 
 /** Finds a product offered to the key; null when it is not offered (indistinguishable from non-existent). */
-export async function findOffered(db: DB, conns: ConnectionRow[], productId: string): Promise<{ item: ItemRow; model: InventoryModel; conn: ConnectionRow } | null> {
-  const item = await db.select().from(inventoryItems).where(and(eq(inventoryItems.id, productId), isNull(inventoryItems.deletedAt))).get();
+export async function findOffered(
+  db: DB,
+  conns: ConnectionRow[],
+  productId: string,
+): Promise<{ item: ItemRow; model: InventoryModel; conn: ConnectionRow } | null> {
+  const item = await db
+    .select()
+    .from(inventoryItems)
+    .where(and(eq(inventoryItems.id, productId), isNull(inventoryItems.deletedAt)))
+    .get();
   if (!item || !item.isPublic) return null;
   const conn = conns.find((c) => c.customerId === item.customerId);
   if (!conn) return null;

@@ -10,10 +10,7 @@ export const IDEMPOTENCY_TTL_MS = 48 * 3600_000;
 /** An in-flight claim older than this is considered abandoned (the worker died mid-request). */
 export const STALE_CLAIM_MS = 60_000;
 
-export type Claim =
-  | { kind: 'claimed'; id: string }
-  | { kind: 'replay'; body: Record<string, unknown> }
-  | { kind: 'takeover'; id: string };
+export type Claim = { kind: 'claimed'; id: string } | { kind: 'replay'; body: Record<string, unknown> } | { kind: 'takeover'; id: string };
 
 export const requestHash = (fields: Record<string, unknown>) => sha256Hex(JSON.stringify(fields));
 
@@ -37,13 +34,18 @@ export async function claim(db: DB, scope: string, key: string, hash: string): P
     throw channelError('idempotency_unavailable', `The idempotency store is unavailable; retry with the same key (${String(err)})`, 503);
   }
   if (inserted === 1) return { kind: 'claimed', id };
-  const row = await db.select().from(channelIdempotency).where(and(eq(channelIdempotency.scope, scope), eq(channelIdempotency.key, key))).get();
+  const row = await db
+    .select()
+    .from(channelIdempotency)
+    .where(and(eq(channelIdempotency.scope, scope), eq(channelIdempotency.key, key)))
+    .get();
   if (!row) return claim(db, scope, key, hash); // released between our insert and read
   if (row.expiresAt < now) {
     await db.delete(channelIdempotency).where(and(eq(channelIdempotency.id, row.id), lt(channelIdempotency.expiresAt, now)));
     return claim(db, scope, key, hash);
   }
-  if (row.requestHash !== hash) throw channelError('idempotency_key_reuse', 'This Idempotency-Key was used for a different request (product, window, quantity or price)', 422);
+  if (row.requestHash !== hash)
+    throw channelError('idempotency_key_reuse', 'This Idempotency-Key was used for a different request (product, window, quantity or price)', 422);
   if (row.status === 'completed' && row.responseBody) return { kind: 'replay', body: row.responseBody };
   if (now - row.claimedAt > STALE_CLAIM_MS) {
     // Take over an abandoned claim with compare-and-swap on claimedAt, so only one retry wins.

@@ -79,9 +79,10 @@ export async function sandboxCustomerId(db: DB): Promise<string> {
 /** The sandbox connection of a key holder (created on first use): test keys sell the sandbox operator. */
 export async function sandboxConnection(db: DB, p: ChannelPrincipal): Promise<ConnectionRow> {
   const customerId = await sandboxCustomerId(db);
-  const where = p.kind === 'platform'
-    ? and(eq(channelConnections.sandbox, true), eq(channelConnections.channelId, p.channel!.id), eq(channelConnections.customerId, customerId))
-    : and(eq(channelConnections.sandbox, true), eq(channelConnections.parentConnectionId, p.connection!.id), eq(channelConnections.customerId, customerId));
+  const where =
+    p.kind === 'platform'
+      ? and(eq(channelConnections.sandbox, true), eq(channelConnections.channelId, p.channel!.id), eq(channelConnections.customerId, customerId))
+      : and(eq(channelConnections.sandbox, true), eq(channelConnections.parentConnectionId, p.connection!.id), eq(channelConnections.customerId, customerId));
   const existing = await db.select().from(channelConnections).where(where).get();
   if (existing) return existing;
   const now = new Date().toISOString();

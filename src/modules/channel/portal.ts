@@ -15,13 +15,37 @@ import { settlement } from './settlement';
 export const RESELLER_EVENTS = ['booking.created', 'booking.cancelled', 'booking.rescheduled'] as const;
 
 export function channelOut(c: ChannelRow) {
-  return { channelId: c.id, slug: c.slug, name: c.name, contactEmail: c.contactEmail, status: c.status, webhookUrl: c.webhookUrl, webhookEvents: c.webhookEvents ?? [], createdAt: c.createdAt };
+  return {
+    channelId: c.id,
+    slug: c.slug,
+    name: c.name,
+    contactEmail: c.contactEmail,
+    status: c.status,
+    webhookUrl: c.webhookUrl,
+    webhookEvents: c.webhookEvents ?? [],
+    createdAt: c.createdAt,
+  };
 }
 
 export async function merchantsOf(db: DB, channelId: string) {
-  const conns = await db.select().from(channelConnections).where(and(eq(channelConnections.channelId, channelId), eq(channelConnections.sandbox, false), eq(channelConnections.kind, 'platform'))).all();
+  const conns = await db
+    .select()
+    .from(channelConnections)
+    .where(and(eq(channelConnections.channelId, channelId), eq(channelConnections.sandbox, false), eq(channelConnections.kind, 'platform')))
+    .all();
   const live = conns.filter((c) => c.status !== 'removed');
-  const names = live.length ? await db.select({ id: customers.id, name: customers.name }).from(customers).where(inArray(customers.id, live.map((c) => c.customerId))).all() : [];
+  const names = live.length
+    ? await db
+        .select({ id: customers.id, name: customers.name })
+        .from(customers)
+        .where(
+          inArray(
+            customers.id,
+            live.map((c) => c.customerId),
+          ),
+        )
+        .all()
+    : [];
   return live.map((c) => ({
     merchantId: c.customerId,
     merchantName: names.find((n) => n.id === c.customerId)?.name ?? c.customerId,
@@ -72,9 +96,24 @@ export async function getChannel(db: DB, channel: ChannelRow) {
 
 export async function rotatePlatformKey(db: DB, channel: ChannelRow, mode: KeyMode) {
   const secret = newChannelKey(mode);
-  const old = await db.select({ id: channelKeys.id }).from(channelKeys).where(and(eq(channelKeys.channelId, channel.id), eq(channelKeys.mode, mode), isNull(channelKeys.revokedAt))).all();
+  const old = await db
+    .select({ id: channelKeys.id })
+    .from(channelKeys)
+    .where(and(eq(channelKeys.channelId, channel.id), eq(channelKeys.mode, mode), isNull(channelKeys.revokedAt)))
+    .all();
   const stmts: Stmt[] = [db.insert(channelKeys).values(await keyRow(secret, { channelId: channel.id }))];
-  if (old.length) stmts.unshift(db.update(channelKeys).set({ revokedAt: new Date().toISOString() }).where(inArray(channelKeys.id, old.map((o) => o.id))));
+  if (old.length)
+    stmts.unshift(
+      db
+        .update(channelKeys)
+        .set({ revokedAt: new Date().toISOString() })
+        .where(
+          inArray(
+            channelKeys.id,
+            old.map((o) => o.id),
+          ),
+        ),
+    );
   await db.batch(stmts as [Stmt, ...Stmt[]]);
   return { mode, key: secret, revoked: old.length };
 }
@@ -85,8 +124,16 @@ export async function setStatus(db: DB, channel: ChannelRow, status: 'active' | 
 }
 
 export async function channelSettlement(db: DB, channel: ChannelRow, month: string) {
-  const conns = await db.select({ id: channelConnections.id }).from(channelConnections).where(and(eq(channelConnections.channelId, channel.id), eq(channelConnections.sandbox, false))).all();
-  return settlement(db, conns.map((c) => c.id), month);
+  const conns = await db
+    .select({ id: channelConnections.id })
+    .from(channelConnections)
+    .where(and(eq(channelConnections.channelId, channel.id), eq(channelConnections.sandbox, false)))
+    .all();
+  return settlement(
+    db,
+    conns.map((c) => c.id),
+    month,
+  );
 }
 
 /**
@@ -96,17 +143,47 @@ export async function channelSettlement(db: DB, channel: ChannelRow, month: stri
 export async function syncChannelEndpoints(db: DB, channelId: string): Promise<void> {
   const channel = await db.select().from(channels).where(eq(channels.id, channelId)).get();
   if (!channel) return;
-  const conns = await db.select().from(channelConnections).where(and(eq(channelConnections.channelId, channelId), eq(channelConnections.sandbox, false), eq(channelConnections.kind, 'platform'))).all();
-  const existing = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.ownerType, 'channel'), eq(webhookEndpoints.ownerId, channelId))).all();
+  const conns = await db
+    .select()
+    .from(channelConnections)
+    .where(and(eq(channelConnections.channelId, channelId), eq(channelConnections.sandbox, false), eq(channelConnections.kind, 'platform')))
+    .all();
+  const existing = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.ownerType, 'channel'), eq(webhookEndpoints.ownerId, channelId)))
+    .all();
   const stmts: Stmt[] = [];
   for (const conn of conns) {
     const ep = existing.find((e) => e.customerId === conn.customerId);
     const wanted = Boolean(channel.webhookUrl && channel.webhookSecret) && conn.status === 'active' && channel.status === 'active';
     if (wanted && !ep) {
-      stmts.push(db.insert(webhookEndpoints).values({ id: newId('whe'), customerId: conn.customerId, url: channel.webhookUrl!, description: `Reseller ${channel.name}`, events: channel.webhookEvents ?? [...RESELLER_EVENTS], secret: channel.webhookSecret!, status: 'active', ownerType: 'channel', ownerId: channelId }));
+      stmts.push(
+        db
+          .insert(webhookEndpoints)
+          .values({
+            id: newId('whe'),
+            customerId: conn.customerId,
+            url: channel.webhookUrl!,
+            description: `Reseller ${channel.name}`,
+            events: channel.webhookEvents ?? [...RESELLER_EVENTS],
+            secret: channel.webhookSecret!,
+            status: 'active',
+            ownerType: 'channel',
+            ownerId: channelId,
+          }),
+      );
     } else if (ep) {
       stmts.push(
-        db.update(webhookEndpoints).set({ url: channel.webhookUrl ?? ep.url, events: channel.webhookEvents ?? ep.events, secret: channel.webhookSecret ?? ep.secret, status: wanted ? 'active' : 'disabled' }).where(eq(webhookEndpoints.id, ep.id)),
+        db
+          .update(webhookEndpoints)
+          .set({
+            url: channel.webhookUrl ?? ep.url,
+            events: channel.webhookEvents ?? ep.events,
+            secret: channel.webhookSecret ?? ep.secret,
+            status: wanted ? 'active' : 'disabled',
+          })
+          .where(eq(webhookEndpoints.id, ep.id)),
       );
     }
   }

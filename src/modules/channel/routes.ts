@@ -7,53 +7,196 @@ const security = [{ ChannelKey: [] }];
 const channelErrors = [401, 403, 429];
 
 export const me = route({
-  method: 'get', path: '/channel/v1/me', tags, access: 'none', security, summary: 'Who the key is: mode and its connection or channel', errors: channelErrors,
-  description: '`mode` is `live` or `test`. A single-operator key answers `connection`; a platform key answers `channel` with one `merchants` entry per operator that connected. Deploy checks should assert `mode`.',
+  method: 'get',
+  path: '/channel/v1/me',
+  tags,
+  access: 'none',
+  security,
+  summary: 'Who the key is: mode and its connection or channel',
+  errors: channelErrors,
+  description:
+    '`mode` is `live` or `test`. A single-operator key answers `connection`; a platform key answers `channel` with one `merchants` entry per operator that connected. Deploy checks should assert `mode`.',
 });
 export const products = route({
-  method: 'get', path: '/channel/v1/products', tags, access: 'none', security, summary: 'The catalog offered to the key', errors: channelErrors,
-  description: 'Platform keys see the union over connected operators; a new live key sees an empty list until an operator connects; paused connections drop out. Prices are pre-tax decimal amounts of the connection\'s currency; `startingPrice` is null (never 0) when no price is configured; a tour\'s starting price is the standard adult fare.',
+  method: 'get',
+  path: '/channel/v1/products',
+  tags,
+  access: 'none',
+  security,
+  summary: 'The catalog offered to the key',
+  errors: channelErrors,
+  description:
+    "Platform keys see the union over connected operators; a new live key sees an empty list until an operator connects; paused connections drop out. Prices are pre-tax decimal amounts of the connection's currency; `startingPrice` is null (never 0) when no price is configured; a tour's starting price is the standard adult fare.",
 });
 export const availability = route({
-  method: 'post', path: '/channel/v1/availability', tags, access: 'none', security, summary: 'Live availability of up to 25 products for one window', body: s.AvailabilityBody, errors: channelErrors,
+  method: 'post',
+  path: '/channel/v1/availability',
+  tags,
+  access: 'none',
+  security,
+  summary: 'Live availability of up to 25 products for one window',
+  body: s.AvailabilityBody,
+  errors: channelErrors,
   ok: z.object({ startTime: z.string(), endTime: z.string(), data: z.array(s.AvailabilityLine) }),
-  description: 'Answered by the same engine as the operator\'s checkout (turnaround buffers, maintenance, drydock, holds, capacity overrides, schedule exceptions): when a line says `available`, a booking moments later succeeds unless someone else takes the time first. A product not offered to the key answers a line with `error: unknown_product`.',
+  description:
+    "Answered by the same engine as the operator's checkout (turnaround buffers, maintenance, drydock, holds, capacity overrides, schedule exceptions): when a line says `available`, a booking moments later succeeds unless someone else takes the time first. A product not offered to the key answers a line with `error: unknown_product`.",
 });
 export const createBooking = route({
-  method: 'post', path: '/channel/v1/bookings', tags, access: 'none', security, summary: 'Push a confirmed booking (requires Idempotency-Key)', body: s.CreateBookingBody, ok: s.ChannelBooking, status: 201,
+  method: 'post',
+  path: '/channel/v1/bookings',
+  tags,
+  access: 'none',
+  security,
+  summary: 'Push a confirmed booking (requires Idempotency-Key)',
+  body: s.CreateBookingBody,
+  ok: s.ChannelBooking,
+  status: 201,
   errors: [...channelErrors, 404, 409, 422, 503],
   description: [
     'Header `Idempotency-Key` is required (400 without): a unique string per checkout, reused on retries; keys are scoped to the key holder and kept 48 hours.',
     '- 201: created. - 200 with `idempotentReplay: true`: the key already created this booking (same body). - 409 `booking_in_progress`: the same key is still being processed; wait and retry.',
     '- 422 `idempotency_key_reuse`: same key, different product, window, quantity or price. - 409 `unavailable`: a real conflict; the key is freed and may be reused. - 503 `idempotency_unavailable` / `inventory_locked`: transient; retry with the same key.',
-    'The booking runs under the same per-item lock as the operator\'s checkout, lands on the operator\'s calendar fully paid with `commissionRate` stamped, and the operator is charged a 5 dollar platform fee (reversed on cancel). Test keys sell the sandbox operator and never move money. 404 `unknown_product` when the product is not offered to the key.',
+    "The booking runs under the same per-item lock as the operator's checkout, lands on the operator's calendar fully paid with `commissionRate` stamped, and the operator is charged a 5 dollar platform fee (reversed on cancel). Test keys sell the sandbox operator and never move money. 404 `unknown_product` when the product is not offered to the key.",
   ].join('\n\n'),
 });
-export const getBooking = route({ method: 'get', path: '/channel/v1/bookings/{bookingId}', tags, access: 'none', security, summary: 'Read a booking created by this key (others answer 404)', params: s.BookingIdParam, ok: s.ChannelBooking, errors: [...channelErrors, 404] });
-export const findBookings = route({ method: 'get', path: '/channel/v1/bookings', tags, access: 'none', security, summary: "Find this key's bookings by the reseller's reference", query: s.FindQuery, ok: z.object({ data: z.array(s.ChannelBooking) }), errors: channelErrors });
-export const cancelBooking = route({
-  method: 'delete', path: '/channel/v1/bookings/{bookingId}', tags, access: 'none', security, summary: 'Cancel a booking created by this key', params: s.BookingIdParam, ok: s.ChannelBooking, errors: [...channelErrors, 404, 409],
-  description: '200 cancelled; 200 with `alreadyCancelled: true` when it already was; 404 for a booking this key did not create; 409 `not_cancellable` once the operator checked it in or completed it. Releases the inventory (tour seats go to the waitlist when one exists) and reverses the platform fee; refunding the guest is the reseller\'s job.',
+export const getBooking = route({
+  method: 'get',
+  path: '/channel/v1/bookings/{bookingId}',
+  tags,
+  access: 'none',
+  security,
+  summary: 'Read a booking created by this key (others answer 404)',
+  params: s.BookingIdParam,
+  ok: s.ChannelBooking,
+  errors: [...channelErrors, 404],
 });
-export const sandboxReset = route({ method: 'post', path: '/channel/v1/sandbox/reset', tags, access: 'none', security, summary: "Wipe this key's test bookings (test keys only)", errors: channelErrors, description: 'A live key answers 403 `not_sandbox`.' });
+export const findBookings = route({
+  method: 'get',
+  path: '/channel/v1/bookings',
+  tags,
+  access: 'none',
+  security,
+  summary: "Find this key's bookings by the reseller's reference",
+  query: s.FindQuery,
+  ok: z.object({ data: z.array(s.ChannelBooking) }),
+  errors: channelErrors,
+});
+export const cancelBooking = route({
+  method: 'delete',
+  path: '/channel/v1/bookings/{bookingId}',
+  tags,
+  access: 'none',
+  security,
+  summary: 'Cancel a booking created by this key',
+  params: s.BookingIdParam,
+  ok: s.ChannelBooking,
+  errors: [...channelErrors, 404, 409],
+  description:
+    "200 cancelled; 200 with `alreadyCancelled: true` when it already was; 404 for a booking this key did not create; 409 `not_cancellable` once the operator checked it in or completed it. Releases the inventory (tour seats go to the waitlist when one exists) and reverses the platform fee; refunding the guest is the reseller's job.",
+});
+export const sandboxReset = route({
+  method: 'post',
+  path: '/channel/v1/sandbox/reset',
+  tags,
+  access: 'none',
+  security,
+  summary: "Wipe this key's test bookings (test keys only)",
+  errors: channelErrors,
+  description: 'A live key answers 403 `not_sandbox`.',
+});
 export const settlement = route({
-  method: 'get', path: '/channel/v1/settlement', tags, access: 'none', security, summary: 'What the reseller owes each operator for a month', query: s.MonthQuery, errors: channelErrors,
-  description: 'By rental date: gross sales (tax-inclusive totals of non-cancelled live bookings), commission (the stamped rate x the pre-tax amount) and amount owed (gross - commission). The operator reads the same figures.',
+  method: 'get',
+  path: '/channel/v1/settlement',
+  tags,
+  access: 'none',
+  security,
+  summary: 'What the reseller owes each operator for a month',
+  query: s.MonthQuery,
+  errors: channelErrors,
+  description:
+    'By rental date: gross sales (tax-inclusive totals of non-cancelled live bookings), commission (the stamped rate x the pre-tax amount) and amount owed (gross - commission). The operator reads the same figures.',
 });
 
 const ptags = ['Channel partner portal'];
 const psecurity = [{ PortalToken: [] }];
 export const register = route({
-  method: 'post', path: '/channel/v1/portal/register', tags: ptags, access: 'none', security: [], summary: 'Register a reseller channel: portal token and platform keys (shown once)', body: s.RegisterBody, status: 201, errors: [409],
-  description: 'Returns the partner-portal token (`rtp_...`, for the portal endpoints) and the live and test platform keys. Operators then find the channel in their settings and connect.',
+  method: 'post',
+  path: '/channel/v1/portal/register',
+  tags: ptags,
+  access: 'none',
+  security: [],
+  summary: 'Register a reseller channel: portal token and platform keys (shown once)',
+  body: s.RegisterBody,
+  status: 201,
+  errors: [409],
+  description:
+    'Returns the partner-portal token (`rtp_...`, for the portal endpoints) and the live and test platform keys. Operators then find the channel in their settings and connect.',
 });
-export const portalChannel = route({ method: 'get', path: '/channel/v1/portal/channel', tags: ptags, access: 'none', security: psecurity, summary: 'The channel and its connected operators', errors: [401] });
-export const portalRotate = route({ method: 'post', path: '/channel/v1/portal/keys/rotate', tags: ptags, access: 'none', security: psecurity, summary: 'New platform key; the old one stops at once', body: s.RotateBody, errors: [401] });
-export const portalPause = route({ method: 'post', path: '/channel/v1/portal/pause', tags: ptags, access: 'none', security: psecurity, summary: 'Pause the whole channel (the key stops for every operator)', errors: [401] });
-export const portalResume = route({ method: 'post', path: '/channel/v1/portal/resume', tags: ptags, access: 'none', security: psecurity, summary: 'Resume the channel', errors: [401] });
-export const portalSettlement = route({ method: 'get', path: '/channel/v1/portal/settlement', tags: ptags, access: 'none', security: psecurity, summary: 'Settlement per operator for a month', query: s.MonthQuery, errors: [401] });
+export const portalChannel = route({
+  method: 'get',
+  path: '/channel/v1/portal/channel',
+  tags: ptags,
+  access: 'none',
+  security: psecurity,
+  summary: 'The channel and its connected operators',
+  errors: [401],
+});
+export const portalRotate = route({
+  method: 'post',
+  path: '/channel/v1/portal/keys/rotate',
+  tags: ptags,
+  access: 'none',
+  security: psecurity,
+  summary: 'New platform key; the old one stops at once',
+  body: s.RotateBody,
+  errors: [401],
+});
+export const portalPause = route({
+  method: 'post',
+  path: '/channel/v1/portal/pause',
+  tags: ptags,
+  access: 'none',
+  security: psecurity,
+  summary: 'Pause the whole channel (the key stops for every operator)',
+  errors: [401],
+});
+export const portalResume = route({
+  method: 'post',
+  path: '/channel/v1/portal/resume',
+  tags: ptags,
+  access: 'none',
+  security: psecurity,
+  summary: 'Resume the channel',
+  errors: [401],
+});
+export const portalSettlement = route({
+  method: 'get',
+  path: '/channel/v1/portal/settlement',
+  tags: ptags,
+  access: 'none',
+  security: psecurity,
+  summary: 'Settlement per operator for a month',
+  query: s.MonthQuery,
+  errors: [401],
+});
 export const portalSetWebhook = route({
-  method: 'put', path: '/channel/v1/portal/webhook', tags: ptags, access: 'none', security: psecurity, summary: 'Receive booking.created / cancelled / rescheduled of the operators you sell', body: s.WebhookBody, errors: [401],
-  description: 'Deliveries are signed like platform webhooks (X-Service-Signature over `{timestamp}.{body}` with the secret returned here once) and carry capacity data only (product, times, quantity, status), never renter details or prices.',
+  method: 'put',
+  path: '/channel/v1/portal/webhook',
+  tags: ptags,
+  access: 'none',
+  security: psecurity,
+  summary: 'Receive booking.created / cancelled / rescheduled of the operators you sell',
+  body: s.WebhookBody,
+  errors: [401],
+  description:
+    'Deliveries are signed like platform webhooks (X-Service-Signature over `{timestamp}.{body}` with the secret returned here once) and carry capacity data only (product, times, quantity, status), never renter details or prices.',
 });
-export const portalRemoveWebhook = route({ method: 'delete', path: '/channel/v1/portal/webhook', tags: ptags, access: 'none', security: psecurity, summary: 'Stop webhook deliveries', errors: [401] });
+export const portalRemoveWebhook = route({
+  method: 'delete',
+  path: '/channel/v1/portal/webhook',
+  tags: ptags,
+  access: 'none',
+  security: psecurity,
+  summary: 'Stop webhook deliveries',
+  errors: [401],
+});

@@ -34,12 +34,12 @@ export const CreateBookingBody = z
   .object({
     productId: z.string().min(1).max(128),
     startTime: isoOffset(),
-    endTime: isoOffset().optional().openapi({ description: 'Required for rentals; a tour takes its departure\'s end' }),
+    endTime: isoOffset().optional().openapi({ description: "Required for rentals; a tour takes its departure's end" }),
     quantity: z.number().int().min(1).max(100).openapi({ description: 'Rentals: units; tours: guests (standard fare unless `tickets` is given)' }),
     tickets: z.record(z.string().min(1).max(64), z.number().int().min(0).max(1000)).optional().openapi({ description: 'Tours: tickets per fare tier' }),
     totalPrice: z.number().min(0).max(10_000_000).openapi({ description: 'Tax-inclusive price the guest paid, in decimal units of the currency' }),
     reference: z.string().trim().min(1).max(100).openapi({ description: "The reseller's own booking reference" }),
-    guest: Guest.optional().openapi({ description: 'The guest, for the operator\'s manifest; without it the booking is filed under a guest of the channel' }),
+    guest: Guest.optional().openapi({ description: "The guest, for the operator's manifest; without it the booking is filed under a guest of the channel" }),
     notes: z.string().max(2000).optional(),
   })
   .openapi('ChannelBookingRequest');
@@ -73,7 +73,11 @@ export const MonthQuery = z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0
 export const RegisterBody = z
   .object({
     name: z.string().trim().min(1).max(100),
-    slug: z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{1,48}$/, 'lowercase letters, digits and dashes'),
+    slug: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9][a-z0-9-]{1,48}$/, 'lowercase letters, digits and dashes'),
     contactEmail: z.string().trim().toLowerCase().email().max(254),
   })
   .openapi('RegisterChannel');
@@ -81,6 +85,10 @@ export const RotateBody = z.object({ mode: z.enum(['live', 'test']).default('liv
 export const WebhookBody = z
   .object({
     url: z.string().url().max(2048),
-    events: z.array(z.enum(['booking.created', 'booking.cancelled', 'booking.rescheduled'])).min(1).max(3).optional(),
+    events: z
+      .array(z.enum(['booking.created', 'booking.cancelled', 'booking.rescheduled']))
+      .min(1)
+      .max(3)
+      .optional(),
   })
   .openapi('ChannelWebhook');

@@ -60,14 +60,38 @@ async function offered(db: DB, p: ChannelPrincipal, productId: string) {
 export async function me(db: DB, p: ChannelPrincipal) {
   if (p.kind === 'single') {
     const c = p.mode === 'test' ? (await merchantConnections(db, p))[0] : p.connection!;
-    return { mode: p.mode, connection: { connectionId: c.id, channelName: p.connection!.name, merchantId: c.customerId, commissionRate: c.commissionRate, offerAllInventory: c.offerAllInventory, status: c.status, sandbox: c.sandbox } };
+    return {
+      mode: p.mode,
+      connection: {
+        connectionId: c.id,
+        channelName: p.connection!.name,
+        merchantId: c.customerId,
+        commissionRate: c.commissionRate,
+        offerAllInventory: c.offerAllInventory,
+        status: c.status,
+        sandbox: c.sandbox,
+      },
+    };
   }
   const ch = p.channel!;
   if (p.mode === 'test') {
     const c = (await merchantConnections(db, p))[0];
-    return { mode: p.mode, channel: { slug: ch.slug, name: ch.name, merchants: [{ merchantId: c.customerId, commissionRate: c.commissionRate, offerAllInventory: c.offerAllInventory, status: c.status, sandbox: true }] } };
+    return {
+      mode: p.mode,
+      channel: {
+        slug: ch.slug,
+        name: ch.name,
+        merchants: [{ merchantId: c.customerId, commissionRate: c.commissionRate, offerAllInventory: c.offerAllInventory, status: c.status, sandbox: true }],
+      },
+    };
   }
-  const merchants = (await merchantsOf(db, ch.id)).map(({ merchantId, merchantName, commissionRate, offerAllInventory, status }) => ({ merchantId, merchantName, commissionRate, offerAllInventory, status }));
+  const merchants = (await merchantsOf(db, ch.id)).map(({ merchantId, merchantName, commissionRate, offerAllInventory, status }) => ({
+    merchantId,
+    merchantName,
+    commissionRate,
+    offerAllInventory,
+    status,
+  }));
   return { mode: p.mode, channel: { slug: ch.slug, name: ch.name, merchants } };
 }
 
@@ -78,8 +102,10 @@ export async function products(db: DB, p: ChannelPrincipal) {
 function windowOf(startTime: string, endTime?: string) {
   const start = Date.parse(startTime);
   const end = endTime ? Date.parse(endTime) : undefined;
-  if (end !== undefined && end <= start) throw new ApiError('validation_failed', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
-  if (end !== undefined && end - start > MAX_WINDOW_MS) throw new ApiError('validation_failed', 'The window is at most 366 days', { details: [{ field: 'endTime', message: 'window longer than 366 days' }] });
+  if (end !== undefined && end <= start)
+    throw new ApiError('validation_failed', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
+  if (end !== undefined && end - start > MAX_WINDOW_MS)
+    throw new ApiError('validation_failed', 'The window is at most 366 days', { details: [{ field: 'endTime', message: 'window longer than 366 days' }] });
   return { start, end };
 }
 
@@ -108,7 +134,15 @@ export async function availability(env: Env, p: ChannelPrincipal, body: z.output
   for (const id of new Set(body.productIds)) {
     const hit = rows.get(id);
     const conn = hit && conns.find((c) => c.customerId === hit.row.customerId);
-    if (hit && conn && conn.status === 'active' && hit.row.isPublic && hit.location && (conn.offerAllInventory || conn.offeredItemIds.includes(id)) && modelOf(hit.row)) {
+    if (
+      hit &&
+      conn &&
+      conn.status === 'active' &&
+      hit.row.isPublic &&
+      hit.location &&
+      (conn.offerAllInventory || conn.offeredItemIds.includes(id)) &&
+      modelOf(hit.row)
+    ) {
       offered.set(id, { hit: { row: hit.row, location: hit.location }, conn });
     }
   }
@@ -118,14 +152,25 @@ export async function availability(env: Env, p: ChannelPrincipal, body: z.output
     if (c && c.validUntil > now) computed.set(hit.row.id, c.line);
     return !computed.has(hit.row.id);
   });
-  const allocs = await loadAllocationsFor(db, misses.map(({ hit }) => ({ id: hit.row.id, customerId: hit.row.customerId })), start, end!, now);
+  const allocs = await loadAllocationsFor(
+    db,
+    misses.map(({ hit }) => ({ id: hit.row.id, customerId: hit.row.customerId })),
+    start,
+    end!,
+    now,
+  );
   for (const { hit, conn } of misses) {
     const ctx = merchantCtx(env, p, conn, requestId);
     const item = await itemContextOf(db, hit.row, hit.location);
     const own = allocs.get(hit.row.id) ?? [];
     const busy = [...own.map(allocationToBusy), ...maintenanceBusy(item.item)];
     const isTour = item.item.kind === 'tour';
-    const a = await availabilityOf(ctx, item, { start, end: end!, source: 'channel', ...(isTour ? { seats: body.quantity } : { quantity: body.quantity }) }, busy);
+    const a = await availabilityOf(
+      ctx,
+      item,
+      { start, end: end!, source: 'channel', ...(isTour ? { seats: body.quantity } : { quantity: body.quantity }) },
+      busy,
+    );
     const line = {
       available: a.available,
       unitsFree: isTour ? null : a.unitsFree,
@@ -169,7 +214,11 @@ export function channelBookingOut(b: BookingRow, mode: 'live' | 'test') {
 /** Connections whose bookings this key may see: its merchants, including sandbox connections. */
 async function visibleConnectionIds(db: DB, p: ChannelPrincipal): Promise<string[]> {
   if (p.kind === 'single') {
-    const sandbox = await db.select({ id: channelConnections.id }).from(channelConnections).where(eq(channelConnections.parentConnectionId, p.connection!.id)).all();
+    const sandbox = await db
+      .select({ id: channelConnections.id })
+      .from(channelConnections)
+      .where(eq(channelConnections.parentConnectionId, p.connection!.id))
+      .all();
     return [p.connection!.id, ...sandbox.map((s) => s.id)];
   }
   const rows = await db.select({ id: channelConnections.id }).from(channelConnections).where(eq(channelConnections.channelId, p.channel!.id)).all();
@@ -179,7 +228,11 @@ async function visibleConnectionIds(db: DB, p: ChannelPrincipal): Promise<string
 async function bookingOfKey(db: DB, p: ChannelPrincipal, bookingId: string): Promise<BookingRow> {
   const ids = await visibleConnectionIds(db, p);
   const row = ids.length
-    ? await db.select().from(bookings).where(and(eq(bookings.transactionId, bookingId), inArray(bookings.channelConnectionId, ids), eq(bookings.testMode, p.mode === 'test'))).get()
+    ? await db
+        .select()
+        .from(bookings)
+        .where(and(eq(bookings.transactionId, bookingId), inArray(bookings.channelConnectionId, ids), eq(bookings.testMode, p.mode === 'test')))
+        .get()
     : undefined;
   if (!row) throw channelError('not_found', 'No booking with this id was created by your key', 404);
   return row;
@@ -192,7 +245,11 @@ export async function getBooking(db: DB, p: ChannelPrincipal, bookingId: string)
 export async function findByReference(db: DB, p: ChannelPrincipal, reference: string) {
   const ids = await visibleConnectionIds(db, p);
   const rows = ids.length
-    ? await db.select().from(bookings).where(and(inArray(bookings.channelConnectionId, ids), eq(bookings.channelReference, reference), eq(bookings.testMode, p.mode === 'test'))).all()
+    ? await db
+        .select()
+        .from(bookings)
+        .where(and(inArray(bookings.channelConnectionId, ids), eq(bookings.channelReference, reference), eq(bookings.testMode, p.mode === 'test')))
+        .all()
     : [];
   return { data: rows.map((r) => channelBookingOut(r, p.mode)) };
 }
@@ -211,10 +268,20 @@ export async function createChannelBooking(
   body: z.output<typeof CreateBookingBody>,
   requestId: string,
 ): Promise<{ status: 200 | 201; body: Record<string, unknown> }> {
-  if (!idempotencyKey) throw new ApiError('validation_failed', 'The Idempotency-Key header is required (a unique string per checkout, reused on retries)', { details: [{ field: 'Idempotency-Key', message: 'required header' }] });
+  if (!idempotencyKey)
+    throw new ApiError('validation_failed', 'The Idempotency-Key header is required (a unique string per checkout, reused on retries)', {
+      details: [{ field: 'Idempotency-Key', message: 'required header' }],
+    });
   const db = getDb(env.DB);
   const { start, end } = windowOf(body.startTime, body.endTime);
-  const hash = await requestHash({ productId: body.productId, start, end: end ?? null, quantity: body.quantity, tickets: body.tickets ?? null, totalPrice: toCents(body.totalPrice) });
+  const hash = await requestHash({
+    productId: body.productId,
+    start,
+    end: end ?? null,
+    quantity: body.quantity,
+    tickets: body.tickets ?? null,
+    totalPrice: toCents(body.totalPrice),
+  });
   const found = await offered(db, p, body.productId);
 
   const replayOf = async (bookingId: string) => ({ status: 200 as const, body: { ...(await getBooking(db, p, bookingId)), idempotentReplay: true } });
@@ -225,7 +292,10 @@ export async function createChannelBooking(
   if (c.kind === 'takeover') {
     const done = await db.select().from(bookings).where(eq(bookings.channelIdempotencyKey, uniqueKey)).get();
     if (done) {
-      await db.update(channelIdempotency).set({ status: 'completed', bookingId: done.transactionId, responseBody: { bookingId: done.transactionId } }).where(eq(channelIdempotency.id, c.id));
+      await db
+        .update(channelIdempotency)
+        .set({ status: 'completed', bookingId: done.transactionId, responseBody: { bookingId: done.transactionId } })
+        .where(eq(channelIdempotency.id, c.id));
       return replayOf(done.transactionId);
     }
   }
@@ -262,8 +332,22 @@ export async function createChannelBooking(
         channel: { connectionId: found.conn.id, reference: body.reference, commissionRate: found.conn.commissionRate, testMode, idempotencyKey: uniqueKey },
         extraLedger: testMode
           ? []
-          : [{ entryType: 'platform_fee', amount: PLATFORM_FEE_CENTS, affectsBalance: false, description: 'Channel platform fee', source: 'channel', reference: transactionId }],
-        statements: [db.update(channelIdempotency).set({ status: 'completed', bookingId: transactionId, responseBody: { bookingId: transactionId } }).where(eq(channelIdempotency.id, c.id))],
+          : [
+              {
+                entryType: 'platform_fee',
+                amount: PLATFORM_FEE_CENTS,
+                affectsBalance: false,
+                description: 'Channel platform fee',
+                source: 'channel',
+                reference: transactionId,
+              },
+            ],
+        statements: [
+          db
+            .update(channelIdempotency)
+            .set({ status: 'completed', bookingId: transactionId, responseBody: { bookingId: transactionId } })
+            .where(eq(channelIdempotency.id, c.id)),
+        ],
       },
     );
   } catch (err) {
@@ -297,7 +381,13 @@ export async function cancelChannelBooking(env: Env, p: ChannelPrincipal, bookin
 export async function sandboxReset(db: DB, p: ChannelPrincipal) {
   if (p.mode !== 'test') throw channelError('not_sandbox', 'Sandbox reset needs a test key (rtc_test_...); live keys never wipe bookings', 403);
   const ids = await visibleConnectionIds(db, p);
-  const rows = ids.length ? await db.select({ id: bookings.id }).from(bookings).where(and(inArray(bookings.channelConnectionId, ids), eq(bookings.testMode, true))).all() : [];
+  const rows = ids.length
+    ? await db
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(and(inArray(bookings.channelConnectionId, ids), eq(bookings.testMode, true)))
+        .all()
+    : [];
   const rentalIds = rows.map((r) => r.id);
   for (let i = 0; i < rentalIds.length; i += 50) {
     const chunk = rentalIds.slice(i, i + 50);
@@ -314,7 +404,11 @@ export async function sandboxReset(db: DB, p: ChannelPrincipal) {
 
 export async function keySettlement(db: DB, p: ChannelPrincipal, month: string) {
   const conns = (await merchantConnections(db, p)).filter((c) => !c.sandbox);
-  return settlement(db, conns.map((c) => c.id), month);
+  return settlement(
+    db,
+    conns.map((c) => c.id),
+    month,
+  );
 }
 
 export async function merchantName(db: DB, customerId: string) {

@@ -32,12 +32,27 @@ export async function settlement(db: DB, connectionIds: string[], month: string)
     )
     .all();
   const names = rows.length
-    ? await db.select({ id: customers.id, name: customers.name }).from(customers).where(inArray(customers.id, [...new Set(rows.map((r) => r.customerId))])).all()
+    ? await db
+        .select({ id: customers.id, name: customers.name })
+        .from(customers)
+        .where(inArray(customers.id, [...new Set(rows.map((r) => r.customerId))]))
+        .all()
     : [];
-  const byOp = new Map<string, { merchantId: string; merchantName: string; connectionId: string; currency: string; bookings: number; gross: number; commission: number }>();
+  const byOp = new Map<
+    string,
+    { merchantId: string; merchantName: string; connectionId: string; currency: string; bookings: number; gross: number; commission: number }
+  >();
   for (const r of rows) {
     const key = `${r.customerId}:${r.connectionId}`;
-    const agg = byOp.get(key) ?? { merchantId: r.customerId, merchantName: names.find((n) => n.id === r.customerId)?.name ?? r.customerId, connectionId: r.connectionId!, currency: r.currency, bookings: 0, gross: 0, commission: 0 };
+    const agg = byOp.get(key) ?? {
+      merchantId: r.customerId,
+      merchantName: names.find((n) => n.id === r.customerId)?.name ?? r.customerId,
+      connectionId: r.connectionId!,
+      currency: r.currency,
+      bookings: 0,
+      gross: 0,
+      commission: 0,
+    };
     agg.bookings++;
     agg.gross += r.total;
     agg.commission += Math.round(((r.total - r.taxTotal) * (r.commissionRate ?? 0)) / 100);
@@ -58,6 +73,11 @@ export async function settlement(db: DB, connectionIds: string[], month: string)
     month,
     currency: operators[0]?.currency ?? 'usd',
     operators,
-    totals: { bookings: operators.reduce((s, o) => s + o.bookings, 0), grossSales: sum((o) => o.grossSales), commission: sum((o) => o.commission), amountOwed: sum((o) => o.amountOwed) },
+    totals: {
+      bookings: operators.reduce((s, o) => s + o.bookings, 0),
+      grossSales: sum((o) => o.grossSales),
+      commission: sum((o) => o.commission),
+      amountOwed: sum((o) => o.amountOwed),
+    },
   };
 }

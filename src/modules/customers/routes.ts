@@ -5,15 +5,87 @@ import * as s from './schemas';
 const tags = ['Customers'];
 
 export const getCustomer = route({ method: 'get', path: '/customer', tags, summary: "The caller's operator account", ok: s.Customer, errors: [404] });
-export const updateCustomer = route({ method: 'patch', path: '/customer', tags, access: 'admin', summary: 'Update the operator account (integrations merged)', body: s.UpdateBody, ok: s.Customer, errors: [404] });
-export const createCustomer = route({
-  method: 'post', path: '/customer', tags, summary: 'Create an operator account for a signed-in identity', body: s.CreateBody, ok: s.Customer, status: 201, errors: [409],
-  description: 'Called with the bearer token of an identity that has no Berth user yet: creates the account, its payment-provider customer, a 14-day trial subscription on the standard plan, and the caller as its admin user. 409 `already_exists` when the caller already belongs to an account.',
+export const updateCustomer = route({
+  method: 'patch',
+  path: '/customer',
+  tags,
+  access: 'admin',
+  summary: 'Update the operator account (integrations merged)',
+  body: s.UpdateBody,
+  ok: s.Customer,
+  errors: [404],
 });
-export const createStripeCustomer = route({ method: 'post', path: '/customer/create-stripe-customer', tags, access: 'admin', summary: 'Create the payment-provider customer of the account (no-op if it exists)', ok: z.object({ created: z.boolean(), paymentCustomerId: z.string() }), errors: [404] });
-export const addPaymentMethod = route({ method: 'post', path: '/customer/payment-method', tags, access: 'admin', summary: 'Attach a payment method and make it the default', body: s.PaymentMethodBody, ok: s.PaymentMethod, errors: [404] });
-export const createSetupIntent = route({ method: 'post', path: '/customer/create-setup-intent', tags, access: 'admin', summary: 'Start saving a card (setup intent client secret)', ok: z.object({ id: z.string(), clientSecret: z.string(), status: z.string() }), errors: [404] });
-export const listPaymentMethods = route({ method: 'get', path: '/customer/payment-methods', tags, summary: 'Payment methods of the account', ok: z.object({ data: z.array(s.PaymentMethod) }), errors: [404] });
-export const getSubscription = route({ method: 'get', path: '/customer/subscription', tags, summary: 'Berth subscription of the account', ok: s.Subscription, errors: [404] });
-export const cancelSubscription = route({ method: 'post', path: '/customer/cancel-subscription', tags, access: 'admin', summary: 'Cancel at the end of the billing period', ok: s.Subscription, errors: [404] });
-export const reactivateSubscription = route({ method: 'post', path: '/customer/reactivate-subscription', tags, access: 'admin', summary: 'Undo a scheduled cancellation', ok: s.Subscription, errors: [404] });
+export const createCustomer = route({
+  method: 'post',
+  path: '/customer',
+  tags,
+  summary: 'Create an operator account for a signed-in identity',
+  body: s.CreateBody,
+  ok: s.Customer,
+  status: 201,
+  errors: [409],
+  description:
+    'Called with the bearer token of an identity that has no Berth user yet: creates the account, its payment-provider customer, a 14-day trial subscription on the standard plan, and the caller as its admin user. 409 `already_exists` when the caller already belongs to an account.',
+});
+export const createStripeCustomer = route({
+  method: 'post',
+  path: '/customer/create-stripe-customer',
+  tags,
+  access: 'admin',
+  summary: 'Create the payment-provider customer of the account (no-op if it exists)',
+  ok: z.object({ created: z.boolean(), paymentCustomerId: z.string() }),
+  errors: [404],
+});
+export const addPaymentMethod = route({
+  method: 'post',
+  path: '/customer/payment-method',
+  tags,
+  access: 'admin',
+  summary: 'Attach a payment method and make it the default',
+  body: s.PaymentMethodBody,
+  ok: s.PaymentMethod,
+  errors: [404],
+});
+export const createSetupIntent = route({
+  method: 'post',
+  path: '/customer/create-setup-intent',
+  tags,
+  access: 'admin',
+  summary: 'Start saving a card (setup intent client secret)',
+  ok: z.object({ id: z.string(), clientSecret: z.string(), status: z.string() }),
+  errors: [404],
+});
+export const listPaymentMethods = route({
+  method: 'get',
+  path: '/customer/payment-methods',
+  tags,
+  summary: 'Payment methods of the account',
+  ok: z.object({ data: z.array(s.PaymentMethod) }),
+  errors: [404],
+});
+export const getSubscription = route({
+  method: 'get',
+  path: '/customer/subscription',
+  tags,
+  summary: 'Berth subscription of the account',
+  ok: s.Subscription,
+  errors: [404],
+});
+export const cancelSubscription = route({
+  method: 'post',
+  path: '/customer/cancel-subscription',
+  tags,
+  access: 'admin',
+  summary: 'Cancel at the end of the billing period',
+  ok: s.Subscription,
+  errors: [404],
+});
+export const reactivateSubscription = route({
+  method: 'post',
+  path: '/customer/reactivate-subscription',
+  tags,
+  access: 'admin',
+  summary: 'Undo a scheduled cancellation',
+  ok: s.Subscription,
+  errors: [404],
+});

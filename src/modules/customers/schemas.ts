@@ -34,15 +34,29 @@ export const UpdateBody = z
     email: z.string().trim().toLowerCase().email().max(254).optional(),
     business_name: z.string().trim().max(200).optional(),
     permissions: z.record(z.string(), z.unknown()).optional(),
-    integrations: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Merged into the stored integrations (nested objects merged; a null value removes a key).' }),
-    plan: z.enum(['standard', 'enterprise']).optional().openapi({ description: 'Changes the subscription plan; 400 `subscription_change_failed` if the provider refuses.' }),
+    integrations: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'Merged into the stored integrations (nested objects merged; a null value removes a key).' }),
+    plan: z
+      .enum(['standard', 'enterprise'])
+      .optional()
+      .openapi({ description: 'Changes the subscription plan; 400 `subscription_change_failed` if the provider refuses.' }),
   })
   .openapi('UpdateCustomer');
 
 export const PaymentMethodBody = z.object({ paymentMethodId: z.string().trim().min(1).max(255) }).openapi('AttachPaymentMethod');
 
 export const PaymentMethod = z
-  .object({ id: z.string(), type: z.string(), brand: z.string(), last4: z.string(), expMonth: z.number(), expYear: z.number(), isDefault: z.boolean().optional() })
+  .object({
+    id: z.string(),
+    type: z.string(),
+    brand: z.string(),
+    last4: z.string(),
+    expMonth: z.number(),
+    expYear: z.number(),
+    isDefault: z.boolean().optional(),
+  })
   .openapi('PaymentMethod');
 
 export const Subscription = z

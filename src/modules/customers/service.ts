@@ -52,12 +52,16 @@ function paymentFailure(err: unknown, code = 'payment_provider_error'): never {
   throw err;
 }
 
-export async function createCustomer(ctx: Ctx, input: { name: string; email?: string; business_name?: string; affiliateCode?: string; permissions?: Record<string, unknown> }) {
+export async function createCustomer(
+  ctx: Ctx,
+  input: { name: string; email?: string; business_name?: string; affiliateCode?: string; permissions?: Record<string, unknown> },
+) {
   const p = ctx.principal;
   if (p.customerId) throw new ApiError('already_exists', `This user already belongs to operator account ${p.customerId}`);
   if (p.kind !== 'user' || !p.subject) throw new ApiError('forbidden', 'Only a signed-in identity can create an operator account');
   const email = input.email ?? p.email;
-  if (!email) throw new ApiError('validation_failed', 'email is required when the token carries none', { details: [{ field: 'email', message: 'email is required' }] });
+  if (!email)
+    throw new ApiError('validation_failed', 'email is required when the token carries none', { details: [{ field: 'email', message: 'email is required' }] });
   const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).get();
   if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
   const pay = payments(ctx.env);
@@ -93,7 +97,18 @@ export async function createCustomer(ctx: Ctx, input: { name: string; email?: st
     actor,
     [
       ctx.db.insert(customers).values(row),
-      ctx.db.insert(users).values({ id: userId, customerId: id, email: email.toLowerCase(), name: p.name ?? input.name, role: 'admin', permissions: ['admin'], idpSubject: p.subject, isSetup: false }),
+      ctx.db
+        .insert(users)
+        .values({
+          id: userId,
+          customerId: id,
+          email: email.toLowerCase(),
+          name: p.name ?? input.name,
+          role: 'admin',
+          permissions: ['admin'],
+          idpSubject: p.subject,
+          isSetup: false,
+        }),
     ],
     { audit: { action: 'customer.create', targetType: 'customer', targetId: id, customerId: id } },
   );
@@ -102,7 +117,14 @@ export async function createCustomer(ctx: Ctx, input: { name: string; email?: st
 
 export async function updateCustomer(
   ctx: Ctx,
-  input: { name?: string; email?: string; business_name?: string; permissions?: Record<string, unknown>; integrations?: Record<string, unknown>; plan?: 'standard' | 'enterprise' },
+  input: {
+    name?: string;
+    email?: string;
+    business_name?: string;
+    permissions?: Record<string, unknown>;
+    integrations?: Record<string, unknown>;
+    plan?: 'standard' | 'enterprise';
+  },
 ) {
   const existing = await getOwnCustomer(ctx);
   const patch: Partial<CustomerRow> = {};
@@ -120,7 +142,8 @@ export async function updateCustomer(
     }
     patch.plan = input.plan;
   }
-  if (!Object.keys(patch).length && input.plan === undefined) throw new ApiError('no_changes', 'No data to update: give name, email, business_name, permissions, integrations or plan');
+  if (!Object.keys(patch).length && input.plan === undefined)
+    throw new ApiError('no_changes', 'No data to update: give name, email, business_name, permissions, integrations or plan');
   if (Object.keys(patch).length) {
     await commit(ctx, [ctx.db.update(customers).set(patch).where(eq(customers.id, existing.id))], {
       audit: { action: 'customer.update', targetType: 'customer', targetId: existing.id, details: { fields: Object.keys(patch) } },
@@ -135,7 +158,9 @@ export async function ensurePaymentCustomer(ctx: Ctx): Promise<{ row: CustomerRo
   if (row.paymentCustomerId) return { row, created: false };
   let paymentCustomerId: string;
   try {
-    paymentCustomerId = (await payments(ctx.env).createCustomer({ email: row.email, name: row.businessName ?? row.name, metadata: { berthCustomerId: row.id } })).id;
+    paymentCustomerId = (
+      await payments(ctx.env).createCustomer({ email: row.email, name: row.businessName ?? row.name, metadata: { berthCustomerId: row.id } })
+    ).id;
   } catch (err) {
     paymentFailure(err);
   }
@@ -154,7 +179,9 @@ export async function addPaymentMethod(ctx: Ctx, paymentMethodId: string) {
   const { row } = await ensurePaymentCustomer(ctx);
   try {
     const pm = await payments(ctx.env).attachPaymentMethod(row.paymentCustomerId!, paymentMethodId, { makeDefault: true });
-    await commit(ctx, [], { audit: { action: 'customer.payment_method_attach', targetType: 'customer', targetId: row.id, details: { paymentMethodId: pm.id } } });
+    await commit(ctx, [], {
+      audit: { action: 'customer.payment_method_attach', targetType: 'customer', targetId: row.id, details: { paymentMethodId: pm.id } },
+    });
     return pm;
   } catch (err) {
     paymentFailure(err, 'invalid_payment_method');
@@ -196,7 +223,9 @@ export async function cancelSubscription(ctx: Ctx) {
   const { row, sub } = await currentSubscription(ctx);
   if (sub.status === 'canceled') throw new ApiError('not_found', 'No active subscription');
   const updated = await payments(ctx.env).updateSubscription(sub.id, { cancelAtPeriodEnd: true });
-  await commit(ctx, [], { audit: { action: 'subscription.cancel', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id, endsAt: sub.currentPeriodEnd } } });
+  await commit(ctx, [], {
+    audit: { action: 'subscription.cancel', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id, endsAt: sub.currentPeriodEnd } },
+  });
   return subOut(updated);
 }
 

@@ -8,7 +8,18 @@ import { toCents, toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { deposits } from '../../db/schema/bookings';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
-import { depositInfoStmt, depositOut, intentOfTenant, intentState, ledgerMemo, locationInTenant, paymentCompleted, rentalInTenant, statusFromIntent, type DepositRow } from './records';
+import {
+  depositInfoStmt,
+  depositOut,
+  intentOfTenant,
+  intentState,
+  ledgerMemo,
+  locationInTenant,
+  paymentCompleted,
+  rentalInTenant,
+  statusFromIntent,
+  type DepositRow,
+} from './records';
 
 /**
  * Simulated card readers (offline payment simulator only). A terminal authorization with one of
@@ -27,13 +38,19 @@ export const SIMULATED_READERS: Record<string, string | null> = {
 function paymentFailure(err: unknown): never {
   if (err instanceof PaymentError) {
     if (err.code === 'card_declined' || err.code === 'authentication_required') {
-      throw new ApiError('payment_failed', err.code === 'card_declined' ? 'The card was declined; no deposit is held' : 'The card needs authentication (3-D Secure); complete it with the client secret, then record the hold with POST /preAuth/post-deposit', {
-        extra: {
-          declineCode: err.code,
-          paymentIntentId: err.intent?.id ?? null,
-          ...(err.code === 'authentication_required' ? { clientSecret: err.intent?.clientSecret ?? null } : {}),
+      throw new ApiError(
+        'payment_failed',
+        err.code === 'card_declined'
+          ? 'The card was declined; no deposit is held'
+          : 'The card needs authentication (3-D Secure); complete it with the client secret, then record the hold with POST /preAuth/post-deposit',
+        {
+          extra: {
+            declineCode: err.code,
+            paymentIntentId: err.intent?.id ?? null,
+            ...(err.code === 'authentication_required' ? { clientSecret: err.intent?.clientSecret ?? null } : {}),
+          },
         },
-      });
+      );
     }
     throw new ApiError('bad_request', err.message);
   }
@@ -60,16 +77,30 @@ export interface AuthorizeInput {
 export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   const customerId = ownCustomer(ctx, input.customerId);
   const terminal = input.paymentMethodType !== 'card';
-  if (!terminal && !input.paymentMethodId) throw new ApiError('validation_failed', 'paymentMethodId is required for card deposits', { details: [{ field: 'paymentMethodId', code: 'required', message: 'paymentMethodId is required when paymentMethodType is card' }] });
-  if (terminal && !input.readerId) throw new ApiError('validation_failed', 'readerId is required for terminal deposits', { details: [{ field: 'readerId', code: 'required', message: `readerId is required when paymentMethodType is ${input.paymentMethodType}` }] });
+  if (!terminal && !input.paymentMethodId)
+    throw new ApiError('validation_failed', 'paymentMethodId is required for card deposits', {
+      details: [{ field: 'paymentMethodId', code: 'required', message: 'paymentMethodId is required when paymentMethodType is card' }],
+    });
+  if (terminal && !input.readerId)
+    throw new ApiError('validation_failed', 'readerId is required for terminal deposits', {
+      details: [{ field: 'readerId', code: 'required', message: `readerId is required when paymentMethodType is ${input.paymentMethodType}` }],
+    });
   const rental = await rentalInTenant(ctx, input.rentalId);
-  if (rental.status === 'cancelled' || rental.status === 'no_show') throw new ApiError('invalid_state', `The rental is ${rental.status}; no deposit can be taken for it`);
+  if (rental.status === 'cancelled' || rental.status === 'no_show')
+    throw new ApiError('invalid_state', `The rental is ${rental.status}; no deposit can be taken for it`);
   const locationId = input.locationId ? (await locationInTenant(ctx, input.locationId)).id : rental.locationId;
   const pay = payments(ctx.env);
   const readerCard = terminal && pay.mode === 'simulator' ? simulatedReader(input.readerId!) : undefined;
   const amount = toCents(input.authorizeAmount);
   const currency = input.currency ?? rental.currency;
-  const metadata: Record<string, string> = { kind: 'deposit', customerId, berthCustomerId: customerId, rentalId: rental.id, transactionId: rental.transactionId, locationId };
+  const metadata: Record<string, string> = {
+    kind: 'deposit',
+    customerId,
+    berthCustomerId: customerId,
+    rentalId: rental.id,
+    transactionId: rental.transactionId,
+    locationId,
+  };
   if (input.readerId) metadata.readerId = input.readerId;
   if (input.platformFeePercent !== undefined) metadata.platformFeePercent = String(input.platformFeePercent);
 
@@ -89,7 +120,14 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
     if (readerCard) intent = await pay.confirmPaymentIntent(intent.id, readerCard);
   } catch (err) {
     if (err instanceof PaymentError) {
-      await commit(ctx, [], { audit: { action: 'deposit.authorize_failed', targetType: 'rental', targetId: rental.id, details: { reason: err.code, paymentIntentId: err.intent?.id ?? null, amount } } });
+      await commit(ctx, [], {
+        audit: {
+          action: 'deposit.authorize_failed',
+          targetType: 'rental',
+          targetId: rental.id,
+          details: { reason: err.code, paymentIntentId: err.intent?.id ?? null, amount },
+        },
+      });
     }
     paymentFailure(err);
   }
@@ -115,9 +153,24 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   };
   const stmts: Stmt[] = [ctx.db.insert(deposits).values(row), depositInfoStmt(ctx, rental, row)];
   if (row.status === 'authorized') {
-    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_hold', amount, currency, paymentIntentId: intent.id, description: `Security deposit authorized (${input.paymentMethodType})` }));
+    stmts.push(
+      ledgerMemo(ctx, rental, {
+        entryType: 'deposit_hold',
+        amount,
+        currency,
+        paymentIntentId: intent.id,
+        description: `Security deposit authorized (${input.paymentMethodType})`,
+      }),
+    );
   }
-  await commit(ctx, stmts, { audit: { action: 'deposit.authorize', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: intent.id, amount, method: row.method, readerId: row.readerId } } });
+  await commit(ctx, stmts, {
+    audit: {
+      action: 'deposit.authorize',
+      targetType: 'rental',
+      targetId: rental.id,
+      details: { paymentIntentId: intent.id, amount, method: row.method, readerId: row.readerId },
+    },
+  });
   return {
     ...depositOut(row),
     provider: intentState(intent),
@@ -128,27 +181,39 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
 
 function simulatedReader(readerId: string): string | undefined {
   if (!(readerId in SIMULATED_READERS)) {
-    throw new ApiError('bad_request', `Unknown card reader "${readerId}". The payment simulator has the readers ${Object.keys(SIMULATED_READERS).join(', ')}`, { details: [{ field: 'readerId', code: 'unknown_reader', message: 'no such reader' }] });
+    throw new ApiError('bad_request', `Unknown card reader "${readerId}". The payment simulator has the readers ${Object.keys(SIMULATED_READERS).join(', ')}`, {
+      details: [{ field: 'readerId', code: 'unknown_reader', message: 'no such reader' }],
+    });
   }
   return SIMULATED_READERS[readerId] ?? undefined;
 }
 
 /** POST /preAuth/post-deposit: records on the rental a hold the card reader has completed. */
-export async function postDeposit(ctx: Ctx, input: { rentalId: string; intentId: string; authorizeAmount?: number; customerId?: string; locationId?: string; notes?: string; connectId?: string }) {
+export async function postDeposit(
+  ctx: Ctx,
+  input: { rentalId: string; intentId: string; authorizeAmount?: number; customerId?: string; locationId?: string; notes?: string; connectId?: string },
+) {
   ownCustomer(ctx, input.customerId);
   const rental = await rentalInTenant(ctx, input.rentalId);
   if (input.locationId) await locationInTenant(ctx, input.locationId);
   const pay = payments(ctx.env);
   const pi = await intentOfTenant(ctx, pay, input.intentId);
-  if (pi.metadata?.rentalId && pi.metadata.rentalId !== rental.id) throw new ApiError('bad_request', `Payment intent ${pi.id} belongs to rental ${pi.metadata.rentalId}`);
+  if (pi.metadata?.rentalId && pi.metadata.rentalId !== rental.id)
+    throw new ApiError('bad_request', `Payment intent ${pi.id} belongs to rental ${pi.metadata.rentalId}`);
   const existing = await ctx.db.select().from(deposits).where(eq(deposits.paymentIntentId, pi.id)).get();
   if (existing && existing.customerId !== rental.customerId) throw notFound('Payment intent');
   if (existing && existing.rentalId !== rental.id) throw new ApiError('bad_request', `Payment intent ${pi.id} is recorded on rental ${existing.rentalId}`);
   if (pi.status !== 'requires_capture' && pi.status !== 'succeeded') {
-    throw new ApiError('payment_not_successful', `The payment did not succeed (provider status ${pi.status}${pi.lastError ? `, ${pi.lastError}` : ''}); nothing was recorded`, { status: 400, extra: { providerStatus: pi.status } });
+    throw new ApiError(
+      'payment_not_successful',
+      `The payment did not succeed (provider status ${pi.status}${pi.lastError ? `, ${pi.lastError}` : ''}); nothing was recorded`,
+      { status: 400, extra: { providerStatus: pi.status } },
+    );
   }
   if (input.authorizeAmount !== undefined && toCents(input.authorizeAmount) !== pi.amount) {
-    throw new ApiError('bad_request', `authorizeAmount ${input.authorizeAmount} does not match the intent's amount ${toDollars(pi.amount)}`, { details: [{ field: 'authorizeAmount', message: 'does not match the payment intent' }] });
+    throw new ApiError('bad_request', `authorizeAmount ${input.authorizeAmount} does not match the intent's amount ${toDollars(pi.amount)}`, {
+      details: [{ field: 'authorizeAmount', message: 'does not match the payment intent' }],
+    });
   }
   const status = statusFromIntent(pi);
   if (existing && existing.status === status) return { ...depositOut(existing), provider: intentState(pi) };
@@ -175,18 +240,40 @@ export async function postDeposit(ctx: Ctx, input: { rentalId: string; intentId:
       };
   const stmts: Stmt[] = [
     existing
-      ? ctx.db.update(deposits).set({ status, capturedAmount: row.capturedAmount, notes: row.notes }).where(and(eq(deposits.id, existing.id), eq(deposits.customerId, existing.customerId), eq(deposits.status, existing.status)))
+      ? ctx.db
+          .update(deposits)
+          .set({ status, capturedAmount: row.capturedAmount, notes: row.notes })
+          .where(and(eq(deposits.id, existing.id), eq(deposits.customerId, existing.customerId), eq(deposits.status, existing.status)))
       : ctx.db.insert(deposits).values(row),
     depositInfoStmt(ctx, rental, row),
   ];
   if (!existing || existing.status === 'pending') {
-    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_hold', amount: pi.amount, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit authorized (terminal)' }));
+    stmts.push(
+      ledgerMemo(ctx, rental, {
+        entryType: 'deposit_hold',
+        amount: pi.amount,
+        currency: pi.currency,
+        paymentIntentId: pi.id,
+        description: 'Security deposit authorized (terminal)',
+      }),
+    );
   }
   const events: DomainEvent[] = [];
   if (pi.amountReceived > 0) {
-    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_capture', amount: pi.amountReceived, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit captured at the terminal' }));
+    stmts.push(
+      ledgerMemo(ctx, rental, {
+        entryType: 'deposit_capture',
+        amount: pi.amountReceived,
+        currency: pi.currency,
+        paymentIntentId: pi.id,
+        description: 'Security deposit captured at the terminal',
+      }),
+    );
     events.push(paymentCompleted(rental, row, pi.amountReceived, null));
   }
-  await commit(ctx, stmts, { audit: { action: 'deposit.post', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: pi.id, status } }, events });
+  await commit(ctx, stmts, {
+    audit: { action: 'deposit.post', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: pi.id, status } },
+    events,
+  });
   return { ...depositOut(row), provider: intentState(pi) };
 }

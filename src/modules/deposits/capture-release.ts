@@ -9,22 +9,51 @@ import { deposits, renters } from '../../db/schema/bookings';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
 import { emailStmt } from '../../adapters/messages';
 import { renterOf } from '../schedule/service';
-import { depositByIntent, depositInfoStmt, depositOut, intentState, ledgerMemo, locationInTenant, paymentCompleted, rentalInTenant, type BookingRow, type DepositRow, type DepositStatus } from './records';
+import {
+  depositByIntent,
+  depositInfoStmt,
+  depositOut,
+  intentState,
+  ledgerMemo,
+  locationInTenant,
+  paymentCompleted,
+  rentalInTenant,
+  type BookingRow,
+  type DepositRow,
+  type DepositStatus,
+} from './records';
 
 async function depositForRental(ctx: Ctx, rental: BookingRow, paymentIntentId: string): Promise<DepositRow> {
   const d = await depositByIntent(ctx, paymentIntentId);
-  if (!d) throw new ApiError('not_found', `No deposit pre-authorization with payment intent ${paymentIntentId}; if the provider has it, record it with POST /preAuth/sync-missing-preauth/${paymentIntentId}`);
+  if (!d)
+    throw new ApiError(
+      'not_found',
+      `No deposit pre-authorization with payment intent ${paymentIntentId}; if the provider has it, record it with POST /preAuth/sync-missing-preauth/${paymentIntentId}`,
+    );
   if (d.rentalId !== rental.id) throw new ApiError('bad_request', `Payment intent ${paymentIntentId} is the deposit of rental ${d.rentalId}, not ${rental.id}`);
   return d;
 }
 
 /** POST /preAuth/capture-deposit: captures all or part (dollars) of an authorized hold; the rest is released. */
-export async function captureDeposit(ctx: Ctx, input: { rentalId: string; paymentIntentId: string; captureAmount: number; connectedAccountId?: string; description?: string; claimType?: string; feeInCents?: number; locationId?: string }) {
+export async function captureDeposit(
+  ctx: Ctx,
+  input: {
+    rentalId: string;
+    paymentIntentId: string;
+    captureAmount: number;
+    connectedAccountId?: string;
+    description?: string;
+    claimType?: string;
+    feeInCents?: number;
+    locationId?: string;
+  },
+) {
   requirePermission(ctx, 'payments');
   const rental = await rentalInTenant(ctx, input.rentalId);
   if (input.locationId) await locationInTenant(ctx, input.locationId);
   const d = await depositForRental(ctx, rental, input.paymentIntentId);
-  const notCapturable = (why: string) => new ApiError('not_capturable', `The deposit cannot be captured: ${why}`, { status: 400, extra: { depositStatus: d.status } });
+  const notCapturable = (why: string) =>
+    new ApiError('not_capturable', `The deposit cannot be captured: ${why}`, { status: 400, extra: { depositStatus: d.status } });
   if (d.status !== 'authorized') throw notCapturable(`it is ${d.status}`);
   const pay = payments(ctx.env);
   const pi = await pay.getPaymentIntent(d.paymentIntentId);
@@ -32,7 +61,8 @@ export async function captureDeposit(ctx: Ctx, input: { rentalId: string; paymen
   if (pi.status !== 'requires_capture') throw notCapturable(`the provider reports it ${pi.status}`);
   const cents = toCents(input.captureAmount);
   if (cents > pi.amountCapturable) throw notCapturable(`${input.captureAmount} is more than the ${toDollars(pi.amountCapturable)} held`);
-  if (input.feeInCents !== undefined && input.feeInCents > cents) throw new ApiError('bad_request', 'feeInCents cannot exceed the captured amount', { details: [{ field: 'feeInCents', message: 'exceeds the capture' }] });
+  if (input.feeInCents !== undefined && input.feeInCents > cents)
+    throw new ApiError('bad_request', 'feeInCents cannot exceed the captured amount', { details: [{ field: 'feeInCents', message: 'exceeds the capture' }] });
   let captured: PaymentIntent;
   try {
     captured = await pay.capturePaymentIntent(pi.id, cents);
@@ -41,41 +71,80 @@ export async function captureDeposit(ctx: Ctx, input: { rentalId: string; paymen
     throw err;
   }
   const status: DepositStatus = cents >= d.amount ? 'captured' : 'partially_captured';
-  const row: DepositRow = { ...d, status, capturedAmount: cents, claimType: input.claimType ?? d.claimType, notes: input.description ?? d.notes, updatedAt: new Date().toISOString() };
+  const row: DepositRow = {
+    ...d,
+    status,
+    capturedAmount: cents,
+    claimType: input.claimType ?? d.claimType,
+    notes: input.description ?? d.notes,
+    updatedAt: new Date().toISOString(),
+  };
   const stmts: Stmt[] = [
     ctx.db
       .update(deposits)
       .set({ status, capturedAmount: cents, claimType: row.claimType, notes: row.notes })
       .where(and(eq(deposits.id, d.id), eq(deposits.customerId, d.customerId), eq(deposits.status, 'authorized'))),
     depositInfoStmt(ctx, rental, row),
-    ledgerMemo(ctx, rental, { entryType: 'deposit_capture', amount: cents, currency: d.currency, paymentIntentId: d.paymentIntentId, description: input.description ?? `Security deposit captured${input.claimType ? ` (${input.claimType})` : ''}`, metadata: { claimType: input.claimType ?? null, feeInCents: input.feeInCents ?? 0 } }),
+    ledgerMemo(ctx, rental, {
+      entryType: 'deposit_capture',
+      amount: cents,
+      currency: d.currency,
+      paymentIntentId: d.paymentIntentId,
+      description: input.description ?? `Security deposit captured${input.claimType ? ` (${input.claimType})` : ''}`,
+      metadata: { claimType: input.claimType ?? null, feeInCents: input.feeInCents ?? 0 },
+    }),
   ];
   if (cents < d.amount) {
-    stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_release', amount: -(d.amount - cents), currency: d.currency, paymentIntentId: d.paymentIntentId, description: 'Uncaptured rest of the security deposit released' }));
+    stmts.push(
+      ledgerMemo(ctx, rental, {
+        entryType: 'deposit_release',
+        amount: -(d.amount - cents),
+        currency: d.currency,
+        paymentIntentId: d.paymentIntentId,
+        description: 'Uncaptured rest of the security deposit released',
+      }),
+    );
   }
   await commit(ctx, stmts, {
-    audit: { action: 'deposit.capture', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: d.paymentIntentId, amount: cents, claimType: input.claimType ?? null, feeInCents: input.feeInCents ?? 0 } },
+    audit: {
+      action: 'deposit.capture',
+      targetType: 'rental',
+      targetId: rental.id,
+      details: { paymentIntentId: d.paymentIntentId, amount: cents, claimType: input.claimType ?? null, feeInCents: input.feeInCents ?? 0 },
+    },
     events: [paymentCompleted(rental, row, cents, input.claimType ?? null)],
   });
   return { ...depositOut(row), provider: intentState(captured), releasedAmount: toDollars(d.amount - cents), feeInCents: input.feeInCents ?? 0 };
 }
 
 /** POST /preAuth/release-deposit: cancels the hold; e-mails the renter when customerId and locationId are given. */
-export async function releaseDeposit(ctx: Ctx, input: { rentalId: string; paymentIntentId: string; amount?: number; customerId?: string; locationId?: string; connectedAccountId?: string }) {
+export async function releaseDeposit(
+  ctx: Ctx,
+  input: { rentalId: string; paymentIntentId: string; amount?: number; customerId?: string; locationId?: string; connectedAccountId?: string },
+) {
   const customerId = ownCustomer(ctx, input.customerId);
   const rental = await rentalInTenant(ctx, input.rentalId);
   const location = input.locationId ? await locationInTenant(ctx, input.locationId) : undefined;
   const d = await depositForRental(ctx, rental, input.paymentIntentId);
   if (d.status !== 'authorized' && d.status !== 'pending') {
-    throw new ApiError('not_releasable', d.status === 'released' ? 'The deposit was already released' : `The deposit is ${d.status}; a captured amount is returned with a refund`, { status: 400, extra: { depositStatus: d.status } });
+    throw new ApiError(
+      'not_releasable',
+      d.status === 'released' ? 'The deposit was already released' : `The deposit is ${d.status}; a captured amount is returned with a refund`,
+      { status: 400, extra: { depositStatus: d.status } },
+    );
   }
   if (input.amount !== undefined && toCents(input.amount) !== d.amount) {
-    throw new ApiError('bad_request', `A hold is released whole: amount ${input.amount} does not match the ${toDollars(d.amount)} held (capture part of it instead to keep some)`, { details: [{ field: 'amount', message: 'must equal the held amount' }] });
+    throw new ApiError(
+      'bad_request',
+      `A hold is released whole: amount ${input.amount} does not match the ${toDollars(d.amount)} held (capture part of it instead to keep some)`,
+      { details: [{ field: 'amount', message: 'must equal the held amount' }] },
+    );
   }
   const pay = payments(ctx.env);
   let pi = await pay.getPaymentIntent(d.paymentIntentId);
   if (!pi) throw notFound('Payment intent');
-  if (pi.status === 'succeeded') throw new ApiError('not_releasable', 'The provider reports this deposit captured; sync it with GET /preAuth/audit-preauths', { status: 400 });
+  if (pi.status === 'succeeded')
+    throw new ApiError('not_releasable', 'The provider reports this deposit captured; sync it with GET /preAuth/audit-preauths', { status: 400 });
   if (pi.status !== 'canceled') {
     try {
       pi = await pay.cancelPaymentIntent(pi.id);
@@ -87,13 +156,31 @@ export async function releaseDeposit(ctx: Ctx, input: { rentalId: string; paymen
   const now = new Date().toISOString();
   const row: DepositRow = { ...d, status: 'released', releasedAt: now, updatedAt: now };
   const stmts: Stmt[] = [
-    ctx.db.update(deposits).set({ status: 'released', releasedAt: now }).where(and(eq(deposits.id, d.id), eq(deposits.customerId, d.customerId), eq(deposits.status, d.status))),
+    ctx.db
+      .update(deposits)
+      .set({ status: 'released', releasedAt: now })
+      .where(and(eq(deposits.id, d.id), eq(deposits.customerId, d.customerId), eq(deposits.status, d.status))),
     depositInfoStmt(ctx, rental, row),
   ];
-  if (d.status === 'authorized') stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_release', amount: -d.amount, currency: d.currency, paymentIntentId: d.paymentIntentId, description: 'Security deposit released' }));
+  if (d.status === 'authorized')
+    stmts.push(
+      ledgerMemo(ctx, rental, {
+        entryType: 'deposit_release',
+        amount: -d.amount,
+        currency: d.currency,
+        paymentIntentId: d.paymentIntentId,
+        description: 'Security deposit released',
+      }),
+    );
   let notifiedTo: string | null = null;
   if (input.customerId && location) {
-    const r = rental.renterId ? await ctx.db.select().from(renters).where(and(eq(renters.id, rental.renterId), eq(renters.customerId, customerId))).get() : undefined;
+    const r = rental.renterId
+      ? await ctx.db
+          .select()
+          .from(renters)
+          .where(and(eq(renters.id, rental.renterId), eq(renters.customerId, customerId)))
+          .get()
+      : undefined;
     const who = renterOf(rental, r ?? null);
     if (who.email) {
       notifiedTo = who.email;
@@ -109,6 +196,13 @@ export async function releaseDeposit(ctx: Ctx, input: { rentalId: string; paymen
       );
     }
   }
-  await commit(ctx, stmts, { audit: { action: 'deposit.release', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: d.paymentIntentId, amount: d.amount, notified: notifiedTo !== null } } });
+  await commit(ctx, stmts, {
+    audit: {
+      action: 'deposit.release',
+      targetType: 'rental',
+      targetId: rental.id,
+      details: { paymentIntentId: d.paymentIntentId, amount: d.amount, notified: notifiedTo !== null },
+    },
+  });
   return { ...depositOut(row), provider: intentState(pi), notified: notifiedTo !== null, notifiedTo };
 }

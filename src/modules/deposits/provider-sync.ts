@@ -8,7 +8,17 @@ import { toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { deposits } from '../../db/schema/bookings';
 import { payments } from '../../adapters/payments';
-import { depositInfoStmt, depositOut, intentOfTenant, intentState, ledgerMemo, locationInTenant, rentalInTenant, statusFromIntent, type DepositRow } from './records';
+import {
+  depositInfoStmt,
+  depositOut,
+  intentOfTenant,
+  intentState,
+  ledgerMemo,
+  locationInTenant,
+  rentalInTenant,
+  statusFromIntent,
+  type DepositRow,
+} from './records';
 
 /** POST /preAuth/sync-missing-preauth/{paymentIntentId}: records a hold the provider has and Berth lacks. */
 export async function syncMissingPreauth(ctx: Ctx, paymentIntentId: string, input: { rentalId?: string; locationId?: string }) {
@@ -23,7 +33,10 @@ export async function syncMissingPreauth(ctx: Ctx, paymentIntentId: string, inpu
   if (pi.captureMethod !== 'manual') throw new ApiError('bad_request', `Payment intent ${pi.id} is not a pre-authorization (it captures automatically)`);
   const listed = (pi.metadata?.rentalIds ?? '').split(',').filter(Boolean);
   const rentalId = input.rentalId ?? pi.metadata?.rentalId ?? (listed.length === 1 ? listed[0] : undefined);
-  if (!rentalId) throw new ApiError('validation_failed', 'The intent names no rental; give rentalId', { details: [{ field: 'rentalId', code: 'required', message: 'rentalId is required for an intent without rental metadata' }] });
+  if (!rentalId)
+    throw new ApiError('validation_failed', 'The intent names no rental; give rentalId', {
+      details: [{ field: 'rentalId', code: 'required', message: 'rentalId is required for an intent without rental metadata' }],
+    });
   const rental = await rentalInTenant(ctx, rentalId);
   const locationId = input.locationId ? (await locationInTenant(ctx, input.locationId)).id : (pi.metadata?.locationId ?? rental.locationId);
   const status = statusFromIntent(pi);
@@ -47,8 +60,26 @@ export async function syncMissingPreauth(ctx: Ctx, paymentIntentId: string, inpu
     updatedAt: now,
   };
   const stmts: Stmt[] = [ctx.db.insert(deposits).values(row), depositInfoStmt(ctx, rental, row)];
-  if (status === 'authorized') stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_hold', amount: pi.amount, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit authorized (synced from the provider)' }));
-  if (pi.amountReceived > 0) stmts.push(ledgerMemo(ctx, rental, { entryType: 'deposit_capture', amount: pi.amountReceived, currency: pi.currency, paymentIntentId: pi.id, description: 'Security deposit captured (synced from the provider)' }));
+  if (status === 'authorized')
+    stmts.push(
+      ledgerMemo(ctx, rental, {
+        entryType: 'deposit_hold',
+        amount: pi.amount,
+        currency: pi.currency,
+        paymentIntentId: pi.id,
+        description: 'Security deposit authorized (synced from the provider)',
+      }),
+    );
+  if (pi.amountReceived > 0)
+    stmts.push(
+      ledgerMemo(ctx, rental, {
+        entryType: 'deposit_capture',
+        amount: pi.amountReceived,
+        currency: pi.currency,
+        paymentIntentId: pi.id,
+        description: 'Security deposit captured (synced from the provider)',
+      }),
+    );
   await commit(ctx, stmts, { audit: { action: 'deposit.sync', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: pi.id, status } } });
   return { ...depositOut(row), provider: intentState(pi), synced: true };
 }
@@ -58,13 +89,23 @@ export async function auditPreauths(ctx: Ctx, rentalId: string, q: { locationId?
   const rental = await rentalInTenant(ctx, rentalId);
   const conds = [eq(deposits.customerId, rental.customerId), eq(deposits.rentalId, rental.id)];
   if (q.locationId) conds.push(eq(deposits.locationId, q.locationId));
-  const rows = await ctx.db.select().from(deposits).where(and(...conds)).orderBy(asc(deposits.createdAt)).all();
+  const rows = await ctx.db
+    .select()
+    .from(deposits)
+    .where(and(...conds))
+    .orderBy(asc(deposits.createdAt))
+    .all();
   const pay = payments(ctx.env);
   const out = await Promise.all(
     rows.map(async (d) => {
       const pi = await pay.getPaymentIntent(d.paymentIntentId);
       const expected = pi ? statusFromIntent(pi) : null;
-      return { ...depositOut(d), provider: pi ? intentState(pi) : null, expectedStatus: expected, inSync: expected === d.status && (!pi || pi.amountReceived === d.capturedAmount) };
+      return {
+        ...depositOut(d),
+        provider: pi ? intentState(pi) : null,
+        expectedStatus: expected,
+        inSync: expected === d.status && (!pi || pi.amountReceived === d.capturedAmount),
+      };
     }),
   );
   const known = new Set(rows.map((r) => r.paymentIntentId));

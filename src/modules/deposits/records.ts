@@ -59,24 +59,45 @@ export function statusFromIntent(pi: PaymentIntent): DepositStatus {
 }
 
 export async function rentalInTenant(ctx: Ctx, rentalId: string): Promise<BookingRow> {
-  const row = await ctx.db.select().from(bookings).where(and(eq(bookings.id, rentalId), eq(bookings.customerId, tenantOf(ctx)))).get();
+  const row = await ctx.db
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.id, rentalId), eq(bookings.customerId, tenantOf(ctx))))
+    .get();
   if (!row) throw notFound('Rental');
   return row;
 }
 
 export async function locationInTenant(ctx: Ctx, locationId: string) {
-  const row = await ctx.db.select().from(locations).where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx)))).get();
+  const row = await ctx.db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx))))
+    .get();
   if (!row) throw notFound('Location');
   return row;
 }
 
 export async function depositByIntent(ctx: Ctx, paymentIntentId: string): Promise<DepositRow | undefined> {
-  return ctx.db.select().from(deposits).where(and(eq(deposits.paymentIntentId, paymentIntentId), eq(deposits.customerId, tenantOf(ctx)))).get();
+  return ctx.db
+    .select()
+    .from(deposits)
+    .where(and(eq(deposits.paymentIntentId, paymentIntentId), eq(deposits.customerId, tenantOf(ctx))))
+    .get();
 }
 
-export function ledgerMemo(ctx: Ctx, b: BookingRow, d: { entryType: string; amount: number; currency: string; paymentIntentId: string; description: string; metadata?: Record<string, unknown> }): Stmt {
+export function ledgerMemo(
+  ctx: Ctx,
+  b: BookingRow,
+  d: { entryType: string; amount: number; currency: string; paymentIntentId: string; description: string; metadata?: Record<string, unknown> },
+): Stmt {
   // The bookings ledger's memo entry (affectsBalance false), in the deposit's currency and without an asset.
-  const [row] = insertLedger(ctx, [memoEntry({ ...scopeOf(b), assetId: null, currency: d.currency }, { entryType: d.entryType, amount: d.amount, description: d.description, source: 'deposit', reference: d.paymentIntentId, metadata: d.metadata })]);
+  const [row] = insertLedger(ctx, [
+    memoEntry(
+      { ...scopeOf(b), assetId: null, currency: d.currency },
+      { entryType: d.entryType, amount: d.amount, description: d.description, source: 'deposit', reference: d.paymentIntentId, metadata: d.metadata },
+    ),
+  ]);
   return row;
 }
 

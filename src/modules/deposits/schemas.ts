@@ -7,7 +7,11 @@ export const AuthorizeBody = z
   .object({
     rentalId: id(),
     authorizeAmount: dollars().min(0.5, 'must be at least 0.50').openapi({ description: 'Dollars to hold', example: 250 }),
-    paymentMethodType: z.enum(['card', 'terminal', 'card_present']).openapi({ description: '`card`: charge a saved card or test token now (needs `paymentMethodId`). `terminal` / `card_present`: a card reader (needs `readerId`).' }),
+    paymentMethodType: z
+      .enum(['card', 'terminal', 'card_present'])
+      .openapi({
+        description: '`card`: charge a saved card or test token now (needs `paymentMethodId`). `terminal` / `card_present`: a card reader (needs `readerId`).',
+      }),
     currency: z.string().trim().length(3).toLowerCase().optional(),
     description: z.string().trim().max(500).optional(),
     customer: z.string().trim().max(128).optional().openapi({ description: 'Payment-provider customer id the card belongs to' }),
@@ -51,7 +55,12 @@ export const ReleaseBody = z
     rentalId: id(),
     paymentIntentId: id(),
     amount: dollars().optional().openapi({ description: 'When given, must equal the held amount (a hold is released whole)' }),
-    customerId: z.string().trim().max(128).optional().openapi({ description: 'The operator account (must be the caller\'s); with `locationId` the renter is e-mailed' }),
+    customerId: z
+      .string()
+      .trim()
+      .max(128)
+      .optional()
+      .openapi({ description: "The operator account (must be the caller's); with `locationId` the renter is e-mailed" }),
     locationId: z.string().trim().max(128).optional(),
     connectedAccountId: z.string().trim().max(128).optional(),
   })
@@ -60,7 +69,13 @@ export const ReleaseBody = z
 export const SyncParams = z.object({ paymentIntentId: id() });
 export const SyncBody = z
   .object({
-    rentalId: z.string().trim().min(1).max(128).optional().openapi({ description: 'The rental to attach the intent to; defaults to the intent\'s `rentalId` metadata' }),
+    rentalId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(128)
+      .optional()
+      .openapi({ description: "The rental to attach the intent to; defaults to the intent's `rentalId` metadata" }),
     locationId: z.string().trim().max(128).optional(),
   })
   .openapi('SyncPreauth');
@@ -94,12 +109,19 @@ export const Deposit = z
   .openapi('Deposit');
 
 export const ProviderState = z
-  .object({ status: z.string(), amount: z.number(), amountCapturable: z.number(), amountReceived: z.number(), captureMethod: z.string(), lastError: z.string().nullable() })
+  .object({
+    status: z.string(),
+    amount: z.number(),
+    amountCapturable: z.number(),
+    amountReceived: z.number(),
+    captureMethod: z.string(),
+    lastError: z.string().nullable(),
+  })
   .openapi('ProviderIntentState');
 
 export const AuthorizeResponse = Deposit.extend({
   provider: ProviderState,
-  clientSecret: z.string().nullable().openapi({ description: 'Terminal payments: the intent\'s client secret for the reader SDK' }),
+  clientSecret: z.string().nullable().openapi({ description: "Terminal payments: the intent's client secret for the reader SDK" }),
   nextStep: z.string().nullable(),
 }).openapi('DepositAuthorization');
 

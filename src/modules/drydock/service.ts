@@ -61,14 +61,19 @@ export function periodOf(item: ItemContext, startDate: string, endDate: string):
 }
 
 async function drydockInTenant(ctx: Ctx, id: string): Promise<DrydockRow> {
-  const row = await ctx.db.select().from(drydocks).where(and(eq(drydocks.id, id), eq(drydocks.customerId, tenantOf(ctx)))).get();
+  const row = await ctx.db
+    .select()
+    .from(drydocks)
+    .where(and(eq(drydocks.id, id), eq(drydocks.customerId, tenantOf(ctx))))
+    .get();
   if (!row) throw notFound('Drydock period');
   return row;
 }
 
 function checkAssets(item: ItemContext, assetIds: string[] | undefined, field: string): string[] | null {
   if (!assetIds?.length) return null;
-  if (item.item.kind === 'tour') throw new ApiError('bad_request', 'Tours have no assets: leave assetIds out to block the tour', { details: [{ field, message: 'not for tours' }] });
+  if (item.item.kind === 'tour')
+    throw new ApiError('bad_request', 'Tours have no assets: leave assetIds out to block the tour', { details: [{ field, message: 'not for tours' }] });
   const ids = [...new Set(assetIds)];
   const known = new Set(item.item.assets.map((a) => a.id));
   const unknown = ids.filter((id) => !known.has(id));
@@ -86,9 +91,26 @@ export async function createDrydock(ctx: Ctx, input: { boatId: string; startDate
   const res = await reserve(ctx.env, { customerId, itemId: item.row.id, line: { kind: 'drydock', sourceId: id, start: p.start, end: p.end, assetIds } });
   try {
     const nowIso = new Date().toISOString();
-    const row: DrydockRow = { id, customerId, itemId: item.row.id, assetIds: assetIds ?? [], start: p.start, end: p.end, startDate: p.startDate, endDate: p.endDate, notes: input.notes ?? null, createdAt: nowIso, updatedAt: nowIso };
+    const row: DrydockRow = {
+      id,
+      customerId,
+      itemId: item.row.id,
+      assetIds: assetIds ?? [],
+      start: p.start,
+      end: p.end,
+      startDate: p.startDate,
+      endDate: p.endDate,
+      notes: input.notes ?? null,
+      createdAt: nowIso,
+      updatedAt: nowIso,
+    };
     await commit(ctx, [ctx.db.insert(drydocks).values(row), ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }))], {
-      audit: { action: 'drydock.create', targetType: 'drydock', targetId: id, details: { boatId: item.row.id, assetIds: row.assetIds, startDate: row.startDate, endDate: row.endDate } },
+      audit: {
+        action: 'drydock.create',
+        targetType: 'drydock',
+        targetId: id,
+        details: { boatId: item.row.id, assetIds: row.assetIds, startDate: row.startDate, endDate: row.endDate },
+      },
     });
     return drydockOut(row);
   } catch (err) {
@@ -103,7 +125,12 @@ export async function listDrydocks(ctx: Ctx, q: { boatId: string; assetId?: stri
   const customerId = tenantOf(ctx);
   const item = await loadItemContext(ctx.db, q.boatId, customerId);
   if (q.assetId && !item.item.assets.some((a) => a.id === q.assetId)) throw notFound('Asset of this item');
-  const rows = await ctx.db.select().from(drydocks).where(and(eq(drydocks.customerId, customerId), eq(drydocks.itemId, item.row.id))).orderBy(asc(drydocks.start)).all();
+  const rows = await ctx.db
+    .select()
+    .from(drydocks)
+    .where(and(eq(drydocks.customerId, customerId), eq(drydocks.itemId, item.row.id)))
+    .orderBy(asc(drydocks.start))
+    .all();
   const data = rows.filter((r) => !q.assetId || !(r.assetIds ?? []).length || r.assetIds.includes(q.assetId)).map(drydockOut);
   return { data, total: data.length };
 }
@@ -114,18 +141,43 @@ export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDa
   const item = await loadItemContext(ctx.db, row.itemId, row.customerId);
   const p = periodOf(item, input.startDate, input.endDate);
   const assetIds = input.assetId ? checkAssets(item, [input.assetId], 'assetId') : (row.assetIds ?? []).length ? row.assetIds : null;
-  const res = await reserve(ctx.env, { customerId: row.customerId, itemId: row.itemId, line: { kind: 'drydock', sourceId: row.id, start: p.start, end: p.end, assetIds, excludeSourceIds: [row.id] } });
+  const res = await reserve(ctx.env, {
+    customerId: row.customerId,
+    itemId: row.itemId,
+    line: { kind: 'drydock', sourceId: row.id, start: p.start, end: p.end, assetIds, excludeSourceIds: [row.id] },
+  });
   try {
     const nowIso = new Date().toISOString();
-    const patch = { start: p.start, end: p.end, startDate: p.startDate, endDate: p.endDate, assetIds: assetIds ?? [], ...(input.notes !== undefined ? { notes: input.notes } : {}), updatedAt: nowIso };
+    const patch = {
+      start: p.start,
+      end: p.end,
+      startDate: p.startDate,
+      endDate: p.endDate,
+      assetIds: assetIds ?? [],
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
+      updatedAt: nowIso,
+    };
     await commit(
       ctx,
       [
-        ctx.db.update(allocations).set({ active: false }).where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true))),
+        ctx.db
+          .update(allocations)
+          .set({ active: false })
+          .where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true))),
         ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso })),
-        ctx.db.update(drydocks).set(patch).where(and(eq(drydocks.id, row.id), eq(drydocks.customerId, row.customerId))),
+        ctx.db
+          .update(drydocks)
+          .set(patch)
+          .where(and(eq(drydocks.id, row.id), eq(drydocks.customerId, row.customerId))),
       ],
-      { audit: { action: 'drydock.update', targetType: 'drydock', targetId: row.id, details: { startDate: p.startDate, endDate: p.endDate, assetIds: patch.assetIds } } },
+      {
+        audit: {
+          action: 'drydock.update',
+          targetType: 'drydock',
+          targetId: row.id,
+          details: { startDate: p.startDate, endDate: p.endDate, assetIds: patch.assetIds },
+        },
+      },
     );
     return drydockOut({ ...row, ...patch });
   } catch (err) {
@@ -142,10 +194,20 @@ export async function deleteDrydock(ctx: Ctx, input: { rentalId: string }) {
   await commit(
     ctx,
     [
-      ctx.db.update(allocations).set({ active: false }).where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true))),
+      ctx.db
+        .update(allocations)
+        .set({ active: false })
+        .where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true))),
       ctx.db.delete(drydocks).where(and(eq(drydocks.id, row.id), eq(drydocks.customerId, row.customerId))),
     ],
-    { audit: { action: 'drydock.delete', targetType: 'drydock', targetId: row.id, details: { boatId: row.itemId, startDate: row.startDate, endDate: row.endDate } } },
+    {
+      audit: {
+        action: 'drydock.delete',
+        targetType: 'drydock',
+        targetId: row.id,
+        details: { boatId: row.itemId, startDate: row.startDate, endDate: row.endDate },
+      },
+    },
   );
   return { success: true, rentalId: row.id, deleted: drydockOut(row) };
 }

@@ -20,7 +20,9 @@ export const Hold = z
     status: z.enum(['active', 'consumed', 'expired', 'released']),
     expiresAt: z.string(),
     assetIds: z.array(z.string()).openapi({ description: 'Rentals: the asset held' }),
-    departures: z.array(z.object({ startTime: z.string(), endTime: z.string(), seats: z.number() })).openapi({ description: 'Tours: the departures with a seat held' }),
+    departures: z
+      .array(z.object({ startTime: z.string(), endTime: z.string(), seats: z.number() }))
+      .openapi({ description: 'Tours: the departures with a seat held' }),
     createdAt: z.string(),
     created: z.boolean().openapi({ description: 'false when this e-mail already held the item (that hold is answered, with 200)' }),
   })

@@ -44,7 +44,8 @@ export function asTenant(ctx: Ctx, customerId: string): Ctx {
 }
 
 export async function holdAsset(ctx: Ctx, input: { customerId: string; email: string; inventoryId: string; locationId: string }) {
-  if (ctx.principal.customerId && ctx.principal.customerId !== input.customerId) throw new ApiError('forbidden', 'customerId does not belong to the authenticated operator');
+  if (ctx.principal.customerId && ctx.principal.customerId !== input.customerId)
+    throw new ApiError('forbidden', 'customerId does not belong to the authenticated operator');
   const owner = await ctx.db.select({ id: customers.id }).from(customers).where(eq(customers.id, input.customerId)).get();
   if (!owner) throw notFound('Operator');
   const item = await loadItemContext(ctx.db, input.inventoryId, input.customerId);
@@ -55,20 +56,52 @@ export async function holdAsset(ctx: Ctx, input: { customerId: string; email: st
   const existing = await ctx.db
     .select()
     .from(holds)
-    .where(and(eq(holds.customerId, input.customerId), eq(holds.inventoryId, item.row.id), eq(holds.email, email), eq(holds.status, 'active'), gt(holds.expiresAt, new Date(now).toISOString())))
+    .where(
+      and(
+        eq(holds.customerId, input.customerId),
+        eq(holds.inventoryId, item.row.id),
+        eq(holds.email, email),
+        eq(holds.status, 'active'),
+        gt(holds.expiresAt, new Date(now).toISOString()),
+      ),
+    )
     .get();
   if (existing) {
-    const allocs = await ctx.db.select().from(allocations).where(and(eq(allocations.customerId, input.customerId), eq(allocations.sourceId, existing.id), eq(allocations.active, true))).all();
+    const allocs = await ctx.db
+      .select()
+      .from(allocations)
+      .where(and(eq(allocations.customerId, input.customerId), eq(allocations.sourceId, existing.id), eq(allocations.active, true)))
+      .all();
     return { hold: holdOut(existing, allocs), created: false };
   }
   const id = newId('hold');
   const expiresAt = now + HOLD_TTL_MS;
-  const res = await reserve(ctx.env, { customerId: input.customerId, itemId: item.row.id, line: { kind: 'hold', sourceId: id, start: now, end: expiresAt, expiresAt } });
+  const res = await reserve(ctx.env, {
+    customerId: input.customerId,
+    itemId: item.row.id,
+    line: { kind: 'hold', sourceId: id, start: now, end: expiresAt, expiresAt },
+  });
   try {
     const nowIso = new Date(now).toISOString();
-    const row: HoldRow = { id, customerId: input.customerId, email, inventoryId: item.row.id, locationId: item.row.locationId, status: 'active', expiresAt: new Date(expiresAt).toISOString(), createdAt: nowIso, updatedAt: nowIso };
+    const row: HoldRow = {
+      id,
+      customerId: input.customerId,
+      email,
+      inventoryId: item.row.id,
+      locationId: item.row.locationId,
+      status: 'active',
+      expiresAt: new Date(expiresAt).toISOString(),
+      createdAt: nowIso,
+      updatedAt: nowIso,
+    };
     await commit(tctx, [ctx.db.insert(holds).values(row), ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }))], {
-      audit: { action: 'hold.create', targetType: 'hold', targetId: id, customerId: input.customerId, details: { inventoryId: item.row.id, email, expiresAt: row.expiresAt } },
+      audit: {
+        action: 'hold.create',
+        targetType: 'hold',
+        targetId: id,
+        customerId: input.customerId,
+        details: { inventoryId: item.row.id, email, expiresAt: row.expiresAt },
+      },
     });
     return { hold: holdOut(row, res.allocations), created: true };
   } catch (err) {
@@ -83,8 +116,14 @@ export async function holdAsset(ctx: Ctx, input: { customerId: string; email: st
 export async function expireHolds(env: Env, now = new Date()): Promise<{ expired: number }> {
   const db = getDb(env.DB);
   const [h] = await db.batch([
-    db.update(holds).set({ status: 'expired' }).where(and(eq(holds.status, 'active'), lte(holds.expiresAt, now.toISOString()))),
-    db.update(allocations).set({ active: false }).where(and(eq(allocations.kind, 'hold'), eq(allocations.active, true), lte(allocations.expiresAt, now.getTime()))),
+    db
+      .update(holds)
+      .set({ status: 'expired' })
+      .where(and(eq(holds.status, 'active'), lte(holds.expiresAt, now.toISOString()))),
+    db
+      .update(allocations)
+      .set({ active: false })
+      .where(and(eq(allocations.kind, 'hold'), eq(allocations.active, true), lte(allocations.expiresAt, now.getTime()))),
   ]);
   return { expired: (h as { meta?: { changes?: number } }).meta?.changes ?? 0 };
 }

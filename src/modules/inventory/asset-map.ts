@@ -57,22 +57,39 @@ export async function setAssetMap(ctx: Ctx, itemId: string, input: AssetMapInput
         const p = pinned.get(a.id);
         const pin = p ? { x: p.x, y: p.y, ...(p.label ? { label: p.label } : {}) } : null;
         if (JSON.stringify(pin) === JSON.stringify(pinOut(a.mapPin ?? null))) continue;
-        stmts.push(ctx.db.update(inventoryAssets).set({ mapPin: pin, updatedAt: now }).where(and(eq(inventoryAssets.id, a.id), eq(inventoryAssets.customerId, customerId), eq(inventoryAssets.itemId, item.id))));
+        stmts.push(
+          ctx.db
+            .update(inventoryAssets)
+            .set({ mapPin: pin, updatedAt: now })
+            .where(and(eq(inventoryAssets.id, a.id), eq(inventoryAssets.customerId, customerId), eq(inventoryAssets.itemId, item.id))),
+        );
       }
       const data = { ...((item.data ?? {}) as Record<string, unknown>) };
       let version = item.version;
       if (image || (input.removeMapImage && data.assetMap)) {
-        data.assetMap = image ? { imageUrl: image.url, imageKey: image.key, contentType: image.mime, width: image.width, height: image.height, updatedAt: now } : { imageUrl: null, updatedAt: now };
+        data.assetMap = image
+          ? { imageUrl: image.url, imageKey: image.key, contentType: image.mime, width: image.width, height: image.height, updatedAt: now }
+          : { imageUrl: null, updatedAt: now };
         stmts.push(dataUpdateStmt(ctx, item, data));
         version += 1;
       }
-      await commit(ctx, stmts, { audit: { action: 'inventory.asset_map_update', targetType: 'inventory_item', targetId: item.id, details: { pins: input.pins.length, image: image?.key ?? (input.removeMapImage ? 'removed' : 'unchanged') } } });
-      const map = data.assetMap as { imageUrl: string | null; contentType?: string | null; width?: number | null; height?: number | null; updatedAt?: string } | undefined;
+      await commit(ctx, stmts, {
+        audit: {
+          action: 'inventory.asset_map_update',
+          targetType: 'inventory_item',
+          targetId: item.id,
+          details: { pins: input.pins.length, image: image?.key ?? (input.removeMapImage ? 'removed' : 'unchanged') },
+        },
+      });
+      const map = data.assetMap as
+        { imageUrl: string | null; contentType?: string | null; width?: number | null; height?: number | null; updatedAt?: string } | undefined;
       return {
         success: true,
         inventory_id: item.id,
         inventoryId: item.id,
-        assetMap: map?.imageUrl ? { imageUrl: map.imageUrl, contentType: map.contentType ?? null, width: map.width ?? null, height: map.height ?? null, updatedAt: map.updatedAt } : null,
+        assetMap: map?.imageUrl
+          ? { imageUrl: map.imageUrl, contentType: map.contentType ?? null, width: map.width ?? null, height: map.height ?? null, updatedAt: map.updatedAt }
+          : null,
         pins: input.pins.map((p) => ({ assetId: p.assetId, name: byId.get(p.assetId)!.name, x: p.x, y: p.y, ...(p.label ? { label: p.label } : {}) })),
         version,
       };

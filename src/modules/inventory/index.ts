@@ -26,7 +26,9 @@ async function readUpload(c: Context<AppEnv>): Promise<svc.UploadFile> {
   }
   if (!(file instanceof File)) {
     const message = file == null ? 'file is required (a file part named `file`)' : 'file must be a file part, not a text field';
-    throw new ApiError('validation_failed', `Invalid request: ${message}`, { details: [{ field: 'file', location: 'body', code: file == null ? 'required' : 'invalid_type', message }] });
+    throw new ApiError('validation_failed', `Invalid request: ${message}`, {
+      details: [{ field: 'file', location: 'body', code: file == null ? 'required' : 'invalid_type', message }],
+    });
   }
   return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name };
 }

@@ -19,9 +19,19 @@ export async function listInventory(ctx: Ctx, q: { customer_id: string; location
   if (q.locationId) conds.push(eq(inventoryItems.locationId, q.locationId));
   if (q.kind) conds.push(eq(inventoryItems.kind, q.kind));
   const [rows, locs, assets] = await Promise.all([
-    ctx.db.select().from(inventoryItems).where(and(...conds)).orderBy(asc(inventoryItems.displayOrder), asc(inventoryItems.createdAt)).all(),
+    ctx.db
+      .select()
+      .from(inventoryItems)
+      .where(and(...conds))
+      .orderBy(asc(inventoryItems.displayOrder), asc(inventoryItems.createdAt))
+      .all(),
     ctx.db.select().from(locations).where(eq(locations.customerId, customerId)).all(),
-    ctx.db.select().from(inventoryAssets).where(eq(inventoryAssets.customerId, customerId)).orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.createdAt)).all(),
+    ctx.db
+      .select()
+      .from(inventoryAssets)
+      .where(eq(inventoryAssets.customerId, customerId))
+      .orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.createdAt))
+      .all(),
   ]);
   const locById = new Map(locs.map((l) => [l.id, l]));
   const assetsByItem = new Map<string, AssetRow[]>();
@@ -59,7 +69,12 @@ export async function reorderInventory(ctx: Ctx, input: { orderedBoats: string[]
   const stmts: Stmt[] = order
     .map((id, i) => ({ id, i }))
     .filter(({ id, i }) => currentOrder.get(id) !== i)
-    .map(({ id, i }) => ctx.db.update(inventoryItems).set({ displayOrder: i, updatedAt: now }).where(and(eq(inventoryItems.id, id), eq(inventoryItems.customerId, customerId))));
+    .map(({ id, i }) =>
+      ctx.db
+        .update(inventoryItems)
+        .set({ displayOrder: i, updatedAt: now })
+        .where(and(eq(inventoryItems.id, id), eq(inventoryItems.customerId, customerId))),
+    );
   await commit(ctx, stmts, { audit: { action: 'inventory.reorder', targetType: 'inventory_item', details: { order } } });
   return { success: true, orderedBoats: order };
 }
@@ -71,14 +86,28 @@ export async function deleteInventory(ctx: Ctx, id: string) {
   const upcoming = await ctx.db
     .select({ n: sql<number>`count(*)` })
     .from(bookings)
-    .where(and(eq(bookings.customerId, item.customerId), eq(bookings.itemId, item.id), inArray(bookings.status, ACTIVE_STATUSES), gt(bookings.end, now.getTime())))
+    .where(
+      and(eq(bookings.customerId, item.customerId), eq(bookings.itemId, item.id), inArray(bookings.status, ACTIVE_STATUSES), gt(bookings.end, now.getTime())),
+    )
     .get();
   if (upcoming && upcoming.n > 0) {
-    throw new ApiError('has_upcoming_bookings', `The item has ${upcoming.n} upcoming booking(s); cancel or move them before deleting it`, { status: 400, extra: { upcomingBookings: upcoming.n } });
+    throw new ApiError('has_upcoming_bookings', `The item has ${upcoming.n} upcoming booking(s); cancel or move them before deleting it`, {
+      status: 400,
+      extra: { upcomingBookings: upcoming.n },
+    });
   }
   const deletedAt = now.toISOString();
-  await commit(ctx, [ctx.db.update(inventoryItems).set({ deletedAt, updatedAt: deletedAt }).where(and(eq(inventoryItems.id, item.id), eq(inventoryItems.customerId, item.customerId), isNull(inventoryItems.deletedAt)))], {
-    audit: { action: 'inventory.delete', targetType: 'inventory_item', targetId: item.id, details: { name: item.name } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(inventoryItems)
+        .set({ deletedAt, updatedAt: deletedAt })
+        .where(and(eq(inventoryItems.id, item.id), eq(inventoryItems.customerId, item.customerId), isNull(inventoryItems.deletedAt))),
+    ],
+    {
+      audit: { action: 'inventory.delete', targetType: 'inventory_item', targetId: item.id, details: { name: item.name } },
+    },
+  );
   return { success: true, inventory_id: item.id, inventoryId: item.id, deletedAt };
 }

@@ -27,7 +27,25 @@ const le16 = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8);
 const le24 = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
 
 /** ISO base-media brands we accept as MP4 video (`qt  ` is QuickTime; audio-only and HEIF brands are refused). */
-const MP4_BRANDS = new Set(['isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'mp41', 'mp42', 'avc1', 'M4V ', 'M4VP', 'M4VH', 'dash', 'mmp4', 'MSNV', 'XAVC', 'f4v ']);
+const MP4_BRANDS = new Set([
+  'isom',
+  'iso2',
+  'iso3',
+  'iso4',
+  'iso5',
+  'iso6',
+  'mp41',
+  'mp42',
+  'avc1',
+  'M4V ',
+  'M4VP',
+  'M4VH',
+  'dash',
+  'mmp4',
+  'MSNV',
+  'XAVC',
+  'f4v ',
+]);
 /** Top-level atoms an old QuickTime file may start with (no `ftyp`). */
 const MOV_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
 
@@ -109,7 +127,10 @@ export function checkUpload(kind: MediaKind, bytes: Uint8Array, field = 'file'):
   const max = kind === 'photo' ? MAX_PHOTO_BYTES : MAX_VIDEO_BYTES;
   const allowed: readonly string[] = kind === 'photo' ? PHOTO_TYPES : VIDEO_TYPES;
   const names = kind === 'photo' ? 'JPEG, PNG, WebP or GIF' : 'MP4, QuickTime (.mov) or WebM';
-  if (!bytes.length) throw new ApiError('validation_failed', `Invalid request: ${field} is empty`, { details: [{ field, location: 'body', code: 'empty_file', message: `${field} is empty` }] });
+  if (!bytes.length)
+    throw new ApiError('validation_failed', `Invalid request: ${field} is empty`, {
+      details: [{ field, location: 'body', code: 'empty_file', message: `${field} is empty` }],
+    });
   if (bytes.length > max) {
     throw new ApiError('file_too_large', `The ${kind} is ${(bytes.length / (1024 * 1024)).toFixed(1)} MB; the limit is ${mb(max)}`, {
       status: 400,
@@ -140,9 +161,14 @@ export const mediaUrl = (baseUrl: string, customerId: string, itemId: string, fo
 export function decodeBase64(input: string, field: string): Uint8Array {
   const m = /^data:[^;,]*(;[^,]*)?,(.*)$/s.exec(input);
   const raw = (m ? m[2] : input).replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
-  if (m && !/;base64/i.test(m[1] ?? '')) throw new ApiError('validation_failed', `Invalid request: ${field} must be base64`, { details: [{ field, location: 'body', code: 'invalid_base64', message: 'the data URL must be base64-encoded' }] });
+  if (m && !/;base64/i.test(m[1] ?? ''))
+    throw new ApiError('validation_failed', `Invalid request: ${field} must be base64`, {
+      details: [{ field, location: 'body', code: 'invalid_base64', message: 'the data URL must be base64-encoded' }],
+    });
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(raw) || raw.length % 4 === 1) {
-    throw new ApiError('validation_failed', `Invalid request: ${field} is not valid base64`, { details: [{ field, location: 'body', code: 'invalid_base64', message: 'not valid base64' }] });
+    throw new ApiError('validation_failed', `Invalid request: ${field} is not valid base64`, {
+      details: [{ field, location: 'body', code: 'invalid_base64', message: 'not valid base64' }],
+    });
   }
   const bin = atob(raw.padEnd(raw.length + ((4 - (raw.length % 4)) % 4), '='));
   const out = new Uint8Array(bin.length);

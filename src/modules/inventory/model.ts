@@ -36,10 +36,26 @@ const money = () => z.number().min(0).max(1_000_000);
 export const HourlyRule = z
   .object({
     basePrice: money().openapi({ description: 'Price per hour' }),
-    minimumHours: z.number().min(0).max(24 * 31).optional(),
-    maximumHours: z.number().min(0).max(24 * 31).optional(),
+    minimumHours: z
+      .number()
+      .min(0)
+      .max(24 * 31)
+      .optional(),
+    maximumHours: z
+      .number()
+      .min(0)
+      .max(24 * 31)
+      .optional(),
     multiHourDiscounts: z
-      .array(z.object({ hours: z.number().positive().max(24 * 31), discountPercentage: z.number().min(0).max(100) }))
+      .array(
+        z.object({
+          hours: z
+            .number()
+            .positive()
+            .max(24 * 31),
+          discountPercentage: z.number().min(0).max(100),
+        }),
+      )
       .max(20)
       .optional()
       .openapi({ description: 'For a rental of at least `hours`, the largest matching discount applies to the hourly total.' }),
@@ -66,7 +82,11 @@ export const Season = z
   .superRefine((season, ctx) => {
     const { startDate: a, endDate: b } = season;
     if ((a == null) !== (b == null)) {
-      ctx.addIssue({ code: 'custom', path: [a == null ? 'startDate' : 'endDate'], message: 'give both startDate and endDate, or neither (a season without dates applies all year)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [a == null ? 'startDate' : 'endDate'],
+        message: 'give both startDate and endDate, or neither (a season without dates applies all year)',
+      });
       return;
     }
     if (a == null || b == null) return;
@@ -109,7 +129,11 @@ export const TimeSlot = z
   .object({
     slotId: z.string().max(64).optional(),
     time: hhmm().openapi({ example: '09:00' }),
-    durationMinutes: z.number().int().min(5).max(24 * 60),
+    durationMinutes: z
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60),
     weekdays: z.array(zWeekday).max(7).optional().openapi({ description: 'Days the slot runs; all days when absent' }),
     capacity: z.number().int().min(0).max(10_000).optional().openapi({ description: 'Seats for this slot; defaults to the item capacity' }),
   })
@@ -123,7 +147,7 @@ export const ScheduleException = z
     closed: z.boolean().default(false),
     open: hhmm().optional(),
     close: hhmm().optional(),
-    timeSlots: z.array(TimeSlot).max(48).optional().openapi({ description: 'Replaces the day\'s tour slots' }),
+    timeSlots: z.array(TimeSlot).max(48).optional().openapi({ description: "Replaces the day's tour slots" }),
     note: z.string().max(500).optional(),
   })
   .refine((e) => e.open == null || e.close == null || e.open < e.close, { message: 'open must be before close', path: ['close'] })
@@ -197,22 +221,49 @@ export const InventoryData = z
     category: z.string().max(100).optional(),
     images: z.array(z.string().max(2048)).max(50).optional().openapi({ description: 'Photo URLs; `POST /inventory/photo/{inventory_id}` appends to it' }),
     videos: z.array(z.string().max(2048)).max(20).optional().openapi({ description: 'Video URLs; `POST /inventory/video/{inventory_id}` appends to it' }),
-    assetMap: AssetMapImage.optional().openapi({ description: 'Map image of the asset pins (set by `POST /inventory/asset-map/{inventory_id}`); the pins live on the assets' }),
+    assetMap: AssetMapImage.optional().openapi({
+      description: 'Map image of the asset pins (set by `POST /inventory/asset-map/{inventory_id}`); the pins live on the assets',
+    }),
     isPublic: z.boolean().default(true),
     currency: z.string().length(3).optional(),
     /** Rentals: the pool of identical assets (at least one). Tours: not used. */
     assets: z.array(AssetInput).max(500).optional(),
     /** Tours: seats per departure. Rentals: people per asset (informational). */
     capacity: z.number().int().min(0).max(10_000).default(1),
-    operatingHours: z.partialRecord(zWeekday, DayHours).optional().openapi({ description: 'Rental opening hours by weekday; 08:00-18:00 every day when absent' }),
+    operatingHours: z
+      .partialRecord(zWeekday, DayHours)
+      .optional()
+      .openapi({ description: 'Rental opening hours by weekday; 08:00-18:00 every day when absent' }),
     /** Rentals: start-time granularity. */
-    slotIntervalMinutes: z.number().int().min(5).max(24 * 60).default(60),
+    slotIntervalMinutes: z
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(60),
     /** Rentals: allowed durations in hours (shown by the widget); any within min/max when absent. */
-    durations: z.array(z.number().positive().max(24 * 31)).max(20).optional(),
+    durations: z
+      .array(
+        z
+          .number()
+          .positive()
+          .max(24 * 31),
+      )
+      .max(20)
+      .optional(),
     fullDayOnly: z.boolean().optional(),
     timeSlots: z.array(TimeSlot).max(48).optional(),
-    turnaroundBufferMinutes: z.number().int().min(0).max(24 * 60).default(0),
-    minimumNoticeHours: z.number().min(0).max(24 * 365).default(0),
+    turnaroundBufferMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(0),
+    minimumNoticeHours: z
+      .number()
+      .min(0)
+      .max(24 * 365)
+      .default(0),
     maxAdvanceDays: z.number().int().min(1).max(730).default(365),
     seasons: z.array(Season).max(50).default([]),
     tourPricing: TourPricing.optional(),

@@ -40,7 +40,13 @@ export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, rea
   const url = mediaUrl(baseUrl, customerId, item.id, folder, fileName);
   await ctx.env.FILES.put(key, file.bytes, {
     httpMetadata: { contentType: found.mime, cacheControl: 'public, max-age=31536000, immutable' },
-    customMetadata: { customerId, itemId: item.id, kind, originalName: (file.name ?? '').slice(0, 200), uploadedBy: ctx.principal.userId ?? ctx.principal.credentialId },
+    customMetadata: {
+      customerId,
+      itemId: item.id,
+      kind,
+      originalName: (file.name ?? '').slice(0, 200),
+      uploadedBy: ctx.principal.userId ?? ctx.principal.credentialId,
+    },
   });
   try {
     const result = await withVersionRetry(undefined, async () => {
@@ -50,7 +56,12 @@ export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, rea
       if (list.length > limit) throw full();
       data[field] = list;
       await commit(ctx, [dataUpdateStmt(ctx, fresh, data)], {
-        audit: { action: `inventory.${kind}_upload`, targetType: 'inventory_item', targetId: fresh.id, details: { key, contentType: found.mime, size: file.bytes.length } },
+        audit: {
+          action: `inventory.${kind}_upload`,
+          targetType: 'inventory_item',
+          targetId: fresh.id,
+          details: { key, contentType: found.mime, size: file.bytes.length },
+        },
       });
       return { list, version: fresh.version + 1 };
     });
@@ -91,7 +102,10 @@ export async function openMedia(ctx: Ctx, p: { customerId: string; itemId: strin
     const start = m[1] ? Number(m[1]) : Math.max(0, size - Number(m[2]));
     const end = m[1] && m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
     if (start > end || start >= size) {
-      throw new ApiError('range_not_satisfiable', `The file has ${size} bytes; the requested range is outside it`, { status: 416, headers: { 'content-range': `bytes */${size}` } });
+      throw new ApiError('range_not_satisfiable', `The file has ${size} bytes; the requested range is outside it`, {
+        status: 416,
+        headers: { 'content-range': `bytes */${size}` },
+      });
     }
     range = { offset: start, length: end - start + 1 };
   }

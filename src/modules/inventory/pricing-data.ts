@@ -45,7 +45,17 @@ export async function getPricing(ctx: Ctx, q: { inventory_id?: string; inventory
   return pricingView(item, await locationOf(ctx, item));
 }
 
-const REPLACED_PRICING_FIELDS = ['seasons', 'tourPricing', 'addons', 'taxes', 'scheduleExceptions', 'capacityOverrides', 'maintenanceBlocks', 'deposit', 'turnaroundBufferMinutes'] as const;
+const REPLACED_PRICING_FIELDS = [
+  'seasons',
+  'tourPricing',
+  'addons',
+  'taxes',
+  'scheduleExceptions',
+  'capacityOverrides',
+  'maintenanceBlocks',
+  'deposit',
+  'turnaroundBufferMinutes',
+] as const;
 
 export interface PricingInput {
   inventory_id?: string;
@@ -69,7 +79,10 @@ export async function updatePricing(ctx: Ctx, input: PricingInput) {
   const id = (input.inventory_id ?? input.inventoryId)!;
   const given = REPLACED_PRICING_FIELDS.filter((k) => input[k] !== undefined);
   if (!given.length && !input.hourlyPrices && !input.dailyPrices) {
-    throw new ApiError('no_changes', 'Give at least one pricing field: seasons, hourlyPrices, dailyPrices, tourPricing, addons, taxes, scheduleExceptions, capacityOverrides, maintenanceBlocks, deposit or turnaroundBufferMinutes');
+    throw new ApiError(
+      'no_changes',
+      'Give at least one pricing field: seasons, hourlyPrices, dailyPrices, tourPricing, addons, taxes, scheduleExceptions, capacityOverrides, maintenanceBlocks, deposit or turnaroundBufferMinutes',
+    );
   }
   return withVersionRetry(input.expectedVersion, async () => {
     const item = await getItemInTenant(ctx, id);
@@ -102,7 +115,15 @@ export async function updatePricing(ctx: Ctx, input: PricingInput) {
     const assets = await assetsOf(ctx, item);
     checkBlockAssets(parsed.data, new Set(assets.filter((a) => !isRemoved(a)).map((a) => a.id)));
     await commit(ctx, [dataUpdateStmt(ctx, item, parsed.data as Record<string, unknown>)], {
-      audit: { action: 'inventory.pricing_update', targetType: 'inventory_item', targetId: item.id, details: { fields: [...given, ...(input.hourlyPrices ? ['hourlyPrices'] : []), ...(input.dailyPrices ? ['dailyPrices'] : [])], version: item.version + 1 } },
+      audit: {
+        action: 'inventory.pricing_update',
+        targetType: 'inventory_item',
+        targetId: item.id,
+        details: {
+          fields: [...given, ...(input.hourlyPrices ? ['hourlyPrices'] : []), ...(input.dailyPrices ? ['dailyPrices'] : [])],
+          version: item.version + 1,
+        },
+      },
     });
     const fresh = await getItemInTenant(ctx, id);
     return { success: true, ...pricingView(fresh, await locationOf(ctx, fresh)) };

@@ -14,7 +14,14 @@ export type LocationRow = typeof locations.$inferSelect;
 // Reads
 
 export const invalid = (details: ErrorDetail[]) =>
-  new ApiError('validation_failed', `Invalid request: ${details.map((d) => `${d.field}: ${d.message}`).slice(0, 3).join('; ')}`, { details });
+  new ApiError(
+    'validation_failed',
+    `Invalid request: ${details
+      .map((d) => `${d.field}: ${d.message}`)
+      .slice(0, 3)
+      .join('; ')}`,
+    { details },
+  );
 
 export const detail = (field: string, message: string, code = 'invalid'): ErrorDetail => ({ field, location: 'body', code, message });
 
@@ -43,7 +50,11 @@ export async function getOwnedItemOr403(ctx: Ctx, id: string): Promise<ItemRow> 
 }
 
 export async function locationOf(ctx: Ctx, item: ItemRow): Promise<LocationRow | undefined> {
-  return ctx.db.select().from(locations).where(and(eq(locations.id, item.locationId), eq(locations.customerId, item.customerId))).get();
+  return ctx.db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.id, item.locationId), eq(locations.customerId, item.customerId)))
+    .get();
 }
 
 export const isRemoved = (a: AssetRow) => Boolean(a.details && (a.details as Record<string, unknown>).removedAt);

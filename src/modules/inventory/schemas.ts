@@ -53,7 +53,12 @@ export const SetupBody = z
     inventory_id: zId().optional().openapi({ description: 'Update this item; absent creates a new one' }),
     inventoryId: zId().optional().openapi({ description: 'Alias of inventory_id' }),
     customerId: z.string().max(128).optional().openapi({ description: "Must be the caller's own (403 otherwise)" }),
-    expectedVersion: z.number().int().min(1).optional().openapi({ description: 'Refuse the update with 409 `version_conflict` unless the stored version is this one' }),
+    expectedVersion: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .openapi({ description: 'Refuse the update with 409 `version_conflict` unless the stored version is this one' }),
   })
   .refine((b) => !(b.inventory_id && b.inventoryId && b.inventory_id !== b.inventoryId), {
     message: 'inventory_id and inventoryId differ; give one',
@@ -95,7 +100,10 @@ export const PricingQuery = z
 
 const pricingFields = {
   seasons: z.array(Season).max(50).optional().openapi({ description: 'Replaces all seasons' }),
-  hourlyPrices: z.partialRecord(zWeekday, HourlyPrice).optional().openapi({ description: 'Merged by weekday into the all-year season (the season without dates; created when missing)' }),
+  hourlyPrices: z
+    .partialRecord(zWeekday, HourlyPrice)
+    .optional()
+    .openapi({ description: 'Merged by weekday into the all-year season (the season without dates; created when missing)' }),
   dailyPrices: z.partialRecord(zWeekday, money()).optional().openapi({ description: 'Merged by weekday into the all-year season' }),
   tourPricing: TourPricing.nullable().optional().openapi({ description: 'Replaces the tour fares; null removes them' }),
   addons: z.array(Addon).max(100).optional(),
@@ -103,8 +111,17 @@ const pricingFields = {
   scheduleExceptions: z.array(ScheduleException).max(1000).optional(),
   capacityOverrides: z.array(CapacityOverride).max(2000).optional(),
   maintenanceBlocks: z.array(MaintenanceBlock).max(1000).optional(),
-  deposit: z.object({ amount: money(), required: z.boolean().default(false) }).nullable().optional().openapi({ description: 'Security deposit; null removes it' }),
-  turnaroundBufferMinutes: z.number().int().min(0).max(24 * 60).optional(),
+  deposit: z
+    .object({ amount: money(), required: z.boolean().default(false) })
+    .nullable()
+    .optional()
+    .openapi({ description: 'Security deposit; null removes it' }),
+  turnaroundBufferMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .optional(),
 };
 
 export const PricingUpdate = z
@@ -192,7 +209,13 @@ export const AssetMapResult = z
     inventory_id: z.string(),
     inventoryId: z.string(),
     assetMap: z
-      .object({ imageUrl: z.string().nullable(), contentType: z.string().nullable().optional(), width: z.number().nullable().optional(), height: z.number().nullable().optional(), updatedAt: z.string().optional() })
+      .object({
+        imageUrl: z.string().nullable(),
+        contentType: z.string().nullable().optional(),
+        width: z.number().nullable().optional(),
+        height: z.number().nullable().optional(),
+        updatedAt: z.string().optional(),
+      })
       .nullable(),
     pins: z.array(MapPin.extend({ assetId: z.string(), name: z.string() })),
     version: z.number().int(),

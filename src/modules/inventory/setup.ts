@@ -125,7 +125,10 @@ export async function setupInventory(ctx: Ctx, input: SetupInput, opts: SetupOpt
       .from(locations)
       .where(and(eq(locations.id, input.data.locationId), eq(locations.customerId, customerId)))
       .get();
-    if (!location) throw new ApiError('not_found', `Location ${input.data.locationId} not found`, { details: [detail('data.locationId', 'not one of your locations', 'not_found')] });
+    if (!location)
+      throw new ApiError('not_found', `Location ${input.data.locationId} not found`, {
+        details: [detail('data.locationId', 'not one of your locations', 'not_found')],
+      });
     if (location.status === 'pending_deletion' && existing?.locationId !== location.id) {
       throw new ApiError('invalid_state', 'The location is scheduled for deletion; restore it before adding inventory to it');
     }

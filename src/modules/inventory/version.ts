@@ -37,7 +37,9 @@ export async function withVersionRetry<T>(expectedVersion: number | undefined, f
 
 export function checkExpected(item: ItemRow, expectedVersion: number | undefined) {
   if (expectedVersion != null && item.version !== expectedVersion) {
-    throw new ApiError('version_conflict', `The inventory item is at version ${item.version}, not ${expectedVersion}; reload it and try again`, { extra: { currentVersion: item.version } });
+    throw new ApiError('version_conflict', `The inventory item is at version ${item.version}, not ${expectedVersion}; reload it and try again`, {
+      extra: { currentVersion: item.version },
+    });
   }
 }
 

@@ -5,19 +5,60 @@ import * as s from './schemas';
 const tags = ['Locations'];
 
 export const listLocations = route({
-  method: 'get', path: '/location', tags, summary: "The caller's locations, or the location of one inventory item",
-  query: s.ListQuery, ok: z.object({ data: z.array(s.Location) }).or(s.Location), errors: [404],
-  description: 'Without `inventoryId`: `{data: Location[]}` with every location of the operator (including those scheduled for deletion). With `inventoryId`: that item\'s Location.',
+  method: 'get',
+  path: '/location',
+  tags,
+  summary: "The caller's locations, or the location of one inventory item",
+  query: s.ListQuery,
+  ok: z.object({ data: z.array(s.Location) }).or(s.Location),
+  errors: [404],
+  description:
+    "Without `inventoryId`: `{data: Location[]}` with every location of the operator (including those scheduled for deletion). With `inventoryId`: that item's Location.",
 });
 export const createLocation = route({
-  method: 'post', path: '/location', tags, summary: 'Create a location (address geocoded, chat notification sent)',
-  body: s.CreateBody, ok: s.Location, status: 200, errors: [403, 404],
+  method: 'post',
+  path: '/location',
+  tags,
+  summary: 'Create a location (address geocoded, chat notification sent)',
+  body: s.CreateBody,
+  ok: s.Location,
+  status: 200,
+  errors: [403, 404],
 });
-export const updateLocation = route({ method: 'patch', path: '/location', tags, summary: 'Update a location (a new address is geocoded again)', body: s.UpdateBody, ok: s.Location, errors: [404] });
+export const updateLocation = route({
+  method: 'patch',
+  path: '/location',
+  tags,
+  summary: 'Update a location (a new address is geocoded again)',
+  body: s.UpdateBody,
+  ok: s.Location,
+  errors: [404],
+});
 export const deleteLocation = route({
-  method: 'delete', path: '/location', tags, summary: 'Schedule a location for permanent deletion after 60 days',
-  body: s.DeleteBody, ok: s.Location, errors: [403, 404, 409],
+  method: 'delete',
+  path: '/location',
+  tags,
+  summary: 'Schedule a location for permanent deletion after 60 days',
+  body: s.DeleteBody,
+  ok: s.Location,
+  errors: [403, 404, 409],
   description: 'The location keeps working read-only until the purge job deletes it 60 days later; `PATCH /location/restore` cancels the deletion.',
 });
-export const updateIvr = route({ method: 'patch', path: '/location/ivr', tags, summary: 'Set the voice-menu configuration of a location', body: s.IvrBody, ok: s.Location, errors: [404] });
-export const restoreLocation = route({ method: 'patch', path: '/location/restore', tags, summary: 'Restore a location scheduled for deletion', body: s.RestoreBody, ok: s.Location, errors: [404] });
+export const updateIvr = route({
+  method: 'patch',
+  path: '/location/ivr',
+  tags,
+  summary: 'Set the voice-menu configuration of a location',
+  body: s.IvrBody,
+  ok: s.Location,
+  errors: [404],
+});
+export const restoreLocation = route({
+  method: 'patch',
+  path: '/location/restore',
+  tags,
+  summary: 'Restore a location scheduled for deletion',
+  body: s.RestoreBody,
+  ok: s.Location,
+  errors: [404],
+});

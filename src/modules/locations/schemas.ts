@@ -2,12 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { isValidTimeZone } from '../../lib/time';
 
 export const zTimeZone = () =>
-  z
-    .string()
-    .trim()
-    .max(64)
-    .refine(isValidTimeZone, 'must be an IANA time zone such as America/New_York')
-    .openapi({ example: 'America/New_York' });
+  z.string().trim().max(64).refine(isValidTimeZone, 'must be an IANA time zone such as America/New_York').openapi({ example: 'America/New_York' });
 
 export const Location = z
   .object({
@@ -30,7 +25,13 @@ export const Location = z
   })
   .openapi('Location');
 
-const phone = () => z.string().trim().min(5).max(32).regex(/^\+?[0-9 ().-]+$/, 'must be a phone number');
+const phone = () =>
+  z
+    .string()
+    .trim()
+    .min(5)
+    .max(32)
+    .regex(/^\+?[0-9 ().-]+$/, 'must be a phone number');
 
 export const ListQuery = z.object({ inventoryId: z.string().min(1).max(128).optional() });
 

@@ -37,7 +37,11 @@ export function locationOut(l: LocationRow) {
 
 /** Tenant-scoped read; another operator's location answers 404. */
 export async function getLocationInTenant(ctx: Ctx, locationId: string): Promise<LocationRow> {
-  const row = await ctx.db.select().from(locations).where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx)))).get();
+  const row = await ctx.db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx))))
+    .get();
   if (!row) throw notFound('Location');
   return row;
 }
@@ -85,28 +89,55 @@ export async function createLocation(
     createdAt: now,
     updatedAt: now,
   };
-  const chat = chatStmt(ctx, { to: 'operator-team', subject: 'New location', body: `New location "${row.name}" created at ${row.address}.`, template: 'location.created', metadata: { locationId: row.id } });
-  await commit(ctx, [ctx.db.insert(locations).values(row), chat.stmt], { audit: { action: 'location.create', targetType: 'location', targetId: row.id, details: { name: row.name } } });
+  const chat = chatStmt(ctx, {
+    to: 'operator-team',
+    subject: 'New location',
+    body: `New location "${row.name}" created at ${row.address}.`,
+    template: 'location.created',
+    metadata: { locationId: row.id },
+  });
+  await commit(ctx, [ctx.db.insert(locations).values(row), chat.stmt], {
+    audit: { action: 'location.create', targetType: 'location', targetId: row.id, details: { name: row.name } },
+  });
   return locationOut(row);
 }
 
 export async function updateLocation(
   ctx: Ctx,
-  input: { locationId: string; name?: string; address?: string; phoneNumber?: string; connectId?: string | null; details?: Record<string, unknown>; timezone?: string; currency?: string },
+  input: {
+    locationId: string;
+    name?: string;
+    address?: string;
+    phoneNumber?: string;
+    connectId?: string | null;
+    details?: Record<string, unknown>;
+    timezone?: string;
+    currency?: string;
+  },
 ) {
   requirePermission(ctx, 'locations');
   const existing = await getLocationInTenant(ctx, input.locationId);
   const patch: Partial<LocationRow> = {};
-  for (const k of ['name', 'phoneNumber', 'connectId', 'timezone', 'currency'] as const) if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
+  for (const k of ['name', 'phoneNumber', 'connectId', 'timezone', 'currency'] as const)
+    if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
   if (input.details !== undefined) patch.details = { ...(existing.details ?? {}), ...input.details };
   if (input.address !== undefined && input.address !== existing.address) {
     const geo = await geocode(ctx.env, input.address);
     Object.assign(patch, { address: input.address, latitude: geo.latitude, longitude: geo.longitude });
   }
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one field to update');
-  await commit(ctx, [ctx.db.update(locations).set(patch).where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId)))], {
-    audit: { action: 'location.update', targetType: 'location', targetId: existing.id, details: { fields: Object.keys(patch) } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(locations)
+        .set(patch)
+        .where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId))),
+    ],
+    {
+      audit: { action: 'location.update', targetType: 'location', targetId: existing.id, details: { fields: Object.keys(patch) } },
+    },
+  );
   return locationOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
 }
 
@@ -121,9 +152,18 @@ export async function scheduleDeletion(ctx: Ctx, input: { locationId: string; cu
     deletionScheduledAt: now.toISOString(),
     purgeAfter: new Date(now.getTime() + DELETION_GRACE_DAYS * 86_400_000).toISOString(),
   };
-  await commit(ctx, [ctx.db.update(locations).set(patch).where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId)))], {
-    audit: { action: 'location.delete_scheduled', targetType: 'location', targetId: existing.id, details: { purgeAfter: patch.purgeAfter } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(locations)
+        .set(patch)
+        .where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId))),
+    ],
+    {
+      audit: { action: 'location.delete_scheduled', targetType: 'location', targetId: existing.id, details: { purgeAfter: patch.purgeAfter } },
+    },
+  );
   return locationOut({ ...existing, ...patch, updatedAt: now.toISOString() });
 }
 
@@ -132,9 +172,18 @@ export async function restoreLocation(ctx: Ctx, input: { locationId: string }) {
   const existing = await getLocationInTenant(ctx, input.locationId);
   if (existing.status !== 'pending_deletion') throw new ApiError('bad_request', 'The location is not scheduled for deletion');
   const patch = { status: 'active' as const, deletionScheduledAt: null, purgeAfter: null };
-  await commit(ctx, [ctx.db.update(locations).set(patch).where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId)))], {
-    audit: { action: 'location.restore', targetType: 'location', targetId: existing.id },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(locations)
+        .set(patch)
+        .where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId))),
+    ],
+    {
+      audit: { action: 'location.restore', targetType: 'location', targetId: existing.id },
+    },
+  );
   return locationOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
 }
 
@@ -142,9 +191,18 @@ export async function updateIvr(ctx: Ctx, input: { locationId: string; ivrConfig
   requirePermission(ctx, 'locations');
   const existing = await getLocationInTenant(ctx, input.locationId);
   const ivrConfig = { ...(existing.ivrConfig ?? {}), ...input.ivrConfig };
-  await commit(ctx, [ctx.db.update(locations).set({ ivrConfig }).where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId)))], {
-    audit: { action: 'location.ivr_update', targetType: 'location', targetId: existing.id },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(locations)
+        .set({ ivrConfig })
+        .where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId))),
+    ],
+    {
+      audit: { action: 'location.ivr_update', targetType: 'location', targetId: existing.id },
+    },
+  );
   return locationOut({ ...existing, ivrConfig, updatedAt: new Date().toISOString() });
 }
 

@@ -5,11 +5,25 @@ import { ctxOf, tenantOf } from '../../lib/context';
 import { messageOutbox } from '../../db/schema/events';
 
 const Message = z
-  .object({ id: z.string(), channel: z.string(), to: z.string(), subject: z.string().nullable(), body: z.string(), template: z.string().nullable(), metadata: z.unknown(), status: z.string(), provider: z.string(), createdAt: z.string() })
+  .object({
+    id: z.string(),
+    channel: z.string(),
+    to: z.string(),
+    subject: z.string().nullable(),
+    body: z.string(),
+    template: z.string().nullable(),
+    metadata: z.unknown(),
+    status: z.string(),
+    provider: z.string(),
+    createdAt: z.string(),
+  })
   .openapi('OutboxMessage');
 
 const listMessages = route({
-  method: 'get', path: '/outbox/messages', tags: ['Messages'], summary: 'E-mail, SMS, chat and push messages sent for the account',
+  method: 'get',
+  path: '/outbox/messages',
+  tags: ['Messages'],
+  summary: 'E-mail, SMS, chat and push messages sent for the account',
   description: 'With no e-mail/SMS provider configured (the offline default), this outbox is where messages go; with a provider it is the send log.',
   query: z.object({
     channel: z.enum(['email', 'sms', 'chat', 'push']).optional(),
@@ -32,7 +46,14 @@ mount(router, listMessages, async (c, { query }) => {
     query.template ? eq(messageOutbox.template, query.template) : undefined,
   );
   const [rows, total] = await Promise.all([
-    ctx.db.select().from(messageOutbox).where(where).orderBy(desc(messageOutbox.createdAt), desc(messageOutbox.id)).limit(query.limit).offset(query.offset).all(),
+    ctx.db
+      .select()
+      .from(messageOutbox)
+      .where(where)
+      .orderBy(desc(messageOutbox.createdAt), desc(messageOutbox.id))
+      .limit(query.limit)
+      .offset(query.offset)
+      .all(),
     ctx.db.select({ n: count() }).from(messageOutbox).where(where).get(),
   ]);
   return c.json({ data: rows, total: total?.n ?? 0, limit: query.limit, offset: query.offset });

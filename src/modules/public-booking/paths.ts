@@ -7,7 +7,13 @@ import { ApiError, type ErrorDetail } from '../../lib/errors';
  * ids, items, assets, times, names and the e-mail the cancellation code is sent to) is refused.
  */
 const text = (max: number) => z.string().trim().max(max).nullable();
-const phone = z.string().trim().min(5).max(32).regex(/^\+?[0-9 ().-]+$/, 'must be a phone number').nullable();
+const phone = z
+  .string()
+  .trim()
+  .min(5)
+  .max(32)
+  .regex(/^\+?[0-9 ().-]+$/, 'must be a phone number')
+  .nullable();
 const prefKey = /^(?!(?:__proto__|constructor|prototype)$)[A-Za-z0-9_-]{1,50}$/;
 
 interface Rule {
@@ -18,8 +24,20 @@ interface Rule {
 
 const RULES: Rule[] = [
   { path: /^customerInfo\.phone$/, doc: 'customerInfo.phone', value: phone },
-  { path: /^customerInfo\.address$/, doc: 'customerInfo.address', value: z.union([z.string().trim().max(500), z.record(z.string().regex(prefKey), z.string().max(200)).refine((o) => Object.keys(o).length <= 10, 'at most 10 fields'), z.null()]) },
-  { path: /^customerInfo\.address\.(line1|line2|street|city|state|postalCode|zip|country)$/, doc: 'customerInfo.address.{line1,line2,street,city,state,postalCode,zip,country}', value: text(200) },
+  {
+    path: /^customerInfo\.address$/,
+    doc: 'customerInfo.address',
+    value: z.union([
+      z.string().trim().max(500),
+      z.record(z.string().regex(prefKey), z.string().max(200)).refine((o) => Object.keys(o).length <= 10, 'at most 10 fields'),
+      z.null(),
+    ]),
+  },
+  {
+    path: /^customerInfo\.address\.(line1|line2|street|city|state|postalCode|zip|country)$/,
+    doc: 'customerInfo.address.{line1,line2,street,city,state,postalCode,zip,country}',
+    value: text(200),
+  },
   { path: /^customerInfo\.emergencyContact\.(name|relationship)$/, doc: 'customerInfo.emergencyContact.{name,relationship}', value: text(200) },
   { path: /^customerInfo\.emergencyContact\.phone$/, doc: 'customerInfo.emergencyContact.phone', value: phone },
   { path: /^customerInfo\.preferredLanguage$/, doc: 'customerInfo.preferredLanguage', value: text(20) },
@@ -27,14 +45,19 @@ const RULES: Rule[] = [
   { path: /^extendedData\.(notes|specialRequests)$/, doc: 'extendedData.{notes,specialRequests}', value: text(2000) },
   { path: /^extendedData\.arrivalTime$/, doc: 'extendedData.arrivalTime', value: text(50) },
   { path: /^extendedData\.(dietaryRestrictions|accessibilityNeeds)$/, doc: 'extendedData.{dietaryRestrictions,accessibilityNeeds}', value: text(500) },
-  { path: /^extendedData\.preferences\.[A-Za-z0-9_-]{1,50}$/, doc: 'extendedData.preferences.<key>', value: z.union([z.string().max(500), z.number().finite(), z.boolean(), z.null()]) },
+  {
+    path: /^extendedData\.preferences\.[A-Za-z0-9_-]{1,50}$/,
+    doc: 'extendedData.preferences.<key>',
+    value: z.union([z.string().max(500), z.number().finite(), z.boolean(), z.null()]),
+  },
 ];
 
 /** The allow-list as documented (and answered by GET /public/booking as `editablePaths`). */
 export const EDITABLE_PATHS = RULES.map((r) => r.doc);
 
 /** Booking fields that can never change through the public endpoint (named in the 400). */
-const PROTECTED = /^(status|Status|pricing|rentalPricing|subtotal|discountTotal|taxTotal|tipTotal|feeTotal|total|amountPaid|paymentPlan|paymentIntentId|paymentMethodId|depositInformation|customerId|CustomerInfo|owner|locationId|itemId|inventoryId|renterId|id|rentalId|transactionId|bundleGroupId|assetIds|assetId|start|end|startTime|endTime|localDate|quantity|participants|addons|promoCode|discountDetails|source|version|channel\w*|commissionRate|testMode|checkedInAt|checkedOutAt|cancelledAt|createdAt|updatedAt|rentalDetails)$/;
+const PROTECTED =
+  /^(status|Status|pricing|rentalPricing|subtotal|discountTotal|taxTotal|tipTotal|feeTotal|total|amountPaid|paymentPlan|paymentIntentId|paymentMethodId|depositInformation|customerId|CustomerInfo|owner|locationId|itemId|inventoryId|renterId|id|rentalId|transactionId|bundleGroupId|assetIds|assetId|start|end|startTime|endTime|localDate|quantity|participants|addons|promoCode|discountDetails|source|version|channel\w*|commissionRate|testMode|checkedInAt|checkedOutAt|cancelledAt|createdAt|updatedAt|rentalDetails)$/;
 
 export interface PathChange {
   path: string;
@@ -73,7 +96,10 @@ export function checkPatch(data: Record<string, unknown>): PathChange[] {
     out.push({ path, root: segments[0] as PathChange['root'], segments: segments.slice(1), value: parsed.data });
   }
   if (refused.length) {
-    throw new ApiError('forbidden_path', `Not editable: ${refused.map((r) => r.field).join(', ')}. Renter-editable paths: ${EDITABLE_PATHS.join(', ')}`, { status: 400, details: [...refused, ...invalid] });
+    throw new ApiError('forbidden_path', `Not editable: ${refused.map((r) => r.field).join(', ')}. Renter-editable paths: ${EDITABLE_PATHS.join(', ')}`, {
+      status: 400,
+      details: [...refused, ...invalid],
+    });
   }
   if (invalid.length) throw new ApiError('validation_failed', `Invalid request: ${invalid.map((d) => d.message).join('; ')}`, { details: invalid });
   // Parents before children, so `address` then `address.city` composes.

@@ -3,7 +3,9 @@ import { z } from '@hono/zod-openapi';
 const id = () => z.string().trim().min(1).max(128);
 
 export const OrderParams = z.object({ orderId: id().openapi({ description: 'A transaction (order) id, a bundle group id or a rental id' }) });
-export const BookingQuery = z.object({ TransactionId: id().openapi({ description: 'The order\'s transaction id (the booking reference of the confirmation e-mail)' }) });
+export const BookingQuery = z.object({
+  TransactionId: id().openapi({ description: "The order's transaction id (the booking reference of the confirmation e-mail)" }),
+});
 
 export const PatchBookingBody = z
   .object({
@@ -12,7 +14,11 @@ export const PatchBookingBody = z
       .record(z.string().min(1).max(200), z.unknown())
       .refine((o) => Object.keys(o).length > 0, 'give at least one path')
       .refine((o) => Object.keys(o).length <= 20, 'at most 20 paths at once')
-      .openapi({ type: 'object', example: { 'customerInfo.phone': '+15555550123', 'extendedData.notes': 'Arriving 15 minutes early' }, description: 'Dot-notation paths to new values (see the allow-list)' }),
+      .openapi({
+        type: 'object',
+        example: { 'customerInfo.phone': '+15555550123', 'extendedData.notes': 'Arriving 15 minutes early' },
+        description: 'Dot-notation paths to new values (see the allow-list)',
+      }),
   })
   .openapi('PatchPublicBooking');
 
@@ -87,7 +93,7 @@ export const PublicBooking = z
     locations: z.array(PublicLocation),
     status: z.string(),
     currency: z.string(),
-    customerInfo: z.record(z.string(), z.unknown()).openapi({ description: 'The renter\'s contact details (allow-listed fields)' }),
+    customerInfo: z.record(z.string(), z.unknown()).openapi({ description: "The renter's contact details (allow-listed fields)" }),
     totals: Totals,
     bookings: z.array(PublicBookingLine),
     editablePaths: z.array(z.string()),

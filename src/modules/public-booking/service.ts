@@ -46,9 +46,23 @@ async function loadOrder(ctx: Ctx, rows: BookingRow[]) {
   const assetIds = [...new Set(rows.flatMap((r) => r.assetIds ?? []))];
   const locationIds = [...new Set(rows.map((r) => r.locationId))];
   const [items, assets, locs, customer] = await Promise.all([
-    ctx.db.select().from(inventoryItems).where(and(eq(inventoryItems.customerId, customerId), inArray(inventoryItems.id, itemIds))).all(),
-    assetIds.length ? ctx.db.select({ id: inventoryAssets.id, name: inventoryAssets.name }).from(inventoryAssets).where(and(eq(inventoryAssets.customerId, customerId), inArray(inventoryAssets.id, assetIds))).all() : [],
-    ctx.db.select().from(locations).where(and(eq(locations.customerId, customerId), inArray(locations.id, locationIds))).all(),
+    ctx.db
+      .select()
+      .from(inventoryItems)
+      .where(and(eq(inventoryItems.customerId, customerId), inArray(inventoryItems.id, itemIds)))
+      .all(),
+    assetIds.length
+      ? ctx.db
+          .select({ id: inventoryAssets.id, name: inventoryAssets.name })
+          .from(inventoryAssets)
+          .where(and(eq(inventoryAssets.customerId, customerId), inArray(inventoryAssets.id, assetIds)))
+          .all()
+      : [],
+    ctx.db
+      .select()
+      .from(locations)
+      .where(and(eq(locations.customerId, customerId), inArray(locations.id, locationIds)))
+      .all(),
     ctx.db.select({ name: customers.name, businessName: customers.businessName }).from(customers).where(eq(customers.id, customerId)).get(),
   ]);
   return {
@@ -93,7 +107,13 @@ const commonStatus = (rows: BookingRow[]) => (rows.every((r) => r.status === row
 const byStart = (a: BookingRow, b: BookingRow) => a.start - b.start || (a.id < b.id ? -1 : 1);
 
 async function transactionRows(ctx: Ctx, customerId: string, transactionId: string) {
-  return (await ctx.db.select().from(bookings).where(and(eq(bookings.customerId, customerId), eq(bookings.transactionId, transactionId))).all()).sort(byStart);
+  return (
+    await ctx.db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.customerId, customerId), eq(bookings.transactionId, transactionId)))
+      .all()
+  ).sort(byStart);
 }
 
 /** GET /public/order/{orderId}: the whole order a transaction, bundle group or rental id belongs to. */
@@ -133,7 +153,12 @@ export async function getOrder(ctx: Ctx, orderId: string) {
     currency: rows[0].currency,
     renter: { firstName: who.firstName, lastName: who.lastName },
     totals: totalsOf(rows),
-    groups: [...groups.values()].map((g) => ({ groupId: g.groupId, type: g.type, lineItems: g.rows.map((r) => lineItem(r, o)), total: toDollars(g.rows.reduce((s, r) => s + r.total, 0)) })),
+    groups: [...groups.values()].map((g) => ({
+      groupId: g.groupId,
+      type: g.type,
+      lineItems: g.rows.map((r) => lineItem(r, o)),
+      total: toDollars(g.rows.reduce((s, r) => s + r.total, 0)),
+    })),
     createdAt: rows.reduce((m, r) => (r.createdAt < m ? r.createdAt : m), rows[0].createdAt),
   };
 }
@@ -141,7 +166,8 @@ export async function getOrder(ctx: Ctx, orderId: string) {
 /** Contact fields of customerInfo the renter sees (and partly edits). */
 const CONTACT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'address', 'emergencyContact', 'preferredLanguage', 'marketingOptIn'];
 const RENTER_EXTENDED_FIELDS = ['notes', 'specialRequests', 'arrivalTime', 'dietaryRestrictions', 'accessibilityNeeds', 'preferences'];
-const pick = (o: Record<string, unknown> | null | undefined, keys: string[]) => Object.fromEntries(keys.filter((k) => o && o[k] !== undefined).map((k) => [k, o![k]]));
+const pick = (o: Record<string, unknown> | null | undefined, keys: string[]) =>
+  Object.fromEntries(keys.filter((k) => o && o[k] !== undefined).map((k) => [k, o![k]]));
 
 const CLOSED = new Set(['cancelled', 'completed', 'no_show']);
 
@@ -150,7 +176,11 @@ async function publicBookingView(ctx: Ctx, rows: BookingRow[]) {
   const first = rows[0];
   let contact = pick(first.customerInfo, CONTACT_FIELDS);
   if (!contact.email && first.renterId) {
-    const r = await ctx.db.select().from(renters).where(and(eq(renters.id, first.renterId), eq(renters.customerId, first.customerId))).get();
+    const r = await ctx.db
+      .select()
+      .from(renters)
+      .where(and(eq(renters.id, first.renterId), eq(renters.customerId, first.customerId)))
+      .get();
     if (r) contact = { firstName: r.firstName, lastName: r.lastName, email: r.email, ...(r.phone ? { phone: r.phone } : {}), ...contact };
   }
   return {
@@ -171,7 +201,10 @@ async function publicBookingView(ctx: Ctx, rows: BookingRow[]) {
 export async function getPublicBooking(ctx: Ctx, transactionId: string) {
   const rows = (await ctx.db.select().from(bookings).where(eq(bookings.transactionId, transactionId)).all()).sort(byStart);
   if (!rows.length) throw notFound('Booking');
-  return publicBookingView(ctx, rows.filter((r) => r.customerId === rows[0].customerId));
+  return publicBookingView(
+    ctx,
+    rows.filter((r) => r.customerId === rows[0].customerId),
+  );
 }
 
 /**
@@ -198,11 +231,18 @@ export async function patchPublicBooking(ctx: Ctx, input: { rentalId: string; da
           .update(bookings)
           .set({ customerInfo, extendedData, version: next, updatedAt: now })
           .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId), eq(bookings.version, b.version))),
-        activityStmt(ctx, b, next, { type: 'booking.updated', change: paths.join(', '), label: 'Details updated by the renter', details: { paths, source: 'public' } }),
+        activityStmt(ctx, b, next, {
+          type: 'booking.updated',
+          change: paths.join(', '),
+          label: 'Details updated by the renter',
+          details: { paths, source: 'public' },
+        }),
       ],
       {
         audit: { action: 'booking.public_update', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { paths } },
-        events: [{ type: 'booking.updated', customerId: b.customerId, data: { rentalId: b.id, transactionId: b.transactionId, changed: paths, source: 'renter' } }],
+        events: [
+          { type: 'booking.updated', customerId: b.customerId, data: { rentalId: b.id, transactionId: b.transactionId, changed: paths, source: 'renter' } },
+        ],
       },
     );
   } catch (err) {
@@ -231,11 +271,19 @@ export const BUSY_CAP = 5000;
 
 /** The widget payload: public inventory with pricing, active locations, upcoming busy intervals. No renter data. */
 export async function widgetPayload(ctx: Ctx, customerId: string) {
-  const customer = await ctx.db.select({ id: customers.id, name: customers.name, businessName: customers.businessName }).from(customers).where(eq(customers.id, customerId)).get();
+  const customer = await ctx.db
+    .select({ id: customers.id, name: customers.name, businessName: customers.businessName })
+    .from(customers)
+    .where(eq(customers.id, customerId))
+    .get();
   if (!customer) throw notFound('Customer');
   const [items, locs] = await Promise.all([
     publicItems(ctx, customerId),
-    ctx.db.select().from(locations).where(and(eq(locations.customerId, customerId), eq(locations.status, 'active'))).all(),
+    ctx.db
+      .select()
+      .from(locations)
+      .where(and(eq(locations.customerId, customerId), eq(locations.status, 'active')))
+      .all(),
   ]);
   const itemIds = items.map((i) => i.id);
   const now = Date.now();
@@ -243,15 +291,38 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
   const [assets, busy] = itemIds.length
     ? await Promise.all([
         ctx.db
-          .select({ id: inventoryAssets.id, itemId: inventoryAssets.itemId, name: inventoryAssets.name, status: inventoryAssets.status, details: inventoryAssets.details })
+          .select({
+            id: inventoryAssets.id,
+            itemId: inventoryAssets.itemId,
+            name: inventoryAssets.name,
+            status: inventoryAssets.status,
+            details: inventoryAssets.details,
+          })
           .from(inventoryAssets)
           .where(and(eq(inventoryAssets.customerId, customerId), inArray(inventoryAssets.itemId, itemIds)))
           .orderBy(asc(inventoryAssets.displayOrder))
           .all(),
         ctx.db
-          .select({ itemId: allocations.itemId, assetId: allocations.assetId, kind: allocations.kind, start: allocations.blockedStart, end: allocations.blockedEnd, seats: allocations.seats, capacity: allocations.capacity, expiresAt: allocations.expiresAt })
+          .select({
+            itemId: allocations.itemId,
+            assetId: allocations.assetId,
+            kind: allocations.kind,
+            start: allocations.blockedStart,
+            end: allocations.blockedEnd,
+            seats: allocations.seats,
+            capacity: allocations.capacity,
+            expiresAt: allocations.expiresAt,
+          })
           .from(allocations)
-          .where(and(eq(allocations.customerId, customerId), inArray(allocations.itemId, itemIds), eq(allocations.active, true), gt(allocations.blockedEnd, now), lt(allocations.blockedStart, horizon)))
+          .where(
+            and(
+              eq(allocations.customerId, customerId),
+              inArray(allocations.itemId, itemIds),
+              eq(allocations.active, true),
+              gt(allocations.blockedEnd, now),
+              lt(allocations.blockedStart, horizon),
+            ),
+          )
           .orderBy(asc(allocations.blockedStart))
           .limit(BUSY_CAP + 1)
           .all(),
@@ -263,7 +334,11 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
     customerId: customer.id,
     businessName: customer.businessName ?? customer.name,
     generatedAt: new Date(now).toISOString(),
-    locations: locs.map((l) => ({ ...publicLocation(l), currency: l.currency, coordinates: l.latitude != null && l.longitude != null ? { latitude: l.latitude, longitude: l.longitude } : null })),
+    locations: locs.map((l) => ({
+      ...publicLocation(l),
+      currency: l.currency,
+      coordinates: l.latitude != null && l.longitude != null ? { latitude: l.latitude, longitude: l.longitude } : null,
+    })),
     inventory: items.map((i) => {
       const m = readData(i);
       return {
@@ -276,7 +351,9 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
         images: m.images ?? [],
         capacity: m.capacity ?? 1,
         currency: (m.currency ?? locById.get(i.locationId)?.currency ?? 'usd').toLowerCase(),
-        assets: assets.filter((a) => a.itemId === i.id && a.status === 'active' && !(a.details as Record<string, unknown> | null)?.removedAt).map((a) => ({ assetId: a.id, name: a.name })),
+        assets: assets
+          .filter((a) => a.itemId === i.id && a.status === 'active' && !(a.details as Record<string, unknown> | null)?.removedAt)
+          .map((a) => ({ assetId: a.id, name: a.name })),
         ...startingPrice(m),
         pricing: { seasons: m.seasons ?? [], tourPricing: m.tourPricing ?? null, taxes: m.taxes ?? [], addons: m.addons ?? [], deposit: m.deposit ?? null },
         schedule: {
@@ -292,7 +369,17 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
         },
       };
     }),
-    bookings: liveBusy.slice(0, BUSY_CAP).map((a) => ({ inventoryId: a.itemId, assetId: a.assetId, kind: a.kind, startTime: iso(a.start), endTime: iso(a.end), seats: a.seats, capacity: a.capacity })),
+    bookings: liveBusy
+      .slice(0, BUSY_CAP)
+      .map((a) => ({
+        inventoryId: a.itemId,
+        assetId: a.assetId,
+        kind: a.kind,
+        startTime: iso(a.start),
+        endTime: iso(a.end),
+        seats: a.seats,
+        capacity: a.capacity,
+      })),
     bookingsTruncated: busy.length > BUSY_CAP,
   };
 }
@@ -311,11 +398,22 @@ export async function widgetInfo(ctx: Ctx, q: { customer_id: string; inventory_i
   const item = await ctx.db
     .select()
     .from(inventoryItems)
-    .where(and(eq(inventoryItems.id, q.inventory_id), eq(inventoryItems.customerId, q.customer_id), isNull(inventoryItems.deletedAt), eq(inventoryItems.isPublic, true)))
+    .where(
+      and(
+        eq(inventoryItems.id, q.inventory_id),
+        eq(inventoryItems.customerId, q.customer_id),
+        isNull(inventoryItems.deletedAt),
+        eq(inventoryItems.isPublic, true),
+      ),
+    )
     .get();
   if (!item) throw notFound('Inventory item');
   const m = readData(item);
-  const loc = await ctx.db.select({ currency: locations.currency }).from(locations).where(and(eq(locations.id, item.locationId), eq(locations.customerId, item.customerId))).get();
+  const loc = await ctx.db
+    .select({ currency: locations.currency })
+    .from(locations)
+    .where(and(eq(locations.id, item.locationId), eq(locations.customerId, item.customerId)))
+    .get();
   return {
     inventoryId: item.id,
     customerId: item.customerId,
@@ -329,4 +427,3 @@ export async function widgetInfo(ctx: Ctx, q: { customer_id: string; inventory_i
     capacity: m.capacity ?? 1,
   };
 }
-

@@ -31,7 +31,15 @@ export async function owingRenters(ctx: Ctx, q: { asOfDate?: string; customerId?
   const owed = ctx.db
     .select({ renterId: ledgerEntries.renterId, balance: sql<number>`sum(${ledgerEntries.amount})`.as('balance') })
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.customerId, customerId), eq(ledgerEntries.affectsBalance, true), isNull(ledgerEntries.deletedAt), sql`${ledgerEntries.renterId} IS NOT NULL`, bound))
+    .where(
+      and(
+        eq(ledgerEntries.customerId, customerId),
+        eq(ledgerEntries.affectsBalance, true),
+        isNull(ledgerEntries.deletedAt),
+        sql`${ledgerEntries.renterId} IS NOT NULL`,
+        bound,
+      ),
+    )
     .groupBy(ledgerEntries.renterId)
     .having(sql`sum(${ledgerEntries.amount}) >= ${OWING_THRESHOLD_CENTS}`)
     .as('owed');

@@ -43,7 +43,10 @@ function csvRow(r: ReturnType<typeof renterOut>, includeAccounting: boolean): Re
  * `balance` and `balanceCents` with accounting) or as a JSON array. The body is a stream that
  * reads D1 one page at a time, so exports of any size use constant memory.
  */
-export async function exportRenters(ctx: Ctx, q: ListFilters & { format: 'csv' | 'json' }): Promise<{ stream: ReadableStream<Uint8Array>; contentType: string; filename: string }> {
+export async function exportRenters(
+  ctx: Ctx,
+  q: ListFilters & { format: 'csv' | 'json' },
+): Promise<{ stream: ReadableStream<Uint8Array>; contentType: string; filename: string }> {
   requirePermission(ctx, 'renters');
   listWhere(ctx, q); // checks customerId before the stream starts
   const enc = new TextEncoder();
@@ -63,7 +66,11 @@ export async function exportRenters(ctx: Ctx, q: ListFilters & { format: 'csv' |
         if (q.format === 'csv') {
           if (!started) chunk += Papa.unparse({ fields, data: [] }, { newline: '\r\n' }) + '\r\n';
           if (page.length) {
-            chunk += Papa.unparse({ fields, data: page.map((r) => fields.map((f) => csvRow(r, includeAccounting)[f])) }, { header: false, newline: '\r\n', escapeFormulae: FORMULA }) + '\r\n';
+            chunk +=
+              Papa.unparse(
+                { fields, data: page.map((r) => fields.map((f) => csvRow(r, includeAccounting)[f])) },
+                { header: false, newline: '\r\n', escapeFormulae: FORMULA },
+              ) + '\r\n';
           }
         } else {
           const body = page.map((r) => JSON.stringify(r)).join(',');

@@ -77,7 +77,9 @@ function searchCondition(search: string): SQL {
   ];
   const digits = search.replace(/\D/g, '');
   if (digits.length >= 3) {
-    parts.push(sql`replace(replace(replace(replace(replace(replace(coalesce(${renters.phone}, ''), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', '') LIKE ${`%${digits}%`}`);
+    parts.push(
+      sql`replace(replace(replace(replace(replace(replace(coalesce(${renters.phone}, ''), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', '') LIKE ${`%${digits}%`}`,
+    );
   }
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
@@ -132,7 +134,11 @@ export async function selectPage(ctx: Ctx, f: ListFilters, limit: number, offset
 
 export async function listRenters(ctx: Ctx, q: ListFilters & { page: number; limit: number }) {
   const where = listWhere(ctx, q);
-  const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)` }).from(renters).where(where).all();
+  const [{ n }] = await ctx.db
+    .select({ n: sql<number>`count(*)` })
+    .from(renters)
+    .where(where)
+    .all();
   const data = await selectPage(ctx, q, q.limit, (q.page - 1) * q.limit);
   return { data, pagination: { page: q.page, limit: q.limit, total: Number(n), totalPages: Math.ceil(Number(n) / q.limit) } };
 }
@@ -148,6 +154,13 @@ export async function searchSuggestions(ctx: Ctx, q: { customerId: string; query
     .all();
   return {
     query: q.query,
-    data: rows.map((r) => ({ id: r.id, firstName: r.firstName, lastName: r.lastName, email: r.email, phone: r.phone, label: `${r.firstName} ${r.lastName} <${r.email}>` })),
+    data: rows.map((r) => ({
+      id: r.id,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      email: r.email,
+      phone: r.phone,
+      label: `${r.firstName} ${r.lastName} <${r.email}>`,
+    })),
   };
 }

@@ -12,13 +12,24 @@ async function ensurePaymentCustomer(ctx: Ctx, r: RenterRow): Promise<string> {
   const pay = payments(ctx.env);
   let created: string;
   try {
-    created = (await pay.createCustomer({ email: r.email, name: `${r.firstName} ${r.lastName}`, metadata: { berthRenterId: r.id, berthCustomerId: r.customerId } })).id;
+    created = (
+      await pay.createCustomer({ email: r.email, name: `${r.firstName} ${r.lastName}`, metadata: { berthRenterId: r.id, berthCustomerId: r.customerId } })
+    ).id;
   } catch (err) {
     paymentFailure(err);
   }
-  await commit(ctx, [ctx.db.update(renters).set({ paymentCustomerId: created }).where(and(eq(renters.id, r.id), eq(renters.customerId, r.customerId), isNull(renters.paymentCustomerId)))], {
-    audit: { action: 'renter.payment_customer_create', targetType: 'renter', targetId: r.id, details: { paymentCustomerId: created } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(renters)
+        .set({ paymentCustomerId: created })
+        .where(and(eq(renters.id, r.id), eq(renters.customerId, r.customerId), isNull(renters.paymentCustomerId))),
+    ],
+    {
+      audit: { action: 'renter.payment_customer_create', targetType: 'renter', targetId: r.id, details: { paymentCustomerId: created } },
+    },
+  );
   const after = await getRenterInTenant(ctx, r.id);
   if (after.paymentCustomerId !== created) {
     await pay.deleteCustomer(created).catch(() => undefined);
@@ -36,7 +47,14 @@ export async function attachPaymentMethod(ctx: Ctx, id: string, input: { payment
   } catch (err) {
     paymentFailure(err);
   }
-  await commit(ctx, [], { audit: { action: 'renter.payment_method_attach', targetType: 'renter', targetId: r.id, details: { paymentMethodId: pm.id, brand: pm.brand, last4: pm.last4 } } });
+  await commit(ctx, [], {
+    audit: {
+      action: 'renter.payment_method_attach',
+      targetType: 'renter',
+      targetId: r.id,
+      details: { paymentMethodId: pm.id, brand: pm.brand, last4: pm.last4 },
+    },
+  });
   return { renterId: r.id, payment_customer_id: paymentCustomerId, paymentMethod: { ...pm, isDefault: true } };
 }
 

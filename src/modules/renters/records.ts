@@ -13,13 +13,21 @@ import { accountingSql, parseAccounting, renterOut, type Accounting, type Status
 export async function getRenterInTenant(ctx: Ctx, id: string, opts: { includeDeleted?: boolean } = {}): Promise<RenterRow> {
   const conds = [eq(renters.id, id), eq(renters.customerId, tenantOf(ctx))];
   if (!opts.includeDeleted) conds.push(isNull(renters.deletedAt));
-  const row = await ctx.db.select().from(renters).where(and(...conds)).get();
+  const row = await ctx.db
+    .select()
+    .from(renters)
+    .where(and(...conds))
+    .get();
   if (!row) throw notFound('Renter');
   return row;
 }
 
 async function accountingOf(ctx: Ctx, r: RenterRow): Promise<Accounting> {
-  const row = await ctx.db.select({ acct: accountingSql }).from(renters).where(and(eq(renters.id, r.id), eq(renters.customerId, r.customerId))).get();
+  const row = await ctx.db
+    .select({ acct: accountingSql })
+    .from(renters)
+    .where(and(eq(renters.id, r.id), eq(renters.customerId, r.customerId)))
+    .get();
   return parseAccounting(row?.acct);
 }
 
@@ -64,7 +72,12 @@ export async function upsertRenter(
     const up = await renterUpsert(ctx, args);
     try {
       await commit(ctx, up.statements, {
-        audit: { action: up.created ? 'renter.create' : 'renter.update', targetType: 'renter', targetId: up.renterId, details: { email: normalizeEmail(input.email), via: 'POST /renters' } },
+        audit: {
+          action: up.created ? 'renter.create' : 'renter.update',
+          targetType: 'renter',
+          targetId: up.renterId,
+          details: { email: normalizeEmail(input.email), via: 'POST /renters' },
+        },
         events: up.events,
       });
     } catch (err) {
@@ -96,7 +109,10 @@ export async function patchRenter(
   },
 ) {
   const existing = await getRenterInTenant(ctx, id);
-  if (input.add_note === true && !input.note) throw new ApiError('bad_request', 'add_note needs a `note` object to append', { details: [{ field: 'note', message: 'note is required when add_note is true', code: 'required' }] });
+  if (input.add_note === true && !input.note)
+    throw new ApiError('bad_request', 'add_note needs a `note` object to append', {
+      details: [{ field: 'note', message: 'note is required when add_note is true', code: 'required' }],
+    });
   const set: Record<string, unknown> = {};
   const fields: string[] = [];
   for (const k of ['firstName', 'lastName', 'phone', 'dob', 'address', 'status', 'riskScore'] as const) {
@@ -126,16 +142,35 @@ export async function patchRenter(
   let noteId: string | undefined;
   if (input.note && input.add_note !== false) {
     noteId = newId('note');
-    const note = { ...input.note, id: noteId, createdAt: new Date().toISOString(), createdBy: ctx.principal.userId ?? ctx.principal.credentialId, createdByName: ctx.principal.name ?? null };
+    const note = {
+      ...input.note,
+      id: noteId,
+      createdAt: new Date().toISOString(),
+      createdBy: ctx.principal.userId ?? ctx.principal.credentialId,
+      createdByName: ctx.principal.name ?? null,
+    };
     set.notes = sqlJsonAppend(renters.notes, [note]);
     fields.push('notes');
   }
-  if (!fields.length) throw new ApiError('no_changes', 'Give at least one valid field to update (add_note with note, firstName, lastName, email, phone, dob, address, status, riskScore, additional_info, transactions)');
+  if (!fields.length)
+    throw new ApiError(
+      'no_changes',
+      'Give at least one valid field to update (add_note with note, firstName, lastName, email, phone, dob, address, status, riskScore, additional_info, transactions)',
+    );
   set.updatedAt = new Date().toISOString();
   try {
-    await commit(ctx, [ctx.db.update(renters).set(set).where(and(eq(renters.id, existing.id), eq(renters.customerId, existing.customerId)))], {
-      audit: { action: 'renter.update', targetType: 'renter', targetId: existing.id, details: { fields, ...(noteId ? { noteId } : {}) } },
-    });
+    await commit(
+      ctx,
+      [
+        ctx.db
+          .update(renters)
+          .set(set)
+          .where(and(eq(renters.id, existing.id), eq(renters.customerId, existing.customerId))),
+      ],
+      {
+        audit: { action: 'renter.update', targetType: 'renter', targetId: existing.id, details: { fields, ...(noteId ? { noteId } : {}) } },
+      },
+    );
   } catch (err) {
     if (isRenterEmailConflict(err)) throw new ApiError('already_exists', 'Another renter of this operator already has this e-mail');
     throw err;
@@ -144,7 +179,8 @@ export async function patchRenter(
 }
 
 export function paymentFailure(err: unknown): never {
-  if (err instanceof PaymentError) throw new ApiError(err.code === 'provider_error' ? 'payment_provider_error' : 'invalid_payment_method', err.message, { status: 400 });
+  if (err instanceof PaymentError)
+    throw new ApiError(err.code === 'provider_error' ? 'payment_provider_error' : 'invalid_payment_method', err.message, { status: 400 });
   throw err;
 }
 
@@ -167,8 +203,22 @@ export async function deleteRenter(ctx: Ctx, id: string) {
     }
   }
   const now = new Date().toISOString();
-  await commit(ctx, [ctx.db.update(renters).set({ deletedAt: now, paymentCustomerId: null, updatedAt: now }).where(and(eq(renters.id, existing.id), eq(renters.customerId, existing.customerId)))], {
-    audit: { action: 'renter.delete', targetType: 'renter', targetId: existing.id, details: { email: existing.email, paymentCustomerId: existing.paymentCustomerId } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(renters)
+        .set({ deletedAt: now, paymentCustomerId: null, updatedAt: now })
+        .where(and(eq(renters.id, existing.id), eq(renters.customerId, existing.customerId))),
+    ],
+    {
+      audit: {
+        action: 'renter.delete',
+        targetType: 'renter',
+        targetId: existing.id,
+        details: { email: existing.email, paymentCustomerId: existing.paymentCustomerId },
+      },
+    },
+  );
   return { success: true, id: existing.id, deletedAt: now, paymentCustomerDeleted };
 }

@@ -7,7 +7,13 @@ export const SORT_FIELDS = ['firstName', 'lastName', 'email', 'createdAt', 'upda
 
 const zCustomerId = () => z.string().trim().min(1).max(128).openapi({ description: "The caller's operator id (another operator's id answers 403)." });
 const zDob = () => z.string().trim().regex(isoDate, 'must be a date YYYY-MM-DD');
-const zPhone = () => z.string().trim().min(3).max(32).regex(/^\+?[0-9 ().-]+$/, 'must be a phone number');
+const zPhone = () =>
+  z
+    .string()
+    .trim()
+    .min(3)
+    .max(32)
+    .regex(/^\+?[0-9 ().-]+$/, 'must be a phone number');
 /** A postal address: free text or an object (street, city, postalCode, country, ...). */
 const zAddress = () =>
   z
@@ -53,12 +59,25 @@ export const Renter = z
   })
   .openapi('Renter');
 
-export const IdParam = z.object({ id: z.string().trim().min(1).max(128).openapi({ param: { name: 'id', in: 'path' }, example: 'rnt_01J0000000000000000000000' }) });
+export const IdParam = z.object({
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'rnt_01J0000000000000000000000' }),
+});
 
 const listFilters = {
   customerId: zCustomerId(),
   includeAccounting: zQueryBool().openapi({ description: 'Adds `accounting` (balance from the ledger) to each renter.' }),
-  search: z.string().trim().min(1).max(200).optional().openapi({ description: 'Matches first or last name, full name, e-mail, phone (digits) or licence number.' }),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({ description: 'Matches first or last name, full name, e-mail, phone (digits) or licence number.' }),
   status: z.enum(RENTER_STATUSES).optional(),
   sortField: z.enum(SORT_FIELDS).default('createdAt'),
   sortDirection: z.enum(['asc', 'desc']).default('desc'),
@@ -87,7 +106,14 @@ export const RenterList = z
   })
   .openapi('RenterList');
 
-export const Suggestion = z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.string().nullable(), label: z.string() });
+export const Suggestion = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  label: z.string(),
+});
 
 export const UpsertBody = z
   .object({
@@ -100,7 +126,11 @@ export const UpsertBody = z
     dob: zDob().optional(),
     waivers_signed_urls: z.array(z.string().trim().min(1).max(2048)).max(100).optional(),
     id_verifications: zJsonObject().optional(),
-    transactions: z.array(z.unknown()).max(100).refine((a) => JSON.stringify(a).length <= 50_000, 'transactions are too large').optional(),
+    transactions: z
+      .array(z.unknown())
+      .max(100)
+      .refine((a) => JSON.stringify(a).length <= 50_000, 'transactions are too large')
+      .optional(),
     additional_info: zJsonObject().optional(),
     stripe_customer_id: z.string().trim().min(1).max(128).optional().openapi({ description: "The renter's customer id at the payment provider." }),
   })
@@ -122,7 +152,13 @@ export const PatchBody = z
     status: z.enum(RENTER_STATUSES).optional(),
     riskScore: z.number().finite().min(-1_000_000).max(1_000_000).nullable().optional(),
     additional_info: zJsonObject().optional().openapi({ description: 'Merged into the stored object (JSON merge patch: null removes a key).' }),
-    transactions: z.array(z.unknown()).min(1).max(100).refine((a) => JSON.stringify(a).length <= 50_000, 'transactions are too large').optional().openapi({ description: 'Appended to the stored list.' }),
+    transactions: z
+      .array(z.unknown())
+      .min(1)
+      .max(100)
+      .refine((a) => JSON.stringify(a).length <= 50_000, 'transactions are too large')
+      .optional()
+      .openapi({ description: 'Appended to the stored list.' }),
   })
   .openapi('PatchRenter');
 
@@ -131,7 +167,16 @@ export const PaymentMethodBody = z.object({
 });
 
 export const PaymentMethod = z
-  .object({ id: z.string(), type: z.string(), brand: z.string(), last4: z.string(), expMonth: z.number(), expYear: z.number(), customerId: z.string().nullable(), isDefault: z.boolean().optional() })
+  .object({
+    id: z.string(),
+    type: z.string(),
+    brand: z.string(),
+    last4: z.string(),
+    expMonth: z.number(),
+    expYear: z.number(),
+    customerId: z.string().nullable(),
+    isDefault: z.boolean().optional(),
+  })
   .openapi('RenterPaymentMethod');
 
 export const OwingQuery = z.object({

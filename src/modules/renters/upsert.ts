@@ -143,7 +143,12 @@ export async function renterUpsert(ctx: Ctx, input: RenterUpsertInput): Promise<
   return {
     renterId: existing.id,
     created: false,
-    statements: [ctx.db.update(renters).set(set).where(and(eq(renters.id, existing.id), eq(renters.customerId, existing.customerId)))],
+    statements: [
+      ctx.db
+        .update(renters)
+        .set(set)
+        .where(and(eq(renters.id, existing.id), eq(renters.customerId, existing.customerId))),
+    ],
     events: [],
   };
 }
@@ -174,7 +179,12 @@ export function isRenterEmailConflict(err: unknown): boolean {
  */
 export async function renterBalanceCents(ctx: Ctx, renterId: string, opts: { asOf?: string } = {}): Promise<number> {
   const customerId = tenantOf(ctx);
-  const conds = [eq(ledgerEntries.customerId, customerId), eq(ledgerEntries.renterId, renterId), eq(ledgerEntries.affectsBalance, true), isNull(ledgerEntries.deletedAt)];
+  const conds = [
+    eq(ledgerEntries.customerId, customerId),
+    eq(ledgerEntries.renterId, renterId),
+    eq(ledgerEntries.affectsBalance, true),
+    isNull(ledgerEntries.deletedAt),
+  ];
   if (opts.asOf) conds.push(lte(ledgerEntries.occurredAt, opts.asOf));
   const row = await ctx.db
     .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amount}), 0)` })

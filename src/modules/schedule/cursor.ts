@@ -30,7 +30,8 @@ export function parseFilters(raw: string | undefined): FiltersT {
     throw filterError('filters must be a JSON object, e.g. {"status":["confirmed"]}', []);
   }
   const r = Filters.safeParse(parsed);
-  if (!r.success) throw filterError(`Invalid filters: ${r.error.issues.map((i) => `${i.path.join('.') || 'filters'}: ${i.message}`).join('; ')}`, r.error.issues);
+  if (!r.success)
+    throw filterError(`Invalid filters: ${r.error.issues.map((i) => `${i.path.join('.') || 'filters'}: ${i.message}`).join('; ')}`, r.error.issues);
   return r.data;
 }
 
@@ -63,7 +64,10 @@ export function encodeCursor(c: Cursor): string {
   return base64Encode(new TextEncoder().encode(JSON.stringify({ v: 1, after: c.after, filters: c.filters })));
 }
 
-const invalidCursor = (why: string) => new ApiError('invalid_cursor', `Invalid cursor: ${why}. Use the nextCursor of the previous page, or omit cursor to start over.`, { details: [{ field: 'cursor', code: 'invalid_cursor', message: why }] });
+const invalidCursor = (why: string) =>
+  new ApiError('invalid_cursor', `Invalid cursor: ${why}. Use the nextCursor of the previous page, or omit cursor to start over.`, {
+    details: [{ field: 'cursor', code: 'invalid_cursor', message: why }],
+  });
 
 /** Decodes a cursor (standard or URL-safe base64 of JSON `{after: [start, rentalId], filters}`) or answers 400. */
 export function decodeCursor(raw: string): Cursor {
@@ -87,7 +91,12 @@ export function decodeCursor(raw: string): Cursor {
 }
 
 const sameFilters = (a: FiltersT, b: FiltersT) => {
-  const norm = (f: FiltersT) => JSON.stringify(Object.entries(f).filter(([, v]) => v !== undefined).sort(([x], [y]) => x.localeCompare(y)));
+  const norm = (f: FiltersT) =>
+    JSON.stringify(
+      Object.entries(f)
+        .filter(([, v]) => v !== undefined)
+        .sort(([x], [y]) => x.localeCompare(y)),
+    );
   return norm(a) === norm(b);
 };
 
@@ -97,7 +106,9 @@ export async function paginated(ctx: Ctx, q: { limit: number; cursor?: string; f
   const given = q.filters !== undefined ? parseFilters(q.filters) : undefined;
   const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
   if (cursor && given && !sameFilters(cursor.filters, given)) {
-    throw new ApiError('invalid_cursor', 'The cursor was made for other filters; omit filters (the cursor carries them) or start over without cursor', { details: [{ field: 'filters', code: 'cursor_mismatch', message: 'differs from the cursor\'s filters' }] });
+    throw new ApiError('invalid_cursor', 'The cursor was made for other filters; omit filters (the cursor carries them) or start over without cursor', {
+      details: [{ field: 'filters', code: 'cursor_mismatch', message: "differs from the cursor's filters" }],
+    });
   }
   const filters = cursor?.filters ?? given ?? {};
   checkRange(filters.startDate, filters.endDate);

@@ -7,7 +7,23 @@ import { locations } from '../../db/schema/locations';
 import type { BookingStatus } from '../bookings/status';
 import { SORT_FIELDS } from './schemas';
 import { iso } from './entries';
-import { checkRange, countWhere, emailExpr, endInstant, itemInTenant, like, multiZoneDateConds, nameExpr, orderOf, pageOf, rentalIdExpr, selectEntries, selectLight, startInstant, statusCounts } from './queries';
+import {
+  checkRange,
+  countWhere,
+  emailExpr,
+  endInstant,
+  itemInTenant,
+  like,
+  multiZoneDateConds,
+  nameExpr,
+  orderOf,
+  pageOf,
+  rentalIdExpr,
+  selectEntries,
+  selectLight,
+  startInstant,
+  statusCounts,
+} from './queries';
 
 export interface ScheduleInput {
   inventory_id: string;
@@ -59,7 +75,10 @@ export async function getSchedule(ctx: Ctx, q: ScheduleInput) {
       ...(drydock ? { drydock } : {}),
     };
   }
-  const [total, data] = await Promise.all([countWhere(ctx, where), selectEntries(ctx, where, orderOf(q.sort_by, q.sort_order), q.limit, (q.page - 1) * q.limit)]);
+  const [total, data] = await Promise.all([
+    countWhere(ctx, where),
+    selectEntries(ctx, where, orderOf(q.sort_by, q.sort_order), q.limit, (q.page - 1) * q.limit),
+  ]);
   return { inventoryId: item.id, timezone: item.timezone, data, statusCounts: counts, ...(drydock ? { drydock } : {}), ...pageOf(q.page, q.limit, total) };
 }
 
@@ -67,8 +86,22 @@ async function drydockOf(ctx: Ctx, itemId: string, from?: number, to?: number) {
   const conds: SQL[] = [eq(drydocks.customerId, tenantOf(ctx)), eq(drydocks.itemId, itemId)];
   if (from !== undefined) conds.push(gt(drydocks.end, from));
   if (to !== undefined) conds.push(lt(drydocks.start, to));
-  const rows = await ctx.db.select().from(drydocks).where(and(...conds)).orderBy(asc(drydocks.start)).limit(1000).all();
-  return rows.map((d) => ({ rentalId: d.id, assetIds: d.assetIds ?? [], startTime: iso(d.start), endTime: iso(d.end), startDate: d.startDate, endDate: d.endDate, notes: d.notes ?? null }));
+  const rows = await ctx.db
+    .select()
+    .from(drydocks)
+    .where(and(...conds))
+    .orderBy(asc(drydocks.start))
+    .limit(1000)
+    .all();
+  return rows.map((d) => ({
+    rentalId: d.id,
+    assetIds: d.assetIds ?? [],
+    startTime: iso(d.start),
+    endTime: iso(d.end),
+    startDate: d.startDate,
+    endDate: d.endDate,
+    notes: d.notes ?? null,
+  }));
 }
 
 /** GET /schedule/schedule/search: partial search by rental id, renter name or e-mail within one item. */
@@ -76,7 +109,12 @@ export async function searchSchedule(ctx: Ctx, q: { inventory_id: string; rental
   const customerId = tenantOf(ctx);
   if (!q.rental_id && !q.customer_name && !q.email) {
     throw new ApiError('validation_failed', 'Give at least one of rental_id, customer_name or email', {
-      details: ['rental_id', 'customer_name', 'email'].map((field) => ({ field, location: 'query', code: 'required', message: 'one of rental_id, customer_name, email is required' })),
+      details: ['rental_id', 'customer_name', 'email'].map((field) => ({
+        field,
+        location: 'query',
+        code: 'required',
+        message: 'one of rental_id, customer_name, email is required',
+      })),
     });
   }
   const item = await itemInTenant(ctx, q.inventory_id);
@@ -176,7 +214,11 @@ export async function byCustomerStatus(ctx: Ctx, q: StatusListInput & { customer
 /** GET /schedule/by-location-status: the bookings of one location, by status. */
 export async function byLocationStatus(ctx: Ctx, q: StatusListInput & { location_id: string }) {
   const customerId = tenantOf(ctx);
-  const loc = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, q.location_id), eq(locations.customerId, customerId))).get();
+  const loc = await ctx.db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.id, q.location_id), eq(locations.customerId, customerId)))
+    .get();
   if (!loc) throw notFound('Location');
   return statusList(ctx, [eq(bookings.customerId, customerId), eq(bookings.locationId, loc.id)], q);
 }

@@ -11,7 +11,14 @@ import { entryOut, iso, type ScheduleEntryOut } from './entries';
 
 const lightCols = { id: bookings.id, status: bookings.status, start: bookings.start, end: bookings.end, itemId: bookings.itemId, assetIds: bookings.assetIds };
 type LightRow = { id: string; status: string; start: number; end: number; itemId: string; assetIds: string[] | null };
-const lightOut = (b: LightRow) => ({ rentalId: b.id, status: b.status, startTime: iso(b.start), endTime: iso(b.end), inventoryId: b.itemId, assetIds: b.assetIds ?? [] });
+const lightOut = (b: LightRow) => ({
+  rentalId: b.id,
+  status: b.status,
+  startTime: iso(b.start),
+  endTime: iso(b.end),
+  inventoryId: b.itemId,
+  assetIds: b.assetIds ?? [],
+});
 
 const renterJoin = and(eq(renters.id, bookings.renterId), eq(renters.customerId, bookings.customerId));
 const itemJoin = and(eq(inventoryItems.id, bookings.itemId), eq(inventoryItems.customerId, bookings.customerId));
@@ -28,11 +35,20 @@ export async function selectEntries(ctx: Ctx, where: SQL | undefined, orderBy: S
     .limit(limit)
     .offset(offset)
     .all();
-  return rows.map((r) => entryOut(r.b, r.itemName, r.rFirst == null && r.rEmail == null ? null : { firstName: r.rFirst, lastName: r.rLast, email: r.rEmail, phone: r.rPhone }));
+  return rows.map((r) =>
+    entryOut(r.b, r.itemName, r.rFirst == null && r.rEmail == null ? null : { firstName: r.rFirst, lastName: r.rLast, email: r.rEmail, phone: r.rPhone }),
+  );
 }
 
 export async function selectLight(ctx: Ctx, where: SQL | undefined, orderBy: SQL[], limit: number, offset = 0) {
-  const rows = await ctx.db.select(lightCols).from(bookings).where(where).orderBy(...orderBy).limit(limit).offset(offset).all();
+  const rows = await ctx.db
+    .select(lightCols)
+    .from(bookings)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(limit)
+    .offset(offset)
+    .all();
   return rows.map(lightOut);
 }
 
@@ -48,7 +64,13 @@ export async function statusCounts(ctx: Ctx, where: SQL | undefined, withRenterJ
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
-export const pageOf = (page: number, limit: number, total: number) => ({ page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)), hasMore: page * limit < total });
+export const pageOf = (page: number, limit: number, total: number) => ({
+  page,
+  limit,
+  total,
+  totalPages: Math.max(1, Math.ceil(total / limit)),
+  hasMore: page * limit < total,
+});
 
 /** `%term%` for LIKE with `\` as the escape character. */
 const likeTerm = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -81,7 +103,8 @@ export function checkRange(start?: string, end?: string) {
   if (start && end) {
     const a = Date.parse(start.length === 10 ? `${start}T00:00:00Z` : start);
     const b = Date.parse(end.length === 10 ? `${end}T23:59:59Z` : end);
-    if (b < a) throw new ApiError('bad_request', 'end_date is before start_date', { details: [{ field: 'end_date', message: 'must not be before start_date' }] });
+    if (b < a)
+      throw new ApiError('bad_request', 'end_date is before start_date', { details: [{ field: 'end_date', message: 'must not be before start_date' }] });
   }
 }
 

@@ -24,10 +24,20 @@ export const zStatusList = () =>
     .min(1)
     .max(300)
     .transform((v, ctx) => {
-      const parts = [...new Set(v.split(',').map((p) => p.trim()).filter(Boolean))];
+      const parts = [
+        ...new Set(
+          v
+            .split(',')
+            .map((p) => p.trim())
+            .filter(Boolean),
+        ),
+      ];
       const bad = parts.filter((p) => !isStatus(p));
       if (bad.length || !parts.length) {
-        ctx.addIssue({ code: 'custom', message: `unknown status ${bad.map((b) => `"${b}"`).join(', ') || '(empty)'}; allowed: ${BOOKING_STATUSES.join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown status ${bad.map((b) => `"${b}"`).join(', ') || '(empty)'}; allowed: ${BOOKING_STATUSES.join(', ')}`,
+        });
         return z.NEVER;
       }
       return parts as BookingStatus[];
@@ -43,13 +53,18 @@ export const SORT_FIELDS = ['start', 'end', 'createdAt', 'updatedAt', 'status', 
 
 export const ScheduleQuery = z.object({
   inventory_id: zInventoryId(),
-  start_date: zDateBound().optional().openapi({ description: 'First local day (in the item location\'s time zone) or an instant; bookings starting at or after it' }),
+  start_date: zDateBound()
+    .optional()
+    .openapi({ description: "First local day (in the item location's time zone) or an instant; bookings starting at or after it" }),
   end_date: zDateBound().optional().openapi({ description: 'Last local day (inclusive) or an instant (exclusive); bookings starting before its end' }),
-  extend: zQueryBool().openapi({ type: 'string', description: 'true: also rentals that started before `start_date` and are still running (overlap instead of start-within)' }),
+  extend: zQueryBool().openapi({
+    type: 'string',
+    description: 'true: also rentals that started before `start_date` and are still running (overlap instead of start-within)',
+  }),
   dates_only: zQueryBool().openapi({ type: 'string', description: 'true: answer only the local dates that have bookings, with a count per date' }),
   page: zPageQ(),
   limit: zLimitQ(500, 100),
-  include_drydock: zQueryBool().openapi({ type: 'string', description: 'true: add the item\'s drydock periods of the window as `drydock`' }),
+  include_drydock: zQueryBool().openapi({ type: 'string', description: "true: add the item's drydock periods of the window as `drydock`" }),
   use_parallel: zQueryBool().openapi({ type: 'string', description: 'Accepted for compatibility; no effect (one indexed D1 query answers every request)' }),
   use_scan: zQueryBool().openapi({ type: 'string', description: 'Accepted for compatibility; no effect (one indexed D1 query answers every request)' }),
   search_rental_id: z.string().trim().min(1).max(128).optional().openapi({ description: 'Part of a rental id (case-insensitive)' }),
@@ -61,13 +76,18 @@ export const ScheduleQuery = z.object({
 export const SearchQuery = z.object({
   inventory_id: zInventoryId(),
   rental_id: z.string().trim().min(1).max(128).optional().openapi({ description: 'Part of a rental id' }),
-  customer_name: z.string().trim().min(1).max(200).optional().openapi({ description: 'Part of the renter\'s name (first, last or full)' }),
-  email: z.string().trim().min(1).max(254).optional().openapi({ description: 'Part of the renter\'s e-mail' }),
+  customer_name: z.string().trim().min(1).max(200).optional().openapi({ description: "Part of the renter's name (first, last or full)" }),
+  email: z.string().trim().min(1).max(254).optional().openapi({ description: "Part of the renter's e-mail" }),
   limit: zLimitQ(200, 50),
 });
 
 export const LocationQuery = z.object({
-  location_ids: z.string().trim().min(1).max(10_000).openapi({ example: '["loc_01J...","loc_01K..."]', description: 'JSON array of location ids (strings, at most 50)' }),
+  location_ids: z
+    .string()
+    .trim()
+    .min(1)
+    .max(10_000)
+    .openapi({ example: '["loc_01J...","loc_01K..."]', description: 'JSON array of location ids (strings, at most 50)' }),
   start_date: zDateBound().optional().openapi({ description: 'First local day (YYYY-MM-DD, each location in its own zone) or an instant' }),
   end_date: zDateBound().optional().openapi({ description: 'Last local day (inclusive) or an instant (exclusive)' }),
   status_filter: zStatusList().optional(),
@@ -77,7 +97,9 @@ export const LocationQuery = z.object({
 });
 
 const statusQueryCommon = {
-  status: zStatusList().optional().openapi({ type: 'string', description: `One status or a comma-separated list: ${BOOKING_STATUSES.join(', ')}` }),
+  status: zStatusList()
+    .optional()
+    .openapi({ type: 'string', description: `One status or a comma-separated list: ${BOOKING_STATUSES.join(', ')}` }),
   start_date: zDateBound().optional(),
   end_date: zDateBound().optional(),
   page: zPageQ(),
@@ -87,7 +109,13 @@ const statusQueryCommon = {
 };
 
 export const ByCustomerStatusQuery = z.object({
-  customer_id: z.string().trim().min(1).max(128).optional().openapi({ description: 'The operator account id; defaults to the caller\'s. Another operator\'s id answers 403.' }),
+  customer_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .optional()
+    .openapi({ description: "The operator account id; defaults to the caller's. Another operator's id answers 403." }),
   ...statusQueryCommon,
 });
 
@@ -98,8 +126,20 @@ export const ByLocationStatusQuery = z.object({
 
 export const PaginatedQuery = z.object({
   limit: zLimitQ(500, 50),
-  cursor: z.string().trim().min(1).max(4000).optional().openapi({ description: 'The `nextCursor` of the previous page (base64 of JSON `{after: [start, rentalId], filters}`)' }),
-  filters: z.string().trim().min(1).max(4000).optional().openapi({ description: 'JSON object of filters (see the route description)', example: '{"status":["confirmed"],"startDate":"2025-07-01"}' }),
+  cursor: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4000)
+    .optional()
+    .openapi({ description: 'The `nextCursor` of the previous page (base64 of JSON `{after: [start, rentalId], filters}`)' }),
+  filters: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4000)
+    .optional()
+    .openapi({ description: 'JSON object of filters (see the route description)', example: '{"status":["confirmed"],"startDate":"2025-07-01"}' }),
 });
 
 export const CountQuery = z.object({
@@ -150,7 +190,7 @@ export const ScheduleEntry = z
     assetIds: z.array(z.string()),
     startTime: z.string().openapi({ description: 'UTC instant' }),
     endTime: z.string(),
-    localDate: z.string().openapi({ description: 'Local date of the start in the location\'s zone' }),
+    localDate: z.string().openapi({ description: "Local date of the start in the location's zone" }),
     quantity: z.number(),
     participants: z.number().nullable(),
     renter: Renter,
@@ -175,7 +215,15 @@ export const LightEntry = z
 const pageFields = { page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number(), hasMore: z.boolean() };
 const StatusCounts = z.record(z.string(), z.number()).openapi({ description: 'Bookings per status for the same filters, ignoring the status filter' });
 
-export const Drydock = z.object({ rentalId: z.string(), assetIds: z.array(z.string()), startTime: z.string(), endTime: z.string(), startDate: z.string(), endDate: z.string(), notes: z.string().nullable() });
+export const Drydock = z.object({
+  rentalId: z.string(),
+  assetIds: z.array(z.string()),
+  startTime: z.string(),
+  endTime: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  notes: z.string().nullable(),
+});
 
 export const ScheduleResponse = z
   .object({
@@ -200,10 +248,20 @@ export const LocationResponse = z
   })
   .openapi('LocationSchedule');
 
-export const StatusListResponse = z.object({ data: z.array(z.union([ScheduleEntry, LightEntry])), statusCounts: StatusCounts, ...pageFields }).openapi('ScheduleByStatus');
+export const StatusListResponse = z
+  .object({ data: z.array(z.union([ScheduleEntry, LightEntry])), statusCounts: StatusCounts, ...pageFields })
+  .openapi('ScheduleByStatus');
 
 export const PaginatedResponse = z
-  .object({ data: z.array(ScheduleEntry), limit: z.number(), hasMore: z.boolean(), nextCursor: z.string().nullable(), filters: z.record(z.string(), z.unknown()) })
+  .object({
+    data: z.array(ScheduleEntry),
+    limit: z.number(),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable(),
+    filters: z.record(z.string(), z.unknown()),
+  })
   .openapi('SchedulePage');
 
-export const CountResponse = z.object({ total: z.number(), byStatus: z.record(z.string(), z.number()), filters: z.record(z.string(), z.unknown()) }).openapi('ScheduleCount');
+export const CountResponse = z
+  .object({ total: z.number(), byStatus: z.record(z.string(), z.number()), filters: z.record(z.string(), z.unknown()) })
+  .openapi('ScheduleCount');

@@ -57,7 +57,11 @@ export const ListQuery = z.object({
   locationId: z.string().max(128).optional(),
   customerId: z.string().max(128).optional(),
   staffId: z.string().max(128).optional(),
-  from: z.string().datetime({ offset: true }).optional().openapi({ description: 'With `to`, expands recurring shifts into occurrences in the window (at most 62 days).' }),
+  from: z
+    .string()
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: 'With `to`, expands recurring shifts into occurrences in the window (at most 62 days).' }),
   to: z.string().datetime({ offset: true }).optional(),
 });
 

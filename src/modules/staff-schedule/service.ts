@@ -59,22 +59,40 @@ function shiftOut(r: ShiftRow, window?: { from: Date; to: Date }) {
 }
 
 function checkTimes(start: string, end: string) {
-  if (Date.parse(end) <= Date.parse(start)) throw new ApiError('validation_failed', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
-  if (Date.parse(end) - Date.parse(start) > 24 * 3600_000) throw new ApiError('validation_failed', 'A shift lasts at most 24 hours', { details: [{ field: 'endTime', message: 'shift longer than 24 hours' }] });
+  if (Date.parse(end) <= Date.parse(start))
+    throw new ApiError('validation_failed', 'endTime must be after startTime', { details: [{ field: 'endTime', message: 'must be after startTime' }] });
+  if (Date.parse(end) - Date.parse(start) > 24 * 3600_000)
+    throw new ApiError('validation_failed', 'A shift lasts at most 24 hours', { details: [{ field: 'endTime', message: 'shift longer than 24 hours' }] });
 }
 
 export async function createShift(
   ctx: Ctx,
-  input: { customerId: string; locationId: string; staffId: string; startTime: string; endTime: string; recurring?: boolean; recurrencePattern?: Pattern; templateId?: string },
+  input: {
+    customerId: string;
+    locationId: string;
+    staffId: string;
+    startTime: string;
+    endTime: string;
+    recurring?: boolean;
+    recurrencePattern?: Pattern;
+    templateId?: string;
+  },
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
   requirePermission(ctx, 'staff_schedule');
   await getLocationInTenant(ctx, input.locationId);
-  const staff = await ctx.db.select({ id: users.id }).from(users).where(and(eq(users.id, input.staffId), eq(users.customerId, customerId))).get();
+  const staff = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, input.staffId), eq(users.customerId, customerId)))
+    .get();
   if (!staff) throw notFound('Staff member');
   checkTimes(input.startTime, input.endTime);
   const recurring = input.recurring ?? Boolean(input.recurrencePattern);
-  if (recurring && !input.recurrencePattern) throw new ApiError('validation_failed', 'recurrencePattern is required for a recurring shift', { details: [{ field: 'recurrencePattern', message: 'required when recurring is true' }] });
+  if (recurring && !input.recurrencePattern)
+    throw new ApiError('validation_failed', 'recurrencePattern is required for a recurring shift', {
+      details: [{ field: 'recurrencePattern', message: 'required when recurring is true' }],
+    });
   const startTime = new Date(input.startTime).toISOString();
   const endTime = new Date(input.endTime).toISOString();
   const now = new Date().toISOString();
@@ -93,17 +111,25 @@ export async function createShift(
     createdAt: now,
     updatedAt: now,
   };
-  await commit(ctx, [ctx.db.insert(staffSchedules).values(row)], { audit: { action: 'staff_schedule.create', targetType: 'staff_schedule', targetId: row.id, details: { staffId: row.staffId } } });
+  await commit(ctx, [ctx.db.insert(staffSchedules).values(row)], {
+    audit: { action: 'staff_schedule.create', targetType: 'staff_schedule', targetId: row.id, details: { staffId: row.staffId } },
+  });
   return shiftOut(row);
 }
 
 export async function listShifts(ctx: Ctx, q: { locationId?: string; customerId?: string; staffId?: string; from?: string; to?: string }) {
-  if (!q.locationId && !q.customerId) throw new ApiError('validation_failed', 'Give locationId or customerId', { details: [{ field: 'locationId', message: 'locationId or customerId is required' }] });
+  if (!q.locationId && !q.customerId)
+    throw new ApiError('validation_failed', 'Give locationId or customerId', {
+      details: [{ field: 'locationId', message: 'locationId or customerId is required' }],
+    });
   const customerId = ownCustomer(ctx, q.customerId);
   if (q.locationId) await getLocationInTenant(ctx, q.locationId);
   let window: { from: Date; to: Date } | undefined;
   if (q.from || q.to) {
-    if (!q.from || !q.to) throw new ApiError('validation_failed', 'from and to go together', { details: [{ field: q.from ? 'to' : 'from', message: 'required with the other bound' }] });
+    if (!q.from || !q.to)
+      throw new ApiError('validation_failed', 'from and to go together', {
+        details: [{ field: q.from ? 'to' : 'from', message: 'required with the other bound' }],
+      });
     window = { from: new Date(q.from), to: new Date(q.to) };
     if (window.to <= window.from || window.to.getTime() - window.from.getTime() > 62 * 86_400_000) {
       throw new ApiError('validation_failed', 'to must be after from and at most 62 days later', { details: [{ field: 'to', message: 'invalid window' }] });
@@ -112,7 +138,13 @@ export async function listShifts(ctx: Ctx, q: { locationId?: string; customerId?
   const rows = await ctx.db
     .select()
     .from(staffSchedules)
-    .where(and(eq(staffSchedules.customerId, customerId), q.locationId ? eq(staffSchedules.locationId, q.locationId) : undefined, q.staffId ? eq(staffSchedules.staffId, q.staffId) : undefined))
+    .where(
+      and(
+        eq(staffSchedules.customerId, customerId),
+        q.locationId ? eq(staffSchedules.locationId, q.locationId) : undefined,
+        q.staffId ? eq(staffSchedules.staffId, q.staffId) : undefined,
+      ),
+    )
     .orderBy(staffSchedules.startTime)
     .all();
   const out = rows.map((r) => shiftOut(r, window));
@@ -120,12 +152,20 @@ export async function listShifts(ctx: Ctx, q: { locationId?: string; customerId?
 }
 
 async function shiftInTenant(ctx: Ctx, id: string): Promise<ShiftRow> {
-  const row = await ctx.db.select().from(staffSchedules).where(and(eq(staffSchedules.id, id), eq(staffSchedules.customerId, tenantOf(ctx)))).get();
+  const row = await ctx.db
+    .select()
+    .from(staffSchedules)
+    .where(and(eq(staffSchedules.id, id), eq(staffSchedules.customerId, tenantOf(ctx))))
+    .get();
   if (!row) throw notFound('Shift');
   return row;
 }
 
-export async function updateShift(ctx: Ctx, id: string, input: { startTime?: string; endTime?: string; recurring?: boolean; recurrencePattern?: Pattern | null }) {
+export async function updateShift(
+  ctx: Ctx,
+  id: string,
+  input: { startTime?: string; endTime?: string; recurring?: boolean; recurrencePattern?: Pattern | null },
+) {
   requirePermission(ctx, 'staff_schedule');
   if (input.startTime === undefined && input.endTime === undefined && input.recurring === undefined && input.recurrencePattern === undefined) {
     throw new ApiError('no_changes', 'Give at least one of startTime, endTime, recurring, recurrencePattern');
@@ -136,7 +176,10 @@ export async function updateShift(ctx: Ctx, id: string, input: { startTime?: str
   checkTimes(startTime, endTime);
   const pattern = input.recurrencePattern === undefined ? (existing.recurrencePattern as Pattern | null) : input.recurrencePattern;
   const recurring = input.recurring ?? (input.recurrencePattern === null ? false : existing.recurring || Boolean(input.recurrencePattern));
-  if (recurring && !pattern) throw new ApiError('validation_failed', 'recurrencePattern is required for a recurring shift', { details: [{ field: 'recurrencePattern', message: 'required when recurring is true' }] });
+  if (recurring && !pattern)
+    throw new ApiError('validation_failed', 'recurrencePattern is required for a recurring shift', {
+      details: [{ field: 'recurrencePattern', message: 'required when recurring is true' }],
+    });
   const patch = {
     startTime,
     endTime,
@@ -144,9 +187,18 @@ export async function updateShift(ctx: Ctx, id: string, input: { startTime?: str
     recurrencePattern: recurring ? (pattern as Record<string, unknown>) : null,
     rrule: recurring && pattern ? buildRule(startTime, pattern).toString() : null,
   };
-  await commit(ctx, [ctx.db.update(staffSchedules).set(patch).where(and(eq(staffSchedules.id, id), eq(staffSchedules.customerId, existing.customerId)))], {
-    audit: { action: 'staff_schedule.update', targetType: 'staff_schedule', targetId: id },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(staffSchedules)
+        .set(patch)
+        .where(and(eq(staffSchedules.id, id), eq(staffSchedules.customerId, existing.customerId))),
+    ],
+    {
+      audit: { action: 'staff_schedule.update', targetType: 'staff_schedule', targetId: id },
+    },
+  );
   return shiftOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
 }
 

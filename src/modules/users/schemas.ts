@@ -86,17 +86,34 @@ export const PushTokenBody = z.object({ token: z.string().trim().min(8).max(4096
 export const FindNumbersBody = z
   .object({
     country: z.string().trim().length(2).toUpperCase().openapi({ example: 'US' }),
-    areaCode: z.string().trim().regex(/^\d{2,5}$/, 'must be 2 to 5 digits').openapi({ example: '305' }),
+    areaCode: z
+      .string()
+      .trim()
+      .regex(/^\d{2,5}$/, 'must be 2 to 5 digits')
+      .openapi({ example: '305' }),
   })
   .openapi('FindPhoneNumbers');
 
 export const PurchaseNumberBody = z
   .object({
-    phoneNumber: z.string().trim().regex(/^\+[1-9]\d{6,14}$/, 'must be E.164, such as +13055550100'),
+    phoneNumber: z
+      .string()
+      .trim()
+      .regex(/^\+[1-9]\d{6,14}$/, 'must be E.164, such as +13055550100'),
     locationId: z.string().min(1).max(128),
   })
   .openapi('PurchasePhoneNumber');
 
 export const AuditEntry = z
-  .object({ id: z.string(), action: z.string(), targetType: z.string(), targetId: z.string().nullable(), actorType: z.string(), actorId: z.string().nullable(), details: z.unknown(), requestId: z.string().nullable(), createdAt: z.string() })
+  .object({
+    id: z.string(),
+    action: z.string(),
+    targetType: z.string(),
+    targetId: z.string().nullable(),
+    actorType: z.string(),
+    actorId: z.string().nullable(),
+    details: z.unknown(),
+    requestId: z.string().nullable(),
+    createdAt: z.string(),
+  })
   .openapi('AuditEntry');

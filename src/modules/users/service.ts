@@ -33,7 +33,11 @@ export function userOut(u: UserRow) {
 }
 
 async function userInTenant(ctx: Ctx, id: string): Promise<UserRow> {
-  const row = await ctx.db.select().from(users).where(and(eq(users.id, id), eq(users.customerId, tenantOf(ctx)))).get();
+  const row = await ctx.db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.customerId, tenantOf(ctx))))
+    .get();
   if (!row) throw notFound('User');
   return row;
 }
@@ -46,9 +50,16 @@ async function me(ctx: Ctx): Promise<UserRow> {
 
 async function assertLocationsInTenant(ctx: Ctx, ids: string[] | undefined) {
   if (!ids?.length) return;
-  const found = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.customerId, tenantOf(ctx)), inArray(locations.id, ids))).all();
+  const found = await ctx.db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.customerId, tenantOf(ctx)), inArray(locations.id, ids)))
+    .all();
   const missing = ids.filter((id) => !found.some((f) => f.id === id));
-  if (missing.length) throw new ApiError('validation_failed', 'Unknown location ids', { details: missing.map((m) => ({ field: 'locations', message: `unknown location ${m}` })) });
+  if (missing.length)
+    throw new ApiError('validation_failed', 'Unknown location ids', {
+      details: missing.map((m) => ({ field: 'locations', message: `unknown location ${m}` })),
+    });
 }
 
 export async function getMe(ctx: Ctx) {
@@ -71,7 +82,16 @@ export async function getMe(ctx: Ctx) {
 
 export async function createUser(
   ctx: Ctx,
-  input: { email: string; customerId: string; name: string; role?: UserRow['role']; permissions?: string[]; locations?: string[]; userSkills?: string[]; isSetup?: boolean },
+  input: {
+    email: string;
+    customerId: string;
+    name: string;
+    role?: UserRow['role'];
+    permissions?: string[];
+    locations?: string[];
+    userSkills?: string[];
+    isSetup?: boolean;
+  },
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
   const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
@@ -131,15 +151,34 @@ export async function updateMe(ctx: Ctx, input: { profileName?: string; location
   if (input.userPermissions !== undefined) patch.permissions = input.userPermissions;
   if (input.userSkills !== undefined) patch.userSkills = input.userSkills;
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one of profileName, locations, userPermissions, userSkills');
-  await commit(ctx, [ctx.db.update(users).set(patch).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId)))], {
-    audit: { action: 'user.update_self', targetType: 'user', targetId: user.id, details: { fields: Object.keys(patch) } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(users)
+        .set(patch)
+        .where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
+    ],
+    {
+      audit: { action: 'user.update_self', targetType: 'user', targetId: user.id, details: { fields: Object.keys(patch) } },
+    },
+  );
   return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
 }
 
 export async function updateUser(
   ctx: Ctx,
-  input: { id: string; name?: string; email?: string; userRole?: UserRow['role']; permissions?: string[]; locations?: string[]; userSkills?: string[]; isSetup?: boolean; profileName?: string },
+  input: {
+    id: string;
+    name?: string;
+    email?: string;
+    userRole?: UserRow['role'];
+    permissions?: string[];
+    locations?: string[];
+    userSkills?: string[];
+    isSetup?: boolean;
+    profileName?: string;
+  },
 ) {
   const user = await userInTenant(ctx, input.id);
   await assertLocationsInTenant(ctx, input.locations);
@@ -158,9 +197,18 @@ export async function updateUser(
   if (input.profileName !== undefined) patch.profileName = input.profileName;
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one field to update besides id');
   if (user.id === ctx.principal.userId && patch.role && patch.role !== 'admin') throw new ApiError('invalid_state', 'You cannot remove your own admin role');
-  await commit(ctx, [ctx.db.update(users).set(patch).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId)))], {
-    audit: { action: 'user.update', targetType: 'user', targetId: user.id, details: { fields: Object.keys(patch) } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(users)
+        .set(patch)
+        .where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
+    ],
+    {
+      audit: { action: 'user.update', targetType: 'user', targetId: user.id, details: { fields: Object.keys(patch) } },
+    },
+  );
   return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
 }
 
@@ -171,7 +219,10 @@ export async function deleteUser(ctx: Ctx, id: string) {
   await commit(
     ctx,
     [
-      ctx.db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.userId, user.id), eq(apiKeys.customerId, user.customerId), isNull(apiKeys.revokedAt))),
+      ctx.db
+        .update(apiKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(apiKeys.userId, user.id), eq(apiKeys.customerId, user.customerId), isNull(apiKeys.revokedAt))),
       ctx.db.delete(pushTokens).where(and(eq(pushTokens.userId, user.id), eq(pushTokens.customerId, user.customerId))),
       ctx.db.delete(users).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
     ],
@@ -190,9 +241,23 @@ export async function listUsers(ctx: Ctx, q: { customerId?: string }) {
 export async function acceptTerms(ctx: Ctx) {
   const user = await me(ctx);
   const at = new Date().toISOString();
-  await commit(ctx, [ctx.db.update(users).set({ termsVersion: CURRENT_TERMS_VERSION, termsAcceptedAt: at }).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId)))], {
-    audit: { action: 'user.accept_terms', targetType: 'user', targetId: user.id, details: { version: CURRENT_TERMS_VERSION, documents: ['terms_of_service', 'provider_terms', 'privacy_policy'] } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(users)
+        .set({ termsVersion: CURRENT_TERMS_VERSION, termsAcceptedAt: at })
+        .where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
+    ],
+    {
+      audit: {
+        action: 'user.accept_terms',
+        targetType: 'user',
+        targetId: user.id,
+        details: { version: CURRENT_TERMS_VERSION, documents: ['terms_of_service', 'provider_terms', 'privacy_policy'] },
+      },
+    },
+  );
   return { accepted: true, version: CURRENT_TERMS_VERSION, acceptedAt: at, documents: ['terms_of_service', 'provider_terms', 'privacy_policy'] };
 }
 
@@ -211,22 +276,52 @@ export async function exportMyData(ctx: Ctx): Promise<Uint8Array> {
   const [customer, tokens, keys, audit] = await Promise.all([
     ctx.db.select().from(customers).where(eq(customers.id, user.customerId)).get(),
     ctx.db.select({ n: count() }).from(pushTokens).where(eq(pushTokens.userId, user.id)).get(),
-    ctx.db.select({ name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.userId, user.id)).all(),
-    ctx.db.select().from(auditLogs).where(and(eq(auditLogs.customerId, user.customerId), eq(auditLogs.actorId, user.id))).orderBy(desc(auditLogs.createdAt)).limit(50).all(),
+    ctx.db
+      .select({ name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
+      .from(apiKeys)
+      .where(eq(apiKeys.userId, user.id))
+      .all(),
+    ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.customerId, user.customerId), eq(auditLogs.actorId, user.id)))
+      .orderBy(desc(auditLogs.createdAt))
+      .limit(50)
+      .all(),
   ]);
   await commit(ctx, [], { audit: { action: 'user.export_data', targetType: 'user', targetId: user.id } });
-  return renderDataExport({ user: userOut(user), extra: { phone: user.phone, termsVersion: user.termsVersion, termsAcceptedAt: user.termsAcceptedAt, settings: user.settings }, customer: customer ? { id: customer.id, name: customer.name } : null, pushTokens: tokens?.n ?? 0, apiKeys: keys, audit });
+  return renderDataExport({
+    user: userOut(user),
+    extra: { phone: user.phone, termsVersion: user.termsVersion, termsAcceptedAt: user.termsAcceptedAt, settings: user.settings },
+    customer: customer ? { id: customer.id, name: customer.name } : null,
+    pushTokens: tokens?.n ?? 0,
+    apiKeys: keys,
+    audit,
+  });
 }
 
 export async function listAuditLogs(ctx: Ctx, userId: string, q: { limit: number; offset: number }) {
   const user = await userInTenant(ctx, userId);
-  const where = and(eq(auditLogs.customerId, user.customerId), or(eq(auditLogs.actorId, user.id), and(eq(auditLogs.targetType, 'user'), eq(auditLogs.targetId, user.id))));
+  const where = and(
+    eq(auditLogs.customerId, user.customerId),
+    or(eq(auditLogs.actorId, user.id), and(eq(auditLogs.targetType, 'user'), eq(auditLogs.targetId, user.id))),
+  );
   const [rows, total] = await Promise.all([
     ctx.db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(q.limit).offset(q.offset).all(),
     ctx.db.select({ n: count() }).from(auditLogs).where(where).get(),
   ]);
   return {
-    data: rows.map((r) => ({ id: r.id, action: r.action, targetType: r.targetType, targetId: r.targetId, actorType: r.actorType, actorId: r.actorId, details: r.details, requestId: r.requestId, createdAt: r.createdAt })),
+    data: rows.map((r) => ({
+      id: r.id,
+      action: r.action,
+      targetType: r.targetType,
+      targetId: r.targetId,
+      actorType: r.actorType,
+      actorId: r.actorId,
+      details: r.details,
+      requestId: r.requestId,
+      createdAt: r.createdAt,
+    })),
     total: total?.n ?? 0,
     limit: q.limit,
     offset: q.offset,
@@ -235,15 +330,28 @@ export async function listAuditLogs(ctx: Ctx, userId: string, q: { limit: number
 
 export async function addPushToken(ctx: Ctx, token: string) {
   const user = await me(ctx);
-  await commit(ctx, [ctx.db.insert(pushTokens).values({ id: newId('ptk'), customerId: user.customerId, userId: user.id, token }).onConflictDoNothing()], {
-    audit: { action: 'user.push_token_add', targetType: 'user', targetId: user.id },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .insert(pushTokens)
+        .values({ id: newId('ptk'), customerId: user.customerId, userId: user.id, token })
+        .onConflictDoNothing(),
+    ],
+    {
+      audit: { action: 'user.push_token_add', targetType: 'user', targetId: user.id },
+    },
+  );
   return { success: true, token };
 }
 
 export async function removePushToken(ctx: Ctx, token: string) {
   const user = await me(ctx);
-  const existing = await ctx.db.select({ id: pushTokens.id }).from(pushTokens).where(and(eq(pushTokens.userId, user.id), eq(pushTokens.token, token))).get();
+  const existing = await ctx.db
+    .select({ id: pushTokens.id })
+    .from(pushTokens)
+    .where(and(eq(pushTokens.userId, user.id), eq(pushTokens.token, token)))
+    .get();
   if (!existing) throw notFound('Push token');
   await commit(ctx, [ctx.db.delete(pushTokens).where(and(eq(pushTokens.id, existing.id), eq(pushTokens.userId, user.id)))], {
     audit: { action: 'user.push_token_remove', targetType: 'user', targetId: user.id },
@@ -254,7 +362,18 @@ export async function removePushToken(ctx: Ctx, token: string) {
 export async function findPhoneNumbers(ctx: Ctx, input: { country: string; areaCode: string }) {
   tenantOf(ctx);
   const found = await findNumbers(ctx.env, input.country, input.areaCode);
-  const taken = found.length ? await ctx.db.select({ n: phoneNumbers.phoneNumber }).from(phoneNumbers).where(inArray(phoneNumbers.phoneNumber, found.map((f) => f.phoneNumber))).all() : [];
+  const taken = found.length
+    ? await ctx.db
+        .select({ n: phoneNumbers.phoneNumber })
+        .from(phoneNumbers)
+        .where(
+          inArray(
+            phoneNumbers.phoneNumber,
+            found.map((f) => f.phoneNumber),
+          ),
+        )
+        .all()
+    : [];
   return { data: found.filter((f) => !taken.some((t) => t.n === f.phoneNumber)) };
 }
 
@@ -263,14 +382,20 @@ export async function purchasePhoneNumber(ctx: Ctx, input: { phoneNumber: string
   const taken = await ctx.db.select({ id: phoneNumbers.id }).from(phoneNumbers).where(eq(phoneNumbers.phoneNumber, input.phoneNumber)).get();
   if (taken) throw new ApiError('already_exists', 'This number is already in use');
   const { providerId } = await buyNumber(ctx.env, input.phoneNumber);
-  const ivrConfig = location.ivrConfig && Object.keys(location.ivrConfig).length ? { ...location.ivrConfig, phoneNumber: input.phoneNumber } : defaultIvr(location, input.phoneNumber);
+  const ivrConfig =
+    location.ivrConfig && Object.keys(location.ivrConfig).length
+      ? { ...location.ivrConfig, phoneNumber: input.phoneNumber }
+      : defaultIvr(location, input.phoneNumber);
   const id = newId('pn');
   try {
     await commit(
       ctx,
       [
         ctx.db.insert(phoneNumbers).values({ id, customerId: location.customerId, locationId: location.id, phoneNumber: input.phoneNumber, providerId }),
-        ctx.db.update(locations).set({ ivrConfig }).where(and(eq(locations.id, location.id), eq(locations.customerId, location.customerId))),
+        ctx.db
+          .update(locations)
+          .set({ ivrConfig })
+          .where(and(eq(locations.id, location.id), eq(locations.customerId, location.customerId))),
       ],
       { audit: { action: 'phone_number.purchase', targetType: 'location', targetId: location.id, details: { phoneNumber: input.phoneNumber } } },
     );
@@ -291,8 +416,18 @@ export async function resendInvitation(ctx: Ctx, id: string) {
     template: 'user.password_change',
     metadata: { userId: user.id },
   });
-  await commit(ctx, [mail.stmt, ctx.db.update(users).set({ invitedAt: new Date().toISOString() }).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId)))], {
-    audit: { action: 'user.resend_invitation', targetType: 'user', targetId: user.id },
-  });
+  await commit(
+    ctx,
+    [
+      mail.stmt,
+      ctx.db
+        .update(users)
+        .set({ invitedAt: new Date().toISOString() })
+        .where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
+    ],
+    {
+      audit: { action: 'user.resend_invitation', targetType: 'user', targetId: user.id },
+    },
+  );
   return { success: true, messageId: mail.id, email: user.email };
 }

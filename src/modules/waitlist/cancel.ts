@@ -17,8 +17,21 @@ import { cascadeSpot } from './offers';
 /** Statements that end an offer's hold (idempotent: a consumed hold is left alone). */
 export function endHold(db: Ctx['db'], e: EntryRow, status: 'expired' | 'released'): Stmt[] {
   return [
-    db.update(holds).set({ status }).where(and(eq(holds.id, e.offerId as string), eq(holds.customerId, e.customerId), eq(holds.status, 'active'))),
-    db.update(allocations).set({ active: false }).where(and(eq(allocations.customerId, e.customerId), eq(allocations.sourceId, e.offerId as string), eq(allocations.kind, 'hold'), eq(allocations.active, true))),
+    db
+      .update(holds)
+      .set({ status })
+      .where(and(eq(holds.id, e.offerId as string), eq(holds.customerId, e.customerId), eq(holds.status, 'active'))),
+    db
+      .update(allocations)
+      .set({ active: false })
+      .where(
+        and(
+          eq(allocations.customerId, e.customerId),
+          eq(allocations.sourceId, e.offerId as string),
+          eq(allocations.kind, 'hold'),
+          eq(allocations.active, true),
+        ),
+      ),
   ];
 }
 
@@ -37,19 +50,46 @@ export async function cancelEntry(ctx: Ctx, id: string) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const e = await syncOne(ctx.env, await getEntryRow(ctx, id));
     if (e.status === 'cancelled') return { ...entryOut(e), alreadyCancelled: true };
-    if (e.status !== 'waiting' && e.status !== 'offered') throw new ApiError('invalid_state', `The entry is ${e.status} and can no longer be cancelled`, { status: 409, extra: { status: e.status } });
+    if (e.status !== 'waiting' && e.status !== 'offered')
+      throw new ApiError('invalid_state', `The entry is ${e.status} and can no longer be cancelled`, { status: 409, extra: { status: e.status } });
     const nowIso = new Date().toISOString();
     const set = { status: 'cancelled' as const, cancelledAt: nowIso, activeKey: null, updatedAt: nowIso };
-    const audit: AuditEntry = { action: 'waitlist.cancel', targetType: 'waitlist_entry', targetId: e.id, customerId: e.customerId, details: { from: e.status, offerId: e.offerId } };
+    const audit: AuditEntry = {
+      action: 'waitlist.cancel',
+      targetType: 'waitlist_entry',
+      targetId: e.id,
+      customerId: e.customerId,
+      details: { from: e.status, offerId: e.offerId },
+    };
     if (e.status === 'waiting') {
-      const { results } = await commit(ctx, [ctx.db.update(waitlistEntries).set(set).where(and(eq(waitlistEntries.id, e.id), eq(waitlistEntries.customerId, e.customerId), eq(waitlistEntries.status, 'waiting')))], { audit });
+      const { results } = await commit(
+        ctx,
+        [
+          ctx.db
+            .update(waitlistEntries)
+            .set(set)
+            .where(and(eq(waitlistEntries.id, e.id), eq(waitlistEntries.customerId, e.customerId), eq(waitlistEntries.status, 'waiting'))),
+        ],
+        { audit },
+      );
       if (changes(results[0])) return { ...entryOut({ ...e, ...set }), alreadyCancelled: false };
       continue;
     }
     const { results } = await commit(ctx, [ctx.db.update(waitlistEntries).set(set).where(offerStillOpen(e)), ...endHold(ctx.db, e, 'released')], { audit });
     if (!changes(results[0])) continue;
     // The held spot goes to the next waiting entry.
-    await cascadeSpot(ctx.env, { customerId: e.customerId, itemId: e.inventoryId, start: e.offerStart as number, end: e.offerEnd as number, trigger: 'offer_cancelled', triggerSourceId: e.offerId }, { requestId: ctx.requestId, waitUntil: ctx.waitUntil });
+    await cascadeSpot(
+      ctx.env,
+      {
+        customerId: e.customerId,
+        itemId: e.inventoryId,
+        start: e.offerStart as number,
+        end: e.offerEnd as number,
+        trigger: 'offer_cancelled',
+        triggerSourceId: e.offerId,
+      },
+      { requestId: ctx.requestId, waitUntil: ctx.waitUntil },
+    );
     return { ...entryOut({ ...e, ...set }), alreadyCancelled: false };
   }
   throw new ApiError('version_conflict', 'The entry changed while it was being cancelled; retry', { status: 409 });

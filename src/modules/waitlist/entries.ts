@@ -63,10 +63,24 @@ export function entryOut(e: EntryRow) {
 }
 
 /** The link in the offer e-mail: the location's booking page (`details.bookingUrl`) or this API's public day view. */
-export function bookingUrl(env: Env, loc: { details: Record<string, unknown> | null }, q: { inventoryId: string; locationId: string; date: string; time: string; quantity: number; entryId: string }) {
+export function bookingUrl(
+  env: Env,
+  loc: { details: Record<string, unknown> | null },
+  q: { inventoryId: string; locationId: string; date: string; time: string; quantity: number; entryId: string },
+) {
   const configured = loc.details?.bookingUrl;
-  const base = typeof configured === 'string' && /^https?:\/\//i.test(configured) ? configured : `${(env.PUBLIC_BASE_URL ?? '').replace(/\/$/, '')}/public/day-availability`;
-  const params = new URLSearchParams({ inventoryId: q.inventoryId, locationId: q.locationId, date: q.date, time: q.time, quantity: String(q.quantity), waitlistEntryId: q.entryId });
+  const base =
+    typeof configured === 'string' && /^https?:\/\//i.test(configured)
+      ? configured
+      : `${(env.PUBLIC_BASE_URL ?? '').replace(/\/$/, '')}/public/day-availability`;
+  const params = new URLSearchParams({
+    inventoryId: q.inventoryId,
+    locationId: q.locationId,
+    date: q.date,
+    time: q.time,
+    quantity: String(q.quantity),
+    waitlistEntryId: q.entryId,
+  });
   return `${base}${base.includes('?') ? '&' : '?'}${params.toString()}`;
 }
 

@@ -94,7 +94,13 @@ export async function joinWaitlist(ctx: Ctx, input: JoinInput): Promise<{ entry:
   });
   try {
     await commit(tctx, [ctx.db.insert(waitlistEntries).values(row), mail.stmt], {
-      audit: { action: 'waitlist.join', targetType: 'waitlist_entry', targetId: row.id, customerId, details: { inventoryId: row.inventoryId, date: row.date, time: row.time, email, quantity: row.quantity } },
+      audit: {
+        action: 'waitlist.join',
+        targetType: 'waitlist_entry',
+        targetId: row.id,
+        customerId,
+        details: { inventoryId: row.inventoryId, date: row.date, time: row.time, email, quantity: row.quantity },
+      },
     });
   } catch (err) {
     // A concurrent join with the same e-mail, item, date and time won the unique index: answer its entry.
@@ -108,7 +114,11 @@ export async function joinWaitlist(ctx: Ctx, input: JoinInput): Promise<{ entry:
 }
 
 async function findActive(ctx: Ctx, customerId: string, key: string) {
-  return ctx.db.select().from(waitlistEntries).where(and(eq(waitlistEntries.customerId, customerId), eq(waitlistEntries.activeKey, key))).get();
+  return ctx.db
+    .select()
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.customerId, customerId), eq(waitlistEntries.activeKey, key)))
+    .get();
 }
 
 /** The wanted date/time must exist for the item: a departure of the tour, or a start within a rental's opening hours; not in the past. */

@@ -41,7 +41,15 @@ type OfferOutcome = { ok: true; entry: EntryRow } | { ok: false; reason: 'unavai
  * item's lock (one seat or unit per reservation), then commits the offer in one batch. `unavailable`:
  * the lock (or the D1 guard) refused; `lost`: the entry was no longer waiting or was offered already.
  */
-async function offerEntry(wctx: Ctx, ic: ItemContext, entry: EntryRow, spot: Spot, trigger: Trigger, triggerSourceId: string | null, now: number): Promise<OfferOutcome> {
+async function offerEntry(
+  wctx: Ctx,
+  ic: ItemContext,
+  entry: EntryRow,
+  spot: Spot,
+  trigger: Trigger,
+  triggerSourceId: string | null,
+  now: number,
+): Promise<OfferOutcome> {
   const env = wctx.env;
   const db = wctx.db;
   if (spot.start <= now) return { ok: false, reason: 'unavailable', error: new ApiError('unavailable', 'The spot starts now or has passed', { status: 409 }) };
@@ -68,7 +76,14 @@ async function offerEntry(wctx: Ctx, ic: ItemContext, entry: EntryRow, spot: Spo
     const time = localTime(spot.start, tz);
     const nowIso = iso(now);
     const expIso = iso(expiresAt);
-    const url = bookingUrl(env, ic.location, { inventoryId: ic.row.id, locationId: ic.row.locationId, date, time, quantity: entry.quantity, entryId: entry.id });
+    const url = bookingUrl(env, ic.location, {
+      inventoryId: ic.row.id,
+      locationId: ic.row.locationId,
+      date,
+      time,
+      quantity: entry.quantity,
+      entryId: entry.id,
+    });
     const set = {
       status: 'offered' as const,
       offerId,
@@ -89,14 +104,25 @@ async function offerEntry(wctx: Ctx, ic: ItemContext, entry: EntryRow, spot: Spo
         `Hello ${entry.firstName},\n\nGood news from ${ic.location.name}: ${what} is held for you until ${localDate(expiresAt, tz)} ${localTime(expiresAt, tz)} (${tz}).\n` +
         `Book it here: ${url}\nBook with this e-mail address (${entry.email}) so the held spot is yours. If you do not book before the hold ends, the spot goes to the next person on the waitlist.`,
       template: 'waitlist.offer',
-      metadata: { entryId: entry.id, offerId, inventoryId: ic.row.id, locationId: ic.row.locationId, date, time, quantity: entry.quantity, expiresAt: expIso, bookingUrl: url },
+      metadata: {
+        entryId: entry.id,
+        offerId,
+        inventoryId: ic.row.id,
+        locationId: ic.row.locationId,
+        date,
+        time,
+        quantity: entry.quantity,
+        expiresAt: expIso,
+        bookingUrl: url,
+      },
     });
     const statements: Stmt[] = [
       // The guard: NULL (batch aborts) unless the entry is still waiting; unique per entry (never offered twice).
       db.insert(waitlistOffers).values({
         id: offerId,
         customerId: entry.customerId,
-        entryId: sql`(SELECT id FROM waitlist_entries WHERE id = ${entry.id} AND customer_id = ${entry.customerId} AND status = 'waiting')` as unknown as string,
+        entryId:
+          sql`(SELECT id FROM waitlist_entries WHERE id = ${entry.id} AND customer_id = ${entry.customerId} AND status = 'waiting')` as unknown as string,
         inventoryId: ic.row.id,
         start: spot.start,
         end: spot.end,
@@ -106,17 +132,48 @@ async function offerEntry(wctx: Ctx, ic: ItemContext, entry: EntryRow, spot: Spo
         triggerSourceId,
         createdAt: nowIso,
       }),
-      db.insert(holds).values({ id: offerId, customerId: entry.customerId, email: entry.email, inventoryId: ic.row.id, locationId: ic.row.locationId, status: 'active', expiresAt: expIso, createdAt: nowIso, updatedAt: nowIso }),
+      db
+        .insert(holds)
+        .values({
+          id: offerId,
+          customerId: entry.customerId,
+          email: entry.email,
+          inventoryId: ic.row.id,
+          locationId: ic.row.locationId,
+          status: 'active',
+          expiresAt: expIso,
+          createdAt: nowIso,
+          updatedAt: nowIso,
+        }),
       ...rows.map((a) => db.insert(allocations).values({ ...a, createdAt: nowIso })),
-      db.update(waitlistEntries).set(set).where(and(eq(waitlistEntries.id, entry.id), eq(waitlistEntries.customerId, entry.customerId), eq(waitlistEntries.status, 'waiting'))),
+      db
+        .update(waitlistEntries)
+        .set(set)
+        .where(and(eq(waitlistEntries.id, entry.id), eq(waitlistEntries.customerId, entry.customerId), eq(waitlistEntries.status, 'waiting'))),
       mail.stmt,
     ];
     await commit(wctx, statements, {
-      audit: { action: 'waitlist.offer', targetType: 'waitlist_entry', targetId: entry.id, customerId: entry.customerId, details: { offerId, trigger, triggerSourceId, startTime: iso(spot.start), endTime: iso(spot.end), quantity: entry.quantity, assetIds, expiresAt: expIso } },
+      audit: {
+        action: 'waitlist.offer',
+        targetType: 'waitlist_entry',
+        targetId: entry.id,
+        customerId: entry.customerId,
+        details: {
+          offerId,
+          trigger,
+          triggerSourceId,
+          startTime: iso(spot.start),
+          endTime: iso(spot.end),
+          quantity: entry.quantity,
+          assetIds,
+          expiresAt: expIso,
+        },
+      },
     });
     return { ok: true, entry: { ...entry, ...set } };
   } catch (err) {
-    if (isAllocationConflict(err)) return { ok: false, reason: 'unavailable', error: new ApiError('unavailable', 'The spot was taken by another sale at the last moment', { status: 409 }) };
+    if (isAllocationConflict(err))
+      return { ok: false, reason: 'unavailable', error: new ApiError('unavailable', 'The spot was taken by another sale at the last moment', { status: 409 }) };
     if (/waitlist_offers\.entry_id/.test(errText(err))) return { ok: false, reason: 'lost' };
     throw err;
   } finally {
@@ -149,7 +206,11 @@ export interface FreedSpot {
  * The queue is strict: when the oldest matching entry does not fit (a refusal of the lock), later
  * entries are not offered (first come, first served); operators can still offer by hand.
  */
-export async function cascadeSpot(env: Env, spot: FreedSpot, opts: { now?: Date; requestId?: string; waitUntil?: (p: Promise<unknown>) => void } = {}): Promise<{ offered: string[] }> {
+export async function cascadeSpot(
+  env: Env,
+  spot: FreedSpot,
+  opts: { now?: Date; requestId?: string; waitUntil?: (p: Promise<unknown>) => void } = {},
+): Promise<{ offered: string[] }> {
   const db = getDb(env.DB);
   const any = await db
     .select({ id: waitlistEntries.id })
@@ -175,7 +236,14 @@ export async function cascadeSpot(env: Env, spot: FreedSpot, opts: { now?: Date;
   const candidates = await db
     .select()
     .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.customerId, spot.customerId), eq(waitlistEntries.inventoryId, spot.itemId), eq(waitlistEntries.date, date), eq(waitlistEntries.status, 'waiting')))
+    .where(
+      and(
+        eq(waitlistEntries.customerId, spot.customerId),
+        eq(waitlistEntries.inventoryId, spot.itemId),
+        eq(waitlistEntries.date, date),
+        eq(waitlistEntries.status, 'waiting'),
+      ),
+    )
     .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
     .limit(CASCADE_LIMIT)
     .all();
@@ -194,14 +262,19 @@ export async function cascadeSpot(env: Env, spot: FreedSpot, opts: { now?: Date;
 
 /** The `onSeatsReleased` hook: a cancelled or no-show booking gave its seats/units back. */
 export async function onCapacityReleased(ctx: Ctx, e: CapacityReleased) {
-  await cascadeSpot(ctx.env, { customerId: e.customerId, itemId: e.itemId, start: e.start, end: e.end, trigger: 'released', triggerSourceId: e.rentalId }, { requestId: ctx.requestId, waitUntil: ctx.waitUntil });
+  await cascadeSpot(
+    ctx.env,
+    { customerId: e.customerId, itemId: e.itemId, start: e.start, end: e.end, trigger: 'released', triggerSourceId: e.rentalId },
+    { requestId: ctx.requestId, waitUntil: ctx.waitUntil },
+  );
 }
 
 /** POST /waitlist/{id}/offer: offers a waiting entry its spot now, if the lock finds room. */
 export async function offerManually(ctx: Ctx, id: string, body: { time?: string; duration?: number }) {
   requirePermission(ctx, 'bookings');
   const e = await syncOne(ctx.env, await getEntryRow(ctx, id));
-  if (e.status !== 'waiting') throw new ApiError('invalid_state', `The entry is ${e.status}; only waiting entries can be offered`, { status: 409, extra: { status: e.status } });
+  if (e.status !== 'waiting')
+    throw new ApiError('invalid_state', `The entry is ${e.status}; only waiting entries can be offered`, { status: 409, extra: { status: e.status } });
   const ic = await loadItemContext(ctx.db, e.inventoryId, e.customerId);
   const now = Date.now();
   const tz = ic.item.timezone;
@@ -209,7 +282,8 @@ export async function offerManually(ctx: Ctx, id: string, body: { time?: string;
   let spots: Spot[];
   if (ic.item.kind === 'tour') {
     const deps = departuresOn(ic.item, e.date).filter((d) => (!time || d.time === time) && d.start > now);
-    if (!deps.length) throw new ApiError('unavailable', time ? `No upcoming departure at ${time} on ${e.date}` : `No upcoming departure on ${e.date}`, { status: 409 });
+    if (!deps.length)
+      throw new ApiError('unavailable', time ? `No upcoming departure at ${time} on ${e.date}` : `No upcoming departure on ${e.date}`, { status: 409 });
     spots = deps.map((d) => ({ start: d.start, end: d.end }));
   } else {
     if (!time) throw bad('time', 'This rental entry has no time: give `time` (and `duration`) for the offer');

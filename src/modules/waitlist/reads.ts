@@ -13,7 +13,11 @@ import { changes, chunks, entryOut, type EntryRow, type Status } from './entries
 // Operator reads
 
 export async function getEntryRow(ctx: Ctx, id: string): Promise<EntryRow> {
-  const row = await ctx.db.select().from(waitlistEntries).where(and(eq(waitlistEntries.id, id), eq(waitlistEntries.customerId, tenantOf(ctx)))).get();
+  const row = await ctx.db
+    .select()
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.id, id), eq(waitlistEntries.customerId, tenantOf(ctx))))
+    .get();
   if (!row) throw notFound('Waitlist entry');
   return row;
 }
@@ -22,7 +26,10 @@ export async function getEntry(ctx: Ctx, id: string) {
   return entryOut(await syncOne(ctx.env, await getEntryRow(ctx, id)));
 }
 
-export async function listEntries(ctx: Ctx, q: { inventoryId?: string; locationId?: string; date?: string; status?: Status; email?: string; page: number; limit: number }) {
+export async function listEntries(
+  ctx: Ctx,
+  q: { inventoryId?: string; locationId?: string; date?: string; status?: Status; email?: string; page: number; limit: number },
+) {
   const customerId = tenantOf(ctx);
   const conds: SQL[] = [eq(waitlistEntries.customerId, customerId)];
   if (q.inventoryId) conds.push(eq(waitlistEntries.inventoryId, q.inventoryId));
@@ -30,7 +37,15 @@ export async function listEntries(ctx: Ctx, q: { inventoryId?: string; locationI
   if (q.date) conds.push(eq(waitlistEntries.date, q.date));
   if (q.email) conds.push(eq(waitlistEntries.email, q.email.toLowerCase()));
   // Offers whose hold a booking used are reported as booked before filtering.
-  await syncBooked(ctx.env, await ctx.db.select().from(waitlistEntries).where(and(...conds, eq(waitlistEntries.status, 'offered'))).limit(500).all());
+  await syncBooked(
+    ctx.env,
+    await ctx.db
+      .select()
+      .from(waitlistEntries)
+      .where(and(...conds, eq(waitlistEntries.status, 'offered')))
+      .limit(500)
+      .all(),
+  );
   if (q.status) conds.push(eq(waitlistEntries.status, q.status));
   const where = and(...conds);
   const [rows, total] = await Promise.all([
@@ -67,7 +82,11 @@ export async function syncBooked(env: Env, rows: EntryRow[], now = new Date()): 
   const db = getDb(env.DB);
   const consumed = new Set<string>();
   for (const part of chunks(offered.map((r) => r.offerId as string))) {
-    const hs = await db.select({ id: holds.id }).from(holds).where(and(inArray(holds.id, part), eq(holds.status, 'consumed'))).all();
+    const hs = await db
+      .select({ id: holds.id })
+      .from(holds)
+      .where(and(inArray(holds.id, part), eq(holds.status, 'consumed')))
+      .all();
     for (const h of hs) consumed.add(h.id);
   }
   for (const e of offered.filter((r) => consumed.has(r.offerId as string))) {
@@ -88,9 +107,24 @@ export async function syncBooked(env: Env, rows: EntryRow[], now = new Date()): 
     const nowIso = now.toISOString();
     const set = { status: 'booked' as const, bookedAt: nowIso, bookedRentalId: rental?.id ?? null, activeKey: null, updatedAt: nowIso };
     const sctx = systemCtx(env, { customerId: e.customerId });
-    const { results } = await commit(sctx, [db.update(waitlistEntries).set(set).where(and(eq(waitlistEntries.id, e.id), eq(waitlistEntries.customerId, e.customerId), eq(waitlistEntries.status, 'offered')))], {
-      audit: { action: 'waitlist.booked', targetType: 'waitlist_entry', targetId: e.id, customerId: e.customerId, details: { offerId: e.offerId, rentalId: set.bookedRentalId } },
-    });
+    const { results } = await commit(
+      sctx,
+      [
+        db
+          .update(waitlistEntries)
+          .set(set)
+          .where(and(eq(waitlistEntries.id, e.id), eq(waitlistEntries.customerId, e.customerId), eq(waitlistEntries.status, 'offered'))),
+      ],
+      {
+        audit: {
+          action: 'waitlist.booked',
+          targetType: 'waitlist_entry',
+          targetId: e.id,
+          customerId: e.customerId,
+          details: { offerId: e.offerId, rentalId: set.bookedRentalId },
+        },
+      },
+    );
     if (changes(results[0])) out.set(e.id, { ...e, ...set });
     else {
       const now2 = await db.select().from(waitlistEntries).where(eq(waitlistEntries.id, e.id)).get();

@@ -37,8 +37,16 @@ export const JoinBody = z
     date: zDate().openapi({ description: "Local date in the item location's time zone; today or later" }),
     inventoryId: zId('inv_01J0000000000000000000000'),
     locationId: zId('loc_01J0000000000000000000000'),
-    time: zTime().optional().openapi({ description: 'Tours: one of the departures of that date (HH:mm). Rentals: the wanted start. Absent: any departure / any time that date.' }),
-    duration: z.number().int().min(1).max(24 * 31).optional().openapi({ description: 'Rentals: hours wanted (defaults to the shortest rental length of the item)' }),
+    time: zTime()
+      .optional()
+      .openapi({ description: 'Tours: one of the departures of that date (HH:mm). Rentals: the wanted start. Absent: any departure / any time that date.' }),
+    duration: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 31)
+      .optional()
+      .openapi({ description: 'Rentals: hours wanted (defaults to the shortest rental length of the item)' }),
     quantity: z.number().int().min(1).max(50).optional().openapi({ description: 'Seats (tours) or units (rentals) to hold when a spot is offered; default 1' }),
     customerId: zId('cus_01J0000000000000000000000').optional(),
     addons: zAddons().optional(),
@@ -120,6 +128,12 @@ export const CancelResult = Entry.extend({
 export const OfferBody = z
   .object({
     time: zTime().optional().openapi({ description: "Overrides the entry's time for this offer (needed for a rental entry without a time)" }),
-    duration: z.number().int().min(1).max(24 * 31).optional().openapi({ description: "Rentals: overrides the entry's duration (hours)" }),
+    duration: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 31)
+      .optional()
+      .openapi({ description: "Rentals: overrides the entry's duration (hours)" }),
   })
   .openapi('OfferWaitlistEntry');

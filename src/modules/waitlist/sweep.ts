@@ -37,7 +37,11 @@ export async function expireOffers(env: Env, now = new Date()): Promise<{ expire
     });
     if (!changes(results[0])) continue;
     expired++;
-    const r = await cascadeSpot(env, { customerId: e.customerId, itemId: e.inventoryId, start: e.offerStart, end: e.offerEnd, trigger: 'offer_expired', triggerSourceId: e.offerId }, { now });
+    const r = await cascadeSpot(
+      env,
+      { customerId: e.customerId, itemId: e.inventoryId, start: e.offerStart, end: e.offerEnd, trigger: 'offer_expired', triggerSourceId: e.offerId },
+      { now },
+    );
     reoffered += r.offered.length;
   }
   return { expired, reoffered };
@@ -49,7 +53,13 @@ export async function closePastEntries(env: Env, now = new Date()): Promise<{ cl
   // Local "today" is at most one day after the UTC date anywhere.
   const horizon = addDays(now.toISOString().slice(0, 10), 1);
   const rows = await db
-    .select({ id: waitlistEntries.id, customerId: waitlistEntries.customerId, locationId: waitlistEntries.locationId, date: waitlistEntries.date, time: waitlistEntries.time })
+    .select({
+      id: waitlistEntries.id,
+      customerId: waitlistEntries.customerId,
+      locationId: waitlistEntries.locationId,
+      date: waitlistEntries.date,
+      time: waitlistEntries.time,
+    })
     .from(waitlistEntries)
     .where(and(eq(waitlistEntries.status, 'waiting'), lte(waitlistEntries.date, horizon)))
     .limit(500)
@@ -57,7 +67,8 @@ export async function closePastEntries(env: Env, now = new Date()): Promise<{ cl
   if (!rows.length) return { closed: 0 };
   const zones = new Map<string, string>();
   for (const part of chunks([...new Set(rows.map((r) => r.locationId))])) {
-    for (const l of await db.select({ id: locations.id, timezone: locations.timezone }).from(locations).where(inArray(locations.id, part)).all()) zones.set(l.id, l.timezone || 'UTC');
+    for (const l of await db.select({ id: locations.id, timezone: locations.timezone }).from(locations).where(inArray(locations.id, part)).all())
+      zones.set(l.id, l.timezone || 'UTC');
   }
   const t = now.getTime();
   const due = rows.filter((r) => {
@@ -78,7 +89,12 @@ export async function closePastEntries(env: Env, now = new Date()): Promise<{ cl
     for (const part of chunks(ids)) {
       const { results } = await commit(
         systemCtx(env, { customerId }),
-        [db.update(waitlistEntries).set({ status: 'closed', closedAt: nowIso, activeKey: null, updatedAt: nowIso }).where(and(eq(waitlistEntries.customerId, customerId), inArray(waitlistEntries.id, part), eq(waitlistEntries.status, 'waiting')))],
+        [
+          db
+            .update(waitlistEntries)
+            .set({ status: 'closed', closedAt: nowIso, activeKey: null, updatedAt: nowIso })
+            .where(and(eq(waitlistEntries.customerId, customerId), inArray(waitlistEntries.id, part), eq(waitlistEntries.status, 'waiting'))),
+        ],
         { audit: { action: 'waitlist.close', targetType: 'waitlist_entry', customerId, details: { entryIds: part, reason: 'date_passed' } } },
       );
       closed += changes(results[0]);
@@ -93,7 +109,9 @@ export async function sweepWaitlist(env: Env, now = new Date()) {
   const offered = await db
     .select()
     .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.status, 'offered'), sql`EXISTS (SELECT 1 FROM holds WHERE holds.id = ${waitlistEntries.offerId} AND holds.status = 'consumed')`))
+    .where(
+      and(eq(waitlistEntries.status, 'offered'), sql`EXISTS (SELECT 1 FROM holds WHERE holds.id = ${waitlistEntries.offerId} AND holds.status = 'consumed')`),
+    )
     .limit(500)
     .all();
   const synced = await syncBooked(env, offered, now);

@@ -6,14 +6,31 @@ export const WAIVER_STATUSES = ['PENDING', 'COMPLETED', 'CANCELLED'] as const;
 
 const zRef = () => z.string().trim().min(1).max(128);
 const zName = () => z.string().trim().min(1).max(100);
-const zPhone = () => z.string().trim().min(3).max(32).regex(/^\+?[0-9 ().-]+$/, 'must be a phone number');
+const zPhone = () =>
+  z
+    .string()
+    .trim()
+    .min(3)
+    .max(32)
+    .regex(/^\+?[0-9 ().-]+$/, 'must be a phone number');
 const zDob = () => z.string().trim().regex(isoDate, 'must be a date YYYY-MM-DD');
-const zObject = (max = 20_000) => z.record(z.string(), z.unknown()).refine((o) => JSON.stringify(o).length <= max, `must serialize to at most ${max} characters`);
+const zObject = (max = 20_000) =>
+  z.record(z.string(), z.unknown()).refine((o) => JSON.stringify(o).length <= max, `must serialize to at most ${max} characters`);
 const zExpectedVersion = () =>
   z
-    .union([z.string().trim().regex(/^\d{1,9}$/, 'must be a version number such as "3"'), z.number().int().min(1).max(999_999_999)])
+    .union([
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,9}$/, 'must be a version number such as "3"'),
+      z.number().int().min(1).max(999_999_999),
+    ])
     .transform((v) => Number(v))
-    .openapi({ type: 'string', description: 'The `version` you read; the write answers 409 `version_conflict` if the waiver number changed since.', example: '1' });
+    .openapi({
+      type: 'string',
+      description: 'The `version` you read; the write answers 409 `version_conflict` if the waiver number changed since.',
+      example: '1',
+    });
 
 export const WaiverNumber = z
   .object({
@@ -49,7 +66,12 @@ export const WaiverNumber = z
 export const PublicWaiverNumber = WaiverNumber.omit({ pin: true, rawData: true, completionData: true, renterId: true }).openapi('PublicWaiverNumber');
 
 export const WaiverNumberParam = z.object({
-  waiverNumber: z.string().trim().min(1).max(128).openapi({ param: { name: 'waiverNumber', in: 'path' }, example: 'WN-7K3M9Q2X4T' }),
+  waiverNumber: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .openapi({ param: { name: 'waiverNumber', in: 'path' }, example: 'WN-7K3M9Q2X4T' }),
 });
 
 export const CreateBody = z
@@ -62,7 +84,9 @@ export const CreateBody = z
       .max(64)
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, dot, dash and underscore only')
       .optional()
-      .openapi({ description: 'Your own waiver number (for example a printed one); generated when absent. 409 `already_exists` if the operator already has it.' }),
+      .openapi({
+        description: 'Your own waiver number (for example a printed one); generated when absent. 409 `already_exists` if the operator already has it.',
+      }),
     locationId: zRef().optional(),
     firstName: zName().optional(),
     lastName: zName().optional(),
@@ -88,7 +112,10 @@ export const ListQuery = z
     limit: z.coerce.number().int().min(1).max(500).default(100),
     offset: z.coerce.number().int().min(0).default(0),
   })
-  .refine((q) => q.transactionId || q.customerId || q.locationId, { message: 'give at least one of transactionId, customerId or locationId', path: ['transactionId'] });
+  .refine((q) => q.transactionId || q.customerId || q.locationId, {
+    message: 'give at least one of transactionId, customerId or locationId',
+    path: ['transactionId'],
+  });
 
 export const ValidateQuery = z.object({ pin: z.string().trim().min(4).max(32) });
 
@@ -117,6 +144,12 @@ export const CompleteBody = z
     signatureId: zRef().optional(),
     completionData: zObject().optional(),
     expectedVersion: zExpectedVersion().optional(),
-    updateRenter: z.boolean().default(true).openapi({ description: "Default true: adds `waiverUrl` to the renter's `waivers_signed_urls` and fills the renter's missing phone and date of birth from the waiver number." }),
+    updateRenter: z
+      .boolean()
+      .default(true)
+      .openapi({
+        description:
+          "Default true: adds `waiverUrl` to the renter's `waivers_signed_urls` and fills the renter's missing phone and date of birth from the waiver number.",
+      }),
   })
   .openapi('CompleteWaiverNumber');

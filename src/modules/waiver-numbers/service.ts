@@ -90,7 +90,11 @@ export async function getWaiverNumberInTenant(ctx: Ctx, waiverNumber: string, cu
 
 async function checkRefs(ctx: Ctx, customerId: string, refs: { locationId?: string | null; templateId?: string | null; renterId?: string | null }) {
   if (refs.locationId) {
-    const l = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, refs.locationId), eq(locations.customerId, customerId))).get();
+    const l = await ctx.db
+      .select({ id: locations.id })
+      .from(locations)
+      .where(and(eq(locations.id, refs.locationId), eq(locations.customerId, customerId)))
+      .get();
     if (!l) throw notFound('Location');
   }
   if (refs.templateId) {
@@ -102,7 +106,11 @@ async function checkRefs(ctx: Ctx, customerId: string, refs: { locationId?: stri
     if (!t || t.deletedAt) throw notFound('Waiver template');
   }
   if (refs.renterId) {
-    const r = await ctx.db.select({ id: renters.id, deletedAt: renters.deletedAt }).from(renters).where(and(eq(renters.id, refs.renterId), eq(renters.customerId, customerId))).get();
+    const r = await ctx.db
+      .select({ id: renters.id, deletedAt: renters.deletedAt })
+      .from(renters)
+      .where(and(eq(renters.id, refs.renterId), eq(renters.customerId, customerId)))
+      .get();
     if (!r || r.deletedAt) throw notFound('Renter');
   }
 }
@@ -169,7 +177,12 @@ export async function createWaiverNumber(ctx: Ctx, input: CreateInput) {
     };
     try {
       await commit(ctx, [ctx.db.insert(waiverNumbers).values(row)], {
-        audit: { action: 'waiver_number.create', targetType: 'waiver_number', targetId: row.waiverNumber, details: { transactionId: row.transactionId, locationId: row.locationId } },
+        audit: {
+          action: 'waiver_number.create',
+          targetType: 'waiver_number',
+          targetId: row.waiverNumber,
+          details: { transactionId: row.transactionId, locationId: row.locationId },
+        },
       });
       return waiverNumberOut(row);
     } catch (err) {
@@ -182,15 +195,29 @@ export async function createWaiverNumber(ctx: Ctx, input: CreateInput) {
   }
 }
 
-export async function listWaiverNumbers(ctx: Ctx, q: { transactionId?: string; customerId?: string; locationId?: string; status?: Status; limit: number; offset: number }) {
+export async function listWaiverNumbers(
+  ctx: Ctx,
+  q: { transactionId?: string; customerId?: string; locationId?: string; status?: Status; limit: number; offset: number },
+) {
   const customerId = ownCustomer(ctx, q.customerId);
   const conds: SQL[] = [eq(waiverNumbers.customerId, customerId), ne(waiverNumbers.status, 'DELETED')];
   if (q.transactionId) conds.push(eq(waiverNumbers.transactionId, q.transactionId));
   if (q.locationId) conds.push(eq(waiverNumbers.locationId, q.locationId));
   if (q.status) conds.push(eq(waiverNumbers.status, q.status));
   const where = and(...conds);
-  const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)` }).from(waiverNumbers).where(where).all();
-  const rows = await ctx.db.select().from(waiverNumbers).where(where).orderBy(desc(waiverNumbers.createdAt), desc(waiverNumbers.id)).limit(q.limit).offset(q.offset).all();
+  const [{ n }] = await ctx.db
+    .select({ n: sql<number>`count(*)` })
+    .from(waiverNumbers)
+    .where(where)
+    .all();
+  const rows = await ctx.db
+    .select()
+    .from(waiverNumbers)
+    .where(where)
+    .orderBy(desc(waiverNumbers.createdAt), desc(waiverNumbers.id))
+    .limit(q.limit)
+    .offset(q.offset)
+    .all();
   return { data: rows.map(waiverNumberOut), total: Number(n), limit: q.limit, offset: q.offset };
 }
 
@@ -199,7 +226,12 @@ export async function findPendingByPin(ctx: Ctx, pin: string, opts: { customerId
   const conds: SQL[] = [eq(waiverNumbers.pin, normalizePin(pin))];
   if (opts.customerId) conds.push(eq(waiverNumbers.customerId, opts.customerId));
   if (opts.locationId) conds.push(eq(waiverNumbers.locationId, opts.locationId));
-  const rows = await ctx.db.select().from(waiverNumbers).where(and(...conds)).limit(2).all();
+  const rows = await ctx.db
+    .select()
+    .from(waiverNumbers)
+    .where(and(...conds))
+    .limit(2)
+    .all();
   if (rows.length !== 1 || rows[0].status !== 'PENDING') throw new ApiError('not_found', 'Invalid PIN, or the waiver was already completed');
   if (isExpired(rows[0])) throw new ApiError('expired', `This PIN expired on ${rows[0].pinExpiresAt}; ask the operator for a new waiver number`);
   return rows[0];
@@ -223,14 +255,19 @@ async function versionedWrite<T>(
   for (let attempt = 0; ; attempt++) {
     const row = await getWaiverNumberInTenant(ctx, waiverNumber);
     if (expectedVersion !== undefined && expectedVersion !== row.version) {
-      throw new ApiError('version_conflict', `The waiver number was modified by another user (version ${row.version}, you sent ${expectedVersion}); read it again`, { extra: { currentVersion: String(row.version) } });
+      throw new ApiError(
+        'version_conflict',
+        `The waiver number was modified by another user (version ${row.version}, you sent ${expectedVersion}); read it again`,
+        { extra: { currentVersion: String(row.version) } },
+      );
     }
     const { statements, audit, result } = await build(row);
     try {
       await commit(ctx, statements, audit);
     } catch (err) {
       if (!isVersionConflict(err)) throw err;
-      if (expectedVersion !== undefined || attempt >= 4) throw new ApiError('version_conflict', 'The waiver number was modified by another request at the same time; read it again');
+      if (expectedVersion !== undefined || attempt >= 4)
+        throw new ApiError('version_conflict', 'The waiver number was modified by another request at the same time; read it again');
       continue;
     }
     return result(await getWaiverNumberInTenant(ctx, waiverNumber).catch(() => row));
@@ -258,9 +295,14 @@ export async function patchWaiverNumber(
     expectedVersion?: number;
   },
 ) {
-  const fields = (['firstName', 'lastName', 'email', 'phone', 'dob', 'address', 'assignTo', 'assetId', 'renterId', 'waiverUrl', 'templateId'] as const).filter((k) => input[k] !== undefined);
+  const fields = (['firstName', 'lastName', 'email', 'phone', 'dob', 'address', 'assignTo', 'assetId', 'renterId', 'waiverUrl', 'templateId'] as const).filter(
+    (k) => input[k] !== undefined,
+  );
   if (!fields.length && input.status === undefined) {
-    throw new ApiError('no_changes', 'Give at least one field to update (firstName, lastName, email, phone, dob, address, assignTo, assetId, status, renterId, waiverUrl, templateId)');
+    throw new ApiError(
+      'no_changes',
+      'Give at least one field to update (firstName, lastName, email, phone, dob, address, assignTo, assetId, status, renterId, waiverUrl, templateId)',
+    );
   }
   await checkRefs(ctx, tenantOf(ctx), { renterId: input.renterId, templateId: input.templateId });
   return versionedWrite(ctx, waiverNumber, input.expectedVersion, async (row) => {
@@ -275,7 +317,14 @@ export async function patchWaiverNumber(
     }
     return {
       statements: [ctx.db.update(waiverNumbers).set(set).where(whereRow(row))],
-      audit: { audit: { action: 'waiver_number.update', targetType: 'waiver_number', targetId: row.waiverNumber, details: { fields, status: set.status, version: set.version } } },
+      audit: {
+        audit: {
+          action: 'waiver_number.update',
+          targetType: 'waiver_number',
+          targetId: row.waiverNumber,
+          details: { fields, status: set.status, version: set.version },
+        },
+      },
       result: waiverNumberOut,
     };
   });
@@ -286,7 +335,12 @@ export async function deleteWaiverNumber(ctx: Ctx, waiverNumber: string) {
     if (row.status !== 'PENDING') throw new ApiError('not_pending', `The waiver number is ${row.status}; only a pending waiver number can be deleted`);
     const now = new Date().toISOString();
     return {
-      statements: [ctx.db.update(waiverNumbers).set({ status: 'DELETED', pin: null, deletedAt: now, version: row.version + 1, updatedAt: now }).where(whereRow(row))],
+      statements: [
+        ctx.db
+          .update(waiverNumbers)
+          .set({ status: 'DELETED', pin: null, deletedAt: now, version: row.version + 1, updatedAt: now })
+          .where(whereRow(row)),
+      ],
       audit: { audit: { action: 'waiver_number.delete', targetType: 'waiver_number', targetId: row.waiverNumber } },
       result: () => ({ success: true, waiverNumber: row.waiverNumber, deletedAt: now }),
     };
@@ -342,12 +396,26 @@ export function completionStatements(
 export async function completeWaiverNumber(
   ctx: Ctx,
   waiverNumber: string,
-  input: { renterId: string; waiverUrl: string; signatureId?: string; completionData?: Record<string, unknown>; expectedVersion?: number; updateRenter?: boolean },
+  input: {
+    renterId: string;
+    waiverUrl: string;
+    signatureId?: string;
+    completionData?: Record<string, unknown>;
+    expectedVersion?: number;
+    updateRenter?: boolean;
+  },
 ) {
   await checkRefs(ctx, tenantOf(ctx), { renterId: input.renterId });
   return versionedWrite(ctx, waiverNumber, input.expectedVersion, async (row) => ({
     statements: completionStatements(ctx, row, input),
-    audit: { audit: { action: 'waiver_number.complete', targetType: 'waiver_number', targetId: row.waiverNumber, details: { renterId: input.renterId, signatureId: input.signatureId ?? null, version: row.version + 1 } } },
+    audit: {
+      audit: {
+        action: 'waiver_number.complete',
+        targetType: 'waiver_number',
+        targetId: row.waiverNumber,
+        details: { renterId: input.renterId, signatureId: input.signatureId ?? null, version: row.version + 1 },
+      },
+    },
     result: waiverNumberOut,
   }));
 }

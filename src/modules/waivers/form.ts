@@ -25,7 +25,9 @@ async function decodeSignature(field: string, value: unknown, details: ErrorDeta
   if (!m) return bad(`formData.${field} must be a PNG or JPEG data URL (data:image/png;base64,... or data:image/jpeg;base64,...)`);
   const b64 = m[2].replace(/\s+/g, '');
   if (Math.floor((b64.length * 3) / 4) > MAX_SIGNATURE_BYTES + 3) {
-    throw new ApiError('payload_too_large', `formData.${field}: signature images are limited to ${MAX_SIGNATURE_BYTES / 1024} KiB`, { details: [{ field: `formData.${field}`, message: 'image too large', code: 'too_large' }] });
+    throw new ApiError('payload_too_large', `formData.${field}: signature images are limited to ${MAX_SIGNATURE_BYTES / 1024} KiB`, {
+      details: [{ field: `formData.${field}`, message: 'image too large', code: 'too_large' }],
+    });
   }
   let bytes: Uint8Array;
   try {
@@ -83,12 +85,22 @@ export async function checkForm(sections: StoredSection[], formData: Record<stri
       if (img) images.push(img);
       continue;
     }
-    if (typeof v === 'string' && v.length > 5000) details.push({ field: `formData.${k}`, code: 'too_long', message: `formData.${k} is too long (5000 characters at most)` });
-    else if (v !== null && typeof v === 'object' && JSON.stringify(v).length > 5000) details.push({ field: `formData.${k}`, code: 'too_long', message: `formData.${k} is too large` });
+    if (typeof v === 'string' && v.length > 5000)
+      details.push({ field: `formData.${k}`, code: 'too_long', message: `formData.${k} is too long (5000 characters at most)` });
+    else if (v !== null && typeof v === 'object' && JSON.stringify(v).length > 5000)
+      details.push({ field: `formData.${k}`, code: 'too_long', message: `formData.${k} is too large` });
     else values[k] = v;
   }
   if (images.length > 20) details.push({ field: 'formData', code: 'too_many', message: 'at most 20 signature images' });
-  if (details.length) throw new ApiError('validation_failed', `Invalid waiver: ${details.map((d) => d.message).slice(0, 3).join('; ')}`, { details });
+  if (details.length)
+    throw new ApiError(
+      'validation_failed',
+      `Invalid waiver: ${details
+        .map((d) => d.message)
+        .slice(0, 3)
+        .join('; ')}`,
+      { details },
+    );
   return { values, images };
 }
 

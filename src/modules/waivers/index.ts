@@ -29,7 +29,12 @@ mount(router, r.verify, async (c, { params }) => c.json(await svc.verifySignatur
 mount(router, r.signedPdf, async (c, { params }) => {
   const pdf = await svc.signedPdf(ctxOf(c), params.signatureId);
   return new Response(pdf.body, {
-    headers: { 'content-type': 'application/pdf', 'content-length': String(pdf.size), 'content-disposition': `inline; filename="${pdf.filename}"`, 'cache-control': 'private, max-age=300' },
+    headers: {
+      'content-type': 'application/pdf',
+      'content-length': String(pdf.size),
+      'content-disposition': `inline; filename="${pdf.filename}"`,
+      'cache-control': 'private, max-age=300',
+    },
   });
 });
 

@@ -20,7 +20,11 @@ export async function publicLocation(ctx: Ctx, locationId: string): Promise<Loca
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
 export async function logoOf(ctx: Ctx, l: LocationRow): Promise<{ logoUrl: string | null; businessName: string }> {
-  const c = await ctx.db.select({ name: customers.name, businessName: customers.businessName, settings: customers.settings }).from(customers).where(eq(customers.id, l.customerId)).get();
+  const c = await ctx.db
+    .select({ name: customers.name, businessName: customers.businessName, settings: customers.settings })
+    .from(customers)
+    .where(eq(customers.id, l.customerId))
+    .get();
   const d = l.details ?? {};
   const s = (c?.settings ?? {}) as Record<string, unknown>;
   return { logoUrl: str(d.logoUrl) ?? str(d.logo) ?? str(s.logoUrl) ?? str(s.logo), businessName: c?.businessName ?? c?.name ?? l.name };
@@ -47,7 +51,14 @@ export async function waiverNumberValidation(ctx: Ctx, q: { waiverNumber: string
   const rows = await ctx.db
     .select()
     .from(waiverNumbers)
-    .where(and(eq(waiverNumbers.customerId, l.customerId), eq(waiverNumbers.locationId, l.id), eq(waiverNumbers.pin, normalizePin(q.waiverNumber)), eq(waiverNumbers.status, 'PENDING')))
+    .where(
+      and(
+        eq(waiverNumbers.customerId, l.customerId),
+        eq(waiverNumbers.locationId, l.id),
+        eq(waiverNumbers.pin, normalizePin(q.waiverNumber)),
+        eq(waiverNumbers.status, 'PENDING'),
+      ),
+    )
     .limit(2)
     .all();
   if (rows.length === 0) throw new ApiError('not_found', 'No pending waiver with this number at this location');

@@ -45,12 +45,26 @@ export interface WaiverPdfInput {
 
 /** Raised when an image cannot be embedded; the caller answers 400. */
 export class BadImageError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
   }
 }
 
-const SMART: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201C': '"', '\u201D': '"', '\u2013': '-', '\u2014': '-', '\u2026': '...', '\u2022': '-', '\u00A0': ' ', '\t': '    ' };
+const SMART: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201C': '"',
+  '\u201D': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2026': '...',
+  '\u2022': '-',
+  '\u00A0': ' ',
+  '\t': '    ',
+};
 
 /** The standard PDF fonts encode WinAnsi only: map common punctuation, replace anything else with '?'. */
 export function pdfSafe(s: string): string {
@@ -137,7 +151,10 @@ export async function buildWaiverPdf(input: WaiverPdfInput): Promise<Uint8Array>
     try {
       embedded.set(img.field, img.mime === 'image/png' ? await doc.embedPng(img.bytes) : await doc.embedJpg(img.bytes));
     } catch (err) {
-      throw new BadImageError(img.field, `formData.${img.field} is not a readable ${img.mime === 'image/png' ? 'PNG' : 'JPEG'} image: ${(err as Error).message}`);
+      throw new BadImageError(
+        img.field,
+        `formData.${img.field} is not a readable ${img.mime === 'image/png' ? 'PNG' : 'JPEG'} image: ${(err as Error).message}`,
+      );
     }
   }
 

@@ -67,9 +67,13 @@ export const Sections = z
       if (seen.has(s.id)) ctx.addIssue({ code: 'custom', message: `duplicate section id "${s.id}"`, path: [i, 'id'] });
       seen.add(s.id);
     });
-    if (!sections.some((s) => s.type === 'signature')) ctx.addIssue({ code: 'custom', message: 'a waiver template needs at least one signature section', path: [] });
+    if (!sections.some((s) => s.type === 'signature'))
+      ctx.addIssue({ code: 'custom', message: 'a waiver template needs at least one signature section', path: [] });
   })
-  .openapi({ description: 'Kinds (`type`): `text`, `checkbox` (acknowledgement), `field` (text, textarea, email, phone, date, number, select), `signature`. At least one signature section.' });
+  .openapi({
+    description:
+      'Kinds (`type`): `text`, `checkbox` (acknowledgement), `field` (text, textarea, email, phone, date, number, select), `signature`. At least one signature section.',
+  });
 
 export const Template = z
   .object({
@@ -111,7 +115,9 @@ export const UpdateTemplateBody = z
 
 export const TemplateParam = z.object({ templateId: zRef().openapi({ param: { name: 'templateId', in: 'path' }, example: 'wvt_01J0000000000000000000000' }) });
 export const LocationParam = z.object({ locationId: zRef().openapi({ param: { name: 'locationId', in: 'path' }, example: 'loc_demo_miami' }) });
-export const SignatureParam = z.object({ signatureId: zRef().openapi({ param: { name: 'signatureId', in: 'path' }, example: 'sig_01J0000000000000000000000' }) });
+export const SignatureParam = z.object({
+  signatureId: zRef().openapi({ param: { name: 'signatureId', in: 'path' }, example: 'sig_01J0000000000000000000000' }),
+});
 
 export const LocationQuery = z.object({ locationId: zRef() });
 export const TrackingQuery = z.object({
@@ -119,7 +125,10 @@ export const TrackingQuery = z.object({
   ln: z.string().trim().max(100).optional().openapi({ description: 'Last name (tracking, prefill).' }),
   em: z.string().trim().max(254).optional().openapi({ description: 'E-mail (tracking, prefill).' }),
 });
-export const WaiverNumberValidationQuery = z.object({ waiverNumber: z.string().trim().min(4).max(64).openapi({ description: 'The PIN of the waiver number.' }), locationId: zRef() });
+export const WaiverNumberValidationQuery = z.object({
+  waiverNumber: z.string().trim().min(4).max(64).openapi({ description: 'The PIN of the waiver number.' }),
+  locationId: zRef(),
+});
 
 /** Largest signature image accepted (decoded bytes); bigger ones answer 413. */
 export const MAX_SIGNATURE_BYTES = 512 * 1024;
@@ -132,7 +141,10 @@ export const SignBody = z
     formData: z
       .record(z.string().max(64), z.unknown())
       .refine((o) => Object.keys(o).length <= 200, 'at most 200 entries')
-      .openapi({ description: 'Section id to value: true for ticked checkboxes, text for fields, `data:image/png;base64,...` or `data:image/jpeg;base64,...` for signatures. Keys that are not sections are printed as additional information.' }),
+      .openapi({
+        description:
+          'Section id to value: true for ticked checkboxes, text for fields, `data:image/png;base64,...` or `data:image/jpeg;base64,...` for signatures. Keys that are not sections are printed as additional information.',
+      }),
     signatureId: z
       .string()
       .trim()
@@ -140,14 +152,29 @@ export const SignBody = z
       .max(64)
       .regex(/^[A-Za-z0-9_-]+$/)
       .optional()
-      .openapi({ description: 'Your own id for this signature (at least 16 characters) so a retried submission cannot sign twice: an id already used answers 409 `already_exists`. Generated when absent.' }),
+      .openapi({
+        description:
+          'Your own id for this signature (at least 16 characters) so a retried submission cannot sign twice: an id already used answers 409 `already_exists`. Generated when absent.',
+      }),
     dob: z.string().trim().regex(isoDate, 'must be a date YYYY-MM-DD').optional(),
     userEmail: z.string().trim().toLowerCase().max(254).email().optional(),
-    phoneNumber: z.string().trim().min(3).max(32).regex(/^\+?[0-9 ().-]+$/, 'must be a phone number').optional(),
+    phoneNumber: z
+      .string()
+      .trim()
+      .min(3)
+      .max(32)
+      .regex(/^\+?[0-9 ().-]+$/, 'must be a phone number')
+      .optional(),
     addressLine: z.string().trim().max(500).optional(),
     ipAddress: z.string().trim().max(64).optional(),
     userAgent: z.string().trim().max(512).optional(),
-    waiverNumber: z.string().trim().min(1).max(64).optional().openapi({ description: 'A pending waiver number (its number or PIN) to complete with this signature.' }),
+    waiverNumber: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: 'A pending waiver number (its number or PIN) to complete with this signature.' }),
     transactionId: zRef().optional(),
     tid: zRef().optional().openapi({ description: 'A rental (booking) id or transaction id, used when `transactionId` is absent.' }),
     bookingData: z

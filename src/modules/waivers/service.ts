@@ -3,7 +3,16 @@
 // form), sign.ts (signing) and signatures.ts (signed PDF, info and verification).
 
 export { locationLogo, signatureLink, templatesLink, waiverNumberValidation, waiverUrl } from './links';
-export { createTemplate, deleteTemplate, getTemplate, listTemplates, normalizeSections, publicTemplatesOfLocation, templateOut, updateTemplate } from './templates';
+export {
+  createTemplate,
+  deleteTemplate,
+  getTemplate,
+  listTemplates,
+  normalizeSections,
+  publicTemplatesOfLocation,
+  templateOut,
+  updateTemplate,
+} from './templates';
 export { canonicalJson } from './form';
 export { signWaiver, type SignInput } from './sign';
 export { signatureInfo, signedPdf, verifySignature } from './signatures';

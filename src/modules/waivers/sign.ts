@@ -21,7 +21,13 @@ async function findWaiverNumberForSigning(ctx: Ctx, customerId: string, ref: str
   const rows = await ctx.db
     .select()
     .from(waiverNumbers)
-    .where(and(eq(waiverNumbers.customerId, customerId), ne(waiverNumbers.status, 'DELETED'), or(eq(waiverNumbers.waiverNumber, ref), eq(waiverNumbers.pin, normalizePin(ref)))))
+    .where(
+      and(
+        eq(waiverNumbers.customerId, customerId),
+        ne(waiverNumbers.status, 'DELETED'),
+        or(eq(waiverNumbers.waiverNumber, ref), eq(waiverNumbers.pin, normalizePin(ref))),
+      ),
+    )
     .limit(2)
     .all();
   if (rows.length !== 1) throw new ApiError('not_found', 'Waiver number not found');
@@ -31,7 +37,8 @@ async function findWaiverNumberForSigning(ctx: Ctx, customerId: string, ref: str
   return wn;
 }
 
-export const bookingsOfRef = (customerId: string, ref: string) => and(eq(bookings.customerId, customerId), or(eq(bookings.transactionId, ref), eq(bookings.id, ref)));
+export const bookingsOfRef = (customerId: string, ref: string) =>
+  and(eq(bookings.customerId, customerId), or(eq(bookings.transactionId, ref), eq(bookings.id, ref)));
 
 export interface SignInput {
   templateId: string;
@@ -59,7 +66,11 @@ export interface SignInput {
  * removed again, so nothing is left half-written.
  */
 export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: string; observedIp: string | null; userAgent: string | null }) {
-  const t = await ctx.db.select().from(waiverTemplates).where(and(eq(waiverTemplates.id, input.templateId), isNull(waiverTemplates.deletedAt))).get();
+  const t = await ctx.db
+    .select()
+    .from(waiverTemplates)
+    .where(and(eq(waiverTemplates.id, input.templateId), isNull(waiverTemplates.deletedAt)))
+    .get();
   if (!t) throw notFound('Waiver template');
   const customerId = t.customerId;
   const signatureId = input.signatureId ?? newId('sig');
@@ -127,7 +138,8 @@ export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: st
       contentHash,
     });
   } catch (err) {
-    if (err instanceof BadImageError) throw new ApiError('validation_failed', err.message, { details: [{ field: `formData.${err.field}`, code: 'invalid_signature', message: err.message }] });
+    if (err instanceof BadImageError)
+      throw new ApiError('validation_failed', err.message, { details: [{ field: `formData.${err.field}`, code: 'invalid_signature', message: err.message }] });
     throw err;
   }
   const pdfSha256 = await sha256Hex(pdf);
@@ -150,7 +162,11 @@ export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: st
       let renterId: string | null = null;
       let appendUrl = false;
       if (wn?.renterId) {
-        const r = await ctx.db.select({ id: renters.id }).from(renters).where(and(eq(renters.id, wn.renterId), eq(renters.customerId, customerId), isNull(renters.deletedAt))).get();
+        const r = await ctx.db
+          .select({ id: renters.id })
+          .from(renters)
+          .where(and(eq(renters.id, wn.renterId), eq(renters.customerId, customerId), isNull(renters.deletedAt)))
+          .get();
         renterId = r?.id ?? null;
       }
       if (!renterId && email) {
@@ -187,10 +203,23 @@ export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: st
 
       let bookingsUpdated = 0;
       if (txnRef) {
-        const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)` }).from(bookings).where(bookingsOfRef(customerId, txnRef)).all();
+        const [{ n }] = await ctx.db
+          .select({ n: sql<number>`count(*)` })
+          .from(bookings)
+          .where(bookingsOfRef(customerId, txnRef))
+          .all();
         bookingsUpdated = Number(n);
         if (bookingsUpdated) {
-          const entry = { signatureId, url, templateId: t.id, signerName: `${input.firstName} ${input.lastName}`, email, assignTo: signer.assignTo, renterId, signedAt };
+          const entry = {
+            signatureId,
+            url,
+            templateId: t.id,
+            signerName: `${input.firstName} ${input.lastName}`,
+            email,
+            assignTo: signer.assignTo,
+            renterId,
+            signedAt,
+          };
           const current = sql`coalesce(json_extract(coalesce(${bookings.extendedData}, '{}'), '$.signedWaivers'), '[]')`;
           statements.push(
             ctx.db

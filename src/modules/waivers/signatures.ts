@@ -77,13 +77,21 @@ export async function verifySignature(ctx: Ctx, signatureId: string, baseUrl: st
   }
   let waiverNumberCompleted = false;
   if (s.waiverNumberId) {
-    const wn = await ctx.db.select({ status: waiverNumbers.status, signatureId: waiverNumbers.signatureId }).from(waiverNumbers).where(and(eq(waiverNumbers.id, s.waiverNumberId), eq(waiverNumbers.customerId, s.customerId))).get();
+    const wn = await ctx.db
+      .select({ status: waiverNumbers.status, signatureId: waiverNumbers.signatureId })
+      .from(waiverNumbers)
+      .where(and(eq(waiverNumbers.id, s.waiverNumberId), eq(waiverNumbers.customerId, s.customerId)))
+      .get();
     waiverNumberCompleted = wn?.status === 'COMPLETED' && wn.signatureId === s.id;
   }
   let renterUpdated = false;
   if (s.renterId) {
     const url = signatureLink(baseUrl, s.id);
-    const r = await ctx.db.select({ urls: renters.waiversSignedUrls }).from(renters).where(and(eq(renters.id, s.renterId), eq(renters.customerId, s.customerId))).get();
+    const r = await ctx.db
+      .select({ urls: renters.waiversSignedUrls })
+      .from(renters)
+      .where(and(eq(renters.id, s.renterId), eq(renters.customerId, s.customerId)))
+      .get();
     renterUpdated = !!r?.urls?.some((u) => u === url || u.endsWith(`/inHouseWaiver/waiver/sign/${s.id}`));
   }
   return {

@@ -46,7 +46,11 @@ export function templateOut(t: TemplateRow) {
 }
 
 async function getLocationInTenant(ctx: Ctx, locationId: string) {
-  const l = await ctx.db.select().from(locations).where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx)))).get();
+  const l = await ctx.db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx))))
+    .get();
   if (!l) throw notFound('Location');
   return l;
 }
@@ -59,7 +63,10 @@ async function ownTemplate(ctx: Ctx, templateId: string): Promise<TemplateRow> {
   return t;
 }
 
-export async function createTemplate(ctx: Ctx, input: { title: string; sections: SectionInput[]; customerId: string; locationId: string; description?: string; assignTo?: string[] }) {
+export async function createTemplate(
+  ctx: Ctx,
+  input: { title: string; sections: SectionInput[]; customerId: string; locationId: string; description?: string; assignTo?: string[] },
+) {
   const customerId = ownCustomer(ctx, input.customerId);
   requirePermission(ctx, 'waivers');
   await getLocationInTenant(ctx, input.locationId);
@@ -83,7 +90,11 @@ export async function createTemplate(ctx: Ctx, input: { title: string; sections:
 }
 
 export async function getTemplate(ctx: Ctx, templateId: string) {
-  const t = await ctx.db.select().from(waiverTemplates).where(and(eq(waiverTemplates.id, templateId), isNull(waiverTemplates.deletedAt))).get();
+  const t = await ctx.db
+    .select()
+    .from(waiverTemplates)
+    .where(and(eq(waiverTemplates.id, templateId), isNull(waiverTemplates.deletedAt)))
+    .get();
   if (!t) throw notFound('Waiver template');
   return templateOut(t);
 }
@@ -107,9 +118,23 @@ export async function updateTemplate(
   }
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one of title, description, sections, locationId, assignTo');
   patch.updatedAt = new Date().toISOString();
-  await commit(ctx, [ctx.db.update(waiverTemplates).set(patch).where(and(eq(waiverTemplates.id, t.id), eq(waiverTemplates.customerId, t.customerId)))], {
-    audit: { action: 'waiver_template.update', targetType: 'waiver_template', targetId: t.id, details: { fields: Object.keys(patch).filter((k) => k !== 'updatedAt') } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(waiverTemplates)
+        .set(patch)
+        .where(and(eq(waiverTemplates.id, t.id), eq(waiverTemplates.customerId, t.customerId))),
+    ],
+    {
+      audit: {
+        action: 'waiver_template.update',
+        targetType: 'waiver_template',
+        targetId: t.id,
+        details: { fields: Object.keys(patch).filter((k) => k !== 'updatedAt') },
+      },
+    },
+  );
   return templateOut({ ...t, ...patch });
 }
 
@@ -117,9 +142,18 @@ export async function deleteTemplate(ctx: Ctx, templateId: string) {
   requirePermission(ctx, 'waivers');
   const t = await ownTemplate(ctx, templateId);
   const now = new Date().toISOString();
-  await commit(ctx, [ctx.db.update(waiverTemplates).set({ deletedAt: now, updatedAt: now }).where(and(eq(waiverTemplates.id, t.id), eq(waiverTemplates.customerId, t.customerId)))], {
-    audit: { action: 'waiver_template.delete', targetType: 'waiver_template', targetId: t.id, details: { title: t.title } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(waiverTemplates)
+        .set({ deletedAt: now, updatedAt: now })
+        .where(and(eq(waiverTemplates.id, t.id), eq(waiverTemplates.customerId, t.customerId))),
+    ],
+    {
+      audit: { action: 'waiver_template.delete', targetType: 'waiver_template', targetId: t.id, details: { title: t.title } },
+    },
+  );
   return { success: true, templateId: t.id, deletedAt: now };
 }
 
@@ -139,7 +173,12 @@ export async function listTemplates(ctx: Ctx, locationId: string) {
 }
 
 /** Renter-facing: the templates of a location; records the visit with the `fn`, `ln`, `em` tracking. */
-export async function publicTemplatesOfLocation(ctx: Ctx, locationId: string, q: { fn?: string; ln?: string; em?: string }, meta: { ip: string | null; userAgent: string | null }) {
+export async function publicTemplatesOfLocation(
+  ctx: Ctx,
+  locationId: string,
+  q: { fn?: string; ln?: string; em?: string },
+  meta: { ip: string | null; userAgent: string | null },
+) {
   const l = await publicLocation(ctx, locationId);
   const data = await templatesOfLocation(ctx, l.customerId, l.id);
   const { logoUrl, businessName } = await logoOf(ctx, l);

@@ -59,6 +59,8 @@ export const Delivery = z
     completedAt: z.string().nullable(),
     replayOf: z.string().nullable(),
     createdAt: z.string(),
-    attemptLog: z.array(z.object({ attempt: z.number(), statusCode: z.number().nullable(), error: z.string().nullable(), durationMs: z.number(), at: z.string() })).optional(),
+    attemptLog: z
+      .array(z.object({ attempt: z.number(), statusCode: z.number().nullable(), error: z.string().nullable(), durationMs: z.number(), at: z.string() }))
+      .optional(),
   })
   .openapi('WebhookDelivery');

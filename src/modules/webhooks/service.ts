@@ -55,7 +55,9 @@ export async function createEndpoint(ctx: Ctx, input: { url: string; events: str
     createdAt: new Date().toISOString(),
     updatedAt: new Date().toISOString(),
   };
-  await commit(ctx, [ctx.db.insert(webhookEndpoints).values(row)], { audit: { action: 'webhook.create', targetType: 'webhook_endpoint', targetId: row.id, details: { url: row.url, events: row.events } } });
+  await commit(ctx, [ctx.db.insert(webhookEndpoints).values(row)], {
+    audit: { action: 'webhook.create', targetType: 'webhook_endpoint', targetId: row.id, details: { url: row.url, events: row.events } },
+  });
   return { ...endpointOut(row), secret: row.secret };
 }
 
@@ -71,7 +73,11 @@ export async function listEndpoints(ctx: Ctx) {
 
 export const getEndpoint = async (ctx: Ctx, id: string) => endpointOut(await endpointInTenant(ctx, id));
 
-export async function updateEndpoint(ctx: Ctx, id: string, input: { url?: string; events?: string[]; description?: string | null; status?: 'active' | 'disabled' }) {
+export async function updateEndpoint(
+  ctx: Ctx,
+  id: string,
+  input: { url?: string; events?: string[]; description?: string | null; status?: 'active' | 'disabled' },
+) {
   const existing = await endpointInTenant(ctx, id);
   const patch: Partial<EndpointRow> = {};
   if (input.url !== undefined) {
@@ -84,7 +90,12 @@ export async function updateEndpoint(ctx: Ctx, id: string, input: { url?: string
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one of url, events, description, status');
   await commit(
     ctx,
-    [ctx.db.update(webhookEndpoints).set(patch).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.customerId, existing.customerId)))],
+    [
+      ctx.db
+        .update(webhookEndpoints)
+        .set(patch)
+        .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.customerId, existing.customerId))),
+    ],
     { audit: { action: 'webhook.update', targetType: 'webhook_endpoint', targetId: id, details: patch } },
   );
   return endpointOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
@@ -112,22 +123,43 @@ function deliveryOut(d: DeliveryRow, attempts?: (typeof webhookAttempts.$inferSe
     completedAt: d.completedAt,
     replayOf: d.replayOf,
     createdAt: d.createdAt,
-    ...(attempts ? { attemptLog: attempts.map((a) => ({ attempt: a.attempt, statusCode: a.statusCode, error: a.error, durationMs: a.durationMs, at: a.createdAt })) } : {}),
+    ...(attempts
+      ? { attemptLog: attempts.map((a) => ({ attempt: a.attempt, statusCode: a.statusCode, error: a.error, durationMs: a.durationMs, at: a.createdAt })) }
+      : {}),
   };
 }
 
 export async function listDeliveries(ctx: Ctx, endpointId: string, q: { status?: DeliveryRow['status']; limit: number; offset: number }) {
   const ep = await endpointInTenant(ctx, endpointId);
-  const where = and(eq(webhookDeliveries.customerId, ep.customerId), eq(webhookDeliveries.endpointId, ep.id), q.status ? eq(webhookDeliveries.status, q.status) : undefined);
+  const where = and(
+    eq(webhookDeliveries.customerId, ep.customerId),
+    eq(webhookDeliveries.endpointId, ep.id),
+    q.status ? eq(webhookDeliveries.status, q.status) : undefined,
+  );
   const [rows, total] = await Promise.all([
     ctx.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt)).limit(q.limit).offset(q.offset).all(),
     ctx.db.select({ n: count() }).from(webhookDeliveries).where(where).get(),
   ]);
   const attempts = rows.length
-    ? await ctx.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id))).orderBy(webhookAttempts.attempt).all()
+    ? await ctx.db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(webhookAttempts.attempt)
+        .all()
     : [];
   return {
-    data: rows.map((r) => deliveryOut(r, attempts.filter((a) => a.deliveryId === r.id))),
+    data: rows.map((r) =>
+      deliveryOut(
+        r,
+        attempts.filter((a) => a.deliveryId === r.id),
+      ),
+    ),
     total: total?.n ?? 0,
     limit: q.limit,
     offset: q.offset,
@@ -136,7 +168,11 @@ export async function listDeliveries(ctx: Ctx, endpointId: string, q: { status?:
 
 export async function replayDelivery(ctx: Ctx, deliveryId: string) {
   const customerId = tenantOf(ctx);
-  const d = await ctx.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.customerId, customerId))).get();
+  const d = await ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.customerId, customerId)))
+    .get();
   if (!d) throw notFound('Delivery');
   const now = new Date().toISOString();
   const replayId = newId('whd');
@@ -155,7 +191,9 @@ export async function replayDelivery(ctx: Ctx, deliveryId: string) {
     createdAt: now,
     updatedAt: now,
   };
-  await commit(ctx, [ctx.db.insert(webhookDeliveries).values(replay)], { audit: { action: 'webhook.replay', targetType: 'webhook_delivery', targetId: d.id, details: { replay: replay.id } } });
+  await commit(ctx, [ctx.db.insert(webhookDeliveries).values(replay)], {
+    audit: { action: 'webhook.replay', targetType: 'webhook_delivery', targetId: d.id, details: { replay: replay.id } },
+  });
   await ctx.env.EVENTS_QUEUE.send({ kind: 'webhook.deliver', deliveryId: replay.id });
   return deliveryOut(replay);
 }
@@ -172,11 +210,36 @@ export async function sendTestEvent(ctx: Ctx, endpointId: string) {
 // ---- delivery (queue consumer side) ----
 
 /** Fields a reseller may see about an operator's booking: capacity and time, never renter data or prices. */
-const RESELLER_FIELDS = ['rentalId', 'bookingId', 'transactionId', 'itemId', 'inventoryId', 'productId', 'locationId', 'start', 'end', 'startTime', 'endTime', 'quantity', 'participants', 'seats', 'assetIds', 'status', 'source', 'previous', 'localDate'];
+const RESELLER_FIELDS = [
+  'rentalId',
+  'bookingId',
+  'transactionId',
+  'itemId',
+  'inventoryId',
+  'productId',
+  'locationId',
+  'start',
+  'end',
+  'startTime',
+  'endTime',
+  'quantity',
+  'participants',
+  'seats',
+  'assetIds',
+  'status',
+  'source',
+  'previous',
+  'localDate',
+];
 
 export function redactForReseller(payload: Record<string, unknown>): Record<string, unknown> {
   const data = (payload.data ?? {}) as Record<string, unknown>;
-  const pick = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k]) => RESELLER_FIELDS.includes(k)).map(([k, v]) => [k, k === "previous" && v && typeof v === "object" ? pick(v as Record<string, unknown>) : v] as [string, unknown]));
+  const pick = (o: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(o)
+        .filter(([k]) => RESELLER_FIELDS.includes(k))
+        .map(([k, v]) => [k, k === 'previous' && v && typeof v === 'object' ? pick(v as Record<string, unknown>) : v] as [string, unknown]),
+    );
   const inner = (data.booking && typeof data.booking === 'object' ? data.booking : data) as Record<string, unknown>;
   return { ...payload, data: pick(inner) };
 }
@@ -199,12 +262,30 @@ export async function fanOut(env: Env, eventId: string): Promise<void> {
   // One original delivery per (event, endpoint), even when the queue hands us the event twice.
   await db
     .insert(webhookDeliveries)
-    .values(subscribed.map((e) => ({ id: newId('whd'), dedupeKey: `${eventId}:${e.id}`, customerId: event.customerId, eventId, endpointId: e.id, eventType: event.type, status: 'pending' as const, nextAttemptAt: now })))
+    .values(
+      subscribed.map((e) => ({
+        id: newId('whd'),
+        dedupeKey: `${eventId}:${e.id}`,
+        customerId: event.customerId,
+        eventId,
+        endpointId: e.id,
+        eventType: event.type,
+        status: 'pending' as const,
+        nextAttemptAt: now,
+      })),
+    )
     .onConflictDoNothing();
   const pending = await db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.eventId, eventId), isNull(webhookDeliveries.replayOf), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, 0)))
+    .where(
+      and(
+        eq(webhookDeliveries.eventId, eventId),
+        isNull(webhookDeliveries.replayOf),
+        eq(webhookDeliveries.status, 'pending'),
+        eq(webhookDeliveries.attempts, 0),
+      ),
+    )
     .all();
   await Promise.all(pending.map((d) => attemptDelivery(env, d.id)));
 }
@@ -222,7 +303,14 @@ export async function attemptDelivery(env: Env, deliveryId: string, db: DB = get
   const attempt = d.attempts + 1;
   const firstAttemptAt = d.firstAttemptAt ?? new Date(nowMs).toISOString();
   if (!ep || !event || ep.status !== 'active') {
-    await db.update(webhookDeliveries).set({ status: 'failed', lastError: !ep ? 'endpoint deleted' : ep.status !== 'active' ? 'endpoint disabled' : 'event missing', completedAt: new Date(nowMs).toISOString() }).where(eq(webhookDeliveries.id, d.id));
+    await db
+      .update(webhookDeliveries)
+      .set({
+        status: 'failed',
+        lastError: !ep ? 'endpoint deleted' : ep.status !== 'active' ? 'endpoint disabled' : 'event missing',
+        completedAt: new Date(nowMs).toISOString(),
+      })
+      .where(eq(webhookDeliveries.id, d.id));
     return 'failed';
   }
   const body = JSON.stringify(ep.ownerType === 'channel' ? redactForReseller(event.payload) : event.payload);
@@ -257,7 +345,18 @@ export async function attemptDelivery(env: Env, deliveryId: string, db: DB = get
   if (!error) {
     await db.batch([
       attemptRow,
-      db.update(webhookDeliveries).set({ status: 'succeeded', attempts: attempt, lastStatusCode: statusCode, lastError: null, firstAttemptAt, nextAttemptAt: null, completedAt: new Date().toISOString() }).where(eq(webhookDeliveries.id, d.id)),
+      db
+        .update(webhookDeliveries)
+        .set({
+          status: 'succeeded',
+          attempts: attempt,
+          lastStatusCode: statusCode,
+          lastError: null,
+          firstAttemptAt,
+          nextAttemptAt: null,
+          completedAt: new Date().toISOString(),
+        })
+        .where(eq(webhookDeliveries.id, d.id)),
     ]);
     return 'succeeded';
   }
@@ -286,8 +385,17 @@ export async function attemptDelivery(env: Env, deliveryId: string, db: DB = get
 export async function sweepWebhooks(env: Env): Promise<{ events: number; deliveries: number }> {
   const db = getDb(env.DB);
   const cutoff = new Date(Date.now() - 60_000).toISOString();
-  const events = await db.select({ id: webhookEvents.id }).from(webhookEvents).where(and(isNull(webhookEvents.dispatchedAt), lt(webhookEvents.createdAt, cutoff))).limit(500).all();
-  if (events.length) await dispatchEvents(env, events.map((e) => e.id));
+  const events = await db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(and(isNull(webhookEvents.dispatchedAt), lt(webhookEvents.createdAt, cutoff)))
+    .limit(500)
+    .all();
+  if (events.length)
+    await dispatchEvents(
+      env,
+      events.map((e) => e.id),
+    );
   const lost = new Date(Date.now() - 15 * 60_000).toISOString();
   const stuck = await db
     .select({ id: webhookDeliveries.id })

@@ -33,8 +33,14 @@ describe('/drydock', () => {
     expect(r.body.rentalId).toMatch(/^dd_/);
     expect(r.body.start).toBe(at(op.timezone, 10, '00:00'));
     expect(r.body.end).toBe(at(op.timezone, 12, '00:00'));
-    expectError(await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 11, '16:00'), endTime: at(op.timezone, 11, '17:00') })), 409, 'unavailable');
-    expect((await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 12, '10:00'), endTime: at(op.timezone, 12, '11:00') }))).status).toBe(201);
+    expectError(
+      await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 11, '16:00'), endTime: at(op.timezone, 11, '17:00') })),
+      409,
+      'unavailable',
+    );
+    expect((await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 12, '10:00'), endTime: at(op.timezone, 12, '11:00') }))).status).toBe(
+      201,
+    );
 
     const list = await get(`/drydock?boatId=${item.id}`, { key: op.adminKey });
     expect(list.body.data.map((x: any) => x.rentalId)).toEqual([r.body.rentalId]);
@@ -42,16 +48,24 @@ describe('/drydock', () => {
     expectError(await get(`/drydock?boatId=${item.id}&assetId=ast_nope`, { key: op.adminKey }), 404);
 
     // Move it to one asset on other days: the old days are free again, the other boat stays rentable.
-    const moved = await patch('/drydock', { rentalId: r.body.rentalId, startDate: dateAhead(op.timezone, 20), endDate: dateAhead(op.timezone, 20), assetId: item.assetIds[0] }, { key: op.adminKey });
+    const moved = await patch(
+      '/drydock',
+      { rentalId: r.body.rentalId, startDate: dateAhead(op.timezone, 20), endDate: dateAhead(op.timezone, 20), assetId: item.assetIds[0] },
+      { key: op.adminKey },
+    );
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toMatchObject({ assetIds: [item.assetIds[0]], wholeItem: false });
-    expect((await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 11, '16:00'), endTime: at(op.timezone, 11, '17:00') }))).status).toBe(201);
+    expect((await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 11, '16:00'), endTime: at(op.timezone, 11, '17:00') }))).status).toBe(
+      201,
+    );
     const on20 = await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 20, '10:00'), endTime: at(op.timezone, 20, '11:00') }));
     expect(on20.body.assetIds).toEqual([item.assetIds[1]]);
 
     const gone = await del('/drydock', { rentalId: r.body.rentalId }, { key: op.adminKey });
     expect(gone.body).toMatchObject({ success: true, rentalId: r.body.rentalId });
-    expect((await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 20, '10:00'), endTime: at(op.timezone, 20, '11:00') }))).body.assetIds).toEqual([item.assetIds[0]]);
+    expect(
+      (await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 20, '10:00'), endTime: at(op.timezone, 20, '11:00') }))).body.assetIds,
+    ).toEqual([item.assetIds[0]]);
     expectError(await del('/drydock', { rentalId: r.body.rentalId }, { key: op.adminKey }), 404);
   });
 
@@ -66,14 +80,22 @@ describe('/drydock', () => {
     const other = item.assetIds.find((a) => a !== b.body.assetIds[0])!;
     const ok = await dd(op, { boatId: item.id, startDate: at(op.timezone, 5, '09:00'), endDate: at(op.timezone, 5, '13:00'), assetIds: [other] });
     expect(ok.status, ok.text).toBe(200);
-    expectError(await dd(op, { boatId: item.id, startDate: at(op.timezone, 5, '12:00'), endDate: at(op.timezone, 5, '14:00'), assetIds: [other] }), 409, 'unavailable');
+    expectError(
+      await dd(op, { boatId: item.id, startDate: at(op.timezone, 5, '12:00'), endDate: at(op.timezone, 5, '14:00'), assetIds: [other] }),
+      409,
+      'unavailable',
+    );
     expect(await assetOverlaps(item.id)).toEqual([]);
   });
 
   it('tours are blocked whole', async () => {
     const op = await createOperator();
     const tour = await tourItem(op);
-    expectError(await dd(op, { boatId: tour.id, startDate: dateAhead(op.timezone, 3), endDate: dateAhead(op.timezone, 3), assetIds: ['x'] }), 400, 'bad_request');
+    expectError(
+      await dd(op, { boatId: tour.id, startDate: dateAhead(op.timezone, 3), endDate: dateAhead(op.timezone, 3), assetIds: ['x'] }),
+      400,
+      'bad_request',
+    );
     expect((await dd(op, { boatId: tour.id, startDate: dateAhead(op.timezone, 3), endDate: dateAhead(op.timezone, 3) })).status).toBe(200);
     const r = await book(op, bookBody({ inventoryId: tour.id, startTime: at(op.timezone, 3, '10:00'), tickets: { Adult: 1 } }));
     expectError(r, 409, 'unavailable');
@@ -86,13 +108,17 @@ describe('/drydock', () => {
     const day = dateAhead(op.timezone, 6);
     const rs = await Promise.all([
       dd(op, { boatId: item.id, startDate: day, endDate: day }),
-      ...Array.from({ length: 6 }, () => book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 6, '10:00'), endTime: at(op.timezone, 6, '12:00') }))),
+      ...Array.from({ length: 6 }, () =>
+        book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 6, '10:00'), endTime: at(op.timezone, 6, '12:00') })),
+      ),
     ]);
     const wins = rs.filter((r) => r.status === 200 || r.status === 201);
     expect(wins).toHaveLength(1);
     expect(rs.filter((r) => r.status === 409)).toHaveLength(6);
     expect(await assetOverlaps(item.id)).toEqual([]);
-    const active = await env.DB.prepare("SELECT kind, COUNT(*) AS n FROM allocations WHERE item_id = ? AND active = 1 AND asset_id IS NOT NULL GROUP BY kind").bind(item.id).all<any>();
+    const active = await env.DB.prepare('SELECT kind, COUNT(*) AS n FROM allocations WHERE item_id = ? AND active = 1 AND asset_id IS NOT NULL GROUP BY kind')
+      .bind(item.id)
+      .all<any>();
     expect(active.results.reduce((s: number, x: any) => s + x.n, 0)).toBe(1);
   });
 
@@ -100,9 +126,19 @@ describe('/drydock', () => {
     const op = await createOperator();
     const item = await rentalItem(op);
     const r = await dd(op, { boatId: item.id, startDate: dateAhead(op.timezone, 30), endDate: dateAhead(op.timezone, 31) });
-    await checkSecurity(op, { method: 'POST', path: '/drydock', body: { boatId: item.id, startDate: dateAhead(op.timezone, 40), endDate: dateAhead(op.timezone, 41) }, otherStatus: 404 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/drydock',
+      body: { boatId: item.id, startDate: dateAhead(op.timezone, 40), endDate: dateAhead(op.timezone, 41) },
+      otherStatus: 404,
+    });
     await checkSecurity(op, { method: 'GET', path: `/drydock?boatId=${item.id}`, otherStatus: 404 });
-    await checkSecurity(op, { method: 'PATCH', path: '/drydock', body: { rentalId: r.body.rentalId, startDate: dateAhead(op.timezone, 32), endDate: dateAhead(op.timezone, 33) }, otherStatus: 404 });
+    await checkSecurity(op, {
+      method: 'PATCH',
+      path: '/drydock',
+      body: { rentalId: r.body.rentalId, startDate: dateAhead(op.timezone, 32), endDate: dateAhead(op.timezone, 33) },
+      otherStatus: 404,
+    });
     await checkSecurity(op, { method: 'DELETE', path: '/drydock', body: { rentalId: r.body.rentalId }, otherStatus: 404 });
     const staff = await op.addUser({ role: 'staff' });
     expectError(await dd(op, { boatId: item.id, startDate: dateAhead(op.timezone, 50), endDate: dateAhead(op.timezone, 50) }, staff.key), 403, 'forbidden');

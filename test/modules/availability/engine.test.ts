@@ -27,14 +27,28 @@ function item(data: Partial<InventoryDataInput>, o: { tz?: string; assets?: numb
     kind,
     model,
     timezone: o.tz ?? 'America/New_York',
-    assets: kind === 'tour' ? [] : Array.from({ length: o.assets ?? 1 }, (_, i) => ({ id: `a${i + 1}`, name: `Boat ${i + 1}`, status: 'active' as const, displayOrder: i })),
+    assets:
+      kind === 'tour'
+        ? []
+        : Array.from({ length: o.assets ?? 1 }, (_, i) => ({ id: `a${i + 1}`, name: `Boat ${i + 1}`, status: 'active' as const, displayOrder: i })),
   };
 }
 
 const allDay = { open: '00:00', close: '00:00' };
 const hoursEveryDay = (h: { open: string; close: string }) => ({ Monday: h, Tuesday: h, Wednesday: h, Thursday: h, Friday: h, Saturday: h, Sunday: h });
 
-const booking = (assetId: string | null, start: number, end: number, extra: Partial<Busy> = {}): Busy => ({ sourceId: `bk_${start}_${assetId}`, kind: 'booking', assetId, start, end, blockedStart: start, blockedEnd: end, seats: 1, expiresAt: null, ...extra });
+const booking = (assetId: string | null, start: number, end: number, extra: Partial<Busy> = {}): Busy => ({
+  sourceId: `bk_${start}_${assetId}`,
+  kind: 'booking',
+  assetId,
+  start,
+  end,
+  blockedStart: start,
+  blockedEnd: end,
+  seats: 1,
+  expiresAt: null,
+  ...extra,
+});
 
 const DST_DAYS: { tz: string; date: string; kind: 'spring' | 'fall'; skipped?: string; repeated?: string }[] = [
   { tz: 'America/New_York', date: '2026-03-08', kind: 'spring', skipped: '02:00' },
@@ -80,7 +94,15 @@ describe('rental slots on DST days', () => {
 
     it(`${d.tz} ${d.date}: tour departures in the night hours neither lost (when they exist) nor duplicated`, () => {
       const tour = item(
-        { type: 'tour', capacity: 4, timeSlots: [{ time: '01:30', durationMinutes: 60 }, { time: '02:30', durationMinutes: 60 }, { time: '10:00', durationMinutes: 90 }] },
+        {
+          type: 'tour',
+          capacity: 4,
+          timeSlots: [
+            { time: '01:30', durationMinutes: 60 },
+            { time: '02:30', durationMinutes: 60 },
+            { time: '10:00', durationMinutes: 90 },
+          ],
+        },
         { tz: d.tz, kind: 'tour' },
       );
       const deps = departuresOn(tour, d.date);
@@ -141,19 +163,42 @@ describe('checkWindow: rentals', () => {
 
   it('ignores expired holds and excluded sources; counts live holds', () => {
     const one = item({}, { assets: 1 });
-    const hold = (exp: number): Busy => ({ sourceId: 'hold_1', kind: 'hold', assetId: 'a1', start: t('08:00'), end: t('18:00'), blockedStart: t('08:00'), blockedEnd: t('18:00'), seats: 1, expiresAt: exp });
+    const hold = (exp: number): Busy => ({
+      sourceId: 'hold_1',
+      kind: 'hold',
+      assetId: 'a1',
+      start: t('08:00'),
+      end: t('18:00'),
+      blockedStart: t('08:00'),
+      blockedEnd: t('18:00'),
+      seats: 1,
+      expiresAt: exp,
+    });
     expect(checkWindow(one, [hold(NOW - 1)], { start: t('10:00'), end: t('11:00'), now: NOW }).available).toBe(true);
     expect(checkWindow(one, [hold(NOW + HOUR)], { start: t('10:00'), end: t('11:00'), now: NOW }).available).toBe(false);
     expect(checkWindow(one, [hold(NOW + HOUR)], { start: t('10:00'), end: t('11:00'), now: NOW, excludeSourceIds: ['hold_1'] }).available).toBe(true);
   });
 
   it('drydock and maintenance: whole item or one asset', () => {
-    const two = item({ maintenanceBlocks: [{ assetIds: ['a2'], start: new Date(t('09:00')).toISOString(), end: new Date(t('11:00')).toISOString() }] }, { assets: 2 });
+    const two = item(
+      { maintenanceBlocks: [{ assetIds: ['a2'], start: new Date(t('09:00')).toISOString(), end: new Date(t('11:00')).toISOString() }] },
+      { assets: 2 },
+    );
     // Maintenance blocks come from the model (the loader adds them to the busy rows).
     const c = checkWindow(two, maintenanceBusy(two), { start: t('10:00'), end: t('11:00'), now: NOW });
     expect(c).toMatchObject({ available: true, unitsFree: 1, freeAssetIds: ['a1'] });
     expect(checkWindow(two, maintenanceBusy(two), { start: t('11:00'), end: t('12:00'), now: NOW }).unitsFree).toBe(2);
-    const whole: Busy = { sourceId: 'dd_1', kind: 'drydock', assetId: null, start: t('00:00'), end: t('23:00'), blockedStart: t('00:00'), blockedEnd: t('23:00'), seats: 0, expiresAt: null };
+    const whole: Busy = {
+      sourceId: 'dd_1',
+      kind: 'drydock',
+      assetId: null,
+      start: t('00:00'),
+      end: t('23:00'),
+      blockedStart: t('00:00'),
+      blockedEnd: t('23:00'),
+      seats: 0,
+      expiresAt: null,
+    };
     const blocked = checkWindow(two, [whole], { start: t('10:00'), end: t('11:00'), now: NOW });
     expect(blocked.available).toBe(false);
     expect(blocked.reasons.map((r) => r.code)).toContain('blocked');
@@ -163,7 +208,10 @@ describe('checkWindow: rentals', () => {
     const it3 = item(
       {
         operatingHours: { ...hoursEveryDay({ open: '09:00', close: '17:00' }), Sunday: { open: '09:00', close: '17:00', closed: true } },
-        scheduleExceptions: [{ date: '2026-07-07', closed: true }, { date: '2026-07-08', open: '12:00', close: '16:00' }],
+        scheduleExceptions: [
+          { date: '2026-07-07', closed: true },
+          { date: '2026-07-08', open: '12:00', close: '16:00' },
+        ],
         capacityOverrides: [{ date: '2026-07-09', capacity: 1 }],
       },
       { assets: 3 },
@@ -173,7 +221,11 @@ describe('checkWindow: rentals', () => {
     expect(checkWindow(it3, [], { start: t('10:00', '2026-07-07'), end: t('12:00', '2026-07-07'), now: NOW }).reasons[0].code).toBe('closed');
     expect(checkWindow(it3, [], { start: t('10:00', '2026-07-08'), end: t('12:00', '2026-07-08'), now: NOW }).reasons[0].code).toBe('outside_hours');
     expect(checkWindow(it3, [], { start: t('12:00', '2026-07-08'), end: t('14:00', '2026-07-08'), now: NOW }).available).toBe(true);
-    const capped = checkWindow(it3, [booking('a1', t('10:00', '2026-07-09'), t('12:00', '2026-07-09'))], { start: t('10:00', '2026-07-09'), end: t('11:00', '2026-07-09'), now: NOW });
+    const capped = checkWindow(it3, [booking('a1', t('10:00', '2026-07-09'), t('12:00', '2026-07-09'))], {
+      start: t('10:00', '2026-07-09'),
+      end: t('11:00', '2026-07-09'),
+      now: NOW,
+    });
     expect(capped).toMatchObject({ available: false, unitsFree: 0 });
   });
 
@@ -183,7 +235,9 @@ describe('checkWindow: rentals', () => {
     expect(checkWindow(it1, [], { start: t('12:00'), end: t('13:00'), now, enforceRules: true }).reasons[0].code).toBe('minimum_notice');
     expect(checkWindow(it1, [], { start: t('12:00'), end: t('13:00'), now }).available).toBe(true);
     expect(checkWindow(it1, [], { start: t('08:00'), end: t('08:30'), now, enforceRules: true }).reasons[0].code).toBe('in_past');
-    expect(checkWindow(it1, [], { start: t('10:00', '2026-09-01'), end: t('11:00', '2026-09-01'), now, enforceRules: true }).reasons[0].code).toBe('too_far_ahead');
+    expect(checkWindow(it1, [], { start: t('10:00', '2026-09-01'), end: t('11:00', '2026-09-01'), now, enforceRules: true }).reasons[0].code).toBe(
+      'too_far_ahead',
+    );
   });
 });
 
@@ -193,7 +247,10 @@ describe('checkWindow: tours', () => {
     {
       type: 'tour',
       capacity: 3,
-      timeSlots: [{ time: '10:00', durationMinutes: 120 }, { time: '14:00', durationMinutes: 120, weekdays: ['Saturday'], capacity: 10 }],
+      timeSlots: [
+        { time: '10:00', durationMinutes: 120 },
+        { time: '14:00', durationMinutes: 120, weekdays: ['Saturday'], capacity: 10 },
+      ],
       capacityOverrides: [{ date: '2026-07-08', time: '10:00', capacity: 1 }],
       scheduleExceptions: [{ date: '2026-07-09', timeSlots: [{ time: '18:00', durationMinutes: 60 }] }],
     },
@@ -202,7 +259,17 @@ describe('checkWindow: tours', () => {
   const t = (time: string, date = '2026-07-06') => wallTimeToUtc(date, time, tz);
 
   it('seats left per departure; unknown starts are no departure', () => {
-    const seats = (n: number, start = t('10:00')): Busy => ({ sourceId: `s${n}${start}`, kind: 'booking', assetId: null, start, end: start + 2 * HOUR, blockedStart: start, blockedEnd: start + 2 * HOUR, seats: n, expiresAt: null });
+    const seats = (n: number, start = t('10:00')): Busy => ({
+      sourceId: `s${n}${start}`,
+      kind: 'booking',
+      assetId: null,
+      start,
+      end: start + 2 * HOUR,
+      blockedStart: start,
+      blockedEnd: start + 2 * HOUR,
+      seats: n,
+      expiresAt: null,
+    });
     const c = checkWindow(tour, [seats(2)], { start: t('10:00'), end: t('12:00'), seats: 1, now: NOW });
     expect(c).toMatchObject({ available: true, unitsFree: null, seatsFree: 1, capacity: 3 });
     expect(checkWindow(tour, [seats(2)], { start: t('10:00'), end: t('12:00'), seats: 2, now: NOW }).reasons[0].code).toBe('sold_out');
@@ -214,13 +281,40 @@ describe('checkWindow: tours', () => {
   });
 
   it('a private charter needs an empty departure', () => {
-    const seats: Busy = { sourceId: 's', kind: 'booking', assetId: null, start: t('10:00'), end: t('12:00'), blockedStart: t('10:00'), blockedEnd: t('12:00'), seats: 1, expiresAt: null };
+    const seats: Busy = {
+      sourceId: 's',
+      kind: 'booking',
+      assetId: null,
+      start: t('10:00'),
+      end: t('12:00'),
+      blockedStart: t('10:00'),
+      blockedEnd: t('12:00'),
+      seats: 1,
+      expiresAt: null,
+    };
     expect(checkWindow(tour, [seats], { start: t('10:00'), end: t('12:00'), privateCharter: true, now: NOW }).available).toBe(false);
     expect(checkWindow(tour, [], { start: t('10:00'), end: t('12:00'), privateCharter: true, now: NOW }).available).toBe(true);
   });
 
   it('day view: departures with seats, busy intervals without names', () => {
-    const v = dayAvailability(tour, [{ sourceId: 'bk', kind: 'booking', assetId: null, start: t('10:00'), end: t('12:00'), blockedStart: t('10:00'), blockedEnd: t('12:00'), seats: 3, expiresAt: null }], '2026-07-06', { now: NOW });
+    const v = dayAvailability(
+      tour,
+      [
+        {
+          sourceId: 'bk',
+          kind: 'booking',
+          assetId: null,
+          start: t('10:00'),
+          end: t('12:00'),
+          blockedStart: t('10:00'),
+          blockedEnd: t('12:00'),
+          seats: 3,
+          expiresAt: null,
+        },
+      ],
+      '2026-07-06',
+      { now: NOW },
+    );
     expect(v.slots).toHaveLength(1);
     expect(v.slots[0]).toMatchObject({ time: '10:00', available: false, seatsFree: 0, capacity: 3 });
     expect(v.busy).toEqual([{ start: t('10:00'), end: t('12:00'), assetId: null, kind: 'booked', seats: 3 }]);

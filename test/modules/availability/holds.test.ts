@@ -27,7 +27,9 @@ describe('POST /holdAsset', () => {
     expect(ttl).toBeGreaterThan(47.9 * 3_600_000);
     expect(ttl).toBeLessThanOrEqual(48 * 3_600_000);
     const w = { inventoryId: item.id, startTime: at(op.timezone, 1, '10:00'), endTime: at(op.timezone, 1, '12:00') };
-    const avail = await get(`/availability?inventoryId=${item.id}&startTime=${encodeURIComponent(w.startTime)}&endTime=${encodeURIComponent(w.endTime)}`, { key: op.adminKey });
+    const avail = await get(`/availability?inventoryId=${item.id}&startTime=${encodeURIComponent(w.startTime)}&endTime=${encodeURIComponent(w.endTime)}`, {
+      key: op.adminKey,
+    });
     expect(avail.body).toMatchObject({ available: false, unitsFree: 0 });
     expectError(await book(op, bookBody({ ...w, email: email('other') })), 409, 'unavailable');
     // Holding again with the same e-mail answers the same hold.

@@ -12,18 +12,33 @@ const NOW = Date.parse('2026-01-01T00:00:00Z');
 
 function rental(tz: string, assets: number, extra: Record<string, unknown> = {}): EngineItem {
   const model = InventoryData.parse({ name: 'Pool', locationId: 'loc_x', type: 'rental', turnaroundBufferMinutes: 30, ...extra });
-  return { id: 'inv_pool', kind: 'rental', model, timezone: tz, assets: Array.from({ length: assets }, (_, i) => ({ id: `a${i}`, name: `B${i}`, status: 'active' as const, displayOrder: i })) };
+  return {
+    id: 'inv_pool',
+    kind: 'rental',
+    model,
+    timezone: tz,
+    assets: Array.from({ length: assets }, (_, i) => ({ id: `a${i}`, name: `B${i}`, status: 'active' as const, displayOrder: i })),
+  };
 }
 
 function tour(tz: string): EngineItem {
-  const model = InventoryData.parse({ name: 'Tour', locationId: 'loc_x', type: 'tour', capacity: 5, timeSlots: [{ time: '09:00', durationMinutes: 120 }, { time: '23:00', durationMinutes: 180 }] });
+  const model = InventoryData.parse({
+    name: 'Tour',
+    locationId: 'loc_x',
+    type: 'tour',
+    capacity: 5,
+    timeSlots: [
+      { time: '09:00', durationMinutes: 120 },
+      { time: '23:00', durationMinutes: 180 },
+    ],
+  });
   return { id: 'inv_tour', kind: 'tour', model, timezone: tz, assets: [] };
 }
 
 /** Deterministic pseudo-random busy intervals over ~5 weeks, including long drydock blocks and expired holds. */
 function randomBusy(item: EngineItem, n: number, seed: number, from: number): Busy[] {
   let x = seed;
-  const rnd = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const out: Busy[] = [];
   for (let i = 0; i < n; i++) {
     const start = from + Math.floor(rnd() * 36 * 24) * HOUR - 3 * 24 * HOUR;

@@ -19,7 +19,17 @@ async function dayOf(itemId: string, locationId: string, date: string) {
 describe('month availability cache', () => {
   it('never serves a view older than the last allocation write, whatever path wrote it', async () => {
     const op = await createOperator({ timezone: TZ });
-    const item = await rentalItem(op, { assets: 1, timezone: TZ, data: { operatingHours: Object.fromEntries(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((d) => [d, { open: '10:00', close: '12:00' }])) as any, slotIntervalMinutes: 120, durations: [2] } });
+    const item = await rentalItem(op, {
+      assets: 1,
+      timezone: TZ,
+      data: {
+        operatingHours: Object.fromEntries(
+          ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((d) => [d, { open: '10:00', close: '12:00' }]),
+        ) as any,
+        slotIntervalMinutes: 120,
+        durations: [2],
+      },
+    });
     const date = dateAhead(TZ, 20);
     const seq = async () => (await db().select({ s: inventoryItems.allocSeq }).from(inventoryItems).where(eq(inventoryItems.id, item.id)).get())!.s;
 

@@ -46,13 +46,21 @@ describe('GET /public/availability and /preload-availability', () => {
     expectError(await get('/public/availability'), 400, 'validation_failed');
     expectError(await get('/preload-availability'), 400, 'validation_failed');
     expectError(await get(`/public/availability?${q({ inventoryId: item.id, locationId: item.locationId, month: '2026-13' })}`), 400, 'validation_failed');
-    expectError(await get(`/public/availability?${q({ inventoryId: item.id, locationId: item.locationId, month, timezone: 'Mars/Olympus' })}`), 400, 'validation_failed');
+    expectError(
+      await get(`/public/availability?${q({ inventoryId: item.id, locationId: item.locationId, month, timezone: 'Mars/Olympus' })}`),
+      400,
+      'validation_failed',
+    );
     expectError(await get(`/public/availability?${q({ inventoryId: item.id, locationId: other.locationId, month })}`), 404, 'not_found');
     expectError(await get(`/public/availability?${q({ inventoryId: 'inv_nope', locationId: item.locationId, month })}`), 404, 'not_found');
     expectError(await get(`/public/availability?${q({ inventoryId: hidden.id, locationId: hidden.locationId, month })}`), 404, 'not_found');
     expectError(await get(`/preload-availability?${q({ inventoryId: hidden.id, month })}`), 404, 'not_found');
     expect((await get(`/public/availability?${q({ inventoryId: hidden.id, locationId: hidden.locationId, month })}`, { key: op.adminKey })).status).toBe(200);
-    expectError(await get(`/public/availability?${q({ inventoryId: hidden.id, locationId: hidden.locationId, month })}`, { key: other.adminKey }), 404, 'not_found');
+    expectError(
+      await get(`/public/availability?${q({ inventoryId: hidden.id, locationId: hidden.locationId, month })}`, { key: other.adminKey }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -61,7 +69,10 @@ describe('GET /public/day-availability', () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 2 });
     const secret = email('private-person');
-    await book(op, { ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 4, '10:00'), endTime: at(op.timezone, 4, '12:00'), email: secret }), customerInfo: { firstName: 'Zebulon', lastName: 'Quartz', email: secret } });
+    await book(op, {
+      ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 4, '10:00'), endTime: at(op.timezone, 4, '12:00'), email: secret }),
+      customerInfo: { firstName: 'Zebulon', lastName: 'Quartz', email: secret },
+    });
     const date = dateAhead(op.timezone, 4);
     const r = await get(`/public/day-availability?${q({ inventoryId: item.id, locationId: item.locationId, date })}`);
     expect(r.status, r.text).toBe(200);
@@ -80,7 +91,11 @@ describe('GET /public/day-availability', () => {
     expect(tokyo.body.slots.map((s: any) => s.time)).toEqual(r.body.slots.map((s: any) => s.time));
     expect(tokyo.body.slots[0].displayTime).toMatch(/^\d{2}:\d{2}$/);
     expect(tokyo.body.slots[0].displayTime).not.toBe('08:00');
-    expectError(await get(`/public/day-availability?${q({ inventoryId: item.id, locationId: item.locationId, date: '2026-02-30' })}`), 400, 'validation_failed');
+    expectError(
+      await get(`/public/day-availability?${q({ inventoryId: item.id, locationId: item.locationId, date: '2026-02-30' })}`),
+      400,
+      'validation_failed',
+    );
     expectError(await get('/public/day-availability'), 400, 'validation_failed');
   });
 
@@ -103,7 +118,10 @@ describe('GET /public/day-availability', () => {
       expect(r.body.slots.find((s: any) => s.time === '10:00').startTime).toBe(c.utc10);
       const tour = await tourItem(op, { locationId: item.locationId });
       const t = await get(`/public/day-availability?${q({ inventoryId: tour.id, locationId: tour.locationId, date: c.date })}`);
-      expect(t.body.slots.map((s: any) => [s.time, s.startTime])).toEqual([['10:00', c.utc10], ['14:00', new Date(Date.parse(c.utc10) + 4 * 3_600_000).toISOString()]]);
+      expect(t.body.slots.map((s: any) => [s.time, s.startTime])).toEqual([
+        ['10:00', c.utc10],
+        ['14:00', new Date(Date.parse(c.utc10) + 4 * 3_600_000).toISOString()],
+      ]);
     });
   }
 
@@ -123,9 +141,13 @@ describe('GET /public/check-availability', () => {
   it('is the asset free for a Unix window (buffer counted, a booking excluded on request)?', async () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 2, data: { turnaroundBufferMinutes: 30 } });
-    const b = await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 3, '10:00'), endTime: at(op.timezone, 3, '12:00'), assetIds: [item.assetIds[0]] }));
+    const b = await book(
+      op,
+      bookBody({ inventoryId: item.id, startTime: at(op.timezone, 3, '10:00'), endTime: at(op.timezone, 3, '12:00'), assetIds: [item.assetIds[0]] }),
+    );
     const s = (time: string) => Date.parse(at(op.timezone, 3, time)) / 1000;
-    const check = (assetId: string, from: string, to: string, extra: Record<string, string> = {}) => get(`/public/check-availability?${q({ inventoryId: item.id, assetId, startUtc: s(from), endUtc: s(to), ...extra })}`);
+    const check = (assetId: string, from: string, to: string, extra: Record<string, string> = {}) =>
+      get(`/public/check-availability?${q({ inventoryId: item.id, assetId, startUtc: s(from), endUtc: s(to), ...extra })}`);
     const busy = await check(item.assetIds[0], '12:00', '13:00');
     expect(busy.status, busy.text).toBe(200);
     expect(busy.body).toMatchObject({ available: false, turnaroundBufferMinutes: 30 });
@@ -136,7 +158,11 @@ describe('GET /public/check-availability', () => {
     expectError(await check('ast_nope', '10:00', '11:00'), 404, 'not_found');
     expectError(await check(item.assetIds[0], '11:00', '10:00'), 400, 'bad_request');
     expectError(await get('/public/check-availability'), 400, 'validation_failed');
-    expectError(await get(`/public/check-availability?${q({ inventoryId: item.id, assetId: item.assetIds[0], startUtc: 'soon', endUtc: 5 })}`), 400, 'validation_failed');
+    expectError(
+      await get(`/public/check-availability?${q({ inventoryId: item.id, assetId: item.assetIds[0], startUtc: 'soon', endUtc: 5 })}`),
+      400,
+      'validation_failed',
+    );
   });
 });
 
@@ -144,7 +170,12 @@ describe('GET /public/time-slot-popularity', () => {
   it('counts bookings per local start time, by weekday and duration', async () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 3 });
-    for (const [day, from, to] of [[2, '10:00', '12:00'], [2, '10:00', '11:00'], [3, '10:00', '12:00'], [3, '14:00', '16:00']] as const) {
+    for (const [day, from, to] of [
+      [2, '10:00', '12:00'],
+      [2, '10:00', '11:00'],
+      [3, '10:00', '12:00'],
+      [3, '14:00', '16:00'],
+    ] as const) {
       expect((await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, day, from), endTime: at(op.timezone, day, to) }))).status).toBe(201);
     }
     const r = await get(`/public/time-slot-popularity?${q({ inventoryId: item.id, locationId: item.locationId })}`);
@@ -159,7 +190,11 @@ describe('GET /public/time-slot-popularity', () => {
     const weekday = new Date(`${dateAhead(op.timezone, 3)}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
     const wd = await get(`/public/time-slot-popularity?${q({ inventoryId: item.id, locationId: item.locationId, dayOfWeek: weekday.slice(0, 3) })}`);
     expect(wd.body).toMatchObject({ dayOfWeek: weekday, totalBookings: 2 });
-    expectError(await get(`/public/time-slot-popularity?${q({ inventoryId: item.id, locationId: item.locationId, dayOfWeek: 'Caturday' })}`), 400, 'bad_request');
+    expectError(
+      await get(`/public/time-slot-popularity?${q({ inventoryId: item.id, locationId: item.locationId, dayOfWeek: 'Caturday' })}`),
+      400,
+      'bad_request',
+    );
     expectError(await get('/public/time-slot-popularity'), 400, 'validation_failed');
     expectError(await get(`/public/time-slot-popularity?${q({ inventoryId: item.id, locationId: 'loc_elsewhere' })}`), 404, 'not_found');
   });
@@ -176,11 +211,20 @@ describe('GET /availability (operator)', () => {
     await book(op, bookBody({ inventoryId: item.id, ...w }));
     const b = await get(`/availability?${q({ inventoryId: item.id, ...w, quantity: 2 })}`, { key: op.adminKey });
     expect(b.body).toMatchObject({ available: false, unitsFree: 1, reasons: [{ code: 'insufficient_units' }] });
-    const t = await get(`/availability?${q({ inventoryId: tour.id, startTime: w.startTime, endTime: at(op.timezone, 3, '12:00'), seats: 3 })}`, { key: op.adminKey });
+    const t = await get(`/availability?${q({ inventoryId: tour.id, startTime: w.startTime, endTime: at(op.timezone, 3, '12:00'), seats: 3 })}`, {
+      key: op.adminKey,
+    });
     expect(t.body).toMatchObject({ available: true, unitsFree: null, seatsFree: 4, capacity: 4 });
-    const rules = await get(`/availability?${q({ inventoryId: item.id, startTime: at(op.timezone, 0, '00:30'), endTime: at(op.timezone, 0, '01:00'), source: 'widget' })}`, { key: op.adminKey });
+    const rules = await get(
+      `/availability?${q({ inventoryId: item.id, startTime: at(op.timezone, 0, '00:30'), endTime: at(op.timezone, 0, '01:00'), source: 'widget' })}`,
+      { key: op.adminKey },
+    );
     expect(rules.body.available).toBe(false);
-    expectError(await get(`/availability?${q({ inventoryId: item.id, startTime: w.endTime, endTime: w.startTime })}`, { key: op.adminKey }), 400, 'bad_request');
+    expectError(
+      await get(`/availability?${q({ inventoryId: item.id, startTime: w.endTime, endTime: w.startTime })}`, { key: op.adminKey }),
+      400,
+      'bad_request',
+    );
     expectError(await get('/availability', { key: op.adminKey }), 400, 'validation_failed');
     await checkSecurity(op, { method: 'GET', path: `/availability?${q({ inventoryId: item.id, ...w })}`, otherStatus: 404 });
   });

@@ -18,11 +18,38 @@ async function setup() {
 describe('POST /events', () => {
   it('stores an activity entry with the caller as actor and fills the transaction from the rental', async () => {
     const { op, txn, r1 } = await setup();
-    const r = await post('/events', { rentalId: r1.id, event_type: 'status_change', event_change: 'pending → confirmed', eventLabel: 'Confirmed', content: 'Paid at the desk', details: { by: 'desk' } }, { key: op.adminKey });
+    const r = await post(
+      '/events',
+      {
+        rentalId: r1.id,
+        event_type: 'status_change',
+        event_change: 'pending → confirmed',
+        eventLabel: 'Confirmed',
+        content: 'Paid at the desk',
+        details: { by: 'desk' },
+      },
+      { key: op.adminKey },
+    );
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ rentalId: r1.id, transactionid: txn, eventType: 'status_change', event_type: 'status_change', event_change: 'pending → confirmed', eventLabel: 'Confirmed', content: 'Paid at the desk', details: { by: 'desk' }, actorName: 'Test Admin', actorId: op.adminId, customerId: op.customerId });
+    expect(r.body).toMatchObject({
+      rentalId: r1.id,
+      transactionid: txn,
+      eventType: 'status_change',
+      event_type: 'status_change',
+      event_change: 'pending → confirmed',
+      eventLabel: 'Confirmed',
+      content: 'Paid at the desk',
+      details: { by: 'desk' },
+      actorName: 'Test Admin',
+      actorId: op.adminId,
+      customerId: op.customerId,
+    });
     expect(r.body.id).toMatch(/^bev_/);
-    const audit = await db().select().from(auditLogs).where(and(eq(auditLogs.customerId, op.customerId), eq(auditLogs.action, 'booking_event.create'))).all();
+    const audit = await db()
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.customerId, op.customerId), eq(auditLogs.action, 'booking_event.create')))
+      .all();
     expect(audit).toHaveLength(1);
     const t = await post('/events', { transactionid: 'txn_not_yet_booked', eventType: 'cart', actorName: 'Widget', actorId: 'widget' }, { key: op.adminKey });
     expect(t.body).toMatchObject({ transactionid: 'txn_not_yet_booked', rentalId: null, actorName: 'Widget', actorId: 'widget' });
@@ -49,7 +76,7 @@ describe('POST /events', () => {
 });
 
 describe('GET /events', () => {
-  it('lists by transaction (with its rentals\' entries) and by rental ids, oldest first, only the caller\'s', async () => {
+  it("lists by transaction (with its rentals' entries) and by rental ids, oldest first, only the caller's", async () => {
     const { op, txn, r1, r2, r3 } = await setup();
     const key = op.adminKey;
     const e1 = await post('/events', { transactionid: txn, content: 'order note' }, { key });

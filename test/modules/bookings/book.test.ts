@@ -26,7 +26,11 @@ describe('POST /coreBooking/book', () => {
     expectError(await book(op, { ...base, paymentPlan: { type: 'monthly' } }), 400, 'validation_failed');
     expectError(await book(op, { ...base, customerInfo: { firstName: 'A', lastName: 'B', email: 'not-an-email' } }), 400, 'validation_failed');
     expectError(await book(op, { ...base, rentalDetails: { inventoryId: item.id, startTime: at(op.timezone, 3, '10:00') } }), 400, 'bad_request');
-    expectError(await book(op, { ...base, rentalDetails: { inventoryId: item.id, startTime: at(op.timezone, 3, '12:00'), endTime: at(op.timezone, 3, '10:00') } }), 400, 'bad_request');
+    expectError(
+      await book(op, { ...base, rentalDetails: { inventoryId: item.id, startTime: at(op.timezone, 3, '12:00'), endTime: at(op.timezone, 3, '10:00') } }),
+      400,
+      'bad_request',
+    );
     expectError(await book(op, { ...base, rentalDetails: { ...base.rentalDetails, startTime: '2026-07-04 10:00' } }), 400, 'validation_failed');
   });
 
@@ -34,10 +38,28 @@ describe('POST /coreBooking/book', () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 2, data: { taxes: [{ name: 'Sales tax', rate: 7, appliesTo: 'all' }] } });
     const mail = email('first');
-    const r = await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 5, '10:00'), endTime: at(op.timezone, 5, '13:00'), email: mail, total: 321, extra: { rentalPricing: { total: 321, tip: 0 } } }));
+    const r = await book(
+      op,
+      bookBody({
+        inventoryId: item.id,
+        startTime: at(op.timezone, 5, '10:00'),
+        endTime: at(op.timezone, 5, '13:00'),
+        email: mail,
+        total: 321,
+        extra: { rentalPricing: { total: 321, tip: 0 } },
+      }),
+    );
     expect(r.status, r.text).toBe(201);
     const b = r.body;
-    expect(b).toMatchObject({ status: 'confirmed', Status: 'confirmed', inventoryId: item.id, locationId: item.locationId, quantity: 1, currency: 'usd', customerCreated: true });
+    expect(b).toMatchObject({
+      status: 'confirmed',
+      Status: 'confirmed',
+      inventoryId: item.id,
+      locationId: item.locationId,
+      quantity: 1,
+      currency: 'usd',
+      customerCreated: true,
+    });
     expect(b.rentalId).toMatch(/^bk_/);
     expect(b.transactionId).toMatch(/^txn_/);
     expect(b.assetIds).toHaveLength(1);
@@ -53,11 +75,19 @@ describe('POST /coreBooking/book', () => {
     const alloc = await env.DB.prepare('SELECT * FROM allocations WHERE source_id = ?').bind(b.rentalId).all<any>();
     expect(alloc.results).toHaveLength(1);
     expect(alloc.results[0]).toMatchObject({ asset_id: b.assetIds[0], kind: 'booking', active: 1 });
-    const ledger = await env.DB.prepare('SELECT entry_type, amount, source FROM ledger_entries WHERE rental_id = ? ORDER BY entry_type').bind(b.rentalId).all<any>();
-    expect(ledger.results.map((l: any) => [l.entry_type, l.amount])).toEqual([['payment', -32100], ['revenue', 30000], ['tax', 2100]]);
+    const ledger = await env.DB.prepare('SELECT entry_type, amount, source FROM ledger_entries WHERE rental_id = ? ORDER BY entry_type')
+      .bind(b.rentalId)
+      .all<any>();
+    expect(ledger.results.map((l: any) => [l.entry_type, l.amount])).toEqual([
+      ['payment', -32100],
+      ['revenue', 30000],
+      ['tax', 2100],
+    ]);
     const balance = ledger.results.reduce((s: number, l: any) => s + l.amount, 0);
     expect(balance).toBe(0);
-    const msg = await env.DB.prepare("SELECT * FROM message_outbox WHERE customer_id = ? AND template = 'booking.confirmation'").bind(op.customerId).first<any>();
+    const msg = await env.DB.prepare("SELECT * FROM message_outbox WHERE customer_id = ? AND template = 'booking.confirmation'")
+      .bind(op.customerId)
+      .first<any>();
     expect(msg.to).toBe(mail);
     expect(msg.body).toContain(b.transactionId);
     const types = (await eventsOf(op.customerId)).map((e) => e.type).sort();
@@ -66,7 +96,10 @@ describe('POST /coreBooking/book', () => {
     expect(created.rentalId).toBe(b.rentalId);
 
     // A second booking by the same e-mail updates the renter (no customer.created) and adds points.
-    const again = await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 6, '10:00'), endTime: at(op.timezone, 6, '11:00'), email: mail.toUpperCase() }));
+    const again = await book(
+      op,
+      bookBody({ inventoryId: item.id, startTime: at(op.timezone, 6, '10:00'), endTime: at(op.timezone, 6, '11:00'), email: mail.toUpperCase() }),
+    );
     expect(again.status, again.text).toBe(201);
     expect(again.body).toMatchObject({ renterId: b.renterId, customerCreated: false });
     expect((await eventsOf(op.customerId, 'customer.created')).length).toBe(1);
@@ -110,7 +143,10 @@ describe('POST /coreBooking/book', () => {
     const op = await createOperator();
     const item = await rentalItem(op, {
       data: {
-        addons: [{ addonId: 'cooler', name: 'Cooler', price: 20 }, { addonId: 'skipper', name: 'Skipper', price: 50, priceType: 'per_hour', taxable: false }],
+        addons: [
+          { addonId: 'cooler', name: 'Cooler', price: 20 },
+          { addonId: 'skipper', name: 'Skipper', price: 50, priceType: 'per_hour', taxable: false },
+        ],
         taxes: [{ name: 'Tax', rate: 10, appliesTo: 'rental' }],
       },
     });
@@ -118,8 +154,8 @@ describe('POST /coreBooking/book', () => {
     await setSettings(op.customerId, {
       promoCodes: [
         { promoCode: 'SUMMER10', Details: { '%Discount': 10 } },
-        { promoCode: 'OLD', Details: { '$Discount': 5 }, ExpiryDate: '2020-01-01' },
-        { promoCode: 'OTHERITEM', Details: { '$Discount': 5 }, inventoryIds: ['inv_other'] },
+        { promoCode: 'OLD', Details: { $Discount: 5 }, ExpiryDate: '2020-01-01' },
+        { promoCode: 'OTHERITEM', Details: { $Discount: 5 }, inventoryIds: ['inv_other'] },
       ],
     });
     const body = bookBody({ inventoryId: item.id, startTime: at(op.timezone, 3, '10:00'), endTime: at(op.timezone, 3, '12:00') });
@@ -136,47 +172,78 @@ describe('POST /coreBooking/book', () => {
     expect(r.body.pricing).toMatchObject({ subtotal: 350, discountTotal: 35, taxTotal: 18, tipTotal: 15, total: 348 });
     expect(r.body.promoCode).toBe('SUMMER10');
     expect(r.body.addons.map((a: any) => a.addonId)).toEqual(['cooler', 'skipper', 'photos']);
-    const ledger = await env.DB.prepare('SELECT entry_type, SUM(amount) AS s FROM ledger_entries WHERE rental_id = ? GROUP BY entry_type ORDER BY entry_type').bind(r.body.rentalId).all<any>();
-    expect(Object.fromEntries(ledger.results.map((l: any) => [l.entry_type, l.s]))).toEqual({ discount: -3500, payment: -34800, revenue: 35000, tax: 1800, tip: 1500 });
+    const ledger = await env.DB.prepare('SELECT entry_type, SUM(amount) AS s FROM ledger_entries WHERE rental_id = ? GROUP BY entry_type ORDER BY entry_type')
+      .bind(r.body.rentalId)
+      .all<any>();
+    expect(Object.fromEntries(ledger.results.map((l: any) => [l.entry_type, l.s]))).toEqual({
+      discount: -3500,
+      payment: -34800,
+      revenue: 35000,
+      tax: 1800,
+      tip: 1500,
+    });
     expectError(await book(op, { ...body, discountDetails: { promoCode: 'NOPE' } }), 400, 'invalid_promo_code');
     expectError(await book(op, { ...body, discountDetails: { promoCode: 'OLD' } }), 400, 'invalid_promo_code');
     expectError(await book(op, { ...body, discountDetails: { promoCode: 'OTHERITEM' } }), 400, 'invalid_promo_code');
     expectError(await book(op, { ...body, selectedBoatAddons: [{ addonId: 'photos-x' }] }), 400, 'bad_request');
-    const manual = await book(op, { ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 4, '10:00'), endTime: at(op.timezone, 4, '12:00') }), discountDetails: { discountAmount: 50 } });
+    const manual = await book(op, {
+      ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 4, '10:00'), endTime: at(op.timezone, 4, '12:00') }),
+      discountDetails: { discountAmount: 50 },
+    });
     expect(manual.body.pricing).toMatchObject({ subtotal: 200, discountTotal: 50, taxTotal: 15, total: 165 });
   });
 
   it('installments charge the first part; pay later leaves the booking pending until confirmed', async () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 2 });
-    const inst = await book(op, { ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 20, '10:00'), endTime: at(op.timezone, 20, '13:00') }), paymentPlan: { type: 'installments', installments: 3 } });
+    const inst = await book(op, {
+      ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 20, '10:00'), endTime: at(op.timezone, 20, '13:00') }),
+      paymentPlan: { type: 'installments', installments: 3 },
+    });
     expect(inst.status, inst.text).toBe(201);
     expect(inst.body.payment).toMatchObject({ status: 'partially_paid', plan: 'installments', amountCharged: 100 });
     expect(inst.body.payment.installments.map((i: any) => i.amount)).toEqual([100, 100, 100]);
     expect(inst.body.pricing).toMatchObject({ total: 300, amountPaid: 100, balanceDue: 200 });
     expect(inst.body.status).toBe('confirmed');
 
-    const later = await book(op, { ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 21, '10:00'), endTime: at(op.timezone, 21, '12:00'), paymentMethodId: null }) });
+    const later = await book(op, {
+      ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 21, '10:00'), endTime: at(op.timezone, 21, '12:00'), paymentMethodId: null }),
+    });
     expect(later.status, later.text).toBe(201);
     expect(later.body).toMatchObject({ status: 'pending', payment: { status: 'unpaid', plan: 'pay_later', amountCharged: 0 } });
     // Pending bookings hold inventory.
-    const avail = await get(`/availability?inventoryId=${item.id}&startTime=${encodeURIComponent(at(op.timezone, 21, '10:00'))}&endTime=${encodeURIComponent(at(op.timezone, 21, '12:00'))}`, { key: op.adminKey });
+    const avail = await get(
+      `/availability?inventoryId=${item.id}&startTime=${encodeURIComponent(at(op.timezone, 21, '10:00'))}&endTime=${encodeURIComponent(at(op.timezone, 21, '12:00'))}`,
+      { key: op.adminKey },
+    );
     expect(avail.body).toMatchObject({ available: true, unitsFree: 1 });
     expect((await eventsOf(op.customerId, 'payment.completed')).length).toBe(1);
-    expectError(await book(op, { ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 22, '10:00'), endTime: at(op.timezone, 22, '12:00'), paymentMethodId: null }), paymentPlan: { type: 'full' } }), 400, 'bad_request');
+    expectError(
+      await book(op, {
+        ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 22, '10:00'), endTime: at(op.timezone, 22, '12:00'), paymentMethodId: null }),
+        paymentPlan: { type: 'full' },
+      }),
+      400,
+      'bad_request',
+    );
   });
 
   it('pre-authorizes a deposit and records it', async () => {
     const op = await createOperator();
     const item = await rentalItem(op);
-    const r = await book(op, { ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 3, '10:00'), endTime: at(op.timezone, 3, '12:00') }), depositInformation: { amount: 250, required: true } });
+    const r = await book(op, {
+      ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, 3, '10:00'), endTime: at(op.timezone, 3, '12:00') }),
+      depositInformation: { amount: 250, required: true },
+    });
     expect(r.status, r.text).toBe(201);
     expect(r.body.deposit).toMatchObject({ amount: 250, status: 'authorized' });
     const dep = await env.DB.prepare('SELECT * FROM deposits WHERE rental_id = ?').bind(r.body.rentalId).first<any>();
     expect(dep).toMatchObject({ status: 'authorized', amount: 25000, payment_intent_id: r.body.deposit.paymentIntentId });
     const pi = await env.DB.prepare('SELECT status, capture_method FROM sim_payment_intents WHERE id = ?').bind(dep.payment_intent_id).first<any>();
     expect(pi).toMatchObject({ status: 'requires_capture', capture_method: 'manual' });
-    const memo = await env.DB.prepare("SELECT amount, affects_balance FROM ledger_entries WHERE rental_id = ? AND entry_type = 'deposit_hold'").bind(r.body.rentalId).first<any>();
+    const memo = await env.DB.prepare("SELECT amount, affects_balance FROM ledger_entries WHERE rental_id = ? AND entry_type = 'deposit_hold'")
+      .bind(r.body.rentalId)
+      .first<any>();
     expect(memo).toMatchObject({ amount: 25000, affects_balance: 0 });
   });
 
@@ -197,7 +264,9 @@ describe('POST /coreBooking/book', () => {
     expect(d.body.stage).toBe('deposit');
     expect(await counts(op.customerId)).toEqual(before);
     // The authorized deposit of the first attempt was voided.
-    const voided = await env.DB.prepare("SELECT status FROM sim_payment_intents WHERE capture_method = 'manual' AND metadata LIKE ?").bind(`%${op.customerId}%`).all<any>();
+    const voided = await env.DB.prepare("SELECT status FROM sim_payment_intents WHERE capture_method = 'manual' AND metadata LIKE ?")
+      .bind(`%${op.customerId}%`)
+      .all<any>();
     expect(voided.results.map((v: any) => v.status).sort()).toEqual(['canceled', 'canceled', 'requires_payment_method']);
     // The reservation was released: the only boat can be booked now.
     expect((await book(op, bookBody(w))).status).toBe(201);
@@ -223,7 +292,7 @@ describe('POST /coreBooking/book', () => {
     expect(night.body.reasons[0].code).toBe('outside_hours');
   });
 
-  it('another operator\'s item and unknown items are 404; a wrong location is 400', async () => {
+  it("another operator's item and unknown items are 404; a wrong location is 400", async () => {
     const op = await createOperator();
     const other = await createOperator();
     const theirs = await rentalItem(other);
@@ -238,7 +307,19 @@ describe('POST /coreBooking/book', () => {
     const op = await createOperator();
     const boat = await rentalItem(op, { assets: 1 });
     const tour = await tourItem(op, { capacity: 2 });
-    await setSettings(op.customerId, { bundles: [{ bundleCode: 'BOAT-TOUR', name: 'Boat + Tour', items: [{ inventoryId: boat.id, quantity: 1 }, { inventoryId: tour.id, quantity: 2 }], discountPercentage: 10 }] });
+    await setSettings(op.customerId, {
+      bundles: [
+        {
+          bundleCode: 'BOAT-TOUR',
+          name: 'Boat + Tour',
+          items: [
+            { inventoryId: boat.id, quantity: 1 },
+            { inventoryId: tour.id, quantity: 2 },
+          ],
+          discountPercentage: 10,
+        },
+      ],
+    });
     const body = (day: number) => ({
       ...bookBody({}),
       rentalDetails: {
@@ -292,7 +373,12 @@ describe('POST /coreBooking/book', () => {
   it('security: credentials required; another operator cannot book this item', async () => {
     const op = await createOperator();
     const item = await rentalItem(op);
-    await checkSecurity(op, { method: 'POST', path: '/coreBooking/book', body: bookBody({ inventoryId: item.id, startTime: at(op.timezone, 3, '10:00'), endTime: at(op.timezone, 3, '12:00') }), otherStatus: 404 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/coreBooking/book',
+      body: bookBody({ inventoryId: item.id, startTime: at(op.timezone, 3, '10:00'), endTime: at(op.timezone, 3, '12:00') }),
+      otherStatus: 404,
+    });
     await checkSecurity(op, { method: 'GET', path: `/coreBooking/bk_unknown`, otherStatus: 404 });
   });
 });

@@ -22,7 +22,10 @@ export interface TestItem {
 }
 
 /** A rental pool item: `assets` identical boats, open 08:00-18:00 every day, simple hourly and daily prices. */
-export async function rentalItem(op: Operator, o: { assets?: number; data?: Partial<InventoryDataInput>; locationId?: string; timezone?: string; isPublic?: boolean } = {}): Promise<TestItem> {
+export async function rentalItem(
+  op: Operator,
+  o: { assets?: number; data?: Partial<InventoryDataInput>; locationId?: string; timezone?: string; isPublic?: boolean } = {},
+): Promise<TestItem> {
   const n = o.assets ?? 1;
   return insertItem(op, {
     locationId: o.locationId,
@@ -41,7 +44,10 @@ export async function rentalItem(op: Operator, o: { assets?: number; data?: Part
 }
 
 /** A tour with departures at 10:00 and 14:00 (2 hours), `capacity` seats, Adult 50 / Child 25. */
-export async function tourItem(op: Operator, o: { capacity?: number; data?: Partial<InventoryDataInput>; locationId?: string; timezone?: string } = {}): Promise<TestItem> {
+export async function tourItem(
+  op: Operator,
+  o: { capacity?: number; data?: Partial<InventoryDataInput>; locationId?: string; timezone?: string } = {},
+): Promise<TestItem> {
   return insertItem(op, {
     locationId: o.locationId,
     timezone: o.timezone,
@@ -54,7 +60,14 @@ export async function tourItem(op: Operator, o: { capacity?: number; data?: Part
         { time: '10:00', durationMinutes: 120 },
         { time: '14:00', durationMinutes: 120 },
       ],
-      tourPricing: { priceTiers: [{ name: 'Adult', price: 50 }, { name: 'Child', price: 25 }], minParticipants: 1, isPrivate: false },
+      tourPricing: {
+        priceTiers: [
+          { name: 'Adult', price: 50 },
+          { name: 'Child', price: 25 },
+        ],
+        minParticipants: 1,
+        isPrivate: false,
+      },
       ...(o.data ?? {}),
     },
   });
@@ -64,14 +77,19 @@ export function everyDay<T>(v: T): Record<'Monday' | 'Tuesday' | 'Wednesday' | '
   return { Monday: v, Tuesday: v, Wednesday: v, Thursday: v, Friday: v, Saturday: v, Sunday: v };
 }
 
-async function insertItem(op: Operator, o: { assets: number; data: Partial<InventoryDataInput>; locationId?: string; timezone?: string; isPublic?: boolean }): Promise<TestItem> {
+async function insertItem(
+  op: Operator,
+  o: { assets: number; data: Partial<InventoryDataInput>; locationId?: string; timezone?: string; isPublic?: boolean },
+): Promise<TestItem> {
   const d = db();
   let locationId = o.locationId ?? op.locationId;
   let timezone = op.timezone;
   if (o.timezone && !o.locationId) {
     locationId = newId('loc');
     timezone = o.timezone;
-    await d.insert(locations).values({ id: locationId, customerId: op.customerId, name: `Dock ${o.timezone}`, address: '1 Quay', phoneNumber: '+15555550100', timezone: o.timezone });
+    await d
+      .insert(locations)
+      .values({ id: locationId, customerId: op.customerId, name: `Dock ${o.timezone}`, address: '1 Quay', phoneNumber: '+15555550100', timezone: o.timezone });
   } else if (o.locationId) {
     const loc = await d.select().from(locations).all();
     timezone = loc.find((l) => l.id === o.locationId)?.timezone ?? timezone;
@@ -81,7 +99,17 @@ async function insertItem(op: Operator, o: { assets: number; data: Partial<Inven
   const raw = { ...o.data, locationId, assets: assetIds.map((a, i) => ({ assetId: a, name: `Boat ${i + 1}` })) } as InventoryDataInput;
   const data = InventoryData.parse(raw); // the contract: what B's endpoints would store
   await d.batch([
-    d.insert(inventoryItems).values({ id, customerId: op.customerId, locationId, name: data.name, kind: data.type, data: data as Record<string, unknown>, isPublic: o.isPublic ?? true }),
+    d
+      .insert(inventoryItems)
+      .values({
+        id,
+        customerId: op.customerId,
+        locationId,
+        name: data.name,
+        kind: data.type,
+        data: data as Record<string, unknown>,
+        isPublic: o.isPublic ?? true,
+      }),
     ...assetIds.map((a, i) => d.insert(inventoryAssets).values({ id: a, customerId: op.customerId, itemId: id, name: `Boat ${i + 1}`, displayOrder: i })),
   ] as any);
   return { id, locationId, assetIds, timezone };
@@ -134,7 +162,8 @@ export const book = (op: Operator, body: unknown) => post('/coreBooking/book', b
 
 /** Row counts of the tables a booking writes, for one operator. */
 export async function counts(customerId: string) {
-  const q = async (table: string) => Number((await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE customer_id = ?`).bind(customerId).first<{ n: number }>())?.n ?? 0);
+  const q = async (table: string) =>
+    Number((await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE customer_id = ?`).bind(customerId).first<{ n: number }>())?.n ?? 0);
   return {
     bookings: await q('bookings'),
     allocations: await q('allocations'),
@@ -160,7 +189,9 @@ export async function assetOverlaps(itemId: string) {
 
 /** Seats taken per departure of a tour (active allocations). */
 export async function seatsByDeparture(itemId: string) {
-  const r = await env.DB.prepare(`SELECT start, SUM(seats) AS seats, MAX(capacity) AS capacity FROM allocations WHERE item_id = ? AND asset_id IS NULL AND active = 1 AND kind IN ('booking','hold') GROUP BY start`)
+  const r = await env.DB.prepare(
+    `SELECT start, SUM(seats) AS seats, MAX(capacity) AS capacity FROM allocations WHERE item_id = ? AND asset_id IS NULL AND active = 1 AND kind IN ('booking','hold') GROUP BY start`,
+  )
     .bind(itemId)
     .all<{ start: number; seats: number; capacity: number }>();
   return r.results;
@@ -168,7 +199,11 @@ export async function seatsByDeparture(itemId: string) {
 
 export async function eventsOf(customerId: string, type?: string) {
   const r = type
-    ? await env.DB.prepare(`SELECT type, payload FROM webhook_events WHERE customer_id = ? AND type = ? ORDER BY created_at`).bind(customerId, type).all<{ type: string; payload: string }>()
-    : await env.DB.prepare(`SELECT type, payload FROM webhook_events WHERE customer_id = ? ORDER BY created_at`).bind(customerId).all<{ type: string; payload: string }>();
+    ? await env.DB.prepare(`SELECT type, payload FROM webhook_events WHERE customer_id = ? AND type = ? ORDER BY created_at`)
+        .bind(customerId, type)
+        .all<{ type: string; payload: string }>()
+    : await env.DB.prepare(`SELECT type, payload FROM webhook_events WHERE customer_id = ? ORDER BY created_at`)
+        .bind(customerId)
+        .all<{ type: string; payload: string }>();
   return r.results.map((e) => ({ type: e.type, payload: JSON.parse(e.payload) }));
 }

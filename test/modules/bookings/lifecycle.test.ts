@@ -9,15 +9,30 @@ import { assetOverlaps, at, book, bookBody, eventsOf, rentalItem, seatsByDepartu
 
 const act = (op: Operator, rentalId: string, what: string, body: unknown = {}, key = op.adminKey) => post(`/coreBooking/${rentalId}/${what}`, body, { key });
 
-async function booked(op: Operator, o: { assets?: number; day?: number; from?: string; to?: string; extra?: Record<string, unknown>; paymentMethodId?: string | null } = {}) {
+async function booked(
+  op: Operator,
+  o: { assets?: number; day?: number; from?: string; to?: string; extra?: Record<string, unknown>; paymentMethodId?: string | null } = {},
+) {
   const item = await rentalItem(op, { assets: o.assets ?? 1 });
-  const r = await book(op, { ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, o.day ?? 5, o.from ?? '10:00'), endTime: at(op.timezone, o.day ?? 5, o.to ?? '12:00'), paymentMethodId: o.paymentMethodId }), ...(o.extra ?? {}) });
+  const r = await book(op, {
+    ...bookBody({
+      inventoryId: item.id,
+      startTime: at(op.timezone, o.day ?? 5, o.from ?? '10:00'),
+      endTime: at(op.timezone, o.day ?? 5, o.to ?? '12:00'),
+      paymentMethodId: o.paymentMethodId,
+    }),
+    ...(o.extra ?? {}),
+  });
   expect(r.status, r.text).toBe(201);
   return { item, b: r.body };
 }
 
-const ledgerSum = async (rentalId: string) => Number((await env.DB.prepare('SELECT COALESCE(SUM(amount),0) AS s FROM ledger_entries WHERE rental_id = ? AND affects_balance = 1').bind(rentalId).first<any>()).s);
-const activeAllocs = async (rentalId: string) => Number((await env.DB.prepare('SELECT COUNT(*) AS n FROM allocations WHERE source_id = ? AND active = 1').bind(rentalId).first<any>()).n);
+const ledgerSum = async (rentalId: string) =>
+  Number(
+    (await env.DB.prepare('SELECT COALESCE(SUM(amount),0) AS s FROM ledger_entries WHERE rental_id = ? AND affects_balance = 1').bind(rentalId).first<any>()).s,
+  );
+const activeAllocs = async (rentalId: string) =>
+  Number((await env.DB.prepare('SELECT COUNT(*) AS n FROM allocations WHERE source_id = ? AND active = 1').bind(rentalId).first<any>()).n);
 
 describe('cancel', () => {
   it('releases capacity, reverses charges and points, refunds, voids the deposit, e-mails and fires events', async () => {
@@ -31,7 +46,14 @@ describe('cancel', () => {
     expect(await ledgerSum(b.rentalId)).toBe(0);
     const types = await env.DB.prepare('SELECT entry_type, amount FROM ledger_entries WHERE rental_id = ? ORDER BY created_at').bind(b.rentalId).all<any>();
     expect(types.results.map((t: any) => [t.entry_type, t.amount])).toEqual(
-      expect.arrayContaining([['revenue', 20000], ['revenue', -20000], ['payment', -20000], ['refund', 20000], ['deposit_hold', 10000], ['deposit_release', -10000]]),
+      expect.arrayContaining([
+        ['revenue', 20000],
+        ['revenue', -20000],
+        ['payment', -20000],
+        ['refund', 20000],
+        ['deposit_hold', 10000],
+        ['deposit_release', -10000],
+      ]),
     );
     const renter = await env.DB.prepare('SELECT loyalty_points FROM renters WHERE id = ?').bind(b.renterId).first<any>();
     expect(renter.loyalty_points).toBe(0);
@@ -43,7 +65,9 @@ describe('cancel', () => {
     expect(ev).toEqual(expect.arrayContaining(['booking.cancelled', 'booking.status_changed', 'payment.refunded']));
     const changed = (await eventsOf(op.customerId, 'booking.status_changed'))[0].payload.data;
     expect(changed).toMatchObject({ rentalId: b.rentalId, from: 'confirmed', to: 'cancelled' });
-    const mail = await env.DB.prepare("SELECT COUNT(*) AS n FROM message_outbox WHERE customer_id = ? AND template = 'booking.cancelled'").bind(op.customerId).first<any>();
+    const mail = await env.DB.prepare("SELECT COUNT(*) AS n FROM message_outbox WHERE customer_id = ? AND template = 'booking.cancelled'")
+      .bind(op.customerId)
+      .first<any>();
     expect(mail.n).toBe(1);
     // The slot is free again.
     expect((await book(op, bookBody({ inventoryId: item.id, startTime: b.startTime, endTime: b.endTime }))).status).toBe(201);
@@ -150,7 +174,12 @@ describe('reschedule', () => {
     expectError(await act(op, r.body.rentalId, 'reschedule', {}), 400, 'validation_failed');
     await act(op, r.body.rentalId, 'cancel', {});
     expectError(await act(op, r.body.rentalId, 'reschedule', { startTime: at(op.timezone, 6, '10:00') }), 409, 'invalid_state');
-    await checkSecurity(op, { method: 'POST', path: `/coreBooking/${r.body.rentalId}/reschedule`, body: { startTime: at(op.timezone, 6, '10:00') }, otherStatus: 404 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: `/coreBooking/${r.body.rentalId}/reschedule`,
+      body: { startTime: at(op.timezone, 6, '10:00') },
+      otherStatus: 404,
+    });
   });
 });
 
@@ -161,13 +190,18 @@ describe('confirm, check-in, check-out, no-show', () => {
     expect(b.status).toBe('pending');
     expectError(await act(op, b.rentalId, 'confirm', { paymentMethodId: 'pm_card_chargeDeclined' }), 402, 'payment_failed');
     expect((await get(`/coreBooking/${b.rentalId}`, { key: op.adminKey })).body.status).toBe('pending');
-    const rs = await Promise.all([act(op, b.rentalId, 'confirm', { paymentMethodId: 'pm_card_visa' }), act(op, b.rentalId, 'confirm', { paymentMethodId: 'pm_card_visa' })]);
+    const rs = await Promise.all([
+      act(op, b.rentalId, 'confirm', { paymentMethodId: 'pm_card_visa' }),
+      act(op, b.rentalId, 'confirm', { paymentMethodId: 'pm_card_visa' }),
+    ]);
     expect(rs.map((r) => r.status).sort()).toEqual([200, 409]);
     const ok = rs.find((r) => r.status === 200)!;
     expect(ok.body).toMatchObject({ status: 'confirmed', pricing: { amountPaid: 200, balanceDue: 0 } });
     expect(await ledgerSum(b.rentalId)).toBe(0);
     // The losing confirmation's charge (if it got that far) was refunded: money in equals one balance.
-    const net = await env.DB.prepare("SELECT COALESCE(SUM(amount_received - amount_refunded),0) AS n FROM sim_payment_intents WHERE metadata LIKE ?").bind(`%${b.rentalId}%`).first<any>();
+    const net = await env.DB.prepare('SELECT COALESCE(SUM(amount_received - amount_refunded),0) AS n FROM sim_payment_intents WHERE metadata LIKE ?')
+      .bind(`%${b.rentalId}%`)
+      .first<any>();
     expect(net.n).toBe(20000);
     expectError(await act(op, b.rentalId, 'confirm', {}), 409, 'not_pending');
     expect((await eventsOf(op.customerId, 'booking.status_changed')).map((e) => e.payload.data.to)).toEqual(['confirmed']);

@@ -2,13 +2,22 @@
 import { describe, it, expect } from 'vitest';
 import { InventoryData, type InventoryDataInput } from '../../../src/modules/inventory/model';
 import type { EngineItem } from '../../../src/modules/availability/engine';
-import { loyaltyPointsFor, priceAddons, quoteFromTotal, quoteOrder, rentalUnitPrice, seasonFor, tourQuote, type LineInput } from '../../../src/modules/bookings/pricing';
+import {
+  loyaltyPointsFor,
+  priceAddons,
+  quoteFromTotal,
+  quoteOrder,
+  rentalUnitPrice,
+  seasonFor,
+  tourQuote,
+  type LineInput,
+} from '../../../src/modules/bookings/pricing';
 import { ApiError } from '../../../src/lib/errors';
 import { wallTimeToUtc } from '../../../src/lib/time';
 
 const tz = 'America/New_York';
 const at = (date: string, time: string) => wallTimeToUtc(date, time, tz);
-const every = <T,>(v: T) => ({ Monday: v, Tuesday: v, Wednesday: v, Thursday: v, Friday: v, Saturday: v, Sunday: v });
+const every = <T>(v: T) => ({ Monday: v, Tuesday: v, Wednesday: v, Thursday: v, Friday: v, Saturday: v, Sunday: v });
 
 function rental(data: Partial<InventoryDataInput>): EngineItem {
   return { id: 'inv', kind: 'rental', timezone: tz, assets: [], model: InventoryData.parse({ name: 'Boat', locationId: 'loc', ...data }) };
@@ -28,7 +37,23 @@ function expectBad(fn: () => unknown, reason?: string) {
 
 describe('rental prices', () => {
   // 2026-07-06 is a Monday.
-  const base = rental({ seasons: [{ name: 'Default', dailyPrices: every(400), hourlyPrices: every({ basePrice: 100, minimumHours: 2, maximumHours: 8, multiHourDiscounts: [{ hours: 4, discountPercentage: 10 }, { hours: 6, discountPercentage: 20 }] }) }] });
+  const base = rental({
+    seasons: [
+      {
+        name: 'Default',
+        dailyPrices: every(400),
+        hourlyPrices: every({
+          basePrice: 100,
+          minimumHours: 2,
+          maximumHours: 8,
+          multiHourDiscounts: [
+            { hours: 4, discountPercentage: 10 },
+            { hours: 6, discountPercentage: 20 },
+          ],
+        }),
+      },
+    ],
+  });
 
   it('hourly with the largest multi-hour discount reached', () => {
     expect(rentalUnitPrice(base, at('2026-07-06', '10:00'), at('2026-07-06', '12:00'))).toMatchObject({ amount: 20000, unit: 'hour' });
@@ -38,7 +63,10 @@ describe('rental prices', () => {
 
   it('minimum and maximum hours', () => {
     expectBad(() => rentalUnitPrice(base, at('2026-07-06', '10:00'), at('2026-07-06', '11:00')), 'duration_not_allowed');
-    const long = rental({ operatingHours: every({ open: '06:00', close: '22:00' }), seasons: [{ name: 'D', hourlyPrices: every({ basePrice: 10, maximumHours: 8 }) }] });
+    const long = rental({
+      operatingHours: every({ open: '06:00', close: '22:00' }),
+      seasons: [{ name: 'D', hourlyPrices: every({ basePrice: 10, maximumHours: 8 }) }],
+    });
     expectBad(() => rentalUnitPrice(long, at('2026-07-06', '06:00'), at('2026-07-06', '15:00')), 'duration_not_allowed');
   });
 
@@ -84,7 +112,14 @@ describe('tour prices', () => {
     name: 'Tour',
     locationId: 'l',
     type: 'tour',
-    tourPricing: { priceTiers: [{ name: 'Child', price: 20 }, { name: 'Adult', price: 45.5 }, { name: 'Infant', price: 0, seats: 0 }], minParticipants: 2 },
+    tourPricing: {
+      priceTiers: [
+        { name: 'Child', price: 20 },
+        { name: 'Adult', price: 45.5 },
+        { name: 'Infant', price: 0, seats: 0 },
+      ],
+      minParticipants: 2,
+    },
   });
 
   it('tickets per tier, seats per tier, the Adult fare as standard', () => {
@@ -99,8 +134,19 @@ describe('tour prices', () => {
   });
 
   it('private charter: base price for the base headcount plus each extra guest', () => {
-    const charter = InventoryData.parse({ name: 'C', locationId: 'l', type: 'tour', capacity: 12, tourPricing: { isPrivate: true, privatePricing: { basePrice: 600, baseHeadcount: 6, extraParticipantPrice: 40 } } });
-    expect(tourQuote(charter, { quantity: 8 }, { requirePrice: true })).toMatchObject({ amount: 68000, unit: 'charter', privateCharter: true, participants: 8 });
+    const charter = InventoryData.parse({
+      name: 'C',
+      locationId: 'l',
+      type: 'tour',
+      capacity: 12,
+      tourPricing: { isPrivate: true, privatePricing: { basePrice: 600, baseHeadcount: 6, extraParticipantPrice: 40 } },
+    });
+    expect(tourQuote(charter, { quantity: 8 }, { requirePrice: true })).toMatchObject({
+      amount: 68000,
+      unit: 'charter',
+      privateCharter: true,
+      participants: 8,
+    });
     expect(tourQuote(charter, { quantity: 4 }, { requirePrice: true }).amount).toBe(60000);
   });
 });
@@ -118,8 +164,17 @@ describe('add-ons, discounts, taxes and tips', () => {
   }).addons.map((def) => ({ def, global: false }));
 
   it('prices each add-on by its price type', () => {
-    const lines = priceAddons([{ addonId: 'cooler', quantity: 2 }, { addonId: 'skipper' }, { addonId: 'gear' }, { addonId: 'vest' }], catalog, { hours: 3, days: 2, participants: 4 });
-    expect(lines.map((l) => [l.addonId, l.amount])).toEqual([['cooler', 3000], ['skipper', 12000], ['gear', 5000], ['vest', 2000]]);
+    const lines = priceAddons([{ addonId: 'cooler', quantity: 2 }, { addonId: 'skipper' }, { addonId: 'gear' }, { addonId: 'vest' }], catalog, {
+      hours: 3,
+      days: 2,
+      participants: 4,
+    });
+    expect(lines.map((l) => [l.addonId, l.amount])).toEqual([
+      ['cooler', 3000],
+      ['skipper', 12000],
+      ['gear', 5000],
+      ['vest', 2000],
+    ]);
     expectBad(() => priceAddons([{ addonId: 'nope' }], catalog, { hours: 1, days: 1, participants: 1 }));
     expectBad(() => priceAddons([{ addonId: 'gear', quantity: 3 }], catalog, { hours: 1, days: 1, participants: 1 }));
   });
@@ -128,7 +183,19 @@ describe('add-ons, discounts, taxes and tips', () => {
 
   it('discount before tax, taxes by appliesTo, untaxed tip', () => {
     const addons = priceAddons([{ addonId: 'cooler' }, { addonId: 'skipper' }], catalog, { hours: 2, days: 1, participants: 1 }); // 15 taxable + 80 untaxed
-    const [q] = quoteOrder([line({ addons, taxes: [{ name: 'Sales', rate: 10, appliesTo: 'all' }, { name: 'Boat', rate: 5, appliesTo: 'rental' }, { name: 'Goods', rate: 2, appliesTo: 'addons' }] })], { discounts: [{ type: 'promo', code: 'TEN', percent: 10 }], tip: 1000 });
+    const [q] = quoteOrder(
+      [
+        line({
+          addons,
+          taxes: [
+            { name: 'Sales', rate: 10, appliesTo: 'all' },
+            { name: 'Boat', rate: 5, appliesTo: 'rental' },
+            { name: 'Goods', rate: 2, appliesTo: 'addons' },
+          ],
+        }),
+      ],
+      { discounts: [{ type: 'promo', code: 'TEN', percent: 10 }], tip: 1000 },
+    );
     // Subtotal 200 + 15 + 80 = 295; 10% off = 29.50 (rental 20.00, add-ons 9.50 of which cooler 1.50).
     expect(q.subtotal).toBe(29500);
     expect(q.discountTotal).toBe(2950);
@@ -141,13 +208,24 @@ describe('add-ons, discounts, taxes and tips', () => {
 
   it('a fixed amount off is shared across lines by value; a bundle percent applies per line', () => {
     const qs = quoteOrder([line({ rental: 30000, linePercent: 10 }), line({ rental: 10000 })], { discounts: [{ type: 'promo', code: 'FIVE', amount: 2000 }] });
-    expect(qs[0].discounts.map((d) => [d.type, d.amount])).toEqual([['bundle', 3000], ['promo', 1459]]);
+    expect(qs[0].discounts.map((d) => [d.type, d.amount])).toEqual([
+      ['bundle', 3000],
+      ['promo', 1459],
+    ]);
     expect(qs[1].discounts.map((d) => [d.type, d.amount])).toEqual([['promo', 541]]);
     expect(qs[0].discountTotal + qs[1].discountTotal).toBe(5000);
   });
 
   it('a seller-set tax-inclusive total splits into price and tax', () => {
-    const q = quoteFromTotal(11000, { hours: 2, days: 1, season: null, taxes: [{ name: 'A', rate: 6, appliesTo: 'all' }, { name: 'B', rate: 4, appliesTo: 'all' }] });
+    const q = quoteFromTotal(11000, {
+      hours: 2,
+      days: 1,
+      season: null,
+      taxes: [
+        { name: 'A', rate: 6, appliesTo: 'all' },
+        { name: 'B', rate: 4, appliesTo: 'all' },
+      ],
+    });
     expect(q).toMatchObject({ subtotal: 10000, taxTotal: 1000, total: 11000, unit: 'override' });
     expect(q.taxes.map((t) => t.amount)).toEqual([600, 400]);
   });

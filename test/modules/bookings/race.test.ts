@@ -55,7 +55,9 @@ describe('parallel bookings of one slot', () => {
     const op = await createOperator();
     const tour = await tourItem(op, { capacity: 3 });
     const start = at(op.timezone, 4, '14:00');
-    const rs = await Promise.all(Array.from({ length: 10 }, (_, i) => book(op, bookBody({ inventoryId: tour.id, startTime: start, tickets: i % 2 ? { Adult: 2 } : { Adult: 1 } }))));
+    const rs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => book(op, bookBody({ inventoryId: tour.id, startTime: start, tickets: i % 2 ? { Adult: 2 } : { Adult: 1 } }))),
+    );
     const sold = rs.filter((r) => r.status === 201).reduce((s, r) => s + r.body.quantity, 0);
     expect(sold).toBeLessThanOrEqual(3);
     expect(sold).toBeGreaterThanOrEqual(2);
@@ -68,14 +70,27 @@ describe('parallel bookings of one slot', () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 1, data: { turnaroundBufferMinutes: 30 } });
     const windows = [
-      ['09:00', '11:00'], ['10:00', '12:00'], ['11:00', '13:00'], ['11:30', '12:30'], ['13:00', '15:00'],
-      ['14:00', '16:00'], ['15:30', '17:00'], ['09:30', '10:30'], ['12:00', '14:00'], ['16:00', '18:00'],
+      ['09:00', '11:00'],
+      ['10:00', '12:00'],
+      ['11:00', '13:00'],
+      ['11:30', '12:30'],
+      ['13:00', '15:00'],
+      ['14:00', '16:00'],
+      ['15:30', '17:00'],
+      ['09:30', '10:30'],
+      ['12:00', '14:00'],
+      ['16:00', '18:00'],
     ];
-    const rs = await Promise.all(windows.map(([s, e]) => book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 6, s), endTime: at(op.timezone, 6, e) }))));
+    const rs = await Promise.all(
+      windows.map(([s, e]) => book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 6, s), endTime: at(op.timezone, 6, e) }))),
+    );
     expect(rs.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     expect(rs.some((r) => r.status === 201)).toBe(true);
     expect(await assetOverlaps(item.id)).toEqual([]);
-    const won = rs.filter((r) => r.status === 201).map((r) => [Date.parse(r.body.startTime), Date.parse(r.body.endTime)]).sort((a, b) => a[0] - b[0]);
+    const won = rs
+      .filter((r) => r.status === 201)
+      .map((r) => [Date.parse(r.body.startTime), Date.parse(r.body.endTime)])
+      .sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < won.length; i++) expect(won[i][0]).toBeGreaterThanOrEqual(won[i - 1][1] + 30 * 60_000);
   });
 
@@ -97,10 +112,13 @@ describe('parallel bookings of one slot', () => {
     expect(rs.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     expect(await assetOverlaps(a.id)).toEqual([]);
     expect(await assetOverlaps(b.id)).toEqual([]);
-    const perItem = await env.DB.prepare("SELECT item_id, COUNT(*) AS n FROM allocations WHERE customer_id = ? AND active = 1 GROUP BY item_id").bind(op.customerId).all<any>();
+    const perItem = await env.DB.prepare('SELECT item_id, COUNT(*) AS n FROM allocations WHERE customer_id = ? AND active = 1 GROUP BY item_id')
+      .bind(op.customerId)
+      .all<any>();
     for (const row of perItem.results) expect(row.n).toBe(1);
     // Every winning order took both items or neither.
-    for (const r of rs.filter((x) => x.status === 201 && x.body.rentals.length === 2)) expect(r.body.rentals.map((x: any) => x.inventoryId).sort()).toEqual([a.id, b.id].sort());
+    for (const r of rs.filter((x) => x.status === 201 && x.body.rentals.length === 2))
+      expect(r.body.rentals.map((x: any) => x.inventoryId).sort()).toEqual([a.id, b.id].sort());
   });
 
   it('the D1 guard is the last line of defence: a write that slipped past the lock answers 409 and the payment is refunded', async () => {
@@ -119,7 +137,9 @@ describe('parallel bookings of one slot', () => {
     expect(r.status, r.text).toBe(409);
     expect(r.body.error).toBe('unavailable');
     expect(await counts(op.customerId)).toEqual(before);
-    const pi = await env.DB.prepare("SELECT amount_received, amount_refunded FROM sim_payment_intents WHERE metadata LIKE ? AND capture_method = 'automatic'").bind(`%${op.customerId}%`).first<any>();
+    const pi = await env.DB.prepare("SELECT amount_received, amount_refunded FROM sim_payment_intents WHERE metadata LIKE ? AND capture_method = 'automatic'")
+      .bind(`%${op.customerId}%`)
+      .first<any>();
     expect(pi).toMatchObject({ amount_received: 20000, amount_refunded: 20000 });
   });
 });

@@ -8,7 +8,9 @@ describe('bookings seed', () => {
   it('creates the bundle and demo bookings once (one cancelled, one checked in)', async () => {
     const first = await seedSandbox(env);
     expect(first.bookings).toBe(true);
-    const rows = await env.DB.prepare("SELECT transaction_id, status, bundle_group_id, item_id FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%'").all<any>();
+    const rows = await env.DB.prepare(
+      "SELECT transaction_id, status, bundle_group_id, item_id FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%'",
+    ).all<any>();
     const byTxn = new Map<string, any[]>();
     for (const r of rows.results) byTxn.set(r.transaction_id, [...(byTxn.get(r.transaction_id) ?? []), r]);
     expect(byTxn.get('txn_demo_cancelled')?.[0].status).toBe('cancelled');
@@ -25,7 +27,9 @@ describe('bookings seed', () => {
 
     const again = await seedSandbox(env);
     expect(again.bookings).toBe(false);
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%'").first<any>();
+    const count = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%'",
+    ).first<any>();
     expect(count.n).toBe(8);
   });
 });

@@ -8,7 +8,17 @@ const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'
 const every = <T>(v: T) => Object.fromEntries(DAYS.map((d) => [d, v]));
 
 /** A rental pool of `assets` identical boats, open 08:00-20:00, hourly pricing. */
-export async function rentalItem(op: { customerId: string; locationId: string }, opts: { assets?: number; hourly?: number | { basePrice: number; minimumHours?: number }; daily?: number; taxes?: { name: string; rate: number; appliesTo?: 'all' | 'rental' | 'addons' }[]; name?: string; buffer?: number } = {}) {
+export async function rentalItem(
+  op: { customerId: string; locationId: string },
+  opts: {
+    assets?: number;
+    hourly?: number | { basePrice: number; minimumHours?: number };
+    daily?: number;
+    taxes?: { name: string; rate: number; appliesTo?: 'all' | 'rental' | 'addons' }[];
+    name?: string;
+    buffer?: number;
+  } = {},
+) {
   const id = newId('inv');
   const n = opts.assets ?? 1;
   const data = {
@@ -20,7 +30,16 @@ export async function rentalItem(op: { customerId: string; locationId: string },
     operatingHours: every({ open: '08:00', close: '20:00' }),
     slotIntervalMinutes: 60,
     turnaroundBufferMinutes: opts.buffer ?? 0,
-    seasons: opts.hourly === undefined && opts.daily === undefined ? [] : [{ name: 'All year', ...(opts.hourly !== undefined ? { hourlyPrices: every(opts.hourly) } : {}), ...(opts.daily !== undefined ? { dailyPrices: every(opts.daily) } : {}) }],
+    seasons:
+      opts.hourly === undefined && opts.daily === undefined
+        ? []
+        : [
+            {
+              name: 'All year',
+              ...(opts.hourly !== undefined ? { hourlyPrices: every(opts.hourly) } : {}),
+              ...(opts.daily !== undefined ? { dailyPrices: every(opts.daily) } : {}),
+            },
+          ],
     taxes: opts.taxes ?? [],
   };
   await db().batch([
@@ -31,7 +50,10 @@ export async function rentalItem(op: { customerId: string; locationId: string },
 }
 
 /** A tour with `capacity` seats departing at the given times. */
-export async function tourItem(op: { customerId: string; locationId: string }, opts: { capacity?: number; slots?: string[]; tourPricing?: Record<string, unknown> | null } = {}) {
+export async function tourItem(
+  op: { customerId: string; locationId: string },
+  opts: { capacity?: number; slots?: string[]; tourPricing?: Record<string, unknown> | null } = {},
+) {
   const id = newId('inv');
   const data = {
     name: 'Test Tour',
@@ -39,7 +61,17 @@ export async function tourItem(op: { customerId: string; locationId: string }, o
     locationId: op.locationId,
     capacity: opts.capacity ?? 3,
     timeSlots: (opts.slots ?? ['10:00']).map((t) => ({ time: t, durationMinutes: 120 })),
-    ...(opts.tourPricing === null ? {} : { tourPricing: opts.tourPricing ?? { priceTiers: [{ name: 'Child', price: 20 }, { name: 'Adult', price: 45 }], minParticipants: 1 } }),
+    ...(opts.tourPricing === null
+      ? {}
+      : {
+          tourPricing: opts.tourPricing ?? {
+            priceTiers: [
+              { name: 'Child', price: 20 },
+              { name: 'Adult', price: 45 },
+            ],
+            minParticipants: 1,
+          },
+        }),
   };
   await db().insert(inventoryItems).values({ id, customerId: op.customerId, locationId: op.locationId, name: data.name, kind: 'tour', data });
   return { id };
@@ -52,7 +84,11 @@ export function at(tz: string, days: number, time: string) {
 }
 
 export async function partnerKey(op: Operator, opts: { mode?: 'live' | 'test'; commissionRate?: number; name?: string } = {}) {
-  const r = await post('/channel-connections/partner-keys', { name: opts.name ?? 'Concierge desk', commissionRate: opts.commissionRate ?? 15, mode: opts.mode ?? 'live' }, { key: op.adminKey });
+  const r = await post(
+    '/channel-connections/partner-keys',
+    { name: opts.name ?? 'Concierge desk', commissionRate: opts.commissionRate ?? 15, mode: opts.mode ?? 'live' },
+    { key: op.adminKey },
+  );
   expect(r.status, r.text).toBe(201);
   return r.body as { connectionId: string; key: string };
 }

@@ -8,14 +8,27 @@ import { inventoryItems } from '../../../src/db/schema/inventory';
 import { eq } from 'drizzle-orm';
 import { runJobs } from '../../../src/jobs/cron';
 
-const body = { name: 'North Dock', address: '12 Pier Road, Portland, ME', phoneNumber: '+12075550100', timezone: 'America/New_York', details: { parking: true } };
+const body = {
+  name: 'North Dock',
+  address: '12 Pier Road, Portland, ME',
+  phoneNumber: '+12075550100',
+  timezone: 'America/New_York',
+  details: { parking: true },
+};
 
 describe('Locations', () => {
   it('creates with geocoding (offline: no coordinates) and a chat notification; lists', async () => {
     const op = await createOperator();
     const r = await post('/location', body, { key: op.adminKey });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ name: 'North Dock', address: body.address, timezone: 'America/New_York', coordinates: null, status: 'active', details: { parking: true } });
+    expect(r.body).toMatchObject({
+      name: 'North Dock',
+      address: body.address,
+      timezone: 'America/New_York',
+      coordinates: null,
+      status: 'active',
+      details: { parking: true },
+    });
     const chat = await db().select().from(messageOutbox).where(eq(messageOutbox.customerId, op.customerId)).all();
     expect(chat.some((m) => m.channel === 'chat' && m.body.includes('North Dock'))).toBe(true);
     const list = await get('/location', { key: op.adminKey });
@@ -27,7 +40,9 @@ describe('Locations', () => {
 
   it("returns an inventory item's location, 404 for unknown or foreign items", async () => {
     const op = await createOperator();
-    await db().insert(inventoryItems).values({ id: `inv_loc_${op.customerId}`, customerId: op.customerId, locationId: op.locationId, name: 'Kayak' });
+    await db()
+      .insert(inventoryItems)
+      .values({ id: `inv_loc_${op.customerId}`, customerId: op.customerId, locationId: op.locationId, name: 'Kayak' });
     const r = await get(`/location?inventoryId=inv_loc_${op.customerId}`, { key: op.adminKey });
     expect(r.status).toBe(200);
     expect(r.body.locationId).toBe(op.locationId);
@@ -76,10 +91,18 @@ describe('Locations', () => {
 
   it('sets the voice menu', async () => {
     const op = await createOperator();
-    const r = await patch('/location/ivr', { locationId: op.locationId, ivrConfig: { greeting: 'Ahoy', menu: [{ key: '1', action: 'voicemail' }] } }, { key: op.adminKey });
+    const r = await patch(
+      '/location/ivr',
+      { locationId: op.locationId, ivrConfig: { greeting: 'Ahoy', menu: [{ key: '1', action: 'voicemail' }] } },
+      { key: op.adminKey },
+    );
     expect(r.status).toBe(200);
     expect(r.body.ivrConfig).toMatchObject({ greeting: 'Ahoy' });
-    expectError(await patch('/location/ivr', { locationId: op.locationId, ivrConfig: { menu: [{ key: 'x', action: 'dance' }] } }, { key: op.adminKey }), 400, 'validation_failed');
+    expectError(
+      await patch('/location/ivr', { locationId: op.locationId, ivrConfig: { menu: [{ key: 'x', action: 'dance' }] } }, { key: op.adminKey }),
+      400,
+      'validation_failed',
+    );
     await checkSecurity(op, { method: 'PATCH', path: '/location/ivr', body: { locationId: op.locationId, ivrConfig: {} }, otherStatus: 404 });
   });
 

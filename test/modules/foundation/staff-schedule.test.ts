@@ -6,12 +6,30 @@ describe('Staff schedule', () => {
   it('creates one-off and recurring shifts and expands occurrences with rrule', async () => {
     const op = await createOperator();
     const staff = await op.addUser({ skills: ['captain'] });
-    const one = await post('/staffSchedule', { customerId: op.customerId, locationId: op.locationId, staffId: staff.userId, startTime: '2026-12-01T09:00:00-05:00', endTime: '2026-12-01T17:00:00-05:00' }, { key: op.adminKey });
+    const one = await post(
+      '/staffSchedule',
+      {
+        customerId: op.customerId,
+        locationId: op.locationId,
+        staffId: staff.userId,
+        startTime: '2026-12-01T09:00:00-05:00',
+        endTime: '2026-12-01T17:00:00-05:00',
+      },
+      { key: op.adminKey },
+    );
     expect(one.status).toBe(201);
     expect(one.body).toMatchObject({ recurring: false, startTime: '2026-12-01T14:00:00.000Z' });
     const rec = await post(
       '/staffSchedule',
-      { customerId: op.customerId, locationId: op.locationId, staffId: staff.userId, startTime: '2026-12-07T08:00:00-05:00', endTime: '2026-12-07T12:00:00-05:00', recurring: true, recurrencePattern: { frequency: 'weekly', byWeekday: ['MO', 'WE'], count: 6 } },
+      {
+        customerId: op.customerId,
+        locationId: op.locationId,
+        staffId: staff.userId,
+        startTime: '2026-12-07T08:00:00-05:00',
+        endTime: '2026-12-07T12:00:00-05:00',
+        recurring: true,
+        recurrencePattern: { frequency: 'weekly', byWeekday: ['MO', 'WE'], count: 6 },
+      },
       { key: op.adminKey },
     );
     expect(rec.status).toBe(201);
@@ -28,7 +46,13 @@ describe('Staff schedule', () => {
   it('validates input', async () => {
     const op = await createOperator();
     const staff = await op.addUser();
-    const base = { customerId: op.customerId, locationId: op.locationId, staffId: staff.userId, startTime: '2026-12-01T09:00:00Z', endTime: '2026-12-01T17:00:00Z' };
+    const base = {
+      customerId: op.customerId,
+      locationId: op.locationId,
+      staffId: staff.userId,
+      startTime: '2026-12-01T09:00:00Z',
+      endTime: '2026-12-01T17:00:00Z',
+    };
     expectError(await post('/staffSchedule', { ...base, endTime: '2026-12-01T08:00:00Z' }, { key: op.adminKey }), 400);
     expectError(await post('/staffSchedule', { ...base, recurring: true }, { key: op.adminKey }), 400);
     expectError(await post('/staffSchedule', { ...base, startTime: 'tomorrow' }, { key: op.adminKey }), 400);
@@ -44,9 +68,17 @@ describe('Staff schedule', () => {
   it('updates times and recurrence; 400 with no fields', async () => {
     const op = await createOperator();
     const staff = await op.addUser();
-    const c = await post('/staffSchedule', { customerId: op.customerId, locationId: op.locationId, staffId: staff.userId, startTime: '2026-12-01T09:00:00Z', endTime: '2026-12-01T17:00:00Z' }, { key: op.adminKey });
+    const c = await post(
+      '/staffSchedule',
+      { customerId: op.customerId, locationId: op.locationId, staffId: staff.userId, startTime: '2026-12-01T09:00:00Z', endTime: '2026-12-01T17:00:00Z' },
+      { key: op.adminKey },
+    );
     expectError(await put(`/staffSchedule/${c.body.id}`, {}, { key: op.adminKey }), 400, 'no_changes');
-    const u = await put(`/staffSchedule/${c.body.id}`, { endTime: '2026-12-01T18:00:00Z', recurrencePattern: { frequency: 'daily', count: 3 } }, { key: op.adminKey });
+    const u = await put(
+      `/staffSchedule/${c.body.id}`,
+      { endTime: '2026-12-01T18:00:00Z', recurrencePattern: { frequency: 'daily', count: 3 } },
+      { key: op.adminKey },
+    );
     expect(u.status).toBe(200);
     expect(u.body).toMatchObject({ endTime: '2026-12-01T18:00:00.000Z', recurring: true });
     expect(u.body.rrule).toContain('FREQ=DAILY');
@@ -57,7 +89,11 @@ describe('Staff schedule', () => {
   it('deletes only by the owner operator (403 otherwise, 404 unknown)', async () => {
     const op = await createOperator();
     const staff = await op.addUser();
-    const c = await post('/staffSchedule', { customerId: op.customerId, locationId: op.locationId, staffId: staff.userId, startTime: '2026-12-01T09:00:00Z', endTime: '2026-12-01T17:00:00Z' }, { key: op.adminKey });
+    const c = await post(
+      '/staffSchedule',
+      { customerId: op.customerId, locationId: op.locationId, staffId: staff.userId, startTime: '2026-12-01T09:00:00Z', endTime: '2026-12-01T17:00:00Z' },
+      { key: op.adminKey },
+    );
     await checkSecurity(op, { method: 'DELETE', path: `/staffSchedule/${c.body.id}`, otherStatus: 403 });
     expect((await del(`/staffSchedule/${c.body.id}`, undefined, { key: op.adminKey })).status).toBe(200);
     expectError(await del(`/staffSchedule/${c.body.id}`, undefined, { key: op.adminKey }), 404);

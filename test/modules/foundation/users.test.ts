@@ -20,14 +20,30 @@ describe('Users', () => {
   it('POST /user creates in the identity provider and store, sends an invitation; 409 on a taken e-mail', async () => {
     const op = await createOperator();
     const email = newEmail();
-    const r = await post('/user', { email, customerId: op.customerId, name: 'Sam Skipper', role: 'staff', userSkills: ['captain'], locations: [op.locationId] }, { key: op.adminKey });
+    const r = await post(
+      '/user',
+      { email, customerId: op.customerId, name: 'Sam Skipper', role: 'staff', userSkills: ['captain'], locations: [op.locationId] },
+      { key: op.adminKey },
+    );
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ email, role: 'staff', userSkills: ['captain'], locations: [op.locationId] });
-    const mail = await db().select().from(messageOutbox).where(and(eq(messageOutbox.to, email), eq(messageOutbox.template, 'user.invitation'))).all();
+    const mail = await db()
+      .select()
+      .from(messageOutbox)
+      .where(and(eq(messageOutbox.to, email), eq(messageOutbox.template, 'user.invitation')))
+      .all();
     expect(mail).toHaveLength(1);
     expectError(await post('/user', { email, customerId: op.customerId, name: 'Again' }, { key: op.adminKey }), 409, 'already_exists');
-    expectError(await post('/user', { email: newEmail(), customerId: op.customerId, name: 'X', locations: ['loc_foreign'] }, { key: op.adminKey }), 400, 'validation_failed');
-    expectError(await post('/user', { email: newEmail(), customerId: op.customerId, name: 'X', userSkills: ['juggler'] }, { key: op.adminKey }), 400, 'validation_failed');
+    expectError(
+      await post('/user', { email: newEmail(), customerId: op.customerId, name: 'X', locations: ['loc_foreign'] }, { key: op.adminKey }),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await post('/user', { email: newEmail(), customerId: op.customerId, name: 'X', userSkills: ['juggler'] }, { key: op.adminKey }),
+      400,
+      'validation_failed',
+    );
     const other = await createOperator();
     expectError(await post('/user', { email: newEmail(), customerId: other.customerId, name: 'X' }, { key: op.adminKey }), 403, 'forbidden');
     await checkSecurity(op, { method: 'POST', path: '/user', body: { email: newEmail(), customerId: op.customerId, name: 'X' }, adminOnly: true });
@@ -149,7 +165,13 @@ describe('User management', () => {
     expectError(await post('/userManagement/purchase-phone-number', { phoneNumber: number, locationId: op.locationId }, { key: op.adminKey }), 409);
     expectError(await post('/userManagement/find-phone-numbers', { country: 'USA', areaCode: 'x' }, { key: op.adminKey }), 400);
     await checkSecurity(op, { method: 'POST', path: '/userManagement/find-phone-numbers', body: { country: 'US', areaCode: '212' } });
-    await checkSecurity(op, { method: 'POST', path: '/userManagement/purchase-phone-number', body: { phoneNumber: '+12125550999', locationId: op.locationId }, otherStatus: 404, adminOnly: true });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/userManagement/purchase-phone-number',
+      body: { phoneNumber: '+12125550999', locationId: op.locationId },
+      otherStatus: 404,
+      adminOnly: true,
+    });
   });
 
   it('resends an invitation as a password e-mail', async () => {
@@ -157,7 +179,11 @@ describe('User management', () => {
     const u = await op.addUser();
     const r = await post(`/userManagement/${u.userId}/resend-invitation`, {}, { key: op.adminKey });
     expect(r.status).toBe(200);
-    const mail = await db().select().from(messageOutbox).where(and(eq(messageOutbox.to, u.email), eq(messageOutbox.template, 'user.password_change'))).all();
+    const mail = await db()
+      .select()
+      .from(messageOutbox)
+      .where(and(eq(messageOutbox.to, u.email), eq(messageOutbox.template, 'user.password_change')))
+      .all();
     expect(mail).toHaveLength(1);
     expect(mail[0].body).toContain('set-password');
     expectError(await post('/userManagement/usr_nope/resend-invitation', {}, { key: op.adminKey }), 404);

@@ -99,7 +99,11 @@ describe('Webhooks', () => {
     await commit(ctx, [], { events: [{ type: 'booking.created', data: { rentalId: 'rnt_2' } }] });
     await eventually(async () => captured.length >= 3);
     await new Promise((r) => setTimeout(r, 300));
-    const types = (suffix: string) => captured.filter((c) => c.url.endsWith(suffix)).map((c) => JSON.parse(c.body).type).sort();
+    const types = (suffix: string) =>
+      captured
+        .filter((c) => c.url.endsWith(suffix))
+        .map((c) => JSON.parse(c.body).type)
+        .sort();
     expect(types('/created-only')).toEqual(['booking.created']);
     expect(types('/all')).toEqual(['booking.cancelled', 'booking.created']);
   });
@@ -135,7 +139,10 @@ describe('Webhooks', () => {
       const d = await get(`/webhooks/${ep.id}/deliveries?status=retrying`, { key: op.adminKey });
       return d.body.data[0];
     });
-    await db().update(webhookDeliveries).set({ firstAttemptAt: new Date(Date.now() - 3 * 86_400_000).toISOString() }).where(eq(webhookDeliveries.id, second.id));
+    await db()
+      .update(webhookDeliveries)
+      .set({ firstAttemptAt: new Date(Date.now() - 3 * 86_400_000).toISOString() })
+      .where(eq(webhookDeliveries.id, second.id));
     expect(await attemptDelivery(env, second.id)).toBe('failed');
   });
 
@@ -143,7 +150,9 @@ describe('Webhooks', () => {
     const op = await createOperator();
     const ep = await makeEndpoint(op.adminKey, 'https://hooks.example.test/replay');
     await post(`/webhooks/${ep.id}/test`, {}, { key: op.adminKey });
-    const d = await eventually(async () => (await get(`/webhooks/${ep.id}/deliveries`, { key: op.adminKey })).body.data.find((x: any) => x.status === 'succeeded'));
+    const d = await eventually(async () =>
+      (await get(`/webhooks/${ep.id}/deliveries`, { key: op.adminKey })).body.data.find((x: any) => x.status === 'succeeded'),
+    );
     const r = await post(`/webhooks/deliveries/${d.id}/replay`, {}, { key: op.adminKey });
     expect(r.status).toBe(202);
     expect(r.body.replayOf).toBe(d.id);

@@ -33,7 +33,13 @@ export function tourData(op: Operator, over: Record<string, unknown> = {}) {
       { time: '10:00', durationMinutes: 120 },
       { time: '18:00', durationMinutes: 120 },
     ],
-    tourPricing: { priceTiers: [{ name: 'Adult', price: 65 }, { name: 'Child', price: 45 }], minParticipants: 2 },
+    tourPricing: {
+      priceTiers: [
+        { name: 'Adult', price: 65 },
+        { name: 'Child', price: 45 },
+      ],
+      minParticipants: 2,
+    },
     ...over,
   };
 }
@@ -49,7 +55,16 @@ export async function createItem(op: Operator, data: Record<string, unknown> = r
 /** A minimal valid PNG (1x1) with its real signature and IHDR. */
 export function pngBytes(width = 1, height = 1, padTo = 0): Uint8Array {
   const head = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52];
-  const dims = [(width >>> 24) & 255, (width >>> 16) & 255, (width >>> 8) & 255, width & 255, (height >>> 24) & 255, (height >>> 16) & 255, (height >>> 8) & 255, height & 255];
+  const dims = [
+    (width >>> 24) & 255,
+    (width >>> 16) & 255,
+    (width >>> 8) & 255,
+    width & 255,
+    (height >>> 24) & 255,
+    (height >>> 16) & 255,
+    (height >>> 8) & 255,
+    height & 255,
+  ];
   const rest = [8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
   const bytes = new Uint8Array(Math.max(padTo, head.length + dims.length + rest.length));
   bytes.set([...head, ...dims, ...rest]);
@@ -59,8 +74,14 @@ export function pngBytes(width = 1, height = 1, padTo = 0): Uint8Array {
 export function mp4Bytes(brand = 'isom'): Uint8Array {
   const b = new Uint8Array(64);
   b.set([0, 0, 0, 0x20]);
-  b.set([...'ftyp'].map((c) => c.charCodeAt(0)), 4);
-  b.set([...brand].map((c) => c.charCodeAt(0)), 8);
+  b.set(
+    [...'ftyp'].map((c) => c.charCodeAt(0)),
+    4,
+  );
+  b.set(
+    [...brand].map((c) => c.charCodeAt(0)),
+    8,
+  );
   return b;
 }
 

@@ -10,9 +10,47 @@ const upload = (op: Operator | { adminKey: string }, kind: 'photo' | 'video', id
 function jpegBytes(width: number, height: number): Uint8Array {
   // SOI, APP0 (JFIF, 16 bytes), SOF0 with the frame size, EOI.
   return new Uint8Array([
-    0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
-    0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 255, width >> 8, width & 255, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
-    0xff, 0xd9,
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0x00,
+    0x10,
+    0x4a,
+    0x46,
+    0x49,
+    0x46,
+    0x00,
+    0x01,
+    0x01,
+    0x00,
+    0x00,
+    0x01,
+    0x00,
+    0x01,
+    0x00,
+    0x00,
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 255,
+    width >> 8,
+    width & 255,
+    0x03,
+    0x01,
+    0x22,
+    0x00,
+    0x02,
+    0x11,
+    0x01,
+    0x03,
+    0x11,
+    0x01,
+    0xff,
+    0xd9,
   ]);
 }
 
@@ -80,7 +118,7 @@ describe('POST /inventory/photo/{inventory_id}', () => {
     expect(r.status, r.text).toBe(200);
   });
 
-  it('answers 404 for an unknown or another operator\'s item', async () => {
+  it("answers 404 for an unknown or another operator's item", async () => {
     const op = await createOperator();
     const intruder = await otherOperator();
     const theirs = await createItem(intruder, rentalData(intruder));
@@ -157,7 +195,13 @@ describe('POST /inventory/asset-map/{inventory_id}', () => {
     const b64 = btoa(String.fromCharCode(...pngBytes(1000, 500, 256)));
     const r = await post(
       `/inventory/asset-map/${item.inventory_id}`,
-      { pins: [{ assetId: a1.assetId, x: 12.5, y: 40, label: 'Slip A1' }, { assetId: a2.assetId, x: 0, y: 100 }], mapImage: { data: `data:image/png;base64,${b64}`, fileName: 'marina.png' } },
+      {
+        pins: [
+          { assetId: a1.assetId, x: 12.5, y: 40, label: 'Slip A1' },
+          { assetId: a2.assetId, x: 0, y: 100 },
+        ],
+        mapImage: { data: `data:image/png;base64,${b64}`, fileName: 'marina.png' },
+      },
       { key: op.adminKey },
     );
     expect(r.status, r.text).toBe(200);
@@ -172,7 +216,10 @@ describe('POST /inventory/asset-map/{inventory_id}', () => {
     expect(img.headers.get('content-type')).toBe('image/png');
     await img.arrayBuffer();
     const list = await get(`/inventory/customer?customer_id=${op.customerId}`, { key: op.adminKey });
-    expect(list.body.data[0].assets.map((a: any) => a.mapPin)).toEqual([{ x: 12.5, y: 40, label: 'Slip A1' }, { x: 0, y: 100 }]);
+    expect(list.body.data[0].assets.map((a: any) => a.mapPin)).toEqual([
+      { x: 12.5, y: 40, label: 'Slip A1' },
+      { x: 0, y: 100 },
+    ]);
     expect(list.body.data[0].data.assetMap.imageUrl).toBe(r.body.assetMap.imageUrl);
 
     // A new configuration replaces the pins; the image stays unless removed.
@@ -199,13 +246,22 @@ describe('POST /inventory/asset-map/{inventory_id}', () => {
     await bad({ pins: [{ assetId: a1, x: 101, y: 5 }] }, 'validation_failed', 'pins.0.x');
     await bad({ pins: [{ assetId: a1, x: 5 }] }, 'validation_failed', 'pins.0.y');
     await bad({ pins: [{ assetId: other.assets[0].assetId, x: 1, y: 1 }] }, 'validation_failed', 'pins.0.assetId');
-    await bad({ pins: [{ assetId: a1, x: 1, y: 1 }, { assetId: a1, x: 2, y: 2 }] }, 'validation_failed', 'pins.1.assetId');
+    await bad(
+      {
+        pins: [
+          { assetId: a1, x: 1, y: 1 },
+          { assetId: a1, x: 2, y: 2 },
+        ],
+      },
+      'validation_failed',
+      'pins.1.assetId',
+    );
     await bad({ pins: [], mapImage: { data: btoa('plain text, not an image') } }, 'unsupported_file_type');
     await bad({ pins: [], mapImage: { data: '***' } }, 'validation_failed', 'mapImage.data');
     await bad({}, 'validation_failed', 'pins');
   });
 
-  it('answers 403 for another operator\'s item and 404 for an unknown one', async () => {
+  it("answers 403 for another operator's item and 404 for an unknown one", async () => {
     const op = await createOperator();
     const item = await createItem(op);
     const intruder = await otherOperator();

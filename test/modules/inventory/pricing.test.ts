@@ -20,7 +20,14 @@ describe('GET /inventory-pricing', () => {
     for (const q of [`inventory_id=${item.inventory_id}`, `inventoryId=${item.inventory_id}`]) {
       const r = await get(`/inventory-pricing?${q}`, { key: op.adminKey });
       expect(r.status, r.text).toBe(200);
-      expect(r.body).toMatchObject({ inventory_id: item.inventory_id, inventoryId: item.inventory_id, kind: 'rental', currency: 'usd', timezone: 'America/New_York', version: 1 });
+      expect(r.body).toMatchObject({
+        inventory_id: item.inventory_id,
+        inventoryId: item.inventory_id,
+        kind: 'rental',
+        currency: 'usd',
+        timezone: 'America/New_York',
+        version: 1,
+      });
       expect(r.body.data.seasons).toHaveLength(2);
       expect(r.body.data.hourlyPrices).toEqual({ Monday: { basePrice: 90 }, Tuesday: { basePrice: 95, minimumHours: 2 } });
       expect(r.body.data.dailyPrices).toEqual({ Monday: 500 });
@@ -32,7 +39,7 @@ describe('GET /inventory-pricing', () => {
     }
   });
 
-  it('needs inventory_id (400); unknown or another operator\'s item is 404', async () => {
+  it("needs inventory_id (400); unknown or another operator's item is 404", async () => {
     const op = await createOperator();
     expectError(await get('/inventory-pricing', { key: op.adminKey }), 400, 'validation_failed');
     expectError(await get('/inventory-pricing?inventory_id=inv_nope', { key: op.adminKey }), 404, 'not_found');
@@ -80,11 +87,19 @@ describe('POST /inventory-pricing', () => {
   it('merges top-level hourlyPrices and dailyPrices into the all-year season (created when missing)', async () => {
     const op = await createOperator();
     const item = await createItem(op);
-    const r = await post('/inventory-pricing', { data: { inventoryId: item.inventory_id, hourlyPrices: { Friday: 110 }, dailyPrices: { Friday: 700 } } }, { key: op.adminKey });
+    const r = await post(
+      '/inventory-pricing',
+      { data: { inventoryId: item.inventory_id, hourlyPrices: { Friday: 110 }, dailyPrices: { Friday: 700 } } },
+      { key: op.adminKey },
+    );
     expect(r.status, r.text).toBe(200);
     expect(r.body.data.seasons).toHaveLength(2);
     expect(r.body.data.seasons[1]).toMatchObject({ name: 'Default', hourlyPrices: { Friday: { basePrice: 110 } }, dailyPrices: { Friday: 700 } });
-    const again = await post('/inventory-pricing', { data: { inventoryId: item.inventory_id, hourlyPrices: { Saturday: { basePrice: 130, minimumHours: 3 } } } }, { key: op.adminKey });
+    const again = await post(
+      '/inventory-pricing',
+      { data: { inventoryId: item.inventory_id, hourlyPrices: { Saturday: { basePrice: 130, minimumHours: 3 } } } },
+      { key: op.adminKey },
+    );
     expect(again.body.data.seasons).toHaveLength(2);
     expect(again.body.data.hourlyPrices).toEqual({ Friday: { basePrice: 110 }, Saturday: { basePrice: 130, minimumHours: 3 } });
     expect(again.body.version).toBe(3);
@@ -95,11 +110,25 @@ describe('POST /inventory-pricing', () => {
     const tour = await createItem(op, tourData(op));
     const r = await post(
       '/inventory-pricing',
-      { data: { inventory_id: tour.inventory_id, tourPricing: { priceTiers: [{ name: 'Adult', price: 70, isStandard: true }], minParticipants: 4, isPrivate: true, privatePricing: { basePrice: 600, baseHeadcount: 6, extraParticipantPrice: 50 } } } },
+      {
+        data: {
+          inventory_id: tour.inventory_id,
+          tourPricing: {
+            priceTiers: [{ name: 'Adult', price: 70, isStandard: true }],
+            minParticipants: 4,
+            isPrivate: true,
+            privatePricing: { basePrice: 600, baseHeadcount: 6, extraParticipantPrice: 50 },
+          },
+        },
+      },
       { key: op.adminKey },
     );
     expect(r.status, r.text).toBe(200);
-    expect(r.body.data.tourPricing).toMatchObject({ minParticipants: 4, isPrivate: true, privatePricing: { basePrice: 600, baseHeadcount: 6, extraParticipantPrice: 50 } });
+    expect(r.body.data.tourPricing).toMatchObject({
+      minParticipants: 4,
+      isPrivate: true,
+      privatePricing: { basePrice: 600, baseHeadcount: 6, extraParticipantPrice: 50 },
+    });
     const cleared = await post('/inventory-pricing', { data: { inventory_id: tour.inventory_id, tourPricing: null } }, { key: op.adminKey });
     expect(cleared.body.data.tourPricing).toBeNull();
   });
@@ -128,6 +157,12 @@ describe('POST /inventory-pricing', () => {
   it('is protected', async () => {
     const op = await createOperator();
     const item = await createItem(op);
-    await checkSecurity(op, { method: 'POST', path: '/inventory-pricing', body: { data: { inventory_id: item.inventory_id, taxes: [] } }, otherStatus: 404, adminOnly: true });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/inventory-pricing',
+      body: { data: { inventory_id: item.inventory_id, taxes: [] } },
+      otherStatus: 404,
+      adminOnly: true,
+    });
   });
 });

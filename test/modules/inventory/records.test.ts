@@ -7,7 +7,19 @@ import { createItem, rentalData } from './helpers';
 async function addBooking(op: Operator, itemId: string) {
   const id = `bk_${crypto.randomUUID().replace(/-/g, '')}`;
   const start = Date.now() - 3_600_000;
-  await db().insert(bookings).values({ id, customerId: op.customerId, transactionId: `tx_${id}`, locationId: op.locationId, itemId, status: 'checked_in', start, end: start + 7_200_000, localDate: '2026-01-01' });
+  await db()
+    .insert(bookings)
+    .values({
+      id,
+      customerId: op.customerId,
+      transactionId: `tx_${id}`,
+      locationId: op.locationId,
+      itemId,
+      status: 'checked_in',
+      start,
+      end: start + 7_200_000,
+      localDate: '2026-01-01',
+    });
   return id;
 }
 
@@ -18,16 +30,28 @@ describe('POST /boatRecords', () => {
     const asset = item.assets[0].assetId;
     const rental = await addBooking(op, item.inventory_id);
     const before = Date.now();
-    const r = await post('/boatRecords', { inventoryId: item.inventory_id, RecordType: 'checkout', Details: { fuelLevel: 100 }, RentalId: rental, AssetId: asset }, { key: op.adminKey });
+    const r = await post(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, RecordType: 'checkout', Details: { fuelLevel: 100 }, RentalId: rental, AssetId: asset },
+      { key: op.adminKey },
+    );
     expect(r.status, r.text).toBe(201);
     expect(r.body).toMatchObject({ inventoryId: item.inventory_id, RecordType: 'checkout', Details: { fuelLevel: 100 }, RentalId: rental, AssetId: asset });
     expect(r.body.recordId).toMatch(/^rec_/);
     expect(Date.parse(r.body.timestamp)).toBeGreaterThanOrEqual(before - 5);
     // A given timestamp is normalized to UTC; a second record at the same instant is 409.
-    const t = await post('/boatRecords', { inventoryId: item.inventory_id, RecordType: 'fuel', Details: { liters: 40 }, timestamp: '2026-06-01T10:00:00+02:00' }, { key: op.adminKey });
+    const t = await post(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, RecordType: 'fuel', Details: { liters: 40 }, timestamp: '2026-06-01T10:00:00+02:00' },
+      { key: op.adminKey },
+    );
     expect(t.status, t.text).toBe(201);
     expect(t.body.timestamp).toBe('2026-06-01T08:00:00.000Z');
-    const dup = await post('/boatRecords', { inventoryId: item.inventory_id, RecordType: 'fuel', Details: {}, timestamp: '2026-06-01T08:00:00Z' }, { key: op.adminKey });
+    const dup = await post(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, RecordType: 'fuel', Details: {}, timestamp: '2026-06-01T08:00:00Z' },
+      { key: op.adminKey },
+    );
     expectError(dup, 409, 'already_exists');
   });
 
@@ -53,7 +77,12 @@ describe('POST /boatRecords', () => {
   it('is protected', async () => {
     const op = await createOperator();
     const item = await createItem(op);
-    await checkSecurity(op, { method: 'POST', path: '/boatRecords', body: { inventoryId: item.inventory_id, RecordType: 'checkout', Details: {} }, otherStatus: 404 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/boatRecords',
+      body: { inventoryId: item.inventory_id, RecordType: 'checkout', Details: {} },
+      otherStatus: 404,
+    });
   });
 });
 
@@ -64,20 +93,41 @@ describe('condition analysis of check-ins with photos', () => {
     const rental = await addBooking(op, item.inventory_id);
     await post(
       '/boatRecords',
-      { inventoryId: item.inventory_id, RecordType: 'checkout', RentalId: rental, timestamp: '2026-06-01T09:00:00Z', Details: { fuelLevel: 100, engineHours: 120.5, photos: ['a', 'b', 'c'], damages: ['Scratch on port bow'] } },
+      {
+        inventoryId: item.inventory_id,
+        RecordType: 'checkout',
+        RentalId: rental,
+        timestamp: '2026-06-01T09:00:00Z',
+        Details: { fuelLevel: 100, engineHours: 120.5, photos: ['a', 'b', 'c'], damages: ['Scratch on port bow'] },
+      },
       { key: op.adminKey },
     );
     const r = await post(
       '/boatRecords',
       {
-        inventoryId: item.inventory_id, RecordType: 'check-in', RentalId: rental, timestamp: '2026-06-01T13:00:00Z',
-        Details: { fuelLevel: 0.6, engineHours: 119, photos: [{ url: 'https://x/1.jpg' }, 'https://x/2.jpg'], damages: ['scratch on port bow', { area: 'stern', description: 'Cracked rub rail' }], notes: 'Small dent near the ladder' },
+        inventoryId: item.inventory_id,
+        RecordType: 'check-in',
+        RentalId: rental,
+        timestamp: '2026-06-01T13:00:00Z',
+        Details: {
+          fuelLevel: 0.6,
+          engineHours: 119,
+          photos: [{ url: 'https://x/1.jpg' }, 'https://x/2.jpg'],
+          damages: ['scratch on port bow', { area: 'stern', description: 'Cracked rub rail' }],
+          notes: 'Small dent near the ladder',
+        },
       },
       { key: op.adminKey },
     );
     expect(r.status, r.text).toBe(201);
     const a = r.body.Details.conditionAnalysis;
-    expect(a).toMatchObject({ status: 'completed', method: 'rules', photoCount: 2, severity: 'major', comparedTo: { timestamp: '2026-06-01T09:00:00.000Z', RecordType: 'checkout' } });
+    expect(a).toMatchObject({
+      status: 'completed',
+      method: 'rules',
+      photoCount: 2,
+      severity: 'major',
+      comparedTo: { timestamp: '2026-06-01T09:00:00.000Z', RecordType: 'checkout' },
+    });
     const codes = a.findings.map((f: any) => f.code).sort();
     expect(codes).toEqual(['damage_words_in_notes', 'engine_hours_decreased', 'fewer_photos_than_checkout', 'fuel_below_checkout', 'new_damage']);
     expect(a.findings.find((f: any) => f.code === 'new_damage').damages).toEqual(['stern cracked rub rail']);
@@ -88,15 +138,35 @@ describe('condition analysis of check-ins with photos', () => {
     const op = await createOperator();
     const item = await createItem(op);
     const asset = item.assets[1].assetId;
-    await post('/boatRecords', { inventoryId: item.inventory_id, RecordType: 'checkout', AssetId: asset, timestamp: '2026-06-02T09:00:00Z', Details: { fuelLevel: 80, photos: ['a'] } }, { key: op.adminKey });
-    const clean = await post('/boatRecords', { inventoryId: item.inventory_id, RecordType: 'checkin', AssetId: asset, timestamp: '2026-06-02T12:00:00Z', Details: { fuelLevel: 78, photos: ['b'] } }, { key: op.adminKey });
+    await post(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, RecordType: 'checkout', AssetId: asset, timestamp: '2026-06-02T09:00:00Z', Details: { fuelLevel: 80, photos: ['a'] } },
+      { key: op.adminKey },
+    );
+    const clean = await post(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, RecordType: 'checkin', AssetId: asset, timestamp: '2026-06-02T12:00:00Z', Details: { fuelLevel: 78, photos: ['b'] } },
+      { key: op.adminKey },
+    );
     expect(clean.body.Details.conditionAnalysis).toMatchObject({ severity: 'none', findings: [] });
-    const noPhotos = await post('/boatRecords', { inventoryId: item.inventory_id, RecordType: 'checkin', timestamp: '2026-06-02T13:00:00Z', Details: { fuelLevel: 10 } }, { key: op.adminKey });
+    const noPhotos = await post(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, RecordType: 'checkin', timestamp: '2026-06-02T13:00:00Z', Details: { fuelLevel: 10 } },
+      { key: op.adminKey },
+    );
     expect(noPhotos.body.Details.conditionAnalysis).toBeUndefined();
-    const damage = await post('/boatRecords', { inventoryId: item.inventory_id, RecordType: 'damage', timestamp: '2026-06-02T14:00:00Z', Details: { photos: ['c'] } }, { key: op.adminKey });
+    const damage = await post(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, RecordType: 'damage', timestamp: '2026-06-02T14:00:00Z', Details: { photos: ['c'] } },
+      { key: op.adminKey },
+    );
     expect(damage.body.Details.conditionAnalysis).toBeUndefined();
     // Adding photos later through PATCH runs the analysis (against the item's latest check-out before it).
-    const later = await patch('/boatRecords', { inventoryId: item.inventory_id, timestamp: '2026-06-02T13:00:00Z', Updates: { photos: ['d'] } }, { key: op.adminKey });
+    const later = await patch(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, timestamp: '2026-06-02T13:00:00Z', Updates: { photos: ['d'] } },
+      { key: op.adminKey },
+    );
     expect(later.body.Details.conditionAnalysis).toMatchObject({ comparedTo: { timestamp: '2026-06-02T09:00:00.000Z' }, severity: 'minor' });
     expect(later.body.Details.conditionAnalysis.findings.map((f: any) => f.code)).toEqual(['fuel_below_checkout']);
   });
@@ -105,7 +175,11 @@ describe('condition analysis of check-ins with photos', () => {
 describe('GET /boatRecords and rundownRecords', () => {
   async function seedRecords(op: Operator, itemId: string, n: number) {
     for (let i = 0; i < n; i++) {
-      const r = await post('/boatRecords', { inventoryId: itemId, RecordType: i % 2 ? 'checkin' : 'checkout', Details: { i }, timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() }, { key: op.adminKey });
+      const r = await post(
+        '/boatRecords',
+        { inventoryId: itemId, RecordType: i % 2 ? 'checkin' : 'checkout', Details: { i }, timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() },
+        { key: op.adminKey },
+      );
       expect(r.status, r.text).toBe(201);
     }
   }
@@ -160,8 +234,16 @@ describe('GET /boatRecords and rundownRecords', () => {
     const first = await get(`/boatRecords/rundownRecords?inventoryId=${item.inventory_id}&limit=1`, { key: op.adminKey });
     expectError(await get(`/boatRecords/rundownRecords?inventoryId=${item.inventory_id}&nextToken=garbage!!`, { key: op.adminKey }), 400, 'invalid_cursor');
     expectError(await get(`/boatRecords/rundownRecords?inventoryId=${item.inventory_id}&nextToken=eyJ4IjoxfQ`, { key: op.adminKey }), 400, 'invalid_cursor');
-    expectError(await get(`/boatRecords/rundownRecords?inventoryId=${other.inventory_id}&nextToken=${first.body.nextToken}`, { key: op.adminKey }), 400, 'invalid_cursor');
-    expectError(await get(`/boatRecords?inventoryId=${item.inventory_id}&RecordType=checkin&nextToken=${first.body.nextToken}`, { key: op.adminKey }), 400, 'invalid_cursor');
+    expectError(
+      await get(`/boatRecords/rundownRecords?inventoryId=${other.inventory_id}&nextToken=${first.body.nextToken}`, { key: op.adminKey }),
+      400,
+      'invalid_cursor',
+    );
+    expectError(
+      await get(`/boatRecords?inventoryId=${item.inventory_id}&RecordType=checkin&nextToken=${first.body.nextToken}`, { key: op.adminKey }),
+      400,
+      'invalid_cursor',
+    );
     expectError(await get(`/boatRecords/rundownRecords?inventoryId=${item.inventory_id}&limit=0`, { key: op.adminKey }), 400, 'validation_failed');
     expectError(await get(`/boatRecords/rundownRecords?inventoryId=${item.inventory_id}&limit=abc`, { key: op.adminKey }), 400, 'validation_failed');
     expectError(await get('/boatRecords/rundownRecords', { key: op.adminKey }), 400, 'validation_failed');
@@ -179,13 +261,33 @@ describe('PATCH and DELETE /boatRecords', () => {
   it('merges Updates into Details (null removes a key) and deletes by timestamp', async () => {
     const op = await createOperator();
     const item = await createItem(op);
-    await post('/boatRecords', { inventoryId: item.inventory_id, RecordType: 'checkout', Details: { fuelLevel: 90, notes: 'ok', crew: 2 }, timestamp: '2026-03-01T10:00:00Z' }, { key: op.adminKey });
-    const r = await patch('/boatRecords', { inventoryId: item.inventory_id, timestamp: '2026-03-01T05:00:00-05:00', Updates: { fuelLevel: 75, notes: null, signedBy: 'Sam' } }, { key: op.adminKey });
+    await post(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, RecordType: 'checkout', Details: { fuelLevel: 90, notes: 'ok', crew: 2 }, timestamp: '2026-03-01T10:00:00Z' },
+      { key: op.adminKey },
+    );
+    const r = await patch(
+      '/boatRecords',
+      { inventoryId: item.inventory_id, timestamp: '2026-03-01T05:00:00-05:00', Updates: { fuelLevel: 75, notes: null, signedBy: 'Sam' } },
+      { key: op.adminKey },
+    );
     expect(r.status, r.text).toBe(200);
     expect(r.body.Details).toEqual({ fuelLevel: 75, crew: 2, signedBy: 'Sam' });
-    expectError(await patch('/boatRecords', { inventoryId: item.inventory_id, timestamp: '2026-03-01T11:00:00Z', Updates: { a: 1 } }, { key: op.adminKey }), 404, 'not_found');
-    expectError(await patch('/boatRecords', { inventoryId: item.inventory_id, timestamp: '2026-03-01T10:00:00Z', Updates: {} }, { key: op.adminKey }), 400, 'no_changes');
-    expectError(await patch('/boatRecords', { inventoryId: item.inventory_id, timestamp: '2026-03-01T10:00:00Z' }, { key: op.adminKey }), 400, 'validation_failed');
+    expectError(
+      await patch('/boatRecords', { inventoryId: item.inventory_id, timestamp: '2026-03-01T11:00:00Z', Updates: { a: 1 } }, { key: op.adminKey }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await patch('/boatRecords', { inventoryId: item.inventory_id, timestamp: '2026-03-01T10:00:00Z', Updates: {} }, { key: op.adminKey }),
+      400,
+      'no_changes',
+    );
+    expectError(
+      await patch('/boatRecords', { inventoryId: item.inventory_id, timestamp: '2026-03-01T10:00:00Z' }, { key: op.adminKey }),
+      400,
+      'validation_failed',
+    );
 
     const d = await del('/boatRecords', { inventoryId: item.inventory_id, timestamp: '2026-03-01T10:00:00.000Z' }, { key: op.adminKey });
     expect(d.status, d.text).toBe(200);
@@ -204,8 +306,19 @@ describe('PATCH and DELETE /boatRecords', () => {
     const staff = await op.addUser({ role: 'staff' });
     const byStaff = await patch('/boatRecords', { inventoryId: item.inventory_id, timestamp: ts, Updates: { checkedBy: 'staff' } }, { key: staff.key });
     expect(byStaff.status, byStaff.text).toBe(200);
-    await checkSecurity(op, { method: 'PATCH', path: '/boatRecords', body: { inventoryId: item.inventory_id, timestamp: ts, Updates: { x: 1 } }, otherStatus: 404 });
-    await checkSecurity(op, { method: 'DELETE', path: '/boatRecords', body: { inventoryId: item.inventory_id, timestamp: ts }, otherStatus: 404, adminOnly: true });
+    await checkSecurity(op, {
+      method: 'PATCH',
+      path: '/boatRecords',
+      body: { inventoryId: item.inventory_id, timestamp: ts, Updates: { x: 1 } },
+      otherStatus: 404,
+    });
+    await checkSecurity(op, {
+      method: 'DELETE',
+      path: '/boatRecords',
+      body: { inventoryId: item.inventory_id, timestamp: ts },
+      otherStatus: 404,
+      adminOnly: true,
+    });
     const still = await get(`/boatRecords?inventoryId=${item.inventory_id}`, { key: op.adminKey });
     expect(still.body.data[0].Details).toEqual({ checkedBy: 'staff' });
   });

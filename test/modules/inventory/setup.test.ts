@@ -13,7 +13,16 @@ describe('POST /inventory/setup', () => {
     const op = await createOperator();
     const r = await post('/inventory/setup', { data: rentalData(op) }, { key: op.adminKey });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ success: true, created: true, kind: 'rental', name: 'Center Console 24', version: 1, locationId: op.locationId, timezone: 'America/New_York', isPublic: true });
+    expect(r.body).toMatchObject({
+      success: true,
+      created: true,
+      kind: 'rental',
+      name: 'Center Console 24',
+      version: 1,
+      locationId: op.locationId,
+      timezone: 'America/New_York',
+      isPublic: true,
+    });
     expect(r.body.inventory_id).toMatch(/^inv_/);
     expect(r.body.inventoryId).toBe(r.body.inventory_id);
     expect(r.body.location).toMatchObject({ locationId: op.locationId, timezone: 'America/New_York' });
@@ -25,7 +34,11 @@ describe('POST /inventory/setup', () => {
     expect(r.body.data.currency).toBe('usd');
     expect(r.body.data.turnaroundBufferMinutes).toBe(0);
     expect(r.body.data.addons[0]).toMatchObject({ addonId: 'cooler', priceType: 'flat', taxable: true });
-    const audit = await db().select().from(auditLogs).where(and(eq(auditLogs.customerId, op.customerId), eq(auditLogs.action, 'inventory.create'))).all();
+    const audit = await db()
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.customerId, op.customerId), eq(auditLogs.action, 'inventory.create')))
+      .all();
     expect(audit).toHaveLength(1);
   });
 
@@ -57,7 +70,11 @@ describe('POST /inventory/setup', () => {
     const removed = await db().select().from(inventoryAssets).where(eq(inventoryAssets.id, b2.assetId)).get();
     expect(removed?.status).toBe('inactive');
     // Listing it again by name brings the same id back.
-    const again = await post('/inventory/setup', { data: rentalData(op, { assets: [{ name: 'Boat One' }, { name: 'boat 2' }, { name: 'Boat 3' }] }), inventoryId: item.inventory_id }, { key: op.adminKey });
+    const again = await post(
+      '/inventory/setup',
+      { data: rentalData(op, { assets: [{ name: 'Boat One' }, { name: 'boat 2' }, { name: 'Boat 3' }] }), inventoryId: item.inventory_id },
+      { key: op.adminKey },
+    );
     expect(again.status, again.text).toBe(200);
     expect(again.body.version).toBe(3);
     expect(again.body.assets.map((a: any) => a.assetId)).toEqual([b1.assetId, b2.assetId, r.body.assets[1].assetId]);
@@ -67,12 +84,16 @@ describe('POST /inventory/setup', () => {
   it('refuses an assetId that is not an asset of the item', async () => {
     const op = await createOperator();
     const item = await createItem(op);
-    const r = await post('/inventory/setup', { data: rentalData(op, { assets: [{ assetId: 'ast_made_up', name: 'X' }] }), inventory_id: item.inventory_id }, { key: op.adminKey });
+    const r = await post(
+      '/inventory/setup',
+      { data: rentalData(op, { assets: [{ assetId: 'ast_made_up', name: 'X' }] }), inventory_id: item.inventory_id },
+      { key: op.adminKey },
+    );
     expectError(r, 400, 'validation_failed');
     expect(r.body.details[0].field).toBe('data.assets.0.assetId');
   });
 
-  it('refuses another operator\'s item with 403 and an unknown id with 404', async () => {
+  it("refuses another operator's item with 403 and an unknown id with 404", async () => {
     const op = await createOperator();
     const item = await createItem(op);
     const intruder = await otherOperator();
@@ -82,7 +103,7 @@ describe('POST /inventory/setup', () => {
     expectError(unknown, 404, 'not_found');
   });
 
-  it('needs one of the caller\'s locations (404) and their own customerId (403)', async () => {
+  it("needs one of the caller's locations (404) and their own customerId (403)", async () => {
     const op = await createOperator();
     const intruder = await otherOperator();
     const r = await post('/inventory/setup', { data: rentalData(op, { locationId: intruder.locationId }) }, { key: op.adminKey });
@@ -104,15 +125,29 @@ describe('POST /inventory/setup', () => {
       [{ type: 'boat-ish' }, 'data.type'],
       [{ assets: [] }, 'data.assets'],
       [{ assets: [{ name: 'A' }, { name: 'a' }] }, 'data.assets.1.name'],
-      [{ addons: [{ addonId: 'x', name: 'X', price: 1 }, { addonId: 'x', name: 'Y', price: 2 }] }, 'data.addons.1.addonId'],
+      [
+        {
+          addons: [
+            { addonId: 'x', name: 'X', price: 1 },
+            { addonId: 'x', name: 'Y', price: 2 },
+          ],
+        },
+        'data.addons.1.addonId',
+      ],
       [{ maintenanceBlocks: [{ start: '2025-06-02T10:00:00Z', end: '2025-06-01T10:00:00Z' }] }, 'data.maintenanceBlocks.0.end'],
-      [{ maintenanceBlocks: [{ assetIds: ['ast_elsewhere'], start: '2025-06-01T10:00:00Z', end: '2025-06-02T10:00:00Z' }] }, 'data.maintenanceBlocks.0.assetIds.0'],
+      [
+        { maintenanceBlocks: [{ assetIds: ['ast_elsewhere'], start: '2025-06-01T10:00:00Z', end: '2025-06-02T10:00:00Z' }] },
+        'data.maintenanceBlocks.0.assetIds.0',
+      ],
     ];
     for (const [over, field] of cases) {
       const r = await post('/inventory/setup', { data: rentalData(op, over) }, { key: op.adminKey });
       expectError(r, 400, 'validation_failed');
       const fields = r.body.details.map((d: any) => d.field);
-      expect(fields.some((f: string) => f.startsWith(field)), `${JSON.stringify(over)} -> ${JSON.stringify(fields)}`).toBe(true);
+      expect(
+        fields.some((f: string) => f.startsWith(field)),
+        `${JSON.stringify(over)} -> ${JSON.stringify(fields)}`,
+      ).toBe(true);
     }
     const tourNoSlots = await post('/inventory/setup', { data: tourData(op, { timeSlots: [] }) }, { key: op.adminKey });
     expectError(tourNoSlots, 400, 'validation_failed');
@@ -126,7 +161,10 @@ describe('POST /inventory/setup', () => {
 
   it('reads a legacy bare hourly number as basePrice', async () => {
     const op = await createOperator();
-    const item = await createItem(op, rentalData(op, { seasons: [{ name: 'Legacy', dailyPrices: { Sunday: 500 }, hourlyPrices: { Sunday: 95, Monday: { basePrice: 80 } } }] }));
+    const item = await createItem(
+      op,
+      rentalData(op, { seasons: [{ name: 'Legacy', dailyPrices: { Sunday: 500 }, hourlyPrices: { Sunday: 95, Monday: { basePrice: 80 } } }] }),
+    );
     expect(item.data.seasons[0].hourlyPrices).toEqual({ Sunday: { basePrice: 95 }, Monday: { basePrice: 80 } });
     expect(item.data.seasons[0].startDate).toBeUndefined();
   });
@@ -134,7 +172,11 @@ describe('POST /inventory/setup', () => {
   it('keeps uploaded media when an update omits them, and answers 409 on a stale expectedVersion', async () => {
     const op = await createOperator();
     const item = await createItem(op, rentalData(op, { images: ['https://cdn.example/a.jpg'] }));
-    const upd = await post('/inventory/setup', { data: rentalData(op, { description: 'Fast boat' }), inventory_id: item.inventory_id, expectedVersion: 1 }, { key: op.adminKey });
+    const upd = await post(
+      '/inventory/setup',
+      { data: rentalData(op, { description: 'Fast boat' }), inventory_id: item.inventory_id, expectedVersion: 1 },
+      { key: op.adminKey },
+    );
     expect(upd.status, upd.text).toBe(200);
     expect(upd.body.data.images).toEqual(['https://cdn.example/a.jpg']);
     expect(upd.body.data.description).toBe('Fast boat');
@@ -147,7 +189,9 @@ describe('POST /inventory/setup', () => {
     const op = await createOperator();
     const item = await createItem(op);
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => post('/inventory/setup', { data: rentalData(op, { description: `v${i}` }), inventory_id: item.inventory_id }, { key: op.adminKey })),
+      Array.from({ length: 5 }, (_, i) =>
+        post('/inventory/setup', { data: rentalData(op, { description: `v${i}` }), inventory_id: item.inventory_id }, { key: op.adminKey }),
+      ),
     );
     for (const r of results) expect(r.status, r.text).toBe(200);
     expect(new Set(results.map((r) => r.body.version)).size).toBe(5);
@@ -177,12 +221,18 @@ describe('POST /inventory/setup', () => {
   it('is protected', async () => {
     const op = await createOperator();
     const item = await createItem(op);
-    await checkSecurity(op, { method: 'POST', path: '/inventory/setup', body: { data: rentalData(op), inventory_id: item.inventory_id }, otherStatus: 403, adminOnly: true });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/inventory/setup',
+      body: { data: rentalData(op), inventory_id: item.inventory_id },
+      otherStatus: 403,
+      adminOnly: true,
+    });
   });
 });
 
 describe('GET /inventory/customer', () => {
-  it('lists the caller\'s items in display order, without deleted ones', async () => {
+  it("lists the caller's items in display order, without deleted ones", async () => {
     const op = await createOperator();
     const a = await createItem(op, rentalData(op, { name: 'A' }));
     const b = await createItem(op, tourData(op, { name: 'B' }));
@@ -200,7 +250,7 @@ describe('GET /inventory/customer', () => {
     expect(after.body.data.map((i: any) => i.inventory_id)).toEqual([b.inventory_id, c.inventory_id]);
   });
 
-  it('needs customer_id (400) and the caller\'s own (403)', async () => {
+  it("needs customer_id (400) and the caller's own (403)", async () => {
     const op = await createOperator();
     expectError(await get('/inventory/customer', { key: op.adminKey }), 400, 'validation_failed');
     const intruder = await otherOperator();
@@ -228,7 +278,7 @@ describe('POST /inventory/reorder', () => {
     expect(list.body.data.map((i: any) => i.displayOrder)).toEqual([0, 1, 2]);
   });
 
-  it('refuses ids that are not the caller\'s, duplicates and an empty body', async () => {
+  it("refuses ids that are not the caller's, duplicates and an empty body", async () => {
     const op = await createOperator();
     const a = await createItem(op);
     const intruder = await otherOperator();
@@ -244,7 +294,13 @@ describe('POST /inventory/reorder', () => {
     const op = await createOperator();
     const a = await createItem(op);
     // Another operator sending this operator's ids gets 400 (not theirs); with a foreign customerId 403.
-    await checkSecurity(op, { method: 'POST', path: '/inventory/reorder', body: { orderedBoats: [a.inventory_id], customerId: op.customerId }, otherStatus: 403, adminOnly: true });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/inventory/reorder',
+      body: { orderedBoats: [a.inventory_id], customerId: op.customerId },
+      otherStatus: 403,
+      adminOnly: true,
+    });
   });
 });
 
@@ -261,7 +317,7 @@ describe('DELETE /inventory/delete/{inventory_id}', () => {
     expectError(await post('/inventory/setup', { data: rentalData(op), inventory_id: a.inventory_id }, { key: op.adminKey }), 404, 'not_found');
   });
 
-  it('answers 403 for another operator\'s item and 404 for an unknown one', async () => {
+  it("answers 403 for another operator's item and 404 for an unknown one", async () => {
     const op = await createOperator();
     const a = await createItem(op);
     const intruder = await otherOperator();
@@ -275,7 +331,17 @@ describe('DELETE /inventory/delete/{inventory_id}', () => {
     const start = Date.now() + 86_400_000;
     await db()
       .insert(bookings)
-      .values({ id: `bk_${crypto.randomUUID()}`, customerId: op.customerId, transactionId: 'tx_1', locationId: op.locationId, itemId: a.inventory_id, status: 'confirmed', start, end: start + 3_600_000, localDate: '2030-01-01' });
+      .values({
+        id: `bk_${crypto.randomUUID()}`,
+        customerId: op.customerId,
+        transactionId: 'tx_1',
+        locationId: op.locationId,
+        itemId: a.inventory_id,
+        status: 'confirmed',
+        start,
+        end: start + 3_600_000,
+        localDate: '2030-01-01',
+      });
     const r = await del(`/inventory/delete/${a.inventory_id}`, undefined, { key: op.adminKey });
     expectError(r, 400, 'has_upcoming_bookings');
     expect(r.body.upcomingBookings).toBe(1);
@@ -292,16 +358,28 @@ describe('OpenAPI', () => {
   it('documents the inventory routes, the multipart upload body and the record fields', async () => {
     const r = await get('/openapi.json');
     const paths = r.body.paths;
-    for (const p of ['/inventory/setup', '/inventory/customer', '/inventory/delete/{inventory_id}', '/inventory/reorder', '/inventory-pricing', '/inventory/photo/{inventory_id}', '/inventory/video/{inventory_id}', '/inventory/asset-map/{inventory_id}', '/boatRecords', '/boatRecords/rundownRecords', '/inventory/media/{customerId}/{itemId}/{folder}/{file}']) {
+    for (const p of [
+      '/inventory/setup',
+      '/inventory/customer',
+      '/inventory/delete/{inventory_id}',
+      '/inventory/reorder',
+      '/inventory-pricing',
+      '/inventory/photo/{inventory_id}',
+      '/inventory/video/{inventory_id}',
+      '/inventory/asset-map/{inventory_id}',
+      '/boatRecords',
+      '/boatRecords/rundownRecords',
+      '/inventory/media/{customerId}/{itemId}/{folder}/{file}',
+    ]) {
       expect(paths[p], p).toBeDefined();
     }
     const upload = paths['/inventory/photo/{inventory_id}'].post.requestBody.content['multipart/form-data'].schema;
     expect(upload.properties.file.format).toBe('binary');
     expect(upload.required).toEqual(['file']);
-    expect(Object.keys(paths['/boatRecords'].post.requestBody.content['application/json'].schema.$ref ? r.body.components.schemas.CreateInventoryRecord.properties : {})).toEqual(
-      expect.arrayContaining(['inventoryId', 'RecordType', 'Details', 'RentalId', 'AssetId', 'timestamp']),
-    );
-
-
+    expect(
+      Object.keys(
+        paths['/boatRecords'].post.requestBody.content['application/json'].schema.$ref ? r.body.components.schemas.CreateInventoryRecord.properties : {},
+      ),
+    ).toEqual(expect.arrayContaining(['inventoryId', 'RecordType', 'Details', 'RentalId', 'AssetId', 'timestamp']));
   });
 });

@@ -12,7 +12,13 @@ describe('read and money side on committed bookings', () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 2 });
     const renterEmail = email('e2e');
-    const body = bookBody({ inventoryId: item.id, startTime: at(op.timezone, 4, '10:00'), endTime: at(op.timezone, 4, '12:00'), email: renterEmail, extra: { depositInformation: { amount: 200 } } });
+    const body = bookBody({
+      inventoryId: item.id,
+      startTime: at(op.timezone, 4, '10:00'),
+      endTime: at(op.timezone, 4, '12:00'),
+      email: renterEmail,
+      extra: { depositInformation: { amount: 200 } },
+    });
     const r = await book(op, body);
     expect(r.status, r.text).toBe(201);
     const rentalId = r.body.rentalId;
@@ -34,7 +40,11 @@ describe('read and money side on committed bookings', () => {
     const audit = await get(`/preAuth/audit-preauths/${rentalId}`, { key: op.adminKey });
     expect(audit.body.deposits).toHaveLength(1);
     expect(audit.body.deposits[0]).toMatchObject({ status: 'authorized', inSync: true, amount: 200 });
-    const cap = await post('/preAuth/capture-deposit', { rentalId, paymentIntentId: r.body.deposit.paymentIntentId, captureAmount: 75, claimType: 'fuel' }, { key: op.adminKey });
+    const cap = await post(
+      '/preAuth/capture-deposit',
+      { rentalId, paymentIntentId: r.body.deposit.paymentIntentId, captureAmount: 75, claimType: 'fuel' },
+      { key: op.adminKey },
+    );
     expect(cap.status, cap.text).toBe(200);
     expect(cap.body).toMatchObject({ status: 'partially_captured', capturedAmount: 75, releasedAmount: 125 });
 

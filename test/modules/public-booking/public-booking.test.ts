@@ -15,8 +15,25 @@ async function order() {
   const txn = `txn_${op.customerId.slice(-12)}`;
   const bundle = `bgp_${op.customerId.slice(-12)}`;
   const ci = { firstName: 'Pia', lastName: 'Public', email: 'pia@renter.test', phone: '+15555550111', dob: '1990-01-01', licenseNumber: 'X123' };
-  const a = await makeBooking(op, { item: boat, start: dayAt(3), transactionId: txn, bundleGroupId: bundle, customerInfo: ci, total: 30000, amountPaid: 10000, paymentIntentId: 'pi_secret_internal' });
-  const b = await makeBooking(op, { item: kayak, start: dayAt(3, 16), transactionId: txn, bundleGroupId: bundle, customerInfo: ci, total: 5000, amountPaid: 5000 });
+  const a = await makeBooking(op, {
+    item: boat,
+    start: dayAt(3),
+    transactionId: txn,
+    bundleGroupId: bundle,
+    customerInfo: ci,
+    total: 30000,
+    amountPaid: 10000,
+    paymentIntentId: 'pi_secret_internal',
+  });
+  const b = await makeBooking(op, {
+    item: kayak,
+    start: dayAt(3, 16),
+    transactionId: txn,
+    bundleGroupId: bundle,
+    customerInfo: ci,
+    total: 5000,
+    amountPaid: 5000,
+  });
   const c = await makeBooking(op, { item: kayak, start: dayAt(4), transactionId: txn, customerInfo: ci, total: 4000, amountPaid: 0 });
   return { op, boat, kayak, txn, bundle, a, b, c };
 }
@@ -26,10 +43,21 @@ const leaks = ['pi_secret_internal', 'VIP - comp drinks', 'internalCost', 'X123'
 describe('GET /public/order/{orderId}', () => {
   it('answers the whole order grouped by bundle, from a transaction, bundle or rental id, without credentials', async () => {
     const { txn, bundle, a, b, c } = await order();
-    for (const [id, matchedAs] of [[txn, 'transaction'], [bundle, 'bundle'], [c.id, 'rental']] as const) {
+    for (const [id, matchedAs] of [
+      [txn, 'transaction'],
+      [bundle, 'bundle'],
+      [c.id, 'rental'],
+    ] as const) {
       const r = await get(`/public/order/${id}`);
       expect(r.status, r.text).toBe(200);
-      expect(r.body).toMatchObject({ orderId: id, matchedAs, transactionId: txn, status: 'confirmed', currency: 'usd', renter: { firstName: 'Pia', lastName: 'Public' } });
+      expect(r.body).toMatchObject({
+        orderId: id,
+        matchedAs,
+        transactionId: txn,
+        status: 'confirmed',
+        currency: 'usd',
+        renter: { firstName: 'Pia', lastName: 'Public' },
+      });
       expect(r.body.totals).toMatchObject({ total: 390, amountPaid: 150, balanceDue: 240 });
       expect(r.body.groups.map((g: any) => [g.groupId, g.type, g.lineItems.map((l: any) => l.rentalId), g.total])).toEqual([
         [bundle, 'bundle', [a.id, b.id], 350],
@@ -55,7 +83,7 @@ describe('GET /public/order/{orderId}', () => {
 });
 
 describe('GET /public/booking', () => {
-  it('answers the renter\'s view: contact details, own notes, editable paths, no internal fields', async () => {
+  it("answers the renter's view: contact details, own notes, editable paths, no internal fields", async () => {
     const { txn, a, b, c } = await order();
     const r = await get(`/public/booking?TransactionId=${txn}`);
     expect(r.status, r.text).toBe(200);
@@ -78,7 +106,13 @@ describe('PATCH /public/booking', () => {
     const { op, txn, a } = await order();
     const r = await patch('/public/booking', {
       rentalId: a.id,
-      data: { 'customerInfo.phone': '+1 (555) 555-0222', 'customerInfo.emergencyContact.name': 'Paul', 'extendedData.notes': 'Arriving 15 minutes early', 'extendedData.preferences.music': 'jazz', 'customerInfo.address.city': 'Miami' },
+      data: {
+        'customerInfo.phone': '+1 (555) 555-0222',
+        'customerInfo.emergencyContact.name': 'Paul',
+        'extendedData.notes': 'Arriving 15 minutes early',
+        'extendedData.preferences.music': 'jazz',
+        'customerInfo.address.city': 'Miami',
+      },
     });
     expect(r.status, r.text).toBe(200);
     expect(r.body.transactionId).toBe(txn);
@@ -86,17 +120,34 @@ describe('PATCH /public/booking', () => {
     expect(r.body.bookings[0].extendedData).toEqual({ notes: 'Arriving 15 minutes early', preferences: { music: 'jazz' } });
     const row = await db().select().from(bookings).where(eq(bookings.id, a.id)).get();
     expect(row!.version).toBe(2);
-    expect(row!.customerInfo).toMatchObject({ email: 'pia@renter.test', phone: '+1 (555) 555-0222', emergencyContact: { name: 'Paul' }, address: { city: 'Miami' }, licenseNumber: 'X123' });
+    expect(row!.customerInfo).toMatchObject({
+      email: 'pia@renter.test',
+      phone: '+1 (555) 555-0222',
+      emergencyContact: { name: 'Paul' },
+      address: { city: 'Miami' },
+      licenseNumber: 'X123',
+    });
     expect(row!.extendedData).toMatchObject({ internalNotes: 'VIP - comp drinks' });
     expect(row!.status).toBe('confirmed');
     expect(row!.total).toBe(30000);
-    const activity = await db().select().from(bookingEvents).where(eq(bookingEvents.id, `bev_${a.id}_v2`)).get();
+    const activity = await db()
+      .select()
+      .from(bookingEvents)
+      .where(eq(bookingEvents.id, `bev_${a.id}_v2`))
+      .get();
     expect(activity).toMatchObject({ eventType: 'booking.updated', actorName: 'renter', rentalId: a.id });
-    const evts = await db().select().from(webhookEvents).where(and(eq(webhookEvents.customerId, op.customerId), eq(webhookEvents.type, 'booking.updated'))).all();
+    const evts = await db()
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.customerId, op.customerId), eq(webhookEvents.type, 'booking.updated')))
+      .all();
     expect(evts).toHaveLength(1);
     expect(evts[0].payload.data).toMatchObject({ rentalId: a.id, source: 'renter' });
     // null removes a field; a string address becomes an object when a part of it is set
-    await db().update(bookings).set({ customerInfo: { ...row!.customerInfo, address: '1 Ocean Dr' } }).where(eq(bookings.id, a.id));
+    await db()
+      .update(bookings)
+      .set({ customerInfo: { ...row!.customerInfo, address: '1 Ocean Dr' } })
+      .where(eq(bookings.id, a.id));
     const r2 = await patch('/public/booking', { rentalId: a.id, data: { 'extendedData.preferences.music': null, 'customerInfo.address.postalCode': '33139' } });
     expect(r2.status, r2.text).toBe(200);
     const row2 = await db().select().from(bookings).where(eq(bookings.id, a.id)).get();
@@ -106,7 +157,22 @@ describe('PATCH /public/booking', () => {
 
   it('refuses forbidden paths with 400 naming each one, and changes nothing', async () => {
     const { a } = await order();
-    for (const path of ['status', 'Status', 'pricing.total', 'total', 'customerId', 'assetIds', 'startTime', 'rentalId', 'customerInfo.email', 'customerInfo.firstName', 'extendedData.internalNotes', 'extendedData.preferences.__proto__', 'customerInfo.__proto__.polluted', 'foo']) {
+    for (const path of [
+      'status',
+      'Status',
+      'pricing.total',
+      'total',
+      'customerId',
+      'assetIds',
+      'startTime',
+      'rentalId',
+      'customerInfo.email',
+      'customerInfo.firstName',
+      'extendedData.internalNotes',
+      'extendedData.preferences.__proto__',
+      'customerInfo.__proto__.polluted',
+      'foo',
+    ]) {
       const r = await patch('/public/booking', { rentalId: a.id, data: { [path]: 'x', 'extendedData.notes': 'ok' } });
       expectError(r, 400, 'forbidden_path');
       expect(r.body.details.map((d: any) => d.field)).toEqual([path]);
@@ -162,8 +228,25 @@ describe('GET /public/customer', () => {
     const hidden = await makeItem(op, { name: 'Staff boat', isPublic: false });
     const deleted = await makeItem(op, { name: 'Sold boat' });
     await db().update(inventoryItems).set({ deletedAt: new Date().toISOString() }).where(eq(inventoryItems.id, deleted.id));
-    const tour = await makeItem(op, { name: 'Sunset tour', type: 'tour', data: { capacity: 20, tourPricing: { priceTiers: [{ name: 'Child', price: 25 }, { name: 'Adult', price: 45 }] } } });
-    const bk = await makeBooking(op, { item: boat, start: dayAt(2), allocate: true, customerInfo: { firstName: 'Secret', lastName: 'Renter', email: 'secret@renter.test' } });
+    const tour = await makeItem(op, {
+      name: 'Sunset tour',
+      type: 'tour',
+      data: {
+        capacity: 20,
+        tourPricing: {
+          priceTiers: [
+            { name: 'Child', price: 25 },
+            { name: 'Adult', price: 45 },
+          ],
+        },
+      },
+    });
+    const bk = await makeBooking(op, {
+      item: boat,
+      start: dayAt(2),
+      allocate: true,
+      customerInfo: { firstName: 'Secret', lastName: 'Renter', email: 'secret@renter.test' },
+    });
     await makeBooking(op, { item: hidden, start: dayAt(2), allocate: true });
 
     const r = await get(`/public/customer?customer_id=${op.customerId}`);
@@ -180,7 +263,17 @@ describe('GET /public/customer', () => {
     expect(boatOut.assets).toHaveLength(2);
     expect(boatOut.pricing.seasons[0].dailyPrices.Saturday).toBe(450);
     expect(data.inventory.find((i: any) => i.inventoryId === tour.id)).toMatchObject({ startingPrice: 45, priceUnit: 'person', type: 'tour' });
-    expect(data.bookings).toEqual([{ inventoryId: boat.id, assetId: bk.assetIds[0], kind: 'booking', startTime: new Date(bk.start).toISOString(), endTime: new Date(bk.end).toISOString(), seats: 1, capacity: null }]);
+    expect(data.bookings).toEqual([
+      {
+        inventoryId: boat.id,
+        assetId: bk.assetIds[0],
+        kind: 'booking',
+        startTime: new Date(bk.start).toISOString(),
+        endTime: new Date(bk.end).toISOString(),
+        seats: 1,
+        capacity: null,
+      },
+    ]);
     expect(data.bookingsTruncated).toBe(false);
     const plain = JSON.stringify(data);
     for (const secret of ['Secret', 'secret@renter.test', 'Staff boat', 'Sold boat', bk.id, bk.transactionId]) expect(plain).not.toContain(secret);

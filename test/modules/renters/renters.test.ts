@@ -27,7 +27,15 @@ async function createRenter(op: Operator, extra: Record<string, unknown> = {}) {
 async function ledger(op: Operator, renterId: string, amount: number, extra: Partial<typeof ledgerEntries.$inferInsert> = {}) {
   await db()
     .insert(ledgerEntries)
-    .values({ id: newId('led'), customerId: op.customerId, renterId, entryType: amount >= 0 ? 'charge' : 'payment', amount, occurredAt: '2026-03-10T15:00:00.000Z', ...extra });
+    .values({
+      id: newId('led'),
+      customerId: op.customerId,
+      renterId,
+      entryType: amount >= 0 ? 'charge' : 'payment',
+      amount,
+      occurredAt: '2026-03-10T15:00:00.000Z',
+      ...extra,
+    });
 }
 
 describe('POST /renters (upsert by e-mail and customer)', () => {
@@ -45,7 +53,11 @@ describe('POST /renters (upsert by e-mail and customer)', () => {
     expect(created.email).toBe('ada@example.test');
     expect(created.payment_customer_id).toBe('cus_sim_given');
     expect(created.status).toBe('active');
-    const events = await db().select().from(webhookEvents).where(and(eq(webhookEvents.customerId, op.customerId), eq(webhookEvents.type, 'customer.created'))).all();
+    const events = await db()
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.customerId, op.customerId), eq(webhookEvents.type, 'customer.created')))
+      .all();
     expect(events).toHaveLength(1);
     expect((events[0].payload as any).data.id).toBe(created.id);
 
@@ -71,7 +83,11 @@ describe('POST /renters (upsert by e-mail and customer)', () => {
     expect(updated.body.additional_info).toEqual({ shoeSize: 40, nested: { a: 1, b: 2 }, vip: true });
     expect(updated.body.waivers_signed_urls).toEqual(['https://w.test/1', 'https://w.test/2']);
     expect(updated.body.licenseNumber).toBe('LIC-778899');
-    const after = await db().select().from(webhookEvents).where(and(eq(webhookEvents.customerId, op.customerId), eq(webhookEvents.type, 'customer.created'))).all();
+    const after = await db()
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.customerId, op.customerId), eq(webhookEvents.type, 'customer.created')))
+      .all();
     expect(after).toHaveLength(1);
   });
 
@@ -114,7 +130,13 @@ describe('POST /renters (upsert by e-mail and customer)', () => {
 describe('GET /renters', () => {
   async function seed(op: Operator) {
     const a = await createRenter(op, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.test', phone: '(305) 555-0101' });
-    const b = await createRenter(op, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.test', phone: '+1 212 555 0199', id_verifications: { licenseNumber: 'FL-BOAT-42' } });
+    const b = await createRenter(op, {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace@navy.test',
+      phone: '+1 212 555 0199',
+      id_verifications: { licenseNumber: 'FL-BOAT-42' },
+    });
     const c = await createRenter(op, { firstName: 'Alan', lastName: 'Turing', email: 'alan@bletchley.test' });
     await patch(`/renters/${c.id}`, { status: 'blocked', riskScore: 80 }, { key: op.adminKey });
     await patch(`/renters/${a.id}`, { riskScore: 10 }, { key: op.adminKey });
@@ -170,7 +192,7 @@ describe('GET /renters', () => {
     expectError(await get(`/renters?customerId=${op.customerId}&page=0`, { key: op.adminKey }), 400, 'validation_failed');
   });
 
-  it('never lists another operator\'s renters', async () => {
+  it("never lists another operator's renters", async () => {
     const op = await createOperator();
     const other = await createOperator();
     await createRenter(other, { email: 'secret@other.test' });
@@ -201,12 +223,16 @@ describe('GET /renters/export', () => {
     for (let i = 0; i < rows.length; i += 40) await db().batch(rows.slice(i, i + 40).map((r) => db().insert(renters).values(r)) as any);
     await ledger(op, rows[5].id, 4_200);
 
-    const json = await api('GET', `/renters/export?customerId=${op.customerId}&format=JSON&includeAccounting=true&sortField=lastName&sortDirection=asc`, { key: op.adminKey });
+    const json = await api('GET', `/renters/export?customerId=${op.customerId}&format=JSON&includeAccounting=true&sortField=lastName&sortDirection=asc`, {
+      key: op.adminKey,
+    });
     expect(json.status, json.text).toBe(200);
     expect(json.headers.get('content-type')).toContain('application/json');
     expect(json.body).toHaveLength(n);
 
-    const csv = await api('GET', `/renters/export?customerId=${op.customerId}&includeAccounting=true&sortField=lastName&sortDirection=asc`, { key: op.adminKey });
+    const csv = await api('GET', `/renters/export?customerId=${op.customerId}&includeAccounting=true&sortField=lastName&sortDirection=asc`, {
+      key: op.adminKey,
+    });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="renters-\d{4}-\d{2}-\d{2}\.csv"/);
@@ -282,7 +308,14 @@ describe('GET /renters/{id}', () => {
     await ledger(op, a.id, -1_000, { occurredAt: '2026-01-05T10:00:00.000Z' });
     const r = await get(`/renters/${a.id}`, { key: op.adminKey });
     expect(r.status).toBe(200);
-    expect(r.body.accounting).toEqual({ balanceCents: 2_000, balance: 20, chargesCents: 3_000, creditsCents: 1_000, entryCount: 2, lastEntryAt: '2026-01-05T10:00:00.000Z' });
+    expect(r.body.accounting).toEqual({
+      balanceCents: 2_000,
+      balance: 20,
+      chargesCents: 3_000,
+      creditsCents: 1_000,
+      entryCount: 2,
+      lastEntryAt: '2026-01-05T10:00:00.000Z',
+    });
     expectError(await get('/renters/rnt_nope', { key: op.adminKey }), 404, 'not_found');
   });
 
@@ -297,7 +330,18 @@ describe('PATCH /renters/{id}', () => {
   it('adds notes, appends transactions, sets risk score and status, merges additional_info', async () => {
     const op = await createOperator();
     const a = await createRenter(op, { transactions: ['tx_0'], additional_info: { a: 1 } });
-    const r = await patch(`/renters/${a.id}`, { add_note: true, note: { text: 'Prefers the pontoon' }, transactions: ['tx_1'], riskScore: 42.5, status: 'inactive', additional_info: { b: 2, a: null } }, { key: op.adminKey });
+    const r = await patch(
+      `/renters/${a.id}`,
+      {
+        add_note: true,
+        note: { text: 'Prefers the pontoon' },
+        transactions: ['tx_1'],
+        riskScore: 42.5,
+        status: 'inactive',
+        additional_info: { b: 2, a: null },
+      },
+      { key: op.adminKey },
+    );
     expect(r.status, r.text).toBe(200);
     expect(r.body.notes).toHaveLength(1);
     expect(r.body.notes[0]).toMatchObject({ text: 'Prefers the pontoon', createdBy: op.adminId });
@@ -314,7 +358,9 @@ describe('PATCH /renters/{id}', () => {
   it('keeps every append when updates race', async () => {
     const op = await createOperator();
     const a = await createRenter(op);
-    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => patch(`/renters/${a.id}`, { transactions: [{ n: i }], add_note: true, note: { n: i } }, { key: op.adminKey })));
+    const rs = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => patch(`/renters/${a.id}`, { transactions: [{ n: i }], add_note: true, note: { n: i } }, { key: op.adminKey })),
+    );
     for (const r of rs) expect(r.status, r.text).toBe(200);
     const final = await get(`/renters/${a.id}`, { key: op.adminKey });
     expect(final.body.transactions.map((t: any) => t.n).sort()).toEqual([0, 1, 2, 3, 4, 5]);

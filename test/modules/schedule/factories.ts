@@ -49,14 +49,25 @@ export async function makeItem(op: Operator, o: ItemOpts = {}) {
 
 export async function makeLocation(op: Operator, o: { name?: string; timezone?: string } = {}) {
   const id = newId('loc');
-  await db().insert(locations).values({ id, customerId: op.customerId, name: o.name ?? 'Second dock', address: '2 Harbour Way', phoneNumber: '+15555550101', timezone: o.timezone ?? 'America/New_York' });
+  await db()
+    .insert(locations)
+    .values({
+      id,
+      customerId: op.customerId,
+      name: o.name ?? 'Second dock',
+      address: '2 Harbour Way',
+      phoneNumber: '+15555550101',
+      timezone: o.timezone ?? 'America/New_York',
+    });
   return id;
 }
 
 export async function makeRenter(op: Operator, o: { firstName?: string; lastName?: string; email?: string; phone?: string } = {}) {
   const id = newId('rnt');
   const email = (o.email ?? `${id.slice(-8).toLowerCase()}@renter.test`).toLowerCase();
-  await db().insert(renters).values({ id, customerId: op.customerId, firstName: o.firstName ?? 'Rita', lastName: o.lastName ?? 'Renter', email, phone: o.phone ?? '+15555550199' });
+  await db()
+    .insert(renters)
+    .values({ id, customerId: op.customerId, firstName: o.firstName ?? 'Rita', lastName: o.lastName ?? 'Renter', email, phone: o.phone ?? '+15555550199' });
   return { id, email, firstName: o.firstName ?? 'Rita', lastName: o.lastName ?? 'Renter' };
 }
 
@@ -111,7 +122,22 @@ export async function makeBooking(op: Operator, o: BookingOpts) {
   const stmts: any[] = [d.insert(bookings).values(row)];
   if (o.allocate) {
     for (const a of assetIds) {
-      stmts.push(d.insert(allocations).values({ id: newId('alc'), customerId: op.customerId, itemId: o.item.id, assetId: a, kind: 'booking', sourceId: id, start: o.start, end, blockedStart: o.start, blockedEnd: end }));
+      stmts.push(
+        d
+          .insert(allocations)
+          .values({
+            id: newId('alc'),
+            customerId: op.customerId,
+            itemId: o.item.id,
+            assetId: a,
+            kind: 'booking',
+            sourceId: id,
+            start: o.start,
+            end,
+            blockedStart: o.start,
+            blockedEnd: end,
+          }),
+      );
     }
   }
   await d.batch(stmts as any);

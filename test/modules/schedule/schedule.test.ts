@@ -4,7 +4,8 @@ import { checkSecurity, otherOperator } from '../../security';
 import { base64Encode } from '../../../src/lib/crypto';
 import { dayAt, DAY, HOUR, makeBooking, makeItem, makeLocation, makeRenter } from './factories';
 
-const q = (params: Record<string, string | number | boolean>) => '?' + new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
+const q = (params: Record<string, string | number | boolean>) =>
+  '?' + new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
 const b64json = (o: unknown) => base64Encode(new TextEncoder().encode(JSON.stringify(o)));
 
 async function fixture() {
@@ -12,7 +13,12 @@ async function fixture() {
   const item = await makeItem(op, { name: 'Pontoon 22', assets: 3 });
   const other = await makeItem(op, { name: 'Kayak' });
   const renter = await makeRenter(op, { firstName: 'Marta', lastName: 'Kowalski', email: 'marta.k@renter.test' });
-  const b1 = await makeBooking(op, { item, start: dayAt(1), status: 'confirmed', customerInfo: { firstName: 'Alice', lastName: 'Nguyen', email: 'alice@renter.test' } });
+  const b1 = await makeBooking(op, {
+    item,
+    start: dayAt(1),
+    status: 'confirmed',
+    customerInfo: { firstName: 'Alice', lastName: 'Nguyen', email: 'alice@renter.test' },
+  });
   const b2 = await makeBooking(op, { item, start: dayAt(2), status: 'pending', renterId: renter.id, customerInfo: null });
   const b3 = await makeBooking(op, { item, start: dayAt(3), status: 'cancelled', customerInfo: { name: 'Bob Stone', email: 'bob@renter.test' } });
   const b4 = await makeBooking(op, { item, start: dayAt(10), status: 'checked_in', assetIds: [item.assetIds[1]] });
@@ -21,7 +27,7 @@ async function fixture() {
 }
 
 describe('GET /schedule/schedule', () => {
-  it('lists an item\'s bookings with renters, status counts and page info', async () => {
+  it("lists an item's bookings with renters, status counts and page info", async () => {
     const { op, item, b1, b2, b3, b4 } = await fixture();
     const r = await get(`/schedule/schedule${q({ inventory_id: item.id })}`, { key: op.adminKey });
     expect(r.status, r.text).toBe(200);
@@ -145,7 +151,16 @@ describe('GET /schedule/location', () => {
     ]);
     expect(new Set(r.body.data.map((e: any) => e.rentalId))).toEqual(new Set([b1.id, b2.id, b3.id, b4.id, bOther.id, b5.id]));
     const light = await get(`/schedule/location${q({ location_ids: JSON.stringify([loc2]), lightweight: true })}`, { key: op.adminKey });
-    expect(light.body.data).toEqual([{ rentalId: b5.id, status: 'confirmed', startTime: new Date(b5.start).toISOString(), endTime: new Date(b5.end).toISOString(), inventoryId: item2.id, assetIds: b5.assetIds }]);
+    expect(light.body.data).toEqual([
+      {
+        rentalId: b5.id,
+        status: 'confirmed',
+        startTime: new Date(b5.start).toISOString(),
+        endTime: new Date(b5.end).toISOString(),
+        inventoryId: item2.id,
+        assetIds: b5.assetIds,
+      },
+    ]);
     const filtered = await get(`/schedule/location${q({ location_ids: JSON.stringify([op.locationId]), status_filter: 'cancelled' })}`, { key: op.adminKey });
     expect(filtered.body.data.map((e: any) => e.rentalId)).toEqual([b3.id]);
   });
@@ -168,13 +183,15 @@ describe('GET /schedule/location', () => {
 });
 
 describe('GET /schedule/by-customer-status and /schedule/by-location-status', () => {
-  it('lists the account\'s bookings by status, full or lightweight', async () => {
+  it("lists the account's bookings by status, full or lightweight", async () => {
     const { op, b1, b2, bOther } = await fixture();
     let r = await get(`/schedule/by-customer-status${q({ status: 'confirmed' })}`, { key: op.adminKey });
     expect(r.status, r.text).toBe(200);
     expect(r.body.data.map((e: any) => e.rentalId).sort()).toEqual([b1.id, bOther.id].sort());
     expect(r.body.statusCounts).toMatchObject({ confirmed: 2, pending: 1, cancelled: 1, checked_in: 1 });
-    r = await get(`/schedule/by-customer-status${q({ customer_id: op.customerId, status: 'pending,confirmed', lightweight: true, sort_order: 'desc' })}`, { key: op.adminKey });
+    r = await get(`/schedule/by-customer-status${q({ customer_id: op.customerId, status: 'pending,confirmed', lightweight: true, sort_order: 'desc' })}`, {
+      key: op.adminKey,
+    });
     expect(r.body.total).toBe(3);
     expect(Object.keys(r.body.data[0]).sort()).toEqual(['assetIds', 'endTime', 'inventoryId', 'rentalId', 'startTime', 'status']);
     const starts = r.body.data.map((e: any) => e.startTime);
@@ -192,7 +209,10 @@ describe('GET /schedule/by-customer-status and /schedule/by-location-status', ()
   it('filters one location by status and local dates', async () => {
     const { op, b4 } = await fixture();
     const loc2 = await makeLocation(op);
-    const r = await get(`/schedule/by-location-status${q({ location_id: op.locationId, status: 'checked_in', start_date: b4.localDate, end_date: b4.localDate })}`, { key: op.adminKey });
+    const r = await get(
+      `/schedule/by-location-status${q({ location_id: op.locationId, status: 'checked_in', start_date: b4.localDate, end_date: b4.localDate })}`,
+      { key: op.adminKey },
+    );
     expect(r.status, r.text).toBe(200);
     expect(r.body.data.map((e: any) => e.rentalId)).toEqual([b4.id]);
     const empty = await get(`/schedule/by-location-status${q({ location_id: loc2 })}`, { key: op.adminKey });
@@ -235,15 +255,28 @@ describe('GET /schedule/schedules/paginated and /count', () => {
     expect(seen).toEqual([...expected, late.id]);
     // same filters beside the cursor are fine; different ones are refused
     const first = await get(`/schedule/schedules/paginated${q({ limit: 2, filters: '{"status":"confirmed"}' })}`, { key: op.adminKey });
-    const again = await get(`/schedule/schedules/paginated${q({ limit: 2, cursor: first.body.nextCursor, filters: '{"status":"confirmed"}' })}`, { key: op.adminKey });
+    const again = await get(`/schedule/schedules/paginated${q({ limit: 2, cursor: first.body.nextCursor, filters: '{"status":"confirmed"}' })}`, {
+      key: op.adminKey,
+    });
     expect(again.status).toBe(200);
-    expectError(await get(`/schedule/schedules/paginated${q({ limit: 2, cursor: first.body.nextCursor, filters: '{"status":"pending"}' })}`, { key: op.adminKey }), 400, 'invalid_cursor');
+    expectError(
+      await get(`/schedule/schedules/paginated${q({ limit: 2, cursor: first.body.nextCursor, filters: '{"status":"pending"}' })}`, { key: op.adminKey }),
+      400,
+      'invalid_cursor',
+    );
   });
 
   it('refuses invalid cursors and filters with 400', async () => {
     const op = await createOperator();
     const key = op.adminKey;
-    for (const bad of ['%%%not-base64', b64json([1, 2]), btoa('not json'), b64json({ after: ['x', 'bk_1'] }), b64json({ after: [1] }), b64json({ after: [1, 'bk_1'], filters: { colour: 'red' } })]) {
+    for (const bad of [
+      '%%%not-base64',
+      b64json([1, 2]),
+      btoa('not json'),
+      b64json({ after: ['x', 'bk_1'] }),
+      b64json({ after: [1] }),
+      b64json({ after: [1, 'bk_1'], filters: { colour: 'red' } }),
+    ]) {
       expectError(await get(`/schedule/schedules/paginated${q({ cursor: bad })}`, { key }), 400, 'invalid_cursor');
     }
     for (const bad of ['not json', '[1]', '{"status":"teleported"}', '{"colour":"red"}', '{"startDate":"tomorrow"}']) {
@@ -271,7 +304,9 @@ describe('GET /schedule/schedules/paginated and /count', () => {
     let c = await get('/schedule/schedules/count', { key: op.adminKey });
     expect(c.status, c.text).toBe(200);
     expect(c.body).toMatchObject({ total: 3, byStatus: { confirmed: 2, pending: 1 } });
-    c = await get(`/schedule/schedules/count${q({ filters: JSON.stringify({ inventoryId: [item.id], status: ['confirmed', 'pending'] }) })}`, { key: op.adminKey });
+    c = await get(`/schedule/schedules/count${q({ filters: JSON.stringify({ inventoryId: [item.id], status: ['confirmed', 'pending'] }) })}`, {
+      key: op.adminKey,
+    });
     expect(c.body.total).toBe(2);
     c = await get(`/schedule/schedules/count${q({ filters: JSON.stringify({ search: 'zed@' }) })}`, { key: op.adminKey });
     expect(c.body.total).toBe(1);

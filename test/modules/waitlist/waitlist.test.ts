@@ -45,10 +45,21 @@ async function joinTour(op: Operator, tour: TestItem, date: string, o: { time?: 
 }
 
 const holdRow = (id: string) => env.DB.prepare('SELECT status, email, expires_at FROM holds WHERE id = ?').bind(id).first<any>();
-const holdAllocs = (id: string) => env.DB.prepare('SELECT kind, seats, active, asset_id, start, expires_at FROM allocations WHERE source_id = ?').bind(id).all<any>().then((r) => r.results);
-const offersOf = (customerId: string) => env.DB.prepare('SELECT entry_id FROM waitlist_offers WHERE customer_id = ?').bind(customerId).all<any>().then((r) => r.results.map((x: any) => x.entry_id as string));
+const holdAllocs = (id: string) =>
+  env.DB.prepare('SELECT kind, seats, active, asset_id, start, expires_at FROM allocations WHERE source_id = ?')
+    .bind(id)
+    .all<any>()
+    .then((r) => r.results);
+const offersOf = (customerId: string) =>
+  env.DB.prepare('SELECT entry_id FROM waitlist_offers WHERE customer_id = ?')
+    .bind(customerId)
+    .all<any>()
+    .then((r) => r.results.map((x: any) => x.entry_id as string));
 const mails = (customerId: string, template: string) =>
-  env.DB.prepare('SELECT "to", subject, body, metadata FROM message_outbox WHERE customer_id = ? AND template = ? ORDER BY created_at').bind(customerId, template).all<any>().then((r) => r.results);
+  env.DB.prepare('SELECT "to", subject, body, metadata FROM message_outbox WHERE customer_id = ? AND template = ? ORDER BY created_at')
+    .bind(customerId, template)
+    .all<any>()
+    .then((r) => r.results);
 const seatsAt = async (itemId: string, startIso: string) => (await seatsByDeparture(itemId)).find((d) => d.start === Date.parse(startIso))?.seats ?? 0;
 
 describe('POST /public/waitlist', () => {
@@ -63,10 +74,35 @@ describe('POST /public/waitlist', () => {
     const tour = await tourItem(op, { capacity: 3 });
     const date = dateAhead(op.timezone, 3);
     const p = person();
-    const body = { ...p, date, time: '14:00', inventoryId: tour.id, locationId: tour.locationId, customerId: op.customerId, quantity: 2, addons: [{ id: 'snorkel', qty: 1 }], giftCardCode: 'GIFT-1', refAffiliate: 'aff_9' };
+    const body = {
+      ...p,
+      date,
+      time: '14:00',
+      inventoryId: tour.id,
+      locationId: tour.locationId,
+      customerId: op.customerId,
+      quantity: 2,
+      addons: [{ id: 'snorkel', qty: 1 }],
+      giftCardCode: 'GIFT-1',
+      refAffiliate: 'aff_9',
+    };
     const r = await join(body);
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ created: true, status: 'waiting', customerId: op.customerId, inventoryId: tour.id, locationId: tour.locationId, email: p.email, date, time: '14:00', quantity: 2, offer: null, addons: [{ id: 'snorkel', qty: 1 }], giftCardCode: 'GIFT-1', refAffiliate: 'aff_9' });
+    expect(r.body).toMatchObject({
+      created: true,
+      status: 'waiting',
+      customerId: op.customerId,
+      inventoryId: tour.id,
+      locationId: tour.locationId,
+      email: p.email,
+      date,
+      time: '14:00',
+      quantity: 2,
+      offer: null,
+      addons: [{ id: 'snorkel', qty: 1 }],
+      giftCardCode: 'GIFT-1',
+      refAffiliate: 'aff_9',
+    });
     expect(r.body.entryId).toMatch(/^wl_/);
     const joined = await mails(op.customerId, 'waitlist.joined');
     expect(joined.map((m: any) => m.to)).toEqual([p.email]);
@@ -188,10 +224,20 @@ describe('operator endpoints', () => {
     expect((await entryOf(op, a.id)).body).toMatchObject({ status: 'cancelled' });
     expect((await del(`/waitlist/${a.id}`, undefined, { key: op.adminKey })).body).toMatchObject({ status: 'cancelled', alreadyCancelled: true });
     // A cancelled entry no longer blocks joining again.
-    const again = await join({ firstName: 'Wanda', lastName: 'Waiter', email: a.email, date: dateAhead(op.timezone, 2), time: '10:00', inventoryId: tour.id, locationId: tour.locationId });
+    const again = await join({
+      firstName: 'Wanda',
+      lastName: 'Waiter',
+      email: a.email,
+      date: dateAhead(op.timezone, 2),
+      time: '10:00',
+      inventoryId: tour.id,
+      locationId: tour.locationId,
+    });
     expect(again.status).toBe(201);
     expect(again.body.entryId).not.toBe(a.id);
-    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_logs WHERE customer_id = ? AND action = 'waitlist.cancel'").bind(op.customerId).first<any>();
+    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_logs WHERE customer_id = ? AND action = 'waitlist.cancel'")
+      .bind(op.customerId)
+      .first<any>();
     expect(audit.n).toBeGreaterThanOrEqual(1);
   });
 
@@ -256,7 +302,10 @@ describe('the cascade', () => {
     expectError(await book(op, bookBody({ inventoryId: tour.id, startTime: start, tickets: { Adult: 1 }, email: email('third') })), 409, 'unavailable');
     expectError(await book(op, bookBody({ inventoryId: tour.id, startTime: start, tickets: { Adult: 1 }, email: second.email })), 409, 'unavailable');
     // The offered person books it.
-    const mine = await book(op, bookBody({ inventoryId: tour.id, startTime: start, tickets: { Adult: 1 }, email: first.email, paymentMethodId: 'pm_card_visa' }));
+    const mine = await book(
+      op,
+      bookBody({ inventoryId: tour.id, startTime: start, tickets: { Adult: 1 }, email: first.email, paymentMethodId: 'pm_card_visa' }),
+    );
     expect(mine.status, mine.text).toBe(201);
     expect(await seatsAt(tour.id, start)).toBe(3);
     expect((await holdRow(a.offer.offerId)).status).toBe('consumed');
@@ -326,12 +375,23 @@ describe('the cascade', () => {
     expect(await seatsAt(tour.id, start)).toBe(3);
     // One hold and one offer e-mail per offered entry, never two.
     const emails = (await Promise.all(ids.slice(0, 3).map((id) => entryOf(op, id)))).map((r) => r.body.email).sort();
-    const holdsByEmail = await env.DB.prepare("SELECT email, COUNT(*) AS n FROM holds WHERE customer_id = ? AND status = 'active' GROUP BY email ORDER BY email").bind(op.customerId).all<any>();
+    const holdsByEmail = await env.DB.prepare(
+      "SELECT email, COUNT(*) AS n FROM holds WHERE customer_id = ? AND status = 'active' GROUP BY email ORDER BY email",
+    )
+      .bind(op.customerId)
+      .all<any>();
     expect(holdsByEmail.results).toEqual(emails.map((e) => ({ email: e, n: 1 })));
     expect((await mails(op.customerId, 'waitlist.offer')).map((m: any) => m.to).sort()).toEqual(emails);
 
     // The cascade itself racing for the same spot: nothing more is free, nothing more is offered.
-    const spot = { customerId: op.customerId, itemId: tour.id, start: Date.parse(start), end: Date.parse(start) + 2 * HOUR, trigger: 'released' as const, triggerSourceId: rentalIds[0] };
+    const spot = {
+      customerId: op.customerId,
+      itemId: tour.id,
+      start: Date.parse(start),
+      end: Date.parse(start) + 2 * HOUR,
+      trigger: 'released' as const,
+      triggerSourceId: rentalIds[0],
+    };
     const rs = await Promise.all(Array.from({ length: 5 }, () => cascadeSpot(env, spot)));
     expect(rs.flatMap((r) => r.offered)).toEqual([]);
     expect(await seatsAt(tour.id, start)).toBe(3);
@@ -344,7 +404,14 @@ describe('the cascade', () => {
     for (const tag of ['a', 'b', 'c']) ids.push((await joinTour(op, tour, date, { tag })).id);
     // Free one seat without the hook (as if the release and the cascade were separate), then race cascades.
     await env.DB.prepare('UPDATE allocations SET active = 0 WHERE source_id = ?').bind(rentalIds[0]).run();
-    const spot = { customerId: op.customerId, itemId: tour.id, start: Date.parse(start), end: Date.parse(start) + 2 * HOUR, trigger: 'released' as const, triggerSourceId: rentalIds[0] };
+    const spot = {
+      customerId: op.customerId,
+      itemId: tour.id,
+      start: Date.parse(start),
+      end: Date.parse(start) + 2 * HOUR,
+      trigger: 'released' as const,
+      triggerSourceId: rentalIds[0],
+    };
     const rs = await Promise.all(Array.from({ length: 6 }, () => cascadeSpot(env, spot)));
     expect(rs.flatMap((r) => r.offered)).toEqual([ids[0]]);
     expect(await offersOf(op.customerId)).toEqual([ids[0]]);
@@ -424,7 +491,18 @@ describe('the cascade', () => {
     const tour = await chf.tourItem(op, { capacity: 1, slots: ['10:00'] });
     const { key } = await chf.partnerKey(op);
     const startTime = chf.at('America/New_York', 6, '10:00');
-    const sale = await post('/channel/v1/bookings', { productId: tour.id, startTime, quantity: 1, totalPrice: 45, reference: 'OTA-W1', guest: { firstName: 'Gail', lastName: 'Guest', email: email('gail') } }, chf.idem(key, `wl-${crypto.randomUUID()}`));
+    const sale = await post(
+      '/channel/v1/bookings',
+      {
+        productId: tour.id,
+        startTime,
+        quantity: 1,
+        totalPrice: 45,
+        reference: 'OTA-W1',
+        guest: { firstName: 'Gail', lastName: 'Guest', email: email('gail') },
+      },
+      chf.idem(key, `wl-${crypto.randomUUID()}`),
+    );
     expect(sale.status, sale.text).toBe(201);
     const date = new Date(Date.parse(startTime)).toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
     const w = person('channel');

@@ -13,7 +13,21 @@ async function newRenter(op: Operator, email = 'signer@example.test') {
 }
 
 async function newWaiverNumber(op: Operator, extra: Record<string, unknown> = {}) {
-  const r = await post('/pending-renters', { customerId: op.customerId, locationId: op.locationId, firstName: 'Pat', lastName: 'Pending', email: 'pat@example.test', phone: '+1 555 0100', dob: '1990-04-01', transactionId: 'txn_wn_1', ...extra }, { key: op.adminKey });
+  const r = await post(
+    '/pending-renters',
+    {
+      customerId: op.customerId,
+      locationId: op.locationId,
+      firstName: 'Pat',
+      lastName: 'Pending',
+      email: 'pat@example.test',
+      phone: '+1 555 0100',
+      dob: '1990-04-01',
+      transactionId: 'txn_wn_1',
+      ...extra,
+    },
+    { key: op.adminKey },
+  );
   expect(r.status, r.text).toBe(201);
   return r.body;
 }
@@ -29,7 +43,15 @@ describe('POST /pending-renters', () => {
     expect(wn.expired).toBe(false);
     const ttl = Date.parse(wn.expiresAt) - Date.parse(wn.createdAt);
     expect(ttl).toBe(PIN_TTL_DAYS * 86_400_000);
-    expect(wn).toMatchObject({ customerId: op.customerId, locationId: op.locationId, address: { city: 'Miami' }, rawData: { note: 'x' }, assignTo: 'Captain', assetId: 'ast_1', transactionId: 'txn_wn_1' });
+    expect(wn).toMatchObject({
+      customerId: op.customerId,
+      locationId: op.locationId,
+      address: { city: 'Miami' },
+      rawData: { note: 'x' },
+      assignTo: 'Captain',
+      assetId: 'ast_1',
+      transactionId: 'txn_wn_1',
+    });
     const pins = new Set<string>();
     for (let i = 0; i < 5; i++) pins.add((await newWaiverNumber(op)).pin);
     expect(pins.size).toBe(5);
@@ -99,7 +121,10 @@ describe('GET /pending-renters/validate (public)', () => {
     expectError(await get(`/pending-renters/validate?pin=${wn.pin}`), 404, 'not_found');
 
     const old = await newWaiverNumber(op);
-    await db().update(waiverNumbers).set({ pinExpiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(waiverNumbers.pin, old.pin));
+    await db()
+      .update(waiverNumbers)
+      .set({ pinExpiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(waiverNumbers.pin, old.pin));
     expectError(await get(`/pending-renters/validate?pin=${old.pin}`), 410, 'expired');
     const listed = await get(`/pending-renters?transactionId=txn_wn_1&status=PENDING`, { key: op.adminKey });
     expect(listed.body.data.find((w: any) => w.waiverNumber === old.waiverNumber).expired).toBe(true);
@@ -125,7 +150,9 @@ describe('PATCH /pending-renters/{waiverNumber}', () => {
   it('racing writers with the same expectedVersion: exactly one wins', async () => {
     const op = await createOperator();
     const wn = await newWaiverNumber(op);
-    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => patch(`/pending-renters/${wn.waiverNumber}`, { firstName: `Racer${i}`, expectedVersion: '1' }, { key: op.adminKey })));
+    const rs = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => patch(`/pending-renters/${wn.waiverNumber}`, { firstName: `Racer${i}`, expectedVersion: '1' }, { key: op.adminKey })),
+    );
     expect(rs.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of rs.filter((x) => x.status !== 200)) expectError(r, 409, 'version_conflict');
     const row = await db().select().from(waiverNumbers).where(eq(waiverNumbers.waiverNumber, wn.waiverNumber)).get();
@@ -135,7 +162,9 @@ describe('PATCH /pending-renters/{waiverNumber}', () => {
   it('writers without expectedVersion are serialized: none lost, version counts them', async () => {
     const op = await createOperator();
     const wn = await newWaiverNumber(op);
-    const rs = await Promise.all(Array.from({ length: 4 }, (_, i) => patch(`/pending-renters/${wn.waiverNumber}`, { assignTo: `Seat ${i}` }, { key: op.adminKey })));
+    const rs = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => patch(`/pending-renters/${wn.waiverNumber}`, { assignTo: `Seat ${i}` }, { key: op.adminKey })),
+    );
     for (const r of rs) expect(r.status, r.text).toBe(200);
     const row = await db().select().from(waiverNumbers).where(eq(waiverNumbers.waiverNumber, wn.waiverNumber)).get();
     expect(row!.version).toBe(5);
@@ -193,24 +222,54 @@ describe('PATCH /pending-renters/{waiverNumber}/complete', () => {
     const op = await createOperator();
     const renter = await newRenter(op);
     const wn = await newWaiverNumber(op);
-    const r = await patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: renter.id, waiverUrl: 'https://waivers.test/abc.pdf', signatureId: 'sig_external_1', completionData: { provider: 'paper' }, expectedVersion: '1' }, { key: op.adminKey });
+    const r = await patch(
+      `/pending-renters/${wn.waiverNumber}/complete`,
+      {
+        renterId: renter.id,
+        waiverUrl: 'https://waivers.test/abc.pdf',
+        signatureId: 'sig_external_1',
+        completionData: { provider: 'paper' },
+        expectedVersion: '1',
+      },
+      { key: op.adminKey },
+    );
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ status: 'COMPLETED', pin: null, renterId: renter.id, waiverUrl: 'https://waivers.test/abc.pdf', signatureId: 'sig_external_1', completionData: { provider: 'paper' }, version: '2' });
+    expect(r.body).toMatchObject({
+      status: 'COMPLETED',
+      pin: null,
+      renterId: renter.id,
+      waiverUrl: 'https://waivers.test/abc.pdf',
+      signatureId: 'sig_external_1',
+      completionData: { provider: 'paper' },
+      version: '2',
+    });
     expect(r.body.completedAt).toBeTruthy();
     const after = await get(`/renters/${renter.id}`, { key: op.adminKey });
     expect(after.body.waivers_signed_urls).toEqual(['https://waivers.test/abc.pdf']);
     expect(after.body.phone).toBe('+1 555 0100');
     expect(after.body.dob).toBe('1990-04-01');
-    const audit = await db().select().from(auditLogs).where(and(eq(auditLogs.customerId, op.customerId), eq(auditLogs.action, 'waiver_number.complete'))).all();
+    const audit = await db()
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.customerId, op.customerId), eq(auditLogs.action, 'waiver_number.complete')))
+      .all();
     expect(audit).toHaveLength(1);
-    expectError(await patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: renter.id, waiverUrl: 'https://w.test/again' }, { key: op.adminKey }), 409, 'not_pending');
+    expectError(
+      await patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: renter.id, waiverUrl: 'https://w.test/again' }, { key: op.adminKey }),
+      409,
+      'not_pending',
+    );
   });
 
   it('can leave the renter alone', async () => {
     const op = await createOperator();
     const renter = await newRenter(op);
     const wn = await newWaiverNumber(op);
-    await patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: renter.id, waiverUrl: 'https://w.test/1', updateRenter: false }, { key: op.adminKey });
+    await patch(
+      `/pending-renters/${wn.waiverNumber}/complete`,
+      { renterId: renter.id, waiverUrl: 'https://w.test/1', updateRenter: false },
+      { key: op.adminKey },
+    );
     expect((await get(`/renters/${renter.id}`, { key: op.adminKey })).body.waivers_signed_urls).toEqual([]);
   });
 
@@ -219,7 +278,9 @@ describe('PATCH /pending-renters/{waiverNumber}/complete', () => {
     const renter = await newRenter(op);
     const wn = await newWaiverNumber(op);
     const rs = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: renter.id, waiverUrl: `https://w.test/race/${i}` }, { key: op.adminKey })),
+      Array.from({ length: 8 }, (_, i) =>
+        patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: renter.id, waiverUrl: `https://w.test/race/${i}` }, { key: op.adminKey }),
+      ),
     );
     const ok = rs.filter((r) => r.status === 200);
     expect(ok, rs.map((r) => `${r.status} ${r.text}`).join('\n')).toHaveLength(1);
@@ -233,7 +294,11 @@ describe('PATCH /pending-renters/{waiverNumber}/complete', () => {
     expect(row!.status).toBe('COMPLETED');
     expect(row!.version).toBe(2);
     expect(row!.waiverUrl).toBe(ok[0].body.waiverUrl);
-    const audit = await db().select().from(auditLogs).where(and(eq(auditLogs.customerId, op.customerId), eq(auditLogs.action, 'waiver_number.complete'))).all();
+    const audit = await db()
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.customerId, op.customerId), eq(auditLogs.action, 'waiver_number.complete')))
+      .all();
     expect(audit).toHaveLength(1);
     const r = await get(`/renters/${renter.id}`, { key: op.adminKey });
     expect(r.body.waivers_signed_urls).toEqual([row!.waiverUrl]);
@@ -244,12 +309,32 @@ describe('PATCH /pending-renters/{waiverNumber}/complete', () => {
     const renter = await newRenter(op);
     const wn = await newWaiverNumber(op);
     await patch(`/pending-renters/${wn.waiverNumber}`, { firstName: 'Changed' }, { key: op.adminKey });
-    expectError(await patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: renter.id, waiverUrl: 'https://w.test/1', expectedVersion: '1' }, { key: op.adminKey }), 409, 'version_conflict');
+    expectError(
+      await patch(
+        `/pending-renters/${wn.waiverNumber}/complete`,
+        { renterId: renter.id, waiverUrl: 'https://w.test/1', expectedVersion: '1' },
+        { key: op.adminKey },
+      ),
+      409,
+      'version_conflict',
+    );
     expectError(await patch(`/pending-renters/${wn.waiverNumber}/complete`, {}, { key: op.adminKey }), 400, 'validation_failed');
     expectError(await patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: renter.id }, { key: op.adminKey }), 400, 'validation_failed');
-    expectError(await patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: 'rnt_nope', waiverUrl: 'https://w.test/1' }, { key: op.adminKey }), 404, 'not_found');
-    expectError(await patch('/pending-renters/WN-NOPE/complete', { renterId: renter.id, waiverUrl: 'https://w.test/1' }, { key: op.adminKey }), 404, 'not_found');
-    const ok = await patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: renter.id, waiverUrl: 'https://w.test/1', expectedVersion: '2' }, { key: op.adminKey });
+    expectError(
+      await patch(`/pending-renters/${wn.waiverNumber}/complete`, { renterId: 'rnt_nope', waiverUrl: 'https://w.test/1' }, { key: op.adminKey }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await patch('/pending-renters/WN-NOPE/complete', { renterId: renter.id, waiverUrl: 'https://w.test/1' }, { key: op.adminKey }),
+      404,
+      'not_found',
+    );
+    const ok = await patch(
+      `/pending-renters/${wn.waiverNumber}/complete`,
+      { renterId: renter.id, waiverUrl: 'https://w.test/1', expectedVersion: '2' },
+      { key: op.adminKey },
+    );
     expect(ok.status).toBe(200);
   });
 
@@ -257,7 +342,12 @@ describe('PATCH /pending-renters/{waiverNumber}/complete', () => {
     const op = await createOperator();
     const renter = await newRenter(op);
     const wn = await newWaiverNumber(op);
-    await checkSecurity(op, { method: 'PATCH', path: `/pending-renters/${wn.waiverNumber}/complete`, body: { renterId: renter.id, waiverUrl: 'https://w.test/1' }, otherStatus: 404 });
+    await checkSecurity(op, {
+      method: 'PATCH',
+      path: `/pending-renters/${wn.waiverNumber}/complete`,
+      body: { renterId: renter.id, waiverUrl: 'https://w.test/1' },
+      otherStatus: 404,
+    });
     // Nothing changed by the intruder.
     expect((await api('GET', `/pending-renters/validate?pin=${wn.pin}`)).status).toBe(200);
   });

@@ -51,7 +51,12 @@ async function signaturePng(width = 240, height = 80) {
   dv.setUint32(0, width);
   dv.setUint32(4, height);
   ihdr.set([8, 0, 0, 0, 0], 8);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', await deflate(raw)), chunk('IEND', new Uint8Array())];
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', await deflate(raw)),
+    chunk('IEND', new Uint8Array()),
+  ];
   const png = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
   for (const p of parts) {
@@ -76,7 +81,19 @@ const SECTIONS = [
 ];
 
 async function newTemplate(op: Operator, extra: Record<string, unknown> = {}) {
-  const r = await post('/inHouseWaiver/waiver/template', { customerId: op.customerId, locationId: op.locationId, title: 'Pontoon rental waiver', description: 'Read carefully.', sections: SECTIONS, assignTo: ['itm_pontoon'], ...extra }, { key: op.adminKey });
+  const r = await post(
+    '/inHouseWaiver/waiver/template',
+    {
+      customerId: op.customerId,
+      locationId: op.locationId,
+      title: 'Pontoon rental waiver',
+      description: 'Read carefully.',
+      sections: SECTIONS,
+      assignTo: ['itm_pontoon'],
+      ...extra,
+    },
+    { key: op.adminKey },
+  );
   expect(r.status, r.text).toBe(201);
   return r.body;
 }
@@ -106,13 +123,31 @@ async function pdfText(bytes: Uint8Array): Promise<{ doc: PDFDocument; text: str
     for (const s of streams) if (s instanceof PDFRawStream) text += new TextDecoder('latin1').decode(decodePDFRawStream(s).decode());
   }
   // Standard-font text is written as hex strings: decode them.
-  const decoded = text.replace(/<([0-9A-Fa-f]+)>/g, (_, hex: string) => hex.match(/../g)!.map((h) => String.fromCharCode(parseInt(h, 16))).join(''));
+  const decoded = text.replace(/<([0-9A-Fa-f]+)>/g, (_, hex: string) =>
+    hex
+      .match(/../g)!
+      .map((h) => String.fromCharCode(parseInt(h, 16)))
+      .join(''),
+  );
   return { doc, text: decoded };
 }
 
 async function addBooking(op: Operator, transactionId: string) {
   const id = newId('bk');
-  await db().insert(bookings).values({ id, customerId: op.customerId, transactionId, locationId: op.locationId, itemId: 'itm_x', status: 'confirmed', start: Date.now(), end: Date.now() + 3_600_000, localDate: '2026-06-01', extendedData: { note: 'keep me' } });
+  await db()
+    .insert(bookings)
+    .values({
+      id,
+      customerId: op.customerId,
+      transactionId,
+      locationId: op.locationId,
+      itemId: 'itm_x',
+      status: 'confirmed',
+      start: Date.now(),
+      end: Date.now() + 3_600_000,
+      localDate: '2026-06-01',
+      extendedData: { note: 'keep me' },
+    });
   return id;
 }
 
@@ -121,7 +156,14 @@ async function addBooking(op: Operator, transactionId: string) {
 describe('waiver templates (operators)', () => {
   it('creates with normalized sections, reads publicly, updates, lists by location, deletes', async () => {
     const op = await createOperator();
-    const t = await newTemplate(op, { sections: [{ type: 'text', content: 'Hello' }, { type: 'signature' }, { type: 'signature', id: 'guardian', signer: 'guardian' }, { type: 'checkbox', label: 'OK' }] });
+    const t = await newTemplate(op, {
+      sections: [
+        { type: 'text', content: 'Hello' },
+        { type: 'signature' },
+        { type: 'signature', id: 'guardian', signer: 'guardian' },
+        { type: 'checkbox', label: 'OK' },
+      ],
+    });
     expect(t.templateId).toMatch(/^wvt_/);
     expect(t.sections.map((s: any) => s.id)).toEqual(['text_1', 'signature_1', 'guardian', 'checkbox_1']);
     expect(t.sections[1]).toMatchObject({ label: 'Signature', required: true, signer: 'participant' });
@@ -131,7 +173,11 @@ describe('waiver templates (operators)', () => {
     expect(pub.status).toBe(200);
     expect(pub.body).toMatchObject({ templateId: t.templateId, title: 'Pontoon rental waiver' });
 
-    const up = await put(`/inHouseWaiver/waiver/template/${t.templateId}`, { customerId: op.customerId, title: 'Renamed', sections: SECTIONS }, { key: op.adminKey });
+    const up = await put(
+      `/inHouseWaiver/waiver/template/${t.templateId}`,
+      { customerId: op.customerId, title: 'Renamed', sections: SECTIONS },
+      { key: op.adminKey },
+    );
     expect(up.status, up.text).toBe(200);
     expect(up.body.title).toBe('Renamed');
     expect(up.body.sections).toHaveLength(SECTIONS.length);
@@ -154,10 +200,33 @@ describe('waiver templates (operators)', () => {
     const r = await post('/inHouseWaiver/waiver/template', body([{ type: 'video', url: 'x' }, { type: 'signature' }]), { key: op.adminKey });
     expectError(r, 400, 'validation_failed');
     expect(r.body.details[0].field).toMatch(/^sections\.0/);
-    expectError(await post('/inHouseWaiver/waiver/template', body([{ type: 'text', content: 'no signature' }]), { key: op.adminKey }), 400, 'validation_failed');
-    expectError(await post('/inHouseWaiver/waiver/template', body([{ type: 'field', label: 'Pick', fieldType: 'select' }, { type: 'signature' }]), { key: op.adminKey }), 400, 'validation_failed');
-    expectError(await post('/inHouseWaiver/waiver/template', body([{ type: 'field', label: 'X', fieldType: 'colour' }, { type: 'signature' }]), { key: op.adminKey }), 400, 'validation_failed');
-    expectError(await post('/inHouseWaiver/waiver/template', body([{ type: 'signature', id: 'a' }, { type: 'checkbox', id: 'a', label: 'x' }]), { key: op.adminKey }), 400, 'validation_failed');
+    expectError(
+      await post('/inHouseWaiver/waiver/template', body([{ type: 'text', content: 'no signature' }]), { key: op.adminKey }),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await post('/inHouseWaiver/waiver/template', body([{ type: 'field', label: 'Pick', fieldType: 'select' }, { type: 'signature' }]), { key: op.adminKey }),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await post('/inHouseWaiver/waiver/template', body([{ type: 'field', label: 'X', fieldType: 'colour' }, { type: 'signature' }]), { key: op.adminKey }),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await post(
+        '/inHouseWaiver/waiver/template',
+        body([
+          { type: 'signature', id: 'a' },
+          { type: 'checkbox', id: 'a', label: 'x' },
+        ]),
+        { key: op.adminKey },
+      ),
+      400,
+      'validation_failed',
+    );
     expectError(await post('/inHouseWaiver/waiver/template', body('nope'), { key: op.adminKey }), 400, 'validation_failed');
     expectError(await post('/inHouseWaiver/waiver/template', body([]), { key: op.adminKey }), 400, 'validation_failed');
     expectError(await post('/inHouseWaiver/waiver/template', {}, { key: op.adminKey }), 400, 'validation_failed');
@@ -167,26 +236,75 @@ describe('waiver templates (operators)', () => {
     const op = await createOperator();
     const other = await createOperator();
     const t = await newTemplate(op);
-    expectError(await put(`/inHouseWaiver/waiver/template/${t.templateId}`, { customerId: other.customerId, title: 'Hijack' }, { key: other.adminKey }), 403, 'forbidden');
+    expectError(
+      await put(`/inHouseWaiver/waiver/template/${t.templateId}`, { customerId: other.customerId, title: 'Hijack' }, { key: other.adminKey }),
+      403,
+      'forbidden',
+    );
     expectError(await del(`/inHouseWaiver/waiver/template/${t.templateId}`, undefined, { key: other.adminKey }), 403, 'forbidden');
-    expectError(await put(`/inHouseWaiver/waiver/template/${t.templateId}`, { customerId: other.customerId, title: 'x' }, { key: op.adminKey }), 403, 'forbidden');
+    expectError(
+      await put(`/inHouseWaiver/waiver/template/${t.templateId}`, { customerId: other.customerId, title: 'x' }, { key: op.adminKey }),
+      403,
+      'forbidden',
+    );
     expectError(await put('/inHouseWaiver/waiver/template/wvt_nope', { customerId: op.customerId, title: 'x' }, { key: op.adminKey }), 404);
-    expectError(await post('/inHouseWaiver/waiver/template', { customerId: op.customerId, locationId: other.locationId, title: 'T', sections: SECTIONS }, { key: op.adminKey }), 404);
-    expectError(await post('/inHouseWaiver/waiver/template', { customerId: other.customerId, locationId: op.locationId, title: 'T', sections: SECTIONS }, { key: op.adminKey }), 403, 'forbidden');
+    expectError(
+      await post(
+        '/inHouseWaiver/waiver/template',
+        { customerId: op.customerId, locationId: other.locationId, title: 'T', sections: SECTIONS },
+        { key: op.adminKey },
+      ),
+      404,
+    );
+    expectError(
+      await post(
+        '/inHouseWaiver/waiver/template',
+        { customerId: other.customerId, locationId: op.locationId, title: 'T', sections: SECTIONS },
+        { key: op.adminKey },
+      ),
+      403,
+      'forbidden',
+    );
     expectError(await get(`/inHouseWaiver/waiver/templates?locationId=${other.locationId}`, { key: op.adminKey }), 404);
     expectError(await get('/inHouseWaiver/waiver/templates', { key: op.adminKey }), 400, 'validation_failed');
     const staff = await op.addUser({ role: 'staff' });
-    expectError(await post('/inHouseWaiver/waiver/template', { customerId: op.customerId, locationId: op.locationId, title: 'T', sections: SECTIONS }, { key: staff.key }), 403, 'forbidden');
+    expectError(
+      await post(
+        '/inHouseWaiver/waiver/template',
+        { customerId: op.customerId, locationId: op.locationId, title: 'T', sections: SECTIONS },
+        { key: staff.key },
+      ),
+      403,
+      'forbidden',
+    );
     const editor = await op.addUser({ role: 'staff', permissions: ['waivers'] });
-    expect((await post('/inHouseWaiver/waiver/template', { customerId: op.customerId, locationId: op.locationId, title: 'T', sections: SECTIONS }, { key: editor.key })).status).toBe(201);
+    expect(
+      (
+        await post(
+          '/inHouseWaiver/waiver/template',
+          { customerId: op.customerId, locationId: op.locationId, title: 'T', sections: SECTIONS },
+          { key: editor.key },
+        )
+      ).status,
+    ).toBe(201);
     expect((await get(`/inHouseWaiver/waiver/template/${t.templateId}`)).body.title).toBe('Pontoon rental waiver');
   });
 
   it('security', async () => {
     const op = await createOperator();
     const t = await newTemplate(op);
-    await checkSecurity(op, { method: 'POST', path: '/inHouseWaiver/waiver/template', body: { customerId: op.customerId, locationId: op.locationId, title: 'T', sections: SECTIONS }, otherStatus: 403 });
-    await checkSecurity(op, { method: 'PUT', path: `/inHouseWaiver/waiver/template/${t.templateId}`, body: { customerId: op.customerId, title: 'x' }, otherStatus: 403 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/inHouseWaiver/waiver/template',
+      body: { customerId: op.customerId, locationId: op.locationId, title: 'T', sections: SECTIONS },
+      otherStatus: 403,
+    });
+    await checkSecurity(op, {
+      method: 'PUT',
+      path: `/inHouseWaiver/waiver/template/${t.templateId}`,
+      body: { customerId: op.customerId, title: 'x' },
+      otherStatus: 403,
+    });
     await checkSecurity(op, { method: 'DELETE', path: `/inHouseWaiver/waiver/template/${t.templateId}`, otherStatus: 403 });
     await checkSecurity(op, { method: 'GET', path: `/inHouseWaiver/waiver/templates?locationId=${op.locationId}`, otherStatus: 404 });
     expect((await get(`/inHouseWaiver/waiver/template/${t.templateId}`)).status).toBe(200);
@@ -200,7 +318,10 @@ describe('public waiver pages', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.body.waiverUrl).toBe(`http://berth.test/inHouseWaiver/waiver/templates/location/${op.locationId}`);
     expect(r.body.logoUrl).toBeNull();
-    await db().update(locations).set({ details: { logoUrl: 'https://cdn.test/logo.png', waiverUrl: 'https://waivers.example/dock' } }).where(eq(locations.id, op.locationId));
+    await db()
+      .update(locations)
+      .set({ details: { logoUrl: 'https://cdn.test/logo.png', waiverUrl: 'https://waivers.example/dock' } })
+      .where(eq(locations.id, op.locationId));
     const r2 = await get(`/waiverUrl?locationId=${op.locationId}`);
     expect(r2.body).toMatchObject({ waiverUrl: 'https://waivers.example/dock', logoUrl: 'https://cdn.test/logo.png' });
     const logo = await get(`/inHouseWaiver/logo/${op.locationId}`);
@@ -210,18 +331,27 @@ describe('public waiver pages', () => {
     expectError(await get('/inHouseWaiver/logo/loc_nope'), 404);
   });
 
-  it('templates of a location for renters, recording fn/ln/em tracking; never another location\'s templates', async () => {
+  it("templates of a location for renters, recording fn/ln/em tracking; never another location's templates", async () => {
     const op = await createOperator();
     const other = await createOperator();
     const t = await newTemplate(op);
     await newTemplate(other, { title: 'Other operator template' });
-    const r = await get(`/inHouseWaiver/waiver/templates/location/${op.locationId}?fn=Jane&ln=Doe&em=Jane%40Example.test`, { headers: { 'user-agent': 'UA-test', 'cf-connecting-ip': '198.51.100.4' } });
+    const r = await get(`/inHouseWaiver/waiver/templates/location/${op.locationId}?fn=Jane&ln=Doe&em=Jane%40Example.test`, {
+      headers: { 'user-agent': 'UA-test', 'cf-connecting-ip': '198.51.100.4' },
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body.data.map((x: any) => x.templateId)).toEqual([t.templateId]);
     expect(r.body.prefill).toEqual({ firstName: 'Jane', lastName: 'Doe', email: 'Jane@Example.test' });
     const visits = await db().select().from(waiverLinkVisits).where(eq(waiverLinkVisits.locationId, op.locationId)).all();
     expect(visits).toHaveLength(1);
-    expect(visits[0]).toMatchObject({ customerId: op.customerId, firstName: 'Jane', lastName: 'Doe', email: 'jane@example.test', userAgent: 'UA-test', ipAddress: '198.51.100.4' });
+    expect(visits[0]).toMatchObject({
+      customerId: op.customerId,
+      firstName: 'Jane',
+      lastName: 'Doe',
+      email: 'jane@example.test',
+      userAgent: 'UA-test',
+      ipAddress: '198.51.100.4',
+    });
     expectError(await get('/inHouseWaiver/waiver/templates/location/loc_nope'), 404);
   });
 
@@ -279,11 +409,19 @@ describe('POST /inHouseWaiver/waiver/sign', () => {
     expect(text).toContain('1988-07-14');
     expect(text).toContain('Pontoon 22');
     // The signature image is embedded.
-    const images = [...doc.context.enumerateIndirectObjects()].filter(([, o]) => o instanceof PDFRawStream && String(o.dict.get(doc.context.obj('Subtype') as any) ?? '').includes('Image'));
+    const images = [...doc.context.enumerateIndirectObjects()].filter(
+      ([, o]) => o instanceof PDFRawStream && String(o.dict.get(doc.context.obj('Subtype') as any) ?? '').includes('Image'),
+    );
     expect(images.length).toBeGreaterThanOrEqual(1);
 
     const row = await db().select().from(waiverSignatures).where(eq(waiverSignatures.id, s.signatureId)).get();
-    expect(row).toMatchObject({ customerId: op.customerId, templateId: t.templateId, firstName: 'Jane', ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (Test)' });
+    expect(row).toMatchObject({
+      customerId: op.customerId,
+      templateId: t.templateId,
+      firstName: 'Jane',
+      ipAddress: '203.0.113.7',
+      userAgent: 'Mozilla/5.0 (Test)',
+    });
     expect(JSON.stringify(row!.formData)).not.toContain('base64');
     const stored = await env.FILES.head(row!.pdfKey);
     expect(stored?.size).toBe(s.pdfSize);
@@ -291,7 +429,14 @@ describe('POST /inHouseWaiver/waiver/sign', () => {
 
     const info = await get(`/inHouseWaiver/waiver/sign/info/${s.signatureId}`);
     expect(info.status).toBe(200);
-    expect(info.body).toMatchObject({ signatureId: s.signatureId, templateTitle: 'Pontoon rental waiver', firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.test', contentHash: s.contentHash });
+    expect(info.body).toMatchObject({
+      signatureId: s.signatureId,
+      templateTitle: 'Pontoon rental waiver',
+      firstName: 'Jane',
+      lastName: 'Doe',
+      email: 'jane.doe@example.test',
+      contentHash: s.contentHash,
+    });
     expect(info.body.formData.sig).toMatchObject({ image: 'image/png' });
     expect(info.body.formData.ack_risk).toBe(true);
 
@@ -299,7 +444,11 @@ describe('POST /inHouseWaiver/waiver/sign', () => {
     expect(s.renterId).toMatch(/^rnt_/);
     const renter = await get(`/renters/${s.renterId}`, { key: op.adminKey });
     expect(renter.body).toMatchObject({ firstName: 'Jane', email: 'jane.doe@example.test', waivers_signed_urls: [s.waiverUrl] });
-    const created = await db().select().from(webhookEvents).where(and(eq(webhookEvents.customerId, op.customerId), eq(webhookEvents.type, 'customer.created'))).all();
+    const created = await db()
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.customerId, op.customerId), eq(webhookEvents.type, 'customer.created')))
+      .all();
     expect(created).toHaveLength(1);
   });
 
@@ -317,26 +466,65 @@ describe('POST /inHouseWaiver/waiver/sign', () => {
     const t = await newTemplate(op);
     const bk1 = await addBooking(op, 'txn_sign_1');
     await addBooking(op, 'txn_sign_1');
-    const renter = (await post('/renters', { customerId: op.customerId, firstName: 'Jane', lastName: 'Doe', email: 'jane.operator@example.test', address: 'x' }, { key: op.adminKey })).body;
-    const wn = (await post('/pending-renters', { customerId: op.customerId, locationId: op.locationId, transactionId: 'txn_sign_1', renterId: renter.id, templateId: t.templateId }, { key: op.adminKey })).body;
+    const renter = (
+      await post(
+        '/renters',
+        { customerId: op.customerId, firstName: 'Jane', lastName: 'Doe', email: 'jane.operator@example.test', address: 'x' },
+        { key: op.adminKey },
+      )
+    ).body;
+    const wn = (
+      await post(
+        '/pending-renters',
+        { customerId: op.customerId, locationId: op.locationId, transactionId: 'txn_sign_1', renterId: renter.id, templateId: t.templateId },
+        { key: op.adminKey },
+      )
+    ).body;
 
     const r = await post('/inHouseWaiver/waiver/sign', await signBody(t.templateId, { waiverNumber: wn.pin }));
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ waiverNumber: wn.waiverNumber, waiverNumberCompleted: true, transactionId: 'txn_sign_1', transactionUpdated: true, bookingsUpdated: 2, renterId: renter.id });
+    expect(r.body).toMatchObject({
+      waiverNumber: wn.waiverNumber,
+      waiverNumberCompleted: true,
+      transactionId: 'txn_sign_1',
+      transactionUpdated: true,
+      bookingsUpdated: 2,
+      renterId: renter.id,
+    });
 
     const after = (await get(`/pending-renters?transactionId=txn_sign_1`, { key: op.adminKey })).body.data[0];
-    expect(after).toMatchObject({ status: 'COMPLETED', pin: null, signatureId: r.body.signatureId, waiverUrl: r.body.waiverUrl, renterId: renter.id, version: '2' });
+    expect(after).toMatchObject({
+      status: 'COMPLETED',
+      pin: null,
+      signatureId: r.body.signatureId,
+      waiverUrl: r.body.waiverUrl,
+      renterId: renter.id,
+      version: '2',
+    });
     const b = await db().select().from(bookings).where(eq(bookings.id, bk1)).get();
     expect((b!.extendedData as any).note).toBe('keep me');
-    expect((b!.extendedData as any).signedWaivers).toEqual([expect.objectContaining({ signatureId: r.body.signatureId, url: r.body.waiverUrl, signerName: 'Jane Doe' })]);
+    expect((b!.extendedData as any).signedWaivers).toEqual([
+      expect.objectContaining({ signatureId: r.body.signatureId, url: r.body.waiverUrl, signerName: 'Jane Doe' }),
+    ]);
     expect((await get(`/renters/${renter.id}`, { key: op.adminKey })).body.waivers_signed_urls).toEqual([r.body.waiverUrl]);
 
     const v = await get(`/inHouseWaiver/waiver/verify/${r.body.signatureId}`);
     expect(v.status, v.text).toBe(200);
-    expect(v.body).toMatchObject({ pdfExists: true, pdfIntact: true, transactionUpdated: true, bookingsWithWaiver: 2, waiverNumberCompleted: true, renterId: renter.id, renterUpdated: true });
+    expect(v.body).toMatchObject({
+      pdfExists: true,
+      pdfIntact: true,
+      transactionUpdated: true,
+      bookingsWithWaiver: 2,
+      waiverNumberCompleted: true,
+      renterId: renter.id,
+      renterUpdated: true,
+    });
 
     // A second signer of the same transaction is appended, not replacing the first.
-    const r2 = await post('/inHouseWaiver/waiver/sign', await signBody(t.templateId, { transactionId: 'txn_sign_1', firstName: 'Max', userEmail: 'max@example.test' }));
+    const r2 = await post(
+      '/inHouseWaiver/waiver/sign',
+      await signBody(t.templateId, { transactionId: 'txn_sign_1', firstName: 'Max', userEmail: 'max@example.test' }),
+    );
     expect(r2.status).toBe(201);
     const b2 = await db().select().from(bookings).where(eq(bookings.id, bk1)).get();
     expect((b2!.extendedData as any).signedWaivers.map((w: any) => w.signerName)).toEqual(['Jane Doe', 'Max Doe']);
@@ -363,7 +551,13 @@ describe('POST /inHouseWaiver/waiver/sign', () => {
   it('an e-mail of an existing renter only adds the waiver URL (a public form never overwrites the record)', async () => {
     const op = await createOperator();
     const t = await newTemplate(op);
-    const renter = (await post('/renters', { customerId: op.customerId, firstName: 'Real', lastName: 'Name', email: 'jane.doe@example.test', address: 'x' }, { key: op.adminKey })).body;
+    const renter = (
+      await post(
+        '/renters',
+        { customerId: op.customerId, firstName: 'Real', lastName: 'Name', email: 'jane.doe@example.test', address: 'x' },
+        { key: op.adminKey },
+      )
+    ).body;
     const r = await post('/inHouseWaiver/waiver/sign', await signBody(t.templateId, { firstName: 'Mallory' }));
     expect(r.body.renterId).toBe(renter.id);
     const after = (await get(`/renters/${renter.id}`, { key: op.adminKey })).body;
@@ -399,7 +593,11 @@ describe('POST /inHouseWaiver/waiver/sign', () => {
     const op = await createOperator();
     const t = await newTemplate(op);
     const wn = (await post('/pending-renters', { customerId: op.customerId, locationId: op.locationId }, { key: op.adminKey })).body;
-    const rs = await Promise.all([0, 1, 2].map(async (i) => post('/inHouseWaiver/waiver/sign', await signBody(t.templateId, { waiverNumber: wn.pin, userEmail: `racer${i}@example.test` }))));
+    const rs = await Promise.all(
+      [0, 1, 2].map(async (i) =>
+        post('/inHouseWaiver/waiver/sign', await signBody(t.templateId, { waiverNumber: wn.pin, userEmail: `racer${i}@example.test` })),
+      ),
+    );
     expect(rs.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of rs.filter((x) => x.status !== 201)) expect([404, 409]).toContain(r.status);
     const sigs = await db().select().from(waiverSignatures).where(eq(waiverSignatures.customerId, op.customerId)).all();
@@ -411,7 +609,11 @@ describe('POST /inHouseWaiver/waiver/sign', () => {
   it('refuses bad signatures, unticked acknowledgements, bad fields; nothing is written', async () => {
     const op = await createOperator();
     const t = await newTemplate(op);
-    const send = async (formData: Record<string, unknown>) => post('/inHouseWaiver/waiver/sign', { ...(await signBody(t.templateId)), formData: { ack_risk: true, emergency: 'x', sig: await signaturePng(), ...formData } });
+    const send = async (formData: Record<string, unknown>) =>
+      post('/inHouseWaiver/waiver/sign', {
+        ...(await signBody(t.templateId)),
+        formData: { ack_risk: true, emergency: 'x', sig: await signaturePng(), ...formData },
+      });
     const gif = await send({ sig: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' });
     expectError(gif, 400, 'validation_failed');
     expect(gif.body.details[0]).toMatchObject({ field: 'formData.sig', code: 'invalid_signature' });
@@ -420,7 +622,11 @@ describe('POST /inHouseWaiver/waiver/sign', () => {
     expectError(await send({ sig: 'data:image/png;base64,' + btoa('not really a png at all') }), 400, 'validation_failed');
     expectError(await send({ sig: TINY_JPEG.replace('image/jpeg', 'image/png') }), 400, 'validation_failed');
     // PNG magic but a broken image: pdf-lib cannot read it.
-    expectError(await send({ sig: 'data:image/png;base64,' + base64Encode(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5, 6, 7, 8])) }), 400, 'validation_failed');
+    expectError(
+      await send({ sig: 'data:image/png;base64,' + base64Encode(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5, 6, 7, 8])) }),
+      400,
+      'validation_failed',
+    );
     expectError(await send({ sig: undefined }), 400, 'validation_failed');
     expectError(await send({ extra: 'data:text/html;base64,PGgxPg==' }), 400, 'validation_failed');
     const unticked = await send({ ack_risk: false });
@@ -440,10 +646,16 @@ describe('POST /inHouseWaiver/waiver/sign', () => {
     const t = await newTemplate(op);
     const big = new Uint8Array(600 * 1024);
     big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    const r = await post('/inHouseWaiver/waiver/sign', { ...(await signBody(t.templateId)), formData: { ack_risk: true, emergency: 'x', sig: `data:image/png;base64,${base64Encode(big)}` } });
+    const r = await post('/inHouseWaiver/waiver/sign', {
+      ...(await signBody(t.templateId)),
+      formData: { ack_risk: true, emergency: 'x', sig: `data:image/png;base64,${base64Encode(big)}` },
+    });
     expectError(r, 413, 'payload_too_large');
     const huge = new Uint8Array(900 * 1024);
-    const r2 = await post('/inHouseWaiver/waiver/sign', { ...(await signBody(t.templateId)), formData: { ack_risk: true, emergency: 'x', sig: `data:image/png;base64,${base64Encode(huge)}` } });
+    const r2 = await post('/inHouseWaiver/waiver/sign', {
+      ...(await signBody(t.templateId)),
+      formData: { ack_risk: true, emergency: 'x', sig: `data:image/png;base64,${base64Encode(huge)}` },
+    });
     expectError(r2, 413, 'payload_too_large');
     expect((await env.FILES.list({ prefix: `waivers/${op.customerId}/` })).objects).toEqual([]);
   });

@@ -1,0 +1,68 @@
+// Lint for Berth: typescript-eslint with type information, plus the layering rules of src/modules/README.md.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Another module is reached only through its public files (service.ts, types.ts); the module list reads module.ts. */
+const MODULE_PRIVATE = '^\\.\\./[a-z0-9-]+/(?!(service|types)$)[^/]+$';
+const FOREIGN_PRIVATE = '(^|/)modules/[a-z0-9-]+/(?!(service|types|module)$)[^/]+$';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', '.wrangler/', 'dist/', 'migrations/', 'coverage/', 'examples/**/node_modules/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      'max-len': ['error', { code: 160, ignoreUrls: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Too noisy for D1 rows and zod-parsed JSON; the types at the edges are checked by zod instead.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/restrict-template-expressions': 'off',
+      '@typescript-eslint/no-base-to-string': 'off',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/only-throw-error': 'off',
+      '@typescript-eslint/no-redundant-type-constituents': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'durable-objects/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: FOREIGN_PRIVATE, message: "Import another module only through its service.ts or types.ts." }] }] },
+  },
+  {
+    files: ['src/modules/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: MODULE_PRIVATE, message: "Import another module only through its service.ts or types.ts." },
+            { regex: FOREIGN_PRIVATE, message: "Import another module only through its service.ts or types.ts." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(middleware|modules)(/|$)', message: 'lib/ is the lowest layer: it imports nothing from middleware/ or modules/.' }] }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'test/**/*.mjs', 'scripts/**/*.mjs', '*.mjs', '*.mts', '*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  { files: ['**/*.mjs', 'vitest.config.mts'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+  },
+);
