@@ -7,11 +7,15 @@ export default defineConfig(async () => {
   return {
     plugins: [
       cloudflareTest({
+        // The production entry point: tests exercise what staging and production ship (no development routes).
+        main: './src/index.ts',
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
             ENVIRONMENT: 'test',
+            LOG_LEVEL: 'warn',
+            SANDBOX_AUTOSEED: 'off',
             JWT_SECRET: 'test-only-jwt-secret-0123456789abcdef',
             WIDGET_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
             DEV_SEED_TOKEN: 'test-seed-token',

@@ -1,18 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { Scalar } from '@scalar/hono-api-reference';
-import type { AppEnv } from './lib/context';
-import { ApiError, errorBody } from './lib/errors';
+import { ANONYMOUS, type AppEnv } from './lib/context';
+import { ApiError, CORE_ERRORS, errorBody, errorTableMarkdown, type ErrorInfo } from './lib/errors';
+import { moduleHooks, type ModuleDef } from './lib/module';
 import { requestContext } from './middleware/request-id';
-import { authenticate } from './middleware/auth';
-import { modules } from './modules';
-
-/** JSON bodies are capped at 1 MiB; upload routes set their own (larger) caps. */
-export const JSON_BODY_LIMIT = 1024 * 1024;
-export const UPLOAD_BODY_LIMIT = 50 * 1024 * 1024;
-const UPLOAD_PATHS = [/^\/inventory\/(photo|video|asset-map)\//, /^\/public\/bookings\/[^/]+\/documents$/, /^\/slip-portal\/upload$/];
+import { authenticateOperator } from './middleware/auth';
 
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
@@ -20,13 +14,31 @@ function toApiError(err: unknown): ApiError {
     if (err.status === 400 && /json/i.test(err.message)) return new ApiError('invalid_json', 'Malformed JSON in request body');
     if (err.status === 413) return new ApiError('payload_too_large', err.message);
     if (err.status === 415) return new ApiError('unsupported_media_type', 'Content-Type must be application/json');
-    return new ApiError(err.status >= 500 ? 'internal' : 'bad_request', err.message || 'Bad request', { status: err.status });
+    if (err.status >= 500) return new ApiError('internal', err.message || 'Internal error');
+    return new ApiError('bad_request', err.message || 'Bad request');
   }
   return new ApiError('internal', 'Something went wrong on our side; the error was logged with this requestId');
 }
 
-export function buildApp() {
+/** Every error code of the API (shared and per module), each defined once with one status. */
+export function errorRegistry(modules: ModuleDef[]): Record<string, ErrorInfo & { module: string }> {
+  const all: Record<string, ErrorInfo & { module: string }> = {};
+  for (const [code, info] of Object.entries(CORE_ERRORS)) all[code] = { ...info, module: 'shared' };
+  for (const m of modules) {
+    for (const [code, info] of Object.entries(m.errors ?? {})) {
+      const prev = all[code];
+      if (prev) throw new Error(`Error code ${code} of module ${m.name} is already defined by ${prev.module}`);
+      all[code] = { ...info, module: m.name };
+    }
+  }
+  return all;
+}
+
+/** The Hono app: middleware chain, every module's router, `/openapi.json`, `/docs` and the error envelope. */
+export function buildApp(modules: ModuleDef[]) {
   const app = new OpenAPIHono<AppEnv>();
+  const hooks = moduleHooks(modules);
+  const registry = errorRegistry(modules);
 
   app.use('*', requestContext);
   app.use(
@@ -38,24 +50,16 @@ export function buildApp() {
     }),
   );
   app.use('*', async (c, next) => {
-    const path = new URL(c.req.url).pathname;
-    const maxSize = UPLOAD_PATHS.some((r) => r.test(path)) ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT;
-    return await bodyLimit({
-      maxSize,
-      onError: (c) => {
-        const err = new ApiError('payload_too_large', `Request body exceeds the ${Math.round(maxSize / 1024)} KiB limit`);
-        return c.json(errorBody(err, c.get('requestId') ?? 'unknown'), 413);
-      },
-    })(c, next);
+    c.set('principal', ANONYMOUS);
+    c.set('hooks', hooks);
+    c.set('authenticate', authenticateOperator);
+    await next();
   });
-  app.use('*', authenticate);
 
   app.onError((err, c) => {
     const apiErr = toApiError(err);
     const requestId = c.get('requestId') ?? 'unknown';
-    if (apiErr.status >= 500) {
-      console.log(JSON.stringify({ level: 'error', msg: 'unhandled error', requestId, error: String(err), stack: (err as Error)?.stack }));
-    }
+    if (apiErr.status >= 500) c.get('log')?.error('unhandled error', { error: String(err), stack: (err as Error)?.stack });
     const res = c.json(errorBody(apiErr, requestId), apiErr.status as 400);
     for (const [k, v] of Object.entries(apiErr.headers ?? {})) res.headers.set(k, v);
     return res;
@@ -88,51 +92,15 @@ export function buildApp() {
     description: 'Access token of a dashboard user, issued by the identity provider.',
   });
 
-  for (const m of modules) app.route('/', m);
+  for (const m of modules) if (m.router) app.route('/', m.router);
 
   app.get('/health', (c) => c.json({ status: 'ok', time: new Date().toISOString() }));
+  const description = `${API_DESCRIPTION}\n\n**Error codes.** Every code the API answers, with its status:\n\n${errorTableMarkdown(registry)}`;
   app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
-    info: {
-      title: 'Berth API',
-      version: '1.0.0',
-      description: API_DESCRIPTION,
-    },
+    info: { title: 'Berth API', version: '1.0.0', description },
     servers: [{ url: new URL(c.req.url).origin }],
-    tags: [
-      {
-        name: 'Channel API',
-        description: [
-          "Resellers sell operators' rentals and tours from their own checkout. Authenticate with `Authorization: Bearer <rtc_live_... | rtc_test_...>` or `X-Channel-Key`. Errors are `{error, message}` (plus `requestId`); branch on `error`:",
-          '',
-          '| error | status | meaning |',
-          '|---|---|---|',
-          '| `missing_api_key` | 401 | no key sent |',
-          '| `invalid_api_key` | 401 | unknown or rotated key (do not retry) |',
-          '| `connection_paused` | 403 | the operator paused the connection, or the channel is paused |',
-          '| `not_sandbox` | 403 | sandbox reset with a live key |',
-          '| `unknown_product` | 404 (or a line of an availability answer) | the product is not offered to the key |',
-          '| `not_found` | 404 | a booking this key did not create |',
-          '| `validation_failed` | 400 | invalid input or missing `Idempotency-Key` |',
-          '| `booking_in_progress` | 409 | same Idempotency-Key still in flight |',
-          '| `unavailable` | 409 | a real conflict; the key is freed |',
-          '| `not_cancellable` | 409 | checked in or completed |',
-          '| `idempotency_key_reuse` | 422 | same key, different request |',
-          '| `rate_limited` | 429 | over 300 requests per minute per connection; see `X-RateLimit-Reset` |',
-          '| `idempotency_unavailable`, `inventory_locked` | 503 | transient; retry with the same key |',
-        ].join('\n'),
-      },
-      {
-        name: 'Channel partner portal',
-        description:
-          'Reseller-side portal: register a channel, rotate the platform key, pause, settlement, webhook subscription. Authenticate with the portal token (`rtp_...`).',
-      },
-      {
-        name: 'Channel connections',
-        description:
-          'Operator side of the reseller channel: connect to platform channels, commission and offer set, pause, remove, single-operator keys and rotation, settlement.',
-      },
-    ],
+    tags: modules.flatMap((m) => m.tags ?? []),
   }));
   app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Berth API reference' }));
   return app;

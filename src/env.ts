@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { InventoryLock } from '../durable-objects/inventory-lock';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
+import type { QueueMessage } from './lib/module';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
 export interface Env {
@@ -10,6 +12,8 @@ export interface Env {
   EVENTS_QUEUE: Queue<QueueMessage>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';
+  /** `debug`, `info` (default), `warn` or `error`: log lines under this level are dropped. */
+  LOG_LEVEL?: string;
   /** Identity provider: issuer and audience checked on every bearer token. */
   JWT_ISSUER: string;
   JWT_AUDIENCE: string;
@@ -21,15 +25,78 @@ export interface Env {
   STRIPE_SECRET_KEY?: string;
   /** Key (base64, 32 bytes) for AES-GCM payloads of the public widget endpoint. */
   WIDGET_ENCRYPTION_KEY?: string;
+  /** Geocoder (optional; without it addresses are stored without coordinates). */
+  GEOCODER_API_KEY?: string;
+  /** Telephony provider (optional; without it numbers and calls are simulated). */
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  /** Identity provider management API (optional; without it invitations are recorded only). */
+  IDP_DOMAIN?: string;
+  IDP_MANAGEMENT_TOKEN?: string;
   /** Development only: token that allows POST /__dev/seed. */
   DEV_SEED_TOKEN?: string;
   DEMO_API_KEY?: string;
   OTHER_API_KEY?: string;
   DEMO_CHANNEL_TEST_KEY?: string;
   PUBLIC_BASE_URL?: string;
+  /** `off` stops the cron job that seeds the sandbox tenant when it is missing (the test pool sets it). */
+  SANDBOX_AUTOSEED?: string;
 }
 
-/** Messages carried by the events queue. */
-export type QueueMessage = { kind: 'webhook.fanout'; eventId: string } | { kind: 'webhook.deliver'; deliveryId: string };
-
 export const isProduction = (env: Env) => env.ENVIRONMENT === 'production' || env.ENVIRONMENT === 'staging';
+
+const optional = <T extends z.ZodType>(t: T) => t.optional();
+const base64Key32 = z.string().refine((v) => {
+  try {
+    return atob(v).length === 32;
+  } catch {
+    return false;
+  }
+}, 'must be 32 bytes in base64');
+
+/** What every environment needs, and the format of what is optional. */
+const Common = z.object({
+  ENVIRONMENT: z.enum(['development', 'test', 'staging', 'production']),
+  LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'])),
+  JWT_ISSUER: z.string().url(),
+  JWT_AUDIENCE: z.string().min(1),
+  JWKS_URL: optional(z.string().url()),
+  JWT_SECRET: optional(z.string().min(16)),
+  STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)')),
+  WIDGET_ENCRYPTION_KEY: optional(base64Key32),
+  PUBLIC_BASE_URL: optional(z.string().url()),
+  GEOCODER_API_KEY: optional(z.string().min(1)),
+  TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-f]{32}$/i, 'must be a Twilio account SID (AC...)')),
+  TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
+  IDP_DOMAIN: optional(z.string().min(1)),
+  IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
+});
+
+/** Staging and production: the identity provider, the payment provider and the widget key are required. */
+const Deployed = Common.extend({
+  JWKS_URL: z.string().url(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)'),
+  WIDGET_ENCRYPTION_KEY: base64Key32,
+});
+
+export class ConfigError extends Error {}
+
+let checked: { ok: true } | { ok: false; message: string } | undefined;
+
+/**
+ * Checks the configuration once per isolate. In staging and production a missing or malformed
+ * secret stops the Worker with a message naming it (every request answers 503 with that message
+ * and the error is logged) instead of failing at its first use.
+ */
+export function checkConfig(env: Env): void {
+  if (!checked) {
+    const parsed = (isProduction(env) ? Deployed : Common).safeParse(env);
+    if (parsed.success) checked = { ok: true };
+    else {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.input === undefined ? 'missing' : i.message}`);
+      checked = { ok: false, message: `Configuration error: ${problems.join('; ')}` };
+      console.log(JSON.stringify({ level: 'error', msg: checked.message }));
+    }
+  }
+  if (!checked.ok) throw new ConfigError(checked.message);
+}

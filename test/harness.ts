@@ -6,6 +6,18 @@ import { customers, users, apiKeys } from '../src/db/schema/accounts';
 import { locations } from '../src/db/schema/locations';
 import { keyRow, generateKeySecret } from '../src/modules/api-keys/service';
 import { newId } from '../src/lib/ids';
+import { modules } from '../src/modules';
+import { moduleHooks } from '../src/lib/module';
+import { jobsFor, runJobs } from '../src/jobs/cron';
+
+/** The hooks of every module, for service calls made directly from a test. */
+export const appHooks = moduleHooks(modules);
+
+/** Runs the cron jobs of one schedule as the Worker's `scheduled` handler does. */
+export const runCron = (cron: string, now?: Date) => runJobs(modules, appHooks, cron, env, now);
+
+/** The names of the jobs a schedule runs. */
+export const cronJobNames = (cron: string) => jobsFor(modules, cron).map((j) => j.name);
 
 export const BASE = 'http://berth.test';
 export const db = () => getDb(env.DB);

@@ -1,48 +1,24 @@
 import type { Env } from '../env';
-import { sweepWebhooks } from '../modules/webhooks/service';
-import { purgeDeletedLocations } from '../modules/locations/service';
-import { expireHolds } from '../modules/holds/service';
-import { sweepWaitlist } from '../modules/waitlist/service';
-import { purgeExpiredKeys } from '../modules/channel/idempotency';
-import { getDb } from '../db/client';
+import { systemCtx, type Hooks } from '../lib/context';
+import type { CronJob, ModuleDef } from '../lib/module';
 
-export type Job = { name: string; run: (env: Env, now: Date) => Promise<unknown> };
-
-/**
- * Cron expression (as in wrangler.toml [triggers]) to the jobs it runs. Modules register their
- * sweeps here; `scheduled()` dispatches by `controller.cron`.
- */
-export const JOBS: Record<string, Job[]> = {
-  '*/5 * * * *': [
-    { name: 'webhooks.sweep', run: (env) => sweepWebhooks(env) },
-    { name: 'holds.expire', run: (env, now) => expireHolds(env, now) },
-    { name: 'waitlist.sweep', run: (env, now) => sweepWaitlist(env, now) },
-  ],
-  '0 3 * * *': [
-    { name: 'locations.purge', run: (env, now) => purgeDeletedLocations(env, now) },
-    { name: 'channel.idempotency_purge', run: (env, now) => purgeExpiredKeys(getDb(env.DB), now.getTime()) },
-  ],
-};
-
-export function registerJob(cron: string, job: Job) {
-  (JOBS[cron] ??= []).push(job);
+/** The jobs of every module for one cron expression (as in wrangler.toml [triggers]). */
+export function jobsFor(modules: ModuleDef[], cron: string): CronJob[] {
+  return modules.flatMap((m) => m.jobs ?? []).filter((j) => j.cron === cron);
 }
 
-export async function runJobs(cron: string, env: Env, now = new Date()) {
-  const jobs = JOBS[cron] ?? [];
+/** Runs the jobs of one schedule one after the other; a failing job is logged and does not stop the others. */
+export async function runJobs(modules: ModuleDef[], hooks: Hooks, cron: string, env: Env, now = new Date()) {
   const results: Record<string, unknown> = {};
-  for (const job of jobs) {
+  const ctx = systemCtx(env, { hooks, requestId: `cron_${now.getTime()}` });
+  for (const job of jobsFor(modules, cron)) {
     try {
-      results[job.name] = await job.run(env, now);
+      results[job.name] = await job.run(ctx, now);
     } catch (err) {
       results[job.name] = { error: String(err) };
-      console.log(JSON.stringify({ level: 'error', msg: 'cron job failed', job: job.name, error: String(err) }));
+      ctx.log.error('cron job failed', { job: job.name, error: String(err) });
     }
   }
-  console.log(JSON.stringify({ level: 'info', msg: 'cron', cron, results }));
+  ctx.log.info('cron', { cron, results });
   return results;
-}
-
-export async function runScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
-  ctx.waitUntil(runJobs(controller.cron, env, new Date(controller.scheduledTime)));
 }

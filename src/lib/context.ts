@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import type { Env } from '../env';
 import { getDb, type DB } from '../db/client';
 import { ApiError } from './errors';
+import type { HookEvents, HookName } from './hooks';
+import { createLogger, type Logger, type LogLevel } from './logger';
 
 export type Role = 'admin' | 'manager' | 'staff';
 
@@ -37,7 +39,51 @@ export interface AppEnv {
     principal: Principal;
     /** Set by the channel middleware (reseller API). */
     channel?: unknown;
+    /** The hook listeners of every module, set by the app. */
+    hooks: Hooks;
+    /** Request-scoped structured logger. */
+    log: Logger;
+    /** Operator authentication, set by the app; route middleware calls it for operator and public routes. */
+    authenticate: Authenticator;
   };
+}
+
+/** Who may call a route: operator credentials (default), operator admin, public (credentials optional), none (own scheme or callbacks). */
+export type Access = 'operator' | 'admin' | 'public' | 'none';
+
+/** Reads and checks operator credentials for a route with the given access; answers the rate-limit headers to set. */
+export type Authenticator = (c: Context<AppEnv>, access: Access) => Promise<Record<string, string>>;
+
+export type HookListener<K extends HookName> = (ctx: Ctx, e: HookEvents[K]) => Promise<void>;
+export type HookListeners = { [K in HookName]?: HookListener<K> };
+
+/** Runs the listeners of a hook; a failing listener is logged, never surfaced to the caller. */
+export interface Hooks {
+  emit<K extends HookName>(ctx: Ctx, name: K, e: HookEvents[K]): Promise<void>;
+}
+
+export function hooksOf(listeners: { module: string; hooks: HookListeners }[]): Hooks {
+  return {
+    async emit(ctx, name, e) {
+      for (const l of listeners) {
+        const fn = l.hooks[name];
+        if (!fn) continue;
+        try {
+          await fn(ctx, e);
+        } catch (err) {
+          ctx.log.error('hook listener failed', { hook: name, module: l.module, error: String(err) });
+        }
+      }
+    },
+  };
+}
+
+/** For contexts that run no listeners (seeding, direct service calls in tests). */
+export const NO_HOOKS: Hooks = { emit: async () => {} };
+
+export function logLevelOf(env: Env): LogLevel {
+  const l = env.LOG_LEVEL;
+  return l === 'debug' || l === 'info' || l === 'warn' || l === 'error' ? l : 'info';
 }
 
 /** Transport-free context handed to services, jobs and other modules. */
@@ -47,6 +93,8 @@ export interface Ctx {
   principal: Principal;
   requestId: string;
   waitUntil: (p: Promise<unknown>) => void;
+  hooks: Hooks;
+  log: Logger;
 }
 
 export function ctxOf(c: Context<AppEnv>): Ctx {
@@ -55,6 +103,8 @@ export function ctxOf(c: Context<AppEnv>): Ctx {
     db: getDb(c.env.DB),
     principal: c.get('principal') ?? ANONYMOUS,
     requestId: c.get('requestId'),
+    hooks: c.get('hooks') ?? NO_HOOKS,
+    log: c.get('log') ?? createLogger({ requestId: c.get('requestId') }, logLevelOf(c.env)),
     waitUntil: (p) => {
       try {
         c.executionCtx.waitUntil(p);
@@ -66,7 +116,11 @@ export function ctxOf(c: Context<AppEnv>): Ctx {
 }
 
 /** A context for cron, queue consumers and seeding. */
-export function systemCtx(env: Env, opts: { customerId?: string; waitUntil?: (p: Promise<unknown>) => void; requestId?: string } = {}): Ctx {
+export function systemCtx(
+  env: Env,
+  opts: { customerId?: string; waitUntil?: (p: Promise<unknown>) => void; requestId?: string; hooks?: Hooks } = {},
+): Ctx {
+  const requestId = opts.requestId ?? `sys_${Date.now()}`;
   return {
     env,
     db: getDb(env.DB),
@@ -79,8 +133,10 @@ export function systemCtx(env: Env, opts: { customerId?: string; waitUntil?: (p:
       permissions: ['admin'],
       plan: 'enterprise',
     },
-    requestId: opts.requestId ?? `sys_${Date.now()}`,
+    requestId,
     waitUntil: opts.waitUntil ?? ((p) => void p),
+    hooks: opts.hooks ?? NO_HOOKS,
+    log: createLogger({ requestId }, logLevelOf(env)),
   };
 }
 

@@ -1,45 +1,66 @@
 /**
  * One error envelope for the whole API: `{ error, message, requestId, details? }`.
- * Code throws `ApiError`; `onError` and the validation hook render it. The status of each
- * machine code lives in one table.
+ *
+ * Error codes are a closed registry. The codes every layer shares are in `CORE_ERRORS` below;
+ * a module adds its own in its `errors.ts` with `defineErrors({...})`, lists that table in its
+ * `module.ts`, and throws them with the table's `fail(code, message)`. No code throws a code
+ * outside the registry or passes a status by hand: the status always comes from the table.
+ * `/docs` (and the channel's error table) are generated from the registry.
  */
-export const STATUS_BY_CODE = {
-  bad_request: 400,
-  validation_failed: 400,
-  invalid_json: 400,
-  invalid_cursor: 400,
-  no_changes: 400,
-  unauthenticated: 401,
-  payment_failed: 402,
-  forbidden: 403,
-  insufficient_scope: 403,
-  no_account: 403,
-  not_found: 404,
-  route_not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  already_exists: 409,
-  unavailable: 409,
-  version_conflict: 409,
-  not_pending: 409,
-  not_cancellable: 409,
-  invalid_state: 409,
-  expired: 410,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  unprocessable: 422,
-  rate_limited: 429,
-  internal: 500,
-  service_unavailable: 503,
-} as const;
+export interface ErrorInfo {
+  status: number;
+  /** One line: when the API answers this code. */
+  meaning: string;
+}
 
-export type ErrorCode = keyof typeof STATUS_BY_CODE;
+export const CORE_ERRORS = {
+  bad_request: { status: 400, meaning: 'The request cannot be served as sent; the message says why' },
+  validation_failed: { status: 400, meaning: 'An input is missing or invalid; `details` names each field' },
+  invalid_json: { status: 400, meaning: 'The body is not well-formed JSON' },
+  invalid_cursor: { status: 400, meaning: 'A pagination cursor that this API did not issue, or one for another query' },
+  no_changes: { status: 400, meaning: 'An update without any field to change' },
+  price_mismatch: { status: 400, meaning: "The client's total differs from the server's price by more than a cent" },
+  payment_provider_error: { status: 400, meaning: 'The payment provider refused the request' },
+  invalid_payment_method: { status: 400, meaning: 'An unknown or unusable payment method' },
+  unauthenticated: { status: 401, meaning: 'No credentials, or credentials that are invalid, expired or revoked' },
+  payment_failed: { status: 402, meaning: 'The card was declined or needs authentication; nothing was written' },
+  forbidden: { status: 403, meaning: "Valid credentials without the needed permission, or another operator's `customerId`" },
+  insufficient_scope: { status: 403, meaning: 'The token lacks the scope named in `requiredScope`' },
+  no_account: { status: 403, meaning: 'A signed-in identity that has no operator account yet' },
+  not_found: { status: 404, meaning: "No such record (another operator's records answer the same)" },
+  route_not_found: { status: 404, meaning: 'The service has no such path' },
+  method_not_allowed: { status: 405, meaning: 'The path exists but not with this method' },
+  already_exists: { status: 409, meaning: 'A record with the same unique value exists' },
+  unavailable: { status: 409, meaning: 'The time or capacity is no longer available; nothing was charged or written' },
+  version_conflict: { status: 409, meaning: 'The record changed since it was read; reload and retry' },
+  not_pending: { status: 409, meaning: 'The record is no longer pending' },
+  not_cancellable: { status: 409, meaning: 'The record cannot be cancelled in its present state' },
+  invalid_state: { status: 409, meaning: 'The record state does not allow this action' },
+  idempotency_key_reuse: { status: 422, meaning: 'The Idempotency-Key was used with a different request' },
+  request_in_progress: { status: 409, meaning: 'A request with the same Idempotency-Key is still in flight' },
+  expired: { status: 410, meaning: 'The link, code or offer has expired' },
+  payload_too_large: { status: 413, meaning: 'The body is larger than the documented cap' },
+  unsupported_media_type: { status: 415, meaning: 'A JSON endpoint called with another Content-Type' },
+  unprocessable: { status: 422, meaning: 'Well-formed but semantically unusable input' },
+  rate_limited: { status: 429, meaning: 'Over the per-minute limit of the credential; see `Retry-After`' },
+  internal: { status: 500, meaning: 'A bug on our side; it was logged with the requestId' },
+  service_unavailable: { status: 503, meaning: 'A dependency is temporarily unavailable or not configured; retry later' },
+} as const satisfies Record<string, ErrorInfo>;
+
+export type CoreErrorCode = keyof typeof CORE_ERRORS;
+export type ErrorTable = Record<string, ErrorInfo>;
 
 export interface ErrorDetail {
   field?: string;
   message: string;
   code?: string;
   [k: string]: unknown;
+}
+
+export interface ErrorOptions {
+  details?: ErrorDetail[];
+  extra?: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 export class ApiError extends Error {
@@ -49,25 +70,56 @@ export class ApiError extends Error {
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
 
-  constructor(
-    code: ErrorCode | (string & {}),
-    message: string,
-    opts: { status?: number; details?: ErrorDetail[]; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
-  ) {
+  /** A shared code; its status comes from `CORE_ERRORS`. Module codes are thrown with their table's `fail`. */
+  constructor(code: CoreErrorCode, message: string, opts: ErrorOptions = {}) {
     super(message);
     this.code = code;
-    this.status = opts.status ?? (STATUS_BY_CODE as Record<string, number>)[code] ?? 400;
+    this.status = (CORE_ERRORS as ErrorTable)[code]?.status ?? 500;
     this.details = opts.details;
     this.extra = opts.extra;
     this.headers = opts.headers;
   }
+
+  /** Used by `defineErrors` only: a code of a registered module table. */
+  static registered(code: string, info: ErrorInfo, message: string, opts: ErrorOptions = {}): ApiError {
+    const err = new ApiError('internal', message, opts);
+    Object.assign(err, { code, status: info.status });
+    return err;
+  }
+}
+
+/** A module's error table and the function that throws its codes with their registered status. */
+export interface ModuleErrors<T extends ErrorTable> {
+  table: T;
+  fail(code: (keyof T & string) | CoreErrorCode, message: string, opts?: ErrorOptions): ApiError;
+}
+
+export function defineErrors<T extends ErrorTable>(table: T): ModuleErrors<T> {
+  return {
+    table,
+    fail: (code, message, opts) => {
+      const info = table[code] ?? (CORE_ERRORS as ErrorTable)[code];
+      return ApiError.registered(code, info, message, opts);
+    },
+  };
+}
+
+/** An error that crossed a Durable Object boundary as plain data (code and status of a registered code). */
+export function reviveError(e: { code: string; status: number; message: string }, opts: ErrorOptions = {}): ApiError {
+  return ApiError.registered(e.code, { status: e.status, meaning: e.code }, e.message, opts);
 }
 
 export const badRequest = (message: string, details?: ErrorDetail[]) => new ApiError('bad_request', message, { details });
 export const notFound = (what = 'Resource') => new ApiError('not_found', `${what} not found`);
 export const forbidden = (message = 'You do not have permission to do this') => new ApiError('forbidden', message);
-export const conflict = (code: ErrorCode | (string & {}), message: string, extra?: Record<string, unknown>) =>
-  new ApiError(code, message, { status: 409, extra });
+
+/** A markdown table of codes, sorted by status then code (for `/docs`). */
+export function errorTableMarkdown(table: ErrorTable): string {
+  const rows = Object.entries(table)
+    .sort(([a, x], [b, y]) => x.status - y.status || a.localeCompare(b))
+    .map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.meaning} |`);
+  return ['| error | status | meaning |', '|---|---|---|', ...rows].join('\n');
+}
 
 export function errorBody(err: ApiError, requestId: string) {
   return {

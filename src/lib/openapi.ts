@@ -1,9 +1,19 @@
 import { OpenAPIHono, createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ZodError, ZodType } from 'zod';
-import type { AppEnv } from './context';
-import { ApiError, type ErrorDetail } from './errors';
-import { requireAccess, type Access } from '../middleware/auth';
+import { bodyLimit } from 'hono/body-limit';
+import type { Access, AppEnv } from './context';
+import { ApiError, errorBody, type ErrorDetail } from './errors';
+
+/** JSON bodies are capped at 1 MiB; multipart upload routes at 50 MiB unless they declare their own `bodyLimit`. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+export const UPLOAD_BODY_LIMIT = 50 * 1024 * 1024;
+
+/** A credential scheme of its own (channel keys, portal tokens, OAuth tokens): its OpenAPI security and the middleware that checks it. */
+export interface AuthScheme {
+  security: NonNullable<RouteConfig['security']>;
+  middleware: MiddlewareHandler<AppEnv>;
+}
 
 /** Turns zod issues into the `details` of a 400 `validation_failed`. */
 export function validationError(error: ZodError, target: string): ApiError {
@@ -70,6 +80,10 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   operationId?: string;
   /** Who may call: operator credentials (default), operator admin, public (credentials optional), none. */
   access?: Access;
+  /** The route's own credential scheme (with `access: 'none'`): checked by its middleware, documented by its security. */
+  auth?: AuthScheme;
+  /** Body size cap in bytes (default 1 MiB for JSON, 50 MiB for multipart). */
+  bodyLimit?: number;
   body?: B;
   /**
    * A `multipart/form-data` body (file uploads), documented in OpenAPI from this zod schema but not
@@ -87,7 +101,7 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   /** Non-JSON success media type (for PDFs and CSV exports). */
   produces?: string;
   hide?: boolean;
-  /** OpenAPI security requirement when the route uses its own credential scheme (channel keys, portal tokens). */
+  /** OpenAPI security requirement when it differs from the access default (for example none on an open registration). */
   security?: RouteConfig['security'];
 }
 
@@ -119,7 +133,9 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
   for (const code of [...errors].sort()) {
     responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
   }
-  const middleware: MiddlewareHandler[] = [requireAccess(access) as MiddlewareHandler];
+  const middleware: MiddlewareHandler[] = [authMiddleware(access, spec.auth) as MiddlewareHandler];
+  if (spec.body || spec.multipart) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
+  if (spec.body) middleware.push(requireJson as MiddlewareHandler);
   return createRoute({
     method: spec.method,
     path: spec.path,
@@ -128,7 +144,7 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
     description: spec.description,
     operationId: spec.operationId,
     hide: spec.hide,
-    security: spec.security ?? (access === 'operator' || access === 'admin' ? SECURITY : access === 'public' ? [{}, ...SECURITY] : []),
+    security: spec.security ?? spec.auth?.security ?? (access === 'operator' || access === 'admin' ? SECURITY : access === 'public' ? [{}, ...SECURITY] : []),
     middleware,
     request: {
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
@@ -139,6 +155,44 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
     responses,
   });
 }
+
+/**
+ * Authentication of one route, before validation (so an anonymous caller gets 401, never 400):
+ * operator credentials through the app's authenticator for operator, admin and public routes (on a
+ * public route they are optional, but invalid ones are refused), or the route's own scheme.
+ */
+function authMiddleware(access: Access, scheme: AuthScheme | undefined): MiddlewareHandler<AppEnv> {
+  if (scheme) return scheme.middleware;
+  if (access === 'none') return async (_c, next) => next();
+  return async (c, next) => {
+    const headers = await c.get('authenticate')(c, access);
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  };
+}
+
+function sizeLimit(maxSize: number): MiddlewareHandler<AppEnv> {
+  return bodyLimit({
+    maxSize,
+    onError: (c) => {
+      const err = new ApiError('payload_too_large', `Request body exceeds the ${Math.round(maxSize / 1024)} KiB limit`);
+      return c.json(errorBody(err, c.get('requestId') ?? 'unknown'), 413);
+    },
+  });
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/** JSON endpoints take `Content-Type: application/json` only (415 otherwise); an absent body is left to validation. */
+const requireJson: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const type = c.req.header('content-type');
+  const length = c.req.header('content-length');
+  const hasBody = type !== undefined || (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  if (hasBody && !JSON_TYPE.test(type ?? '')) {
+    throw new ApiError('unsupported_media_type', `Content-Type must be application/json (got ${type ? `"${type.slice(0, 80)}"` : 'none'})`);
+  }
+  await next();
+};
 
 /** A zod schema as a plain OpenAPI schema object: documented, but the router adds no validator for it. */
 function documentedOnly(schema: ZodType): Record<string, unknown> {

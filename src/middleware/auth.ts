@@ -1,18 +1,13 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { and, eq, isNull } from 'drizzle-orm';
-import { ANONYMOUS, type AppEnv, type Principal } from '../lib/context';
+import { ANONYMOUS, isAdmin, type AppEnv, type Authenticator, type Principal } from '../lib/context';
 import { ApiError } from '../lib/errors';
 import { base64UrlDecodeString, sha256Hex, timingSafeEqual } from '../lib/crypto';
 import { getDb } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
 import { enforceRateLimit } from './rate-limit';
-
-export type Access = 'operator' | 'admin' | 'public' | 'none';
-
-/** Paths with their own credential scheme; the operator authentication leaves them alone. */
-const OWN_AUTH = [/^\/channel\/v1(\/|$)/, /^\/ota\//, /^\/slip-portal\//, /^\/communication\/voice\//, /^\/api\/v1\//];
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
@@ -127,14 +122,14 @@ async function fromJwt(c: Context<AppEnv>, token: string): Promise<Principal> {
 }
 
 /**
- * Reads credentials when present (`x-api-key` or `Authorization: Bearer <JWT>`), refuses invalid
- * ones with 401, and applies the per-credential rate limit. Presence is enforced per route by
- * `requireAccess`, so an unknown path still answers 404 `route_not_found`.
+ * The operator authenticator the app hands to every operator, admin and public route (see
+ * `route()` in lib/openapi): reads credentials when present (`x-api-key` or `Authorization:
+ * Bearer <JWT>`), refuses invalid ones with 401, refuses anonymous callers of operator routes
+ * with 401 and non-admins of admin routes with 403, and counts the request against the
+ * credential's per-minute limit. Routes with their own scheme (channel keys, portal tokens, OAuth
+ * tokens) declare it on the route instead; an unknown path never reaches this and answers 404.
  */
-export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set('principal', ANONYMOUS);
-  const path = new URL(c.req.url).pathname;
-  if (OWN_AUTH.some((r) => r.test(path))) return next();
+export const authenticateOperator: Authenticator = async (c, access) => {
   const apiKey = c.req.header('x-api-key');
   const authz = c.req.header('authorization');
   let principal: Principal = ANONYMOUS;
@@ -145,23 +140,11 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     principal = await fromJwt(c, m[1]);
   }
   c.set('principal', principal);
-  if (principal.kind === 'anonymous') return next();
+  if (principal.kind === 'anonymous') {
+    if (access === 'operator' || access === 'admin') throw unauthenticated('Authentication required: send x-api-key or Authorization: Bearer <token>');
+    return {};
+  }
+  if (access === 'admin' && !isAdmin(principal)) throw new ApiError('forbidden', 'This operation needs admin permission');
   const limit = principal.plan === 'enterprise' ? 500 : 100;
-  const headers = await enforceRateLimit(c, principal.credentialId, limit);
-  await next();
-  for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  return enforceRateLimit(c, principal.credentialId, limit);
 };
-
-/** Per-route access rule; runs before validation so anonymous callers get 401, not 400. */
-export function requireAccess(access: Access): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (access === 'operator' || access === 'admin') {
-      const p = c.get('principal') ?? ANONYMOUS;
-      if (p.kind === 'anonymous') throw unauthenticated('Authentication required: send x-api-key or Authorization: Bearer <token>');
-      if (access === 'admin' && !(p.role === 'admin' || p.permissions.includes('admin'))) {
-        throw new ApiError('forbidden', 'This operation needs admin permission');
-      }
-    }
-    await next();
-  };
-}

@@ -1,33 +1,34 @@
-import type { Hono } from 'hono';
-import type { AppEnv } from '../lib/context';
-import customers from './customers';
-import users from './users';
-import staffSchedule from './staff-schedule';
-import locations from './locations';
-import apiKeys from './api-keys';
-import webhooks from './webhooks';
-import outbox from './outbox';
-import schedule from './schedule';
-import deposits from './deposits';
-import bookingEvents from './booking-events';
-import publicBooking from './public-booking';
-import renters from './renters';
-import waiverNumbers from './waiver-numbers';
-import waivers from './waivers';
-import inventory from './inventory';
-import boatRecords from './boat-records';
-import channel from './channel';
-import channelConnections from './channel-connections';
-import availability from './availability';
-import bookings from './bookings';
-import holds from './holds';
-import drydock from './drydock';
-import waitlist from './waitlist';
-import benchRoutes from './bench';
-import { devRoutes } from '../seed/route';
+import type { ModuleDef } from '../lib/module';
+import customers from './customers/module';
+import users from './users/module';
+import staffSchedule from './staff-schedule/module';
+import locations from './locations/module';
+import apiKeys from './api-keys/module';
+import webhooks from './webhooks/module';
+import outbox from './outbox/module';
+import schedule from './schedule/module';
+import deposits from './deposits/module';
+import bookingEvents from './booking-events/module';
+import publicBooking from './public-booking/module';
+import renters from './renters/module';
+import waiverNumbers from './waiver-numbers/module';
+import waivers from './waivers/module';
+import inventory from './inventory/module';
+import boatRecords from './boat-records/module';
+import channel from './channel/module';
+import channelConnections from './channel-connections/module';
+import availability from './availability/module';
+import bookings from './bookings/module';
+import holds from './holds/module';
+import drydock from './drydock/module';
+import waitlist from './waitlist/module';
+import sandbox from './sandbox/module';
 
-/** Every module router, mounted once in app.ts. Add a module: one import and one entry. */
-export const modules: Hono<AppEnv>[] = [
+/**
+ * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
+ * the queue consumer and the hook runner all read this list. Add a module: one import, one entry.
+ */
+export const modules: ModuleDef[] = [
   customers,
   users,
   staffSchedule,
@@ -51,6 +52,5 @@ export const modules: Hono<AppEnv>[] = [
   holds,
   drydock,
   waitlist,
-  benchRoutes,
-  devRoutes,
+  sandbox,
 ];

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Env } from '../env';
-import type { SeedStep } from './index';
+import { SEED, type SeedStep } from './types';
 import { getDb } from '../db/client';
 import { systemCtx } from '../lib/context';
 import { addDays, localDate, wallTimeToUtc } from '../lib/time';
@@ -10,8 +10,7 @@ import { DEMO_INVENTORY } from './inventory';
 import { BookBody } from '../modules/bookings/schemas';
 import { cancelBooking, checkInBooking, createBooking } from '../modules/bookings/service';
 
-/** Demo Marina's ids (as `SEED.demo` in ./index, not imported at run time for the same reason as ./inventory). */
-const DEMO = { customerId: 'cus_demo_marina', miamiId: 'loc_demo_miami' } as const;
+const DEMO = SEED.demo;
 const MIAMI_TZ = 'America/New_York';
 
 export const DEMO_BUNDLE = {

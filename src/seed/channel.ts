@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Env } from '../env';
-import type { SeedStep } from './index';
+import type { SeedStep } from './types';
 import { getDb } from '../db/client';
 import { channelConnections, channelKeys } from '../db/schema/channel';
 import { sha256Hex } from '../lib/crypto';
@@ -14,17 +14,15 @@ async function seedChannel(env: Env): Promise<boolean> {
   let wrote = false;
   const existing = await db.select({ id: channelConnections.id }).from(channelConnections).where(eq(channelConnections.id, DEMO_RESELLER_CONNECTION)).get();
   if (!existing) {
-    await db
-      .insert(channelConnections)
-      .values({
-        id: DEMO_RESELLER_CONNECTION,
-        customerId: 'cus_demo_marina',
-        kind: 'single',
-        name: 'Demo Reseller',
-        commissionRate: 15,
-        offerAllInventory: true,
-        status: 'active',
-      });
+    await db.insert(channelConnections).values({
+      id: DEMO_RESELLER_CONNECTION,
+      customerId: 'cus_demo_marina',
+      kind: 'single',
+      name: 'Demo Reseller',
+      commissionRate: 15,
+      offerAllInventory: true,
+      status: 'active',
+    });
     wrote = true;
   }
   const secret = env.DEMO_CHANNEL_TEST_KEY;

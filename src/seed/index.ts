@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Env } from '../env';
 import { channelSeed } from './channel';
+import { SEED, type SeedStep } from './types';
 import { getDb } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { locations } from '../db/schema/locations';
@@ -10,20 +11,7 @@ import { sha256Hex } from '../lib/crypto';
 import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
 
-/** Fixed ids of the sandbox tenants, so links in the README and docs stay valid. */
-export const SEED = {
-  demo: {
-    customerId: 'cus_demo_marina',
-    adminId: 'usr_demo_admin',
-    captainId: 'usr_demo_captain',
-    coachId: 'usr_demo_coach',
-    miamiId: 'loc_demo_miami',
-    hamburgId: 'loc_demo_hamburg',
-  },
-  other: { customerId: 'cus_other_rentals', adminId: 'usr_other_admin', locationId: 'loc_other_tahoe' },
-} as const;
-
-export type SeedStep = { name: string; run: (env: Env) => Promise<boolean> };
+export { SEED, type SeedStep } from './types';
 
 async function ensureKey(env: Env, customerId: string, userId: string, name: string, secret: string | undefined) {
   if (!secret) return;
@@ -50,115 +38,97 @@ async function seedAccounts(env: Env): Promise<boolean> {
     const d = SEED.demo;
     const o = SEED.other;
     await db.batch([
-      db
-        .insert(customers)
-        .values({
-          id: d.customerId,
-          name: 'Demo Marina',
-          email: 'owner@demo-marina.test',
-          businessName: 'Demo Marina LLC',
-          plan: 'enterprise',
-          isSandbox: true,
-          paymentCustomerId: demoPay.id,
-          subscriptionId: demoSub.id,
-        }),
-      db
-        .insert(customers)
-        .values({
-          id: o.customerId,
-          name: 'Other Rentals',
-          email: 'owner@other-rentals.test',
-          businessName: 'Other Rentals Inc.',
-          plan: 'standard',
-          paymentCustomerId: otherPay.id,
-          subscriptionId: otherSub.id,
-        }),
-      db
-        .insert(locations)
-        .values({
-          id: d.miamiId,
-          customerId: d.customerId,
-          name: 'Demo Marina Miami',
-          address: '401 Biscayne Blvd, Miami, FL 33132, USA',
-          phoneNumber: '+13055550100',
-          timezone: 'America/New_York',
-          currency: 'usd',
-          details: { timezone: 'America/New_York' },
-        }),
-      db
-        .insert(locations)
-        .values({
-          id: d.hamburgId,
-          customerId: d.customerId,
-          name: 'Demo Marina Hamburg',
-          address: 'Bei den St. Pauli-Landungsbrücken 1, 20359 Hamburg, Germany',
-          phoneNumber: '+494055550100',
-          timezone: 'Europe/Berlin',
-          currency: 'eur',
-          details: { timezone: 'Europe/Berlin' },
-        }),
-      db
-        .insert(locations)
-        .values({
-          id: o.locationId,
-          customerId: o.customerId,
-          name: 'Other Rentals Tahoe',
-          address: '1 Lakeshore Dr, Tahoe City, CA 96145, USA',
-          phoneNumber: '+15305550100',
-          timezone: 'America/Los_Angeles',
-        }),
-      db
-        .insert(users)
-        .values({
-          id: d.adminId,
-          customerId: d.customerId,
-          email: 'admin@demo-marina.test',
-          name: 'Dana Admin',
-          role: 'admin',
-          permissions: ['admin'],
-          locations: [d.miamiId, d.hamburgId],
-          idpSubject: `local|${d.adminId}`,
-          isSetup: true,
-        }),
-      db
-        .insert(users)
-        .values({
-          id: d.captainId,
-          customerId: d.customerId,
-          email: 'captain@demo-marina.test',
-          name: 'Carl Captain',
-          role: 'staff',
-          locations: [d.miamiId],
-          userSkills: ['captain'],
-          idpSubject: `local|${d.captainId}`,
-          isSetup: true,
-        }),
-      db
-        .insert(users)
-        .values({
-          id: d.coachId,
-          customerId: d.customerId,
-          email: 'coach@demo-marina.test',
-          name: 'Cora Coach',
-          role: 'staff',
-          locations: [d.hamburgId],
-          userSkills: ['coach', 'captain'],
-          idpSubject: `local|${d.coachId}`,
-          isSetup: true,
-        }),
-      db
-        .insert(users)
-        .values({
-          id: o.adminId,
-          customerId: o.customerId,
-          email: 'admin@other-rentals.test',
-          name: 'Olly Other',
-          role: 'admin',
-          permissions: ['admin'],
-          locations: [o.locationId],
-          idpSubject: `local|${o.adminId}`,
-          isSetup: true,
-        }),
+      db.insert(customers).values({
+        id: d.customerId,
+        name: 'Demo Marina',
+        email: 'owner@demo-marina.test',
+        businessName: 'Demo Marina LLC',
+        plan: 'enterprise',
+        isSandbox: true,
+        paymentCustomerId: demoPay.id,
+        subscriptionId: demoSub.id,
+      }),
+      db.insert(customers).values({
+        id: o.customerId,
+        name: 'Other Rentals',
+        email: 'owner@other-rentals.test',
+        businessName: 'Other Rentals Inc.',
+        plan: 'standard',
+        paymentCustomerId: otherPay.id,
+        subscriptionId: otherSub.id,
+      }),
+      db.insert(locations).values({
+        id: d.miamiId,
+        customerId: d.customerId,
+        name: 'Demo Marina Miami',
+        address: '401 Biscayne Blvd, Miami, FL 33132, USA',
+        phoneNumber: '+13055550100',
+        timezone: 'America/New_York',
+        currency: 'usd',
+        details: { timezone: 'America/New_York' },
+      }),
+      db.insert(locations).values({
+        id: d.hamburgId,
+        customerId: d.customerId,
+        name: 'Demo Marina Hamburg',
+        address: 'Bei den St. Pauli-Landungsbrücken 1, 20359 Hamburg, Germany',
+        phoneNumber: '+494055550100',
+        timezone: 'Europe/Berlin',
+        currency: 'eur',
+        details: { timezone: 'Europe/Berlin' },
+      }),
+      db.insert(locations).values({
+        id: o.locationId,
+        customerId: o.customerId,
+        name: 'Other Rentals Tahoe',
+        address: '1 Lakeshore Dr, Tahoe City, CA 96145, USA',
+        phoneNumber: '+15305550100',
+        timezone: 'America/Los_Angeles',
+      }),
+      db.insert(users).values({
+        id: d.adminId,
+        customerId: d.customerId,
+        email: 'admin@demo-marina.test',
+        name: 'Dana Admin',
+        role: 'admin',
+        permissions: ['admin'],
+        locations: [d.miamiId, d.hamburgId],
+        idpSubject: `local|${d.adminId}`,
+        isSetup: true,
+      }),
+      db.insert(users).values({
+        id: d.captainId,
+        customerId: d.customerId,
+        email: 'captain@demo-marina.test',
+        name: 'Carl Captain',
+        role: 'staff',
+        locations: [d.miamiId],
+        userSkills: ['captain'],
+        idpSubject: `local|${d.captainId}`,
+        isSetup: true,
+      }),
+      db.insert(users).values({
+        id: d.coachId,
+        customerId: d.customerId,
+        email: 'coach@demo-marina.test',
+        name: 'Cora Coach',
+        role: 'staff',
+        locations: [d.hamburgId],
+        userSkills: ['coach', 'captain'],
+        idpSubject: `local|${d.coachId}`,
+        isSetup: true,
+      }),
+      db.insert(users).values({
+        id: o.adminId,
+        customerId: o.customerId,
+        email: 'admin@other-rentals.test',
+        name: 'Olly Other',
+        role: 'admin',
+        permissions: ['admin'],
+        locations: [o.locationId],
+        idpSubject: `local|${o.adminId}`,
+        isSetup: true,
+      }),
     ]);
   }
   await ensureKey(env, SEED.demo.customerId, SEED.demo.adminId, 'Sandbox admin key', env.DEMO_API_KEY);

@@ -1,17 +1,13 @@
 import { inArray } from 'drizzle-orm';
 import type { Env } from '../env';
-import type { SeedStep } from './index';
+import { SEED, type SeedStep } from './types';
 import { getDb } from '../db/client';
 import { systemCtx } from '../lib/context';
 import { inventoryItems } from '../db/schema/inventory';
 import { InventoryData, type InventoryDataInput } from '../modules/inventory/model';
 import { setupInventory } from '../modules/inventory/service';
 
-/**
- * Demo Marina's ids, the same as `SEED.demo` in ./index (not imported at run time: ./index imports
- * this file, and a module importing this one first would otherwise see SEED_STEPS half-built).
- */
-const DEMO = { customerId: 'cus_demo_marina', miamiId: 'loc_demo_miami', hamburgId: 'loc_demo_hamburg' } as const;
+const DEMO = SEED.demo;
 
 /** Fixed ids of the sandbox inventory, so other modules, docs and tests can refer to them. */
 export const DEMO_INVENTORY = {

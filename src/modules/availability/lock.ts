@@ -13,7 +13,7 @@
  * overlap an asset or exceed a departure's seats aborts and answers 409 `unavailable`.
  */
 import type { Env } from '../../env';
-import { ApiError } from '../../lib/errors';
+import { ApiError, reviveError } from '../../lib/errors';
 import type { AllocationRow } from './state';
 import type { Departure, Reason } from './engine';
 
@@ -100,7 +100,7 @@ export function refusalError(r: ReserveRefusal): ApiError {
   if (r.unitsFree !== undefined) extra.unitsFree = r.unitsFree;
   if (r.seatsFree !== undefined) extra.seatsFree = r.seatsFree;
   if (r.conflicts) extra.conflicts = r.conflicts;
-  return new ApiError(r.code, r.message, { status: r.status, extra, details: r.details });
+  return reviveError(r, { extra, details: r.details });
 }
 
 /** Reserves inside the item's lock object; throws the refusal as an ApiError (409 `unavailable`, 404, ...). */
@@ -152,4 +152,4 @@ export function isAllocationConflict(err: unknown): boolean {
 }
 
 export const backstopConflict = () =>
-  new ApiError('unavailable', 'The time was taken by another sale at the last moment; nothing was charged or written', { status: 409 });
+  new ApiError('unavailable', 'The time was taken by another sale at the last moment; nothing was charged or written');

@@ -11,7 +11,6 @@ import { insertLedger, memoEntry, refundEntry, reversalOf } from './ledger';
 import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
 import { bookingOut, getBookingRow, type BookingRow } from './view';
-import { runReleaseHooks } from './release-hooks';
 import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, seatsOf, statusEvents } from './lifecycle-shared';
 
 // ------------------------------------------------------------------------------------------------
@@ -36,7 +35,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   const b = await getBookingRow(ctx, rentalId);
   if (b.status === 'cancelled') return { booking: bookingOut(b), alreadyCancelled: true };
   if (!canMove(b.status as BookingStatus, 'cancelled')) {
-    throw new ApiError('not_cancellable', `A ${b.status.replace('_', '-')} booking cannot be cancelled`, { status: 409, extra: { status: b.status } });
+    throw new ApiError('not_cancellable', `A ${b.status.replace('_', '-')} booking cannot be cancelled`, { extra: { status: b.status } });
   }
   const now = new Date().toISOString();
   const entries = await ctx.db
@@ -111,7 +110,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   // Only the winner gets here: money back and the deposit released, once.
   const refund = await refundAfterCancel(ctx, after, opts.refund !== false);
   await releaseDeposits(ctx, after);
-  await runReleaseHooks(ctx, {
+  await ctx.hooks.emit(ctx, 'capacity.released', {
     customerId: b.customerId,
     itemId: b.itemId,
     rentalId: b.id,

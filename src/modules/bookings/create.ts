@@ -89,7 +89,6 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
       'price_mismatch',
       `The total sent (${input.rentalPricing.total.toFixed(2)}) differs from the price (${dollars(total).toFixed(2)} ${currency.toUpperCase()})`,
       {
-        status: 400,
         details: [{ field: 'rentalPricing.total', message: `expected ${dollars(total).toFixed(2)}` }],
         extra: { expectedTotal: dollars(total), breakdown: quotes.map(quoteOut) },
       },
@@ -223,7 +222,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   } catch (err) {
     await compensate(ctx, charge, depositIntent);
     if (err instanceof PaymentError) {
-      throw new ApiError('payment_failed', err.message, { status: 402, extra: { declineCode: err.code, stage } });
+      throw new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage } });
     }
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;

@@ -42,8 +42,7 @@ export async function commitChange(ctx: Ctx, statements: Stmt[], meta: Parameter
   try {
     await commit(ctx, statements, meta);
   } catch (err) {
-    if (isVersionRace(err))
-      throw new ApiError('version_conflict', 'The booking was changed by another request at the same moment; reload it and retry', { status: 409 });
+    if (isVersionRace(err)) throw new ApiError('version_conflict', 'The booking was changed by another request at the same moment; reload it and retry');
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
   }

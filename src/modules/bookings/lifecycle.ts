@@ -12,7 +12,7 @@ import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
-import { ApiError } from '../../lib/errors';
+import { ApiError, type CoreErrorCode } from '../../lib/errors';
 import { allocations } from '../../db/schema/inventory';
 import { payments, PaymentError } from '../../adapters/payments';
 import { activityStmt } from './activity';
@@ -20,13 +20,11 @@ import { insertLedger, paymentEntry } from './ledger';
 import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
 import { bookingOut, getBookingRow, type BookingRow } from './view';
-import { runReleaseHooks } from './release-hooks';
 import { casUpdate, commitChange, releaseAllocations, scopeOf, seatsOf, statusEvents } from './lifecycle-shared';
 import { cancelBooking } from './cancel';
 
-// Released capacity hooks are in release-hooks.ts, the pieces the operations share in
+// Released capacity goes to the `capacity.released` hook (lib/hooks.ts); the pieces the operations share are in
 // lifecycle-shared.ts, cancellation in cancel.ts and rescheduling in reschedule.ts.
-export { onSeatsReleased, type CapacityReleased } from './release-hooks';
 export { cancelBooking, type CancelResult } from './cancel';
 export { rescheduleBooking } from './reschedule';
 
@@ -40,7 +38,7 @@ const SPECIFIC: Partial<Record<BookingStatus, DomainEvent['type']>> = {
   no_show: 'booking.updated',
 };
 
-const REFUSAL: Partial<Record<BookingStatus, string>> = { confirmed: 'not_pending' };
+const REFUSAL: Partial<Record<BookingStatus, CoreErrorCode>> = { confirmed: 'not_pending' };
 
 async function moveStatus(
   ctx: Ctx,
@@ -51,7 +49,7 @@ async function moveStatus(
   const b = await getBookingRow(ctx, rentalId);
   if (!canMove(b.status as BookingStatus, to)) {
     const code = REFUSAL[to] ?? 'invalid_state';
-    throw new ApiError(code, `A ${b.status} booking cannot become ${to}`, { status: 409, extra: { status: b.status } });
+    throw new ApiError(code, `A ${b.status} booking cannot become ${to}`, { extra: { status: b.status } });
   }
   return applyMove(ctx, b, to, opts);
 }
@@ -99,7 +97,7 @@ async function applyMove(
 export async function confirmBooking(ctx: Ctx, rentalId: string, input: { paymentMethodId?: string; notes?: string } = {}) {
   const b = await getBookingRow(ctx, rentalId);
   if (b.status !== 'pending')
-    throw new ApiError('not_pending', `Only a pending booking can be confirmed (this one is ${b.status})`, { status: 409, extra: { status: b.status } });
+    throw new ApiError('not_pending', `Only a pending booking can be confirmed (this one is ${b.status})`, { extra: { status: b.status } });
   const due = Math.max(0, b.total - b.amountPaid);
   if (!input.paymentMethodId || due === 0) return applyMove(ctx, b, 'confirmed', { notes: input.notes });
   const pay = payments(ctx.env);
@@ -115,7 +113,7 @@ export async function confirmBooking(ctx: Ctx, rentalId: string, input: { paymen
     });
     if (intent.status !== 'succeeded') throw new PaymentError('card_declined', 'The payment did not complete', intent);
   } catch (err) {
-    if (err instanceof PaymentError) throw new ApiError('payment_failed', err.message, { status: 402, extra: { declineCode: err.code } });
+    if (err instanceof PaymentError) throw new ApiError('payment_failed', err.message, { extra: { declineCode: err.code } });
     throw err;
   }
   try {
@@ -182,7 +180,7 @@ export async function checkOutBooking(ctx: Ctx, rentalId: string, input: { notes
 export async function noShowBooking(ctx: Ctx, rentalId: string, input: { notes?: string } = {}) {
   const view = await moveStatus(ctx, rentalId, 'no_show', { notes: input.notes, statements: (b) => [releaseAllocations(ctx, b)] });
   const b = await getBookingRow(ctx, rentalId);
-  await runReleaseHooks(ctx, {
+  await ctx.hooks.emit(ctx, 'capacity.released', {
     customerId: b.customerId,
     itemId: b.itemId,
     rentalId: b.id,

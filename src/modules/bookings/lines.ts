@@ -145,7 +145,6 @@ export async function prepareLine(ctx: Ctx, item: ItemContext, req: LineReq, req
     const dep = departureAt(item.item, start);
     if (!dep)
       throw new ApiError('unavailable', `${item.row.name} has no departure at ${req.startTime}`, {
-        status: 409,
         extra: { reasons: [{ code: 'no_departure', message: 'No departure starts at that time' }] },
       });
     if (req.endTime && Date.parse(req.endTime) !== dep.end)

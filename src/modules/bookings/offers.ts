@@ -6,9 +6,7 @@
  *   promoCodes: [{promoCode, Details: {"%Discount": 10} | {"$Discount": 25}, ExpiryDate?,
  *                 inventoryIds?, locationId?, active?}]
  *
- * A promo-code module with its own storage plugs in with `registerPromoResolver`; resolvers are
- * asked first, the settings list last. An unknown, expired or inapplicable code is 400
- * `invalid_promo_code`.
+ * An unknown, expired or inapplicable code is 400 `invalid_promo_code`.
  */
 import { eq } from 'drizzle-orm';
 import { toCents } from '../../lib/money';
@@ -16,6 +14,7 @@ import type { Ctx } from '../../lib/context';
 import { customers } from '../../db/schema/accounts';
 import { ApiError } from '../../lib/errors';
 import type { OrderDiscount } from './pricing';
+import { bookingErrors } from './errors';
 
 export interface BundleDef {
   bundleCode: string;
@@ -29,14 +28,6 @@ export interface PromoContext {
   locationId: string;
   itemIds: string[];
   now: number;
-}
-
-export type PromoResolver = (ctx: Ctx, code: string, pc: PromoContext) => Promise<OrderDiscount | null>;
-const resolvers: PromoResolver[] = [];
-
-/** Lets a promo-code module answer codes it stores itself (return null for codes it does not know). */
-export function registerPromoResolver(fn: PromoResolver) {
-  resolvers.push(fn);
 }
 
 export async function operatorSettings(ctx: Ctx, customerId: string): Promise<Record<string, unknown>> {
@@ -67,14 +58,9 @@ export function bundlesOf(settings: Record<string, unknown>): BundleDef[] {
   return out;
 }
 
-const invalidPromo = (message: string) =>
-  new ApiError('invalid_promo_code', message, { status: 400, details: [{ field: 'discountDetails.promoCode', message }] });
+const invalidPromo = (message: string) => bookingErrors.fail('invalid_promo_code', message, { details: [{ field: 'discountDetails.promoCode', message }] });
 
 export async function resolvePromoCode(ctx: Ctx, settings: Record<string, unknown>, code: string, pc: PromoContext): Promise<OrderDiscount> {
-  for (const r of resolvers) {
-    const hit = await r(ctx, code, pc);
-    if (hit) return hit;
-  }
   const list = (Array.isArray(settings.promoCodes) ? settings.promoCodes : []) as Record<string, unknown>[];
   const promo = list.find((p) => p && typeof p.promoCode === 'string' && p.promoCode.toLowerCase() === code.toLowerCase());
   if (!promo || promo.active === false) throw invalidPromo(`Unknown promo code "${code}"`);

@@ -29,7 +29,7 @@ export async function rescheduleBooking(
 ) {
   const b = await getBookingRow(ctx, rentalId);
   if (b.status !== 'pending' && b.status !== 'confirmed')
-    throw new ApiError('invalid_state', `A ${b.status} booking cannot be rescheduled`, { status: 409, extra: { status: b.status } });
+    throw new ApiError('invalid_state', `A ${b.status} booking cannot be rescheduled`, { extra: { status: b.status } });
   const item = await loadItemContext(ctx.db, b.itemId, b.customerId);
   const start = Date.parse(input.startTime);
   let end: number;
@@ -37,7 +37,6 @@ export async function rescheduleBooking(
     const dep = departureAt(item.item, start);
     if (!dep)
       throw new ApiError('unavailable', `No departure starts at ${input.startTime}`, {
-        status: 409,
         extra: { reasons: [{ code: 'no_departure', message: 'No departure starts at that time' }] },
       });
     if (input.endTime && Date.parse(input.endTime) !== dep.end)

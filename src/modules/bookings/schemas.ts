@@ -54,15 +54,9 @@ export const RentalDetails = z
     tickets: lineFields.tickets,
     participants: lineFields.participants,
     assetIds: lineFields.assetIds,
-    bundleCode: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
-      .optional()
-      .openapi({
-        description: 'A bundle of the operator (`customers.settings.bundles`): one rental per bundle item, booked all-or-nothing with a shared bundleGroupId',
-      }),
+    bundleCode: z.string().trim().min(1).max(64).optional().openapi({
+      description: 'A bundle of the operator (`customers.settings.bundles`): one rental per bundle item, booked all-or-nothing with a shared bundleGroupId',
+    }),
     items: z
       .array(RentalLine)
       .min(1)
@@ -80,15 +74,10 @@ export const RentalDetails = z
 
 export const RentalPricing = z
   .object({
-    total: z
-      .number()
-      .min(0)
-      .max(10_000_000)
-      .optional()
-      .openapi({
-        description:
-          "The tax-inclusive total (dollars) the client showed. When given it must match the server's price within one cent, else 400 `price_mismatch` with the server's breakdown",
-      }),
+    total: z.number().min(0).max(10_000_000).optional().openapi({
+      description:
+        "The tax-inclusive total (dollars) the client showed. When given it must match the server's price within one cent, else 400 `price_mismatch` with the server's breakdown",
+    }),
     currency: z.string().trim().length(3).toLowerCase().optional().openapi({ description: "When given it must be the item's currency" }),
     tip: z.number().min(0).max(100_000).optional().openapi({ description: 'Tip in dollars (not taxed)' }),
   })

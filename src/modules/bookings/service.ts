@@ -13,10 +13,8 @@ export {
   checkOutBooking,
   noShowBooking,
   getBooking,
-  onSeatsReleased,
   type CancelResult,
-  type CapacityReleased,
 } from './lifecycle';
 export { bookingOut, getBookingRow, type BookingRow, type BookingView } from './view';
-export { registerPromoResolver, bundlesOf } from './offers';
+export { bundlesOf } from './offers';
 export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from './status';

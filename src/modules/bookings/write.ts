@@ -187,20 +187,18 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
       if (w.depositIntent) {
         const depositId = newId('dep');
         statements.push(
-          ctx.db
-            .insert(deposits)
-            .values({
-              id: depositId,
-              customerId: w.customerId,
-              rentalId: id,
-              locationId: row.locationId,
-              paymentIntentId: w.depositIntent.id,
-              method: 'card',
-              status: 'authorized',
-              amount: w.depositAmount,
-              currency: w.currency,
-              notes: 'Authorized with the booking',
-            }),
+          ctx.db.insert(deposits).values({
+            id: depositId,
+            customerId: w.customerId,
+            rentalId: id,
+            locationId: row.locationId,
+            paymentIntentId: w.depositIntent.id,
+            method: 'card',
+            status: 'authorized',
+            amount: w.depositAmount,
+            currency: w.currency,
+            notes: 'Authorized with the booking',
+          }),
         );
         ledger.push(
           memoEntry(scope, {

@@ -1,9 +1,9 @@
 import { and, eq, lt } from 'drizzle-orm';
+import { channelFail } from './errors';
 import type { DB } from '../../db/client';
 import { channelIdempotency } from '../../db/schema/channel';
 import { sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
-import { channelError } from './keys';
 
 /** Keys are kept 48 hours (the contract promises at least 24). */
 export const IDEMPOTENCY_TTL_MS = 48 * 3600_000;
@@ -31,7 +31,7 @@ export async function claim(db: DB, scope: string, key: string, hash: string): P
       .run();
     inserted = res.meta.changes ?? 0;
   } catch (err) {
-    throw channelError('idempotency_unavailable', `The idempotency store is unavailable; retry with the same key (${String(err)})`, 503);
+    throw channelFail('idempotency_unavailable', `The idempotency store is unavailable; retry with the same key (${String(err)})`);
   }
   if (inserted === 1) return { kind: 'claimed', id };
   const row = await db
@@ -45,7 +45,7 @@ export async function claim(db: DB, scope: string, key: string, hash: string): P
     return claim(db, scope, key, hash);
   }
   if (row.requestHash !== hash)
-    throw channelError('idempotency_key_reuse', 'This Idempotency-Key was used for a different request (product, window, quantity or price)', 422);
+    throw channelFail('idempotency_key_reuse', 'This Idempotency-Key was used for a different request (product, window, quantity or price)');
   if (row.status === 'completed' && row.responseBody) return { kind: 'replay', body: row.responseBody };
   if (now - row.claimedAt > STALE_CLAIM_MS) {
     // Take over an abandoned claim with compare-and-swap on claimedAt, so only one retry wins.
@@ -56,7 +56,7 @@ export async function claim(db: DB, scope: string, key: string, hash: string): P
       .run();
     if ((res.meta.changes ?? 0) === 1) return { kind: 'takeover', id: row.id };
   }
-  throw channelError('booking_in_progress', 'A request with this Idempotency-Key is still being processed; wait and retry', 409);
+  throw channelFail('booking_in_progress', 'A request with this Idempotency-Key is still being processed; wait and retry');
 }
 
 export async function complete(db: DB, id: string, bookingId: string, body: Record<string, unknown>) {

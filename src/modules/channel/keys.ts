@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { channelFail } from './errors';
 import type { DB } from '../../db/client';
 import { channelConnections, channelKeys, channels } from '../../db/schema/channel';
 import { customers } from '../../db/schema/accounts';
@@ -44,10 +45,8 @@ export interface ChannelPrincipal {
   scope: string;
 }
 
-export const channelError = (code: string, message: string, status: number) => new ApiError(code, message, { status });
-
 export async function resolveChannelKey(db: DB, secret: string): Promise<ChannelPrincipal> {
-  const invalid = () => channelError('invalid_api_key', 'The key does not exist or was rotated; contact the operator, do not retry', 401);
+  const invalid = () => channelFail('invalid_api_key', 'The key does not exist or was rotated; contact the operator, do not retry');
   if (!/^rtc_(live|test)_[A-Za-z0-9_]{16,120}$/.test(secret)) throw invalid();
   const hash = await sha256Hex(secret);
   // One read: the key with its channel or connection.
@@ -62,17 +61,17 @@ export async function resolveChannelKey(db: DB, secret: string): Promise<Channel
   const { key, channel, connection } = row;
   if (key.channelId) {
     if (!channel) throw invalid();
-    if (channel.status === 'paused') throw channelError('connection_paused', 'This channel is paused; no operator can be sold until it resumes', 403);
+    if (channel.status === 'paused') throw channelFail('connection_paused', 'This channel is paused; no operator can be sold until it resumes');
     return { keyId: key.id, mode: key.mode, kind: 'platform', channel, connection: null, scope: `${channel.id}:${key.mode}` };
   }
   if (!connection || connection.status === 'removed') throw invalid();
-  if (connection.status === 'paused') throw channelError('connection_paused', 'The operator paused this connection', 403);
+  if (connection.status === 'paused') throw channelFail('connection_paused', 'The operator paused this connection');
   return { keyId: key.id, mode: key.mode, kind: 'single', channel: null, connection, scope: `${connection.id}:${key.mode}` };
 }
 
 export async function sandboxCustomerId(db: DB): Promise<string> {
   const row = await db.select({ id: customers.id }).from(customers).where(eq(customers.isSandbox, true)).orderBy(customers.createdAt).get();
-  if (!row) throw channelError('service_unavailable', 'The sandbox operator is not seeded', 503);
+  if (!row) throw channelFail('service_unavailable', 'The sandbox operator is not seeded');
   return row.id;
 }
 

@@ -1,11 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
+import { channelFail } from './errors';
 import { eq } from 'drizzle-orm';
 import type { AppEnv } from '../../lib/context';
 import { getDb } from '../../db/client';
 import { channels } from '../../db/schema/channel';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { enforceRateLimit } from '../../middleware/rate-limit';
-import { channelError, resolveChannelKey, type ChannelPrincipal, type ChannelRow } from './keys';
+import { resolveChannelKey, type ChannelPrincipal, type ChannelRow } from './keys';
 
 export const CHANNEL_RATE_LIMIT = 300;
 
@@ -23,7 +24,7 @@ export const channelAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const authz = c.req.header('authorization');
   const bearer = authz ? /^Bearer\s+(.+)$/i.exec(authz.trim())?.[1] : undefined;
   const key = (bearer ?? c.req.header('x-channel-key') ?? '').trim();
-  if (!key) throw channelError('missing_api_key', 'Send your channel key as "Authorization: Bearer rtc_..." or "X-Channel-Key: rtc_..."', 401);
+  if (!key) throw channelFail('missing_api_key', 'Send your channel key as "Authorization: Bearer rtc_..." or "X-Channel-Key: rtc_..."');
   const principal = await resolveChannelKey(getDb(c.env.DB), key);
   c.set('channel', principal);
   const headers = await enforceRateLimit(c, `chan:${principal.scope}`, CHANNEL_RATE_LIMIT);
@@ -35,10 +36,10 @@ export const channelAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const portalAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const authz = c.req.header('authorization');
   const token = authz ? /^Bearer\s+(rtp_[A-Za-z0-9]{16,120})$/i.exec(authz.trim())?.[1] : undefined;
-  if (!token) throw channelError('missing_api_key', 'Send the partner-portal token as "Authorization: Bearer rtp_..."', 401);
+  if (!token) throw channelFail('missing_api_key', 'Send the partner-portal token as "Authorization: Bearer rtp_..."');
   const hash = await sha256Hex(token);
   const channel = await getDb(c.env.DB).select().from(channels).where(eq(channels.portalTokenHash, hash)).get();
-  if (!channel || !timingSafeEqual(channel.portalTokenHash, hash)) throw channelError('invalid_api_key', 'Unknown partner-portal token', 401);
+  if (!channel || !timingSafeEqual(channel.portalTokenHash, hash)) throw channelFail('invalid_api_key', 'Unknown partner-portal token');
   c.set('channel', channel);
   const headers = await enforceRateLimit(c, `portal:${channel.id}`, CHANNEL_RATE_LIMIT);
   await next();

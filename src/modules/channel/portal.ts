@@ -90,11 +90,13 @@ export async function register(ctx: Ctx, input: { name: string; slug: string; co
   return { ...channelOut(row), portalToken: token, keys: { live, test } };
 }
 
-export async function getChannel(db: DB, channel: ChannelRow) {
+export async function getChannel(ctx: Ctx, channel: ChannelRow) {
+  const db = ctx.db;
   return { ...channelOut(channel), merchants: await merchantsOf(db, channel.id) };
 }
 
-export async function rotatePlatformKey(db: DB, channel: ChannelRow, mode: KeyMode) {
+export async function rotatePlatformKey(ctx: Ctx, channel: ChannelRow, mode: KeyMode) {
+  const db = ctx.db;
   const secret = newChannelKey(mode);
   const old = await db
     .select({ id: channelKeys.id })
@@ -118,12 +120,14 @@ export async function rotatePlatformKey(db: DB, channel: ChannelRow, mode: KeyMo
   return { mode, key: secret, revoked: old.length };
 }
 
-export async function setStatus(db: DB, channel: ChannelRow, status: 'active' | 'paused') {
+export async function setStatus(ctx: Ctx, channel: ChannelRow, status: 'active' | 'paused') {
+  const db = ctx.db;
   await db.update(channels).set({ status }).where(eq(channels.id, channel.id));
-  return getChannel(db, { ...channel, status });
+  return getChannel(ctx, { ...channel, status });
 }
 
-export async function channelSettlement(db: DB, channel: ChannelRow, month: string) {
+export async function channelSettlement(ctx: Ctx, channel: ChannelRow, month: string) {
+  const db = ctx.db;
   const conns = await db
     .select({ id: channelConnections.id })
     .from(channelConnections)
@@ -159,19 +163,17 @@ export async function syncChannelEndpoints(db: DB, channelId: string): Promise<v
     const wanted = Boolean(channel.webhookUrl && channel.webhookSecret) && conn.status === 'active' && channel.status === 'active';
     if (wanted && !ep) {
       stmts.push(
-        db
-          .insert(webhookEndpoints)
-          .values({
-            id: newId('whe'),
-            customerId: conn.customerId,
-            url: channel.webhookUrl!,
-            description: `Reseller ${channel.name}`,
-            events: channel.webhookEvents ?? [...RESELLER_EVENTS],
-            secret: channel.webhookSecret!,
-            status: 'active',
-            ownerType: 'channel',
-            ownerId: channelId,
-          }),
+        db.insert(webhookEndpoints).values({
+          id: newId('whe'),
+          customerId: conn.customerId,
+          url: channel.webhookUrl!,
+          description: `Reseller ${channel.name}`,
+          events: channel.webhookEvents ?? [...RESELLER_EVENTS],
+          secret: channel.webhookSecret!,
+          status: 'active',
+          ownerType: 'channel',
+          ownerId: channelId,
+        }),
       );
     } else if (ep) {
       stmts.push(
@@ -199,7 +201,8 @@ export async function setWebhook(ctx: Ctx, channel: ChannelRow, input: { url: st
   return { url: input.url, events, secret };
 }
 
-export async function removeWebhook(db: DB, channel: ChannelRow) {
+export async function removeWebhook(ctx: Ctx, channel: ChannelRow) {
+  const db = ctx.db;
   await db.update(channels).set({ webhookUrl: null, webhookEvents: null, webhookSecret: null }).where(eq(channels.id, channel.id));
   await syncChannelEndpoints(db, channel.id);
   return { removed: true };

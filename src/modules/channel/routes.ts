@@ -1,9 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { route } from '../../lib/openapi';
+import { route, type AuthScheme } from '../../lib/openapi';
+import { channelAuth, portalAuth } from './middleware';
 import * as s from './schemas';
 
 const tags = ['Channel API'];
-const security = [{ ChannelKey: [] }];
+/** Channel keys (`rtc_...`) for the API; partner-portal tokens (`rtp_...`) for the portal. */
+const channelKey: AuthScheme = { security: [{ ChannelKey: [] }], middleware: channelAuth };
+const portalToken: AuthScheme = { security: [{ PortalToken: [] }], middleware: portalAuth };
 const channelErrors = [401, 403, 429];
 
 export const me = route({
@@ -11,7 +14,7 @@ export const me = route({
   path: '/channel/v1/me',
   tags,
   access: 'none',
-  security,
+  auth: channelKey,
   summary: 'Who the key is: mode and its connection or channel',
   errors: channelErrors,
   description:
@@ -22,7 +25,7 @@ export const products = route({
   path: '/channel/v1/products',
   tags,
   access: 'none',
-  security,
+  auth: channelKey,
   summary: 'The catalog offered to the key',
   errors: channelErrors,
   description:
@@ -33,7 +36,7 @@ export const availability = route({
   path: '/channel/v1/availability',
   tags,
   access: 'none',
-  security,
+  auth: channelKey,
   summary: 'Live availability of up to 25 products for one window',
   body: s.AvailabilityBody,
   errors: channelErrors,
@@ -46,7 +49,7 @@ export const createBooking = route({
   path: '/channel/v1/bookings',
   tags,
   access: 'none',
-  security,
+  auth: channelKey,
   summary: 'Push a confirmed booking (requires Idempotency-Key)',
   body: s.CreateBookingBody,
   ok: s.ChannelBooking,
@@ -64,7 +67,7 @@ export const getBooking = route({
   path: '/channel/v1/bookings/{bookingId}',
   tags,
   access: 'none',
-  security,
+  auth: channelKey,
   summary: 'Read a booking created by this key (others answer 404)',
   params: s.BookingIdParam,
   ok: s.ChannelBooking,
@@ -75,7 +78,7 @@ export const findBookings = route({
   path: '/channel/v1/bookings',
   tags,
   access: 'none',
-  security,
+  auth: channelKey,
   summary: "Find this key's bookings by the reseller's reference",
   query: s.FindQuery,
   ok: z.object({ data: z.array(s.ChannelBooking) }),
@@ -86,7 +89,7 @@ export const cancelBooking = route({
   path: '/channel/v1/bookings/{bookingId}',
   tags,
   access: 'none',
-  security,
+  auth: channelKey,
   summary: 'Cancel a booking created by this key',
   params: s.BookingIdParam,
   ok: s.ChannelBooking,
@@ -99,7 +102,7 @@ export const sandboxReset = route({
   path: '/channel/v1/sandbox/reset',
   tags,
   access: 'none',
-  security,
+  auth: channelKey,
   summary: "Wipe this key's test bookings (test keys only)",
   errors: channelErrors,
   description: 'A live key answers 403 `not_sandbox`.',
@@ -109,7 +112,7 @@ export const settlement = route({
   path: '/channel/v1/settlement',
   tags,
   access: 'none',
-  security,
+  auth: channelKey,
   summary: 'What the reseller owes each operator for a month',
   query: s.MonthQuery,
   errors: channelErrors,
@@ -118,7 +121,6 @@ export const settlement = route({
 });
 
 const ptags = ['Channel partner portal'];
-const psecurity = [{ PortalToken: [] }];
 export const register = route({
   method: 'post',
   path: '/channel/v1/portal/register',
@@ -137,7 +139,7 @@ export const portalChannel = route({
   path: '/channel/v1/portal/channel',
   tags: ptags,
   access: 'none',
-  security: psecurity,
+  auth: portalToken,
   summary: 'The channel and its connected operators',
   errors: [401],
 });
@@ -146,7 +148,7 @@ export const portalRotate = route({
   path: '/channel/v1/portal/keys/rotate',
   tags: ptags,
   access: 'none',
-  security: psecurity,
+  auth: portalToken,
   summary: 'New platform key; the old one stops at once',
   body: s.RotateBody,
   errors: [401],
@@ -156,7 +158,7 @@ export const portalPause = route({
   path: '/channel/v1/portal/pause',
   tags: ptags,
   access: 'none',
-  security: psecurity,
+  auth: portalToken,
   summary: 'Pause the whole channel (the key stops for every operator)',
   errors: [401],
 });
@@ -165,7 +167,7 @@ export const portalResume = route({
   path: '/channel/v1/portal/resume',
   tags: ptags,
   access: 'none',
-  security: psecurity,
+  auth: portalToken,
   summary: 'Resume the channel',
   errors: [401],
 });
@@ -174,7 +176,7 @@ export const portalSettlement = route({
   path: '/channel/v1/portal/settlement',
   tags: ptags,
   access: 'none',
-  security: psecurity,
+  auth: portalToken,
   summary: 'Settlement per operator for a month',
   query: s.MonthQuery,
   errors: [401],
@@ -184,7 +186,7 @@ export const portalSetWebhook = route({
   path: '/channel/v1/portal/webhook',
   tags: ptags,
   access: 'none',
-  security: psecurity,
+  auth: portalToken,
   summary: 'Receive booking.created / cancelled / rescheduled of the operators you sell',
   body: s.WebhookBody,
   errors: [401],
@@ -196,7 +198,7 @@ export const portalRemoveWebhook = route({
   path: '/channel/v1/portal/webhook',
   tags: ptags,
   access: 'none',
-  security: psecurity,
+  auth: portalToken,
   summary: 'Stop webhook deliveries',
   errors: [401],
 });

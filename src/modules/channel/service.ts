@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { channelFail } from './errors';
 import type { Env } from '../../env';
 import type { Ctx, Principal } from '../../lib/context';
 import type { DB } from '../../db/client';
@@ -17,7 +18,7 @@ import { availabilityOf } from '../availability/service';
 import { allocationToBusy, itemContextOf, loadAllocationsFor, loadItemRows, type LocationRow } from '../availability/state';
 import { maintenanceBusy } from '../availability/engine';
 import { catalog, findOffered, modelOf } from './catalog';
-import { channelError, merchantConnections, type ChannelPrincipal, type ConnectionRow } from './keys';
+import { merchantConnections, type ChannelPrincipal, type ConnectionRow } from './keys';
 import { claim, release, requestHash } from './idempotency';
 import { merchantsOf } from './portal';
 import { settlement } from './settlement';
@@ -32,7 +33,7 @@ type BookingRow = typeof bookings.$inferSelect;
 type ItemRow = typeof inventoryItems.$inferSelect;
 
 /** A service context acting for the operator a reseller sells. */
-function merchantCtx(env: Env, p: ChannelPrincipal, conn: ConnectionRow, requestId: string): Ctx {
+function merchantCtx(ctx: Ctx, p: ChannelPrincipal, conn: ConnectionRow): Ctx {
   const principal: Principal = {
     kind: 'system',
     credentialId: `channel:${p.scope}`,
@@ -43,7 +44,7 @@ function merchantCtx(env: Env, p: ChannelPrincipal, conn: ConnectionRow, request
     plan: 'enterprise',
     name: conn.name,
   };
-  return { env, db: getDb(env.DB), principal, requestId, waitUntil: (pr) => void pr };
+  return { ...ctx, principal };
 }
 
 async function activeConnections(db: DB, p: ChannelPrincipal) {
@@ -52,12 +53,13 @@ async function activeConnections(db: DB, p: ChannelPrincipal) {
 
 async function offered(db: DB, p: ChannelPrincipal, productId: string) {
   const found = await findOffered(db, await activeConnections(db, p), productId);
-  if (!found) throw channelError('unknown_product', 'This product is not offered to your key', 404);
-  if (found.conn.status === 'paused') throw channelError('connection_paused', 'The operator paused this connection', 403);
+  if (!found) throw channelFail('unknown_product', 'This product is not offered to your key');
+  if (found.conn.status === 'paused') throw channelFail('connection_paused', 'The operator paused this connection');
   return found;
 }
 
-export async function me(db: DB, p: ChannelPrincipal) {
+export async function me(ctx: Ctx, p: ChannelPrincipal) {
+  const db = ctx.db;
   if (p.kind === 'single') {
     const c = p.mode === 'test' ? (await merchantConnections(db, p))[0] : p.connection!;
     return {
@@ -95,7 +97,8 @@ export async function me(db: DB, p: ChannelPrincipal) {
   return { mode: p.mode, channel: { slug: ch.slug, name: ch.name, merchants } };
 }
 
-export async function products(db: DB, p: ChannelPrincipal) {
+export async function products(ctx: Ctx, p: ChannelPrincipal) {
+  const db = ctx.db;
   return { data: await catalog(db, await activeConnections(db, p)) };
 }
 
@@ -122,8 +125,8 @@ const WINDOW_CACHE_TTL_MS = 30_000;
  * The products and their operators' locations are read in one D1 round trip; allocations only for
  * products whose answer is not cached; the engine then checks each product in memory.
  */
-export async function availability(env: Env, p: ChannelPrincipal, body: z.output<typeof AvailabilityBody>, requestId: string) {
-  const db = getDb(env.DB);
+export async function availability(reqCtx: Ctx, p: ChannelPrincipal, body: z.output<typeof AvailabilityBody>) {
+  const db = reqCtx.db;
   const { start, end } = windowOf(body.startTime, body.endTime);
   const now = Date.now();
   const conns = await activeConnections(db, p);
@@ -160,7 +163,7 @@ export async function availability(env: Env, p: ChannelPrincipal, body: z.output
     now,
   );
   for (const { hit, conn } of misses) {
-    const ctx = merchantCtx(env, p, conn, requestId);
+    const ctx = merchantCtx(reqCtx, p, conn);
     const item = await itemContextOf(db, hit.row, hit.location);
     const own = allocs.get(hit.row.id) ?? [];
     const busy = [...own.map(allocationToBusy), ...maintenanceBusy(item.item)];
@@ -234,15 +237,17 @@ async function bookingOfKey(db: DB, p: ChannelPrincipal, bookingId: string): Pro
         .where(and(eq(bookings.transactionId, bookingId), inArray(bookings.channelConnectionId, ids), eq(bookings.testMode, p.mode === 'test')))
         .get()
     : undefined;
-  if (!row) throw channelError('not_found', 'No booking with this id was created by your key', 404);
+  if (!row) throw channelFail('not_found', 'No booking with this id was created by your key');
   return row;
 }
 
-export async function getBooking(db: DB, p: ChannelPrincipal, bookingId: string) {
+export async function getBooking(ctx: Ctx, p: ChannelPrincipal, bookingId: string) {
+  const db = ctx.db;
   return channelBookingOut(await bookingOfKey(db, p, bookingId), p.mode);
 }
 
-export async function findByReference(db: DB, p: ChannelPrincipal, reference: string) {
+export async function findByReference(ctx: Ctx, p: ChannelPrincipal, reference: string) {
+  const db = ctx.db;
   const ids = await visibleConnectionIds(db, p);
   const rows = ids.length
     ? await db
@@ -262,17 +267,16 @@ const TRANSIENT = /overloaded|network connection lost|internal error|reset becau
  * in the same D1 batch as the booking.
  */
 export async function createChannelBooking(
-  env: Env,
+  reqCtx: Ctx,
   p: ChannelPrincipal,
   idempotencyKey: string | undefined,
   body: z.output<typeof CreateBookingBody>,
-  requestId: string,
 ): Promise<{ status: 200 | 201; body: Record<string, unknown> }> {
   if (!idempotencyKey)
     throw new ApiError('validation_failed', 'The Idempotency-Key header is required (a unique string per checkout, reused on retries)', {
       details: [{ field: 'Idempotency-Key', message: 'required header' }],
     });
-  const db = getDb(env.DB);
+  const db = reqCtx.db;
   const { start, end } = windowOf(body.startTime, body.endTime);
   const hash = await requestHash({
     productId: body.productId,
@@ -284,7 +288,7 @@ export async function createChannelBooking(
   });
   const found = await offered(db, p, body.productId);
 
-  const replayOf = async (bookingId: string) => ({ status: 200 as const, body: { ...(await getBooking(db, p, bookingId)), idempotentReplay: true } });
+  const replayOf = async (bookingId: string) => ({ status: 200 as const, body: { ...(await getBooking(reqCtx, p, bookingId)), idempotentReplay: true } });
   const c = await claim(db, p.scope, idempotencyKey, hash);
   if (c.kind === 'replay') return replayOf(String(c.body.bookingId));
   // Unique on bookings: a claim (kept across a takeover of an abandoned request) creates at most one booking.
@@ -300,7 +304,7 @@ export async function createChannelBooking(
     }
   }
 
-  const ctx = merchantCtx(env, p, found.conn, requestId);
+  const ctx = merchantCtx(reqCtx, p, found.conn);
   const testMode = p.mode === 'test';
   const transactionId = newId('txn');
   const isTour = found.model.type === 'tour';
@@ -357,29 +361,30 @@ export async function createChannelBooking(
     }
     await release(db, c.id).catch(() => undefined);
     if (err instanceof ApiError) {
-      if (err.status === 409) throw channelError('unavailable', err.message, 409);
-      if (err.status === 503) throw channelError('inventory_locked', err.message, 503);
+      if (err.status === 409) throw channelFail('unavailable', err.message);
+      if (err.status === 503) throw channelFail('inventory_locked', err.message);
       throw err;
     }
-    if (TRANSIENT.test(String(err))) throw channelError('inventory_locked', 'The inventory is busy; retry with the same Idempotency-Key', 503);
+    if (TRANSIENT.test(String(err))) throw channelFail('inventory_locked', 'The inventory is busy; retry with the same Idempotency-Key');
     throw err;
   }
-  return { status: 201, body: { ...(await getBooking(db, p, transactionId)), idempotentReplay: false } };
+  return { status: 201, body: { ...(await getBooking(reqCtx, p, transactionId)), idempotentReplay: false } };
 }
 
-export async function cancelChannelBooking(env: Env, p: ChannelPrincipal, bookingId: string, requestId: string) {
-  const db = getDb(env.DB);
+export async function cancelChannelBooking(reqCtx: Ctx, p: ChannelPrincipal, bookingId: string) {
+  const db = reqCtx.db;
   const b = await bookingOfKey(db, p, bookingId);
   const conn = await db.select().from(channelConnections).where(eq(channelConnections.id, b.channelConnectionId!)).get();
-  const ctx = merchantCtx(env, p, conn!, requestId);
+  const ctx = merchantCtx(reqCtx, p, conn!);
   const res = await cancelBooking(ctx, b.id, { reason: 'Cancelled by the reseller' });
   const after = await db.select().from(bookings).where(eq(bookings.id, b.id)).get();
   return { ...channelBookingOut(after!, p.mode), alreadyCancelled: res.alreadyCancelled };
 }
 
 /** Wipes the key holder's test bookings (and their allocations, ledger rows and activity). */
-export async function sandboxReset(db: DB, p: ChannelPrincipal) {
-  if (p.mode !== 'test') throw channelError('not_sandbox', 'Sandbox reset needs a test key (rtc_test_...); live keys never wipe bookings', 403);
+export async function sandboxReset(ctx: Ctx, p: ChannelPrincipal) {
+  const db = ctx.db;
+  if (p.mode !== 'test') throw channelFail('not_sandbox', 'Sandbox reset needs a test key (rtc_test_...); live keys never wipe bookings');
   const ids = await visibleConnectionIds(db, p);
   const rows = ids.length
     ? await db
@@ -402,7 +407,8 @@ export async function sandboxReset(db: DB, p: ChannelPrincipal) {
   return { reset: true, deletedBookings: rentalIds.length };
 }
 
-export async function keySettlement(db: DB, p: ChannelPrincipal, month: string) {
+export async function keySettlement(ctx: Ctx, p: ChannelPrincipal, month: string) {
+  const db = ctx.db;
   const conns = (await merchantConnections(db, p)).filter((c) => !c.sandbox);
   return settlement(
     db,

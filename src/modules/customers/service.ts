@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { customers, users } from '../../db/schema/accounts';
 import { payments, PaymentError } from '../../adapters/payments';
+import { customerErrors } from './errors';
 
 type CustomerRow = typeof customers.$inferSelect;
 
@@ -47,8 +48,11 @@ export function mergeObjects(base: Record<string, unknown>, patch: Record<string
   return out;
 }
 
-function paymentFailure(err: unknown, code = 'payment_provider_error'): never {
-  if (err instanceof PaymentError) throw new ApiError(code, err.message, { status: 400 });
+function paymentFailure(
+  err: unknown,
+  code: 'payment_provider_error' | 'invalid_payment_method' | 'subscription_change_failed' = 'payment_provider_error',
+): never {
+  if (err instanceof PaymentError) throw customerErrors.fail(code, err.message);
   throw err;
 }
 
@@ -97,18 +101,16 @@ export async function createCustomer(
     actor,
     [
       ctx.db.insert(customers).values(row),
-      ctx.db
-        .insert(users)
-        .values({
-          id: userId,
-          customerId: id,
-          email: email.toLowerCase(),
-          name: p.name ?? input.name,
-          role: 'admin',
-          permissions: ['admin'],
-          idpSubject: p.subject,
-          isSetup: false,
-        }),
+      ctx.db.insert(users).values({
+        id: userId,
+        customerId: id,
+        email: email.toLowerCase(),
+        name: p.name ?? input.name,
+        role: 'admin',
+        permissions: ['admin'],
+        idpSubject: p.subject,
+        isSetup: false,
+      }),
     ],
     { audit: { action: 'customer.create', targetType: 'customer', targetId: id, customerId: id } },
   );
@@ -134,7 +136,7 @@ export async function updateCustomer(
   if (input.permissions !== undefined) patch.permissions = input.permissions;
   if (input.integrations !== undefined) patch.integrations = mergeObjects(existing.integrations ?? {}, input.integrations);
   if (input.plan !== undefined && input.plan !== existing.plan) {
-    if (!existing.subscriptionId) throw new ApiError('subscription_change_failed', 'The account has no subscription to change', { status: 400 });
+    if (!existing.subscriptionId) throw customerErrors.fail('subscription_change_failed', 'The account has no subscription to change');
     try {
       await payments(ctx.env).updateSubscription(existing.subscriptionId, { plan: input.plan });
     } catch (err) {

@@ -20,6 +20,7 @@ import {
   statusFromIntent,
   type DepositRow,
 } from './records';
+import { depositErrors } from './errors';
 
 /**
  * Simulated card readers (offline payment simulator only). A terminal authorization with one of
@@ -204,10 +205,10 @@ export async function postDeposit(
   if (existing && existing.customerId !== rental.customerId) throw notFound('Payment intent');
   if (existing && existing.rentalId !== rental.id) throw new ApiError('bad_request', `Payment intent ${pi.id} is recorded on rental ${existing.rentalId}`);
   if (pi.status !== 'requires_capture' && pi.status !== 'succeeded') {
-    throw new ApiError(
+    throw depositErrors.fail(
       'payment_not_successful',
       `The payment did not succeed (provider status ${pi.status}${pi.lastError ? `, ${pi.lastError}` : ''}); nothing was recorded`,
-      { status: 400, extra: { providerStatus: pi.status } },
+      { extra: { providerStatus: pi.status } },
     );
   }
   if (input.authorizeAmount !== undefined && toCents(input.authorizeAmount) !== pi.amount) {

@@ -22,6 +22,7 @@ import {
   type DepositRow,
   type DepositStatus,
 } from './records';
+import { depositErrors } from './errors';
 
 async function depositForRental(ctx: Ctx, rental: BookingRow, paymentIntentId: string): Promise<DepositRow> {
   const d = await depositByIntent(ctx, paymentIntentId);
@@ -52,8 +53,7 @@ export async function captureDeposit(
   const rental = await rentalInTenant(ctx, input.rentalId);
   if (input.locationId) await locationInTenant(ctx, input.locationId);
   const d = await depositForRental(ctx, rental, input.paymentIntentId);
-  const notCapturable = (why: string) =>
-    new ApiError('not_capturable', `The deposit cannot be captured: ${why}`, { status: 400, extra: { depositStatus: d.status } });
+  const notCapturable = (why: string) => depositErrors.fail('not_capturable', `The deposit cannot be captured: ${why}`, { extra: { depositStatus: d.status } });
   if (d.status !== 'authorized') throw notCapturable(`it is ${d.status}`);
   const pay = payments(ctx.env);
   const pi = await pay.getPaymentIntent(d.paymentIntentId);
@@ -127,10 +127,10 @@ export async function releaseDeposit(
   const location = input.locationId ? await locationInTenant(ctx, input.locationId) : undefined;
   const d = await depositForRental(ctx, rental, input.paymentIntentId);
   if (d.status !== 'authorized' && d.status !== 'pending') {
-    throw new ApiError(
+    throw depositErrors.fail(
       'not_releasable',
       d.status === 'released' ? 'The deposit was already released' : `The deposit is ${d.status}; a captured amount is returned with a refund`,
-      { status: 400, extra: { depositStatus: d.status } },
+      { extra: { depositStatus: d.status } },
     );
   }
   if (input.amount !== undefined && toCents(input.amount) !== d.amount) {
@@ -144,12 +144,12 @@ export async function releaseDeposit(
   let pi = await pay.getPaymentIntent(d.paymentIntentId);
   if (!pi) throw notFound('Payment intent');
   if (pi.status === 'succeeded')
-    throw new ApiError('not_releasable', 'The provider reports this deposit captured; sync it with GET /preAuth/audit-preauths', { status: 400 });
+    throw depositErrors.fail('not_releasable', 'The provider reports this deposit captured; sync it with GET /preAuth/audit-preauths');
   if (pi.status !== 'canceled') {
     try {
       pi = await pay.cancelPaymentIntent(pi.id);
     } catch (err) {
-      if (err instanceof PaymentError) throw new ApiError('not_releasable', err.message, { status: 400 });
+      if (err instanceof PaymentError) throw depositErrors.fail('not_releasable', err.message);
       throw err;
     }
   }

@@ -7,11 +7,9 @@ export const AuthorizeBody = z
   .object({
     rentalId: id(),
     authorizeAmount: dollars().min(0.5, 'must be at least 0.50').openapi({ description: 'Dollars to hold', example: 250 }),
-    paymentMethodType: z
-      .enum(['card', 'terminal', 'card_present'])
-      .openapi({
-        description: '`card`: charge a saved card or test token now (needs `paymentMethodId`). `terminal` / `card_present`: a card reader (needs `readerId`).',
-      }),
+    paymentMethodType: z.enum(['card', 'terminal', 'card_present']).openapi({
+      description: '`card`: charge a saved card or test token now (needs `paymentMethodId`). `terminal` / `card_present`: a card reader (needs `readerId`).',
+    }),
     currency: z.string().trim().length(3).toLowerCase().optional(),
     description: z.string().trim().max(500).optional(),
     customer: z.string().trim().max(128).optional().openapi({ description: 'Payment-provider customer id the card belongs to' }),

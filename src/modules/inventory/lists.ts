@@ -9,6 +9,7 @@ import { locations } from '../../db/schema/locations';
 import { bookings } from '../../db/schema/bookings';
 import { ACTIVE_STATUSES } from '../bookings/status';
 import { detail, getOwnedItemOr403, invalid, itemOut, type AssetRow } from './reads';
+import { inventoryErrors } from './errors';
 
 // ---------------------------------------------------------------------------------------------
 // Lists, order, deletion
@@ -91,8 +92,7 @@ export async function deleteInventory(ctx: Ctx, id: string) {
     )
     .get();
   if (upcoming && upcoming.n > 0) {
-    throw new ApiError('has_upcoming_bookings', `The item has ${upcoming.n} upcoming booking(s); cancel or move them before deleting it`, {
-      status: 400,
+    throw inventoryErrors.fail('has_upcoming_bookings', `The item has ${upcoming.n} upcoming booking(s); cancel or move them before deleting it`, {
       extra: { upcomingBookings: upcoming.n },
     });
   }

@@ -3,6 +3,7 @@
  * keys and public URLs of stored files. No decoding and no re-encoding: files are stored as sent.
  */
 import { ApiError } from '../../lib/errors';
+import { inventoryErrors } from './errors';
 
 export type MediaKind = 'photo' | 'video';
 
@@ -132,16 +133,14 @@ export function checkUpload(kind: MediaKind, bytes: Uint8Array, field = 'file'):
       details: [{ field, location: 'body', code: 'empty_file', message: `${field} is empty` }],
     });
   if (bytes.length > max) {
-    throw new ApiError('file_too_large', `The ${kind} is ${(bytes.length / (1024 * 1024)).toFixed(1)} MB; the limit is ${mb(max)}`, {
-      status: 400,
+    throw inventoryErrors.fail('file_too_large', `The ${kind} is ${(bytes.length / (1024 * 1024)).toFixed(1)} MB; the limit is ${mb(max)}`, {
       details: [{ field, location: 'body', code: 'file_too_large', message: `at most ${mb(max)}` }],
     });
   }
   const found = sniff(bytes.subarray(0, 64 * 1024));
   if (!found || !allowed.includes(found.mime)) {
     const what = found ? `a ${found.kind} (${found.mime})` : 'not a supported format';
-    throw new ApiError('unsupported_file_type', `Unsupported ${kind} format: the content is ${what}. Send ${names}.`, {
-      status: 400,
+    throw inventoryErrors.fail('unsupported_file_type', `Unsupported ${kind} format: the content is ${what}. Send ${names}.`, {
       details: [{ field, location: 'body', code: 'unsupported_file_type', message: `must be ${names}`, allowed: [...allowed] }],
     });
   }

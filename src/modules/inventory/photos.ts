@@ -6,6 +6,7 @@ import { ulid } from '../../lib/ids';
 import { checkUpload, mediaKey, mediaUrl, type MediaFolder, type MediaKind } from './media';
 import { getItemInTenant } from './reads';
 import { dataUpdateStmt, withVersionRetry } from './version';
+import { inventoryErrors } from './errors';
 
 export const MAX_IMAGES = 50;
 export const MAX_VIDEOS = 20;
@@ -29,7 +30,7 @@ export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, rea
   const field = kind === 'photo' ? 'images' : 'videos';
   const limit = kind === 'photo' ? MAX_IMAGES : MAX_VIDEOS;
   const item = await getItemInTenant(ctx, itemId);
-  const full = () => new ApiError('limit_reached', `An item holds at most ${limit} ${field}; remove one with POST /inventory/setup first`, { status: 400 });
+  const full = () => inventoryErrors.fail('limit_reached', `An item holds at most ${limit} ${field}; remove one with POST /inventory/setup first`);
   const count = ((((item.data ?? {}) as Record<string, unknown>)[field] as unknown[] | undefined) ?? []).length;
   if (count >= limit) throw full();
   const file = await readFile();
@@ -102,8 +103,7 @@ export async function openMedia(ctx: Ctx, p: { customerId: string; itemId: strin
     const start = m[1] ? Number(m[1]) : Math.max(0, size - Number(m[2]));
     const end = m[1] && m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
     if (start > end || start >= size) {
-      throw new ApiError('range_not_satisfiable', `The file has ${size} bytes; the requested range is outside it`, {
-        status: 416,
+      throw inventoryErrors.fail('range_not_satisfiable', `The file has ${size} bytes; the requested range is outside it`, {
         headers: { 'content-range': `bytes */${size}` },
       });
     }

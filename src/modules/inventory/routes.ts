@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { route } from '../../lib/openapi';
+import { route, UPLOAD_BODY_LIMIT } from '../../lib/openapi';
 import * as s from './schemas';
 
 const tags = ['Inventory'];
@@ -42,6 +42,8 @@ export const setAssetMap = route({
   summary: 'Set the asset map: pins of the assets and an optional map image',
   params: s.ItemParam,
   body: s.AssetMapBody,
+  // The map image travels base64 in the JSON body (up to 10 MB decoded).
+  bodyLimit: UPLOAD_BODY_LIMIT,
   ok: s.AssetMapResult,
   errors: [403, 404],
   description:

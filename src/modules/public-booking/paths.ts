@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError, type ErrorDetail } from '../../lib/errors';
+import { publicBookingErrors } from './errors';
 
 /**
  * What a renter may change on their booking through PATCH /public/booking: contact details and
@@ -96,10 +97,11 @@ export function checkPatch(data: Record<string, unknown>): PathChange[] {
     out.push({ path, root: segments[0] as PathChange['root'], segments: segments.slice(1), value: parsed.data });
   }
   if (refused.length) {
-    throw new ApiError('forbidden_path', `Not editable: ${refused.map((r) => r.field).join(', ')}. Renter-editable paths: ${EDITABLE_PATHS.join(', ')}`, {
-      status: 400,
-      details: [...refused, ...invalid],
-    });
+    throw publicBookingErrors.fail(
+      'forbidden_path',
+      `Not editable: ${refused.map((r) => r.field).join(', ')}. Renter-editable paths: ${EDITABLE_PATHS.join(', ')}`,
+      { details: [...refused, ...invalid] },
+    );
   }
   if (invalid.length) throw new ApiError('validation_failed', `Invalid request: ${invalid.map((d) => d.message).join('; ')}`, { details: invalid });
   // Parents before children, so `address` then `address.city` composes.

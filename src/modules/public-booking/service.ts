@@ -247,7 +247,7 @@ export async function patchPublicBooking(ctx: Ctx, input: { rentalId: string; da
     );
   } catch (err) {
     if (isVersionRace(err)) {
-      throw new ApiError('version_conflict', 'The booking was changed at the same moment; reload it and retry', { status: 409 });
+      throw new ApiError('version_conflict', 'The booking was changed at the same moment; reload it and retry');
     }
     throw err;
   }
@@ -369,17 +369,15 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
         },
       };
     }),
-    bookings: liveBusy
-      .slice(0, BUSY_CAP)
-      .map((a) => ({
-        inventoryId: a.itemId,
-        assetId: a.assetId,
-        kind: a.kind,
-        startTime: iso(a.start),
-        endTime: iso(a.end),
-        seats: a.seats,
-        capacity: a.capacity,
-      })),
+    bookings: liveBusy.slice(0, BUSY_CAP).map((a) => ({
+      inventoryId: a.itemId,
+      assetId: a.assetId,
+      kind: a.kind,
+      startTime: iso(a.start),
+      endTime: iso(a.end),
+      seats: a.seats,
+      capacity: a.capacity,
+    })),
     bookingsTruncated: busy.length > BUSY_CAP,
   };
 }
@@ -387,7 +385,7 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
 /** GET /public/customer: the widget payload, AES-256-GCM encrypted with WIDGET_ENCRYPTION_KEY. */
 export async function encryptedCustomer(ctx: Ctx, customerId: string) {
   const key = ctx.env.WIDGET_ENCRYPTION_KEY;
-  if (!key) throw new ApiError('not_configured', 'The widget encryption key is not configured on this deployment', { status: 503 });
+  if (!key) throw new ApiError('service_unavailable', 'The widget encryption key is not configured on this deployment');
   const payload = await widgetPayload(ctx, customerId);
   const { iv, ciphertext } = await aesGcmEncrypt(key, JSON.stringify(payload));
   return { alg: 'AES-256-GCM' as const, iv, ciphertext, customerId, generatedAt: payload.generatedAt };

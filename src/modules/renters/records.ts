@@ -180,7 +180,7 @@ export async function patchRenter(
 
 export function paymentFailure(err: unknown): never {
   if (err instanceof PaymentError)
-    throw new ApiError(err.code === 'provider_error' ? 'payment_provider_error' : 'invalid_payment_method', err.message, { status: 400 });
+    throw new ApiError(err.code === 'provider_error' ? 'payment_provider_error' : 'invalid_payment_method', err.message);
   throw err;
 }
 

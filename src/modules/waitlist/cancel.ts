@@ -51,7 +51,7 @@ export async function cancelEntry(ctx: Ctx, id: string) {
     const e = await syncOne(ctx.env, await getEntryRow(ctx, id));
     if (e.status === 'cancelled') return { ...entryOut(e), alreadyCancelled: true };
     if (e.status !== 'waiting' && e.status !== 'offered')
-      throw new ApiError('invalid_state', `The entry is ${e.status} and can no longer be cancelled`, { status: 409, extra: { status: e.status } });
+      throw new ApiError('invalid_state', `The entry is ${e.status} and can no longer be cancelled`, { extra: { status: e.status } });
     const nowIso = new Date().toISOString();
     const set = { status: 'cancelled' as const, cancelledAt: nowIso, activeKey: null, updatedAt: nowIso };
     const audit: AuditEntry = {
@@ -92,5 +92,5 @@ export async function cancelEntry(ctx: Ctx, id: string) {
     );
     return { ...entryOut({ ...e, ...set }), alreadyCancelled: false };
   }
-  throw new ApiError('version_conflict', 'The entry changed while it was being cancelled; retry', { status: 409 });
+  throw new ApiError('version_conflict', 'The entry changed while it was being cancelled; retry');
 }

@@ -1,11 +1,7 @@
 import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf } from '../../lib/context';
-import { onSeatsReleased } from '../bookings/lifecycle';
 import * as r from './routes';
 import * as svc from './service';
-
-// Released seats and units cascade to the waitlist, whichever path cancelled the booking.
-onSeatsReleased(svc.onCapacityReleased);
 
 const router = createRouter();
 

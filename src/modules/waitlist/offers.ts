@@ -15,7 +15,7 @@ import { emailStmt } from '../../adapters/messages';
 import { departureAt, departuresOn, existingWallTime, slotLengthMinutes } from '../availability/engine';
 import { loadItemContext, type ItemContext } from '../availability/state';
 import { isAllocationConflict, releaseAll, reserve, type Reservation } from '../availability/lock';
-import type { CapacityReleased } from '../bookings/lifecycle';
+import type { CapacityReleased } from '../../lib/hooks';
 import { bad, entryOut, errText, iso, bookingUrl, type EntryRow, type Trigger } from './entries';
 import { getEntryRow, syncOne } from './reads';
 
@@ -52,7 +52,7 @@ async function offerEntry(
 ): Promise<OfferOutcome> {
   const env = wctx.env;
   const db = wctx.db;
-  if (spot.start <= now) return { ok: false, reason: 'unavailable', error: new ApiError('unavailable', 'The spot starts now or has passed', { status: 409 }) };
+  if (spot.start <= now) return { ok: false, reason: 'unavailable', error: new ApiError('unavailable', 'The spot starts now or has passed') };
   const offerId = newId('wlo');
   const expiresAt = Math.min(now + OFFER_TTL_MS, spot.start);
   const isTour = ic.item.kind === 'tour';
@@ -173,7 +173,7 @@ async function offerEntry(
     return { ok: true, entry: { ...entry, ...set } };
   } catch (err) {
     if (isAllocationConflict(err))
-      return { ok: false, reason: 'unavailable', error: new ApiError('unavailable', 'The spot was taken by another sale at the last moment', { status: 409 }) };
+      return { ok: false, reason: 'unavailable', error: new ApiError('unavailable', 'The spot was taken by another sale at the last moment') };
     if (/waitlist_offers\.entry_id/.test(errText(err))) return { ok: false, reason: 'lost' };
     throw err;
   } finally {
@@ -260,7 +260,7 @@ export async function cascadeSpot(
   return { offered };
 }
 
-/** The `onSeatsReleased` hook: a cancelled or no-show booking gave its seats/units back. */
+/** Listener of the `capacity.released` hook: a cancelled or no-show booking gave its seats/units back. */
 export async function onCapacityReleased(ctx: Ctx, e: CapacityReleased) {
   await cascadeSpot(
     ctx.env,
@@ -274,7 +274,7 @@ export async function offerManually(ctx: Ctx, id: string, body: { time?: string;
   requirePermission(ctx, 'bookings');
   const e = await syncOne(ctx.env, await getEntryRow(ctx, id));
   if (e.status !== 'waiting')
-    throw new ApiError('invalid_state', `The entry is ${e.status}; only waiting entries can be offered`, { status: 409, extra: { status: e.status } });
+    throw new ApiError('invalid_state', `The entry is ${e.status}; only waiting entries can be offered`, { extra: { status: e.status } });
   const ic = await loadItemContext(ctx.db, e.inventoryId, e.customerId);
   const now = Date.now();
   const tz = ic.item.timezone;
@@ -283,7 +283,7 @@ export async function offerManually(ctx: Ctx, id: string, body: { time?: string;
   if (ic.item.kind === 'tour') {
     const deps = departuresOn(ic.item, e.date).filter((d) => (!time || d.time === time) && d.start > now);
     if (!deps.length)
-      throw new ApiError('unavailable', time ? `No upcoming departure at ${time} on ${e.date}` : `No upcoming departure on ${e.date}`, { status: 409 });
+      throw new ApiError('unavailable', time ? `No upcoming departure at ${time} on ${e.date}` : `No upcoming departure on ${e.date}`);
     spots = deps.map((d) => ({ start: d.start, end: d.end }));
   } else {
     if (!time) throw bad('time', 'This rental entry has no time: give `time` (and `duration`) for the offer');
@@ -296,8 +296,8 @@ export async function offerManually(ctx: Ctx, id: string, body: { time?: string;
   for (const s of spots) {
     const out = await offerEntry(ctx, ic, e, s, 'manual', ctx.principal.userId ?? ctx.principal.credentialId, now);
     if (out.ok) return entryOut(out.entry);
-    if (out.reason === 'lost') throw new ApiError('invalid_state', 'The entry changed while the offer was being made; reload it', { status: 409 });
+    if (out.reason === 'lost') throw new ApiError('invalid_state', 'The entry changed while the offer was being made; reload it');
     last = out.error;
   }
-  throw new ApiError('unavailable', `No free capacity for this entry: ${last?.message ?? 'sold out'}`, { status: 409, extra: last?.extra });
+  throw new ApiError('unavailable', `No free capacity for this entry: ${last?.message ?? 'sold out'}`, { extra: last?.extra });
 }

@@ -4,7 +4,9 @@ import { env } from 'cloudflare:test';
 import { createOperator, expectError, get, post, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { systemCtx } from '../../../src/lib/context';
-import { cancelBooking, onSeatsReleased, type CapacityReleased } from '../../../src/modules/bookings/service';
+import { cancelBooking } from '../../../src/modules/bookings/service';
+import type { CapacityReleased } from '../../../src/lib/hooks';
+import type { Hooks } from '../../../src/lib/context';
 import { assetOverlaps, at, book, bookBody, eventsOf, rentalItem, seatsByDeparture, tourItem } from './factories';
 
 const act = (op: Operator, rentalId: string, what: string, body: unknown = {}, key = op.adminKey) => post(`/coreBooking/${rentalId}/${what}`, body, { key });
@@ -107,10 +109,12 @@ describe('cancel', () => {
     const r = await book(op, bookBody({ inventoryId: tour.id, startTime: start, tickets: { Adult: 3 } }));
     expect(r.status).toBe(201);
     const seen: CapacityReleased[] = [];
-    onSeatsReleased(async (_ctx, e) => {
-      if (e.rentalId === r.body.rentalId) seen.push(e);
-    });
-    const ctx = systemCtx(env, { customerId: op.customerId });
+    const hooks: Hooks = {
+      emit: async (_ctx, name, e) => {
+        if (name === 'capacity.released' && e.rentalId === r.body.rentalId) seen.push(e);
+      },
+    };
+    const ctx = systemCtx(env, { customerId: op.customerId, hooks });
     const [x, y] = await Promise.all([cancelBooking(ctx, r.body.rentalId, { reason: 'sick' }), cancelBooking(ctx, r.body.rentalId, {})]);
     expect([x.alreadyCancelled, y.alreadyCancelled].sort()).toEqual([false, true]);
     expect(seen).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { and, eq, sql } from 'drizzle-orm';
-import { api, createOperator, db, del, expectError, get, post, patch, eventually } from '../../harness';
+import { api, createOperator, db, del, expectError, get, post, patch, eventually, runCron } from '../../harness';
 import { at, ch, connect, idem, partnerKey, platform, rentalItem, tourItem } from './factories';
 import { bookings, ledgerEntries } from '../../../src/db/schema/bookings';
 import { allocations } from '../../../src/db/schema/inventory';
@@ -570,12 +570,11 @@ describe('Channel idempotency retention', () => {
     const { item, key } = await setup();
     const body = booking(item.id);
     const a = await post('/channel/v1/bookings', body, idem(key, 'keep-1'));
-    const { runJobs } = await import('../../../src/jobs/cron');
-    await runJobs('0 3 * * *', env, new Date(Date.now() + 25 * 3600_000));
+    await runCron('0 3 * * *', new Date(Date.now() + 25 * 3600_000));
     const replay = await post('/channel/v1/bookings', body, idem(key, 'keep-1'));
     expect(replay.status).toBe(200);
     expect(replay.body.bookingId).toBe(a.body.bookingId);
-    await runJobs('0 3 * * *', env, new Date(Date.now() + 49 * 3600_000));
+    await runCron('0 3 * * *', new Date(Date.now() + 49 * 3600_000));
     expect(await db().select().from(channelIdempotency).where(eq(channelIdempotency.key, 'keep-1')).get()).toBeUndefined();
   });
 });

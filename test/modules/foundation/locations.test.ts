@@ -1,12 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { createOperator, db, del, expectError, get, patch, post } from '../../harness';
+import { createOperator, db, del, expectError, get, patch, post, runCron } from '../../harness';
 import { checkSecurity } from '../../security';
 import { messageOutbox } from '../../../src/db/schema/events';
 import { locations } from '../../../src/db/schema/locations';
 import { inventoryItems } from '../../../src/db/schema/inventory';
 import { eq } from 'drizzle-orm';
-import { runJobs } from '../../../src/jobs/cron';
 
 const body = {
   name: 'North Dock',
@@ -75,9 +74,9 @@ describe('Locations', () => {
     expectError(await patch('/location/restore', { locationId: 'loc_nope' }, { key: op.adminKey }), 404);
 
     await del('/location', { locationId: op.locationId, customerId: op.customerId }, { key: op.adminKey });
-    await runJobs('0 3 * * *', env, new Date(Date.now() + 59 * 86_400_000));
+    await runCron('0 3 * * *', new Date(Date.now() + 59 * 86_400_000));
     expect(await db().select().from(locations).where(eq(locations.id, op.locationId)).get()).toBeDefined();
-    await runJobs('0 3 * * *', env, new Date(Date.now() + 61 * 86_400_000));
+    await runCron('0 3 * * *', new Date(Date.now() + 61 * 86_400_000));
     expect(await db().select().from(locations).where(eq(locations.id, op.locationId)).get()).toBeUndefined();
   });
 

@@ -4,9 +4,8 @@
  */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { api, createOperator, del, expectError, get, post, type Operator } from '../../harness';
+import { api, createOperator, del, expectError, get, post, type Operator, runCron, cronJobNames } from '../../harness';
 import { checkSecurity, otherOperator } from '../../security';
-import { runJobs, JOBS } from '../../../src/jobs/cron';
 import { cascadeSpot } from '../../../src/modules/waitlist/service';
 import { wallTimeToUtc } from '../../../src/lib/time';
 import { at, book, bookBody, dateAhead, email, rentalItem, seatsByDeparture, tourItem, HOUR, type TestItem } from '../bookings/factories';
@@ -317,7 +316,7 @@ describe('the cascade', () => {
   });
 
   it('an expired offer passes the spot to the next entry (cron), and the sweep marks booked offers', async () => {
-    expect(JOBS['*/5 * * * *'].map((j) => j.name)).toContain('waitlist.sweep');
+    expect(cronJobNames('*/5 * * * *')).toContain('waitlist.sweep');
     const op = await createOperator();
     const { tour, start, date, rentalIds } = await soldOutTour(op);
     const first = await joinTour(op, tour, date, { tag: 'first' });
@@ -327,7 +326,7 @@ describe('the cascade', () => {
     expect(offerA).not.toBeNull();
 
     const later = new Date(Date.now() + 25 * HOUR);
-    const res = await runJobs('*/5 * * * *', env, later);
+    const res = await runCron('*/5 * * * *', later);
     expect(res['waitlist.sweep']).toMatchObject({ expired: expect.any(Number) });
     const a = (await entryOf(op, first.id)).body;
     expect(a).toMatchObject({ status: 'expired' });
@@ -341,7 +340,7 @@ describe('the cascade', () => {
     // The first person's offer is gone: the seat is the second person's.
     expectError(await book(op, bookBody({ inventoryId: tour.id, startTime: start, tickets: { Adult: 1 }, email: first.email })), 409, 'unavailable');
     expect((await book(op, bookBody({ inventoryId: tour.id, startTime: start, tickets: { Adult: 1 }, email: second.email }))).status).toBe(201);
-    await runJobs('*/5 * * * *', env);
+    await runCron('*/5 * * * *');
     const row = await env.DB.prepare('SELECT status FROM waitlist_entries WHERE id = ?').bind(second.id).first<any>();
     expect(row.status).toBe('booked');
     // An entry is offered once: the expired one never comes back.
@@ -353,7 +352,7 @@ describe('the cascade', () => {
     const tour = await tourItem(op);
     const soon = await joinTour(op, tour, dateAhead(op.timezone, 1));
     const far = await joinTour(op, tour, dateAhead(op.timezone, 10));
-    await runJobs('*/5 * * * *', env, new Date(wallTimeToUtc(dateAhead(op.timezone, 2), '12:00', op.timezone)));
+    await runCron('*/5 * * * *', new Date(wallTimeToUtc(dateAhead(op.timezone, 2), '12:00', op.timezone)));
     expect((await entryOf(op, soon.id)).body).toMatchObject({ status: 'closed' });
     expect((await entryOf(op, far.id)).body.status).toBe('waiting');
   });

@@ -1,33 +1,31 @@
 import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
-import type { AppEnv } from '../../lib/context';
-import { ApiError } from '../../lib/errors';
-import { timingSafeEqual } from '../../lib/crypto';
-import { newId } from '../../lib/ids';
-import { addDays, datesOfMonth, localDate, wallTimeToUtc } from '../../lib/time';
-import { getDb, type Stmt } from '../../db/client';
-import { apiKeys, customers, users } from '../../db/schema/accounts';
-import { locations } from '../../db/schema/locations';
-import { inventoryAssets, inventoryItems, allocations } from '../../db/schema/inventory';
-import { bookings } from '../../db/schema/bookings';
-import { InventoryData } from '../inventory/model';
-import { generateKeySecret, keyRow } from '../api-keys/service';
-import { channelConnections, channelKeys as channelKeys_ } from '../../db/schema/channel';
-import { keyRow as channelKeyRow, newChannelKey } from '../channel/keys';
+import type { AppEnv } from '../lib/context';
+import { ApiError } from '../lib/errors';
+import { timingSafeEqual } from '../lib/crypto';
+import { newId } from '../lib/ids';
+import { addDays, datesOfMonth, localDate, wallTimeToUtc } from '../lib/time';
+import { getDb, type Stmt } from '../db/client';
+import { apiKeys, customers, users } from '../db/schema/accounts';
+import { locations } from '../db/schema/locations';
+import { inventoryAssets, inventoryItems, allocations } from '../db/schema/inventory';
+import { bookings } from '../db/schema/bookings';
+import { InventoryData } from '../modules/inventory/model';
+import { generateKeySecret, keyRow } from '../modules/api-keys/service';
+import { channelConnections, channelKeys as channelKeys_ } from '../db/schema/channel';
+import { keyRow as channelKeyRow, newChannelKey } from '../modules/channel/keys';
 
 /**
  * Benchmark support for `npm run bench` (test/bench/run.mjs), not part of the API: a bulk seed of
  * a throw-away operator and the two baselines every figure is compared with (one D1 read, one raw
- * D1 insert). Development only and guarded exactly like POST /__dev/seed (ENVIRONMENT must be
- * `development` and `x-seed-token` must equal DEV_SEED_TOKEN); anywhere else these paths answer
- * 404 route_not_found. Not in /openapi.json.
+ * D1 insert). Mounted only by the development entry point (src/dev.ts) and guarded by the seed
+ * token (`x-seed-token` must equal DEV_SEED_TOKEN); the production bundle does not contain it.
  */
 export const benchRoutes = new Hono<AppEnv>();
 
 function guard(c: Context<AppEnv>) {
-  if (c.env.ENVIRONMENT !== 'development' || !c.env.DEV_SEED_TOKEN)
-    throw new ApiError('route_not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
-  if (!timingSafeEqual(c.req.header('x-seed-token') ?? '', c.env.DEV_SEED_TOKEN)) throw new ApiError('unauthenticated', 'Invalid seed token');
+  if (!c.env.DEV_SEED_TOKEN || !timingSafeEqual(c.req.header('x-seed-token') ?? '', c.env.DEV_SEED_TOKEN))
+    throw new ApiError('unauthenticated', 'Invalid seed token');
 }
 
 const TZ = 'America/New_York';

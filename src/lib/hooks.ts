@@ -1,0 +1,27 @@
+/**
+ * Domain hooks: things that happened in one module that another module reacts to, without the
+ * first importing the second. A module names the hooks it listens to in its `module.ts`; the app
+ * collects them from the module list (`src/modules/index.ts`) and hands them to every `Ctx`.
+ * The payloads are plain data and live here, in the lowest layer, so both sides can name them.
+ */
+
+/** A booking gave its capacity back (cancelled or no-show), after the release was committed. */
+export interface CapacityReleased {
+  customerId: string;
+  itemId: string;
+  rentalId: string;
+  locationId: string;
+  start: number;
+  end: number;
+  /** Tour seats given back (0 for rentals). */
+  seats: number;
+  assetIds: string[];
+  reason: 'cancelled' | 'no_show';
+}
+
+/** Every hook: its name and payload. */
+export interface HookEvents {
+  'capacity.released': CapacityReleased;
+}
+
+export type HookName = keyof HookEvents;

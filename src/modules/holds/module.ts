@@ -1,0 +1,9 @@
+import { defineModule } from '../../lib/module';
+import router from './index';
+import { expireHolds } from './service';
+
+export default defineModule({
+  name: 'holds',
+  router,
+  jobs: [{ name: 'holds.expire', cron: '*/5 * * * *', run: (ctx, now) => expireHolds(ctx.env, now) }],
+});

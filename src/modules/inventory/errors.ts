@@ -1,0 +1,9 @@
+import { defineErrors } from '../../lib/errors';
+
+export const inventoryErrors = defineErrors({
+  has_upcoming_bookings: { status: 400, meaning: 'The item has upcoming bookings; cancel or move them first' },
+  file_too_large: { status: 400, meaning: 'An uploaded file is over its size limit' },
+  unsupported_file_type: { status: 400, meaning: 'The file content (magic bytes) is not an accepted type' },
+  limit_reached: { status: 400, meaning: 'The item already holds the maximum number of photos or videos' },
+  range_not_satisfiable: { status: 416, meaning: 'The requested byte range is outside the file' },
+});

@@ -1,0 +1,8 @@
+import { defineModule } from '../../lib/module';
+import router from './index';
+
+export default defineModule({
+  name: 'staff-schedule',
+  router,
+  tags: [{ name: 'Staff schedule', description: 'Shifts of staff members per location and day.' }],
+});

@@ -1,0 +1,32 @@
+import { buildApp } from './app';
+import { checkConfig, ConfigError, type Env } from './env';
+import { moduleHooks, type ModuleDef, type QueueMessage } from './lib/module';
+import { handleQueue, queueHandlers } from './jobs/queue';
+import { runJobs } from './jobs/cron';
+
+/** The Worker's three handlers (fetch, queue, scheduled) over a list of modules; the configuration is checked once per isolate. */
+export function createWorker(modules: ModuleDef[]) {
+  const app = buildApp(modules);
+  const hooks = moduleHooks(modules);
+  const handlers = queueHandlers(modules);
+  return {
+    fetch: async (req: Request, env: Env, ctx: ExecutionContext) => {
+      try {
+        checkConfig(env);
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        const body = { error: 'service_unavailable', message: err.message, requestId: 'config' };
+        return Response.json(body, { status: 503 });
+      }
+      return app.fetch(req, env, ctx);
+    },
+    queue: async (batch: MessageBatch<QueueMessage>, env: Env) => {
+      checkConfig(env);
+      await handleQueue(handlers, hooks, batch, env);
+    },
+    scheduled: async (controller: ScheduledController, env: Env, ctx: ExecutionContext) => {
+      checkConfig(env);
+      ctx.waitUntil(runJobs(modules, hooks, controller.cron, env, new Date(controller.scheduledTime)));
+    },
+  } satisfies ExportedHandler<Env, QueueMessage>;
+}
