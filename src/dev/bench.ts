@@ -10,10 +10,10 @@ import { apiKeys, customers, users } from '../db/schema/accounts';
 import { locations } from '../db/schema/locations';
 import { inventoryAssets, inventoryItems, allocations } from '../db/schema/inventory';
 import { bookings } from '../db/schema/bookings';
-import { InventoryData } from '../modules/inventory/model';
+import { InventoryData } from '../modules/inventory/types';
 import { generateKeySecret, keyRow } from '../modules/api-keys/service';
 import { channelConnections, channelKeys as channelKeys_ } from '../db/schema/channel';
-import { keyRow as channelKeyRow, newChannelKey } from '../modules/channel/keys';
+import { keyRow as channelKeyRow, newChannelKey } from '../modules/channel/service';
 
 /**
  * Benchmark support for `npm run bench` (test/bench/run.mjs), not part of the API: a bulk seed of
@@ -53,16 +53,14 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
   const locationId = newId('loc');
   const stmts: Stmt[] = [
     db.insert(customers).values({ id: customerId, name: 'Bench Marina', email: `bench-${customerId.slice(-6).toLowerCase()}@bench.test`, plan: 'enterprise' }),
-    db
-      .insert(users)
-      .values({
-        id: userId,
-        customerId,
-        email: `bench-admin-${userId.slice(-8).toLowerCase()}@bench.test`,
-        name: 'Bench Admin',
-        role: 'admin',
-        permissions: ['admin'],
-      }),
+    db.insert(users).values({
+      id: userId,
+      customerId,
+      email: `bench-admin-${userId.slice(-8).toLowerCase()}@bench.test`,
+      name: 'Bench Admin',
+      role: 'admin',
+      permissions: ['admin'],
+    }),
     db.insert(locations).values({ id: locationId, customerId, name: 'Bench dock', address: '1 Bench Way', phoneNumber: '+15555550100', timezone: TZ }),
   ];
   const keys: string[] = [];
@@ -107,37 +105,33 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
         if (made >= nDense) break;
         const id = newId('bk');
         rows.push(
-          db
-            .insert(bookings)
-            .values({
-              id,
-              customerId,
-              transactionId: newId('txn'),
-              locationId,
-              itemId: dense.id,
-              status: 'confirmed',
-              start,
-              end,
-              localDate: date,
-              assetIds: [assetId],
-              subtotal: 20000,
-              total: 20000,
-              customerInfo: { firstName: 'Bench', lastName: `Renter ${made}`, email: `r${made}@bench.test` },
-            }),
-          db
-            .insert(allocations)
-            .values({
-              id: newId('alc'),
-              customerId,
-              itemId: dense.id,
-              assetId,
-              kind: 'booking',
-              sourceId: id,
-              start,
-              end,
-              blockedStart: start,
-              blockedEnd: end,
-            }),
+          db.insert(bookings).values({
+            id,
+            customerId,
+            transactionId: newId('txn'),
+            locationId,
+            itemId: dense.id,
+            status: 'confirmed',
+            start,
+            end,
+            localDate: date,
+            assetIds: [assetId],
+            subtotal: 20000,
+            total: 20000,
+            customerInfo: { firstName: 'Bench', lastName: `Renter ${made}`, email: `r${made}@bench.test` },
+          }),
+          db.insert(allocations).values({
+            id: newId('alc'),
+            customerId,
+            itemId: dense.id,
+            assetId,
+            kind: 'booking',
+            sourceId: id,
+            start,
+            end,
+            blockedStart: start,
+            blockedEnd: end,
+          }),
         );
         made++;
       }
@@ -184,37 +178,33 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
         const start = wallTimeToUtc(addDays(firstDay, d), '10:00', TZ);
         const bid = newId('bk');
         cstmts.push(
-          db
-            .insert(bookings)
-            .values({
-              id: bid,
-              customerId,
-              transactionId: newId('txn'),
-              locationId,
-              itemId: id,
-              status: 'confirmed',
-              start,
-              end: start + 7_200_000,
-              localDate: addDays(firstDay, d),
-              assetIds: [assetIds[d % 3]],
-              customerInfo: { firstName: 'Bench', lastName: 'Chan', email: `c${p}-${d}@bench.test` },
-            }),
+          db.insert(bookings).values({
+            id: bid,
+            customerId,
+            transactionId: newId('txn'),
+            locationId,
+            itemId: id,
+            status: 'confirmed',
+            start,
+            end: start + 7_200_000,
+            localDate: addDays(firstDay, d),
+            assetIds: [assetIds[d % 3]],
+            customerInfo: { firstName: 'Bench', lastName: 'Chan', email: `c${p}-${d}@bench.test` },
+          }),
         );
         cstmts.push(
-          db
-            .insert(allocations)
-            .values({
-              id: newId('alc'),
-              customerId,
-              itemId: id,
-              assetId: assetIds[d % 3],
-              kind: 'booking',
-              sourceId: bid,
-              start,
-              end: start + 7_200_000,
-              blockedStart: start,
-              blockedEnd: start + 7_200_000,
-            }),
+          db.insert(allocations).values({
+            id: newId('alc'),
+            customerId,
+            itemId: id,
+            assetId: assetIds[d % 3],
+            kind: 'booking',
+            sourceId: bid,
+            start,
+            end: start + 7_200_000,
+            blockedStart: start,
+            blockedEnd: start + 7_200_000,
+          }),
         );
       }
       channelProducts.push(id);

@@ -116,10 +116,7 @@ export function ctxOf(c: Context<AppEnv>): Ctx {
 }
 
 /** A context for cron, queue consumers and seeding. */
-export function systemCtx(
-  env: Env,
-  opts: { customerId?: string; waitUntil?: (p: Promise<unknown>) => void; requestId?: string; hooks?: Hooks } = {},
-): Ctx {
+export function systemCtx(env: Env, opts: { customerId?: string; waitUntil?: (p: Promise<unknown>) => void; requestId?: string; hooks?: Hooks } = {}): Ctx {
   const requestId = opts.requestId ?? `sys_${Date.now()}`;
   return {
     env,

@@ -7,7 +7,7 @@ import { addDays, localDate, wallTimeToUtc } from '../lib/time';
 import { customers } from '../db/schema/accounts';
 import { bookings } from '../db/schema/bookings';
 import { DEMO_INVENTORY } from './inventory';
-import { BookBody } from '../modules/bookings/schemas';
+import { BookBody } from '../modules/bookings/types';
 import { cancelBooking, checkInBooking, createBooking } from '../modules/bookings/service';
 
 const DEMO = SEED.demo;

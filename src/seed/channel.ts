@@ -4,7 +4,7 @@ import type { SeedStep } from './types';
 import { getDb } from '../db/client';
 import { channelConnections, channelKeys } from '../db/schema/channel';
 import { sha256Hex } from '../lib/crypto';
-import { keyRow } from '../modules/channel/keys';
+import { keyRow } from '../modules/channel/service';
 
 export const DEMO_RESELLER_CONNECTION = 'con_demo_reseller';
 

@@ -4,7 +4,7 @@ import { SEED, type SeedStep } from './types';
 import { getDb } from '../db/client';
 import { systemCtx } from '../lib/context';
 import { inventoryItems } from '../db/schema/inventory';
-import { InventoryData, type InventoryDataInput } from '../modules/inventory/model';
+import { InventoryData, type InventoryDataInput } from '../modules/inventory/types';
 import { setupInventory } from '../modules/inventory/service';
 
 const DEMO = SEED.demo;

@@ -1,4 +1,4 @@
-import type { InventoryModel } from '../inventory/model';
+import type { InventoryModel } from '../inventory/types';
 
 export type ItemKind = 'rental' | 'tour';
 

@@ -151,5 +151,4 @@ export function isAllocationConflict(err: unknown): boolean {
   return /allocation_conflict/.test(`${e?.message ?? err} ${String(e?.cause ?? '')}`);
 }
 
-export const backstopConflict = () =>
-  new ApiError('unavailable', 'The time was taken by another sale at the last moment; nothing was charged or written');
+export const backstopConflict = () => new ApiError('unavailable', 'The time was taken by another sale at the last moment; nothing was charged or written');

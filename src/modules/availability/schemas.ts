@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { zId } from '../../lib/openapi';
 import { isValidTimeZone } from '../../lib/time';
-import { isCalendarDate } from '../inventory/model';
+import { isCalendarDate } from '../inventory/types';
 
 const zTz = () =>
   z

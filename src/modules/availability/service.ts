@@ -311,3 +311,22 @@ export async function timeSlotPopularity(ctx: Ctx, item: ItemContext, q: { dayOf
     }));
   return { ...itemHeader(item), dayOfWeek: weekday, duration: q.duration ?? null, totalBookings: total, slots };
 }
+
+// What other modules use of the engine, the D1 state loaders and the lock client (sales paths
+// reserve through the item's lock object; see lock.ts).
+export {
+  blockConflicts,
+  departureAt,
+  departuresOn,
+  existingWallTime,
+  maintenanceBusy,
+  openingBounds,
+  openingOn,
+  slotLengthMinutes,
+  type Busy,
+  type Departure,
+  type EngineItem,
+  type Reason,
+} from './engine';
+export { allocationToBusy, itemContextOf, loadAllocationsFor, loadItemContext, loadItemRows, type ItemContext, type LocationRow } from './state';
+export { backstopConflict, isAllocationConflict, release, releaseAll, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';

@@ -9,7 +9,7 @@ import type { DB } from '../../db/client';
 import { allocations, inventoryAssets, inventoryItems } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { locations } from '../../db/schema/locations';
-import { InventoryData, type InventoryModel } from '../inventory/model';
+import { InventoryData, type InventoryModel } from '../inventory/types';
 import { ApiError, notFound } from '../../lib/errors';
 import { maintenanceBusy, type Busy, type EngineItem } from './engine';
 

@@ -5,7 +5,7 @@ import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { allocations } from '../../db/schema/inventory';
 import { bookings } from '../../db/schema/bookings';
-import { backstopConflict, isAllocationConflict } from '../availability/lock';
+import { backstopConflict, isAllocationConflict } from '../availability/service';
 import { isVersionRace } from './activity';
 import type { LedgerScope } from './ledger';
 import type { BookingStatus } from './status';

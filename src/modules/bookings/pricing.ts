@@ -14,10 +14,10 @@
  */
 import { z } from '@hono/zod-openapi';
 import { toDollars, toCents } from '../../lib/money';
-import type { Addon, InventoryModel, Season } from '../inventory/model';
+import type { Addon, InventoryModel, Season } from '../inventory/types';
 import { ApiError } from '../../lib/errors';
 import { addDays, localDate, weekdayOf } from '../../lib/time';
-import { openingOn, type EngineItem } from '../availability/engine';
+import { openingOn, type EngineItem } from '../availability/service';
 
 type AddonDef = z.output<typeof Addon>;
 type SeasonDef = z.output<typeof Season>;

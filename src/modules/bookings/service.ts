@@ -18,3 +18,8 @@ export {
 export { bookingOut, getBookingRow, type BookingRow, type BookingView } from './view';
 export { bundlesOf } from './offers';
 export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from './status';
+
+// Ledger and activity pieces that deposits and the public widget write with.
+export { insertLedger, memoEntry, type LedgerScope, type NewLedger } from './ledger';
+export { scopeOf } from './lifecycle-shared';
+export { activityStmt, isVersionRace } from './activity';

@@ -19,11 +19,9 @@
  * and fires `booking.status_changed` plus its own event (confirm and no-show: `booking.updated`,
  * check-in: `booking.checked_in`, check-out: `booking.checked_out`, cancel: `booking.cancelled`).
  */
-export const BOOKING_STATUSES = ['pending', 'confirmed', 'checked_in', 'completed', 'cancelled', 'no_show'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+import { type BookingStatus } from '../../lib/booking-status';
 
-/** Statuses that hold inventory. */
-export const ACTIVE_STATUSES: BookingStatus[] = ['pending', 'confirmed', 'checked_in'];
+export { BOOKING_STATUSES, ACTIVE_STATUSES, type BookingStatus } from '../../lib/booking-status';
 
 export const TRANSITIONS: Record<BookingStatus, BookingStatus[]> = {
   pending: ['confirmed', 'cancelled'],

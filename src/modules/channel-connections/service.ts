@@ -6,9 +6,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { channelConnections, channelKeys, channels } from '../../db/schema/channel';
 import { inventoryItems } from '../../db/schema/inventory';
-import { keyRow, newChannelKey, type ConnectionRow, type KeyMode } from '../channel/keys';
-import { settlement } from '../channel/settlement';
-import { syncChannelEndpoints } from '../channel/portal';
+import { keyRow, newChannelKey, settlement, syncChannelEndpoints, type ConnectionRow, type KeyMode } from '../channel/service';
 
 export function connectionOut(c: ConnectionRow, channelName?: string) {
   return {

@@ -3,7 +3,8 @@ import type { DB } from '../../db/client';
 import { inventoryItems } from '../../db/schema/inventory';
 import { locations } from '../../db/schema/locations';
 import { customers } from '../../db/schema/accounts';
-import { InventoryData, WEEKDAY_NAMES, type InventoryModel } from '../inventory/model';
+import { InventoryData, type InventoryModel } from '../inventory/types';
+import { startingPrice, type PriceUnit } from '../inventory/service';
 import type { ConnectionRow } from './keys';
 
 type ItemRow = typeof inventoryItems.$inferSelect;
@@ -32,7 +33,7 @@ export interface Product {
     >;
   }[];
   startingPrice: number | null;
-  priceUnit: 'hr' | 'day' | 'person' | 'charter' | null;
+  priceUnit: PriceUnit;
   taxes: { name: string; rate: number }[];
   totalTaxRate: number;
   tourPricing?: InventoryModel['tourPricing'];
@@ -46,31 +47,6 @@ export function modelOf(item: ItemRow): InventoryModel | null {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** Cheapest price for card display. A tour's starting price is the standard adult fare; an absent price is null, never 0. */
-export function startingPrice(m: InventoryModel): { startingPrice: number | null; priceUnit: Product['priceUnit'] } {
-  if (m.type === 'tour') {
-    const tp = m.tourPricing;
-    if (!tp) return { startingPrice: null, priceUnit: null };
-    if (tp.isPrivate && tp.privatePricing) return { startingPrice: tp.privatePricing.basePrice, priceUnit: 'charter' };
-    const tiers = tp.priceTiers ?? [];
-    const std = tiers.find((t) => t.isStandard) ?? tiers.find((t) => /^adult/i.test(t.name)) ?? tiers[0];
-    return std ? { startingPrice: std.price, priceUnit: 'person' } : { startingPrice: null, priceUnit: null };
-  }
-  const hourly: number[] = [];
-  const daily: number[] = [];
-  for (const s of m.seasons ?? []) {
-    for (const d of WEEKDAY_NAMES) {
-      const h = s.hourlyPrices?.[d];
-      if (h && h.basePrice > 0) hourly.push(h.basePrice);
-      const p = s.dailyPrices?.[d];
-      if (p !== undefined && p > 0) daily.push(p);
-    }
-  }
-  if (hourly.length) return { startingPrice: Math.min(...hourly), priceUnit: 'hr' };
-  if (daily.length) return { startingPrice: Math.min(...daily), priceUnit: 'day' };
-  return { startingPrice: null, priceUnit: null };
-}
 
 /** Taxes that apply to what a reseller sells (the rental or the tickets), and their total rate. */
 export function narrowedTaxes(m: InventoryModel) {

@@ -1,9 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { channelFail } from './errors';
-import type { Env } from '../../env';
 import type { Ctx, Principal } from '../../lib/context';
 import type { DB } from '../../db/client';
-import { getDb } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
@@ -12,11 +10,8 @@ import { allocations, inventoryItems } from '../../db/schema/inventory';
 import { bookingEvents, bookings, ledgerEntries } from '../../db/schema/bookings';
 import { channelConnections, channelIdempotency } from '../../db/schema/channel';
 import { customers } from '../../db/schema/accounts';
-import { createBooking } from '../bookings/create';
-import { cancelBooking } from '../bookings/lifecycle';
-import { availabilityOf } from '../availability/service';
-import { allocationToBusy, itemContextOf, loadAllocationsFor, loadItemRows, type LocationRow } from '../availability/state';
-import { maintenanceBusy } from '../availability/engine';
+import { cancelBooking, createBooking } from '../bookings/service';
+import { allocationToBusy, availabilityOf, itemContextOf, loadAllocationsFor, loadItemRows, maintenanceBusy, type LocationRow } from '../availability/service';
 import { catalog, findOffered, modelOf } from './catalog';
 import { merchantConnections, type ChannelPrincipal, type ConnectionRow } from './keys';
 import { claim, release, requestHash } from './idempotency';
@@ -420,3 +415,8 @@ export async function keySettlement(ctx: Ctx, p: ChannelPrincipal, month: string
 export async function merchantName(db: DB, customerId: string) {
   return (await db.select({ name: customers.name }).from(customers).where(eq(customers.id, customerId)).get())?.name ?? customerId;
 }
+
+// What the operator side (channel-connections), the seed and the benchmark use of the channel.
+export { keyRow, newChannelKey, type ConnectionRow, type KeyMode } from './keys';
+export { settlement } from './settlement';
+export { syncChannelEndpoints } from './portal';

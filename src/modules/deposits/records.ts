@@ -8,8 +8,7 @@ import type { Stmt } from '../../db/client';
 import { bookings, deposits } from '../../db/schema/bookings';
 import { locations } from '../../db/schema/locations';
 import type { PaymentIntent, PaymentsPort } from '../../adapters/payments';
-import { insertLedger, memoEntry } from '../bookings/ledger';
-import { scopeOf } from '../bookings/lifecycle-shared';
+import { insertLedger, memoEntry, scopeOf } from '../bookings/service';
 
 export type DepositRow = typeof deposits.$inferSelect;
 export type DepositStatus = DepositRow['status'];

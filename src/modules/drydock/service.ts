@@ -14,11 +14,11 @@ import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { addDays, localDate, wallTimeToUtc } from '../../lib/time';
-import { isCalendarDate } from '../inventory/model';
+import { isCalendarDate } from '../inventory/types';
 import { allocations } from '../../db/schema/inventory';
 import { drydocks } from '../../db/schema/bookings';
-import { loadItemContext, type ItemContext } from '../availability/state';
-import { backstopConflict, isAllocationConflict, release, reserve } from '../availability/lock';
+import { loadItemContext, type ItemContext } from '../availability/service';
+import { backstopConflict, isAllocationConflict, release, reserve } from '../availability/service';
 
 type DrydockRow = typeof drydocks.$inferSelect;
 

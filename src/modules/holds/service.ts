@@ -16,8 +16,8 @@ import { getDb } from '../../db/client';
 import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { customers } from '../../db/schema/accounts';
-import { loadItemContext } from '../availability/state';
-import { backstopConflict, isAllocationConflict, release, reserve } from '../availability/lock';
+import { loadItemContext } from '../availability/service';
+import { backstopConflict, isAllocationConflict, release, reserve } from '../availability/service';
 
 export const HOLD_TTL_MS = 2 * 86_400_000;
 

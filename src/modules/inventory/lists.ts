@@ -7,7 +7,7 @@ import type { Stmt } from '../../db/client';
 import { inventoryAssets, inventoryItems } from '../../db/schema/inventory';
 import { locations } from '../../db/schema/locations';
 import { bookings } from '../../db/schema/bookings';
-import { ACTIVE_STATUSES } from '../bookings/status';
+import { ACTIVE_STATUSES } from '../../lib/booking-status';
 import { detail, getOwnedItemOr403, invalid, itemOut, type AssetRow } from './reads';
 import { inventoryErrors } from './errors';
 

@@ -11,3 +11,4 @@ export { deleteInventory, listInventory, reorderInventory } from './lists';
 export { getPricing, pricingView, updatePricing, type PricingInput } from './pricing-data';
 export { MAX_IMAGES, MAX_VIDEOS, openMedia, uploadMedia, type UploadFile } from './photos';
 export { setAssetMap, type AssetMapInput } from './asset-map';
+export { startingPrice, type PriceUnit } from './summary';

@@ -9,10 +9,10 @@ import { allocations, inventoryAssets, inventoryItems } from '../../db/schema/in
 import { locations } from '../../db/schema/locations';
 import { customers } from '../../db/schema/accounts';
 import { readData } from '../inventory/service';
-import { startingPrice } from '../channel/catalog';
-import type { InventoryModel } from '../inventory/model';
+import { startingPrice } from '../inventory/service';
+import type { InventoryModel } from '../inventory/types';
 import { renterOf } from '../schedule/service';
-import { activityStmt, isVersionRace } from '../bookings/activity';
+import { activityStmt, isVersionRace } from '../bookings/service';
 import { EDITABLE_PATHS, checkPatch, setPath } from './paths';
 
 type BookingRow = typeof bookings.$inferSelect;

@@ -6,7 +6,8 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { renters } from '../../db/schema/bookings';
 import { payments, PaymentError } from '../../adapters/payments';
-import { isRenterEmailConflict, normalizeEmail, renterUpsert, sqlJsonAppend, sqlJsonMerge, type RenterRow } from './upsert';
+import { isRenterEmailConflict, normalizeEmail, renterUpsert, type RenterRow } from './upsert';
+import { sqlJsonAppend, sqlJsonMerge } from '../../db/json';
 import { accountingSql, parseAccounting, renterOut, type Accounting, type Status } from './list';
 
 /** Tenant-scoped read of a renter; deleted renters and other operators' renters answer 404. */
@@ -179,8 +180,7 @@ export async function patchRenter(
 }
 
 export function paymentFailure(err: unknown): never {
-  if (err instanceof PaymentError)
-    throw new ApiError(err.code === 'provider_error' ? 'payment_provider_error' : 'invalid_payment_method', err.message);
+  if (err instanceof PaymentError) throw new ApiError(err.code === 'provider_error' ? 'payment_provider_error' : 'invalid_payment_method', err.message);
   throw err;
 }
 

@@ -3,7 +3,17 @@
 // patch and delete), payment-methods.ts (the renter's customer and cards at the payment provider)
 // and balances.ts (owing renters and journal entries).
 
-export { renterUpsert, renterBalanceCents } from './upsert';
+export {
+  renterUpsert,
+  renterBalanceCents,
+  findRenterByEmail,
+  isRenterEmailConflict,
+  normalizeEmail,
+  renterEventData,
+  type RenterRow,
+  type RenterUpsert,
+  type RenterUpsertInput,
+} from './upsert';
 export { listRenters, renterOut, searchSuggestions, type Accounting } from './list';
 export { CSV_COLUMNS, EXPORT_PAGE_SIZE, exportRenters } from './export';
 export { deleteRenter, getRenter, getRenterInTenant, patchRenter, upsertRenter } from './records';

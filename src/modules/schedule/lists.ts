@@ -4,7 +4,7 @@ import { ownCustomer, tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { bookings, drydocks } from '../../db/schema/bookings';
 import { locations } from '../../db/schema/locations';
-import type { BookingStatus } from '../bookings/status';
+import type { BookingStatus } from '../../lib/booking-status';
 import { SORT_FIELDS } from './schemas';
 import { iso } from './entries';
 import {

@@ -1,5 +1,5 @@
 import { route } from '../../lib/openapi';
-import { BOOKING_STATUSES } from '../bookings/status';
+import { BOOKING_STATUSES } from '../../lib/booking-status';
 import * as s from './schemas';
 
 const tags = ['Schedule'];

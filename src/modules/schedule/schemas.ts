@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { zQueryBool } from '../../lib/openapi';
-import { BOOKING_STATUSES, type BookingStatus } from '../bookings/status';
+import { BOOKING_STATUSES, type BookingStatus } from '../../lib/booking-status';
 
 const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 

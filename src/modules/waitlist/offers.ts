@@ -12,9 +12,9 @@ import { waitlistEntries, waitlistOffers } from '../../db/schema/waitlist';
 import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { emailStmt } from '../../adapters/messages';
-import { departureAt, departuresOn, existingWallTime, slotLengthMinutes } from '../availability/engine';
-import { loadItemContext, type ItemContext } from '../availability/state';
-import { isAllocationConflict, releaseAll, reserve, type Reservation } from '../availability/lock';
+import { departureAt, departuresOn, existingWallTime, slotLengthMinutes } from '../availability/service';
+import { loadItemContext, type ItemContext } from '../availability/service';
+import { isAllocationConflict, releaseAll, reserve, type Reservation } from '../availability/service';
 import type { CapacityReleased } from '../../lib/hooks';
 import { bad, entryOut, errText, iso, bookingUrl, type EntryRow, type Trigger } from './entries';
 import { getEntryRow, syncOne } from './reads';
@@ -132,19 +132,17 @@ async function offerEntry(
         triggerSourceId,
         createdAt: nowIso,
       }),
-      db
-        .insert(holds)
-        .values({
-          id: offerId,
-          customerId: entry.customerId,
-          email: entry.email,
-          inventoryId: ic.row.id,
-          locationId: ic.row.locationId,
-          status: 'active',
-          expiresAt: expIso,
-          createdAt: nowIso,
-          updatedAt: nowIso,
-        }),
+      db.insert(holds).values({
+        id: offerId,
+        customerId: entry.customerId,
+        email: entry.email,
+        inventoryId: ic.row.id,
+        locationId: ic.row.locationId,
+        status: 'active',
+        expiresAt: expIso,
+        createdAt: nowIso,
+        updatedAt: nowIso,
+      }),
       ...rows.map((a) => db.insert(allocations).values({ ...a, createdAt: nowIso })),
       db
         .update(waitlistEntries)
@@ -282,8 +280,7 @@ export async function offerManually(ctx: Ctx, id: string, body: { time?: string;
   let spots: Spot[];
   if (ic.item.kind === 'tour') {
     const deps = departuresOn(ic.item, e.date).filter((d) => (!time || d.time === time) && d.start > now);
-    if (!deps.length)
-      throw new ApiError('unavailable', time ? `No upcoming departure at ${time} on ${e.date}` : `No upcoming departure on ${e.date}`);
+    if (!deps.length) throw new ApiError('unavailable', time ? `No upcoming departure at ${time} on ${e.date}` : `No upcoming departure on ${e.date}`);
     spots = deps.map((d) => ({ start: d.start, end: d.end }));
   } else {
     if (!time) throw bad('time', 'This rental entry has no time: give `time` (and `duration`) for the offer');

@@ -6,7 +6,7 @@ import type { Env } from '../../env';
 import { getDb } from '../../db/client';
 import { waitlistEntries } from '../../db/schema/waitlist';
 import { locations } from '../../db/schema/locations';
-import { existingWallTime } from '../availability/engine';
+import { existingWallTime } from '../availability/service';
 import { changes, chunks } from './entries';
 import { syncBooked } from './reads';
 import { cascadeSpot } from './offers';

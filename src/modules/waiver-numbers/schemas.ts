@@ -144,12 +144,9 @@ export const CompleteBody = z
     signatureId: zRef().optional(),
     completionData: zObject().optional(),
     expectedVersion: zExpectedVersion().optional(),
-    updateRenter: z
-      .boolean()
-      .default(true)
-      .openapi({
-        description:
-          "Default true: adds `waiverUrl` to the renter's `waivers_signed_urls` and fills the renter's missing phone and date of birth from the waiver number.",
-      }),
+    updateRenter: z.boolean().default(true).openapi({
+      description:
+        "Default true: adds `waiverUrl` to the renter's `waivers_signed_urls` and fills the renter's missing phone and date of birth from the waiver number.",
+    }),
   })
   .openapi('CompleteWaiverNumber');

@@ -8,7 +8,7 @@ import type { Stmt } from '../../db/client';
 import { waiverNumbers, waiverTemplates } from '../../db/schema/waivers';
 import { renters } from '../../db/schema/bookings';
 import { locations } from '../../db/schema/locations';
-import { sqlJsonAppendUnique } from '../renters/upsert';
+import { sqlJsonAppendUnique } from '../../db/json';
 
 export type WaiverNumberRow = typeof waiverNumbers.$inferSelect;
 type Status = 'PENDING' | 'COMPLETED' | 'CANCELLED';
