@@ -7,6 +7,7 @@ const tags = ['API keys'];
 export const createKey = route({
   method: 'post',
   path: '/api-keys',
+  operationId: 'createApiKey',
   tags,
   access: 'admin',
   summary: 'Create an API key (Admin > API Keys); the secret is shown once',
@@ -17,6 +18,7 @@ export const createKey = route({
 export const listKeys = route({
   method: 'get',
   path: '/api-keys',
+  operationId: 'listApiKeys',
   tags,
   access: 'admin',
   summary: 'API keys of the account (secrets are never shown again)',
@@ -25,6 +27,7 @@ export const listKeys = route({
 export const revokeKey = route({
   method: 'delete',
   path: '/api-keys/{id}',
+  operationId: 'revokeApiKey',
   tags,
   access: 'admin',
   summary: 'Revoke an API key; it stops working at once',

@@ -12,6 +12,7 @@ const STATUS_NOTE =
 export const preload = route({
   method: 'get',
   path: '/preload-availability',
+  operationId: 'preloadAvailability',
   tags,
   access: 'public',
   summary: "A month of availability with every day's slots (for the widget to preload)",
@@ -24,6 +25,7 @@ export const preload = route({
 export const month = route({
   method: 'get',
   path: '/public/availability',
+  operationId: 'getMonthAvailability',
   tags: pub,
   access: 'public',
   summary: 'Daily availability of an item for a month',
@@ -36,6 +38,7 @@ export const month = route({
 export const day = route({
   method: 'get',
   path: '/public/day-availability',
+  operationId: 'getDayAvailability',
   tags: pub,
   access: 'public',
   summary: 'Slots of one day and its busy intervals',
@@ -48,6 +51,7 @@ export const day = route({
 export const check = route({
   method: 'get',
   path: '/public/check-availability',
+  operationId: 'checkAssetAvailability',
   tags: pub,
   access: 'public',
   summary: 'Is one asset free for a window (Unix seconds)?',
@@ -61,6 +65,7 @@ export const check = route({
 export const popularity = route({
   method: 'get',
   path: '/public/time-slot-popularity',
+  operationId: 'getTimeSlotPopularity',
   tags: pub,
   access: 'public',
   summary: 'How often each start time is booked',
@@ -74,6 +79,7 @@ export const popularity = route({
 export const window = route({
   method: 'get',
   path: '/availability',
+  operationId: 'checkAvailability',
   tags,
   summary: 'Is a window bookable on one of your items? (the check the booking commit runs)',
   description:

@@ -11,6 +11,7 @@ const ANALYSIS =
 export const listRecords = route({
   method: 'get',
   path: '/boatRecords',
+  operationId: 'listBoatRecords',
   tags,
   summary: "An item's condition records, newest first (optionally of one RecordType)",
   query: s.ListQuery,
@@ -22,6 +23,7 @@ export const listRecords = route({
 export const createRecord = route({
   method: 'post',
   path: '/boatRecords',
+  operationId: 'createBoatRecord',
   tags,
   summary: 'Add a condition record (check-out, check-in, damage, fuel, ...)',
   body: s.CreateBody,
@@ -34,6 +36,7 @@ export const createRecord = route({
 export const updateRecord = route({
   method: 'patch',
   path: '/boatRecords',
+  operationId: 'updateBoatRecord',
   tags,
   summary: 'Merge Updates into the Details of a record',
   body: s.UpdateBody,
@@ -46,6 +49,7 @@ export const updateRecord = route({
 export const deleteRecord = route({
   method: 'delete',
   path: '/boatRecords',
+  operationId: 'deleteBoatRecord',
   tags,
   summary: 'Delete a condition record',
   body: s.DeleteBody,
@@ -57,6 +61,7 @@ export const deleteRecord = route({
 export const rundownRecords = route({
   method: 'get',
   path: '/boatRecords/rundownRecords',
+  operationId: 'listBoatRecordRundown',
   tags,
   summary: 'Rundown of all records of an item, newest first, paginated',
   query: s.RundownQuery,

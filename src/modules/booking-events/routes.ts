@@ -6,6 +6,7 @@ const tags = ['Booking events'];
 export const createEvent = route({
   method: 'post',
   path: '/events',
+  operationId: 'createBookingEvent',
   tags,
   summary: 'Add an entry to the booking activity log',
   body: s.CreateEventBody,
@@ -19,6 +20,7 @@ export const createEvent = route({
 export const listEvents = route({
   method: 'get',
   path: '/events',
+  operationId: 'listBookingEvents',
   tags,
   summary: 'Activity of an order or of rentals',
   query: s.ListEventsQuery,

@@ -6,6 +6,7 @@ const tags = ['Bookings'];
 export const book = route({
   method: 'post',
   path: '/coreBooking/book',
+  operationId: 'createBooking',
   tags,
   status: 201,
   summary: 'Place a booking: renter, price, payment, assets, deposit, ledger, notifications and loyalty in one operation',
@@ -24,6 +25,7 @@ export const book = route({
 export const getOne = route({
   method: 'get',
   path: '/coreBooking/{rentalId}',
+  operationId: 'getBooking',
   tags,
   summary: 'A rental (booking line) with its status, assets, price breakdown and payment',
   params: s.RentalParams,
@@ -37,6 +39,7 @@ const STATUS_DOC =
 export const cancel = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/cancel',
+  operationId: 'cancelBooking',
   tags,
   summary: 'Cancel a booking (capacity released once, charges reversed, payment refunded)',
   description: `Releases the allocations, reverses the charges in the ledger and the loyalty points, refunds what Berth collected through the payment provider (\`refund: false\` keeps it as the renter's credit; a reseller-paid booking has its payment entry reversed instead), voids an authorized deposit, e-mails the renter, fires \`booking.cancelled\`, \`booking.status_changed\` and \`payment.refunded\`. Cancelling again answers 200 with \`alreadyCancelled: true\` and changes nothing, even when two cancellations race. Checked-in, completed and no-show bookings: 409 \`not_cancellable\`. Needs the \`bookings\` permission (admins and managers have it). ${STATUS_DOC}`,
@@ -49,6 +52,7 @@ export const cancel = route({
 export const reschedule = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/reschedule',
+  operationId: 'rescheduleBooking',
   tags,
   summary: 'Move a pending or confirmed booking to another window (re-checked inside the lock)',
   description:
@@ -62,6 +66,7 @@ export const reschedule = route({
 export const confirm = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/confirm',
+  operationId: 'confirmBooking',
   tags,
   summary: 'Confirm a pending booking (compare-and-swap), optionally collecting the balance',
   description: `pending -> confirmed. With \`paymentMethodId\` the balance due is charged first (402 on decline; the booking stays pending) and \`payment.completed\` fires. 409 \`not_pending\` for any other status. ${STATUS_DOC}`,
@@ -74,6 +79,7 @@ export const confirm = route({
 export const checkIn = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/check-in',
+  operationId: 'checkInBooking',
   tags,
   summary: 'Check a renter in (confirmed -> checked_in)',
   description: `Fires \`booking.checked_in\` and \`booking.status_changed\`. A checked-in booking can no longer be cancelled. 409 \`invalid_state\` from other statuses. ${STATUS_DOC}`,
@@ -86,6 +92,7 @@ export const checkIn = route({
 export const checkOut = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/check-out',
+  operationId: 'checkOutBooking',
   tags,
   summary: 'Check a rental back in (checked_in -> completed)',
   description: `Fires \`booking.checked_out\` and \`booking.status_changed\`. A rental returned early gives its remaining time back (its assets are free from now plus the turnaround buffer). ${STATUS_DOC}`,
@@ -98,6 +105,7 @@ export const checkOut = route({
 export const noShow = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/no-show',
+  operationId: 'markBookingNoShow',
   tags,
   summary: 'Mark a confirmed booking as a no-show (capacity released, charges kept)',
   description: `Fires \`booking.updated\` and \`booking.status_changed\`. Needs the \`bookings\` permission. ${STATUS_DOC}`,

@@ -11,6 +11,7 @@ const WithKey = s.Connection.extend({
 export const listChannels = route({
   method: 'get',
   path: '/channel-connections/channels',
+  operationId: 'listAvailableChannels',
   tags,
   summary: 'Reseller channels an operator can connect to',
   ok: z.object({ data: z.array(s.ChannelListing) }),
@@ -18,6 +19,7 @@ export const listChannels = route({
 export const listConnections = route({
   method: 'get',
   path: '/channel-connections',
+  operationId: 'listChannelConnections',
   tags,
   summary: "The operator's reseller connections",
   ok: z.object({ data: z.array(s.Connection) }),
@@ -25,6 +27,7 @@ export const listConnections = route({
 export const getConnection = route({
   method: 'get',
   path: '/channel-connections/{id}',
+  operationId: 'getChannelConnection',
   tags,
   summary: 'One connection',
   params: s.IdParam,
@@ -34,6 +37,7 @@ export const getConnection = route({
 export const connect = route({
   method: 'post',
   path: '/channel-connections',
+  operationId: 'createChannelConnection',
   tags,
   access: 'admin',
   summary: 'Connect to a reseller platform, choosing commission and the offer set',
@@ -46,6 +50,7 @@ export const connect = route({
 export const createPartnerKey = route({
   method: 'post',
   path: '/channel-connections/partner-keys',
+  operationId: 'createPartnerKey',
   tags,
   access: 'admin',
   summary: 'Create a single-operator key for a partner',
@@ -57,6 +62,7 @@ export const createPartnerKey = route({
 export const updateConnection = route({
   method: 'patch',
   path: '/channel-connections/{id}',
+  operationId: 'updateChannelConnection',
   tags,
   access: 'admin',
   summary: 'Set a custom commission, the offer set, or pause/resume',
@@ -68,6 +74,7 @@ export const updateConnection = route({
 export const removeConnection = route({
   method: 'delete',
   path: '/channel-connections/{id}',
+  operationId: 'deleteChannelConnection',
   tags,
   access: 'admin',
   summary: 'Remove a reseller (its single-operator keys stop at once)',
@@ -78,6 +85,7 @@ export const removeConnection = route({
 export const rotateKey = route({
   method: 'post',
   path: '/channel-connections/{id}/rotate-key',
+  operationId: 'rotateConnectionKey',
   tags,
   access: 'admin',
   summary: 'Rotate a single-operator key: the old one stops at once',
@@ -89,6 +97,7 @@ export const rotateKey = route({
 export const connectionSettlement = route({
   method: 'get',
   path: '/channel-connections/{id}/settlement',
+  operationId: 'getConnectionSettlement',
   tags,
   summary: 'What the reseller owes for a month (same figures as the reseller sees)',
   params: s.IdParam,

@@ -12,6 +12,7 @@ const channelErrors = [401, 403, 429];
 export const me = route({
   method: 'get',
   path: '/channel/v1/me',
+  operationId: 'getChannelIdentity',
   tags,
   access: 'none',
   auth: channelKey,
@@ -23,6 +24,7 @@ export const me = route({
 export const products = route({
   method: 'get',
   path: '/channel/v1/products',
+  operationId: 'listChannelProducts',
   tags,
   access: 'none',
   auth: channelKey,
@@ -34,6 +36,7 @@ export const products = route({
 export const availability = route({
   method: 'post',
   path: '/channel/v1/availability',
+  operationId: 'checkChannelAvailability',
   tags,
   access: 'none',
   auth: channelKey,
@@ -47,6 +50,7 @@ export const availability = route({
 export const createBooking = route({
   method: 'post',
   path: '/channel/v1/bookings',
+  operationId: 'createChannelBooking',
   tags,
   access: 'none',
   auth: channelKey,
@@ -65,6 +69,7 @@ export const createBooking = route({
 export const getBooking = route({
   method: 'get',
   path: '/channel/v1/bookings/{bookingId}',
+  operationId: 'getChannelBooking',
   tags,
   access: 'none',
   auth: channelKey,
@@ -76,6 +81,7 @@ export const getBooking = route({
 export const findBookings = route({
   method: 'get',
   path: '/channel/v1/bookings',
+  operationId: 'findChannelBookings',
   tags,
   access: 'none',
   auth: channelKey,
@@ -87,6 +93,7 @@ export const findBookings = route({
 export const cancelBooking = route({
   method: 'delete',
   path: '/channel/v1/bookings/{bookingId}',
+  operationId: 'cancelChannelBooking',
   tags,
   access: 'none',
   auth: channelKey,
@@ -100,6 +107,7 @@ export const cancelBooking = route({
 export const sandboxReset = route({
   method: 'post',
   path: '/channel/v1/sandbox/reset',
+  operationId: 'resetChannelSandbox',
   tags,
   access: 'none',
   auth: channelKey,
@@ -110,6 +118,7 @@ export const sandboxReset = route({
 export const settlement = route({
   method: 'get',
   path: '/channel/v1/settlement',
+  operationId: 'getChannelSettlement',
   tags,
   access: 'none',
   auth: channelKey,
@@ -124,6 +133,7 @@ const ptags = ['Channel partner portal'];
 export const register = route({
   method: 'post',
   path: '/channel/v1/portal/register',
+  operationId: 'registerChannel',
   tags: ptags,
   access: 'none',
   security: [],
@@ -137,6 +147,7 @@ export const register = route({
 export const portalChannel = route({
   method: 'get',
   path: '/channel/v1/portal/channel',
+  operationId: 'getPortalChannel',
   tags: ptags,
   access: 'none',
   auth: portalToken,
@@ -146,6 +157,7 @@ export const portalChannel = route({
 export const portalRotate = route({
   method: 'post',
   path: '/channel/v1/portal/keys/rotate',
+  operationId: 'rotatePlatformKey',
   tags: ptags,
   access: 'none',
   auth: portalToken,
@@ -156,6 +168,7 @@ export const portalRotate = route({
 export const portalPause = route({
   method: 'post',
   path: '/channel/v1/portal/pause',
+  operationId: 'pauseChannel',
   tags: ptags,
   access: 'none',
   auth: portalToken,
@@ -165,6 +178,7 @@ export const portalPause = route({
 export const portalResume = route({
   method: 'post',
   path: '/channel/v1/portal/resume',
+  operationId: 'resumeChannel',
   tags: ptags,
   access: 'none',
   auth: portalToken,
@@ -174,6 +188,7 @@ export const portalResume = route({
 export const portalSettlement = route({
   method: 'get',
   path: '/channel/v1/portal/settlement',
+  operationId: 'getPortalSettlement',
   tags: ptags,
   access: 'none',
   auth: portalToken,
@@ -184,6 +199,7 @@ export const portalSettlement = route({
 export const portalSetWebhook = route({
   method: 'put',
   path: '/channel/v1/portal/webhook',
+  operationId: 'setPortalWebhook',
   tags: ptags,
   access: 'none',
   auth: portalToken,
@@ -196,6 +212,7 @@ export const portalSetWebhook = route({
 export const portalRemoveWebhook = route({
   method: 'delete',
   path: '/channel/v1/portal/webhook',
+  operationId: 'removePortalWebhook',
   tags: ptags,
   access: 'none',
   auth: portalToken,

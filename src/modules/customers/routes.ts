@@ -4,10 +4,19 @@ import * as s from './schemas';
 
 const tags = ['Customers'];
 
-export const getCustomer = route({ method: 'get', path: '/customer', tags, summary: "The caller's operator account", ok: s.Customer, errors: [404] });
+export const getCustomer = route({
+  method: 'get',
+  path: '/customer',
+  operationId: 'getCustomer',
+  tags,
+  summary: "The caller's operator account",
+  ok: s.Customer,
+  errors: [404],
+});
 export const updateCustomer = route({
   method: 'patch',
   path: '/customer',
+  operationId: 'updateCustomer',
   tags,
   access: 'admin',
   summary: 'Update the operator account (integrations merged)',
@@ -18,6 +27,7 @@ export const updateCustomer = route({
 export const createCustomer = route({
   method: 'post',
   path: '/customer',
+  operationId: 'createCustomer',
   tags,
   summary: 'Create an operator account for a signed-in identity',
   body: s.CreateBody,
@@ -30,6 +40,7 @@ export const createCustomer = route({
 export const createStripeCustomer = route({
   method: 'post',
   path: '/customer/create-stripe-customer',
+  operationId: 'createStripeCustomer',
   tags,
   access: 'admin',
   summary: 'Create the payment-provider customer of the account (no-op if it exists)',
@@ -39,6 +50,7 @@ export const createStripeCustomer = route({
 export const addPaymentMethod = route({
   method: 'post',
   path: '/customer/payment-method',
+  operationId: 'addCustomerPaymentMethod',
   tags,
   access: 'admin',
   summary: 'Attach a payment method and make it the default',
@@ -49,6 +61,7 @@ export const addPaymentMethod = route({
 export const createSetupIntent = route({
   method: 'post',
   path: '/customer/create-setup-intent',
+  operationId: 'createCustomerSetupIntent',
   tags,
   access: 'admin',
   summary: 'Start saving a card (setup intent client secret)',
@@ -58,6 +71,7 @@ export const createSetupIntent = route({
 export const listPaymentMethods = route({
   method: 'get',
   path: '/customer/payment-methods',
+  operationId: 'listCustomerPaymentMethods',
   tags,
   summary: 'Payment methods of the account',
   ok: z.object({ data: z.array(s.PaymentMethod) }),
@@ -66,6 +80,7 @@ export const listPaymentMethods = route({
 export const getSubscription = route({
   method: 'get',
   path: '/customer/subscription',
+  operationId: 'getSubscription',
   tags,
   summary: 'Berth subscription of the account',
   ok: s.Subscription,
@@ -74,6 +89,7 @@ export const getSubscription = route({
 export const cancelSubscription = route({
   method: 'post',
   path: '/customer/cancel-subscription',
+  operationId: 'cancelSubscription',
   tags,
   access: 'admin',
   summary: 'Cancel at the end of the billing period',
@@ -83,6 +99,7 @@ export const cancelSubscription = route({
 export const reactivateSubscription = route({
   method: 'post',
   path: '/customer/reactivate-subscription',
+  operationId: 'reactivateSubscription',
   tags,
   access: 'admin',
   summary: 'Undo a scheduled cancellation',

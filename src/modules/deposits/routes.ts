@@ -10,6 +10,7 @@ const LEDGER =
 export const authorize = route({
   method: 'post',
   path: '/preAuth/authorize-deposit',
+  operationId: 'authorizeDeposit',
   tags,
   summary: 'Place a security-deposit hold on a card or a card reader',
   body: s.AuthorizeBody,
@@ -30,6 +31,7 @@ export const authorize = route({
 export const postDeposit = route({
   method: 'post',
   path: '/preAuth/post-deposit',
+  operationId: 'postDeposit',
   tags,
   summary: 'Record a completed card-reader hold on the rental',
   body: s.PostDepositBody,
@@ -41,6 +43,7 @@ export const postDeposit = route({
 export const capture = route({
   method: 'post',
   path: '/preAuth/capture-deposit',
+  operationId: 'captureDeposit',
   tags,
   summary: 'Capture all or part of a deposit hold (dollars)',
   body: s.CaptureBody,
@@ -52,6 +55,7 @@ export const capture = route({
 export const release = route({
   method: 'post',
   path: '/preAuth/release-deposit',
+  operationId: 'releaseDeposit',
   tags,
   summary: 'Release (cancel) a deposit hold',
   body: s.ReleaseBody,
@@ -63,6 +67,7 @@ export const release = route({
 export const sync = route({
   method: 'post',
   path: '/preAuth/sync-missing-preauth/{paymentIntentId}',
+  operationId: 'syncMissingDeposit',
   tags,
   summary: 'Record a hold the payment provider has but Berth lacks',
   params: s.SyncParams,
@@ -76,6 +81,7 @@ export const sync = route({
 export const audit = route({
   method: 'get',
   path: '/preAuth/audit-preauths/{rentalId}',
+  operationId: 'auditRentalDeposits',
   tags,
   summary: 'Deposit holds of a rental beside their provider state',
   params: s.AuditParams,
@@ -89,6 +95,7 @@ export const audit = route({
 export const connectionToken = route({
   method: 'post',
   path: '/preAuth/connection-token',
+  operationId: 'createConnectionToken',
   tags,
   summary: 'Connection token for the card-reader SDK',
   body: s.ConnectionTokenBody,

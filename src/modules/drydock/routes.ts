@@ -9,6 +9,7 @@ const NOTE =
 export const create = route({
   method: 'post',
   path: '/drydock',
+  operationId: 'createDrydock',
   tags,
   summary: 'Take an item (or chosen assets) out of rental for a period',
   description: `Blocks every asset of the item (and assets added later) when \`assetIds\` is absent; tours are blocked whole. Answers 200 with the period (its id is \`rentalId\`). ${NOTE}`,
@@ -19,6 +20,7 @@ export const create = route({
 export const list = route({
   method: 'get',
   path: '/drydock',
+  operationId: 'listDrydocks',
   tags,
   summary: 'Drydock periods of an item',
   query: s.ListQuery,
@@ -28,6 +30,7 @@ export const list = route({
 export const update = route({
   method: 'patch',
   path: '/drydock',
+  operationId: 'updateDrydock',
   tags,
   summary: 'Change the dates (or the asset) of a drydock period',
   description: `Re-checked inside the lock with the period's own current time not counting; the old time is released and the new one taken at once. ${NOTE}`,
@@ -38,6 +41,7 @@ export const update = route({
 export const remove = route({
   method: 'delete',
   path: '/drydock',
+  operationId: 'deleteDrydock',
   tags,
   summary: 'End a drydock period (the item is rentable again)',
   body: s.DeleteBody,

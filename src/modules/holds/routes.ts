@@ -4,6 +4,7 @@ import * as s from './schemas';
 export const hold = route({
   method: 'post',
   path: '/holdAsset',
+  operationId: 'holdAsset',
   tags: ['Availability, holds and drydock'],
   access: 'public',
   status: 201,

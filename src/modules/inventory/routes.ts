@@ -14,6 +14,7 @@ const UPLOAD_NOTE =
 export const uploadPhoto = route({
   method: 'post',
   path: '/inventory/photo/{inventory_id}',
+  operationId: 'uploadInventoryPhoto',
   tags,
   summary: 'Upload a photo of an item (appended to data.images)',
   params: s.ItemParam,
@@ -26,6 +27,7 @@ export const uploadPhoto = route({
 export const uploadVideo = route({
   method: 'post',
   path: '/inventory/video/{inventory_id}',
+  operationId: 'uploadInventoryVideo',
   tags,
   summary: 'Upload a video of an item (appended to data.videos)',
   params: s.ItemParam,
@@ -38,6 +40,7 @@ export const uploadVideo = route({
 export const setAssetMap = route({
   method: 'post',
   path: '/inventory/asset-map/{inventory_id}',
+  operationId: 'setInventoryAssetMap',
   tags,
   summary: 'Set the asset map: pins of the assets and an optional map image',
   params: s.ItemParam,
@@ -56,6 +59,7 @@ export const setAssetMap = route({
 export const setupInventory = route({
   method: 'post',
   path: '/inventory/setup',
+  operationId: 'setupInventoryItem',
   tags,
   summary: 'Create or update an inventory item (settings, pricing, capacity, asset pool)',
   body: s.SetupBody,
@@ -74,6 +78,7 @@ export const setupInventory = route({
 export const listInventory = route({
   method: 'get',
   path: '/inventory/customer',
+  operationId: 'listInventory',
   tags,
   summary: "The caller's inventory items in display order",
   query: s.ListQuery,
@@ -86,6 +91,7 @@ export const listInventory = route({
 export const deleteInventory = route({
   method: 'delete',
   path: '/inventory/delete/{inventory_id}',
+  operationId: 'deleteInventoryItem',
   tags,
   summary: 'Delete an inventory item (soft delete)',
   params: s.ItemParam,
@@ -99,6 +105,7 @@ export const deleteInventory = route({
 export const reorderInventory = route({
   method: 'post',
   path: '/inventory/reorder',
+  operationId: 'reorderInventory',
   tags,
   summary: 'Set the display order of the items',
   body: s.ReorderBody,
@@ -111,6 +118,7 @@ export const reorderInventory = route({
 export const getPricing = route({
   method: 'get',
   path: '/inventory-pricing',
+  operationId: 'getInventoryPricing',
   tags,
   summary: 'Pricing of an item: seasons, hourly rates, tour fares, add-ons, taxes, schedule exceptions',
   query: s.PricingQuery,
@@ -123,6 +131,7 @@ export const getPricing = route({
 export const updatePricing = route({
   method: 'post',
   path: '/inventory-pricing',
+  operationId: 'updateInventoryPricing',
   tags,
   summary: 'Update the pricing fields of an item',
   body: s.PricingBody,
@@ -137,6 +146,7 @@ export const updatePricing = route({
 export const getMedia = route({
   method: 'get',
   path: '/inventory/media/{customerId}/{itemId}/{folder}/{file}',
+  operationId: 'getInventoryMedia',
   tags,
   access: 'public',
   summary: 'A stored photo, video or asset map image (public)',

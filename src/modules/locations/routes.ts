@@ -7,6 +7,7 @@ const tags = ['Locations'];
 export const listLocations = route({
   method: 'get',
   path: '/location',
+  operationId: 'listLocations',
   tags,
   summary: "The caller's locations, or the location of one inventory item",
   query: s.ListQuery,
@@ -18,6 +19,7 @@ export const listLocations = route({
 export const createLocation = route({
   method: 'post',
   path: '/location',
+  operationId: 'createLocation',
   tags,
   summary: 'Create a location (address geocoded, chat notification sent)',
   body: s.CreateBody,
@@ -28,6 +30,7 @@ export const createLocation = route({
 export const updateLocation = route({
   method: 'patch',
   path: '/location',
+  operationId: 'updateLocation',
   tags,
   summary: 'Update a location (a new address is geocoded again)',
   body: s.UpdateBody,
@@ -37,6 +40,7 @@ export const updateLocation = route({
 export const deleteLocation = route({
   method: 'delete',
   path: '/location',
+  operationId: 'deleteLocation',
   tags,
   summary: 'Schedule a location for permanent deletion after 60 days',
   body: s.DeleteBody,
@@ -47,6 +51,7 @@ export const deleteLocation = route({
 export const updateIvr = route({
   method: 'patch',
   path: '/location/ivr',
+  operationId: 'updateLocationIvr',
   tags,
   summary: 'Set the voice-menu configuration of a location',
   body: s.IvrBody,
@@ -56,6 +61,7 @@ export const updateIvr = route({
 export const restoreLocation = route({
   method: 'patch',
   path: '/location/restore',
+  operationId: 'restoreLocation',
   tags,
   summary: 'Restore a location scheduled for deletion',
   body: s.RestoreBody,

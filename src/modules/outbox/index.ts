@@ -22,6 +22,7 @@ const Message = z
 const listMessages = route({
   method: 'get',
   path: '/outbox/messages',
+  operationId: 'listOutboxMessages',
   tags: ['Messages'],
   summary: 'E-mail, SMS, chat and push messages sent for the account',
   description: 'With no e-mail/SMS provider configured (the offline default), this outbox is where messages go; with a provider it is the send log.',

@@ -8,6 +8,7 @@ const tags = ['Public'];
 export const getOrder = route({
   method: 'get',
   path: '/public/order/{orderId}',
+  operationId: 'getPublicOrder',
   tags,
   access: 'public',
   summary: 'An order with its line items grouped (renter-facing)',
@@ -21,6 +22,7 @@ export const getOrder = route({
 export const getBooking = route({
   method: 'get',
   path: '/public/booking',
+  operationId: 'getPublicBooking',
   tags,
   access: 'public',
   summary: 'The booking as its renter sees it',
@@ -34,6 +36,7 @@ export const getBooking = route({
 export const patchBooking = route({
   method: 'patch',
   path: '/public/booking',
+  operationId: 'updatePublicBooking',
   tags,
   access: 'public',
   summary: 'Renter edits contact details and notes of a rental',
@@ -46,6 +49,7 @@ export const patchBooking = route({
 export const getCustomer = route({
   method: 'get',
   path: '/public/customer',
+  operationId: 'getWidgetData',
   tags,
   access: 'public',
   summary: 'Encrypted widget data of an operator (inventory, locations, pricing, busy times)',
@@ -70,6 +74,7 @@ A wrong key or a tampered payload makes \`decrypt\` reject. Because every visito
 export const widgetInfo = route({
   method: 'get',
   path: '/public/widget-info',
+  operationId: 'getWidgetInfo',
   tags,
   access: 'public',
   summary: 'Unencrypted card data of one item (name, image, starting price, capacity, category)',

@@ -7,6 +7,7 @@ const tags = ['Renters'];
 export const listRenters = route({
   method: 'get',
   path: '/renters',
+  operationId: 'listRenters',
   tags,
   summary: "The operator's renters: search, status filter, sorting, pages",
   query: s.ListQuery,
@@ -19,6 +20,7 @@ export const listRenters = route({
 export const upsertRenter = route({
   method: 'post',
   path: '/renters',
+  operationId: 'upsertRenter',
   tags,
   summary: 'Create a renter, or update the one with this e-mail',
   body: s.UpsertBody,
@@ -32,6 +34,7 @@ export const upsertRenter = route({
 export const exportRenters = route({
   method: 'get',
   path: '/renters/export',
+  operationId: 'exportRenters',
   tags,
   summary: 'Export the renters as CSV or JSON',
   query: s.ExportQuery,
@@ -44,6 +47,7 @@ export const exportRenters = route({
 export const searchSuggestions = route({
   method: 'get',
   path: '/renters/search-suggestions',
+  operationId: 'suggestRenters',
   tags,
   summary: 'Renters matching a partial name, e-mail or phone (type-ahead)',
   query: s.SuggestQuery,
@@ -55,6 +59,7 @@ export const searchSuggestions = route({
 export const journalEntries = route({
   method: 'get',
   path: '/renters/journal-entries/{id}',
+  operationId: 'listRenterJournalEntries',
   tags,
   summary: "A renter's non-deleted journal (ledger) entries",
   params: s.IdParam,
@@ -67,6 +72,7 @@ export const journalEntries = route({
 export const getRenter = route({
   method: 'get',
   path: '/renters/{id}',
+  operationId: 'getRenter',
   tags,
   summary: 'A renter with its accounting',
   params: s.IdParam,
@@ -79,6 +85,7 @@ export const getRenter = route({
 export const patchRenter = route({
   method: 'patch',
   path: '/renters/{id}',
+  operationId: 'updateRenter',
   tags,
   summary: 'Update a renter, add a note, append transactions',
   params: s.IdParam,
@@ -92,6 +99,7 @@ export const patchRenter = route({
 export const deleteRenter = route({
   method: 'delete',
   path: '/renters/{id}',
+  operationId: 'deleteRenter',
   tags,
   summary: 'Delete a renter (and its customer at the payment provider)',
   params: s.IdParam,
@@ -104,6 +112,7 @@ export const deleteRenter = route({
 export const attachPaymentMethod = route({
   method: 'post',
   path: '/renters/{id}/payment-method',
+  operationId: 'addRenterPaymentMethod',
   tags,
   summary: 'Attach a payment method to a renter and make it the default',
   params: s.IdParam,
@@ -117,6 +126,7 @@ export const attachPaymentMethod = route({
 export const listPaymentMethods = route({
   method: 'get',
   path: '/renters/{id}/payment-methods',
+  operationId: 'listRenterPaymentMethods',
   tags,
   summary: "A renter's saved payment methods",
   params: s.IdParam,
@@ -128,6 +138,7 @@ export const listPaymentMethods = route({
 export const owingRenters = route({
   method: 'get',
   path: '/owing/renters',
+  operationId: 'listOwingRenters',
   tags,
   summary: 'Renters who owe at least 1 dollar',
   query: s.OwingQuery,

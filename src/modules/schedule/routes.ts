@@ -12,6 +12,7 @@ const DATE_NOTE =
 export const schedule = route({
   method: 'get',
   path: '/schedule/schedule',
+  operationId: 'listItemSchedule',
   tags,
   summary: 'Bookings of one inventory item (filters, sorting, page/limit)',
   query: s.ScheduleQuery,
@@ -23,6 +24,7 @@ export const schedule = route({
 export const search = route({
   method: 'get',
   path: '/schedule/schedule/search',
+  operationId: 'searchItemSchedule',
   tags,
   summary: "Search an item's bookings by partial rental id, renter name or e-mail",
   query: s.SearchQuery,
@@ -34,6 +36,7 @@ export const search = route({
 export const locationSchedule = route({
   method: 'get',
   path: '/schedule/location',
+  operationId: 'listLocationSchedule',
   tags,
   summary: 'Bookings of several locations',
   query: s.LocationQuery,
@@ -45,6 +48,7 @@ export const locationSchedule = route({
 export const byCustomerStatus = route({
   method: 'get',
   path: '/schedule/by-customer-status',
+  operationId: 'listScheduleByCustomerStatus',
   tags,
   summary: 'Bookings of the operator account by status',
   query: s.ByCustomerStatusQuery,
@@ -56,6 +60,7 @@ export const byCustomerStatus = route({
 export const byLocationStatus = route({
   method: 'get',
   path: '/schedule/by-location-status',
+  operationId: 'listScheduleByLocationStatus',
   tags,
   summary: 'Bookings of one location by status',
   query: s.ByLocationStatusQuery,
@@ -70,6 +75,7 @@ const FILTERS_NOTE =
 export const paginated = route({
   method: 'get',
   path: '/schedule/schedules/paginated',
+  operationId: 'listSchedulesPaginated',
   tags,
   summary: 'Every booking of the account, cursor-paginated',
   query: s.PaginatedQuery,
@@ -81,6 +87,7 @@ export const paginated = route({
 export const countSchedules = route({
   method: 'get',
   path: '/schedule/schedules/count',
+  operationId: 'countSchedules',
   tags,
   summary: "Count the account's bookings matching filters",
   query: s.CountQuery,

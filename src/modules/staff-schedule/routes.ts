@@ -7,6 +7,7 @@ const tags = ['Staff schedule'];
 export const createShift = route({
   method: 'post',
   path: '/staffSchedule',
+  operationId: 'createStaffShift',
   tags,
   summary: 'Create a shift, optionally recurring',
   body: s.CreateBody,
@@ -17,6 +18,7 @@ export const createShift = route({
 export const listShifts = route({
   method: 'get',
   path: '/staffSchedule',
+  operationId: 'listStaffShifts',
   tags,
   summary: 'Shifts of a location or of the whole account (one of locationId, customerId required)',
   query: s.ListQuery,
@@ -26,6 +28,7 @@ export const listShifts = route({
 export const updateShift = route({
   method: 'put',
   path: '/staffSchedule/{id}',
+  operationId: 'updateStaffShift',
   tags,
   summary: 'Change times or recurrence of a shift',
   params: s.IdParam,
@@ -36,6 +39,7 @@ export const updateShift = route({
 export const deleteShift = route({
   method: 'delete',
   path: '/staffSchedule/{id}',
+  operationId: 'deleteStaffShift',
   tags,
   summary: 'Delete a shift (only its owner operator)',
   params: s.IdParam,

@@ -4,10 +4,17 @@ import * as s from './schemas';
 
 const tags = ['Users'];
 
-export const getMe = route({ method: 'get', path: '/user', tags, summary: 'The signed-in user with locations, permissions and settings' });
+export const getMe = route({
+  method: 'get',
+  path: '/user',
+  operationId: 'getCurrentUser',
+  tags,
+  summary: 'The signed-in user with locations, permissions and settings',
+});
 export const createUser = route({
   method: 'post',
   path: '/user',
+  operationId: 'createUser',
   tags,
   access: 'admin',
   summary: 'Create a user in the identity provider and the user store',
@@ -19,6 +26,7 @@ export const createUser = route({
 export const updateMe = route({
   method: 'patch',
   path: '/user',
+  operationId: 'updateCurrentUser',
   tags,
   summary: 'Update the signed-in user (profile name, locations, permissions, skills)',
   body: s.UpdateSelfBody,
@@ -28,6 +36,7 @@ export const updateMe = route({
 export const deleteUser = route({
   method: 'delete',
   path: '/user',
+  operationId: 'deleteUser',
   tags,
   access: 'admin',
   summary: 'Remove a user from the identity provider and the store',
@@ -38,13 +47,21 @@ export const deleteUser = route({
 export const acceptTerms = route({
   method: 'post',
   path: '/user/accept-terms',
+  operationId: 'acceptTerms',
   tags,
   summary: 'Record acceptance of the terms of service, provider terms and privacy policy',
 });
-export const termsStatus = route({ method: 'get', path: '/user/terms-status', tags, summary: 'Whether the current terms version is accepted' });
+export const termsStatus = route({
+  method: 'get',
+  path: '/user/terms-status',
+  operationId: 'getTermsStatus',
+  tags,
+  summary: 'Whether the current terms version is accepted',
+});
 export const exportMyData = route({
   method: 'get',
   path: '/user/export/my-data',
+  operationId: 'exportMyData',
   tags,
   summary: 'PDF of the personal data held about the signed-in user',
   produces: 'application/pdf',
@@ -52,6 +69,7 @@ export const exportMyData = route({
 export const auditLogs = route({
   method: 'get',
   path: '/user/{userId}/audit-logs',
+  operationId: 'listUserAuditLogs',
   tags,
   access: 'admin',
   summary: 'Audit log of one user (admin only)',
@@ -60,10 +78,18 @@ export const auditLogs = route({
   ok: z.object({ data: z.array(s.AuditEntry), total: z.number(), limit: z.number(), offset: z.number() }),
   errors: [404],
 });
-export const addPushToken = route({ method: 'post', path: '/user/push-token', tags, summary: 'Register a push-notification token', body: s.PushTokenBody });
+export const addPushToken = route({
+  method: 'post',
+  path: '/user/push-token',
+  operationId: 'addPushToken',
+  tags,
+  summary: 'Register a push-notification token',
+  body: s.PushTokenBody,
+});
 export const removePushToken = route({
   method: 'delete',
   path: '/user/push-token',
+  operationId: 'removePushToken',
   tags,
   summary: 'Remove a push-notification token',
   body: s.PushTokenBody,
@@ -74,6 +100,7 @@ const mtags = ['Users'];
 export const listUsers = route({
   method: 'get',
   path: '/userManagement',
+  operationId: 'listUsers',
   tags: mtags,
   summary: "Users of the caller's account",
   query: s.ListUsersQuery,
@@ -83,6 +110,7 @@ export const listUsers = route({
 export const createManagedUser = route({
   method: 'post',
   path: '/userManagement',
+  operationId: 'inviteStaffUser',
   tags: mtags,
   access: 'admin',
   summary: 'Invite a staff user',
@@ -94,6 +122,7 @@ export const createManagedUser = route({
 export const updateManagedUser = route({
   method: 'patch',
   path: '/userManagement',
+  operationId: 'updateStaffUser',
   tags: mtags,
   access: 'admin',
   summary: 'Update a staff user',
@@ -104,6 +133,7 @@ export const updateManagedUser = route({
 export const deleteManagedUser = route({
   method: 'delete',
   path: '/userManagement',
+  operationId: 'deleteStaffUser',
   tags: mtags,
   access: 'admin',
   summary: 'Delete a staff user',
@@ -114,6 +144,7 @@ export const deleteManagedUser = route({
 export const findNumbers = route({
   method: 'post',
   path: '/userManagement/find-phone-numbers',
+  operationId: 'findPhoneNumbers',
   tags: mtags,
   summary: 'Find telephone numbers to buy',
   body: s.FindNumbersBody,
@@ -121,6 +152,7 @@ export const findNumbers = route({
 export const purchaseNumber = route({
   method: 'post',
   path: '/userManagement/purchase-phone-number',
+  operationId: 'purchasePhoneNumber',
   tags: mtags,
   access: 'admin',
   summary: 'Buy a number and assign it to a location with a default voice menu',
@@ -130,6 +162,7 @@ export const purchaseNumber = route({
 export const resendInvitation = route({
   method: 'post',
   path: '/userManagement/{id}/resend-invitation',
+  operationId: 'resendInvitation',
   tags: mtags,
   access: 'admin',
   summary: 'Send the user a password-setting e-mail again',

@@ -12,6 +12,7 @@ const CASCADE_DOC =
 export const join = route({
   method: 'post',
   path: '/public/waitlist',
+  operationId: 'joinWaitlist',
   tags,
   access: 'public',
   status: 201,
@@ -25,6 +26,7 @@ export const join = route({
 export const list = route({
   method: 'get',
   path: '/waitlist',
+  operationId: 'listWaitlistEntries',
   tags,
   summary: "The operator's waitlist entries",
   description: `Filters: \`inventoryId\`, \`locationId\`, \`date\` (local YYYY-MM-DD), \`status\`, \`email\`. Ordered by date, then queue order (oldest first). Paginated with \`page\`/\`limit\` (max 100); \`pagination.total\` counts every match. Offers already used by a booking are reported as \`booked\`. ${STATUS_DOC}`,
@@ -35,6 +37,7 @@ export const list = route({
 export const get = route({
   method: 'get',
   path: '/waitlist/{id}',
+  operationId: 'getWaitlistEntry',
   tags,
   summary: 'A waitlist entry with its offer',
   description: `Another operator's entry answers 404. ${STATUS_DOC}`,
@@ -46,6 +49,7 @@ export const get = route({
 export const cancel = route({
   method: 'delete',
   path: '/waitlist/{id}',
+  operationId: 'cancelWaitlistEntry',
   tags,
   summary: 'Cancel a waitlist entry (and release its offer)',
   description: `A \`waiting\` entry becomes \`cancelled\`. An \`offered\` entry becomes \`cancelled\`, its hold is released at once and the spot is offered to the next waiting entry. Cancelling again answers 200 with \`alreadyCancelled: true\`; \`booked\`, \`expired\` and \`closed\` entries are 409 \`invalid_state\`. Needs the \`bookings\` permission (admins and managers have it). ${STATUS_DOC}`,
@@ -57,6 +61,7 @@ export const cancel = route({
 export const offer = route({
   method: 'post',
   path: '/waitlist/{id}/offer',
+  operationId: 'offerWaitlistSpot',
   tags,
   summary: 'Offer a waiting entry its spot now (if capacity is free)',
   description: `Takes a hold of the entry's \`quantity\` through the item's inventory lock and e-mails the offer, exactly like the automatic cascade but regardless of queue order. Tours: the entry's departure, or without a time the first upcoming departure of the date with room. Rentals: the entry's time and duration (or \`time\`/\`duration\` from the body; a rental entry without a time needs \`time\`, 400 otherwise; the duration defaults to the item's shortest rental). Send \`{}\` to use the entry's own time. 409 \`unavailable\` when the lock finds no room; 409 \`invalid_state\` when the entry is not \`waiting\` (an entry is offered at most once). Needs the \`bookings\` permission. ${STATUS_DOC}`,

@@ -7,6 +7,7 @@ const tags = ['Waiver numbers'];
 export const createWaiverNumber = route({
   method: 'post',
   path: '/pending-renters',
+  operationId: 'createWaiverNumber',
   tags,
   summary: 'Create a waiver number (pending renter) with a PIN',
   body: s.CreateBody,
@@ -20,6 +21,7 @@ export const createWaiverNumber = route({
 export const listWaiverNumbers = route({
   method: 'get',
   path: '/pending-renters',
+  operationId: 'listWaiverNumbers',
   tags,
   summary: 'Waiver numbers of a transaction, location or operator',
   query: s.ListQuery,
@@ -32,6 +34,7 @@ export const listWaiverNumbers = route({
 export const validatePin = route({
   method: 'get',
   path: '/pending-renters/validate',
+  operationId: 'validateWaiverPin',
   tags,
   access: 'public',
   summary: 'Check a waiver PIN (renter-facing)',
@@ -45,6 +48,7 @@ export const validatePin = route({
 export const patchWaiverNumber = route({
   method: 'patch',
   path: '/pending-renters/{waiverNumber}',
+  operationId: 'updateWaiverNumber',
   tags,
   summary: 'Update a waiver number (optimistic locking)',
   params: s.WaiverNumberParam,
@@ -58,6 +62,7 @@ export const patchWaiverNumber = route({
 export const deleteWaiverNumber = route({
   method: 'delete',
   path: '/pending-renters/{waiverNumber}',
+  operationId: 'deleteWaiverNumber',
   tags,
   summary: 'Delete a pending waiver number',
   params: s.WaiverNumberParam,
@@ -70,6 +75,7 @@ export const deleteWaiverNumber = route({
 export const completeWaiverNumber = route({
   method: 'patch',
   path: '/pending-renters/{waiverNumber}/complete',
+  operationId: 'completeWaiverNumber',
   tags,
   summary: 'Complete a waiver number',
   params: s.WaiverNumberParam,

@@ -7,6 +7,7 @@ const tags = ['Waivers'];
 export const waiverUrl = route({
   method: 'get',
   path: '/waiverUrl',
+  operationId: 'getWaiverUrl',
   tags,
   access: 'public',
   summary: "A location's waiver link and logo",
@@ -20,6 +21,7 @@ export const waiverUrl = route({
 export const waiverNumberValidation = route({
   method: 'get',
   path: '/waiverNumberValidation',
+  operationId: 'validateWaiverNumber',
   tags,
   access: 'public',
   summary: 'Check a waiver number (PIN) at a location',
@@ -33,6 +35,7 @@ export const waiverNumberValidation = route({
 export const logo = route({
   method: 'get',
   path: '/inHouseWaiver/logo/{locationId}',
+  operationId: 'getWaiverLogo',
   tags,
   access: 'public',
   summary: 'Logo and names shown on the waiver page of a location',
@@ -45,6 +48,7 @@ export const logo = route({
 export const publicTemplates = route({
   method: 'get',
   path: '/inHouseWaiver/waiver/templates/location/{locationId}',
+  operationId: 'listPublicWaiverTemplates',
   tags,
   access: 'public',
   summary: "A location's waiver templates (renter-facing)",
@@ -67,6 +71,7 @@ export const publicTemplates = route({
 export const createTemplate = route({
   method: 'post',
   path: '/inHouseWaiver/waiver/template',
+  operationId: 'createWaiverTemplate',
   tags,
   summary: 'Create a waiver template',
   body: s.CreateTemplateBody,
@@ -80,6 +85,7 @@ export const createTemplate = route({
 export const getTemplate = route({
   method: 'get',
   path: '/inHouseWaiver/waiver/template/{templateId}',
+  operationId: 'getWaiverTemplate',
   tags,
   access: 'public',
   summary: 'A waiver template (renter-facing)',
@@ -92,6 +98,7 @@ export const getTemplate = route({
 export const updateTemplate = route({
   method: 'put',
   path: '/inHouseWaiver/waiver/template/{templateId}',
+  operationId: 'updateWaiverTemplate',
   tags,
   summary: 'Update a waiver template',
   params: s.TemplateParam,
@@ -105,6 +112,7 @@ export const updateTemplate = route({
 export const deleteTemplate = route({
   method: 'delete',
   path: '/inHouseWaiver/waiver/template/{templateId}',
+  operationId: 'deleteWaiverTemplate',
   tags,
   summary: 'Delete a waiver template',
   params: s.TemplateParam,
@@ -116,6 +124,7 @@ export const deleteTemplate = route({
 export const listTemplates = route({
   method: 'get',
   path: '/inHouseWaiver/waiver/templates',
+  operationId: 'listWaiverTemplates',
   tags,
   summary: "The operator's waiver templates of a location",
   query: s.LocationQuery,
@@ -127,6 +136,7 @@ export const listTemplates = route({
 export const sign = route({
   method: 'post',
   path: '/inHouseWaiver/waiver/sign',
+  operationId: 'signWaiver',
   tags,
   access: 'public',
   summary: 'Sign a waiver: generates the signed PDF',
@@ -141,6 +151,7 @@ export const sign = route({
 export const signedPdf = route({
   method: 'get',
   path: '/inHouseWaiver/waiver/sign/{signatureId}',
+  operationId: 'downloadSignedWaiver',
   tags,
   access: 'public',
   summary: 'The signed waiver PDF',
@@ -153,6 +164,7 @@ export const signedPdf = route({
 export const signatureInfo = route({
   method: 'get',
   path: '/inHouseWaiver/waiver/sign/info/{signatureId}',
+  operationId: 'getWaiverSignature',
   tags,
   access: 'public',
   summary: 'The record of a signed waiver',
@@ -165,6 +177,7 @@ export const signatureInfo = route({
 export const verify = route({
   method: 'get',
   path: '/inHouseWaiver/waiver/verify/{signatureId}',
+  operationId: 'verifyWaiverSignature',
   tags,
   access: 'public',
   summary: 'Verify a signed waiver',

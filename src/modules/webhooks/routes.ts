@@ -7,6 +7,7 @@ const tags = ['Webhooks'];
 export const createWebhook = route({
   method: 'post',
   path: '/webhooks',
+  operationId: 'createWebhook',
   tags,
   access: 'admin',
   summary: 'Create a webhook endpoint (the secret is shown once)',
@@ -17,6 +18,7 @@ export const createWebhook = route({
 export const listWebhooks = route({
   method: 'get',
   path: '/webhooks',
+  operationId: 'listWebhooks',
   tags,
   access: 'admin',
   summary: 'List webhook endpoints',
@@ -25,6 +27,7 @@ export const listWebhooks = route({
 export const getWebhook = route({
   method: 'get',
   path: '/webhooks/{id}',
+  operationId: 'getWebhook',
   tags,
   access: 'admin',
   summary: 'Read a webhook endpoint',
@@ -35,6 +38,7 @@ export const getWebhook = route({
 export const updateWebhook = route({
   method: 'patch',
   path: '/webhooks/{id}',
+  operationId: 'updateWebhook',
   tags,
   access: 'admin',
   summary: 'Update a webhook endpoint (URL, event filter, description, status)',
@@ -46,6 +50,7 @@ export const updateWebhook = route({
 export const deleteWebhook = route({
   method: 'delete',
   path: '/webhooks/{id}',
+  operationId: 'deleteWebhook',
   tags,
   access: 'admin',
   summary: 'Delete a webhook endpoint',
@@ -55,6 +60,7 @@ export const deleteWebhook = route({
 export const listDeliveries = route({
   method: 'get',
   path: '/webhooks/{id}/deliveries',
+  operationId: 'listWebhookDeliveries',
   tags,
   access: 'admin',
   summary: 'Deliveries of an endpoint with every attempt',
@@ -66,6 +72,7 @@ export const listDeliveries = route({
 export const replayDelivery = route({
   method: 'post',
   path: '/webhooks/deliveries/{deliveryId}/replay',
+  operationId: 'replayWebhookDelivery',
   tags,
   access: 'admin',
   summary: 'Send a delivery again (same event id, new delivery)',
@@ -77,6 +84,7 @@ export const replayDelivery = route({
 export const testWebhook = route({
   method: 'post',
   path: '/webhooks/{id}/test',
+  operationId: 'testWebhook',
   tags,
   access: 'admin',
   summary: 'Send a signed `webhook.test` event to this endpoint',
