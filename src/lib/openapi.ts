@@ -101,8 +101,8 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   status?: number;
   /** Extra documented error statuses (400, 401 and 429 are added where they apply). */
   errors?: number[];
-  /** Non-JSON success media type (for PDFs and CSV exports). */
-  produces?: string;
+  /** Non-JSON success media types (PDFs, CSV exports, stored files): one, or every type the route may answer. */
+  produces?: string | readonly string[];
   hide?: boolean;
   /** OpenAPI security requirement when it differs from the access default (for example none on an open registration). */
   security?: RouteConfig['security'];
@@ -133,7 +133,7 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
   if (access === 'admin') errors.add(403);
   const responses: RouteConfig['responses'] = {
     [status]: spec.produces
-      ? { description: 'Success', content: { [spec.produces]: { schema: z.string() } } }
+      ? { description: 'Success', content: Object.fromEntries([spec.produces].flat().map((media) => [media, { schema: z.string() }])) }
       : { description: 'Success', content: { 'application/json': { schema: spec.ok ?? AnyObject } } },
   };
   for (const code of [...errors].sort()) {

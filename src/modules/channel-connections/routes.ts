@@ -15,6 +15,7 @@ export const listChannels = route({
   tags,
   summary: 'Reseller channels an operator can connect to',
   ok: z.object({ data: z.array(s.ChannelListing) }),
+  description: 'Every registered reseller platform with its status and whether this operator is `connected` to it, for the operator to choose from.',
 });
 export const listConnections = route({
   method: 'get',
@@ -23,6 +24,7 @@ export const listConnections = route({
   tags,
   summary: "The operator's reseller connections",
   ok: z.object({ data: z.array(s.Connection) }),
+  description: 'Every reseller connection of the account, newest first: platform channels and single-operator partner keys, removed ones included.',
 });
 export const getConnection = route({
   method: 'get',
@@ -33,6 +35,7 @@ export const getConnection = route({
   params: s.IdParam,
   ok: s.Connection,
   errors: [404],
+  description: "One reseller connection of the account; another operator's connection answers 404.",
 });
 export const connect = route({
   method: 'post',
@@ -70,6 +73,9 @@ export const updateConnection = route({
   body: s.UpdateBody,
   ok: s.Connection,
   errors: [404, 409],
+  description: `Changes the commission (applies to bookings made from now on; earlier bookings keep the rate they were stamped with), the offer
+set (\`offerAllInventory\`, \`offeredItemIds\`) or the \`status\` (\`active\`/\`paused\`; a paused connection's keys answer 403 \`connection_paused\`).
+A removed connection answers 409 \`invalid_state\`; a body with nothing to change 400 \`no_changes\`.`,
 });
 export const removeConnection = route({
   method: 'delete',
@@ -81,6 +87,8 @@ export const removeConnection = route({
   params: s.IdParam,
   ok: s.Connection,
   errors: [404],
+  description: `Removes the connection: the channel stops seeing this operator's products at once and the keys of the connection are revoked.
+Bookings already made are kept. Reconnecting with POST /channel-connections reactivates a platform connection. Answers the removed connection.`,
 });
 export const rotateKey = route({
   method: 'post',
@@ -93,6 +101,8 @@ export const rotateKey = route({
   body: s.RotateBody,
   ok: WithKey,
   errors: [404, 409],
+  description:
+    'Issues a new key of `mode` (default `live`) for a single-operator connection and revokes the previous one at once; the key is shown only here. A platform connection (its keys belong to the reseller) or a removed one answers 409 `invalid_state`.',
 });
 export const connectionSettlement = route({
   method: 'get',
@@ -103,4 +113,7 @@ export const connectionSettlement = route({
   params: s.IdParam,
   query: s.MonthQuery,
   errors: [404],
+  ok: s.Settlement,
+  description:
+    'What the reseller of this connection owes for `month` (YYYY-MM), by rental date: the same figures the reseller reads from GET /channel/v1/settlement.',
 });

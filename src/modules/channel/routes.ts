@@ -20,6 +20,7 @@ export const me = route({
   errors: channelErrors,
   description:
     '`mode` is `live` or `test`. A single-operator key answers `connection`; a platform key answers `channel` with one `merchants` entry per operator that connected. Deploy checks should assert `mode`.',
+  ok: s.ChannelIdentity,
 });
 export const products = route({
   method: 'get',
@@ -32,6 +33,7 @@ export const products = route({
   errors: channelErrors,
   description:
     "Platform keys see the union over connected operators; a new live key sees an empty list until an operator connects; paused connections drop out. Prices are pre-tax decimal amounts of the connection's currency; `startingPrice` is null (never 0) when no price is configured; a tour's starting price is the standard adult fare.",
+  ok: z.object({ data: z.array(s.ChannelProduct) }),
 });
 export const availability = route({
   method: 'post',
@@ -77,6 +79,7 @@ export const getBooking = route({
   params: s.BookingIdParam,
   ok: s.ChannelBooking,
   errors: [...channelErrors, 404],
+  description: 'One booking (order) this key created, by its `bookingId`; a booking of another key, or a test booking read with a live key, answers 404.',
 });
 export const findBookings = route({
   method: 'get',
@@ -89,6 +92,7 @@ export const findBookings = route({
   query: s.FindQuery,
   ok: z.object({ data: z.array(s.ChannelBooking) }),
   errors: channelErrors,
+  description: 'The bookings this key created with the reseller reference `reference` (usually one), so a reseller can recover a booking after a timeout.',
 });
 export const cancelBooking = route({
   method: 'delete',
@@ -113,7 +117,9 @@ export const sandboxReset = route({
   auth: channelKey,
   summary: "Wipe this key's test bookings (test keys only)",
   errors: channelErrors,
-  description: 'A live key answers 403 `not_sandbox`.',
+  description: `Deletes the bookings the test key made on the sandbox operator (and their allocations) and forgets its idempotency keys, so a
+certification run can start over. A live key answers 403 \`not_sandbox\`.`,
+  ok: s.SandboxReset,
 });
 export const settlement = route({
   method: 'get',
@@ -127,6 +133,7 @@ export const settlement = route({
   errors: channelErrors,
   description:
     'By rental date: gross sales (tax-inclusive totals of non-cancelled live bookings), commission (the stamped rate x the pre-tax amount) and amount owed (gross - commission). The operator reads the same figures.',
+  ok: s.Settlement,
 });
 
 const ptags = ['Channel partner portal'];
@@ -141,8 +148,9 @@ export const register = route({
   body: s.RegisterBody,
   status: 201,
   errors: [409],
-  description:
-    'Returns the partner-portal token (`rtp_...`, for the portal endpoints) and the live and test platform keys. Operators then find the channel in their settings and connect.',
+  description: `Returns the partner-portal token (\`rtp_...\`, for the portal endpoints) and the live and test platform keys, each shown only here.
+Operators then find the channel in their settings and connect. A slug already registered answers 409 \`already_exists\`.`,
+  ok: s.Registration,
 });
 export const portalChannel = route({
   method: 'get',
@@ -153,6 +161,8 @@ export const portalChannel = route({
   auth: portalToken,
   summary: 'The channel and its connected operators',
   errors: [401],
+  ok: s.PortalChannelWithMerchants,
+  description: 'The channel registered with this portal token, its webhook settings and every operator connected to it (commission, offer set, status).',
 });
 export const portalRotate = route({
   method: 'post',
@@ -164,6 +174,9 @@ export const portalRotate = route({
   summary: 'New platform key; the old one stops at once',
   body: s.RotateBody,
   errors: [401],
+  ok: s.RotatedKey,
+  description:
+    'Issues a new platform key of `mode` (default `live`) and revokes the previous ones of that mode at once (`revoked` counts them); the key is shown only here.',
 });
 export const portalPause = route({
   method: 'post',
@@ -174,6 +187,8 @@ export const portalPause = route({
   auth: portalToken,
   summary: 'Pause the whole channel (the key stops for every operator)',
   errors: [401],
+  ok: s.PortalChannelWithMerchants,
+  description: 'Pauses the channel: its platform keys answer 403 `connection_paused` for every operator until it is resumed. Bookings already made are kept.',
 });
 export const portalResume = route({
   method: 'post',
@@ -184,6 +199,8 @@ export const portalResume = route({
   auth: portalToken,
   summary: 'Resume the channel',
   errors: [401],
+  ok: s.PortalChannelWithMerchants,
+  description: 'Resumes a paused channel: its platform keys work again for every connected operator whose connection is active.',
 });
 export const portalSettlement = route({
   method: 'get',
@@ -195,6 +212,8 @@ export const portalSettlement = route({
   summary: 'Settlement per operator for a month',
   query: s.MonthQuery,
   errors: [401],
+  ok: s.Settlement,
+  description: 'As GET /channel/v1/settlement for every operator connected to the channel (live bookings only), by rental date, with the totals.',
 });
 export const portalSetWebhook = route({
   method: 'put',
@@ -208,6 +227,7 @@ export const portalSetWebhook = route({
   errors: [401],
   description:
     'Deliveries are signed like platform webhooks (X-Service-Signature over `{timestamp}.{body}` with the secret returned here once) and carry capacity data only (product, times, quantity, status), never renter details or prices.',
+  ok: s.WebhookSet,
 });
 export const portalRemoveWebhook = route({
   method: 'delete',
@@ -218,4 +238,6 @@ export const portalRemoveWebhook = route({
   auth: portalToken,
   summary: 'Stop webhook deliveries',
   errors: [401],
+  ok: z.object({ removed: z.literal(true) }),
+  description: 'Removes the webhook URL and secret of the channel; no more booking events are delivered to it.',
 });

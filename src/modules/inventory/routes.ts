@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { route, UPLOAD_BODY_LIMIT } from '../../lib/openapi';
 import * as s from './schemas';
+import { PHOTO_TYPES, VIDEO_TYPES } from './media';
 
 const tags = ['Inventory'];
 
@@ -151,7 +152,7 @@ export const getMedia = route({
   access: 'public',
   summary: 'A stored photo, video or asset map image (public)',
   params: s.MediaParams,
-  produces: 'application/octet-stream',
+  produces: [...PHOTO_TYPES, ...VIDEO_TYPES],
   errors: [404],
   description:
     'Serves the files uploaded through the photo, video and asset map endpoints with their content type; the URL is the one those endpoints return. Supports `Range` requests (206) for video players.',

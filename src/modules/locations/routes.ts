@@ -26,6 +26,8 @@ export const createLocation = route({
   ok: s.Location,
   status: 200,
   errors: [403, 404],
+  description: `Creates a location of the caller's account. The address is geocoded (coordinates, and the time zone unless \`timezone\` is given;
+UTC when neither is known), and a chat notification is posted to the operator team. Needs the \`locations\` permission. Answers 200 with the location.`,
 });
 export const updateLocation = route({
   method: 'patch',
@@ -36,6 +38,8 @@ export const updateLocation = route({
   body: s.UpdateBody,
   ok: s.Location,
   errors: [404],
+  description: `Changes the fields given of \`locationId\`; a new address is geocoded again. Needs the \`locations\` permission; another operator's
+location answers 404 and a body with nothing to change 400 \`no_changes\`.`,
 });
 export const deleteLocation = route({
   method: 'delete',
@@ -57,6 +61,8 @@ export const updateIvr = route({
   body: s.IvrBody,
   ok: s.Location,
   errors: [404],
+  description:
+    "Merges `ivrConfig` into the location's voice-menu configuration (the menu callers hear on its phone numbers). Needs the `locations` permission.",
 });
 export const restoreLocation = route({
   method: 'patch',
@@ -67,4 +73,6 @@ export const restoreLocation = route({
   body: s.RestoreBody,
   ok: s.Location,
   errors: [404],
+  description:
+    'Cancels a scheduled deletion: the location is `active` again. A location that is not scheduled for deletion answers 400. Needs the `locations` permission.',
 });

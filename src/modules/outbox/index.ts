@@ -7,6 +7,7 @@ import { messageOutbox } from '../../db/schema/events';
 const Message = z
   .object({
     id: z.string(),
+    customerId: z.string(),
     channel: z.string(),
     to: z.string(),
     subject: z.string().nullable(),

@@ -14,6 +14,9 @@ export const createShift = route({
   ok: s.Shift,
   status: 201,
   errors: [403, 404],
+  description: `A shift of the staff member \`staffId\` (a user of the account) at \`locationId\`, from \`startTime\` to \`endTime\` (ISO 8601 with
+offset, at most 24 hours). With \`recurrencePattern\` (or \`recurring: true\`, which requires it) the shift repeats; the pattern is stored with its
+RFC 5545 \`rrule\`. Needs the \`staff_schedule\` permission; another operator's \`customerId\` answers 403, an unknown location or staff member 404.`,
 });
 export const listShifts = route({
   method: 'get',
@@ -24,6 +27,9 @@ export const listShifts = route({
   query: s.ListQuery,
   ok: z.object({ data: z.array(s.Shift) }),
   errors: [403],
+  description: `The account's shifts in start order, of one location (\`locationId\`) or of the whole account (\`customerId\`, which must be the
+caller's), optionally of one \`staffId\`. With \`from\` and \`to\` (together, at most 62 days apart) only shifts occurring in that window are answered,
+each with its \`occurrences\` in it (recurring shifts expanded).`,
 });
 export const updateShift = route({
   method: 'put',
@@ -35,6 +41,8 @@ export const updateShift = route({
   body: s.UpdateBody,
   ok: s.Shift,
   errors: [404],
+  description: `Changes the times and/or the recurrence of a shift of the caller's account (\`recurrencePattern: null\` makes it a one-off shift). A body
+with nothing to change answers 400 \`no_changes\`; an unknown shift 404.`,
 });
 export const deleteShift = route({
   method: 'delete',

@@ -10,6 +10,9 @@ export const getMe = route({
   operationId: 'getCurrentUser',
   tags,
   summary: 'The signed-in user with locations, permissions and settings',
+  ok: s.CurrentUser,
+  description: `The user the credentials belong to (an API key acts as the user who created it), with the locations the user may see,
+the location restriction (\`locationIds\`, empty for all), permissions, settings, the operator account and where the user stands on the terms.`,
 });
 export const createUser = route({
   method: 'post',
@@ -22,6 +25,9 @@ export const createUser = route({
   ok: s.User,
   status: 201,
   errors: [403, 409],
+  description: `Creates the identity at the identity provider and the Berth user of the account \`customerId\` (the caller's; another answers 403),
+then e-mails the user a link to set a password (template \`user.invitation\`). \`role\` defaults to \`staff\`; an admin gets the \`admin\` permission.
+An e-mail already in use answers 409 \`already_exists\`; a location of another operator in \`locations\` answers 404.`,
 });
 export const updateMe = route({
   method: 'patch',
@@ -32,6 +38,8 @@ export const updateMe = route({
   body: s.UpdateSelfBody,
   ok: s.User,
   errors: [403],
+  description: `Changes the signed-in user. Anyone may change \`profileName\` and \`userSkills\`; only an admin may change \`userPermissions\` or
+\`locations\` (403 otherwise). A body without any of these fields answers 400 \`no_changes\`.`,
 });
 export const deleteUser = route({
   method: 'delete',
@@ -43,6 +51,8 @@ export const deleteUser = route({
   body: s.DeleteUserBody,
   ok: Ok,
   errors: [404, 409],
+  description: `Deletes a user of the caller's account: its API keys are revoked and its push tokens removed at once, then its identity is deleted
+at the identity provider. Deleting yourself answers 409 \`invalid_state\`; a user of another operator answers 404.`,
 });
 export const acceptTerms = route({
   method: 'post',
@@ -50,6 +60,9 @@ export const acceptTerms = route({
   operationId: 'acceptTerms',
   tags,
   summary: 'Record acceptance of the terms of service, provider terms and privacy policy',
+  ok: s.TermsAcceptance,
+  description:
+    'Records that the signed-in user accepted the current version of the terms of service, the payment-provider terms and the privacy policy (audited).',
 });
 export const termsStatus = route({
   method: 'get',
@@ -57,6 +70,8 @@ export const termsStatus = route({
   operationId: 'getTermsStatus',
   tags,
   summary: 'Whether the current terms version is accepted',
+  ok: s.TermsStatus,
+  description: 'Whether the signed-in user accepted the current terms version, with the accepted version and when (null before any acceptance).',
 });
 export const exportMyData = route({
   method: 'get',
@@ -65,6 +80,8 @@ export const exportMyData = route({
   tags,
   summary: 'PDF of the personal data held about the signed-in user',
   produces: 'application/pdf',
+  description: `A PDF (\`attachment; filename="berth-my-data.pdf"\`) with the profile of the signed-in user, the account it belongs to,
+its API keys (names and prefixes, never secrets), the number of push tokens and its last 50 audited actions. The export itself is audited.`,
 });
 export const auditLogs = route({
   method: 'get',
@@ -77,6 +94,8 @@ export const auditLogs = route({
   query: s.AuditQuery,
   ok: z.object({ data: z.array(s.AuditEntry), total: z.number(), limit: z.number(), offset: z.number() }),
   errors: [404],
+  description:
+    "Audited actions of one user of the caller's account, newest first, with `limit`/`offset` and the `total`. A user of another operator answers 404.",
 });
 export const addPushToken = route({
   method: 'post',
@@ -85,6 +104,8 @@ export const addPushToken = route({
   tags,
   summary: 'Register a push-notification token',
   body: s.PushTokenBody,
+  ok: s.PushTokenResult,
+  description: 'Registers a device token of the signed-in user for push notifications; registering the same token again changes nothing.',
 });
 export const removePushToken = route({
   method: 'delete',
@@ -94,6 +115,8 @@ export const removePushToken = route({
   summary: 'Remove a push-notification token',
   body: s.PushTokenBody,
   errors: [404],
+  ok: s.PushTokenResult,
+  description: 'Removes a device token of the signed-in user; a token the user does not have answers 404.',
 });
 
 const mtags = ['Users'];
@@ -106,6 +129,7 @@ export const listUsers = route({
   query: s.ListUsersQuery,
   ok: z.object({ data: z.array(s.User) }),
   errors: [403],
+  description: "Every user of the caller's account. `customerId`, when given, must be the caller's (403 otherwise).",
 });
 export const createManagedUser = route({
   method: 'post',
@@ -118,6 +142,8 @@ export const createManagedUser = route({
   ok: s.User,
   status: 201,
   errors: [403, 409],
+  description: `As POST /user with the role in \`userRole\` (default \`staff\`): creates the identity and the user, and e-mails an invitation
+to set a password. An e-mail already in use answers 409 \`already_exists\`; another operator's \`customerId\` answers 403.`,
 });
 export const updateManagedUser = route({
   method: 'patch',
@@ -129,6 +155,8 @@ export const updateManagedUser = route({
   body: s.UpdateManagedUserBody,
   ok: s.User,
   errors: [404, 409],
+  description: `Changes the user \`id\` of the caller's account: name, e-mail (409 \`already_exists\` when taken), role, permissions, locations,
+skills, setup flag or profile name. A body with nothing to change answers 400 \`no_changes\`; removing your own admin role answers 409 \`invalid_state\`.`,
 });
 export const deleteManagedUser = route({
   method: 'delete',
@@ -140,6 +168,7 @@ export const deleteManagedUser = route({
   body: s.DeleteUserBody,
   ok: Ok,
   errors: [404, 409],
+  description: "As DELETE /user: revokes the user's API keys, removes its push tokens and deletes it. Deleting yourself answers 409 `invalid_state`.",
 });
 export const findNumbers = route({
   method: 'post',
@@ -148,6 +177,9 @@ export const findNumbers = route({
   tags: mtags,
   summary: 'Find telephone numbers to buy',
   body: s.FindNumbersBody,
+  ok: z.object({ data: z.array(s.AvailableNumber) }),
+  description: `Telephone numbers the telephony provider offers in \`country\` and \`areaCode\`, without those already used by a Berth location.
+With no telephony provider configured the offline default answers five numbers in the 555 range.`,
 });
 export const purchaseNumber = route({
   method: 'post',
@@ -158,6 +190,9 @@ export const purchaseNumber = route({
   summary: 'Buy a number and assign it to a location with a default voice menu',
   body: s.PurchaseNumberBody,
   errors: [404, 409],
+  ok: s.PurchasedNumber,
+  description: `Buys \`phoneNumber\` at the telephony provider and assigns it to the location (another operator's location answers 404). The location's
+voice menu answers on the number: its existing configuration, or a default menu built from the location. A number already in use answers 409 \`already_exists\`.`,
 });
 export const resendInvitation = route({
   method: 'post',
@@ -168,4 +203,6 @@ export const resendInvitation = route({
   summary: 'Send the user a password-setting e-mail again',
   params: s.IdParam,
   errors: [404],
+  ok: s.InvitationSent,
+  description: 'E-mails the user a new link to set a password (template `user.password_change`). A user of another operator answers 404.',
 });
