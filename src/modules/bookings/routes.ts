@@ -31,6 +31,8 @@ export const getOne = route({
   params: s.RentalParams,
   ok: s.Booking,
   errors: [404],
+  description: `One rental of the caller's account by its \`rentalId\`: status, window (UTC with the local date), assets or seats, renter, the price
+breakdown in dollars and the payment state. Another operator's rental answers 404.`,
 });
 
 const STATUS_DOC =

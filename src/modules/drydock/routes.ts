@@ -26,6 +26,8 @@ export const list = route({
   query: s.ListQuery,
   ok: z.object({ data: z.array(s.Drydock), total: z.number() }),
   errors: [404],
+  description: `Every drydock period of the item \`boatId\` in start order (past ones included), with \`total\`. With \`assetId\` only the periods
+that block that asset, whole-item periods included (an asset of another item answers 404). Another operator's item answers 404.`,
 });
 export const update = route({
   method: 'patch',
@@ -47,4 +49,6 @@ export const remove = route({
   body: s.DeleteBody,
   ok: z.object({ success: z.boolean(), rentalId: z.string(), deleted: s.Drydock }),
   errors: [403, 404],
+  description: `Deletes the period \`rentalId\` and frees its time at once: the item (or its assets) can be sold again for those dates.
+Answers the deleted period. Needs the \`inventory\` permission; another operator's period answers 404.`,
 });
