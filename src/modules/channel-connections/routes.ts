@@ -101,8 +101,8 @@ export const rotateKey = route({
   body: s.RotateBody,
   ok: WithKey,
   errors: [404, 409],
-  description:
-    'Issues a new key of `mode` (default `live`) for a single-operator connection and revokes the previous one at once; the key is shown only here. A platform connection (its keys belong to the reseller) or a removed one answers 409 `invalid_state`.',
+  description: `Issues a new key of \`mode\` (default \`live\`) for a single-operator connection and revokes the previous one at once; the key is
+shown only here. A platform connection (its keys belong to the reseller) or a removed one answers 409 \`invalid_state\`.`,
 });
 export const connectionSettlement = route({
   method: 'get',

@@ -18,8 +18,8 @@ export const me = route({
   auth: channelKey,
   summary: 'Who the key is: mode and its connection or channel',
   errors: channelErrors,
-  description:
-    '`mode` is `live` or `test`. A single-operator key answers `connection`; a platform key answers `channel` with one `merchants` entry per operator that connected. Deploy checks should assert `mode`.',
+  description: `\`mode\` is \`live\` or \`test\`. A single-operator key answers \`connection\`; a platform key answers \`channel\` with one
+\`merchants\` entry per operator that connected. Deploy checks should assert \`mode\`.`,
   ok: s.ChannelIdentity,
 });
 export const products = route({
@@ -31,8 +31,9 @@ export const products = route({
   auth: channelKey,
   summary: 'The catalog offered to the key',
   errors: channelErrors,
-  description:
-    "Platform keys see the union over connected operators; a new live key sees an empty list until an operator connects; paused connections drop out. Prices are pre-tax decimal amounts of the connection's currency; `startingPrice` is null (never 0) when no price is configured; a tour's starting price is the standard adult fare.",
+  description: `Platform keys see the union over connected operators; a new live key sees an empty list until an operator connects; paused connections
+drop out. Prices are pre-tax decimal amounts of the connection's currency; \`startingPrice\` is null (never 0) when no price is configured; a tour's
+starting price is the standard adult fare.`,
   ok: z.object({ data: z.array(s.ChannelProduct) }),
 });
 export const availability = route({
@@ -46,8 +47,9 @@ export const availability = route({
   body: s.AvailabilityBody,
   errors: channelErrors,
   ok: z.object({ startTime: z.string(), endTime: z.string(), data: z.array(s.AvailabilityLine) }),
-  description:
-    "Answered by the same engine as the operator's checkout (turnaround buffers, maintenance, drydock, holds, capacity overrides, schedule exceptions): when a line says `available`, a booking moments later succeeds unless someone else takes the time first. A product not offered to the key answers a line with `error: unknown_product`.",
+  description: `Answered by the same engine as the operator's checkout (turnaround buffers, maintenance, drydock, holds, capacity overrides, schedule
+exceptions): when a line says \`available\`, a booking moments later succeeds unless someone else takes the time first. A product not offered to the
+key answers a line with \`error: unknown_product\`.`,
 });
 export const createBooking = route({
   method: 'post',
@@ -63,9 +65,13 @@ export const createBooking = route({
   errors: [...channelErrors, 404, 409, 422, 503],
   description: [
     'Header `Idempotency-Key` is required (400 without): a unique string per checkout, reused on retries; keys are scoped to the key holder and kept 48 hours.',
-    '- 201: created. - 200 with `idempotentReplay: true`: the key already created this booking (same body). - 409 `booking_in_progress`: the same key is still being processed; wait and retry.',
-    '- 422 `idempotency_key_reuse`: same key, different product, window, quantity or price. - 409 `unavailable`: a real conflict; the key is freed and may be reused. - 503 `idempotency_unavailable` / `inventory_locked`: transient; retry with the same key.',
-    "The booking runs under the same per-item lock as the operator's checkout, lands on the operator's calendar fully paid with `commissionRate` stamped, and the operator is charged a 5 dollar platform fee (reversed on cancel). Test keys sell the sandbox operator and never move money. 404 `unknown_product` when the product is not offered to the key.",
+    `- 201: created. - 200 with \`idempotentReplay: true\`: the key already created this booking (same body). - 409 \`booking_in_progress\`: the same
+key is still being processed; wait and retry.`,
+    `- 422 \`idempotency_key_reuse\`: same key, different product, window, quantity or price. - 409 \`unavailable\`: a real conflict; the key is freed
+and may be reused. - 503 \`idempotency_unavailable\` / \`inventory_locked\`: transient; retry with the same key.`,
+    `The booking runs under the same per-item lock as the operator's checkout, lands on the operator's calendar fully paid with \`commissionRate\`
+stamped, and the operator is charged a 5 dollar platform fee (reversed on cancel). Test keys sell the sandbox operator and never move money. 404
+\`unknown_product\` when the product is not offered to the key.`,
   ].join('\n\n'),
 });
 export const getBooking = route({
@@ -105,8 +111,9 @@ export const cancelBooking = route({
   params: s.BookingIdParam,
   ok: s.ChannelBooking,
   errors: [...channelErrors, 404, 409],
-  description:
-    "200 cancelled; 200 with `alreadyCancelled: true` when it already was; 404 for a booking this key did not create; 409 `not_cancellable` once the operator checked it in or completed it. Releases the inventory (tour seats go to the waitlist when one exists) and reverses the platform fee; refunding the guest is the reseller's job.",
+  description: `200 cancelled; 200 with \`alreadyCancelled: true\` when it already was; 404 for a booking this key did not create; 409
+\`not_cancellable\` once the operator checked it in or completed it. Releases the inventory (tour seats go to the waitlist when one exists) and
+reverses the platform fee; refunding the guest is the reseller's job.`,
 });
 export const sandboxReset = route({
   method: 'post',
@@ -131,8 +138,8 @@ export const settlement = route({
   summary: 'What the reseller owes each operator for a month',
   query: s.MonthQuery,
   errors: channelErrors,
-  description:
-    'By rental date: gross sales (tax-inclusive totals of non-cancelled live bookings), commission (the stamped rate x the pre-tax amount) and amount owed (gross - commission). The operator reads the same figures.',
+  description: `By rental date: gross sales (tax-inclusive totals of non-cancelled live bookings), commission (the stamped rate x the pre-tax amount)
+and amount owed (gross - commission). The operator reads the same figures.`,
   ok: s.Settlement,
 });
 
@@ -175,8 +182,8 @@ export const portalRotate = route({
   body: s.RotateBody,
   errors: [401],
   ok: s.RotatedKey,
-  description:
-    'Issues a new platform key of `mode` (default `live`) and revokes the previous ones of that mode at once (`revoked` counts them); the key is shown only here.',
+  description: `Issues a new platform key of \`mode\` (default \`live\`) and revokes the previous ones of that mode at once (\`revoked\` counts them);
+the key is shown only here.`,
 });
 export const portalPause = route({
   method: 'post',
@@ -225,8 +232,8 @@ export const portalSetWebhook = route({
   summary: 'Receive booking.created / cancelled / rescheduled of the operators you sell',
   body: s.WebhookBody,
   errors: [401],
-  description:
-    'Deliveries are signed like platform webhooks (X-Service-Signature over `{timestamp}.{body}` with the secret returned here once) and carry capacity data only (product, times, quantity, status), never renter details or prices.',
+  description: `Deliveries are signed like platform webhooks (X-Service-Signature over \`{timestamp}.{body}\` with the secret returned here once) and
+carry capacity data only (product, times, quantity, status), never renter details or prices.`,
   ok: s.WebhookSet,
 });
 export const portalRemoveWebhook = route({

@@ -38,8 +38,8 @@ export const createCustomer = route({
   ok: s.Customer,
   status: 201,
   errors: [409],
-  description:
-    'Called with the bearer token of an identity that has no Berth user yet: creates the account, its payment-provider customer, a 14-day trial subscription on the standard plan, and the caller as its admin user. 409 `already_exists` when the caller already belongs to an account.',
+  description: `Called with the bearer token of an identity that has no Berth user yet: creates the account, its payment-provider customer, a 14-day
+trial subscription on the standard plan, and the caller as its admin user. 409 \`already_exists\` when the caller already belongs to an account.`,
 });
 export const createStripeCustomer = route({
   method: 'post',
@@ -64,7 +64,8 @@ export const addPaymentMethod = route({
   ok: s.PaymentMethod,
   errors: [404],
   description: `Attaches \`paymentMethodId\` (a payment-method id from the provider, or a test token such as \`pm_card_visa\`) to the account's
-payment customer, created first when missing, and makes it the default for the subscription. A method the provider refuses answers 400 \`invalid_payment_method\`.`,
+payment customer, created first when missing, and makes it the default for the subscription. A method the provider refuses answers 400
+\`invalid_payment_method\`.`,
 });
 export const createSetupIntent = route({
   method: 'post',
@@ -75,8 +76,8 @@ export const createSetupIntent = route({
   summary: 'Start saving a card (setup intent client secret)',
   ok: z.object({ id: z.string(), clientSecret: z.string(), status: z.string() }),
   errors: [404],
-  description:
-    "A setup intent of the account's payment customer (created first when missing): the client confirms `clientSecret` with the provider's SDK to save a card without charging it.",
+  description: `A setup intent of the account's payment customer (created first when missing): the client confirms \`clientSecret\` with the
+provider's SDK to save a card without charging it.`,
 });
 export const listPaymentMethods = route({
   method: 'get',
@@ -96,8 +97,8 @@ export const getSubscription = route({
   summary: 'Berth subscription of the account',
   ok: s.Subscription,
   errors: [404],
-  description:
-    'The Berth subscription of the account as the payment provider reports it (plan, status, price per period in cents, current period). An account without a subscription answers 404.',
+  description: `The Berth subscription of the account as the payment provider reports it (plan, status, price per period in cents, current period). An
+account without a subscription answers 404.`,
 });
 export const cancelSubscription = route({
   method: 'post',
@@ -108,8 +109,8 @@ export const cancelSubscription = route({
   summary: 'Cancel at the end of the billing period',
   ok: s.Subscription,
   errors: [404],
-  description:
-    'Sets the subscription to end at the end of the current period (`cancelAtPeriodEnd: true`); the account keeps working until then. No subscription, or one already ended, answers 404.',
+  description: `Sets the subscription to end at the end of the current period (\`cancelAtPeriodEnd: true\`); the account keeps working until then. No
+subscription, or one already ended, answers 404.`,
 });
 export const reactivateSubscription = route({
   method: 'post',

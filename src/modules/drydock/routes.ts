@@ -3,8 +3,10 @@ import { route } from '../../lib/openapi';
 import * as s from './schemas';
 
 const tags = ['Availability, holds and drydock'];
-const NOTE =
-  "Dates are `YYYY-MM-DD` (whole local days in the location's zone, endDate inclusive) or ISO 8601 date-times with offset; an invalid date or an end before the start is 400. The period goes through the item's lock like a sale: overlapping bookings, holds or another drydock period of the same assets answer 409 `unavailable` with `conflicts` (move or cancel them first). Needs the `inventory` permission (admins and managers have it).";
+const NOTE = `Dates are \`YYYY-MM-DD\` (whole local days in the location's zone, endDate inclusive) or ISO 8601 date-times with offset; an invalid
+date or an end before the start is 400. The period goes through the item's lock like a sale: overlapping bookings, holds or another drydock period of
+the same assets answer 409 \`unavailable\` with \`conflicts\` (move or cancel them first). Needs the \`inventory\` permission (admins and managers
+have it).`;
 
 export const create = route({
   method: 'post',
@@ -12,7 +14,8 @@ export const create = route({
   operationId: 'createDrydock',
   tags,
   summary: 'Take an item (or chosen assets) out of rental for a period',
-  description: `Blocks every asset of the item (and assets added later) when \`assetIds\` is absent; tours are blocked whole. Answers 200 with the period (its id is \`rentalId\`). ${NOTE}`,
+  description: `Blocks every asset of the item (and assets added later) when \`assetIds\` is absent; tours are blocked whole. Answers 200 with the
+period (its id is \`rentalId\`). ${NOTE}`,
   body: s.CreateBody,
   ok: s.Drydock,
   errors: [403, 404, 409],

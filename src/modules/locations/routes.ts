@@ -13,8 +13,8 @@ export const listLocations = route({
   query: s.ListQuery,
   ok: z.object({ data: z.array(s.Location) }).or(s.Location),
   errors: [404],
-  description:
-    "Without `inventoryId`: `{data: Location[]}` with every location of the operator (including those scheduled for deletion). With `inventoryId`: that item's Location.",
+  description: `Without \`inventoryId\`: \`{data: Location[]}\` with every location of the operator (including those scheduled for deletion). With
+\`inventoryId\`: that item's Location.`,
 });
 export const createLocation = route({
   method: 'post',
@@ -73,6 +73,6 @@ export const restoreLocation = route({
   body: s.RestoreBody,
   ok: s.Location,
   errors: [404],
-  description:
-    'Cancels a scheduled deletion: the location is `active` again. A location that is not scheduled for deletion answers 400. Needs the `locations` permission.',
+  description: `Cancels a scheduled deletion: the location is \`active\` again. A location that is not scheduled for deletion answers 400. Needs the
+\`locations\` permission.`,
 });

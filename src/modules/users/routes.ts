@@ -191,8 +191,10 @@ export const purchaseNumber = route({
   body: s.PurchaseNumberBody,
   errors: [404, 409],
   ok: s.PurchasedNumber,
-  description: `Buys \`phoneNumber\` at the telephony provider and assigns it to the location (another operator's location answers 404). The location's
-voice menu answers on the number: its existing configuration, or a default menu built from the location. A number already in use answers 409 \`already_exists\`.`,
+  description: `Buys \`phoneNumber\` at the telephony provider and assigns it to the location (another operator's location answers 404). The
+location's
+voice menu answers on the number: its existing configuration, or a default menu built from the location. A number already in use answers 409
+\`already_exists\`.`,
 });
 export const resendInvitation = route({
   method: 'post',

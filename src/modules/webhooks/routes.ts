@@ -104,6 +104,6 @@ export const testWebhook = route({
   ok: z.object({ eventId: z.string() }),
   status: 202,
   errors: [404],
-  description:
-    'Queues a `webhook.test` event for this endpoint only, signed like every delivery; answers 202 with the event id (see its delivery in the deliveries list).',
+  description: `Queues a \`webhook.test\` event for this endpoint only, signed like every delivery; answers 202 with the event id (see its delivery in
+the deliveries list).`,
 });
