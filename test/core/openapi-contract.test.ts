@@ -5,13 +5,14 @@
  * then each case calls one GET and checks its answer. A GET added to the API without a case here
  * fails the coverage test.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { api, createOperator, eventually, get, post, put, signToken, type Caller, type Operator } from '../harness';
 import { at, bookBody, dateAhead, rentalItem, tourItem, type TestItem } from '../modules/bookings/factories';
 import { ch, connect, idem, partnerKey, platform, rentalItem as channelItem } from '../modules/channel/factories';
 import { createItem, form, pngBytes, rentalData } from '../modules/inventory/helpers';
+import { outbound } from '../../src/adapters/http';
 
 type Doc = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
 interface Operation {
@@ -39,6 +40,8 @@ interface World {
   mediaPath: string;
   booking: { rentalId: string; transactionId: string; renterId: string };
   tourBooking: { rentalId: string };
+  pendingRentalId: string;
+  cancelledRentalId: string;
   webhookId: string;
   waiver: { templateId: string; signatureId: string; pin: string };
   waitlistId: string;
@@ -276,6 +279,8 @@ const CASES: Case[] = [
   },
   { op: 'getBooking', path: () => `/coreBooking/${w.booking.rentalId}` },
   { op: 'getBooking', label: 'tour', path: () => `/coreBooking/${w.tourBooking.rentalId}` },
+  { op: 'getBooking', label: 'pending, pay later', path: () => `/coreBooking/${w.pendingRentalId}` },
+  { op: 'getBooking', label: 'cancelled and refunded', path: () => `/coreBooking/${w.cancelledRentalId}` },
   { op: 'listDrydocks', path: () => `/drydock?${q({ boatId: w.rental.id })}` },
   { op: 'listWaitlistEntries', path: () => '/waitlist' },
   { op: 'getWaitlistEntry', path: () => `/waitlist/${w.waitlistId}` },
@@ -287,7 +292,14 @@ async function ok<T = any>(p: Promise<{ status: number; body: T; text: string }>
   return r.body;
 }
 
+const realFetch = outbound.fetch;
+afterAll(() => {
+  outbound.fetch = realFetch;
+});
+
 beforeAll(async () => {
+  // Webhook deliveries go to a receiver that answers 200 (no network in tests).
+  outbound.fetch = async () => new Response('ok', { status: 200 });
   const r = await get('/openapi.json');
   doc = r.body as Doc;
   ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
@@ -316,6 +328,17 @@ beforeAll(async () => {
     post('/coreBooking/book', bookBody({ inventoryId: rental.id, startTime: at(TZ, 3, '10:00'), endTime: at(TZ, 3, '12:00'), quantity: 1 }), { key }),
   );
   const tourBooked = await ok(post('/coreBooking/book', bookBody({ inventoryId: tour.id, startTime: at(TZ, 4, '10:00'), tickets: { Adult: 2 } }), { key }));
+  const payLater = await ok(
+    post(
+      '/coreBooking/book',
+      bookBody({ inventoryId: rental.id, startTime: at(TZ, 5, '10:00'), endTime: at(TZ, 5, '12:00'), quantity: 1, paymentMethodId: null }),
+      { key },
+    ),
+  );
+  const cancelled = await ok(
+    post('/coreBooking/book', bookBody({ inventoryId: rental.id, startTime: at(TZ, 6, '10:00'), endTime: at(TZ, 6, '12:00'), quantity: 1 }), { key }),
+  );
+  await ok(post(`/coreBooking/${cancelled.rentalId}/cancel`, {}, { key }));
   await ok(
     post(
       '/preAuth/authorize-deposit',
@@ -364,7 +387,7 @@ beforeAll(async () => {
       { key },
     ),
   );
-  const pending = await ok(post('/pending-renters', { customerId: op.customerId, locationId: op.locationId, firstName: 'Val' }, { key }));
+  const waiverNumber = await ok(post('/pending-renters', { customerId: op.customerId, locationId: op.locationId, firstName: 'Val' }, { key }));
   const signed = await ok(
     post('/inHouseWaiver/waiver/sign', {
       templateId: template.templateId,
@@ -409,8 +432,10 @@ beforeAll(async () => {
     mediaPath,
     booking: { rentalId: booked.rentalId, transactionId: booked.transactionId, renterId: booked.renterId },
     tourBooking: { rentalId: tourBooked.rentalId },
+    pendingRentalId: payLater.rentalId,
+    cancelledRentalId: cancelled.rentalId,
     webhookId: hook.id,
-    waiver: { templateId: template.templateId, signatureId: signed.signatureId, pin: pending.pin },
+    waiver: { templateId: template.templateId, signatureId: signed.signatureId, pin: waiverNumber.pin },
     waitlistId: joined.entryId,
     partner: { key: pk.key, connectionId: pk.connectionId, bookingId: channelBooking.bookingId, reference },
     ota: { portalToken: ota.portalToken, liveKey: ota.keys.live },
