@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../lib/context';
+import type { QueueMessage } from '../lib/module';
 import type { Stmt } from '../db/client';
 import { messageOutbox } from '../db/schema/events';
 import { smsOptOuts } from '../db/schema/communications';
@@ -164,13 +165,7 @@ export async function deliverMessage(ctx: Ctx, id: string, now = new Date()): Pr
   const claimed = await ctx.db
     .update(messageOutbox)
     .set({ status: 'sending', attempts: sql`${messageOutbox.attempts} + 1`, updatedAt: nowIso })
-    .where(
-      and(
-        eq(messageOutbox.id, id),
-        eq(messageOutbox.status, 'queued'),
-        or(isNull(messageOutbox.nextAttemptAt), lte(messageOutbox.nextAttemptAt, nowIso)),
-      ),
-    )
+    .where(and(eq(messageOutbox.id, id), eq(messageOutbox.status, 'queued'), or(isNull(messageOutbox.nextAttemptAt), lte(messageOutbox.nextAttemptAt, nowIso))))
     .returning()
     .get();
   if (!claimed) {
@@ -214,7 +209,14 @@ export async function deliverMessage(ctx: Ctx, id: string, now = new Date()): Pr
   // No transport any more (configuration changed since it was queued): the outbox is the destination.
   if (!result) return finish({ status: 'sent', provider: 'outbox', sentAt: nowIso, statusReason: null });
   if (result.ok) {
-    return finish({ status: 'sent', provider, providerMessageId: result.providerMessageId, providerStatus: result.providerStatus, sentAt: nowIso, statusReason: null });
+    return finish({
+      status: 'sent',
+      provider,
+      providerMessageId: result.providerMessageId,
+      providerStatus: result.providerStatus,
+      sentAt: nowIso,
+      statusReason: null,
+    });
   }
   if (result.retry && claimed.attempts < MAX_ATTEMPTS) {
     const next = new Date(now.getTime() + RETRY_BASE_MS * 2 ** (claimed.attempts - 1)).toISOString();
@@ -263,7 +265,7 @@ export async function deliverDueMessages(ctx: Ctx, now = new Date(), limit = 100
 }
 
 /** Queue consumer of `message.deliver`: waits for the caller's commit (retried), drops a row that never appeared. */
-export async function deliverQueuedMessage(ctx: Ctx, msg: { messageId?: unknown; enqueuedAt?: unknown }): Promise<void> {
+export async function deliverQueuedMessage(ctx: Ctx, msg: QueueMessage): Promise<void> {
   const id = typeof msg.messageId === 'string' ? msg.messageId : null;
   if (!id) return;
   const row = await readMessage(ctx, id);
@@ -306,7 +308,11 @@ export async function recordSmsOptIn(ctx: Pick<Ctx, 'db'>, o: { phone: string; k
   await setOptStatus(ctx, 'opted_in', { ...o, source: 'inbound' });
 }
 
-async function setOptStatus(ctx: Pick<Ctx, 'db'>, status: 'opted_out' | 'opted_in', o: { phone: string; keyword: string; source: string; toNumber?: string | null }) {
+async function setOptStatus(
+  ctx: Pick<Ctx, 'db'>,
+  status: 'opted_out' | 'opted_in',
+  o: { phone: string; keyword: string; source: string; toNumber?: string | null },
+) {
   const now = new Date().toISOString();
   const values = { phone: o.phone, status, keyword: o.keyword.slice(0, 40), source: o.source, toNumber: o.toNumber ?? null, updatedAt: now };
   await ctx.db

@@ -62,10 +62,12 @@ export function smsTransport(env: Env): SmsTransport | null {
  * of the full URL Twilio called followed by every POST parameter name and value, sorted by name.
  */
 export async function twilioSignature(authToken: string, url: string, params: Record<string, string>): Promise<string> {
-  const data = url + Object.keys(params)
-    .sort()
-    .map((k) => k + params[k])
-    .join('');
+  const data =
+    url +
+    Object.keys(params)
+      .sort()
+      .map((k) => k + params[k])
+      .join('');
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(authToken), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(data)));
   let bin = '';
