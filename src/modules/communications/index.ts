@@ -12,7 +12,7 @@ const formOf = async (c: Context<AppEnv>) => {
 };
 
 mount(router, r.listTemplates, async (c) => c.json(svc.listTemplates()));
-mount(router, r.getTemplate, async (c, { params }) => c.json(svc.getTemplate(params.templateId)));
+mount(router, r.getTemplate, async (c, { params }) => c.json(await svc.getTemplate(params.templateId)));
 mount(router, r.sendTemplated, async (c, { body }) => c.json(await svc.sendTemplated(ctxOf(c), body)));
 mount(router, r.sendSms, async (c, { body }) => c.json(await svc.sendSms(ctxOf(c), body)));
 mount(router, r.sendWaiverLink, async (c, { body }) => c.json(await svc.sendWaiverLink(ctxOf(c), body, apiBase(c))));

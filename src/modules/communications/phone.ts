@@ -9,7 +9,7 @@ import { commsErrors } from './errors';
 
 /** Countries SMS is sent to (the sender's coverage). Numbers of other countries answer 400 `sms_unavailable`. */
 export const SMS_COUNTRIES = [
-  'US', 'CA', 'PR', 'VI', 'GU', 'MX', 'BS', 'GB', 'IE', 'FR', 'DE', 'NL', 'BE', 'LU', 'ES', 'PT', 'IT', 'MT', 'GR', 'HR', 'AT', 'CH',
+  'US', 'CA', 'PR', 'VI', 'GU', 'MX', 'BS', 'GB', 'GG', 'JE', 'IM', 'IE', 'FR', 'DE', 'NL', 'BE', 'LU', 'ES', 'PT', 'IT', 'MT', 'GR', 'HR', 'AT', 'CH',
   'DK', 'SE', 'NO', 'FI', 'IS', 'PL', 'CZ', 'AU', 'NZ',
 ] as const; // prettier-ignore
 

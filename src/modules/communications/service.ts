@@ -19,7 +19,7 @@ export { throttlePublicSend, PUBLIC_SEND_LIMITS } from './throttle';
 
 export const listTemplates = () => ({ data: allTemplates() });
 
-export function getTemplate(templateId: string) {
+export async function getTemplate(templateId: string) {
   const t = TEMPLATES[templateId as TemplateId];
   if (!t) throw new ApiError('not_found', `No default template ${templateId}; see GET /communication/templates/defaults`);
   return templateOut(t);
