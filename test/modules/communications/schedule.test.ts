@@ -13,7 +13,11 @@ async function booked(op: Operator, day = 3) {
 }
 
 const schedule = (op: Operator, body: Record<string, unknown>) =>
-  post('/communication/schedule', { customerId: op.customerId, locationId: op.locationId, recipientEmail: 'guest@example.test', ...body }, { key: op.adminKey });
+  post(
+    '/communication/schedule',
+    { customerId: op.customerId, locationId: op.locationId, recipientEmail: 'guest@example.test', ...body },
+    { key: op.adminKey },
+  );
 
 const scheduleRow = async (id: string) => env.DB.prepare('SELECT * FROM scheduled_communications WHERE id = ?').bind(id).first<any>();
 
@@ -41,7 +45,12 @@ describe('POST /communication/schedule', () => {
     expect(onCancel.body).toMatchObject({ status: 'waiting', sendAt: null });
 
     const list = await get(`/communication/schedule/rental/${r.rentalId}`, { key: op.adminKey });
-    expect(list.body.data.map((s: any) => s.scheduleId)).toEqual([reminder.body.scheduleId, after.body.scheduleId, late.body.scheduleId, onCancel.body.scheduleId]);
+    expect(list.body.data.map((s: any) => s.scheduleId)).toEqual([
+      reminder.body.scheduleId,
+      after.body.scheduleId,
+      late.body.scheduleId,
+      onCancel.body.scheduleId,
+    ]);
 
     // Validation and tenancy.
     expectError(await schedule(op, { templateId: 'booking_reminder', trigger: 'before_start' }), 400, 'bad_request');
@@ -63,7 +72,12 @@ describe('POST /communication/schedule', () => {
     expectError(await del(`/communication/schedule/${late.body.scheduleId}`, undefined, { key: op.adminKey }), 409, 'invalid_state');
     expectError(await del(`/communication/schedule/${reminder.body.scheduleId}`, undefined, { key: other.adminKey }), 404);
 
-    await checkSecurity(op, { method: 'POST', path: '/communication/schedule', body: { customerId: op.customerId, locationId: op.locationId, templateId: 'gift_card', recipientEmail: 'a@b.test' }, otherStatus: 403 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/communication/schedule',
+      body: { customerId: op.customerId, locationId: op.locationId, templateId: 'gift_card', recipientEmail: 'a@b.test' },
+      otherStatus: 403,
+    });
     await checkSecurity(op, { method: 'DELETE', path: `/communication/schedule/${reminder.body.scheduleId}`, otherStatus: 404 });
     await checkSecurity(op, { method: 'GET', path: `/communication/schedule/rental/${r.rentalId}`, otherStatus: 404 });
   });
@@ -123,7 +137,8 @@ describe('booking lifecycle', () => {
     const op = await createOperator();
     const r = await booked(op);
     const unmet = (await schedule(op, { templateId: 'booking_reminder', rentalId: r.rentalId, conditions: { bookingStatus: ['checked_in'] } })).body;
-    const met = (await schedule(op, { templateId: 'booking_reminder', rentalId: r.rentalId, conditions: { bookingStatus: ['confirmed'], checkedIn: false } })).body;
+    const met = (await schedule(op, { templateId: 'booking_reminder', rentalId: r.rentalId, conditions: { bookingStatus: ['confirmed'], checkedIn: false } }))
+      .body;
     const run = await post('/communication/process-scheduled', {}, { key: op.adminKey });
     expect(run.body.scheduled).toMatchObject({ claimed: 2, sent: 1, skipped: 1 });
     const skipped = await scheduleRow(unmet.scheduleId);

@@ -25,7 +25,11 @@ describe('validate-phone', () => {
 describe('send-sms and send-waiver-link', () => {
   it('sends through the one send function and records the message', async () => {
     const op = await createOperator();
-    const r = await post('/communication/send-sms', { phoneNumber: '305-555-0143', message: 'Your boat is ready', locationId: op.locationId }, { key: op.adminKey });
+    const r = await post(
+      '/communication/send-sms',
+      { phoneNumber: '305-555-0143', message: 'Your boat is ready', locationId: op.locationId },
+      { key: op.adminKey },
+    );
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ success: true, phoneNumber: '+13055550143', channel: 'sms', status: 'sent', provider: 'outbox' });
     const [m] = await messagesOf(op.customerId, 'sms.custom');
@@ -34,7 +38,12 @@ describe('send-sms and send-waiver-link', () => {
     expectError(await post('/communication/send-sms', { phoneNumber: '+81 3-1234-5678', message: 'x' }, { key: op.adminKey }), 400, 'sms_unavailable');
     const other = await createOperator();
     expectError(await post('/communication/send-sms', { phoneNumber: '+13055550143', message: 'x', locationId: other.locationId }, { key: op.adminKey }), 404);
-    await checkSecurity(op, { method: 'POST', path: '/communication/send-sms', body: { phoneNumber: '+13055550143', message: 'x', customerId: op.customerId }, otherStatus: 403 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/communication/send-sms',
+      body: { phoneNumber: '+13055550143', message: 'x', customerId: op.customerId },
+      otherStatus: 403,
+    });
   });
 
   it('resolves relative waiver URLs against the location public base', async () => {
@@ -46,7 +55,9 @@ describe('send-sms and send-waiver-link', () => {
     const [first] = await messagesOf(op.customerId, 'waiver_link');
     expect(first.body).toBe('Hi Wendy, please sign your waiver for Main dock: http://berth.test/inHouseWaiver/waiver/templates/location/x');
 
-    expect((await patch('/location', { locationId: op.locationId, details: { publicBaseUrl: 'https://waivers.example.com/sign/' } }, { key: op.adminKey })).status).toBe(200);
+    expect(
+      (await patch('/location', { locationId: op.locationId, details: { publicBaseUrl: 'https://waivers.example.com/sign/' } }, { key: op.adminKey })).status,
+    ).toBe(200);
     const b = await send({ waiverUrl: 'w/123', message: 'Sign here {url} before 9am', locationId: op.locationId, transactionId: 'txn_123' });
     expect(b.body.waiverUrl).toBe('https://waivers.example.com/sign/w/123');
     const c = await send({ waiverUrl: 'https://other.example/w', message: 'Please sign' });
