@@ -164,9 +164,11 @@ export async function processCartRecovery(ctx: Ctx, now = new Date(), opts: { cu
         counts.expired++;
         continue;
       }
+      // Stamped with the wall clock (when the e-mail actually goes), whatever time the run is for.
+      const sentAt = new Date().toISOString();
       const claimed = await ctx.db
         .update(t)
-        .set({ contactedAt: nowIso, updatedAt: nowIso })
+        .set({ contactedAt: sentAt, updatedAt: sentAt })
         .where(and(eq(t.id, cart.id), eq(t.status, 'active'), isNull(t.contactedAt)))
         .returning()
         .get();

@@ -12,7 +12,11 @@ describe('short links', () => {
   it('redirects and counts clicks for 30 days, then answers 410', async () => {
     const op = await createOperator();
     const before = Date.now();
-    const r = await post('/communication/generate-short-code', { originalUrl: 'https://book.example.com/cart?id=42', metadata: { campaign: 'spring' } }, { key: op.adminKey });
+    const r = await post(
+      '/communication/generate-short-code',
+      { originalUrl: 'https://book.example.com/cart?id=42', metadata: { campaign: 'spring' } },
+      { key: op.adminKey },
+    );
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ originalUrl: 'https://book.example.com/cart?id=42', metadata: { campaign: 'spring' }, clicks: 0, expired: false });
     expect(r.body.code).toMatch(/^[A-Za-z0-9]{8}$/);
