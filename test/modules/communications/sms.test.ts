@@ -124,7 +124,8 @@ describe('opt-out keywords', () => {
     const sid = `SM${crypto.randomUUID().replace(/-/g, '')}`;
     const { env } = await import('cloudflare:test');
     await env.DB.prepare(
-      "INSERT INTO message_outbox (id, customer_id, channel, \"to\", body, status, provider, provider_message_id, provider_status, attempts, created_at) VALUES (?, ?, 'sms', '+13055550145', 'x', 'sent', 'twilio', ?, 'queued', 1, ?)",
+      `INSERT INTO message_outbox (id, customer_id, channel, "to", body, status, provider, provider_message_id, provider_status, attempts, created_at)
+       VALUES (?, ?, 'sms', '+13055550145', 'x', 'sent', 'twilio', ?, 'queued', 1, ?)`,
     )
       .bind(`msg_${sid}`, op.customerId, sid, new Date().toISOString())
       .run();
