@@ -12,7 +12,15 @@ export { TEMPLATES, TEMPLATE_IDS, renderTemplate, escapeHtml, type TemplateId, t
 export { loadRenderSource, variablesFor, formattersFor, type Person, type RenderSource } from './variables';
 export { parsePhone, smsPhone, tryPhone, SMS_COUNTRIES, type PhoneInfo } from './phone';
 export { sendTemplated, sendSms, sendWaiverLink, validatePhone, resolveWaiverUrl, locationCountry, type SendTemplatedInput } from './send';
-export { scheduleCommunication, cancelSchedule, listSchedulesForRental, onBookingCancelled, onBookingRescheduled, sendTimeOf } from './schedule';
+export {
+  scheduleCommunication,
+  cancelSchedule,
+  listSchedulesForRental,
+  onBookingCancelled,
+  onBookingRescheduled,
+  sendTimeOf,
+  PAST_TOLERANCE_MS,
+} from './schedule';
 export { processScheduledMessages, forTenant, unmetCondition, LATE_GRACE_MS } from './process';
 export { receiveInboundSms, receiveSmsStatus, STOP_KEYWORDS, START_KEYWORDS } from './inbound';
 export { throttlePublicSend, PUBLIC_SEND_LIMITS } from './throttle';
