@@ -38,7 +38,7 @@ export interface OutgoingMessage {
   template?: string;
   metadata?: Record<string, unknown>;
   customerId?: string | null;
-  /** The booking the message is about (defaults to `metadata.rentalId`). */
+  /** The booking the message is about (defaults to `metadata.rentalId`, or the one id of `metadata.rentalIds`). */
   rentalId?: string | null;
 }
 
@@ -76,7 +76,9 @@ export const OPTED_OUT_REASON = 'opted_out: the number replied STOP; START re-op
 
 function insertQuery(ctx: Ctx, id: string, msg: OutgoingMessage, provider: string, skip: string | undefined) {
   const now = new Date().toISOString();
-  const rentalId = msg.rentalId ?? (typeof msg.metadata?.rentalId === 'string' ? msg.metadata.rentalId : null);
+  const ids = msg.metadata?.rentalIds;
+  const single = Array.isArray(ids) && ids.length === 1 && typeof ids[0] === 'string' ? ids[0] : null;
+  const rentalId = msg.rentalId ?? (typeof msg.metadata?.rentalId === 'string' ? msg.metadata.rentalId : single);
   const base = {
     id,
     customerId: msg.customerId === undefined ? ctx.principal.customerId : msg.customerId,

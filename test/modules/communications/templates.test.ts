@@ -102,9 +102,10 @@ describe('send-templated', () => {
     const forced = await post('/communication/send-templated', { ...body, recipientList: undefined, forceSendText: true }, { key: op.adminKey });
     expect(forced.body.messages.find((m: any) => m.channel === 'sms')).toMatchObject({ to: '+13055550142', status: 'sent' });
 
-    // What was sent for the booking, from the send log.
+    // What was sent for the booking, from the send log: these six and the booking's own confirmation.
     const log = await get(`/outbox/messages?rentalId=${r.rentalId}&limit=50`, { key: op.adminKey });
-    expect(log.body.total).toBe(6);
+    expect(log.body.total).toBe(7);
+    expect(log.body.data.map((m: any) => m.template)).toContain('booking.confirmation');
     expect(log.body.data.every((m: any) => m.rentalId === r.rentalId)).toBe(true);
   });
 
