@@ -137,5 +137,9 @@ describe('opt-out keywords', () => {
     expect(m.status).toBe('failed');
     expect(m.status_reason).toContain('30003');
     expect((await twilioPost('/communication/sms/status', { MessageSid: 'SMunknown', MessageStatus: 'sent' })).body).toMatchObject({ updated: false });
+    // Only Twilio may report: a wrong signature changes nothing.
+    expectError(await twilioPost('/communication/sms/status', { MessageSid: sid, MessageStatus: 'delivered' }, 'not-the-auth-token-000000'), 403);
+    [m] = await messagesOf(op.customerId);
+    expect(m.provider_status).toBe('undelivered');
   });
 });
