@@ -15,6 +15,7 @@ import { cartOut, publicCartOut, type CartRow } from './views';
 const t = cartRecoveryItems;
 /** Default wait before the recovery e-mail (a location may set `details.cartRecoveryDelayMinutes`, 5 to 10080). */
 export const DEFAULT_CONTACT_DELAY_MINUTES = 60;
+const THROTTLED = 'throttled: too many carts for this address this hour; no recovery e-mail';
 
 function contactDelayMs(details: Record<string, unknown> | null | undefined): number {
   const v = details?.cartRecoveryDelayMinutes;
@@ -44,11 +45,14 @@ export async function upsertCart(ctx: Ctx, input: PublicCreateInput, ip: string 
   if (caller && input.customerId && input.customerId !== caller) throw new ApiError('forbidden', 'customerId does not belong to the authenticated operator');
   const location = await publicLocation(ctx, input.locationId, input.customerId);
   if (!location) throw notFound('Location');
-  const { addressAllowed } = await throttlePublicSend(ctx, { kind: 'cart-recovery', ip, address: input.email });
+  const existing = await getCartAnyTenant(ctx, input.id);
+  // The address budget counts new addresses only: the widget re-posting the same cart costs nothing.
+  const sameAddress = existing?.email === input.email;
+  const { addressAllowed } = await throttlePublicSend(ctx, { kind: 'cart-recovery', ip, address: sameAddress ? null : input.email });
+  const allowed = addressAllowed && !(sameAddress && existing?.statusReason?.startsWith('throttled'));
   const now = new Date();
   const nowIso = now.toISOString();
-  const contactOn = addressAllowed ? new Date(now.getTime() + contactDelayMs(location.details)).toISOString() : null;
-  const existing = await getCartAnyTenant(ctx, input.id);
+  const contactOn = allowed ? new Date(now.getTime() + contactDelayMs(location.details)).toISOString() : null;
   if (!existing) {
     const row: CartRow = {
       id: input.id,
@@ -67,7 +71,7 @@ export async function upsertCart(ctx: Ctx, input: PublicCreateInput, ip: string 
       completedAt: null,
       transactionId: null,
       revenue: null,
-      statusReason: addressAllowed ? null : 'throttled: too many carts for this address; no recovery e-mail',
+      statusReason: allowed ? null : THROTTLED,
       createdAt: nowIso,
       updatedAt: nowIso,
     };
@@ -90,7 +94,7 @@ export async function upsertCart(ctx: Ctx, input: PublicCreateInput, ip: string 
   if (input.cartData !== undefined) set.cartData = input.cartData;
   if (!current.contactedAt) {
     set.contactOn = contactOn;
-    set.statusReason = addressAllowed ? null : 'throttled: too many carts for this address; no recovery e-mail';
+    set.statusReason = allowed ? null : THROTTLED;
   }
   const row = await ctx.db
     .update(t)

@@ -135,7 +135,7 @@ export async function listSchedulesForRental(ctx: Ctx, rentalId: string) {
     .select()
     .from(scheduledCommunications)
     .where(and(eq(scheduledCommunications.customerId, b.customerId), eq(scheduledCommunications.rentalId, b.id)))
-    .orderBy(asc(scheduledCommunications.createdAt))
+    .orderBy(asc(scheduledCommunications.createdAt), asc(scheduledCommunications.id))
     .all();
   return { data: rows.map(scheduleOut) };
 }

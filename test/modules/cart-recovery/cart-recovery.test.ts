@@ -166,6 +166,12 @@ describe('public capture', () => {
     expect(new Set(answers.map((a) => Object.keys(a.body).sort().join()))).toHaveProperty('size', 1);
     const rows = await Promise.all(answers.map((a) => row(a.body.id)));
     expect(rows.filter((r) => r.contact_on !== null)).toHaveLength(5);
+    // The widget re-posting one cart (same address) does not use the address budget.
+    const keep = { id: cartId(), email: `keep-${Date.now()}@renter.test`, locationId: op.locationId };
+    const ip2 = newIp();
+    for (let i = 0; i < 8; i++) expect((await capture({ ...keep, cartData: { step: i } }, ip2)).status).toBe(200);
+    expect(await row(keep.id)).toMatchObject({ status_reason: null, cart_data: JSON.stringify({ step: 7 }) });
+    expect((await row(keep.id)).contact_on).not.toBeNull();
     await runCron('*/5 * * * *', new Date(Date.now() + 61 * MIN));
     expect((await messagesOf(op.customerId, 'cart_recovery')).filter((m) => m.to === email)).toHaveLength(5);
   });
