@@ -130,6 +130,18 @@ export async function rescheduleBooking(
       },
     );
     await ctx.hooks.emit(ctx, 'booking.rescheduled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, start: newStart, end: newEnd });
+    // The old window's seats or units are free now: the waitlist offers them (the lock decides what really is).
+    await ctx.hooks.emit(ctx, 'capacity.released', {
+      customerId: b.customerId,
+      itemId: b.itemId,
+      rentalId: b.id,
+      locationId: b.locationId,
+      start: b.start,
+      end: b.end,
+      seats: seatsOf(b),
+      assetIds: b.assetIds ?? [],
+      reason: 'rescheduled',
+    });
     return view;
   } finally {
     await release(ctx.env, res);
