@@ -30,7 +30,7 @@ const PAGE = `<!doctype html>
     <title>Berth API reference</title>
   </head>
   <body>
-    <div id="app" data-spec="/openapi.json">Loading the API reference…</div>
+    <div id="app" data-openapi-url="/openapi.json">Loading the API reference…</div>
     <script src="/static/vendor/scalar/api-reference.js"></script>
     <script src="/static/docs/init.js"></script>
   </body>

@@ -7,10 +7,13 @@
     return;
   }
   window.Scalar.createApiReference('#app', {
-    url: el.getAttribute('data-spec') || '/openapi.json',
+    url: el.getAttribute('data-openapi-url') || '/openapi.json',
     withDefaultFonts: false,
     telemetry: false,
     hideClientButton: false,
     showDeveloperTools: 'never',
+    // No calls to outside services from this page (Berth's own origin only).
+    agent: { disabled: true },
+    mcp: { disabled: true },
   });
 })();
