@@ -26,6 +26,8 @@ import sandbox from './sandbox/module';
 import shortLinks from './short-links/module';
 import communications from './communications/module';
 import cartRecovery from './cart-recovery/module';
+import publicSettings from './public-settings/module';
+import staffAvailability from './staff-availability/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -59,4 +61,6 @@ export const modules: ModuleDef[] = [
   shortLinks,
   communications,
   cartRecovery,
+  publicSettings,
+  staffAvailability,
 ];

@@ -10,3 +10,5 @@ export * from './waitlist';
 export * from './communications';
 export * from './short-links';
 export * from './cart-recovery';
+export * from './renter-self-service';
+export * from './widget';
