@@ -40,6 +40,22 @@ export interface Env {
   /** Identity provider management API (optional; without it invitations are recorded only). */
   IDP_DOMAIN?: string;
   IDP_MANAGEMENT_TOKEN?: string;
+  /** Signing secret of check-in QR tokens and renter one-time codes (optional: derived from WIDGET_ENCRYPTION_KEY otherwise). */
+  RENTER_TOKEN_SECRET?: string;
+  /** Workers AI binding (optional; without it the AI helpers answer from the operator's data with deterministic rules). */
+  AI?: Ai;
+  /** Workers AI text model (default @cf/meta/llama-3.1-8b-instruct). */
+  AI_MODEL?: string;
+  /** Apple Wallet passes (wallet-pass-a): pass type certificate and key (PEM, unencrypted PKCS#8), Apple WWDR certificate (PEM), ids. */
+  APPLE_PASS_CERT_PEM?: string;
+  APPLE_PASS_KEY_PEM?: string;
+  APPLE_WWDR_CERT_PEM?: string;
+  APPLE_PASS_TYPE_ID?: string;
+  APPLE_TEAM_ID?: string;
+  /** Google Wallet passes (wallet-pass-b): issuer id, service account e-mail and its private key (PEM, PKCS#8). */
+  GOOGLE_WALLET_ISSUER_ID?: string;
+  GOOGLE_WALLET_SERVICE_ACCOUNT_EMAIL?: string;
+  GOOGLE_WALLET_PRIVATE_KEY_PEM?: string;
   /** Development only: token that allows POST /__dev/seed. */
   DEV_SEED_TOKEN?: string;
   DEMO_API_KEY?: string;
@@ -82,6 +98,16 @@ const Common = z.object({
   EMAIL_FROM: optional(z.string().min(3).max(200)),
   IDP_DOMAIN: optional(z.string().min(1)),
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
+  RENTER_TOKEN_SECRET: optional(z.string().min(32)),
+  AI_MODEL: optional(z.string().regex(/^@cf\/[\w.\-/]+$/, 'must be a Workers AI model name (@cf/...)')),
+  APPLE_PASS_CERT_PEM: optional(z.string().includes('BEGIN CERTIFICATE')),
+  APPLE_PASS_KEY_PEM: optional(z.string().includes('BEGIN PRIVATE KEY')),
+  APPLE_WWDR_CERT_PEM: optional(z.string().includes('BEGIN CERTIFICATE')),
+  APPLE_PASS_TYPE_ID: optional(z.string().regex(/^pass\.[\w.-]+$/, 'must be a pass type identifier (pass.com.example...)')),
+  APPLE_TEAM_ID: optional(z.string().regex(/^[A-Z0-9]{10}$/, 'must be a 10-character team id')),
+  GOOGLE_WALLET_ISSUER_ID: optional(z.string().regex(/^\d{10,25}$/, 'must be the numeric issuer id')),
+  GOOGLE_WALLET_SERVICE_ACCOUNT_EMAIL: optional(z.string().email()),
+  GOOGLE_WALLET_PRIVATE_KEY_PEM: optional(z.string().includes('BEGIN PRIVATE KEY')),
 });
 
 /** Staging and production: the identity provider, the payment provider and the widget key are required. */

@@ -28,6 +28,7 @@ import communications from './communications/module';
 import cartRecovery from './cart-recovery/module';
 import publicSettings from './public-settings/module';
 import staffAvailability from './staff-availability/module';
+import renterSelfService from './renter-self-service/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -63,4 +64,5 @@ export const modules: ModuleDef[] = [
   cartRecovery,
   publicSettings,
   staffAvailability,
+  renterSelfService,
 ];

@@ -26,9 +26,21 @@ export interface CancellationPolicy {
 
 const Stored = z.object({
   allowRenterCancellation: z.boolean().optional(),
-  cutoffHours: z.number().min(0).max(24 * 365).optional(),
+  cutoffHours: z
+    .number()
+    .min(0)
+    .max(24 * 365)
+    .optional(),
   tiers: z
-    .array(z.object({ hoursBefore: z.number().min(0).max(24 * 365), refundPercent: z.number().min(0).max(100) }))
+    .array(
+      z.object({
+        hoursBefore: z
+          .number()
+          .min(0)
+          .max(24 * 365),
+        refundPercent: z.number().min(0).max(100),
+      }),
+    )
     .max(10)
     .optional(),
   description: z.string().max(2000).optional(),

@@ -73,7 +73,11 @@ export async function chatMessaging(ctx: Ctx, customerId: string) {
 }
 
 /** The review platforms configured for a location of an operator. */
-export async function reviewConnections(ctx: Ctx, customerId: string, location: { id: string; details: Record<string, unknown> | null }): Promise<ReviewConnection[]> {
+export async function reviewConnections(
+  ctx: Ctx,
+  customerId: string,
+  location: { id: string; details: Record<string, unknown> | null },
+): Promise<ReviewConnection[]> {
   const c = await getPublicCustomer(ctx, customerId);
   return c ? reviewConnectionsOf(c.integrations ?? {}, location.id, location.details) : [];
 }

@@ -105,7 +105,10 @@ export async function availableStaffRange(ctx: Ctx, q: { locationId: string; sta
   const loc = await getPublicLocation(ctx, q.locationId);
   const tz = loc.timezone;
   const state = await loadState(ctx, loc.customerId, loc.id, { start, end });
-  const days: { date: string; skills: { skill: Skill; availableCount: number; staff: { staffId: string; displayName: string; free: { startTime: string; endTime: string }[] }[] }[] }[] = [];
+  const days: {
+    date: string;
+    skills: { skill: Skill; availableCount: number; staff: { staffId: string; displayName: string; free: { startTime: string; endTime: string }[] }[] }[];
+  }[] = [];
   for (let date = localDate(start, tz); ; date = addDays(date, 1)) {
     const b = dayBounds(date, tz);
     const w = { start: Math.max(b.start, start), end: Math.min(b.end, end) };
@@ -116,7 +119,11 @@ export async function availableStaffRange(ctx: Ctx, q: { locationId: string; sta
       skills: SKILLS.map((skill) => {
         const staff = state
           .filter((m) => m.skills.includes(skill))
-          .map((m) => ({ staffId: m.staffId, displayName: m.displayName, free: clip(m.free, w).map((f) => ({ startTime: iso(f.start), endTime: iso(f.end) })) }))
+          .map((m) => ({
+            staffId: m.staffId,
+            displayName: m.displayName,
+            free: clip(m.free, w).map((f) => ({ startTime: iso(f.start), endTime: iso(f.end) })),
+          }))
           .filter((m) => m.free.length > 0)
           .sort((a, b2) => a.displayName.localeCompare(b2.displayName) || a.staffId.localeCompare(b2.staffId));
         return { skill, availableCount: staff.length, staff };
