@@ -29,6 +29,7 @@ import cartRecovery from './cart-recovery/module';
 import publicSettings from './public-settings/module';
 import staffAvailability from './staff-availability/module';
 import renterSelfService from './renter-self-service/module';
+import walletPasses from './wallet-passes/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -65,4 +66,5 @@ export const modules: ModuleDef[] = [
   publicSettings,
   staffAvailability,
   renterSelfService,
+  walletPasses,
 ];

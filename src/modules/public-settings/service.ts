@@ -20,7 +20,7 @@ import {
 import { cancellationPolicyOf } from './policy';
 
 export { cancellationPolicyOf, refundPercentAt, type CancellationPolicy, type RefundTier } from './policy';
-export type { ReviewConnection } from './integrations';
+export { widgetLookOf, type ReviewConnection } from './integrations';
 
 /** GET /public/customer/{customerId}/public. */
 export async function publicSettings(ctx: Ctx, customerId: string) {
