@@ -30,6 +30,7 @@ import publicSettings from './public-settings/module';
 import staffAvailability from './staff-availability/module';
 import renterSelfService from './renter-self-service/module';
 import walletPasses from './wallet-passes/module';
+import assistants from './assistants/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -67,4 +68,5 @@ export const modules: ModuleDef[] = [
   staffAvailability,
   renterSelfService,
   walletPasses,
+  assistants,
 ];

@@ -5,7 +5,7 @@
  * what is not refunded stays with the operator as a cancellation fee.
  */
 import type { Ctx } from '../../lib/context';
-import { toDollars } from '../../lib/money';
+import { formatMoney, toDollars } from '../../lib/money';
 import { locations } from '../../db/schema/locations';
 import { eq } from 'drizzle-orm';
 import { locationCancellationPolicy, refundPercentAt } from '../public-settings/service';
@@ -68,7 +68,7 @@ export async function eligibilityOf(ctx: Ctx, b: BookingRow, now = Date.now()): 
     message: reason
       ? messages[reason]
       : paid > 0
-        ? `You can cancel now with a ${percent}% refund (${toDollars(refundCents).toFixed(2)} ${b.currency.toUpperCase()}).`
+        ? `You can cancel now with a ${percent}% refund (${formatMoney(refundCents, b.currency)}).`
         : 'You can cancel now; nothing was charged.',
     startTime: iso(b.start),
     timezone: loc?.timezone ?? 'UTC',

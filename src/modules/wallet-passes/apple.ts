@@ -93,7 +93,9 @@ export function passJson(p: PassData, cfg: Pick<ApplePassConfig, 'passTypeId' | 
     expirationDate: p.validUntil,
     voided: p.status === 'cancelled',
     barcodes: [{ format: 'PKBarcodeFormatQR', message: p.checkInToken, messageEncoding: 'iso-8859-1', altText: p.rentalId }],
-    ...(p.coordinates ? { locations: [{ latitude: p.coordinates.latitude, longitude: p.coordinates.longitude, relevantText: `${p.itemName} at ${p.locationName}` }] } : {}),
+    ...(p.coordinates
+      ? { locations: [{ latitude: p.coordinates.latitude, longitude: p.coordinates.longitude, relevantText: `${p.itemName} at ${p.locationName}` }] }
+      : {}),
     eventTicket: {
       primaryFields: [{ key: 'item', label: 'BOOKING', value: p.itemName }],
       secondaryFields: [

@@ -40,7 +40,7 @@ export const PassData = z
 export const SaveLink = z
   .object({
     rentalId: z.string(),
-    provider: z.enum(['google_wallet', 'berth']).openapi({ description: 'google_wallet when configured, else Berth\'s own pass page' }),
+    provider: z.enum(['google_wallet', 'berth']).openapi({ description: "google_wallet when configured, else Berth's own pass page" }),
     configured: z.boolean(),
     saveUrl: z.string(),
   })
@@ -48,7 +48,12 @@ export const SaveLink = z
 
 export const ScanBody = z
   .object({
-    token: z.string().trim().min(10).max(300).openapi({ description: "The text of the pass's QR code", example: 'bci1.bk_01J0000000000000000000000.1893456000.AbCdEfGhIjKlMnOpQrStUv' }),
+    token: z
+      .string()
+      .trim()
+      .min(10)
+      .max(300)
+      .openapi({ description: "The text of the pass's QR code", example: 'bci1.bk_01J0000000000000000000000.1893456000.AbCdEfGhIjKlMnOpQrStUv' }),
     notes: z.string().trim().max(500).optional(),
   })
   .openapi('ScanCheckIn');
