@@ -23,6 +23,8 @@ export interface Env {
   JWT_SECRET?: string;
   /** Payment provider secret key; without it the offline simulator runs. */
   STRIPE_SECRET_KEY?: string;
+  /** Payment provider publishable key: the booking widget's card form (the provider's payment element) uses it. */
+  STRIPE_PUBLISHABLE_KEY?: string;
   /** Key (base64, 32 bytes) for AES-GCM payloads of the public widget endpoint. */
   WIDGET_ENCRYPTION_KEY?: string;
   /** Geocoder (optional; without it addresses are stored without coordinates). */
@@ -99,6 +101,7 @@ const Common = z.object({
   IDP_DOMAIN: optional(z.string().min(1)),
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
   RENTER_TOKEN_SECRET: optional(z.string().min(32)),
+  STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_...)')),
   AI_MODEL: optional(z.string().regex(/^@cf\/[\w.\-/]+$/, 'must be a Workers AI model name (@cf/...)')),
   APPLE_PASS_CERT_PEM: optional(z.string().includes('BEGIN CERTIFICATE')),
   APPLE_PASS_KEY_PEM: optional(z.string().includes('BEGIN PRIVATE KEY')),

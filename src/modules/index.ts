@@ -31,6 +31,7 @@ import staffAvailability from './staff-availability/module';
 import renterSelfService from './renter-self-service/module';
 import walletPasses from './wallet-passes/module';
 import assistants from './assistants/module';
+import widget from './widget/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -69,4 +70,5 @@ export const modules: ModuleDef[] = [
   renterSelfService,
   walletPasses,
   assistants,
+  widget,
 ];

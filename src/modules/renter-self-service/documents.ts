@@ -16,7 +16,7 @@ import { limitIp } from '../../lib/ip-limit';
 import { bookingDocuments } from '../../db/schema/renter-self-service';
 import { getBookingRow } from '../bookings/service';
 import { renterFail } from './errors';
-import { ACTIVE_STATUSES, asRenter, rentalById } from './queries';
+import { ACTIVE_STATUSES, asRenter, guardRefused, rentalById } from './queries';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const MAX_DOCUMENTS = 10;
@@ -89,25 +89,30 @@ export async function uploadDocument(ctx: Ctx, rentalId: string, ip: string | nu
   });
   let inserted = false;
   try {
-    const { results } = await commit(
+    await commit(
       asRenter(ctx, b, `renter:upload:${ip ?? 'unknown'}`),
       [
-        // The cap is checked inside the INSERT: parallel uploads cannot exceed it.
-        ctx.db.run(sql`INSERT INTO booking_documents (id, customer_id, rental_id, kind, file_name, content_type, size, sha256, r2_key, created_at)
-          SELECT ${id}, ${b.customerId}, ${b.id}, ${file.kind}, ${fileName}, ${type.mime}, ${file.bytes.length}, ${sha256}, ${key}, ${now}
-          WHERE (SELECT count(*) FROM booking_documents WHERE customer_id = ${b.customerId} AND rental_id = ${b.id}) < ${MAX_DOCUMENTS}`),
+        // The guard: the rental id is NULL (the batch aborts) when the booking already holds the most documents.
+        ctx.db.insert(bookingDocuments).values({
+          id,
+          customerId: b.customerId,
+          rentalId: sql`(SELECT ${b.id} WHERE (SELECT count(*) FROM booking_documents WHERE customer_id = ${b.customerId} AND rental_id = ${b.id}) < ${MAX_DOCUMENTS})` as unknown as string,
+          kind: file.kind,
+          fileName,
+          contentType: type.mime,
+          size: file.bytes.length,
+          sha256,
+          r2Key: key,
+          createdAt: now,
+        }),
       ],
       {
-        audit: {
-          action: 'booking.document_upload',
-          targetType: 'booking',
-          targetId: b.id,
-          customerId: b.customerId,
-          details: { documentId: id, kind: file.kind, size: file.bytes.length },
-        },
+        audit: { action: 'booking.document_upload', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { documentId: id, kind: file.kind, size: file.bytes.length } },
       },
     );
-    inserted = changes(results[0]) === 1;
+    inserted = true;
+  } catch (err) {
+    if (!guardRefused(err, 'booking_documents.rental_id')) throw err;
   } finally {
     if (!inserted) await ctx.env.FILES.delete(key).catch(() => undefined);
   }

@@ -17,7 +17,7 @@ import { getBookingRow, type BookingRow } from '../bookings/service';
 import { loadItemContext } from '../availability/service';
 import { signatureInfo } from '../waivers/service';
 import { renterFail } from './errors';
-import { asRenter, rentalById } from './queries';
+import { asRenter, guardRefused, rentalById } from './queries';
 import { requireSession } from './sessions';
 
 type ParticipantRow = typeof bookingParticipants.$inferSelect;
@@ -117,17 +117,27 @@ export async function addParticipant(ctx: Ctx, rentalId: string, token: string |
   const partySize = await partySizeOf(ctx, b);
   const id = newId('bpt');
   const now = new Date().toISOString();
-  const { results } = await commit(
-    rctx,
-    [
-      ctx.db.run(sql`INSERT INTO booking_participants (id, customer_id, rental_id, first_name, last_name, email, dob, created_at, updated_at)
-        SELECT ${id}, ${b.customerId}, ${b.id}, ${input.firstName}, ${input.lastName}, ${input.email ?? null}, ${input.dob ?? null}, ${now}, ${now}
-        WHERE (SELECT count(*) FROM booking_participants WHERE customer_id = ${b.customerId} AND rental_id = ${b.id}) < ${partySize}
-          AND ${stillEditable(b)}`),
-    ],
-    { audit: { action: 'booking.participant_add', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { participantId: id } } },
-  );
-  if (changes(results[0]) !== 1) {
+  try {
+    await commit(
+      rctx,
+      [
+        // The guard: the rental id is NULL (the batch aborts) when the party is full or the booking is past check-in.
+        ctx.db.insert(bookingParticipants).values({
+          id,
+          customerId: b.customerId,
+          rentalId: sql`(SELECT ${b.id} WHERE (SELECT count(*) FROM booking_participants WHERE customer_id = ${b.customerId} AND rental_id = ${b.id}) < ${partySize} AND ${stillEditable(b)})` as unknown as string,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: input.email ?? null,
+          dob: input.dob ?? null,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      ],
+      { audit: { action: 'booking.participant_add', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { participantId: id } } },
+    );
+  } catch (err) {
+    if (!guardRefused(err, 'booking_participants.rental_id')) throw err;
     const fresh = await rentalById(ctx, b.id);
     if (!editable(fresh)) throw closed(fresh);
     throw renterFail('party_full', `This booking is for ${partySize} ${partySize === 1 ? 'person' : 'people'}; remove someone first`, { extra: { partySize } });

@@ -57,3 +57,9 @@ export function bookingEmail(b: BookingRow): string | null {
 
 export const OPEN_STATUSES = new Set(['pending', 'confirmed']);
 export const ACTIVE_STATUSES = new Set(['pending', 'confirmed', 'checked_in']);
+
+/** Did a batch abort on the NOT NULL guard of `table.column` (a conditional insert whose condition failed)? */
+export function guardRefused(err: unknown, column: string): boolean {
+  const e = err as { message?: string; cause?: unknown };
+  return `${e?.message ?? err} ${String(e?.cause ?? '')}`.includes(`NOT NULL constraint failed: ${column}`);
+}

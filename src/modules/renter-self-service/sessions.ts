@@ -21,7 +21,7 @@ import { emailStmt } from '../../adapters/messages';
 import { throttlePublicSend } from '../communications/service';
 import type { BookingRow } from '../bookings/service';
 import { renterFail } from './errors';
-import { asRenter, bookingEmail, rentalById } from './queries';
+import { asRenter, bookingEmail, guardRefused, rentalById } from './queries';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_ATTEMPTS = 5;
@@ -118,21 +118,33 @@ export async function verifyCode(ctx: Ctx, rentalId: string, input: { sessionId:
   const expiresAt = now + OTP_SESSION_TTL_MS;
   const sessionRowId = newId('rss');
   const rctx = asRenter(ctx, b, `renter:${otp.id}`);
-  const { results } = await commit(
-    rctx,
-    [
-      ctx.db
-        .update(renterOtps)
-        .set({ verifiedAt: stamp })
-        .where(and(eq(renterOtps.id, otp.id), isNull(renterOtps.verifiedAt))),
-      // Inserted only when this request's stamp is the one stored: a code yields one token.
-      ctx.db.run(sql`INSERT INTO renter_sessions (id, token_hash, customer_id, transaction_id, rental_id, origin, expires_at, created_at)
-        SELECT ${sessionRowId}, ${await sha256Hex(token)}, customer_id, transaction_id, rental_id, 'otp', ${expiresAt}, ${iso(now)}
-        FROM renter_otps WHERE id = ${otp.id} AND verified_at = ${stamp}`),
-    ],
-    { audit: { action: 'renter.code_verified', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { sessionId: otp.id } } },
-  );
-  if (changes(results[1]) !== 1) throw renterFail('code_expired', 'This code was just used; ask for a new one');
+  try {
+    await commit(
+      rctx,
+      [
+        ctx.db
+          .update(renterOtps)
+          .set({ verifiedAt: stamp })
+          .where(and(eq(renterOtps.id, otp.id), isNull(renterOtps.verifiedAt))),
+        // The guard: the order is read from the code only when this request's stamp is the one stored;
+        // otherwise it is NULL and the batch aborts (a code yields one token).
+        ctx.db.insert(renterSessions).values({
+          id: sessionRowId,
+          tokenHash: await sha256Hex(token),
+          customerId: b.customerId,
+          transactionId: sql`(SELECT transaction_id FROM renter_otps WHERE id = ${otp.id} AND verified_at = ${stamp})` as unknown as string,
+          rentalId: b.id,
+          origin: 'otp',
+          expiresAt,
+          createdAt: iso(now),
+        }),
+      ],
+      { audit: { action: 'renter.code_verified', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { sessionId: otp.id } } },
+    );
+  } catch (err) {
+    if (guardRefused(err, 'renter_sessions.transaction_id')) throw renterFail('code_expired', 'This code was just used; ask for a new one');
+    throw err;
+  }
   return {
     token,
     tokenType: 'renter_session' as const,

@@ -65,3 +65,18 @@ not a valid, unexpired Berth check-in code answers 400 \`invalid_pass_token\`; a
 checked_in through the booking lifecycle (\`booking.checked_in\`); one already checked in answers 200 with \`alreadyCheckedIn: true\`; a pending,
 cancelled or no-show booking 409 \`invalid_state\`. Needs the \`bookings\` permission.`,
 });
+
+export const calendar = route({
+  method: 'get',
+  path: '/public/bookings/{rentalId}/calendar.ics',
+  operationId: 'downloadBookingCalendarEvent',
+  tags,
+  access: 'public',
+  summary: 'The booking as a calendar event (.ics)',
+  params: s.RentalParams,
+  produces: 'text/calendar',
+  errors: [404],
+  description: `An iCalendar (RFC 5545) event for "add to calendar": start and end as UTC instants (calendars show them in the viewer's zone; the
+description repeats them in the location's zone, labelled), the location, the booking reference, a link to the pass and a reminder a day before. A
+cancelled or unknown booking: 404. No credentials needed.`,
+});

@@ -8,6 +8,7 @@ import { applePassConfig, buildPkpass } from './apple';
 import { googleWalletConfig, saveUrl } from './google';
 import { loadPass, qrSvg } from './passes';
 import { walletFail } from './errors';
+import { bookingIcs } from './ics';
 
 export { scanCheckIn } from './checkin';
 export { checkInToken, readCheckInToken } from './token';
@@ -41,4 +42,9 @@ export async function walletSaveLink(ctx: Ctx, rentalId: string, origin: string)
   const cfg = googleWalletConfig(ctx.env);
   if (cfg) return { rentalId: p.rentalId, provider: 'google_wallet' as const, configured: true, saveUrl: await saveUrl(p, cfg, origin) };
   return { rentalId: p.rentalId, provider: 'berth' as const, configured: false, saveUrl: `${origin}/widget?pass=${encodeURIComponent(p.rentalId)}` };
+}
+
+export async function calendarFile(ctx: Ctx, rentalId: string, origin: string) {
+  const p = await loadPass(ctx, rentalId);
+  return { text: bookingIcs(p, origin), fileName: `booking-${p.rentalId}.ics` };
 }
