@@ -3,7 +3,7 @@
  * HTML shell whose layout is reserved by its stylesheet; the app (/static/widget/app.js, no framework)
  * and its styles are Workers Static Assets of this deployment, never a CDN. The Content-Security-Policy
  * allows scripts from Berth's origin only (and the payment provider's script when the provider's
- * payment element is configured); any site may frame the page.
+ * payment element is configured); any site may frame the page (no frame-ancestors restriction).
  */
 import type { Env } from '../../env';
 
@@ -20,7 +20,6 @@ export function widgetCsp(env: Env): string {
     "font-src 'self'",
     `connect-src 'self'${stripe ? ' https://api.stripe.com' : ''}`,
     `frame-src ${stripe ? 'https://js.stripe.com https://hooks.stripe.com' : "'none'"}`,
-    'frame-ancestors *',
     "base-uri 'none'",
     "form-action 'self'",
     "object-src 'none'",
