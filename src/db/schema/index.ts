@@ -7,3 +7,8 @@ export * from './bookings';
 export * from './waivers';
 export * from './channel';
 export * from './waitlist';
+export * from './marina-settings';
+export * from './slips';
+export * from './marina-maps';
+export * from './slip-reservations';
+export * from './slip-contracts';
