@@ -23,6 +23,8 @@ import holds from './holds/module';
 import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
+import marinaSettings from './marina-settings/module';
+import slips from './slips/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -52,5 +54,8 @@ export const modules: ModuleDef[] = [
   holds,
   drydock,
   waitlist,
+  // Marina: slips last, because its GET /slips/{id} would otherwise catch the static /slips/... paths of the others.
+  marinaSettings,
+  slips,
   sandbox,
 ];

@@ -61,5 +61,8 @@ export const slipContracts = sqliteTable(
     pdfRegeneratedAt: text('pdf_regenerated_at'),
     ...timestamps(),
   },
-  (t) => [index('slip_contracts_reservation_idx').on(t.customerId, t.reservationId), index('slip_contracts_status_idx').on(t.customerId, t.status, t.createdAt)],
+  (t) => [
+    index('slip_contracts_reservation_idx').on(t.customerId, t.reservationId),
+    index('slip_contracts_status_idx').on(t.customerId, t.status, t.createdAt),
+  ],
 );
