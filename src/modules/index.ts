@@ -24,6 +24,7 @@ import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
 import marinaSettings from './marina-settings/module';
+import marinaMaps from './marina-maps/module';
 import slips from './slips/module';
 
 /**
@@ -56,6 +57,7 @@ export const modules: ModuleDef[] = [
   waitlist,
   // Marina: slips last, because its GET /slips/{id} would otherwise catch the static /slips/... paths of the others.
   marinaSettings,
+  marinaMaps,
   slips,
   sandbox,
 ];
