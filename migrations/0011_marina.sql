@@ -105,6 +105,18 @@ CREATE TABLE `slip_payments` (
 --> statement-breakpoint
 CREATE INDEX `slip_payments_reservation_idx` ON `slip_payments` (`customer_id`,`reservation_id`,`created_at`);--> statement-breakpoint
 CREATE UNIQUE INDEX `slip_payments_intent_uq` ON `slip_payments` (`payment_intent_id`);--> statement-breakpoint
+CREATE TABLE `slip_reservation_changes` (
+	`id` text PRIMARY KEY NOT NULL,
+	`customer_id` text NOT NULL,
+	`reservation_id` text NOT NULL,
+	`version` integer NOT NULL,
+	`action` text NOT NULL,
+	`details` text,
+	`actor_id` text,
+	`created_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `slip_changes_reservation_idx` ON `slip_reservation_changes` (`customer_id`,`reservation_id`,`version`);--> statement-breakpoint
 CREATE TABLE `slip_reservation_messages` (
 	`id` text PRIMARY KEY NOT NULL,
 	`customer_id` text NOT NULL,
@@ -127,6 +139,7 @@ CREATE TABLE `slip_reservations` (
 	`reservation_number` text NOT NULL,
 	`slip_id` text NOT NULL,
 	`renter_id` text NOT NULL,
+	`renter` text NOT NULL,
 	`status` text NOT NULL,
 	`rate_type` text NOT NULL,
 	`arrival_date` text NOT NULL,

@@ -19,9 +19,17 @@ export interface CapacityReleased {
   reason: 'cancelled' | 'no_show';
 }
 
+/** A cancelled slip reservation was permanently deleted; modules holding its data (contracts) delete theirs. */
+export interface SlipReservationDeleted {
+  customerId: string;
+  reservationId: string;
+  locationId: string;
+}
+
 /** Every hook: its name and payload. */
 export interface HookEvents {
   'capacity.released': CapacityReleased;
+  'slip_reservation.deleted': SlipReservationDeleted;
 }
 
 export type HookName = keyof HookEvents;

@@ -25,6 +25,7 @@ import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
 import marinaSettings from './marina-settings/module';
 import marinaMaps from './marina-maps/module';
+import slipReservations from './slip-reservations/module';
 import slips from './slips/module';
 
 /**
@@ -58,6 +59,7 @@ export const modules: ModuleDef[] = [
   // Marina: slips last, because its GET /slips/{id} would otherwise catch the static /slips/... paths of the others.
   marinaSettings,
   marinaMaps,
+  slipReservations,
   slips,
   sandbox,
 ];

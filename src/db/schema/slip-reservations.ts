@@ -48,6 +48,8 @@ export const slipReservations = sqliteTable(
     reservationNumber: text('reservation_number').notNull(),
     slipId: text('slip_id').notNull(),
     renterId: text('renter_id').notNull(),
+    /** The renter's name and contact when booked (lists show them without a join into renters). */
+    renter: json<{ firstName: string; lastName: string; email: string; phone: string | null }>('renter').notNull(),
     status: text('status', { enum: ['pending', 'awaiting_payment', 'confirmed', 'checked_in', 'checked_out', 'cancelled', 'expired'] }).notNull(),
     rateType: text('rate_type', { enum: ['nightly', 'monthly', 'seasonal', 'annual'] }).notNull(),
     arrivalDate: text('arrival_date').notNull(),
@@ -138,4 +140,25 @@ export const slipReservationMessages = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index('slip_messages_reservation_idx').on(t.customerId, t.reservationId, t.createdAt)],
+);
+
+/**
+ * Change log of a reservation, one row per version: id `{reservationId}_v{version}`. Every change
+ * writes the row of the version it moves to in the same batch as the change, so two changes racing
+ * from the same version collide on the primary key and the second batch lands not at all (the
+ * compare-and-swap of every reservation operation).
+ */
+export const slipReservationChanges = sqliteTable(
+  'slip_reservation_changes',
+  {
+    id: text('id').primaryKey(),
+    customerId: tenant(),
+    reservationId: text('reservation_id').notNull(),
+    version: integer('version').notNull(),
+    action: text('action').notNull(),
+    details: json<Record<string, unknown>>('details'),
+    actorId: text('actor_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('slip_changes_reservation_idx').on(t.customerId, t.reservationId, t.version)],
 );
