@@ -26,6 +26,7 @@ import sandbox from './sandbox/module';
 import marinaSettings from './marina-settings/module';
 import marinaMaps from './marina-maps/module';
 import slipReservations from './slip-reservations/module';
+import slipContracts from './slip-contracts/module';
 import slips from './slips/module';
 
 /**
@@ -60,6 +61,7 @@ export const modules: ModuleDef[] = [
   marinaSettings,
   marinaMaps,
   slipReservations,
+  slipContracts,
   slips,
   sandbox,
 ];

@@ -224,3 +224,34 @@ export async function reservationStats(ctx: Ctx, q: { locationId?: string }) {
     outstandingCents: Math.max(0, booked - collected),
   };
 }
+
+/** Reservations of the caller by id (missing ids left out); for the contracts module. */
+export async function reservationRowsByIds(ctx: Ctx, ids: string[]): Promise<ReservationRow[]> {
+  const unique = [...new Set(ids)];
+  const out: ReservationRow[] = [];
+  for (let i = 0; i < unique.length; i += 90)
+    out.push(
+      ...(await ctx.db
+        .select()
+        .from(slipReservations)
+        .where(and(eq(slipReservations.customerId, tenantOf(ctx)), inArray(slipReservations.id, unique.slice(i, i + 90))))
+        .all()),
+    );
+  return out;
+}
+
+/** Live reservations (pending to checked in) that have no contract yet. */
+export async function countWithoutContract(ctx: Ctx, locationId?: string): Promise<number> {
+  const conds: SQL[] = [
+    eq(slipReservations.customerId, tenantOf(ctx)),
+    eq(slipReservations.contractStatus, 'none'),
+    inArray(slipReservations.status, ['pending', 'awaiting_payment', 'confirmed', 'checked_in']),
+  ];
+  if (locationId) conds.push(eq(slipReservations.locationId, locationId));
+  const row = await ctx.db
+    .select({ n: sql<number>`count(*)` })
+    .from(slipReservations)
+    .where(and(...conds))
+    .get();
+  return Number(row?.n ?? 0);
+}

@@ -20,12 +20,14 @@ export { chargeCard, paymentHistory, recordPayment, refundPayment, terminalCharg
 export { listMessages, sendMessage } from './messages';
 export { checkAvailability, slipAvailability } from './availability';
 export {
+  countWithoutContract,
   dueBilling,
   expiringSoon,
   getByNumber,
   getReservation,
   getReservationRow,
   listReservations,
+  reservationRowsByIds,
   reservationStats,
   reservationView,
   viewsOf,
