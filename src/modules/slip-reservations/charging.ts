@@ -167,7 +167,7 @@ async function writePayment(ctx: Ctx, r: ReservationRow, c: Collected, confirms:
 export async function recordPayment(ctx: Ctx, id: string, input: { amountCents: number; method: Method; reference?: string; note?: string }) {
   requirePermission(ctx, 'payments');
   const r = await getReservationRow(ctx, id);
-  return collect(ctx, r, input.amountCents, async () => ({
+  return await collect(ctx, r, input.amountCents, async () => ({
     method: input.method,
     amountCents: input.amountCents,
     reference: input.reference,
@@ -190,7 +190,7 @@ export async function chargeCard(ctx: Ctx, id: string, input: { amountCents?: nu
     pm = (saved.find((m) => m.isDefault) ?? saved[0])?.id;
     if (!pm) throw new ApiError('invalid_payment_method', 'The renter has no saved card: give paymentMethodId');
   }
-  return collect(ctx, r, amount, async () => {
+  return await collect(ctx, r, amount, async () => {
     let intent: PaymentIntent;
     try {
       intent = await pay.createPaymentIntent({
@@ -242,7 +242,7 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
     if (intent.status !== 'succeeded')
       throw new ApiError('bad_request', `The card-present payment is ${intent.status}, not succeeded`, { extra: { providerStatus: intent.status } });
     const done = intent;
-    return collect(ctx, r, done.amountReceived, async () => ({ method: 'terminal', amountCents: done.amountReceived, paymentIntentId: done.id }));
+    return await collect(ctx, r, done.amountReceived, async () => ({ method: 'terminal', amountCents: done.amountReceived, paymentIntentId: done.id }));
   }
   const amount = input.amountCents ?? balanceOf(r);
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
@@ -279,7 +279,7 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
       nextStep: `Process the payment on reader ${input.readerId}, then record it with POST /slip-reservations/${r.id}/terminal-charge {"paymentIntentId": "${intent.id}"}`,
     };
   }
-  return collect(ctx, r, amount, async () => {
+  return await collect(ctx, r, amount, async () => {
     let intent: PaymentIntent;
     try {
       intent = await pay.createPaymentIntent({

@@ -117,11 +117,11 @@ export async function listReservations(ctx: Ctx, q: ListInput) {
       inArray(slipReservations.status, ['pending', 'awaiting_payment', 'confirmed', 'checked_in']),
     );
   if (q.q) {
-    const p = `%${q.q.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const p = `%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     conds.push(
       or(
-        sql`lower(${slipReservations.reservationNumber}) LIKE ${p} ESCAPE '\\'`,
-        sql`lower(json_extract(${slipReservations.boat}, '$.vesselName')) LIKE ${p} ESCAPE '\\'`,
+        sql`${slipReservations.reservationNumber} LIKE ${p} ESCAPE '\\'`,
+        sql`json_extract(${slipReservations.boat}, '$.vesselName') LIKE ${p} ESCAPE '\\'`,
       )!,
     );
   }

@@ -229,7 +229,7 @@ export const ListQuery = z.object({
   arrivalFrom: date().optional(),
   arrivalTo: date().optional(),
   inHouseOn: date().optional().openapi({ description: 'Reservations holding their unit on this night (arrival ≤ date < departure).' }),
-  q: z.string().trim().min(1).max(60).optional().openapi({ description: 'Reservation number or vessel name (substring).' }),
+  q: z.string().trim().min(1).max(60).optional().openapi({ description: 'Reservation number or vessel name (substring; case-insensitive for ASCII letters).' }),
   limit: zLimit(200, 50),
   offset: zOffset(),
 });

@@ -90,10 +90,10 @@ export async function listSlips(ctx: Ctx, q: Omit<SlipFilter, 'openOnly'> & { li
 export async function searchSlips(ctx: Ctx, q: { q: string; locationId?: string; limit: number; offset: number }) {
   const customerId = tenantOf(ctx);
   if (q.locationId) await getLocationInTenant(ctx, q.locationId);
-  const pattern = `%${q.q.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  const pattern = `%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
   const conds: SQL[] = [
     eq(slips.customerId, customerId),
-    or(sql`lower(${slips.unitNumber}) LIKE ${pattern} ESCAPE '\\'`, sql`lower(coalesce(${slips.name}, '')) LIKE ${pattern} ESCAPE '\\'`)!,
+    or(sql`${slips.unitNumber} LIKE ${pattern} ESCAPE '\\'`, sql`coalesce(${slips.name}, '') LIKE ${pattern} ESCAPE '\\'`)!,
   ];
   if (q.locationId) conds.push(eq(slips.locationId, q.locationId));
   const where = and(...conds);
