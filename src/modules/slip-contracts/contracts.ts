@@ -223,7 +223,7 @@ export async function generateContract(ctx: Ctx, input: z.output<typeof s.Genera
   return { ...contractOut(row), missingVariables: [...new Set([...title.missing, ...body.missing])] };
 }
 
-async function signLinkMail(ctx: Ctx, c: ContractRow, r: ReservationRow, to: string, token: string, baseUrl: string, message?: string) {
+function signLinkMail(ctx: Ctx, c: ContractRow, r: ReservationRow, to: string, token: string, baseUrl: string, message?: string) {
   const link = `${baseUrl}/slip-portal/reservations/${r.id}/contract?contractId=${c.id}&token=${token}`;
   return emailStmt(ctx, {
     to,
@@ -271,7 +271,7 @@ export async function sendContract(ctx: Ctx, input: z.output<typeof s.SendBody>,
         .update(slipContracts)
         .set(patch)
         .where(and(eq(slipContracts.id, c.id), eq(slipContracts.customerId, c.customerId))),
-      await signLinkMail(ctx, c, r, to, token, baseUrl, input.message),
+      signLinkMail(ctx, c, r, to, token, baseUrl, input.message),
       ...(r.contractStatus !== 'sent' || r.contractId !== c.id ? contractStateStmts(ctx, r, { status: 'sent', contractId: c.id }) : []),
     ],
     { audit: { action: 'slip_contract.send', targetType: 'slip_contract', targetId: c.id, details: { to, expires } } },
