@@ -8,7 +8,7 @@ export default defineModule({
     {
       name: 'Marina maps',
       description:
-        'Maps of a marina location (an image with display order and an active flag) and the slip pins on them: assign, move, remove, batch updates in one atomic write, unassigned slips.',
+        `Maps of a marina location (an image with display order and an active flag) and the slip pins on them: assign, move, remove, batch updates in one atomic write, unassigned slips.`,
     },
   ],
 });

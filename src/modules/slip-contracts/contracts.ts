@@ -282,7 +282,7 @@ export async function sendContract(ctx: Ctx, input: z.output<typeof s.SendBody>,
 export async function resendContract(ctx: Ctx, input: { contractId: string; message?: string }, baseUrl: string) {
   const c = await getContractRow(ctx, input.contractId);
   if (c.status !== 'sent' && c.status !== 'generated') throw new ApiError('invalid_state', `A ${c.status} contract cannot be resent`);
-  return sendContract(ctx, { contractId: c.id, email: c.sentTo ?? undefined, message: input.message, expiresInDays: 14 }, baseUrl);
+  return await sendContract(ctx, { contractId: c.id, email: c.sentTo ?? undefined, message: input.message, expiresInDays: 14 }, baseUrl);
 }
 
 function parseSignature(sig: string, name: string): SignatureRecord['signature'] {

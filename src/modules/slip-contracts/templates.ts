@@ -170,7 +170,7 @@ export async function deleteTemplate(ctx: Ctx, id: string) {
 
 export async function duplicateTemplate(ctx: Ctx, id: string, input: { name?: string; locationId?: string | null }) {
   const t = await getTemplateRow(ctx, id);
-  return createTemplate(ctx, {
+  return await createTemplate(ctx, {
     locationId: input.locationId === undefined ? t.locationId : input.locationId,
     name: input.name ?? `${t.name} (copy)`,
     description: t.description,

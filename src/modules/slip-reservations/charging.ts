@@ -107,7 +107,7 @@ async function collect(ctx: Ctx, r: ReservationRow, amount: number, charge: () =
     }
   };
   if (confirms && !isBlocking(r, Date.now()))
-    return underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, run);
+    return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, run);
   try {
     return await run();
   } catch (err) {

@@ -233,7 +233,7 @@ export async function updateReservation(ctx: Ctx, id: string, input: z.output<ty
     return reservationView(ctx, row);
   };
   // New nights go through the unit's lock; other changes are a plain compare-and-swap.
-  if (datesChanged && isBlocking(r, Date.now())) return underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate, departureDate }, write);
+  if (datesChanged && isBlocking(r, Date.now())) return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate, departureDate }, write);
   try {
     return await write();
   } catch (err) {
@@ -263,7 +263,7 @@ export async function transferReservation(ctx: Ctx, id: string, input: z.output<
     });
     Object.assign(patch, totalsOf(price), { depositCents: depositFor(settings.deposit, price) });
   }
-  return underSlipLock(ctx, { slipId: target.id, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, async () => {
+  return await underSlipLock(ctx, { slipId: target.id, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, async () => {
     const { row, stmts } = changeWithLedger(ctx, r, patch, 'transfer', { from: r.slipId, to: target.id, reason: input.reason ?? null });
     const occupancy = r.status === 'checked_in' ? [slipOccupancyStmt(ctx, r.slipId, false), slipOccupancyStmt(ctx, target.id, true)] : [];
     await commit(ctx, [...stmts, ...occupancy], {

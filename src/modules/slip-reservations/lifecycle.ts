@@ -34,9 +34,9 @@ async function save(ctx: Ctx, stmts: Stmt[], opts: Parameters<typeof commit>[2])
 }
 
 /** Runs `write` under the unit's lock when the reservation does not hold its unit any more (an expired or lapsed bill hold). */
-function relocking<T>(ctx: Ctx, r: ReservationRow, write: () => Promise<T>): Promise<T> {
-  if (isBlocking(r, Date.now())) return write();
-  return underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, write);
+async function relocking<T>(ctx: Ctx, r: ReservationRow, write: () => Promise<T>): Promise<T> {
+  if (isBlocking(r, Date.now())) return await write();
+  return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, write);
 }
 
 function renterMail(ctx: Ctx, r: ReservationRow, subject: string, body: string, template: string) {
@@ -56,7 +56,7 @@ export async function confirmReservation(ctx: Ctx, id: string, input: { note?: s
   if (r.status === 'confirmed') return reservationView(ctx, r);
   if (!['pending', 'awaiting_payment', 'expired'].includes(r.status))
     throw new ApiError('not_pending', `A ${r.status.replace('_', ' ')} reservation cannot be confirmed`);
-  return relocking(ctx, r, async () => {
+  return await relocking(ctx, r, async () => {
     const { row, stmts } = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: new Date().toISOString(), holdExpiresAt: null }, 'confirm', {
       from: r.status,
       note: input.note ?? null,
@@ -100,7 +100,7 @@ export async function sendBill(ctx: Ctx, id: string, input: { holdHours?: number
   const body = lines.join('\n');
   const patch: Partial<ReservationRow> = { billSentAt: new Date(now).toISOString() };
   if (holding) Object.assign(patch, { status: 'awaiting_payment', holdExpiresAt, expiredAt: null });
-  return relocking(ctx, r, async () => {
+  return await relocking(ctx, r, async () => {
     const { row, stmts } = reservationChange(ctx, r, patch, 'send_bill', { holdHours: holding ? hours : null, dueNowCents: dueNow, channel: input.channel });
     const meta = { slipReservationId: r.id, reservationNumber: r.reservationNumber, dueNowCents: dueNow };
     const out =

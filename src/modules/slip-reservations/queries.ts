@@ -119,10 +119,7 @@ export async function listReservations(ctx: Ctx, q: ListInput) {
   if (q.q) {
     const p = `%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     conds.push(
-      or(
-        sql`${slipReservations.reservationNumber} LIKE ${p} ESCAPE '\\'`,
-        sql`json_extract(${slipReservations.boat}, '$.vesselName') LIKE ${p} ESCAPE '\\'`,
-      )!,
+      or(sql`${slipReservations.reservationNumber} LIKE ${p} ESCAPE '\\'`, sql`json_extract(${slipReservations.boat}, '$.vesselName') LIKE ${p} ESCAPE '\\'`)!,
     );
   }
   return page(ctx, and(...conds)!, [asc(slipReservations.arrivalDate), asc(slipReservations.id)], q.limit, q.offset);

@@ -184,7 +184,7 @@ export async function setSlipStatus(ctx: Ctx, id: string, input: { status: SlipS
 
 /** DELETE: a soft delete (status out_of_service). Reservations keep the unit; transfer them if needed. */
 export async function deleteSlip(ctx: Ctx, id: string) {
-  return setSlipStatus(ctx, id, { status: 'out_of_service', reason: 'deleted' });
+  return await setSlipStatus(ctx, id, { status: 'out_of_service', reason: 'deleted' });
 }
 
 export async function bulkUpdateSlips(ctx: Ctx, input: z.output<typeof s.BulkUpdateBody>) {

@@ -32,14 +32,27 @@ describe('slip contract templates', () => {
     const vars = await get('/slip-contracts/templates/variables', key(op));
     expect(vars.body.data.map((v: any) => v.name)).toContain('renter.fullName');
     expectError(await post('/slip-contracts/templates', { name: 'x', title: 'T', body: 'Hello {{nobody.knows}}' }, key(op)), 400, 'validation_failed');
-    const t = await post('/slip-contracts/templates', { name: 'Seasonal', title: 'Agreement {{reservation.number}}', body: 'Minimum insurance {{insurance}}', defaults: { insurance: '$300,000' }, rateTypes: ['seasonal'] }, key(op));
+    const t = await post(
+      '/slip-contracts/templates',
+      {
+        name: 'Seasonal',
+        title: 'Agreement {{reservation.number}}',
+        body: 'Minimum insurance {{insurance}}',
+        defaults: { insurance: '$300,000' },
+        rateTypes: ['seasonal'],
+      },
+      key(op),
+    );
     expect(t.status, t.text).toBe(201);
     expect(t.body.variablesUsed).toEqual(['reservation.number', 'insurance']);
     const d = await post(`/slip-contracts/templates/${t.body.id}/duplicate`, {}, key(op));
     expect(d.status).toBe(201);
     expect(d.body).toMatchObject({ name: 'Seasonal (copy)', defaults: { insurance: '$300,000' }, rateTypes: ['seasonal'], isDefault: false });
     expect((await put(`/slip-contracts/templates/${d.body.id}`, { isDefault: true }, key(op))).body.isDefault).toBe(true);
-    expect((await get(`/slip-contracts/templates?locationId=${op.locationId}`, key(op))).body.data.map((x: any) => x.name)).toEqual(['Seasonal (copy)', 'Seasonal']);
+    expect((await get(`/slip-contracts/templates?locationId=${op.locationId}`, key(op))).body.data.map((x: any) => x.name)).toEqual([
+      'Seasonal (copy)',
+      'Seasonal',
+    ]);
     expect((await api('DELETE', `/slip-contracts/templates/${t.body.id}`, key(op))).status).toBe(200);
     expectError(await get(`/slip-contracts/templates/${t.body.id}`, key(op)), 404);
   });
@@ -51,7 +64,16 @@ describe('slip contracts', () => {
     const s = await makeSlip(op);
     const name = { firstName: 'Дмитрий', lastName: 'Ødegård', email: `dmitri-${Date.now()}@example.test` };
     const r = await reserve(op, s.id, { renter: name, boat: { vesselName: 'Zoë', loaFt: 30 } });
-    await post('/slip-contracts/templates', { name: 'Std', title: 'Slip agreement {{reservation.number}}', body: 'Between {{marina.name}} and {{renter.fullName}} for {{vessel.name}}. {{settings.cancellationPolicy}}', isDefault: true }, key(op));
+    await post(
+      '/slip-contracts/templates',
+      {
+        name: 'Std',
+        title: 'Slip agreement {{reservation.number}}',
+        body: 'Between {{marina.name}} and {{renter.fullName}} for {{vessel.name}}. {{settings.cancellationPolicy}}',
+        isDefault: true,
+      },
+      key(op),
+    );
     const g = await post('/slip-contracts/generate', { reservationId: r.body.id }, key(op));
     expect(g.status, g.text).toBe(201);
     expect(g.body).toMatchObject({ status: 'generated', missingVariables: ['settings.cancellationPolicy'] });
@@ -59,18 +81,22 @@ describe('slip contracts', () => {
     expect((await get(`/slip-reservations/${r.body.id}`, key(op))).body.contract).toMatchObject({ status: 'pending', contractId: g.body.id });
 
     const bytes = await pdfOf(op, g.body.id);
-    const crypto = globalThis.crypto.subtle;
-    const hex = [...new Uint8Array(await crypto.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const hex = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
     expect(hex).toBe(g.body.documentSha256);
     const doc = await PDFDocument.load(bytes);
     expect(doc.getTitle()).toBe(`Slip agreement ${r.body.reservationNumber}`);
-    const text = doc.getPages().map((p) => pageText(doc, p)).join('\n');
+    const text = doc
+      .getPages()
+      .map((p) => pageText(doc, p))
+      .join('\n');
     expect(text).toContain(`<${glyphHexOf('Дмитрий Ødegård')}>`);
     expect(glyphHexOf('Дмитрий')).not.toContain(glyphHexOf('?'));
 
     const send = await post('/slip-contracts/send', { contractId: g.body.id }, key(op));
     expect(send.body).toMatchObject({ status: 'sent', sentTo: name.email, sendCount: 1 });
-    const mail = await env.DB.prepare("SELECT body FROM message_outbox WHERE customer_id = ? AND template = 'slip_contract.sign_request'").bind(op.customerId).first<any>();
+    const mail = await env.DB.prepare("SELECT body FROM message_outbox WHERE customer_id = ? AND template = 'slip_contract.sign_request'")
+      .bind(op.customerId)
+      .first<any>();
     expect(mail.body).toMatch(/token=[A-Za-z0-9]{40}/);
     expect((await post('/slip-contracts/resend', { contractId: g.body.id }, key(op))).body.sendCount).toBe(2);
     expect((await get(`/slip-contracts/pending?locationId=${op.locationId}`, key(op))).body.data[0].reservation.renterName).toBe('Дмитрий Ødegård');
@@ -81,7 +107,13 @@ describe('slip contracts', () => {
       headers: { 'cf-connecting-ip': '203.0.113.7', 'user-agent': 'MarinaTablet/1.0' },
     });
     expect(sign.status, sign.text).toBe(200);
-    expect(sign.body.signature).toMatchObject({ signerName: 'Дмитрий Ødegård', ip: '203.0.113.7', userAgent: 'MarinaTablet/1.0', signatureType: 'typed', signedVia: 'staff' });
+    expect(sign.body.signature).toMatchObject({
+      signerName: 'Дмитрий Ødegård',
+      ip: '203.0.113.7',
+      userAgent: 'MarinaTablet/1.0',
+      signatureType: 'typed',
+      signedVia: 'staff',
+    });
     expectError(await post('/slip-contracts/sign', { contractId: g.body.id, signerName: 'x', signature: 'x', agreed: true }, key(op)), 409, 'invalid_state');
     expect((await get(`/slip-reservations/${r.body.id}`, key(op))).body.contract.status).toBe('signed');
     const signed = await PDFDocument.load(await pdfOf(op, g.body.id));
@@ -148,6 +180,11 @@ describe('waiver PDFs', () => {
     });
     const doc = await PDFDocument.load(bytes);
     expect(doc.getAuthor()).toBe('Łukasz Żółć-Ζωή');
-    expect(doc.getPages().map((p) => pageText(doc, p)).join('\n')).toContain(glyphHexOf('Name: Łukasz Żółć-Ζωή'));
+    expect(
+      doc
+        .getPages()
+        .map((p) => pageText(doc, p))
+        .join('\n'),
+    ).toContain(glyphHexOf('Name: Łukasz Żółć-Ζωή'));
   });
 });

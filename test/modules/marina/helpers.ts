@@ -18,7 +18,15 @@ let n = 0;
 export async function makeSlip(op: Operator, fields: Record<string, unknown> = {}) {
   const r = await post(
     '/slips',
-    { locationId: op.locationId, unitNumber: `T-${++n}-${Math.random().toString(36).slice(2, 6)}`, lengthFt: 40, widthFt: 14, depthFt: 8, section: 'A', ...fields },
+    {
+      locationId: op.locationId,
+      unitNumber: `T-${++n}-${Math.random().toString(36).slice(2, 6)}`,
+      lengthFt: 40,
+      widthFt: 14,
+      depthFt: 8,
+      section: 'A',
+      ...fields,
+    },
     { key: op.adminKey },
   );
   expect(r.status, r.text).toBe(201);

@@ -32,14 +32,34 @@ describe('slip pricing', () => {
     });
     expect(r.status, r.text).toBe(201);
     // 350 × 42 × 3 = 44100; tax 7% of (44100 + 1500 - 1000) = 3122; utilities 3 × 799 = 2397 untaxed.
-    expect(r.body).toMatchObject({ nights: 3, baseCents: 44100, feesCents: 1500, utilitiesCents: 2397, discountCents: 1000, taxCents: 3122, totalCents: 50119 });
+    expect(r.body).toMatchObject({
+      nights: 3,
+      baseCents: 44100,
+      feesCents: 1500,
+      utilitiesCents: 2397,
+      discountCents: 1000,
+      taxCents: 3122,
+      totalCents: 50119,
+    });
     expect(r.body.pricing.billableLengthFt).toBe(42);
     // A boat shorter than the slip pays for the slip: 333 × 32.5 ft (slip 30, boat 32.5) = 10822.5 → 10823.
     const s2 = await makeSlip(op, { lengthFt: 30, maxLoaFt: 35 });
-    const r2 = await reserve(op, s2.id, { arrivalDate: '2027-03-10', departureDate: '2027-03-11', boat: boat({ loaFt: 32.5 }), ratePerFootCents: 333, taxRatePercent: 0 });
+    const r2 = await reserve(op, s2.id, {
+      arrivalDate: '2027-03-10',
+      departureDate: '2027-03-11',
+      boat: boat({ loaFt: 32.5 }),
+      ratePerFootCents: 333,
+      taxRatePercent: 0,
+    });
     expect(r2.body.baseCents).toBe(10823);
     const s3 = await makeSlip(op, { lengthFt: 50 });
-    const r3 = await reserve(op, s3.id, { arrivalDate: '2027-03-10', departureDate: '2027-03-11', boat: boat({ loaFt: 32.5 }), ratePerFootCents: 333, taxRatePercent: 0 });
+    const r3 = await reserve(op, s3.id, {
+      arrivalDate: '2027-03-10',
+      departureDate: '2027-03-11',
+      boat: boat({ loaFt: 32.5 }),
+      ratePerFootCents: 333,
+      taxRatePercent: 0,
+    });
     expect(r3.body.baseCents).toBe(16650); // 333 × 50
   });
 
@@ -60,14 +80,27 @@ describe('slip pricing', () => {
     expect(m.body.pricing.lines.filter((l: any) => l.kind === 'base').map((l: any) => l.amountCents)).toEqual([35097, 64000]);
     expect(m.body).toMatchObject({ baseCents: 99097, utilitiesCents: 4645, totalCents: 103742 });
     const s2 = await makeSlip(op, { lengthFt: 50 });
-    const season = await reserve(op, s2.id, { rateType: 'seasonal', arrivalDate: '2027-05-01', departureDate: '2027-11-01', boat: boat({ loaFt: 48 }), ratePerFootCents: 9000, taxRatePercent: 0 });
+    const season = await reserve(op, s2.id, {
+      rateType: 'seasonal',
+      arrivalDate: '2027-05-01',
+      departureDate: '2027-11-01',
+      boat: boat({ loaFt: 48 }),
+      ratePerFootCents: 9000,
+      taxRatePercent: 0,
+    });
     expect(season.body).toMatchObject({ baseCents: 450000, totalCents: 450000, nights: 184 });
   });
 
   it('recalculate-total picks up a re-measured slip; PUT re-prices new dates', async () => {
     const op = await marinaOperator();
     const s = await makeSlip(op, { lengthFt: 30, maxLoaFt: 40 });
-    const r = await reserve(op, s.id, { arrivalDate: '2027-04-01', departureDate: '2027-04-03', boat: boat({ loaFt: 28 }), ratePerFootCents: 400, taxRatePercent: 0 });
+    const r = await reserve(op, s.id, {
+      arrivalDate: '2027-04-01',
+      departureDate: '2027-04-03',
+      boat: boat({ loaFt: 28 }),
+      ratePerFootCents: 400,
+      taxRatePercent: 0,
+    });
     expect(r.body.totalCents).toBe(24000);
     await put(`/slips/${s.id}`, { lengthFt: 35 }, key(op));
     const re = await post(`/slip-reservations/${r.body.id}/recalculate-total`, {}, key(op));
@@ -84,14 +117,14 @@ describe('one unit, racing writers', () => {
     const op = await marinaOperator();
     const s = await makeSlip(op);
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
-        reserve(op, s.id, { arrivalDate: day(op, 20 + (i % 2)), departureDate: day(op, 24), renter: renter(`race${i}`) }),
-      ),
+      Array.from({ length: 6 }, (_, i) => reserve(op, s.id, { arrivalDate: day(op, 20 + (i % 2)), departureDate: day(op, 24), renter: renter(`race${i}`) })),
     );
     const ok = results.filter((r) => r.status === 201);
     expect(ok).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'unavailable');
-    const held = await env.DB.prepare("SELECT count(*) AS n FROM slip_reservations WHERE slip_id = ? AND status IN ('pending','confirmed')").bind(s.id).first<{ n: number }>();
+    const held = await env.DB.prepare("SELECT count(*) AS n FROM slip_reservations WHERE slip_id = ? AND status IN ('pending','confirmed')")
+      .bind(s.id)
+      .first<{ n: number }>();
     expect(held!.n).toBe(1);
     // Nights that do not overlap are fine: departure day = next arrival day.
     const after = await reserve(op, s.id, { arrivalDate: day(op, 24), departureDate: day(op, 26) });
@@ -151,17 +184,23 @@ describe('bill hold', () => {
     expect(bill.status, bill.text).toBe(200);
     expect(bill.body.status).toBe('awaiting_payment');
     expect(bill.body.hold.expired).toBe(false);
-    const mail = await env.DB.prepare("SELECT body FROM message_outbox WHERE customer_id = ? AND template = 'slip_reservation.bill'").bind(op.customerId).first<any>();
+    const mail = await env.DB.prepare("SELECT body FROM message_outbox WHERE customer_id = ? AND template = 'slip_reservation.bill'")
+      .bind(op.customerId)
+      .first<any>();
     expect(mail.body).toContain(r.body.reservationNumber);
     expectError(await reserve(op, s.id), 409, 'unavailable');
     // The timer runs out: the unit is free at once, before any sweep.
-    await env.DB.prepare('UPDATE slip_reservations SET hold_expires_at = ? WHERE id = ?').bind(Date.now() - 1000, r.body.id).run();
+    await env.DB.prepare('UPDATE slip_reservations SET hold_expires_at = ? WHERE id = ?')
+      .bind(Date.now() - 1000, r.body.id)
+      .run();
     const other = await reserve(op, s.id);
     expect(other.status, other.text).toBe(201);
     await runCron('*/5 * * * *');
     const after = await get(`/slip-reservations/${r.body.id}`, key(op));
     expect(after.body.status).toBe('expired');
-    const told = await env.DB.prepare("SELECT count(*) AS n FROM message_outbox WHERE customer_id = ? AND template = 'slip_reservation.hold_expired'").bind(op.customerId).first<any>();
+    const told = await env.DB.prepare("SELECT count(*) AS n FROM message_outbox WHERE customer_id = ? AND template = 'slip_reservation.hold_expired'")
+      .bind(op.customerId)
+      .first<any>();
     expect(told.n).toBe(1);
     // Its nights are taken now: confirming or billing it again is refused.
     expectError(await post(`/slip-reservations/${r.body.id}/confirm`, {}, key(op)), 409, 'unavailable');
@@ -218,7 +257,11 @@ describe('lifecycle and money', () => {
     const s = await makeSlip(op, { lengthFt: 40 });
     const r = await reserve(op, s.id, { boat: boat({ loaFt: 40 }), ratePerFootCents: 1000, taxRatePercent: 0 });
     expect(r.body.totalCents).toBe(120000);
-    expectError(await post(`/slip-reservations/${r.body.id}/charge-card`, { amountCents: 5000, paymentMethodId: 'pm_card_chargeDeclined' }, key(op)), 402, 'payment_failed');
+    expectError(
+      await post(`/slip-reservations/${r.body.id}/charge-card`, { amountCents: 5000, paymentMethodId: 'pm_card_chargeDeclined' }, key(op)),
+      402,
+      'payment_failed',
+    );
     const card = await post(`/slip-reservations/${r.body.id}/charge-card`, { amountCents: 5000, paymentMethodId: 'pm_card_visa' }, key(op));
     expect(card.status, card.text).toBe(201);
     expect(card.body.payment).toMatchObject({ method: 'card', amountCents: 5000 });
@@ -233,14 +276,20 @@ describe('lifecycle and money', () => {
     );
     expect(racing.filter((x) => x.status === 201)).toHaveLength(1);
     for (const x of racing.filter((y) => y.status !== 201)) expectError(x, 409, 'refund_exceeds_paid');
-    expectError(await post(`/slip-reservations/${r.body.id}/refund`, { paymentId: card.body.payment.id, amountCents: 5001 }, key(op)), 409, 'refund_exceeds_paid');
+    expectError(
+      await post(`/slip-reservations/${r.body.id}/refund`, { paymentId: card.body.payment.id, amountCents: 5001 }, key(op)),
+      409,
+      'refund_exceeds_paid',
+    );
     const cr = await post(`/slip-reservations/${r.body.id}/refund`, { paymentId: card.body.payment.id, amountCents: 5000, reason: 'goodwill' }, key(op));
     expect(cr.status, cr.text).toBe(201);
     expect(cr.body.refund.providerRefundId).toMatch(/^re_sim_/);
     const hist = await get(`/slip-reservations/${r.body.id}/payments`, key(op));
     expect(hist.body).toMatchObject({ paidCents: 22000, refundedCents: 11000, netCents: 11000 });
     expect((await events(op.customerId, 'payment.refunded')).map((e) => e.data.amountCents).sort()).toEqual([5000, 6000]);
-    const ledger = await env.DB.prepare("SELECT entry_type, sum(amount) AS s FROM ledger_entries WHERE transaction_id = ? GROUP BY entry_type ORDER BY entry_type")
+    const ledger = await env.DB.prepare(
+      'SELECT entry_type, sum(amount) AS s FROM ledger_entries WHERE transaction_id = ? GROUP BY entry_type ORDER BY entry_type',
+    )
       .bind(r.body.id)
       .all<any>();
     expect(Object.fromEntries(ledger.results.map((x: any) => [x.entry_type, x.s]))).toMatchObject({ revenue: 120000, payment: -22000, refund: 11000 });
@@ -249,7 +298,14 @@ describe('lifecycle and money', () => {
   it('seasonal revenue is recognised month by month, once', async () => {
     const op = await marinaOperator();
     const s = await makeSlip(op, { lengthFt: 50 });
-    const r = await reserve(op, s.id, { rateType: 'seasonal', arrivalDate: '2027-05-01', departureDate: '2027-11-01', boat: boat({ loaFt: 48 }), ratePerFootCents: 9000, taxRatePercent: 0 });
+    const r = await reserve(op, s.id, {
+      rateType: 'seasonal',
+      arrivalDate: '2027-05-01',
+      departureDate: '2027-11-01',
+      boat: boat({ loaFt: 48 }),
+      ratePerFootCents: 9000,
+      taxRatePercent: 0,
+    });
     const first = await post(`/slip-reservations/${r.body.id}/recognize-revenue`, { throughMonth: '2027-06' }, key(op));
     expect(first.status, first.text).toBe(200);
     // 450000 by nights: May 31/184 → 75815, June 30/184 → 73370.
@@ -261,7 +317,9 @@ describe('lifecycle and money', () => {
     const rest = await post(`/slip-reservations/${r.body.id}/recognize-revenue`, { throughMonth: '2027-12' }, key(op));
     expect(rest.body.recognized.map((m: any) => m.amountCents)).toEqual([75815, 75815, 73370, 75815]);
     expect(rest.body).toMatchObject({ recognizedCents: 450000, remainingDeferredCents: 0, recognizedThrough: '2027-10' });
-    const revenue = await env.DB.prepare("SELECT sum(amount) AS s FROM ledger_entries WHERE transaction_id = ? AND entry_type = 'revenue'").bind(r.body.id).first<any>();
+    const revenue = await env.DB.prepare("SELECT sum(amount) AS s FROM ledger_entries WHERE transaction_id = ? AND entry_type = 'revenue'")
+      .bind(r.body.id)
+      .first<any>();
     expect(revenue.s).toBe(450000);
     const nightly = await reserve(op, (await makeSlip(op)).id);
     expectError(await post(`/slip-reservations/${nightly.body.id}/recognize-revenue`, {}, key(op)), 409, 'invalid_state');

@@ -41,9 +41,19 @@ describe('slip subscription', () => {
 describe('slips', () => {
   it('create, unique unit numbers, bulk create is atomic, sections, search, stats, bulk update, status and soft delete', async () => {
     const op = await marinaOperator(100);
-    const a = await post('/slips', { locationId: op.locationId, unitNumber: 'A-1', section: 'A', lengthFt: 30, power: { amps: [30, 50] }, water: true }, key(op));
+    const a = await post(
+      '/slips',
+      { locationId: op.locationId, unitNumber: 'A-1', section: 'A', lengthFt: 30, power: { amps: [30, 50] }, water: true },
+      key(op),
+    );
     expect(a.status, a.text).toBe(201);
-    expect(a.body).toMatchObject({ unitNumber: 'A-1', status: 'available', unitType: 'slip', power: { amps: [30, 50], volts: null, phase: null }, water: true });
+    expect(a.body).toMatchObject({
+      unitNumber: 'A-1',
+      status: 'available',
+      unitType: 'slip',
+      power: { amps: [30, 50], volts: null, phase: null },
+      water: true,
+    });
     expectError(await post('/slips', { locationId: op.locationId, unitNumber: 'A-1' }, key(op)), 409, 'already_exists');
     const dup = await post('/slips/bulk-create', { locationId: op.locationId, prefix: 'A-', start: 0, end: 4, section: 'A' }, key(op));
     expectError(dup, 409, 'already_exists');
@@ -51,7 +61,11 @@ describe('slips', () => {
     expect((await get(`/slips?locationId=${op.locationId}`, key(op))).body.total).toBe(1);
     const ok = await post('/slips/bulk-create', { locationId: op.locationId, prefix: 'A-', start: 2, end: 11, section: 'A', lengthFt: 30 }, key(op));
     expect(ok.body.created).toBe(10);
-    const b = await post('/slips/bulk-create', { locationId: op.locationId, prefix: 'B', start: 1, end: 3, padding: 3, section: 'B', unitType: 'mooring' }, key(op));
+    const b = await post(
+      '/slips/bulk-create',
+      { locationId: op.locationId, prefix: 'B', start: 1, end: 3, padding: 3, section: 'B', unitType: 'mooring' },
+      key(op),
+    );
     expect(b.body.data.map((x: any) => x.unitNumber)).toEqual(['B001', 'B002', 'B003']);
     const list = await get(`/slips?locationId=${op.locationId}&section=A&limit=3`, key(op));
     expect(list.body.total).toBe(11);
@@ -76,7 +90,12 @@ describe('slips', () => {
     expect((await patch(`/slips/${a.body.id}/status`, { status: 'reserved' }, key(op))).body.status).toBe('reserved');
     expect((await api('DELETE', `/slips/${a.body.id}`, key(op))).body.status).toBe('out_of_service');
     const stats = await get(`/slips/stats?locationId=${op.locationId}`, key(op));
-    expect(stats.body).toMatchObject({ total: 14, inService: 13, byStatus: { out_of_service: 1, maintenance: 2, available: 11 }, byUnitType: { slip: 11, mooring: 3 } });
+    expect(stats.body).toMatchObject({
+      total: 14,
+      inService: 13,
+      byStatus: { out_of_service: 1, maintenance: 2, available: 11 },
+      byUnitType: { slip: 11, mooring: 3 },
+    });
     const upd = await put(`/slips/${a.body.id}`, { name: 'Sunset', unitNumber: 'A-99' }, key(op));
     expect(upd.body).toMatchObject({ name: 'Sunset', unitNumber: 'A-99' });
     expectError(await put(`/slips/${a.body.id}`, { unitNumber: 'A-2' }, key(op)), 409, 'already_exists');
@@ -90,7 +109,7 @@ describe('fit rules at their boundaries', () => {
     const q = (b: Record<string, number>) =>
       get(
         `/slips/availability?locationId=${op.locationId}&arrivalDate=${day(op, 30)}&departureDate=${day(op, 31)}&includeRefused=true&${new URLSearchParams(
-          Object.entries(b).map(([k, v]) => [k, String(v)]),
+          Object.entries(b).map(([k, v]): [string, string] => [k, String(v)]),
         )}`,
         key(op),
       );
@@ -102,7 +121,9 @@ describe('fit rules at their boundaries', () => {
     // Defaults: overhang 0, side clearance 1 (beam + 2 ≤ 14), under-keel 1 (draft + 1 ≤ 8).
     expect(await fits({ loaFt: 40, beamFt: 12, draftFt: 7, airDraftFt: 20 })).toEqual([]);
     expect(await fits({ loaFt: 40.01 })).toEqual([expect.objectContaining({ dimension: 'length', requiredFt: 40.01, availableFt: 40, shortByFt: 0.01 })]);
-    expect(await fits({ loaFt: 30, beamFt: 12.01 })).toEqual([expect.objectContaining({ dimension: 'beam', requiredFt: 14.01, availableFt: 14, shortByFt: 0.01 })]);
+    expect(await fits({ loaFt: 30, beamFt: 12.01 })).toEqual([
+      expect.objectContaining({ dimension: 'beam', requiredFt: 14.01, availableFt: 14, shortByFt: 0.01 }),
+    ]);
     expect(await fits({ loaFt: 30, draftFt: 7.5 })).toEqual([expect.objectContaining({ dimension: 'draft', requiredFt: 8.5, availableFt: 8, shortByFt: 0.5 })]);
     expect(await fits({ loaFt: 30, airDraftFt: 20.25 })).toEqual([expect.objectContaining({ dimension: 'air_draft', shortByFt: 0.25 })]);
     const all = await fits({ loaFt: 41, beamFt: 13, draftFt: 8, airDraftFt: 21 });
@@ -116,7 +137,14 @@ describe('fit rules at their boundaries', () => {
     expect(await fits({ loaFt: 42, beamFt: 13, draftFt: 8 })).toEqual([]);
     expect((await fits({ loaFt: 42.01 }))[0]).toMatchObject({ dimension: 'length', availableFt: 42, shortByFt: 0.01 });
     // Creating a reservation for a boat that does not fit answers 409 with the same refusals; overrideFit books it anyway.
-    const body = { slipId: s.id, rateType: 'nightly', arrivalDate: day(op, 30), departureDate: day(op, 31), boat: { vesselName: 'Big', loaFt: 45, beamFt: 13 }, renter: { firstName: 'A', lastName: 'B', email: 'fit@example.test' } };
+    const body = {
+      slipId: s.id,
+      rateType: 'nightly',
+      arrivalDate: day(op, 30),
+      departureDate: day(op, 31),
+      boat: { vesselName: 'Big', loaFt: 45, beamFt: 13 },
+      renter: { firstName: 'A', lastName: 'B', email: 'fit@example.test' },
+    };
     const no = await post('/slip-reservations', body, key(op));
     expectError(no, 409, 'slip_does_not_fit');
     expect(no.body.fit[0]).toMatchObject({ dimension: 'length', shortByFt: 3 });
@@ -137,10 +165,30 @@ describe('marina maps', () => {
     expect(m2.body.displayOrder).toBe(1);
     const order = await put('/slips/maps/reorder', { locationId: op.locationId, mapIds: [m2.body.mapId] }, key(op));
     expect(order.body.data.map((m: any) => m.name)).toEqual(['South basin', 'North basin']);
-    const bad = await put('/slips/maps/batch-pins', { mapId: m1.body.mapId, pins: [{ slipId: s1.id, x: 10, y: 20 }, { slipId: 'slp_missing', x: 1, y: 1 }] }, key(op));
+    const bad = await put(
+      '/slips/maps/batch-pins',
+      {
+        mapId: m1.body.mapId,
+        pins: [
+          { slipId: s1.id, x: 10, y: 20 },
+          { slipId: 'slp_missing', x: 1, y: 1 },
+        ],
+      },
+      key(op),
+    );
     expectError(bad, 404);
     expect((await get(`/slips/maps/${m1.body.mapId}/pins`, key(op))).body.data).toEqual([]);
-    const ok = await put('/slips/maps/batch-pins', { mapId: m1.body.mapId, pins: [{ slipId: s1.id, x: 10, y: 20, rotation: 90 }, { slipId: s2.id, x: 30, y: 20 }] }, key(op));
+    const ok = await put(
+      '/slips/maps/batch-pins',
+      {
+        mapId: m1.body.mapId,
+        pins: [
+          { slipId: s1.id, x: 10, y: 20, rotation: 90 },
+          { slipId: s2.id, x: 30, y: 20 },
+        ],
+      },
+      key(op),
+    );
     expect(ok.body.data.map((p: any) => p.slipId).sort()).toEqual([s1.id, s2.id].sort());
     expect((await get(`/slips/maps/${op.locationId}/unassigned`, key(op))).body.data.map((x: any) => x.id)).toEqual([s3.id]);
     const assign = await put(`/slips/${s3.id}/map-pin`, { mapId: m2.body.mapId, x: 50, y: 50 }, key(op));
@@ -164,7 +212,11 @@ describe('slip settings', () => {
   it('defaults merged, partial update, validation, reset, available templates', async () => {
     const op = await createOperator();
     const d = await get(`/slip-settings/${op.locationId}`, key(op));
-    expect(d.body).toMatchObject({ isCustomized: false, billHoldHours: 48, clearances: { sideClearanceFt: 1, underKeelClearanceFt: 1, overhangAllowanceFt: 0 } });
+    expect(d.body).toMatchObject({
+      isCustomized: false,
+      billHoldHours: 48,
+      clearances: { sideClearanceFt: 1, underKeelClearanceFt: 1, overhangAllowanceFt: 0 },
+    });
     const u = await put(`/slip-settings/${op.locationId}`, { billHoldHours: 24, rates: { nightlyPerFootCents: 500 } }, key(op));
     expect(u.body).toMatchObject({ isCustomized: true, billHoldHours: 24, rates: { nightlyPerFootCents: 500, monthlyPerFootCents: 2500 } });
     expectError(await put(`/slip-settings/${op.locationId}`, { deposit: { policy: 'percent' } }, key(op)), 400, 'validation_failed');
