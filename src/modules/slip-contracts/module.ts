@@ -10,8 +10,7 @@ export default defineModule({
   tags: [
     {
       name: 'Slip contracts',
-      description:
-        `Contract templates with variables, contracts generated for slip reservations as PDFs (embedded Unicode font), sent for signature, signed with a signature record (signature, signer, time, IP, user agent, SHA-256 of the document), resent, voided and regenerated.`,
+      description: `Contract templates with variables, contracts generated for slip reservations as PDFs (embedded Unicode font), sent for signature, signed with a signature record (signature, signer, time, IP, user agent, SHA-256 of the document), resent, voided and regenerated.`,
     },
   ],
 });

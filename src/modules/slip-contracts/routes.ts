@@ -3,10 +3,8 @@ import * as s from './schemas';
 
 const tags = ['Slip contracts'];
 const PERM = 'Needs the `marina` permission (admins and managers have it).';
-const STATUS_DOC =
-  `Contract statuses: \`generated\` (PDF made) → \`sent\` (e-mailed for signature with a link valid \`expiresInDays\`) → \`signed\`; any → \`voided\`. The reservation's \`contract.status\` follows: pending, sent, signed (none after a void).`;
-const PDF_DOC =
-  `PDFs are built with pdf-lib and embed DejaVu Sans (Latin, Greek and Cyrillic), so names such as "Søren Ødegård", "Zoë", "Łukasz" or "Дмитрий" print as written; they are stored in R2 and served by GET /slip-contracts/{id}/pdf.`;
+const STATUS_DOC = `Contract statuses: \`generated\` (PDF made) → \`sent\` (e-mailed for signature with a link valid \`expiresInDays\`) → \`signed\`; any → \`voided\`. The reservation's \`contract.status\` follows: pending, sent, signed (none after a void).`;
+const PDF_DOC = `PDFs are built with pdf-lib and embed DejaVu Sans (Latin, Greek and Cyrillic), so names such as "Søren Ødegård", "Zoë", "Łukasz" or "Дмитрий" print as written; they are stored in R2 and served by GET /slip-contracts/{id}/pdf.`;
 
 export const listTemplates = route({
   method: 'get',
@@ -98,8 +96,7 @@ export const locationTemplates = route({
   operationId: 'listSlipSettingsTemplates',
   tags: ['Slip settings'],
   summary: 'Contract templates available at a location',
-  description:
-    `Active templates of the location and those for every location; \`isLocationDefault\` marks the one contracts use when no template is named (the settings' \`defaultContractTemplateId\`, else the location's default template, else the operator-wide default).`,
+  description: `Active templates of the location and those for every location; \`isLocationDefault\` marks the one contracts use when no template is named (the settings' \`defaultContractTemplateId\`, else the location's default template, else the operator-wide default).`,
   params: s.LocationParams,
   ok: s.LocationTemplates,
   errors: [404],

@@ -12,8 +12,7 @@ export default defineModule({
   tags: [
     {
       name: 'Slip reservations',
-      description:
-        `Reservations of marina units by the night, month, season or year: fit check, per-foot pricing with fees, utilities and tax, bill with hold timer, confirmation, check-in and check-out, transfers, payments (recorded, saved card, card reader), refunds, deferred revenue recognition, messages. Every reservation, transfer and date change of a unit goes through that unit's SlipLock Durable Object, with a database trigger as backstop.`,
+      description: `Reservations of marina units by the night, month, season or year: fit check, per-foot pricing with fees, utilities and tax, bill with hold timer, confirmation, check-in and check-out, transfers, payments (recorded, saved card, card reader), refunds, deferred revenue recognition, messages. Every reservation, transfer and date change of a unit goes through that unit's SlipLock Durable Object, with a database trigger as backstop.`,
     },
   ],
 });

@@ -7,17 +7,13 @@ const PAY_PERM = 'Needs the `payments` permission (admins and managers have it).
 
 const STATUS_DOC = `Statuses: \`pending\` (requested; holds the unit) → \`confirmed\` (by staff, or by a payment of a bill) → \`checked_in\` (on or after the arrival date; the unit becomes occupied) → \`checked_out\` (the unit becomes available). \`send-bill\` turns pending (or expired) into \`awaiting_payment\`: the unit is held until the bill is paid (deposit, or the total without a deposit policy: the reservation becomes confirmed) or the hold expires (\`billHoldHours\` of the location, default 48): from that instant the unit is free for others, and a job every 5 minutes marks the reservation \`expired\` and e-mails the renter. An expired reservation can be billed or confirmed again if its nights are still free. \`cancelled\` from pending, awaiting_payment, confirmed or expired (a checked-in boat checks out instead); only a cancelled reservation can be deleted.`;
 
-const LOCK_DOC =
-  `Every write that makes a reservation hold nights of a unit (create, transfer, date change, re-activating an expired or lapsed bill hold) is checked and reserved inside that unit's SlipLock object (one Durable Object per unit, the same protocol as the inventory lock of other sales), and a database trigger refuses any write that would still leave two holding reservations of one unit on overlapping nights: two racing reservations of one unit can never both succeed (409 \`unavailable\` with \`conflicts\`).`;
+const LOCK_DOC = `Every write that makes a reservation hold nights of a unit (create, transfer, date change, re-activating an expired or lapsed bill hold) is checked and reserved inside that unit's SlipLock object (one Durable Object per unit, the same protocol as the inventory lock of other sales), and a database trigger refuses any write that would still leave two holding reservations of one unit on overlapping nights: two racing reservations of one unit can never both succeed (409 \`unavailable\` with \`conflicts\`).`;
 
-const PRICE_DOC =
-  `Pricing, all in integer cents: base = rate per foot × max(boat LOA, slip length) × the period — nights for \`nightly\`; calendar months for \`monthly\`, a partial month pro-rated by its days (17 nights of January bill 17/31 of a month), each month rounded to the cent; the whole term for \`seasonal\` and \`annual\` — plus \`fees\` and \`utilities\` (per stay, night, month pro-rated the same way, or foot), minus \`discountCents\`, plus tax (\`taxRatePercent\` of the base and the taxable lines after the discount). \`pricing.lines\` shows each line. The rate defaults to the unit's own rate for the rate type, else the location's settings; fees, utilities and tax default to the settings. \`depositCents\` follows the location's deposit policy.`;
+const PRICE_DOC = `Pricing, all in integer cents: base = rate per foot × max(boat LOA, slip length) × the period — nights for \`nightly\`; calendar months for \`monthly\`, a partial month pro-rated by its days (17 nights of January bill 17/31 of a month), each month rounded to the cent; the whole term for \`seasonal\` and \`annual\` — plus \`fees\` and \`utilities\` (per stay, night, month pro-rated the same way, or foot), minus \`discountCents\`, plus tax (\`taxRatePercent\` of the base and the taxable lines after the discount). \`pricing.lines\` shows each line. The rate defaults to the unit's own rate for the rate type, else the location's settings; fees, utilities and tax default to the settings. \`depositCents\` follows the location's deposit policy.`;
 
-const FIT_DOC =
-  `Fit (location clearances, see GET /slip-settings/{locationId}): LOA ≤ max LOA + overhang allowance; beam + 2 × side clearance ≤ width; draft + under-keel clearance ≤ depth at low water; air draft ≤ overhead clearance; equality fits. A boat that does not fit answers 409 \`slip_does_not_fit\` with \`fit\` naming each failing dimension and the shortfall in feet, unless \`overrideFit\` is true (audited).`;
+const FIT_DOC = `Fit (location clearances, see GET /slip-settings/{locationId}): LOA ≤ max LOA + overhang allowance; beam + 2 × side clearance ≤ width; draft + under-keel clearance ≤ depth at low water; air draft ≤ overhead clearance; equality fits. A boat that does not fit answers 409 \`slip_does_not_fit\` with \`fit\` naming each failing dimension and the shortfall in feet, unless \`overrideFit\` is true (audited).`;
 
-const MONEY_DOC =
-  `Money in integer cents. \`balanceCents\` = total − (paid − refunded). Payments fire \`payment.completed\`, refunds \`payment.refunded\`; both post to the ledger (source \`slip\`).`;
+const MONEY_DOC = `Money in integer cents. \`balanceCents\` = total − (paid − refunded). Payments fire \`payment.completed\`, refunds \`payment.refunded\`; both post to the ledger (source \`slip\`).`;
 
 export const availability = route({
   method: 'get',
@@ -74,8 +70,7 @@ export const stats = route({
   operationId: 'getSlipReservationStats',
   tags,
   summary: 'Reservation statistics',
-  description:
-    `Counts by status and rate type, arrivals and departures today (location time; UTC without \`locationId\`), boats in house, reservations awaiting payment, booked, collected (net of refunds) and outstanding cents (cancelled and expired reservations left out of booked).`,
+  description: `Counts by status and rate type, arrivals and departures today (location time; UTC without \`locationId\`), boats in house, reservations awaiting payment, booked, collected (net of refunds) and outstanding cents (cancelled and expired reservations left out of booked).`,
   query: s.LocationQuery,
   ok: s.Stats,
   errors: [404],
@@ -99,8 +94,7 @@ export const expiring = route({
   operationId: 'listExpiringSlipReservations',
   tags,
   summary: 'Reservations ending soon (renewals)',
-  description:
-    `Confirmed and in-house reservations whose departure date falls within \`withinDays\` (default 30) days from today; filter \`rateType\` (monthly, seasonal, annual tenants to renew). Ordered by departure.`,
+  description: `Confirmed and in-house reservations whose departure date falls within \`withinDays\` (default 30) days from today; filter \`rateType\` (monthly, seasonal, annual tenants to renew). Ordered by departure.`,
   query: s.ExpiringQuery,
   ok: s.DueList,
   errors: [404],

@@ -11,13 +11,11 @@ export default defineModule({
   tags: [
     {
       name: 'Slips',
-      description:
-        `Marina units (slips, side-ties, moorings, dry-rack spaces) of a location: unit number, section, dimensions for the fit check, power and water, map pin, status. DELETE is a soft delete (out_of_service). Availability with the fit check is GET /slips/availability (Slip reservations).`,
+      description: `Marina units (slips, side-ties, moorings, dry-rack spaces) of a location: unit number, section, dimensions for the fit check, power and water, map pin, status. DELETE is a soft delete (out_of_service). Availability with the fit check is GET /slips/availability (Slip reservations).`,
     },
     {
       name: 'Slip subscription',
-      description:
-        `The marina subscription: a quota of slips billed monthly through the payment provider; slips in service above the quota are billed automatically at 10 dollars per slip per month.`,
+      description: `The marina subscription: a quota of slips billed monthly through the payment provider; slips in service above the quota are billed automatically at 10 dollars per slip per month.`,
     },
   ],
 });

@@ -4,8 +4,7 @@ import * as s from './schemas';
 const tags = ['Slips'];
 const subTags = ['Slip subscription'];
 
-const STATUS_DOC =
-  `Statuses: \`available\`, \`occupied\` (set at check-in, back to available at check-out), \`reserved\` (held for a tenant; still bookable for free dates), \`maintenance\` and \`out_of_service\` (no new reservations, transfers or date changes; out_of_service slips are not billed by the slip subscription).`;
+const STATUS_DOC = `Statuses: \`available\`, \`occupied\` (set at check-in, back to available at check-out), \`reserved\` (held for a tenant; still bookable for free dates), \`maintenance\` and \`out_of_service\` (no new reservations, transfers or date changes; out_of_service slips are not billed by the slip subscription).`;
 const PERM = 'Needs the `marina` permission (admins and managers have it).';
 const SUB = `Adding slips needs an active slip subscription (402 \`slip_subscription_required\` otherwise); slips in service above the subscribed quota are billed automatically at 10 dollars per slip per month: the subscription quantity is changed through the payment provider right after the write (see GET /slip-subscription/status).`;
 
@@ -179,8 +178,7 @@ export const setStatus = route({
   errors: [402, 403, 404],
 });
 
-const SUB_DOC =
-  `The marina subscribes a \`quota\` of slips; the subscription bills max(quota, slips in service) slips at 10 dollars per slip per month, so slips created above the quota are billed automatically (the quantity changes through the payment provider after each change, and a daily job reconciles). Admin only.`;
+const SUB_DOC = `The marina subscribes a \`quota\` of slips; the subscription bills max(quota, slips in service) slips at 10 dollars per slip per month, so slips created above the quota are billed automatically (the quantity changes through the payment provider after each change, and a daily job reconciles). Admin only.`;
 
 export const subscriptionStatus = route({
   method: 'get',
