@@ -148,3 +148,13 @@ export function glyphHexOf(text: string, weight: 'regular' | 'bold' = 'regular')
     .glyphs.map((g) => g.id.toString(16).toUpperCase().padStart(4, '0'))
     .join('');
 }
+
+/** The text of a hex string drawn with an embedded font (the reverse of `glyphHexOf`; tests read PDFs back with it). */
+export function textOfGlyphHex(hex: string, weight: 'regular' | 'bold' = 'regular'): string {
+  const d = weight === 'bold' ? DEJAVU_SANS_BOLD : DEJAVU_SANS_REGULAR;
+  const byGlyph = new Map<number, number>();
+  for (let i = 0; i < d.cmap.length; i += 2) if (!byGlyph.has(d.cmap[i + 1])) byGlyph.set(d.cmap[i + 1], d.cmap[i]);
+  let out = '';
+  for (let i = 0; i + 4 <= hex.length; i += 4) out += String.fromCodePoint(byGlyph.get(parseInt(hex.slice(i, i + 4), 16)) ?? 0xfffd);
+  return out;
+}
