@@ -221,6 +221,28 @@ describe('bill hold', () => {
     expect(rest.body.reservation).toMatchObject({ status: 'confirmed', amountPaidCents: 15000, balanceCents: 45000, hold: null });
     expect((await events(op.customerId, 'payment.completed')).map((e) => e.data.amountCents).sort()).toEqual([10000, 5000].sort());
   });
+  it('a payment after the hold lapsed confirms only if the unit is still free, and charges nothing otherwise', async () => {
+    const op = await marinaOperator();
+    const s = await makeSlip(op);
+    const lapse = (id: string) =>
+      env.DB.prepare('UPDATE slip_reservations SET hold_expires_at = ? WHERE id = ?')
+        .bind(Date.now() - 1000, id)
+        .run();
+    const free = await reserve(op, s.id, { status: 'pending', arrivalDate: day(op, 40), departureDate: day(op, 42) });
+    await post(`/slip-reservations/${free.body.id}/send-bill`, {}, key(op));
+    await lapse(free.body.id);
+    const paid = await post(`/slip-reservations/${free.body.id}/charge-card`, { paymentMethodId: 'pm_card_visa' }, key(op));
+    expect(paid.status, paid.text).toBe(201);
+    expect(paid.body.reservation.status).toBe('confirmed');
+    const late = await reserve(op, s.id, { status: 'pending', arrivalDate: day(op, 50), departureDate: day(op, 52) });
+    await post(`/slip-reservations/${late.body.id}/send-bill`, {}, key(op));
+    await lapse(late.body.id);
+    await reserve(op, s.id, { arrivalDate: day(op, 51), departureDate: day(op, 53) });
+    const before = await env.DB.prepare('SELECT count(*) AS n FROM sim_payment_intents').first<any>();
+    expectError(await post(`/slip-reservations/${late.body.id}/charge-card`, { paymentMethodId: 'pm_card_visa' }, key(op)), 409, 'unavailable');
+    const after = await env.DB.prepare('SELECT count(*) AS n FROM sim_payment_intents').first<any>();
+    expect(after.n).toBe(before.n);
+  });
 });
 
 describe('lifecycle and money', () => {
@@ -243,6 +265,13 @@ describe('lifecycle and money', () => {
     const paid = await post(`/slip-reservations/${r2.body.id}/record-payment`, { amountCents: 1000, method: 'check', reference: 'CHK 1001' }, key(op));
     expect(paid.status, paid.text).toBe(201);
     expect((await post(`/slip-reservations/${r2.body.id}/cancel`, { reason: 'weather' }, key(op))).body.status).toBe('cancelled');
+    const charges = await env.DB.prepare(
+      "SELECT sum(amount) AS s, count(*) AS n FROM ledger_entries WHERE transaction_id = ? AND entry_type IN ('revenue','tax')",
+    )
+      .bind(r2.body.id)
+      .first<any>();
+    expect(charges.n).toBeGreaterThan(1);
+    expect(charges.s).toBe(0);
     expectError(await api('DELETE', `/slip-reservations/${r2.body.id}`, key(op)), 409, 'has_payments');
     expect((await post(`/slip-reservations/${r2.body.id}/refund`, {}, key(op))).status).toBe(201);
     const d = await api('DELETE', `/slip-reservations/${r2.body.id}`, key(op));
