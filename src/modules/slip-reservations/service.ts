@@ -2,7 +2,7 @@
 // the lock helper), lifecycle.ts (confirm, bill with hold, check-in/out, cancel, delete, contract
 // state, re-pricing, revenue recognition, hold expiry), charging.ts (payments and refunds),
 // messages.ts, availability.ts (fit and free units), queries.ts (reads), pricing.ts, ledger.ts.
-export { createReservation, updateReservation, transferReservation } from './create';
+export { createReservation, updateReservation, transferReservation, underSlipLock, reservationEvent } from './create';
 export {
   cancelReservation,
   checkIn,
