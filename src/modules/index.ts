@@ -23,6 +23,8 @@ import holds from './holds/module';
 import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
+import payments from './payments/module';
+import promoCodes from './promo-codes/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -53,4 +55,6 @@ export const modules: ModuleDef[] = [
   drydock,
   waitlist,
   sandbox,
+  payments,
+  promoCodes,
 ];

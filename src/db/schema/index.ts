@@ -7,3 +7,8 @@ export * from './bookings';
 export * from './waivers';
 export * from './channel';
 export * from './waitlist';
+export * from './idempotency';
+export * from './affiliates';
+export * from './promo-codes';
+export * from './pos';
+export * from './protection-plans';
