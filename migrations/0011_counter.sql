@@ -129,6 +129,15 @@ CREATE TABLE `promo_uses` (
 CREATE INDEX `promo_uses_code_idx` ON `promo_uses` (`promo_code_id`);--> statement-breakpoint
 CREATE INDEX `promo_uses_affiliate_idx` ON `promo_uses` (`customer_id`,`affiliate_id`);--> statement-breakpoint
 CREATE INDEX `promo_uses_transaction_idx` ON `promo_uses` (`customer_id`,`transaction_id`);--> statement-breakpoint
+CREATE TABLE `pos_connected_accounts` (
+	`account_id` text PRIMARY KEY NOT NULL,
+	`customer_id` text NOT NULL,
+	`region` text NOT NULL,
+	`country` text NOT NULL,
+	`created_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `pos_connected_accounts_customer_idx` ON `pos_connected_accounts` (`customer_id`);--> statement-breakpoint
 CREATE TABLE `pos_folder_items` (
 	`folder_id` text NOT NULL,
 	`item_id` text NOT NULL,

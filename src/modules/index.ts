@@ -25,6 +25,7 @@ import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
 import payments from './payments/module';
 import promoCodes from './promo-codes/module';
+import pos from './pos/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -57,4 +58,5 @@ export const modules: ModuleDef[] = [
   sandbox,
   payments,
   promoCodes,
+  pos,
 ];

@@ -199,3 +199,16 @@ export const posSettlements = sqliteTable(
     index('pos_settlements_drawer_idx').on(t.customerId, t.locationId, t.drawerId, t.rangeEnd),
   ],
 );
+
+/** Connected (merchant) accounts an operator created through POST /pos/account, per provider region. */
+export const posConnectedAccounts = sqliteTable(
+  'pos_connected_accounts',
+  {
+    accountId: text('account_id').primaryKey(),
+    customerId: tenant(),
+    region: text('region', { enum: ['US', 'CA'] }).notNull(),
+    country: text('country').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pos_connected_accounts_customer_idx').on(t.customerId)],
+);
