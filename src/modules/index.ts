@@ -26,6 +26,7 @@ import sandbox from './sandbox/module';
 import payments from './payments/module';
 import promoCodes from './promo-codes/module';
 import pos from './pos/module';
+import protectionPlans from './protection-plans/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -59,4 +60,5 @@ export const modules: ModuleDef[] = [
   payments,
   promoCodes,
   pos,
+  protectionPlans,
 ];
