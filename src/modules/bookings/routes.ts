@@ -6,6 +6,7 @@ const tags = ['Bookings'];
 export const book = route({
   method: 'post',
   path: '/coreBooking/book',
+  idempotent: true,
   tags,
   status: 201,
   summary: 'Place a booking: renter, price, payment, assets, deposit, ledger, notifications and loyalty in one operation',

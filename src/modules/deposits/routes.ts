@@ -10,6 +10,7 @@ const LEDGER =
 export const authorize = route({
   method: 'post',
   path: '/preAuth/authorize-deposit',
+  idempotent: true,
   tags,
   summary: 'Place a security-deposit hold on a card or a card reader',
   body: s.AuthorizeBody,
@@ -30,6 +31,7 @@ export const authorize = route({
 export const postDeposit = route({
   method: 'post',
   path: '/preAuth/post-deposit',
+  idempotent: true,
   tags,
   summary: 'Record a completed card-reader hold on the rental',
   body: s.PostDepositBody,
@@ -41,6 +43,7 @@ export const postDeposit = route({
 export const capture = route({
   method: 'post',
   path: '/preAuth/capture-deposit',
+  idempotent: true,
   tags,
   summary: 'Capture all or part of a deposit hold (dollars)',
   body: s.CaptureBody,
