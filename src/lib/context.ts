@@ -162,7 +162,8 @@ export function ownCustomer(ctx: Ctx, customerId?: string | null): string {
 export const isPlatformStaff = (p: Principal) => p.kind === 'platform';
 
 export function requirePlatformStaff(ctx: Ctx): void {
-  if (!isPlatformStaff(ctx.principal)) throw new ApiError('forbidden', "This operation is for Berth's platform staff (x-platform-key or a platform-role token)");
+  if (!isPlatformStaff(ctx.principal))
+    throw new ApiError('forbidden', `This operation is for Berth's platform staff (x-platform-key or a platform-role token)`);
 }
 
 export const isAdmin = (p: Principal) => p.role === 'admin' || p.permissions.includes('admin');

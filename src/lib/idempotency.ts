@@ -91,7 +91,7 @@ async function claim(db: DB, scope: string, key: string, hash: string, depth = 0
   if (row.effectCommitted) {
     throw new ApiError(
       'request_in_progress',
-      'The request with this Idempotency-Key changed data but its answer was lost or it is still finishing; look the result up instead of retrying it with this key',
+      `The request with this Idempotency-Key changed data but its answer was lost or it is still finishing; look the result up instead of retrying it with this key`,
     );
   }
   if (now - row.claimedAt > ABANDONED_CLAIM_MS) {

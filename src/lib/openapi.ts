@@ -159,7 +159,7 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
       ...(spec.multipart && !spec.body ? { body: { content: { 'multipart/form-data': { schema: documentedOnly(spec.multipart) } }, required: true } } : {}),
       ...(spec.query ? { query: spec.query as any } : {}),
       ...(spec.params ? { params: spec.params as any } : {}),
-      ...(spec.idempotent ? { headers: IdempotencyHeaders as any } : {}),
+      ...(spec.idempotent ? { headers: IdempotencyHeaders } : {}),
     },
     responses,
   });

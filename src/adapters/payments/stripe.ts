@@ -254,7 +254,12 @@ export class StripePayments implements PaymentsPort {
   }
   async createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }) {
     try {
-      const l = await this.stripe.accountLinks.create({ account: accountId, refresh_url: urls.refreshUrl, return_url: urls.returnUrl, type: 'account_onboarding' });
+      const l = await this.stripe.accountLinks.create({
+        account: accountId,
+        refresh_url: urls.refreshUrl,
+        return_url: urls.returnUrl,
+        type: 'account_onboarding',
+      });
       return { url: l.url, expiresAt: new Date(l.expires_at * 1000).toISOString() };
     } catch (e) {
       rethrow(e);

@@ -122,7 +122,12 @@ export interface PaymentsPort {
   refund(paymentIntentId: string, amount?: number, reason?: string): Promise<Refund>;
   createConnectionToken(locationId?: string): Promise<{ secret: string }>;
   /** Connected accounts (operators' merchant accounts): create, onboarding link, embedded session, dashboard login link. */
-  createAccount(input: { country?: string; email?: string | null; type?: 'express' | 'standard'; metadata?: Record<string, string> }): Promise<ConnectedAccount>;
+  createAccount(input: {
+    country?: string;
+    email?: string | null;
+    type?: 'express' | 'standard';
+    metadata?: Record<string, string>;
+  }): Promise<ConnectedAccount>;
   getAccount(id: string): Promise<ConnectedAccount | null>;
   createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }): Promise<AccountLink>;
   createAccountSession(accountId: string): Promise<{ clientSecret: string; expiresAt: string }>;

@@ -13,7 +13,6 @@
 import type { Ctx } from '../../lib/context';
 import { toCents } from '../../lib/money';
 import { tenantOf } from '../../lib/context';
-import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
@@ -70,7 +69,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const dd = input.discountDetails;
   let promoUse: PromoUse | null = null;
   if (dd?.promoCode) {
-    const promo = await resolvePromoCode(ctx, settings, dd.promoCode, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now });
+    const scope = { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now };
+    const promo = await resolvePromoCode(ctx, settings, dd.promoCode, scope);
     discounts.push(promo.discount);
     promoUse = promo.use;
   }

@@ -78,7 +78,9 @@ export async function resolvePromoCode(
   if (stored) {
     if (!stored.ok) throw invalidPromo(stored.reason);
     const d = stored.use;
-    return { discount: d.percentOff != null ? { type: 'promo', code: d.code, percent: d.percentOff } : { type: 'promo', code: d.code, amount: d.amountOff ?? 0 }, use: d };
+    const discount: OrderDiscount =
+      d.percentOff != null ? { type: 'promo', code: d.code, percent: d.percentOff } : { type: 'promo', code: d.code, amount: d.amountOff ?? 0 };
+    return { discount, use: d };
   }
   return { discount: await settingsPromo(settings, code, pc), use: null };
 }

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer } from '../../lib/context';
-import { commit, type DomainEvent } from '../../lib/commit';
+import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
@@ -15,7 +15,6 @@ import {
   intentState,
   ledgerMemo,
   locationInTenant,
-  paymentCompleted,
   rentalInTenant,
   statusFromIntent,
   type DepositRow,

@@ -56,7 +56,10 @@ export type CollectRequest = MoneyBase &
   );
 
 export type RefundRequest = MoneyBase &
-  ({ mode: 'provider'; paymentIntentId: string; amount: number; currency: string; reason?: string } | { mode: 'offline'; method: MoneyMethod; amount: number; currency: string });
+  (
+    | { mode: 'provider'; paymentIntentId: string; amount: number; currency: string; reason?: string }
+    | { mode: 'offline'; method: MoneyMethod; amount: number; currency: string }
+  );
 
 const log = (ctx: Ctx, msg: string, fields: Record<string, unknown>) => ctx.log.error(msg, fields);
 
@@ -65,9 +68,14 @@ const log = (ctx: Ctx, msg: string, fields: Record<string, unknown>) => ctx.log.
  * ledger write with `commitMoney` (once). With `req` null nothing is charged and `commitMoney` is a
  * plain commit (a booking paid later, for example).
  */
-export async function collectPayment<T>(ctx: Ctx, req: CollectRequest | null, record: (paid: Collected | null, commitMoney: CommitMoney) => Promise<T>): Promise<T> {
+export async function collectPayment<T>(
+  ctx: Ctx,
+  req: CollectRequest | null,
+  record: (paid: Collected | null, commitMoney: CommitMoney) => Promise<T>,
+): Promise<T> {
   if (!req) {
-    const plain = async (statements: Stmt[], meta?: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] }) => void (await commit(ctx, statements, meta ?? {}));
+    const plain = async (statements: Stmt[], meta?: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] }) =>
+      void (await commit(ctx, statements, meta ?? {}));
     return record(null, Object.assign(plain, { alreadyRecorded: () => undefined }));
   }
   const pay = payments(ctx.env, req.region);

@@ -25,7 +25,8 @@ async function folderLinks(ctx: Ctx, customerId: string, locationId: string, ite
       .from(posFolders)
       .where(and(eq(posFolders.customerId, customerId), eq(posFolders.locationId, locationId), inArray(posFolders.id, unique)))
       .all();
-    if (found.length !== unique.length) throw new ApiError('bad_request', 'Unknown folderIds for this location', { details: [{ field: 'folderIds', message: 'unknown folder' }] });
+    if (found.length !== unique.length)
+      throw new ApiError('bad_request', 'Unknown folderIds for this location', { details: [{ field: 'folderIds', message: 'unknown folder' }] });
   }
   return [
     ctx.db.delete(posFolderItems).where(and(eq(posFolderItems.itemId, itemId), eq(posFolderItems.customerId, customerId))),
@@ -80,8 +81,7 @@ export async function createItem(
   await locationOf(ctx, input.locationId);
   const allowNegative = input.allowNegativeStock ?? false;
   const variants: VariantInput[] = input.variants?.length ? input.variants : [{ name: 'Default', price: input.price ?? 0 }];
-  for (const v of variants)
-    if ((v.quantity ?? 0) < 0 && !allowNegative) throw insufficientStock(`"${v.name}"`);
+  for (const v of variants) if ((v.quantity ?? 0) < 0 && !allowNegative) throw insufficientStock(`"${v.name}"`);
   const itemId = newId('pitm');
   const stmts: Stmt[] = [
     ctx.db.insert(posItems).values({
@@ -124,7 +124,8 @@ export async function updateItem(
   requirePermission(ctx, 'pos');
   const item = await itemInLocation(ctx, customerId, input.locationId, input.itemId);
   const patch: Partial<ItemRow> = {};
-  for (const k of ['name', 'category', 'taxRate', 'image', 'tags', 'allowNegativeStock'] as const) if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
+  for (const k of ['name', 'category', 'taxRate', 'image', 'tags', 'allowNegativeStock'] as const)
+    if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
   const stmts: Stmt[] = [];
   if (Object.keys(patch).length)
     stmts.push(
@@ -151,7 +152,10 @@ export async function updateItem(
     const kept = new Set<string>();
     input.variants.forEach((v, i) => {
       if (v.variantId) {
-        if (!byId.has(v.variantId)) throw new ApiError('bad_request', `Unknown variantId ${v.variantId} of this item`, { details: [{ field: `variants.${i}.variantId`, message: 'unknown variant' }] });
+        if (!byId.has(v.variantId))
+          throw new ApiError('bad_request', `Unknown variantId ${v.variantId} of this item`, {
+            details: [{ field: `variants.${i}.variantId`, message: 'unknown variant' }],
+          });
         kept.add(v.variantId);
         stmts.push(
           ctx.db
@@ -175,7 +179,8 @@ export async function updateItem(
       );
   }
   stmts.push(...(await folderLinks(ctx, customerId, input.locationId, item.id, input.folderIds)));
-  if (!stmts.length) throw new ApiError('no_changes', 'Nothing to change: give name, category, taxRate, image, variants, tags, allowNegativeStock or folderIds');
+  if (!stmts.length)
+    throw new ApiError('no_changes', 'Nothing to change: give name, category, taxRate, image, variants, tags, allowNegativeStock or folderIds');
   try {
     await commit(ctx, stmts, { audit: { action: 'pos.item.update', targetType: 'pos_item', targetId: item.id, details: { fields: Object.keys(input) } } });
   } catch (err) {
@@ -224,11 +229,24 @@ export async function changeStock(ctx: Ctx, input: { locationId: string; itemId:
   const item = await itemInLocation(ctx, customerId, input.locationId, input.itemId);
   const v = await variantOf(ctx, customerId, item.id, input.variantId);
   const tillId = input.tillId ?? '';
-  const stmt = ctx.db
-    .insert(posStock)
-    .values({ id: newId('pstk'), customerId, itemId: item.id, variantId: v.id, tillId, quantity: input.quantity, allowNegative: item.allowNegativeStock })
-    .onConflictDoUpdate({ target: [posStock.variantId, posStock.tillId], set: { quantity: sql`${posStock.quantity} + ${input.quantity}`, updatedAt: new Date().toISOString() } })
-    .returning({ quantity: posStock.quantity });
+  // SQLite checks a candidate row's CHECK before an upsert's conflict, so a decrease is a plain
+  // UPDATE of the existing row; an increase (or a product allowed below zero) may create the till's row.
+  const stmt =
+    input.quantity >= 0 || item.allowNegativeStock
+      ? ctx.db
+          .insert(posStock)
+          .values({ id: newId('pstk'), customerId, itemId: item.id, variantId: v.id, tillId, quantity: input.quantity, allowNegative: item.allowNegativeStock })
+          .onConflictDoUpdate({
+            target: [posStock.variantId, posStock.tillId],
+            set: { quantity: sql`${posStock.quantity} + ${input.quantity}`, updatedAt: new Date().toISOString() },
+          })
+          .returning({ quantity: posStock.quantity })
+      : ctx.db
+          .update(posStock)
+          .set({ quantity: sql`${posStock.quantity} + ${input.quantity}`, updatedAt: new Date().toISOString() })
+          .where(and(eq(posStock.variantId, v.id), eq(posStock.tillId, tillId), eq(posStock.customerId, customerId)))
+          .returning({ quantity: posStock.quantity });
+  const what = `"${item.name} / ${v.name}"${input.tillId ? ` at till ${input.tillId}` : ''}`;
   let quantity: number;
   try {
     // The change and its audit row in one batch (commit() cannot hand back the RETURNING row).
@@ -241,9 +259,11 @@ export async function changeStock(ctx: Ctx, input: { locationId: string; itemId:
         details: { itemId: item.id, tillId: input.tillId ?? null, change: input.quantity },
       }),
     ]);
-    quantity = (res as { quantity: number }[])[0].quantity;
+    const rows = res as { quantity: number }[];
+    if (!rows.length) throw insufficientStock(what); // no stock at this till yet: nothing to take out
+    quantity = rows[0].quantity;
   } catch (err) {
-    if (isStockCheck(err)) throw insufficientStock(`"${item.name} / ${v.name}"${input.tillId ? ` at till ${input.tillId}` : ''}`);
+    if (isStockCheck(err)) throw insufficientStock(what);
     throw err;
   }
   return { itemId: item.id, variantId: v.id, tillId: input.tillId ?? null, quantity, change: input.quantity };

@@ -84,7 +84,9 @@ export async function createPosPaymentIntent(
   if (input.fee_in_cents !== undefined && input.fee_in_cents > input.amount)
     throw new ApiError('bad_request', 'fee_in_cents cannot exceed amount', { details: [{ field: 'fee_in_cents', message: 'above amount' }] });
   if (input.fee_in_cents && !input.connected_account_id)
-    throw new ApiError('bad_request', 'An application fee needs connected_account_id', { details: [{ field: 'connected_account_id', message: 'required with a fee' }] });
+    throw new ApiError('bad_request', 'An application fee needs connected_account_id', {
+      details: [{ field: 'connected_account_id', message: 'required with a fee' }],
+    });
   if (input.connected_account_id) await ownAccount(ctx, input.connected_account_id);
   const destination = input.use_destination_charges !== false;
   try {
@@ -95,7 +97,11 @@ export async function createPosPaymentIntent(
       description: 'Point of sale',
       metadata: { kind: 'pos_intent', berthCustomerId: customerId, customerId },
       applicationFeeAmount: input.fee_in_cents,
-      ...(input.connected_account_id ? (destination ? { transferDestination: input.connected_account_id } : { onBehalfOfAccount: input.connected_account_id }) : {}),
+      ...(input.connected_account_id
+        ? destination
+          ? { transferDestination: input.connected_account_id }
+          : { onBehalfOfAccount: input.connected_account_id }
+        : {}),
     });
     return intentOut(pi);
   } catch (err) {
@@ -136,7 +142,12 @@ export async function chargeCustomer(
       },
       async (paid, commitMoney) => {
         await commitMoney([], {
-          audit: { action: 'pos.charge_customer', targetType: 'payment', targetId: paid!.reference, details: { amount: input.amount, stripeCustomerId: input.stripe_customer_id } },
+          audit: {
+            action: 'pos.charge_customer',
+            targetType: 'payment',
+            targetId: paid!.reference,
+            details: { amount: input.amount, stripeCustomerId: input.stripe_customer_id },
+          },
         });
         return intentOut(paid!.intent!);
       },
@@ -155,7 +166,15 @@ export async function createAccount(ctx: Ctx, input: { country?: string; stripeR
     await commit(ctx, [ctx.db.insert(posConnectedAccounts).values({ accountId: a.id, customerId, region, country: a.country })], {
       audit: { action: 'pos.account.create', targetType: 'connected_account', targetId: a.id, details: { region, country: a.country } },
     });
-    return { id: a.id, type: a.type, country: a.country, charges_enabled: a.chargesEnabled, payouts_enabled: a.payoutsEnabled, details_submitted: a.detailsSubmitted, stripeRegion: region };
+    return {
+      id: a.id,
+      type: a.type,
+      country: a.country,
+      charges_enabled: a.chargesEnabled,
+      payouts_enabled: a.payoutsEnabled,
+      details_submitted: a.detailsSubmitted,
+      stripeRegion: region,
+    };
   } catch (err) {
     providerFailure(err);
   }

@@ -21,7 +21,12 @@ async function withItems(ctx: Ctx, rows: FolderRow[]) {
       ),
     )
     .all();
-  return rows.map((f) => folderOut(f, links.filter((l) => l.folderId === f.id).map((l) => l.itemId)));
+  return rows.map((f) =>
+    folderOut(
+      f,
+      links.filter((l) => l.folderId === f.id).map((l) => l.itemId),
+    ),
+  );
 }
 
 async function folderInLocation(ctx: Ctx, customerId: string, locationId: string, folderId: string): Promise<FolderRow> {
@@ -43,7 +48,8 @@ async function itemLinks(ctx: Ctx, customerId: string, locationId: string, folde
       .from(posItems)
       .where(and(eq(posItems.customerId, customerId), eq(posItems.locationId, locationId), inArray(posItems.id, unique), isNull(posItems.deletedAt)))
       .all();
-    if (found.length !== unique.length) throw new ApiError('bad_request', 'Unknown itemIds for this location', { details: [{ field: 'itemIds', message: 'unknown product' }] });
+    if (found.length !== unique.length)
+      throw new ApiError('bad_request', 'Unknown itemIds for this location', { details: [{ field: 'itemIds', message: 'unknown product' }] });
   }
   return [
     ctx.db.delete(posFolderItems).where(and(eq(posFolderItems.folderId, folderId), eq(posFolderItems.customerId, customerId))),
@@ -63,7 +69,10 @@ export async function listFolders(ctx: Ctx, q: { locationId: string; tillId?: st
   return { data: await withItems(ctx, rows) };
 }
 
-export async function createFolder(ctx: Ctx, input: { locationId: string; name: string; color?: string; tillId?: string; favorite?: boolean; itemIds?: string[] }) {
+export async function createFolder(
+  ctx: Ctx,
+  input: { locationId: string; name: string; color?: string; tillId?: string; favorite?: boolean; itemIds?: string[] },
+) {
   const customerId = tenantOf(ctx);
   requirePermission(ctx, 'pos');
   await locationOf(ctx, input.locationId);
@@ -136,13 +145,17 @@ export async function reorderFolders(ctx: Ctx, input: { locationId: string; fold
   requirePermission(ctx, 'pos');
   await locationOf(ctx, input.locationId);
   const ids = input.folderOrder;
-  if (new Set(ids).size !== ids.length) throw new ApiError('bad_request', 'folderOrder lists a folder twice', { details: [{ field: 'folderOrder', message: 'duplicate id' }] });
+  if (new Set(ids).size !== ids.length)
+    throw new ApiError('bad_request', 'folderOrder lists a folder twice', { details: [{ field: 'folderOrder', message: 'duplicate id' }] });
   const found = await ctx.db
     .select({ id: posFolders.id })
     .from(posFolders)
     .where(and(eq(posFolders.customerId, customerId), eq(posFolders.locationId, input.locationId), inArray(posFolders.id, ids)))
     .all();
-  if (found.length !== ids.length) throw new ApiError('bad_request', 'folderOrder names folders this location does not have', { details: [{ field: 'folderOrder', message: 'unknown folder' }] });
+  if (found.length !== ids.length)
+    throw new ApiError('bad_request', 'folderOrder names folders this location does not have', {
+      details: [{ field: 'folderOrder', message: 'unknown folder' }],
+    });
   await commit(
     ctx,
     ids.map((id, position) =>
@@ -199,7 +212,12 @@ export async function duplicateFolders(ctx: Ctx, input: { locationId: string; so
     for (const l of links.filter((x) => x.folderId === f.id)) stmts.push(ctx.db.insert(posFolderItems).values({ folderId: id, itemId: l.itemId, customerId }));
   }
   await commit(ctx, stmts, {
-    audit: { action: 'pos.folder.duplicate', targetType: 'location', targetId: input.locationId, details: { from: input.sourceTillId, to: input.targetTillId, folders: newIds.length } },
+    audit: {
+      action: 'pos.folder.duplicate',
+      targetType: 'location',
+      targetId: input.locationId,
+      details: { from: input.sourceTillId, to: input.targetTillId, folders: newIds.length },
+    },
   });
   const rows = await ctx.db.select().from(posFolders).where(inArray(posFolders.id, newIds)).orderBy(asc(posFolders.position)).all();
   return { data: await withItems(ctx, rows), sourceTillId: input.sourceTillId, targetTillId: input.targetTillId };

@@ -32,7 +32,9 @@ export async function refundTransaction(
   if (t.settled) throw posFail('already_settled', `Transaction ${t.id} is settled; a settled sale cannot be refunded`);
   if (t.settleBooking) throw new ApiError('bad_request', "This sale paid a booking's balance: refund it through the booking");
   if (input.refundType === 'partial' && input.amount === undefined)
-    throw new ApiError('validation_failed', 'amount is required for a partial refund', { details: [{ field: 'amount', code: 'required', message: 'amount is required for a partial refund' }] });
+    throw new ApiError('validation_failed', 'amount is required for a partial refund', {
+      details: [{ field: 'amount', code: 'required', message: 'amount is required for a partial refund' }],
+    });
   const remaining = t.total - t.refundedAmount;
   const amount = input.refundType === 'full' ? remaining : toCents(input.amount!);
   if (amount <= 0) throw posFail('refund_exceeds_remaining', remaining <= 0 ? 'The sale is fully refunded already' : 'The refund amount must be above zero');
@@ -49,9 +51,12 @@ export async function refundTransaction(
   } else {
     for (const [i, r] of (input.items ?? []).entries()) {
       const l = lines.find((x) => x.variantId === r.variantId);
-      if (!l) throw new ApiError('bad_request', `Variant ${r.variantId} is not on this sale`, { details: [{ field: `items.${i}.variantId`, message: 'not sold' }] });
+      if (!l)
+        throw new ApiError('bad_request', `Variant ${r.variantId} is not on this sale`, { details: [{ field: `items.${i}.variantId`, message: 'not sold' }] });
       if (r.quantity > l.quantity - (back.get(l.variantId) ?? 0))
-        throw new ApiError('bad_request', `Only ${l.quantity - (back.get(l.variantId) ?? 0)} of ${l.name} can still be returned`, { details: [{ field: `items.${i}.quantity`, message: 'more than sold' }] });
+        throw new ApiError('bad_request', `Only ${l.quantity - (back.get(l.variantId) ?? 0)} of ${l.name} can still be returned`, {
+          details: [{ field: `items.${i}.quantity`, message: 'more than sold' }],
+        });
       restock.push({ variantId: l.variantId, quantity: r.quantity, stockId: l.stockId });
     }
   }
@@ -144,7 +149,16 @@ export async function refundTransaction(
       if (!t.paymentIntentId) throw new ApiError('bad_request', 'This card sale has no payment intent to refund');
       await refundPayment(
         ctx,
-        { mode: 'provider', customerId, kind: 'pos_refund', paymentIntentId: t.paymentIntentId, amount, currency: t.currency, reason: input.reason ?? 'requested_by_customer', data },
+        {
+          mode: 'provider',
+          customerId,
+          kind: 'pos_refund',
+          paymentIntentId: t.paymentIntentId,
+          amount,
+          currency: t.currency,
+          reason: input.reason ?? 'requested_by_customer',
+          data,
+        },
         record,
       );
     } else if (method === 'account') {

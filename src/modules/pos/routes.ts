@@ -4,7 +4,7 @@ import * as s from './schemas';
 
 const tags = ['Point of sale'];
 const connect = ['Point of sale: payments'];
-const LOC = "`locationId` must be a location of the caller (404 otherwise). Writes need the `pos` permission (admins and managers have it).";
+const LOC = '`locationId` must be a location of the caller (404 otherwise). Writes need the `pos` permission (admins and managers have it).';
 const Success = z.object({ success: z.boolean() }).passthrough();
 
 export const listItems = route({
@@ -243,7 +243,8 @@ export const settle = route({
   query: s.SettleQuery,
   ok: s.TransactionOut,
   errors: [403, 404],
-  description: 'Marks the transaction settled (closed: no refunds after). A settled one answers 400 `already_settled`; a missing `transactionId` 400; an unknown one 404.',
+  description:
+    'Marks the transaction settled (closed: no refunds after). A settled one answers 400 `already_settled`; a missing `transactionId` 400; an unknown one 404.',
 });
 
 export const settleRange = route({
@@ -268,7 +269,7 @@ export const createPayment = route({
   ok: s.IntentOut,
   errors: [403],
   idempotent: true,
-  description: '`amount` is a positive integer of cents (400 otherwise). The reader collects the card with the client secret; record the sale with POST /pos/transaction `paymentType: "terminal"` and the `paymentIntentId`.',
+  description: `\`amount\` is a positive integer of cents (400 otherwise). The reader collects the card with the client secret; record the sale with POST /pos/transaction \`paymentType: "terminal"\` and the \`paymentIntentId\`.`,
 });
 
 export const accountLink = route({
@@ -280,7 +281,7 @@ export const accountLink = route({
   body: s.AccountRefBody,
   ok: s.LinkOut,
   errors: [403, 404],
-  description: "`account` must be a connected account of the operator (created with POST /pos/account, or a location's `connectId`; 404 otherwise). `stripeRegion` US or CA picks the provider's platform account. Needs the `payments` permission.",
+  description: `\`account\` must be a connected account of the operator (created with POST /pos/account, or a location's \`connectId\`; 404 otherwise). \`stripeRegion\` US or CA picks the provider's platform account. Needs the \`payments\` permission.`,
 });
 
 export const chargeCustomer = route({
@@ -293,7 +294,7 @@ export const chargeCustomer = route({
   ok: s.IntentOut,
   errors: [402, 403, 404],
   idempotent: true,
-  description: '`amount` and `fee_amount` are integer cents; with `connect_id` (a connected account of the operator) the charge is a destination charge with `fee_amount` as the platform fee. A declined card answers 402. Fires `payment.completed`.',
+  description: `\`amount\` and \`fee_amount\` are integer cents; with \`connect_id\` (a connected account of the operator) the charge is a destination charge with \`fee_amount\` as the platform fee. A declined card answers 402. Fires \`payment.completed\`.`,
 });
 
 export const createAccount = route({
@@ -305,7 +306,7 @@ export const createAccount = route({
   body: s.AccountBody,
   ok: s.AccountOut,
   errors: [403],
-  description: '`country` (ISO 3166-1 alpha-2, default the region) and `stripeRegion` (US or CA). The account belongs to the operator; continue with POST /pos/account_link. Needs the `payments` permission.',
+  description: `\`country\` (ISO 3166-1 alpha-2, default the region) and \`stripeRegion\` (US or CA). The account belongs to the operator; continue with POST /pos/account_link. Needs the \`payments\` permission.`,
 });
 
 export const accountSession = route({
@@ -353,5 +354,5 @@ export const createPaymentIntent = route({
   ok: s.IntentOut,
   errors: [403, 404],
   idempotent: true,
-  description: '`amount` and `fee_in_cents` are integer cents (amount positive, 400 otherwise). With `connected_account_id` (a connected account of the operator) the intent is a destination charge (`use_destination_charges`, default true) or a direct charge on that account, with `fee_in_cents` as the application fee.',
+  description: `\`amount\` and \`fee_in_cents\` are integer cents (amount positive, 400 otherwise). With \`connected_account_id\` (a connected account of the operator) the intent is a destination charge (\`use_destination_charges\`, default true) or a direct charge on that account, with \`fee_in_cents\` as the application fee.`,
 });

@@ -204,7 +204,12 @@ export const RefundBody = z
 export const SettleRangeBody = z
   .object({
     locationId: id(),
-    startDate: z.string().trim().max(40).optional().openapi({ description: "YYYY-MM-DD (from the start of that day in the location's zone) or an ISO instant" }),
+    startDate: z
+      .string()
+      .trim()
+      .max(40)
+      .optional()
+      .openapi({ description: "YYYY-MM-DD (from the start of that day in the location's zone) or an ISO instant" }),
     endDate: z.string().trim().max(40).optional().openapi({ description: 'YYYY-MM-DD (through the end of that day) or an ISO instant; at most now' }),
     drawerId: id().optional().openapi({ description: 'The till whose drawer is counted (all drawers of the location when omitted)' }),
     countedCash: dollars().optional(),
@@ -244,7 +249,9 @@ export const TransactionOut = z
     createdAt: z.string(),
   })
   .openapi('PosTransaction');
-export const TransactionList = z.object({ data: z.array(TransactionOut), total: z.number(), limit: z.number(), offset: z.number() }).openapi('PosTransactionList');
+export const TransactionList = z
+  .object({ data: z.array(TransactionOut), total: z.number(), limit: z.number(), offset: z.number() })
+  .openapi('PosTransactionList');
 export const RentalTransactions = z.object({ data: z.array(TransactionOut) }).openapi('PosRentalTransactions');
 export const RefundOut = z
   .object({

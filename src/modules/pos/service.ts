@@ -9,5 +9,14 @@ export { listFolders, createFolder, updateFolder, deleteFolder, reorderFolders, 
 export { createTransaction, listTransactions, getTransaction, transactionsOfRental, settleTransaction } from './transactions';
 export { refundTransaction } from './refunds';
 export { settleRange } from './settlement';
-export { createTerminalPayment, createPosPaymentIntent, chargeCustomer, createAccount, accountLink, accountSession, dashboardLink, connectionToken } from './connect';
+export {
+  createTerminalPayment,
+  createPosPaymentIntent,
+  chargeCustomer,
+  createAccount,
+  accountLink,
+  accountSession,
+  dashboardLink,
+  connectionToken,
+} from './connect';
 export { priceLines } from './pricing';

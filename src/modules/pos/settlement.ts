@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { auditStmt } from '../../lib/commit';
+import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
@@ -20,7 +20,8 @@ function instantOf(v: string, tz: string, edge: 'start' | 'end', field: string):
     return edge === 'start' ? b.start : b.end;
   }
   const t = Date.parse(v);
-  if (Number.isNaN(t)) throw new ApiError('validation_failed', `${field} must be YYYY-MM-DD or an ISO 8601 instant`, { details: [{ field, message: 'invalid date' }] });
+  if (Number.isNaN(t))
+    throw new ApiError('validation_failed', `${field} must be YYYY-MM-DD or an ISO 8601 instant`, { details: [{ field, message: 'invalid date' }] });
   return t;
 }
 
@@ -131,18 +132,34 @@ export async function settleRange(
   const nowIso = new Date().toISOString();
   const overlapFree = sql`NOT EXISTS (SELECT 1 FROM pos_settlements o WHERE o.customer_id = ${customerId} AND o.location_id = ${loc.id}
       AND (${drawer} = '' OR o.drawer_id = '' OR o.drawer_id = ${drawer}) AND o.range_start < ${endIso} AND o.range_end > ${startIso})`;
-  const mine = sql`EXISTS (SELECT 1 FROM pos_settlements s WHERE s.id = ${id})`;
+  // The report's number is NULL (a NOT NULL failure that aborts the whole batch) when a report of the
+  // same drawer overlaps the range: checked inside the INSERT, so two racing closes settle once.
   const stmts: Stmt[] = [
-    ctx.db.run(sql`INSERT INTO pos_settlements (id, customer_id, location_id, drawer_id, number, range_start, range_end, currency, opening_float, cash_sales,
-        paid_in, paid_out, cash_refunds, expected_cash, counted_cash, difference, client_expected_cash, client_difference, cash_breakdown, totals,
-        transaction_count, user_id, created_at)
-      SELECT ${id}, ${customerId}, ${loc.id}, ${drawer},
-        (SELECT coalesce(max(number), 0) + 1 FROM pos_settlements WHERE customer_id = ${customerId} AND location_id = ${loc.id}),
-        ${startIso}, ${endIso}, ${loc.currency}, ${openingFloat}, ${cashSales}, ${paidIn}, ${paidOut}, ${cashRefunds}, ${expected},
-        ${counted}, ${counted === null ? null : counted - expected},
-        ${input.expectedCash !== undefined ? toCents(input.expectedCash) : null}, ${input.difference !== undefined ? toCents(input.difference) : null},
-        ${input.cashBreakdown ? JSON.stringify(input.cashBreakdown) : null}, ${JSON.stringify(totals)}, ${txns.length}, ${ctx.principal.userId}, ${nowIso}
-      WHERE ${overlapFree}`),
+    ctx.db.insert(posSettlements).values({
+      id,
+      customerId,
+      locationId: loc.id,
+      drawerId: drawer,
+      number: sql`(CASE WHEN ${overlapFree} THEN (SELECT coalesce(max(number), 0) + 1 FROM pos_settlements WHERE customer_id = ${customerId} AND location_id = ${loc.id}) ELSE NULL END)`,
+      rangeStart: startIso,
+      rangeEnd: endIso,
+      currency: loc.currency,
+      openingFloat,
+      cashSales,
+      paidIn,
+      paidOut,
+      cashRefunds,
+      expectedCash: expected,
+      countedCash: counted,
+      difference: counted === null ? null : counted - expected,
+      clientExpectedCash: input.expectedCash !== undefined ? toCents(input.expectedCash) : null,
+      clientDifference: input.difference !== undefined ? toCents(input.difference) : null,
+      cashBreakdown: input.cashBreakdown ?? null,
+      totals,
+      transactionCount: txns.length,
+      userId: ctx.principal.userId,
+      createdAt: nowIso,
+    }),
     ...chunks(
       txns.map((t) => t.id),
       80,
@@ -150,7 +167,7 @@ export async function settleRange(
       ctx.db
         .update(posTransactions)
         .set({ settlementId: id, settled: true, settledAt: sql`coalesce(${posTransactions.settledAt}, ${nowIso})` })
-        .where(and(inArray(posTransactions.id, ids), eq(posTransactions.customerId, customerId), isNull(posTransactions.settlementId), mine)),
+        .where(and(inArray(posTransactions.id, ids), eq(posTransactions.customerId, customerId), isNull(posTransactions.settlementId))),
     ),
     ...chunks(
       refunds.map((r) => r.id),
@@ -159,12 +176,23 @@ export async function settleRange(
       ctx.db
         .update(posRefunds)
         .set({ settlementId: id })
-        .where(and(inArray(posRefunds.id, ids), eq(posRefunds.customerId, customerId), isNull(posRefunds.settlementId), mine)),
+        .where(and(inArray(posRefunds.id, ids), eq(posRefunds.customerId, customerId), isNull(posRefunds.settlementId))),
     ),
-    auditStmt(ctx, { action: 'pos.settle_range', targetType: 'pos_settlement', targetId: id, details: { locationId: loc.id, drawerId: drawer || null, startIso, endIso, expected, counted } }),
   ];
-  await ctx.db.batch(stmts as [Stmt, ...Stmt[]]);
-  const z = await ctx.db.select().from(posSettlements).where(eq(posSettlements.id, id)).get();
-  if (!z) throw posFail('already_settled', `This range (${startIso} to ${endIso}) overlaps a settled Z report of this drawer; settled ranges are immutable`);
+  try {
+    await commit(ctx, stmts, {
+      audit: {
+        action: 'pos.settle_range',
+        targetType: 'pos_settlement',
+        targetId: id,
+        details: { locationId: loc.id, drawerId: drawer || null, startIso, endIso, expected, counted },
+      },
+    });
+  } catch (err) {
+    if (/NOT NULL constraint failed: pos_settlements\.number|UNIQUE constraint failed: pos_settlements/i.test(String(err)))
+      throw posFail('already_settled', `This range (${startIso} to ${endIso}) overlaps a settled Z report of this drawer; settled ranges are immutable`);
+    throw err;
+  }
+  const z = (await ctx.db.select().from(posSettlements).where(eq(posSettlements.id, id)).get())!;
   return zReportOut(z);
 }

@@ -82,7 +82,8 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
 
   if (!input.items.length) throw bad('A sale needs at least one item', 'items');
   if (input.amount !== undefined) throw bad('amount is for drawer movements; a sale is priced from its items', 'amount');
-  if (input.discountPercentage !== undefined && input.discountAmount !== undefined) throw bad('Give discountPercentage or discountAmount, not both', 'discountAmount');
+  if (input.discountPercentage !== undefined && input.discountAmount !== undefined)
+    throw bad('Give discountPercentage or discountAmount, not both', 'discountAmount');
 
   // Catalog lines (tenant and location scoped).
   const itemIds = [...new Set(input.items.map((l) => l.itemId))];
@@ -103,7 +104,8 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
     if (!item) throw bad(`Unknown item ${l.itemId} at this location`, `items.${i}.itemId`);
     const own = variants.filter((v) => v.itemId === item.id);
     const v = l.variantId ? own.find((x) => x.id === l.variantId) : own.length === 1 ? own[0] : undefined;
-    if (!v) throw bad(l.variantId ? `Unknown variant ${l.variantId} of ${item.name}` : `${item.name} has several variants: give variantId`, `items.${i}.variantId`);
+    if (!v)
+      throw bad(l.variantId ? `Unknown variant ${l.variantId} of ${item.name}` : `${item.name} has several variants: give variantId`, `items.${i}.variantId`);
     return { line: l, item, variant: v };
   });
   // Stock rows: the till's own when the sale names a till that stocks the variant, else the location's.
@@ -157,7 +159,10 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
     booking = await getBookingRow(ctx, input.rentalId);
     renterId = booking.renterId;
     if (input.settleBooking && total > booking.total - booking.amountPaid)
-      throw bad(`The sale (${toDollars(total).toFixed(2)}) is more than the booking's balance due (${toDollars(Math.max(0, booking.total - booking.amountPaid)).toFixed(2)})`, 'settleBooking');
+      throw bad(
+        `The sale (${toDollars(total).toFixed(2)}) is more than the booking's balance due (${toDollars(Math.max(0, booking.total - booking.amountPaid)).toFixed(2)})`,
+        'settleBooking',
+      );
   }
   if (type === 'account') {
     if (!input.accountId) throw bad('An account sale needs accountId (the renter charged)', 'accountId');
@@ -170,8 +175,13 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
     terminalIntent = await payments(ctx.env).getPaymentIntent(input.paymentIntentId);
     if (!terminalIntent) throw notFound('Payment intent');
     if (terminalIntent.status !== 'succeeded') throw bad(`The terminal payment is ${terminalIntent.status}, not completed`, 'paymentIntentId');
+    const used = await ctx.db.select({ id: posTransactions.id }).from(posTransactions).where(eq(posTransactions.paymentIntentId, terminalIntent.id)).get();
+    if (used) throw bad(`This terminal payment is already recorded on transaction ${used.id}`, 'paymentIntentId');
     if (terminalIntent.amountReceived !== total)
-      throw bad(`The terminal collected ${toDollars(terminalIntent.amountReceived).toFixed(2)} but the sale is ${toDollars(total).toFixed(2)}`, 'paymentIntentId');
+      throw bad(
+        `The terminal collected ${toDollars(terminalIntent.amountReceived).toFixed(2)} but the sale is ${toDollars(total).toFixed(2)}`,
+        'paymentIntentId',
+      );
   }
   if ((type === 'card' || type === 'terminal') && total <= 0) throw bad('A card payment needs a total above zero', 'items');
 
@@ -223,8 +233,24 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
             },
           }
         : type === 'terminal'
-          ? { mode: 'captured', method: 'terminal', intent: terminalIntent!, customerId, kind: 'pos_sale', data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null } }
-          : { mode: 'offline', method: 'cash', amount: total, currency, reference: id, customerId, kind: 'pos_sale', data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null } };
+          ? {
+              mode: 'captured',
+              method: 'terminal',
+              intent: terminalIntent!,
+              customerId,
+              kind: 'pos_sale',
+              data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null },
+            }
+          : {
+              mode: 'offline',
+              method: 'cash',
+              amount: total,
+              currency,
+              reference: id,
+              customerId,
+              kind: 'pos_sale',
+              data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null },
+            };
   try {
     await collectPayment(ctx, total > 0 ? req : null, async (paid, commitMoney) => {
       const final: TransactionRow = { ...row, paymentIntentId: paid?.intent?.id ?? null };
@@ -249,7 +275,14 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
         );
       } else {
         for (const l of lines)
-          entries.push(ledger({ entryType: 'revenue', amount: l.subtotal, description: `POS: ${l.name} x${l.quantity}`, metadata: { posItemId: l.itemId, variantId: l.variantId, quantity: l.quantity } }));
+          entries.push(
+            ledger({
+              entryType: 'revenue',
+              amount: l.subtotal,
+              description: `POS: ${l.name} x${l.quantity}`,
+              metadata: { posItemId: l.itemId, variantId: l.variantId, quantity: l.quantity },
+            }),
+          );
         if (final.discountTotal) entries.push(ledger({ entryType: 'discount', amount: -final.discountTotal, description: 'POS discount' }));
         if (final.taxTotal) entries.push(ledger({ entryType: 'tax', amount: final.taxTotal, description: 'POS tax' }));
         if (type !== 'account' && total > 0)
@@ -257,18 +290,33 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
       }
       stmts.push(...insertLedger(ctx, entries));
       await commitMoney(stmts, {
-        audit: { action: 'pos.sale', targetType: 'pos_transaction', targetId: id, details: { total, paymentType: type, lines: lines.length, rentalId: input.rentalId ?? null } },
+        audit: {
+          action: 'pos.sale',
+          targetType: 'pos_transaction',
+          targetId: id,
+          details: { total, paymentType: type, lines: lines.length, rentalId: input.rentalId ?? null },
+        },
       });
       Object.assign(row, final);
     });
   } catch (err) {
     if (isStockCheck(err)) throw insufficientStock('an item of this sale (sold by another sale at the same moment)');
+    if (/UNIQUE/i.test(String(err)) && String(err).includes('pos_transactions.payment_intent_id'))
+      throw bad('This terminal payment is already recorded on another transaction', 'paymentIntentId');
     paymentFailure(err);
   }
   return transactionOut(row);
 }
 
-function blankRow(o: { id: string; customerId: string; input: CreateTransactionInput; currency: string; nowIso: string; kind: TransactionRow['kind']; total: number }): TransactionRow {
+function blankRow(o: {
+  id: string;
+  customerId: string;
+  input: CreateTransactionInput;
+  currency: string;
+  nowIso: string;
+  kind: TransactionRow['kind'];
+  total: number;
+}): TransactionRow {
   return {
     id: o.id,
     customerId: o.customerId,
@@ -301,7 +349,11 @@ function blankRow(o: { id: string; customerId: string; input: CreateTransactionI
 export async function listTransactions(ctx: Ctx, q: { locationId: string; tillId?: string; limit: number; offset: number }) {
   const customerId = tenantOf(ctx);
   await locationOf(ctx, q.locationId);
-  const where = and(eq(posTransactions.customerId, customerId), eq(posTransactions.locationId, q.locationId), q.tillId ? eq(posTransactions.tillId, q.tillId) : undefined);
+  const where = and(
+    eq(posTransactions.customerId, customerId),
+    eq(posTransactions.locationId, q.locationId),
+    q.tillId ? eq(posTransactions.tillId, q.tillId) : undefined,
+  );
   const [rows, total] = await Promise.all([
     ctx.db.select().from(posTransactions).where(where).orderBy(desc(posTransactions.createdAt), desc(posTransactions.id)).limit(q.limit).offset(q.offset).all(),
     ctx.db.select({ n: count() }).from(posTransactions).where(where).get(),

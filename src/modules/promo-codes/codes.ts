@@ -39,7 +39,10 @@ function kindOf(details: Record<string, unknown>): 'promo' | 'gift_card' {
 
 function usageLimitOf(v: unknown): number | null {
   if (v === undefined || v === null) return null;
-  if (!Number.isInteger(v) || (v as number) < 1) throw new ApiError('validation_failed', 'usageLimit must be a whole number of uses, at least 1', { details: [{ field: 'usageLimit', message: 'must be an integer >= 1' }] });
+  if (!Number.isInteger(v) || (v as number) < 1)
+    throw new ApiError('validation_failed', 'usageLimit must be a whole number of uses, at least 1', {
+      details: [{ field: 'usageLimit', message: 'must be an integer >= 1' }],
+    });
   return v as number;
 }
 
@@ -108,7 +111,12 @@ export async function createCode(ctx: Ctx, input: CreateCodeInput) {
     updatedAt: now,
   };
   const stmts: Stmt[] = [ctx.db.insert(promoCodes).values(row)];
-  if (kind === 'gift_card') stmts.push(ctx.db.insert(giftCardEntries).values({ id: newId('gce'), customerId, promoCodeId: row.id, kind: 'issue', amount: row.balance, reference: 'issued by the operator' }));
+  if (kind === 'gift_card')
+    stmts.push(
+      ctx.db
+        .insert(giftCardEntries)
+        .values({ id: newId('gce'), customerId, promoCodeId: row.id, kind: 'issue', amount: row.balance, reference: 'issued by the operator' }),
+    );
   try {
     await commit(ctx, stmts, { audit: { action: 'promo_code.create', targetType: 'promo_code', targetId: row.id, details: { code: row.code, kind } } });
   } catch (err) {
@@ -162,11 +170,23 @@ export async function updateCode(
   if (u.usageLimit !== undefined) patch.usageLimit = usageLimitOf(u.usageLimit);
   if (u.active !== undefined) patch.active = u.active;
   try {
-    await commit(ctx, [ctx.db.update(promoCodes).set(patch).where(and(eq(promoCodes.id, p.id), eq(promoCodes.customerId, customerId)))], {
-      audit: { action: 'promo_code.update', targetType: 'promo_code', targetId: p.id, details: { code: p.code, fields: Object.keys(u) } },
-    });
+    await commit(
+      ctx,
+      [
+        ctx.db
+          .update(promoCodes)
+          .set(patch)
+          .where(and(eq(promoCodes.id, p.id), eq(promoCodes.customerId, customerId))),
+      ],
+      {
+        audit: { action: 'promo_code.update', targetType: 'promo_code', targetId: p.id, details: { code: p.code, fields: Object.keys(u) } },
+      },
+    );
   } catch (err) {
-    if (isCheck(err)) throw new ApiError('bad_request', `usageLimit cannot be below the ${p.timesUsed} uses already made`, { details: [{ field: 'Updates.usageLimit', message: 'below the uses made' }] });
+    if (isCheck(err))
+      throw new ApiError('bad_request', `usageLimit cannot be below the ${p.timesUsed} uses already made`, {
+        details: [{ field: 'Updates.usageLimit', message: 'below the uses made' }],
+      });
     throw err;
   }
   return promoOut(await getCode(ctx, customerId, input.promoCode));
@@ -177,7 +197,10 @@ export async function deleteCode(ctx: Ctx, q: { promoCode: string; customerId: s
   requirePermission(ctx, 'promotions');
   const p = await getCode(ctx, customerId, q.promoCode);
   if (p.kind === 'gift_card' && p.balance > 0)
-    throw new ApiError('bad_request', `The gift card still holds ${toDollars(p.balance).toFixed(2)}; deactivate it (Updates.active false) instead of deleting it`);
+    throw new ApiError(
+      'bad_request',
+      `The gift card still holds ${toDollars(p.balance).toFixed(2)}; deactivate it (Updates.active false) instead of deleting it`,
+    );
   await commit(ctx, [ctx.db.delete(promoCodes).where(and(eq(promoCodes.id, p.id), eq(promoCodes.customerId, customerId)))], {
     audit: { action: 'promo_code.delete', targetType: 'promo_code', targetId: p.id, details: { code: p.code } },
   });
@@ -187,7 +210,13 @@ export async function deleteCode(ctx: Ctx, q: { promoCode: string; customerId: s
 /** GET /promoGiftCards/search: Berth's platform staff only, across every operator. */
 export async function searchCodes(ctx: Ctx, q: { promoCode: string }) {
   requirePlatformStaff(ctx);
-  const rows = await ctx.db.select().from(promoCodes).where(eq(promoCodes.codeKey, codeKey(q.promoCode))).orderBy(asc(promoCodes.customerId)).limit(100).all();
+  const rows = await ctx.db
+    .select()
+    .from(promoCodes)
+    .where(eq(promoCodes.codeKey, codeKey(q.promoCode)))
+    .orderBy(asc(promoCodes.customerId))
+    .limit(100)
+    .all();
   return { data: rows.map(promoOut) };
 }
 

@@ -11,8 +11,7 @@ export default defineModule({
   tags: [
     {
       name: 'Promo codes and gift cards',
-      description:
-        "Promo codes (percent or amount off, usage limits, scope, affiliate commission) and gift cards (a balance ledger), one code per operator case-insensitively. Uses are single conditional SQL changes, so parallel uses never pass a limit or a balance. `POST /coreBooking/book` honours codes (`discountDetails.promoCode`) through the same count and gives the use back when the booking is cancelled. Gift cards are sold online through public endpoints and the payment provider's webhook.",
+      description: `Promo codes (percent or amount off, usage limits, scope, affiliate commission) and gift cards (a balance ledger), one code per operator case-insensitively. Uses are single conditional SQL changes, so parallel uses never pass a limit or a balance. \`POST /coreBooking/book\` honours codes (\`discountDetails.promoCode\`) through the same count and gives the use back when the booking is cancelled. Gift cards are sold online through public endpoints and the payment provider's webhook.`,
     },
   ],
 });

@@ -29,7 +29,11 @@ export function generateCode(): string {
 }
 
 async function operatorOf(ctx: Ctx, customerId: string) {
-  const row = await ctx.db.select({ id: customers.id, name: customers.name, businessName: customers.businessName }).from(customers).where(eq(customers.id, customerId)).get();
+  const row = await ctx.db
+    .select({ id: customers.id, name: customers.name, businessName: customers.businessName })
+    .from(customers)
+    .where(eq(customers.id, customerId))
+    .get();
   if (!row) throw new ApiError('bad_request', `Unknown customerId "${customerId}"`, { details: [{ field: 'customerId', message: 'unknown operator' }] });
   return row;
 }
@@ -64,13 +68,22 @@ export async function createGiftCardIntent(
   await operatorOf(ctx, input.customerId);
   const amount = toCents(input.amount);
   const value = toCents(input.giftCardAmount ?? input.amount);
-  if (value > amount) throw new ApiError('bad_request', 'giftCardAmount cannot exceed amount (the total charged)', { details: [{ field: 'giftCardAmount', message: 'above amount' }] });
+  if (value > amount)
+    throw new ApiError('bad_request', 'giftCardAmount cannot exceed amount (the total charged)', {
+      details: [{ field: 'giftCardAmount', message: 'above amount' }],
+    });
   if (input.applicationFeeAmount !== undefined && input.applicationFeeAmount > amount)
-    throw new ApiError('bad_request', 'applicationFeeAmount (cents) cannot exceed the amount', { details: [{ field: 'applicationFeeAmount', message: 'above amount' }] });
+    throw new ApiError('bad_request', 'applicationFeeAmount (cents) cannot exceed the amount', {
+      details: [{ field: 'applicationFeeAmount', message: 'above amount' }],
+    });
   if (input.giftCardCode.trim().length < 6)
-    throw new ApiError('validation_failed', 'giftCardCode must be at least 6 characters', { details: [{ field: 'giftCardCode', message: 'at least 6 characters' }] });
+    throw new ApiError('validation_failed', 'giftCardCode must be at least 6 characters', {
+      details: [{ field: 'giftCardCode', message: 'at least 6 characters' }],
+    });
   if (await findCode(ctx, input.customerId, input.giftCardCode))
-    throw promoFail('gift_card_code_taken', 'This gift-card code is already in use; choose another', { details: [{ field: 'giftCardCode', message: 'in use' }] });
+    throw promoFail('gift_card_code_taken', 'This gift-card code is already in use; choose another', {
+      details: [{ field: 'giftCardCode', message: 'in use' }],
+    });
   const currency = input.currency ?? 'usd';
   const purchaseId = newId('gcp');
   let intent: PaymentIntent;
@@ -106,7 +119,15 @@ export async function createGiftCardIntent(
         expiryDate: expiryOf(input.expiryDate),
       }),
     ],
-    { audit: { action: 'gift_card.intent', targetType: 'gift_card_purchase', targetId: purchaseId, customerId: input.customerId, details: { paymentIntentId: intent.id, amount } } },
+    {
+      audit: {
+        action: 'gift_card.intent',
+        targetType: 'gift_card_purchase',
+        targetId: purchaseId,
+        customerId: input.customerId,
+        details: { paymentIntentId: intent.id, amount },
+      },
+    },
   );
   return {
     paymentIntentId: intent.id,
@@ -188,7 +209,15 @@ async function completePurchase(ctx: Ctx, purchase: PurchaseRow, intent: Payment
               .set({ status: 'completed', promoCodeId: card.id })
               .where(and(eq(giftCardPurchases.id, purchase.id), eq(giftCardPurchases.status, 'pending'))),
           ],
-          { audit: { action: 'gift_card.issue', targetType: 'promo_code', targetId: card.id, customerId: card.customerId, details: { paymentIntentId: intent.id } } },
+          {
+            audit: {
+              action: 'gift_card.issue',
+              targetType: 'promo_code',
+              targetId: card.id,
+              customerId: card.customerId,
+              details: { paymentIntentId: intent.id },
+            },
+          },
         );
       } catch (err) {
         if (isUnique(err, 'promo_codes.payment_intent_id')) {
@@ -215,9 +244,26 @@ async function completePurchase(ctx: Ctx, purchase: PurchaseRow, intent: Payment
     if ((taken.meta.changes ?? 0) === 1) {
       await refundPayment(
         ctx,
-        { mode: 'provider', customerId: purchase.customerId, kind: 'gift_card', paymentIntentId: intent.id, amount: intent.amountReceived || intent.amount, currency: intent.currency, reason: 'duplicate', data: { giftCardCode: purchase.code, purchaseId: purchase.id } },
+        {
+          mode: 'provider',
+          customerId: purchase.customerId,
+          kind: 'gift_card',
+          paymentIntentId: intent.id,
+          amount: intent.amountReceived || intent.amount,
+          currency: intent.currency,
+          reason: 'duplicate',
+          data: { giftCardCode: purchase.code, purchaseId: purchase.id },
+        },
         (refund, commitMoney) =>
-          commitMoney([], { audit: { action: 'gift_card.refund', targetType: 'gift_card_purchase', targetId: purchase.id, customerId: purchase.customerId, details: { refundId: refund.refundId, reason: 'code taken' } } }),
+          commitMoney([], {
+            audit: {
+              action: 'gift_card.refund',
+              targetType: 'gift_card_purchase',
+              targetId: purchase.id,
+              customerId: purchase.customerId,
+              details: { refundId: refund.refundId, reason: 'code taken' },
+            },
+          }),
       );
     }
     throw new ApiError('already_exists', `The code "${purchase.code}" was taken by another card; the payment was refunded`);
@@ -243,7 +289,9 @@ export async function confirmGiftCardPayment(ctx: Ctx, input: { paymentIntentId:
   const intent = await payments(ctx.env).getPaymentIntent(purchase.paymentIntentId);
   if (!intent) throw notFound('Payment intent');
   if (intent.status !== 'succeeded')
-    throw promoFail('payment_not_completed', `The payment is ${intent.status}; confirm it with the client secret first`, { extra: { providerStatus: intent.status } });
+    throw promoFail('payment_not_completed', `The payment is ${intent.status}; confirm it with the client secret first`, {
+      extra: { providerStatus: intent.status },
+    });
   return issued(await completePurchase(ctx, purchase, intent), intent);
 }
 
@@ -260,7 +308,8 @@ export async function giftCardWebhook(ctx: Ctx, payload: string, signature: stri
     throw new ApiError('invalid_json', 'The webhook body is not JSON');
   }
   const obj = event.data?.object;
-  if (event.type !== 'payment_intent.succeeded' || !obj?.id || obj.metadata?.kind !== 'gift_card') return { received: true, handled: false, eventId: event.id ?? null };
+  if (event.type !== 'payment_intent.succeeded' || !obj?.id || obj.metadata?.kind !== 'gift_card')
+    return { received: true, handled: false, eventId: event.id ?? null };
   const purchase = await purchaseOfIntent(ctx, obj.id);
   if (!purchase) return { received: true, handled: false, eventId: event.id ?? null };
   const intent = await payments(ctx.env).getPaymentIntent(obj.id);
@@ -278,7 +327,15 @@ export async function giftCardWebhook(ctx: Ctx, payload: string, signature: stri
 /** POST /public/gift-card/send-email: queues the gift e-mail of an existing card to the outbox. */
 export async function sendGiftCardEmail(
   ctx: Ctx,
-  input: { giftCardCode: string; giftCardAmount: number; recipientEmail: string; customerId: string; recipientName?: string; message?: string; expiryDate?: string },
+  input: {
+    giftCardCode: string;
+    giftCardAmount: number;
+    recipientEmail: string;
+    customerId: string;
+    recipientName?: string;
+    message?: string;
+    expiryDate?: string;
+  },
 ) {
   const op = await operatorOf(ctx, input.customerId);
   const card = await findCode(ctx, input.customerId, input.giftCardCode);
@@ -295,7 +352,9 @@ export async function sendGiftCardEmail(
     template: 'gift_card.delivery',
     metadata: { promoCodeId: card.id },
   });
-  await commit(ctx, [msg.stmt], { audit: { action: 'gift_card.email', targetType: 'promo_code', targetId: card.id, customerId: input.customerId, details: { to: input.recipientEmail } } });
+  await commit(ctx, [msg.stmt], {
+    audit: { action: 'gift_card.email', targetType: 'promo_code', targetId: card.id, customerId: input.customerId, details: { to: input.recipientEmail } },
+  });
   return { success: true, messageId: msg.id, to: input.recipientEmail };
 }
 
@@ -323,7 +382,9 @@ export async function chargeSavedCard(
   const amount = toCents(input.amount);
   const value = md.giftCardAmount !== undefined ? toCents(Number(md.giftCardAmount)) : amount;
   if (!Number.isFinite(value) || value <= 0 || value > amount)
-    throw new ApiError('bad_request', 'metadata.giftCardAmount must be above zero and at most amount', { details: [{ field: 'metadata.giftCardAmount', message: 'out of range' }] });
+    throw new ApiError('bad_request', 'metadata.giftCardAmount must be above zero and at most amount', {
+      details: [{ field: 'metadata.giftCardAmount', message: 'out of range' }],
+    });
   const code = typeof md.giftCardCode === 'string' && md.giftCardCode.trim().length >= 6 ? md.giftCardCode.trim() : generateCode();
   if (await findCode(ctx, input.customerId, code)) throw promoFail('gift_card_code_taken', 'This gift-card code is already in use; choose another');
   const purchaseId = newId('gcp');
@@ -352,7 +413,8 @@ export async function chargeSavedCard(
   } catch (err) {
     paymentFailure(err);
   }
-  if (intent.status !== 'succeeded') throw new ApiError('payment_failed', `The payment is ${intent.status}`, { extra: { paymentIntentId: intent.id, providerStatus: intent.status } });
+  if (intent.status !== 'succeeded')
+    throw new ApiError('payment_failed', `The payment is ${intent.status}`, { extra: { paymentIntentId: intent.id, providerStatus: intent.status } });
   await ctx.db.insert(giftCardPurchases).values({
     id: purchaseId,
     customerId: input.customerId,

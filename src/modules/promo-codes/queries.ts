@@ -33,6 +33,9 @@ export async function affiliateOf(ctx: Ctx, customerId: string, affiliateId: str
     .from(affiliates)
     .where(and(eq(affiliates.customerId, customerId), eq(affiliates.id, affiliateId)))
     .get();
-  if (!row) throw promoFail('invalid_affiliate', `Unknown affiliate "${affiliateId}" for this operator`, { details: [{ field: 'affiliateId', message: 'unknown affiliate' }] });
+  if (!row)
+    throw promoFail('invalid_affiliate', `Unknown affiliate "${affiliateId}" for this operator`, {
+      details: [{ field: 'affiliateId', message: 'unknown affiliate' }],
+    });
   return row;
 }

@@ -63,8 +63,7 @@ export const searchCodes = route({
   ok: s.SearchResult,
   errors: [403],
   security: [{ PlatformKey: [] }, { BearerJwt: [] }],
-  description:
-    "For Berth's own staff (support), a role apart from operators' admins: authenticate with `x-platform-key` (the `PLATFORM_API_KEY` secret) or a bearer token whose `roles` claim holds `platform_staff`. Operators' credentials, admins included, answer 403. Answers every operator's code that matches `promoCode` case-insensitively (at most 100).",
+  description: `For Berth's own staff (support), a role apart from operators' admins: authenticate with \`x-platform-key\` (the \`PLATFORM_API_KEY\` secret) or a bearer token whose \`roles\` claim holds \`platform_staff\`. Operators' credentials, admins included, answer 403. Answers every operator's code that matches \`promoCode\` case-insensitively (at most 100).`,
 });
 
 export const balance = route({
@@ -133,8 +132,7 @@ export const confirmPayment = route({
   status: 201,
   errors: [404, 409],
   idempotent: true,
-  description:
-    "Checks the intent at the payment provider (400 `payment_not_completed` unless it succeeded) and issues the card once per payment intent: a repeated confirmation, or one after the webhook, answers the same card with `created: false`. If another card took the code meanwhile the payment is refunded and the answer is 409 `already_exists`. An intent that is not a gift-card purchase answers 404. Fires `payment.completed` with the card's ledger entry.",
+  description: `Checks the intent at the payment provider (400 \`payment_not_completed\` unless it succeeded) and issues the card once per payment intent: a repeated confirmation, or one after the webhook, answers the same card with \`created: false\`. If another card took the code meanwhile the payment is refunded and the answer is 409 \`already_exists\`. An intent that is not a gift-card purchase answers 404. Fires \`payment.completed\` with the card's ledger entry.`,
 });
 
 export const webhook = route({
@@ -144,8 +142,7 @@ export const webhook = route({
   tags,
   summary: "The payment provider's webhook (backup issuing of gift cards)",
   access: 'none',
-  description:
-    "Verifies the `Stripe-Signature` header (HMAC-SHA256 of `{t}.{raw body}` with `STRIPE_WEBHOOK_SECRET`, 5 minutes tolerance): 400 `webhook_not_configured` without a secret, 400 `invalid_signature` on a missing, stale or wrong one. On `payment_intent.succeeded` of a gift-card purchase it issues the card (at most once, whichever of the webhook and confirm-payment comes first); other events answer 200 `handled: false`.",
+  description: `Verifies the \`Stripe-Signature\` header (HMAC-SHA256 of \`{t}.{raw body}\` with \`STRIPE_WEBHOOK_SECRET\`, 5 minutes tolerance): 400 \`webhook_not_configured\` without a secret, 400 \`invalid_signature\` on a missing, stale or wrong one. On \`payment_intent.succeeded\` of a gift-card purchase it issues the card (at most once, whichever of the webhook and confirm-payment comes first); other events answer 200 \`handled: false\`.`,
 });
 
 export const sendEmail = route({

@@ -14,7 +14,7 @@ const dateOrInstant = () =>
     .openapi({ example: '2027-12-31' });
 
 export const Details = z.record(z.string(), z.unknown()).openapi({
-  description: 'Must hold exactly one of `$Discount` (dollars off; for a gift card its value) or `%Discount` (percent off, above 0 and at most 100). Optional `type` (`promo` default, or `gift_card`), `usageLimit` (uses allowed), `active`.',
+  description: `Must hold exactly one of \`$Discount\` (dollars off; for a gift card its value) or \`%Discount\` (percent off, above 0 and at most 100). Optional \`type\` (\`promo\` default, or \`gift_card\`), \`usageLimit\` (uses allowed), \`active\`.`,
   example: { '%Discount': 10 },
 });
 
@@ -34,7 +34,13 @@ export const CreateBody = z
     inventoryIds: z.array(id()).max(200).optional(),
     locationId: id().optional(),
     affiliateId: id().optional(),
-    usageLimit: z.number().int().min(1).max(10_000_000).optional().openapi({ description: 'Uses allowed in total (promo codes); also accepted as `Details.usageLimit`' }),
+    usageLimit: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000_000)
+      .optional()
+      .openapi({ description: 'Uses allowed in total (promo codes); also accepted as `Details.usageLimit`' }),
   })
   .openapi('CreatePromoCode');
 
@@ -159,7 +165,9 @@ export const CreateIntentBody = z
     currency: z.string().trim().toLowerCase().length(3).optional(),
     connectAccountId: id().optional(),
     applicationFeeAmount: z.number().int().min(0).optional().openapi({ description: 'Cents: the platform fee of a connected-account charge' }),
-    paymentMethodId: id().optional().openapi({ description: 'Confirm at once with this payment method (server-side confirmation); otherwise the client confirms with the client secret' }),
+    paymentMethodId: id()
+      .optional()
+      .openapi({ description: 'Confirm at once with this payment method (server-side confirmation); otherwise the client confirms with the client secret' }),
   })
   .openapi('GiftCardPaymentIntentRequest');
 

@@ -89,9 +89,15 @@ export async function useCode(ctx: Ctx, input: { promoCode: string; customerId: 
       }),
     ];
     if (p.kind === 'gift_card')
-      stmts.push(ctx.db.insert(giftCardEntries).values({ id: newId('gce'), customerId, promoCodeId: p.id, kind: 'redeem', amount: -discount, useId, reference: input.userId ?? null }));
+      stmts.push(
+        ctx.db
+          .insert(giftCardEntries)
+          .values({ id: newId('gce'), customerId, promoCodeId: p.id, kind: 'redeem', amount: -discount, useId, reference: input.userId ?? null }),
+      );
     try {
-      await commit(ctx, stmts, { audit: { action: 'promo_code.use', targetType: 'promo_code', targetId: p.id, details: { code: p.code, orderAmount: order, discount, useId } } });
+      await commit(ctx, stmts, {
+        audit: { action: 'promo_code.use', targetType: 'promo_code', targetId: p.id, details: { code: p.code, orderAmount: order, discount, useId } },
+      });
     } catch (err) {
       if (isCheck(err, 'promo_codes_') && attempt < 3) continue; // a racing use changed the count or balance: read again
       if (isCheck(err, 'promo_codes_')) throw notUsable(ctx, `The code "${p.code}" was used up by other uses at the same moment`);
@@ -127,11 +133,15 @@ export async function findBookingPromo(
 ): Promise<{ ok: true; use: BookingPromo } | { ok: false; reason: string } | null> {
   const p = await findCode(ctx, customerId, code);
   if (!p) return null;
-  if (p.kind === 'gift_card') return { ok: false, reason: `"${p.code}" is a gift card: redeem it as a payment (POST /promoGiftCards/use), not as a promo code` };
+  if (p.kind === 'gift_card')
+    return { ok: false, reason: `"${p.code}" is a gift card: redeem it as a payment (POST /promoGiftCards/use), not as a promo code` };
   const refusal = refusalOf(p, scope);
   if (refusal) return { ok: false, reason: ctx.principal.kind === 'anonymous' ? GENERIC_REFUSAL : refusal };
   const commission = await commissionOf(ctx, p, 0);
-  return { ok: true, use: { promoCodeId: p.id, code: p.code, percentOff: p.percentOff, amountOff: p.amountOff, affiliateId: p.affiliateId, commissionRate: commission.rate } };
+  return {
+    ok: true,
+    use: { promoCodeId: p.id, code: p.code, percentOff: p.percentOff, amountOff: p.amountOff, affiliateId: p.affiliateId, commissionRate: commission.rate },
+  };
 }
 
 /** The statements that count a booking's use of a code, for the booking's own batch (the CHECK aborts it past the limit). */
@@ -204,7 +214,15 @@ export async function releaseBookingUse(ctx: Ctx, e: CapacityReleased) {
         })
         .where(and(eq(promoUses.id, use.id), eq(promoUses.status, 'active'), sql`${promoUses.openRentals} >= 1`)),
     ],
-    { audit: { action: 'promo_code.release', targetType: 'promo_code', targetId: use.promoCodeId, customerId: e.customerId, details: { useId: use.id, rentalId: e.rentalId } } },
+    {
+      audit: {
+        action: 'promo_code.release',
+        targetType: 'promo_code',
+        targetId: use.promoCodeId,
+        customerId: e.customerId,
+        details: { useId: use.id, rentalId: e.rentalId },
+      },
+    },
   );
 }
 

@@ -57,7 +57,11 @@ export async function listPlans(ctx: Ctx, q: { industry: string; locationId?: st
 
 export async function listBundles(ctx: Ctx, q: { industry: string; locationId?: string }) {
   const s = q.locationId ? await effectiveSettings(ctx, q.locationId, q.industry) : null;
-  return { industry: q.industry, locationId: q.locationId ?? null, data: BUNDLES.filter((b) => b.industry === q.industry && b.active).map((b) => bundleOut(b, s)) };
+  return {
+    industry: q.industry,
+    locationId: q.locationId ?? null,
+    data: BUNDLES.filter((b) => b.industry === q.industry && b.active).map((b) => bundleOut(b, s)),
+  };
 }
 
 /** One plan (a retired one only for admins; 404 otherwise). */

@@ -80,7 +80,9 @@ export async function purchasePlan(
   const plan = planOf(input.planId);
   const settings = await effectiveSettings(ctx, b.locationId);
   if (!plan || !plan.active || !settings.enabledPlanCodes.includes(plan.planCode))
-    throw protectionFail('plan_not_offered', `The plan ${input.planId} is not offered at this booking's location`, { details: [{ field: 'planId', message: 'not offered' }] });
+    throw protectionFail('plan_not_offered', `The plan ${input.planId} is not offered at this booking's location`, {
+      details: [{ field: 'planId', message: 'not offered' }],
+    });
   const bought = await ctx.db
     .select({ sum: sql<number>`coalesce(sum(${protectionPurchases.premium}), 0)` })
     .from(protectionPurchases)
@@ -92,7 +94,13 @@ export async function purchasePlan(
   if (Math.abs(toCents(input.calculatedCost) - premium) > 1)
     throw new ApiError('price_mismatch', `calculatedCost ${input.calculatedCost.toFixed(2)} differs from the premium ${toDollars(premium).toFixed(2)}`, {
       details: [{ field: 'calculatedCost', message: `expected ${toDollars(premium).toFixed(2)}` }],
-      extra: { expectedCost: toDollars(premium), percentage: pricing.percentage, minimum: toDollars(pricing.minimum), maxCap: pricing.maxCap === null ? null : toDollars(pricing.maxCap), bookingTotal: toDollars(base) },
+      extra: {
+        expectedCost: toDollars(premium),
+        percentage: pricing.percentage,
+        minimum: toDollars(pricing.minimum),
+        maxCap: pricing.maxCap === null ? null : toDollars(pricing.maxCap),
+        bookingTotal: toDollars(base),
+      },
     });
   const method = await storedMethod(ctx, b);
   if (!method) throw protectionFail('no_payment_method', 'The booking has no stored payment method to charge; add a card to the renter first');
@@ -159,7 +167,15 @@ export async function purchasePlan(
               metadata: { purchaseId },
             }),
           ],
-          { audit: { action: 'protection.purchase', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { planCode: plan.planCode, premium, purchaseId } } },
+          {
+            audit: {
+              action: 'protection.purchase',
+              targetType: 'booking',
+              targetId: b.id,
+              customerId: b.customerId,
+              details: { planCode: plan.planCode, premium, purchaseId },
+            },
+          },
         );
       },
     );

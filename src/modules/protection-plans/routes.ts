@@ -2,8 +2,7 @@ import { route } from '../../lib/openapi';
 import * as s from './schemas';
 
 const tags = ['Protection plans'];
-const SETTINGS =
-  "`locationId` must be a location of the caller (404 otherwise). Changes need the `settings` permission (admins and managers have it) and answer the location's settings.";
+const SETTINGS = `\`locationId\` must be a location of the caller (404 otherwise). Changes need the \`settings\` permission (admins and managers have it) and answer the location's settings.`;
 
 export const listPlans = route({
   method: 'get',
@@ -15,8 +14,7 @@ export const listPlans = route({
   query: s.CatalogQuery,
   ok: s.PlanList,
   errors: [403],
-  description:
-    "Public. `industry` defaults to `marine`. With `locationId` each plan shows whether that location offers it (`enabled`) and its price with the location's override (`percentage`, `maxCap`); a location without settings offers every active plan. `includeInactive` adds retired plans and needs admin credentials (403 otherwise). Money in dollars.",
+  description: `Public. \`industry\` defaults to \`marine\`. With \`locationId\` each plan shows whether that location offers it (\`enabled\`) and its price with the location's override (\`percentage\`, \`maxCap\`); a location without settings offers every active plan. \`includeInactive\` adds retired plans and needs admin credentials (403 otherwise). Money in dollars.`,
 });
 
 export const listBundles = route({
@@ -66,8 +64,7 @@ export const getSettings = route({
   params: s.LocationParams,
   ok: s.Settings,
   errors: [404],
-  description:
-    "A location that never saved settings answers **200 with its defaults** (every active plan and bundle of `marine` enabled, no overrides) and `isDefault: true`, rather than the spec's 404-with-defaults, so clients read one shape; 404 is kept for a location that is unknown or another operator's.",
+  description: `A location that never saved settings answers **200 with its defaults** (every active plan and bundle of \`marine\` enabled, no overrides) and \`isDefault: true\`, rather than the spec's 404-with-defaults, so clients read one shape; 404 is kept for a location that is unknown or another operator's.`,
 });
 
 export const putSettings = route({
@@ -170,6 +167,5 @@ export const purchase = route({
   ok: s.PurchaseOut,
   errors: [402, 404],
   idempotent: true,
-  description:
-    "Public (renter-facing). The premium is computed on the server: the plan's percentage (or the location's override) of the booking total before protection, capped by `maxCap`, floored by the plan minimum; `calculatedCost` (dollars) must match it within a cent (400 `price_mismatch` with the server's figures). The plan must be offered at the booking's location (400 `plan_not_offered`); a cancelled or finished booking answers 400. The booking's stored payment method (the renter's default card, else the card that paid the booking) is charged through the payments service (400 `no_payment_method` when there is none, 402 when declined), and the premium is added to the booking's total and amount paid and to the ledger with `payment.completed`, in one batch. Buying the same plan for the same booking again answers the first purchase with `charged: false` (never a second charge). Unknown booking: 404.",
+  description: `Public (renter-facing). The premium is computed on the server: the plan's percentage (or the location's override) of the booking total before protection, capped by \`maxCap\`, floored by the plan minimum; \`calculatedCost\` (dollars) must match it within a cent (400 \`price_mismatch\` with the server's figures). The plan must be offered at the booking's location (400 \`plan_not_offered\`); a cancelled or finished booking answers 400. The booking's stored payment method (the renter's default card, else the card that paid the booking) is charged through the payments service (400 \`no_payment_method\` when there is none, 402 when declined), and the premium is added to the booking's total and amount paid and to the ledger with \`payment.completed\`, in one batch. Buying the same plan for the same booking again answers the first purchase with \`charged: false\` (never a second charge). Unknown booking: 404.`,
 });

@@ -39,7 +39,12 @@ export const PurchaseBody = z
   .object({
     planId: code().openapi({ description: 'The plan code' }),
     planName: z.string().trim().min(1).max(200),
-    calculatedCost: z.number().finite().nonnegative().max(1_000_000).openapi({ description: "Dollars: the client's premium; must match the server's within a cent" }),
+    calculatedCost: z
+      .number()
+      .finite()
+      .nonnegative()
+      .max(1_000_000)
+      .openapi({ description: "Dollars: the client's premium; must match the server's within a cent" }),
     percentage: z.number().optional(),
     minimum: z.number().optional(),
     price: z.number().optional(),

@@ -47,20 +47,34 @@ export async function getSettings(ctx: Ctx, locationId: string) {
 }
 
 function checkCodes(industry: string, plans: string[] | undefined, bundles: string[] | undefined, overrides: Record<string, unknown> | undefined) {
-  const bad = (field: string, v: string) => new ApiError('bad_request', `Unknown ${field === 'enabledBundleCodes' ? 'bundle' : 'plan'} code "${v}" for industry ${industry}`, { details: [{ field, message: `unknown code ${v}` }] });
+  const bad = (field: string, v: string) =>
+    new ApiError('bad_request', `Unknown ${field === 'enabledBundleCodes' ? 'bundle' : 'plan'} code "${v}" for industry ${industry}`, {
+      details: [{ field, message: `unknown code ${v}` }],
+    });
   for (const c of plans ?? []) if (planOf(c)?.industry !== industry) throw bad('enabledPlanCodes', c);
   for (const c of bundles ?? []) if (bundleOf(c)?.industry !== industry) throw bad('enabledBundleCodes', c);
   for (const c of Object.keys(overrides ?? {})) if (planOf(c)?.industry !== industry) throw bad('planOverrides', c);
 }
 
-const overrideCents = (o: { percentage?: number; maxCap?: number }) => ({ ...(o.percentage !== undefined ? { percentage: o.percentage } : {}), ...(o.maxCap !== undefined ? { maxCap: o.maxCap } : {}) });
+const overrideCents = (o: { percentage?: number; maxCap?: number }) => ({
+  ...(o.percentage !== undefined ? { percentage: o.percentage } : {}),
+  ...(o.maxCap !== undefined ? { maxCap: o.maxCap } : {}),
+});
 
 /** The row exists before a partial change (seeded with the defaults), in the same batch. */
 const ensureRow = (ctx: Ctx, customerId: string, locationId: string, industry: string): Stmt => {
   const d = defaults(industry);
   return ctx.db
     .insert(protectionSettings)
-    .values({ id: newId('pset'), customerId, locationId, industry, enabledPlanCodes: d.enabledPlanCodes, enabledBundleCodes: d.enabledBundleCodes, planOverrides: {} })
+    .values({
+      id: newId('pset'),
+      customerId,
+      locationId,
+      industry,
+      enabledPlanCodes: d.enabledPlanCodes,
+      enabledBundleCodes: d.enabledBundleCodes,
+      planOverrides: {},
+    })
     .onConflictDoNothing();
 };
 
@@ -68,7 +82,12 @@ const ensureRow = (ctx: Ctx, customerId: string, locationId: string, industry: s
 export async function putSettings(
   ctx: Ctx,
   locationId: string,
-  input: { industry?: Industry; enabledPlanCodes?: string[]; enabledBundleCodes?: string[]; planOverrides?: Record<string, { percentage?: number; maxCap?: number }> },
+  input: {
+    industry?: Industry;
+    enabledPlanCodes?: string[];
+    enabledBundleCodes?: string[];
+    planOverrides?: Record<string, { percentage?: number; maxCap?: number }>;
+  },
 ) {
   const customerId = tenantOf(ctx);
   requirePermission(ctx, 'settings');
@@ -81,7 +100,9 @@ export async function putSettings(
     industry,
     enabledPlanCodes: [...new Set(input.enabledPlanCodes ?? base.enabledPlanCodes)],
     enabledBundleCodes: [...new Set(input.enabledBundleCodes ?? base.enabledBundleCodes)],
-    planOverrides: input.planOverrides ? Object.fromEntries(Object.entries(input.planOverrides).map(([k, v]) => [k, overrideCents(v)])) : (base.planOverrides ?? {}),
+    planOverrides: input.planOverrides
+      ? Object.fromEntries(Object.entries(input.planOverrides).map(([k, v]) => [k, overrideCents(v)]))
+      : (base.planOverrides ?? {}),
   };
   await commit(
     ctx,
@@ -121,7 +142,10 @@ export async function togglePlan(ctx: Ctx, locationId: string, kind: 'plan' | 'b
       ensureRow(ctx, customerId, loc.id, current.industry),
       ctx.db
         .update(protectionSettings)
-        .set({ [kind === 'plan' ? 'enabledPlanCodes' : 'enabledBundleCodes']: enable ? jsonWith(col, code) : jsonWithout(col, code), updatedAt: new Date().toISOString() })
+        .set({
+          [kind === 'plan' ? 'enabledPlanCodes' : 'enabledBundleCodes']: enable ? jsonWith(col, code) : jsonWithout(col, code),
+          updatedAt: new Date().toISOString(),
+        })
         .where(and(eq(protectionSettings.customerId, customerId), eq(protectionSettings.locationId, loc.id))),
     ],
     { audit: { action: `protection.${kind}.${enable ? 'enable' : 'disable'}`, targetType: 'location', targetId: loc.id, details: { code } } },
@@ -138,7 +162,9 @@ export async function setOverride(ctx: Ctx, locationId: string, planCode: string
   const plan = planOf(planCode);
   if (!plan || plan.industry !== current.industry) throw notFound(`Protection plan ${planCode} (industry ${current.industry})`);
   if (o && o.percentage === undefined && o.maxCap === undefined)
-    throw new ApiError('validation_failed', 'Give percentage, maxCap or both', { details: [{ field: 'percentage', code: 'required', message: 'percentage or maxCap is required' }] });
+    throw new ApiError('validation_failed', 'Give percentage, maxCap or both', {
+      details: [{ field: 'percentage', code: 'required', message: 'percentage or maxCap is required' }],
+    });
   const path = `$."${planCode}"`;
   await commit(
     ctx,
@@ -147,12 +173,21 @@ export async function setOverride(ctx: Ctx, locationId: string, planCode: string
       ctx.db
         .update(protectionSettings)
         .set({
-          planOverrides: o ? sql`json_set(${protectionSettings.planOverrides}, ${path}, json(${JSON.stringify(overrideCents(o))}))` : sql`json_remove(${protectionSettings.planOverrides}, ${path})`,
+          planOverrides: o
+            ? sql`json_set(${protectionSettings.planOverrides}, ${path}, json(${JSON.stringify(overrideCents(o))}))`
+            : sql`json_remove(${protectionSettings.planOverrides}, ${path})`,
           updatedAt: new Date().toISOString(),
         })
         .where(and(eq(protectionSettings.customerId, customerId), eq(protectionSettings.locationId, loc.id))),
     ],
-    { audit: { action: o ? 'protection.override.set' : 'protection.override.remove', targetType: 'location', targetId: loc.id, details: { planCode, ...(o ?? {}) } } },
+    {
+      audit: {
+        action: o ? 'protection.override.set' : 'protection.override.remove',
+        targetType: 'location',
+        targetId: loc.id,
+        details: { planCode, ...(o ?? {}) },
+      },
+    },
   );
   return getSettings(ctx, loc.id);
 }
