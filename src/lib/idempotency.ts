@@ -35,7 +35,7 @@ export const ABANDONED_CLAIM_MS = 120_000;
 const MAX_KEY_LENGTH = 255;
 
 /** The OpenAPI description of the header, added to every idempotent operation. */
-export const IDEMPOTENCY_DOC = `**Idempotency.** Send \`Idempotency-Key: <unique string>\` (at most ${MAX_KEY_LENGTH} characters, a UUID per attempt chain) to make retries safe: keys are scoped to your credential and kept 24 hours; the same key with the same request replays the stored answer byte for byte with \`Idempotent-Replayed: true\`; the same key with a different request answers 422 \`idempotency_key_reuse\`; the same key while the first request is still running answers 409 \`request_in_progress\`; a 5xx answer is not stored (retry with the same key).`;
+export const IDEMPOTENCY_DOC = `**Idempotency.** Send \`Idempotency-Key: <unique string>\` (at most ${MAX_KEY_LENGTH} characters, a UUID per attempt chain) to make retries safe: keys are scoped to your credential and kept 24 hours; the same key with the same request replays the stored answer byte for byte with \`Idempotent-Replayed: true\`; the same key with a different request answers 422 \`idempotency_key_reuse\`; the same key while the first request is still running answers 409 \`request_in_progress\`; a 5xx answer is not stored (retry with the same key). Anonymous callers of public operations share one scope: use an unguessable key.`;
 
 /** Canonical JSON (object keys sorted) so that key order does not make two equal bodies differ. */
 function canonical(v: unknown): unknown {

@@ -28,18 +28,16 @@ async function seedPos(env: Env): Promise<boolean> {
     ...variant('pvar_demo_soda_bottle', 'pitm_demo_soda', 'Bottle', 299, 24),
     item('pitm_demo_ice', 'Ice bag', 'Supplies', 7, []),
     ...variant('pvar_demo_ice', 'pitm_demo_ice', 'Default', 450, 30),
-    db
-      .insert(posFolders)
-      .values({
-        id: 'pfld_demo_dock',
-        customerId: D.customerId,
-        locationId: D.miamiId,
-        tillId: 'till-1',
-        name: 'Dock store',
-        color: '#1e88e5',
-        favorite: true,
-        position: 0,
-      }),
+    db.insert(posFolders).values({
+      id: 'pfld_demo_dock',
+      customerId: D.customerId,
+      locationId: D.miamiId,
+      tillId: 'till-1',
+      name: 'Dock store',
+      color: '#1e88e5',
+      favorite: true,
+      position: 0,
+    }),
     db.insert(posFolderItems).values({ folderId: 'pfld_demo_dock', itemId: 'pitm_demo_soda', customerId: D.customerId }),
     db.insert(posFolderItems).values({ folderId: 'pfld_demo_dock', itemId: 'pitm_demo_ice', customerId: D.customerId }),
   ]);
@@ -78,16 +76,14 @@ async function seedPromoCodes(env: Env): Promise<boolean> {
       balance: 5000,
       expiryDate: expiry,
     }),
-    db
-      .insert(giftCardEntries)
-      .values({
-        id: 'gce_demo_gift50_issue',
-        customerId: D.customerId,
-        promoCodeId: 'promo_demo_gift50',
-        kind: 'issue',
-        amount: 5000,
-        reference: 'sandbox seed',
-      }),
+    db.insert(giftCardEntries).values({
+      id: 'gce_demo_gift50_issue',
+      customerId: D.customerId,
+      promoCodeId: 'promo_demo_gift50',
+      kind: 'issue',
+      amount: 5000,
+      reference: 'sandbox seed',
+    }),
   ]);
   return true;
 }
