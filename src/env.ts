@@ -26,6 +26,12 @@ export interface Env {
   JWT_SECRET?: string;
   /** Payment provider secret key; without it the offline simulator runs. */
   STRIPE_SECRET_KEY?: string;
+  /** Payment provider secret key of the Canadian platform account (`stripeRegion: "CA"`); defaults to STRIPE_SECRET_KEY. */
+  STRIPE_SECRET_KEY_CA?: string;
+  /** Signing secret of the payment provider's webhooks (`whsec_...`); without it POST /public/gift-card/webhook answers 400. */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Berth's own staff: the platform key sent as `x-platform-key` (a role apart from operators' admins). */
+  PLATFORM_API_KEY?: string;
   /** Key (base64, 32 bytes) for AES-GCM payloads of the public widget endpoint. */
   WIDGET_ENCRYPTION_KEY?: string;
   /** Geocoder (optional; without it addresses are stored without coordinates). */
@@ -74,6 +80,9 @@ const Common = z.object({
   JWT_SECRET: optional(z.string().min(16)),
   STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)')),
   WIDGET_ENCRYPTION_KEY: optional(base64Key32),
+  STRIPE_SECRET_KEY_CA: optional(z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)')),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)')),
+  PLATFORM_API_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
   PUBLIC_BASE_URL: optional(z.string().url()),
   GEOCODER_API_KEY: optional(z.string().min(1)),
   TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-f]{32}$/i, 'must be a Twilio account SID (AC...)')),

@@ -31,6 +31,10 @@ import marinaMaps from './marina-maps/module';
 import slipReservations from './slip-reservations/module';
 import slipContracts from './slip-contracts/module';
 import slips from './slips/module';
+import payments from './payments/module';
+import promoCodes from './promo-codes/module';
+import pos from './pos/module';
+import protectionPlans from './protection-plans/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -70,4 +74,8 @@ export const modules: ModuleDef[] = [
   shortLinks,
   communications,
   cartRecovery,
+  payments,
+  promoCodes,
+  pos,
+  protectionPlans,
 ];

@@ -12,6 +12,7 @@ import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
 import { communicationsSeed } from './communications';
 import { marinaSeed } from './marina';
+import { posSeed, promoCodesSeed, protectionSeed } from './counter';
 
 export { SEED, type SeedStep } from './types';
 
@@ -146,6 +147,9 @@ export const SEED_STEPS: SeedStep[] = [
   channelSeed,
   communicationsSeed,
   marinaSeed,
+  posSeed,
+  promoCodesSeed,
+  protectionSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

@@ -15,3 +15,8 @@ export * from './slips';
 export * from './marina-maps';
 export * from './slip-reservations';
 export * from './slip-contracts';
+export * from './idempotency';
+export * from './affiliates';
+export * from './promo-codes';
+export * from './pos';
+export * from './protection-plans';

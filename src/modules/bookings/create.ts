@@ -13,7 +13,6 @@
 import type { Ctx } from '../../lib/context';
 import { toCents } from '../../lib/money';
 import { tenantOf } from '../../lib/context';
-import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
@@ -21,7 +20,9 @@ import { payments, PaymentError, type PaymentIntent } from '../../adapters/payme
 import { renterUpsert, isRenterEmailConflict, type RenterUpsert } from '../renters/service';
 import { loadItemContext, type ItemContext } from '../availability/service';
 import { backstopConflict, isAllocationConflict, releaseAll, reserveAll, type ReserveRequest } from '../availability/service';
-import { bundlesOf, operatorSettings, resolvePromoCode } from './offers';
+import { bundlesOf, operatorSettings, promoExhausted, resolvePromoCode, type PromoUse } from './offers';
+import { collectPayment, type CollectRequest } from '../payments/service';
+import { bookingPromoUse, isPromoExhausted } from '../promo-codes/service';
 import { dollars, quoteFromTotal, quoteOrder, quoteOut, type LineQuote, type OrderDiscount } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
@@ -66,10 +67,12 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   for (const req of lineReqs) prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride));
   const discounts: OrderDiscount[] = [];
   const dd = input.discountDetails;
+  let promoUse: PromoUse | null = null;
   if (dd?.promoCode) {
-    discounts.push(
-      await resolvePromoCode(ctx, settings, dd.promoCode, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now }),
-    );
+    const scope = { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now };
+    const promo = await resolvePromoCode(ctx, settings, dd.promoCode, scope);
+    discounts.push(promo.discount);
+    promoUse = promo.use;
   }
   if (dd?.discountPercentage || dd?.discountAmount) {
     if (source !== 'operator') throw bad('Manual discounts are for operator bookings; use a promo code', 'discountDetails');
@@ -153,7 +156,6 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   let upsert: RenterUpsert = upsertRes.value;
 
   const pay = payments(ctx.env);
-  let charge: PaymentIntent | null = null;
   let depositIntent: PaymentIntent | null = null;
   let stage: 'deposit' | 'payment' = 'deposit';
   try {
@@ -172,58 +174,75 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
       if (depositIntent.status !== 'requires_capture') throw new PaymentError('card_declined', 'The deposit could not be authorized', depositIntent);
     }
     stage = 'payment';
-    if (plan.chargeNow > 0) {
-      charge = await pay.createPaymentIntent({
-        amount: plan.chargeNow,
-        currency,
-        captureMethod: 'automatic',
-        confirm: true,
-        paymentMethodId: input.paymentMethodId,
-        description: `Booking ${transactionId}`,
-        metadata: { ...meta, kind: 'booking' },
-        idempotencyKey: `${transactionId}_payment`,
-      });
-      if (charge.status !== 'succeeded') throw new PaymentError('card_declined', 'The payment did not complete', charge);
-    }
-
-    const build = () =>
-      buildWrite(ctx, {
-        customerId,
-        source,
-        status,
-        transactionId,
-        rentalIds,
-        bundleGroupId,
-        currency,
-        prepared,
-        quotes,
-        reservations,
-        upsert,
-        input,
-        opts,
-        plan,
-        paidNow,
-        charge,
-        depositIntent,
-        depositAmount,
-        now,
-      });
-    let write = build();
-    try {
-      await commit(ctx, write.statements, write.meta);
-    } catch (err) {
-      if (!isRenterEmailConflict(err)) throw err;
-      // Another booking created this renter a moment ago: update it instead.
-      upsert = await renterUpsert(ctx, renterInput);
-      write = build();
-      await commit(ctx, write.statements, write.meta);
-    }
-    return write.result;
+    // The charge and the booking's write go through the payments service: payment.completed is
+    // committed in the booking's batch, and a charge whose booking is not written is refunded.
+    const chargeReq: CollectRequest | null =
+      plan.chargeNow > 0
+        ? {
+            mode: 'charge',
+            customerId,
+            kind: plan.type === 'installments' ? 'installment' : 'booking',
+            data: { transactionId, rentalIds, renterId: upsert.renterId },
+            intent: {
+              amount: plan.chargeNow,
+              currency,
+              paymentMethodId: input.paymentMethodId,
+              description: `Booking ${transactionId}`,
+              metadata: { ...meta, kind: 'booking' },
+              idempotencyKey: `${transactionId}_payment`,
+            },
+          }
+        : null;
+    return await collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
+      const charge = paid?.intent ?? null;
+      const build = () =>
+        buildWrite(ctx, {
+          customerId,
+          source,
+          status,
+          transactionId,
+          rentalIds,
+          bundleGroupId,
+          currency,
+          prepared,
+          quotes,
+          reservations,
+          upsert,
+          input,
+          opts,
+          plan,
+          paidNow,
+          charge,
+          depositIntent,
+          depositAmount,
+          now,
+        });
+      let write = build();
+      const promo = promoUse
+        ? bookingPromoUse(ctx, promoUse, {
+            transactionId,
+            rentalIds,
+            orderAmount: quotes.reduce((s, q) => s + q.subtotal, 0),
+            discount: quotes.reduce((s, q) => s + q.discounts.filter((d) => d.type === 'promo').reduce((t, d) => t + d.amount, 0), 0),
+          })
+        : [];
+      try {
+        await commitMoney([...write.statements, ...promo], write.meta);
+      } catch (err) {
+        if (!isRenterEmailConflict(err)) throw err;
+        // Another booking created this renter a moment ago: update it instead.
+        upsert = await renterUpsert(ctx, renterInput);
+        write = build();
+        await commitMoney([...write.statements, ...promo], write.meta);
+      }
+      return write.result;
+    });
   } catch (err) {
-    await compensate(ctx, charge, depositIntent);
+    await compensate(ctx, null, depositIntent);
     if (err instanceof PaymentError) {
       throw new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage } });
     }
+    if (isPromoExhausted(err)) throw promoExhausted(dd?.promoCode ?? '');
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
   } finally {

@@ -23,3 +23,5 @@ export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from '
 export { insertLedger, memoEntry, type LedgerScope, type NewLedger } from './ledger';
 export { scopeOf } from './lifecycle-shared';
 export { activityStmt, isVersionRace } from './activity';
+// Money other modules add to a booking (the point of sale, protection plans).
+export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts } from './money';

@@ -252,21 +252,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   );
   statements.push(...(w.opts.statements ?? []));
   for (const v of views) events.push({ type: 'booking.created', customerId: w.customerId, data: v });
-  if (w.charge) {
-    events.push({
-      type: 'payment.completed',
-      customerId: w.customerId,
-      data: {
-        paymentIntentId: w.charge.id,
-        amount: dollars(w.charge.amount),
-        currency: w.currency,
-        transactionId: w.transactionId,
-        rentalIds: w.rentalIds,
-        renterId,
-        kind: w.plan.type === 'installments' ? 'installment' : 'booking',
-      },
-    });
-  }
+  // payment.completed for the charge is added by the payments service (collectPayment) to this batch.
   events.push(...(w.opts.events ?? []));
 
   const result: BookingResult = {
