@@ -85,6 +85,11 @@ export function buildApp(modules: ModuleDef[]) {
     scheme: 'bearer',
     description: 'Partner-portal token (`rtp_...`) returned when a reseller channel registers.',
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'MemberPortalSession', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Member-portal session (`mps_...`) opened with a single-use e-mailed link (POST /public/memberships/portal/session).',
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'BearerJwt', {
     type: 'http',
     scheme: 'bearer',

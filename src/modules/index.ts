@@ -23,6 +23,7 @@ import holds from './holds/module';
 import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
+import memberships from './memberships/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -53,4 +54,5 @@ export const modules: ModuleDef[] = [
   drydock,
   waitlist,
   sandbox,
+  memberships,
 ];

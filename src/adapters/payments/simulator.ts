@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { DB } from '../../db/client';
 import { simCustomers, simPaymentIntents, simPaymentMethods, simRefunds, simSetupIntents, simSubscriptions } from '../../db/schema/payments';
 import { newId, randomString } from '../../lib/ids';
@@ -220,7 +220,11 @@ export class PaymentSimulator implements PaymentsPort {
       captureMethod: input.captureMethod ?? 'automatic',
       status: 'requires_payment_method',
       description: input.description ?? null,
-      metadata: { ...(input.metadata ?? {}), ...(input.paymentMethodTypes ? { paymentMethodTypes: input.paymentMethodTypes.join(',') } : {}) },
+      metadata: {
+        ...(input.metadata ?? {}),
+        ...(input.paymentMethodTypes ? { paymentMethodTypes: input.paymentMethodTypes.join(',') } : {}),
+        ...(input.setupFutureUsage ? { setupFutureUsage: input.setupFutureUsage } : {}),
+      },
       clientSecret: `${id}_secret_${randomString(24)}`,
       lastError: null,
       createdAt: new Date().toISOString(),
@@ -229,7 +233,15 @@ export class PaymentSimulator implements PaymentsPort {
     await this.db.insert(simPaymentIntents).values(row);
     if (input.confirm && input.paymentMethodId) {
       const pm = await this.resolve(input.paymentMethodId);
-      return piOut(await this.charge(row, pm));
+      const charged = await this.charge(row, pm);
+      // As the provider does: a card kept for later is attached to the customer once the payment succeeds.
+      if (input.setupFutureUsage && input.customerId && !pm.customerId) {
+        await this.db
+          .update(simPaymentMethods)
+          .set({ customerId: input.customerId })
+          .where(and(eq(simPaymentMethods.id, pm.id), isNull(simPaymentMethods.customerId)));
+      }
+      return piOut(charged);
     }
     return piOut(row);
   }

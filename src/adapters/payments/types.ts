@@ -63,6 +63,8 @@ export interface CreateIntentInput {
   description?: string;
   metadata?: Record<string, string>;
   idempotencyKey?: string;
+  /** Keep the card for later charges without the cardholder (memberships, installments); the provider attaches it to `customerId`. */
+  setupFutureUsage?: 'off_session';
 }
 
 /** A refused payment: the caller answers 402. */

@@ -7,3 +7,5 @@ export * from './bookings';
 export * from './waivers';
 export * from './channel';
 export * from './waitlist';
+export * from './memberships';
+export * from './affiliates';
