@@ -35,12 +35,13 @@ export interface CreditMovement {
 export function creditEntryStmt(ctx: Ctx, e: CreditMovement): { id: string; stmt: Stmt } {
   const id = newId('mcr');
   const now = new Date().toISOString();
-  const stmt = ctx.db.run(sql`INSERT INTO membership_credits
-      (id, customer_id, membership_id, kind, amount, balance_after, description, staff_id, reference, created_at)
-    SELECT ${id}, ${e.customerId}, ${e.membershipId}, ${e.kind}, ${e.amount}, coalesce(sum(amount), 0) + ${e.amount},
+  // Columns in the table's order: id, customer_id, membership_id, kind, amount, balance_after, description, staff_id, reference, created_at.
+  const stmt = ctx.db.insert(membershipCredits).select(
+    sql`SELECT ${id}, ${e.customerId}, ${e.membershipId}, ${e.kind}, ${e.amount}, coalesce(sum(amount), 0) + ${e.amount},
       ${e.description}, ${e.staffId ?? null}, ${e.reference ?? null}, ${now}
-    FROM membership_credits WHERE membership_id = ${e.membershipId}`);
-  return { id, stmt: stmt as unknown as Stmt };
+    FROM membership_credits WHERE membership_id = ${e.membershipId}`,
+  );
+  return { id, stmt };
 }
 
 /** A batch failed because a credit movement would have made a balance negative. */

@@ -8,7 +8,6 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import type { Stmt } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { membershipFamily, memberships } from '../../db/schema/memberships';
@@ -53,10 +52,12 @@ export async function addFamilyMember(ctx: Ctx, id: string, input: { customerId:
     });
   const rowId = newId('mfam');
   const nowIso = new Date().toISOString();
-  const insert = ctx.db.run(sql`INSERT INTO membership_family (id, customer_id, membership_id, renter_id, email, name, created_at)
-    SELECT ${rowId}, ${customerId}, ${m.id},
+  // Columns in the table's order: id, customer_id, membership_id, renter_id, email, name, created_at.
+  const insert = ctx.db.insert(membershipFamily).select(
+    sql`SELECT ${rowId}, ${customerId}, ${m.id},
       CASE WHEN (SELECT count(*) FROM membership_family WHERE membership_id = ${m.id}) < ${opts.maxMembers} THEN ${renter.id} END,
-      ${input.email}, ${input.name ?? `${renter.firstName} ${renter.lastName}`}, ${nowIso}`) as unknown as Stmt;
+      ${input.email}, ${input.name ?? `${renter.firstName} ${renter.lastName}`}, ${nowIso}`,
+  );
   try {
     await commit(ctx, [insert, historyStmt(ctx, m, 'family_added', { renterId: renter.id, email: input.email }, actorOf(ctx))], {
       audit: { action: 'membership.family_add', targetType: 'membership', targetId: m.id, details: { renterId: renter.id } },

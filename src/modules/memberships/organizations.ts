@@ -7,7 +7,6 @@ import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import type { Stmt } from '../../db/client';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { memberships, organizationMembers, organizations } from '../../db/schema/memberships';
@@ -159,11 +158,13 @@ export async function addOrgMember(ctx: Ctx, orgId: string, input: { customerId:
   const renter = await getRenterInTenant(ctx, input.renterId);
   const id = newId('orgm');
   const nowIso = new Date().toISOString();
-  const insert = ctx.db.run(sql`INSERT INTO organization_members (id, customer_id, organization_id, renter_id, email, first_name, last_name, created_at)
-    SELECT ${id}, ${customerId}, ${o.id},
+  // Columns in the table's order: id, customer_id, organization_id, renter_id, email, first_name, last_name, created_at.
+  const insert = ctx.db.insert(organizationMembers).select(
+    sql`SELECT ${id}, ${customerId}, ${o.id},
       CASE WHEN (SELECT count(*) FROM organization_members WHERE organization_id = ${o.id})
         < (SELECT max_authorized_renters FROM organizations WHERE id = ${o.id}) THEN ${renter.id} END,
-      ${renter.email}, ${renter.firstName}, ${renter.lastName}, ${nowIso}`) as unknown as Stmt;
+      ${renter.email}, ${renter.firstName}, ${renter.lastName}, ${nowIso}`,
+  );
   try {
     await commit(ctx, [insert], { audit: { action: 'organization.member_add', targetType: 'organization', targetId: o.id, details: { renterId: renter.id } } });
   } catch (err) {

@@ -6,8 +6,10 @@ import { DUNNING_RETRY_DAYS } from './periods';
 const tags = ['Memberships'];
 const publicTags = ['Membership enrollment and portal'];
 
-const CID =
-  "Every call of this family needs `customerId` (query for reads, body for writes): 400 when absent, 403 when it is not the caller's. Money is in integer **cents**.";
+const CID = [
+  "Every call of this family needs `customerId` (query for reads, body for writes): 400 when absent, 403 when it is not the caller's.",
+  'Money is in integer **cents**.',
+].join(' ');
 
 const STATES = `States: \`active\` -> \`paused\` -> \`active\`; \`active\` | \`paused\` | \`past_due\` -> \`canceled\`; \`active\` in dunning -> \`past_due\` -> \`active\` when paid; \`canceled\` -> \`active\` (reactivate). \`cancelAtPeriodEnd: true\` is an active membership scheduled to end at \`currentPeriodEnd\`.`;
 
