@@ -31,7 +31,10 @@ describe('credits', () => {
     expectError(await adjust(op, m.membershipId, 100, frontDesk.key), 403, 'forbidden');
     const overrides = await op.addUser({ role: 'staff', permissions: ['membership_overrides'] });
     expect((await adjust(op, m.membershipId, 100, overrides.key)).status).toBe(200);
-    expectError(await post(`/memberships/${m.membershipId}/credits/adjust`, { customerId: op.customerId, amount: 0, description: 'x' }, { key: op.adminKey }), 400);
+    expectError(
+      await post(`/memberships/${m.membershipId}/credits/adjust`, { customerId: op.customerId, amount: 0, description: 'x' }, { key: op.adminKey }),
+      400,
+    );
     const list = await get(`/memberships/${m.membershipId}/credits?customerId=${op.customerId}&limit=2`, { key: op.adminKey });
     expect(list.body.balance).toBe(700);
     expect(list.body.history).toHaveLength(2);
@@ -86,18 +89,33 @@ describe('organizations', () => {
   it('CRUD, authorized renters up to the maximum in parallel, one membership, delete refused while it is live', async () => {
     const created = await post(
       '/memberships/organizations',
-      { customerId: op.customerId, name: 'Acme Yacht Club', contactEmail: 'ops@acme.test', contactName: 'Ada Ops', maxAuthorizedRenters: 3, billingAddress: { city: 'Miami' } },
+      {
+        customerId: op.customerId,
+        name: 'Acme Yacht Club',
+        contactEmail: 'ops@acme.test',
+        contactName: 'Ada Ops',
+        maxAuthorizedRenters: 3,
+        billingAddress: { city: 'Miami' },
+      },
       { key: op.adminKey },
     );
     expect(created.status, created.text).toBe(201);
     const org = created.body;
-    expect(org).toMatchObject({ name: 'Acme Yacht Club', maxAuthorizedRenters: 3, authorizedRenters: [], membershipId: null, billingAddress: { city: 'Miami' } });
+    expect(org).toMatchObject({
+      name: 'Acme Yacht Club',
+      maxAuthorizedRenters: 3,
+      authorizedRenters: [],
+      membershipId: null,
+      billingAddress: { city: 'Miami' },
+    });
     const upd = await patch(`/memberships/organizations/${org.orgId}`, { customerId: op.customerId, contactPhone: '+15555550199' }, { key: op.adminKey });
     expect(upd.status, upd.text).toBe(200);
     expect(upd.body.contactPhone).toBe('+15555550199');
 
     const people = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => makeRenter(op, { firstName: `Crew${i}` })));
-    const adds = await Promise.all(people.map((p) => post(`/memberships/organizations/${org.orgId}/members`, { customerId: op.customerId, renterId: p.id }, { key: op.adminKey })));
+    const adds = await Promise.all(
+      people.map((p) => post(`/memberships/organizations/${org.orgId}/members`, { customerId: op.customerId, renterId: p.id }, { key: op.adminKey })),
+    );
     expect(adds.filter((r) => r.status === 200)).toHaveLength(3);
     for (const r of adds.filter((x) => x.status !== 200)) expectError(r, 400, 'member_limit_reached');
     const members = await get(`/memberships/organizations/${org.orgId}/members?customerId=${op.customerId}`, { key: op.adminKey });
@@ -109,7 +127,8 @@ describe('organizations', () => {
     expect(rm.status, rm.text).toBe(200);
     expect(rm.body.data).toHaveLength(2);
     expect(
-      (await post(`/memberships/organizations/${org.orgId}/members`, { customerId: op.customerId, renterId: rm.body.data[0].renterId }, { key: op.adminKey })).body.error,
+      (await post(`/memberships/organizations/${org.orgId}/members`, { customerId: op.customerId, renterId: rm.body.data[0].renterId }, { key: op.adminKey }))
+        .body.error,
     ).toBe('already_member');
 
     const individual = await makeTier(op, { name: 'Individuals only' });
@@ -118,9 +137,23 @@ describe('organizations', () => {
     expectError(await post(`/memberships/organizations/${org.orgId}/membership`, body, { key: op.adminKey }), 400, 'tier_not_for_organizations');
     const om = await post(`/memberships/organizations/${org.orgId}/membership`, { ...body, tierId: corp.tierId }, { key: op.adminKey });
     expect(om.status, om.text).toBe(201);
-    expect(om.body).toMatchObject({ memberType: 'organization', organizationId: org.orgId, renterId: null, price: 10000, status: 'active', memberEmail: 'ops@acme.test' });
-    expectError(await post(`/memberships/organizations/${org.orgId}/membership`, { ...body, tierId: corp.tierId }, { key: op.adminKey }), 400, 'already_member');
-    expectError(await post(`/memberships/organizations/${org.orgId}/membership`, { ...body, tierId: corp.tierId, billingCycle: 'yearly' }, { key: op.adminKey }), 400);
+    expect(om.body).toMatchObject({
+      memberType: 'organization',
+      organizationId: org.orgId,
+      renterId: null,
+      price: 10000,
+      status: 'active',
+      memberEmail: 'ops@acme.test',
+    });
+    expectError(
+      await post(`/memberships/organizations/${org.orgId}/membership`, { ...body, tierId: corp.tierId }, { key: op.adminKey }),
+      400,
+      'already_member',
+    );
+    expectError(
+      await post(`/memberships/organizations/${org.orgId}/membership`, { ...body, tierId: corp.tierId, billingCycle: 'yearly' }, { key: op.adminKey }),
+      400,
+    );
 
     const got = await get(`/memberships/organizations/${org.orgId}?customerId=${op.customerId}`, { key: op.adminKey });
     expect(got.body.membershipId).toBe(om.body.membershipId);
