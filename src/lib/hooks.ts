@@ -19,9 +19,24 @@ export interface CapacityReleased {
   reason: 'cancelled' | 'no_show';
 }
 
+/** An order was written through any sales path (after the commit): what referral programmes need. */
+export interface BookingPlaced {
+  customerId: string;
+  transactionId: string;
+  source: string;
+  /** The promo code of the order, as the renter typed it. */
+  promoCode: string | null;
+  /** `extendedData.refAffiliate` of the request (a referral link of the public widget). */
+  refAffiliate: string | null;
+  /** Per rental, the pre-tax price after discounts (cents, without tip). */
+  rentals: { rentalId: string; basis: number }[];
+  placedAt: string;
+}
+
 /** Every hook: its name and payload. */
 export interface HookEvents {
   'capacity.released': CapacityReleased;
+  'booking.placed': BookingPlaced;
 }
 
 export type HookName = keyof HookEvents;

@@ -44,6 +44,10 @@ export function creditEntryStmt(ctx: Ctx, e: CreditMovement): { id: string; stmt
   return { id, stmt };
 }
 
+/** The 400 for a payment with credits that the balance no longer covers (a booking racing another spend). */
+export const creditOverdraftError = (message = 'The membership credits no longer cover this amount') =>
+  membershipErrors.fail('insufficient_credits', message, { details: [{ field: 'membershipCredits', message: 'the credit balance is too low' }] });
+
 /** A batch failed because a credit movement would have made a balance negative. */
 export function isCreditOverdraft(err: unknown): boolean {
   const msg = String((err as Error)?.message ?? err) + String((err as { cause?: unknown })?.cause ?? '');

@@ -11,7 +11,7 @@ export { listMemberships, getMembership } from './reads';
 export { cancelMembership, reactivateMembership, pauseMembership, resumeMembership, autoResume } from './lifecycle';
 export { addFreeMonth, changeBillingDate, switchBillingCycle, changePrice, listInvoices, refundInvoice, resendReceipt } from './billing';
 export { runMembershipBilling, renewOne } from './renewals';
-export { getCredits, adjustCredits, creditSpendStatements, isCreditOverdraft, restoreCreditsOfCancelledRental } from './credits';
+export { getCredits, adjustCredits, creditSpendStatements, isCreditOverdraft, creditOverdraftError, restoreCreditsOfCancelledRental } from './credits';
 export { addFamilyMember, removeFamilyMember } from './family';
 export {
   listOrganizations,
@@ -24,7 +24,7 @@ export {
   removeOrgMember,
   createOrgMembership,
 } from './organizations';
-export { memberBenefitFor, benefitAppliesAt } from './benefits';
+export { memberBenefitFor, memberBenefitQuery, memberBenefitFrom, benefitAppliesAt } from './benefits';
 export {
   publicTiers,
   enroll,
