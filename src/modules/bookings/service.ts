@@ -23,3 +23,6 @@ export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from '
 export { insertLedger, memoEntry, type LedgerScope, type NewLedger } from './ledger';
 export { scopeOf } from './lifecycle-shared';
 export { activityStmt, isVersionRace } from './activity';
+
+// Installments of payment plans (the cron job in module.ts).
+export { chargeDueInstallments, type InstallmentRunSummary } from './installments';
