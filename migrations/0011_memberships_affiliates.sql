@@ -18,18 +18,19 @@ CREATE INDEX `affiliate_entries_affiliate_idx` ON `affiliate_entries` (`customer
 CREATE TABLE `affiliates` (
 	`id` text PRIMARY KEY NOT NULL,
 	`customer_id` text NOT NULL,
-	`affiliate_id` text NOT NULL,
 	`name` text NOT NULL,
 	`email` text NOT NULL,
 	`percentage_earned` real DEFAULT 0 NOT NULL,
-	`total_commission` integer DEFAULT 0 NOT NULL,
+	`custom_affiliate_id` text,
 	`paid_out` integer DEFAULT 0 NOT NULL,
+	`commission_total` integer DEFAULT 0 NOT NULL,
 	`recalculated_at` text,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `affiliates_code_uq` ON `affiliates` (`customer_id`,`affiliate_id`);--> statement-breakpoint
+CREATE INDEX `affiliates_customer_idx` ON `affiliates` (`customer_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `affiliates_custom_id_uq` ON `affiliates` (`customer_id`,`custom_affiliate_id`);--> statement-breakpoint
 CREATE TABLE `membership_credits` (
 	`id` text PRIMARY KEY NOT NULL,
 	`customer_id` text NOT NULL,

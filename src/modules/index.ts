@@ -24,6 +24,7 @@ import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
 import memberships from './memberships/module';
+import affiliates from './affiliates/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -55,4 +56,5 @@ export const modules: ModuleDef[] = [
   waitlist,
   sandbox,
   memberships,
+  affiliates,
 ];

@@ -2,26 +2,28 @@ import { sqliteTable, text, integer, real, index, uniqueIndex } from 'drizzle-or
 import { tenant, timestamps, createdAt } from './_columns';
 
 /**
- * Affiliates of an operator. `affiliateId` is the public code a referral link carries
- * (`refAffiliate`) and promo codes name; unique per operator. Totals are cents: `totalCommission`
- * and `paidOut` are cached sums of `affiliate_entries`, refreshed by every change and by
- * POST /affiliate/recalculate.
+ * Affiliates of an operator (document 2, Affiliates). `id` IS the affiliate ID of the API: the
+ * `customAffiliateId` when one was chosen, else a generated `aff_...`; it is the primary key, so an
+ * ID is unique across the platform (GET /affiliate/check-availability) and referral links
+ * (`refAffiliate`) and promo codes (`affiliateId`) name it. Totals are cents, refreshed by SQL from
+ * `affiliate_entries` by every change and by POST /affiliate/recalculate.
  */
 export const affiliates = sqliteTable(
   'affiliates',
   {
     id: text('id').primaryKey(),
     customerId: tenant(),
-    affiliateId: text('affiliate_id').notNull(),
     name: text('name').notNull(),
     email: text('email').notNull(),
     percentageEarned: real('percentage_earned').notNull().default(0),
-    totalCommission: integer('total_commission').notNull().default(0),
+    customAffiliateId: text('custom_affiliate_id'),
+    /** Cents. */
     paidOut: integer('paid_out').notNull().default(0),
+    commissionTotal: integer('commission_total').notNull().default(0),
     recalculatedAt: text('recalculated_at'),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('affiliates_code_uq').on(t.customerId, t.affiliateId)],
+  (t) => [index('affiliates_customer_idx').on(t.customerId), uniqueIndex('affiliates_custom_id_uq').on(t.customerId, t.customAffiliateId)],
 );
 
 /**

@@ -26,3 +26,6 @@ export { activityStmt, isVersionRace } from './activity';
 
 // Installments of payment plans (the cron job in module.ts).
 export { chargeDueInstallments, type InstallmentRunSummary } from './installments';
+
+// Reads of the affiliates module (referrals and promo codes attributed to an affiliate).
+export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from './affiliate-reads';
