@@ -19,6 +19,24 @@ export interface CapacityReleased {
   reason: 'cancelled' | 'no_show';
 }
 
+/** A booking was cancelled (after the commit), through any path. */
+export interface BookingCancelled {
+  customerId: string;
+  rentalId: string;
+  locationId: string;
+  /** ISO instant of the cancellation. */
+  cancelledAt: string;
+}
+
+/** A booking moved to a new window (after the commit). Instants in epoch ms. */
+export interface BookingRescheduled {
+  customerId: string;
+  rentalId: string;
+  locationId: string;
+  start: number;
+  end: number;
+}
+
 /** An order was written through any sales path (after the commit): what referral programmes need. */
 export interface BookingPlaced {
   customerId: string;
@@ -36,6 +54,8 @@ export interface BookingPlaced {
 /** Every hook: its name and payload. */
 export interface HookEvents {
   'capacity.released': CapacityReleased;
+  'booking.cancelled': BookingCancelled;
+  'booking.rescheduled': BookingRescheduled;
   'booking.placed': BookingPlaced;
 }
 

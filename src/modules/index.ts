@@ -23,6 +23,9 @@ import holds from './holds/module';
 import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
+import shortLinks from './short-links/module';
+import communications from './communications/module';
+import cartRecovery from './cart-recovery/module';
 import memberships from './memberships/module';
 import affiliates from './affiliates/module';
 
@@ -55,6 +58,9 @@ export const modules: ModuleDef[] = [
   drydock,
   waitlist,
   sandbox,
+  shortLinks,
+  communications,
+  cartRecovery,
   memberships,
   affiliates,
 ];

@@ -7,5 +7,8 @@ export * from './bookings';
 export * from './waivers';
 export * from './channel';
 export * from './waitlist';
+export * from './communications';
+export * from './short-links';
+export * from './cart-recovery';
 export * from './memberships';
 export * from './affiliates';
