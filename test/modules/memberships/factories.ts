@@ -94,3 +94,21 @@ export async function lastPortalToken(customerId: string, to: string): Promise<s
   if (!m) throw new Error(`no portal link mailed to ${to}`);
   return m[1];
 }
+
+/** A member-portal session of a new member of a new public tier (through enrollment and the e-mailed link). */
+export async function memberPortalSession(op: Operator): Promise<string> {
+  const t = await makeTier(op, { name: 'Portal', isPublic: true });
+  const to = email('portal');
+  const r = await post('/public/memberships/enroll', {
+    customerId: op.customerId,
+    tierId: t.tierId,
+    firstName: 'Pia',
+    lastName: 'Portal',
+    email: to,
+    paymentMethodId: 'pm_card_visa',
+  });
+  expect(r.status, r.text).toBe(201);
+  const s = await post('/public/memberships/portal/session', { token: await lastPortalToken(op.customerId, to) });
+  expect(s.status, s.text).toBe(200);
+  return s.body.sessionToken as string;
+}
