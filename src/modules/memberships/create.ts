@@ -193,6 +193,7 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
         paymentMethodId: paymentMethodId!,
         description: `Membership ${tier.name} (${o.billingCycle})`,
         idempotencyKey: `${id}_initial`,
+        saveCard: true,
       };
       intent = await chargeCard(ctx, charge);
       if (!intent.ok) throw declined(intent);

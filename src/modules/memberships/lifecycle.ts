@@ -168,6 +168,7 @@ async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride
         paymentMethodId: pm!,
         description: `Membership reactivation ${tier?.name ?? ''} (${m.billingCycle})`,
         idempotencyKey: `${m.id}_react_v${v}`,
+        saveCard: !!paymentMethodOverride,
       };
       paid = await chargeCard(ctx, charge);
       if (!paid.ok) throw declined(paid);

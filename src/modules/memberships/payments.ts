@@ -26,13 +26,15 @@ export interface ChargeRequest {
   description: string;
   /** The provider deduplicates on it: a retried run with the same key never charges twice. */
   idempotencyKey: string;
+  /** A card given now (not the one on file): keep it at the provider for later charges without the cardholder. */
+  saveCard?: boolean;
 }
 
 export type ChargeOutcome =
   | { ok: true; intent: PaymentIntent }
   | { ok: false; code: 'card_declined' | 'authentication_required' | 'invalid_payment_method' | 'provider_error'; message: string; intentId: string | null };
 
-/** Charges a card now (the card is kept for the renewals). Declines come back as an outcome; other failures throw. */
+/** Charges a card now. Declines come back as an outcome; other failures throw. */
 export async function chargeCard(ctx: Ctx, req: ChargeRequest): Promise<ChargeOutcome> {
   try {
     const intent = await payments(ctx.env).createPaymentIntent({
@@ -42,7 +44,8 @@ export async function chargeCard(ctx: Ctx, req: ChargeRequest): Promise<ChargeOu
       paymentMethodId: req.paymentMethodId,
       captureMethod: 'automatic',
       confirm: true,
-      setupFutureUsage: 'off_session',
+      // A new card is saved for the renewals; the card on file is charged without the cardholder (off-session).
+      ...(req.saveCard ? { setupFutureUsage: 'off_session' as const } : {}),
       description: req.description,
       metadata: { customerId: req.customerId, membershipId: req.membershipId, invoiceId: req.invoiceId, kind: req.kind },
       idempotencyKey: req.idempotencyKey,

@@ -167,6 +167,7 @@ async function chargeClaimed(
         paymentMethodId,
         description: `Membership renewal ${tier?.name ?? m.tierId} (${m.billingCycle})`,
         idempotencyKey: `${m.id}_r${Date.parse(renewalKey)}_a${attempt}`,
+        saveCard: !!opts.paymentMethodId && opts.paymentMethodId !== m.paymentMethodId,
       };
       outcome = await chargeCard(tctx, charge);
     }
