@@ -37,6 +37,13 @@ export interface BookingRescheduled {
   end: number;
 }
 
+/** A cancelled slip reservation was permanently deleted; modules holding its data (contracts) delete theirs. */
+export interface SlipReservationDeleted {
+  customerId: string;
+  reservationId: string;
+  locationId: string;
+}
+
 /** An order was written through any sales path (after the commit): what referral programmes need. */
 export interface BookingPlaced {
   customerId: string;
@@ -56,6 +63,7 @@ export interface HookEvents {
   'capacity.released': CapacityReleased;
   'booking.cancelled': BookingCancelled;
   'booking.rescheduled': BookingRescheduled;
+  'slip_reservation.deleted': SlipReservationDeleted;
   'booking.placed': BookingPlaced;
 }
 

@@ -26,6 +26,11 @@ import sandbox from './sandbox/module';
 import shortLinks from './short-links/module';
 import communications from './communications/module';
 import cartRecovery from './cart-recovery/module';
+import marinaSettings from './marina-settings/module';
+import marinaMaps from './marina-maps/module';
+import slipReservations from './slip-reservations/module';
+import slipContracts from './slip-contracts/module';
+import slips from './slips/module';
 import memberships from './memberships/module';
 import affiliates from './affiliates/module';
 
@@ -57,6 +62,12 @@ export const modules: ModuleDef[] = [
   holds,
   drydock,
   waitlist,
+  // Marina: slips last, because its GET /slips/{id} would otherwise catch the static /slips/... paths of the others.
+  marinaSettings,
+  marinaMaps,
+  slipReservations,
+  slipContracts,
+  slips,
   sandbox,
   shortLinks,
   communications,

@@ -11,6 +11,7 @@ import { sha256Hex } from '../lib/crypto';
 import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
 import { communicationsSeed } from './communications';
+import { marinaSeed } from './marina';
 import { membershipsSeed } from './memberships';
 
 export { SEED, type SeedStep } from './types';
@@ -139,7 +140,15 @@ async function seedAccounts(env: Env): Promise<boolean> {
 }
 
 /** Seed steps in order; later modules append theirs. Each step is idempotent and reports whether it wrote. */
-export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }, inventorySeed, bookingsSeed, channelSeed, communicationsSeed, membershipsSeed];
+export const SEED_STEPS: SeedStep[] = [
+  { name: 'accounts', run: seedAccounts },
+  inventorySeed,
+  bookingsSeed,
+  channelSeed,
+  communicationsSeed,
+  marinaSeed,
+  membershipsSeed,
+];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {
   const out: Record<string, boolean> = {};
