@@ -92,6 +92,11 @@ export function buildApp(modules: ModuleDef[]) {
     name: 'x-platform-key',
     description: "Berth's own staff (the `PLATFORM_API_KEY` secret); a bearer token whose `roles` claim holds `platform_staff` is the same role.",
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'MemberPortalSession', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Member-portal session (`mps_...`) opened with a single-use e-mailed link (POST /public/memberships/portal/session).',
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'BearerJwt', {
     type: 'http',
     scheme: 'bearer',

@@ -35,6 +35,8 @@ import payments from './payments/module';
 import promoCodes from './promo-codes/module';
 import pos from './pos/module';
 import protectionPlans from './protection-plans/module';
+import memberships from './memberships/module';
+import affiliates from './affiliates/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -78,4 +80,6 @@ export const modules: ModuleDef[] = [
   promoCodes,
   pos,
   protectionPlans,
+  memberships,
+  affiliates,
 ];

@@ -13,6 +13,7 @@ import { bookingsSeed } from './bookings';
 import { communicationsSeed } from './communications';
 import { marinaSeed } from './marina';
 import { posSeed, promoCodesSeed, protectionSeed } from './counter';
+import { membershipsSeed } from './memberships';
 
 export { SEED, type SeedStep } from './types';
 
@@ -150,6 +151,7 @@ export const SEED_STEPS: SeedStep[] = [
   posSeed,
   promoCodesSeed,
   protectionSeed,
+  membershipsSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

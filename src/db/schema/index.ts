@@ -20,3 +20,4 @@ export * from './affiliates';
 export * from './promo-codes';
 export * from './pos';
 export * from './protection-plans';
+export * from './memberships';
