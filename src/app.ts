@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { cors } from 'hono/cors';
 import { Scalar } from '@scalar/hono-api-reference';
-import { ANONYMOUS, type AppEnv } from './lib/context';
+import { ANONYMOUS, isAdmin, type AppEnv, type Authenticator, type Principal } from './lib/context';
 import { ApiError, CORE_ERRORS, errorBody, errorTableMarkdown, type ErrorInfo } from './lib/errors';
 import { moduleHooks, type ModuleDef } from './lib/module';
 import { requestContext } from './middleware/request-id';
@@ -19,6 +19,15 @@ function toApiError(err: unknown): ApiError {
   }
   return new ApiError('internal', 'Something went wrong on our side; the error was logged with this requestId');
 }
+
+/** The authenticator of a dispatched request: the principal is already known; admin routes still need an admin. */
+const actAs =
+  (principal: Principal): Authenticator =>
+  async (c, access) => {
+    c.set('principal', principal);
+    if (access === 'admin' && !isAdmin(principal)) throw new ApiError('forbidden', 'This operation needs admin permission');
+    return {};
+  };
 
 /** Every error code of the API (shared and per module), each defined once with one status. */
 export function errorRegistry(modules: ModuleDef[]): Record<string, ErrorInfo & { module: string }> {
@@ -49,10 +58,23 @@ export function buildApp(modules: ModuleDef[]) {
       exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
     }),
   );
+  // Requests the partner gateway dispatches (`/api/v1/<path>`) run as the app principal it authenticated.
+  const dispatched = new WeakMap<Request, Principal>();
   app.use('*', async (c, next) => {
     c.set('principal', ANONYMOUS);
     c.set('hooks', hooks);
-    c.set('authenticate', authenticateOperator);
+    const as = dispatched.get(c.req.raw);
+    c.set('authenticate', as ? actAs(as) : authenticateOperator);
+    c.set('dispatch', (req, principal) => {
+      dispatched.set(req, principal);
+      let executionCtx: typeof c.executionCtx | undefined;
+      try {
+        executionCtx = c.executionCtx;
+      } catch {
+        executionCtx = undefined;
+      }
+      return Promise.resolve(app.fetch(req, c.env, executionCtx));
+    });
     await next();
   });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InventoryLock } from '../durable-objects/inventory-lock';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
+import type { OAuthGrant } from '../durable-objects/oauth-grant';
 import type { QueueMessage } from './lib/module';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
@@ -9,6 +10,8 @@ export interface Env {
   FILES: R2Bucket;
   INVENTORY_LOCK: DurableObjectNamespace<InventoryLock>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One object per OAuth grant: its code and token hashes, rotated atomically. */
+  OAUTH_GRANT: DurableObjectNamespace<OAuthGrant>;
   EVENTS_QUEUE: Queue<QueueMessage>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';
@@ -33,6 +36,19 @@ export interface Env {
   /** Identity provider management API (optional; without it invitations are recorded only). */
   IDP_DOMAIN?: string;
   IDP_MANAGEMENT_TOKEN?: string;
+  /**
+   * Partner platform: the private signing keys of embedded session tokens, as a JWK set
+   * (`{"keys":[{...ES256 or RS256 private JWK with kid...}]}`); the first key signs, all are
+   * published at /.well-known/jwks.json. Required in staging and production; development
+   * generates one key and keeps it in D1.
+   */
+  OAUTH_SIGNING_KEYS?: string;
+  /** Client id of Berth's consent page at the identity provider (IDP_DOMAIN): operators sign in there before authorizing an app. */
+  IDP_CLIENT_ID?: string;
+  /** Platform staff key (`x-platform-key`): Berth's own staff, who review apps. */
+  PLATFORM_API_KEY?: string;
+  /** Development only: password of the seeded demo partner account. */
+  DEMO_PARTNER_PASSWORD?: string;
   /** Development only: token that allows POST /__dev/seed. */
   DEV_SEED_TOKEN?: string;
   DEMO_API_KEY?: string;
@@ -54,6 +70,16 @@ const base64Key32 = z.string().refine((v) => {
   }
 }, 'must be 32 bytes in base64');
 
+/** A JSON Web Key Set of private signing keys, each with `kid` and `d`. */
+const signingKeys = z.string().refine((v) => {
+  try {
+    const set = JSON.parse(v) as { keys?: { kid?: unknown; d?: unknown }[] };
+    return Array.isArray(set.keys) && set.keys.length > 0 && set.keys.every((k) => typeof k.kid === 'string' && typeof k.d === 'string');
+  } catch {
+    return false;
+  }
+}, 'must be a JSON Web Key Set of private keys, each with a kid');
+
 /** What every environment needs, and the format of what is optional. */
 const Common = z.object({
   ENVIRONMENT: z.enum(['development', 'test', 'staging', 'production']),
@@ -70,6 +96,9 @@ const Common = z.object({
   TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
   IDP_DOMAIN: optional(z.string().min(1)),
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
+  OAUTH_SIGNING_KEYS: optional(signingKeys),
+  IDP_CLIENT_ID: optional(z.string().min(1)),
+  PLATFORM_API_KEY: optional(z.string().min(24)),
 });
 
 /** Staging and production: the identity provider, the payment provider and the widget key are required. */
@@ -77,6 +106,7 @@ const Deployed = Common.extend({
   JWKS_URL: z.string().url(),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)'),
   WIDGET_ENCRYPTION_KEY: base64Key32,
+  OAUTH_SIGNING_KEYS: signingKeys,
 });
 
 export class ConfigError extends Error {}

@@ -19,9 +19,16 @@ export interface CapacityReleased {
   reason: 'cancelled' | 'no_show';
 }
 
+/** A partner changed or deleted an app (its manifest, status or secrets): installations follow. */
+export interface AppChanged {
+  appId: string;
+  deleted: boolean;
+}
+
 /** Every hook: its name and payload. */
 export interface HookEvents {
   'capacity.released': CapacityReleased;
+  'app.changed': AppChanged;
 }
 
 export type HookName = keyof HookEvents;

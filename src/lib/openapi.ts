@@ -91,6 +91,12 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
    * and refuse files with its own 400s (a JSON body is not answered with a generic 415).
    */
   multipart?: ZodType;
+  /**
+   * An HTML-form body (`application/x-www-form-urlencoded`, also accepted as JSON): OAuth
+   * endpoints (RFC 6749) and the pages' forms. Documented from this schema; the handler parses
+   * and validates it (the module's own form reader).
+   */
+  form?: ZodType;
   query?: Q;
   params?: P;
   /** Success response schema and status (200 unless given). */
@@ -119,7 +125,7 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
   const access = spec.access ?? 'operator';
   const status = spec.status ?? 200;
   const errors = new Set(spec.errors ?? []);
-  if (spec.body || spec.multipart || spec.query || spec.params) errors.add(400);
+  if (spec.body || spec.multipart || spec.form || spec.query || spec.params) errors.add(400);
   if (access === 'operator' || access === 'admin') {
     errors.add(401);
     errors.add(429);
@@ -134,7 +140,7 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
     responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
   }
   const middleware: MiddlewareHandler[] = [authMiddleware(access, spec.auth) as MiddlewareHandler];
-  if (spec.body || spec.multipart) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
+  if (spec.body || spec.multipart || spec.form) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
   if (spec.body) middleware.push(requireJson as MiddlewareHandler);
   return createRoute({
     method: spec.method,
@@ -149,6 +155,17 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
     request: {
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
       ...(spec.multipart && !spec.body ? { body: { content: { 'multipart/form-data': { schema: documentedOnly(spec.multipart) } }, required: true } } : {}),
+      ...(spec.form && !spec.body
+        ? {
+            body: {
+              content: {
+                'application/x-www-form-urlencoded': { schema: documentedOnly(spec.form) },
+                'application/json': { schema: documentedOnly(spec.form) },
+              },
+              required: true,
+            },
+          }
+        : {}),
       ...(spec.query ? { query: spec.query as any } : {}),
       ...(spec.params ? { params: spec.params as any } : {}),
     },

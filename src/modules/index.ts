@@ -23,6 +23,12 @@ import holds from './holds/module';
 import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
+import partners from './partners/module';
+import oauth from './oauth/module';
+import gateway from './gateway/module';
+import geofences from './geofences/module';
+import assetPools from './asset-pools/module';
+import partnerCalls from './partner-calls/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -53,4 +59,10 @@ export const modules: ModuleDef[] = [
   drydock,
   waitlist,
   sandbox,
+  partners,
+  oauth,
+  gateway,
+  geofences,
+  assetPools,
+  partnerCalls,
 ];

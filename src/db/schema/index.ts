@@ -7,3 +7,8 @@ export * from './bookings';
 export * from './waivers';
 export * from './channel';
 export * from './waitlist';
+export * from './partners';
+export * from './oauth';
+export * from './geofences';
+export * from './asset-pools';
+export * from './partner-calls';
