@@ -111,7 +111,17 @@ export class OAuthGrant extends DurableObject<Env> {
   /** Creates the grant (once). */
   async init(init: GrantInit): Promise<void> {
     if (this.load()) throw new Error(`grant ${init.grantId} already exists`);
-    const s: State = { ...init, createdAt: Date.now(), revokedAt: null, revokedReason: null, codeUsed: false, access: [], refresh: null, previous: null, spent: [] };
+    const s: State = {
+      ...init,
+      createdAt: Date.now(),
+      revokedAt: null,
+      revokedReason: null,
+      codeUsed: false,
+      access: [],
+      refresh: null,
+      previous: null,
+      spent: [],
+    };
     this.save(s);
     this.scheduleCleanup(s);
   }

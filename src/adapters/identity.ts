@@ -62,7 +62,8 @@ export async function exchangeLoginCode(
   env: IdpEnv & { IDP_CLIENT_ID?: string },
   input: { code: string; redirectUri: string; verifier: string },
 ): Promise<string> {
-  if (!env.IDP_DOMAIN || !env.IDP_CLIENT_ID) throw new ApiError('service_unavailable', 'Sign-in at the identity provider is not configured (IDP_DOMAIN, IDP_CLIENT_ID)');
+  if (!env.IDP_DOMAIN || !env.IDP_CLIENT_ID)
+    throw new ApiError('service_unavailable', 'Sign-in at the identity provider is not configured (IDP_DOMAIN, IDP_CLIENT_ID)');
   const res = await outbound.fetch(`https://${env.IDP_DOMAIN}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

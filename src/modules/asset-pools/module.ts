@@ -7,7 +7,7 @@ export default defineModule({
   tags: [
     {
       name: 'Asset pools',
-      description: 'Groups of assets of one location that the operator sells as one pool. Operators use them directly; installed apps through the gateway (`read:inventory`, `write:inventory`).',
+      description: `Groups of assets of one location that the operator sells as one pool. Operators use them directly; installed apps through the gateway (\`read:inventory\`, \`write:inventory\`).`,
     },
   ],
 });

@@ -22,7 +22,7 @@ export const createPool = route({
   ok: s.Pool,
   status: 201,
   errors: [403, 404],
-  description: 'Every asset must be an asset of one of your items at that location (400 naming the others). Needs the `inventory` permission. Gateway scope: `write:inventory`.',
+  description: `Every asset must be an asset of one of your items at that location (400 naming the others). Needs the \`inventory\` permission. Gateway scope: \`write:inventory\`.`,
 });
 export const getPool = route({
   method: 'get',

@@ -72,7 +72,10 @@ export async function getPool(ctx: Ctx, id: string) {
   return poolOut(row, await getAssetsInTenant(ctx, row.assetIds));
 }
 
-export async function createPool(ctx: Ctx, input: { locationId: string; name: string; description?: string | null; assetIds: string[]; details?: Record<string, unknown> }) {
+export async function createPool(
+  ctx: Ctx,
+  input: { locationId: string; name: string; description?: string | null; assetIds: string[]; details?: Record<string, unknown> },
+) {
   requirePermission(ctx, 'inventory');
   const customerId = tenantOf(ctx);
   await getLocationInTenant(ctx, input.locationId);
@@ -95,7 +98,11 @@ export async function createPool(ctx: Ctx, input: { locationId: string; name: st
   return poolOut(row, assets);
 }
 
-export async function updatePool(ctx: Ctx, id: string, input: { name?: string; description?: string | null; assetIds?: string[]; details?: Record<string, unknown> }) {
+export async function updatePool(
+  ctx: Ctx,
+  id: string,
+  input: { name?: string; description?: string | null; assetIds?: string[]; details?: Record<string, unknown> },
+) {
   requirePermission(ctx, 'inventory');
   const existing = await poolInTenant(ctx, id);
   const patch: Partial<PoolRow> = {};

@@ -17,8 +17,7 @@ export const me = route({
   auth: channelKey,
   summary: 'Who the key is: mode and its connection or channel',
   errors: channelErrors,
-  description:
-    '`mode` is `live` or `test`. A single-operator key answers `connection`; a platform key answers `channel` with one `merchants` entry per operator that connected. Deploy checks should assert `mode`.',
+  description: `\`mode\` is \`live\` or \`test\`. A single-operator key answers \`connection\`; a platform key answers \`channel\` with one \`merchants\` entry per operator that connected. Deploy checks should assert \`mode\`.`,
 });
 export const products = route({
   method: 'get',
@@ -28,8 +27,7 @@ export const products = route({
   auth: channelKey,
   summary: 'The catalog offered to the key',
   errors: channelErrors,
-  description:
-    "Platform keys see the union over connected operators; a new live key sees an empty list until an operator connects; paused connections drop out. Prices are pre-tax decimal amounts of the connection's currency; `startingPrice` is null (never 0) when no price is configured; a tour's starting price is the standard adult fare.",
+  description: `Platform keys see the union over connected operators; a new live key sees an empty list until an operator connects; paused connections drop out. Prices are pre-tax decimal amounts of the connection's currency; \`startingPrice\` is null (never 0) when no price is configured; a tour's starting price is the standard adult fare.`,
 });
 export const availability = route({
   method: 'post',
@@ -41,8 +39,7 @@ export const availability = route({
   body: s.AvailabilityBody,
   errors: channelErrors,
   ok: z.object({ startTime: z.string(), endTime: z.string(), data: z.array(s.AvailabilityLine) }),
-  description:
-    "Answered by the same engine as the operator's checkout (turnaround buffers, maintenance, drydock, holds, capacity overrides, schedule exceptions): when a line says `available`, a booking moments later succeeds unless someone else takes the time first. A product not offered to the key answers a line with `error: unknown_product`.",
+  description: `Answered by the same engine as the operator's checkout (turnaround buffers, maintenance, drydock, holds, capacity overrides, schedule exceptions): when a line says \`available\`, a booking moments later succeeds unless someone else takes the time first. A product not offered to the key answers a line with \`error: unknown_product\`.`,
 });
 export const createBooking = route({
   method: 'post',
@@ -57,9 +54,9 @@ export const createBooking = route({
   errors: [...channelErrors, 404, 409, 422, 503],
   description: [
     'Header `Idempotency-Key` is required (400 without): a unique string per checkout, reused on retries; keys are scoped to the key holder and kept 48 hours.',
-    '- 201: created. - 200 with `idempotentReplay: true`: the key already created this booking (same body). - 409 `booking_in_progress`: the same key is still being processed; wait and retry.',
-    '- 422 `idempotency_key_reuse`: same key, different product, window, quantity or price. - 409 `unavailable`: a real conflict; the key is freed and may be reused. - 503 `idempotency_unavailable` / `inventory_locked`: transient; retry with the same key.',
-    "The booking runs under the same per-item lock as the operator's checkout, lands on the operator's calendar fully paid with `commissionRate` stamped, and the operator is charged a 5 dollar platform fee (reversed on cancel). Test keys sell the sandbox operator and never move money. 404 `unknown_product` when the product is not offered to the key.",
+    `- 201: created. - 200 with \`idempotentReplay: true\`: the key already created this booking (same body). - 409 \`booking_in_progress\`: the same key is still being processed; wait and retry.`,
+    `- 422 \`idempotency_key_reuse\`: same key, different product, window, quantity or price. - 409 \`unavailable\`: a real conflict; the key is freed and may be reused. - 503 \`idempotency_unavailable\` / \`inventory_locked\`: transient; retry with the same key.`,
+    `The booking runs under the same per-item lock as the operator's checkout, lands on the operator's calendar fully paid with \`commissionRate\` stamped, and the operator is charged a 5 dollar platform fee (reversed on cancel). Test keys sell the sandbox operator and never move money. 404 \`unknown_product\` when the product is not offered to the key.`,
   ].join('\n\n'),
 });
 export const getBooking = route({
@@ -94,8 +91,7 @@ export const cancelBooking = route({
   params: s.BookingIdParam,
   ok: s.ChannelBooking,
   errors: [...channelErrors, 404, 409],
-  description:
-    "200 cancelled; 200 with `alreadyCancelled: true` when it already was; 404 for a booking this key did not create; 409 `not_cancellable` once the operator checked it in or completed it. Releases the inventory (tour seats go to the waitlist when one exists) and reverses the platform fee; refunding the guest is the reseller's job.",
+  description: `200 cancelled; 200 with \`alreadyCancelled: true\` when it already was; 404 for a booking this key did not create; 409 \`not_cancellable\` once the operator checked it in or completed it. Releases the inventory (tour seats go to the waitlist when one exists) and reverses the platform fee; refunding the guest is the reseller's job.`,
 });
 export const sandboxReset = route({
   method: 'post',
@@ -116,8 +112,7 @@ export const settlement = route({
   summary: 'What the reseller owes each operator for a month',
   query: s.MonthQuery,
   errors: channelErrors,
-  description:
-    'By rental date: gross sales (tax-inclusive totals of non-cancelled live bookings), commission (the stamped rate x the pre-tax amount) and amount owed (gross - commission). The operator reads the same figures.',
+  description: `By rental date: gross sales (tax-inclusive totals of non-cancelled live bookings), commission (the stamped rate x the pre-tax amount) and amount owed (gross - commission). The operator reads the same figures.`,
 });
 
 const ptags = ['Channel partner portal'];
@@ -131,8 +126,7 @@ export const register = route({
   body: s.RegisterBody,
   status: 201,
   errors: [409],
-  description:
-    'Returns the partner-portal token (`rtp_...`, for the portal endpoints) and the live and test platform keys. Operators then find the channel in their settings and connect. The channel belongs to a partner account: the caller\'s when the request carries a partner token (`Authorization: Bearer bpt_...`), otherwise a new one for `contactEmail` (409 `already_exists` if that e-mail has one: sign in and send its partner token), whose `partnerToken` is returned; `password` sets its password. The portal endpoints accept the portal token or the partner token of the owning account (`X-Channel-Id` when it owns several channels).',
+  description: `Returns the partner-portal token (\`rtp_...\`, for the portal endpoints) and the live and test platform keys. Operators then find the channel in their settings and connect. The channel belongs to a partner account: the caller's when the request carries a partner token (\`Authorization: Bearer bpt_...\`), otherwise a new one for \`contactEmail\` (409 \`already_exists\` if that e-mail has one: sign in and send its partner token), whose \`partnerToken\` is returned; \`password\` sets its password. The portal endpoints accept the portal token or the partner token of the owning account (\`X-Channel-Id\` when it owns several channels).`,
 });
 export const portalChannel = route({
   method: 'get',
@@ -190,8 +184,7 @@ export const portalSetWebhook = route({
   summary: 'Receive booking.created / cancelled / rescheduled of the operators you sell',
   body: s.WebhookBody,
   errors: [401],
-  description:
-    'Deliveries are signed like platform webhooks (X-Service-Signature over `{timestamp}.{body}` with the secret returned here once) and carry capacity data only (product, times, quantity, status), never renter details or prices.',
+  description: `Deliveries are signed like platform webhooks (X-Service-Signature over \`{timestamp}.{body}\` with the secret returned here once) and carry capacity data only (product, times, quantity, status), never renter details or prices.`,
 });
 export const portalRemoveWebhook = route({
   method: 'delete',

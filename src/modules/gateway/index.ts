@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter, ErrorSchema, mount } from '../../lib/openapi';
 import * as r from './routes';
-import { catalogueMarkdown, scopeCatalogue } from './catalogue';
+import { scopeCatalogue } from './catalogue';
 import { GATEWAY_PREFIX, handleGateway } from './proxy';
 
 const router = createRouter();

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../lib/context';
 import { ctxOf } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { enforceRateLimit } from '../../middleware/rate-limit';
-import { authenticateAccessToken } from '../oauth/service';
+import { checkAccessToken, principalOfGrant } from '../oauth/service';
 import { GATEWAY_ALIASES } from './routes-table';
 import { denyText, isDeny, matchRoute } from './match';
 import { gatewayFail } from './errors';
@@ -30,10 +30,16 @@ export async function handleGateway(c: Context<AppEnv>): Promise<Response> {
   const token = authz ? /^Bearer\s+(\S+)$/i.exec(authz.trim())?.[1] : undefined;
   if (!token) throw unauthenticated('Send the access token of the installation as "Authorization: Bearer bat_..."');
   const ctx = ctxOf(c);
-  const principal = await authenticateAccessToken(ctx, token);
+  const info = await checkAccessToken(ctx, token);
+  if (!info) throw unauthenticated('The access token is invalid, expired or revoked', 'invalid_token');
+  // The installation is known from the grant: count the call while its principal is read.
+  const [who, counted] = await Promise.allSettled([principalOfGrant(ctx, info), enforceRateLimit(c, `inst:${info.installationId}`, GATEWAY_RATE_LIMIT)]);
+  if (who.status === 'rejected') throw who.reason;
+  const principal = who.value;
   if (!principal?.app) throw unauthenticated('The access token is invalid, expired or revoked', 'invalid_token');
+  if (counted.status === 'rejected') throw counted.reason;
+  const rate = counted.value;
   c.set('principal', principal);
-  const rate = await enforceRateLimit(c, principal.credentialId, GATEWAY_RATE_LIMIT);
   const fail = (err: ApiError) => {
     Object.assign(err, { headers: { ...rate, ...(err.headers ?? {}) } });
     return err;

@@ -215,5 +215,5 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
 /** Paths of the spec's gateway guidance that name a family rather than a route: served by the family's list route. */
 export const GATEWAY_ALIASES: Record<string, string> = {
   'GET /inventory': '/inventory/customer',
-  'GET /schedule': '/schedule/schedule',
+  'GET /schedule': '/schedule/schedules/paginated',
 };

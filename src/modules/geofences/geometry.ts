@@ -38,6 +38,9 @@ export interface Shape {
 }
 
 export function contains(g: Shape, p: LatLng): boolean {
-  if (g.shape === 'circle') return g.centerLat !== null && g.centerLng !== null && g.radiusMeters !== null && distanceMeters({ lat: g.centerLat, lng: g.centerLng }, p) <= g.radiusMeters;
+  if (g.shape === 'circle')
+    return (
+      g.centerLat !== null && g.centerLng !== null && g.radiusMeters !== null && distanceMeters({ lat: g.centerLat, lng: g.centerLng }, p) <= g.radiusMeters
+    );
   return (g.points?.length ?? 0) >= 3 && inPolygon(p, g.points!);
 }

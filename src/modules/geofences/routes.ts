@@ -74,8 +74,7 @@ export const reportStaffLocation = route({
   body: s.StaffReport,
   ok: s.Reported(s.StaffLocation),
   errors: [403, 404],
-  description:
-    'Only a reading newer than the last known one replaces it (`updated: false` otherwise). Reporting for another user needs the `staff_locations` permission. `geofenceIds` lists the geofences containing the position.',
+  description: `Only a reading newer than the last known one replaces it (\`updated: false\` otherwise). Reporting for another user needs the \`staff_locations\` permission. \`geofenceIds\` lists the geofences containing the position.`,
 });
 export const listAssetPositions = route({
   method: 'get',

@@ -58,7 +58,11 @@ const reading = {
   recordedAt: z.iso.datetime({ offset: true }).optional().openapi({ description: 'When the position was measured (ISO 8601 with offset; default now)' }),
 };
 export const StaffReport = z
-  .object({ userId: z.string().max(128).optional().openapi({ description: 'Default: the calling user' }), locationId: z.string().max(128).optional(), ...reading })
+  .object({
+    userId: z.string().max(128).optional().openapi({ description: 'Default: the calling user' }),
+    locationId: z.string().max(128).optional(),
+    ...reading,
+  })
   .openapi('StaffLocationReport');
 export const AssetReport = z
   .object({ assetId: zId('ast_01J0000000000000000000000'), source: z.enum(['device', 'gps']).default('device'), ...reading })
@@ -74,11 +78,12 @@ const Position = {
   source: z.string(),
   geofenceIds: z.array(z.string()).openapi({ description: 'Geofences of the location that contain the position' }),
 };
-export const StaffLocation = z.object({ userId: z.string(), name: z.string().nullable(), locationId: z.string().nullable(), ...Position }).openapi('StaffLocation');
-export const AssetPosition = z
-  .object({ assetId: z.string(), itemId: z.string(), locationId: z.string(), ...Position })
-  .openapi('AssetPosition');
-export const Reported = <T extends z.ZodType>(t: T) => z.object({ updated: z.boolean().openapi({ description: 'false when a newer position was already known' }), position: t });
+export const StaffLocation = z
+  .object({ userId: z.string(), name: z.string().nullable(), locationId: z.string().nullable(), ...Position })
+  .openapi('StaffLocation');
+export const AssetPosition = z.object({ assetId: z.string(), itemId: z.string(), locationId: z.string(), ...Position }).openapi('AssetPosition');
+export const Reported = <T extends z.ZodType>(t: T) =>
+  z.object({ updated: z.boolean().openapi({ description: 'false when a newer position was already known' }), position: t });
 export const PositionsQuery = z.object({ locationId: z.string().max(128).optional(), itemId: z.string().max(128).optional() });
 export const TrackingQuery = z.object({ locationId: zId('loc_01J0000000000000000000000') });
 export const LiveMap = z

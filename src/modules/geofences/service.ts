@@ -15,7 +15,8 @@ type StaffRow = typeof staffLocations.$inferSelect;
 type AssetPosRow = typeof assetPositions.$inferSelect;
 
 const detail = (field: string, message: string): ErrorDetail => ({ field, location: 'body', code: 'invalid', message });
-const invalid = (details: ErrorDetail[]) => new ApiError('validation_failed', `Invalid request: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, { details });
+const invalid = (details: ErrorDetail[]) =>
+  new ApiError('validation_failed', `Invalid request: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, { details });
 
 export const geofenceOut = (g: GeofenceRow) => ({
   geofenceId: g.id,
@@ -77,10 +78,7 @@ export async function listGeofences(ctx: Ctx, q: { locationId?: string; limit: n
 
 export const getGeofence = async (ctx: Ctx, id: string) => geofenceOut(await geofenceInTenant(ctx, id));
 
-export async function createGeofence(
-  ctx: Ctx,
-  input: Geometry & { locationId: string; name: string; details?: Record<string, unknown> },
-) {
+export async function createGeofence(ctx: Ctx, input: Geometry & { locationId: string; name: string; details?: Record<string, unknown> }) {
   requirePermission(ctx, 'geofences');
   const customerId = tenantOf(ctx);
   await getLocationInTenant(ctx, input.locationId);

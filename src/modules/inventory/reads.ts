@@ -123,7 +123,14 @@ export async function getInventoryItem(ctx: Ctx, id: string) {
 export async function getAssetsInTenant(ctx: Ctx, ids: string[]) {
   if (!ids.length) return [];
   return ctx.db
-    .select({ id: inventoryAssets.id, name: inventoryAssets.name, status: inventoryAssets.status, itemId: inventoryAssets.itemId, itemName: inventoryItems.name, locationId: inventoryItems.locationId })
+    .select({
+      id: inventoryAssets.id,
+      name: inventoryAssets.name,
+      status: inventoryAssets.status,
+      itemId: inventoryAssets.itemId,
+      itemName: inventoryItems.name,
+      locationId: inventoryItems.locationId,
+    })
     .from(inventoryAssets)
     .innerJoin(inventoryItems, eq(inventoryItems.id, inventoryAssets.itemId))
     .where(and(eq(inventoryAssets.customerId, tenantOf(ctx)), inArray(inventoryAssets.id, ids), isNull(inventoryItems.deletedAt)))
@@ -133,7 +140,14 @@ export async function getAssetsInTenant(ctx: Ctx, ids: string[]) {
 /** The assets of a location's live items (for the live map). */
 export async function listAssetsOfLocation(ctx: Ctx, locationId: string) {
   return ctx.db
-    .select({ id: inventoryAssets.id, name: inventoryAssets.name, status: inventoryAssets.status, itemId: inventoryAssets.itemId, itemName: inventoryItems.name, locationId: inventoryItems.locationId })
+    .select({
+      id: inventoryAssets.id,
+      name: inventoryAssets.name,
+      status: inventoryAssets.status,
+      itemId: inventoryAssets.itemId,
+      itemName: inventoryItems.name,
+      locationId: inventoryItems.locationId,
+    })
     .from(inventoryAssets)
     .innerJoin(inventoryItems, eq(inventoryItems.id, inventoryAssets.itemId))
     .where(and(eq(inventoryAssets.customerId, tenantOf(ctx)), eq(inventoryItems.locationId, locationId), isNull(inventoryItems.deletedAt)))

@@ -18,8 +18,7 @@ type AuthorizationRow = typeof oauthAuthorizations.$inferSelect;
 
 /** What a page flow answers: an HTML page (optionally setting the request's browser cookie) or a redirect. */
 export type Outcome =
-  | { kind: 'page'; status: number; html: string; cookie?: { name: string; value: string } }
-  | { kind: 'redirect'; location: string; status?: 302 | 303 };
+  { kind: 'page'; status: number; html: string; cookie?: { name: string; value: string } } | { kind: 'redirect'; location: string; status?: 302 | 303 };
 
 export interface AuthorizeQuery {
   response_type?: string;
@@ -71,7 +70,8 @@ export async function startAuthorization(ctx: Ctx, issuer: string, q: AuthorizeQ
   }
   if (q.code_challenge !== undefined) {
     if (q.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method=S256 is required with code_challenge');
-    if (!/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge)) return fail('invalid_request', 'code_challenge must be BASE64URL(SHA-256(code_verifier)): 43 characters');
+    if (!/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge))
+      return fail('invalid_request', 'code_challenge must be BASE64URL(SHA-256(code_verifier)): 43 characters');
   } else if (app.clientType === 'public') {
     return fail('invalid_request', 'PKCE is required for public clients: send code_challenge and code_challenge_method=S256');
   } else if (q.code_challenge_method !== undefined) {
@@ -178,7 +178,8 @@ export async function signInForm(
       if (status >= 500) throw err;
       return page(status, await signIn(ctx, issuer, row, app, err instanceof ApiError ? err.message : 'Sign-in failed'));
     }
-    if (partnerId !== app.partnerId) return page(403, await signIn(ctx, issuer, row, app, 'Only the partner that owns this app can install it in the sandbox.'));
+    if (partnerId !== app.partnerId)
+      return page(403, await signIn(ctx, issuer, row, app, 'Only the partner that owns this app can install it in the sandbox.'));
     const sandbox = await findSandboxAdmin(ctx);
     if (!sandbox) return failPage(503, 'Sandbox unavailable', 'The sandbox operator is not seeded yet.');
     await bindUser(ctx, row, sandbox.user.id, sandbox.customer.id, 'partner');
@@ -200,11 +201,17 @@ export async function startIdpLogin(ctx: Ctx, issuer: string, cookie: string | u
 }
 
 /** GET /oauth/authorize/callback: the identity provider's answer; the signed-in user must be a Berth operator user. */
-export async function idpCallback(ctx: Ctx, issuer: string, cookieOf: (id: string) => string | undefined, q: { code?: string; state?: string; error?: string }) {
+export async function idpCallback(
+  ctx: Ctx,
+  issuer: string,
+  cookieOf: (id: string) => string | undefined,
+  q: { code?: string; state?: string; error?: string },
+) {
   const bound = await boundRequest(ctx, q.state, q.state ? cookieOf(q.state) : undefined);
   if ('kind' in bound) return bound;
   const { row, app } = bound;
-  if (q.error || !q.code || !row.idpVerifier) return page(400, await signIn(ctx, issuer, row, app, `Sign-in did not complete${q.error ? ` (${q.error})` : ''}`));
+  if (q.error || !q.code || !row.idpVerifier)
+    return page(400, await signIn(ctx, issuer, row, app, `Sign-in did not complete${q.error ? ` (${q.error})` : ''}`));
   const accessToken = await exchangeLoginCode(ctx.env, { code: q.code, redirectUri: `${issuer}/oauth/authorize/callback`, verifier: row.idpVerifier });
   const payload = await verifyJwt(ctx.env, accessToken);
   const who = payload.sub ? await findUserWithCustomer(ctx, { subject: payload.sub }) : undefined;

@@ -103,9 +103,7 @@ export async function pollDeviceCode(ctx: Ctx, deviceCode: string | undefined) {
     const polled = await ctx.db
       .update(deviceCodes)
       .set({ lastPolledAt: now })
-      .where(
-        and(eq(deviceCodes.id, row.id), or(isNull(deviceCodes.lastPolledAt), lt(deviceCodes.lastPolledAt, now - row.intervalSeconds * 1000 + 250))),
-      )
+      .where(and(eq(deviceCodes.id, row.id), or(isNull(deviceCodes.lastPolledAt), lt(deviceCodes.lastPolledAt, now - row.intervalSeconds * 1000 + 250))))
       .returning({ id: deviceCodes.id })
       .get();
     if (!polled) {

@@ -13,7 +13,7 @@ export async function readForm<S extends ZodType>(c: Context<AppEnv>, schema: S)
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   let data: Record<string, unknown>;
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    const params = new URLSearchParams(await c.req.text());
+    const params = new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer()));
     data = {};
     for (const [k, v] of params) {
       if (k in data) throw new ApiError('validation_failed', `Parameter ${k} is repeated`, { details: [{ field: k, message: 'must not be repeated' }] });

@@ -45,12 +45,7 @@ mount(router, r.signIn, async (c) => {
   return render(c, await svc.signInForm(ctxOf(c), issuer(c), cookieFor(c, form.request), form, partnerCheck(c)));
 });
 mount(router, r.idpSignIn, async (c, { query }) => render(c, await svc.startIdpLogin(ctxOf(c), issuer(c), cookieFor(c, query.request), query.request)));
-mount(router, r.idpCallback, async (c, { query }) =>
-  render(
-    c,
-    await svc.idpCallback(ctxOf(c), issuer(c), (id) => cookieFor(c, id), query),
-  ),
-);
+mount(router, r.idpCallback, async (c, { query }) => render(c, await svc.idpCallback(ctxOf(c), issuer(c), (id) => cookieFor(c, id), query)));
 mount(router, r.consent, async (c, { query }) => render(c, await svc.showConsent(ctxOf(c), issuer(c), cookieFor(c, query.request), query.request)));
 mount(router, r.decision, async (c) => {
   const form = await readForm(c, s.DecisionForm);

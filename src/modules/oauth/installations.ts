@@ -10,7 +10,7 @@ import { effectiveManifest, expandEvents, findApp, getPartner, requirePartner, t
 import { findUserWithCustomer } from '../users/service';
 import { syncOwnedEndpoint } from '../webhooks/service';
 import { getLocationInTenant } from '../locations/service';
-import { grantIdOf, SESSION_TOKEN_TTL_S, type GrantInit } from './types';
+import { grantIdOf, SESSION_TOKEN_TTL_S, type GrantInfo, type GrantInit } from './types';
 import { signSessionToken } from './keys';
 
 export type InstallationRow = typeof appInstallations.$inferSelect;
@@ -60,7 +60,16 @@ async function syncEndpoint(ctx: Ctx, inst: InstallationRow, app: AppRow | undef
  */
 export async function recordConsent(
   ctx: Ctx,
-  p: { app: AppRow; customerId: string; userId: string; sandbox: boolean; scopes: string[]; redirectUri: string; challenge: string | null; code: { hash: string; expiresAt: number; grantId: string } },
+  p: {
+    app: AppRow;
+    customerId: string;
+    userId: string;
+    sandbox: boolean;
+    scopes: string[];
+    redirectUri: string;
+    challenge: string | null;
+    code: { hash: string; expiresAt: number; grantId: string };
+  },
 ): Promise<InstallationRow> {
   const now = new Date().toISOString();
   const existing = await ctx.db
@@ -406,16 +415,19 @@ export async function exchangeGrant(ctx: Ctx, inst: InstallationRow, userId: str
   return grantId;
 }
 
-/**
- * The principal of a gateway call: the access token must be live in its grant object, its
- * installation active, and its user still a user of that operator. It acts as that user, within
- * the token's scopes (the gateway checks them per route).
- */
-export async function authenticateAccessToken(ctx: Ctx, token: string): Promise<Principal | null> {
+/** The grant behind a live access token (its object knows it: unknown, expired and revoked tokens answer null). */
+export async function checkAccessToken(ctx: Ctx, token: string): Promise<GrantInfo | null> {
   const parsed = grantIdOf(token);
   if (!parsed || parsed.kind !== 'bat') return null;
-  const info = await grantStub(ctx, parsed.grantId).check(await sha256Hex(token));
-  if (!info) return null;
+  return grantStub(ctx, parsed.grantId).check(await sha256Hex(token));
+}
+
+/**
+ * The principal of a live access token: its installation must be active and its user still a
+ * user of that operator. It acts as that user, within the token's scopes (the gateway checks
+ * them per route).
+ */
+export async function principalOfGrant(ctx: Ctx, info: GrantInfo): Promise<Principal | null> {
   const [inst, who] = await Promise.all([findInstallation(ctx, info.installationId), findUserWithCustomer(ctx, { id: info.userId })]);
   if (!inst || inst.status !== 'active' || !who || who.user.customerId !== inst.customerId) return null;
   return {
@@ -431,6 +443,12 @@ export async function authenticateAccessToken(ctx: Ctx, token: string): Promise<
     name: who.user.name,
     app: { appId: inst.appId, installationId: inst.id, scopes: info.scopes, sandbox: inst.sandbox },
   };
+}
+
+/** Both steps: the principal of an access token, or null. */
+export async function authenticateAccessToken(ctx: Ctx, token: string): Promise<Principal | null> {
+  const info = await checkAccessToken(ctx, token);
+  return info ? principalOfGrant(ctx, info) : null;
 }
 
 export type { GrantRow };

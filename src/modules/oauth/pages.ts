@@ -34,8 +34,7 @@ export function html(c: Context<AppEnv>, body: string, status = 200, headers: Re
 export const errorPage = (title: string, message: string) =>
   layout(title, `<h1>${esc(title)}</h1><p class="error">${esc(message)}</p><p class="muted">You can close this window.</p>`);
 
-const scopeList = (scopes: string[]) =>
-  `<ul>${scopes.map((s) => `<li><code>${esc(s)}</code> ${esc(isScope(s) ? SCOPES[s] : '')}</li>`).join('')}</ul>`;
+const scopeList = (scopes: string[]) => `<ul>${scopes.map((s) => `<li><code>${esc(s)}</code> ${esc(isScope(s) ? SCOPES[s] : '')}</li>`).join('')}</ul>`;
 
 const hidden = (name: string, value: string) => `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`;
 

@@ -38,8 +38,7 @@ export const signIn = route({
   summary: 'Consent page form: development sign-in or the developer sandbox sign-in',
   form: s.LoginForm,
   errors: [401, 403],
-  description:
-    'Form of the consent page, bound to the browser that opened the request (cookie). `method=development` with `userId` (development and tests only); `method=partner` with `email` and `password` of the partner that owns the app (installs in the sandbox). Answers 303 to the consent page.',
+  description: `Form of the consent page, bound to the browser that opened the request (cookie). \`method=development\` with \`userId\` (development and tests only); \`method=partner\` with \`email\` and \`password\` of the partner that owns the app (installs in the sandbox). Answers 303 to the consent page.`,
 });
 export const idpSignIn = route({
   method: 'get',
@@ -120,8 +119,7 @@ export const revoke = route({
   form: s.RevokeForm,
   ok: z.object({ revoked: z.boolean() }),
   errors: [401],
-  description:
-    'Client authentication as on the token endpoint. A refresh token revokes its whole grant (every access token with it); an access token stops alone; the command line (`client_id=berth-cli`) revokes its partner token. An unknown token answers 200 (`revoked: false`); a token of another client 400 `invalid_request`.',
+  description: `Client authentication as on the token endpoint. A refresh token revokes its whole grant (every access token with it); an access token stops alone; the command line (\`client_id=berth-cli\`) revokes its partner token. An unknown token answers 200 (\`revoked: false\`); a token of another client 400 \`invalid_request\`.`,
 });
 export const deviceCode = route({
   method: 'post',
@@ -134,8 +132,7 @@ export const deviceCode = route({
   form: s.DeviceCodeForm,
   ok: s.DeviceCodeResponse,
   errors: [],
-  description:
-    '`client_id=berth-cli`. Answers `device_code`, `user_code` (XXXX-XXXX), `verification_uri` (the approval page, `/device`), `verification_uri_complete`, `expires_in` (900) and `interval` (5). The tool shows the code and URL, then polls POST /oauth/token with the device code grant.',
+  description: `\`client_id=berth-cli\`. Answers \`device_code\`, \`user_code\` (XXXX-XXXX), \`verification_uri\` (the approval page, \`/device\`), \`verification_uri_complete\`, \`expires_in\` (900) and \`interval\` (5). The tool shows the code and URL, then polls POST /oauth/token with the device code grant.`,
 });
 export const devicePage = route({
   method: 'get',
@@ -166,7 +163,7 @@ export const jwks = route({
   security: [],
   summary: 'Public keys that sign embedded session tokens',
   ok: s.Jwks,
-  description: 'Verify session tokens with these keys (for example `createRemoteJWKSet` of `jose`): issuer = this API, audience = your client id, `sub` = the operator user, claims `customerId`, `installationId`, `locationId`, `embedLocation`.',
+  description: `Verify session tokens with these keys (for example \`createRemoteJWKSet\` of \`jose\`): issuer = this API, audience = your client id, \`sub\` = the operator user, claims \`customerId\`, \`installationId\`, \`locationId\`, \`embedLocation\`.`,
 });
 export const metadata = route({
   method: 'get',
@@ -205,11 +202,11 @@ export const uninstall = route({
   operationId: 'uninstallApp',
   tags: itags,
   access: 'admin',
-  summary: "Uninstall an app: every one of its tokens on this operator stops at once",
+  summary: 'Uninstall an app: every one of its tokens on this operator stops at once',
   params: s.InstallationIdParam,
   ok: s.Uninstalled,
   errors: [404],
-  description: 'The installation and all its grants are marked in one write (the gateway checks the installation on every call), then each grant drops its tokens; event deliveries stop. Uninstalling again answers `alreadyUninstalled: true`.',
+  description: `The installation and all its grants are marked in one write (the gateway checks the installation on every call), then each grant drops its tokens; event deliveries stop. Uninstalling again answers \`alreadyUninstalled: true\`.`,
 });
 export const sessionToken = route({
   method: 'post',

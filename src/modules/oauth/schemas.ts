@@ -28,8 +28,7 @@ export const DecisionForm = z.object({ request: p(64), decision: z.enum(['allow'
 export const TokenForm = z
   .object({
     grant_type: p(200).openapi({
-      description:
-        '`authorization_code`, `refresh_token`, `urn:ietf:params:oauth:grant-type:token-exchange` or `urn:ietf:params:oauth:grant-type:device_code`',
+      description: '`authorization_code`, `refresh_token`, `urn:ietf:params:oauth:grant-type:token-exchange` or `urn:ietf:params:oauth:grant-type:device_code`',
     }),
     code: p(200),
     redirect_uri: p(),

@@ -12,6 +12,8 @@ export { authenticateClient, revoke, token } from './token';
 export { issuerOf, jwks, signSessionToken, verifySessionToken } from './keys';
 export {
   authenticateAccessToken,
+  checkAccessToken,
+  principalOfGrant,
   getInstallation,
   issueSessionToken,
   listAppInstallations,

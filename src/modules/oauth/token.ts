@@ -105,7 +105,8 @@ export async function token(ctx: Ctx, issuer: string, authorization: string | un
     case GRANT_TYPES.authorizationCode: {
       if (!body.code) throw oauthFail('invalid_request', 'code is required');
       if (!body.redirect_uri) throw oauthFail('invalid_request', 'redirect_uri is required (the one of the authorization request)');
-      if (body.code_verifier !== undefined && !VERIFIER.test(body.code_verifier)) throw oauthFail('invalid_request', 'code_verifier must be 43 to 128 unreserved characters');
+      if (body.code_verifier !== undefined && !VERIFIER.test(body.code_verifier))
+        throw oauthFail('invalid_request', 'code_verifier must be 43 to 128 unreserved characters');
       if (app.clientType === 'public' && !body.code_verifier) throw oauthFail('invalid_request', 'code_verifier is required for public clients (PKCE)');
       const parsed = grantIdOf(body.code);
       if (!parsed || parsed.kind !== 'bac') throw oauthFail('invalid_grant', 'Unknown authorization code');
@@ -115,7 +116,8 @@ export async function token(ctx: Ctx, issuer: string, authorization: string | un
         redirectUri: body.redirect_uri,
         verifier: body.code_verifier,
       });
-      return r.ok ? tokenResponse(r) : failed(ctx, parsed.grantId, r);
+      if (!r.ok) return await failed(ctx, parsed.grantId, r);
+      return tokenResponse(r);
     }
     case GRANT_TYPES.refreshToken: {
       if (!body.refresh_token) throw oauthFail('invalid_request', 'refresh_token is required');
@@ -124,7 +126,8 @@ export async function token(ctx: Ctx, issuer: string, authorization: string | un
       const scopes = scopesOf(body.scope);
       if (scopes?.some((s) => !isScope(s))) throw oauthFail('invalid_scope', 'Unknown scope');
       const r = await grantStub(ctx, parsed.grantId).refresh({ tokenHash: await sha256Hex(body.refresh_token), clientId: app.id, scopes });
-      return r.ok ? tokenResponse(r) : failed(ctx, parsed.grantId, r);
+      if (!r.ok) return await failed(ctx, parsed.grantId, r);
+      return tokenResponse(r);
     }
     case GRANT_TYPES.tokenExchange:
       return exchange(ctx, issuer, app, body);
@@ -161,7 +164,7 @@ async function exchange(ctx: Ctx, issuer: string, app: AppRow, body: TokenReques
   if (requested?.some((s) => !inst.scopes.includes(s))) throw oauthFail('invalid_scope', 'scope exceeds what the installation granted');
   const grantId = await exchangeGrant(ctx, inst, claims.sub);
   const r = await grantStub(ctx, grantId).issueAccess({ clientId: app.id, scopes: requested?.length ? requested : inst.scopes });
-  if (!r.ok) return failed(ctx, grantId, r);
+  if (!r.ok) return await failed(ctx, grantId, r);
   const { refresh_token: _none, ...rest } = tokenResponse(r);
   return { ...rest, issued_token_type: TOKEN_TYPES.accessToken };
 }
@@ -171,11 +174,16 @@ async function exchange(ctx: Ctx, issuer: string, app: AppRow, body: TokenReques
  * command line's partner token signs it out. Unknown tokens answer 200 as the RFC says; a token
  * of another client is refused.
  */
-export async function revoke(ctx: Ctx, authorization: string | undefined, body: { token?: string; token_type_hint?: string; client_id?: string; client_secret?: string }) {
+export async function revoke(
+  ctx: Ctx,
+  authorization: string | undefined,
+  body: { token?: string; token_type_hint?: string; client_id?: string; client_secret?: string },
+) {
   const client = await authenticateClient(ctx, authorization, body);
   if (!body.token) throw oauthFail('invalid_request', 'token is required');
   if (body.token.startsWith('bpt_')) {
-    if (client.kind !== 'cli') throw oauthFail('unsupported_token_type', 'Partner tokens are revoked by the command-line client or DELETE /partners/tokens/{tokenId}');
+    if (client.kind !== 'cli')
+      throw oauthFail('unsupported_token_type', 'Partner tokens are revoked by the command-line client or DELETE /partners/tokens/{tokenId}');
     await revokePartnerTokenByHash(ctx, await sha256Hex(body.token));
     return { revoked: true };
   }
@@ -186,4 +194,3 @@ export async function revoke(ctx: Ctx, authorization: string | undefined, body: 
   if (r.grantRevoked) await markGrantsRevoked(ctx, [parsed.grantId], 'revoked by the client');
   return { revoked: r.found };
 }
-

@@ -7,7 +7,7 @@ export default defineModule({
   tags: [
     {
       name: 'Partner calls',
-      description: 'Voice calls placed through the telephony adapter: `/calls/partner/*`, for installed apps with the `audio_calling` scope (under /api/v1) and for operators.',
+      description: `Voice calls placed through the telephony adapter: \`/calls/partner/*\`, for installed apps with the \`audio_calling\` scope (under /api/v1) and for operators.`,
     },
   ],
 });

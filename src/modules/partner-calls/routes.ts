@@ -13,8 +13,7 @@ export const placeCall = route({
   ok: s.Call,
   status: 201,
   errors: [403, 404],
-  description:
-    "Through the telephony adapter (Twilio with credentials; offline: a simulated call that is queued, in progress for a few seconds, then completed). Needs the `calls` permission. Gateway scope: `audio_calling` (POST /api/v1/calls/partner/calls).",
+  description: `Through the telephony adapter (Twilio with credentials; offline: a simulated call that is queued, in progress for a few seconds, then completed). Needs the \`calls\` permission. Gateway scope: \`audio_calling\` (POST /api/v1/calls/partner/calls).`,
 });
 export const listCalls = route({
   method: 'get',

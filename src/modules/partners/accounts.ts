@@ -72,7 +72,11 @@ export async function verifyPartnerCredentials(c: Context<AppEnv>, ctx: Ctx, ema
   const { ok, rehash } = await verifyPassword(password, row?.passwordHash);
   if (!row || !ok) throw partnerFail('invalid_credentials', 'E-mail or password is wrong');
   if (row.status !== 'active') throw new ApiError('forbidden', 'This partner account is suspended');
-  if (rehash) await ctx.db.update(partnerAccounts).set({ passwordHash: await hashPassword(password) }).where(eq(partnerAccounts.id, row.id));
+  if (rehash)
+    await ctx.db
+      .update(partnerAccounts)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(partnerAccounts.id, row.id));
   return row;
 }
 
@@ -159,7 +163,8 @@ export async function updateMe(ctx: Ctx, input: { name?: string; company?: strin
 export async function changePassword(c: Context<AppEnv>, ctx: Ctx, input: { currentPassword?: string; newPassword: string }) {
   const row = await ownPartner(ctx);
   if (row.passwordHash) {
-    if (!input.currentPassword) throw new ApiError('validation_failed', 'currentPassword is required', { details: [{ field: 'currentPassword', message: 'required' }] });
+    if (!input.currentPassword)
+      throw new ApiError('validation_failed', 'currentPassword is required', { details: [{ field: 'currentPassword', message: 'required' }] });
     await verifyPartnerCredentials(c, ctx, row.email, input.currentPassword);
   }
   const now = new Date().toISOString();
@@ -171,7 +176,13 @@ export async function changePassword(c: Context<AppEnv>, ctx: Ctx, input: { curr
     ctx.db
       .update(partnerTokens)
       .set({ revokedAt: now })
-      .where(and(eq(partnerTokens.partnerId, row.id), isNull(partnerTokens.revokedAt), ctx.principal.subject ? ne(partnerTokens.id, ctx.principal.subject) : undefined)),
+      .where(
+        and(
+          eq(partnerTokens.partnerId, row.id),
+          isNull(partnerTokens.revokedAt),
+          ctx.principal.subject ? ne(partnerTokens.id, ctx.principal.subject) : undefined,
+        ),
+      ),
   ]);
   return { success: true };
 }

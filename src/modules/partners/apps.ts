@@ -91,7 +91,8 @@ function applyPatch(ctx: Ctx, current: AppManifestData, patch: ManifestPatch, cl
     }
   }
   if (next.webhooks.events.length && !next.webhooks.url) problems.push(detail('webhooks.url', 'is required when webhooks.events are set'));
-  if (next.webhooks.events.length && !next.scopes.includes('read:bookings')) problems.push(detail('webhooks.events', 'booking events need the read:bookings scope'));
+  if (next.webhooks.events.length && !next.scopes.includes('read:bookings'))
+    problems.push(detail('webhooks.events', 'booking events need the read:bookings scope'));
   if (problems.length) throw invalid(problems);
   return next;
 }
@@ -247,7 +248,8 @@ export async function submitApp(ctx: Ctx, appId: string) {
   if (row.status === 'in_review') return appOut(row);
   if (row.status === 'approved') throw new ApiError('invalid_state', 'The app is approved; a change of its manifest sends it back to review by itself');
   const missing = missingForReview(row);
-  if (missing.length) throw partnerFail('not_ready', `Not ready for review: ${missing.map((d) => `${d.field} (${d.message})`).join('; ')}`, { details: missing });
+  if (missing.length)
+    throw partnerFail('not_ready', `Not ready for review: ${missing.map((d) => `${d.field} (${d.message})`).join('; ')}`, { details: missing });
   const now = new Date().toISOString();
   const updated = await ctx.db
     .update(partnerApps)

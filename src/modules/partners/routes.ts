@@ -37,8 +37,7 @@ export const login = route({
   body: s.LoginBody,
   ok: s.PartnerSession,
   errors: [401, 403, 429],
-  description:
-    '401 `invalid_credentials` for an unknown e-mail or a wrong password (the same answer and the same work either way). At most 10 attempts per minute per e-mail address (429 with `Retry-After`).',
+  description: `401 \`invalid_credentials\` for an unknown e-mail or a wrong password (the same answer and the same work either way). At most 10 attempts per minute per e-mail address (429 with \`Retry-After\`).`,
 });
 export const logout = route({
   method: 'post',
@@ -238,8 +237,7 @@ export const submitApp = route({
   params: s.AppIdParam,
   ok: s.App,
   errors: [401, 404, 409],
-  description:
-    "409 `not_ready` with `details` naming what is missing: at least one scope, at least one redirect URI, https redirect URIs and embed URL (loopback http is for development). The partner reads the outcome in `status` and `reviewReason`. Submitting an app already in review answers it unchanged.",
+  description: `409 \`not_ready\` with \`details\` naming what is missing: at least one scope, at least one redirect URI, https redirect URIs and embed URL (loopback http is for development). The partner reads the outcome in \`status\` and \`reviewReason\`. Submitting an app already in review answers it unchanged.`,
 });
 export const rotateClientSecret = route({
   method: 'post',

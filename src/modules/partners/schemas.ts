@@ -163,7 +163,7 @@ export const WebhookTestResult = z
     durationMs: z.number().int(),
   })
   .openapi('AppWebhookTest');
-export const ReviewedApp = App.extend({ partner: z.object({ partnerId: z.string(), name: z.string(), email: z.string(), company: z.string().nullable() }) }).openapi(
-  'ReviewedApp',
-);
+export const ReviewedApp = App.extend({
+  partner: z.object({ partnerId: z.string(), name: z.string(), email: z.string(), company: z.string().nullable() }),
+}).openapi('ReviewedApp');
 export const ReviewList = z.object({ data: z.array(ReviewedApp), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });

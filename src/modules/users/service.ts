@@ -454,7 +454,14 @@ export async function listLocalUsers(ctx: Ctx, limit = 50) {
     .orderBy(users.customerId, users.role, users.email)
     .limit(limit)
     .all();
-  return rows.map((r) => ({ userId: r.user.id, name: r.user.name, email: r.user.email, role: r.user.role, customerId: r.customer.id, operator: r.customer.name }));
+  return rows.map((r) => ({
+    userId: r.user.id,
+    name: r.user.name,
+    email: r.user.email,
+    role: r.user.role,
+    customerId: r.customer.id,
+    operator: r.customer.name,
+  }));
 }
 
 /** The sandbox operator and its first admin (a partner installs its own app there without an operator user). */

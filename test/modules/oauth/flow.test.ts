@@ -1,0 +1,92 @@
+import { describe, it, expect } from 'vitest';
+import { createOperator, expectError, get, del, post } from '../../harness';
+import { REDIRECT, approve, basic, consent, createApp, installAndToken, pkce, registerPartner, tokenCall, bearer, raw } from '../partners/helpers';
+
+describe('Authorization code flow with PKCE, end to end through HTTP', () => {
+  it('consent, code, token, call, refresh, rotation, reuse detection, revocation, uninstall', async () => {
+    const partner = await registerPartner();
+    const app = await createApp(partner);
+    await approve(partner, app.appId);
+    const op = await createOperator();
+    const { verifier, challenge } = await pkce();
+    const state = 'xyz-state-123';
+
+    // Consent page lists the requested scopes; allow redirects with code, state and iss.
+    const c = await consent(
+      { client_id: app.appId, redirect_uri: REDIRECT, scope: 'read:customers read:locations', state, code_challenge: challenge, code_challenge_method: 'S256' },
+      op.adminId,
+    );
+    expect(c.consentPage.text).toContain('read:customers');
+    expect(c.consentPage.text).toContain('read:locations');
+    expect(c.consentPage.headers.get('x-frame-options')).toBe('DENY');
+    expect(c.redirect.status).toBe(302);
+    expect(c.location!.origin + c.location!.pathname).toBe(REDIRECT);
+    expect(c.location!.searchParams.get('state')).toBe(state);
+    expect(c.location!.searchParams.get('iss')).toBe('http://berth.test');
+    const code = c.location!.searchParams.get('code')!;
+
+    // Token: confidential client with HTTP Basic, PKCE verifier.
+    const t = await tokenCall({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }, basic(app.appId, app.clientSecret!));
+    expect(t.status, t.text).toBe(200);
+    expect(t.headers.get('cache-control')).toBe('no-store');
+    expect(t.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'read:customers read:locations', customer_id: op.customerId });
+    expect(t.body.access_token).toMatch(/^bat_/);
+    expect(t.body.refresh_token).toMatch(/^brt_/);
+
+    // Call the gateway.
+    const call = await get('/api/v1/location', bearer(t.body.access_token));
+    expect(call.status, call.text).toBe(200);
+    expect(call.body.data[0].locationId ?? call.body.data[0].id).toBeDefined();
+    expect(call.headers.get('x-ratelimit-limit')).toBe('600');
+
+    // Installation listed for the operator.
+    const list = await get('/apps/installations', { key: op.adminKey });
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.data[0]).toMatchObject({ appId: app.appId, status: 'active', sandbox: false, scopes: ['read:customers', 'read:locations'] });
+
+    // Refresh rotates; the new access token works.
+    const r1 = await tokenCall({ grant_type: 'refresh_token', refresh_token: t.body.refresh_token }, basic(app.appId, app.clientSecret!));
+    expect(r1.status, r1.text).toBe(200);
+    expect(r1.body.refresh_token).not.toBe(t.body.refresh_token);
+    const r2 = await tokenCall({ grant_type: 'refresh_token', refresh_token: r1.body.refresh_token }, basic(app.appId, app.clientSecret!));
+    expect(r2.status, r2.text).toBe(200);
+    expect((await get('/api/v1/location', bearer(r2.body.access_token))).status).toBe(200);
+
+    // Reuse of a spent refresh token (the first one) revokes the whole grant.
+    const reuse = await tokenCall({ grant_type: 'refresh_token', refresh_token: t.body.refresh_token }, basic(app.appId, app.clientSecret!));
+    expectError(reuse as any, 400, 'invalid_grant');
+    expect(reuse.body.error_description).toMatch(/already used/);
+    expectError((await get('/api/v1/location', bearer(r2.body.access_token))) as any, 401, 'unauthenticated');
+    expectError(
+      (await tokenCall({ grant_type: 'refresh_token', refresh_token: r2.body.refresh_token }, basic(app.appId, app.clientSecret!))) as any,
+      400,
+      'invalid_grant',
+    );
+
+    // A new authorization; revocation of its refresh token (RFC 7009) stops its access token.
+    const again = await installAndToken(op, app, 'read:locations');
+    expect((await get('/api/v1/location', bearer(again.access_token))).status).toBe(200);
+    const rev = await raw('POST', '/oauth/revoke', {
+      form: { token: again.refresh_token, token_type_hint: 'refresh_token' },
+      headers: basic(app.appId, app.clientSecret!),
+    });
+    expect(rev.status, rev.text).toBe(200);
+    expect((await get('/api/v1/location', bearer(again.access_token))).status).toBe(401);
+
+    // Uninstall: every token of the installation stops at once.
+    const third = await installAndToken(op, app, 'read:locations');
+    expect((await get('/api/v1/location', bearer(third.access_token))).status).toBe(200);
+    const un = await del(`/apps/installations/${third.installation_id}`, undefined, { key: op.adminKey });
+    expect(un.status, un.text).toBe(200);
+    expect(un.body.revokedGrants).toBeGreaterThanOrEqual(1);
+    expect((await get('/api/v1/location', bearer(third.access_token))).status).toBe(401);
+    expectError(
+      (await tokenCall({ grant_type: 'refresh_token', refresh_token: third.refresh_token }, basic(app.appId, app.clientSecret!))) as any,
+      400,
+      'invalid_grant',
+    );
+    const after = await get(`/apps/installations/${third.installation_id}`, { key: op.adminKey });
+    expect(after.body).toMatchObject({ status: 'uninstalled', activeGrants: 0 });
+    void post;
+  });
+});
