@@ -97,7 +97,7 @@ export async function token(ctx: Ctx, issuer: string, authorization: string | un
   const client = await authenticateClient(ctx, authorization, body);
   if (body.grant_type === GRANT_TYPES.deviceCode) {
     if (client.kind !== 'cli') throw oauthFail('unauthorized_client', `The device code grant is for the command-line client (${CLI_CLIENT_ID})`);
-    return pollDeviceCode(ctx, body.device_code);
+    return await pollDeviceCode(ctx, body.device_code);
   }
   if (client.kind !== 'app') throw oauthFail('unauthorized_client', 'The command-line client only uses the device code grant');
   const app = client.app;
@@ -130,7 +130,7 @@ export async function token(ctx: Ctx, issuer: string, authorization: string | un
       return tokenResponse(r);
     }
     case GRANT_TYPES.tokenExchange:
-      return exchange(ctx, issuer, app, body);
+      return await exchange(ctx, issuer, app, body);
     default:
       throw oauthFail('unsupported_grant_type', `grant_type ${body.grant_type} is not supported`);
   }
