@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createOperator, expectError, get, del, post } from '../../harness';
+import { checkSecurity } from '../../security';
 import { REDIRECT, approve, basic, consent, createApp, installAndToken, pkce, registerPartner, tokenCall, bearer, raw } from '../partners/helpers';
 
 describe('Authorization code flow with PKCE, end to end through HTTP', () => {
@@ -88,5 +89,26 @@ describe('Authorization code flow with PKCE, end to end through HTTP', () => {
     const after = await get(`/apps/installations/${third.installation_id}`, { key: op.adminKey });
     expect(after.body).toMatchObject({ status: 'uninstalled', activeGrants: 0 });
     void post;
+  });
+
+  it('installation routes: admins list and uninstall, any user gets session tokens; other operators get 404', async () => {
+    const partner = await registerPartner();
+    const app = await createApp(partner);
+    await approve(partner, app.appId);
+    const op = await createOperator();
+    const t = await installAndToken(op, app, 'read:locations');
+    const id = t.installation_id;
+    await checkSecurity(op, { method: 'GET', path: '/apps/installations', adminOnly: true });
+    await checkSecurity(op, { method: 'GET', path: `/apps/installations/${id}`, otherStatus: 404, adminOnly: true });
+    await checkSecurity(op, { method: 'POST', path: `/apps/installations/${id}/session-token`, body: {}, otherStatus: 404 });
+    await checkSecurity(op, { method: 'GET', path: '/apps/embeds' });
+    await checkSecurity(op, { method: 'DELETE', path: `/apps/installations/${id}`, otherStatus: 404, adminOnly: true });
+    expect((await get(`/apps/installations/${id}`, { key: op.adminKey })).body.status).toBe('active');
+    const un = await del(`/apps/installations/${id}`, undefined, { key: op.adminKey });
+    expect(un.body.alreadyUninstalled).toBe(false);
+    expect((await del(`/apps/installations/${id}`, undefined, { key: op.adminKey })).body.alreadyUninstalled).toBe(true);
+    // Installing again reactivates the same installation.
+    const back = await installAndToken(op, app, 'read:locations');
+    expect(back.installation_id).toBe(id);
   });
 });
