@@ -23,6 +23,8 @@ export default defineConfig(async () => {
             OTHER_API_KEY: 'brk_test_other_admin_key_00000000000000000',
             DEMO_CHANNEL_TEST_KEY: 'rtc_test_test_demo_channel_key_0000000000001',
             PLATFORM_API_KEY: 'test-platform-staff-key-00000000000000001',
+            DEMO_PARTNER_PASSWORD: 'test-demo-partner-password',
+            DEMO_APP_CLIENT_SECRET: 'bcs_test_demo_fleet_tracker_secret_000000001',
           },
         },
       }),

@@ -47,8 +47,9 @@ export interface Env {
   IDP_CLIENT_ID?: string;
   /** Platform staff key (`x-platform-key`): Berth's own staff, who review apps. */
   PLATFORM_API_KEY?: string;
-  /** Development only: password of the seeded demo partner account. */
+  /** Development only: password of the seeded demo partner account and client secret of its app. */
   DEMO_PARTNER_PASSWORD?: string;
+  DEMO_APP_CLIENT_SECRET?: string;
   /** Development only: token that allows POST /__dev/seed. */
   DEV_SEED_TOKEN?: string;
   DEMO_API_KEY?: string;

@@ -44,4 +44,4 @@ export {
 export { approveApp, getForReview, listForReview, rejectApp, requirePlatform } from './review';
 export { partnerAuth, platformAuth } from './middleware';
 export { appOut, manifestData, manifestOut, partnerOut, type AppRow } from './views';
-export { PASSWORD_ITERATIONS } from './password';
+export { PASSWORD_ITERATIONS, hashPassword } from './password';

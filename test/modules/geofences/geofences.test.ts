@@ -68,12 +68,20 @@ describe('Staff locations, asset positions and the live map', () => {
     const r1 = await post('/staff-locations', { ...inside, locationId: op.locationId, recordedAt: new Date(now - 60_000).toISOString() }, { key: staff.key });
     expect(r1.status, r1.text).toBe(200);
     expect(r1.body).toMatchObject({ updated: true, position: { userId: staff.userId, geofenceIds: [fence.body.geofenceId], source: 'staff' } });
-    const older = await post('/staff-locations', { ...outside, locationId: op.locationId, recordedAt: new Date(now - 120_000).toISOString() }, { key: staff.key });
+    const older = await post(
+      '/staff-locations',
+      { ...outside, locationId: op.locationId, recordedAt: new Date(now - 120_000).toISOString() },
+      { key: staff.key },
+    );
     expect(older.body.updated).toBe(false);
     expect(older.body.position.lat).toBe(inside.lat);
     const newer = await post('/staff-locations', { ...outside, locationId: op.locationId }, { key: staff.key });
     expect(newer.body).toMatchObject({ updated: true, position: { lat: outside.lat, geofenceIds: [] } });
-    expectError(await post('/staff-locations', { ...inside, recordedAt: new Date(now + 3600_000).toISOString() }, { key: staff.key }), 400, 'validation_failed');
+    expectError(
+      await post('/staff-locations', { ...inside, recordedAt: new Date(now + 3600_000).toISOString() }, { key: staff.key }),
+      400,
+      'validation_failed',
+    );
     // Reporting for someone else needs the permission; admins have it.
     expectError(await post('/staff-locations', { ...inside, userId: op.adminId }, { key: staff.key }), 403, 'forbidden');
     expect((await post('/staff-locations', { ...inside, userId: staff.userId, locationId: op.locationId }, { key: op.adminKey })).body.updated).toBe(true);
@@ -120,7 +128,11 @@ describe('Asset pools', () => {
     const created = await post('/asset-pools', { locationId: op.locationId, name: 'Pontoon fleet', assetIds: item.assetIds.slice(0, 2) }, { key: op.adminKey });
     expect(created.status, created.text).toBe(201);
     expect(created.body.assets.map((a: any) => a.assetId)).toEqual(item.assetIds.slice(0, 2));
-    const bad = await post('/asset-pools', { locationId: op.locationId, name: 'x', assetIds: [item.assetIds[0], foreignItem.assetIds[0], elsewhere.assetIds[0]] }, { key: op.adminKey });
+    const bad = await post(
+      '/asset-pools',
+      { locationId: op.locationId, name: 'x', assetIds: [item.assetIds[0], foreignItem.assetIds[0], elsewhere.assetIds[0]] },
+      { key: op.adminKey },
+    );
     expectError(bad, 400, 'validation_failed');
     expect(bad.body.details.map((d: any) => d.field)).toEqual(['assetIds.1', 'assetIds.2']);
 
@@ -133,7 +145,12 @@ describe('Asset pools', () => {
     expectError(await patch(`/asset-pools/${id}`, { name: 'y' }, { key: staff.key }), 403, 'forbidden');
 
     await checkSecurity(op, { method: 'GET', path: '/asset-pools' });
-    await checkSecurity(op, { method: 'POST', path: '/asset-pools', body: { locationId: op.locationId, name: 'p', assetIds: item.assetIds }, otherStatus: 404 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/asset-pools',
+      body: { locationId: op.locationId, name: 'p', assetIds: item.assetIds },
+      otherStatus: 404,
+    });
     await checkSecurity(op, { method: 'GET', path: `/asset-pools/${id}`, otherStatus: 404 });
     await checkSecurity(op, { method: 'PATCH', path: `/asset-pools/${id}`, body: { name: 'z' }, otherStatus: 404 });
     await checkSecurity(op, { method: 'DELETE', path: `/asset-pools/${id}`, otherStatus: 404 });
@@ -145,7 +162,11 @@ describe('Asset pools', () => {
 describe('Partner calls (/calls/partner/*) through the telephony adapter', () => {
   it('places, lists, reads (status from the provider) and hangs up calls', async () => {
     const op = await createOperator();
-    const placed = await post('/calls/partner/calls', { locationId: op.locationId, to: '+13055550123', message: 'Your charter is ready at dock 4' }, { key: op.adminKey });
+    const placed = await post(
+      '/calls/partner/calls',
+      { locationId: op.locationId, to: '+13055550123', message: 'Your charter is ready at dock 4' },
+      { key: op.adminKey },
+    );
     expect(placed.status, placed.text).toBe(201);
     expect(placed.body).toMatchObject({ status: 'queued', from: '+15555550100', to: '+13055550123', appId: null });
     expectError(await post('/calls/partner/calls', { locationId: op.locationId, to: '555-0123', message: 'x' }, { key: op.adminKey }), 400);
@@ -157,7 +178,12 @@ describe('Partner calls (/calls/partner/*) through the telephony adapter', () =>
     const staff = await op.addUser({ role: 'staff' });
     expectError(await post('/calls/partner/calls', { locationId: op.locationId, to: '+13055550123', message: 'x' }, { key: staff.key }), 403, 'forbidden');
 
-    await checkSecurity(op, { method: 'POST', path: '/calls/partner/calls', body: { locationId: op.locationId, to: '+13055550123', message: 'x' }, otherStatus: 404 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/calls/partner/calls',
+      body: { locationId: op.locationId, to: '+13055550123', message: 'x' },
+      otherStatus: 404,
+    });
     await checkSecurity(op, { method: 'GET', path: '/calls/partner/calls' });
     await checkSecurity(op, { method: 'GET', path: `/calls/partner/calls/${id}`, otherStatus: 404 });
     await checkSecurity(op, { method: 'POST', path: `/calls/partner/calls/${id}/hangup`, otherStatus: 404 });

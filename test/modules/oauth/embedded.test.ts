@@ -52,7 +52,10 @@ describe('Embedded apps: session tokens, published keys, token exchange, host SD
     expect(payload.exp! - payload.iat!).toBe(300);
     await expect(jwtVerify(token, await publishedKeys(), { issuer: 'http://berth.test', audience: otherApp.appId })).rejects.toThrow();
     const [h, p, s] = token.split('.');
-    const tampered = `${h}.${btoa(JSON.stringify({ ...payload, customerId: 'cus_other' })).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')}.${s}`;
+    const tampered = `${h}.${btoa(JSON.stringify({ ...payload, customerId: 'cus_other' }))
+      .replace(/=+$/, '')
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')}.${s}`;
     await expect(jwtVerify(tampered, await publishedKeys())).rejects.toThrow();
     expect(decodeProtectedHeader(token).typ).toBe('JWT');
     void p;
@@ -72,20 +75,35 @@ describe('Embedded apps: session tokens, published keys, token exchange, host SD
       400,
       'invalid_grant',
     );
-    expectError((await tokenCall({ grant_type: EXCHANGE, subject_token: tampered, subject_token_type: JWT_TYPE }, basic(app.appId, app.clientSecret!))) as any, 400, 'invalid_grant');
     expectError(
-      (await tokenCall({ grant_type: EXCHANGE, subject_token: token, subject_token_type: 'urn:ietf:params:oauth:token-type:saml2' }, basic(app.appId, app.clientSecret!))) as any,
+      (await tokenCall({ grant_type: EXCHANGE, subject_token: tampered, subject_token_type: JWT_TYPE }, basic(app.appId, app.clientSecret!))) as any,
+      400,
+      'invalid_grant',
+    );
+    expectError(
+      (await tokenCall(
+        { grant_type: EXCHANGE, subject_token: token, subject_token_type: 'urn:ietf:params:oauth:token-type:saml2' },
+        basic(app.appId, app.clientSecret!),
+      )) as any,
       400,
       'invalid_request',
     );
     const foreign = await createOperator();
     expectError(await post(`/apps/installations/${installed.installation_id}/session-token`, {}, { key: foreign.adminKey }), 404, 'not_found');
-    expectError(await post(`/apps/installations/${installed.installation_id}/session-token`, { embedLocation: 'dashboard' }, { key: staff.key }), 400, 'validation_failed');
+    expectError(
+      await post(`/apps/installations/${installed.installation_id}/session-token`, { embedLocation: 'dashboard' }, { key: staff.key }),
+      400,
+      'validation_failed',
+    );
     expectError(await post(`/apps/installations/${installed.installation_id}/session-token`, {}), 401, 'unauthenticated');
 
     expect((await del(`/apps/installations/${installed.installation_id}`, undefined, { key: op.adminKey })).status).toBe(200);
     expectError((await get(`/api/v1/asset-tracking?locationId=${op.locationId}`, bearer(ex.body.access_token))) as any, 401, 'unauthenticated');
-    expectError((await tokenCall({ grant_type: EXCHANGE, subject_token: token, subject_token_type: JWT_TYPE }, basic(app.appId, app.clientSecret!))) as any, 400, 'invalid_grant');
+    expectError(
+      (await tokenCall({ grant_type: EXCHANGE, subject_token: token, subject_token_type: JWT_TYPE }, basic(app.appId, app.clientSecret!))) as any,
+      400,
+      'invalid_grant',
+    );
     expectError(await post(`/apps/installations/${installed.installation_id}/session-token`, {}, { key: staff.key }), 409, 'invalid_state');
   });
 

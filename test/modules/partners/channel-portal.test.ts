@@ -48,7 +48,11 @@ describe('The reseller portal on partner accounts', () => {
     expect(picked.body.channelId).toBe(second.body.channelId);
     const stranger = await registerPartner('Stranger');
     expectError(await get('/channel/v1/portal/channel', bearer(stranger.token)), 401, 'invalid_api_key');
-    expectError(await api('GET', '/channel/v1/portal/channel', { ...bearer(stranger.token), headers: { 'x-channel-id': second.body.channelId } }), 401, 'invalid_api_key');
+    expectError(
+      await api('GET', '/channel/v1/portal/channel', { ...bearer(stranger.token), headers: { 'x-channel-id': second.body.channelId } }),
+      401,
+      'invalid_api_key',
+    );
   });
 
   it('the data migration gives every existing channel the partner account of its contact e-mail', async () => {
@@ -57,7 +61,14 @@ describe('The reseller portal on partner accounts', () => {
     const channelId = newId('chn');
     await db()
       .insert(channels)
-      .values({ id: channelId, slug: s, name: 'Legacy OTA', contactEmail: `Legacy-${s}@OTA.example`, portalTokenHash: await sha256Hex(portalToken), status: 'active' });
+      .values({
+        id: channelId,
+        slug: s,
+        name: 'Legacy OTA',
+        contactEmail: `Legacy-${s}@OTA.example`,
+        portalTokenHash: await sha256Hex(portalToken),
+        status: 'active',
+      });
     const migration = env.TEST_MIGRATIONS.find((m) => m.name.includes('partners_channel_accounts'));
     expect(migration).toBeDefined();
     for (const q of migration!.queries) await env.DB.prepare(q).run();
@@ -66,7 +77,15 @@ describe('The reseller portal on partner accounts', () => {
     const account = await db().select().from(partnerAccounts).where(eq(partnerAccounts.id, row!.partnerAccountId!)).get();
     expect(account).toMatchObject({ email: `legacy-${s}@ota.example`, status: 'active', passwordHash: null });
     expect(account!.id).toMatch(/^ptn_[0-9A-F]{26}$/);
-    expect((await db().select().from(partnerAccounts).where(eq(partnerAccounts.email, `legacy-${s}@ota.example`)).all()).length).toBe(1);
+    expect(
+      (
+        await db()
+          .select()
+          .from(partnerAccounts)
+          .where(eq(partnerAccounts.email, `legacy-${s}@ota.example`))
+          .all()
+      ).length,
+    ).toBe(1);
 
     // The old portal token keeps working; the reseller claims the account by password reset and uses the partner token.
     expect((await get('/channel/v1/portal/channel', { token: portalToken })).body.channelId).toBe(channelId);
