@@ -132,6 +132,8 @@ const API_DESCRIPTION = `Berth is a rental-business platform: bookings with live
 
 **Authentication.** Operator endpoints take \`x-api-key: <key>\` (created under Admin > API Keys, carrying the permissions of the user who created it) or \`Authorization: Bearer <JWT>\` from the identity provider. Missing or invalid credentials answer 401; valid credentials without the permission answer 403.
 
+**Partners and installed apps.** Partner accounts use partner tokens (\`Authorization: Bearer bpt_...\`). Installed apps use OAuth 2.0 (\`/oauth/authorize\`, \`/oauth/token\`) and call the partner gateway \`/api/v1/<documented path>\` with their access token, scope-checked (403 \`insufficient_scope\` with \`requiredScope\`), 600 requests per minute per installation. See the Partner accounts, OAuth and Partner gateway sections.
+
 **Errors.** Every error has one envelope: \`{"error": "machine_code", "message": "Human text", "requestId": "...", "details": [...]}\`. 400 \`validation_failed\` names each invalid field in \`details\`; malformed JSON is 400 \`invalid_json\`; an unknown path is 404 \`route_not_found\`; bodies over 1 MiB (50 MiB on upload routes) are 413 \`payload_too_large\`.
 
 **Tenancy.** Another operator's record answers 404; a \`customerId\` in a request that is not the caller's answers 403.
