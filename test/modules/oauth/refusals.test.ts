@@ -284,6 +284,27 @@ describe('/oauth/token refusals', () => {
     expect((await get('/api/v1/location', bearer(retry.body.access_token))).status).toBe(401);
   });
 
+  it('parallel refreshes with one token rotate atomically: exactly one returned refresh token stays current', async () => {
+    const { app } = await apps();
+    const { code, verifier } = await codeFor(app);
+    const auth = basic(app.appId, app.clientSecret!);
+    const t0 = await tokenCall({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }, auth);
+    const results = await Promise.all(Array.from({ length: 3 }, () => tokenCall({ grant_type: 'refresh_token', refresh_token: t0.body.refresh_token }, auth)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    const issued = results.map((r) => r.body.refresh_token as string);
+    expect(new Set(issued).size).toBe(3);
+    const grantId = `grt_${t0.body.refresh_token.split('_')[1]}`;
+    const hex = async (s: string) =>
+      [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const hashes = await Promise.all(issued.map(hex));
+    const state = await runInDurableObject(env.OAUTH_GRANT.get(env.OAUTH_GRANT.idFromName(grantId)), async (_o, st) => st.storage.kv.get<any>('grant'));
+    const current = hashes.filter((h) => h === state.refresh.hash);
+    expect(current).toHaveLength(1);
+    expect(hashes.filter((h) => state.spent.includes(h))).toHaveLength(2);
+    const winner = issued[hashes.indexOf(current[0])];
+    expect((await tokenCall({ grant_type: 'refresh_token', refresh_token: winner }, auth)).status).toBe(200);
+  });
+
   it('refresh narrows scopes but never widens them', async () => {
     const { app } = await apps();
     const { code, verifier } = await codeFor(app, { scope: 'read:locations read:customers' });

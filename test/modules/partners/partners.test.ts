@@ -5,7 +5,7 @@ import { api, createOperator, db, del, expectError, get, patch, post, put } from
 import { messageOutbox } from '../../../src/db/schema/events';
 import { partnerAccounts } from '../../../src/db/schema/partners';
 import { outbound } from '../../../src/adapters/http';
-import { PLATFORM, REDIRECT, approve, bearer, consent, createApp, registerPartner, raw, tokenCall } from './helpers';
+import { PLATFORM, REDIRECT, bearer, consent, createApp, registerPartner, raw, tokenCall } from './helpers';
 
 const realFetch = outbound.fetch;
 afterEach(() => {
