@@ -7,7 +7,7 @@ import { isProduction } from '../../env';
 import { exchangeLoginCode, loginUrl } from '../../adapters/identity';
 import { verifyJwt } from '../../middleware/auth';
 import { oauthAuthorizations } from '../../db/schema/oauth';
-import { effectiveManifest, findApp, getPartner, manifestData, type AppRow } from '../partners/service';
+import { effectiveManifest, findApp, getPartner, manifestData, verifyPartnerCredentials, type AppRow } from '../partners/service';
 import { isScope } from '../partners/types';
 import { findSandboxAdmin, findUserWithCustomer, listLocalUsers } from '../users/service';
 import { AUTHORIZE_TTL_MS, CODE_TTL_MS } from './types';
@@ -157,7 +157,7 @@ export async function signInForm(
   issuer: string,
   cookie: string | undefined,
   input: { request?: string; method?: string; userId?: string; email?: string; password?: string },
-  verifyPartner: (email: string, password: string) => Promise<{ id: string }>,
+  clientIp?: string,
 ): Promise<Outcome> {
   const bound = await boundRequest(ctx, input.request, cookie);
   if ('kind' in bound) return bound;
@@ -172,7 +172,7 @@ export async function signInForm(
   if (input.method === 'partner') {
     let partnerId: string;
     try {
-      partnerId = (await verifyPartner(input.email ?? '', input.password ?? '')).id;
+      partnerId = (await verifyPartnerCredentials(ctx, input.email ?? '', input.password ?? '', clientIp)).id;
     } catch (err) {
       const status = err instanceof ApiError ? err.status : 500;
       if (status >= 500) throw err;

@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
 import { deviceCodes } from '../../db/schema/oauth';
-import { issuePartnerToken } from '../partners/service';
+import { issuePartnerToken, verifyPartnerCredentials } from '../partners/service';
 import { CLI_CLIENT_ID, PARTNER_TOKEN_TTL_MS } from '../partners/types';
 import { DEVICE_CODE_TTL_MS, DEVICE_POLL_INTERVAL_S } from './types';
 import { oauthFail } from './errors';
@@ -61,14 +61,14 @@ export async function purgeDeviceCodes(ctx: Ctx, now: number) {
 export async function decideDeviceCode(
   ctx: Ctx,
   input: { user_code?: string; email?: string; password?: string; action?: string },
-  verifyPartner: (email: string, password: string) => Promise<{ id: string }>,
+  clientIp?: string,
 ): Promise<Outcome> {
   const userCode = normalizeUserCode(input.user_code ?? '');
   const show = (status: number, error: string) => ({ kind: 'page' as const, status, html: devicePage({ userCode: input.user_code ?? '', error }) });
   if (userCode.length !== 8) return show(400, 'Enter the 8-letter code your terminal shows');
   let partnerId: string;
   try {
-    partnerId = (await verifyPartner(input.email ?? '', input.password ?? '')).id;
+    partnerId = (await verifyPartnerCredentials(ctx, input.email ?? '', input.password ?? '', clientIp)).id;
   } catch (err) {
     if (!(err instanceof ApiError) || err.status >= 500) throw err;
     return show(err.status, err.message);

@@ -2,7 +2,6 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf, type AppEnv } from '../../lib/context';
-import { verifyPartnerCredentials } from '../partners/service';
 import * as r from './routes';
 import * as s from './schemas';
 import * as svc from './service';
@@ -30,7 +29,7 @@ function render(c: Context<AppEnv>, o: svc.Outcome) {
 }
 
 const cookieFor = (c: Context<AppEnv>, requestId: string | undefined) => (requestId ? getCookie(c, svc.cookieName(requestId)) : undefined);
-const partnerCheck = (c: Context<AppEnv>) => (email: string, password: string) => verifyPartnerCredentials(c, ctxOf(c), email, password);
+const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip');
 
 /** Token answers are never cached (RFC 6749 5.1). */
 function noStore(res: Response) {
@@ -42,7 +41,7 @@ function noStore(res: Response) {
 mount(router, r.authorize, async (c, { query }) => render(c, await svc.startAuthorization(ctxOf(c), issuer(c), query)));
 mount(router, r.signIn, async (c) => {
   const form = await readForm(c, s.LoginForm);
-  return render(c, await svc.signInForm(ctxOf(c), issuer(c), cookieFor(c, form.request), form, partnerCheck(c)));
+  return render(c, await svc.signInForm(ctxOf(c), issuer(c), cookieFor(c, form.request), form, clientIp(c)));
 });
 mount(router, r.idpSignIn, async (c, { query }) => render(c, await svc.startIdpLogin(ctxOf(c), issuer(c), cookieFor(c, query.request), query.request)));
 mount(router, r.idpCallback, async (c, { query }) => render(c, await svc.idpCallback(ctxOf(c), issuer(c), (id) => cookieFor(c, id), query)));
@@ -67,7 +66,7 @@ mount(router, r.deviceCode, async (c) => {
 mount(router, r.devicePage, async (c, { query }) => render(c, { kind: 'page', status: 200, html: svc.devicePage({ userCode: query.user_code ?? '' }) }));
 mount(router, r.deviceDecision, async (c) => {
   const form = await readForm(c, s.DeviceForm);
-  return render(c, await svc.decideDeviceCode(ctxOf(c), form, partnerCheck(c)));
+  return render(c, await svc.decideDeviceCode(ctxOf(c), form, clientIp(c)));
 });
 mount(router, r.jwks, async (c) => {
   const res = c.json(await svc.jwks(ctxOf(c)));

@@ -1,12 +1,10 @@
 import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
-import type { Context } from 'hono';
-import { ctxOf, type AppEnv, type Ctx, type Principal } from '../../lib/context';
+import type { Ctx, Principal } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { partnerAccounts, partnerTokens } from '../../db/schema/partners';
 import { emailStmt } from '../../adapters/messages';
-import { enforceRateLimit } from '../../middleware/rate-limit';
 import { hashPassword, verifyPassword } from './password';
 import { partnerFail } from './errors';
 import { PARTNER_TOKEN_TTL_MS } from './types';
@@ -54,10 +52,19 @@ export async function issuePartnerToken(ctx: Ctx, partnerId: string, kind: Token
   return { tokenId: id, token, tokenType: 'Bearer' as const, expiresAt };
 }
 
-async function throttleLogin(c: Context<AppEnv>, email: string) {
-  await enforceRateLimit(c, `partner-login:${email}`, LOGIN_ATTEMPTS_PER_MINUTE);
-  const ip = c.req.header('cf-connecting-ip');
-  if (ip) await enforceRateLimit(c, `partner-login-ip:${ip}`, LOGIN_ATTEMPTS_PER_MINUTE * 3);
+/** Counts one attempt in the bucket's rate-limiter object (exact, per minute); 429 when over. */
+async function throttle(ctx: Ctx, bucket: string, limit: number) {
+  const state = await ctx.env.RATE_LIMITER.get(ctx.env.RATE_LIMITER.idFromName(bucket)).hit(limit, 60_000);
+  if (!state.allowed) {
+    const retryAfter = Math.max(1, state.reset - Math.floor(Date.now() / 1000));
+    throw new ApiError('rate_limited', `Too many sign-in attempts; retry in ${retryAfter}s`, { headers: { 'Retry-After': String(retryAfter) } });
+  }
+}
+
+/** Sign-in attempts: 10 per minute per e-mail address, 30 per minute per client address. */
+async function throttleLogin(ctx: Ctx, email: string, clientIp?: string) {
+  await throttle(ctx, `partner-login:${email}`, LOGIN_ATTEMPTS_PER_MINUTE);
+  if (clientIp) await throttle(ctx, `partner-login-ip:${clientIp}`, LOGIN_ATTEMPTS_PER_MINUTE * 3);
 }
 
 /**
@@ -65,9 +72,9 @@ async function throttleLogin(c: Context<AppEnv>, email: string) {
  * consent page's developer sign-in); 401 `invalid_credentials` for an unknown e-mail or a wrong
  * password (same work either way); 10 attempts per minute per e-mail.
  */
-export async function verifyPartnerCredentials(c: Context<AppEnv>, ctx: Ctx, email: string, password: string): Promise<PartnerRow> {
+export async function verifyPartnerCredentials(ctx: Ctx, email: string, password: string, clientIp?: string): Promise<PartnerRow> {
   const normalized = email.trim().toLowerCase();
-  await throttleLogin(c, normalized);
+  await throttleLogin(ctx, normalized, clientIp);
   const row = await ctx.db.select().from(partnerAccounts).where(eq(partnerAccounts.email, normalized)).get();
   const { ok, rehash } = await verifyPassword(password, row?.passwordHash);
   if (!row || !ok) throw partnerFail('invalid_credentials', 'E-mail or password is wrong');
@@ -113,9 +120,9 @@ export async function register(ctx: Ctx, input: { email: string; password: strin
   return { partner: partnerOut(row), token: t.token, tokenType: t.tokenType, expiresAt: t.expiresAt };
 }
 
-export async function login(c: Context<AppEnv>, ctx: Ctx, input: { email: string; password: string }) {
-  const row = await verifyPartnerCredentials(c, ctx, input.email, input.password);
-  const t = await issuePartnerToken(ctx, row.id, 'session', c.req.header('user-agent')?.slice(0, 120) ?? null);
+export async function login(ctx: Ctx, input: { email: string; password: string }, client: { ip?: string; userAgent?: string } = {}) {
+  const row = await verifyPartnerCredentials(ctx, input.email, input.password, client.ip);
+  const t = await issuePartnerToken(ctx, row.id, 'session', client.userAgent?.slice(0, 120) ?? null);
   return { partner: partnerOut(row), token: t.token, tokenType: t.tokenType, expiresAt: t.expiresAt };
 }
 
@@ -160,12 +167,12 @@ export async function updateMe(ctx: Ctx, input: { name?: string; company?: strin
 }
 
 /** Changes the password (the current one is required when the account has one) and signs out every other token. */
-export async function changePassword(c: Context<AppEnv>, ctx: Ctx, input: { currentPassword?: string; newPassword: string }) {
+export async function changePassword(ctx: Ctx, input: { currentPassword?: string; newPassword: string }) {
   const row = await ownPartner(ctx);
   if (row.passwordHash) {
     if (!input.currentPassword)
       throw new ApiError('validation_failed', 'currentPassword is required', { details: [{ field: 'currentPassword', message: 'required' }] });
-    await verifyPartnerCredentials(c, ctx, row.email, input.currentPassword);
+    await verifyPartnerCredentials(ctx, row.email, input.currentPassword);
   }
   const now = new Date().toISOString();
   await ctx.db.batch([
@@ -191,9 +198,9 @@ export async function changePassword(c: Context<AppEnv>, ctx: Ctx, input: { curr
  * Sends a one-time link (1 hour) to reset the password; answers the same whether or not the
  * address has an account, so it reveals nothing.
  */
-export async function forgotPassword(c: Context<AppEnv>, ctx: Ctx, email: string, baseUrl: string) {
+export async function forgotPassword(ctx: Ctx, email: string, baseUrl: string, clientIp?: string) {
   const normalized = email.trim().toLowerCase();
-  await throttleLogin(c, normalized);
+  await throttleLogin(ctx, normalized, clientIp);
   const row = await ctx.db.select().from(partnerAccounts).where(eq(partnerAccounts.email, normalized)).get();
   if (row && row.status === 'active') {
     const token = `bpr_${randomString(40)}`;
@@ -280,16 +287,6 @@ export async function revokeToken(ctx: Ctx, tokenId?: string) {
     .get();
   if (!done) throw new ApiError('not_found', 'Token not found');
   return { success: true, tokenId: id };
-}
-
-/** Partner tokens: `Authorization: Bearer bpt_...`; 300 requests per minute per partner account. */
-export async function authenticatePartner(c: Context<AppEnv>): Promise<Record<string, string>> {
-  const authz = c.req.header('authorization');
-  const token = authz ? /^Bearer\s+(\S+)$/i.exec(authz.trim())?.[1] : undefined;
-  if (!token) throw new ApiError('unauthenticated', 'Send the partner token as "Authorization: Bearer bpt_..."');
-  const { partner, tokenId } = await resolvePartnerToken(ctxOf(c), token);
-  c.set('principal', partnerPrincipal(partner, tokenId));
-  return enforceRateLimit(c, `partner:${partner.id}`, PARTNER_RATE_LIMIT);
 }
 
 /** Revokes a partner token given its hash (the command line's sign-out through RFC 7009 revocation); unknown tokens are ignored. */

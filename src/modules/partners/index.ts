@@ -6,14 +6,18 @@ import * as svc from './service';
 const router = createRouter();
 
 const baseUrl = (c: { env: { PUBLIC_BASE_URL?: string }; req: { url: string } }) => c.env.PUBLIC_BASE_URL ?? new URL(c.req.url).origin;
+const clientOf = (c: { req: { header: (h: string) => string | undefined } }) => ({
+  ip: c.req.header('cf-connecting-ip'),
+  userAgent: c.req.header('user-agent'),
+});
 
 mount(router, r.register, async (c, { body }) => c.json(await svc.register(ctxOf(c), body), 201));
-mount(router, r.login, async (c, { body }) => c.json(await svc.login(c, ctxOf(c), body)));
+mount(router, r.login, async (c, { body }) => c.json(await svc.login(ctxOf(c), body, clientOf(c))));
 mount(router, r.logout, async (c) => c.json(await svc.revokeToken(ctxOf(c))));
 mount(router, r.me, async (c) => c.json(await svc.getMe(ctxOf(c))));
 mount(router, r.updateMe, async (c, { body }) => c.json(await svc.updateMe(ctxOf(c), body)));
-mount(router, r.changePassword, async (c, { body }) => c.json(await svc.changePassword(c, ctxOf(c), body)));
-mount(router, r.forgotPassword, async (c, { body }) => c.json(await svc.forgotPassword(c, ctxOf(c), body.email, baseUrl(c))));
+mount(router, r.changePassword, async (c, { body }) => c.json(await svc.changePassword(ctxOf(c), body)));
+mount(router, r.forgotPassword, async (c, { body }) => c.json(await svc.forgotPassword(ctxOf(c), body.email, baseUrl(c), clientOf(c).ip)));
 mount(router, r.resetPassword, async (c, { body }) => c.json(await svc.resetPassword(ctxOf(c), body)));
 mount(router, r.listTokens, async (c) => c.json(await svc.listTokens(ctxOf(c))));
 mount(router, r.revokeToken, async (c, { params }) => c.json(await svc.revokeToken(ctxOf(c), params.tokenId)));

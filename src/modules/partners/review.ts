@@ -1,44 +1,12 @@
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
-import type { Context } from 'hono';
-import type { AppEnv, Ctx, Principal } from '../../lib/context';
+import type { Ctx } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
-import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { partnerAccounts, partnerApps } from '../../db/schema/partners';
-import { enforceRateLimit } from '../../middleware/rate-limit';
 import { appOut, manifestData, type AppRow } from './views';
 
 /** Berth's own staff: the only principal that reviews apps (and coverage offerings). */
 export function requirePlatform(ctx: Ctx): void {
   if (ctx.principal.kind !== 'platform') throw new ApiError('forbidden', 'Only Berth platform staff may review apps');
-}
-
-const PLATFORM: Principal = {
-  kind: 'platform',
-  credentialId: 'platform:key',
-  userId: null,
-  customerId: null,
-  role: null,
-  permissions: [],
-  plan: 'enterprise',
-  name: 'Berth platform staff',
-};
-
-/**
- * Platform staff: the platform key (`x-platform-key`, the PLATFORM_API_KEY secret), or any
- * operator-side credential the app's authenticator resolves to a `platform` principal.
- * Missing credentials 401; anyone else 403.
- */
-export async function authenticatePlatform(c: Context<AppEnv>): Promise<Record<string, string>> {
-  const key = c.req.header('x-platform-key');
-  if (key !== undefined) {
-    const expected = c.env.PLATFORM_API_KEY;
-    if (!expected || !timingSafeEqual(await sha256Hex(key), await sha256Hex(expected))) throw new ApiError('unauthenticated', 'Invalid platform key');
-    c.set('principal', PLATFORM);
-    return enforceRateLimit(c, PLATFORM.credentialId, 500);
-  }
-  const headers = await c.get('authenticate')(c, 'operator');
-  if (c.get('principal').kind !== 'platform') throw new ApiError('forbidden', 'Only Berth platform staff may review apps');
-  return headers;
 }
 
 const partnerOf = (p: typeof partnerAccounts.$inferSelect) => ({ partnerId: p.id, name: p.name, email: p.email, company: p.company });
