@@ -423,13 +423,19 @@ export async function checkAccessToken(ctx: Ctx, token: string): Promise<GrantIn
 }
 
 /**
- * The principal of a live access token: its installation must be active and its user still a
- * user of that operator. It acts as that user, within the token's scopes (the gateway checks
+ * The principal of a live access token: its installation must be active, its app not deleted,
+ * and its user still a user of that operator. It acts as that user, within the token's scopes (the gateway checks
  * them per route).
  */
 export async function principalOfGrant(ctx: Ctx, info: GrantInfo): Promise<Principal | null> {
-  const [inst, who] = await Promise.all([findInstallation(ctx, info.installationId), findUserWithCustomer(ctx, { id: info.userId })]);
+  const [inst, who, app] = await Promise.all([
+    findInstallation(ctx, info.installationId),
+    findUserWithCustomer(ctx, { id: info.userId }),
+    findApp(ctx, info.appId),
+  ]);
   if (!inst || inst.status !== 'active' || !who || who.user.customerId !== inst.customerId) return null;
+  // A deleted app (or a live install of an app never approved) stops even if its uninstall hook did not run.
+  if (!app || !effectiveManifest(app, inst.sandbox)) return null;
   return {
     kind: 'app',
     credentialId: `inst:${inst.id}`,

@@ -1,7 +1,21 @@
 import { describe, it, expect } from 'vitest';
-import { createOperator, expectError, get, del, post } from '../../harness';
+import { createOperator, expectError, get, del, post, signToken } from '../../harness';
+import { outbound } from '../../../src/adapters/http';
 import { checkSecurity } from '../../security';
-import { REDIRECT, approve, basic, consent, createApp, installAndToken, pkce, registerPartner, tokenCall, bearer, raw } from '../partners/helpers';
+import {
+  REDIRECT,
+  approve,
+  basic,
+  consent,
+  createApp,
+  installAndToken,
+  openAuthorize,
+  pkce,
+  registerPartner,
+  tokenCall,
+  bearer,
+  raw,
+} from '../partners/helpers';
 
 describe('Authorization code flow with PKCE, end to end through HTTP', () => {
   it('consent, code, token, call, refresh, rotation, reuse detection, revocation, uninstall', async () => {
@@ -110,5 +124,58 @@ describe('Authorization code flow with PKCE, end to end through HTTP', () => {
     // Installing again reactivates the same installation.
     const back = await installAndToken(op, app, 'read:locations');
     expect(back.installation_id).toBe(id);
+  });
+});
+
+describe('Sign-in at the identity provider (staging and production) and app deletion', () => {
+  it('the consent page sends the operator to the identity provider and back (PKCE), then installs', async () => {
+    const partner = await registerPartner();
+    const app = await createApp(partner);
+    await approve(partner, app.appId);
+    const op = await createOperator();
+    const { res, request, cookie } = await openAuthorize({ client_id: app.appId, redirect_uri: REDIRECT, scope: 'read:locations', state: 'idp' });
+    expect(res.text).toContain(`/oauth/authorize/login/idp?request=${request}`);
+    const go = await raw('GET', `/oauth/authorize/login/idp?request=${request}`, { headers: { cookie: cookie! } });
+    expect(go.status).toBe(302);
+    const idp = new URL(go.location!);
+    expect(idp.origin + idp.pathname).toBe('https://idp.berth.test/authorize');
+    expect(idp.searchParams.get('client_id')).toBe('berth-consent-test');
+    expect(idp.searchParams.get('state')).toBe(request);
+    expect(idp.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(idp.searchParams.get('redirect_uri')).toBe('http://berth.test/oauth/authorize/callback');
+
+    // The identity provider's token endpoint answers an access token of the API audience for the operator's admin.
+    const real = outbound.fetch;
+    let sentVerifier: string | null = null;
+    outbound.fetch = async (input: Request | string | URL, init?: RequestInit) => {
+      const req = new Request(input, init);
+      expect(req.url).toBe('https://idp.berth.test/oauth/token');
+      sentVerifier = new URLSearchParams(await req.text()).get('code_verifier');
+      return Response.json({ access_token: await signToken({ sub: `test|${op.adminId}` }), token_type: 'Bearer' });
+    };
+    try {
+      const back = await raw('GET', `/oauth/authorize/callback?code=idp-code-1&state=${request}`, { headers: { cookie: cookie! } });
+      expect(back.status, back.text).toBe(303);
+      expect(sentVerifier).toMatch(/^[A-Za-z0-9]{64}$/);
+      const page = await raw('GET', new URL(back.location!).pathname + new URL(back.location!).search, { headers: { cookie: cookie! } });
+      expect(page.text).toContain('Test Admin');
+      const done = await raw('POST', '/oauth/authorize/decision', { headers: { cookie: cookie! }, form: { request: request!, decision: 'allow' } });
+      expect(done.status).toBe(302);
+      expect(new URL(done.location!).searchParams.get('state')).toBe('idp');
+    } finally {
+      outbound.fetch = real;
+    }
+  });
+
+  it('deleting an app stops its tokens on every operator', async () => {
+    const partner = await registerPartner();
+    const app = await createApp(partner);
+    await approve(partner, app.appId);
+    const op = await createOperator();
+    const t = await installAndToken(op, app, 'read:locations');
+    expect((await get('/api/v1/location', bearer(t.access_token))).status).toBe(200);
+    expect((await del(`/partners/apps/${app.appId}`, undefined, bearer(partner.token))).status).toBe(200);
+    expectError(await get('/api/v1/location', bearer(t.access_token)), 401, 'unauthenticated');
+    expect((await get(`/apps/installations/${t.installation_id}`, { key: op.adminKey })).body.status).toBe('uninstalled');
   });
 });
