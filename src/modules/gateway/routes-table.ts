@@ -23,6 +23,7 @@ export const DENY_REASONS = {
   surfaces: 'partner, OAuth, channel and platform surfaces have their own credentials',
   payments: 'payment-provider accounts and terminal credentials',
   writes: 'this family is read-only through the gateway',
+  notExposed: 'not one of the families the gateway exposes',
 } as const;
 
 export type DenyReason = keyof typeof DENY_REASONS;
@@ -210,6 +211,30 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   '* /health/**': deny('surfaces'),
   '* /openapi.json/**': deny('surfaces'),
   '* /docs/**': deny('surfaces'),
+  '* /slip-portal/**': deny('surfaces'),
+  '* /ota/**': deny('surfaces'),
+  '* /s/**': deny('public'),
+  // ---- default-deny: integration configuration ----
+  '* /integrations/**': deny('integrations'),
+  '* /fleetsys/**': deny('integrations'),
+  '* /acct/**': deny('integrations'),
+  '* /auth/**': deny('integrations'),
+  '* /schema/**': deny('integrations'),
+  '* /slip-subscription/**': deny('account'),
+  // ---- families the gateway does not expose (spec: bookings, customers, inventory, POS, transactions, analytics, reports, locations, geofence) ----
+  '* /memberships/**': deny('notExposed'),
+  '* /affiliate/**': deny('notExposed'),
+  '* /promoGiftCards/**': deny('notExposed'),
+  '* /api/v2/**': deny('notExposed'),
+  '* /communication/**': deny('notExposed'),
+  '* /cartRecovery/**': deny('notExposed'),
+  '* /ai/**': deny('notExposed'),
+  '* /slips/**': deny('notExposed'),
+  '* /slip-reservations/**': deny('notExposed'),
+  '* /slip-contracts/**': deny('notExposed'),
+  '* /slip-settings/**': deny('notExposed'),
+  '* /haul-services/**': deny('notExposed'),
+  '* /meter-readings/**': deny('notExposed'),
 };
 
 /** Paths of the spec's gateway guidance that name a family rather than a route: served by the family's list route. */
