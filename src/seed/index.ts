@@ -14,6 +14,7 @@ import { communicationsSeed } from './communications';
 import { marinaSeed } from './marina';
 import { posSeed, promoCodesSeed, protectionSeed } from './counter';
 import { membershipsSeed } from './memberships';
+import { partnersSeed } from './partners';
 
 export { SEED, type SeedStep } from './types';
 
@@ -152,6 +153,7 @@ export const SEED_STEPS: SeedStep[] = [
   promoCodesSeed,
   protectionSeed,
   membershipsSeed,
+  partnersSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { ApiError, forbidden, notFound, type ErrorDetail } from '../../lib/errors';
@@ -117,4 +117,40 @@ export async function getInventoryItem(ctx: Ctx, id: string) {
   const item = await getItemInTenant(ctx, id);
   const [loc, assets] = await Promise.all([locationOf(ctx, item), assetsOf(ctx, item)]);
   return { item, data: readData(item), assets: assets.filter((a) => !isRemoved(a)), location: loc ?? null, timezone: loc?.timezone ?? 'UTC' };
+}
+
+/** Assets of the caller's operator by id (live items only), with their item's name and location; unknown and foreign ids are left out. */
+export async function getAssetsInTenant(ctx: Ctx, ids: string[]) {
+  if (!ids.length) return [];
+  return ctx.db
+    .select({
+      id: inventoryAssets.id,
+      name: inventoryAssets.name,
+      status: inventoryAssets.status,
+      itemId: inventoryAssets.itemId,
+      itemName: inventoryItems.name,
+      locationId: inventoryItems.locationId,
+    })
+    .from(inventoryAssets)
+    .innerJoin(inventoryItems, eq(inventoryItems.id, inventoryAssets.itemId))
+    .where(and(eq(inventoryAssets.customerId, tenantOf(ctx)), inArray(inventoryAssets.id, ids), isNull(inventoryItems.deletedAt)))
+    .all();
+}
+
+/** The assets of a location's live items (for the live map). */
+export async function listAssetsOfLocation(ctx: Ctx, locationId: string) {
+  return ctx.db
+    .select({
+      id: inventoryAssets.id,
+      name: inventoryAssets.name,
+      status: inventoryAssets.status,
+      itemId: inventoryAssets.itemId,
+      itemName: inventoryItems.name,
+      locationId: inventoryItems.locationId,
+    })
+    .from(inventoryAssets)
+    .innerJoin(inventoryItems, eq(inventoryItems.id, inventoryAssets.itemId))
+    .where(and(eq(inventoryAssets.customerId, tenantOf(ctx)), eq(inventoryItems.locationId, locationId), isNull(inventoryItems.deletedAt)))
+    .orderBy(asc(inventoryItems.displayOrder), asc(inventoryAssets.displayOrder))
+    .all();
 }

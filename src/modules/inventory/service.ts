@@ -4,7 +4,7 @@
 // deletion), pricing-data.ts (/inventory-pricing), photos.ts (photos, videos, public media) and
 // asset-map.ts (asset map).
 
-export { getInventoryItem, getItemInTenant, itemOut, readData, type AssetRow, type ItemRow } from './reads';
+export { getAssetsInTenant, getInventoryItem, getItemInTenant, itemOut, listAssetsOfLocation, readData, type AssetRow, type ItemRow } from './reads';
 export { checkRules } from './rules';
 export { setupInventory, type SetupInput, type SetupOptions } from './setup';
 export { deleteInventory, listInventory, reorderInventory } from './lists';

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, like, or } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { isAdmin, ownCustomer, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -430,4 +430,47 @@ export async function resendInvitation(ctx: Ctx, id: string) {
     },
   );
   return { success: true, messageId: mail.id, email: user.email };
+}
+
+// ---- for other modules (the OAuth consent page, the partner gateway, staff locations) ----
+
+/** A user of the caller's operator; 404 otherwise (another operator's user included). */
+export const getUserInTenant = (ctx: Ctx, id: string) => userInTenant(ctx, id);
+
+/** A user with its operator account, by id or identity-provider subject, whatever the operator. */
+export async function findUserWithCustomer(ctx: Ctx, by: { id?: string; subject?: string }) {
+  const where = by.id ? eq(users.id, by.id) : by.subject ? eq(users.idpSubject, by.subject) : undefined;
+  if (!where) return undefined;
+  return ctx.db.select({ user: users, customer: customers }).from(users).innerJoin(customers, eq(customers.id, users.customerId)).where(where).get();
+}
+
+/** Development sign-in on the consent page: the users seeded locally (identity subject `local|...`), admins first. */
+export async function listLocalUsers(ctx: Ctx, limit = 50) {
+  const rows = await ctx.db
+    .select({ user: users, customer: customers })
+    .from(users)
+    .innerJoin(customers, eq(customers.id, users.customerId))
+    .where(like(users.idpSubject, 'local|%'))
+    .orderBy(users.customerId, users.role, users.email)
+    .limit(limit)
+    .all();
+  return rows.map((r) => ({
+    userId: r.user.id,
+    name: r.user.name,
+    email: r.user.email,
+    role: r.user.role,
+    customerId: r.customer.id,
+    operator: r.customer.name,
+  }));
+}
+
+/** The sandbox operator and its first admin (a partner installs its own app there without an operator user). */
+export async function findSandboxAdmin(ctx: Ctx) {
+  return ctx.db
+    .select({ user: users, customer: customers })
+    .from(users)
+    .innerJoin(customers, eq(customers.id, users.customerId))
+    .where(and(eq(customers.isSandbox, true), eq(users.role, 'admin')))
+    .orderBy(customers.createdAt, users.createdAt)
+    .get();
 }

@@ -406,3 +406,45 @@ export async function sweepWebhooks(env: Env): Promise<{ events: number; deliver
   for (const s of stuck) await env.EVENTS_QUEUE.send({ kind: 'webhook.deliver', deliveryId: s.id });
   return { events: events.length, deliveries: stuck.length };
 }
+
+// ---- endpoints owned by another module (installed apps) ----
+
+/**
+ * Keeps the one webhook endpoint an owner (for example an app installation, owner type `app`)
+ * has on an operator: created, updated, or disabled when `wanted` is null. Deliveries use the
+ * operator's machinery: same signature, retries, log and replay; the operator's own list does
+ * not show them.
+ */
+export async function syncOwnedEndpoint(
+  ctx: Ctx,
+  owner: { type: string; id: string },
+  wanted: { customerId: string; url: string; events: string[]; secret: string; description: string } | null,
+): Promise<void> {
+  const existing = await ctx.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.ownerType, owner.type), eq(webhookEndpoints.ownerId, owner.id)))
+    .get();
+  if (!wanted || !wanted.events.length) {
+    if (existing && existing.status === 'active') await ctx.db.update(webhookEndpoints).set({ status: 'disabled' }).where(eq(webhookEndpoints.id, existing.id));
+    return;
+  }
+  if (!existing) {
+    await ctx.db.insert(webhookEndpoints).values({
+      id: newId('whe'),
+      customerId: wanted.customerId,
+      url: wanted.url,
+      description: wanted.description,
+      events: wanted.events,
+      secret: wanted.secret,
+      status: 'active',
+      ownerType: owner.type,
+      ownerId: owner.id,
+    });
+    return;
+  }
+  await ctx.db
+    .update(webhookEndpoints)
+    .set({ url: wanted.url, events: wanted.events, secret: wanted.secret, description: wanted.description, status: 'active' })
+    .where(and(eq(webhookEndpoints.id, existing.id), eq(webhookEndpoints.customerId, wanted.customerId)));
+}
