@@ -6,34 +6,11 @@ import { newId } from '../../lib/ids';
 import { customers, users } from '../../db/schema/accounts';
 import { payments, PaymentError } from '../../adapters/payments';
 import { customerErrors } from './errors';
+import { getOwnCustomer } from './queries';
+import { customerOut, subscriptionOut, type CustomerRow } from './views';
 
-type CustomerRow = typeof customers.$inferSelect;
-
-export function customerOut(c: CustomerRow) {
-  return {
-    customerId: c.id,
-    name: c.name,
-    email: c.email,
-    business_name: c.businessName,
-    affiliateCode: c.affiliateCode,
-    permissions: c.permissions ?? {},
-    integrations: c.integrations ?? {},
-    plan: c.plan,
-    paymentCustomerId: c.paymentCustomerId,
-    subscriptionId: c.subscriptionId,
-    isSandbox: c.isSandbox,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  };
-}
-
-/** The caller's account; 404 when the identity has none. */
-export async function getOwnCustomer(ctx: Ctx): Promise<CustomerRow> {
-  const id = ctx.principal.customerId;
-  const row = id ? await ctx.db.select().from(customers).where(eq(customers.id, id)).get() : undefined;
-  if (!row) throw new ApiError('not_found', 'No operator account for this identity; create one with POST /customer');
-  return row;
-}
+export { getOwnCustomer } from './queries';
+export { customerOut, subscriptionOut } from './views';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -212,13 +189,8 @@ async function currentSubscription(ctx: Ctx) {
   return { row, sub };
 }
 
-const subOut = (s: Awaited<ReturnType<typeof currentSubscription>>['sub']) => {
-  const { customerId: _omit, ...rest } = s;
-  return rest;
-};
-
 export async function getSubscription(ctx: Ctx) {
-  return subOut((await currentSubscription(ctx)).sub);
+  return subscriptionOut((await currentSubscription(ctx)).sub);
 }
 
 export async function cancelSubscription(ctx: Ctx) {
@@ -228,7 +200,7 @@ export async function cancelSubscription(ctx: Ctx) {
   await commit(ctx, [], {
     audit: { action: 'subscription.cancel', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id, endsAt: sub.currentPeriodEnd } },
   });
-  return subOut(updated);
+  return subscriptionOut(updated);
 }
 
 export async function reactivateSubscription(ctx: Ctx) {
@@ -236,5 +208,5 @@ export async function reactivateSubscription(ctx: Ctx) {
   if (sub.status === 'canceled') throw new ApiError('not_found', 'The subscription has ended; start a new one');
   const updated = await payments(ctx.env).updateSubscription(sub.id, { cancelAtPeriodEnd: false });
   await commit(ctx, [], { audit: { action: 'subscription.reactivate', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id } } });
-  return subOut(updated);
+  return subscriptionOut(updated);
 }

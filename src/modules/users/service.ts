@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { isAdmin, ownCustomer, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -11,59 +11,16 @@ import { emailStmt } from '../../adapters/messages';
 import { buyNumber, findNumbers } from '../../adapters/telephony';
 import { defaultIvr, getLocationInTenant, locationOut } from '../locations/service';
 import { renderDataExport } from './export-pdf';
+import { assertLocationsInTenant, currentUser, userInTenant } from './queries';
+import { userOut, type UserRow } from './views';
 
-type UserRow = typeof users.$inferSelect;
+export { listAuditLogs, listUsers } from './queries';
+export { userOut } from './views';
+
 export const CURRENT_TERMS_VERSION = '2026-01-01';
 
-export function userOut(u: UserRow) {
-  return {
-    id: u.id,
-    email: u.email,
-    customerId: u.customerId,
-    name: u.name,
-    role: u.role,
-    permissions: u.permissions ?? [],
-    locations: u.locations ?? [],
-    userSkills: u.userSkills ?? [],
-    isSetup: u.isSetup,
-    profileName: u.profileName,
-    createdAt: u.createdAt,
-    updatedAt: u.updatedAt,
-  };
-}
-
-async function userInTenant(ctx: Ctx, id: string): Promise<UserRow> {
-  const row = await ctx.db
-    .select()
-    .from(users)
-    .where(and(eq(users.id, id), eq(users.customerId, tenantOf(ctx))))
-    .get();
-  if (!row) throw notFound('User');
-  return row;
-}
-
-async function me(ctx: Ctx): Promise<UserRow> {
-  const id = ctx.principal.userId;
-  if (!id) throw new ApiError('no_account', 'This identity has no Berth user yet; create an operator account with POST /customer');
-  return userInTenant(ctx, id);
-}
-
-async function assertLocationsInTenant(ctx: Ctx, ids: string[] | undefined) {
-  if (!ids?.length) return;
-  const found = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.customerId, tenantOf(ctx)), inArray(locations.id, ids)))
-    .all();
-  const missing = ids.filter((id) => !found.some((f) => f.id === id));
-  if (missing.length)
-    throw new ApiError('validation_failed', 'Unknown location ids', {
-      details: missing.map((m) => ({ field: 'locations', message: `unknown location ${m}` })),
-    });
-}
-
 export async function getMe(ctx: Ctx) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   const [locs, customer] = await Promise.all([
     ctx.db.select().from(locations).where(eq(locations.customerId, user.customerId)).all(),
     ctx.db.select().from(customers).where(eq(customers.id, user.customerId)).get(),
@@ -140,7 +97,7 @@ export async function createUser(
 }
 
 export async function updateMe(ctx: Ctx, input: { profileName?: string; locations?: string[]; userPermissions?: string[]; userSkills?: string[] }) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   if ((input.userPermissions !== undefined || input.locations !== undefined) && !isAdmin(ctx.principal)) {
     throw new ApiError('forbidden', 'Only an admin may change permissions or location access');
   }
@@ -232,14 +189,8 @@ export async function deleteUser(ctx: Ctx, id: string) {
   return { success: true, id: user.id };
 }
 
-export async function listUsers(ctx: Ctx, q: { customerId?: string }) {
-  const customerId = ownCustomer(ctx, q.customerId);
-  const rows = await ctx.db.select().from(users).where(eq(users.customerId, customerId)).orderBy(users.createdAt).all();
-  return { data: rows.map(userOut) };
-}
-
 export async function acceptTerms(ctx: Ctx) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   const at = new Date().toISOString();
   await commit(
     ctx,
@@ -262,7 +213,7 @@ export async function acceptTerms(ctx: Ctx) {
 }
 
 export async function termsStatus(ctx: Ctx) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   return {
     accepted: user.termsVersion === CURRENT_TERMS_VERSION,
     currentVersion: CURRENT_TERMS_VERSION,
@@ -272,7 +223,7 @@ export async function termsStatus(ctx: Ctx) {
 }
 
 export async function exportMyData(ctx: Ctx): Promise<Uint8Array> {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   const [customer, tokens, keys, audit] = await Promise.all([
     ctx.db.select().from(customers).where(eq(customers.id, user.customerId)).get(),
     ctx.db.select({ n: count() }).from(pushTokens).where(eq(pushTokens.userId, user.id)).get(),
@@ -300,36 +251,8 @@ export async function exportMyData(ctx: Ctx): Promise<Uint8Array> {
   });
 }
 
-export async function listAuditLogs(ctx: Ctx, userId: string, q: { limit: number; offset: number }) {
-  const user = await userInTenant(ctx, userId);
-  const where = and(
-    eq(auditLogs.customerId, user.customerId),
-    or(eq(auditLogs.actorId, user.id), and(eq(auditLogs.targetType, 'user'), eq(auditLogs.targetId, user.id))),
-  );
-  const [rows, total] = await Promise.all([
-    ctx.db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(q.limit).offset(q.offset).all(),
-    ctx.db.select({ n: count() }).from(auditLogs).where(where).get(),
-  ]);
-  return {
-    data: rows.map((r) => ({
-      id: r.id,
-      action: r.action,
-      targetType: r.targetType,
-      targetId: r.targetId,
-      actorType: r.actorType,
-      actorId: r.actorId,
-      details: r.details,
-      requestId: r.requestId,
-      createdAt: r.createdAt,
-    })),
-    total: total?.n ?? 0,
-    limit: q.limit,
-    offset: q.offset,
-  };
-}
-
 export async function addPushToken(ctx: Ctx, token: string) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   await commit(
     ctx,
     [
@@ -346,7 +269,7 @@ export async function addPushToken(ctx: Ctx, token: string) {
 }
 
 export async function removePushToken(ctx: Ctx, token: string) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   const existing = await ctx.db
     .select({ id: pushTokens.id })
     .from(pushTokens)

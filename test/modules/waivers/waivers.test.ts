@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument, PDFArray, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
-import { api, createOperator, db, del, expectError, get, patch, post, put, type Operator } from '../../harness';
+import { api, createOperator, db, del, expectError, get, post, put, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { bookings } from '../../../src/db/schema/bookings';
 import { locations } from '../../../src/db/schema/locations';
