@@ -1,26 +1,18 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { notFound, ApiError } from '../../lib/errors';
+import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
 import { apiKeys } from '../../db/schema/accounts';
+import { keyInTenant } from './queries';
+import { keyOut, type KeyRow } from './views';
 
-type KeyRow = typeof apiKeys.$inferSelect;
+export { listKeys } from './queries';
 
 /** Key format: `brk_` + 40 random base62 characters. */
 export const generateKeySecret = () => `brk_${randomString(40)}`;
-
-const keyOut = (k: KeyRow) => ({
-  id: k.id,
-  name: k.name,
-  prefix: k.prefix,
-  userId: k.userId,
-  lastUsedAt: k.lastUsedAt,
-  revokedAt: k.revokedAt,
-  createdAt: k.createdAt,
-});
 
 /** Insert statement for a key with a known secret (used by seeding and tests). */
 export async function keyRow(input: { customerId: string; userId: string; name: string; secret: string }): Promise<KeyRow> {
@@ -47,24 +39,9 @@ export async function createKey(ctx: Ctx, name: string) {
   return { ...keyOut(row), key: secret };
 }
 
-export async function listKeys(ctx: Ctx) {
-  const rows = await ctx.db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.customerId, tenantOf(ctx)))
-    .orderBy(desc(apiKeys.createdAt))
-    .all();
-  return { data: rows.map(keyOut) };
-}
-
 export async function revokeKey(ctx: Ctx, id: string) {
-  const customerId = tenantOf(ctx);
-  const row = await ctx.db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.customerId, customerId)))
-    .get();
-  if (!row) throw notFound('API key');
+  const row = await keyInTenant(ctx, id);
+  const customerId = row.customerId;
   if (row.revokedAt) return keyOut(row);
   const revokedAt = new Date().toISOString();
   await commit(
