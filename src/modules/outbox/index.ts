@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { and, count, desc, eq } from 'drizzle-orm';
 import { createRouter, mount, route } from '../../lib/openapi';
-import { ctxOf, tenantOf } from '../../lib/context';
-import { messageOutbox } from '../../db/schema/events';
+import { ctxOf } from '../../lib/context';
+import * as svc from './service';
 
 const Message = z
   .object({
@@ -37,26 +36,6 @@ const listMessages = route({
 
 const router = createRouter();
 
-mount(router, listMessages, async (c, { query }) => {
-  const ctx = ctxOf(c);
-  const where = and(
-    eq(messageOutbox.customerId, tenantOf(ctx)),
-    query.channel ? eq(messageOutbox.channel, query.channel) : undefined,
-    query.to ? eq(messageOutbox.to, query.to) : undefined,
-    query.template ? eq(messageOutbox.template, query.template) : undefined,
-  );
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .select()
-      .from(messageOutbox)
-      .where(where)
-      .orderBy(desc(messageOutbox.createdAt), desc(messageOutbox.id))
-      .limit(query.limit)
-      .offset(query.offset)
-      .all(),
-    ctx.db.select({ n: count() }).from(messageOutbox).where(where).get(),
-  ]);
-  return c.json({ data: rows, total: total?.n ?? 0, limit: query.limit, offset: query.offset });
-});
+mount(router, listMessages, async (c, { query }) => c.json(await svc.listMessages(ctxOf(c), query)));
 
 export default router;

@@ -1,0 +1,27 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { tenantOf } from '../../lib/context';
+import { messageOutbox } from '../../db/schema/events';
+
+export interface ListMessagesInput {
+  channel?: 'email' | 'sms' | 'chat' | 'push';
+  to?: string;
+  template?: string;
+  limit: number;
+  offset: number;
+}
+
+/** The messages sent for the caller's account, newest first (the offline adapters' outbox, or the providers' send log). */
+export async function listMessages(ctx: Ctx, q: ListMessagesInput) {
+  const where = and(
+    eq(messageOutbox.customerId, tenantOf(ctx)),
+    q.channel ? eq(messageOutbox.channel, q.channel) : undefined,
+    q.to ? eq(messageOutbox.to, q.to) : undefined,
+    q.template ? eq(messageOutbox.template, q.template) : undefined,
+  );
+  const [rows, total] = await Promise.all([
+    ctx.db.select().from(messageOutbox).where(where).orderBy(desc(messageOutbox.createdAt), desc(messageOutbox.id)).limit(q.limit).offset(q.offset).all(),
+    ctx.db.select({ n: count() }).from(messageOutbox).where(where).get(),
+  ]);
+  return { data: rows, total: total?.n ?? 0, limit: q.limit, offset: q.offset };
+}
