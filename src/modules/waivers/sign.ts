@@ -12,10 +12,9 @@ import { findRenterByEmail, isRenterEmailConflict, renterUpsert } from '../rente
 import { sqlJsonAppend, sqlJsonAppendUnique } from '../../db/json';
 import { completionStatements, isExpired, isVersionConflict, normalizePin, type WaiverNumberRow } from '../waiver-numbers/service';
 import { BadImageError, buildWaiverPdf, type StoredSection } from './pdf';
-import { logoOf, signatureLink } from './links';
+import { logoOf } from './queries';
+import { signatureLink, type SignatureRow } from './views';
 import { canonicalJson, checkForm } from './form';
-
-export type SignatureRow = typeof waiverSignatures.$inferSelect;
 
 /** The waiver number named in a signing (its number or PIN), within the template's operator. */
 async function findWaiverNumberForSigning(ctx: Ctx, customerId: string, ref: string): Promise<WaiverNumberRow> {
