@@ -26,3 +26,12 @@ export async function listKeys(ctx: Ctx) {
     .all();
   return { data: rows.map(keyOut) };
 }
+
+/** A user's keys (name, prefix, dates; never the secret), for the user's data export. */
+export async function userKeys(ctx: Ctx, userId: string) {
+  return ctx.db
+    .select({ name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), eq(apiKeys.customerId, tenantOf(ctx))))
+    .all();
+}

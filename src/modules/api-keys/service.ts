@@ -5,11 +5,12 @@ import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
+import type { Stmt } from '../../db/client';
 import { apiKeys } from '../../db/schema/accounts';
 import { keyInTenant } from './queries';
 import { keyOut, type KeyRow } from './views';
 
-export { listKeys } from './queries';
+export { listKeys, userKeys } from './queries';
 
 /** Key format: `brk_` + 40 random base62 characters. */
 export const generateKeySecret = () => `brk_${randomString(40)}`;
@@ -57,4 +58,12 @@ export async function revokeKey(ctx: Ctx, id: string) {
     },
   );
   return keyOut({ ...row, revokedAt });
+}
+
+/** The UPDATE that revokes every live key of a user (in the caller's batch, for example when the user is deleted). */
+export function revokeUserKeysStmt(ctx: Ctx, user: { id: string; customerId: string }, at = new Date().toISOString()): Stmt {
+  return ctx.db
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.userId, user.id), eq(apiKeys.customerId, user.customerId), isNull(apiKeys.revokedAt)));
 }

@@ -3,7 +3,8 @@ import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { customers, users } from '../../db/schema/accounts';
+import { customers } from '../../db/schema/accounts';
+import { isEmailTaken, ownerUserStmt } from '../users/service';
 import { payments, PaymentError } from '../../adapters/payments';
 import { customerErrors } from './errors';
 import { getOwnCustomer } from './queries';
@@ -43,8 +44,7 @@ export async function createCustomer(
   const email = input.email ?? p.email;
   if (!email)
     throw new ApiError('validation_failed', 'email is required when the token carries none', { details: [{ field: 'email', message: 'email is required' }] });
-  const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).get();
-  if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+  if (await isEmailTaken(ctx, email.toLowerCase())) throw new ApiError('already_exists', 'A user with this e-mail already exists');
   const pay = payments(ctx.env);
   const id = newId('cus');
   let paymentCustomerId: string;
@@ -76,19 +76,7 @@ export async function createCustomer(
   const actor = { ...ctx, principal: { ...p, customerId: id, userId } };
   await commit(
     actor,
-    [
-      ctx.db.insert(customers).values(row),
-      ctx.db.insert(users).values({
-        id: userId,
-        customerId: id,
-        email: email.toLowerCase(),
-        name: p.name ?? input.name,
-        role: 'admin',
-        permissions: ['admin'],
-        idpSubject: p.subject,
-        isSetup: false,
-      }),
-    ],
+    [ctx.db.insert(customers).values(row), ownerUserStmt(ctx, { id: userId, customerId: id, email, name: p.name ?? input.name, idpSubject: p.subject })],
     { audit: { action: 'customer.create', targetType: 'customer', targetId: id, customerId: id } },
   );
   return customerOut(row);

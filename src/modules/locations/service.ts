@@ -6,6 +6,7 @@ import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { geocode } from '../../adapters/geocoder';
 import { chatStmt } from '../../adapters/messages';
+import type { Stmt } from '../../db/client';
 import { locations, phoneNumbers, staffSchedules } from '../../db/schema/locations';
 import { getLocationInTenant } from './queries';
 import { locationOut, type LocationRow } from './views';
@@ -145,19 +146,23 @@ export async function updateIvr(ctx: Ctx, input: { locationId: string; ivrConfig
   requirePermission(ctx, 'locations');
   const existing = await getLocationInTenant(ctx, input.locationId);
   const ivrConfig = { ...(existing.ivrConfig ?? {}), ...input.ivrConfig };
-  await commit(
-    ctx,
-    [
-      ctx.db
-        .update(locations)
-        .set({ ivrConfig })
-        .where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId))),
-    ],
-    {
-      audit: { action: 'location.ivr_update', targetType: 'location', targetId: existing.id },
-    },
-  );
+  await commit(ctx, [ivrStmt(ctx, existing, ivrConfig)], { audit: { action: 'location.ivr_update', targetType: 'location', targetId: existing.id } });
   return locationOut({ ...existing, ivrConfig, updatedAt: new Date().toISOString() });
+}
+
+const ivrStmt = (ctx: Ctx, location: LocationRow, ivrConfig: Record<string, unknown>): Stmt =>
+  ctx.db
+    .update(locations)
+    .set({ ivrConfig })
+    .where(and(eq(locations.id, location.id), eq(locations.customerId, location.customerId)));
+
+/**
+ * The voice menu of a location that gets a new phone number (its menu with the number, or the
+ * default menu when it has none) and the UPDATE that stores it, for the caller's batch.
+ */
+export function newNumberIvr(ctx: Ctx, location: LocationRow, phoneNumber: string): { ivrConfig: Record<string, unknown>; stmt: Stmt } {
+  const ivrConfig = location.ivrConfig && Object.keys(location.ivrConfig).length ? { ...location.ivrConfig, phoneNumber } : defaultIvr(location, phoneNumber);
+  return { ivrConfig, stmt: ivrStmt(ctx, location, ivrConfig) };
 }
 
 /** Default voice menu given to a location when it gets its first number. */

@@ -5,7 +5,7 @@
 // renter's customer and cards at the payment provider) and balances.ts (owing renters and
 // journal entries).
 
-export { renterUpsert, isRenterEmailConflict, renterEventData, type RenterUpsert, type RenterUpsertInput } from './upsert';
+export { renterUpsert, isRenterEmailConflict, renterEventData, waiverSignedStmt, type RenterUpsert, type RenterUpsertInput } from './upsert';
 export { findRenterByEmail, getRenter, getRenterInTenant, listRenters, normalizeEmail, renterBalanceCents, searchSuggestions } from './queries';
 export { renterOut, type Accounting, type RenterRow } from './views';
 export { CSV_COLUMNS, EXPORT_PAGE_SIZE, exportRenters } from './export';

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
@@ -133,4 +133,23 @@ function licenseOf(...sources: (Record<string, unknown> | undefined)[]): string 
 export function isRenterEmailConflict(err: unknown): boolean {
   const msg = String((err as Error)?.message ?? err) + String((err as { cause?: unknown })?.cause ?? '');
   return /UNIQUE constraint failed: renters\.customer_id, renters\.email/i.test(msg);
+}
+
+/**
+ * The UPDATE that records a signed waiver on a renter: the waiver URL appended to
+ * `waivers_signed_urls` (once), and the phone and date of birth filled in where the renter has none.
+ */
+export function waiverSignedStmt(
+  ctx: Ctx,
+  r: { renterId: string; customerId: string; waiverUrl: string; phone?: string | null; dob?: string | null; at?: string },
+): Stmt {
+  return ctx.db
+    .update(renters)
+    .set({
+      waiversSignedUrls: sqlJsonAppendUnique(renters.waiversSignedUrls, [r.waiverUrl]),
+      ...(r.phone ? { phone: sql`coalesce(${renters.phone}, ${r.phone})` } : {}),
+      ...(r.dob ? { dob: sql`coalesce(${renters.dob}, ${r.dob})` } : {}),
+      updatedAt: r.at ?? new Date().toISOString(),
+    })
+    .where(and(eq(renters.id, r.renterId), eq(renters.customerId, r.customerId)));
 }

@@ -24,6 +24,11 @@ export async function currentUser(ctx: Ctx): Promise<UserRow> {
   return userInTenant(ctx, id);
 }
 
+/** Dashboard e-mails are unique across all operators (they sign in with them). */
+export async function isEmailTaken(ctx: Ctx, email: string): Promise<boolean> {
+  return Boolean(await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get());
+}
+
 /** 400 listing every id that is not a location of the caller. */
 export async function assertLocationsInTenant(ctx: Ctx, ids: string[] | undefined) {
   if (!ids?.length) return;

@@ -1,21 +1,28 @@
-import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { isAdmin, ownCustomer, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { apiKeys, auditLogs, customers, pushTokens, users } from '../../db/schema/accounts';
+import type { Stmt } from '../../db/client';
+import { auditLogs, customers, pushTokens, users } from '../../db/schema/accounts';
 import { locations, phoneNumbers } from '../../db/schema/locations';
 import { createIdentity, deleteIdentity, passwordLink } from '../../adapters/identity';
 import { emailStmt } from '../../adapters/messages';
 import { buyNumber, findNumbers } from '../../adapters/telephony';
-import { defaultIvr, getLocationInTenant, locationOut } from '../locations/service';
+import { getLocationInTenant, locationOut, newNumberIvr } from '../locations/service';
+import { revokeUserKeysStmt, userKeys } from '../api-keys/service';
 import { renderDataExport } from './export-pdf';
-import { assertLocationsInTenant, currentUser, userInTenant } from './queries';
+import { assertLocationsInTenant, currentUser, isEmailTaken, userInTenant } from './queries';
 import { userOut, type UserRow } from './views';
 
-export { listAuditLogs, listUsers } from './queries';
+export { isEmailTaken, listAuditLogs, listUsers } from './queries';
 export { userOut } from './views';
+
+/** The INSERT of an operator account's first user: its owner, an admin, signed in through the identity provider. */
+export function ownerUserStmt(ctx: Ctx, u: { id: string; customerId: string; email: string; name: string; idpSubject: string }): Stmt {
+  return ctx.db.insert(users).values({ ...u, email: u.email.toLowerCase(), role: 'admin', permissions: ['admin'], isSetup: false });
+}
 
 export const CURRENT_TERMS_VERSION = '2026-01-01';
 
@@ -51,8 +58,7 @@ export async function createUser(
   },
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
-  const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
-  if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+  if (await isEmailTaken(ctx, input.email)) throw new ApiError('already_exists', 'A user with this e-mail already exists');
   await assertLocationsInTenant(ctx, input.locations);
   const id = newId('usr');
   const identity = await createIdentity(ctx.env, { id, email: input.email, name: input.name });
@@ -142,8 +148,7 @@ export async function updateUser(
   const patch: Partial<UserRow> = {};
   if (input.name !== undefined) patch.name = input.name;
   if (input.email !== undefined && input.email !== user.email) {
-    const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
-    if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+    if (await isEmailTaken(ctx, input.email)) throw new ApiError('already_exists', 'A user with this e-mail already exists');
     patch.email = input.email;
   }
   if (input.userRole !== undefined) patch.role = input.userRole;
@@ -176,10 +181,7 @@ export async function deleteUser(ctx: Ctx, id: string) {
   await commit(
     ctx,
     [
-      ctx.db
-        .update(apiKeys)
-        .set({ revokedAt: now })
-        .where(and(eq(apiKeys.userId, user.id), eq(apiKeys.customerId, user.customerId), isNull(apiKeys.revokedAt))),
+      revokeUserKeysStmt(ctx, user, now),
       ctx.db.delete(pushTokens).where(and(eq(pushTokens.userId, user.id), eq(pushTokens.customerId, user.customerId))),
       ctx.db.delete(users).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
     ],
@@ -227,11 +229,7 @@ export async function exportMyData(ctx: Ctx): Promise<Uint8Array> {
   const [customer, tokens, keys, audit] = await Promise.all([
     ctx.db.select().from(customers).where(eq(customers.id, user.customerId)).get(),
     ctx.db.select({ n: count() }).from(pushTokens).where(eq(pushTokens.userId, user.id)).get(),
-    ctx.db
-      .select({ name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
-      .from(apiKeys)
-      .where(eq(apiKeys.userId, user.id))
-      .all(),
+    userKeys(ctx, user.id),
     ctx.db
       .select()
       .from(auditLogs)
@@ -305,20 +303,15 @@ export async function purchasePhoneNumber(ctx: Ctx, input: { phoneNumber: string
   const taken = await ctx.db.select({ id: phoneNumbers.id }).from(phoneNumbers).where(eq(phoneNumbers.phoneNumber, input.phoneNumber)).get();
   if (taken) throw new ApiError('already_exists', 'This number is already in use');
   const { providerId } = await buyNumber(ctx.env, input.phoneNumber);
-  const ivrConfig =
-    location.ivrConfig && Object.keys(location.ivrConfig).length
-      ? { ...location.ivrConfig, phoneNumber: input.phoneNumber }
-      : defaultIvr(location, input.phoneNumber);
+  const ivr = newNumberIvr(ctx, location, input.phoneNumber);
+  const ivrConfig = ivr.ivrConfig;
   const id = newId('pn');
   try {
     await commit(
       ctx,
       [
         ctx.db.insert(phoneNumbers).values({ id, customerId: location.customerId, locationId: location.id, phoneNumber: input.phoneNumber, providerId }),
-        ctx.db
-          .update(locations)
-          .set({ ivrConfig })
-          .where(and(eq(locations.id, location.id), eq(locations.customerId, location.customerId))),
+        ivr.stmt,
       ],
       { audit: { action: 'phone_number.purchase', targetType: 'location', targetId: location.id, details: { phoneNumber: input.phoneNumber } } },
     );

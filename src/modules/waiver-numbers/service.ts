@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -6,8 +6,7 @@ import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Stmt } from '../../db/client';
 import { waiverNumbers } from '../../db/schema/waivers';
-import { renters } from '../../db/schema/bookings';
-import { sqlJsonAppendUnique } from '../../db/json';
+import { waiverSignedStmt } from '../renters/service';
 import { generateNumber, generatePin, PIN_TTL_DAYS } from './pin';
 import { checkRefs, getWaiverNumberInTenant } from './queries';
 import { waiverNumberOut, type Status, type WaiverNumberRow } from './views';
@@ -254,17 +253,7 @@ export function completionStatements(
   ];
   const renterId = input.renterId ?? row.renterId;
   if (renterId && input.updateRenter !== false) {
-    out.push(
-      ctx.db
-        .update(renters)
-        .set({
-          waiversSignedUrls: sqlJsonAppendUnique(renters.waiversSignedUrls, [input.waiverUrl]),
-          ...(row.phone ? { phone: sql`coalesce(${renters.phone}, ${row.phone})` } : {}),
-          ...(row.dob ? { dob: sql`coalesce(${renters.dob}, ${row.dob})` } : {}),
-          updatedAt: now,
-        })
-        .where(and(eq(renters.id, renterId), eq(renters.customerId, row.customerId))),
-    );
+    out.push(waiverSignedStmt(ctx, { renterId, customerId: row.customerId, waiverUrl: input.waiverUrl, phone: row.phone, dob: row.dob, at: now }));
   }
   return out;
 }

@@ -8,8 +8,8 @@ import type { Stmt } from '../../db/client';
 import { locations } from '../../db/schema/locations';
 import { bookings, renters } from '../../db/schema/bookings';
 import { waiverNumbers, waiverSignatures, waiverTemplates } from '../../db/schema/waivers';
-import { findRenterByEmail, isRenterEmailConflict, renterUpsert } from '../renters/service';
-import { sqlJsonAppend, sqlJsonAppendUnique } from '../../db/json';
+import { findRenterByEmail, isRenterEmailConflict, renterUpsert, waiverSignedStmt } from '../renters/service';
+import { sqlJsonAppend } from '../../db/json';
 import { completionStatements, isExpired, isVersionConflict, normalizePin, type WaiverNumberRow } from '../waiver-numbers/service';
 import { BadImageError, buildWaiverPdf, type StoredSection } from './pdf';
 import { logoOf } from './queries';
@@ -193,12 +193,7 @@ export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: st
       }
       // With a waiver number the completion adds the URL to the renter.
       if (renterId && appendUrl && !wn) {
-        statements.push(
-          ctx.db
-            .update(renters)
-            .set({ waiversSignedUrls: sqlJsonAppendUnique(renters.waiversSignedUrls, [url]), updatedAt: signedAt })
-            .where(and(eq(renters.id, renterId), eq(renters.customerId, customerId))),
-        );
+        statements.push(waiverSignedStmt(ctx, { renterId, customerId, waiverUrl: url, at: signedAt }));
       }
 
       let bookingsUpdated = 0;
