@@ -14,4 +14,4 @@ export { deleteInventory } from './delete';
 export { getPricing, updatePricing, type PricingInput } from './pricing-data';
 export { MAX_IMAGES, MAX_VIDEOS, openMedia, uploadMedia, type UploadFile } from './photos';
 export { setAssetMap, type AssetMapInput } from './asset-map';
-export { startingPrice, type PriceUnit } from './summary';
+export { startingPrice, type PriceUnit } from './starting-price';
