@@ -1,9 +1,8 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ownCustomer, tenantOf } from '../../lib/context';
-import { notFound } from '../../lib/errors';
+import { ownCustomer } from '../../lib/context';
 import { bookings } from '../../db/schema/bookings';
-import { locations } from '../../db/schema/locations';
+import { getLocationInTenant } from '../locations/service';
 import type { BookingStatus } from '../../lib/booking-status';
 import { checkRange, countWhere, multiZoneDateConds, orderOf, pageOf, selectEntries, selectLight, statusCounts } from './queries';
 
@@ -39,12 +38,6 @@ export async function byCustomerStatus(ctx: Ctx, q: StatusListInput & { customer
 
 /** GET /schedule/by-location-status: the bookings of one location, by status. */
 export async function byLocationStatus(ctx: Ctx, q: StatusListInput & { location_id: string }) {
-  const customerId = tenantOf(ctx);
-  const loc = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, q.location_id), eq(locations.customerId, customerId)))
-    .get();
-  if (!loc) throw notFound('Location');
-  return statusList(ctx, [eq(bookings.customerId, customerId), eq(bookings.locationId, loc.id)], q);
+  const loc = await getLocationInTenant(ctx, q.location_id);
+  return statusList(ctx, [eq(bookings.customerId, loc.customerId), eq(bookings.locationId, loc.id)], q);
 }

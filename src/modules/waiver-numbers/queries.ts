@@ -3,8 +3,8 @@ import type { Ctx } from '../../lib/context';
 import { ownCustomer, tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { waiverNumbers, waiverTemplates } from '../../db/schema/waivers';
-import { renters } from '../../db/schema/bookings';
-import { locations } from '../../db/schema/locations';
+import { getLocationInTenant } from '../locations/service';
+import { getRenterInTenant } from '../renters/service';
 import { normalizePin } from './pin';
 import { isExpired, publicWaiverNumberOut, waiverNumberOut, type Status, type WaiverNumberRow } from './views';
 
@@ -19,32 +19,18 @@ export async function getWaiverNumberInTenant(ctx: Ctx, waiverNumber: string, cu
   return row;
 }
 
-/** 404 when a referenced location, template or renter is not the operator's (or is deleted). */
-export async function checkRefs(ctx: Ctx, customerId: string, refs: { locationId?: string | null; templateId?: string | null; renterId?: string | null }) {
-  if (refs.locationId) {
-    const l = await ctx.db
-      .select({ id: locations.id })
-      .from(locations)
-      .where(and(eq(locations.id, refs.locationId), eq(locations.customerId, customerId)))
-      .get();
-    if (!l) throw notFound('Location');
-  }
+/** 404 when a referenced location, template or renter is not the caller's (or is deleted). */
+export async function checkRefs(ctx: Ctx, refs: { locationId?: string | null; templateId?: string | null; renterId?: string | null }) {
+  if (refs.locationId) await getLocationInTenant(ctx, refs.locationId);
   if (refs.templateId) {
     const t = await ctx.db
       .select({ id: waiverTemplates.id, deletedAt: waiverTemplates.deletedAt })
       .from(waiverTemplates)
-      .where(and(eq(waiverTemplates.id, refs.templateId), eq(waiverTemplates.customerId, customerId)))
+      .where(and(eq(waiverTemplates.id, refs.templateId), eq(waiverTemplates.customerId, tenantOf(ctx))))
       .get();
     if (!t || t.deletedAt) throw notFound('Waiver template');
   }
-  if (refs.renterId) {
-    const r = await ctx.db
-      .select({ id: renters.id, deletedAt: renters.deletedAt })
-      .from(renters)
-      .where(and(eq(renters.id, refs.renterId), eq(renters.customerId, customerId)))
-      .get();
-    if (!r || r.deletedAt) throw notFound('Renter');
-  }
+  if (refs.renterId) await getRenterInTenant(ctx, refs.renterId);
 }
 
 export async function listWaiverNumbers(

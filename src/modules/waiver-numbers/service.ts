@@ -1,6 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ownCustomer, tenantOf } from '../../lib/context';
+import { ownCustomer } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -49,7 +49,7 @@ export interface CreateInput {
 
 export async function createWaiverNumber(ctx: Ctx, input: CreateInput) {
   const customerId = ownCustomer(ctx, input.customerId);
-  await checkRefs(ctx, customerId, input);
+  await checkRefs(ctx, input);
   if (input.waiverNumber) {
     const exists = await ctx.db
       .select({ id: waiverNumbers.id })
@@ -179,7 +179,7 @@ export async function patchWaiverNumber(
       'Give at least one field to update (firstName, lastName, email, phone, dob, address, assignTo, assetId, status, renterId, waiverUrl, templateId)',
     );
   }
-  await checkRefs(ctx, tenantOf(ctx), { renterId: input.renterId, templateId: input.templateId });
+  await checkRefs(ctx, { renterId: input.renterId, templateId: input.templateId });
   return versionedWrite(ctx, waiverNumber, input.expectedVersion, async (row) => {
     const now = new Date().toISOString();
     const set: Partial<WaiverNumberRow> = { version: row.version + 1, updatedAt: now };
@@ -270,7 +270,7 @@ export async function completeWaiverNumber(
     updateRenter?: boolean;
   },
 ) {
-  await checkRefs(ctx, tenantOf(ctx), { renterId: input.renterId });
+  await checkRefs(ctx, { renterId: input.renterId });
   return versionedWrite(ctx, waiverNumber, input.expectedVersion, async (row) => ({
     statements: completionStatements(ctx, row, input),
     audit: {
