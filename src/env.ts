@@ -30,6 +30,13 @@ export interface Env {
   /** Telephony provider (optional; without it numbers and calls are simulated). */
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
+  /** SMS sender (with the Twilio account above): a Twilio number in E.164 or a messaging service SID; without one SMS go to the outbox. */
+  TWILIO_FROM_NUMBER?: string;
+  TWILIO_MESSAGING_SERVICE_SID?: string;
+  /** E-mail provider (Postmark server token) and sender (a Postmark sender signature); without the token e-mails go to the outbox. */
+  POSTMARK_SERVER_TOKEN?: string;
+  POSTMARK_MESSAGE_STREAM?: string;
+  EMAIL_FROM?: string;
   /** Identity provider management API (optional; without it invitations are recorded only). */
   IDP_DOMAIN?: string;
   IDP_MANAGEMENT_TOKEN?: string;
@@ -68,6 +75,11 @@ const Common = z.object({
   GEOCODER_API_KEY: optional(z.string().min(1)),
   TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-f]{32}$/i, 'must be a Twilio account SID (AC...)')),
   TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
+  TWILIO_FROM_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 (+15551234567)')),
+  TWILIO_MESSAGING_SERVICE_SID: optional(z.string().regex(/^MG[0-9a-f]{32}$/i, 'must be a Twilio messaging service SID (MG...)')),
+  POSTMARK_SERVER_TOKEN: optional(z.string().min(8)),
+  POSTMARK_MESSAGE_STREAM: optional(z.string().min(1).max(100)),
+  EMAIL_FROM: optional(z.string().min(3).max(200)),
   IDP_DOMAIN: optional(z.string().min(1)),
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
 });

@@ -19,9 +19,29 @@ export interface CapacityReleased {
   reason: 'cancelled' | 'no_show';
 }
 
+/** A booking was cancelled (after the commit), through any path. */
+export interface BookingCancelled {
+  customerId: string;
+  rentalId: string;
+  locationId: string;
+  /** ISO instant of the cancellation. */
+  cancelledAt: string;
+}
+
+/** A booking moved to a new window (after the commit). Instants in epoch ms. */
+export interface BookingRescheduled {
+  customerId: string;
+  rentalId: string;
+  locationId: string;
+  start: number;
+  end: number;
+}
+
 /** Every hook: its name and payload. */
 export interface HookEvents {
   'capacity.released': CapacityReleased;
+  'booking.cancelled': BookingCancelled;
+  'booking.rescheduled': BookingRescheduled;
 }
 
 export type HookName = keyof HookEvents;

@@ -23,6 +23,9 @@ import holds from './holds/module';
 import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
+import shortLinks from './short-links/module';
+import communications from './communications/module';
+import cartRecovery from './cart-recovery/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -53,4 +56,7 @@ export const modules: ModuleDef[] = [
   drydock,
   waitlist,
   sandbox,
+  shortLinks,
+  communications,
+  cartRecovery,
 ];

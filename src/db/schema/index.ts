@@ -7,3 +7,6 @@ export * from './bookings';
 export * from './waivers';
 export * from './channel';
 export * from './waitlist';
+export * from './communications';
+export * from './short-links';
+export * from './cart-recovery';

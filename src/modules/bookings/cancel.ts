@@ -121,6 +121,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
     assetIds: b.assetIds ?? [],
     reason: 'cancelled',
   });
+  await ctx.hooks.emit(ctx, 'booking.cancelled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, cancelledAt: now });
   const final = refund.status === 'succeeded' ? await getBookingRow(ctx, rentalId) : after;
   return { booking: bookingOut(final), alreadyCancelled: false, refund };
 }

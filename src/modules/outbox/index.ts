@@ -6,6 +6,7 @@ import * as svc from './service';
 const Message = z
   .object({
     id: z.string(),
+    customerId: z.string(),
     channel: z.string(),
     to: z.string(),
     subject: z.string().nullable(),
@@ -14,6 +15,13 @@ const Message = z
     metadata: z.unknown(),
     status: z.string(),
     provider: z.string(),
+    html: z.string().nullable(),
+    rentalId: z.string().nullable(),
+    providerMessageId: z.string().nullable(),
+    providerStatus: z.string().nullable(),
+    statusReason: z.string().nullable(),
+    attempts: z.number(),
+    sentAt: z.string().nullable(),
     createdAt: z.string(),
   })
   .openapi('OutboxMessage');
@@ -21,13 +29,16 @@ const Message = z
 const listMessages = route({
   method: 'get',
   path: '/outbox/messages',
+  operationId: 'listOutboxMessages',
   tags: ['Messages'],
   summary: 'E-mail, SMS, chat and push messages sent for the account',
-  description: 'With no e-mail/SMS provider configured (the offline default), this outbox is where messages go; with a provider it is the send log.',
+  description: `Every message of the account with its outcome: \`sent\` (with the provider delivery id and status), \`queued\`/\`sending\`, \`failed\` (provider reason) or \`skipped\` (reason). With no e-mail/SMS provider configured (the offline default) this outbox is where messages go; with a provider it is the send log. \`rentalId\` lists what was sent for a booking.`,
   query: z.object({
     channel: z.enum(['email', 'sms', 'chat', 'push']).optional(),
     to: z.string().max(254).optional(),
     template: z.string().max(100).optional(),
+    rentalId: z.string().max(128).optional(),
+    status: z.enum(['queued', 'sending', 'sent', 'failed', 'skipped']).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     offset: z.coerce.number().int().min(0).default(0),
   }),

@@ -7,17 +7,21 @@ export interface ListMessagesInput {
   channel?: 'email' | 'sms' | 'chat' | 'push';
   to?: string;
   template?: string;
+  rentalId?: string;
+  status?: 'queued' | 'sending' | 'sent' | 'failed' | 'skipped';
   limit: number;
   offset: number;
 }
 
-/** The messages sent for the caller's account, newest first (the offline adapters' outbox, or the providers' send log). */
+/** The messages of the caller's account with their outcome, newest first (the offline adapters' outbox, or the providers' send log). */
 export async function listMessages(ctx: Ctx, q: ListMessagesInput) {
   const where = and(
     eq(messageOutbox.customerId, tenantOf(ctx)),
     q.channel ? eq(messageOutbox.channel, q.channel) : undefined,
     q.to ? eq(messageOutbox.to, q.to) : undefined,
     q.template ? eq(messageOutbox.template, q.template) : undefined,
+    q.rentalId ? eq(messageOutbox.rentalId, q.rentalId) : undefined,
+    q.status ? eq(messageOutbox.status, q.status) : undefined,
   );
   const [rows, total] = await Promise.all([
     ctx.db.select().from(messageOutbox).where(where).orderBy(desc(messageOutbox.createdAt), desc(messageOutbox.id)).limit(q.limit).offset(q.offset).all(),
