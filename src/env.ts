@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InventoryLock } from '../durable-objects/inventory-lock';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
+import type { SlipLock } from '../durable-objects/slip-lock';
 import type { QueueMessage } from './lib/module';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
@@ -9,6 +10,8 @@ export interface Env {
   FILES: R2Bucket;
   INVENTORY_LOCK: DurableObjectNamespace<InventoryLock>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One lock object per marina unit (slip reservations, transfers, date changes). */
+  SLIP_LOCK: DurableObjectNamespace<SlipLock>;
   EVENTS_QUEUE: Queue<QueueMessage>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';

@@ -37,11 +37,19 @@ export interface BookingRescheduled {
   end: number;
 }
 
+/** A cancelled slip reservation was permanently deleted; modules holding its data (contracts) delete theirs. */
+export interface SlipReservationDeleted {
+  customerId: string;
+  reservationId: string;
+  locationId: string;
+}
+
 /** Every hook: its name and payload. */
 export interface HookEvents {
   'capacity.released': CapacityReleased;
   'booking.cancelled': BookingCancelled;
   'booking.rescheduled': BookingRescheduled;
+  'slip_reservation.deleted': SlipReservationDeleted;
 }
 
 export type HookName = keyof HookEvents;

@@ -26,6 +26,11 @@ import sandbox from './sandbox/module';
 import shortLinks from './short-links/module';
 import communications from './communications/module';
 import cartRecovery from './cart-recovery/module';
+import marinaSettings from './marina-settings/module';
+import marinaMaps from './marina-maps/module';
+import slipReservations from './slip-reservations/module';
+import slipContracts from './slip-contracts/module';
+import slips from './slips/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -55,6 +60,12 @@ export const modules: ModuleDef[] = [
   holds,
   drydock,
   waitlist,
+  // Marina: slips last, because its GET /slips/{id} would otherwise catch the static /slips/... paths of the others.
+  marinaSettings,
+  marinaMaps,
+  slipReservations,
+  slipContracts,
+  slips,
   sandbox,
   shortLinks,
   communications,

@@ -11,6 +11,7 @@ import { sha256Hex } from '../lib/crypto';
 import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
 import { communicationsSeed } from './communications';
+import { marinaSeed } from './marina';
 
 export { SEED, type SeedStep } from './types';
 
@@ -138,7 +139,14 @@ async function seedAccounts(env: Env): Promise<boolean> {
 }
 
 /** Seed steps in order; later modules append theirs. Each step is idempotent and reports whether it wrote. */
-export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }, inventorySeed, bookingsSeed, channelSeed, communicationsSeed];
+export const SEED_STEPS: SeedStep[] = [
+  { name: 'accounts', run: seedAccounts },
+  inventorySeed,
+  bookingsSeed,
+  channelSeed,
+  communicationsSeed,
+  marinaSeed,
+];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {
   const out: Record<string, boolean> = {};

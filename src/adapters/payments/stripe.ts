@@ -1,7 +1,27 @@
 import Stripe from 'stripe';
-import { PaymentError, type CreateIntentInput, type PaymentIntent, type PaymentMethod, type PaymentsPort, type Subscription } from './types';
+import {
+  PaymentError,
+  type CheckoutSession,
+  type CreateIntentInput,
+  type PaymentIntent,
+  type PaymentMethod,
+  type PaymentsPort,
+  type Subscription,
+  type UnitPlan,
+} from './types';
 
 const PRICE_LOOKUP: Record<'standard' | 'enterprise', string> = { standard: 'berth_standard_monthly', enterprise: 'berth_enterprise_monthly' };
+/** Per-unit prices, found by lookup key (create them once in the provider's dashboard: 10 dollars per slip per month). */
+const UNIT_PRICE_LOOKUP: Record<UnitPlan, string> = { marina_slip: 'berth_marina_slip_monthly' };
+
+const checkoutOut = (cs: Stripe.Checkout.Session, quantity: number): CheckoutSession => ({
+  id: cs.id,
+  url: cs.url ?? '',
+  status: (cs.status ?? 'open') as CheckoutSession['status'],
+  customerId: typeof cs.customer === 'string' ? cs.customer : (cs.customer?.id ?? ''),
+  quantity,
+  subscriptionId: typeof cs.subscription === 'string' ? cs.subscription : (cs.subscription?.id ?? null),
+});
 
 const pmOut = (pm: Stripe.PaymentMethod, defaultId?: string | null): PaymentMethod => ({
   id: pm.id,
@@ -45,6 +65,7 @@ const subOut = (s: Stripe.Subscription): Subscription => {
     currentPeriodEnd: new Date((item?.current_period_end ?? s.start_date) * 1000).toISOString(),
     cancelAtPeriodEnd: s.cancel_at_period_end,
     canceledAt: s.canceled_at ? new Date(s.canceled_at * 1000).toISOString() : null,
+    quantity: item?.quantity ?? 1,
   };
 };
 
@@ -206,6 +227,57 @@ export class StripePayments implements PaymentsPort {
     try {
       const t = await this.stripe.terminal.connectionTokens.create(locationId ? { location: locationId } : {});
       return { secret: t.secret };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createSubscriptionCheckout(input: {
+    customerId: string;
+    plan: UnitPlan;
+    quantity: number;
+    successUrl: string;
+    cancelUrl: string;
+    metadata?: Record<string, string>;
+  }) {
+    try {
+      const prices = await this.stripe.prices.list({ lookup_keys: [UNIT_PRICE_LOOKUP[input.plan]], limit: 1 });
+      if (!prices.data[0]) throw new PaymentError('provider_error', `No price with lookup key ${UNIT_PRICE_LOOKUP[input.plan]}`);
+      const cs = await this.stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer: input.customerId,
+        line_items: [{ price: prices.data[0].id, quantity: input.quantity }],
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        metadata: input.metadata,
+        subscription_data: input.metadata ? { metadata: input.metadata } : undefined,
+      });
+      return checkoutOut(cs, input.quantity);
+    } catch (e) {
+      if (e instanceof PaymentError) throw e;
+      rethrow(e);
+    }
+  }
+  async getCheckoutSession(id: string) {
+    try {
+      const cs = await this.stripe.checkout.sessions.retrieve(id, { expand: ['line_items'] });
+      return checkoutOut(cs, cs.line_items?.data[0]?.quantity ?? 1);
+    } catch {
+      return null;
+    }
+  }
+  async setSubscriptionQuantity(subscriptionId: string, quantity: number) {
+    try {
+      const current = await this.stripe.subscriptions.retrieve(subscriptionId);
+      const item = current.items.data[0];
+      return subOut(await this.stripe.subscriptions.update(subscriptionId, { items: [{ id: item.id, quantity }], proration_behavior: 'create_prorations' }));
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createBillingPortalSession(customerId: string, returnUrl: string) {
+    try {
+      const ps = await this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+      return { id: ps.id, url: ps.url };
     } catch (e) {
       rethrow(e);
     }

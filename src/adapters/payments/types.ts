@@ -42,6 +42,23 @@ export interface Subscription {
   currentPeriodEnd: string;
   cancelAtPeriodEnd: boolean;
   canceledAt: string | null;
+  /** Units billed (the slip subscription bills per slip; 1 for the platform plans). */
+  quantity?: number;
+}
+
+/** Per-unit plans billed by quantity, with their monthly price per unit in cents (spec Limits: 10 dollars per slip per month). */
+export type UnitPlan = 'marina_slip';
+export const UNIT_PLAN_PRICES: Record<UnitPlan, number> = { marina_slip: 1000 };
+
+/** A hosted checkout page that starts a subscription. */
+export interface CheckoutSession {
+  id: string;
+  url: string;
+  status: 'open' | 'complete' | 'expired';
+  customerId: string;
+  quantity: number;
+  /** The subscription it started, once complete. */
+  subscriptionId: string | null;
 }
 
 export interface Refund {
@@ -94,6 +111,20 @@ export interface PaymentsPort {
   cancelPaymentIntent(id: string): Promise<PaymentIntent>;
   refund(paymentIntentId: string, amount?: number, reason?: string): Promise<Refund>;
   createConnectionToken(locationId?: string): Promise<{ secret: string }>;
+  /** Hosted checkout of a per-unit subscription (the simulator completes it at once, as if paid with the test card). */
+  createSubscriptionCheckout(input: {
+    customerId: string;
+    plan: UnitPlan;
+    quantity: number;
+    successUrl: string;
+    cancelUrl: string;
+    metadata?: Record<string, string>;
+  }): Promise<CheckoutSession>;
+  getCheckoutSession(id: string): Promise<CheckoutSession | null>;
+  /** Changes the billed quantity of a per-unit subscription (pro-rated by the provider). */
+  setSubscriptionQuantity(subscriptionId: string, quantity: number): Promise<Subscription>;
+  /** The provider's billing portal for a customer (invoices, card, cancellation). */
+  createBillingPortalSession(customerId: string, returnUrl: string): Promise<{ id: string; url: string }>;
 }
 
 export const PLAN_PRICES: Record<'standard' | 'enterprise', number> = { standard: 4900, enterprise: 29900 };

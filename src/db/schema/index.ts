@@ -10,3 +10,8 @@ export * from './waitlist';
 export * from './communications';
 export * from './short-links';
 export * from './cart-recovery';
+export * from './marina-settings';
+export * from './slips';
+export * from './marina-maps';
+export * from './slip-reservations';
+export * from './slip-contracts';
