@@ -2,6 +2,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { messageOutbox } from '../../db/schema/events';
+import { messageOut } from './views';
 
 export interface ListMessagesInput {
   channel?: 'email' | 'sms' | 'chat' | 'push';
@@ -15,8 +16,9 @@ export interface ListMessagesInput {
 
 /** The messages of the caller's account with their outcome, newest first (the offline adapters' outbox, or the providers' send log). */
 export async function listMessages(ctx: Ctx, q: ListMessagesInput) {
+  const customerId = tenantOf(ctx);
   const where = and(
-    eq(messageOutbox.customerId, tenantOf(ctx)),
+    eq(messageOutbox.customerId, customerId),
     q.channel ? eq(messageOutbox.channel, q.channel) : undefined,
     q.to ? eq(messageOutbox.to, q.to) : undefined,
     q.template ? eq(messageOutbox.template, q.template) : undefined,
@@ -27,5 +29,5 @@ export async function listMessages(ctx: Ctx, q: ListMessagesInput) {
     ctx.db.select().from(messageOutbox).where(where).orderBy(desc(messageOutbox.createdAt), desc(messageOutbox.id)).limit(q.limit).offset(q.offset).all(),
     ctx.db.select({ n: count() }).from(messageOutbox).where(where).get(),
   ]);
-  return { data: rows, total: total?.n ?? 0, limit: q.limit, offset: q.offset };
+  return { data: rows.map((m) => messageOut(m, customerId)), total: total?.n ?? 0, limit: q.limit, offset: q.offset };
 }
