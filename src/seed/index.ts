@@ -141,7 +141,8 @@ async function seedAccounts(env: Env): Promise<boolean> {
   return !exists;
 }
 
-/** Seed steps in order; later modules append theirs. Each step is idempotent and reports whether it wrote. */
+/** Seed steps in order; later modules append theirs, one a line. Each step is idempotent and reports whether it wrote. */
+// prettier-ignore
 export const SEED_STEPS: SeedStep[] = [
   { name: 'accounts', run: seedAccounts },
   inventorySeed,

@@ -1,41 +1,16 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
+import { ownCustomer, requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { renters } from '../../db/schema/bookings';
-import { payments, PaymentError } from '../../adapters/payments';
-import { isRenterEmailConflict, normalizeEmail, renterUpsert, type RenterRow } from './upsert';
+import { payments } from '../../adapters/payments';
 import { sqlJsonAppend, sqlJsonMerge } from '../../db/json';
-import { accountingSql, parseAccounting, renterOut, type Accounting, type Status } from './list';
-
-/** Tenant-scoped read of a renter; deleted renters and other operators' renters answer 404. */
-export async function getRenterInTenant(ctx: Ctx, id: string, opts: { includeDeleted?: boolean } = {}): Promise<RenterRow> {
-  const conds = [eq(renters.id, id), eq(renters.customerId, tenantOf(ctx))];
-  if (!opts.includeDeleted) conds.push(isNull(renters.deletedAt));
-  const row = await ctx.db
-    .select()
-    .from(renters)
-    .where(and(...conds))
-    .get();
-  if (!row) throw notFound('Renter');
-  return row;
-}
-
-async function accountingOf(ctx: Ctx, r: RenterRow): Promise<Accounting> {
-  const row = await ctx.db
-    .select({ acct: accountingSql })
-    .from(renters)
-    .where(and(eq(renters.id, r.id), eq(renters.customerId, r.customerId)))
-    .get();
-  return parseAccounting(row?.acct);
-}
-
-export async function getRenter(ctx: Ctx, id: string) {
-  const r = await getRenterInTenant(ctx, id);
-  return renterOut(r, await accountingOf(ctx, r));
-}
+import { isRenterEmailConflict, renterUpsert } from './upsert';
+import { paymentFailure } from './payment-methods';
+import { accountingOf, getRenterInTenant, normalizeEmail } from './queries';
+import { renterOut, type Status } from './views';
 
 export async function upsertRenter(
   ctx: Ctx,
@@ -156,7 +131,8 @@ export async function patchRenter(
   if (!fields.length)
     throw new ApiError(
       'no_changes',
-      'Give at least one valid field to update (add_note with note, firstName, lastName, email, phone, dob, address, status, riskScore, additional_info, transactions)',
+      'Give at least one valid field to update (add_note with note, firstName, lastName, email, phone, dob, address, status, riskScore, ' +
+        'additional_info, transactions)',
     );
   set.updatedAt = new Date().toISOString();
   try {
@@ -177,11 +153,6 @@ export async function patchRenter(
     throw err;
   }
   return renterOut(await getRenterInTenant(ctx, existing.id), await accountingOf(ctx, existing));
-}
-
-export function paymentFailure(err: unknown): never {
-  if (err instanceof PaymentError) throw new ApiError(err.code === 'provider_error' ? 'payment_provider_error' : 'invalid_payment_method', err.message);
-  throw err;
 }
 
 /**

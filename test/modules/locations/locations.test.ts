@@ -1,5 +1,4 @@
 import { describe, it, expect } from 'vitest';
-import { env } from 'cloudflare:test';
 import { createOperator, db, del, expectError, get, patch, post, runCron } from '../../harness';
 import { checkSecurity } from '../../security';
 import { messageOutbox } from '../../../src/db/schema/events';

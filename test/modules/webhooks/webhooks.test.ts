@@ -124,9 +124,9 @@ describe('Webhooks', () => {
     expect(delay).toBeLessThanOrEqual(31);
     expect([1, 2, 3, 4, 10, 20].map(backoffSeconds)).toEqual([30, 60, 120, 240, 15360, 6 * 3600]);
     // The delayed queue message fires later; run the attempt now as the consumer would.
-    expect(await attemptDelivery(env, first.id)).toBe('retrying');
+    expect(await attemptDelivery(systemCtx(env), first.id)).toBe('retrying');
     respond = () => 200;
-    expect(await attemptDelivery(env, first.id)).toBe('succeeded');
+    expect(await attemptDelivery(systemCtx(env), first.id)).toBe('succeeded');
     const done = (await get(`/webhooks/${ep.id}/deliveries`, { key: op.adminKey })).body.data[0];
     expect(done.status).toBe('succeeded');
     expect(done.attemptLog.map((a: any) => a.statusCode)).toEqual([503, 503, 200]);
@@ -143,7 +143,7 @@ describe('Webhooks', () => {
       .update(webhookDeliveries)
       .set({ firstAttemptAt: new Date(Date.now() - 3 * 86_400_000).toISOString() })
       .where(eq(webhookDeliveries.id, second.id));
-    expect(await attemptDelivery(env, second.id)).toBe('failed');
+    expect(await attemptDelivery(systemCtx(env), second.id)).toBe('failed');
   });
 
   it('replays a delivery with the same event id', async () => {

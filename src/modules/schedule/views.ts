@@ -1,14 +1,17 @@
+import type { z } from '@hono/zod-openapi';
 import { toDollars } from '../../lib/money';
-import { bookings } from '../../db/schema/bookings';
+import type { bookings, drydocks } from '../../db/schema/bookings';
+import type { Drydock, LightEntry, Renter, ScheduleEntry } from './schemas';
 
 export type BookingRow = typeof bookings.$inferSelect;
+type DrydockRow = typeof drydocks.$inferSelect;
 type RenterBits = { firstName: string | null; lastName: string | null; email: string | null; phone: string | null } | null;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Renter name and contact: the booking's own `customer_info` first, then the renters record. */
-export function renterOf(b: Pick<BookingRow, 'renterId' | 'customerInfo'>, r: RenterBits) {
+export function renterOf(b: Pick<BookingRow, 'renterId' | 'customerInfo'>, r: RenterBits): z.output<typeof Renter> {
   const ci = (b.customerInfo ?? {}) as Record<string, unknown>;
   const firstName = str(ci.firstName) ?? str(ci.first_name) ?? r?.firstName ?? null;
   const lastName = str(ci.lastName) ?? str(ci.last_name) ?? r?.lastName ?? null;
@@ -23,7 +26,8 @@ export function renterOf(b: Pick<BookingRow, 'renterId' | 'customerInfo'>, r: Re
   };
 }
 
-export function entryOut(b: BookingRow, itemName: string | null, r: RenterBits) {
+/** A booking as a schedule entry (`ScheduleEntry`): money in dollars, times as UTC instants. */
+export function entryOut(b: BookingRow, itemName: string | null, r: RenterBits): z.output<typeof ScheduleEntry> {
   return {
     rentalId: b.id,
     transactionId: b.transactionId,
@@ -53,4 +57,25 @@ export function entryOut(b: BookingRow, itemName: string | null, r: RenterBits) 
     updatedAt: b.updatedAt,
   };
 }
-export type ScheduleEntryOut = ReturnType<typeof entryOut>;
+export type ScheduleEntryOut = z.output<typeof ScheduleEntry>;
+
+/** The light form of an entry (`ScheduleEntryLight`), for `lightweight=true`. */
+export const lightOut = (b: Pick<BookingRow, 'id' | 'status' | 'start' | 'end' | 'itemId' | 'assetIds'>): z.output<typeof LightEntry> => ({
+  rentalId: b.id,
+  status: b.status,
+  startTime: iso(b.start),
+  endTime: iso(b.end),
+  inventoryId: b.itemId,
+  assetIds: b.assetIds ?? [],
+});
+
+/** A drydock block shown beside an item's schedule (`include_drydock=true`). */
+export const drydockOut = (d: DrydockRow): z.output<typeof Drydock> => ({
+  rentalId: d.id,
+  assetIds: d.assetIds ?? [],
+  startTime: iso(d.start),
+  endTime: iso(d.end),
+  startDate: d.startDate,
+  endDate: d.endDate,
+  notes: d.notes ?? null,
+});

@@ -1,47 +1,11 @@
-import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ownCustomer } from '../../lib/context';
-import { toDollars } from '../../lib/money';
-import { renters } from '../../db/schema/bookings';
-import type { RenterRow } from './upsert';
+import { ownCustomer, tenantOf } from '../../lib/context';
+import { notFound } from '../../lib/errors';
+import { ledgerEntries, renters } from '../../db/schema/bookings';
+import { parseAccounting, renterOut, suggestionOut, type Accounting, type RenterRow, type Status } from './views';
 
-export type Status = 'active' | 'inactive' | 'blocked';
 type SortField = 'firstName' | 'lastName' | 'email' | 'createdAt' | 'updatedAt' | 'riskScore' | 'balance';
-
-export interface Accounting {
-  balanceCents: number;
-  balance: number;
-  chargesCents: number;
-  creditsCents: number;
-  entryCount: number;
-  lastEntryAt: string | null;
-}
-
-export function renterOut(r: RenterRow, accounting?: Accounting) {
-  return {
-    id: r.id,
-    customerId: r.customerId,
-    firstName: r.firstName,
-    lastName: r.lastName,
-    email: r.email,
-    phone: r.phone,
-    address: r.address ?? null,
-    dob: r.dob,
-    licenseNumber: r.licenseNumber,
-    waivers_signed_urls: r.waiversSignedUrls ?? [],
-    id_verifications: r.idVerifications ?? {},
-    transactions: r.transactions ?? [],
-    additional_info: r.additionalInfo ?? {},
-    payment_customer_id: r.paymentCustomerId,
-    status: r.status,
-    riskScore: r.riskScore,
-    notes: r.notes ?? [],
-    loyaltyPoints: r.loyaltyPoints,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    ...(accounting ? { accounting } : {}),
-  };
-}
 
 /**
  * One correlated subquery per renter row: the ledger totals as a JSON object. (A list of ids in
@@ -57,11 +21,6 @@ export const accountingSql = sql<string>`(SELECT json_object(
 
 const balanceSql = sql<number>`(SELECT coalesce(sum(l.amount), 0) FROM ledger_entries l
   WHERE l.customer_id = renters.customer_id AND l.renter_id = renters.id AND l.deleted_at IS NULL AND l.affects_balance = 1)`;
-
-export function parseAccounting(json: string | null | undefined): Accounting {
-  const o = json ? (JSON.parse(json) as { b: number; c: number; k: number; n: number; l: string | null }) : { b: 0, c: 0, k: 0, n: 0, l: null };
-  return { balanceCents: o.b, balance: toDollars(o.b), chargesCents: o.c, creditsCents: o.k, entryCount: o.n, lastEntryAt: o.l };
-}
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -154,13 +113,68 @@ export async function searchSuggestions(ctx: Ctx, q: { customerId: string; query
     .all();
   return {
     query: q.query,
-    data: rows.map((r) => ({
-      id: r.id,
-      firstName: r.firstName,
-      lastName: r.lastName,
-      email: r.email,
-      phone: r.phone,
-      label: `${r.firstName} ${r.lastName} <${r.email}>`,
-    })),
+    data: rows.map(suggestionOut),
   };
+}
+
+/** Tenant-scoped read of a renter; deleted renters and other operators' renters answer 404. */
+export async function getRenterInTenant(ctx: Ctx, id: string, opts: { includeDeleted?: boolean } = {}): Promise<RenterRow> {
+  const conds = [eq(renters.id, id), eq(renters.customerId, tenantOf(ctx))];
+  if (!opts.includeDeleted) conds.push(isNull(renters.deletedAt));
+  const row = await ctx.db
+    .select()
+    .from(renters)
+    .where(and(...conds))
+    .get();
+  if (!row) throw notFound('Renter');
+  return row;
+}
+
+/** The renter's ledger totals. */
+export async function accountingOf(ctx: Ctx, r: RenterRow): Promise<Accounting> {
+  const row = await ctx.db
+    .select({ acct: accountingSql })
+    .from(renters)
+    .where(and(eq(renters.id, r.id), eq(renters.customerId, r.customerId)))
+    .get();
+  return parseAccounting(row?.acct);
+}
+
+export async function getRenter(ctx: Ctx, id: string) {
+  const r = await getRenterInTenant(ctx, id);
+  return renterOut(r, await accountingOf(ctx, r));
+}
+
+/** Renters are unique per operator by lowercased, trimmed e-mail. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** The renter of an operator with this e-mail (lowercased), deleted or not. */
+export async function findRenterByEmail(ctx: Ctx, customerId: string, email: string): Promise<RenterRow | undefined> {
+  return ctx.db
+    .select()
+    .from(renters)
+    .where(and(eq(renters.customerId, customerId), eq(renters.email, normalizeEmail(email))))
+    .get();
+}
+
+/**
+ * Balance of a renter in cents: the sum of the non-deleted ledger entries that affect the
+ * balance (positive: the renter owes). With `asOf` (ISO instant) only entries that occurred up to
+ * then count. Scoped to the caller's operator.
+ */
+export async function renterBalanceCents(ctx: Ctx, renterId: string, opts: { asOf?: string } = {}): Promise<number> {
+  const customerId = tenantOf(ctx);
+  const conds = [
+    eq(ledgerEntries.customerId, customerId),
+    eq(ledgerEntries.renterId, renterId),
+    eq(ledgerEntries.affectsBalance, true),
+    isNull(ledgerEntries.deletedAt),
+  ];
+  if (opts.asOf) conds.push(lte(ledgerEntries.occurredAt, opts.asOf));
+  const row = await ctx.db
+    .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amount}), 0)` })
+    .from(ledgerEntries)
+    .where(and(...conds))
+    .get();
+  return Number(row?.total ?? 0);
 }

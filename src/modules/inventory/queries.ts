@@ -1,29 +1,10 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { tenantOf } from '../../lib/context';
-import { ApiError, forbidden, notFound, type ErrorDetail } from '../../lib/errors';
+import { ownCustomer, tenantOf } from '../../lib/context';
+import { forbidden, notFound } from '../../lib/errors';
 import { inventoryAssets, inventoryItems } from '../../db/schema/inventory';
 import { locations } from '../../db/schema/locations';
-import { InventoryData, type InventoryModel } from './model';
-
-export type ItemRow = typeof inventoryItems.$inferSelect;
-export type AssetRow = typeof inventoryAssets.$inferSelect;
-export type LocationRow = typeof locations.$inferSelect;
-
-// ---------------------------------------------------------------------------------------------
-// Reads
-
-export const invalid = (details: ErrorDetail[]) =>
-  new ApiError(
-    'validation_failed',
-    `Invalid request: ${details
-      .map((d) => `${d.field}: ${d.message}`)
-      .slice(0, 3)
-      .join('; ')}`,
-    { details },
-  );
-
-export const detail = (field: string, message: string, code = 'invalid'): ErrorDetail => ({ field, location: 'body', code, message });
+import { isRemoved, itemOut, readData, type AssetRow, type ItemRow, type LocationRow } from './views';
 
 /** Any operator's item (for the endpoints whose spec answers 403 on another operator's item). */
 export async function findItemAnyTenant(ctx: Ctx, id: string): Promise<ItemRow | undefined> {
@@ -57,8 +38,6 @@ export async function locationOf(ctx: Ctx, item: ItemRow): Promise<LocationRow |
     .get();
 }
 
-export const isRemoved = (a: AssetRow) => Boolean(a.details && (a.details as Record<string, unknown>).removedAt);
-
 export async function assetsOf(ctx: Ctx, item: Pick<ItemRow, 'id' | 'customerId'>): Promise<AssetRow[]> {
   return ctx.db
     .select()
@@ -66,45 +45,6 @@ export async function assetsOf(ctx: Ctx, item: Pick<ItemRow, 'id' | 'customerId'
     .where(and(eq(inventoryAssets.itemId, item.id), eq(inventoryAssets.customerId, item.customerId)))
     .orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.createdAt))
     .all();
-}
-
-/**
- * The stored `data` read through the model (defaults filled in). Rows written before a model
- * change still read: when they no longer parse, the raw object is returned as is.
- */
-export function readData(item: Pick<ItemRow, 'data' | 'name' | 'kind' | 'locationId'>): InventoryModel {
-  const raw = { name: item.name, type: item.kind, locationId: item.locationId, ...(item.data ?? {}) };
-  const parsed = InventoryData.safeParse(raw);
-  return parsed.success ? parsed.data : (raw as unknown as InventoryModel);
-}
-
-export function pinOut(pin: Record<string, unknown> | null) {
-  if (!pin || typeof pin.x !== 'number' || typeof pin.y !== 'number') return null;
-  return { x: pin.x, y: pin.y, ...(typeof pin.label === 'string' ? { label: pin.label } : {}) };
-}
-
-function assetOut(a: AssetRow) {
-  return { assetId: a.id, id: a.id, name: a.name, status: a.status, displayOrder: a.displayOrder, mapPin: pinOut(a.mapPin ?? null) };
-}
-
-export function itemOut(item: ItemRow, loc: LocationRow | undefined, assets: AssetRow[]) {
-  return {
-    inventory_id: item.id,
-    inventoryId: item.id,
-    customerId: item.customerId,
-    locationId: item.locationId,
-    location: loc ? { locationId: loc.id, name: loc.name, timezone: loc.timezone, currency: loc.currency } : null,
-    timezone: loc?.timezone ?? 'UTC',
-    name: item.name,
-    kind: item.kind,
-    isPublic: item.isPublic,
-    displayOrder: item.displayOrder,
-    version: item.version,
-    data: readData(item),
-    assets: assets.filter((a) => a.itemId === item.id && !isRemoved(a)).map(assetOut),
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-  };
 }
 
 export async function viewOf(ctx: Ctx, item: ItemRow) {
@@ -153,4 +93,36 @@ export async function listAssetsOfLocation(ctx: Ctx, locationId: string) {
     .where(and(eq(inventoryAssets.customerId, tenantOf(ctx)), eq(inventoryItems.locationId, locationId), isNull(inventoryItems.deletedAt)))
     .orderBy(asc(inventoryItems.displayOrder), asc(inventoryAssets.displayOrder))
     .all();
+}
+
+/** The operator's live items in display order, each with its location and assets. */
+export async function listInventory(ctx: Ctx, q: { customer_id: string; locationId?: string; kind?: 'rental' | 'tour' }) {
+  const customerId = ownCustomer(ctx, q.customer_id);
+  const conds = [eq(inventoryItems.customerId, customerId), isNull(inventoryItems.deletedAt)];
+  if (q.locationId) conds.push(eq(inventoryItems.locationId, q.locationId));
+  if (q.kind) conds.push(eq(inventoryItems.kind, q.kind));
+  const [rows, locs, assets] = await Promise.all([
+    ctx.db
+      .select()
+      .from(inventoryItems)
+      .where(and(...conds))
+      .orderBy(asc(inventoryItems.displayOrder), asc(inventoryItems.createdAt))
+      .all(),
+    ctx.db.select().from(locations).where(eq(locations.customerId, customerId)).all(),
+    ctx.db
+      .select()
+      .from(inventoryAssets)
+      .where(eq(inventoryAssets.customerId, customerId))
+      .orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.createdAt))
+      .all(),
+  ]);
+  const locById = new Map(locs.map((l) => [l.id, l]));
+  const assetsByItem = new Map<string, AssetRow[]>();
+  for (const a of assets) {
+    const list = assetsByItem.get(a.itemId) ?? [];
+    list.push(a);
+    assetsByItem.set(a.itemId, list);
+  }
+  const data = rows.map((r) => itemOut(r, locById.get(r.locationId), assetsByItem.get(r.id) ?? []));
+  return { data, total: data.length };
 }

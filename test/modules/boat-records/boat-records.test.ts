@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { createOperator, db, del, expectError, get, patch, post, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { bookings } from '../../../src/db/schema/bookings';
-import { createItem, rentalData } from './helpers';
+import { createItem, rentalData } from '../inventory/helpers';
 
 async function addBooking(op: Operator, itemId: string) {
   const id = `bk_${crypto.randomUUID().replace(/-/g, '')}`;

@@ -4,7 +4,9 @@ import { api, createOperator, db, del, expectError, get, patch, post, type Opera
 import { checkSecurity } from '../../security';
 import { waiverNumbers } from '../../../src/db/schema/waivers';
 import { auditLogs } from '../../../src/db/schema/accounts';
-import { PIN_TTL_DAYS } from '../../../src/modules/waiver-numbers/service';
+import { env } from 'cloudflare:test';
+import { systemCtx } from '../../../src/lib/context';
+import { patchWaiverNumber, PIN_TTL_DAYS } from '../../../src/modules/waiver-numbers/service';
 
 async function newRenter(op: Operator, email = 'signer@example.test') {
   const r = await post('/renters', { customerId: op.customerId, firstName: 'Sam', lastName: 'Signer', email, address: '1 Pier Rd' }, { key: op.adminKey });
@@ -145,6 +147,20 @@ describe('PATCH /pending-renters/{waiverNumber}', () => {
     expect(stale.body.currentVersion).toBe('3');
     const numeric = await patch(`/pending-renters/${wn.waiverNumber}`, { lastName: 'Fresh', expectedVersion: 3 }, { key: op.adminKey });
     expect(numeric.body).toMatchObject({ lastName: 'Fresh', version: '4' });
+  });
+
+  it('expectedVersion is opaque: any string that is not the current version is a 409 version_conflict', async () => {
+    const op = await createOperator();
+    const wn = await newWaiverNumber(op);
+    const ctx = systemCtx(env, { customerId: op.customerId });
+    for (const expectedVersion of ['abc', 'v1', '01', '1.0', '2', '']) {
+      await expect(patchWaiverNumber(ctx, wn.waiverNumber, { firstName: 'Nope', expectedVersion })).rejects.toMatchObject({
+        code: 'version_conflict',
+        status: 409,
+      });
+    }
+    const ok = await patchWaiverNumber(ctx, wn.waiverNumber, { firstName: 'Opaque', expectedVersion: wn.version });
+    expect(ok).toMatchObject({ firstName: 'Opaque', version: '2' });
   });
 
   it('racing writers with the same expectedVersion: exactly one wins', async () => {
