@@ -24,7 +24,6 @@ export const DOCUMENT_KINDS = ['insurance', 'ownership', 'other'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 type DocRow = typeof bookingDocuments.$inferSelect;
-const changes = (r: unknown) => Number((r as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0);
 
 const startsWith = (b: Uint8Array, sig: number[], at = 0) => sig.every((v, i) => b[at + i] === v);
 const ascii = (b: Uint8Array, from: number, to: number) => String.fromCharCode(...b.subarray(from, to));
