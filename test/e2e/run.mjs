@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // Browser tests of the booking widget and /docs: `npm run test:e2e`.
-// Starts `wrangler dev` on E2E_PORT (default 8823) with a fresh state directory, seeds the sandbox, and drives Debian's
-// chromium (/usr/bin/chromium, or CHROMIUM_PATH) with playwright-core, headless with a new empty profile:
+// Runs against a started server with its sandbox seed (`npm start`; .ci/run starts and stops one): E2E_BASE_URL, else
+// http://127.0.0.1:$PORT (default 8787). Drives Debian's chromium (/usr/bin/chromium, or CHROMIUM_PATH) with playwright-core,
+// headless with a new empty profile, every request outside Berth's origin refused:
 //   1. a renter books a boat end to end inside the embed script's iframe (waiver, test card, pass, .ics, postMessage);
 //   2. a keyboard-only renter books a tour;
 //   3. a sold-out departure offers the waitlist and the renter joins it;
 //   4. the renter of (1) cancels with the code e-mailed to them (read from the outbox API);
-//   5. /docs renders its operation list with every request outside Berth's origin refused.
+//   5. /docs renders its operation list with no request outside Berth's origin.
 // Screenshots of each step go to test/e2e/screenshots/ (git-ignored).
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +18,7 @@ import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const port = process.env.E2E_PORT || '8823';
-const base = `http://127.0.0.1:${port}`;
+const base = (process.env.E2E_BASE_URL || `http://127.0.0.1:${process.env.PORT || '8787'}`).replace(/\/$/, '');
 const shots = join(root, 'test/e2e/screenshots');
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const FLAGS = [
@@ -47,8 +47,14 @@ const CUSTOMER = 'cus_demo_marina';
 const MIAMI = 'loc_demo_miami';
 const PONTOON = 'inv_demo_pontoon';
 const TOUR = 'inv_demo_dolphin_tour';
-// The operator's site: another origin (localhost instead of 127.0.0.1), answered by the browser's router, never by a server.
-const HOST = `http://localhost:${port}/operator-site`;
+// The operator's site: another origin (a small server of this script on its own port) whose page embeds the widget.
+let hostPage = '';
+const operatorSite = createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(hostPage);
+});
+await new Promise((r) => operatorSite.listen(0, '127.0.0.1', r));
+const HOST = `http://127.0.0.1:${operatorSite.address().port}`;
 
 if (!existsSync(chromiumPath)) {
   console.error(`chromium not found at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
@@ -57,39 +63,14 @@ if (!existsSync(chromiumPath)) {
 mkdirSync(shots, { recursive: true });
 
 // ---------------------------------------------------------------------------------------------
-// The server: wrangler dev on a fresh state directory
+// The browser profile (a new, empty directory for every run) and the server's readiness
 
-const state = mkdtempSync(join(tmpdir(), 'berth-e2e-state-'));
-const env = { ...process.env, CI: 'true', NO_COLOR: '1' };
-const apply = spawnSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: root, env, stdio: 'pipe', encoding: 'utf8' });
-if (apply.status !== 0) {
-  console.error(apply.stdout, apply.stderr);
-  process.exit(1);
-}
-const server = spawn('npx', ['wrangler', 'dev', '--port', port, '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false'], {
-  cwd: root,
-  env,
-  stdio: ['ignore', 'pipe', 'pipe'],
-  detached: true,
-});
-let serverLog = '';
-server.stdout.on('data', (d) => (serverLog += d));
-server.stderr.on('data', (d) => (serverLog += d));
+const profile = mkdtempSync(join(tmpdir(), 'berth-e2e-profile-'));
 let browser;
 async function cleanup() {
   await browser?.close().catch(() => undefined);
-  try {
-    process.kill(-server.pid, 'SIGINT');
-  } catch {
-    /* gone */
-  }
-  await new Promise((r) => setTimeout(r, 500));
-  try {
-    process.kill(-server.pid, 'SIGKILL');
-  } catch {
-    /* gone */
-  }
-  rmSync(state, { recursive: true, force: true });
+  operatorSite.close();
+  rmSync(profile, { recursive: true, force: true });
 }
 process.on('SIGINT', async () => {
   await cleanup();
@@ -105,7 +86,7 @@ async function waitForServer() {
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`wrangler dev did not answer on ${base}:\n${serverLog.slice(-3000)}`);
+  throw new Error(`no server answers on ${base}: start one with \`npm start\` (or set E2E_BASE_URL)`);
 }
 
 async function call(method, path, body, headers = {}) {
@@ -186,7 +167,7 @@ async function bookBoatThroughEmbed() {
     <script>window.dataLayer = []; window.berthEvents = []; addEventListener('berth', (e) => berthEvents.push(e.detail));</script>
     <script src="${base}/widget.js" data-customer="${CUSTOMER}" data-ref="PARTNER7" data-target="#booking" async></script></body></html>`;
   // The operator's site on its own origin (served by the browser's router), embedding the widget with the script tag.
-  await page.route(`${HOST}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: host }));
+  hostPage = host;
   await page.goto(`${HOST}/book`);
   const frame = page.frameLocator('iframe[title="Online booking"]');
   await frame.getByRole('heading', { name: 'Choose a boat or tour' }).waitFor();
@@ -437,6 +418,7 @@ async function docsOffline() {
 
 try {
   await waitForServer();
+  // The sandbox seed (npm start seeds it; seeding again is idempotent).
   const seeded = await fetch(`${base}/__dev/seed`, { method: 'POST', headers: { 'x-seed-token': SEED_TOKEN ?? '' } });
   assert.ok(seeded.ok, `seed: ${seeded.status} ${await seeded.text()}`);
   // A waiver for the Miami location, so the waiver step runs.
@@ -452,7 +434,7 @@ try {
   });
   assert.equal(t.status, 201, t.text);
   // A new, empty profile directory (--user-data-dir) for every run.
-  context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'berth-e2e-profile-')), {
+  context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
     args: FLAGS,
@@ -461,7 +443,7 @@ try {
   browser = context;
   await context.route('**/*', (route) => {
     const url = route.request().url();
-    if (url.startsWith(base) || url.startsWith('data:') || url.startsWith('blob:') || url === 'about:blank') return route.continue();
+    if (url.startsWith(base) || url.startsWith(HOST) || url.startsWith('data:') || url.startsWith('blob:') || url === 'about:blank') return route.continue();
     external.push(url);
     return route.abort();
   });

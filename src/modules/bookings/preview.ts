@@ -26,7 +26,12 @@ export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?
   const discounts: OrderDiscount[] = [];
   const code = input.discountDetails?.promoCode;
   if (code) {
-    const promo = await resolvePromoCode(ctx, settings, code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now: Date.now() });
+    const promo = await resolvePromoCode(ctx, settings, code, {
+      customerId,
+      locationId: prepared[0].item.row.locationId,
+      itemIds: [...items.keys()],
+      now: Date.now(),
+    });
     discounts.push(promo.discount);
   }
   const quotes = quoteOrder(

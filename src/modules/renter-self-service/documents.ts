@@ -95,7 +95,8 @@ export async function uploadDocument(ctx: Ctx, rentalId: string, ip: string | nu
         ctx.db.insert(bookingDocuments).values({
           id,
           customerId: b.customerId,
-          rentalId: sql`(SELECT ${b.id} WHERE (SELECT count(*) FROM booking_documents WHERE customer_id = ${b.customerId} AND rental_id = ${b.id}) < ${MAX_DOCUMENTS})` as unknown as string,
+          rentalId:
+            sql`(SELECT ${b.id} WHERE (SELECT count(*) FROM booking_documents WHERE customer_id = ${b.customerId} AND rental_id = ${b.id}) < ${MAX_DOCUMENTS})` as unknown as string,
           kind: file.kind,
           fileName,
           contentType: type.mime,
@@ -106,7 +107,13 @@ export async function uploadDocument(ctx: Ctx, rentalId: string, ip: string | nu
         }),
       ],
       {
-        audit: { action: 'booking.document_upload', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { documentId: id, kind: file.kind, size: file.bytes.length } },
+        audit: {
+          action: 'booking.document_upload',
+          targetType: 'booking',
+          targetId: b.id,
+          customerId: b.customerId,
+          details: { documentId: id, kind: file.kind, size: file.bytes.length },
+        },
       },
     );
     inserted = true;

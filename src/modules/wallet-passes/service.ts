@@ -31,9 +31,10 @@ export async function walletPass(ctx: Ctx, rentalId: string, origin: string) {
 }
 
 export async function walletPassFile(ctx: Ctx, rentalId: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; fileName: string }> {
+  // The booking first: an unknown booking is 404 whether or not passes are configured.
+  const p = await loadPass(ctx, rentalId);
   const cfg = applePassConfig(ctx.env);
   if (!cfg) throw walletFail('wallet_pass_not_configured', 'Apple Wallet passes are not configured on this deployment (pass certificates missing)');
-  const p = await loadPass(ctx, rentalId);
   return { bytes: await buildPkpass(p, cfg), fileName: `booking-${p.rentalId}.pkpass` };
 }
 
