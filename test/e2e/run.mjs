@@ -60,6 +60,7 @@ if (!existsSync(chromiumPath)) {
   console.error(`chromium not found at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   process.exit(1);
 }
+rmSync(shots, { recursive: true, force: true });
 mkdirSync(shots, { recursive: true });
 
 // ---------------------------------------------------------------------------------------------
@@ -117,7 +118,12 @@ async function scenario(name, fn) {
     console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
   } catch (err) {
     results.push({ name, ok: false, error: err });
-    console.log(`FAIL ${name}\n     ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n     ')}`);
+    console.log(
+      `FAIL ${name}\n     ${String(err?.stack ?? err)
+        .split('\n')
+        .slice(0, 6)
+        .join('\n     ')}`,
+    );
   }
 }
 
@@ -199,10 +205,20 @@ async function bookBoatThroughEmbed() {
   await shot(page, 'boat-times');
   await frame.locator('.bw-slot:not(.is-sold_out)').first().click();
   await frame.locator('#bw-summary dl').waitFor();
-  await frame.getByRole('checkbox', { name: /Cooler with ice/ }).check().catch(async () => {
-    await frame.getByRole('button', { name: /More: Cooler with ice/ }).click();
-  });
-  await frame.locator('#bw-summary dd', { hasText: '$15.00' }).first().waitFor().catch(() => undefined);
+  await frame
+    .getByRole('checkbox', { name: /Cooler with ice/ })
+    .check()
+    .catch(async () => {
+      await frame.getByRole('button', { name: /More: Cooler with ice/ }).click();
+    });
+  await frame
+    .locator('#bw-summary dd', { hasText: '$15.00' })
+    .first()
+    .waitFor()
+    .catch(() => undefined);
+  // The damage waiver (a protection plan): its premium is shown in the summary and charged after the booking.
+  await frame.getByRole('radio', { name: /^Damage waiver/ }).check();
+  await frame.locator('#bw-summary', { hasText: 'Damage waiver' }).waitFor();
   await shot(page, 'boat-extras');
   await frame.getByRole('button', { name: 'Continue' }).click();
   await frame.getByRole('heading', { name: 'Your details' }).waitFor();
@@ -224,6 +240,7 @@ async function bookBoatThroughEmbed() {
   await frame.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
   await frame.locator('img.bw-qr').waitFor();
   assert.ok(await frame.getByRole('link', { name: 'Add to calendar (.ics)' }).isVisible());
+  await frame.getByText('Protection plan added.').waitFor();
   await shot(page, 'boat-confirmation');
   const events = await page.evaluate(() => window.berthEvents);
   const done = events.find((e) => e.type === 'berth:booking.completed');
@@ -235,6 +252,9 @@ async function bookBoatThroughEmbed() {
   assert.equal(booking.body.extendedData.refAffiliate, 'PARTNER7');
   assert.equal(booking.body.extendedData.signedWaivers.length, 1);
   assert.equal(booking.body.source, 'widget');
+  // The damage waiver's premium (10% of the booking, at least $15, at most $200) was charged after the booking.
+  assert.equal(booking.body.pricing.feeTotal, Math.min(200, Math.max(15, Math.round(done.total * 10) / 100)));
+  assert.equal(booking.body.pricing.amountPaid, booking.body.pricing.total);
   const ics = await fetch(`${base}/public/bookings/${done.rentalId}/calendar.ics`);
   assert.match(await ics.text(), /BEGIN:VEVENT/);
   boatBooking = { rentalId: done.rentalId, transactionId: done.transactionId };
@@ -248,7 +268,10 @@ async function bookTourByKeyboard() {
   const date = dateAhead(6);
   await page.goto(`${base}/widget?customer=${CUSTOMER}`);
   await page.getByRole('heading', { name: 'Choose a boat or tour' }).waitFor();
-  const press = (key, n = 1) => (async () => { for (let i = 0; i < n; i++) await page.keyboard.press(key); })();
+  const press = (key, n = 1) =>
+    (async () => {
+      for (let i = 0; i < n; i++) await page.keyboard.press(key);
+    })();
   // Tab to the tour's card: the cards follow the skip link in document order.
   for (let i = 0; i < 20; i++) {
     await press('Tab');
@@ -333,11 +356,16 @@ async function bookTourByKeyboard() {
 }
 
 async function soldOutOffersWaitlist() {
-  // Sell every seat of the 10:00 departure a week ahead through the operator API.
-  const date = dateAhead(8);
-  const day = await call('GET', `/public/day-availability?${new URLSearchParams({ inventoryId: TOUR, locationId: MIAMI, date })}`);
-  assert.equal(day.status, 200, day.text);
-  const dep = day.body.slots.find((s) => s.available);
+  // Sell every seat of the first open departure a week or more ahead through the operator API (earlier runs on the same
+  // server may have sold out the first days already).
+  let date;
+  let dep;
+  for (let ahead = 8; ahead < 60 && !dep; ahead++) {
+    date = dateAhead(ahead);
+    const day = await call('GET', `/public/day-availability?${new URLSearchParams({ inventoryId: TOUR, locationId: MIAMI, date })}`);
+    assert.equal(day.status, 200, day.text);
+    dep = day.body.slots.find((s) => s.available);
+  }
   assert.ok(dep, 'an open departure');
   const sold = await call('POST', '/coreBooking/book', {
     rentalDetails: { inventoryId: TOUR, startTime: dep.startTime, tickets: { Adult: dep.seatsFree } },
