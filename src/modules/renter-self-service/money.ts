@@ -2,13 +2,9 @@
  * The money of the renter's self-service, in ONE place: the tip charge and the refund of a renter's
  * cancellation. Each takes or gives back money through the payment provider and commits, in one
  * D1 batch, its ledger entries, the booking's amounts and its webhook event (`payment.completed` /
- * `payment.refunded`). A charge whose write fails is refunded; a refund whose write fails is
- * audited so the operator hears of it.
- *
- * When the shared payments service (issue 11: `collectPayment` / `refundPayment` in
- * src/modules/payments/service.ts, with `bookingChargeStmts` / `bookingPaymentStmts` of bookings)
- * is on the branch, `chargeTip` and `refundCancellation` route through it: the provider calls
- * below become its requests and `ledgerAndAmounts` its `record` callback.
+ * `payment.refunded`).
+ * Both go through the shared payments service (collectPayment / refundPayment), which puts the
+ * payment event in the batch of the ledger write.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
@@ -20,6 +16,7 @@ import { bookings, renters } from '../../db/schema/bookings';
 import { bookingTips } from '../../db/schema/renter-self-service';
 import { payments, PaymentError } from '../../adapters/payments';
 import { insertLedger, memoEntry, scopeOf, type BookingRow } from '../bookings/service';
+import { collectPayment, refundPayment } from '../payments/service';
 
 export interface StoredCard {
   paymentMethodId: string;
@@ -51,95 +48,76 @@ export async function storedCard(ctx: Ctx, b: BookingRow): Promise<StoredCard | 
   return null;
 }
 
-const paymentFailed = (err: PaymentError) => new ApiError('payment_failed', err.message, { extra: { declineCode: err.code } });
+const paymentFailed = (err: PaymentError) =>
+  err.code === 'card_declined' || err.code === 'authentication_required'
+    ? new ApiError('payment_failed', err.message, { extra: { declineCode: err.code } })
+    : new ApiError('payment_provider_error', err.message);
 
-/** Charges a claimed tip on the stored card and records it: ledger `tip` and `payment`, the booking's tip, total and amount paid, `payment.completed`. */
+/**
+ * Charges a claimed tip on the stored card through the payments service and records it in the same
+ * batch as its `payment.completed`: ledger `tip` and `payment`, the booking's tip, total and amount
+ * paid, the tip row. A write that fails after the charge is refunded by the payments service.
+ */
 export async function chargeTip(ctx: Ctx, b: BookingRow, tip: { id: string; amount: number }, card: StoredCard, extra: Stmt[] = []) {
-  const pay = payments(ctx.env);
-  let intent;
   try {
-    intent = await pay.createPaymentIntent({
-      amount: tip.amount,
-      currency: b.currency,
-      customerId: card.customer,
-      paymentMethodId: card.paymentMethodId,
-      captureMethod: 'automatic',
-      confirm: true,
-      description: `Tip for booking ${b.id}`,
-      metadata: { kind: 'tip', rentalId: b.id, transactionId: b.transactionId, customerId: b.customerId },
-      idempotencyKey: `tip_${tip.id}`,
-    });
-    if (intent.status !== 'succeeded') throw new PaymentError('card_declined', 'The tip payment did not complete', intent);
+    return await collectPayment(
+      ctx,
+      {
+        mode: 'charge',
+        customerId: b.customerId,
+        kind: 'tip',
+        data: { rentalId: b.id, transactionId: b.transactionId, renterId: b.renterId, tipId: tip.id },
+        intent: {
+          amount: tip.amount,
+          currency: b.currency,
+          customerId: card.customer,
+          paymentMethodId: card.paymentMethodId,
+          description: `Tip for booking ${b.id}`,
+          metadata: { kind: 'tip', rentalId: b.id, transactionId: b.transactionId, customerId: b.customerId },
+          idempotencyKey: `tip_${tip.id}`,
+        },
+      },
+      async (paid, commitMoney) => {
+        const reference = paid!.reference;
+        const now = new Date().toISOString();
+        await commitMoney(
+          [
+            ...insertLedger(ctx, [
+              memoEntry(scopeOf(b), { entryType: 'tip', amount: tip.amount, affectsBalance: true, description: 'Tip', source: 'card', reference }),
+              memoEntry(scopeOf(b), { entryType: 'payment', amount: -tip.amount, affectsBalance: true, description: 'Tip payment', source: 'card', reference }),
+            ]),
+            ctx.db
+              .update(bookings)
+              .set({
+                tipTotal: sql`${bookings.tipTotal} + ${tip.amount}`,
+                total: sql`${bookings.total} + ${tip.amount}`,
+                amountPaid: sql`${bookings.amountPaid} + ${tip.amount}`,
+                updatedAt: now,
+              })
+              .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+            ctx.db
+              .update(bookingTips)
+              .set({ status: 'paid', paymentIntentId: reference, updatedAt: now })
+              .where(and(eq(bookingTips.id, tip.id), eq(bookingTips.status, 'charging'))),
+            ...extra,
+          ],
+          {
+            audit: {
+              action: 'booking.tip',
+              targetType: 'booking',
+              targetId: b.id,
+              customerId: b.customerId,
+              details: { amount: toDollars(tip.amount), paymentIntentId: reference },
+            },
+          },
+        );
+        return { id: reference as string };
+      },
+    );
   } catch (err) {
     if (err instanceof PaymentError) throw paymentFailed(err);
     throw err;
   }
-  const scope = scopeOf(b);
-  const now = new Date().toISOString();
-  try {
-    await commit(
-      ctx,
-      [
-        ...insertLedger(ctx, [
-          memoEntry(scope, { entryType: 'tip', amount: tip.amount, affectsBalance: true, description: 'Tip', source: 'card', reference: intent.id }),
-          memoEntry(scope, {
-            entryType: 'payment',
-            amount: -tip.amount,
-            affectsBalance: true,
-            description: 'Tip payment',
-            source: 'card',
-            reference: intent.id,
-          }),
-        ]),
-        ctx.db
-          .update(bookings)
-          .set({
-            tipTotal: sql`${bookings.tipTotal} + ${tip.amount}`,
-            total: sql`${bookings.total} + ${tip.amount}`,
-            amountPaid: sql`${bookings.amountPaid} + ${tip.amount}`,
-            updatedAt: now,
-          })
-          .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
-        ctx.db
-          .update(bookingTips)
-          .set({ status: 'paid', paymentIntentId: intent.id, updatedAt: now })
-          .where(and(eq(bookingTips.id, tip.id), eq(bookingTips.status, 'charging'))),
-        ...extra,
-      ],
-      {
-        audit: {
-          action: 'booking.tip',
-          targetType: 'booking',
-          targetId: b.id,
-          customerId: b.customerId,
-          details: { amount: toDollars(tip.amount), paymentIntentId: intent.id },
-        },
-        events: [
-          {
-            type: 'payment.completed',
-            customerId: b.customerId,
-            data: {
-              kind: 'tip',
-              method: 'card',
-              rentalId: b.id,
-              transactionId: b.transactionId,
-              renterId: b.renterId,
-              paymentIntentId: intent.id,
-              amount: toDollars(tip.amount),
-              amountCents: tip.amount,
-              currency: b.currency,
-            },
-          },
-        ],
-      },
-    );
-  } catch (err) {
-    await pay
-      .refund(intent.id, undefined, 'not_recorded')
-      .catch((e) => ctx.log.error('compensating tip refund failed', { paymentIntentId: intent.id, error: String(e) }));
-    throw err;
-  }
-  return intent;
 }
 
 export interface CancellationRefund {
@@ -151,45 +129,15 @@ export interface CancellationRefund {
 
 /**
  * After a renter's cancellation (the booking is cancelled with its payment kept): gives back
- * `refundCents` of the card payment and keeps the rest as a cancellation fee, so the renter's
- * balance on the rental ends at zero. Fires `payment.refunded` with the refund.
+ * `refundCents` of the card payment through the payments service (`payment.refunded` in the batch of
+ * its ledger `refund` entry) and keeps the rest as a cancellation fee, so the renter's balance on the
+ * rental ends at zero. A refund the provider refuses is audited (`booking.refund_failed`) so the
+ * operator hears of it; the booking stays cancelled.
  */
 export async function refundCancellation(ctx: Ctx, b: BookingRow, refundCents: number, feeCents: number, extra: Stmt[] = []): Promise<CancellationRefund> {
   const scope = scopeOf(b);
-  let refundId: string | null = null;
-  if (refundCents > 0) {
-    try {
-      if (!b.paymentIntentId) throw new Error('the booking has no card payment to refund');
-      refundId = (await payments(ctx.env).refund(b.paymentIntentId, refundCents, 'requested_by_customer')).id;
-    } catch (err) {
-      ctx.log.error('refund after a renter cancellation failed', { rentalId: b.id, error: String(err) });
-      await commit(ctx, extra, {
-        audit: {
-          action: 'booking.refund_failed',
-          targetType: 'booking',
-          targetId: b.id,
-          customerId: b.customerId,
-          details: { amount: toDollars(refundCents), error: err instanceof PaymentError ? err.message : String(err) },
-        },
-      });
-      return { status: 'failed', amount: toDollars(refundCents), refundId: null, fee: 0 };
-    }
-  }
-  const refunded = refundId ? refundCents : 0;
-  const entries = [
-    ...(refunded
-      ? [
-          memoEntry(scope, {
-            entryType: 'refund',
-            amount: refunded,
-            affectsBalance: true,
-            description: 'Refund (renter cancellation)',
-            source: 'card',
-            reference: refundId,
-          }),
-        ]
-      : []),
-    ...(feeCents > 0
+  const fee =
+    feeCents > 0
       ? [
           memoEntry(scope, {
             entryType: 'cancellation_fee',
@@ -199,44 +147,71 @@ export async function refundCancellation(ctx: Ctx, b: BookingRow, refundCents: n
             source: 'policy',
           }),
         ]
-      : []),
-  ];
-  const statements: Stmt[] = [...insertLedger(ctx, entries), ...extra];
-  if (refunded)
-    statements.push(
-      ctx.db
-        .update(bookings)
-        .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${refunded})` })
-        .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
-    );
-  await commit(ctx, statements, {
-    audit: {
-      action: 'booking.renter_cancellation_settled',
-      targetType: 'booking',
-      targetId: b.id,
-      customerId: b.customerId,
-      details: { refund: toDollars(refunded), fee: toDollars(feeCents), refundId },
-    },
-    events: refunded
-      ? [
-          {
-            type: 'payment.refunded',
-            customerId: b.customerId,
-            data: {
-              kind: 'renter_cancellation',
-              method: 'card',
-              rentalId: b.id,
-              transactionId: b.transactionId,
-              renterId: b.renterId,
-              paymentIntentId: b.paymentIntentId,
-              refundId,
-              amount: toDollars(refunded),
-              amountCents: refunded,
-              currency: b.currency,
-            },
-          },
-        ]
-      : [],
+      : [];
+  const audit = (refund: number, refundId: string | null) => ({
+    action: 'booking.renter_cancellation_settled',
+    targetType: 'booking',
+    targetId: b.id,
+    customerId: b.customerId,
+    details: { refund: toDollars(refund), fee: toDollars(feeCents), refundId },
   });
-  return { status: refunded ? 'succeeded' : 'none', amount: toDollars(refunded), refundId, fee: toDollars(feeCents) };
+  if (refundCents <= 0 || !b.paymentIntentId) {
+    if (refundCents > 0) ctx.log.error('refund after a renter cancellation failed', { rentalId: b.id, error: 'the booking has no card payment to refund' });
+    await commit(ctx, [...insertLedger(ctx, fee), ...extra], { audit: audit(0, null) });
+    return { status: refundCents > 0 ? 'failed' : 'none', amount: toDollars(refundCents > 0 ? refundCents : 0), refundId: null, fee: toDollars(feeCents) };
+  }
+  const paymentIntentId = b.paymentIntentId;
+  try {
+    return await refundPayment(
+      ctx,
+      {
+        mode: 'provider',
+        customerId: b.customerId,
+        kind: 'renter_cancellation',
+        paymentIntentId,
+        amount: refundCents,
+        currency: b.currency,
+        reason: 'requested_by_customer',
+        data: { rentalId: b.id, transactionId: b.transactionId, renterId: b.renterId },
+      },
+      async (refund, commitMoney) => {
+        await commitMoney(
+          [
+            ...insertLedger(ctx, [
+              memoEntry(scope, {
+                entryType: 'refund',
+                amount: refund.amount,
+                affectsBalance: true,
+                description: 'Refund (renter cancellation)',
+                source: 'card',
+                reference: refund.refundId,
+              }),
+              ...fee,
+            ]),
+            ctx.db
+              .update(bookings)
+              .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${refund.amount})` })
+              .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+            ...extra,
+          ],
+          { audit: audit(refund.amount, refund.refundId) },
+        );
+        return { status: 'succeeded' as const, amount: toDollars(refund.amount), refundId: refund.refundId, fee: toDollars(feeCents) };
+      },
+    );
+  } catch (err) {
+    if (!(err instanceof PaymentError)) throw err;
+    // The provider refused the refund: nothing moved. The operator hears of it; the session is used up all the same.
+    ctx.log.error('refund after a renter cancellation failed', { rentalId: b.id, error: err.message });
+    await commit(ctx, extra, {
+      audit: {
+        action: 'booking.refund_failed',
+        targetType: 'booking',
+        targetId: b.id,
+        customerId: b.customerId,
+        details: { amount: toDollars(refundCents), error: err.message },
+      },
+    });
+    return { status: 'failed', amount: toDollars(refundCents), refundId: null, fee: 0 };
+  }
 }
