@@ -766,7 +766,7 @@
         return;
       }
       S.quote = r.body;
-      if (promoMsg && S.promo) promoMsg.textContent = 'Code ' + S.promo + ' applied.';
+      if (promoMsg && S.promo) promoMsg.textContent = r.body.giftCard ? 'Gift card ' + r.body.giftCard.code + ' pays ' + money(r.body.giftCard.applied, r.body.currency) + '.' : 'Code ' + S.promo + ' applied.';
       renderSummary(box);
       if (!r.body.available) {
         box.appendChild(h('p', { class: 'bw-error' }, 'This time is no longer free for that choice: ' + (r.body.reasons[0] ? r.body.reasons[0].message : 'pick another time') + '.'));
@@ -777,6 +777,12 @@
 
   function grandTotal() {
     return Math.round((S.quote.total + (S.plan ? planPremium(S.plan.plan, S.quote.total) : 0)) * 100) / 100;
+  }
+
+  /** What the card pays: the total minus what a gift card covers. */
+  function dueNow() {
+    var gift = S.quote.giftCard ? S.quote.giftCard.applied : 0;
+    return Math.round((grandTotal() - gift) * 100) / 100;
   }
 
   function renderSummary(box) {
@@ -796,6 +802,12 @@
     });
     dl.appendChild(h('dt', { class: 'bw-total' }, 'Total'));
     dl.appendChild(h('dd', { class: 'bw-total' }, money(grandTotal(), q.currency)));
+    if (q.giftCard && q.giftCard.applied > 0) {
+      dl.appendChild(h('dt', null, 'Gift card ' + q.giftCard.code));
+      dl.appendChild(h('dd', null, '−' + money(q.giftCard.applied, q.currency)));
+      dl.appendChild(h('dt', { class: 'bw-total' }, 'Due now by card'));
+      dl.appendChild(h('dd', { class: 'bw-total' }, money(dueNow(), q.currency)));
+    }
     box.appendChild(dl);
     if (q.deposit) box.appendChild(h('p', { class: 'bw-hint' }, 'A security deposit of ' + money(q.deposit, q.currency) + ' is held on your card and released after the rental.'));
   }
@@ -979,7 +991,7 @@
     track('checkout', { date: S.date, time: S.slot.time });
     var pay = S.catalog.payments;
     var msg = h('p', { class: 'bw-error', role: 'alert' });
-    var total = money(grandTotal(), S.quote.currency);
+    var total = money(dueNow(), S.quote.currency);
     var nodes = [h('div', { class: 'bw-summary' }, [])];
     renderSummary(nodes[0]);
     var form;

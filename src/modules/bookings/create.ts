@@ -20,9 +20,9 @@ import { payments, PaymentError, type PaymentIntent } from '../../adapters/payme
 import { renterUpsert, isRenterEmailConflict, type RenterUpsert } from '../renters/service';
 import { loadItemContext, type ItemContext } from '../availability/service';
 import { backstopConflict, isAllocationConflict, releaseAll, reserveAll, type ReserveRequest } from '../availability/service';
-import { bundlesOf, operatorSettings, promoExhausted, resolvePromoCode, type PromoUse } from './offers';
+import { bundlesOf, giftCardOverdrawn, giftCardPayment, operatorSettings, promoExhausted, resolveGiftCard, resolvePromoCode, type PromoUse } from './offers';
 import { collectPayment, type CollectRequest } from '../payments/service';
-import { bookingPromoUse, isPromoExhausted } from '../promo-codes/service';
+import { bookingPromoUse, isGiftCardOverdrawn, isPromoExhausted } from '../promo-codes/service';
 import { dollars, quoteFromTotal, quoteOrder, quoteOut, type LineQuote, type OrderDiscount } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
@@ -111,7 +111,12 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const plan = planPayment(input, total, opts, localDate(firstStart, prepared[0].item.item.timezone));
   // Membership credits pay part of what is due now (or, paying later, of the total); the card pays the rest.
   const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : total);
-  const cardCharge = Math.max(0, plan.chargeNow - creditsUsed);
+  // A gift card pays what it can of the rest.
+  const gift = opts.giftCard
+    ? await resolveGiftCard(ctx, opts.giftCard.code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now })
+    : null;
+  const giftUsed = gift ? Math.max(0, Math.min(gift.balance, (plan.chargeNow > 0 ? plan.chargeNow : total) - creditsUsed)) : 0;
+  const cardCharge = Math.max(0, plan.chargeNow - creditsUsed - giftUsed);
   if (cardCharge > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
   let depositAmount = 0;
   const di = input.depositInformation;
@@ -120,8 +125,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const depositPm = di?.paymentMethodId ?? input.paymentMethodId;
   if (depositAmount > 0 && !depositPm)
     throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
-  const paidNow = opts.prepaid ? total : Math.max(plan.chargeNow, creditsUsed);
-  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 || creditsUsed > 0 ? 'confirmed' : 'pending';
+  const paidNow = opts.prepaid ? total : Math.max(plan.chargeNow, creditsUsed + giftUsed);
+  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 || creditsUsed > 0 || giftUsed > 0 ? 'confirmed' : 'pending';
 
   // Ids and the renter (statements only: nothing is written before the payment succeeded).
   const transactionId = opts.transactionId ?? newId('txn');
@@ -204,6 +209,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
           }
         : null;
     const credits = creditPayment(ctx, member, creditsUsed, { customerId, transactionId, rentalIds, totals: quotes.map((q) => q.total) });
+    const giftCard = gift && giftUsed > 0 ? giftCardPayment(ctx, gift, giftUsed, { transactionId, rentalIds, totals: quotes.map((q) => q.total) }) : undefined;
     const result = await collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
       const charge = paid?.intent ?? null;
       const build = () =>
@@ -228,6 +234,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
           depositAmount,
           now,
           credits,
+          giftCard,
         });
       let write = build();
       const promo = promoUse
@@ -267,6 +274,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
     if (isPromoExhausted(err)) throw promoExhausted(dd?.promoCode ?? '');
     if (isAllocationConflict(err)) throw backstopConflict();
     if (isCreditOverdraft(err)) throw creditOverdraftError();
+    if (isGiftCardOverdrawn(err)) throw giftCardOverdrawn(opts.giftCard?.code ?? '');
     throw err;
   } finally {
     await releaseAll(ctx.env, reservations);

@@ -1,6 +1,6 @@
 /**
  * The server's price of an order before it is placed (the booking widget's summary): the same line
- * planning, pricing, add-ons, promo code, taxes and tip as createBooking, plus the availability check
+ * planning, pricing, add-ons, promo code, taxes and tip as createBooking, what a gift card would pay, plus the availability check
  * the sale will meet (with the sales path's rules), without reserving or writing anything.
  */
 import type { Ctx } from '../../lib/context';
@@ -9,11 +9,11 @@ import { toCents } from '../../lib/money';
 import { getItemAvailability, loadItemContext, type ItemContext } from '../availability/service';
 import { bad, type BookingSource } from './create-common';
 import { planLines, prepareLine, type PreparedLine } from './lines';
-import { bundlesOf, operatorSettings, resolvePromoCode } from './offers';
+import { bundlesOf, operatorSettings, resolveGiftCard, resolvePromoCode } from './offers';
 import { dollars, quoteOrder, quoteOut, type OrderDiscount } from './pricing';
 import type { BookInput } from './schemas';
 
-export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?: BookingSource } = {}) {
+export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?: BookingSource; giftCard?: { code: string } } = {}) {
   const customerId = tenantOf(ctx);
   const settings = await operatorSettings(ctx, customerId);
   const { lines } = planLines(input, bundlesOf(settings));
@@ -54,10 +54,16 @@ export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?
     })),
   );
   const total = quotes.reduce((s, q) => s + q.total, 0);
+  const gift = opts.giftCard
+    ? await resolveGiftCard(ctx, opts.giftCard.code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now: Date.now() })
+    : null;
+  const giftApplied = gift ? Math.min(gift.balance, total) : 0;
   return {
     currency: [...currencies][0],
     total: dollars(total),
     totalCents: total,
+    giftCard: gift ? { code: gift.code, applied: dollars(giftApplied), balance: dollars(gift.balance) } : null,
+    amountDue: dollars(total - giftApplied),
     deposit: dollars(deposit),
     lines: quotes.map((q, i) => ({
       inventoryId: prepared[i].item.row.id,

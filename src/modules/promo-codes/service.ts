@@ -5,6 +5,16 @@
  * (gift cards bought online, the provider's webhook, e-mail, saved-card purchase).
  */
 export { listCodes, createCode, updateCode, deleteCode, searchCodes, balanceOf, parseDiscount } from './codes';
-export { useCode, findBookingPromo, bookingPromoUse, isPromoExhausted, releaseBookingUse, affiliateStats } from './use';
+export {
+  useCode,
+  findBookingPromo,
+  bookingPromoUse,
+  isPromoExhausted,
+  releaseBookingUse,
+  affiliateStats,
+  findBookingGiftCard,
+  bookingGiftCardUse,
+  isGiftCardOverdrawn,
+} from './use';
 export { createGiftCardIntent, confirmGiftCardPayment, giftCardWebhook, sendGiftCardEmail, chargeSavedCard, generateCode } from './purchase';
-export type { BookingPromo } from './types';
+export type { BookingGiftCard, BookingPromo } from './types';

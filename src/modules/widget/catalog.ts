@@ -62,7 +62,13 @@ export async function widgetCatalog(ctx: Ctx, q: { customerId: string; locationI
         tiers: (tp?.priceTiers ?? []).map((t) => ({ tierId: t.tierId ?? null, name: t.name, price: t.price, seats: t.seats ?? 1, isStandard: !!t.isStandard })),
         isPrivate: !!tp?.isPrivate,
         minParticipants: tp?.minParticipants ?? 1,
-        addons: (m.addons ?? []).map((a) => ({ addonId: a.addonId, name: a.name, price: a.price, priceType: a.priceType ?? 'flat', maxQuantity: a.maxQuantity ?? 10 })),
+        addons: (m.addons ?? []).map((a) => ({
+          addonId: a.addonId,
+          name: a.name,
+          price: a.price,
+          priceType: a.priceType ?? 'flat',
+          maxQuantity: a.maxQuantity ?? 10,
+        })),
         deposit: m.deposit?.required ? m.deposit.amount : null,
       };
     }),
@@ -77,7 +83,14 @@ export async function widgetCatalog(ctx: Ctx, q: { customerId: string; locationI
       publishableKey: stripe ? (ctx.env.STRIPE_PUBLISHABLE_KEY ?? null) : null,
       testCards: stripe ? [] : TEST_CARDS.filter((c) => c.token in TEST_TOKENS).map((c) => ({ number: c.number, label: c.label })),
     },
-    locations: locs.map((l) => ({ locationId: l.id, name: l.name, address: l.address, phoneNumber: l.phoneNumber, timezone: l.timezone, currency: l.currency })),
+    locations: locs.map((l) => ({
+      locationId: l.id,
+      name: l.name,
+      address: l.address,
+      phoneNumber: l.phoneNumber,
+      timezone: l.timezone,
+      currency: l.currency,
+    })),
     items,
   };
 }

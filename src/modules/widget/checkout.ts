@@ -5,7 +5,8 @@
  * enforced, the item's lock, full payment with the card, one D1 batch). The checkout adds to that
  * batch the renter's 24-hour `checkout` session (participants, documents) and the funnel's `booked`
  * event; it carries the affiliate (`refAffiliate`) and the waivers signed in the widget to the
- * booking. Only public items of the named operator can be sold here.
+ * booking. A gift card (in `promoCode` or `giftCardCode`) pays what it can in the booking's batch and
+ * the card the rest. Only public items of the named operator can be sold here.
  */
 import type { Ctx, Principal } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
@@ -17,6 +18,7 @@ import type { BookBody } from '../bookings/types';
 import { publicItem } from '../availability/service';
 import { signatureInfo } from '../waivers/service';
 import { checkoutSessionStmt } from '../renter-self-service/service';
+import { findBookingGiftCard } from '../promo-codes/service';
 import { widgetEventStmt } from './events';
 
 type BookInput = z.output<typeof BookBody>;
@@ -31,12 +33,22 @@ type Order = {
   participants?: number;
   addons?: { addonId: string; quantity?: number }[];
   promoCode?: string;
+  giftCardCode?: string;
   tip?: number;
 };
 
 /** The operator as the tenant of an anonymous widget request (audit rows name the widget). */
 export function asWidget(ctx: Ctx, customerId: string): Ctx {
-  const principal: Principal = { kind: 'anonymous', credentialId: 'widget', userId: null, customerId, role: null, permissions: [], plan: 'standard', name: 'Booking widget' };
+  const principal: Principal = {
+    kind: 'anonymous',
+    credentialId: 'widget',
+    userId: null,
+    customerId,
+    role: null,
+    permissions: [],
+    plan: 'standard',
+    name: 'Booking widget',
+  };
   return { ...ctx, principal };
 }
 
@@ -46,6 +58,23 @@ async function sellable(ctx: Ctx, o: Order, locationId?: string) {
   const item = await publicItem(anon, o.inventoryId, locationId);
   if (item.row.customerId !== o.customerId) throw notFound('Inventory item');
   return item;
+}
+
+/**
+ * The codes of an order: `promoCode` may name a promo code or a gift card (the widget has one "promo or
+ * gift code" field); a gift card pays, a promo code discounts. `giftCardCode` names a gift card.
+ */
+async function codesOf(ctx: Ctx, o: Order, locationId: string): Promise<{ promoCode?: string; giftCard?: { code: string } }> {
+  let promoCode = o.promoCode;
+  let giftCode = o.giftCardCode;
+  if (promoCode && !giftCode) {
+    const card = await findBookingGiftCard(ctx, o.customerId, promoCode, { locationId, itemIds: [o.inventoryId], now: Date.now() });
+    if (card) {
+      giftCode = promoCode;
+      promoCode = undefined;
+    }
+  }
+  return { ...(promoCode ? { promoCode } : {}), ...(giftCode ? { giftCard: { code: giftCode } } : {}) };
 }
 
 function bookInput(o: Order, extra: Partial<BookInput> = {}): BookInput {
@@ -69,12 +98,15 @@ function bookInput(o: Order, extra: Partial<BookInput> = {}): BookInput {
 
 /** POST /public/widget/quote. */
 export async function quoteOrder(ctx: Ctx, o: Order) {
-  await sellable(ctx, o);
+  const item = await sellable(ctx, o);
   const wctx = asWidget(ctx, o.customerId);
-  const p = await previewBooking(wctx, bookInput(o), { source: 'widget' });
+  const codes = await codesOf(wctx, o, item.row.locationId);
+  const p = await previewBooking(wctx, bookInput({ ...o, promoCode: codes.promoCode }), { source: 'widget', giftCard: codes.giftCard });
   return {
     currency: p.currency,
     total: p.total,
+    giftCard: p.giftCard,
+    amountDue: p.amountDue,
     deposit: p.deposit,
     available: p.available,
     reasons: p.availability.flatMap((a) => a.reasons ?? []),
@@ -100,8 +132,17 @@ async function signedWaivers(ctx: Ctx, customerId: string, ids: string[], origin
   for (const id of [...new Set(ids)]) {
     const s = await signatureInfo(ctx, id, origin).catch(() => null);
     if (!s || s.customerId !== customerId)
-      throw new ApiError('bad_request', `Waiver ${id} is not a waiver signed for this operator`, { details: [{ field: 'waiverSignatureIds', message: 'unknown signature' }] });
-    out.push({ signatureId: s.signatureId, url: s.waiverUrl, templateId: s.templateId, signerName: `${s.firstName} ${s.lastName}`, email: s.email, signedAt: s.signedAt });
+      throw new ApiError('bad_request', `Waiver ${id} is not a waiver signed for this operator`, {
+        details: [{ field: 'waiverSignatureIds', message: 'unknown signature' }],
+      });
+    out.push({
+      signatureId: s.signatureId,
+      url: s.waiverUrl,
+      templateId: s.templateId,
+      signerName: `${s.firstName} ${s.lastName}`,
+      email: s.email,
+      signedAt: s.signedAt,
+    });
   }
   return out;
 }
@@ -110,6 +151,7 @@ async function signedWaivers(ctx: Ctx, customerId: string, ids: string[], origin
 export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
   const item = await sellable(ctx, input, input.locationId);
   const wctx = asWidget(ctx, input.customerId);
+  const codes = await codesOf(wctx, input, item.row.locationId);
   const waivers = input.waiverSignatureIds?.length ? await signedWaivers(ctx, input.customerId, input.waiverSignatureIds, origin) : [];
   const transactionId = newId('txn');
   const session = await checkoutSessionStmt(wctx, { customerId: input.customerId, transactionId });
@@ -129,21 +171,24 @@ export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
     : [];
   const result = await createBooking(
     wctx,
-    bookInput(input, {
-      rentalPricing: { ...(input.tip ? { tip: input.tip } : {}), ...(input.expectedTotal != null ? { total: input.expectedTotal } : {}) },
-      customerInfo: input.customerInfo,
-      paymentMethodId: input.paymentMethodId,
-      paymentPlan: { type: 'full' },
-      extendedData: {
-        channel: 'widget',
-        ...(input.refAffiliate ? { refAffiliate: input.refAffiliate } : {}),
-        ...(input.source ? { widgetSource: input.source } : {}),
-        ...(input.sessionId ? { widgetSessionId: input.sessionId } : {}),
-        ...(input.notes ? { notes: input.notes } : {}),
-        ...(waivers.length ? { signedWaivers: waivers } : {}),
+    bookInput(
+      { ...input, promoCode: codes.promoCode },
+      {
+        rentalPricing: { ...(input.tip ? { tip: input.tip } : {}), ...(input.expectedTotal != null ? { total: input.expectedTotal } : {}) },
+        customerInfo: input.customerInfo,
+        paymentMethodId: input.paymentMethodId,
+        paymentPlan: { type: 'full' },
+        extendedData: {
+          channel: 'widget',
+          ...(input.refAffiliate ? { refAffiliate: input.refAffiliate } : {}),
+          ...(input.source ? { widgetSource: input.source } : {}),
+          ...(input.sessionId ? { widgetSessionId: input.sessionId } : {}),
+          ...(input.notes ? { notes: input.notes } : {}),
+          ...(waivers.length ? { signedWaivers: waivers } : {}),
+        },
       },
-    }),
-    { source: 'widget', transactionId, statements: [session.stmt, ...funnel] },
+    ),
+    { source: 'widget', transactionId, statements: [session.stmt, ...funnel], ...(codes.giftCard ? { giftCard: codes.giftCard } : {}) },
   );
   const rentalId = result.rentalId;
   const enc = encodeURIComponent(rentalId);

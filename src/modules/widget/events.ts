@@ -27,7 +27,14 @@ export interface WidgetEventInput {
   details?: Record<string, unknown>;
 }
 
-const host = (s: string | undefined) => (s ? s.replace(/^https?:\/\//i, '').split(/[/?#]/)[0].toLowerCase().slice(0, 253) || null : null);
+const host = (s: string | undefined) =>
+  s
+    ? s
+        .replace(/^https?:\/\//i, '')
+        .split(/[/?#]/)[0]
+        .toLowerCase()
+        .slice(0, 253) || null
+    : null;
 
 export function widgetEventStmt(ctx: Ctx, e: WidgetEventInput, id = newId('wev')) {
   return ctx.db.insert(widgetEvents).values({

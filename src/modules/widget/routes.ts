@@ -53,7 +53,8 @@ export const quote = route({
   errors: [404, 409],
   description: `Prices the order exactly as the checkout will (rental or tickets, add-ons, promo or gift code, taxes, tip; dollars) and checks the
 time with the widget's rules (minimum notice, advance window) without reserving anything: \`available\` false with \`reasons\` when it is taken or
-closed. An unknown, expired or inapplicable code answers 400 \`invalid_promo_code\`; a tour time that is not a departure 409 \`unavailable\`; a
+closed. A gift card (\`promoCode\` naming one, or \`giftCardCode\`) does not lower the total: \`giftCard.applied\` says what it pays and \`amountDue\`
+what the card is charged. An unknown, expired or inapplicable code answers 400 \`invalid_promo_code\`; a tour time that is not a departure 409 \`unavailable\`; a
 private or unknown item 404. No credentials needed.`,
 });
 
@@ -73,7 +74,8 @@ checked and reserved in the item's lock, the full price charged to \`paymentMeth
 managing participants and documents (24 hours; it cannot cancel) and the links to the pass, the wallet save link, the \`.ics\` and the manage page.
 \`expectedTotal\` (the total the renter saw) must match the server's price within a cent (400 \`price_mismatch\` with the breakdown). \`refAffiliate\`
 is stored on the booking (\`extendedData.refAffiliate\`); \`waiverSignatureIds\` (waivers signed in the widget with POST /inHouseWaiver/waiver/sign)
-are attached to the booking. Declined card: 402 \`payment_failed\` and nothing is written; taken time: 409 \`unavailable\`. The answer carries
+are attached to the booking. A gift card (\`promoCode\` naming one, or \`giftCardCode\`) pays what its balance covers, spent atomically in the
+booking's batch (a \`gift_card\` payment in the ledger, given back to the card if the whole order is cancelled); the card pays the rest. Declined card: 402 \`payment_failed\` and nothing is written; taken time: 409 \`unavailable\`. The answer carries
 \`X-D1-Bookmark\` (the primary's bookmark after the write): send it back on the next reads so the renter sees their booking at once. No credentials
 needed.`,
 });

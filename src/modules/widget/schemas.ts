@@ -56,9 +56,7 @@ export const Catalog = z
         priceUnit: z.string().nullable(),
         durations: z.array(z.number()).openapi({ description: 'Rentals: lengths (hours) the widget offers' }),
         fullDayOnly: z.boolean(),
-        tiers: z.array(
-          z.object({ tierId: z.string().nullable(), name: z.string(), price: z.number(), seats: z.number(), isStandard: z.boolean() }),
-        ),
+        tiers: z.array(z.object({ tierId: z.string().nullable(), name: z.string(), price: z.number(), seats: z.number(), isStandard: z.boolean() })),
         isPrivate: z.boolean(),
         minParticipants: z.number().int(),
         addons: z.array(z.object({ addonId: z.string(), name: z.string(), price: z.number(), priceType: z.string(), maxQuantity: z.number().int() })),
@@ -79,7 +77,10 @@ const orderFields = {
   tickets: z.record(z.string().min(1).max(64), z.number().int().min(0).max(100)).optional().openapi({ description: 'Tours: tickets per tier' }),
   participants: z.number().int().min(1).max(1000).optional().openapi({ description: 'Rentals: people in the party' }),
   addons: z.array(AddonPick).max(50).optional(),
-  promoCode: code().optional().openapi({ description: 'A promo or gift code of the operator' }),
+  promoCode: code()
+    .optional()
+    .openapi({ description: 'A promo code (a discount) or a gift card (pays what its balance covers; the card pays the rest) of the operator' }),
+  giftCardCode: code().optional().openapi({ description: 'A gift card of the operator, with or without a promo code' }),
   tip: z.number().min(0).max(10_000).optional(),
 };
 
@@ -89,10 +90,17 @@ export const Quote = z
   .object({
     currency: z.string(),
     total: z.number(),
+    giftCard: z
+      .object({ code: z.string(), applied: z.number(), balance: z.number() })
+      .nullable()
+      .openapi({ description: 'The gift card of the order: what it pays of the total (dollars) and its balance now' }),
+    amountDue: z.number().openapi({ description: 'What the card is charged: the total minus the gift card' }),
     deposit: z.number(),
     available: z.boolean(),
     reasons: z.array(z.object({ code: z.string(), message: z.string() }).passthrough()),
-    lines: z.array(z.record(z.string(), z.unknown())).openapi({ description: 'Price breakdown per line (dollars): rental, tickets, add-ons, discounts, taxes, tip, total' }),
+    lines: z
+      .array(z.record(z.string(), z.unknown()))
+      .openapi({ description: 'Price breakdown per line (dollars): rental, tickets, add-ons, discounts, taxes, tip, total' }),
   })
   .openapi('WidgetQuote');
 
@@ -109,8 +117,17 @@ export const CheckoutBody = z
     paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({ description: "The card (simulator test token or the provider's payment method)" }),
     expectedTotal: z.number().min(0).optional().openapi({ description: 'The total the renter saw; must match within a cent (400 price_mismatch)' }),
     waiverSignatureIds: z.array(zId('sig_01J0000000000000000000000')).max(20).optional().openapi({ description: 'Waivers signed in the widget' }),
-    refAffiliate: z.string().trim().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, dot, dash, underscore').optional(),
-    sessionId: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/).optional().openapi({ description: "The widget visit's funnel id" }),
+    refAffiliate: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, dot, dash, underscore')
+      .optional(),
+    sessionId: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/)
+      .optional()
+      .openapi({ description: "The widget visit's funnel id" }),
     source: z.string().trim().max(253).optional().openapi({ description: 'Host name of the page embedding the widget' }),
     notes: z.string().trim().max(2000).optional(),
   })
@@ -138,13 +155,26 @@ export const CheckoutResult = z
 export const EventBody = z
   .object({
     customerId: zId('cus_01J0000000000000000000000'),
-    sessionId: z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/),
+    sessionId: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/),
     event: z.enum(['view', 'date_chosen', 'slot_chosen', 'checkout', 'waitlist']),
     inventoryId: zId('inv_01J0000000000000000000000').optional(),
     locationId: zId('loc_01J0000000000000000000000').optional(),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-    time: z.string().regex(/^\d{2}:\d{2}$/).optional(),
-    ref: z.string().trim().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+    time: z
+      .string()
+      .regex(/^\d{2}:\d{2}$/)
+      .optional(),
+    ref: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+      .optional(),
     source: z.string().trim().max(253).optional(),
   })
   .openapi('WidgetEvent');
