@@ -11,6 +11,7 @@
 // Screenshots of each step go to test/e2e/screenshots/ (git-ignored).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -266,8 +267,28 @@ async function bookBoatThroughEmbed() {
 async function bookTourByKeyboard() {
   const { context, page, external, errors } = await newPage();
   const date = dateAhead(6);
+  // Fast and stable: the scripts before the first interaction weigh at most 50 KB gzipped, and the layout does not shift.
+  const scripts = [];
+  page.on('response', (r) => {
+    if (r.request().resourceType() === 'script') scripts.push(r.body().then((b) => ({ url: r.url(), gz: gzipSync(b).length })));
+  });
+  await page.addInitScript(() => {
+    window.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   await page.goto(`${base}/widget?customer=${CUSTOMER}`);
   await page.getByRole('heading', { name: 'Choose a boat or tour' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const loaded = await Promise.all(scripts);
+  const gzipped = loaded.reduce((n, x) => n + x.gz, 0);
+  console.log(
+    `     widget scripts before the first interaction: ${(gzipped / 1024).toFixed(1)} KB gzipped (${loaded.map((x) => new URL(x.url).pathname).join(', ')})`,
+  );
+  assert.ok(gzipped <= 50 * 1024, `at most 50 KB of gzipped script (${gzipped} bytes)`);
+  const cls = await page.evaluate(() => window.__cls);
+  assert.ok(cls < 0.1, `cumulative layout shift ${cls} stays under 0.1`);
   const press = (key, n = 1) =>
     (async () => {
       for (let i = 0; i < n; i++) await page.keyboard.press(key);

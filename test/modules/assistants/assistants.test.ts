@@ -20,7 +20,10 @@ const concierge = (body: Record<string, unknown>) => post('/public/boat-concierg
 
 async function booking(op: Operator) {
   const item = await rentalItem(op, { data: { name: 'Pontoon 22' } });
-  const r = await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 3, '10:00'), endTime: at(op.timezone, 3, '12:00'), quantity: 1, email: email('ask') }));
+  const r = await book(
+    op,
+    bookBody({ inventoryId: item.id, startTime: at(op.timezone, 3, '10:00'), endTime: at(op.timezone, 3, '12:00'), quantity: 1, email: email('ask') }),
+  );
   expect(r.status, r.text).toBe(201);
   return { item, rentalId: r.body.rentalId as string };
 }
@@ -51,7 +54,9 @@ describe('POST /public/customer-sidekick', () => {
     expect(weather.body.answer).toContain('+15555550100');
     const joke = await ask(rentalId, 'Tell me a joke');
     expect(joke.body).toMatchObject({ status: 'cannot_answer', reason: 'not_in_facts' });
-    const logged = await env.DB.prepare(`SELECT content, details FROM booking_events WHERE rental_id = ? AND event_type = 'renter.question' ORDER BY created_at`)
+    const logged = await env.DB.prepare(
+      `SELECT content, details FROM booking_events WHERE rental_id = ? AND event_type = 'renter.question' ORDER BY created_at`,
+    )
       .bind(rentalId)
       .all<{ content: string; details: string }>();
     expect(logged.results.map((e) => e.content)).toEqual(['Will it rain on Saturday?', 'Tell me a joke']);
@@ -104,7 +109,11 @@ describe('POST /public/boat-concierge', () => {
     expect(r.body.answer).toContain('+15555550100');
     const empty = await createOperator();
     await rentalItem(empty, { isPublic: false });
-    expect((await concierge({ customerId: empty.customerId, message: 'What boats do you have?' })).body).toMatchObject({ status: 'cannot_answer', reason: 'no_items', items: [] });
+    expect((await concierge({ customerId: empty.customerId, message: 'What boats do you have?' })).body).toMatchObject({
+      status: 'cannot_answer',
+      reason: 'no_items',
+      items: [],
+    });
   });
 
   it('answers 404 for an unknown operator or location and 400 without a message', async () => {
@@ -160,7 +169,11 @@ describe('the AI port with Workers AI', () => {
     const ctx = systemCtx({ ...(env as unknown as Env), AI: AI as unknown as Ai } as Env);
     const r = await fleetConcierge(ctx, { customerId: op.customerId, message: 'How much is the pontoon?' }, '10.44.0.1');
     // The model's $5 is not in the operator's data: the rules' answer is given.
-    expect(r).toMatchObject({ status: 'answered', source: 'rules', answer: 'Pontoon 22: from $100.00 per hour. The exact total (add-ons, taxes) is shown before you pay.' });
+    expect(r).toMatchObject({
+      status: 'answered',
+      source: 'rules',
+      answer: 'Pontoon 22: from $100.00 per hour. The exact total (add-ons, taxes) is shown before you pay.',
+    });
     const system = (seen[0] as { messages: { role: string; content: string }[] }).messages[0].content;
     expect(system).toContain('Pontoon 22 (rental, up to 8 people): Pontoon 22: from $100.00 per hour');
     expect(system).toContain('CANNOT_ANSWER');

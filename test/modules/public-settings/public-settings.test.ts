@@ -26,7 +26,17 @@ describe('GET /public/customer/{customerId}/public', () => {
     });
     await db()
       .update(locations)
-      .set({ details: { cancellationPolicy: { cutoffHours: 2, tiers: [{ hoursBefore: 48, refundPercent: 100 }, { hoursBefore: 12, refundPercent: 50 }] } } })
+      .set({
+        details: {
+          cancellationPolicy: {
+            cutoffHours: 2,
+            tiers: [
+              { hoursBefore: 48, refundPercent: 100 },
+              { hoursBefore: 12, refundPercent: 50 },
+            ],
+          },
+        },
+      })
       .where(eq(locations.id, op.locationId));
     const r = await get(`/public/customer/${op.customerId}/public`);
     expect(r.status, r.text).toBe(200);
@@ -114,7 +124,13 @@ describe('host-page integrations', () => {
     await configure(op, {
       customCode: { head: '<meta name="x" content="y">', body: snippet, extra: 'ignored' },
       tagManager: { containerId: 'GTM-XYZ9876' },
-      socialConversion: { metaPixelId: '123456789', facebookPixelId: '999', tiktokPixelId: 'C4ABCDEF', googleAdsConversionId: 'AW-1234', googleAdsConversionLabel: 'abc_DEF' },
+      socialConversion: {
+        metaPixelId: '123456789',
+        facebookPixelId: '999',
+        tiktokPixelId: 'C4ABCDEF',
+        googleAdsConversionId: 'AW-1234',
+        googleAdsConversionLabel: 'abc_DEF',
+      },
       videoPixel: { provider: 'youtube', pixelId: 'YT-42' },
       chatMessaging: { provider: 'crisp', websiteId: 'web-123', token: 'secret?', welcomeMessage: '  Ahoy!  ' },
     });

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { createOperator, db, expectError, get, post, type Operator } from '../../harness';
 import { locations } from '../../../src/db/schema/locations';
 import { at, book, bookBody, dateAhead, email, eventsOf, rentalItem, tourItem, HOUR } from '../bookings/factories';
-import { ip, mailedCode, paidBooking, requestCode, sessionToken, verify } from './factories';
+import { freshWindow, ip, mailedCode, paidBooking, requestCode, sessionToken, verify } from './factories';
 import { makeBooking, makeItem } from '../schedule/factories';
 
 const cancel = (rentalId: string, token?: string, body: Record<string, unknown> = {}) =>
@@ -71,7 +71,9 @@ describe('POST /public/bookings/{rentalId}/cancellation-otp and verify-cancellat
     // Parallel guesses on a fresh code: exactly five are counted, and the right code is refused after them.
     const b = await requestCode(rentalId);
     const fresh = (await mailedCode(op.customerId, b.body.sessionId)).code;
-    const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => verify(rentalId, b.body.sessionId, String((Number(fresh) + 1 + i) % 1_000_000).padStart(6, '0'))));
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => verify(rentalId, b.body.sessionId, String((Number(fresh) + 1 + i) % 1_000_000).padStart(6, '0'))),
+    );
     expect(guesses.every((g) => g.status === 400)).toBe(true);
     const attempts = await env.DB.prepare('SELECT attempts FROM renter_otps WHERE id = ?').bind(b.body.sessionId).first<{ attempts: number }>();
     expect(attempts!.attempts).toBe(5);
@@ -100,9 +102,11 @@ describe('POST /public/bookings/{rentalId}/cancellation-otp and verify-cancellat
     expectError(await post(`/public/bookings/${noMail.id}/verify-cancellation-otp`, {}), 400, 'validation_failed');
   });
 
-  it('limits code requests per client address (429 with Retry-After) and sends at most 5 e-mails an hour to one address', async () => {
+  it('limits code requests per client address (429 with Retry-After) and sends at most 5 e-mails an hour to one address', { timeout: 60_000 }, async () => {
     const op = await createOperator();
     const { rentalId } = await paidBooking(op);
+    await freshWindow(3_600_000);
+    await freshWindow(60_000);
     const from = ip();
     const answers = [];
     for (let i = 0; i < 21; i++) answers.push(await requestCode(rentalId, from));
@@ -227,7 +231,9 @@ describe('POST /public/bookings/{rentalId}/cancel', () => {
     expect(refunded).toHaveLength(1);
     expect(refunded[0].payload.data ?? refunded[0].payload).toMatchObject({ kind: 'renter_cancellation', amountCents: 10000, rentalId, method: 'card' });
     expect(await eventsOf(op.customerId, 'booking.cancelled')).toHaveLength(1);
-    const ledger = await env.DB.prepare(`SELECT entry_type, amount, source FROM ledger_entries WHERE rental_id = ? AND entry_type IN ('refund', 'cancellation_fee')`)
+    const ledger = await env.DB.prepare(
+      `SELECT entry_type, amount, source FROM ledger_entries WHERE rental_id = ? AND entry_type IN ('refund', 'cancellation_fee')`,
+    )
       .bind(rentalId)
       .all<{ entry_type: string; amount: number; source: string }>();
     expect(ledger.results.map((e) => [e.entry_type, e.amount]).sort()).toEqual([

@@ -14,7 +14,7 @@ import { locations } from '../../../src/db/schema/locations';
 import { payments } from '../../../src/adapters/payments';
 import { eventsOf, HOUR } from '../bookings/factories';
 import { makeBooking, makeItem, makeLocation } from '../schedule/factories';
-import { ip, paidBooking, sessionToken } from './factories';
+import { freshWindow, ip, paidBooking, sessionToken } from './factories';
 
 /** A paid booking moved to completed by the operator (check-in, check-out). */
 async function completedBooking(op: Operator, o: { paymentMethodId?: string } = {}) {
@@ -104,7 +104,11 @@ describe('POST /public/bookings/{rentalId}/tip', () => {
 const PDF = new TextEncoder().encode('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 
-function upload(rentalId: string, bytes: Uint8Array, o: { name?: string; type?: string; kind?: string; field?: string; headers?: Record<string, string> } = {}) {
+function upload(
+  rentalId: string,
+  bytes: Uint8Array,
+  o: { name?: string; type?: string; kind?: string; field?: string; headers?: Record<string, string> } = {},
+) {
   const form = new FormData();
   form.set(o.field ?? 'file', new File([bytes], o.name ?? 'policy.pdf', { type: o.type ?? 'application/pdf' }));
   if (o.kind) form.set('kind', o.kind);
@@ -117,7 +121,15 @@ describe('POST /public/bookings/{rentalId}/documents', () => {
     const { rentalId } = await paidBooking(op);
     const r = await upload(rentalId, PDF, { name: 'Boat insurance.pdf', kind: 'insurance' });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ rentalId, kind: 'insurance', fileName: 'Boat insurance.pdf', contentType: 'application/pdf', size: PDF.length, documentsCount: 1, maxDocuments: 10 });
+    expect(r.body).toMatchObject({
+      rentalId,
+      kind: 'insurance',
+      fileName: 'Boat insurance.pdf',
+      contentType: 'application/pdf',
+      size: PDF.length,
+      documentsCount: 1,
+      maxDocuments: 10,
+    });
     // A PNG named .pdf and declared as PDF is stored as the PNG it is.
     const png = await upload(rentalId, PNG, { name: 'registration.pdf', type: 'application/pdf', kind: 'ownership' });
     expect(png.body).toMatchObject({ contentType: 'image/png', kind: 'ownership', documentsCount: 2 });
@@ -138,7 +150,11 @@ describe('POST /public/bookings/{rentalId}/documents', () => {
   it('refuses files that are not documents, empty or over 10 MB, a missing file field and a wrong kind', async () => {
     const op = await createOperator();
     const { rentalId } = await paidBooking(op);
-    expectError(await upload(rentalId, new TextEncoder().encode('<html><script>alert(1)</script></html>'), { name: 'x.pdf' }), 400, 'unsupported_document_type');
+    expectError(
+      await upload(rentalId, new TextEncoder().encode('<html><script>alert(1)</script></html>'), { name: 'x.pdf' }),
+      400,
+      'unsupported_document_type',
+    );
     expectError(await upload(rentalId, new Uint8Array(0)), 400, 'unsupported_document_type');
     const big = new Uint8Array(10 * 1024 * 1024 + 10);
     big.set(PDF.subarray(0, 8));
@@ -168,9 +184,10 @@ describe('POST /public/bookings/{rentalId}/documents', () => {
     expectError(await upload('bk_unknown_0000', PDF), 404, 'not_found');
   });
 
-  it('limits uploads per client address (30 in 10 minutes)', async () => {
+  it('limits uploads per client address (30 in 10 minutes)', { timeout: 60_000 }, async () => {
     const op = await createOperator();
     const { rentalId } = await paidBooking(op);
+    await freshWindow(600_000);
     const from = ip();
     const rs = [];
     for (let i = 0; i < 31; i++) rs.push(await upload('bk_unknown_0000', PDF, { headers: from }));
@@ -350,10 +367,14 @@ describe('POST /public/locations/{locationId}/reviews', () => {
     expect(mails.results[0].body).toContain('https://g.page/r/demo-marina/review');
   });
 
-  it("refuses open bookings, bookings at another location, unknown locations and locations with no platforms", async () => {
+  it('refuses open bookings, bookings at another location, unknown locations and locations with no platforms', async () => {
     const { op, second } = await withReviews();
     const open = await paidBooking(op);
-    expectError(await post(`/public/locations/${op.locationId}/reviews`, { reviewConnections: ['google'], rentalId: open.rentalId }), 400, 'booking_not_completed');
+    expectError(
+      await post(`/public/locations/${op.locationId}/reviews`, { reviewConnections: ['google'], rentalId: open.rentalId }),
+      400,
+      'booking_not_completed',
+    );
     expectError(await post(`/public/locations/${second}/reviews`, { reviewConnections: ['google'], rentalId: open.rentalId }), 404, 'not_found');
     expectError(await post('/public/locations/loc_unknown_0000/reviews', { reviewConnections: ['google'] }), 404, 'not_found');
     expectError(await post(`/public/locations/${op.locationId}/reviews`, {}), 400, 'validation_failed');

@@ -57,7 +57,14 @@ describe('GET /public/available-staff', () => {
   it('lists staff with the skill whose shifts cover the whole window and who are not assigned to a booking in it', async () => {
     const r = await available('captain', 2, '13:00', '15:00');
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ locationId: op.locationId, timezone: TZ, skill: 'captain', available: true, count: 1, staff: [{ staffId: carl, displayName: 'Carl' }] });
+    expect(r.body).toMatchObject({
+      locationId: op.locationId,
+      timezone: TZ,
+      skill: 'captain',
+      available: true,
+      count: 1,
+      staff: [{ staffId: carl, displayName: 'Carl' }],
+    });
     expect(r.body.startTime).toBe(at(TZ, 2, '13:00'));
     // The assigned charter makes Carl busy; the shift starts at 09:00; back-to-back shifts join.
     expect((await available('captain', 2, '11:00', '12:30')).body).toMatchObject({ available: false, count: 0, staff: [] });
@@ -80,10 +87,15 @@ describe('GET /public/available-staff', () => {
     expectError(await available('pirate', 2, '09:00', '10:00'), 400, 'validation_failed');
     expectError(await available('captain', 2, '10:00', '09:00'), 400);
     expectError(
-      await get(`/public/available-staff?${new URLSearchParams({ locationId: op.locationId, skill: 'captain', startTime: at(TZ, 2, '09:00'), endTime: at(TZ, 3, '10:00') })}`),
+      await get(
+        `/public/available-staff?${new URLSearchParams({ locationId: op.locationId, skill: 'captain', startTime: at(TZ, 2, '09:00'), endTime: at(TZ, 3, '10:00') })}`,
+      ),
       400,
     );
-    expectError(await get(`/public/available-staff?${new URLSearchParams({ locationId: op.locationId, skill: 'captain', startTime: 'tomorrow', endTime: 'later' })}`), 400);
+    expectError(
+      await get(`/public/available-staff?${new URLSearchParams({ locationId: op.locationId, skill: 'captain', startTime: 'tomorrow', endTime: 'later' })}`),
+      400,
+    );
     expectError(await get('/public/available-staff'), 400, 'validation_failed');
     expectError(await available('captain', 2, '09:00', '10:00', 'loc_unknown_0000'), 404, 'not_found');
   });

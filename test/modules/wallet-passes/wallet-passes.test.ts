@@ -194,7 +194,11 @@ describe('GET /public/bookings/{rentalId}/calendar.ics', () => {
 describe('POST /coreBooking/check-in/scan', () => {
   it("checks the booking in with its pass's code, twice harmlessly, and refuses forged, foreign and unknown codes", async () => {
     const op = await createOperator();
-    const { rentalId } = await booked(op, { day: 0, start: new Date(Date.now() + 3_600_000).toISOString(), end: new Date(Date.now() + 3 * 3_600_000).toISOString() });
+    const { rentalId } = await booked(op, {
+      day: 0,
+      start: new Date(Date.now() + 3_600_000).toISOString(),
+      end: new Date(Date.now() + 3 * 3_600_000).toISOString(),
+    });
     const token = (await get(`/public/bookings/${rentalId}/wallet-pass-a`)).body.barcode.message as string;
     // Another operator scanning it: 404 (never reveal the booking).
     const intruder = await otherOperator();
