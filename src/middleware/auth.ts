@@ -1,12 +1,13 @@
 import type { Context } from 'hono';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { and, eq, isNull } from 'drizzle-orm';
-import { ANONYMOUS, isAdmin, type AppEnv, type Authenticator, type Principal } from '../lib/context';
+import { ANONYMOUS, isAdmin, isPlatformStaff, type AppEnv, type Authenticator, type Principal } from '../lib/context';
 import { ApiError } from '../lib/errors';
 import { base64UrlDecodeString, sha256Hex, timingSafeEqual } from '../lib/crypto';
 import { getDb } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
+import type { AuthScheme } from '../lib/openapi';
 import { enforceRateLimit } from './rate-limit';
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
@@ -172,4 +173,21 @@ export const authenticateOperator: Authenticator = async (c, access) => {
   if (access === 'admin' && !isAdmin(principal)) throw new ApiError('forbidden', 'This operation needs admin permission');
   const limit = principal.plan === 'enterprise' ? 500 : 100;
   return enforceRateLimit(c, principal.credentialId, limit);
+};
+
+/**
+ * Route scheme of the endpoints for Berth's own staff (app review, cross-operator search): the
+ * platform key (`x-platform-key`) or an identity-provider token with the platform role, resolved
+ * by the app's authenticator like any credential. Missing credentials 401; operators' credentials,
+ * admins included, 403. Services still call `requirePlatformStaff`.
+ */
+export const platformAuth: AuthScheme = {
+  security: [{ PlatformKey: [] }, { BearerJwt: [] }],
+  middleware: async (c, next) => {
+    const headers = await c.get('authenticate')(c, 'operator');
+    if (!isPlatformStaff(c.get('principal')))
+      throw new ApiError('forbidden', `This operation is for Berth's platform staff (x-platform-key or a platform-role token)`);
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  },
 };
