@@ -19,8 +19,8 @@ const zObject = (max = 20_000) =>
 const zExpectedVersion = () =>
   z.union([z.string().trim().min(1).max(64), z.number().int()]).openapi({
     type: 'string',
-    description:
-      'The `version` you read, sent back as it was (an opaque string; a number is taken as its decimal string). The write answers 409 `version_conflict` unless it is the current version.',
+    description: `The \`version\` you read, sent back as it was (an opaque string; a number is taken as its decimal string).
+The write answers 409 \`version_conflict\` unless it is the current version.`,
     example: '1',
   });
 
