@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import type { InventoryLock } from '../durable-objects/inventory-lock';
-import type { RateLimiter } from '../durable-objects/rate-limiter';
+import type { InventoryLockRpc } from './modules/availability/types';
+import type { RateLimiterRpc } from '../durable-objects/rate-limiter-protocol';
 import type { QueueMessage } from './lib/module';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
-  INVENTORY_LOCK: DurableObjectNamespace<InventoryLock>;
-  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One InventoryLock object per inventory item (typed by its RPC protocol, not its class: no import cycle). */
+  INVENTORY_LOCK: DurableObjectNamespace<InventoryLockRpc>;
+  /** One RateLimiter object per credential. */
+  RATE_LIMITER: DurableObjectNamespace<RateLimiterRpc>;
   EVENTS_QUEUE: Queue<QueueMessage>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';

@@ -5,7 +5,6 @@ import { channelConnections, channelKeys, channels } from '../../db/schema/chann
 import { customers } from '../../db/schema/accounts';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { newId, randomString } from '../../lib/ids';
-import { ApiError } from '../../lib/errors';
 
 export type ChannelRow = typeof channels.$inferSelect;
 export type ConnectionRow = typeof channelConnections.$inferSelect;
@@ -45,10 +44,18 @@ export interface ChannelPrincipal {
   scope: string;
 }
 
-export async function resolveChannelKey(db: DB, secret: string): Promise<ChannelPrincipal> {
-  const invalid = () => channelFail('invalid_api_key', 'The key does not exist or was rotated; contact the operator, do not retry');
-  if (!/^rtc_(live|test)_[A-Za-z0-9_]{16,120}$/.test(secret)) throw invalid();
-  const hash = await sha256Hex(secret);
+const invalidKey = () => channelFail('invalid_api_key', 'The key does not exist or was rotated; contact the operator, do not retry');
+
+/** 401 `invalid_api_key` for a string that cannot be a channel key (checked before any lookup). */
+export function checkChannelKeyFormat(secret: string): void {
+  if (!/^rtc_(live|test)_[A-Za-z0-9_]{16,120}$/.test(secret)) throw invalidKey();
+}
+
+/** The key holder of a channel key (`hash`: its SHA-256, when the caller computed it already). One read. */
+export async function resolveChannelKey(db: DB, secret: string, hash?: string): Promise<ChannelPrincipal> {
+  const invalid = invalidKey;
+  checkChannelKeyFormat(secret);
+  hash ??= await sha256Hex(secret);
   // One read: the key with its channel or connection.
   const row = await db
     .select({ key: channelKeys, channel: channels, connection: channelConnections })

@@ -5,8 +5,9 @@ import type { AppEnv } from '../../lib/context';
 import { getDb } from '../../db/client';
 import { channels } from '../../db/schema/channel';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
-import { enforceRateLimit } from '../../middleware/rate-limit';
-import { resolveChannelKey, type ChannelPrincipal, type ChannelRow } from './keys';
+import { markAuthenticated } from '../../lib/round-trips';
+import { applyRateLimit, lookupAndCount } from '../../middleware/rate-limit';
+import { checkChannelKeyFormat, resolveChannelKey, type ChannelPrincipal, type ChannelRow } from './keys';
 
 export const CHANNEL_RATE_LIMIT = 300;
 
@@ -18,16 +19,21 @@ export const portalOf = (c: { get: (k: 'channel') => unknown }) => c.get('channe
 /**
  * Channel keys: `Authorization: Bearer rtc_...` or `X-Channel-Key: rtc_...`. Missing → 401
  * `missing_api_key`; unknown or rotated → 401 `invalid_api_key`; paused → 403 `connection_paused`.
- * 300 requests per minute per key holder with X-RateLimit-* on every answer.
+ * 300 requests per minute per key (a key holder has one active key per mode: rotation revokes the
+ * old one) with X-RateLimit-* on every answer. One round trip: the key is read in parallel with its
+ * rate count (bucketed by the key's hash), and never cached, so a rotated key stops at once.
  */
 export const channelAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const authz = c.req.header('authorization');
   const bearer = authz ? /^Bearer\s+(.+)$/i.exec(authz.trim())?.[1] : undefined;
   const key = (bearer ?? c.req.header('x-channel-key') ?? '').trim();
   if (!key) throw channelFail('missing_api_key', 'Send your channel key as "Authorization: Bearer rtc_..." or "X-Channel-Key: rtc_..."');
-  const principal = await resolveChannelKey(getDb(c.env.DB), key);
+  checkChannelKeyFormat(key);
+  const hash = await sha256Hex(key);
+  const [principal, count] = await lookupAndCount(c, `chan:${hash}`, resolveChannelKey(getDb(c.env.DB), key, hash));
   c.set('channel', principal);
-  const headers = await enforceRateLimit(c, `chan:${principal.scope}`, CHANNEL_RATE_LIMIT);
+  markAuthenticated(c.env);
+  const headers = applyRateLimit(count, CHANNEL_RATE_LIMIT);
   await next();
   for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
 };
@@ -38,10 +44,11 @@ export const portalAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = authz ? /^Bearer\s+(rtp_[A-Za-z0-9]{16,120})$/i.exec(authz.trim())?.[1] : undefined;
   if (!token) throw channelFail('missing_api_key', 'Send the partner-portal token as "Authorization: Bearer rtp_..."');
   const hash = await sha256Hex(token);
-  const channel = await getDb(c.env.DB).select().from(channels).where(eq(channels.portalTokenHash, hash)).get();
+  const [channel, count] = await lookupAndCount(c, `portal:${hash}`, getDb(c.env.DB).select().from(channels).where(eq(channels.portalTokenHash, hash)).get());
   if (!channel || !timingSafeEqual(channel.portalTokenHash, hash)) throw channelFail('invalid_api_key', 'Unknown partner-portal token');
   c.set('channel', channel);
-  const headers = await enforceRateLimit(c, `portal:${channel.id}`, CHANNEL_RATE_LIMIT);
+  markAuthenticated(c.env);
+  const headers = applyRateLimit(count, CHANNEL_RATE_LIMIT);
   await next();
   for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
 };
