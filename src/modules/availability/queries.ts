@@ -10,7 +10,7 @@
  * fetched conditionally in SQL: the statement returns no rows when the stored version key still
  * matches, so a warm cache costs the same single round trip and almost no transfer.
  */
-import { and, asc, eq, gt, inArray, isNull, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DB, Stmt } from '../../db/client';
 import { allocations, inventoryAssets, inventoryItems } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
@@ -136,10 +136,14 @@ export function itemStatements(db: DB, itemIds: string[], customerId: string | n
 
 type ItemBatch = [ItemRow[], LocationRow[], (Pick<AssetRow, 'id' | 'name' | 'status' | 'displayOrder' | 'customerId'> & { itemId: string })[]];
 
-/** The contexts of the items a batch of `itemStatements` read (deleted, foreign and location-less items are absent). */
-export function itemContextsFrom([items, locs, assets]: ItemBatch): Map<string, ItemContext> {
+/**
+ * The contexts of the items a batch of `itemStatements` read (deleted, foreign and location-less
+ * items are absent). `only`: build these items only (the others may have settings that do not parse).
+ */
+export function itemContextsFrom([items, locs, assets]: ItemBatch, only?: Set<string>): Map<string, ItemContext> {
   const out = new Map<string, ItemContext>();
   for (const row of items) {
+    if (only && !only.has(row.id)) continue;
     const location = locs.find((l) => l.id === row.locationId && l.customerId === row.customerId);
     if (!location) continue;
     out.set(row.id, itemContextFrom(row, location, cacheAssets(row, assets.filter((a) => a.itemId === row.id))));
@@ -159,6 +163,18 @@ export async function loadItemContext(db: DB, itemId: string, customerId: string
   return hit;
 }
 
+/** The other (not deleted) items at the location of `itemId`, id and settings only: their global add-ons are offered with it. For a batch. */
+export function otherItemsAtLocationStatement(db: DB, itemId: string, customerId: string) {
+  const locationOf = db
+    .select({ l: inventoryItems.locationId })
+    .from(inventoryItems)
+    .where(and(eq(inventoryItems.id, itemId), eq(inventoryItems.customerId, customerId)));
+  return db
+    .select({ id: inventoryItems.id, data: inventoryItems.data })
+    .from(inventoryItems)
+    .where(and(eq(inventoryItems.customerId, customerId), eq(inventoryItems.locationId, locationOf), isNull(inventoryItems.deletedAt), ne(inventoryItems.id, itemId)));
+}
+
 /** Several items and their operators' locations in one D1 round trip (a batch of single-table reads). Callers check visibility. */
 export async function loadItemRows(db: DB, itemIds: string[], customerIds: string[]) {
   const out = new Map<string, { row: ItemRow; location: LocationRow | undefined }>();
@@ -174,15 +190,38 @@ export async function loadItemRows(db: DB, itemIds: string[], customerIds: strin
   return out;
 }
 
+/**
+ * The ids among `itemIds` whose state key differs from the one the caller holds (`known`: id ->
+ * `stateKeyOf`), as a subquery: a caller with cached answers fetches allocations only for items
+ * that changed, in the same batch that reads the items.
+ */
+export function itemsChangedStatement(db: DB, itemIds: string[], known: Map<string, string>): SQL {
+  const pairs = [...known].map(([id, key]) => `${id}#${key}`);
+  return db
+    .select({ id: inventoryItems.id })
+    .from(inventoryItems)
+    .where(
+      and(
+        inJson(inventoryItems.id, itemIds),
+        pairs.length ? sql`(${inventoryItems.id} || '#' || ${stateKeySql}) not in (select value from json_each(${JSON.stringify(pairs)}))` : undefined,
+      ),
+    )
+    .getSQL();
+}
+
 /** Active allocations of the given items touching [from, to) (with the margin), as one statement for a batch. */
-export function allocationsStatement(db: DB, q: { itemIds: string[] | SQL; customerIds?: string[] | SQL; from: number; to: number; unlessKeys?: string[] }) {
+export function allocationsStatement(db: DB, q: { itemIds: string[] | SQL; customerIds?: string[] | SQL; from: number; to: number }) {
   return db
     .select()
     .from(allocations)
     .where(
       and(
-        Array.isArray(q.itemIds) ? inJson(allocations.itemId, q.itemIds) : inArray(allocations.itemId, q.itemIds),
-        q.customerIds ? (Array.isArray(q.customerIds) ? inJson(allocations.customerId, q.customerIds) : inArray(allocations.customerId, q.customerIds)) : undefined,
+        Array.isArray(q.itemIds) ? inJson(allocations.itemId, q.itemIds) : sql`${allocations.itemId} in (${q.itemIds})`,
+        q.customerIds
+          ? Array.isArray(q.customerIds)
+            ? inJson(allocations.customerId, q.customerIds)
+            : sql`${allocations.customerId} in (${q.customerIds})`
+          : undefined,
         eq(allocations.active, true),
         lt(allocations.blockedStart, q.to + MARGIN_MS),
         gt(allocations.blockedEnd, q.from - MARGIN_MS),

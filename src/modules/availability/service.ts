@@ -126,8 +126,9 @@ function visibleItem(ctx: Ctx, item: ItemContext, locationId?: string): ItemCont
  * remembers what it was computed from: the item's state key (`version`, `allocSeq` — bumped by
  * triggers on every allocation write, whichever path wrote it — and `updatedAt`) and its zone.
  *
- * - Within AVAILABILITY_FRESH_MS of its last check, and while no write has gone through this
- *   isolate since (`localWriteCount`), an entry is answered without any round trip.
+ * - Within AVAILABILITY_FRESH_MS of its last check, and while no write to the tables it depends on
+ *   has gone through this isolate since (`localWriteCount`), an entry is answered without any
+ *   round trip.
  * - Otherwise it is checked in ONE round trip: the item is read and its allocations come back only
  *   if the state key changed (the same batch recomputes the view when it did). A request with
  *   `Cache-Control: no-cache` always checks.
@@ -138,6 +139,8 @@ function visibleItem(ctx: Ctx, item: ItemContext, locationId?: string): ItemCont
  * clock, so an entry lives at most VIEW_TTL_MS and never past the first hold expiry in it.
  */
 export const AVAILABILITY_FRESH_MS = 2_000;
+/** The tables a view depends on: a write to one of them through this isolate makes its views check D1 again. */
+const VIEW_TABLES = ['allocations', 'inventory_items', 'inventory_assets', 'locations'] as const;
 const VIEW_TTL_MS = 30_000;
 const VIEW_CACHE_MAX = 500;
 
@@ -177,8 +180,8 @@ async function cachedView<V>(
   const now = Date.now();
   const hit = cache.get(key);
   const usable = hit && hit.validUntil > now ? hit : undefined;
-  if (usable && !q.revalidate && now - usable.checkedAt < AVAILABILITY_FRESH_MS && usable.writes === localWriteCount()) return usable;
-  const writes = localWriteCount();
+  if (usable && !q.revalidate && now - usable.checkedAt < AVAILABILITY_FRESH_MS && usable.writes === localWriteCount(VIEW_TABLES)) return usable;
+  const writes = localWriteCount(VIEW_TABLES);
   const state = await loadItemState(ctx.db, { itemId: q.itemId, customerId: null, from: q.from, to: q.to, cached: usable?.item, busyUnlessKey: usable?.stateKey });
   if (state.busy === null && usable && usable.tz === state.ctx.item.timezone) {
     const refreshed = { ...usable, item: state.ctx, checkedAt: now, writes };
@@ -429,10 +432,12 @@ export {
   itemContextOf,
   itemContextsFrom,
   itemStatements,
+  itemsChangedStatement,
   loadAllocationsFor,
   loadItemContext,
   loadItemRows,
   loadItemState,
+  otherItemsAtLocationStatement,
   stateKeyOf,
   type ItemContext,
   type ItemRow,

@@ -9,8 +9,9 @@ import { loadItemContext } from '../availability/service';
 import { release, reserve } from '../availability/service';
 import { activityStmt } from './activity';
 import { CHARGE_TYPES } from './ledger';
-import { bookingOut, getBookingRow, type BookingRow } from './view';
-import { casUpdate, commitChange, releaseAllocations, seatsOf } from './lifecycle-shared';
+import { bookingOut, type BookingRow } from './views';
+import { getBookingRow } from './queries';
+import { casUpdate, commitChange, releaseAllocations, seatsOf } from './changes';
 
 // ------------------------------------------------------------------------------------------------
 // Reschedule

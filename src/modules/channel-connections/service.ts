@@ -146,7 +146,7 @@ export async function connect(ctx: Ctx, input: { channelId: string; commissionRa
       details: { channelId: channel.id, commissionRate: row.commissionRate },
     },
   });
-  await syncChannelEndpoints(ctx.db, channel.id);
+  await syncChannelEndpoints(ctx, channel.id);
   return connectionOut(row, channel.name);
 }
 
@@ -206,7 +206,7 @@ export async function updateConnection(
       audit: { action: 'channel.connection_update', targetType: 'channel_connection', targetId: id, details: patch },
     },
   );
-  if (existing.channelId) await syncChannelEndpoints(ctx.db, existing.channelId);
+  if (existing.channelId) await syncChannelEndpoints(ctx, existing.channelId);
   return getConnection(ctx, id);
 }
 
@@ -227,7 +227,7 @@ export async function removeConnection(ctx: Ctx, id: string) {
     ],
     { audit: { action: 'channel.connection_remove', targetType: 'channel_connection', targetId: id } },
   );
-  if (existing.channelId) await syncChannelEndpoints(ctx.db, existing.channelId);
+  if (existing.channelId) await syncChannelEndpoints(ctx, existing.channelId);
   return getConnection(ctx, id);
 }
 
@@ -255,5 +255,5 @@ export async function rotateKey(ctx: Ctx, id: string, mode: KeyMode) {
 
 export async function connectionSettlement(ctx: Ctx, id: string, month: string) {
   const conn = await connectionInTenant(ctx, id);
-  return settlement(ctx.db, [conn.id], month);
+  return settlement(ctx, [conn.id], month);
 }
