@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { InventoryLockRpc } from './modules/availability/types';
 import type { RateLimiterRpc } from '../durable-objects/rate-limiter-protocol';
 import type { QueueMessage } from './lib/module';
+import { createLogger } from './lib/logger';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
 export interface Env {
@@ -97,7 +98,7 @@ export function checkConfig(env: Env): void {
     else {
       const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.input === undefined ? 'missing' : i.message}`);
       checked = { ok: false, message: `Configuration error: ${problems.join('; ')}` };
-      console.log(JSON.stringify({ level: 'error', msg: checked.message }));
+      createLogger({ component: 'config' }).error(checked.message);
     }
   }
   if (!checked.ok) throw new ConfigError(checked.message);

@@ -18,6 +18,7 @@
 import type { Env } from '../../env';
 import type { Ctx } from '../../lib/context';
 import { ApiError, reviveError } from '../../lib/errors';
+import { createLogger, type Logger } from '../../lib/logger';
 import { afterResponse } from '../../lib/round-trips';
 import type { Reservation, ReserveRefusal, ReserveRequest } from './types';
 
@@ -36,6 +37,11 @@ export {
 
 export const lockOf = (env: Env, itemId: string) => env.INVENTORY_LOCK.get(env.INVENTORY_LOCK.idFromName(itemId));
 
+/** Lock calls take the caller's context, or a bare env (jobs, tests, scripts). */
+type Caller = Ctx | Env;
+const envOf = (c: Caller): Env => ('principal' in c ? c.env : c);
+const logOf = (c: Caller): Logger => ('principal' in c ? c.log : createLogger({ component: 'lock' }));
+
 export function refusalError(r: ReserveRefusal): ApiError {
   const extra: Record<string, unknown> = {};
   if (r.reasons) extra.reasons = r.reasons;
@@ -46,8 +52,8 @@ export function refusalError(r: ReserveRefusal): ApiError {
 }
 
 /** Reserves inside the item's lock object; throws the refusal as an ApiError (409 `unavailable`, 404, ...). */
-export async function reserve(env: Env, req: ReserveRequest): Promise<Reservation> {
-  const res = await lockOf(env, req.itemId).reserve(req);
+export async function reserve(caller: Caller, req: ReserveRequest): Promise<Reservation> {
+  const res = await lockOf(envOf(caller), req.itemId).reserve(req);
   if (!res.ok) throw refusalError(res);
   return res;
 }
@@ -56,21 +62,21 @@ export async function reserve(env: Env, req: ReserveRequest): Promise<Reservatio
  * Tells the lock the reservation was written or abandoned. Never throws: a lost release only keeps
  * an abandoned unit until the TTL (a written one is found in D1 by the next check anyway).
  */
-export async function release(env: Env, r: Pick<Reservation, 'itemId' | 'reservationId'>): Promise<void> {
+export async function release(caller: Caller, r: Pick<Reservation, 'itemId' | 'reservationId'>): Promise<void> {
   try {
-    await lockOf(env, r.itemId).release(r.reservationId);
+    await lockOf(envOf(caller), r.itemId).release(r.reservationId);
   } catch (err) {
-    console.warn(JSON.stringify({ level: 'warn', msg: 'reservation release failed', itemId: r.itemId, reservationId: r.reservationId, error: String(err) }));
+    logOf(caller).warn('reservation release failed', { itemId: r.itemId, reservationId: r.reservationId, error: String(err) });
   }
 }
 
-export async function releaseAll(env: Env, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): Promise<void> {
-  await Promise.all(rs.map((r) => release(env, r)));
+export async function releaseAll(caller: Caller, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): Promise<void> {
+  await Promise.all(rs.map((r) => release(caller, r)));
 }
 
 /** After a successful write: the releases run after the response (off the request's critical path). */
 export function releaseLater(ctx: Ctx, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): void {
-  if (rs.length) afterResponse(ctx, () => releaseAll(ctx.env, rs));
+  if (rs.length) afterResponse(ctx, () => releaseAll(ctx, rs));
 }
 
 /**
@@ -78,18 +84,18 @@ export function releaseLater(ctx: Ctx, rs: Pick<Reservation, 'itemId' | 'reserva
  * fixed order (by item id, then request order), releasing what it took when one is refused.
  * Returns the reservations in the order of `reqs`.
  */
-export async function reserveAll(env: Env, reqs: ReserveRequest[]): Promise<Reservation[]> {
+export async function reserveAll(caller: Caller, reqs: ReserveRequest[]): Promise<Reservation[]> {
   const order = reqs.map((r, i) => ({ r, i })).sort((a, b) => (a.r.itemId < b.r.itemId ? -1 : a.r.itemId > b.r.itemId ? 1 : a.i - b.i));
   const out: Reservation[] = new Array(reqs.length);
   const taken: Reservation[] = [];
   try {
     for (const { r, i } of order) {
-      const res = await reserve(env, r);
+      const res = await reserve(caller, r);
       taken.push(res);
       out[i] = res;
     }
   } catch (err) {
-    await releaseAll(env, taken);
+    await releaseAll(caller, taken);
     throw err;
   }
   return out;

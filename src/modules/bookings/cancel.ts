@@ -180,7 +180,7 @@ async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Prom
     );
     return { status: 'succeeded', amount: dollars(amount), refundId: r.id };
   } catch (err) {
-    console.log(JSON.stringify({ level: 'error', msg: 'refund after cancellation failed', rentalId: b.id, error: String(err) }));
+    ctx.log.error('refund after cancellation failed', { rentalId: b.id, error: String(err) });
     await commit(ctx, [], {
       audit: {
         action: 'booking.refund_failed',
@@ -232,7 +232,7 @@ async function releaseDeposits(ctx: Ctx, b: BookingRow) {
         },
       );
     } catch (err) {
-      console.log(JSON.stringify({ level: 'error', msg: 'deposit release after cancellation failed', rentalId: b.id, depositId: d.id, error: String(err) }));
+      ctx.log.error('deposit release after cancellation failed', { rentalId: b.id, depositId: d.id, error: String(err) });
     }
   }
 }

@@ -194,11 +194,11 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
     },
   }));
   // Reserve inside each item's lock object (all-or-nothing, fixed order), while the renter is read.
-  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx.env, reqs)]);
+  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx, reqs)]);
   if (reserveRes.status === 'rejected') throw reserveRes.reason;
   const reservations = reserveRes.value;
   if (upsertRes.status === 'rejected') {
-    await releaseAll(ctx.env, reservations);
+    await releaseAll(ctx, reservations);
     throw upsertRes.reason;
   }
   let upsert: RenterUpsert = upsertRes.value;
@@ -283,7 +283,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
     // Written: the lock finds the rows in D1, the release is housekeeping after the response.
     // Not written: released before answering, so a retry finds the units free at once.
     if (written) releaseLater(ctx, reservations);
-    else await releaseAll(ctx.env, reservations);
+    else await releaseAll(ctx, reservations);
   }
 }
 

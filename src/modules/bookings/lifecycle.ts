@@ -8,8 +8,7 @@
  * fires `booking.status_changed` plus its own event.
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
-import { requirePermission } from '../../lib/context';
+import { type Ctx, requirePermission } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError, type CoreErrorCode } from '../../lib/errors';

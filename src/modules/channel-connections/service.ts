@@ -1,6 +1,5 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
-import { tenantOf } from '../../lib/context';
+import { type Ctx, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
