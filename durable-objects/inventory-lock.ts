@@ -97,7 +97,8 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     try {
       return await this.doReserve(req, readSeq);
     } catch (err) {
-      if (err instanceof ApiError) return { ok: false, status: err.status, code: err.code, message: err.message, details: err.details } satisfies ReserveRefusal;
+      if (err instanceof ApiError)
+        return { ok: false, status: err.status, code: err.code, message: err.message, details: err.details } satisfies ReserveRefusal;
       throw err;
     } finally {
       this.inflight.delete(readSeq);

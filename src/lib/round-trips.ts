@@ -116,8 +116,7 @@ function countedStub<T extends object>(stub: T, counter: RoundTripCounter, label
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown;
       if (typeof prop === 'symbol' || prop === 'then' || typeof value !== 'function') return value;
-      return (...args: unknown[]) =>
-        track(counter, `${label}.${prop}`, () => (target as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop](...args));
+      return (...args: unknown[]) => track(counter, `${label}.${prop}`, () => (target as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop](...args));
     },
   });
 }
@@ -169,7 +168,10 @@ export function roundTripHeaders(c: RoundTripCounter): Record<string, string> {
   return {
     'X-Round-Trips': String(c.depth),
     'X-Round-Trips-Operation': String(c.depth - c.operationStart),
-    'X-Round-Trip-Trace': c.trace.join(' | ').replace(/[^\x20-\x7e]/g, '?').slice(0, 4000),
+    'X-Round-Trip-Trace': c.trace
+      .join(' | ')
+      .replace(/[^\x20-\x7e]/g, '?')
+      .slice(0, 4000),
   };
 }
 

@@ -48,7 +48,9 @@ function trips(r: ApiResult): Trips {
 function within(t: Trips, budget: { total?: number; operation?: number }, what: string) {
   if (budget.total !== undefined) expect(t.total, `${what}: ${t.total} round trips (budget ${budget.total}): ${t.trace}`).toBeLessThanOrEqual(budget.total);
   if (budget.operation !== undefined)
-    expect(t.operation, `${what}: ${t.operation} round trips after authentication (budget ${budget.operation}): ${t.trace}`).toBeLessThanOrEqual(budget.operation);
+    expect(t.operation, `${what}: ${t.operation} round trips after authentication (budget ${budget.operation}): ${t.trace}`).toBeLessThanOrEqual(
+      budget.operation,
+    );
 }
 
 describe('round-trip budgets', () => {
@@ -127,9 +129,13 @@ describe('round-trip budgets', () => {
   it('an authenticated read of one record: <= 2 with the API-key lookup; a revoked key is refused by the very next request', async () => {
     const op = await createOperator();
     const item = await bookingItem(op, { assets: 1 });
-    const b = await post('/coreBooking/book', bookBody({ inventoryId: item.id, startTime: atLocal(op.timezone, 4, '10:00'), endTime: atLocal(op.timezone, 4, '12:00') }), {
-      key: op.adminKey,
-    });
+    const b = await post(
+      '/coreBooking/book',
+      bookBody({ inventoryId: item.id, startTime: atLocal(op.timezone, 4, '10:00'), endTime: atLocal(op.timezone, 4, '12:00') }),
+      {
+        key: op.adminKey,
+      },
+    );
     expect(b.status, b.text).toBe(201);
     const user = await op.addUser({ role: 'admin', permissions: ['admin'] });
     const read = await get(`/coreBooking/${b.body.rentalId}`, { key: user.key });

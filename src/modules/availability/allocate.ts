@@ -9,11 +9,15 @@ import { blockConflicts, bookingBlock, checkWindow, departuresBetween, pickAsset
 import type { ItemContext } from './queries';
 import type { Busy, Departure, NewAllocation, ReserveLine, ReserveRefusal } from './types';
 
-export type Allocation =
-  | { ok: true; allocations: NewAllocation[]; assetIds: string[]; consumedHoldIds: string[]; departure?: Departure }
-  | ReserveRefusal;
+export type Allocation = { ok: true; allocations: NewAllocation[]; assetIds: string[]; consumedHoldIds: string[]; departure?: Departure } | ReserveRefusal;
 
-const unavailable = (message: string, extra: Partial<ReserveRefusal> = {}): ReserveRefusal => ({ ok: false, status: 409, code: 'unavailable', message, ...extra });
+const unavailable = (message: string, extra: Partial<ReserveRefusal> = {}): ReserveRefusal => ({
+  ok: false,
+  status: 409,
+  code: 'unavailable',
+  message,
+  ...extra,
+});
 
 /**
  * Checks `line` against `busy` (written allocations and reservations pending in the lock) and

@@ -87,7 +87,12 @@ function cachedAssets(row: ItemRow): EngineItem['assets'] | undefined {
 async function engineAssets(db: DB, row: ItemRow): Promise<EngineItem['assets']> {
   const hit = cachedAssets(row);
   if (hit) return hit;
-  const rows = await db.select().from(inventoryAssets).where(eq(inventoryAssets.itemId, row.id)).orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.id)).all();
+  const rows = await db
+    .select()
+    .from(inventoryAssets)
+    .where(eq(inventoryAssets.itemId, row.id))
+    .orderBy(asc(inventoryAssets.displayOrder), asc(inventoryAssets.id))
+    .all();
   return cacheAssets(row, rows);
 }
 
@@ -128,7 +133,14 @@ export function itemStatements(db: DB, itemIds: string[], customerId: string | n
     db.select().from(inventoryItems).where(itemWhere(ids, customerId)),
     db.select().from(locations).where(inArray(locations.id, ofLocations)),
     db
-      .select({ id: inventoryAssets.id, itemId: inventoryAssets.itemId, name: inventoryAssets.name, status: inventoryAssets.status, displayOrder: inventoryAssets.displayOrder, customerId: inventoryAssets.customerId })
+      .select({
+        id: inventoryAssets.id,
+        itemId: inventoryAssets.itemId,
+        name: inventoryAssets.name,
+        status: inventoryAssets.status,
+        displayOrder: inventoryAssets.displayOrder,
+        customerId: inventoryAssets.customerId,
+      })
       .from(inventoryAssets)
       .where(inArray(inventoryAssets.itemId, ofItems)),
   ] as const;
@@ -146,7 +158,17 @@ export function itemContextsFrom([items, locs, assets]: ItemBatch, only?: Set<st
     if (only && !only.has(row.id)) continue;
     const location = locs.find((l) => l.id === row.locationId && l.customerId === row.customerId);
     if (!location) continue;
-    out.set(row.id, itemContextFrom(row, location, cacheAssets(row, assets.filter((a) => a.itemId === row.id))));
+    out.set(
+      row.id,
+      itemContextFrom(
+        row,
+        location,
+        cacheAssets(
+          row,
+          assets.filter((a) => a.itemId === row.id),
+        ),
+      ),
+    );
   }
   return out;
 }
@@ -172,7 +194,14 @@ export function otherItemsAtLocationStatement(db: DB, itemId: string, customerId
   return db
     .select({ id: inventoryItems.id, data: inventoryItems.data })
     .from(inventoryItems)
-    .where(and(eq(inventoryItems.customerId, customerId), eq(inventoryItems.locationId, locationOf), isNull(inventoryItems.deletedAt), ne(inventoryItems.id, itemId)));
+    .where(
+      and(
+        eq(inventoryItems.customerId, customerId),
+        eq(inventoryItems.locationId, locationOf),
+        isNull(inventoryItems.deletedAt),
+        ne(inventoryItems.id, itemId),
+      ),
+    );
 }
 
 /** Several items and their operators' locations in one D1 round trip (a batch of single-table reads). Callers check visibility. */

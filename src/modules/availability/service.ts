@@ -182,7 +182,14 @@ async function cachedView<V>(
   const usable = hit && hit.validUntil > now ? hit : undefined;
   if (usable && !q.revalidate && now - usable.checkedAt < AVAILABILITY_FRESH_MS && usable.writes === localWriteCount(VIEW_TABLES)) return usable;
   const writes = localWriteCount(VIEW_TABLES);
-  const state = await loadItemState(ctx.db, { itemId: q.itemId, customerId: null, from: q.from, to: q.to, cached: usable?.item, busyUnlessKey: usable?.stateKey });
+  const state = await loadItemState(ctx.db, {
+    itemId: q.itemId,
+    customerId: null,
+    from: q.from,
+    to: q.to,
+    cached: usable?.item,
+    busyUnlessKey: usable?.stateKey,
+  });
   if (state.busy === null && usable && usable.tz === state.ctx.item.timezone) {
     const refreshed = { ...usable, item: state.ctx, checkedAt: now, writes };
     cache.set(key, refreshed);
@@ -245,7 +252,12 @@ export async function dayAvailabilityView(
     ctx,
     dayCache,
     `${q.inventoryId}|${q.date}`,
-    { itemId: q.inventoryId, from: Date.parse(`${addDays(q.date, -1)}T00:00:00Z`), to: Date.parse(`${addDays(q.date, 2)}T00:00:00Z`), revalidate: q.revalidate },
+    {
+      itemId: q.inventoryId,
+      from: Date.parse(`${addDays(q.date, -1)}T00:00:00Z`),
+      to: Date.parse(`${addDays(q.date, 2)}T00:00:00Z`),
+      revalidate: q.revalidate,
+    },
     (item, busy, now) => dayAvailability(item.item, busy, q.date, { now, enforceRules: true }),
   );
   const item = visibleItem(ctx, entry.item, q.locationId);
@@ -444,14 +456,4 @@ export {
   type LocationRow,
 } from './queries';
 export { allocate } from './allocate';
-export {
-  backstopConflict,
-  isAllocationConflict,
-  release,
-  releaseAll,
-  releaseLater,
-  reserve,
-  reserveAll,
-  type Reservation,
-  type ReserveRequest,
-} from './lock';
+export { backstopConflict, isAllocationConflict, release, releaseAll, releaseLater, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';

@@ -114,7 +114,8 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   // Server-side price.
   if (opts.priceOverride && lineReqs.length !== 1) throw bad('A seller-set price applies to single-item orders');
   const prepared: PreparedLine[] = [];
-  for (const [i, req] of lineReqs.entries()) prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride, i === 0 ? first.others : undefined));
+  for (const [i, req] of lineReqs.entries())
+    prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride, i === 0 ? first.others : undefined));
   const discounts: OrderDiscount[] = [];
   const dd = input.discountDetails;
   if (dd?.promoCode) {
@@ -291,9 +292,13 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
 async function compensate(ctx: Ctx, charge: PaymentIntent | null, deposit: PaymentIntent | null) {
   const pay = payments(ctx.env);
   if (charge?.status === 'succeeded') {
-    await pay.refund(charge.id, undefined, 'booking_not_written').catch((e) => ctx.log.error('compensating refund failed', { paymentIntentId: charge.id, error: String(e) }));
+    await pay
+      .refund(charge.id, undefined, 'booking_not_written')
+      .catch((e) => ctx.log.error('compensating refund failed', { paymentIntentId: charge.id, error: String(e) }));
   }
   if (deposit?.status === 'requires_capture') {
-    await pay.cancelPaymentIntent(deposit.id).catch((e) => ctx.log.error('compensating deposit void failed', { paymentIntentId: deposit.id, error: String(e) }));
+    await pay
+      .cancelPaymentIntent(deposit.id)
+      .catch((e) => ctx.log.error('compensating deposit void failed', { paymentIntentId: deposit.id, error: String(e) }));
   }
 }

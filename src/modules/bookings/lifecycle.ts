@@ -174,7 +174,8 @@ export async function checkOutBooking(ctx: Ctx, rentalId: string, input: { notes
           ),
         ),
     ],
-  });  return moved.view;
+  });
+  return moved.view;
 }
 
 /** confirmed -> no_show: the renter never came; the capacity is released, the charges stay. */

@@ -45,7 +45,6 @@ export interface CreateBookingOptions {
   preloaded?: { settings: Record<string, unknown>; items: ItemContext[] };
 }
 
-
 export interface BookingResult extends ReturnType<typeof bookingOut> {
   rentals: ReturnType<typeof bookingOut>[];
   order: {

@@ -92,7 +92,6 @@ export async function register(ctx: Ctx, input: { name: string; slug: string; co
 }
 
 export async function getChannel(ctx: Ctx, channel: ChannelRow) {
-  const db = ctx.db;
   return { ...channelOut(channel), merchants: await merchantsOf(ctx, channel.id) };
 }
 

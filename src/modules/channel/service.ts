@@ -200,7 +200,12 @@ export async function availability(reqCtx: Ctx, p: ChannelPrincipal, body: z.out
       .where(inJson(inventoryAssets.itemId, ids)),
     allocationsStatement(db, { itemIds: itemsChangedStatement(db, ids, known), customerIds, from: start, to: end! }),
   ]);
-  const [itemRows, locRows, assetRows, allocRows] = results as [ItemRow[], LocationRow[], Parameters<typeof itemContextsFrom>[0][2], (typeof allocations.$inferSelect)[]];
+  const [itemRows, locRows, assetRows, allocRows] = results as [
+    ItemRow[],
+    LocationRow[],
+    Parameters<typeof itemContextsFrom>[0][2],
+    (typeof allocations.$inferSelect)[],
+  ];
   const active = conns.filter((c) => c.status !== 'removed');
   const offered = new Map<string, { row: ItemRow; conn: ConnectionRow }>();
   for (const row of itemRows) {
@@ -277,7 +282,8 @@ function visibleConnections(ctx: Ctx, p: ChannelPrincipal): SQL {
   return ctx.db.select({ id: channelConnections.id }).from(channelConnections).where(where).getSQL();
 }
 
-const ofKey = (ctx: Ctx, p: ChannelPrincipal) => and(sql`${bookings.channelConnectionId} in (${visibleConnections(ctx, p)})`, eq(bookings.testMode, p.mode === 'test'));
+const ofKey = (ctx: Ctx, p: ChannelPrincipal) =>
+  and(sql`${bookings.channelConnectionId} in (${visibleConnections(ctx, p)})`, eq(bookings.testMode, p.mode === 'test'));
 
 /** A booking created by this key (one read); `not_found` otherwise. */
 async function bookingOfKey(ctx: Ctx, p: ChannelPrincipal, bookingId: string): Promise<BookingRow> {
@@ -479,7 +485,10 @@ function itemStatementsOfSellers(ctx: Ctx, productId: string, customerIds: strin
   const db = ctx.db;
   const item = and(eq(inventoryItems.id, productId), isNull(inventoryItems.deletedAt));
   return [
-    db.select().from(inventoryItems).where(and(item, customerIn(inventoryItems.customerId, customerIds))),
+    db
+      .select()
+      .from(inventoryItems)
+      .where(and(item, customerIn(inventoryItems.customerId, customerIds))),
     db
       .select()
       .from(locations)

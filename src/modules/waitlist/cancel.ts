@@ -80,17 +80,14 @@ export async function cancelEntry(ctx: Ctx, id: string) {
     const { results } = await commit(ctx, [ctx.db.update(waitlistEntries).set(set).where(offerStillOpen(e)), ...endHold(ctx.db, e, 'released')], { audit });
     if (!changes(results[0])) continue;
     // The held spot goes to the next waiting entry.
-    await cascadeSpot(
-      ctx,
-      {
-        customerId: e.customerId,
-        itemId: e.inventoryId,
-        start: e.offerStart as number,
-        end: e.offerEnd as number,
-        trigger: 'offer_cancelled',
-        triggerSourceId: e.offerId,
-      },
-    );
+    await cascadeSpot(ctx, {
+      customerId: e.customerId,
+      itemId: e.inventoryId,
+      start: e.offerStart as number,
+      end: e.offerEnd as number,
+      trigger: 'offer_cancelled',
+      triggerSourceId: e.offerId,
+    });
     return { ...entryOut({ ...e, ...set }), alreadyCancelled: false };
   }
   throw new ApiError('version_conflict', 'The entry changed while it was being cancelled; retry');

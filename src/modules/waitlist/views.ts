@@ -52,9 +52,7 @@ export function bookingUrl(
 ) {
   const configured = loc.details?.bookingUrl;
   const base =
-    typeof configured === 'string' && /^https?:\/\//i.test(configured)
-      ? configured
-      : `${(publicBaseUrl ?? '').replace(/\/$/, '')}/public/day-availability`;
+    typeof configured === 'string' && /^https?:\/\//i.test(configured) ? configured : `${(publicBaseUrl ?? '').replace(/\/$/, '')}/public/day-availability`;
   const params = new URLSearchParams({
     inventoryId: q.inventoryId,
     locationId: q.locationId,
