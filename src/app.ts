@@ -5,6 +5,7 @@ import { Scalar } from '@scalar/hono-api-reference';
 import { ANONYMOUS, type AppEnv } from './lib/context';
 import { ApiError, CORE_ERRORS, errorBody, errorTableMarkdown, type ErrorInfo } from './lib/errors';
 import { moduleHooks, type ModuleDef } from './lib/module';
+import { nullableRefsAsAnyOf } from './lib/openapi';
 import { requestContext } from './middleware/request-id';
 import { authenticateOperator } from './middleware/auth';
 
@@ -96,12 +97,16 @@ export function buildApp(modules: ModuleDef[]) {
 
   app.get('/health', (c) => c.json({ status: 'ok', time: new Date().toISOString() }));
   const description = `${API_DESCRIPTION}\n\n**Error codes.** Every code the API answers, with its status:\n\n${errorTableMarkdown(registry)}`;
-  app.doc31('/openapi.json', (c) => ({
-    openapi: '3.1.0',
-    info: { title: 'Berth API', version: '1.0.0', description },
-    servers: [{ url: new URL(c.req.url).origin }],
-    tags: modules.flatMap((m) => m.tags ?? []),
-  }));
+  app.get('/openapi.json', (c) => {
+    const origin = new URL(c.req.url).origin;
+    const doc = app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: { title: 'Berth API', version: '1.0.0', description, contact: { name: 'Berth API reference', url: `${origin}/docs` } },
+      servers: [{ url: origin }],
+      tags: modules.flatMap((m) => m.tags ?? []),
+    });
+    return c.json(nullableRefsAsAnyOf(doc));
+  });
   app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Berth API reference' }));
   return app;
 }

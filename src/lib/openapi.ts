@@ -75,9 +75,12 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   tags: string[];
+  /** Unique across the API, camelCase verbNoun (`listRenters`, `cancelBooking`): generated clients name their methods after it. */
+  operationId: string;
+  /** One line, shown in lists; no trailing period. */
   summary: string;
+  /** Markdown; long text in a template literal (line breaks inside a paragraph are fine). */
   description?: string;
-  operationId?: string;
   /** Who may call: operator credentials (default), operator admin, public (credentials optional), none. */
   access?: Access;
   /** The route's own credential scheme (with `access: 'none'`): checked by its middleware, documented by its security. */
@@ -98,8 +101,8 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   status?: number;
   /** Extra documented error statuses (400, 401 and 429 are added where they apply). */
   errors?: number[];
-  /** Non-JSON success media type (for PDFs and CSV exports). */
-  produces?: string;
+  /** Non-JSON success media types (PDFs, CSV exports, stored files): one, or every type the route may answer. */
+  produces?: string | readonly string[];
   hide?: boolean;
   /** OpenAPI security requirement when it differs from the access default (for example none on an open registration). */
   security?: RouteConfig['security'];
@@ -115,7 +118,10 @@ export interface Input<B, Q, P> {
 
 const SECURITY = [{ ApiKey: [] }, { BearerJwt: [] }];
 
-export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
+type AnySpec = RouteSpec<ZodType | undefined, ZodType | undefined, ZodType | undefined>;
+type RequestParts = NonNullable<RouteConfig['request']>;
+
+export function toRouteConfig(spec: AnySpec): RouteConfig {
   const access = spec.access ?? 'operator';
   const status = spec.status ?? 200;
   const errors = new Set(spec.errors ?? []);
@@ -127,7 +133,7 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
   if (access === 'admin') errors.add(403);
   const responses: RouteConfig['responses'] = {
     [status]: spec.produces
-      ? { description: 'Success', content: { [spec.produces]: { schema: z.string() } } }
+      ? { description: 'Success', content: Object.fromEntries([spec.produces].flat().map((media) => [media, { schema: z.string() }])) }
       : { description: 'Success', content: { 'application/json': { schema: spec.ok ?? AnyObject } } },
   };
   for (const code of [...errors].sort()) {
@@ -149,8 +155,8 @@ export function toRouteConfig(spec: RouteSpec<any, any, any>): RouteConfig {
     request: {
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
       ...(spec.multipart && !spec.body ? { body: { content: { 'multipart/form-data': { schema: documentedOnly(spec.multipart) } }, required: true } } : {}),
-      ...(spec.query ? { query: spec.query as any } : {}),
-      ...(spec.params ? { params: spec.params as any } : {}),
+      ...(spec.query ? { query: spec.query as RequestParts['query'] } : {}),
+      ...(spec.params ? { params: spec.params as RequestParts['params'] } : {}),
     },
     responses,
   });
@@ -213,18 +219,46 @@ export function mount<B extends ZodType | undefined, Q extends ZodType | undefin
   spec: RouteSpec<B, Q, P>,
   handler: (c: Context<AppEnv>, input: Input<B, Q, P>) => Response | Promise<Response>,
 ): void {
-  const config = toRouteConfig(spec);
-  app.openapi(
-    config as any,
-    (async (c: any) => {
-      const input = {
-        body: spec.body ? c.req.valid('json') : undefined,
-        query: spec.query ? c.req.valid('query') : undefined,
-        params: spec.params ? c.req.valid('param') : undefined,
-      } as Input<B, Q, P>;
-      return handler(c, input);
-    }) as any,
-  );
+  const config = toRouteConfig(spec as AnySpec);
+  // The declared schemas are checked by the router's validators; the handler reads what they produced.
+  const openapi = app.openapi as unknown as (route: RouteConfig, h: (c: Context<AppEnv>) => Response | Promise<Response>) => Router;
+  openapi.call(app, config, async (c) => {
+    const valid = (target: 'json' | 'query' | 'param') => (c.req as unknown as { valid(t: string): unknown }).valid(target);
+    const input = {
+      body: spec.body ? valid('json') : undefined,
+      query: spec.query ? valid('query') : undefined,
+      params: spec.params ? valid('param') : undefined,
+    } as Input<B, Q, P>;
+    return handler(c, input);
+  });
+}
+
+type JsonNode = unknown;
+const ANNOTATIONS = new Set(['type', 'description', 'title', 'default', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
+
+/**
+ * The generator documents a nullable reference (`Pin.nullable()` of a registered `Pin`) as
+ * `allOf: [{$ref}, {type: ['object', 'null']}]`, which no `null` can satisfy (the `$ref` branch
+ * rejects it). This rewrites each such node as `anyOf: [{$ref}, {type: 'null'}]` (keeping any
+ * description or default beside it), throughout the document.
+ */
+export function nullableRefsAsAnyOf<T>(doc: T): T {
+  const fix = (node: JsonNode): JsonNode => {
+    if (Array.isArray(node)) return node.map(fix);
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, JsonNode> = {};
+    for (const [k, v] of Object.entries(node)) out[k] = fix(v);
+    const allOf = out.allOf;
+    if (!Array.isArray(allOf) || allOf.length !== 2) return out;
+    const [ref, extra] = allOf as [Record<string, JsonNode>, Record<string, JsonNode>];
+    const types = extra && typeof extra === 'object' ? extra.type : undefined;
+    if (typeof ref?.$ref !== 'string' || Object.keys(ref).length !== 1 || !Array.isArray(types) || !types.includes('null')) return out;
+    if (!Object.keys(extra).every((k) => ANNOTATIONS.has(k))) return out;
+    const { type: _type, ...meta } = extra;
+    const { allOf: _allOf, ...rest } = out;
+    return { ...rest, ...meta, anyOf: [ref, { type: 'null' }] };
+  };
+  return fix(doc) as T;
 }
 
 /** Common field helpers. */

@@ -6,15 +6,31 @@ const tags = ['Bookings'];
 export const book = route({
   method: 'post',
   path: '/coreBooking/book',
+  operationId: 'createBooking',
   tags,
   status: 201,
   summary: 'Place a booking: renter, price, payment, assets, deposit, ledger, notifications and loyalty in one operation',
   description: [
-    'One atomic operation. **Renter**: created or updated by e-mail for the operator (`customer.created` on creation). **Price**: computed on the server (seasons, daily/hourly/half-day rates with minimum and maximum hours and multi-hour discounts, tour fares per tier or private charter, add-ons by price type, bundle / promo / manual discounts before tax, taxes by `appliesTo`, untaxed tip); `rentalPricing.total`, when sent, must match within one cent or the answer is 400 `price_mismatch` with the server\'s breakdown. Promo codes are read from the operator\'s settings (`settings.promoCodes`: `{promoCode, Details: {"%Discount"|"$Discount"}, ExpiryDate, inventoryIds, locationId}`); an unknown, expired or inapplicable code is 400 `invalid_promo_code`. Manual `discountPercentage`/`discountAmount` are for operator bookings.',
-    "**Availability**: checked and reserved inside the item's lock (one Durable Object per item; multi-item orders and bundles all-or-nothing in item-id order) — 409 `unavailable` with `reasons` when the time is taken, closed or has no departure. A renter's own active hold on the item does not block them and is consumed. Operator bookings skip the minimum-notice and advance-window rules.",
-    "**Payment** (`paymentPlan.type`): `full` charges the total (default when `paymentMethodId` is given), `installments` charges the first of `installments` equal parts (or of `schedule`) and stores the schedule, `pay_later` charges nothing (default without a payment method) and the booking is `pending` until POST /coreBooking/{rentalId}/confirm. A decline is 402 `payment_failed` (`declineCode`, `stage`) and leaves nothing behind: no renter, booking, allocation, ledger entry, deposit or event. **Deposit**: `depositInformation.amount` (or the item's required deposit) is pre-authorized (manual capture) and recorded in deposits.",
-    '**Written in one batch**: bookings (one per rental, grouped by `transactionId`, bundles by `bundleGroupId`), allocations, ledger entries (revenue, add-ons, discounts, taxes, tip, payment, deposit memo), loyalty points (1 per whole dollar of the pre-tax total), confirmation e-mail, activity log, audit row and webhooks `booking.created` (per rental) and `payment.completed`.',
-    'Tours: `startTime` must be a departure; give `tickets` per tier (`{"Adult": 2, "Child": 1}`) or `quantity` standard tickets. Rentals: `endTime`, `quantity` assets or `assetIds`. Multi-item orders: `rentalDetails.items`. Bundles: `rentalDetails.bundleCode` (operator settings `bundles: [{bundleCode, name, items: [{inventoryId, quantity}], discountPercentage}]`). Money in the response is in dollars.',
+    `One atomic operation. **Renter**: created or updated by e-mail for the operator (\`customer.created\` on creation). **Price**: computed on the
+server (seasons, daily/hourly/half-day rates with minimum and maximum hours and multi-hour discounts, tour fares per tier or private charter, add-ons
+by price type, bundle / promo / manual discounts before tax, taxes by \`appliesTo\`, untaxed tip); \`rentalPricing.total\`, when sent, must match
+within one cent or the answer is 400 \`price_mismatch\` with the server's breakdown. Promo codes are read from the operator's settings
+(\`settings.promoCodes\`: \`{promoCode, Details: {"%Discount"|"$Discount"}, ExpiryDate, inventoryIds, locationId}\`); an unknown, expired or
+inapplicable code is 400 \`invalid_promo_code\`. Manual \`discountPercentage\`/\`discountAmount\` are for operator bookings.`,
+    `**Availability**: checked and reserved inside the item's lock (one Durable Object per item; multi-item orders and bundles all-or-nothing in
+item-id order) — 409 \`unavailable\` with \`reasons\` when the time is taken, closed or has no departure. A renter's own active hold on the item does
+not block them and is consumed. Operator bookings skip the minimum-notice and advance-window rules.`,
+    `**Payment** (\`paymentPlan.type\`): \`full\` charges the total (default when \`paymentMethodId\` is given), \`installments\` charges the first of
+\`installments\` equal parts (or of \`schedule\`) and stores the schedule, \`pay_later\` charges nothing (default without a payment method) and the
+booking is \`pending\` until POST /coreBooking/{rentalId}/confirm. A decline is 402 \`payment_failed\` (\`declineCode\`, \`stage\`) and leaves nothing
+behind: no renter, booking, allocation, ledger entry, deposit or event. **Deposit**: \`depositInformation.amount\` (or the item's required deposit) is
+pre-authorized (manual capture) and recorded in deposits.`,
+    `**Written in one batch**: bookings (one per rental, grouped by \`transactionId\`, bundles by \`bundleGroupId\`), allocations, ledger entries
+(revenue, add-ons, discounts, taxes, tip, payment, deposit memo), loyalty points (1 per whole dollar of the pre-tax total), confirmation e-mail,
+activity log, audit row and webhooks \`booking.created\` (per rental) and \`payment.completed\`.`,
+    `Tours: \`startTime\` must be a departure; give \`tickets\` per tier (\`{"Adult": 2, "Child": 1}\`) or \`quantity\` standard tickets. Rentals:
+\`endTime\`, \`quantity\` assets or \`assetIds\`. Multi-item orders: \`rentalDetails.items\`. Bundles: \`rentalDetails.bundleCode\` (operator settings
+\`bundles: [{bundleCode, name, items: [{inventoryId, quantity}], discountPercentage}]\`). Money in the response is in dollars.`,
   ].join('\n\n'),
   body: s.BookBody,
   ok: s.BookResult,
@@ -24,22 +40,31 @@ export const book = route({
 export const getOne = route({
   method: 'get',
   path: '/coreBooking/{rentalId}',
+  operationId: 'getBooking',
   tags,
   summary: 'A rental (booking line) with its status, assets, price breakdown and payment',
   params: s.RentalParams,
   ok: s.Booking,
   errors: [404],
+  description: `One rental of the caller's account by its \`rentalId\`: status, window (UTC with the local date), assets or seats, renter, the price
+breakdown in dollars and the payment state. Another operator's rental answers 404.`,
 });
 
-const STATUS_DOC =
-  'Statuses: `pending` (placed, unpaid or awaiting approval; holds inventory) -> `confirmed` -> `checked_in` -> `completed`; `pending`/`confirmed` -> `cancelled`; `confirmed` -> `no_show`. Every move is a compare-and-swap on the booking version (a concurrent change answers 409 `version_conflict`) and fires `booking.status_changed` plus its own event.';
+const STATUS_DOC = `Statuses: \`pending\` (placed, unpaid or awaiting approval; holds inventory) -> \`confirmed\` -> \`checked_in\` -> \`completed\`;
+\`pending\`/\`confirmed\` -> \`cancelled\`; \`confirmed\` -> \`no_show\`. Every move is a compare-and-swap on the booking version (a concurrent change
+answers 409 \`version_conflict\`) and fires \`booking.status_changed\` plus its own event.`;
 
 export const cancel = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/cancel',
+  operationId: 'cancelBooking',
   tags,
   summary: 'Cancel a booking (capacity released once, charges reversed, payment refunded)',
-  description: `Releases the allocations, reverses the charges in the ledger and the loyalty points, refunds what Berth collected through the payment provider (\`refund: false\` keeps it as the renter's credit; a reseller-paid booking has its payment entry reversed instead), voids an authorized deposit, e-mails the renter, fires \`booking.cancelled\`, \`booking.status_changed\` and \`payment.refunded\`. Cancelling again answers 200 with \`alreadyCancelled: true\` and changes nothing, even when two cancellations race. Checked-in, completed and no-show bookings: 409 \`not_cancellable\`. Needs the \`bookings\` permission (admins and managers have it). ${STATUS_DOC}`,
+  description: `Releases the allocations, reverses the charges in the ledger and the loyalty points, refunds what Berth collected through the payment
+provider (\`refund: false\` keeps it as the renter's credit; a reseller-paid booking has its payment entry reversed instead), voids an authorized
+deposit, e-mails the renter, fires \`booking.cancelled\`, \`booking.status_changed\` and \`payment.refunded\`. Cancelling again answers 200 with
+\`alreadyCancelled: true\` and changes nothing, even when two cancellations race. Checked-in, completed and no-show bookings: 409 \`not_cancellable\`.
+Needs the \`bookings\` permission (admins and managers have it). ${STATUS_DOC}`,
   params: s.RentalParams,
   body: s.CancelBody,
   ok: s.CancelResult,
@@ -49,10 +74,13 @@ export const cancel = route({
 export const reschedule = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/reschedule',
+  operationId: 'rescheduleBooking',
   tags,
   summary: 'Move a pending or confirmed booking to another window (re-checked inside the lock)',
-  description:
-    "The new window is checked inside the item's lock, its own current allocations not counting; the old allocations are released and the new ones taken in one batch. Rentals keep their assets when they are free (or take `assetIds`); tours move their seats to the departure at `startTime`. The price is kept (revenue entries are re-dated). 409 `unavailable` when the new window is taken, `invalid_state` for other statuses. Fires `booking.updated` and `booking.rescheduled`.",
+  description: `The new window is checked inside the item's lock, its own current allocations not counting; the old allocations are released and the
+new ones taken in one batch. Rentals keep their assets when they are free (or take \`assetIds\`); tours move their seats to the departure at
+\`startTime\`. The price is kept (revenue entries are re-dated). 409 \`unavailable\` when the new window is taken, \`invalid_state\` for other
+statuses. Fires \`booking.updated\` and \`booking.rescheduled\`.`,
   params: s.RentalParams,
   body: s.RescheduleBody,
   ok: s.Booking,
@@ -62,9 +90,11 @@ export const reschedule = route({
 export const confirm = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/confirm',
+  operationId: 'confirmBooking',
   tags,
   summary: 'Confirm a pending booking (compare-and-swap), optionally collecting the balance',
-  description: `pending -> confirmed. With \`paymentMethodId\` the balance due is charged first (402 on decline; the booking stays pending) and \`payment.completed\` fires. 409 \`not_pending\` for any other status. ${STATUS_DOC}`,
+  description: `pending -> confirmed. With \`paymentMethodId\` the balance due is charged first (402 on decline; the booking stays pending) and
+\`payment.completed\` fires. 409 \`not_pending\` for any other status. ${STATUS_DOC}`,
   params: s.RentalParams,
   body: s.ConfirmBody,
   ok: s.Booking,
@@ -74,9 +104,11 @@ export const confirm = route({
 export const checkIn = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/check-in',
+  operationId: 'checkInBooking',
   tags,
   summary: 'Check a renter in (confirmed -> checked_in)',
-  description: `Fires \`booking.checked_in\` and \`booking.status_changed\`. A checked-in booking can no longer be cancelled. 409 \`invalid_state\` from other statuses. ${STATUS_DOC}`,
+  description: `Fires \`booking.checked_in\` and \`booking.status_changed\`. A checked-in booking can no longer be cancelled. 409 \`invalid_state\`
+from other statuses. ${STATUS_DOC}`,
   params: s.RentalParams,
   body: s.TransitionBody,
   ok: s.Booking,
@@ -86,9 +118,11 @@ export const checkIn = route({
 export const checkOut = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/check-out',
+  operationId: 'checkOutBooking',
   tags,
   summary: 'Check a rental back in (checked_in -> completed)',
-  description: `Fires \`booking.checked_out\` and \`booking.status_changed\`. A rental returned early gives its remaining time back (its assets are free from now plus the turnaround buffer). ${STATUS_DOC}`,
+  description: `Fires \`booking.checked_out\` and \`booking.status_changed\`. A rental returned early gives its remaining time back (its assets are
+free from now plus the turnaround buffer). ${STATUS_DOC}`,
   params: s.RentalParams,
   body: s.TransitionBody,
   ok: s.Booking,
@@ -98,6 +132,7 @@ export const checkOut = route({
 export const noShow = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/no-show',
+  operationId: 'markBookingNoShow',
   tags,
   summary: 'Mark a confirmed booking as a no-show (capacity released, charges kept)',
   description: `Fires \`booking.updated\` and \`booking.status_changed\`. Needs the \`bookings\` permission. ${STATUS_DOC}`,

@@ -74,10 +74,15 @@ export const RentalDetails = z
 
 export const RentalPricing = z
   .object({
-    total: z.number().min(0).max(10_000_000).optional().openapi({
-      description:
-        "The tax-inclusive total (dollars) the client showed. When given it must match the server's price within one cent, else 400 `price_mismatch` with the server's breakdown",
-    }),
+    total: z
+      .number()
+      .min(0)
+      .max(10_000_000)
+      .optional()
+      .openapi({
+        description: `The tax-inclusive total (dollars) the client showed. When given it must match the server's price within one cent, else 400
+\`price_mismatch\` with the server's breakdown`,
+      }),
     currency: z.string().trim().length(3).toLowerCase().optional().openapi({ description: "When given it must be the item's currency" }),
     tip: z.number().min(0).max(100_000).optional().openapi({ description: 'Tip in dollars (not taxed)' }),
   })

@@ -11,29 +11,36 @@ const WithKey = s.Connection.extend({
 export const listChannels = route({
   method: 'get',
   path: '/channel-connections/channels',
+  operationId: 'listAvailableChannels',
   tags,
   summary: 'Reseller channels an operator can connect to',
   ok: z.object({ data: z.array(s.ChannelListing) }),
+  description: 'Every registered reseller platform with its status and whether this operator is `connected` to it, for the operator to choose from.',
 });
 export const listConnections = route({
   method: 'get',
   path: '/channel-connections',
+  operationId: 'listChannelConnections',
   tags,
   summary: "The operator's reseller connections",
   ok: z.object({ data: z.array(s.Connection) }),
+  description: 'Every reseller connection of the account, newest first: platform channels and single-operator partner keys, removed ones included.',
 });
 export const getConnection = route({
   method: 'get',
   path: '/channel-connections/{id}',
+  operationId: 'getChannelConnection',
   tags,
   summary: 'One connection',
   params: s.IdParam,
   ok: s.Connection,
   errors: [404],
+  description: "One reseller connection of the account; another operator's connection answers 404.",
 });
 export const connect = route({
   method: 'post',
   path: '/channel-connections',
+  operationId: 'createChannelConnection',
   tags,
   access: 'admin',
   summary: 'Connect to a reseller platform, choosing commission and the offer set',
@@ -46,6 +53,7 @@ export const connect = route({
 export const createPartnerKey = route({
   method: 'post',
   path: '/channel-connections/partner-keys',
+  operationId: 'createPartnerKey',
   tags,
   access: 'admin',
   summary: 'Create a single-operator key for a partner',
@@ -57,6 +65,7 @@ export const createPartnerKey = route({
 export const updateConnection = route({
   method: 'patch',
   path: '/channel-connections/{id}',
+  operationId: 'updateChannelConnection',
   tags,
   access: 'admin',
   summary: 'Set a custom commission, the offer set, or pause/resume',
@@ -64,20 +73,27 @@ export const updateConnection = route({
   body: s.UpdateBody,
   ok: s.Connection,
   errors: [404, 409],
+  description: `Changes the commission (applies to bookings made from now on; earlier bookings keep the rate they were stamped with), the offer
+set (\`offerAllInventory\`, \`offeredItemIds\`) or the \`status\` (\`active\`/\`paused\`; a paused connection's keys answer 403 \`connection_paused\`).
+A removed connection answers 409 \`invalid_state\`; a body with nothing to change 400 \`no_changes\`.`,
 });
 export const removeConnection = route({
   method: 'delete',
   path: '/channel-connections/{id}',
+  operationId: 'deleteChannelConnection',
   tags,
   access: 'admin',
   summary: 'Remove a reseller (its single-operator keys stop at once)',
   params: s.IdParam,
   ok: s.Connection,
   errors: [404],
+  description: `Removes the connection: the channel stops seeing this operator's products at once and the keys of the connection are revoked.
+Bookings already made are kept. Reconnecting with POST /channel-connections reactivates a platform connection. Answers the removed connection.`,
 });
 export const rotateKey = route({
   method: 'post',
   path: '/channel-connections/{id}/rotate-key',
+  operationId: 'rotateConnectionKey',
   tags,
   access: 'admin',
   summary: 'Rotate a single-operator key: the old one stops at once',
@@ -85,13 +101,19 @@ export const rotateKey = route({
   body: s.RotateBody,
   ok: WithKey,
   errors: [404, 409],
+  description: `Issues a new key of \`mode\` (default \`live\`) for a single-operator connection and revokes the previous one at once; the key is
+shown only here. A platform connection (its keys belong to the reseller) or a removed one answers 409 \`invalid_state\`.`,
 });
 export const connectionSettlement = route({
   method: 'get',
   path: '/channel-connections/{id}/settlement',
+  operationId: 'getConnectionSettlement',
   tags,
   summary: 'What the reseller owes for a month (same figures as the reseller sees)',
   params: s.IdParam,
   query: s.MonthQuery,
   errors: [404],
+  ok: s.Settlement,
+  description:
+    'What the reseller of this connection owes for `month` (YYYY-MM), by rental date: the same figures the reseller reads from GET /channel/v1/settlement.',
 });

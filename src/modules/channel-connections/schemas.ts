@@ -59,3 +59,24 @@ export const MonthQuery = z.object({ month: zMonth() });
 export const ChannelListing = z
   .object({ channelId: z.string(), slug: z.string(), name: z.string(), status: z.string(), connected: z.boolean() })
   .openapi('ChannelListing');
+
+/** What the reseller of a connection owes for a month (the channel's settlement figures, read for one connection). */
+export const Settlement = z
+  .object({
+    month: z.string().openapi({ example: '2026-07' }),
+    currency: z.string(),
+    operators: z.array(
+      z.object({
+        merchantId: z.string(),
+        merchantName: z.string(),
+        connectionId: z.string(),
+        currency: z.string(),
+        bookings: z.number().int(),
+        grossSales: z.number().openapi({ description: 'Tax-inclusive totals, decimal amount' }),
+        commission: z.number(),
+        amountOwed: z.number().openapi({ description: 'grossSales - commission' }),
+      }),
+    ),
+    totals: z.object({ bookings: z.number().int(), grossSales: z.number(), commission: z.number(), amountOwed: z.number() }),
+  })
+  .openapi('ConnectionSettlement');

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { InventoryData } from '../inventory/types';
 
 const isoOffset = () => z.string().datetime({ offset: true }).openapi({ example: '2026-07-04T10:00:00-04:00', description: 'ISO 8601 with offset' });
 
@@ -56,6 +57,7 @@ export const ChannelBooking = z
     quantity: z.number(),
     totalPrice: z.number(),
     currency: z.string(),
+    rentalId: z.string().openapi({ description: "The operator's rental (booking line) id; `bookingId` is the order id" }),
     reference: z.string().nullable(),
     commissionRate: z.number().nullable(),
     createdAt: z.string(),
@@ -92,3 +94,147 @@ export const WebhookBody = z
       .optional(),
   })
   .openapi('ChannelWebhook');
+
+const mode = () => z.enum(['live', 'test']);
+const rate = () => z.number().openapi({ description: 'Commission in percent of the pre-tax price' });
+
+export const ChannelIdentity = z
+  .object({
+    mode: mode(),
+    connection: z
+      .object({
+        connectionId: z.string(),
+        channelName: z.string(),
+        merchantId: z.string(),
+        commissionRate: rate(),
+        offerAllInventory: z.boolean(),
+        status: z.enum(['active', 'paused', 'removed']),
+        sandbox: z.boolean(),
+      })
+      .optional()
+      .openapi({ description: 'Single-operator keys: their connection (test keys: the sandbox connection)' }),
+    channel: z
+      .object({
+        slug: z.string(),
+        name: z.string(),
+        merchants: z.array(
+          z.object({
+            merchantId: z.string(),
+            merchantName: z.string().optional(),
+            commissionRate: rate(),
+            offerAllInventory: z.boolean(),
+            status: z.enum(['active', 'paused', 'removed']),
+            sandbox: z.boolean().optional(),
+          }),
+        ),
+      })
+      .optional()
+      .openapi({ description: 'Platform keys: the channel and one entry per connected operator (test keys: the sandbox operator)' }),
+  })
+  .openapi('ChannelIdentity');
+
+const HourlyRate = z.object({
+  basePrice: z.number(),
+  minimumHours: z.number().optional(),
+  maximumHours: z.number().optional(),
+  multiHourDiscounts: z.array(z.object({ hours: z.number(), discountPercentage: z.number() })).optional(),
+});
+
+export const ChannelProduct = z
+  .object({
+    productId: z.string(),
+    type: z.enum(['tour', 'rental']),
+    name: z.string(),
+    description: z.string().nullable(),
+    category: z.string().nullable(),
+    images: z.array(z.string()),
+    merchantId: z.string(),
+    merchantName: z.string(),
+    connectionId: z.string(),
+    locationId: z.string(),
+    location: z.object({ name: z.string(), address: z.string(), timezone: z.string() }).nullable(),
+    currency: z.string(),
+    capacity: z.number(),
+    seasons: z
+      .array(
+        z.object({
+          name: z.string(),
+          startDate: z.string().nullable(),
+          endDate: z.string().nullable(),
+          dailyPrices: z.record(z.string(), z.number()).openapi({ description: 'Full-day rate by weekday' }),
+          hourlyPrices: z.record(z.string(), HourlyRate).openapi({ description: 'Hourly rule by weekday' }),
+        }),
+      )
+      .openapi({ description: 'Rentals: the price seasons (empty for tours)' }),
+    startingPrice: z.number().nullable().openapi({ description: 'The lowest hourly (else daily) rate, or the standard adult fare; null when no price is set' }),
+    priceUnit: z.enum(['hr', 'day', 'person', 'charter']).nullable(),
+    taxes: z.array(z.object({ name: z.string(), rate: z.number() })),
+    totalTaxRate: z.number().openapi({ description: 'Sum of the tax rates, in percent' }),
+    tourPricing: InventoryData.shape.tourPricing,
+    addons: z.array(z.object({ addonId: z.string(), name: z.string(), price: z.number(), priceType: z.string() })),
+  })
+  .openapi('ChannelProduct');
+
+export const Settlement = z
+  .object({
+    month: z.string().openapi({ example: '2026-07' }),
+    currency: z.string(),
+    operators: z.array(
+      z.object({
+        merchantId: z.string(),
+        merchantName: z.string(),
+        connectionId: z.string(),
+        currency: z.string(),
+        bookings: z.number().int(),
+        grossSales: z.number().openapi({ description: 'Tax-inclusive totals, decimal amount' }),
+        commission: z.number(),
+        amountOwed: z.number().openapi({ description: 'grossSales - commission' }),
+      }),
+    ),
+    totals: z.object({ bookings: z.number().int(), grossSales: z.number(), commission: z.number(), amountOwed: z.number() }),
+  })
+  .openapi('ChannelSettlement');
+
+export const SandboxReset = z.object({ reset: z.literal(true), deletedBookings: z.number().int() }).openapi('ChannelSandboxReset');
+
+export const PortalChannel = z
+  .object({
+    channelId: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    contactEmail: z.string(),
+    status: z.enum(['active', 'paused']),
+    webhookUrl: z.string().nullable(),
+    webhookEvents: z.array(z.string()),
+    createdAt: z.string(),
+  })
+  .openapi('PortalChannelRecord');
+
+export const PortalChannelWithMerchants = PortalChannel.extend({
+  merchants: z.array(
+    z.object({
+      merchantId: z.string(),
+      merchantName: z.string(),
+      connectionId: z.string(),
+      commissionRate: rate(),
+      offerAllInventory: z.boolean(),
+      offeredItemIds: z.array(z.string()),
+      status: z.enum(['active', 'paused', 'removed']),
+    }),
+  ),
+}).openapi('PortalChannel');
+
+export const Registration = PortalChannel.extend({
+  portalToken: z.string().openapi({ description: 'Partner-portal token (`rtp_...`); shown only in this response' }),
+  keys: z
+    .object({ live: z.string(), test: z.string() })
+    .openapi({ description: 'Platform keys (`rtc_live_...`, `rtc_test_...`); shown only in this response' }),
+}).openapi('ChannelRegistration');
+
+export const RotatedKey = z
+  .object({ mode: mode(), key: z.string().openapi({ description: 'The new platform key; shown only in this response' }), revoked: z.number().int() })
+  .openapi('RotatedPlatformKey');
+
+export const WebhookSet = z
+  .object({ url: z.string(), events: z.array(z.string()), secret: z.string().openapi({ description: 'Signing secret; shown only in this response' }) })
+  .openapi('PortalWebhook');

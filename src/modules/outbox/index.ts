@@ -7,6 +7,7 @@ import { messageOutbox } from '../../db/schema/events';
 const Message = z
   .object({
     id: z.string(),
+    customerId: z.string(),
     channel: z.string(),
     to: z.string(),
     subject: z.string().nullable(),
@@ -22,6 +23,7 @@ const Message = z
 const listMessages = route({
   method: 'get',
   path: '/outbox/messages',
+  operationId: 'listOutboxMessages',
   tags: ['Messages'],
   summary: 'E-mail, SMS, chat and push messages sent for the account',
   description: 'With no e-mail/SMS provider configured (the offline default), this outbox is where messages go; with a provider it is the send log.',

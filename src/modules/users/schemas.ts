@@ -117,3 +117,59 @@ export const AuditEntry = z
     createdAt: z.string(),
   })
   .openapi('AuditEntry');
+
+export const TermsStatus = z
+  .object({
+    accepted: z.boolean().openapi({ description: 'Whether the accepted version is the current one' }),
+    currentVersion: z.string(),
+    acceptedVersion: z.string().nullable(),
+    acceptedAt: z.string().nullable(),
+  })
+  .openapi('TermsStatus');
+
+export const TermsAcceptance = z
+  .object({
+    accepted: z.literal(true),
+    version: z.string(),
+    acceptedAt: z.string(),
+    documents: z.array(z.string()).openapi({ example: ['terms_of_service', 'provider_terms', 'privacy_policy'] }),
+  })
+  .openapi('TermsAcceptance');
+
+export const CurrentUser = User.omit({ locations: true })
+  .extend({
+    locations: z.array(z.object({ locationId: z.string(), name: z.string(), timezone: z.string() }).passthrough()).openapi({
+      description: 'The locations the user works at (every location for an admin or a user without a restriction), as `GET /location` answers them',
+    }),
+    locationIds: z.array(z.string()).openapi({ description: 'The location restriction of the user (empty: all locations)' }),
+    settings: z.record(z.string(), z.unknown()),
+    customer: z.object({ customerId: z.string(), name: z.string(), business_name: z.string().nullable(), plan: z.string() }).nullable(),
+    terms: z.object({ currentVersion: z.string(), acceptedVersion: z.string().nullable(), accepted: z.boolean() }),
+  })
+  .openapi('CurrentUser');
+
+export const PushTokenResult = z.object({ success: z.literal(true), token: z.string() }).openapi('PushTokenResult');
+
+export const AvailableNumber = z
+  .object({
+    phoneNumber: z.string().openapi({ example: '+13055550100' }),
+    friendlyName: z.string(),
+    locality: z.string().nullable(),
+    region: z.string().nullable(),
+    capabilities: z.object({ voice: z.boolean(), sms: z.boolean() }).passthrough(),
+  })
+  .openapi('AvailablePhoneNumber');
+
+export const PurchasedNumber = z
+  .object({
+    id: z.string(),
+    phoneNumber: z.string(),
+    locationId: z.string(),
+    providerId: z.string(),
+    ivrConfig: z.record(z.string(), z.unknown()).openapi({ description: "The location's voice menu, now answering on this number" }),
+  })
+  .openapi('PurchasedPhoneNumber');
+
+export const InvitationSent = z
+  .object({ success: z.literal(true), messageId: z.string().openapi({ description: 'The e-mail in GET /outbox/messages' }), email: z.string() })
+  .openapi('InvitationSent');

@@ -71,8 +71,8 @@ export const Sections = z
       ctx.addIssue({ code: 'custom', message: 'a waiver template needs at least one signature section', path: [] });
   })
   .openapi({
-    description:
-      'Kinds (`type`): `text`, `checkbox` (acknowledgement), `field` (text, textarea, email, phone, date, number, select), `signature`. At least one signature section.',
+    description: `Kinds (\`type\`): \`text\`, \`checkbox\` (acknowledgement), \`field\` (text, textarea, email, phone, date, number, select),
+\`signature\`. At least one signature section.`,
   });
 
 export const Template = z
@@ -142,8 +142,8 @@ export const SignBody = z
       .record(z.string().max(64), z.unknown())
       .refine((o) => Object.keys(o).length <= 200, 'at most 200 entries')
       .openapi({
-        description:
-          'Section id to value: true for ticked checkboxes, text for fields, `data:image/png;base64,...` or `data:image/jpeg;base64,...` for signatures. Keys that are not sections are printed as additional information.',
+        description: `Section id to value: true for ticked checkboxes, text for fields, \`data:image/png;base64,...\` or
+\`data:image/jpeg;base64,...\` for signatures. Keys that are not sections are printed as additional information.`,
       }),
     signatureId: z
       .string()
@@ -153,8 +153,8 @@ export const SignBody = z
       .regex(/^[A-Za-z0-9_-]+$/)
       .optional()
       .openapi({
-        description:
-          'Your own id for this signature (at least 16 characters) so a retried submission cannot sign twice: an id already used answers 409 `already_exists`. Generated when absent.',
+        description: `Your own id for this signature (at least 16 characters) so a retried submission cannot sign twice: an id already used answers
+409 \`already_exists\`. Generated when absent.`,
       }),
     dob: z.string().trim().regex(isoDate, 'must be a date YYYY-MM-DD').optional(),
     userEmail: z.string().trim().toLowerCase().max(254).email().optional(),

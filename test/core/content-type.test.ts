@@ -1,0 +1,92 @@
+/**
+ * The spec's Notation: every request body is JSON with `Content-Type: application/json`. Every
+ * operation the document declares with a JSON body answers 415 `unsupported_media_type` in the
+ * envelope for a text/plain or a form-encoded body (each family, each credential scheme), and the
+ * upload routes declare `multipart/form-data` instead and accept it.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createOperator, expectError, get, type Caller, type Operator } from '../harness';
+import { ch, partnerKey, platform } from '../modules/channel/factories';
+import { createItem, form, pngBytes } from '../modules/inventory/helpers';
+
+interface Operation {
+  operationId: string;
+  tags: string[];
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, unknown> };
+}
+interface Doc {
+  paths: Record<string, Record<string, Operation>>;
+}
+
+let doc: Doc;
+let op: Operator;
+let channelKey: string;
+let portalToken: string;
+
+const entries = () =>
+  Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, o]) => ({ path, method: method.toUpperCase(), op: o })));
+
+/** The credentials an operation's security asks for (none when it may be called anonymously). */
+function callerOf(o: Operation): Caller {
+  const schemes = (o.security ?? []).flatMap((s) => Object.keys(s));
+  const anonymous = (o.security ?? []).some((s) => Object.keys(s).length === 0) || (o.security ?? []).length === 0;
+  if (schemes.includes('ChannelKey')) return ch(channelKey);
+  if (schemes.includes('PortalToken')) return ch(portalToken);
+  if (anonymous) return {};
+  return { key: op.adminKey };
+}
+
+/** A concrete path: parameters filled with a placeholder (the media type is checked before the inputs). */
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, 'x_contract');
+
+beforeAll(async () => {
+  doc = (await get('/openapi.json')).body as Doc;
+  op = await createOperator();
+  channelKey = (await partnerKey(op)).key;
+  portalToken = (await platform()).portalToken;
+});
+
+describe('request bodies are JSON (415 otherwise)', () => {
+  it('answers 415 for text/plain and form bodies on every JSON operation, in every family', async () => {
+    const json = entries().filter((e) => e.op.requestBody?.content['application/json']);
+    const families = new Set(json.flatMap((e) => e.op.tags));
+    expect(json.length).toBeGreaterThan(50);
+    expect(families.size).toBeGreaterThan(15);
+    const wrong: string[] = [];
+    for (const e of json) {
+      for (const [type, body] of [
+        ['text/plain', '{"name":"x"}'],
+        ['application/x-www-form-urlencoded', 'name=x&address=y'],
+      ]) {
+        const caller = callerOf(e.op);
+        const r = await api(e.method, concrete(e.path), { ...caller, rawBody: body, headers: { ...(caller.headers ?? {}), 'content-type': type } });
+        if (r.status !== 415 || r.body?.error !== 'unsupported_media_type' || typeof r.body?.requestId !== 'string') {
+          wrong.push(`${e.op.operationId} (${e.method} ${e.path}) with ${type}: ${r.status} ${r.text.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('names the content type it got and takes application/json with parameters', async () => {
+    const r = await api('POST', '/location', { key: op.adminKey, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectError(r, 415, 'unsupported_media_type');
+    expect(r.body.message).toContain('application/x-www-form-urlencoded');
+    const ok = await api('POST', '/location', {
+      key: op.adminKey,
+      rawBody: JSON.stringify({ name: '' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expectError(ok, 400, 'validation_failed');
+  });
+
+  it('declares multipart/form-data on the upload routes, which take it', async () => {
+    const uploads = entries().filter((e) => e.op.requestBody && !e.op.requestBody.content['application/json']);
+    expect(uploads.map((e) => e.op.operationId).sort()).toEqual(['uploadInventoryPhoto', 'uploadInventoryVideo']);
+    for (const e of uploads) expect(Object.keys(e.op.requestBody!.content)).toEqual(['multipart/form-data']);
+    const item = await createItem(op);
+    const r = await api('POST', `/inventory/photo/${item.inventory_id}`, { key: op.adminKey, rawBody: form(pngBytes()) });
+    expect(r.status, r.text).toBe(200);
+  });
+});
