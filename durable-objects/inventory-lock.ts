@@ -130,6 +130,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       customerId: req.customerId,
       from: line.start,
       to: line.end,
+      fromExact: true,
       cached: this.itemCache,
       pendingIds: [...this.pendingMap().values()].filter((p) => p.settledAt === undefined).flatMap((p) => p.busy.map((b) => b.id!)),
       holds: line.kind === 'booking' && !!line.holdEmail,

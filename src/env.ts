@@ -44,6 +44,12 @@ export interface Env {
   PUBLIC_BASE_URL?: string;
   /** `off` stops the cron job that seeds the sandbox tenant when it is missing (the test pool sets it). */
   SANDBOX_AUTOSEED?: string;
+  /**
+   * Where new InventoryLock objects are created (a Durable Object location hint: wnam, enam, sam,
+   * weur, eeur, apac, oc, afr, me). Set it to the D1 database's region: every reserve reads D1 once
+   * from inside the lock. Without it an object is created near the Worker that first calls it.
+   */
+  LOCK_LOCATION_HINT?: DurableObjectLocationHint;
 }
 
 export const isProduction = (env: Env) => env.ENVIRONMENT === 'production' || env.ENVIRONMENT === 'staging';
@@ -73,6 +79,7 @@ const Common = z.object({
   TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
   IDP_DOMAIN: optional(z.string().min(1)),
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
+  LOCK_LOCATION_HINT: optional(z.enum(['wnam', 'enam', 'sam', 'weur', 'eeur', 'apac', 'oc', 'afr', 'me'])),
 });
 
 /** Staging and production: the identity provider, the payment provider and the widget key are required. */

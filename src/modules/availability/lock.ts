@@ -35,7 +35,9 @@ export {
   type ReserveResult,
 } from './types';
 
-export const lockOf = (env: Env, itemId: string) => env.INVENTORY_LOCK.get(env.INVENTORY_LOCK.idFromName(itemId));
+/** The item's lock object (created, on first use, where LOCK_LOCATION_HINT says: next to D1). */
+export const lockOf = (env: Env, itemId: string) =>
+  env.INVENTORY_LOCK.get(env.INVENTORY_LOCK.idFromName(itemId), env.LOCK_LOCATION_HINT ? { locationHint: env.LOCK_LOCATION_HINT } : undefined);
 
 /** Lock calls take the caller's context, or a bare env (jobs, tests, scripts). */
 type Caller = Ctx | Env;

@@ -336,6 +336,11 @@ export interface ItemStateQuery {
   /** Allocations touching [from, to) are read (with a margin for buffers). */
   from: number;
   to: number;
+  /**
+   * A check of one window starting at `from` (the lock's reserve): allocations that end before it
+   * cannot matter, so no margin is read before it (views need one: their slots start earlier).
+   */
+  fromExact?: boolean;
   /** A context the caller holds for this item: its location and assets are not read again while the item's model key is unchanged. */
   cached?: ItemContext;
   /** The caller holds a result computed for this state key (`stateKeyOf`): the allocations are read only if the item's key differs. */
@@ -387,7 +392,7 @@ export async function loadItemState(db: DB, q: ItemStateQuery): Promise<ItemStat
           q.customerId ? eq(allocations.customerId, q.customerId) : eq(allocations.customerId, customerOfItem),
           eq(allocations.active, true),
           lt(allocations.blockedStart, q.to + MARGIN_MS),
-          gt(allocations.blockedEnd, q.from - MARGIN_MS),
+          gt(allocations.blockedEnd, q.fromExact ? q.from : q.from - MARGIN_MS),
           q.busyUnlessKey ? sql`(${keyOfItem(stateKeySql)}) is not ${q.busyUnlessKey}` : undefined,
         ),
       ),
