@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { InventoryLockRpc } from './modules/availability/types';
 import type { RateLimiterRpc } from '../durable-objects/rate-limiter-protocol';
-import type { QueueMessage } from './lib/module';
 import { createLogger } from './lib/logger';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
@@ -12,7 +11,8 @@ export interface Env {
   INVENTORY_LOCK: DurableObjectNamespace<InventoryLockRpc>;
   /** One RateLimiter object per credential. */
   RATE_LIMITER: DurableObjectNamespace<RateLimiterRpc>;
-  EVENTS_QUEUE: Queue<QueueMessage>;
+  /** Queue messages are `{ kind, ...fields }` (lib/module.ts QueueMessage; spelled out here so env.ts imports no module machinery). */
+  EVENTS_QUEUE: Queue<{ kind: string; [field: string]: unknown }>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';
   /** `debug`, `info` (default), `warn` or `error`: log lines under this level are dropped. */

@@ -67,7 +67,7 @@ describe('InventoryLock', () => {
     });
     const lock = lockOf(env, item.id);
     const all = await Promise.all(Array.from({ length: 10 }, (_, i) => lock.reserve(req(`bk_p${i}`))));
-    const won = all.filter((r): r is Reservation => r.ok);
+    const won = all.filter((r) => r.ok) as unknown as Reservation[];
     expect(won).toHaveLength(3);
     expect(new Set(won.flatMap((r) => r.assetIds)).size).toBe(3);
     // One is written and never released (a lost release); the other two are abandoned.
@@ -77,7 +77,7 @@ describe('InventoryLock', () => {
     expect(await lock.release(won[1].reservationId)).toBe(true);
     expect(await lock.release(won[2].reservationId)).toBe(true);
     const again = await Promise.all(Array.from({ length: 4 }, (_, i) => lock.reserve(req(`bk_q${i}`))));
-    const won2 = again.filter((r): r is Reservation => r.ok);
+    const won2 = again.filter((r) => r.ok) as unknown as Reservation[];
     expect(won2).toHaveLength(2);
     expect(won2.flatMap((r) => r.assetIds)).not.toContain(won[0].assetIds[0]);
     await Promise.all(won2.map((r) => lock.release(r.reservationId)));
