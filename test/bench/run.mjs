@@ -61,7 +61,9 @@ async function waitFor(url, ms = 90_000) {
     try {
       const r = await fetch(url);
       if (r.ok) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`wrangler dev did not answer ${url} within ${ms / 1000}s`);
@@ -128,7 +130,9 @@ async function main() {
   const stop = () => {
     try {
       process.kill(-dev.pid, 'SIGTERM');
-    } catch {}
+    } catch {
+      // already gone
+    }
   };
   process.on('exit', stop);
   process.on('SIGINT', () => process.exit(130));
@@ -213,7 +217,8 @@ async function probe(base, req) {
   const res = await fetch(base + req.path, { method: req.method ?? 'GET', headers: req.headers, body: req.body });
   const text = await res.text();
   const total = res.headers.get('x-round-trips');
-  if (!res.ok || total == null) throw new Error(`probe ${req.method ?? 'GET'} ${req.path} answered ${res.status} (round trips ${total}): ${text.slice(0, 300)}`);
+  if (!res.ok || total == null)
+    throw new Error(`probe ${req.method ?? 'GET'} ${req.path} answered ${res.status} (round trips ${total}): ${text.slice(0, 300)}`);
   let body;
   try {
     body = JSON.parse(text);
