@@ -126,6 +126,16 @@ describe('round-trip budgets', () => {
     }
   });
 
+  it('concurrent requests for a cold view share one check: one round trip among them all', async () => {
+    const op = await createOperator();
+    const item = await bookingItem(op, { assets: 2 });
+    const month = atLocal(op.timezone, 45, '10:00').slice(0, 7);
+    const path = `/public/availability?inventoryId=${item.id}&locationId=${item.locationId}&month=${month}`;
+    const all = await Promise.all(Array.from({ length: 6 }, () => get(path)));
+    for (const r of all) expect(r.status, r.text).toBe(200);
+    expect(all.reduce((n, r) => n + trips(r).total, 0)).toBe(1);
+  });
+
   it('an authenticated read of one record: <= 2 with the API-key lookup; a revoked key is refused by the very next request', async () => {
     const op = await createOperator();
     const item = await bookingItem(op, { assets: 1 });

@@ -156,7 +156,14 @@ interface CachedView<V> {
 
 function viewCache<V>() {
   const map = new Map<string, CachedView<V>>();
+  /**
+   * Checks under way, by key, with the write count they started at: concurrent requests for one
+   * view wait for the same check (no stampede on a cold or stale entry), unless a write went
+   * through this isolate since it started.
+   */
+  const running = new Map<string, { writes: number; check: Promise<CachedView<V>> }>();
   return {
+    running,
     get: (key: string) => map.get(key),
     set(key: string, entry: CachedView<V>) {
       map.delete(key);
@@ -181,6 +188,25 @@ async function cachedView<V>(
   const hit = cache.get(key);
   const usable = hit && hit.validUntil > now ? hit : undefined;
   if (usable && !q.revalidate && now - usable.checkedAt < AVAILABILITY_FRESH_MS && usable.writes === localWriteCount(VIEW_TABLES)) return usable;
+  const writes = localWriteCount(VIEW_TABLES);
+  const running = cache.running.get(key);
+  if (running && !q.revalidate && running.writes === writes) return running.check;
+  const check: Promise<CachedView<V>> = checkView(ctx, cache, key, q, compute, usable).finally(() => {
+    if (cache.running.get(key)?.check === check) cache.running.delete(key);
+  });
+  cache.running.set(key, { writes, check });
+  return check;
+}
+
+async function checkView<V>(
+  ctx: Ctx,
+  cache: ReturnType<typeof viewCache<V>>,
+  key: string,
+  q: { itemId: string; from: number; to: number },
+  compute: (item: ItemContext, busy: Busy[], now: number) => V,
+  usable: CachedView<V> | undefined,
+): Promise<CachedView<V>> {
+  const now = Date.now();
   const writes = localWriteCount(VIEW_TABLES);
   const state = await loadItemState(ctx.db, {
     itemId: q.itemId,
