@@ -40,10 +40,18 @@ export interface Product {
   addons: { addonId: string; name: string; price: number; priceType: string }[];
 }
 
-/** Parses stored item data; a legacy bare hourly number becomes `{basePrice}`. Null when the data is unusable. */
+const models = new Map<string, { key: string; model: InventoryModel | null }>();
+
+/** Parses stored item data; a legacy bare hourly number becomes `{basePrice}`. Null when the data is unusable. Cached per item version. */
 export function modelOf(item: ItemRow): InventoryModel | null {
+  const key = `${item.version}|${item.updatedAt}|${item.name}|${item.locationId}|${item.kind}`;
+  const hit = models.get(item.id);
+  if (hit?.key === key) return hit.model;
   const parsed = InventoryData.safeParse({ name: item.name, locationId: item.locationId, type: item.kind, ...(item.data ?? {}) });
-  return parsed.success ? parsed.data : null;
+  const model = parsed.success ? parsed.data : null;
+  if (models.size > 2000) models.clear();
+  models.set(item.id, { key, model });
+  return model;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

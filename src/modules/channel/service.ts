@@ -215,15 +215,17 @@ export async function availability(reqCtx: Ctx, p: ChannelPrincipal, body: z.out
       offered.set(row.id, { row, conn });
     }
   }
-  const contexts = itemContextsFrom([itemRows, locRows, assetRows], new Set(offered.keys()));
-  const allocsByItem = groupAllocations(allocRows, now);
   const computed = new Map<string, Record<string, unknown>>();
-  for (const [id, { row, conn }] of offered) {
+  const stale = new Set<string>();
+  for (const [id, { row }] of offered) {
     const cached = windowCache.get(cacheKey(id));
-    if (cached && cached.validUntil > now && cached.stateKey === stateKeyOf(row)) {
-      computed.set(id, cached.line);
-      continue;
-    }
+    if (cached && cached.validUntil > now && cached.stateKey === stateKeyOf(row)) computed.set(id, cached.line);
+    else stale.add(id);
+  }
+  const contexts = itemContextsFrom([itemRows, locRows, assetRows], stale);
+  const allocsByItem = groupAllocations(allocRows, now);
+  for (const id of stale) {
+    const { row, conn } = offered.get(id)!;
     const item = contexts.get(id)!;
     const own = allocsByItem.get(id) ?? [];
     const isTour = item.item.kind === 'tour';
