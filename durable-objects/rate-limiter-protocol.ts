@@ -21,4 +21,6 @@ export interface RateLimiterRpc extends Rpc.DurableObjectBranded {
    * count has reached the limit" would.
    */
   count(windowMs?: number): Promise<RateCount>;
+  /** Counts one request unless the window already holds `limit` (refused requests are not counted); for callers that know the limit up front. */
+  hit(limit: number, windowMs?: number): Promise<{ allowed: boolean; limit: number; remaining: number; reset: number }>;
 }

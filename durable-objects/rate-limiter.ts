@@ -15,12 +15,25 @@ export class RateLimiter extends DurableObject implements RateLimiterRpc {
   private window: Window | undefined;
 
   async count(windowMs = 60_000): Promise<RateCount> {
-    const now = Date.now();
-    const start = Math.floor(now / windowMs) * windowMs;
+    const w = this.current(windowMs);
+    w.count++;
+    this.ctx.storage.kv.put('w', w);
+    return { count: w.count, reset: Math.ceil((w.start + windowMs) / 1000) };
+  }
+
+  async hit(limit: number, windowMs = 60_000): Promise<{ allowed: boolean; limit: number; remaining: number; reset: number }> {
+    const w = this.current(windowMs);
+    const reset = Math.ceil((w.start + windowMs) / 1000);
+    if (w.count >= limit) return { allowed: false, limit, remaining: 0, reset };
+    w.count++;
+    this.ctx.storage.kv.put('w', w);
+    return { allowed: true, limit, remaining: limit - w.count, reset };
+  }
+
+  private current(windowMs: number): Window {
+    const start = Math.floor(Date.now() / windowMs) * windowMs;
     if (!this.window) this.window = this.ctx.storage.kv.get<Window>('w') ?? { start, count: 0 };
     if (this.window.start !== start) this.window = { start, count: 0 };
-    this.window.count++;
-    this.ctx.storage.kv.put('w', this.window);
-    return { count: this.window.count, reset: Math.ceil((start + windowMs) / 1000) };
+    return this.window;
   }
 }

@@ -46,8 +46,8 @@ export function buildApp(modules: ModuleDef[]) {
     '*',
     cors({
       origin: '*',
-      allowHeaders: ['content-type', 'authorization', 'x-api-key', 'idempotency-key', 'x-request-id'],
-      exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
+      allowHeaders: ['content-type', 'authorization', 'x-api-key', 'idempotency-key', 'x-request-id', 'x-platform-key'],
+      exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed'],
     }),
   );
   app.use('*', async (c, next) => {
@@ -86,6 +86,17 @@ export function buildApp(modules: ModuleDef[]) {
     scheme: 'bearer',
     description: 'Partner-portal token (`rtp_...`) returned when a reseller channel registers.',
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'PlatformKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-platform-key',
+    description: "Berth's own staff (the `PLATFORM_API_KEY` secret); a bearer token whose `roles` claim holds `platform_staff` is the same role.",
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'MemberPortalSession', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Member-portal session (`mps_...`) opened with a single-use e-mailed link (POST /public/memberships/portal/session).',
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'BearerJwt', {
     type: 'http',
     scheme: 'bearer',
@@ -114,6 +125,10 @@ export function buildApp(modules: ModuleDef[]) {
 const API_DESCRIPTION = `Berth is a rental-business platform: bookings with live availability, payments, deposits and waivers, point of sale, memberships, marina operations, a public booking widget, a reseller channel API and partner integrations.
 
 **Authentication.** Operator endpoints take \`x-api-key: <key>\` (created under Admin > API Keys, carrying the permissions of the user who created it) or \`Authorization: Bearer <JWT>\` from the identity provider. Missing or invalid credentials answer 401; valid credentials without the permission answer 403.
+
+**Platform staff.** Berth's own staff are a role apart from operators' admins: they authenticate with \`x-platform-key: <PLATFORM_API_KEY>\` or with an identity-provider token whose \`roles\` claim holds \`platform_staff\`, belong to no operator (operator endpoints answer them 403 \`no_account\`), and alone may call the cross-operator endpoints (\`GET /promoGiftCards/search\`; operators' credentials, admins included, answer 403).
+
+**Idempotency.** Every operation that creates a booking or moves money (bookings, deposits, point-of-sale sales and refunds, gift cards, protection plans) takes \`Idempotency-Key\`: keys are scoped to the credential and kept 24 hours; the same key and body replays the stored answer byte for byte with \`Idempotent-Replayed: true\`; a different body answers 422 \`idempotency_key_reuse\`; a request still in flight answers 409 \`request_in_progress\`; a 5xx is not stored.
 
 **Errors.** Every error has one envelope: \`{"error": "machine_code", "message": "Human text", "requestId": "...", "details": [...]}\`. 400 \`validation_failed\` names each invalid field in \`details\`; malformed JSON is 400 \`invalid_json\`; an unknown path is 404 \`route_not_found\`; bodies over 1 MiB (50 MiB on upload routes) are 413 \`payload_too_large\`.
 

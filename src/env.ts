@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InventoryLockRpc } from './modules/availability/types';
 import type { RateLimiterRpc } from '../durable-objects/rate-limiter-protocol';
+import type { SlipLockRpc } from '../durable-objects/slip-lock-protocol';
 import { createLogger } from './lib/logger';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
@@ -11,6 +12,8 @@ export interface Env {
   INVENTORY_LOCK: DurableObjectNamespace<InventoryLockRpc>;
   /** One RateLimiter object per credential. */
   RATE_LIMITER: DurableObjectNamespace<RateLimiterRpc>;
+  /** One lock object per marina unit (slip reservations, transfers, date changes). */
+  SLIP_LOCK: DurableObjectNamespace<SlipLockRpc>;
   /** Queue messages are `{ kind, ...fields }` (lib/module.ts QueueMessage; spelled out here so env.ts imports no module machinery). */
   EVENTS_QUEUE: Queue<{ kind: string; [field: string]: unknown }>;
 
@@ -26,6 +29,12 @@ export interface Env {
   JWT_SECRET?: string;
   /** Payment provider secret key; without it the offline simulator runs. */
   STRIPE_SECRET_KEY?: string;
+  /** Payment provider secret key of the Canadian platform account (`stripeRegion: "CA"`); defaults to STRIPE_SECRET_KEY. */
+  STRIPE_SECRET_KEY_CA?: string;
+  /** Signing secret of the payment provider's webhooks (`whsec_...`); without it POST /public/gift-card/webhook answers 400. */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Berth's own staff: the platform key sent as `x-platform-key` (a role apart from operators' admins). */
+  PLATFORM_API_KEY?: string;
   /** Key (base64, 32 bytes) for AES-GCM payloads of the public widget endpoint. */
   WIDGET_ENCRYPTION_KEY?: string;
   /** Geocoder (optional; without it addresses are stored without coordinates). */
@@ -33,6 +42,13 @@ export interface Env {
   /** Telephony provider (optional; without it numbers and calls are simulated). */
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
+  /** SMS sender (with the Twilio account above): a Twilio number in E.164 or a messaging service SID; without one SMS go to the outbox. */
+  TWILIO_FROM_NUMBER?: string;
+  TWILIO_MESSAGING_SERVICE_SID?: string;
+  /** E-mail provider (Postmark server token) and sender (a Postmark sender signature); without the token e-mails go to the outbox. */
+  POSTMARK_SERVER_TOKEN?: string;
+  POSTMARK_MESSAGE_STREAM?: string;
+  EMAIL_FROM?: string;
   /** Identity provider management API (optional; without it invitations are recorded only). */
   IDP_DOMAIN?: string;
   IDP_MANAGEMENT_TOKEN?: string;
@@ -73,10 +89,18 @@ const Common = z.object({
   JWT_SECRET: optional(z.string().min(16)),
   STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)')),
   WIDGET_ENCRYPTION_KEY: optional(base64Key32),
+  STRIPE_SECRET_KEY_CA: optional(z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)')),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)')),
+  PLATFORM_API_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
   PUBLIC_BASE_URL: optional(z.string().url()),
   GEOCODER_API_KEY: optional(z.string().min(1)),
   TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-f]{32}$/i, 'must be a Twilio account SID (AC...)')),
   TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
+  TWILIO_FROM_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 (+15551234567)')),
+  TWILIO_MESSAGING_SERVICE_SID: optional(z.string().regex(/^MG[0-9a-f]{32}$/i, 'must be a Twilio messaging service SID (MG...)')),
+  POSTMARK_SERVER_TOKEN: optional(z.string().min(8)),
+  POSTMARK_MESSAGE_STREAM: optional(z.string().min(1).max(100)),
+  EMAIL_FROM: optional(z.string().min(3).max(200)),
   IDP_DOMAIN: optional(z.string().min(1)),
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
   LOCK_LOCATION_HINT: optional(z.enum(['wnam', 'enam', 'sam', 'weur', 'eeur', 'apac', 'oc', 'afr', 'me'])),

@@ -3,6 +3,7 @@ import type { Env } from '../env';
 import type { Stmt } from '../db/client';
 import { auditLogs } from '../db/schema/accounts';
 import { webhookEvents } from '../db/schema/events';
+import { effectStmt } from './idempotency';
 import { newId } from './ids';
 
 export interface AuditEntry {
@@ -84,6 +85,7 @@ export async function commit(
   opts: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] } = {},
 ): Promise<{ eventIds: string[]; results: unknown[] }> {
   const all: Stmt[] = [...statements];
+  if (ctx.idempotencyClaimId && statements.length) all.push(effectStmt(ctx.db, ctx.idempotencyClaimId));
   for (const a of opts.audit ? (Array.isArray(opts.audit) ? opts.audit : [opts.audit]) : []) all.push(auditStmt(ctx, a));
   const eventIds: string[] = [];
   for (const e of opts.events ?? []) {

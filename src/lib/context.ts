@@ -9,7 +9,7 @@ export type Role = 'admin' | 'manager' | 'staff';
 
 /** Who is calling. Built by the authentication middleware. */
 export interface Principal {
-  kind: 'user' | 'api_key' | 'system' | 'anonymous';
+  kind: 'user' | 'api_key' | 'system' | 'anonymous' | 'platform';
   /** Rate-limit bucket and audit actor. */
   credentialId: string;
   userId: string | null;
@@ -45,6 +45,8 @@ export interface AppEnv {
     log: Logger;
     /** Operator authentication, set by the app; route middleware calls it for operator and public routes. */
     authenticate: Authenticator;
+    /** The `Idempotency-Key` claim of this request (set by the idempotency middleware of an `idempotent` route). */
+    idempotencyClaim?: string;
   };
 }
 
@@ -95,6 +97,8 @@ export interface Ctx {
   waitUntil: (p: Promise<unknown>) => void;
   hooks: Hooks;
   log: Logger;
+  /** The request's `Idempotency-Key` claim: `commit()` marks it in the same batch as the first write. */
+  idempotencyClaimId?: string;
 }
 
 export function ctxOf(c: Context<AppEnv>): Ctx {
@@ -105,6 +109,7 @@ export function ctxOf(c: Context<AppEnv>): Ctx {
     requestId: c.get('requestId'),
     hooks: c.get('hooks') ?? NO_HOOKS,
     log: c.get('log') ?? createLogger({ requestId: c.get('requestId') }, logLevelOf(c.env)),
+    idempotencyClaimId: c.get('idempotencyClaim'),
     waitUntil: (p) => {
       try {
         c.executionCtx.waitUntil(p);
@@ -164,6 +169,14 @@ export function ownCustomer(ctx: Ctx, customerId?: string | null): string {
     throw new ApiError('forbidden', 'customerId does not belong to the authenticated operator');
   }
   return own;
+}
+
+/** Berth's own staff (platform key or the identity provider's platform role), a role apart from operators' admins. */
+export const isPlatformStaff = (p: Principal) => p.kind === 'platform';
+
+export function requirePlatformStaff(ctx: Ctx): void {
+  if (!isPlatformStaff(ctx.principal))
+    throw new ApiError('forbidden', `This operation is for Berth's platform staff (x-platform-key or a platform-role token)`);
 }
 
 export const isAdmin = (p: Principal) => p.role === 'admin' || p.permissions.includes('admin');

@@ -4,6 +4,7 @@ import type { ZodError, ZodType } from 'zod';
 import { bodyLimit } from 'hono/body-limit';
 import type { Access, AppEnv } from './context';
 import { ApiError, errorBody, type ErrorDetail } from './errors';
+import { IDEMPOTENCY_DOC, idempotency } from './idempotency';
 
 /** JSON bodies are capped at 1 MiB; multipart upload routes at 50 MiB unless they declare their own `bodyLimit`. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -106,6 +107,8 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   hide?: boolean;
   /** OpenAPI security requirement when it differs from the access default (for example none on an open registration). */
   security?: RouteConfig['security'];
+  /** Honours `Idempotency-Key` (src/lib/idempotency.ts): for every operation that creates a booking or moves money. */
+  idempotent?: boolean;
 }
 
 type Infer<T> = T extends ZodType ? z.output<T> : undefined;
@@ -131,6 +134,10 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
     errors.add(429);
   }
   if (access === 'admin') errors.add(403);
+  if (spec.idempotent) {
+    errors.add(409);
+    errors.add(422);
+  }
   const responses: RouteConfig['responses'] = {
     [status]: spec.produces
       ? { description: 'Success', content: Object.fromEntries([spec.produces].flat().map((media) => [media, { schema: z.string() }])) }
@@ -142,6 +149,7 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
   const middleware: MiddlewareHandler[] = [authMiddleware(access, spec.auth) as MiddlewareHandler];
   if (spec.body || spec.multipart) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
   if (spec.body) middleware.push(requireJson as MiddlewareHandler);
+  if (spec.idempotent) middleware.push(idempotency as MiddlewareHandler);
   return createRoute({
     method: spec.method,
     path: spec.path,
@@ -157,10 +165,15 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
       ...(spec.multipart && !spec.body ? { body: { content: { 'multipart/form-data': { schema: documentedOnly(spec.multipart) } }, required: true } } : {}),
       ...(spec.query ? { query: spec.query as RequestParts['query'] } : {}),
       ...(spec.params ? { params: spec.params as RequestParts['params'] } : {}),
+      ...(spec.idempotent ? { headers: IdempotencyHeaders } : {}),
     },
     responses,
   });
 }
+
+const IdempotencyHeaders = z.object({
+  'idempotency-key': z.string().max(255).optional().openapi({ description: IDEMPOTENCY_DOC, example: '6f1c2a9e-3b7d-4e0a-9f51-1d2c3b4a5e6f' }),
+});
 
 /**
  * Authentication of one route, before validation (so an anonymous caller gets 401, never 400):

@@ -9,7 +9,7 @@ import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
 import { afterResponse, markAuthenticated } from '../lib/round-trips';
 import type { RateCount } from '../../durable-objects/rate-limiter-protocol';
-import { applyRateLimit, lookupAndCount } from './rate-limit';
+import { applyRateLimit, countRequest, lookupAndCount } from './rate-limit';
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
@@ -113,11 +113,37 @@ async function fromApiKey(c: Context<AppEnv>, key: string): Promise<{ principal:
   return { principal: principalOf('api_key', `key:${row.key.id}`, row.user, row.customer), count };
 }
 
+/** Berth's platform staff: a role apart from operators (no customer), by the platform key or the identity provider's role claim. */
+const PLATFORM_ROLE = 'platform_staff';
+const platformPrincipal = (credentialId: string, subject?: string, email?: string): Principal => ({
+  kind: 'platform',
+  credentialId,
+  userId: null,
+  customerId: null,
+  role: null,
+  permissions: ['platform'],
+  plan: 'enterprise',
+  subject,
+  email,
+});
+
+/** The platform key (a secret compared locally): no lookup, only its rate count. */
+async function fromPlatformKey(c: Context<AppEnv>, key: string): Promise<{ principal: Principal; count: RateCount }> {
+  const expected = c.env.PLATFORM_API_KEY;
+  if (!expected || !timingSafeEqual(await sha256Hex(key), await sha256Hex(expected))) throw unauthenticated('Invalid platform key');
+  return { principal: platformPrincipal('platform:key'), count: await countRequest(c, 'platform:key') };
+}
+
 /** A bearer JWT: verified locally (JWKS cached), then the user is read in parallel with the identity's rate count. */
 async function fromJwt(c: Context<AppEnv>, token: string): Promise<{ principal: Principal; count: RateCount }> {
   const payload = await verifyJwt(c.env, token);
   const sub = payload.sub;
   if (!sub) throw unauthenticated('Bearer token has no subject');
+  const roles = (payload as { roles?: unknown }).roles;
+  if (Array.isArray(roles) && roles.includes(PLATFORM_ROLE)) {
+    const principal = platformPrincipal(`platform:${sub}`, sub, typeof payload.email === 'string' ? payload.email : undefined);
+    return { principal, count: await countRequest(c, principal.credentialId) };
+  }
   const db = getDb(c.env.DB);
   const lookup = db
     .select({ user: users, customer: customers })
@@ -156,7 +182,9 @@ export const authenticateOperator: Authenticator = async (c, access) => {
   const apiKey = c.req.header('x-api-key');
   const authz = c.req.header('authorization');
   let found: { principal: Principal; count: RateCount } | undefined;
-  if (apiKey) found = await fromApiKey(c, apiKey.trim());
+  const platformKey = c.req.header('x-platform-key');
+  if (platformKey) found = await fromPlatformKey(c, platformKey.trim());
+  else if (apiKey) found = await fromApiKey(c, apiKey.trim());
   else if (authz) {
     const m = /^Bearer\s+(.+)$/i.exec(authz.trim());
     if (!m) throw unauthenticated('Authorization header must be "Bearer <token>"');

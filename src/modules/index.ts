@@ -23,6 +23,20 @@ import holds from './holds/module';
 import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
+import shortLinks from './short-links/module';
+import communications from './communications/module';
+import cartRecovery from './cart-recovery/module';
+import marinaSettings from './marina-settings/module';
+import marinaMaps from './marina-maps/module';
+import slipReservations from './slip-reservations/module';
+import slipContracts from './slip-contracts/module';
+import slips from './slips/module';
+import payments from './payments/module';
+import promoCodes from './promo-codes/module';
+import pos from './pos/module';
+import protectionPlans from './protection-plans/module';
+import memberships from './memberships/module';
+import affiliates from './affiliates/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -52,5 +66,20 @@ export const modules: ModuleDef[] = [
   holds,
   drydock,
   waitlist,
+  // Marina: slips last, because its GET /slips/{id} would otherwise catch the static /slips/... paths of the others.
+  marinaSettings,
+  marinaMaps,
+  slipReservations,
+  slipContracts,
+  slips,
   sandbox,
+  shortLinks,
+  communications,
+  cartRecovery,
+  payments,
+  promoCodes,
+  pos,
+  protectionPlans,
+  memberships,
+  affiliates,
 ];

@@ -10,6 +10,10 @@ import { payments } from '../adapters/payments';
 import { sha256Hex } from '../lib/crypto';
 import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
+import { communicationsSeed } from './communications';
+import { marinaSeed } from './marina';
+import { posSeed, promoCodesSeed, protectionSeed } from './counter';
+import { membershipsSeed } from './memberships';
 
 export { SEED, type SeedStep } from './types';
 
@@ -137,7 +141,18 @@ async function seedAccounts(env: Env): Promise<boolean> {
 }
 
 /** Seed steps in order; later modules append theirs. Each step is idempotent and reports whether it wrote. */
-export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }, inventorySeed, bookingsSeed, channelSeed];
+export const SEED_STEPS: SeedStep[] = [
+  { name: 'accounts', run: seedAccounts },
+  inventorySeed,
+  bookingsSeed,
+  channelSeed,
+  communicationsSeed,
+  marinaSeed,
+  posSeed,
+  promoCodesSeed,
+  protectionSeed,
+  membershipsSeed,
+];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {
   const out: Record<string, boolean> = {};

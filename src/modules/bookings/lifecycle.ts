@@ -24,7 +24,7 @@ import { casUpdate, commitChange, releaseAllocations, scopeOf, seatsOf, statusEv
 import { cancelBooking } from './cancel';
 
 // Released capacity goes to the `capacity.released` hook (lib/hooks.ts); the pieces the operations share are in
-// lifecycle-shared.ts, cancellation in cancel.ts and rescheduling in reschedule.ts.
+// changes.ts, cancellation in cancel.ts and rescheduling in reschedule.ts.
 export { cancelBooking, type CancelResult } from './cancel';
 export { rescheduleBooking } from './reschedule';
 

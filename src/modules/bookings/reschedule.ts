@@ -130,6 +130,7 @@ export async function rescheduleBooking(
       },
     );
     written = true;
+    await ctx.hooks.emit(ctx, 'booking.rescheduled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, start: newStart, end: newEnd });
     return view;
   } finally {
     // Written: the release is housekeeping after the response; not written: before answering.

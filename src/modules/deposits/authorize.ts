@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer } from '../../lib/context';
-import { commit, type DomainEvent } from '../../lib/commit';
+import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
@@ -15,12 +15,12 @@ import {
   intentState,
   ledgerMemo,
   locationInTenant,
-  paymentCompleted,
   rentalInTenant,
   statusFromIntent,
   type DepositRow,
 } from './records';
 import { depositErrors } from './errors';
+import { collectPayment } from '../payments/service';
 
 /**
  * Simulated card readers (offline payment simulator only). A terminal authorization with one of
@@ -259,7 +259,6 @@ export async function postDeposit(
       }),
     );
   }
-  const events: DomainEvent[] = [];
   if (pi.amountReceived > 0) {
     stmts.push(
       ledgerMemo(ctx, rental, {
@@ -270,11 +269,22 @@ export async function postDeposit(
         description: 'Security deposit captured at the terminal',
       }),
     );
-    events.push(paymentCompleted(rental, row, pi.amountReceived, null));
   }
-  await commit(ctx, stmts, {
-    audit: { action: 'deposit.post', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: pi.id, status } },
-    events,
-  });
+  // A capture made at the terminal is recorded through the payments service (payment.completed in the same batch).
+  await collectPayment(
+    ctx,
+    pi.amountReceived > 0
+      ? {
+          mode: 'captured',
+          method: 'terminal',
+          intent: pi,
+          customerId: rental.customerId,
+          kind: 'deposit_capture',
+          data: { rentalId: rental.id, transactionId: rental.transactionId, locationId: row.locationId, claimType: null },
+        }
+      : null,
+    (_paid, commitMoney) =>
+      commitMoney(stmts, { audit: { action: 'deposit.post', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: pi.id, status } } }),
+  );
   return { ...depositOut(row), provider: intentState(pi) };
 }

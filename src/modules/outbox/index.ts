@@ -16,6 +16,13 @@ const Message = z
     metadata: z.unknown(),
     status: z.string(),
     provider: z.string(),
+    html: z.string().nullable(),
+    rentalId: z.string().nullable(),
+    providerMessageId: z.string().nullable(),
+    providerStatus: z.string().nullable(),
+    statusReason: z.string().nullable(),
+    attempts: z.number(),
+    sentAt: z.string().nullable(),
     createdAt: z.string(),
   })
   .openapi('OutboxMessage');
@@ -26,11 +33,13 @@ const listMessages = route({
   operationId: 'listOutboxMessages',
   tags: ['Messages'],
   summary: 'E-mail, SMS, chat and push messages sent for the account',
-  description: 'With no e-mail/SMS provider configured (the offline default), this outbox is where messages go; with a provider it is the send log.',
+  description: `Every message of the account with its outcome: \`sent\` (with the provider delivery id and status), \`queued\`/\`sending\`, \`failed\` (provider reason) or \`skipped\` (reason). With no e-mail/SMS provider configured (the offline default) this outbox is where messages go; with a provider it is the send log. \`rentalId\` lists what was sent for a booking.`,
   query: z.object({
     channel: z.enum(['email', 'sms', 'chat', 'push']).optional(),
     to: z.string().max(254).optional(),
     template: z.string().max(100).optional(),
+    rentalId: z.string().max(128).optional(),
+    status: z.enum(['queued', 'sending', 'sent', 'failed', 'skipped']).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     offset: z.coerce.number().int().min(0).default(0),
   }),
@@ -46,6 +55,8 @@ mount(router, listMessages, async (c, { query }) => {
     query.channel ? eq(messageOutbox.channel, query.channel) : undefined,
     query.to ? eq(messageOutbox.to, query.to) : undefined,
     query.template ? eq(messageOutbox.template, query.template) : undefined,
+    query.rentalId ? eq(messageOutbox.rentalId, query.rentalId) : undefined,
+    query.status ? eq(messageOutbox.status, query.status) : undefined,
   );
   const [rows, total] = await Promise.all([
     ctx.db

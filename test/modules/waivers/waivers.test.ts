@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument, PDFArray, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { textOfGlyphHex } from '../../../src/lib/pdf-unicode';
 import { api, createOperator, db, del, expectError, get, patch, post, put, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { bookings } from '../../../src/db/schema/bookings';
@@ -122,13 +123,16 @@ async function pdfText(bytes: Uint8Array): Promise<{ doc: PDFDocument; text: str
     const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
     for (const s of streams) if (s instanceof PDFRawStream) text += new TextDecoder('latin1').decode(decodePDFRawStream(s).decode());
   }
-  // Standard-font text is written as hex strings: decode them.
-  const decoded = text.replace(/<([0-9A-Fa-f]+)>/g, (_, hex: string) =>
-    hex
+  // Text is written as hex strings: glyph ids of the embedded DejaVu fonts, or WinAnsi bytes of a standard font.
+  let font = '';
+  const decoded = text.replace(/\/(\S+) [\d.]+ Tf|<([0-9A-Fa-f]+)>/g, (m, name: string | undefined, hex: string | undefined) => {
+    if (name) return ((font = name), m);
+    if (font.startsWith('DejaVuSans')) return textOfGlyphHex(hex!, font.startsWith('DejaVuSans-Bold') ? 'bold' : 'regular');
+    return hex!
       .match(/../g)!
       .map((h) => String.fromCharCode(parseInt(h, 16)))
-      .join(''),
-  );
+      .join('');
+  });
   return { doc, text: decoded };
 }
 
