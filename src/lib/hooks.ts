@@ -58,6 +58,12 @@ export interface BookingPlaced {
   placedAt: string;
 }
 
+/** A partner changed or deleted an app (its manifest, status or secrets): installations follow. */
+export interface AppChanged {
+  appId: string;
+  deleted: boolean;
+}
+
 /** Every hook: its name and payload. */
 export interface HookEvents {
   'capacity.released': CapacityReleased;
@@ -65,6 +71,7 @@ export interface HookEvents {
   'booking.rescheduled': BookingRescheduled;
   'slip_reservation.deleted': SlipReservationDeleted;
   'booking.placed': BookingPlaced;
+  'app.changed': AppChanged;
 }
 
 export type HookName = keyof HookEvents;

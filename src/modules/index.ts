@@ -37,6 +37,12 @@ import pos from './pos/module';
 import protectionPlans from './protection-plans/module';
 import memberships from './memberships/module';
 import affiliates from './affiliates/module';
+import partners from './partners/module';
+import oauth from './oauth/module';
+import gateway from './gateway/module';
+import geofences from './geofences/module';
+import assetPools from './asset-pools/module';
+import partnerCalls from './partner-calls/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -82,4 +88,10 @@ export const modules: ModuleDef[] = [
   protectionPlans,
   memberships,
   affiliates,
+  partners,
+  oauth,
+  gateway,
+  geofences,
+  assetPools,
+  partnerCalls,
 ];

@@ -21,3 +21,8 @@ export * from './promo-codes';
 export * from './pos';
 export * from './protection-plans';
 export * from './memberships';
+export * from './partners';
+export * from './oauth';
+export * from './geofences';
+export * from './asset-pools';
+export * from './partner-calls';

@@ -25,7 +25,7 @@ ${errorTable}`,
     {
       name: 'Channel partner portal',
       description: `Reseller-side portal: register a channel, rotate the platform key, pause, settlement, webhook subscription.
-Authenticate with the portal token (\`rtp_...\`).`,
+Authenticate with the portal token (\`rtp_...\`) or the partner token (\`bpt_...\`) of the account that owns the channel.`,
     },
   ],
 });
