@@ -14,6 +14,7 @@
  * | month / day availability (anonymous)             | <= 1    |           |
  * | month / day availability, cached                 | 0       |           |
  * | authenticated read of one record (API key)       | <= 2    | <= 1      |
+ * | authenticated read of one record (OAuth gateway) | <= 2    | <= 1      |
  *
  * Authentication is one round trip (the credential lookup and its rate count run in parallel) and
  * nothing about credentials is cached, so a rotated or revoked key is refused by the next request.
@@ -28,6 +29,7 @@ import { rentalItem, partnerKey, ch, idem, at } from '../modules/channel/factori
 import { instrumentEnv, roundTripsOf } from '../../src/lib/round-trips';
 import { systemCtx } from '../../src/lib/context';
 import { createBooking } from '../../src/modules/bookings/service';
+import { approve, bearer, createApp, installAndToken, registerPartner } from '../modules/partners/helpers';
 
 interface Trips {
   total: number;
@@ -172,5 +174,54 @@ describe('round-trip budgets', () => {
     const fresh = await get('/channel/v1/me', ch(rotated.body.key));
     expect(fresh.status, fresh.text).toBe(200);
     within(trips(fresh), { total: 1 }, 'GET /channel/v1/me');
+  });
+
+  it('a read of one record through the partner gateway: <= 2 with the OAuth token check; an uninstall is refused by the very next request', async () => {
+    const op = await createOperator();
+    const item = await bookingItem(op, { assets: 1 });
+    const b = await post(
+      '/coreBooking/book',
+      bookBody({ inventoryId: item.id, startTime: atLocal(op.timezone, 4, '10:00'), endTime: atLocal(op.timezone, 4, '12:00') }),
+      { key: op.adminKey },
+    );
+    expect(b.status, b.text).toBe(201);
+    const partner = await registerPartner();
+    const app = await createApp(partner);
+    await approve(partner, app.appId);
+    const t = await installAndToken(op, app, 'read:bookings read:locations');
+
+    // The grant object's token check and the read of who the grant acts for are one round trip; the
+    // installation's rate count runs in parallel with the read itself.
+    const read = await get(`/api/v1/coreBooking/${b.body.rentalId}`, bearer(t.access_token));
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.rentalId).toBe(b.body.rentalId);
+    expect(read.headers.get('x-ratelimit-limit')).toBe('600');
+    expect(read.headers.get('x-ratelimit-remaining')).toBe('599');
+    within(trips(read), { total: 2, operation: 1 }, 'GET /api/v1/coreBooking/{id}');
+    // Refusals by the gateway itself (scope) are counted too, in no more round trips.
+    const denied = await get('/api/v1/renters', bearer(t.access_token));
+    expectError(denied, 403, 'insufficient_scope');
+    expect(denied.headers.get('x-ratelimit-remaining')).toBe('598');
+    within(trips(denied), { total: 2 }, 'gateway scope refusal');
+
+    // Uninstall: the very next request with the access token is refused.
+    const un = await del(`/apps/installations/${t.installation_id}`, undefined, { key: op.adminKey });
+    expect(un.status, un.text).toBe(200);
+    expectError(await get(`/api/v1/coreBooking/${b.body.rentalId}`, bearer(t.access_token)), 401, 'unauthenticated');
+  });
+
+  it('a revoked access token is refused by the very next request, though the installation stays', async () => {
+    const op = await createOperator();
+    const partner = await registerPartner();
+    const app = await createApp(partner);
+    await approve(partner, app.appId);
+    const t = await installAndToken(op, app, 'read:locations');
+    const first = await get('/api/v1/location', bearer(t.access_token));
+    expect(first.status, first.text).toBe(200);
+    within(trips(first), { total: 2 }, 'GET /api/v1/location');
+    const rev = await post('/oauth/revoke', { token: t.access_token, token_type_hint: 'access_token', client_id: app.appId, client_secret: app.clientSecret });
+    expect(rev.status, rev.text).toBe(200);
+    expectError(await get('/api/v1/location', bearer(t.access_token)), 401, 'unauthenticated');
+    expect((await get(`/apps/installations/${t.installation_id}`, { key: op.adminKey })).body.status).toBe('active');
   });
 });
