@@ -2,7 +2,7 @@
 /**
  * Berth benchmarks (`npm run bench`). Starts `wrangler dev` on a free port with a fresh local
  * state directory, applies the migrations, seeds a throw-away operator through the dev-only bench
- * routes (src/modules/bench), runs autocannon scenarios and prints every figure beside a baseline
+ * routes (src/dev/bench.ts), runs autocannon scenarios and prints every figure beside a baseline
  * measured in the same run (a no-op route, one D1 read, one raw D1 insert), because absolute
  * numbers on a shared machine are noise; ratios are what the goals are about. Next to each figure
  * it prints the operation's round trips: the sequential calls to D1 and Durable Objects on the
@@ -249,6 +249,11 @@ async function scenarios(base, seed) {
   const bookProbe = await probe(base, bookingRequests(seed, 'hotB', 600)());
   trips.book = bookProbe;
   trips.read = await probe(base, { path: `/coreBooking/${bookProbe.body.rentalId}`, headers: { 'x-api-key': seed.keys[0] } });
+  // The same read by an installed app through the partner gateway (OAuth access token).
+  trips.gatewayRead = await probe(base, {
+    path: `/api/v1/coreBooking/${bookProbe.body.rentalId}`,
+    headers: { authorization: `Bearer ${seed.gateway.accessToken}` },
+  });
   const probeMonth = `/public/availability?inventoryId=${seed.dense.inventoryId}&locationId=${seed.locationId}&month=${seed.dense.month}`;
   trips.month = await probe(base, { path: probeMonth, headers: { 'cache-control': 'no-cache' } });
   trips.monthCached = await probe(base, { path: probeMonth });
@@ -486,6 +491,7 @@ function print(r, seed) {
   const budget = [
     ['booking create, operator (API key)', T.book, '<= 3 after authentication'],
     ['authenticated read of one booking (API key)', T.read, '<= 2'],
+    ['same read through the partner gateway (OAuth token)', T.gatewayRead, '<= 2'],
     ['month availability (checked / cached)', T.month, '<= 1', T.monthCached, '0'],
     ['day availability (checked / cached)', T.day, '<= 1', T.dayCached, '0'],
     ['channel availability, 25 products', T.chanAvail, '<= 1 after authentication'],
