@@ -107,6 +107,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
   const wantedLocation = input.rentalDetails.locationId;
   for (const it of items.values()) {
+    if (opts.publicOnly && (!it.row.isPublic || it.item.model.isPublic === false)) throw notFound('Inventory item');
     if (wantedLocation && it.row.locationId !== wantedLocation)
       throw bad(`Inventory item ${it.row.id} is not at location ${wantedLocation}`, 'rentalDetails.locationId');
     if (it.location.status === 'pending_deletion')

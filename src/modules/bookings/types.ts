@@ -34,6 +34,8 @@ export interface CreateBookingOptions {
   extraLedger?: ExtraLedgerEntry[];
   /** Order id chosen by the caller (defaults to a new `txn_` id). */
   transactionId?: string;
+  /** Only public items can be sold (the booking widget): a private item answers 404 like an unknown one. */
+  publicOnly?: boolean;
   /** A gift card of the operator that pays what it can of the amount due now (the card pays the rest); spent in the booking's batch. */
   giftCard?: { code: string };
   /** Extra statements and events written in the same batch (an idempotency claim, ...). */
