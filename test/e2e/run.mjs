@@ -470,18 +470,7 @@ try {
   // The sandbox seed (npm start seeds it; seeding again is idempotent).
   const seeded = await fetch(`${base}/__dev/seed`, { method: 'POST', headers: { 'x-seed-token': SEED_TOKEN ?? '' } });
   assert.ok(seeded.ok, `seed: ${seeded.status} ${await seeded.text()}`);
-  // A waiver for the Miami location, so the waiver step runs.
-  const t = await call('POST', '/inHouseWaiver/waiver/template', {
-    customerId: CUSTOMER,
-    locationId: MIAMI,
-    title: 'Rental agreement',
-    sections: [
-      { type: 'text', id: 'terms', content: 'Boating has risks. Follow the captain and the safety briefing.' },
-      { type: 'checkbox', id: 'lifejacket', label: 'I will wear a life jacket when asked', required: true },
-      { type: 'signature', id: 'signature', label: 'Signature' },
-    ],
-  });
-  assert.equal(t.status, 201, t.text);
+  // The seed gives Miami its rental agreement (the waiver step), its cancellation policy and the widget's integrations.
   // A new, empty profile directory (--user-data-dir) for every run.
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
