@@ -11,8 +11,8 @@ const D = SEED.demo;
 /**
  * The booking widget of Demo Marina: its look and host-page integrations (tag manager, a social pixel,
  * chat, a Google review link), the Miami cancellation policy (full refund 72 hours ahead, half 24
- * hours ahead), the Miami rental agreement the widget asks renters to sign, and the captain and the
- * coach on shift every day for a year (public staff availability). The Miami policy is written last
+ * hours ahead), the Miami rental agreement the widget asks renters to sign, and the captain (Miami)
+ * and the coach (Hamburg) on shift every day for a year (public staff availability). The Miami policy is written last
  * and marks the step as done.
  */
 async function seedWidget(env: Env): Promise<boolean> {
@@ -30,13 +30,16 @@ async function seedWidget(env: Env): Promise<boolean> {
     ],
   });
   const today = new Date().toISOString().slice(0, 10);
-  for (const staffId of [D.captainId, D.coachId]) {
+  for (const [staffId, locationId, offset] of [
+    [D.captainId, D.miamiId, '-05:00'],
+    [D.coachId, D.hamburgId, '+01:00'],
+  ]) {
     await createShift(ctx, {
       customerId: D.customerId,
-      locationId: D.miamiId,
+      locationId,
       staffId,
-      startTime: `${today}T08:00:00-05:00`,
-      endTime: `${today}T18:00:00-05:00`,
+      startTime: `${today}T08:00:00${offset}`,
+      endTime: `${today}T18:00:00${offset}`,
       recurring: true,
       recurrencePattern: { frequency: 'daily', interval: 1, count: 365 },
     });

@@ -24,6 +24,10 @@ describe('booking widget seed', () => {
     const staff = await get(
       `/public/available-staff?${new URLSearchParams({ locationId: D.miamiId, skill: 'captain', startTime: `${day}T15:00:00Z`, endTime: `${day}T17:00:00Z` })}`,
     );
-    expect(staff.body.count).toBe(2);
+    expect(staff.body.staff.map((m: any) => m.staffId)).toEqual([D.captainId]);
+    const hamburg = await get(
+      `/public/available-staff?${new URLSearchParams({ locationId: D.hamburgId, skill: 'coach', startTime: `${day}T09:00:00Z`, endTime: `${day}T11:00:00Z` })}`,
+    );
+    expect(hamburg.body.staff.map((m: any) => m.staffId)).toEqual([D.coachId]);
   });
 });
