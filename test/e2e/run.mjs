@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global window, document, PerformanceObserver, URLSearchParams -- page functions run in the browser; URLSearchParams is Node's */
 // Browser tests of the booking widget and /docs: `npm run test:e2e`.
 // Runs against a started server with its sandbox seed (`npm start`; .ci/run starts and stops one): E2E_BASE_URL, else
 // http://127.0.0.1:$PORT (default 8787). Drives Debian's chromium (/usr/bin/chromium, or CHROMIUM_PATH) with playwright-core,
@@ -46,7 +47,6 @@ const KEY = devVar('DEMO_API_KEY');
 const SEED_TOKEN = devVar('DEV_SEED_TOKEN');
 const CUSTOMER = 'cus_demo_marina';
 const MIAMI = 'loc_demo_miami';
-const PONTOON = 'inv_demo_pontoon';
 const TOUR = 'inv_demo_dolphin_tour';
 // The operator's site: another origin (a small server of this script on its own port) whose page embeds the widget.
 let hostPage = '';
