@@ -9,7 +9,12 @@ export type Role = 'admin' | 'manager' | 'staff';
 
 /** Who is calling. Built by the authentication middleware. */
 export interface Principal {
-  kind: 'user' | 'api_key' | 'system' | 'anonymous' | 'platform';
+  /**
+   * `app`: an installed app calling the partner gateway (acting for the operator user who
+   * authorized it, within its scopes); `partner`: a partner account (apps, channel portal);
+   * `platform`: Berth's own staff (app and offering review).
+   */
+  kind: 'user' | 'api_key' | 'system' | 'anonymous' | 'app' | 'partner' | 'platform';
   /** Rate-limit bucket and audit actor. */
   credentialId: string;
   userId: string | null;
@@ -20,6 +25,10 @@ export interface Principal {
   subject?: string;
   email?: string;
   name?: string;
+  /** Set for `partner` principals. */
+  partnerId?: string;
+  /** Set for `app` principals: the app, its installation and the scopes of the access token. */
+  app?: { appId: string; installationId: string; scopes: string[]; sandbox: boolean };
 }
 
 export const ANONYMOUS: Principal = {
@@ -47,8 +56,16 @@ export interface AppEnv {
     authenticate: Authenticator;
     /** The `Idempotency-Key` claim of this request (set by the idempotency middleware of an `idempotent` route). */
     idempotencyClaim?: string;
+    /** Runs a request through the whole app as the given principal (set by the app; the partner gateway uses it). */
+    dispatch: Dispatch;
   };
 }
+
+/**
+ * Serves `req` with the app's own routes, authenticated as `as` instead of by the request's
+ * credentials (the partner gateway has already checked the access token and its scope).
+ */
+export type Dispatch = (req: Request, as: Principal) => Promise<Response>;
 
 /** Who may call a route: operator credentials (default), operator admin, public (credentials optional), none (own scheme or callbacks). */
 export type Access = 'operator' | 'admin' | 'public' | 'none';

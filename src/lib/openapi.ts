@@ -95,6 +95,12 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
    * and refuse files with its own 400s (a JSON body is not answered with a generic 415).
    */
   multipart?: ZodType;
+  /**
+   * An HTML-form body (`application/x-www-form-urlencoded`, also accepted as JSON): OAuth
+   * endpoints (RFC 6749) and the pages' forms. Documented from this schema; the handler parses
+   * and validates it (the module's own form reader).
+   */
+  form?: ZodType;
   query?: Q;
   params?: P;
   /** Success response schema and status (200 unless given). */
@@ -128,7 +134,7 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
   const access = spec.access ?? 'operator';
   const status = spec.status ?? 200;
   const errors = new Set(spec.errors ?? []);
-  if (spec.body || spec.multipart || spec.query || spec.params) errors.add(400);
+  if (spec.body || spec.multipart || spec.form || spec.query || spec.params) errors.add(400);
   if (access === 'operator' || access === 'admin') {
     errors.add(401);
     errors.add(429);
@@ -147,7 +153,7 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
     responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
   }
   const middleware: MiddlewareHandler[] = [authMiddleware(access, spec.auth) as MiddlewareHandler];
-  if (spec.body || spec.multipart) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
+  if (spec.body || spec.multipart || spec.form) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
   if (spec.body) middleware.push(requireJson as MiddlewareHandler);
   if (spec.idempotent) middleware.push(idempotency as MiddlewareHandler);
   return createRoute({
@@ -166,6 +172,17 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
       ...(spec.query ? { query: spec.query as RequestParts['query'] } : {}),
       ...(spec.params ? { params: spec.params as RequestParts['params'] } : {}),
       ...(spec.idempotent ? { headers: IdempotencyHeaders } : {}),
+      ...(spec.form && !spec.body
+        ? {
+            body: {
+              content: {
+                'application/x-www-form-urlencoded': { schema: documentedOnly(spec.form) },
+                'application/json': { schema: documentedOnly(spec.form) },
+              },
+              required: true,
+            },
+          }
+        : {}),
     },
     responses,
   });

@@ -27,7 +27,7 @@ function preflight(token: string, algorithms: string[]): void {
     throw unauthenticated(`Invalid bearer token: algorithm ${String(header.alg)} is not accepted`);
 }
 
-async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
+export async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
   const asymmetric = ['RS256', 'ES256'];
   if (env.JWKS_URL) preflight(token, asymmetric);
   else if (env.JWT_SECRET && !isProduction(env)) preflight(token, ['HS256']);

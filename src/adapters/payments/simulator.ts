@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DB } from '../../db/client';
 import {
   simAccounts,
@@ -273,7 +273,11 @@ export class PaymentSimulator implements PaymentsPort {
       captureMethod: input.captureMethod ?? 'automatic',
       status: 'requires_payment_method',
       description: input.description ?? null,
-      metadata: { ...(input.metadata ?? {}), ...(input.paymentMethodTypes ? { paymentMethodTypes: input.paymentMethodTypes.join(',') } : {}) },
+      metadata: {
+        ...(input.metadata ?? {}),
+        ...(input.paymentMethodTypes ? { paymentMethodTypes: input.paymentMethodTypes.join(',') } : {}),
+        ...(input.setupFutureUsage ? { setupFutureUsage: input.setupFutureUsage } : {}),
+      },
       clientSecret: `${id}_secret_${randomString(24)}`,
       lastError: null,
       applicationFeeAmount: input.applicationFeeAmount ?? null,
@@ -289,7 +293,15 @@ export class PaymentSimulator implements PaymentsPort {
     await this.db.insert(simPaymentIntents).values(row);
     if (input.confirm && input.paymentMethodId) {
       const pm = await this.resolve(input.paymentMethodId);
-      return piOut(await this.charge(row, pm));
+      const charged = await this.charge(row, pm);
+      // As the provider does: a card kept for later is attached to the customer once the payment succeeds.
+      if (input.setupFutureUsage && input.customerId && !pm.customerId) {
+        await this.db
+          .update(simPaymentMethods)
+          .set({ customerId: input.customerId })
+          .where(and(eq(simPaymentMethods.id, pm.id), isNull(simPaymentMethods.customerId)));
+      }
+      return piOut(charged);
     }
     return piOut(row);
   }

@@ -186,7 +186,9 @@ export class StripePayments implements PaymentsPort {
           payment_method: input.paymentMethodId ?? undefined,
           capture_method: input.captureMethod ?? 'automatic',
           confirm: input.confirm && Boolean(input.paymentMethodId),
-          off_session: input.confirm && Boolean(input.customerId) ? true : undefined,
+          // A card saved for later is confirmed with the cardholder present (the two flags exclude each other).
+          off_session: input.confirm && Boolean(input.customerId) && !input.setupFutureUsage ? true : undefined,
+          setup_future_usage: input.setupFutureUsage,
           ...(input.paymentMethodTypes ? ({ payment_method_types: input.paymentMethodTypes } as object) : {}),
           description: input.description,
           metadata: input.metadata,

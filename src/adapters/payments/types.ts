@@ -107,6 +107,8 @@ export interface CreateIntentInput {
   transferDestination?: string;
   /** Direct charge on a connected account (the request runs as that account). */
   onBehalfOfAccount?: string;
+  /** Keep the card for later charges without the cardholder (memberships, installments); the provider attaches it to `customerId`. */
+  setupFutureUsage?: 'off_session';
 }
 
 /** A refused payment: the caller answers 402. */

@@ -49,7 +49,8 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   // Charges, discounts, taxes, tips and fees are reversed now; card payments are refunded below
   // (refund entries); deposits follow their own release; a reseller's payment is reversed (it refunds the guest).
   const reversals = open
-    .filter((e) => (e.entryType === 'payment' ? e.source === 'channel' : !NOT_REVERSED.has(e.entryType)))
+    // A reseller's payment and one made with membership credits are reversed (the credits go back to the membership through the hook).
+    .filter((e) => (e.entryType === 'payment' ? e.source === 'channel' || e.source === 'membership_credits' : !NOT_REVERSED.has(e.entryType)))
     .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
   const points = Number((b.pricing as { loyaltyPoints?: number } | null)?.loyaltyPoints ?? 0);
   const set: Partial<BookingRow> = { status: 'cancelled', cancelledAt: now, cancellationReason: opts.reason ?? null };

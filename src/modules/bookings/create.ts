@@ -30,6 +30,8 @@ import { bad, type BookingResult, type BookingSource, type CreateBookingOptions 
 import { planLines, prepareLine, type PreparedLine } from './lines';
 import { planPayment } from './payment-plan';
 import { buildWrite } from './write';
+import { creditPayment, creditsToUse, loadMemberBenefit, membershipDiscount } from './member-benefits';
+import { creditOverdraftError, isCreditOverdraft } from '../memberships/service';
 
 // Order lines are planned and priced in lines.ts, the payment plan in payment-plan.ts, and the batch is
 // built in write.ts; the option and result types and the 400 helper live in create-common.ts.
@@ -44,7 +46,11 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   // item ids are known up front, so the items are read together with the operator's settings.
   const rd = input.rentalDetails;
   const direct = rd.bundleCode ? [] : [...new Set(rd.items ? rd.items.map((l) => l.inventoryId) : rd.inventoryId ? [rd.inventoryId] : [])];
-  const [settings, early] = await Promise.all([operatorSettings(ctx, customerId), Promise.all(direct.map((id) => loadItemContext(ctx.db, id, customerId)))]);
+  const [settings, early, member] = await Promise.all([
+    operatorSettings(ctx, customerId),
+    Promise.all(direct.map((id) => loadItemContext(ctx.db, id, customerId))),
+    loadMemberBenefit(ctx, customerId, input, opts),
+  ]);
   const { lines: lineReqs, bundle } = planLines(input, bundlesOf(settings));
   const items = new Map<string, ItemContext>(early.map((it) => [it.row.id, it]));
   for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
@@ -79,6 +85,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
     if (dd.discountPercentage) discounts.push({ type: 'manual', percent: dd.discountPercentage });
     if (dd.discountAmount) discounts.push({ type: 'manual', amount: toCents(dd.discountAmount) });
   }
+  const memberDiscount = membershipDiscount(member, prepared[0].item.row.locationId);
+  if (memberDiscount) discounts.push(memberDiscount);
   const tip = toCents(input.rentalPricing.tip ?? 0);
   const quotes: LineQuote[] = opts.priceOverride
     ? [quoteFromTotal(Math.round(opts.priceOverride.total), prepared[0].input, tip)]
@@ -101,8 +109,10 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   // Payment plan and deposit.
   const firstStart = Math.min(...prepared.map((p) => p.start));
   const plan = planPayment(input, total, opts, localDate(firstStart, prepared[0].item.item.timezone));
-  if (plan.chargeNow > 0 && !input.paymentMethodId)
-    throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
+  // Membership credits pay part of what is due now (or, paying later, of the total); the card pays the rest.
+  const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : total);
+  const cardCharge = Math.max(0, plan.chargeNow - creditsUsed);
+  if (cardCharge > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
   let depositAmount = 0;
   const di = input.depositInformation;
   if (di) depositAmount = di.required === false ? 0 : toCents(di.amount);
@@ -110,8 +120,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const depositPm = di?.paymentMethodId ?? input.paymentMethodId;
   if (depositAmount > 0 && !depositPm)
     throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
-  const paidNow = opts.prepaid ? total : plan.chargeNow;
-  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 ? 'confirmed' : 'pending';
+  const paidNow = opts.prepaid ? total : Math.max(plan.chargeNow, creditsUsed);
+  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 || creditsUsed > 0 ? 'confirmed' : 'pending';
 
   // Ids and the renter (statements only: nothing is written before the payment succeeded).
   const transactionId = opts.transactionId ?? newId('txn');
@@ -177,14 +187,14 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
     // The charge and the booking's write go through the payments service: payment.completed is
     // committed in the booking's batch, and a charge whose booking is not written is refunded.
     const chargeReq: CollectRequest | null =
-      plan.chargeNow > 0
+      cardCharge > 0
         ? {
             mode: 'charge',
             customerId,
             kind: plan.type === 'installments' ? 'installment' : 'booking',
             data: { transactionId, rentalIds, renterId: upsert.renterId },
             intent: {
-              amount: plan.chargeNow,
+              amount: cardCharge,
               currency,
               paymentMethodId: input.paymentMethodId,
               description: `Booking ${transactionId}`,
@@ -193,7 +203,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
             },
           }
         : null;
-    return await collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
+    const credits = creditPayment(ctx, member, creditsUsed, { customerId, transactionId, rentalIds, totals: quotes.map((q) => q.total) });
+    const result = await collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
       const charge = paid?.intent ?? null;
       const build = () =>
         buildWrite(ctx, {
@@ -216,6 +227,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
           depositIntent,
           depositAmount,
           now,
+          credits,
         });
       let write = build();
       const promo = promoUse
@@ -237,6 +249,16 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
       }
       return write.result;
     });
+    await ctx.hooks.emit(ctx, 'booking.placed', {
+      customerId,
+      transactionId,
+      source,
+      promoCode: input.discountDetails?.promoCode ?? null,
+      refAffiliate: typeof input.extendedData?.refAffiliate === 'string' ? input.extendedData.refAffiliate : null,
+      rentals: rentalIds.map((rentalId, i) => ({ rentalId, basis: quotes[i].subtotal - quotes[i].discountTotal })),
+      placedAt: new Date(now).toISOString(),
+    });
+    return result;
   } catch (err) {
     await compensate(ctx, null, depositIntent);
     if (err instanceof PaymentError) {
@@ -244,6 +266,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
     }
     if (isPromoExhausted(err)) throw promoExhausted(dd?.promoCode ?? '');
     if (isAllocationConflict(err)) throw backstopConflict();
+    if (isCreditOverdraft(err)) throw creditOverdraftError();
     throw err;
   } finally {
     await releaseAll(ctx.env, reservations);

@@ -15,7 +15,6 @@ import { eq } from 'drizzle-orm';
 import { toCents } from '../../lib/money';
 import type { Ctx } from '../../lib/context';
 import { customers } from '../../db/schema/accounts';
-import { ApiError } from '../../lib/errors';
 import type { OrderDiscount } from './pricing';
 import { bookingErrors } from './errors';
 import { findBookingPromo, type BookingPromo } from '../promo-codes/service';

@@ -70,6 +70,5 @@ export const Subscription = z
     currentPeriodEnd: z.string(),
     cancelAtPeriodEnd: z.boolean(),
     canceledAt: z.string().nullable(),
-    quantity: z.number().int().optional().openapi({ description: 'Units billed per period (1 for the Berth plans)' }),
   })
   .openapi('Subscription');

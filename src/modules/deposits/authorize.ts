@@ -8,17 +8,10 @@ import { toCents, toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { deposits } from '../../db/schema/bookings';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
-import {
-  depositInfoStmt,
-  depositOut,
-  intentOfTenant,
-  intentState,
-  ledgerMemo,
-  locationInTenant,
-  rentalInTenant,
-  statusFromIntent,
-  type DepositRow,
-} from './records';
+import { intentOfTenant, rentalInTenant } from './queries';
+import { getLocationInTenant } from '../locations/service';
+import { depositInfoStmt, ledgerMemo } from './statements';
+import { depositOut, intentState, statusFromIntent, type DepositRow } from './views';
 import { depositErrors } from './errors';
 import { collectPayment } from '../payments/service';
 
@@ -89,7 +82,7 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   const rental = await rentalInTenant(ctx, input.rentalId);
   if (rental.status === 'cancelled' || rental.status === 'no_show')
     throw new ApiError('invalid_state', `The rental is ${rental.status}; no deposit can be taken for it`);
-  const locationId = input.locationId ? (await locationInTenant(ctx, input.locationId)).id : rental.locationId;
+  const locationId = input.locationId ? (await getLocationInTenant(ctx, input.locationId)).id : rental.locationId;
   const pay = payments(ctx.env);
   const readerCard = terminal && pay.mode === 'simulator' ? simulatedReader(input.readerId!) : undefined;
   const amount = toCents(input.authorizeAmount);
@@ -196,7 +189,7 @@ export async function postDeposit(
 ) {
   ownCustomer(ctx, input.customerId);
   const rental = await rentalInTenant(ctx, input.rentalId);
-  if (input.locationId) await locationInTenant(ctx, input.locationId);
+  if (input.locationId) await getLocationInTenant(ctx, input.locationId);
   const pay = payments(ctx.env);
   const pi = await intentOfTenant(ctx, pay, input.intentId);
   if (pi.metadata?.rentalId && pi.metadata.rentalId !== rental.id)

@@ -10,18 +10,10 @@ import { payments, PaymentError, type PaymentIntent } from '../../adapters/payme
 import { emailStmt } from '../../adapters/messages';
 import { collectPayment } from '../payments/service';
 import { renterOf } from '../schedule/service';
-import {
-  depositByIntent,
-  depositInfoStmt,
-  depositOut,
-  intentState,
-  ledgerMemo,
-  locationInTenant,
-  rentalInTenant,
-  type BookingRow,
-  type DepositRow,
-  type DepositStatus,
-} from './records';
+import { depositByIntent, rentalInTenant } from './queries';
+import { getLocationInTenant } from '../locations/service';
+import { depositInfoStmt, ledgerMemo } from './statements';
+import { depositOut, intentState, type BookingRow, type DepositRow, type DepositStatus } from './views';
 import { depositErrors } from './errors';
 
 async function depositForRental(ctx: Ctx, rental: BookingRow, paymentIntentId: string): Promise<DepositRow> {
@@ -51,7 +43,7 @@ export async function captureDeposit(
 ) {
   requirePermission(ctx, 'payments');
   const rental = await rentalInTenant(ctx, input.rentalId);
-  if (input.locationId) await locationInTenant(ctx, input.locationId);
+  if (input.locationId) await getLocationInTenant(ctx, input.locationId);
   const d = await depositForRental(ctx, rental, input.paymentIntentId);
   const notCapturable = (why: string) => depositErrors.fail('not_capturable', `The deposit cannot be captured: ${why}`, { extra: { depositStatus: d.status } });
   if (d.status !== 'authorized') throw notCapturable(`it is ${d.status}`);
@@ -137,7 +129,7 @@ export async function releaseDeposit(
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
   const rental = await rentalInTenant(ctx, input.rentalId);
-  const location = input.locationId ? await locationInTenant(ctx, input.locationId) : undefined;
+  const location = input.locationId ? await getLocationInTenant(ctx, input.locationId) : undefined;
   const d = await depositForRental(ctx, rental, input.paymentIntentId);
   if (d.status !== 'authorized' && d.status !== 'pending') {
     throw depositErrors.fail(
