@@ -9,14 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { SELF, env } from 'cloudflare:test';
-import { BASE, api, createOperator, db, eventually, get, post, put, signToken, type Caller, type Operator } from '../harness';
+import { BASE, api, createOperator, eventually, get, post, put, signToken, type Caller, type Operator } from '../harness';
 import { at, bookBody, dateAhead, rentalItem, tourItem, type TestItem } from '../modules/bookings/factories';
 import { ch, connect, idem, partnerKey, platform, rentalItem as channelItem } from '../modules/channel/factories';
 import { createItem, form, pngBytes, rentalData } from '../modules/inventory/helpers';
 import { day, makeSlip, reserve } from '../modules/marina/helpers';
+import { PLATFORM, REDIRECT, approve, bearer, createApp, installAndToken, openAuthorize, raw, registerPartner } from '../modules/partners/helpers';
 import { outbound } from '../../src/adapters/http';
-import { affiliates } from '../../src/db/schema/affiliates';
-import { newId } from '../../src/lib/ids';
 
 type Doc = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
 interface Operation {
@@ -71,6 +70,23 @@ interface Merged {
   pos: { transactionId: string; rentalId: string };
 }
 let m: Merged;
+
+/** The partner platform on the same operator: an approved app installed with an access token, authorization requests, geofences, positions, a pool, a call. */
+interface PartnerPlatform {
+  partnerToken: string;
+  appId: string;
+  reviewAppId: string;
+  accessToken: string;
+  installationId: string;
+  idp: { request: string; cookie: string };
+  callback: { request: string; cookie: string };
+  consent: { request: string; cookie: string };
+  geofenceId: string;
+  polygonId: string;
+  poolId: string;
+  callId: string;
+}
+let pf: PartnerPlatform;
 
 /**
  * A copy of the document where every object schema that lists its properties and says nothing of
@@ -140,11 +156,13 @@ function validatorOf(operationId: string): { validate: ValidateFunction | null; 
   return { validate, media, status: Number(status) };
 }
 
-async function expectContract(operationId: string, path: string, caller: Caller = { key: w.op.adminKey }) {
+async function expectContract(operationId: string, path: string, caller: Caller = { key: w.op.adminKey }, as?: string) {
   const found = operations.get(operationId);
   expect(found, `operation ${operationId}`).toBeDefined();
   expect(found!.method).toBe('get');
-  const { validate, media, status } = validatorOf(operationId);
+  const { status } = validatorOf(operationId);
+  const { validate, media } = validatorOf(as ?? operationId);
+  if (as) expect(operations.get(as)?.method, `${as} is a documented read`).toBe('get');
   if (status >= 300 && status < 400) {
     // A redirect is checked without following it: the documented status and a Location.
     const headers: Record<string, string> = { ...(caller.headers ?? {}) };
@@ -176,14 +194,17 @@ interface Case {
   label?: string;
   path: () => string;
   caller?: () => Caller;
+  /** The documented operation whose answer this is (the partner gateway serves the core routes: their schema applies). */
+  as?: string;
 }
 
 const q = (params: Record<string, string | number | boolean>) =>
   new URLSearchParams(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))).toString();
 const admin = () => ({ key: w.op.adminKey });
 const anonymous = () => ({});
-/** Berth's platform staff (the test pool's PLATFORM_API_KEY). */
-const PLATFORM: Caller = { headers: { 'x-platform-key': 'test-platform-staff-key-000000000000001' } };
+const partner = () => bearer(pf.partnerToken);
+/** The browser of an authorization request: its cookie. */
+const browser = (cookie: string) => () => ({ headers: { cookie } });
 
 const CASES: Case[] = [
   // Customers, users, staff, locations, keys, webhooks, messages
@@ -412,6 +433,54 @@ const CASES: Case[] = [
   { op: 'getProtectionPlan', path: () => '/api/v2/protection-plans/MARINE_DAMAGE_WAIVER', caller: anonymous },
   { op: 'getProtectionBundle', path: () => '/api/v2/protection-bundles/MARINE_COMPLETE', caller: anonymous },
   { op: 'getLocationProtectionSettings', path: () => `/api/v2/locations/${w.op.locationId}/protection-settings` },
+  // Partner accounts, apps and their review
+  { op: 'getPartnerMe', path: () => '/partners/me', caller: partner },
+  { op: 'listPartnerTokens', path: () => '/partners/tokens', caller: partner },
+  { op: 'listPartnerApps', path: () => '/partners/apps', caller: partner },
+  { op: 'getPartnerApp', path: () => `/partners/apps/${pf.appId}`, caller: partner },
+  { op: 'getPartnerApp', label: 'in review, never approved', path: () => `/partners/apps/${pf.reviewAppId}`, caller: partner },
+  { op: 'getPartnerAppManifest', path: () => `/partners/apps/${pf.appId}/manifest`, caller: partner },
+  { op: 'listPartnerAppInstallations', path: () => `/partners/apps/${pf.appId}/installations`, caller: partner },
+  { op: 'listAppsForReview', path: () => '/platform/apps', caller: () => PLATFORM },
+  { op: 'listAppsForReview', label: 'approved', path: () => `/platform/apps?${q({ status: 'approved' })}`, caller: () => PLATFORM },
+  { op: 'getAppForReview', path: () => `/platform/apps/${pf.appId}`, caller: () => PLATFORM },
+  // OAuth: the consent pages, metadata, keys, the operator's installations, the SDKs
+  {
+    op: 'authorizeApp',
+    path: () => `/oauth/authorize?${q({ response_type: 'code', client_id: pf.appId, redirect_uri: REDIRECT, scope: 'read:locations', state: 's' })}`,
+    caller: anonymous,
+  },
+  { op: 'startIdpSignInForAuthorization', path: () => `/oauth/authorize/login/idp?${q({ request: pf.idp.request })}`, caller: () => browser(pf.idp.cookie)() },
+  {
+    op: 'idpSignInCallback',
+    path: () => `/oauth/authorize/callback?${q({ code: 'idp-code-contract', state: pf.callback.request })}`,
+    caller: () => browser(pf.callback.cookie)(),
+  },
+  { op: 'showAuthorizationConsent', path: () => `/oauth/authorize/consent?${q({ request: pf.consent.request })}`, caller: () => browser(pf.consent.cookie)() },
+  { op: 'showDeviceApproval', path: () => `/device?${q({ user_code: 'BCDF-GHJK' })}`, caller: anonymous },
+  { op: 'getJwks', path: () => '/.well-known/jwks.json', caller: anonymous },
+  { op: 'getAuthorizationServerMetadata', path: () => '/.well-known/oauth-authorization-server', caller: anonymous },
+  { op: 'listOAuthScopes', path: () => '/oauth/scopes', caller: anonymous },
+  { op: 'listAppInstallations', path: () => '/apps/installations' },
+  { op: 'getAppInstallation', path: () => `/apps/installations/${pf.installationId}` },
+  { op: 'listAppEmbeds', path: () => `/apps/embeds?${q({ embedLocation: 'asset-tracking' })}` },
+  { op: 'getHostSdk', path: () => '/sdk/host.js', caller: anonymous },
+  { op: 'getAppSdk', path: () => '/sdk/app.js', caller: anonymous },
+  // The partner gateway answers what the core route it serves documents
+  { op: 'gatewayGet', path: () => '/api/v1/location', caller: () => bearer(pf.accessToken), as: 'listLocations' },
+  { op: 'gatewayGet', label: 'an alias', path: () => '/api/v1/inventory', caller: () => bearer(pf.accessToken), as: 'listInventory' },
+  { op: 'gatewayGet', label: 'geofences', path: () => `/api/v1/geofences/${pf.geofenceId}`, caller: () => bearer(pf.accessToken), as: 'getGeofence' },
+  // Geofences, positions, the live map, asset pools, partner calls
+  { op: 'listGeofences', path: () => `/geofences?${q({ locationId: w.op.locationId })}` },
+  { op: 'getGeofence', path: () => `/geofences/${pf.geofenceId}` },
+  { op: 'getGeofence', label: 'a polygon', path: () => `/geofences/${pf.polygonId}` },
+  { op: 'listStaffLocations', path: () => '/staff-locations' },
+  { op: 'listAssetPositions', path: () => `/asset-positions?${q({ locationId: w.op.locationId })}` },
+  { op: 'getAssetTrackingMap', path: () => `/asset-tracking?${q({ locationId: w.op.locationId })}` },
+  { op: 'listAssetPools', path: () => '/asset-pools' },
+  { op: 'getAssetPool', path: () => `/asset-pools/${pf.poolId}` },
+  { op: 'listPartnerCalls', path: () => '/calls/partner/calls' },
+  { op: 'getPartnerCall', path: () => `/calls/partner/calls/${pf.callId}` },
   // Memberships, member portal, affiliates
   { op: 'listMembershipTiers', path: () => `/memberships/tiers?${q({ customerId: w.op.customerId })}` },
   { op: 'getMembershipTier', path: () => `/memberships/tiers/${w.members.tierId}?${q({ customerId: w.op.customerId })}` },
@@ -737,8 +806,7 @@ beforeAll(async () => {
     .run();
 
   // Promo codes: an affiliate's promo code and a gift card, each used once.
-  const affiliateId = newId('aff');
-  await db().insert(affiliates).values({ id: affiliateId, customerId: op.customerId, name: 'Ann Affiliate', email: 'ann@aff.test', percentageEarned: 10 });
+  const affiliateId = w.members.affiliateId;
   const tag = op.customerId.slice(-6).toUpperCase();
   const promo = (body: Record<string, unknown>) => ok(post('/promoGiftCards', { customerId: op.customerId, ExpiryDate: '2099-12-31', ...body }, { key }));
   await promo({ promoCode: `SPRING-${tag}`, Details: { '%Discount': 10 }, usageLimit: 5, affiliateId, inventoryIds: [w.rental.id] });
@@ -824,6 +892,80 @@ beforeAll(async () => {
   };
 }, 120_000);
 
+/** The partner platform: apps, their review and installation, the consent pages, geofences, positions, a pool, a call. */
+beforeAll(async () => {
+  const { op } = w;
+  const key = op.adminKey;
+
+  // The identity provider's token endpoint answers an access token for the operator's admin (the consent sign-in).
+  const deliver = outbound.fetch;
+  outbound.fetch = async (input: Request | string | URL, init?: RequestInit) => {
+    const req = new Request(input, init);
+    if (req.url === 'https://idp.berth.test/oauth/token')
+      return Response.json({ access_token: await signToken({ sub: `test|${op.adminId}` }), token_type: 'Bearer' });
+    return deliver(input, init);
+  };
+
+  // An approved app installed on the operator (an access token of the gateway), another one waiting for review.
+  const dev = await registerPartner('Contract Apps');
+  const app = await createApp(dev, {
+    embedLocations: ['asset-tracking', 'dashboard'],
+    webhooks: { url: 'https://app.example.test/hooks', events: ['booking.*'] },
+  });
+  await approve(dev, app.appId);
+  const token = await installAndToken(op, app, 'read:locations read:inventory read:geofence');
+  const waiting = await createApp(dev, { name: 'Dock Cam' });
+  await ok(post(`/partners/apps/${waiting.appId}/submit`, {}, bearer(dev.token)));
+
+  // Authorization requests, each in its own browser: one before the identity provider, one back from it, one signed in.
+  const request = async () => {
+    const r = await openAuthorize({ client_id: app.appId, redirect_uri: REDIRECT, scope: 'read:locations', state: crypto.randomUUID() });
+    expect(r.res.status, r.res.text).toBe(200);
+    return { request: r.request!, cookie: r.cookie! };
+  };
+  const idp = await request();
+  const callback = await request();
+  expect((await raw('GET', `/oauth/authorize/login/idp?${q({ request: callback.request })}`, { headers: { cookie: callback.cookie } })).status).toBe(302);
+  const consent = await request();
+  const login = await raw('POST', '/oauth/authorize/login', {
+    headers: { cookie: consent.cookie },
+    form: { request: consent.request, method: 'development', userId: op.adminId },
+  });
+  expect(login.status, login.text).toBe(303);
+
+  // Geofences (a circle and a polygon), staff and asset positions inside them, a pool, a call.
+  const center = { lat: 25.7743, lng: -80.1937 };
+  const circle = await ok(post('/geofences', { locationId: op.locationId, name: 'Basin', shape: 'circle', center, radiusMeters: 250 }, { key }));
+  const square = [
+    { lat: 25.77, lng: -80.2 },
+    { lat: 25.77, lng: -80.19 },
+    { lat: 25.78, lng: -80.19 },
+    { lat: 25.78, lng: -80.2 },
+  ];
+  const polygon = await ok(
+    post('/geofences', { locationId: op.locationId, name: 'Fuel dock', shape: 'polygon', points: square, details: { color: '#f80' } }, { key }),
+  );
+  await ok(post('/staff-locations', { ...center, userId: op.adminId, locationId: op.locationId, accuracyMeters: 5, heading: 90, speedMps: 1.5 }, { key }));
+  await ok(post('/asset-positions', { assetId: w.rental.assetIds[0], ...center, source: 'gps', accuracyMeters: 3 }, { key }));
+  const pool = await ok(post('/asset-pools', { locationId: op.locationId, name: 'Pontoons', description: 'Both', assetIds: w.rental.assetIds }, { key }));
+  const call = await ok(post('/calls/partner/calls', { locationId: op.locationId, to: '+13055550199', message: 'Your boat is ready' }, { key }));
+
+  pf = {
+    partnerToken: dev.token,
+    appId: app.appId,
+    reviewAppId: waiting.appId,
+    accessToken: token.access_token,
+    installationId: token.installation_id,
+    idp,
+    callback,
+    consent,
+    geofenceId: circle.geofenceId,
+    polygonId: polygon.geofenceId,
+    poolId: pool.poolId,
+    callId: call.callId,
+  };
+}, 120_000);
+
 describe('OpenAPI contract: every read answers what the document says', () => {
   it('has a case for every GET operation of the document', () => {
     const gets = [...operations.entries()].filter(([, o]) => o.method === 'get').map(([id]) => id);
@@ -845,7 +987,7 @@ describe('OpenAPI contract: every read answers what the document says', () => {
 
   for (const c of CASES) {
     it(`${c.op}${c.label ? ` (${c.label})` : ''}`, async () => {
-      await expectContract(c.op, c.path(), (c.caller ?? admin)());
+      await expectContract(c.op, c.path(), (c.caller ?? admin)(), c.as);
     });
   }
 
