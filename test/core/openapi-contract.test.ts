@@ -468,7 +468,13 @@ const CASES: Case[] = [
   { op: 'getAppSdk', path: () => '/sdk/app.js', caller: anonymous },
   // The partner gateway answers what the core route it serves documents
   { op: 'gatewayGet', path: () => '/api/v1/location', caller: () => bearer(pf.accessToken), as: 'listLocations' },
-  { op: 'gatewayGet', label: 'an alias', path: () => '/api/v1/inventory', caller: () => bearer(pf.accessToken), as: 'listInventory' },
+  {
+    op: 'gatewayGet',
+    label: 'an alias',
+    path: () => `/api/v1/inventory?${q({ customer_id: w.op.customerId })}`,
+    caller: () => bearer(pf.accessToken),
+    as: 'listInventory',
+  },
   { op: 'gatewayGet', label: 'geofences', path: () => `/api/v1/geofences/${pf.geofenceId}`, caller: () => bearer(pf.accessToken), as: 'getGeofence' },
   // Geofences, positions, the live map, asset pools, partner calls
   { op: 'listGeofences', path: () => `/geofences?${q({ locationId: w.op.locationId })}` },
