@@ -259,6 +259,7 @@ export const listMessages = route({
   operationId: 'listSlipReservationMessages',
   tags,
   summary: 'Messages of a reservation (newest first)',
+  description: `What staff sent the renter (\`direction\` outbound: e-mail or SMS to \`sentTo\`, delivered through the message outbox, GET /outbox/messages) and internal notes (\`direction\` internal, \`channel\` note), newest first; \`limit\`/\`offset\`, \`total\`. Another operator's reservation answers 404.`,
   params: s.IdParams,
   query: s.PageQuery,
   ok: s.MessageList,
