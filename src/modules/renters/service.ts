@@ -17,5 +17,5 @@ export {
 export { listRenters, renterOut, searchSuggestions, type Accounting } from './list';
 export { CSV_COLUMNS, EXPORT_PAGE_SIZE, exportRenters } from './export';
 export { deleteRenter, getRenter, getRenterInTenant, patchRenter, upsertRenter } from './records';
-export { attachPaymentMethod, listPaymentMethods } from './payment-methods';
+export { attachPaymentMethod, listPaymentMethods, paymentSetupIntent } from './payment-methods';
 export { journalEntries, OWING_THRESHOLD_CENTS, owingRenters } from './balances';

@@ -13,81 +13,34 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
-import { commit, type DomainEvent } from '../../lib/commit';
+import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toDollars } from '../../lib/money';
-import type { Stmt } from '../../db/client';
 import { slipPayments, slipReservations } from '../../db/schema/slip-reservations';
-import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
+import { payments, type PaymentIntent } from '../../adapters/payments';
 import { getRenterInTenant } from '../renters/service';
 import { SIMULATED_READERS } from '../deposits/service';
 import { changeWithLedger, reservationEvent, underSlipLock } from './create';
 import { isReservationRace, raceError } from './changes';
 import { reservationErrors } from './errors';
-import { paymentLedger, refundLedger } from './ledger';
+import { refundLedger } from './ledger';
+import { chargeCardNow, paymentFailure, paymentWrite, refundCollected, type CollectedPayment, type PaymentMethodKind } from './payments';
 import { getReservationRow, reservationView } from './queries';
 import { isBlocking } from './types';
 import { balanceOf, netPaid, paymentOut, type PaymentRow, type ReservationRow } from './views';
 
-type Method = PaymentRow['method'];
-
-interface Collected {
-  method: Method;
-  amountCents: number;
-  paymentIntentId?: string | null;
-  reference?: string | null;
-  note?: string | null;
-  card?: { brand: string | null; last4: string | null } | null;
-}
-
-function paymentFailure(err: unknown): never {
-  if (err instanceof PaymentError) {
-    if (err.code === 'card_declined' || err.code === 'authentication_required')
-      throw new ApiError(
-        'payment_failed',
-        err.code === 'card_declined' ? 'The card was declined; nothing was recorded' : 'The card needs authentication (3-D Secure)',
-        {
-          extra: {
-            declineCode: err.code,
-            paymentIntentId: err.intent?.id ?? null,
-            ...(err.code === 'authentication_required' ? { clientSecret: err.intent?.clientSecret ?? null } : {}),
-          },
-        },
-      );
-    throw new ApiError(err.code === 'invalid_payment_method' ? 'invalid_payment_method' : 'payment_provider_error', err.message);
-  }
-  throw err;
-}
+type Method = PaymentMethodKind;
+type Collected = CollectedPayment;
 
 const confirmsWith = (r: ReservationRow, amount: number) =>
   (r.status === 'awaiting_payment' || r.status === 'expired') && netPaid(r) + amount >= (r.depositCents > 0 ? r.depositCents : r.totalCents);
-
-function paymentEvent(r: ReservationRow, p: PaymentRow): DomainEvent {
-  return {
-    type: 'payment.completed',
-    customerId: r.customerId,
-    data: {
-      kind: 'slip_payment',
-      reservationId: r.id,
-      reservationNumber: r.reservationNumber,
-      locationId: r.locationId,
-      renterId: r.renterId,
-      paymentId: p.id,
-      paymentIntentId: p.paymentIntentId,
-      method: p.method,
-      amount: toDollars(p.amountCents),
-      amountCents: p.amountCents,
-      currency: p.currency,
-    },
-  };
-}
 
 /**
  * Checks the amount, takes the unit again when the payment confirms a lapsed hold, runs `charge`
  * (the provider call, if any) and writes the payment in one batch.
  */
-async function collect(ctx: Ctx, r: ReservationRow, amount: number, charge: () => Promise<Collected>) {
+async function collect(ctx: Ctx, r: ReservationRow, amount: number, charge: () => Promise<Collected>, opts: { refundOnFailure?: boolean } = {}) {
   if (r.status === 'cancelled') throw new ApiError('invalid_state', 'A cancelled reservation takes no payments');
   if (amount > balanceOf(r))
     throw new ApiError('bad_request', `The amount is above the balance of ${balanceOf(r)} cents`, {
@@ -99,10 +52,9 @@ async function collect(ctx: Ctx, r: ReservationRow, amount: number, charge: () =
     try {
       return await writePayment(ctx, r, c, confirms);
     } catch (err) {
-      if (c.paymentIntentId && (c.method === 'card' || c.method === 'terminal'))
-        await payments(ctx.env)
-          .refund(c.paymentIntentId, c.amountCents, 'reservation write failed')
-          .catch((e) => ctx.log.error('automatic refund failed', { paymentIntentId: c.paymentIntentId, error: String(e) }));
+      // A payment the provider took just now is given back; one recorded after the fact (an intent already
+      // captured) is not: a second record of the same intent fails on its unique index and the first stands.
+      if (opts.refundOnFailure !== false) await refundCollected(ctx, c, 'reservation write failed');
       throw err;
     }
   };
@@ -117,34 +69,7 @@ async function collect(ctx: Ctx, r: ReservationRow, amount: number, charge: () =
 }
 
 async function writePayment(ctx: Ctx, r: ReservationRow, c: Collected, confirms: boolean) {
-  const p: PaymentRow = {
-    id: newId('spay'),
-    customerId: r.customerId,
-    reservationId: r.id,
-    kind: 'payment',
-    method: c.method,
-    amountCents: c.amountCents,
-    refundedCents: 0,
-    currency: r.currency,
-    paymentIntentId: c.paymentIntentId ?? null,
-    providerRefundId: null,
-    paymentId: null,
-    reference: c.reference ?? null,
-    note: c.note ?? null,
-    cardBrand: c.card?.brand ?? null,
-    cardLast4: c.card?.last4 ?? null,
-    recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
-    createdAt: new Date().toISOString(),
-  };
-  const stmts: Stmt[] = [
-    ctx.db.insert(slipPayments).values(p),
-    ctx.db
-      .update(slipReservations)
-      .set({ amountPaidCents: sql`${slipReservations.amountPaidCents} + ${c.amountCents}` })
-      .where(and(eq(slipReservations.id, r.id), eq(slipReservations.customerId, r.customerId))),
-    ...paymentLedger(ctx, r, c.amountCents, c.method, c.paymentIntentId ?? c.reference ?? null),
-  ];
-  const events: DomainEvent[] = [paymentEvent(r, p)];
+  const { payment: p, stmts, events } = paymentWrite(ctx, r, c);
   if (confirms) {
     const change = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: new Date().toISOString(), holdExpiresAt: null }, 'confirm_by_payment', {
       paymentId: p.id,
@@ -190,34 +115,16 @@ export async function chargeCard(ctx: Ctx, id: string, input: { amountCents?: nu
     pm = (saved.find((m) => m.isDefault) ?? saved[0])?.id;
     if (!pm) throw new ApiError('invalid_payment_method', 'The renter has no saved card: give paymentMethodId');
   }
-  return await collect(ctx, r, amount, async () => {
-    let intent: PaymentIntent;
-    try {
-      intent = await pay.createPaymentIntent({
-        amount,
-        currency: r.currency,
-        customerId: renter.paymentCustomerId,
-        paymentMethodId: pm,
-        confirm: true,
-        description: `Slip reservation ${r.reservationNumber}`,
-        metadata: meta(r),
-      });
-    } catch (err) {
-      paymentFailure(err);
-    }
-    if (intent.status !== 'succeeded') throw new ApiError('payment_failed', `The payment is ${intent.status}`, { extra: { paymentIntentId: intent.id } });
-    const card = intent.paymentMethodId ? await cardOf(ctx, renter.paymentCustomerId, intent.paymentMethodId) : null;
-    return { method: 'card', amountCents: amount, paymentIntentId: intent.id, card };
-  });
-}
-
-async function cardOf(ctx: Ctx, paymentCustomerId: string | null, pmId: string) {
-  if (!paymentCustomerId) return null;
-  const list = await payments(ctx.env)
-    .listPaymentMethods(paymentCustomerId)
-    .catch(() => []);
-  const m = list.find((x) => x.id === pmId);
-  return m ? { brand: m.brand, last4: m.last4 } : null;
+  return await collect(ctx, r, amount, () =>
+    chargeCardNow(ctx, {
+      amountCents: amount,
+      currency: r.currency,
+      paymentMethodId: pm,
+      paymentCustomerId: renter.paymentCustomerId,
+      description: `Slip reservation ${r.reservationNumber}`,
+      metadata: meta(r),
+    }),
+  );
 }
 
 export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?: number; readerId?: string; paymentIntentId?: string }) {
@@ -242,7 +149,9 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
     if (intent.status !== 'succeeded')
       throw new ApiError('bad_request', `The card-present payment is ${intent.status}, not succeeded`, { extra: { providerStatus: intent.status } });
     const done = intent;
-    return await collect(ctx, r, done.amountReceived, async () => ({ method: 'terminal', amountCents: done.amountReceived, paymentIntentId: done.id }));
+    return await collect(ctx, r, done.amountReceived, async () => ({ method: 'terminal', amountCents: done.amountReceived, paymentIntentId: done.id }), {
+      refundOnFailure: false,
+    });
   }
   const amount = input.amountCents ?? balanceOf(r);
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
@@ -296,6 +205,82 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
     }
     return { method: 'terminal', amountCents: amount, paymentIntentId: intent.id };
   });
+}
+
+const isIntentRecorded = (err: unknown) =>
+  /UNIQUE constraint failed: slip_payments\.payment_intent_id/.test(`${(err as Error)?.message ?? err} ${String((err as { cause?: unknown })?.cause ?? '')}`);
+
+/**
+ * A card payment intent for the renter's own card form (the tenant portal's card elements): the
+ * client confirms it with the provider, then it is recorded with `recordCardIntent`. Nothing is
+ * written here.
+ */
+export async function createCardIntent(ctx: Ctx, id: string, input: { amountCents?: number }) {
+  requirePermission(ctx, 'payments');
+  const r = await getReservationRow(ctx, id);
+  if (r.status === 'cancelled' || r.status === 'expired') throw new ApiError('invalid_state', `A ${r.status} reservation takes no payments`);
+  const amount = input.amountCents ?? balanceOf(r);
+  if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
+  if (amount > balanceOf(r))
+    throw new ApiError('bad_request', `The amount is above the balance of ${balanceOf(r)} cents`, {
+      details: [{ field: 'amountCents', message: 'above the balance' }],
+    });
+  const renter = await getRenterInTenant(ctx, r.renterId);
+  const intent = await payments(ctx.env)
+    .createPaymentIntent({
+      amount,
+      currency: r.currency,
+      customerId: renter.paymentCustomerId,
+      confirm: false,
+      paymentMethodTypes: ['card'],
+      description: `Slip reservation ${r.reservationNumber}`,
+      metadata: meta(r),
+    })
+    .catch(paymentFailure);
+  return { paymentIntentId: intent.id, clientSecret: intent.clientSecret, amountCents: amount, currency: r.currency, status: intent.status };
+}
+
+/**
+ * Records a card payment intent made for this reservation (confirmed by the client, or confirmed
+ * here with `paymentMethodId`): once per intent, whoever records it twice gets the same payment.
+ */
+export async function recordCardIntent(ctx: Ctx, id: string, input: { paymentIntentId: string; paymentMethodId?: string }) {
+  requirePermission(ctx, 'payments');
+  const r = await getReservationRow(ctx, id);
+  const pay = payments(ctx.env);
+  const recorded = async () => {
+    const existing = await ctx.db
+      .select()
+      .from(slipPayments)
+      .where(and(eq(slipPayments.customerId, r.customerId), eq(slipPayments.paymentIntentId, input.paymentIntentId)))
+      .get();
+    if (!existing) return null;
+    if (existing.reservationId !== r.id) throw new ApiError('bad_request', 'That payment was recorded on another reservation');
+    return { status: 'succeeded' as const, payment: paymentOut(existing), reservation: await reservationView(ctx, await getReservationRow(ctx, r.id)) };
+  };
+  const already = await recorded();
+  if (already) return already;
+  let intent: PaymentIntent | null = await pay.getPaymentIntent(input.paymentIntentId);
+  if (!intent || intent.metadata?.slipReservationId !== r.id || intent.metadata?.berthCustomerId !== r.customerId) throw notFound('Payment intent');
+  if (input.paymentMethodId && (intent.status === 'requires_payment_method' || intent.status === 'requires_confirmation'))
+    intent = await pay.confirmPaymentIntent(intent.id, input.paymentMethodId).catch(paymentFailure);
+  if (intent.status === 'requires_capture') intent = await pay.capturePaymentIntent(intent.id).catch(paymentFailure);
+  if (intent.status !== 'succeeded')
+    throw new ApiError('payment_failed', `The payment is ${intent.status}, not succeeded`, {
+      extra: { paymentIntentId: intent.id, providerStatus: intent.status, clientSecret: intent.clientSecret },
+    });
+  const done = intent;
+  try {
+    return await collect(ctx, r, done.amountReceived, async () => ({ method: 'card', amountCents: done.amountReceived, paymentIntentId: done.id }), {
+      refundOnFailure: false,
+    });
+  } catch (err) {
+    if (isIntentRecorded(err)) {
+      const again = await recorded();
+      if (again) return again;
+    }
+    throw err;
+  }
 }
 
 export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: string; amountCents?: number; reason?: string }) {

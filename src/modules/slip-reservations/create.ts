@@ -11,6 +11,7 @@ import { getSlipRow, slipOccupancyStmt } from '../slips/service';
 import type * as s from './schemas';
 import { isReservationRace, raceError, reservationChange } from './changes';
 import { chargeDelta } from './ledger';
+import { paymentWrite, refundCollected, type CollectedPayment } from './payments';
 import { isSlipConflict, releaseSlip, reserveSlip, slipBackstopConflict, type SlipLockEntry } from './lock';
 import { depositFor } from './pricing';
 import { getReservationRow, reservationView } from './queries';
@@ -93,7 +94,24 @@ async function renterFor(
   };
 }
 
-export async function createReservation(ctx: Ctx, input: z.output<typeof s.CreateBody>) {
+/**
+ * What other marina modules add to a reservation they create (waitlist offers, public bookings):
+ * where it came from, a hold instead of pending/confirmed, a payment collected inside the unit's
+ * lock before the write (refunded at once if the write fails), and their own statements and events
+ * in the same batch.
+ */
+export interface CreateOptions {
+  /** `staff` (default), `waitlist`, `public`, `portal`. */
+  source?: string;
+  /** Create the reservation `awaiting_payment` holding the unit until this instant (epoch ms). */
+  holdExpiresAt?: number;
+  /** Collects a payment after the nights are reserved and before the write; the reservation is written `confirmed` with it. */
+  payment?: () => Promise<CollectedPayment>;
+  /** Statements and events of the caller, committed in the reservation's batch. */
+  extra?: (row: ReservationRow) => { stmts: Stmt[]; events?: DomainEvent[] };
+}
+
+export async function createReservation(ctx: Ctx, input: z.output<typeof s.CreateBody>, opts: CreateOptions = {}) {
   requirePermission(ctx, 'marina');
   checkDates(input.arrivalDate, input.departureDate);
   const slip = await getSlipRow(ctx, input.slipId);
@@ -102,7 +120,8 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
   const boat = boatOf(input.boat);
   const fit = requireFit(slip, boat, settings, input.overrideFit);
   const price = quote(slip, settings, { rateType: input.rateType, arrivalDate: input.arrivalDate, departureDate: input.departureDate, boat }, input);
-  const status = input.status ?? (settings.approvalRequired ? 'pending' : 'confirmed');
+  const status: ReservationRow['status'] =
+    opts.holdExpiresAt != null ? 'awaiting_payment' : opts.payment ? 'confirmed' : (input.status ?? (settings.approvalRequired ? 'pending' : 'confirmed'));
   const id = newId('srv');
   for (let attempt = 0; ; attempt++) {
     const renter = await renterFor(ctx, input);
@@ -127,7 +146,7 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
       amountRefundedCents: 0,
       postedCharges: {},
       recognizedThrough: null,
-      holdExpiresAt: null,
+      holdExpiresAt: opts.holdExpiresAt ?? null,
       billSentAt: null,
       confirmedAt: status === 'confirmed' ? now : null,
       checkedInAt: null,
@@ -139,7 +158,7 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
       contractId: null,
       contractSignedAt: null,
       notes: input.notes ?? null,
-      source: 'staff',
+      source: opts.source ?? 'staff',
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -147,34 +166,52 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
     const ledger = chargeDelta(ctx, row);
     row = { ...row, postedCharges: ledger.posted };
     try {
+      const created = row;
       return await underSlipLock(ctx, { slipId: slip.id, reservationId: id, arrivalDate: row.arrivalDate, departureDate: row.departureDate }, async () => {
-        await commit(
-          ctx,
-          [
-            ...renter.stmts,
-            ctx.db.insert(slipReservations).values(row),
-            ctx.db.insert(slipReservationChanges).values({
-              id: `${id}_v1`,
-              customerId: row.customerId,
-              reservationId: id,
-              version: 1,
-              action: 'create',
-              details: { status, overrideFit: fit.length ? fit : undefined },
-              actorId: ctx.principal.userId ?? ctx.principal.credentialId,
-            }),
-            ...ledger.stmts,
-          ],
-          {
-            audit: {
-              action: 'slip_reservation.create',
-              targetType: 'slip_reservation',
-              targetId: id,
-              details: { slipId: slip.id, number: row.reservationNumber, totalCents: row.totalCents, ...(fit.length ? { fitOverridden: fit } : {}) },
+        const collected = opts.payment ? await opts.payment() : null;
+        try {
+          const paid = collected ? paymentWrite(ctx, created, collected) : null;
+          const extra = opts.extra?.(created);
+          await commit(
+            ctx,
+            [
+              ...renter.stmts,
+              ctx.db.insert(slipReservations).values(created),
+              ctx.db.insert(slipReservationChanges).values({
+                id: `${id}_v1`,
+                customerId: created.customerId,
+                reservationId: id,
+                version: 1,
+                action: 'create',
+                details: { status, source: created.source, overrideFit: fit.length ? fit : undefined },
+                actorId: ctx.principal.userId ?? ctx.principal.credentialId,
+              }),
+              ...ledger.stmts,
+              ...(paid?.stmts ?? []),
+              ...(extra?.stmts ?? []),
+            ],
+            {
+              audit: {
+                action: 'slip_reservation.create',
+                targetType: 'slip_reservation',
+                targetId: id,
+                details: {
+                  slipId: slip.id,
+                  number: created.reservationNumber,
+                  totalCents: created.totalCents,
+                  source: created.source,
+                  ...(paid ? { paymentId: paid.payment.id, paidCents: paid.payment.amountCents } : {}),
+                  ...(fit.length ? { fitOverridden: fit } : {}),
+                },
+              },
+              events: [...renter.events, reservationEvent('booking.created', created), ...(paid?.events ?? []), ...(extra?.events ?? [])],
             },
-            events: [...renter.events, reservationEvent('booking.created', row)],
-          },
-        );
-        return reservationView(ctx, row);
+          );
+        } catch (err) {
+          if (collected) await refundCollected(ctx, collected, 'reservation write failed');
+          throw err;
+        }
+        return reservationView(ctx, collected ? { ...created, amountPaidCents: collected.amountCents } : created);
       });
     } catch (err) {
       // A first-time renter created by a racing request, or a reservation number drawn twice: retry once.

@@ -2,10 +2,13 @@
 // the lock helper), lifecycle.ts (confirm, bill with hold, check-in/out, cancel, delete, contract
 // state, re-pricing, revenue recognition, hold expiry), charging.ts (payments and refunds),
 // messages.ts, availability.ts (fit and free units), queries.ts (reads), pricing.ts, ledger.ts.
-export { createReservation, updateReservation, transferReservation, underSlipLock, reservationEvent } from './create';
+export { createReservation, updateReservation, transferReservation, underSlipLock, reservationEvent, type CreateOptions } from './create';
 export {
   cancelReservation,
+  chargeLinesChange,
   checkIn,
+  confirmationChange,
+  holdReleaseChange,
   checkOut,
   confirmReservation,
   contractStateStmts,
@@ -16,8 +19,9 @@ export {
   recognizeRevenue,
   sendBill,
 } from './lifecycle';
-export { chargeCard, paymentHistory, recordPayment, refundPayment, terminalCharge } from './charging';
-export { listMessages, sendMessage } from './messages';
+export { chargeCard, createCardIntent, paymentHistory, recordCardIntent, recordPayment, refundPayment, terminalCharge } from './charging';
+export { chargeCardNow, type CollectedPayment } from './payments';
+export { listMessages, recordRenterMessage, renterThread, sendMessage } from './messages';
 export { checkAvailability, slipAvailability } from './availability';
 export {
   countWithoutContract,
@@ -32,7 +36,9 @@ export {
   reservationView,
   viewsOf,
 } from './queries';
-export { priceReservation, monthSegments, depositFor } from './pricing';
+export { priceReservation, monthSegments, depositFor, nightsBetween } from './pricing';
+export { quoteStay } from './quote';
 export { reservationOut, balanceOf, type ReservationRow } from './views';
-export { Reservation as ReservationSchema } from './schemas';
+export { Reservation as ReservationSchema, Payment as PaymentSchema, Message as MessageSchema, Boat as BoatSchema } from './schemas';
+export { messageOut, paymentOut } from './views';
 export { RESERVATION_STATUSES, isBlocking, type ReservationStatus } from './types';
