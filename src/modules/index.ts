@@ -30,6 +30,7 @@ import marinaSettings from './marina-settings/module';
 import marinaMaps from './marina-maps/module';
 import slipReservations from './slip-reservations/module';
 import slipContracts from './slip-contracts/module';
+import slipWaitlist from './slip-waitlist/module';
 import slips from './slips/module';
 
 /**
@@ -65,6 +66,8 @@ export const modules: ModuleDef[] = [
   marinaMaps,
   slipReservations,
   slipContracts,
+  // Marina II: before slips too (/slips/waitlist, /slips/guest-access).
+  slipWaitlist,
   slips,
   sandbox,
   shortLinks,

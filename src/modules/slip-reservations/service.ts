@@ -39,6 +39,6 @@ export {
 export { priceReservation, monthSegments, depositFor, nightsBetween } from './pricing';
 export { quoteStay } from './quote';
 export { reservationOut, balanceOf, type ReservationRow } from './views';
-export { Reservation as ReservationSchema, Payment as PaymentSchema, Message as MessageSchema, Boat as BoatSchema } from './schemas';
+export { Reservation as ReservationSchema, Payment as PaymentSchema, Message as MessageSchema, Boat as BoatSchema, BoatIn as BoatInputSchema, RenterIn as RenterInputSchema } from './schemas';
 export { messageOut, paymentOut } from './views';
 export { RESERVATION_STATUSES, isBlocking, type ReservationStatus } from './types';
