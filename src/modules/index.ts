@@ -31,6 +31,7 @@ import marinaMaps from './marina-maps/module';
 import slipReservations from './slip-reservations/module';
 import slipContracts from './slip-contracts/module';
 import slipWaitlist from './slip-waitlist/module';
+import slipGuestAccess from './slip-guest-access/module';
 import slips from './slips/module';
 
 /**
@@ -68,6 +69,7 @@ export const modules: ModuleDef[] = [
   slipContracts,
   // Marina II: before slips too (/slips/waitlist, /slips/guest-access).
   slipWaitlist,
+  slipGuestAccess,
   slips,
   sandbox,
   shortLinks,

@@ -50,7 +50,7 @@ const isOpenEntryConflict = (err: unknown) =>
   );
 
 async function openEntryOf(ctx: Ctx, locationId: string, renterId: string, rateType: string) {
-  return ctx.db
+  return await ctx.db
     .select()
     .from(E)
     .where(
@@ -163,11 +163,11 @@ export async function addEntry(ctx: Ctx, input: JoinInput, source: 'staff' | 'pu
 export async function createEntry(ctx: Ctx, input: z.output<typeof s.CreateBody>) {
   requirePermission(ctx, 'marina');
   const { entry } = await addEntry(ctx, input, 'staff');
-  return entryView(ctx, entry);
+  return await entryView(ctx, entry);
 }
 
 export async function getEntry(ctx: Ctx, id: string) {
-  return entryDetail(ctx, await getEntryRow(ctx, id));
+  return await entryDetail(ctx, await getEntryRow(ctx, id));
 }
 
 export async function listEntries(ctx: Ctx, q: z.output<typeof s.ListQuery>) {
@@ -187,12 +187,12 @@ export async function listEntries(ctx: Ctx, q: z.output<typeof s.ListQuery>) {
       )!,
     );
   }
-  return pageOfEntries(ctx, and(...conds)!, q.limit, q.offset);
+  return await pageOfEntries(ctx, and(...conds)!, q.limit, q.offset);
 }
 
 export async function entriesOfRenter(ctx: Ctx, renterId: string, q: { limit: number; offset: number }) {
   const r = await getRenterInTenant(ctx, renterId, { includeDeleted: true });
-  return pageOfEntries(ctx, and(eq(E.customerId, r.customerId), eq(E.renterId, r.id))!, q.limit, q.offset);
+  return await pageOfEntries(ctx, and(eq(E.customerId, r.customerId), eq(E.renterId, r.id))!, q.limit, q.offset);
 }
 
 export async function updateEntry(ctx: Ctx, id: string, input: z.output<typeof s.UpdateBody>) {
@@ -237,7 +237,7 @@ export async function updateEntry(ctx: Ctx, id: string, input: z.output<typeof s
     if (isOpenEntryConflict(err)) throw new ApiError('already_exists', 'The renter already has an open entry of this rate type at this location');
     throw err;
   }
-  return entryView(ctx, await getEntryRow(ctx, e.id));
+  return await entryView(ctx, await getEntryRow(ctx, e.id));
 }
 
 export async function deleteEntry(ctx: Ctx, id: string) {

@@ -154,7 +154,7 @@ export async function makeOffer(ctx: Ctx, id: string, input: z.output<typeof s.O
     if (isOpenOfferConflict(err)) throw waitlistErrors.fail('waitlist_offer_open', 'The entry got another offer meanwhile');
     throw err;
   }
-  return offerResult(ctx, e.id, offerId, reservationId);
+  return await offerResult(ctx, e.id, offerId, reservationId);
 }
 
 async function openOffer(ctx: Ctx, e: EntryRow) {
@@ -288,7 +288,7 @@ export async function acceptOffer(ctx: Ctx, id: string, input: { note?: string }
   const settled = settledOutcome(e, o, r, Date.now());
   if (settled === 'accepted') {
     await settle(ctx, e, o, r, 'accepted', 'accept');
-    return offerResult(ctx, e.id, o.id, o.reservationId);
+    return await offerResult(ctx, e.id, o.id, o.reservationId);
   }
   if (settled) {
     await settle(ctx, e, o, r, settled, 'accept');
@@ -301,7 +301,7 @@ export async function acceptOffer(ctx: Ctx, id: string, input: { note?: string }
   if (!isBlocking(r, Date.now()))
     await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, write);
   else await write();
-  return offerResult(ctx, e.id, o.id, o.reservationId);
+  return await offerResult(ctx, e.id, o.id, o.reservationId);
 }
 
 /** POST /slips/waitlist/{id}/decline: the unit is released and the entry goes to the bottom of the queue. */
@@ -314,14 +314,14 @@ export async function declineOffer(ctx: Ctx, id: string, input: { note?: string 
     throw new ApiError('invalid_state', 'The held reservation was already confirmed (paid or confirmed by staff); cancel the reservation instead');
   const { stmts, events } = closeOffer(ctx, e, o, r, 'declined', { note: input.note });
   await commitAnswer(ctx, stmts, events, 'slip_waitlist.decline', e, o);
-  return offerResult(ctx, e.id, o.id, o.reservationId);
+  return await offerResult(ctx, e.id, o.id, o.reservationId);
 }
 
 /** POST /slips/waitlist/{id}/cancel: the entry leaves the waitlist; an open offer is withdrawn and its hold released. */
 export async function cancelEntry(ctx: Ctx, id: string, input: { reason?: string }) {
   requirePermission(ctx, 'marina');
   const e = await getEntryRow(ctx, id);
-  if (e.status === 'cancelled') return entryView(ctx, e);
+  if (e.status === 'cancelled') return await entryView(ctx, e);
   if (e.status === 'accepted') throw new ApiError('invalid_state', 'The entry was accepted; cancel its reservation instead');
   const reason = input.reason ?? null;
   if (e.status === 'offered') {
@@ -330,7 +330,7 @@ export async function cancelEntry(ctx: Ctx, id: string, input: { reason?: string
       const r = await getReservationRow(ctx, o.reservationId);
       const { stmts, events } = closeOffer(ctx, e, o, r.status === 'awaiting_payment' ? r : null, 'withdrawn', { cancelEntry: reason });
       await commitAnswer(ctx, stmts, events, 'slip_waitlist.cancel', e, o);
-      return entryView(ctx, await getEntryRow(ctx, e.id));
+      return await entryView(ctx, await getEntryRow(ctx, e.id));
     }
   }
   const now = new Date().toISOString();
@@ -344,7 +344,7 @@ export async function cancelEntry(ctx: Ctx, id: string, input: { reason?: string
     ],
     { audit: { action: 'slip_waitlist.cancel', targetType: 'slip_waitlist_entry', targetId: e.id, details: { reason } } },
   );
-  return entryView(ctx, await getEntryRow(ctx, e.id));
+  return await entryView(ctx, await getEntryRow(ctx, e.id));
 }
 
 /**

@@ -26,7 +26,7 @@ export async function getEntryRow(ctx: Ctx, id: string): Promise<EntryRow> {
 }
 
 export async function openOfferOf(ctx: Ctx, entryId: string): Promise<OfferRow | undefined> {
-  return ctx.db
+  return await ctx.db
     .select()
     .from(O)
     .where(and(eq(O.customerId, tenantOf(ctx)), eq(O.entryId, entryId), eq(O.status, 'offered')))

@@ -1,0 +1,25 @@
+// Guest passes of slip reservations (passes.ts): codes, windows, verification with a live read of
+// the reservation and a throttle on unknown codes, check-in, ID check, revoke, expiry; the hooks
+// that revoke passes when their reservation ends and list them on the reservation's detail.
+export {
+  addPass,
+  checkInGuest,
+  createPass,
+  deletePass,
+  expireLocationPasses,
+  getPass,
+  getPassRow,
+  listPasses,
+  onReservationDeleted,
+  onReservationDetail,
+  onReservationEnded,
+  passesOfReservation,
+  passStats,
+  revokePass,
+  revokeRow,
+  sweepExpiredPasses,
+  updatePass,
+  verifyCode,
+  verifyGuestId,
+} from './passes';
+export { Pass as PassSchema, PassList as PassListSchema, TenantCreateBody as TenantPassBody } from './schemas';
