@@ -32,6 +32,7 @@ import slipReservations from './slip-reservations/module';
 import slipContracts from './slip-contracts/module';
 import slipWaitlist from './slip-waitlist/module';
 import slipGuestAccess from './slip-guest-access/module';
+import slipDocuments from './slip-documents/module';
 import slips from './slips/module';
 
 /**
@@ -70,6 +71,7 @@ export const modules: ModuleDef[] = [
   // Marina II: before slips too (/slips/waitlist, /slips/guest-access).
   slipWaitlist,
   slipGuestAccess,
+  slipDocuments,
   slips,
   sandbox,
   shortLinks,
