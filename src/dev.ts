@@ -5,6 +5,7 @@ import { devModule } from './dev/module';
 export { InventoryLock } from '../durable-objects/inventory-lock';
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { SlipLock } from '../durable-objects/slip-lock';
+export { OAuthGrant } from '../durable-objects/oauth-grant';
 
 /**
  * The development entry point (`wrangler dev`, `npm start`, `npm run bench`): the API plus the

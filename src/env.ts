@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { InventoryLock } from '../durable-objects/inventory-lock';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
 import type { SlipLock } from '../durable-objects/slip-lock';
+import type { OAuthGrant } from '../durable-objects/oauth-grant';
 import type { QueueMessage } from './lib/module';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
@@ -12,6 +13,8 @@ export interface Env {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** One lock object per marina unit (slip reservations, transfers, date changes). */
   SLIP_LOCK: DurableObjectNamespace<SlipLock>;
+  /** One object per OAuth grant: its code and token hashes, rotated atomically. */
+  OAUTH_GRANT: DurableObjectNamespace<OAuthGrant>;
   EVENTS_QUEUE: Queue<QueueMessage>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';
@@ -26,6 +29,12 @@ export interface Env {
   JWT_SECRET?: string;
   /** Payment provider secret key; without it the offline simulator runs. */
   STRIPE_SECRET_KEY?: string;
+  /** Payment provider secret key of the Canadian platform account (`stripeRegion: "CA"`); defaults to STRIPE_SECRET_KEY. */
+  STRIPE_SECRET_KEY_CA?: string;
+  /** Signing secret of the payment provider's webhooks (`whsec_...`); without it POST /public/gift-card/webhook answers 400. */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Berth's own staff: the platform key sent as `x-platform-key` (a role apart from operators' admins). */
+  PLATFORM_API_KEY?: string;
   /** Key (base64, 32 bytes) for AES-GCM payloads of the public widget endpoint. */
   WIDGET_ENCRYPTION_KEY?: string;
   /** Geocoder (optional; without it addresses are stored without coordinates). */
@@ -43,6 +52,18 @@ export interface Env {
   /** Identity provider management API (optional; without it invitations are recorded only). */
   IDP_DOMAIN?: string;
   IDP_MANAGEMENT_TOKEN?: string;
+  /**
+   * Partner platform: the private signing keys of embedded session tokens, as a JWK set
+   * (`{"keys":[{...ES256 or RS256 private JWK with kid...}]}`); the first key signs, all are
+   * published at /.well-known/jwks.json. Required in staging and production; development
+   * generates one key and keeps it in D1.
+   */
+  OAUTH_SIGNING_KEYS?: string;
+  /** Client id of Berth's consent page at the identity provider (IDP_DOMAIN): operators sign in there before authorizing an app. */
+  IDP_CLIENT_ID?: string;
+  /** Development only: password of the seeded demo partner account and client secret of its app. */
+  DEMO_PARTNER_PASSWORD?: string;
+  DEMO_APP_CLIENT_SECRET?: string;
   /** Development only: token that allows POST /__dev/seed. */
   DEV_SEED_TOKEN?: string;
   DEMO_API_KEY?: string;
@@ -64,6 +85,16 @@ const base64Key32 = z.string().refine((v) => {
   }
 }, 'must be 32 bytes in base64');
 
+/** A JSON Web Key Set of private signing keys, each with `kid` and `d`. */
+const signingKeys = z.string().refine((v) => {
+  try {
+    const set = JSON.parse(v) as { keys?: { kid?: unknown; d?: unknown }[] };
+    return Array.isArray(set.keys) && set.keys.length > 0 && set.keys.every((k) => typeof k.kid === 'string' && typeof k.d === 'string');
+  } catch {
+    return false;
+  }
+}, 'must be a JSON Web Key Set of private keys, each with a kid');
+
 /** What every environment needs, and the format of what is optional. */
 const Common = z.object({
   ENVIRONMENT: z.enum(['development', 'test', 'staging', 'production']),
@@ -74,6 +105,9 @@ const Common = z.object({
   JWT_SECRET: optional(z.string().min(16)),
   STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)')),
   WIDGET_ENCRYPTION_KEY: optional(base64Key32),
+  STRIPE_SECRET_KEY_CA: optional(z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)')),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)')),
+  PLATFORM_API_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
   PUBLIC_BASE_URL: optional(z.string().url()),
   GEOCODER_API_KEY: optional(z.string().min(1)),
   TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-f]{32}$/i, 'must be a Twilio account SID (AC...)')),
@@ -85,6 +119,8 @@ const Common = z.object({
   EMAIL_FROM: optional(z.string().min(3).max(200)),
   IDP_DOMAIN: optional(z.string().min(1)),
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
+  OAUTH_SIGNING_KEYS: optional(signingKeys),
+  IDP_CLIENT_ID: optional(z.string().min(1)),
 });
 
 /** Staging and production: the identity provider, the payment provider and the widget key are required. */
@@ -92,6 +128,7 @@ const Deployed = Common.extend({
   JWKS_URL: z.string().url(),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)'),
   WIDGET_ENCRYPTION_KEY: base64Key32,
+  OAUTH_SIGNING_KEYS: signingKeys,
 });
 
 export class ConfigError extends Error {}

@@ -92,6 +92,26 @@ export interface SlipReservationDetail {
   guestPasses: SlipReservationGuestPassSummary[];
 }
 
+/** An order was written through any sales path (after the commit): what referral programmes need. */
+export interface BookingPlaced {
+  customerId: string;
+  transactionId: string;
+  source: string;
+  /** The promo code of the order, as the renter typed it. */
+  promoCode: string | null;
+  /** `extendedData.refAffiliate` of the request (a referral link of the public widget). */
+  refAffiliate: string | null;
+  /** Per rental, the pre-tax price after discounts (cents, without tip). */
+  rentals: { rentalId: string; basis: number }[];
+  placedAt: string;
+}
+
+/** A partner changed or deleted an app (its manifest, status or secrets): installations follow. */
+export interface AppChanged {
+  appId: string;
+  deleted: boolean;
+}
+
 /** Every hook: its name and payload. */
 export interface HookEvents {
   'capacity.released': CapacityReleased;
@@ -100,6 +120,8 @@ export interface HookEvents {
   'slip_reservation.deleted': SlipReservationDeleted;
   'slip_reservation.ended': SlipReservationEnded;
   'slip_reservation.detail': SlipReservationDetail;
+  'booking.placed': BookingPlaced;
+  'app.changed': AppChanged;
 }
 
 export type HookName = keyof HookEvents;

@@ -34,6 +34,18 @@ import slipWaitlist from './slip-waitlist/module';
 import slipGuestAccess from './slip-guest-access/module';
 import slipDocuments from './slip-documents/module';
 import slips from './slips/module';
+import payments from './payments/module';
+import promoCodes from './promo-codes/module';
+import pos from './pos/module';
+import protectionPlans from './protection-plans/module';
+import memberships from './memberships/module';
+import affiliates from './affiliates/module';
+import partners from './partners/module';
+import oauth from './oauth/module';
+import gateway from './gateway/module';
+import geofences from './geofences/module';
+import assetPools from './asset-pools/module';
+import partnerCalls from './partner-calls/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -77,4 +89,16 @@ export const modules: ModuleDef[] = [
   shortLinks,
   communications,
   cartRecovery,
+  payments,
+  promoCodes,
+  pos,
+  protectionPlans,
+  memberships,
+  affiliates,
+  partners,
+  oauth,
+  gateway,
+  geofences,
+  assetPools,
+  partnerCalls,
 ];

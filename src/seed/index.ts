@@ -12,6 +12,9 @@ import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
 import { communicationsSeed } from './communications';
 import { marinaSeed } from './marina';
+import { posSeed, promoCodesSeed, protectionSeed } from './counter';
+import { membershipsSeed } from './memberships';
+import { partnersSeed } from './partners';
 
 export { SEED, type SeedStep } from './types';
 
@@ -138,7 +141,8 @@ async function seedAccounts(env: Env): Promise<boolean> {
   return !exists;
 }
 
-/** Seed steps in order; later modules append theirs. Each step is idempotent and reports whether it wrote. */
+/** Seed steps in order; later modules append theirs, one a line. Each step is idempotent and reports whether it wrote. */
+// prettier-ignore
 export const SEED_STEPS: SeedStep[] = [
   { name: 'accounts', run: seedAccounts },
   inventorySeed,
@@ -146,6 +150,11 @@ export const SEED_STEPS: SeedStep[] = [
   channelSeed,
   communicationsSeed,
   marinaSeed,
+  posSeed,
+  promoCodesSeed,
+  protectionSeed,
+  membershipsSeed,
+  partnersSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DB } from '../../db/client';
 import {
+  simAccounts,
   simCheckoutSessions,
   simCustomers,
   simPaymentIntents,
@@ -15,6 +16,7 @@ import {
   PLAN_PRICES,
   UNIT_PLAN_PRICES,
   type CheckoutSession,
+  type ConnectedAccount,
   type CreateIntentInput,
   type PaymentIntent,
   type PaymentMethod,
@@ -74,7 +76,24 @@ const piOut = (r: PiRow): PaymentIntent => ({
   metadata: r.metadata ?? {},
   lastError: r.lastError,
   createdAt: r.createdAt,
+  applicationFeeAmount: r.applicationFeeAmount ?? null,
+  transferDestination: r.transferDestination ?? null,
 });
+
+type AccountRow = typeof simAccounts.$inferSelect;
+
+const accountOut = (r: AccountRow): ConnectedAccount => ({
+  id: r.id,
+  type: r.type as ConnectedAccount['type'],
+  country: r.country,
+  email: r.email,
+  chargesEnabled: r.detailsSubmitted,
+  payoutsEnabled: r.detailsSubmitted,
+  detailsSubmitted: r.detailsSubmitted,
+  createdAt: r.createdAt,
+});
+
+const SIM_BASE = 'https://connect.simulator.berth.invalid';
 
 const subOut = (r: SubRow): Subscription => ({
   id: r.id,
@@ -109,7 +128,10 @@ const addMonth = (iso: string) => {
 /** Offline payment provider: keeps its objects in D1 and honours the test tokens above. */
 export class PaymentSimulator implements PaymentsPort {
   readonly mode = 'simulator' as const;
-  constructor(private readonly db: DB) {}
+  constructor(
+    private readonly db: DB,
+    private readonly region: 'US' | 'CA' = 'US',
+  ) {}
 
   async createCustomer(input: { email?: string | null; name?: string | null; metadata?: Record<string, string> }) {
     const id = newId('cus_sim');
@@ -251,16 +273,35 @@ export class PaymentSimulator implements PaymentsPort {
       captureMethod: input.captureMethod ?? 'automatic',
       status: 'requires_payment_method',
       description: input.description ?? null,
-      metadata: { ...(input.metadata ?? {}), ...(input.paymentMethodTypes ? { paymentMethodTypes: input.paymentMethodTypes.join(',') } : {}) },
+      metadata: {
+        ...(input.metadata ?? {}),
+        ...(input.paymentMethodTypes ? { paymentMethodTypes: input.paymentMethodTypes.join(',') } : {}),
+        ...(input.setupFutureUsage ? { setupFutureUsage: input.setupFutureUsage } : {}),
+      },
       clientSecret: `${id}_secret_${randomString(24)}`,
       lastError: null,
+      applicationFeeAmount: input.applicationFeeAmount ?? null,
+      transferDestination: input.transferDestination ?? input.onBehalfOfAccount ?? null,
       createdAt: new Date().toISOString(),
       updatedAt: new Date().toISOString(),
     };
+    if (!Number.isInteger(input.amount) || input.amount <= 0) throw new PaymentError('provider_error', 'Amount must be a positive integer of cents');
+    if (input.applicationFeeAmount != null && (input.applicationFeeAmount < 0 || input.applicationFeeAmount > input.amount))
+      throw new PaymentError('provider_error', 'The application fee must be between 0 and the amount');
+    for (const acct of [input.transferDestination, input.onBehalfOfAccount])
+      if (acct && !(await this.getAccount(acct))) throw new PaymentError('provider_error', `No such connected account: ${acct}`);
     await this.db.insert(simPaymentIntents).values(row);
     if (input.confirm && input.paymentMethodId) {
       const pm = await this.resolve(input.paymentMethodId);
-      return piOut(await this.charge(row, pm));
+      const charged = await this.charge(row, pm);
+      // As the provider does: a card kept for later is attached to the customer once the payment succeeds.
+      if (input.setupFutureUsage && input.customerId && !pm.customerId) {
+        await this.db
+          .update(simPaymentMethods)
+          .set({ customerId: input.customerId })
+          .where(and(eq(simPaymentMethods.id, pm.id), isNull(simPaymentMethods.customerId)));
+      }
+      return piOut(charged);
     }
     return piOut(row);
   }
@@ -315,13 +356,14 @@ export class PaymentSimulator implements PaymentsPort {
     const amt = amount ?? refundable;
     if (amt <= 0 || amt > refundable) throw new PaymentError('provider_error', `Refund must be between 1 and ${refundable} cents`);
     const id = newId('re_sim');
-    await this.db.batch([
-      this.db.insert(simRefunds).values({ id, paymentIntentId, amount: amt, status: 'succeeded', reason: reason ?? null }),
-      this.db
-        .update(simPaymentIntents)
-        .set({ amountRefunded: row.amountRefunded + amt })
-        .where(eq(simPaymentIntents.id, paymentIntentId)),
-    ]);
+    // One conditional UPDATE: two racing refunds can never together exceed what was received.
+    const res = await this.db
+      .update(simPaymentIntents)
+      .set({ amountRefunded: sql`${simPaymentIntents.amountRefunded} + ${amt}` })
+      .where(and(eq(simPaymentIntents.id, paymentIntentId), sql`${simPaymentIntents.amountReceived} - ${simPaymentIntents.amountRefunded} >= ${amt}`))
+      .run();
+    if ((res.meta.changes ?? 0) !== 1) throw new PaymentError('provider_error', 'The refund exceeds what is left to refund');
+    await this.db.insert(simRefunds).values({ id, paymentIntentId, amount: amt, status: 'succeeded', reason: reason ?? null });
     return { id, paymentIntentId, amount: amt, status: 'succeeded' };
   }
 
@@ -400,5 +442,51 @@ export class PaymentSimulator implements PaymentsPort {
     if (!cust || cust.deleted) throw new PaymentError('invalid_payment_method', `No such customer: ${customerId}`);
     const id = newId('bps_sim');
     return { id, url: `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}portal_session=${id}` };
+  }
+
+  async createAccount(input: { country?: string; email?: string | null; type?: 'express' | 'standard'; metadata?: Record<string, string> }) {
+    const now = new Date().toISOString();
+    const row: AccountRow = {
+      id: newId('acct_sim'),
+      type: input.type ?? 'express',
+      country: (input.country ?? this.region).toUpperCase(),
+      email: input.email ?? null,
+      region: this.region,
+      detailsSubmitted: false,
+      metadata: input.metadata ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.db.insert(simAccounts).values(row);
+    return accountOut(row);
+  }
+
+  async getAccount(id: string) {
+    const row = await this.db.select().from(simAccounts).where(eq(simAccounts.id, id)).get();
+    return row ? accountOut(row) : null;
+  }
+
+  private async mustAccount(id: string) {
+    const a = await this.getAccount(id);
+    if (!a) throw new PaymentError('invalid_payment_method', `No such connected account: ${id}`);
+    return a;
+  }
+
+  async createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }) {
+    await this.mustAccount(accountId);
+    const expires = new Date(Date.now() + 300_000).toISOString();
+    const q = new URLSearchParams({ refresh_url: urls.refreshUrl, return_url: urls.returnUrl });
+    return { url: `${SIM_BASE}/setup/${accountId}/${randomString(24)}?${q.toString()}`, expiresAt: expires };
+  }
+
+  async createAccountSession(accountId: string) {
+    await this.mustAccount(accountId);
+    return { clientSecret: `accs_sim_${randomString(16)}_secret_${randomString(24)}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() };
+  }
+
+  async createLoginLink(accountId: string) {
+    const a = await this.mustAccount(accountId);
+    if (a.type !== 'express') throw new PaymentError('provider_error', 'Login links are for express accounts');
+    return { url: `${SIM_BASE}/express/${accountId}/${randomString(24)}`, expiresAt: null };
   }
 }

@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import {
   PaymentError,
   type CheckoutSession,
+  type ConnectedAccount,
   type CreateIntentInput,
   type PaymentIntent,
   type PaymentMethod,
@@ -50,6 +51,19 @@ const piOut = (pi: Stripe.PaymentIntent): PaymentIntent => ({
   metadata: pi.metadata ?? {},
   lastError: pi.last_payment_error?.code ?? null,
   createdAt: new Date(pi.created * 1000).toISOString(),
+  applicationFeeAmount: pi.application_fee_amount ?? null,
+  transferDestination: typeof pi.transfer_data?.destination === 'string' ? pi.transfer_data.destination : (pi.transfer_data?.destination?.id ?? null),
+});
+
+const accountOut = (a: Stripe.Account): ConnectedAccount => ({
+  id: a.id,
+  type: (a.type as ConnectedAccount['type']) ?? 'express',
+  country: a.country ?? '',
+  email: a.email ?? null,
+  chargesEnabled: a.charges_enabled ?? false,
+  payoutsEnabled: a.payouts_enabled ?? false,
+  detailsSubmitted: a.details_submitted ?? false,
+  createdAt: new Date((a.created ?? 0) * 1000).toISOString(),
 });
 
 const subOut = (s: Stripe.Subscription): Subscription => {
@@ -172,12 +186,19 @@ export class StripePayments implements PaymentsPort {
           payment_method: input.paymentMethodId ?? undefined,
           capture_method: input.captureMethod ?? 'automatic',
           confirm: input.confirm && Boolean(input.paymentMethodId),
-          off_session: input.confirm && Boolean(input.customerId) ? true : undefined,
+          // A card saved for later is confirmed with the cardholder present (the two flags exclude each other).
+          off_session: input.confirm && Boolean(input.customerId) && !input.setupFutureUsage ? true : undefined,
+          setup_future_usage: input.setupFutureUsage,
           ...(input.paymentMethodTypes ? ({ payment_method_types: input.paymentMethodTypes } as object) : {}),
           description: input.description,
           metadata: input.metadata,
+          ...(input.applicationFeeAmount != null ? { application_fee_amount: input.applicationFeeAmount } : {}),
+          ...(input.transferDestination ? { transfer_data: { destination: input.transferDestination } } : {}),
         },
-        input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
+        {
+          ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+          ...(input.onBehalfOfAccount ? { stripeAccount: input.onBehalfOfAccount } : {}),
+        },
       );
       if (input.confirm && pi.status === 'requires_action')
         throw new PaymentError('authentication_required', 'This payment requires authentication.', piOut(pi));
@@ -278,6 +299,54 @@ export class StripePayments implements PaymentsPort {
     try {
       const ps = await this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
       return { id: ps.id, url: ps.url };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createAccount(input: { country?: string; email?: string | null; type?: 'express' | 'standard'; metadata?: Record<string, string> }) {
+    try {
+      return accountOut(
+        await this.stripe.accounts.create({ type: input.type ?? 'express', country: input.country, email: input.email ?? undefined, metadata: input.metadata }),
+      );
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async getAccount(id: string) {
+    try {
+      return accountOut(await this.stripe.accounts.retrieve(id));
+    } catch {
+      return null;
+    }
+  }
+  async createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }) {
+    try {
+      const l = await this.stripe.accountLinks.create({
+        account: accountId,
+        refresh_url: urls.refreshUrl,
+        return_url: urls.returnUrl,
+        type: 'account_onboarding',
+      });
+      return { url: l.url, expiresAt: new Date(l.expires_at * 1000).toISOString() };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createAccountSession(accountId: string) {
+    try {
+      const s = await this.stripe.accountSessions.create({
+        account: accountId,
+        components: { account_onboarding: { enabled: true }, payments: { enabled: true }, payouts: { enabled: true } },
+      });
+      return { clientSecret: s.client_secret, expiresAt: new Date(s.expires_at * 1000).toISOString() };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createLoginLink(accountId: string) {
+    try {
+      const l = await this.stripe.accounts.createLoginLink(accountId);
+      return { url: l.url, expiresAt: null };
     } catch (e) {
       rethrow(e);
     }

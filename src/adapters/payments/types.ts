@@ -29,6 +29,27 @@ export interface PaymentIntent {
   metadata: Record<string, string>;
   lastError: string | null;
   createdAt: string;
+  /** Connected-account charges: the platform's fee (cents) and the destination account of a destination charge. */
+  applicationFeeAmount?: number | null;
+  transferDestination?: string | null;
+}
+
+/** A connected (merchant) account of an operator at the payment provider. */
+export interface ConnectedAccount {
+  id: string;
+  type: 'express' | 'standard' | 'custom';
+  country: string;
+  email: string | null;
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+  detailsSubmitted: boolean;
+  createdAt: string;
+}
+
+/** A hosted onboarding link, an embedded-components session or a dashboard login link. */
+export interface AccountLink {
+  url: string;
+  expiresAt: string | null;
 }
 
 export interface Subscription {
@@ -80,6 +101,14 @@ export interface CreateIntentInput {
   description?: string;
   metadata?: Record<string, string>;
   idempotencyKey?: string;
+  /** Platform fee in cents, taken from a connected-account charge. */
+  applicationFeeAmount?: number;
+  /** Destination charge: the connected account that receives the funds (less the fee). */
+  transferDestination?: string;
+  /** Direct charge on a connected account (the request runs as that account). */
+  onBehalfOfAccount?: string;
+  /** Keep the card for later charges without the cardholder (memberships, installments); the provider attaches it to `customerId`. */
+  setupFutureUsage?: 'off_session';
 }
 
 /** A refused payment: the caller answers 402. */
@@ -125,6 +154,20 @@ export interface PaymentsPort {
   setSubscriptionQuantity(subscriptionId: string, quantity: number): Promise<Subscription>;
   /** The provider's billing portal for a customer (invoices, card, cancellation). */
   createBillingPortalSession(customerId: string, returnUrl: string): Promise<{ id: string; url: string }>;
+  /** Connected accounts (operators' merchant accounts): create, onboarding link, embedded session, dashboard login link. */
+  createAccount(input: {
+    country?: string;
+    email?: string | null;
+    type?: 'express' | 'standard';
+    metadata?: Record<string, string>;
+  }): Promise<ConnectedAccount>;
+  getAccount(id: string): Promise<ConnectedAccount | null>;
+  createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }): Promise<AccountLink>;
+  createAccountSession(accountId: string): Promise<{ clientSecret: string; expiresAt: string }>;
+  createLoginLink(accountId: string): Promise<AccountLink>;
 }
 
 export const PLAN_PRICES: Record<'standard' | 'enterprise', number> = { standard: 4900, enterprise: 29900 };
+
+/** Currencies the API accepts (ISO 4217, lower case). */
+export const CURRENCY = /^[a-z]{3}$/;

@@ -89,10 +89,24 @@ export const simPaymentIntents = sqliteTable(
     metadata: json<Record<string, string>>('metadata'),
     clientSecret: text('client_secret').notNull(),
     lastError: text('last_error'),
+    applicationFeeAmount: integer('application_fee_amount'),
+    transferDestination: text('transfer_destination'),
     ...timestamps(),
   },
   (t) => [index('sim_pi_customer_idx').on(t.customerId)],
 );
+
+/** Simulated connected accounts (operators' merchant accounts); `region` is the platform account (US or CA) that created them. */
+export const simAccounts = sqliteTable('sim_accounts', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull().default('express'),
+  country: text('country').notNull(),
+  email: text('email'),
+  region: text('region').notNull().default('US'),
+  detailsSubmitted: integer('details_submitted', { mode: 'boolean' }).notNull().default(false),
+  metadata: json<Record<string, string>>('metadata'),
+  ...timestamps(),
+});
 
 export const simRefunds = sqliteTable('sim_refunds', {
   id: text('id').primaryKey(),

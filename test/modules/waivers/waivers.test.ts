@@ -3,7 +3,7 @@ import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument, PDFArray, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { textOfGlyphHex } from '../../../src/lib/pdf-unicode';
-import { api, createOperator, db, del, expectError, get, patch, post, put, type Operator } from '../../harness';
+import { api, createOperator, db, del, expectError, get, post, put, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { bookings } from '../../../src/db/schema/bookings';
 import { locations } from '../../../src/db/schema/locations';
@@ -68,7 +68,8 @@ async function signaturePng(width = 240, height = 80) {
 }
 /** The smallest baseline JPEG (1x1). */
 const TINY_JPEG =
-  'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=';
+  'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////' +
+  'wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=';
 
 // ---- helpers --------------------------------------------------------------------------------
 
