@@ -251,4 +251,5 @@ CREATE TABLE `meter_readings` (
 );
 --> statement-breakpoint
 CREATE INDEX `meter_readings_unit_idx` ON `meter_readings` (`customer_id`,`slip_id`,`utility`,`read_at`);--> statement-breakpoint
-CREATE INDEX `meter_readings_location_idx` ON `meter_readings` (`customer_id`,`location_id`,`billed`,`read_at`);
+CREATE INDEX `meter_readings_location_idx` ON `meter_readings` (`customer_id`,`location_id`,`billed`,`read_at`);--> statement-breakpoint
+CREATE UNIQUE INDEX `meter_readings_chain_uq` ON `meter_readings` (`customer_id`,`slip_id`,`utility`,`previous_reading_id`);

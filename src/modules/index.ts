@@ -33,6 +33,10 @@ import slipContracts from './slip-contracts/module';
 import slipWaitlist from './slip-waitlist/module';
 import slipGuestAccess from './slip-guest-access/module';
 import slipDocuments from './slip-documents/module';
+import haulServices from './haul-services/module';
+import meterReadings from './meter-readings/module';
+import slipPortal from './slip-portal/module';
+import publicSlips from './public-slips/module';
 import slips from './slips/module';
 import payments from './payments/module';
 import promoCodes from './promo-codes/module';
@@ -84,6 +88,10 @@ export const modules: ModuleDef[] = [
   slipWaitlist,
   slipGuestAccess,
   slipDocuments,
+  haulServices,
+  meterReadings,
+  slipPortal,
+  publicSlips,
   slips,
   sandbox,
   shortLinks,

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, real, index } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, real, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { json, tenant, timestamps } from './_columns';
 
 /**
@@ -42,5 +42,8 @@ export const meterReadings = sqliteTable(
   (t) => [
     index('meter_readings_unit_idx').on(t.customerId, t.slipId, t.utility, t.readAt),
     index('meter_readings_location_idx').on(t.customerId, t.locationId, t.billed, t.readAt),
+    // A reading is the previous one of at most one reading: two readings recorded at once for a unit
+    // and utility cannot both count usage from the same previous reading (the second one retries).
+    uniqueIndex('meter_readings_chain_uq').on(t.customerId, t.slipId, t.utility, t.previousReadingId),
   ],
 );

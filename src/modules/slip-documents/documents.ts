@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, systemCtx, tenantOf } from '../../lib/context';
@@ -6,47 +6,20 @@ import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
-import { localDate } from '../../lib/time';
 import { EXTENSIONS, safeFileName, sniffFile } from '../../lib/sniff';
 import type { SlipReservationDeleted, SlipReservationDetail } from '../../lib/hooks';
 import type { Env } from '../../env';
 import { slipDocuments as D, slipUploads as U } from '../../db/schema/slip-documents';
-import { getLocationInTenant } from '../locations/service';
-import { getSlipSettings } from '../marina-settings/service';
-import { getReservationRow, type ReservationRow } from '../slip-reservations/service';
+import type { ReservationRow } from '../slip-reservations/service';
 import { documentErrors } from './errors';
 import type * as s from './schemas';
 import { ACCEPTED_TYPES, MAX_DOCUMENT_BYTES, UPLOAD_URL_TTL_MS } from './types';
+import { getDocumentRow } from './queries';
+import { documentOut, type DocumentRow } from './views';
 
-export type DocumentRow = typeof D.$inferSelect;
 type UploadRow = typeof U.$inferSelect;
 
 const LIVE = ['pending', 'awaiting_payment', 'confirmed', 'checked_in'];
-
-export function documentOut(d: DocumentRow): z.output<typeof s.Document> {
-  return {
-    id: d.id,
-    customerId: d.customerId,
-    locationId: d.locationId,
-    reservationId: d.reservationId,
-    renterId: d.renterId,
-    type: d.type,
-    status: d.status,
-    fileName: d.fileName,
-    contentType: d.contentType,
-    sizeBytes: d.sizeBytes,
-    sha256: d.sha256,
-    expiresOn: d.expiresOn,
-    notes: d.notes,
-    uploadedVia: d.uploadedVia,
-    fileUrl: d.r2Key ? `/slip-documents/${d.id}/file` : null,
-    reviewedAt: d.reviewedAt,
-    reviewedBy: d.reviewedBy,
-    reviewNote: d.reviewNote,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-  };
-}
 
 /** Checks a file: not empty, within the cap, and a PDF or photo by its content. */
 export function checkFile(bytes: Uint8Array, field = 'file') {
@@ -60,47 +33,6 @@ export function checkFile(bytes: Uint8Array, field = 'file') {
 }
 
 const fileKey = (customerId: string, folder: string, id: string, ext: string) => `slip-documents/${customerId}/${folder}/${id}.${ext}`;
-
-async function getDocumentRow(ctx: Ctx, id: string): Promise<DocumentRow> {
-  const row = await ctx.db
-    .select()
-    .from(D)
-    .where(and(eq(D.id, id), eq(D.customerId, tenantOf(ctx))))
-    .get();
-  if (!row) throw notFound('Document');
-  return row;
-}
-
-const RANK: Record<string, number> = { approved: 4, submitted: 3, pending_upload: 2, rejected: 1 };
-
-/** The location's required documents and how far the reservation's documents cover them. */
-export async function requirementsOf(ctx: Ctx, r: ReservationRow) {
-  const [settings, loc, rows] = await Promise.all([
-    getSlipSettings(ctx, r.locationId),
-    getLocationInTenant(ctx, r.locationId),
-    ctx.db
-      .select()
-      .from(D)
-      .where(and(eq(D.customerId, r.customerId), eq(D.reservationId, r.id)))
-      .orderBy(asc(D.createdAt))
-      .all(),
-  ]);
-  const today = localDate(Date.now(), loc.timezone);
-  const requirements = settings.requiredDocuments.map((raw) => {
-    const type = raw.trim().toLowerCase();
-    const best = rows
-      .filter((d) => d.type === type)
-      .sort((a, b) => RANK[b.status] - RANK[a.status] || b.createdAt.localeCompare(a.createdAt))[0];
-    const expired = best && (best.status === 'approved' || best.status === 'submitted') && best.expiresOn != null && best.expiresOn < today;
-    return { type, status: best ? (expired ? ('expired' as const) : best.status) : ('missing' as const), documentId: best?.id ?? null, expiresOn: best?.expiresOn ?? null };
-  });
-  return {
-    reservationId: r.id,
-    requirements,
-    documents: rows.map(documentOut),
-    complete: requirements.every((q) => q.status === 'approved' || q.status === 'submitted'),
-  };
-}
 
 function requireLive(r: ReservationRow) {
   if (!LIVE.includes(r.status)) throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation takes no documents`);
@@ -178,9 +110,19 @@ export async function attachUpload(
     .where(and(eq(U.id, up.id), eq(U.customerId, up.customerId), sql`${U.attachedDocumentId} IS NULL`))
     .run();
   if (!Number((claim as { meta?: { changes?: number } }).meta?.changes ?? 0)) throw new ApiError('invalid_state', 'The upload is already attached to a document');
-  await commit(ctx, [ctx.db.insert(D).values(doc)], {
-    audit: { action: 'slip_document.submit', targetType: 'slip_document', targetId: doc.id, details: { reservationId: r.id, type: doc.type, via } },
-  });
+  try {
+    await commit(ctx, [ctx.db.insert(D).values(doc)], {
+      audit: { action: 'slip_document.submit', targetType: 'slip_document', targetId: doc.id, details: { reservationId: r.id, type: doc.type, via } },
+    });
+  } catch (err) {
+    // The document was not written: the upload can be attached again.
+    await ctx.db
+      .update(U)
+      .set({ attachedDocumentId: null })
+      .where(and(eq(U.id, up.id), eq(U.attachedDocumentId, doc.id)))
+      .run();
+    throw err;
+  }
   return documentOut(doc);
 }
 
@@ -253,7 +195,8 @@ export async function receiveUpload(ctx: Ctx, documentId: string, token: string 
     throw documentErrors.fail('upload_size_mismatch', `The file has ${bytes.length} bytes; ${doc.declaredSizeBytes} were declared`);
   const ctxT: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: doc.customerId } };
   const sha = await sha256Hex(bytes);
-  const key = fileKey(doc.customerId, doc.reservationId, doc.id, EXTENSIONS[type]);
+  // A key of its own per attempt: two uploads racing on one URL never overwrite the file of the winner.
+  const key = fileKey(doc.customerId, doc.reservationId, `${doc.id}_${randomString(8)}`, EXTENSIONS[type]);
   await ctx.env.FILES.put(key, bytes, { httpMetadata: { contentType: type }, customMetadata: { sha256: sha } });
   const now = new Date().toISOString();
   const res = await ctx.db
@@ -261,37 +204,15 @@ export async function receiveUpload(ctx: Ctx, documentId: string, token: string 
     .set({ status: 'submitted', contentType: type, sizeBytes: bytes.length, sha256: sha, r2Key: key, uploadTokenHash: null, updatedAt: now })
     .where(and(eq(D.id, doc.id), eq(D.status, 'pending_upload'), eq(D.uploadTokenHash, doc.uploadTokenHash)))
     .run();
-  if (!Number((res as { meta?: { changes?: number } }).meta?.changes ?? 0)) throw new ApiError('invalid_state', 'The file of this document was already uploaded');
+  if (!Number((res as { meta?: { changes?: number } }).meta?.changes ?? 0)) {
+    await ctx.env.FILES.delete(key);
+    throw new ApiError('invalid_state', 'The file of this document was already uploaded');
+  }
   await commit(ctxT, [], {
     audit: { action: 'slip_document.upload', targetType: 'slip_document', targetId: doc.id, customerId: doc.customerId, details: { sizeBytes: bytes.length, contentType: type } },
   });
   return { document: { id: doc.id, type: doc.type, status: 'submitted' as const, expiresOn: doc.expiresOn, createdAt: doc.createdAt } };
 }
-
-export async function listDocuments(ctx: Ctx, q: z.output<typeof s.ListQuery>) {
-  const customerId = tenantOf(ctx);
-  if (!q.locationId && !q.reservationId)
-    throw new ApiError('validation_failed', 'Give locationId or reservationId', { details: [{ field: 'locationId', code: 'required', message: 'locationId or reservationId is required' }] });
-  if (q.locationId) await getLocationInTenant(ctx, q.locationId);
-  if (q.reservationId) await getReservationRow(ctx, q.reservationId);
-  const conds: SQL[] = [eq(D.customerId, customerId)];
-  if (q.locationId) conds.push(eq(D.locationId, q.locationId));
-  if (q.reservationId) conds.push(eq(D.reservationId, q.reservationId));
-  if (q.status) conds.push(eq(D.status, q.status));
-  if (q.type) conds.push(eq(D.type, q.type.trim().toLowerCase()));
-  const where = and(...conds);
-  const [rows, count] = await Promise.all([
-    ctx.db.select().from(D).where(where).orderBy(desc(D.createdAt), desc(D.id)).limit(q.limit).offset(q.offset).all(),
-    ctx.db
-      .select({ n: sql<number>`count(*)` })
-      .from(D)
-      .where(where)
-      .get(),
-  ]);
-  return { data: rows.map(documentOut), total: Number(count?.n ?? 0), limit: q.limit, offset: q.offset };
-}
-
-export const getDocument = async (ctx: Ctx, id: string) => documentOut(await getDocumentRow(ctx, id));
 
 export async function documentFile(ctx: Ctx, id: string) {
   const d = await getDocumentRow(ctx, id);

@@ -1,11 +1,11 @@
-import { and, desc, eq, lte, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, lte, gt, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, systemCtx, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
-import { addDays, localDate, wallTimeToUtc } from '../../lib/time';
+import { wallTimeToUtc } from '../../lib/time';
 import type { SlipReservationDeleted, SlipReservationDetail, SlipReservationEnded } from '../../lib/hooks';
 import type { Env } from '../../env';
 import { slipGuestPasses as P } from '../../db/schema/slip-guest-access';
@@ -24,61 +24,14 @@ import {
   MAX_ACTIVE_PASSES,
   VERIFY_MISS_LIMIT,
   VERIFY_MISS_WINDOW_MS,
-  type PassStatus,
   type VerifyResult,
 } from './types';
+import { getPassRow } from './queries';
+import { passOut, statusAt, type PassRow } from './views';
 
-type PassRow = typeof P.$inferSelect;
 const LIVE_RESERVATION = ['pending', 'confirmed', 'checked_in'];
 const errText = (err: unknown) => `${(err as Error)?.message ?? err} ${String((err as { cause?: unknown })?.cause ?? '')}`;
 const isCodeTaken = (err: unknown) => /UNIQUE constraint failed: slip_guest_passes\.customer_id, slip_guest_passes\.access_code/.test(errText(err));
-
-/** The status at `now`: an active pass past its window is expired. */
-export const statusAt = (p: Pick<PassRow, 'status' | 'validUntil'>, now = new Date().toISOString()): PassStatus =>
-  p.status === 'active' && p.validUntil <= now ? 'expired' : p.status;
-
-export function passOut(p: PassRow, now = new Date().toISOString()): z.output<typeof s.Pass> {
-  return {
-    id: p.id,
-    customerId: p.customerId,
-    locationId: p.locationId,
-    reservationId: p.reservationId,
-    slipId: p.slipId,
-    renterId: p.renterId,
-    guestName: p.guestName,
-    guestEmail: p.guestEmail,
-    guestPhone: p.guestPhone,
-    vehiclePlate: p.vehiclePlate,
-    accessCode: p.accessCode,
-    validFrom: p.validFrom,
-    validUntil: p.validUntil,
-    permissions: p.permissions as z.output<typeof s.Pass>['permissions'],
-    idRequired: p.idRequired,
-    status: statusAt(p, now),
-    revokedAt: p.revokedAt,
-    revokedReason: p.revokedReason,
-    idVerified: p.idVerified,
-    idVerifiedAt: p.idVerifiedAt,
-    idVerifiedBy: p.idVerifiedBy,
-    idType: p.idType,
-    checkInCount: p.checkInCount,
-    lastCheckInAt: p.lastCheckInAt,
-    createdVia: p.createdVia,
-    notes: p.notes,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-  };
-}
-
-export async function getPassRow(ctx: Ctx, id: string): Promise<PassRow> {
-  const row = await ctx.db
-    .select()
-    .from(P)
-    .where(and(eq(P.id, id), eq(P.customerId, tenantOf(ctx))))
-    .get();
-  if (!row) throw notFound('Guest pass');
-  return row;
-}
 
 /** The window a pass of the reservation may cover: from the arrival day (00:00) to the departure day at the location's check-out time. */
 async function stayWindow(ctx: Ctx, r: ReservationRow) {
@@ -198,51 +151,6 @@ export async function createPass(ctx: Ctx, input: z.output<typeof s.CreateBody>)
 
 export async function getPass(ctx: Ctx, id: string) {
   return passOut(await getPassRow(ctx, id));
-}
-
-function statusFilter(status: PassStatus, now: string): SQL {
-  if (status === 'active') return and(eq(P.status, 'active'), gt(P.validUntil, now))!;
-  if (status === 'expired') return or(eq(P.status, 'expired'), and(eq(P.status, 'active'), lte(P.validUntil, now)))!;
-  return eq(P.status, 'revoked');
-}
-
-export async function listPasses(ctx: Ctx, q: z.output<typeof s.ListQuery>) {
-  const customerId = tenantOf(ctx);
-  await getLocationInTenant(ctx, q.locationId);
-  const now = new Date().toISOString();
-  const conds: SQL[] = [eq(P.customerId, customerId), eq(P.locationId, q.locationId)];
-  if (q.reservationId) conds.push(eq(P.reservationId, q.reservationId));
-  if (q.status) conds.push(statusFilter(q.status, now));
-  if (q.q) {
-    const p = `%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    conds.push(or(sql`${P.guestName} LIKE ${p} ESCAPE '\\'`, sql`coalesce(${P.vehiclePlate}, '') LIKE ${p} ESCAPE '\\'`)!);
-  }
-  const where = and(...conds);
-  const [rows, count] = await Promise.all([
-    ctx.db.select().from(P).where(where).orderBy(desc(P.createdAt), desc(P.id)).limit(q.limit).offset(q.offset).all(),
-    ctx.db
-      .select({ n: sql<number>`count(*)` })
-      .from(P)
-      .where(where)
-      .get(),
-  ]);
-  return { data: rows.map((p) => passOut(p, now)), total: Number(count?.n ?? 0), limit: q.limit, offset: q.offset };
-}
-
-/** Passes of one reservation, newest first (the tenant portal). */
-export async function passesOfReservation(ctx: Ctx, reservationId: string, page: { limit: number; offset: number }) {
-  const customerId = tenantOf(ctx);
-  const where = and(eq(P.customerId, customerId), eq(P.reservationId, reservationId));
-  const [rows, count] = await Promise.all([
-    ctx.db.select().from(P).where(where).orderBy(desc(P.createdAt), desc(P.id)).limit(page.limit).offset(page.offset).all(),
-    ctx.db
-      .select({ n: sql<number>`count(*)` })
-      .from(P)
-      .where(where)
-      .get(),
-  ]);
-  const now = new Date().toISOString();
-  return { data: rows.map((p) => passOut(p, now)), total: Number(count?.n ?? 0), limit: page.limit, offset: page.offset };
 }
 
 export async function updatePass(ctx: Ctx, id: string, input: z.output<typeof s.UpdateBody>) {
@@ -438,45 +346,6 @@ export async function expireLocationPasses(ctx: Ctx, input: { locationId: string
   const expired = Number((res as { meta?: { changes?: number } }).meta?.changes ?? 0);
   if (expired) await commit(ctx, [], { audit: { action: 'slip_guest_pass.expire', targetType: 'location', targetId: input.locationId, details: { expired } } });
   return { locationId: input.locationId, expired };
-}
-
-export async function passStats(ctx: Ctx, q: { locationId: string }) {
-  const customerId = tenantOf(ctx);
-  const loc = await getLocationInTenant(ctx, q.locationId);
-  const now = new Date().toISOString();
-  const base = [eq(P.customerId, customerId), eq(P.locationId, q.locationId)];
-  const today = localDate(Date.now(), loc.timezone);
-  const dayStart = new Date(wallTimeToUtc(today, '00:00', loc.timezone)).toISOString();
-  const dayEnd = new Date(wallTimeToUtc(addDays(today, 1), '00:00', loc.timezone)).toISOString();
-  const count = async (...extra: SQL[]) =>
-    Number(
-      (
-        await ctx.db
-          .select({ n: sql<number>`count(*)` })
-          .from(P)
-          .where(and(...base, ...extra))
-          .get()
-      )?.n ?? 0,
-    );
-  const soon = new Date(Date.now() + 86_400_000).toISOString();
-  const [active, expired, revoked, validNow, expiring, checkedIn, idVerified] = await Promise.all([
-    count(statusFilter('active', now)),
-    count(statusFilter('expired', now)),
-    count(statusFilter('revoked', now)),
-    count(statusFilter('active', now), lte(P.validFrom, now)),
-    count(statusFilter('active', now), lte(P.validUntil, soon)),
-    count(sql`${P.lastCheckInAt} >= ${dayStart}`, sql`${P.lastCheckInAt} < ${dayEnd}`),
-    count(eq(P.idVerified, true)),
-  ]);
-  return {
-    locationId: q.locationId,
-    byStatus: { active, expired, revoked },
-    validNow,
-    expiringWithin24h: expiring,
-    checkedInToday: checkedIn,
-    idVerified,
-    total: active + expired + revoked,
-  };
 }
 
 /** Hook: the reservation ended (cancelled, checked out, hold expired): its active passes are revoked at once. */

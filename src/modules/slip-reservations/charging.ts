@@ -1,63 +1,65 @@
 /**
- * Money of slip reservations, in one place so it can be routed through a shared payments service:
- * recorded payments (cash, check, transfer, outside card), saved-card charges and card-reader
- * (terminal, tap to pay) charges through the payments adapter, and refunds.
+ * Money of slip reservations, through the shared payments service (`collectPayment` and
+ * `refundPayment` of the payments module, which commit `payment.completed` / `payment.refunded` in
+ * the write's batch): recorded payments (cash, check, transfer, outside card), saved-card charges,
+ * card-reader (terminal, tap to pay) charges, the renter's card form (intents), and refunds.
  *
  * Amounts move with single SQL increments (never read-modify-write). A payment that completes the
  * deposit (or the total) of a reservation awaiting payment confirms it: that state change is the
  * reservation's compare-and-swap, and when the bill hold had lapsed the unit is re-taken through
- * its lock before the card is charged. If the write fails after the provider charged, the charge
- * is refunded at once. Refunds first claim the amount on the payment row with a conditional
+ * its lock before the card is charged. If the write fails after the provider charged, the service
+ * refunds the charge at once. Refunds first claim the amount on the payment row with a conditional
  * UPDATE (amount - refunded >= claim), so two racing refunds can never give back more than was paid.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
-import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { toDollars } from '../../lib/money';
 import { slipPayments, slipReservations } from '../../db/schema/slip-reservations';
-import { payments, type PaymentIntent } from '../../adapters/payments';
+import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
+import { refundPayment as refundMoney, type CommitMoney } from '../payments/service';
 import { getRenterInTenant } from '../renters/service';
 import { SIMULATED_READERS } from '../deposits/service';
 import { changeWithLedger, reservationEvent, underSlipLock } from './create';
 import { isReservationRace, raceError } from './changes';
 import { reservationErrors } from './errors';
 import { refundLedger } from './ledger';
-import { chargeCardNow, paymentFailure, paymentWrite, refundCollected, type CollectedPayment, type PaymentMethodKind } from './payments';
+import { intentMeta, paymentFailure, takeSlipPayment, type PaymentMethodKind, type SlipCharge, type SlipPaymentWrite } from './payments';
 import { getReservationRow, reservationView } from './queries';
 import { isBlocking } from './types';
 import { balanceOf, netPaid, paymentOut, type PaymentRow, type ReservationRow } from './views';
 
 type Method = PaymentMethodKind;
-type Collected = CollectedPayment;
 
 const confirmsWith = (r: ReservationRow, amount: number) =>
   (r.status === 'awaiting_payment' || r.status === 'expired') && netPaid(r) + amount >= (r.depositCents > 0 ? r.depositCents : r.totalCents);
 
+const amountOf = (c: SlipCharge) => (c.kind === 'captured' ? c.intent.amountReceived || c.intent.amount : c.amountCents);
+
 /**
- * Checks the amount, takes the unit again when the payment confirms a lapsed hold, runs `charge`
- * (the provider call, if any) and writes the payment in one batch.
+ * Checks the amount, takes the unit again when the payment confirms a lapsed hold, and takes the
+ * payment through the payments service with its write (the payment and, when it completes the
+ * deposit or the total of a reservation awaiting payment, the confirmation) in one batch.
  */
-async function collect(ctx: Ctx, r: ReservationRow, amount: number, charge: () => Promise<Collected>, opts: { refundOnFailure?: boolean } = {}) {
+async function collect(ctx: Ctx, r: ReservationRow, charge: SlipCharge, onRecorded?: (commitMoney: CommitMoney) => Promise<PaymentResult | null>) {
+  const amount = amountOf(charge);
   if (r.status === 'cancelled') throw new ApiError('invalid_state', 'A cancelled reservation takes no payments');
   if (amount > balanceOf(r))
     throw new ApiError('bad_request', `The amount is above the balance of ${balanceOf(r)} cents`, {
       details: [{ field: 'amountCents', message: 'above the balance' }],
     });
   const confirms = confirmsWith(r, amount);
-  const run = async () => {
-    const c = await charge();
-    try {
-      return await writePayment(ctx, r, c, confirms);
-    } catch (err) {
-      // A payment the provider took just now is given back; one recorded after the fact (an intent already
-      // captured) is not: a second record of the same intent fails on its unique index and the first stands.
-      if (opts.refundOnFailure !== false) await refundCollected(ctx, c, 'reservation write failed');
-      throw err;
-    }
-  };
+  const run = () =>
+    takeSlipPayment(ctx, r, charge, async (w, commitMoney) => {
+      try {
+        return await writePayment(ctx, r, w, confirms, commitMoney);
+      } catch (err) {
+        const again = onRecorded && isIntentRecorded(err) ? await onRecorded(commitMoney) : null;
+        if (again) return again;
+        throw err;
+      }
+    });
   if (confirms && !isBlocking(r, Date.now()))
     return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, run);
   try {
@@ -68,8 +70,12 @@ async function collect(ctx: Ctx, r: ReservationRow, amount: number, charge: () =
   }
 }
 
-async function writePayment(ctx: Ctx, r: ReservationRow, c: Collected, confirms: boolean) {
-  const { payment: p, stmts, events } = paymentWrite(ctx, r, c);
+type PaymentResult = Awaited<ReturnType<typeof writePayment>>;
+
+async function writePayment(ctx: Ctx, r: ReservationRow, w: SlipPaymentWrite, confirms: boolean, commitMoney: CommitMoney) {
+  const p = w.payment;
+  const stmts = [...w.stmts];
+  const events = [];
   if (confirms) {
     const change = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: new Date().toISOString(), holdExpiresAt: null }, 'confirm_by_payment', {
       paymentId: p.id,
@@ -77,7 +83,7 @@ async function writePayment(ctx: Ctx, r: ReservationRow, c: Collected, confirms:
     stmts.push(...change.stmts);
     events.push(reservationEvent('booking.status_changed', change.row, { previousStatus: r.status }));
   }
-  await commit(ctx, stmts, {
+  await commitMoney(stmts, {
     audit: {
       action: 'slip_reservation.payment',
       targetType: 'slip_reservation',
@@ -92,19 +98,22 @@ async function writePayment(ctx: Ctx, r: ReservationRow, c: Collected, confirms:
 export async function recordPayment(ctx: Ctx, id: string, input: { amountCents: number; method: Method; reference?: string; note?: string }) {
   requirePermission(ctx, 'payments');
   const r = await getReservationRow(ctx, id);
-  return await collect(ctx, r, input.amountCents, async () => ({
-    method: input.method,
-    amountCents: input.amountCents,
-    reference: input.reference,
-    note: input.note,
-  }));
+  return await collect(ctx, r, { kind: 'offline', method: input.method, amountCents: input.amountCents, reference: input.reference, note: input.note });
 }
 
-const meta = (r: ReservationRow) => ({ slipReservationId: r.id, reservationNumber: r.reservationNumber, berthCustomerId: r.customerId });
+const meta = intentMeta;
 
 export async function chargeCard(ctx: Ctx, id: string, input: { amountCents?: number; paymentMethodId?: string }) {
   requirePermission(ctx, 'payments');
-  const r = await getReservationRow(ctx, id);
+  return await chargeCardOf(ctx, await getReservationRow(ctx, id), input);
+}
+
+/**
+ * Charges a card for a reservation (the renter's default saved card unless `paymentMethodId` is
+ * given) through the payments service. No permission check: staff routes check `payments`, the
+ * tenant portal checks the session owns the reservation.
+ */
+export async function chargeCardOf(ctx: Ctx, r: ReservationRow, input: { amountCents?: number; paymentMethodId?: string; idempotencyKey?: string }) {
   const amount = input.amountCents ?? balanceOf(r);
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
   const renter = await getRenterInTenant(ctx, r.renterId);
@@ -115,16 +124,13 @@ export async function chargeCard(ctx: Ctx, id: string, input: { amountCents?: nu
     pm = (saved.find((m) => m.isDefault) ?? saved[0])?.id;
     if (!pm) throw new ApiError('invalid_payment_method', 'The renter has no saved card: give paymentMethodId');
   }
-  return await collect(ctx, r, amount, () =>
-    chargeCardNow(ctx, {
-      amountCents: amount,
-      currency: r.currency,
-      paymentMethodId: pm,
-      paymentCustomerId: renter.paymentCustomerId,
-      description: `Slip reservation ${r.reservationNumber}`,
-      metadata: meta(r),
-    }),
-  );
+  return await collect(ctx, r, {
+    kind: 'card',
+    amountCents: amount,
+    paymentMethodId: pm,
+    paymentCustomerId: renter.paymentCustomerId,
+    idempotencyKey: input.idempotencyKey,
+  });
 }
 
 export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?: number; readerId?: string; paymentIntentId?: string }) {
@@ -149,9 +155,7 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
     if (intent.status !== 'succeeded')
       throw new ApiError('bad_request', `The card-present payment is ${intent.status}, not succeeded`, { extra: { providerStatus: intent.status } });
     const done = intent;
-    return await collect(ctx, r, done.amountReceived, async () => ({ method: 'terminal', amountCents: done.amountReceived, paymentIntentId: done.id }), {
-      refundOnFailure: false,
-    });
+    return await collect(ctx, r, { kind: 'captured', method: 'terminal', intent: done });
   }
   const amount = input.amountCents ?? balanceOf(r);
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
@@ -188,23 +192,7 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
       nextStep: `Process the payment on reader ${input.readerId}, then record it with POST /slip-reservations/${r.id}/terminal-charge {"paymentIntentId": "${intent.id}"}`,
     };
   }
-  return await collect(ctx, r, amount, async () => {
-    let intent: PaymentIntent;
-    try {
-      intent = await pay.createPaymentIntent({
-        amount,
-        currency: r.currency,
-        confirm: false,
-        paymentMethodTypes: ['card_present'],
-        description: `Slip reservation ${r.reservationNumber}`,
-        metadata: { ...meta(r), readerId: input.readerId! },
-      });
-      intent = await pay.confirmPaymentIntent(intent.id, card);
-    } catch (err) {
-      paymentFailure(err);
-    }
-    return { method: 'terminal', amountCents: amount, paymentIntentId: intent.id };
-  });
+  return await collect(ctx, r, { kind: 'card', method: 'terminal', readerId: input.readerId, amountCents: amount, paymentMethodId: card! });
 }
 
 const isIntentRecorded = (err: unknown) =>
@@ -217,7 +205,11 @@ const isIntentRecorded = (err: unknown) =>
  */
 export async function createCardIntent(ctx: Ctx, id: string, input: { amountCents?: number }) {
   requirePermission(ctx, 'payments');
-  const r = await getReservationRow(ctx, id);
+  return await cardIntentOf(ctx, await getReservationRow(ctx, id), input);
+}
+
+/** The card intent of `createCardIntent` without the permission check (the tenant portal checks ownership). */
+export async function cardIntentOf(ctx: Ctx, r: ReservationRow, input: { amountCents?: number }) {
   if (r.status === 'cancelled' || r.status === 'expired') throw new ApiError('invalid_state', `A ${r.status} reservation takes no payments`);
   const amount = input.amountCents ?? balanceOf(r);
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
@@ -246,7 +238,11 @@ export async function createCardIntent(ctx: Ctx, id: string, input: { amountCent
  */
 export async function recordCardIntent(ctx: Ctx, id: string, input: { paymentIntentId: string; paymentMethodId?: string }) {
   requirePermission(ctx, 'payments');
-  const r = await getReservationRow(ctx, id);
+  return await recordCardIntentOf(ctx, await getReservationRow(ctx, id), input);
+}
+
+/** `recordCardIntent` without the permission check (the tenant portal checks ownership). */
+export async function recordCardIntentOf(ctx: Ctx, r: ReservationRow, input: { paymentIntentId: string; paymentMethodId?: string }) {
   const pay = payments(ctx.env);
   const recorded = async () => {
     const existing = await ctx.db
@@ -269,18 +265,12 @@ export async function recordCardIntent(ctx: Ctx, id: string, input: { paymentInt
     throw new ApiError('payment_failed', `The payment is ${intent.status}, not succeeded`, {
       extra: { paymentIntentId: intent.id, providerStatus: intent.status, clientSecret: intent.clientSecret },
     });
-  const done = intent;
-  try {
-    return await collect(ctx, r, done.amountReceived, async () => ({ method: 'card', amountCents: done.amountReceived, paymentIntentId: done.id }), {
-      refundOnFailure: false,
-    });
-  } catch (err) {
-    if (isIntentRecorded(err)) {
-      const again = await recorded();
-      if (again) return again;
-    }
-    throw err;
-  }
+  // Recorded once per intent: a second request recording it at the same time gets the first one's payment.
+  return await collect(ctx, r, { kind: 'captured', method: 'card', intent }, async (commitMoney) => {
+    const again = await recorded();
+    if (again) commitMoney.alreadyRecorded();
+    return again;
+  });
 }
 
 export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: string; amountCents?: number; reason?: string }) {
@@ -308,71 +298,70 @@ export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: s
     .run();
   if (!Number((claim as { meta?: { changes?: number } }).meta?.changes ?? 0))
     throw reservationErrors.fail('refund_exceeds_paid', 'The payment was refunded meanwhile; nothing more can be refunded');
-  let providerRefundId: string | null = null;
-  if (p.paymentIntentId && (p.method === 'card' || p.method === 'terminal')) {
-    try {
-      providerRefundId = (await payments(ctx.env).refund(p.paymentIntentId, amount, input.reason)).id;
-    } catch (err) {
-      await ctx.db
-        .update(slipPayments)
-        .set({ refundedCents: sql`${slipPayments.refundedCents} - ${amount}` })
-        .where(eq(slipPayments.id, p.id));
-      paymentFailure(err);
-    }
-  }
-  const refund: PaymentRow = {
-    ...p,
-    id: newId('spay'),
-    kind: 'refund',
-    amountCents: amount,
-    refundedCents: 0,
-    providerRefundId,
+  const provider = !!p.paymentIntentId && (p.method === 'card' || p.method === 'terminal');
+  const unclaim = () =>
+    ctx.db
+      .update(slipPayments)
+      .set({ refundedCents: sql`${slipPayments.refundedCents} - ${amount}` })
+      .where(eq(slipPayments.id, p.id))
+      .run();
+  const data = {
+    reservationId: r.id,
+    reservationNumber: r.reservationNumber,
+    locationId: r.locationId,
+    renterId: r.renterId,
     paymentId: p.id,
-    note: input.reason ?? null,
-    recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
-    paymentIntentId: null,
-    createdAt: new Date().toISOString(),
+    reason: input.reason ?? null,
   };
-  await commit(
-    ctx,
-    [
-      ctx.db.insert(slipPayments).values(refund),
-      ctx.db
-        .update(slipReservations)
-        .set({ amountRefundedCents: sql`${slipReservations.amountRefundedCents} + ${amount}` })
-        .where(and(eq(slipReservations.id, r.id), eq(slipReservations.customerId, r.customerId))),
-      ...refundLedger(ctx, r, amount, providerRefundId ?? p.paymentIntentId ?? p.reference),
-    ],
-    {
-      audit: {
-        action: 'slip_reservation.refund',
-        targetType: 'slip_reservation',
-        targetId: r.id,
-        details: { paymentId: p.id, amountCents: amount, providerRefundId },
-      },
-      events: [
-        {
-          type: 'payment.refunded',
-          customerId: r.customerId,
-          data: {
-            kind: 'slip_refund',
-            reservationId: r.id,
-            reservationNumber: r.reservationNumber,
-            locationId: r.locationId,
-            renterId: r.renterId,
-            paymentId: p.id,
-            refundId: refund.id,
-            providerRefundId,
-            paymentIntentId: p.paymentIntentId,
-            amount: toDollars(amount),
-            amountCents: amount,
-            currency: r.currency,
-            reason: input.reason ?? null,
+  let refund: PaymentRow;
+  try {
+    // Through the payments service: the provider refund (for card payments) and `payment.refunded` in the refund's batch.
+    refund = await refundMoney(
+      ctx,
+      provider
+        ? { mode: 'provider', customerId: r.customerId, kind: 'slip_refund', data, paymentIntentId: p.paymentIntentId!, amount, currency: r.currency, reason: input.reason }
+        : { mode: 'offline', customerId: r.customerId, kind: 'slip_refund', data: { ...data, method: p.method }, method: 'other', amount, currency: r.currency },
+      async (done, commitMoney) => {
+        const row: PaymentRow = {
+          ...p,
+          id: newId('spay'),
+          kind: 'refund',
+          amountCents: amount,
+          refundedCents: 0,
+          providerRefundId: done.refundId,
+          paymentId: p.id,
+          note: input.reason ?? null,
+          recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
+          paymentIntentId: null,
+          createdAt: new Date().toISOString(),
+        };
+        await commitMoney(
+          [
+            ctx.db.insert(slipPayments).values(row),
+            ctx.db
+              .update(slipReservations)
+              .set({ amountRefundedCents: sql`${slipReservations.amountRefundedCents} + ${amount}` })
+              .where(and(eq(slipReservations.id, r.id), eq(slipReservations.customerId, r.customerId))),
+            ...refundLedger(ctx, r, amount, done.refundId ?? p.paymentIntentId ?? p.reference),
+          ],
+          {
+            audit: {
+              action: 'slip_reservation.refund',
+              targetType: 'slip_reservation',
+              targetId: r.id,
+              details: { paymentId: p.id, refundId: row.id, amountCents: amount, providerRefundId: done.refundId },
+            },
           },
-        },
-      ],
-    },
-  );
+        );
+        return row;
+      },
+    );
+  } catch (err) {
+    // Nothing went back at the provider (it refused): the claimed amount is free again. A refund made
+    // at the provider whose write failed keeps its claim (the money is gone; the service reported it).
+    if (!provider || err instanceof PaymentError) await unclaim();
+    paymentFailure(err);
+  }
   return {
     refund: paymentOut(refund),
     payment: paymentOut({ ...p, refundedCents: p.refundedCents + amount }),

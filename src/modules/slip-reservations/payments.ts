@@ -1,32 +1,49 @@
 /**
  * The building blocks of slip money that every path shares (charging.ts for payments on existing
- * reservations, create.ts for a payment collected while a new reservation is written): the
- * provider call for a card, the statements that record a collected payment, the automatic refund
- * when the write after a charge fails, and the mapping of provider refusals to API errors.
- * Together with charging.ts this is the one place where slip money moves.
+ * reservations, create.ts for a payment collected while a new reservation is written). Every
+ * payment goes through the payments service (`collectPayment`): it calls the provider, commits the
+ * caller's write with `payment.completed` in the same batch, and refunds a charge it made when that
+ * write fails. Here: the request for the service, the statements that record a collected payment
+ * on the reservation (payment row, amount paid, ledger entry), and the mapping of provider
+ * refusals to API errors.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import type { DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { slipPayments, slipReservations } from '../../db/schema/slip-reservations';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
+import { collectPayment, type CollectRequest, type CommitMoney, type Collected, type MoneyMethod } from '../payments/service';
 import { paymentLedger } from './ledger';
 import type { PaymentRow, ReservationRow } from './views';
 
 export type PaymentMethodKind = PaymentRow['method'];
 
-/** Money received (or confirmed by the provider) and not yet written. */
-export interface CollectedPayment {
-  method: PaymentMethodKind;
-  amountCents: number;
-  paymentIntentId?: string | null;
-  reference?: string | null;
-  note?: string | null;
-  card?: { brand: string | null; last4: string | null } | null;
+/**
+ * How a slip payment is taken: recorded at the desk (cash, check, transfer, a card run elsewhere),
+ * a card charged now (a saved card of the renter, or a payment method the client just created), or
+ * an intent the provider already completed (a reader payment, the renter's card form).
+ */
+export type SlipCharge =
+  | { kind: 'offline'; method: PaymentMethodKind; amountCents: number; reference?: string | null; note?: string | null }
+  | {
+      kind: 'card';
+      amountCents: number;
+      paymentMethodId: string;
+      paymentCustomerId?: string | null;
+      idempotencyKey?: string;
+      note?: string | null;
+      /** `terminal`: a card-present payment at a (simulated) reader. */
+      method?: 'card' | 'terminal';
+      readerId?: string;
+    }
+  | { kind: 'captured'; method: 'card' | 'terminal'; intent: PaymentIntent; note?: string | null };
+
+/** What the caller's write gets: the payment row and the statements that record it (no event: the payments service adds `payment.completed`). */
+export interface SlipPaymentWrite {
+  payment: PaymentRow;
+  stmts: Stmt[];
 }
 
 export function paymentFailure(err: unknown): never {
@@ -48,44 +65,66 @@ export function paymentFailure(err: unknown): never {
   throw err;
 }
 
-export function paymentEvent(r: ReservationRow, p: PaymentRow): DomainEvent {
+/** Metadata put on provider intents of a reservation (the portal's card form and reader payments are matched back by it). */
+export const intentMeta = (r: ReservationRow) => ({ slipReservationId: r.id, reservationNumber: r.reservationNumber, berthCustomerId: r.customerId });
+
+const OFFLINE_METHOD: Record<PaymentMethodKind, MoneyMethod> = {
+  card: 'card',
+  terminal: 'terminal',
+  cash: 'cash',
+  check: 'check',
+  bank_transfer: 'other',
+  other: 'other',
+};
+
+function requestOf(r: ReservationRow, paymentId: string, c: SlipCharge): CollectRequest {
+  const data = {
+    reservationId: r.id,
+    reservationNumber: r.reservationNumber,
+    locationId: r.locationId,
+    renterId: r.renterId,
+    paymentId,
+    method: c.kind === 'card' ? (c.method ?? 'card') : c.method,
+  };
+  const base = { customerId: r.customerId, kind: 'slip_payment', data };
+  if (c.kind === 'offline')
+    return { ...base, mode: 'offline', method: OFFLINE_METHOD[c.method], amount: c.amountCents, currency: r.currency, reference: c.reference ?? null };
+  if (c.kind === 'captured') return { ...base, mode: 'captured', method: c.method, intent: c.intent };
   return {
-    type: 'payment.completed',
-    customerId: r.customerId,
-    data: {
-      kind: 'slip_payment',
-      reservationId: r.id,
-      reservationNumber: r.reservationNumber,
-      locationId: r.locationId,
-      renterId: r.renterId,
-      paymentId: p.id,
-      paymentIntentId: p.paymentIntentId,
-      method: p.method,
-      amount: toDollars(p.amountCents),
-      amountCents: p.amountCents,
-      currency: p.currency,
+    ...base,
+    mode: 'charge',
+    method: c.method ?? 'card',
+    intent: {
+      amount: c.amountCents,
+      currency: r.currency,
+      customerId: c.paymentCustomerId ?? null,
+      paymentMethodId: c.paymentMethodId,
+      description: `Slip reservation ${r.reservationNumber}`,
+      metadata: { ...intentMeta(r), ...(c.readerId ? { readerId: c.readerId } : {}) },
+      ...(c.method === 'terminal' ? { paymentMethodTypes: ['card_present'] } : {}),
+      ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
     },
   };
 }
 
-/** The payment row, the increment of the amount paid, the ledger entry and the `payment.completed` event of a collected payment. */
-export function paymentWrite(ctx: Ctx, r: ReservationRow, c: CollectedPayment): { payment: PaymentRow; stmts: Stmt[]; events: DomainEvent[] } {
+/** The payment row, the increment of the amount paid and the ledger entry of a collected payment. */
+function paymentWrite(ctx: Ctx, r: ReservationRow, id: string, c: SlipCharge, paid: Collected, card: { brand: string; last4: string } | null): SlipPaymentWrite {
   const p: PaymentRow = {
-    id: newId('spay'),
+    id,
     customerId: r.customerId,
     reservationId: r.id,
     kind: 'payment',
-    method: c.method,
-    amountCents: c.amountCents,
+    method: c.kind === 'card' ? (c.method ?? 'card') : c.method,
+    amountCents: paid.amount,
     refundedCents: 0,
     currency: r.currency,
-    paymentIntentId: c.paymentIntentId ?? null,
+    paymentIntentId: paid.intent?.id ?? null,
     providerRefundId: null,
     paymentId: null,
-    reference: c.reference ?? null,
+    reference: c.kind === 'offline' ? (c.reference ?? null) : null,
     note: c.note ?? null,
-    cardBrand: c.card?.brand ?? null,
-    cardLast4: c.card?.last4 ?? null,
+    cardBrand: card?.brand ?? null,
+    cardLast4: card?.last4 ?? null,
     recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
     createdAt: new Date().toISOString(),
   };
@@ -95,57 +134,37 @@ export function paymentWrite(ctx: Ctx, r: ReservationRow, c: CollectedPayment): 
       ctx.db.insert(slipPayments).values(p),
       ctx.db
         .update(slipReservations)
-        .set({ amountPaidCents: sql`${slipReservations.amountPaidCents} + ${c.amountCents}` })
+        .set({ amountPaidCents: sql`${slipReservations.amountPaidCents} + ${paid.amount}` })
         .where(and(eq(slipReservations.id, r.id), eq(slipReservations.customerId, r.customerId))),
-      ...paymentLedger(ctx, r, c.amountCents, c.method, c.paymentIntentId ?? c.reference ?? null),
+      ...paymentLedger(ctx, r, paid.amount, p.method, p.paymentIntentId ?? p.reference),
     ],
-    events: [paymentEvent(r, p)],
   };
 }
 
-/** Gives a provider charge back when the write that should record it failed (never throws; a failure is logged). */
-export async function refundCollected(ctx: Ctx, c: CollectedPayment, reason: string): Promise<void> {
-  if (!c.paymentIntentId || (c.method !== 'card' && c.method !== 'terminal')) return;
-  await payments(ctx.env)
-    .refund(c.paymentIntentId, c.amountCents, reason)
-    .catch((e) => ctx.log.error('automatic refund failed', { paymentIntentId: c.paymentIntentId, error: String(e) }));
+/** The card of a payment made with a saved card (brand and last 4 on the payment row), when the provider tells. */
+async function cardOf(ctx: Ctx, c: SlipCharge, paid: Collected) {
+  const customer = c.kind === 'card' ? c.paymentCustomerId : paid.intent?.customerId;
+  const pm = paid.intent?.paymentMethodId;
+  if (!customer || !pm) return null;
+  const m = (await payments(ctx.env).listPaymentMethods(customer).catch(() => [])).find((x) => x.id === pm);
+  return m ? { brand: m.brand, last4: m.last4 } : null;
 }
 
 /**
- * Charges a card now through the payments adapter (a saved card of the renter's provider customer,
- * or a payment method the client just created). A refusal answers 402 `payment_failed`.
+ * Takes a slip payment through the payments service. `record` builds the caller's batch around the
+ * payment's statements and commits it with `commitMoney` (once); a refusal of the provider answers
+ * 402 `payment_failed`, and a charge whose write fails is refunded by the service.
  */
-export async function chargeCardNow(
+export async function takeSlipPayment<T>(
   ctx: Ctx,
-  input: {
-    amountCents: number;
-    currency: string;
-    paymentMethodId: string;
-    paymentCustomerId?: string | null;
-    description: string;
-    metadata: Record<string, string>;
-  },
-): Promise<CollectedPayment> {
-  const pay = payments(ctx.env);
-  let intent: PaymentIntent;
+  r: ReservationRow,
+  c: SlipCharge,
+  record: (w: SlipPaymentWrite, commitMoney: CommitMoney) => Promise<T>,
+): Promise<T> {
+  const id = newId('spay');
   try {
-    intent = await pay.createPaymentIntent({
-      amount: input.amountCents,
-      currency: input.currency,
-      customerId: input.paymentCustomerId ?? null,
-      paymentMethodId: input.paymentMethodId,
-      confirm: true,
-      description: input.description,
-      metadata: input.metadata,
-    });
+    return await collectPayment(ctx, requestOf(r, id, c), async (paid, commitMoney) => record(paymentWrite(ctx, r, id, c, paid!, await cardOf(ctx, c, paid!)), commitMoney));
   } catch (err) {
     paymentFailure(err);
   }
-  if (intent.status !== 'succeeded') throw new ApiError('payment_failed', `The payment is ${intent.status}`, { extra: { paymentIntentId: intent.id } });
-  let card: CollectedPayment['card'] = null;
-  if (input.paymentCustomerId && intent.paymentMethodId) {
-    const m = (await pay.listPaymentMethods(input.paymentCustomerId).catch(() => [])).find((x) => x.id === intent.paymentMethodId);
-    card = m ? { brand: m.brand, last4: m.last4 } : null;
-  }
-  return { method: 'card', amountCents: input.amountCents, paymentIntentId: intent.id, card };
 }

@@ -2,7 +2,7 @@
 // the lock helper), lifecycle.ts (confirm, bill with hold, check-in/out, cancel, delete, contract
 // state, re-pricing, revenue recognition, hold expiry), charging.ts (payments and refunds),
 // messages.ts, availability.ts (fit and free units), queries.ts (reads), pricing.ts, ledger.ts.
-export { createReservation, updateReservation, transferReservation, underSlipLock, reservationEvent, type CreateOptions } from './create';
+export { changeBoat, createReservation, updateReservation, transferReservation, underSlipLock, reservationEvent, writeNewReservation, type CreateOptions } from './create';
 export {
   cancelReservation,
   chargeLinesChange,
@@ -19,8 +19,19 @@ export {
   recognizeRevenue,
   sendBill,
 } from './lifecycle';
-export { chargeCard, createCardIntent, paymentHistory, recordCardIntent, recordPayment, refundPayment, terminalCharge } from './charging';
-export { chargeCardNow, type CollectedPayment } from './payments';
+export {
+  cardIntentOf,
+  chargeCard,
+  chargeCardOf,
+  createCardIntent,
+  paymentHistory,
+  recordCardIntent,
+  recordCardIntentOf,
+  recordPayment,
+  refundPayment,
+  terminalCharge,
+} from './charging';
+export { type SlipCharge } from './payments';
 export { listMessages, recordRenterMessage, renterThread, sendMessage } from './messages';
 export { checkAvailability, slipAvailability } from './availability';
 export {
@@ -37,7 +48,7 @@ export {
   viewsOf,
 } from './queries';
 export { priceReservation, monthSegments, depositFor, nightsBetween } from './pricing';
-export { quoteStay } from './quote';
+export { quoteStay, rateOf as unitRateOf } from './quote';
 export { reservationOut, balanceOf, type ReservationRow } from './views';
 export { Reservation as ReservationSchema, Payment as PaymentSchema, Message as MessageSchema, Boat as BoatSchema, BoatIn as BoatInputSchema, RenterIn as RenterInputSchema } from './schemas';
 export { messageOut, paymentOut } from './views';
