@@ -64,7 +64,7 @@ async function resolveStaff(ctx: Ctx, input: z.output<typeof s.CreateBody>): Pro
     };
   }
   if (!input.locationId) throw bad('locationId', 'locationId is required without a reservationId');
-  if (!input.boat) throw bad('boat', 'boat is required without a reservationId');
+  if (!input.boat?.vesselName || input.boat.loaFt === undefined) throw bad('boat', 'boat with vesselName and loaFt is required without a reservationId');
   await getLocationInTenant(ctx, input.locationId);
   if (input.slipId && (await getSlipRow(ctx, input.slipId)).locationId !== input.locationId) throw bad('slipId', 'The unit is at another location');
   const boat: HaulBoat = {

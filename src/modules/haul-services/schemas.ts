@@ -161,7 +161,10 @@ export const CreateBody = z
     renterId: id().optional(),
     renter: RenterInputSchema.optional().openapi({ description: 'A new or known renter (by e-mail) when neither reservationId nor renterId is given.' }),
     slipId: id().optional(),
-    boat: HaulBoatIn.optional().openapi({ description: "Required without a reservation; with one, it replaces the reservation's boat fields given." }),
+    boat: HaulBoatIn.partial()
+      .strict()
+      .optional()
+      .openapi({ description: "Required (with vesselName and loaFt) without a reservation; with one, the fields given replace the reservation's boat." }),
     ...RequestFields,
     staffNotes: z.string().trim().max(2000).optional(),
   })

@@ -93,7 +93,7 @@ export const uploadFile = route({
   access: 'none',
   security: [],
   summary: 'Upload the file of a submitted document',
-  description: `The upload URL answered by POST /public/slips/reservations/{reservationId}/documents (\`?token=\` is its one-time credential: 401 without or with a wrong one). The body is the file itself (at most 10 MB): a PDF, JPEG, PNG, WebP or HEIC by its content (400 \`document_type_not_accepted\`) of the declared size (400 \`upload_size_mismatch\`). Used twice: 409; after 30 minutes: 410 \`expired\`.`,
+  description: `The upload URL answered by POST /public/slips/reservations/{reservationId}/documents (\`?token=\` is its one-time credential: 401 without or with a wrong one). The body is the file itself (at most 10 MB): a PDF, JPEG, PNG, WebP or HEIC by its content (400 \`document_type_not_accepted\`) of the declared size (400 \`upload_size_mismatch\`). The URL works once (used again: 401); after 30 minutes: 410 \`expired\`.`,
   params: s.UploadParams,
   query: s.UploadQuery,
   ok: s.Uploaded,

@@ -7,8 +7,9 @@
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { expectError, get, post, put, del, runCron } from '../../harness';
-import { day, makeSlip, marinaOperator, reserve, today } from './helpers';
-import { key, mailsTo } from './marina2-helpers';
+import { day, makeSlip, marinaOperator, reserve, today } from '../marina/helpers';
+import { key, mailsTo } from '../marina/marina2-helpers';
+import { checkSecurity } from '../../security';
 
 const CODE = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
 
@@ -123,5 +124,37 @@ describe('slip guest access', () => {
     // Other credentials are not affected.
     expect((await get(`/slips/guest-access/verify/${p.accessCode}`, key(op))).status).toBe(200);
     expectError(await post('/slips/guest-access', { reservationId: r.id, guestName: 'X' }, { key: hand.key }), 403, 'forbidden');
+  });
+
+  it('expires passes past their window for a location and gets the shared security checks on every route', async () => {
+    const op = await marinaOperator();
+    const slip = await makeSlip(op);
+    const r = (await reserve(op, slip.id, { arrivalDate: today(op), departureDate: day(op, 3) })).body;
+    const p = (await post('/slips/guest-access', { reservationId: r.id, guestName: 'Old' }, key(op))).body;
+    const q = (await post('/slips/guest-access', { reservationId: r.id, guestName: 'New' }, key(op))).body;
+    await env.DB.prepare('UPDATE slip_guest_passes SET valid_until = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), p.id).run();
+    const ex = await post('/slips/guest-access/expire', { locationId: op.locationId }, key(op));
+    expect(ex.body).toEqual({ locationId: op.locationId, expired: 1 });
+    expect((await get(`/slips/guest-access/${p.id}`, key(op))).body.status).toBe('expired');
+    expect((await get(`/slips/guest-access?locationId=${op.locationId}&reservationId=${r.id}&status=active`, key(op))).body.data.map((x: any) => x.id)).toEqual([q.id]);
+    const reads = [
+      `/slips/guest-access?locationId=${op.locationId}`,
+      `/slips/guest-access/stats?locationId=${op.locationId}`,
+      `/slips/guest-access/${q.id}`,
+    ];
+    for (const path of reads) await checkSecurity(op, { method: 'GET', path, otherStatus: 404 });
+    // Verification by code: another operator does not know the code.
+    await checkSecurity(op, { method: 'GET', path: `/slips/guest-access/verify/${q.accessCode}`, otherStatus: 404 });
+    const writes: [string, string, unknown][] = [
+      ['POST', '/slips/guest-access', { reservationId: r.id, guestName: 'S' }],
+      ['POST', '/slips/guest-access/expire', { locationId: op.locationId }],
+      ['PUT', `/slips/guest-access/${q.id}`, { guestName: 'Renamed' }],
+      ['POST', `/slips/guest-access/${q.id}/revoke`, {}],
+      ['DELETE', `/slips/guest-access/${p.id}`, undefined],
+    ];
+    for (const [method, path, body] of writes) await checkSecurity(op, { method, path, body, otherStatus: 404, adminOnly: true });
+    // The dock's own operations: any user of the operator (no marina permission needed).
+    await checkSecurity(op, { method: 'POST', path: `/slips/guest-access/${q.id}/check-in`, body: {}, otherStatus: 404 });
+    await checkSecurity(op, { method: 'POST', path: `/slips/guest-access/${q.id}/verify-id`, body: { idType: 'passport' }, otherStatus: 404 });
   });
 });

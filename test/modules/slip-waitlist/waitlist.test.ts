@@ -5,9 +5,10 @@
  */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { expectError, get, post, put, runCron } from '../../harness';
-import { boat, day, makeSlip, marinaOperator, reserve } from './helpers';
-import { joinWaitlist, key, mailsTo } from './marina2-helpers';
+import { del, expectError, get, post, put, runCron } from '../../harness';
+import { checkSecurity } from '../../security';
+import { boat, day, makeSlip, marinaOperator, reserve } from '../marina/helpers';
+import { joinWaitlist, key, mailsTo } from '../marina/marina2-helpers';
 
 describe('slip waitlist', () => {
   it('keeps the queue, matches entries that fit a unit and answers one open entry per renter', async () => {
@@ -118,8 +119,8 @@ describe('slip waitlist', () => {
     expect(detail.body.offers[0].status).toBe('withdrawn');
     expect((await get(`/slip-reservations/${detail.body.offers[0].reservationId}`, key(op))).body.status).toBe('cancelled');
     expectError(await post(`/slips/waitlist/${b.id}/accept`, {}, key(op)), 409, 'invalid_state');
-    const del = await api2(`/slips/waitlist/${c.id}`, op);
-    expect(del.body).toEqual({ id: c.id, deleted: true });
+    const gone = await del(`/slips/waitlist/${c.id}`, undefined, key(op));
+    expect(gone.body).toEqual({ id: c.id, deleted: true });
   });
 
   it('an accept racing a second offer of the same unit: the accepted hold keeps the unit, exactly one reservation holds it', async () => {
@@ -157,6 +158,31 @@ describe('slip waitlist', () => {
     const final = await get(`/slips/waitlist/${holder.id}`, key(op));
     expect(['accepted', 'waiting']).toContain(final.body.status);
   });
-});
 
-const api2 = (path: string, op: { adminKey: string }) => import('../../harness').then((h) => h.del(path, undefined, key(op)));
+  it('lists the entries of a renter and gets the shared security checks on every route', async () => {
+    const op = await marinaOperator();
+    const slip = await makeSlip(op);
+    const e = await joinWaitlist(op);
+    const other = await joinWaitlist(op);
+    const mine = await get(`/slips/waitlist/renter/${e.renterId}`, key(op));
+    expect(mine.body).toMatchObject({ total: 1, data: [{ id: e.id }] });
+    const reads = [
+      `/slips/waitlist?locationId=${op.locationId}`,
+      `/slips/waitlist/stats?locationId=${op.locationId}`,
+      `/slips/waitlist/renter/${e.renterId}`,
+      `/slips/waitlist/${e.id}`,
+      `/slips/waitlist/match/${slip.id}`,
+    ];
+    for (const path of reads) await checkSecurity(op, { method: 'GET', path, otherStatus: 404 });
+    const writes: [string, string, unknown][] = [
+      ['POST', '/slips/waitlist', { locationId: op.locationId, renterId: e.renterId, boat: boat(), rateType: 'monthly' }],
+      ['PUT', `/slips/waitlist/${e.id}`, { notes: 'n' }],
+      ['POST', `/slips/waitlist/${e.id}/offer`, { slipId: slip.id }],
+      ['POST', `/slips/waitlist/${e.id}/accept`, {}],
+      ['POST', `/slips/waitlist/${e.id}/decline`, {}],
+      ['POST', `/slips/waitlist/${e.id}/cancel`, {}],
+      ['DELETE', `/slips/waitlist/${other.id}`, undefined],
+    ];
+    for (const [method, path, body] of writes) await checkSecurity(op, { method, path, body, otherStatus: 404, adminOnly: true });
+  });
+});
