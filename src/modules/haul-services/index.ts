@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { createRouter, mount } from '../../lib/openapi';
-import { ctxOf, requirePermission, type AppEnv } from '../../lib/context';
+import { ctxOf, type AppEnv } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import * as r from './routes';
 import * as svc from './service';
@@ -49,13 +49,7 @@ mount(router, r.confirm, async (c, { params, body }) => c.json(await svc.confirm
 mount(router, r.start, async (c, { params, body }) => c.json(await svc.startHaulService(ctxOf(c), params.id, body)));
 mount(router, r.complete, async (c, { params, body }) => c.json(await svc.completeHaulService(ctxOf(c), params.id, body)));
 mount(router, r.cancel, async (c, { params, body }) => c.json(await svc.cancelHaulService(ctxOf(c), params.id, body)));
-mount(router, r.photos, async (c, { params }) => {
-  const ctx = ctxOf(c);
-  requirePermission(ctx, 'marina');
-  await svc.getHaulRow(ctx, params.id);
-  const { files, caption } = await readPhotos(c);
-  return c.json(await svc.addPhotos(ctx, params.id, files, caption), 201);
-});
+mount(router, r.photos, async (c, { params }) => c.json(await svc.addPhotos(ctxOf(c), params.id, () => readPhotos(c)), 201));
 mount(router, r.photo, async (c, { params }) => {
   const f = await svc.photoFile(ctxOf(c), params.id, params.photoId);
   return c.body(f.bytes, 200, { 'content-type': f.contentType, 'x-content-type-options': 'nosniff' });

@@ -21,9 +21,10 @@ export interface PhotoUpload {
 }
 
 /** POST /haul-services/{id}/photos: stores the images and appends them to the service (all or none). */
-export async function addPhotos(ctx: Ctx, id: string, files: PhotoUpload[], caption: string | null) {
+export async function addPhotos(ctx: Ctx, id: string, read: () => Promise<{ files: PhotoUpload[]; caption: string | null }>) {
   requirePermission(ctx, 'marina');
   const h = await getHaulRow(ctx, id);
+  const { files, caption } = await read();
   const checked = files.map((f, i) => {
     const type = f.bytes.length && f.bytes.length <= MAX_PHOTO_BYTES ? sniffFile(f.bytes.subarray(0, 64)) : null;
     if (!type || type === 'application/pdf')

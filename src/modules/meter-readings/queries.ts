@@ -83,8 +83,10 @@ async function page(ctx: Ctx, where: SQL | undefined, q: { limit: number; offset
 const iso = (v: string) => new Date(v).toISOString();
 
 export async function listReadings(ctx: Ctx, q: z.output<typeof s.ListQuery>) {
-  if (!q.locationId && !q.slipId)
-    throw new ApiError('validation_failed', 'Give locationId or slipId', { details: [{ field: 'locationId', code: 'required', message: 'locationId or slipId is required' }] });
+  if (!q.locationId && !q.slipId && !q.reservationId)
+    throw new ApiError('validation_failed', 'Give locationId, slipId or reservationId', {
+      details: [{ field: 'locationId', code: 'required', message: 'locationId, slipId or reservationId is required' }],
+    });
   const conds: SQL[] = [eq(M.customerId, tenantOf(ctx))];
   if (q.locationId) {
     await getLocationInTenant(ctx, q.locationId);

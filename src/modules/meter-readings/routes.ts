@@ -11,7 +11,7 @@ export const list = route({
   operationId: 'listMeterReadings',
   tags,
   summary: 'Meter readings with filters',
-  description: `\`locationId\` or \`slipId\` is required; filters \`utility\`, \`billed\`, \`flagged\`, \`reservationId\` (charged to it), \`from\`/\`to\` on \`readAt\`. Newest first; \`limit\`/\`offset\` with \`total\`. Another operator's location or unit answers 404.`,
+  description: `\`locationId\`, \`slipId\` or \`reservationId\` is required; filters \`utility\`, \`billed\`, \`flagged\`, \`reservationId\` (charged to it), \`from\`/\`to\` on \`readAt\`. Newest first; \`limit\`/\`offset\` with \`total\`. Another operator's location or unit answers 404.`,
   query: s.ListQuery,
   ok: s.ReadingList,
   errors: [404],

@@ -136,7 +136,7 @@ export const DeleteResult = z.object({ id: z.string(), deleted: z.literal(true) 
 // Inputs
 
 export const ListQuery = z.object({
-  locationId: id().optional().openapi({ description: 'Required unless slipId is given.' }),
+  locationId: id().optional().openapi({ description: 'Required unless slipId or reservationId is given.' }),
   slipId: id().optional(),
   utility: z.enum(UTILITIES).optional(),
   billed: bool().optional(),
