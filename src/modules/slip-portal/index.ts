@@ -39,10 +39,7 @@ mount(router, r.openSession, async (c, { body }) => c.json(await svc.openSession
 mount(router, r.session, async (c) => c.json(await svc.sessionInfo(ctxOf(c))));
 mount(router, r.signOut, async (c) => c.json(await svc.closeSession(ctxOf(c))));
 mount(router, r.reservations, async (c, { query }) => c.json(await svc.ownReservations(ctxOf(c), query)));
-mount(router, r.upload, async (c) => {
-  const ctx = ctxOf(c);
-  return c.json(await svc.uploadFile(ctx, await readFile(c)), 201);
-});
+mount(router, r.upload, async (c) => c.json(await svc.uploadFile(ctxOf(c), () => readFile(c)), 201));
 mount(router, r.paymentMethods, async (c) => c.json(await svc.savedCards(ctxOf(c))));
 mount(router, r.setupIntent, async (c, { body }) => c.json(await svc.addCard(ctxOf(c), body), 201));
 mount(router, r.reservation, async (c, { params }) => c.json(await svc.reservationDetail(ctxOf(c), params.id)));

@@ -75,8 +75,10 @@ export async function submitDocument(ctx: Ctx, id: string, input: z.output<typeo
   return attachUpload(ctx, await ownReservation(ctx, id), input, 'portal');
 }
 
-export async function uploadFile(ctx: Ctx, file: { bytes: Uint8Array; name: string | null }) {
-  return storeUpload(ctx, renterOf(ctx), file);
+export async function uploadFile(ctx: Ctx, read: () => Promise<{ bytes: Uint8Array; name: string | null }>) {
+  const renterId = renterOf(ctx);
+  const file = await read();
+  return await storeUpload(ctx, renterId, file);
 }
 
 export async function messagesOf(ctx: Ctx, id: string, q: { limit: number; offset: number }) {
