@@ -133,7 +133,14 @@ async function seedMarina2(env: Env): Promise<boolean> {
     if (!u) continue;
     for (let i = 0; i < 5; i++) {
       const readAt = new Date(wallTimeToUtc(addDays(start, i * 7), '09:00', MIAMI_TZ)).toISOString();
-      await recordReading(ctx, { slipId: u.id, utility: 'electricity', reading: m.electricity[i], digits: m.digits ?? 6, readAt, meterId: `E-${m.unitNumber}` });
+      await recordReading(ctx, {
+        slipId: u.id,
+        utility: 'electricity',
+        reading: m.electricity[i],
+        digits: m.digits ?? 6,
+        readAt,
+        meterId: `E-${m.unitNumber}`,
+      });
       await recordReading(ctx, { slipId: u.id, utility: 'water', reading: m.water[i], digits: 6, readAt, meterId: `W-${m.unitNumber}` });
     }
   }

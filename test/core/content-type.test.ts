@@ -9,6 +9,7 @@ import { api, createOperator, expectError, get, type Caller, type Operator } fro
 import { ch, partnerKey, platform } from '../modules/channel/factories';
 import { createItem, form, pngBytes } from '../modules/inventory/helpers';
 import { memberPortalSession } from '../modules/memberships/factories';
+import { tenantSession } from '../modules/slip-portal/factories';
 
 interface Operation {
   operationId: string;
@@ -25,6 +26,7 @@ let op: Operator;
 let channelKey: string;
 let portalToken: string;
 let memberSession: string;
+let tenant: string;
 
 const entries = () =>
   Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, o]) => ({ path, method: method.toUpperCase(), op: o })));
@@ -36,6 +38,7 @@ function callerOf(o: Operation): Caller {
   if (schemes.includes('ChannelKey')) return ch(channelKey);
   if (schemes.includes('PortalToken')) return ch(portalToken);
   if (schemes.includes('MemberPortalSession')) return { headers: { authorization: `Bearer ${memberSession}` } };
+  if (schemes.includes('TenantPortalSession')) return { token: tenant };
   if (anonymous) return {};
   return { key: op.adminKey };
 }
@@ -49,6 +52,7 @@ beforeAll(async () => {
   channelKey = (await partnerKey(op)).key;
   portalToken = (await platform()).portalToken;
   memberSession = await memberPortalSession(op);
+  tenant = (await tenantSession(op)).token;
 });
 
 describe('request bodies are JSON (415 otherwise)', () => {
@@ -71,7 +75,7 @@ describe('request bodies are JSON (415 otherwise)', () => {
       }
     }
     expect(wrong).toEqual([]);
-  });
+  }, 120_000);
 
   it('names the content type it got and takes application/json with parameters', async () => {
     const r = await api('POST', '/location', { key: op.adminKey, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
@@ -87,7 +91,12 @@ describe('request bodies are JSON (415 otherwise)', () => {
 
   it('declares multipart/form-data on the upload routes, which take it', async () => {
     const uploads = entries().filter((e) => e.op.requestBody && !e.op.requestBody.content['application/json']);
-    expect(uploads.map((e) => e.op.operationId).sort()).toEqual(['uploadInventoryPhoto', 'uploadInventoryVideo']);
+    expect(uploads.map((e) => e.op.operationId).sort()).toEqual([
+      'addHaulServicePhotos',
+      'uploadInventoryPhoto',
+      'uploadInventoryVideo',
+      'uploadSlipPortalFile',
+    ]);
     for (const e of uploads) expect(Object.keys(e.op.requestBody!.content)).toEqual(['multipart/form-data']);
     const item = await createItem(op);
     const r = await api('POST', `/inventory/photo/${item.inventory_id}`, { key: op.adminKey, rawBody: form(pngBytes()) });

@@ -343,8 +343,16 @@ const CASES: Case[] = [
   { op: 'listSlipPortalDocuments', path: () => `/slip-portal/reservations/${w.marina.reservationId}/documents`, caller: () => ({ token: w.marina.tenant }) },
   { op: 'listSlipPortalMessages', path: () => `/slip-portal/reservations/${w.marina.reservationId}/messages`, caller: () => ({ token: w.marina.tenant }) },
   { op: 'listSlipPortalPaymentMethods', path: () => '/slip-portal/payment-methods', caller: () => ({ token: w.marina.tenant }) },
-  { op: 'listSlipPortalGuestPasses', path: () => `/slip-portal/reservations/${w.marina.reservationId}/guest-access`, caller: () => ({ token: w.marina.tenant }) },
-  { op: 'listSlipPortalHaulServices', path: () => `/slip-portal/reservations/${w.marina.reservationId}/haul-services`, caller: () => ({ token: w.marina.tenant }) },
+  {
+    op: 'listSlipPortalGuestPasses',
+    path: () => `/slip-portal/reservations/${w.marina.reservationId}/guest-access`,
+    caller: () => ({ token: w.marina.tenant }),
+  },
+  {
+    op: 'listSlipPortalHaulServices',
+    path: () => `/slip-portal/reservations/${w.marina.reservationId}/haul-services`,
+    caller: () => ({ token: w.marina.tenant }),
+  },
   { op: 'getPublicSlipMaps', path: () => `/public/slips/maps/${w.op.locationId}`, caller: anonymous },
   { op: 'listPublicSlips', path: () => `/public/slips/list/${w.op.locationId}`, caller: anonymous },
   {
@@ -589,7 +597,12 @@ beforeAll(async () => {
   const wl = await ok(
     post(
       '/slips/waitlist',
-      { locationId: op.locationId, renter: { firstName: 'Wes', lastName: 'Wait', email: 'wes.wait@example.test' }, boat: { vesselName: 'W', loaFt: 28 }, rateType: 'monthly' },
+      {
+        locationId: op.locationId,
+        renter: { firstName: 'Wes', lastName: 'Wait', email: 'wes.wait@example.test' },
+        boat: { vesselName: 'W', loaFt: 28 },
+        rateType: 'monthly',
+      },
       { key },
     ),
   );
@@ -609,7 +622,9 @@ beforeAll(async () => {
   const haul = await ok(post('/haul-services', { reservationId: stay.id, serviceType: 'round_trip', requestedDate: dateAhead(TZ, 3) }, { key }));
   await ok(post(`/haul-services/${haul.id}/schedule`, { scheduledDate: dateAhead(TZ, 3), scheduledTime: '09:00' }, { key }));
   const withPhoto = await ok(api('POST', `/haul-services/${haul.id}/photos`, { key, rawBody: form(pngBytes()) }));
-  await ok(post('/meter-readings', { slipId: mSlip.id, utility: 'electricity', reading: 1000, readAt: new Date(Date.now() - 2 * 86_400_000).toISOString() }, { key }));
+  await ok(
+    post('/meter-readings', { slipId: mSlip.id, utility: 'electricity', reading: 1000, readAt: new Date(Date.now() - 2 * 86_400_000).toISOString() }, { key }),
+  );
   const reading = await ok(post('/meter-readings', { slipId: mSlip.id, utility: 'electricity', reading: 1042.5 }, { key }));
   const publicBooking = await ok(
     post('/public/slips/book', {

@@ -43,7 +43,9 @@ export const slipGuestPasses = sqliteTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex('slip_guest_pass_code_uq').on(t.customerId, t.accessCode).where(sql`status = 'active'`),
+    uniqueIndex('slip_guest_pass_code_uq')
+      .on(t.customerId, t.accessCode)
+      .where(sql`status = 'active'`),
     index('slip_guest_pass_location_idx').on(t.customerId, t.locationId, t.status),
     index('slip_guest_pass_reservation_idx').on(t.customerId, t.reservationId),
     index('slip_guest_pass_due_idx').on(t.status, t.validUntil),

@@ -75,7 +75,9 @@ export const slipWaitlistOffers = sqliteTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex('slip_waitlist_open_offer_uq').on(t.entryId).where(sql`status = 'offered'`),
+    uniqueIndex('slip_waitlist_open_offer_uq')
+      .on(t.entryId)
+      .where(sql`status = 'offered'`),
     index('slip_waitlist_offers_entry_idx').on(t.customerId, t.entryId),
     index('slip_waitlist_offers_slip_idx').on(t.customerId, t.slipId, t.status),
     index('slip_waitlist_offers_due_idx').on(t.status, t.expiresAt),

@@ -8,7 +8,8 @@ import type { HaulRow } from './views';
 
 const errText = (err: unknown) => `${(err as Error)?.message ?? err} ${String((err as { cause?: unknown })?.cause ?? '')}`;
 /** A stale write of the service (its version guard) or of the reservation it charges (its change row). */
-export const isVersionRace = (err: unknown) => /haul_version_conflict|UNIQUE constraint failed: (slip_reservation_changes|ledger_entries)\.id/.test(errText(err));
+export const isVersionRace = (err: unknown) =>
+  /haul_version_conflict|UNIQUE constraint failed: (slip_reservation_changes|ledger_entries)\.id/.test(errText(err));
 
 /** Maps a failed batch to its API error (a stale version answers 409 `version_conflict`). */
 export function failed(err: unknown): never {

@@ -24,7 +24,9 @@ async function readPhotos(c: Context<AppEnv>): Promise<{ files: svc.PhotoUpload[
       details: [{ field: 'file', location: 'body', code: 'required', message: 'file is required' }],
     });
   if (parts.length > PHOTOS_PER_REQUEST)
-    throw new ApiError('validation_failed', `At most ${PHOTOS_PER_REQUEST} photos per request`, { details: [{ field: 'file', message: `at most ${PHOTOS_PER_REQUEST}` }] });
+    throw new ApiError('validation_failed', `At most ${PHOTOS_PER_REQUEST} photos per request`, {
+      details: [{ field: 'file', message: `at most ${PHOTOS_PER_REQUEST}` }],
+    });
   const caption = form.get('caption');
   if (typeof caption === 'string' && caption.length > 300)
     throw new ApiError('validation_failed', 'caption is at most 300 characters', { details: [{ field: 'caption', message: 'at most 300 characters' }] });

@@ -60,7 +60,11 @@ export function liftPlan(type: HaulRow['serviceType'], date: string, returnDate:
   if (type === 'launch') return [{ date, kind: 'launch' }];
   if (type === 'relocation') return [{ date, kind: 'relocation' }];
   if (type === 'haul_out') return [{ date, kind: 'haul_out' }];
-  if (type === 'round_trip') return [{ date, kind: 'haul_out' }, { date: returnDate ?? date, kind: 'launch' }];
+  if (type === 'round_trip')
+    return [
+      { date, kind: 'haul_out' },
+      { date: returnDate ?? date, kind: 'launch' },
+    ];
   return [{ date, kind: 'haul_out' }, ...(returnDate ? [{ date: returnDate, kind: 'launch' as const }] : [])];
 }
 
@@ -183,7 +187,10 @@ export async function confirmRow(ctx: Ctx, h: HaulRow, by: string, note?: string
   if (h.status === 'confirmed') return h;
   if (h.status !== 'scheduled') throw new ApiError('invalid_state', `Only a scheduled haul service can be confirmed (it is ${h.status.replace('_', ' ')})`);
   const now = new Date().toISOString();
-  await commitChange(ctx, h, { status: 'confirmed', confirmedAt: now, confirmedBy: by }, [], { action: 'haul_service.confirm', details: { by, note: note ?? null } });
+  await commitChange(ctx, h, { status: 'confirmed', confirmedAt: now, confirmedBy: by }, [], {
+    action: 'haul_service.confirm',
+    details: { by, note: note ?? null },
+  });
   return await getHaulRow(ctx, h.id);
 }
 
@@ -198,7 +205,10 @@ export async function startHaulService(ctx: Ctx, id: string, input: { note?: str
   const h = await getHaulRow(ctx, id);
   if (h.status !== 'confirmed')
     throw new ApiError('invalid_state', `Only a confirmed haul service can start (it is ${h.status.replace('_', ' ')}); confirm the schedule first`);
-  await commitChange(ctx, h, { status: 'in_progress', startedAt: new Date().toISOString() }, [], { action: 'haul_service.start', details: { note: input.note ?? null } });
+  await commitChange(ctx, h, { status: 'in_progress', startedAt: new Date().toISOString() }, [], {
+    action: 'haul_service.start',
+    details: { note: input.note ?? null },
+  });
   return haulView(ctx, await getHaulRow(ctx, h.id));
 }
 
@@ -221,7 +231,14 @@ export async function completeHaulService(ctx: Ctx, id: string, input: { note?: 
       const change = await chargeLinesChange(
         ctx,
         r,
-        { fees: h.pricing.lines.map((l) => ({ name: `${h.serviceNumber} ${l.description}`, amountCents: l.amountCents, per: 'stay' as const, taxable: l.taxable })) },
+        {
+          fees: h.pricing.lines.map((l) => ({
+            name: `${h.serviceNumber} ${l.description}`,
+            amountCents: l.amountCents,
+            per: 'stay' as const,
+            taxable: l.taxable,
+          })),
+        },
         'haul_service_charge',
         { haulServiceId: h.id, serviceNumber: h.serviceNumber },
       );

@@ -138,8 +138,18 @@ export async function haulStats(ctx: Ctx, q: { locationId: string }) {
   const today = localDate(Date.now(), loc.timezone);
   const base = and(eq(H.customerId, customerId), eq(H.locationId, q.locationId));
   const [byStatusRows, byTypeRows, upcoming, revenue, settings, booked] = await Promise.all([
-    ctx.db.select({ k: H.status, n: sql<number>`count(*)` }).from(H).where(base).groupBy(H.status).all(),
-    ctx.db.select({ k: H.serviceType, n: sql<number>`count(*)` }).from(H).where(base).groupBy(H.serviceType).all(),
+    ctx.db
+      .select({ k: H.status, n: sql<number>`count(*)` })
+      .from(H)
+      .where(base)
+      .groupBy(H.status)
+      .all(),
+    ctx.db
+      .select({ k: H.serviceType, n: sql<number>`count(*)` })
+      .from(H)
+      .where(base)
+      .groupBy(H.serviceType)
+      .all(),
     ctx.db
       .select({ n: sql<number>`count(*)` })
       .from(H)

@@ -26,7 +26,14 @@ export const HaulBoatIn = z
     loaFt: ft().openapi({ description: 'Length overall, feet (prices are per foot of LOA).' }),
     beamFt: ft().nullable().optional(),
     draftFt: ft().nullable().optional(),
-    weightLbs: z.number().finite().positive().max(2_000_000).nullable().optional().openapi({ description: 'Displacement in pounds (the lift operator checks it against the lift).' }),
+    weightLbs: z
+      .number()
+      .finite()
+      .positive()
+      .max(2_000_000)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Displacement in pounds (the lift operator checks it against the lift).' }),
   })
   .strict()
   .openapi('HaulBoatInput');
@@ -156,8 +163,8 @@ const RequestFields = {
 
 export const CreateBody = z
   .object({
-    locationId: id().optional().openapi({ description: 'Required unless reservationId is given (then the reservation\'s location).' }),
-    reservationId: id().optional().openapi({ description: "A slip reservation of the boat: renter, unit and boat come from it." }),
+    locationId: id().optional().openapi({ description: "Required unless reservationId is given (then the reservation's location)." }),
+    reservationId: id().optional().openapi({ description: 'A slip reservation of the boat: renter, unit and boat come from it.' }),
     renterId: id().optional(),
     renter: RenterInputSchema.optional().openapi({ description: 'A new or known renter (by e-mail) when neither reservationId nor renterId is given.' }),
     slipId: id().optional(),

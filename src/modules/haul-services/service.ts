@@ -2,7 +2,17 @@
 // and lift capacity (lifecycle.ts: schedule with pricing, confirm, start, complete with the charge
 // posted to the reservation, cancel), photos in R2 (photos.ts), reads and lists (queries.ts), the
 // view (views.ts).
-export { getHaulRow, getHaulService, haulServicesOfRenter, haulServicesOfReservation, haulStats, haulView, listHaulServices, liftsOf, scheduledOn } from './queries';
+export {
+  getHaulRow,
+  getHaulService,
+  haulServicesOfRenter,
+  haulServicesOfReservation,
+  haulStats,
+  haulView,
+  listHaulServices,
+  liftsOf,
+  scheduledOn,
+} from './queries';
 export { createHaulService, deleteHaulService, requestForReservation, updateHaulService } from './requests';
 export { cancelHaulService, cancelRow, completeHaulService, confirmHaulService, confirmRow, scheduleHaulService, startHaulService } from './lifecycle';
 export { addPhotos, photoFile, type PhotoUpload } from './photos';

@@ -56,7 +56,8 @@ export async function markBilled(ctx: Ctx, input: z.output<typeof s.MarkBilledBo
   const rows = await rowsByIds(ctx, ids);
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.filter((i) => !found.has(i));
-  if (missing.length) throw new ApiError('not_found', `Meter readings not found; nothing was changed: ${missing.slice(0, 20).join(', ')}`, { extra: { missing } });
+  if (missing.length)
+    throw new ApiError('not_found', `Meter readings not found; nothing was changed: ${missing.slice(0, 20).join(', ')}`, { extra: { missing } });
   const billed = rows.filter((r) => r.billed).map((r) => r.id);
   if (billed.length)
     throw meterErrors.fail('meter_already_billed', `Already billed; nothing was changed: ${billed.slice(0, 20).join(', ')}`, { extra: { billed } });
@@ -70,7 +71,12 @@ export async function markBilled(ctx: Ctx, input: z.output<typeof s.MarkBilledBo
   );
   try {
     await commit(ctx, stmts, {
-      audit: { action: 'meter_reading.mark_billed', targetType: 'meter_billing', targetId: billingId, details: { ids, billingReference: input.billingReference ?? null } },
+      audit: {
+        action: 'meter_reading.mark_billed',
+        targetType: 'meter_billing',
+        targetId: billingId,
+        details: { ids, billingReference: input.billingReference ?? null },
+      },
     });
   } catch (err) {
     billedRace(err);

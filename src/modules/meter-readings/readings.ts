@@ -128,12 +128,24 @@ export async function recordReading(ctx: Ctx, input: z.output<typeof s.CreateBod
   for (let attempt = 0; ; attempt++) {
     const prev = await latestOf(ctx, slip.id, input.utility);
     if (prev && readAt <= prev.readAt)
-      throw meterErrors.fail('meter_reading_out_of_order', `The latest ${input.utility} reading of the unit is from ${prev.readAt}; record later readings only`, {
-        extra: { latestReadingId: prev.id, latestReadAt: prev.readAt },
-      });
+      throw meterErrors.fail(
+        'meter_reading_out_of_order',
+        `The latest ${input.utility} reading of the unit is from ${prev.readAt}; record later readings only`,
+        {
+          extra: { latestReadingId: prev.id, latestReadAt: prev.readAt },
+        },
+      );
     const digits = input.digits ?? prev?.digits ?? DEFAULT_DIGITS;
     checkValue(input.reading, digits);
-    const v: Values = { slipId: slip.id, utility: input.utility, reading: input.reading, digits, meterId: input.meterId ?? prev?.meterId ?? null, readAt, rollover: input.rollover };
+    const v: Values = {
+      slipId: slip.id,
+      utility: input.utility,
+      reading: input.reading,
+      digits,
+      meterId: input.meterId ?? prev?.meterId ?? null,
+      readAt,
+      rollover: input.rollover,
+    };
     const ev = await evaluate(ctx, prev, v);
     const stamp = new Date().toISOString();
     const row: ReadingRow = {
@@ -255,7 +267,8 @@ export async function deleteReading(ctx: Ctx, id: string) {
   const stmts: Stmt[] = [ctx.db.delete(M).where(and(eq(M.id, m.id), eq(M.customerId, m.customerId)))];
   const next = await successorOf(ctx, m);
   if (next) {
-    if (next.billed) throw meterErrors.fail('meter_reading_billed', 'The next reading is billed: its usage depends on this one, which can no longer be deleted');
+    if (next.billed)
+      throw meterErrors.fail('meter_reading_billed', 'The next reading is billed: its usage depends on this one, which can no longer be deleted');
     const prev = m.previousReadingId ? await getReadingRow(ctx, m.previousReadingId).catch(() => null) : null;
     const nv: Values = { slipId: next.slipId, utility: next.utility, reading: next.reading, digits: next.digits, meterId: next.meterId, readAt: next.readAt };
     const ne = await evaluate(ctx, prev, nv, new Map([[m.id, null]]));
@@ -267,7 +280,12 @@ export async function deleteReading(ctx: Ctx, id: string) {
     );
   }
   await commitGuarded(ctx, stmts, {
-    audit: { action: 'meter_reading.delete', targetType: 'meter_reading', targetId: m.id, details: { slipId: m.slipId, utility: m.utility, reading: m.reading } },
+    audit: {
+      action: 'meter_reading.delete',
+      targetType: 'meter_reading',
+      targetId: m.id,
+      details: { slipId: m.slipId, utility: m.utility, reading: m.reading },
+    },
   });
   return { id: m.id, deleted: true as const };
 }

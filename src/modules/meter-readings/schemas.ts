@@ -4,11 +4,7 @@ import { ReservationSchema } from '../slip-reservations/service';
 import { FLAG_REASONS, UTILITIES } from './types';
 
 const id = () => z.string().trim().min(1).max(128);
-const instant = () =>
-  z
-    .string()
-    .datetime({ offset: true })
-    .openapi({ description: 'ISO 8601 with offset (stored in UTC).' });
+const instant = () => z.string().datetime({ offset: true }).openapi({ description: 'ISO 8601 with offset (stored in UTC).' });
 const bool = () => z.enum(['true', 'false']);
 
 export const Reading = z
@@ -25,7 +21,12 @@ export const Reading = z
     readAt: z.string(),
     previousReadingId: z.string().nullable(),
     previousValue: z.number().nullable(),
-    usage: z.number().nullable().openapi({ description: 'This reading − the previous one (across a rollover); null for the first reading of a meter or a reading below the previous one.' }),
+    usage: z
+      .number()
+      .nullable()
+      .openapi({
+        description: 'This reading − the previous one (across a rollover); null for the first reading of a meter or a reading below the previous one.',
+      }),
     rollover: z.boolean(),
     flagged: z.boolean(),
     flagReasons: z.array(z.enum(FLAG_REASONS)),
@@ -103,9 +104,7 @@ export const Stats = z
   })
   .openapi('MeterReadingStats');
 
-export const MarkBilledResult = z
-  .object({ billingId: z.string(), billed: z.number().int(), data: z.array(Reading) })
-  .openapi('MeterReadingsMarkedBilled');
+export const MarkBilledResult = z.object({ billingId: z.string(), billed: z.number().int(), data: z.array(Reading) }).openapi('MeterReadingsMarkedBilled');
 
 export const ChargeLine = z.object({
   utility: z.enum(UTILITIES),
@@ -125,7 +124,9 @@ export const AddToReservationResult = z
     reservationTotalCents: z.number().int(),
     previousTotalCents: z.number().int(),
     data: z.array(Reading),
-    skipped: z.array(z.object({ id: z.string(), reason: z.string() })).openapi({ description: 'Readings of the stay left unbilled (flagged and not reviewed).' }),
+    skipped: z
+      .array(z.object({ id: z.string(), reason: z.string() }))
+      .openapi({ description: 'Readings of the stay left unbilled (flagged and not reviewed).' }),
     reservation: ReservationSchema,
   })
   .openapi('MeterChargesAdded');
@@ -155,7 +156,13 @@ export const LocationQuery = z.object({
 export const UnbilledQuery = z.object({ locationId: id(), utility: z.enum(UTILITIES).optional(), limit: zLimit(1000, 200), offset: zOffset() });
 export const UnitParams = z.object({ unitId: id() });
 export const LatestQuery = z.object({ utility: z.enum(UTILITIES).optional() });
-export const HistoryQuery = z.object({ utility: z.enum(UTILITIES).optional(), from: instant().optional(), to: instant().optional(), limit: zLimit(500, 100), offset: zOffset() });
+export const HistoryQuery = z.object({
+  utility: z.enum(UTILITIES).optional(),
+  from: instant().optional(),
+  to: instant().optional(),
+  limit: zLimit(500, 100),
+  offset: zOffset(),
+});
 export const IdParams = z.object({ id: id() });
 
 const value = () => z.number().finite().min(0).max(1e12);
@@ -166,8 +173,16 @@ export const CreateBody = z
     slipId: id(),
     utility: z.enum(UTILITIES),
     reading: value().openapi({ description: 'The value on the meter (kWh or gallons; decimals allowed).' }),
-    digits: digits().optional().openapi({ description: "Digits of the meter (default: the meter's previous reading's, else 6); the reading must be below 10^digits." }),
-    meterId: z.string().trim().min(1).max(60).optional().openapi({ description: 'Serial of the meter; a reading from another meter than the previous one starts a new series (no usage).' }),
+    digits: digits()
+      .optional()
+      .openapi({ description: "Digits of the meter (default: the meter's previous reading's, else 6); the reading must be below 10^digits." }),
+    meterId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(60)
+      .optional()
+      .openapi({ description: 'Serial of the meter; a reading from another meter than the previous one starts a new series (no usage).' }),
     readAt: instant().optional().openapi({ description: 'When the meter was read (default now; not in the future).' }),
     rollover: z.boolean().optional().openapi({ description: 'The meter went past 10^digits − 1 since the previous reading (detected by itself otherwise).' }),
     notes: z.string().trim().max(1000).optional(),

@@ -47,7 +47,13 @@ export async function book(ctx: Ctx, input: z.output<typeof s.BookBody>) {
   requirePublicBooking(op.settings, 'bookings');
   requireRateType(op.settings, input.rateType);
   // The same price the reservation will have: what is due now is known before anything is written.
-  const q = await quoteStay(op.ctx, { slip: op.slip, rateType: input.rateType, arrivalDate: input.arrivalDate, departureDate: input.departureDate, boat: input.boat });
+  const q = await quoteStay(op.ctx, {
+    slip: op.slip,
+    rateType: input.rateType,
+    arrivalDate: input.arrivalDate,
+    departureDate: input.departureDate,
+    boat: input.boat,
+  });
   const due = dueAtBooking(op.settings, q);
   if (due > 0 && !input.paymentMethodId)
     throw new ApiError('validation_failed', `paymentMethodId is required: ${dollars(due)} is due at booking`, {
@@ -138,7 +144,13 @@ export async function bookingDocuments(ctx: Ctx, reservationId: string, token: s
   return publicDocuments(b.ctx, b.r);
 }
 
-export async function submitDocumentMetadata(ctx: Ctx, reservationId: string, token: string | undefined, input: z.output<typeof s.AnnounceBody>, baseUrl: string) {
+export async function submitDocumentMetadata(
+  ctx: Ctx,
+  reservationId: string,
+  token: string | undefined,
+  input: z.output<typeof s.AnnounceBody>,
+  baseUrl: string,
+) {
   const b = await bookedReservation(ctx, reservationId, token);
   return announceDocument(b.ctx, b.r, input, baseUrl);
 }

@@ -22,7 +22,14 @@ export async function publicMaps(ctx: Ctx, locationId: string) {
   const data = [];
   for (const m of maps.data) {
     const full = await getMap(op.ctx, m.mapId);
-    const units = new Map((await slipRowsByIds(op.ctx, full.pins.map((p) => p.slipId))).map((u) => [u.id, u]));
+    const units = new Map(
+      (
+        await slipRowsByIds(
+          op.ctx,
+          full.pins.map((p) => p.slipId),
+        )
+      ).map((u) => [u.id, u]),
+    );
     data.push({
       mapId: m.mapId,
       name: m.name,
@@ -79,7 +86,10 @@ export async function publicAvailability(ctx: Ctx, slipId: string, q: z.output<t
     fit: a.fit,
     // Only the nights, clipped to the range asked: who holds them is nobody's business here.
     blocked: a.conflicts
-      .map((c) => ({ from: c.arrivalDate > q.arrivalDate ? c.arrivalDate : q.arrivalDate, to: c.departureDate < q.departureDate ? c.departureDate : q.departureDate }))
+      .map((c) => ({
+        from: c.arrivalDate > q.arrivalDate ? c.arrivalDate : q.arrivalDate,
+        to: c.departureDate < q.departureDate ? c.departureDate : q.departureDate,
+      }))
       .sort((x, y) => x.from.localeCompare(y.from)),
   };
 }
@@ -97,12 +107,22 @@ export function requireRateType(settings: SlipSettings, rateType: RateType) {
 
 /** What a public booking charges at once: the deposit when the location takes one, else the total when no approval is needed, else nothing. */
 export const dueAtBooking = (settings: SlipSettings, totals: { totalCents: number; depositCents: number }) =>
-  settings.deposit.policy !== 'none' && totals.depositCents > 0 ? Math.min(totals.depositCents, totals.totalCents) : settings.approvalRequired ? 0 : totals.totalCents;
+  settings.deposit.policy !== 'none' && totals.depositCents > 0
+    ? Math.min(totals.depositCents, totals.totalCents)
+    : settings.approvalRequired
+      ? 0
+      : totals.totalCents;
 
 export async function calculatePrice(ctx: Ctx, input: z.output<typeof s.PriceBody>) {
   const op = await publicUnit(ctx, input.slipId);
   requireRateType(op.settings, input.rateType);
-  const q = await quoteStay(op.ctx, { slip: op.slip, rateType: input.rateType, arrivalDate: input.arrivalDate, departureDate: input.departureDate, boat: input.boat });
+  const q = await quoteStay(op.ctx, {
+    slip: op.slip,
+    rateType: input.rateType,
+    arrivalDate: input.arrivalDate,
+    departureDate: input.departureDate,
+    boat: input.boat,
+  });
   return {
     slipId: op.slip.id,
     rateType: input.rateType,
@@ -147,7 +167,12 @@ export async function locationInfo(ctx: Ctx, locationId: string) {
       checkInTime: st.checkInTime,
       checkOutTime: st.checkOutTime,
       cancellationPolicy: st.cancellationPolicy,
-      ratesPerFootCents: { nightly: st.rates.nightlyPerFootCents, monthly: st.rates.monthlyPerFootCents, seasonal: st.rates.seasonalPerFootCents, annual: st.rates.annualPerFootCents },
+      ratesPerFootCents: {
+        nightly: st.rates.nightlyPerFootCents,
+        monthly: st.rates.monthlyPerFootCents,
+        seasonal: st.rates.seasonalPerFootCents,
+        annual: st.rates.annualPerFootCents,
+      },
       taxRatePercent: st.taxRatePercent,
       fees: [...st.fees, ...st.utilities],
       clearances: st.clearances,
@@ -161,4 +186,3 @@ export async function joinWaitlist(ctx: Ctx, slipId: string, input: z.output<typ
   requirePublicBooking(op.settings, 'waitlist sign-ups');
   return joinFromUnitPage(op.ctx, op.slip, input);
 }
-

@@ -105,7 +105,10 @@ export const Price = z
     taxCents: z.number().int(),
     totalCents: z.number().int(),
     depositCents: z.number().int(),
-    dueAtBookingCents: z.number().int().openapi({ description: 'What POST /public/slips/book charges: the deposit, else the total when no approval is needed, else 0.' }),
+    dueAtBookingCents: z
+      .number()
+      .int()
+      .openapi({ description: 'What POST /public/slips/book charges: the deposit, else the total when no approval is needed, else 0.' }),
     approvalRequired: z.boolean(),
     fits: z.boolean(),
     fit: z.array(z.object({ dimension: z.string(), requiredFt: z.number(), availableFt: z.number(), shortByFt: z.number(), message: z.string() })),
@@ -252,7 +255,9 @@ export const BookBody = z
       .min(1)
       .max(255)
       .optional()
-      .openapi({ description: 'A card tokenized by the payment page (test tokens: pm_card_visa, pm_card_chargeDeclined): required when something is due at booking.' }),
+      .openapi({
+        description: 'A card tokenized by the payment page (test tokens: pm_card_visa, pm_card_chargeDeclined): required when something is due at booking.',
+      }),
     notes: z.string().trim().max(2000).optional(),
   })
   .strict()
@@ -263,7 +268,11 @@ export const AnnounceBody = z
     type: docType(),
     fileName: z.string().trim().min(1).max(200),
     contentType: z.enum(['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic']),
-    sizeBytes: z.number().int().min(1).max(10 * 1024 * 1024),
+    sizeBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 1024 * 1024),
     expiresOn: expiresOn(),
     notes: z.string().trim().max(1000).optional(),
   })

@@ -317,8 +317,7 @@ export async function signContract(
   const c = await getContractRow(ctx, input.contractId);
   if (c.status === 'signed') throw new ApiError('invalid_state', 'The contract is already signed');
   if (c.status === 'voided') throw new ApiError('invalid_state', 'The contract was voided');
-  if (input.renterPortal && !input.token && c.status !== 'sent')
-    throw new ApiError('invalid_state', 'The marina has not sent this contract for signature yet');
+  if (input.renterPortal && !input.token && c.status !== 'sent') throw new ApiError('invalid_state', 'The marina has not sent this contract for signature yet');
   if (input.token) {
     if (!c.signTokenHash || (await sha256Hex(input.token)) !== c.signTokenHash) throw new ApiError('forbidden', 'The signing link is not valid');
     if (c.signTokenExpiresAt && c.signTokenExpiresAt < new Date().toISOString())

@@ -38,6 +38,7 @@ export const variables = route({
   operationId: 'listSlipContractVariables',
   tags,
   summary: 'Variables a contract template can use',
+  description: 'Each `{{variable}}` a template body or title may use, with what it prints (renter, vessel, slip, location, reservation, settings).',
   ok: s.Variables,
 });
 
@@ -47,6 +48,7 @@ export const getTemplate = route({
   operationId: 'getSlipContractTemplate',
   tags,
   summary: 'A contract template',
+  description: "Another operator's template answers 404.",
   params: s.IdParams,
   ok: s.Template,
   errors: [404],
@@ -229,6 +231,8 @@ export const getContract = route({
   operationId: 'getSlipContract',
   tags,
   summary: 'A contract with its signature record',
+  description:
+    "The contract text, its SHA-256, the PDF link and, once signed, who signed, when, from which IP address and how. Another operator's contract answers 404.",
   params: s.IdParams,
   ok: s.Contract,
   errors: [404],

@@ -109,7 +109,8 @@ export async function attachUpload(
     .set({ attachedDocumentId: doc.id })
     .where(and(eq(U.id, up.id), eq(U.customerId, up.customerId), sql`${U.attachedDocumentId} IS NULL`))
     .run();
-  if (!Number((claim as { meta?: { changes?: number } }).meta?.changes ?? 0)) throw new ApiError('invalid_state', 'The upload is already attached to a document');
+  if (!Number((claim as { meta?: { changes?: number } }).meta?.changes ?? 0))
+    throw new ApiError('invalid_state', 'The upload is already attached to a document');
   try {
     await commit(ctx, [ctx.db.insert(D).values(doc)], {
       audit: { action: 'slip_document.submit', targetType: 'slip_document', targetId: doc.id, details: { reservationId: r.id, type: doc.type, via } },
@@ -187,7 +188,8 @@ export async function announceDocument(
 export async function receiveUpload(ctx: Ctx, documentId: string, token: string | undefined, bytes: Uint8Array) {
   const doc = await ctx.db.select().from(D).where(eq(D.id, documentId)).get();
   const hash = token ? await sha256Hex(token) : '';
-  if (!doc || !doc.uploadTokenHash || !token || !timingSafeEqual(doc.uploadTokenHash, hash)) throw new ApiError('unauthenticated', 'The upload URL is not valid');
+  if (!doc || !doc.uploadTokenHash || !token || !timingSafeEqual(doc.uploadTokenHash, hash))
+    throw new ApiError('unauthenticated', 'The upload URL is not valid');
   if (doc.status !== 'pending_upload') throw new ApiError('invalid_state', 'The file of this document was already uploaded');
   if ((doc.uploadExpiresAt ?? 0) <= Date.now()) throw new ApiError('expired', 'The upload URL has expired; submit the document again for a new one');
   const type = checkFile(bytes);
@@ -209,7 +211,13 @@ export async function receiveUpload(ctx: Ctx, documentId: string, token: string 
     throw new ApiError('invalid_state', 'The file of this document was already uploaded');
   }
   await commit(ctxT, [], {
-    audit: { action: 'slip_document.upload', targetType: 'slip_document', targetId: doc.id, customerId: doc.customerId, details: { sizeBytes: bytes.length, contentType: type } },
+    audit: {
+      action: 'slip_document.upload',
+      targetType: 'slip_document',
+      targetId: doc.id,
+      customerId: doc.customerId,
+      details: { sizeBytes: bytes.length, contentType: type },
+    },
   });
   return { document: { id: doc.id, type: doc.type, status: 'submitted' as const, expiresOn: doc.expiresOn, createdAt: doc.createdAt } };
 }
@@ -227,7 +235,13 @@ export async function reviewDocument(ctx: Ctx, id: string, input: z.output<typeo
   const d = await getDocumentRow(ctx, id);
   if (d.status === 'pending_upload') throw new ApiError('invalid_state', 'The file of this document has not been uploaded yet');
   const now = new Date().toISOString();
-  const patch = { status: input.decision, reviewedAt: now, reviewedBy: ctx.principal.userId ?? ctx.principal.credentialId, reviewNote: input.note ?? null, updatedAt: now };
+  const patch = {
+    status: input.decision,
+    reviewedAt: now,
+    reviewedBy: ctx.principal.userId ?? ctx.principal.credentialId,
+    reviewNote: input.note ?? null,
+    updatedAt: now,
+  };
   await commit(
     ctx,
     [
@@ -236,7 +250,14 @@ export async function reviewDocument(ctx: Ctx, id: string, input: z.output<typeo
         .set(patch)
         .where(and(eq(D.id, d.id), eq(D.customerId, d.customerId))),
     ],
-    { audit: { action: `slip_document.${input.decision === 'approved' ? 'approve' : 'reject'}`, targetType: 'slip_document', targetId: d.id, details: { note: input.note ?? null } } },
+    {
+      audit: {
+        action: `slip_document.${input.decision === 'approved' ? 'approve' : 'reject'}`,
+        targetType: 'slip_document',
+        targetId: d.id,
+        details: { note: input.note ?? null },
+      },
+    },
   );
   return documentOut({ ...d, ...patch });
 }

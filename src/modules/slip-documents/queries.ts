@@ -38,11 +38,14 @@ export async function requirementsOf(ctx: Ctx, r: ReservationRow) {
   const today = localDate(Date.now(), loc.timezone);
   const requirements = settings.requiredDocuments.map((raw) => {
     const type = raw.trim().toLowerCase();
-    const best = rows
-      .filter((d) => d.type === type)
-      .sort((a, b) => RANK[b.status] - RANK[a.status] || b.createdAt.localeCompare(a.createdAt))[0];
+    const best = rows.filter((d) => d.type === type).sort((a, b) => RANK[b.status] - RANK[a.status] || b.createdAt.localeCompare(a.createdAt))[0];
     const expired = best && (best.status === 'approved' || best.status === 'submitted') && best.expiresOn != null && best.expiresOn < today;
-    return { type, status: best ? (expired ? ('expired' as const) : best.status) : ('missing' as const), documentId: best?.id ?? null, expiresOn: best?.expiresOn ?? null };
+    return {
+      type,
+      status: best ? (expired ? ('expired' as const) : best.status) : ('missing' as const),
+      documentId: best?.id ?? null,
+      expiresOn: best?.expiresOn ?? null,
+    };
   });
   return {
     reservationId: r.id,
@@ -55,7 +58,9 @@ export async function requirementsOf(ctx: Ctx, r: ReservationRow) {
 export async function listDocuments(ctx: Ctx, q: z.output<typeof s.ListQuery>) {
   const customerId = tenantOf(ctx);
   if (!q.locationId && !q.reservationId)
-    throw new ApiError('validation_failed', 'Give locationId or reservationId', { details: [{ field: 'locationId', code: 'required', message: 'locationId or reservationId is required' }] });
+    throw new ApiError('validation_failed', 'Give locationId or reservationId', {
+      details: [{ field: 'locationId', code: 'required', message: 'locationId or reservationId is required' }],
+    });
   if (q.locationId) await getLocationInTenant(ctx, q.locationId);
   if (q.reservationId) await getReservationRow(ctx, q.reservationId);
   const conds: SQL[] = [eq(D.customerId, customerId)];

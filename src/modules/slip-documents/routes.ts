@@ -21,6 +21,7 @@ export const get = route({
   operationId: 'getSlipDocument',
   tags,
   summary: 'A document',
+  description: "The document with its file's type, size and SHA-256, expiry and review. Another operator's document answers 404.",
   params: s.IdParams,
   ok: s.Document,
   errors: [404],
@@ -44,7 +45,8 @@ export const review = route({
   operationId: 'reviewSlipDocument',
   tags,
   summary: 'Approve or reject a document',
-  description: 'Records the decision, who made it and a note (shown to the renter in the portal). A document without its file answers 409. Needs the `marina` permission.',
+  description:
+    'Records the decision, who made it and a note (shown to the renter in the portal). A document without its file answers 409. Needs the `marina` permission.',
   params: s.IdParams,
   body: s.ReviewBody,
   ok: s.Document,

@@ -33,7 +33,12 @@ export const Document = z
 export const Requirement = z
   .object({
     type: z.string(),
-    status: z.enum(REQUIREMENT_STATUSES).openapi({ description: 'From the best document of the type: approved, submitted, pending_upload, rejected; `expired` past its `expiresOn`; `missing` without one.' }),
+    status: z
+      .enum(REQUIREMENT_STATUSES)
+      .openapi({
+        description:
+          'From the best document of the type: approved, submitted, pending_upload, rejected; `expired` past its `expiresOn`; `missing` without one.',
+      }),
     documentId: z.string().nullable(),
     expiresOn: z.string().nullable(),
   })
@@ -74,5 +79,5 @@ export const docType = () =>
     .min(1)
     .max(60)
     .regex(/^[a-z0-9][a-z0-9 _-]*$/, 'letters, digits, spaces, - and _')
-    .openapi({ description: "A required type of the location (its `requiredDocuments`, e.g. insurance, registration) or another type." });
+    .openapi({ description: 'A required type of the location (its `requiredDocuments`, e.g. insurance, registration) or another type.' });
 export const expiresOn = () => z.string().regex(isoDate, 'must be a date YYYY-MM-DD').optional();

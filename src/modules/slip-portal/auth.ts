@@ -87,7 +87,9 @@ export async function requestLink(c: Context<AppEnv>, ctx: Ctx, input: { email: 
     firstName: renter.firstName,
     via: 'request',
   });
-  await commit(tctx, stmts, { audit: { action: 'slip_portal.link', targetType: 'renter', targetId: renter.id, customerId: loc.customerId, details: { via: 'request' } } });
+  await commit(tctx, stmts, {
+    audit: { action: 'slip_portal.link', targetType: 'renter', targetId: renter.id, customerId: loc.customerId, details: { via: 'request' } },
+  });
   return LINK_ANSWER;
 }
 

@@ -9,7 +9,8 @@ const router = createRouter();
 
 /** The `file` part (or the only file part) of a multipart/form-data body. */
 async function readFile(c: Context<AppEnv>) {
-  if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? '')) throw new ApiError('bad_request', 'Send the file as multipart/form-data in the field `file`');
+  if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? ''))
+    throw new ApiError('bad_request', 'Send the file as multipart/form-data in the field `file`');
   let form: FormData;
   try {
     form = await c.req.formData();

@@ -34,7 +34,8 @@ export async function updateVessel(ctx: Ctx, id: string, input: z.output<typeof 
 async function currentContract(ctx: Ctx, id: string) {
   const r = await ownReservation(ctx, id);
   const { data } = await contractsOfReservation(ctx, r.id);
-  const c = data.find((x) => x.id === r.contractId && (x.status === 'sent' || x.status === 'signed')) ?? data.find((x) => x.status === 'sent' || x.status === 'signed');
+  const c =
+    data.find((x) => x.id === r.contractId && (x.status === 'sent' || x.status === 'signed')) ?? data.find((x) => x.status === 'sent' || x.status === 'signed');
   if (!c) throw notFound('Contract (none was sent for this reservation yet)');
   return { r, c };
 }
@@ -63,7 +64,11 @@ export async function contractFile(ctx: Ctx, id: string) {
 export async function signOwnContract(ctx: Ctx, id: string, input: z.output<typeof s.SignBody>, meta: { ip: string | null; userAgent: string | null }) {
   const { c } = await currentContract(ctx, id);
   if (c.status === 'signed') throw new ApiError('invalid_state', 'The contract is already signed');
-  await signContract(ctx, { contractId: c.id, signerName: input.signerName, signerEmail: input.signerEmail, signature: input.signature, agreed: true, renterPortal: true }, meta);
+  await signContract(
+    ctx,
+    { contractId: c.id, signerName: input.signerName, signerEmail: input.signerEmail, signature: input.signature, agreed: true, renterPortal: true },
+    meta,
+  );
   return viewContract(ctx, id);
 }
 

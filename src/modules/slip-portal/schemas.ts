@@ -137,7 +137,9 @@ export const SetupIntentBody = z
       .min(1)
       .max(255)
       .optional()
-      .openapi({ description: "A card the page already tokenized with the provider's card element: saved as the default card instead of answering a setup intent." }),
+      .openapi({
+        description: "A card the page already tokenized with the provider's card element: saved as the default card instead of answering a setup intent.",
+      }),
   })
   .strict()
   .openapi('SlipPortalSetupIntentRequest');
@@ -163,9 +165,7 @@ export const PayBody = z
   })
   .strict()
   .openapi('SlipPortalPay');
-export const PayResult = z
-  .object({ status: z.literal('succeeded'), payment: PaymentSchema, reservation: ReservationSchema })
-  .openapi('SlipPortalPayment');
+export const PayResult = z.object({ status: z.literal('succeeded'), payment: PaymentSchema, reservation: ReservationSchema }).openapi('SlipPortalPayment');
 export const IntentBody = z
   .object({ amountCents: z.number().int().min(1).max(100_000_000).optional().openapi({ description: 'Default: the balance.' }) })
   .strict()

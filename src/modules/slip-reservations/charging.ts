@@ -319,8 +319,25 @@ export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: s
     refund = await refundMoney(
       ctx,
       provider
-        ? { mode: 'provider', customerId: r.customerId, kind: 'slip_refund', data, paymentIntentId: p.paymentIntentId!, amount, currency: r.currency, reason: input.reason }
-        : { mode: 'offline', customerId: r.customerId, kind: 'slip_refund', data: { ...data, method: p.method }, method: 'other', amount, currency: r.currency },
+        ? {
+            mode: 'provider',
+            customerId: r.customerId,
+            kind: 'slip_refund',
+            data,
+            paymentIntentId: p.paymentIntentId!,
+            amount,
+            currency: r.currency,
+            reason: input.reason,
+          }
+        : {
+            mode: 'offline',
+            customerId: r.customerId,
+            kind: 'slip_refund',
+            data: { ...data, method: p.method },
+            method: 'other',
+            amount,
+            currency: r.currency,
+          },
       async (done, commitMoney) => {
         const row: PaymentRow = {
           ...p,

@@ -180,7 +180,10 @@ export async function writeNewReservation(ctx: Ctx, input: z.output<typeof s.Cre
       const created = row;
       return await underSlipLock(ctx, { slipId: slip.id, reservationId: id, arrivalDate: row.arrivalDate, departureDate: row.departureDate }, async () => {
         const charge = opts.payment?.(created) ?? null;
-        const write = async (paid: SlipPaymentWrite | null, commitMoney: (st: Stmt[], meta: { audit?: AuditEntry; events?: DomainEvent[] }) => Promise<unknown>) => {
+        const write = async (
+          paid: SlipPaymentWrite | null,
+          commitMoney: (st: Stmt[], meta: { audit?: AuditEntry; events?: DomainEvent[] }) => Promise<unknown>,
+        ) => {
           const extra = opts.extra?.(created);
           await commitMoney(
             [
@@ -305,13 +308,18 @@ export async function changeBoat(ctx: Ctx, r: ReservationRow, boatPatch: Partial
   if (dims) requireFit(slip, boat, settings, false);
   const patch: Partial<ReservationRow> = { boat };
   if (boat.loaFt !== r.boat.loaFt) {
-    const price = quote(slip, settings, { rateType: r.rateType, arrivalDate: r.arrivalDate, departureDate: r.departureDate, boat }, {
-      ratePerFootCents: r.pricing.ratePerFootCents,
-      fees: r.pricing.fees,
-      utilities: r.pricing.utilities,
-      taxRatePercent: r.pricing.taxRatePercent,
-      discountCents: r.pricing.discountCents,
-    });
+    const price = quote(
+      slip,
+      settings,
+      { rateType: r.rateType, arrivalDate: r.arrivalDate, departureDate: r.departureDate, boat },
+      {
+        ratePerFootCents: r.pricing.ratePerFootCents,
+        fees: r.pricing.fees,
+        utilities: r.pricing.utilities,
+        taxRatePercent: r.pricing.taxRatePercent,
+        discountCents: r.pricing.discountCents,
+      },
+    );
     Object.assign(patch, totalsOf(price), { depositCents: depositFor(settings.deposit, price) });
   }
   try {

@@ -108,7 +108,14 @@ function requestOf(r: ReservationRow, paymentId: string, c: SlipCharge): Collect
 }
 
 /** The payment row, the increment of the amount paid and the ledger entry of a collected payment. */
-function paymentWrite(ctx: Ctx, r: ReservationRow, id: string, c: SlipCharge, paid: Collected, card: { brand: string; last4: string } | null): SlipPaymentWrite {
+function paymentWrite(
+  ctx: Ctx,
+  r: ReservationRow,
+  id: string,
+  c: SlipCharge,
+  paid: Collected,
+  card: { brand: string; last4: string } | null,
+): SlipPaymentWrite {
   const p: PaymentRow = {
     id,
     customerId: r.customerId,
@@ -146,7 +153,11 @@ async function cardOf(ctx: Ctx, c: SlipCharge, paid: Collected) {
   const customer = c.kind === 'card' ? c.paymentCustomerId : paid.intent?.customerId;
   const pm = paid.intent?.paymentMethodId;
   if (!customer || !pm) return null;
-  const m = (await payments(ctx.env).listPaymentMethods(customer).catch(() => [])).find((x) => x.id === pm);
+  const m = (
+    await payments(ctx.env)
+      .listPaymentMethods(customer)
+      .catch(() => [])
+  ).find((x) => x.id === pm);
   return m ? { brand: m.brand, last4: m.last4 } : null;
 }
 
@@ -163,7 +174,9 @@ export async function takeSlipPayment<T>(
 ): Promise<T> {
   const id = newId('spay');
   try {
-    return await collectPayment(ctx, requestOf(r, id, c), async (paid, commitMoney) => record(paymentWrite(ctx, r, id, c, paid!, await cardOf(ctx, c, paid!)), commitMoney));
+    return await collectPayment(ctx, requestOf(r, id, c), async (paid, commitMoney) =>
+      record(paymentWrite(ctx, r, id, c, paid!, await cardOf(ctx, c, paid!)), commitMoney),
+    );
   } catch (err) {
     paymentFailure(err);
   }

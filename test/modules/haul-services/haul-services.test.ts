@@ -22,7 +22,12 @@ describe('haul services', () => {
     const before = (await get(`/slip-reservations/${r.id}`, key(op))).body.totalCents;
     const h = await post('/haul-services', { reservationId: r.id, serviceType: 'haul_out', requestedDate: day(op, 5), boat: { weightLbs: 9000 } }, key(op));
     expect(h.status, h.text).toBe(201);
-    expect(h.body).toMatchObject({ status: 'requested', renterId: r.renterId, slipId: slip.id, boat: { vesselName: 'Sea Breeze', loaFt: 30, weightLbs: 9000 } });
+    expect(h.body).toMatchObject({
+      status: 'requested',
+      renterId: r.renterId,
+      slipId: slip.id,
+      boat: { vesselName: 'Sea Breeze', loaFt: 30, weightLbs: 9000 },
+    });
     // Wrong states answer 409.
     expectError(await post(`/haul-services/${h.body.id}/confirm`, {}, key(op)), 409, 'invalid_state');
     expectError(await post(`/haul-services/${h.body.id}/start`, {}, key(op)), 409, 'invalid_state');
@@ -78,13 +83,34 @@ describe('haul services', () => {
     );
     expect(h.status, h.text).toBe(201);
     expectError(
-      await post('/haul-services', { locationId: op.locationId, renter: { firstName: 'A', lastName: 'B', email: 'ab@example.test' }, boat: { vesselName: 'X', loaFt: 20 }, serviceType: 'launch', requestedDate: day(op, 3), requestedReturnDate: day(op, 4) }, key(op)),
+      await post(
+        '/haul-services',
+        {
+          locationId: op.locationId,
+          renter: { firstName: 'A', lastName: 'B', email: 'ab@example.test' },
+          boat: { vesselName: 'X', loaFt: 20 },
+          serviceType: 'launch',
+          requestedDate: day(op, 3),
+          requestedReturnDate: day(op, 4),
+        },
+        key(op),
+      ),
       400,
       'validation_failed',
     );
     const s = await post(
       `/haul-services/${h.body.id}/schedule`,
-      { scheduledDate: day(op, 3), returnDate: day(op, 4), pricing: { lines: [{ description: 'Lift and pressure wash', amountCents: 32000 }, { description: 'Storage', amountCents: 5000, taxable: false }], taxRatePercent: 5 } },
+      {
+        scheduledDate: day(op, 3),
+        returnDate: day(op, 4),
+        pricing: {
+          lines: [
+            { description: 'Lift and pressure wash', amountCents: 32000 },
+            { description: 'Storage', amountCents: 5000, taxable: false },
+          ],
+          taxRatePercent: 5,
+        },
+      },
       key(op),
     );
     expect(s.body.pricing).toMatchObject({ subtotalCents: 37000, taxCents: 1600, totalCents: 38600 });
@@ -116,7 +142,13 @@ describe('haul services', () => {
     for (let i = 0; i < 6; i++) {
       const h = await post(
         '/haul-services',
-        { locationId: op.locationId, renter: { firstName: 'R', lastName: `${i}`, email: `lift${i}-${Date.now()}@example.test` }, boat: { vesselName: `B${i}`, loaFt: 25 }, serviceType: 'haul_out', requestedDate: date },
+        {
+          locationId: op.locationId,
+          renter: { firstName: 'R', lastName: `${i}`, email: `lift${i}-${Date.now()}@example.test` },
+          boat: { vesselName: `B${i}`, loaFt: 25 },
+          serviceType: 'haul_out',
+          requestedDate: date,
+        },
         key(op),
       );
       ids.push(h.body.id);
@@ -143,7 +175,14 @@ describe('haul services', () => {
     const h = (
       await post(
         '/haul-services',
-        { locationId: op.locationId, renter: { firstName: 'P', lastName: 'H', email: `ph-${Date.now()}@example.test` }, boat: { vesselName: 'Snap', loaFt: 20 }, serviceType: 'relocation', requestedDate: day(op, 2), destination: 'Yard row 4' },
+        {
+          locationId: op.locationId,
+          renter: { firstName: 'P', lastName: 'H', email: `ph-${Date.now()}@example.test` },
+          boat: { vesselName: 'Snap', loaFt: 20 },
+          serviceType: 'relocation',
+          requestedDate: day(op, 2),
+          destination: 'Yard row 4',
+        },
         key(op),
       )
     ).body;
@@ -166,7 +205,13 @@ describe('haul services', () => {
     const h = (
       await post(
         '/haul-services',
-        { locationId: op.locationId, renter: { firstName: 'S', lastName: 'C', email: `sc-${Date.now()}@example.test` }, boat: { vesselName: 'Sec', loaFt: 20 }, serviceType: 'launch', requestedDate: day(op, 2) },
+        {
+          locationId: op.locationId,
+          renter: { firstName: 'S', lastName: 'C', email: `sc-${Date.now()}@example.test` },
+          boat: { vesselName: 'Sec', loaFt: 20 },
+          serviceType: 'launch',
+          requestedDate: day(op, 2),
+        },
         key(op),
       )
     ).body;
@@ -184,7 +229,11 @@ describe('haul services', () => {
     ];
     for (const path of reads) await checkSecurity(op, { method: 'GET', path, otherStatus: 404 });
     const writes: [string, string, unknown][] = [
-      ['POST', '/haul-services', { locationId: op.locationId, renterId: h.renterId, boat: { vesselName: 'S', loaFt: 20 }, serviceType: 'launch', requestedDate: day(op, 3) }],
+      [
+        'POST',
+        '/haul-services',
+        { locationId: op.locationId, renterId: h.renterId, boat: { vesselName: 'S', loaFt: 20 }, serviceType: 'launch', requestedDate: day(op, 3) },
+      ],
       ['PUT', `/haul-services/${id}`, { notes: 'n' }],
       ['POST', `/haul-services/${id}/schedule`, { scheduledDate: day(op, 2) }],
       ['POST', `/haul-services/${id}/confirm`, {}],

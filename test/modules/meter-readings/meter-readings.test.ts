@@ -13,7 +13,14 @@ import { key } from '../marina/marina2-helpers';
 
 const ago = (days: number, hours = 0) => new Date(Date.now() - days * 86_400_000 - hours * 3_600_000).toISOString();
 
-async function read(op: { adminKey: string }, slipId: string, utility: 'electricity' | 'water', reading: number, readAt: string, extra: Record<string, unknown> = {}) {
+async function read(
+  op: { adminKey: string },
+  slipId: string,
+  utility: 'electricity' | 'water',
+  reading: number,
+  readAt: string,
+  extra: Record<string, unknown> = {},
+) {
   const r = await post('/meter-readings', { slipId, utility, reading, readAt, ...extra }, { key: op.adminKey });
   expect(r.status, r.text).toBe(201);
   return r.body;
@@ -36,11 +43,27 @@ describe('meter readings', () => {
     const lower = await read(op, slip.id, 'electricity', 100, ago(12));
     expect(lower).toMatchObject({ usage: null, rollover: false, flagged: true, flagReasons: ['reading_below_previous'] });
     // Refusals: out of order, too many digits, a rollover that is not one, the future.
-    expectError(await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 150, readAt: ago(13) }, key(op)), 409, 'meter_reading_out_of_order');
-    expectError(await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 100000, readAt: ago(11) }, key(op)), 400, 'validation_failed');
-    expectError(await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 300, readAt: ago(11), rollover: true }, key(op)), 400, 'validation_failed');
     expectError(
-      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 300, readAt: new Date(Date.now() + 86_400_000).toISOString() }, key(op)),
+      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 150, readAt: ago(13) }, key(op)),
+      409,
+      'meter_reading_out_of_order',
+    );
+    expectError(
+      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 100000, readAt: ago(11) }, key(op)),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 300, readAt: ago(11), rollover: true }, key(op)),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await post(
+        '/meter-readings',
+        { slipId: slip.id, utility: 'electricity', reading: 300, readAt: new Date(Date.now() + 86_400_000).toISOString() },
+        key(op),
+      ),
       400,
       'validation_failed',
     );

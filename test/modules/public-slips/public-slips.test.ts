@@ -28,7 +28,17 @@ describe('public slips', () => {
     const gone = await makeSlip(op, { section: 'B' });
     await api('DELETE', `/slips/${gone.id}`, key(op));
     const map = (await post('/slips/maps', { locationId: op.locationId, name: 'Docks' }, key(op))).body;
-    await put('/slips/maps/batch-pins', { mapId: map.mapId, pins: [{ slipId: a.id, x: 10, y: 20 }, { slipId: b.id, x: 30, y: 40 }] }, key(op));
+    await put(
+      '/slips/maps/batch-pins',
+      {
+        mapId: map.mapId,
+        pins: [
+          { slipId: a.id, x: 10, y: 20 },
+          { slipId: b.id, x: 30, y: 40 },
+        ],
+      },
+      key(op),
+    );
     await post('/slips/maps', { locationId: op.locationId, name: 'Hidden', isActive: false }, key(op));
     const c = ip();
 
@@ -65,8 +75,24 @@ describe('public slips', () => {
     // Price: 350 cents per foot × 40 ft billable (the unit is longer than the boat) × 3 nights = 42000.
     const price = await post('/public/slips/calculate-price', { slipId: a.id, arrivalDate: day(op, 20), departureDate: day(op, 23), boat: { loaFt: 30 } }, c);
     expect(price.status, price.text).toBe(200);
-    expect(price.body).toMatchObject({ nights: 3, baseCents: 42000, totalCents: 42000, depositCents: 0, dueAtBookingCents: 0, approvalRequired: true, fits: true });
-    expectError(await post('/public/slips/calculate-price', { slipId: a.id, rateType: 'annual', arrivalDate: day(op, 20), departureDate: day(op, 23), boat: { loaFt: 30 } }, c), 400, 'validation_failed');
+    expect(price.body).toMatchObject({
+      nights: 3,
+      baseCents: 42000,
+      totalCents: 42000,
+      depositCents: 0,
+      dueAtBookingCents: 0,
+      approvalRequired: true,
+      fits: true,
+    });
+    expectError(
+      await post(
+        '/public/slips/calculate-price',
+        { slipId: a.id, rateType: 'annual', arrivalDate: day(op, 20), departureDate: day(op, 23), boat: { loaFt: 30 } },
+        c,
+      ),
+      400,
+      'validation_failed',
+    );
 
     const info = await get(`/public/slips/location/${op.locationId}`, c);
     expect(info.body).toMatchObject({
@@ -136,11 +162,15 @@ describe('public slips', () => {
     await put(`/slip-settings/${op.locationId}`, { approvalRequired: false, taxRatePercent: 10 }, key(op));
     const slip = await makeSlip(op);
     const c = ip();
-    const price = (await post('/public/slips/calculate-price', { slipId: slip.id, arrivalDate: day(op, 20), departureDate: day(op, 23), boat: { loaFt: 30 } }, c)).body;
+    const price = (
+      await post('/public/slips/calculate-price', { slipId: slip.id, arrivalDate: day(op, 20), departureDate: day(op, 23), boat: { loaFt: 30 } }, c)
+    ).body;
     // 42000 base + 10% tax = 46200, all due at booking.
     expect(price).toMatchObject({ totalCents: 46200, dueAtBookingCents: 46200, approvalRequired: false });
     const tries = await Promise.all(
-      [0, 1, 2].map((i) => post('/public/slips/book', { ...bookBody(op, slip.id), renter: renter(`race${i}`), paymentMethodId: 'pm_card_visa' }, fromIp(`198.51.100.${i}`))),
+      [0, 1, 2].map((i) =>
+        post('/public/slips/book', { ...bookBody(op, slip.id), renter: renter(`race${i}`), paymentMethodId: 'pm_card_visa' }, fromIp(`198.51.100.${i}`)),
+      ),
     );
     const won = tries.filter((t) => t.status === 201);
     expect(won).toHaveLength(1);

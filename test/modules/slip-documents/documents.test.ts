@@ -59,7 +59,14 @@ describe('slip documents', () => {
     const c = { headers: { 'cf-connecting-ip': '203.0.113.201' } };
     const booked = await post(
       '/public/slips/book',
-      { slipId: slip.id, rateType: 'nightly', arrivalDate: day(op, 20), departureDate: day(op, 22), boat: { vesselName: 'Doc', loaFt: 30 }, renter: renter('pubdoc') },
+      {
+        slipId: slip.id,
+        rateType: 'nightly',
+        arrivalDate: day(op, 20),
+        departureDate: day(op, 22),
+        boat: { vesselName: 'Doc', loaFt: 30 },
+        renter: renter('pubdoc'),
+      },
       c,
     );
     expect(booked.status, booked.text).toBe(201);

@@ -132,16 +132,16 @@ describe('slip guest access', () => {
     const r = (await reserve(op, slip.id, { arrivalDate: today(op), departureDate: day(op, 3) })).body;
     const p = (await post('/slips/guest-access', { reservationId: r.id, guestName: 'Old' }, key(op))).body;
     const q = (await post('/slips/guest-access', { reservationId: r.id, guestName: 'New' }, key(op))).body;
-    await env.DB.prepare('UPDATE slip_guest_passes SET valid_until = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), p.id).run();
+    await env.DB.prepare('UPDATE slip_guest_passes SET valid_until = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), p.id)
+      .run();
     const ex = await post('/slips/guest-access/expire', { locationId: op.locationId }, key(op));
     expect(ex.body).toEqual({ locationId: op.locationId, expired: 1 });
     expect((await get(`/slips/guest-access/${p.id}`, key(op))).body.status).toBe('expired');
-    expect((await get(`/slips/guest-access?locationId=${op.locationId}&reservationId=${r.id}&status=active`, key(op))).body.data.map((x: any) => x.id)).toEqual([q.id]);
-    const reads = [
-      `/slips/guest-access?locationId=${op.locationId}`,
-      `/slips/guest-access/stats?locationId=${op.locationId}`,
-      `/slips/guest-access/${q.id}`,
-    ];
+    expect((await get(`/slips/guest-access?locationId=${op.locationId}&reservationId=${r.id}&status=active`, key(op))).body.data.map((x: any) => x.id)).toEqual(
+      [q.id],
+    );
+    const reads = [`/slips/guest-access?locationId=${op.locationId}`, `/slips/guest-access/stats?locationId=${op.locationId}`, `/slips/guest-access/${q.id}`];
     for (const path of reads) await checkSecurity(op, { method: 'GET', path, otherStatus: 404 });
     // Verification by code: another operator does not know the code.
     await checkSecurity(op, { method: 'GET', path: `/slips/guest-access/verify/${q.accessCode}`, otherStatus: 404 });

@@ -56,7 +56,9 @@ describe('slip tenant portal', () => {
     const bobToken = await signIn(op, b.id, b.renter.email);
     await post('/slip-portal/invite', { reservationId: b.id }, key(op));
     const stale = /token=(spl_[A-Za-z0-9]+)/.exec((await mailsTo(b.renter.email, 'slip_portal.magic_link'))[0].body)![1];
-    await env.DB.prepare('UPDATE slip_portal_links SET expires_at = ? WHERE renter_id = ? AND used_at IS NULL').bind(Date.now() - 1000, b.renterId).run();
+    await env.DB.prepare('UPDATE slip_portal_links SET expires_at = ? WHERE renter_id = ? AND used_at IS NULL')
+      .bind(Date.now() - 1000, b.renterId)
+      .run();
     expectError(await post('/slip-portal/session', { token: stale }), 410, 'expired');
 
     const session = await get('/slip-portal/session', tenant(alice));
@@ -67,7 +69,17 @@ describe('slip tenant portal', () => {
     expect((await get('/slip-portal/reservations', tenant(bobToken))).body.data.map((r: any) => r.id)).toEqual([b.id]);
     const detail = await get(`/slip-portal/reservations/${a.id}`, tenant(alice));
     expect(detail.status, detail.text).toBe(200);
-    expect(detail.body).toMatchObject({ id: a.id, payments: [], guestPasses: [], documents: { requirements: [{ type: 'insurance', status: 'missing' }, { type: 'registration', status: 'missing' }] } });
+    expect(detail.body).toMatchObject({
+      id: a.id,
+      payments: [],
+      guestPasses: [],
+      documents: {
+        requirements: [
+          { type: 'insurance', status: 'missing' },
+          { type: 'registration', status: 'missing' },
+        ],
+      },
+    });
 
     // Every reservation route answers 404 for the other tenant's reservation.
     const other = [
@@ -115,7 +127,11 @@ describe('slip tenant portal', () => {
 
     // Contract: none sent yet, then sent by staff, viewed, downloaded and signed.
     expectError(await get(`/slip-portal/reservations/${r.id}/contract`, tenant(t)), 404, 'not_found');
-    await post('/slip-contracts/templates', { name: 'Std', title: 'Agreement', body: 'Between {{marina.name}} and {{renter.fullName}}', isDefault: true }, key(op));
+    await post(
+      '/slip-contracts/templates',
+      { name: 'Std', title: 'Agreement', body: 'Between {{marina.name}} and {{renter.fullName}}', isDefault: true },
+      key(op),
+    );
     const g = await post('/slip-contracts/generate', { reservationId: r.id }, key(op));
     expectError(await get(`/slip-portal/reservations/${r.id}/contract`, tenant(t)), 404, 'not_found');
     await post('/slip-contracts/send', { contractId: g.body.id }, key(op));
@@ -124,21 +140,41 @@ describe('slip tenant portal', () => {
     expect(c.body).toMatchObject({ id: g.body.id, status: 'sent', signedAt: null });
     const pdf = await get(c.body.pdfUrl, tenant(t));
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    const signed = await post(`/slip-portal/reservations/${r.id}/contract/sign`, { signerName: 'Søren Ødegård', signature: 'Søren Ødegård', agreed: true }, tenant(t));
+    const signed = await post(
+      `/slip-portal/reservations/${r.id}/contract/sign`,
+      { signerName: 'Søren Ødegård', signature: 'Søren Ødegård', agreed: true },
+      tenant(t),
+    );
     expect(signed.status, signed.text).toBe(200);
     expect(signed.body).toMatchObject({ status: 'signed', signerName: 'Søren Ødegård' });
     expect((await get(`/slip-reservations/${r.id}`, key(op))).body.contract.status).toBe('signed');
-    expectError(await post(`/slip-portal/reservations/${r.id}/contract/sign`, { signerName: 'X', signature: 'X', agreed: true }, tenant(t)), 409, 'invalid_state');
+    expectError(
+      await post(`/slip-portal/reservations/${r.id}/contract/sign`, { signerName: 'X', signature: 'X', agreed: true }, tenant(t)),
+      409,
+      'invalid_state',
+    );
 
     // Documents: the type is read from the bytes; an upload is attached once.
-    expectError(await api('POST', '/slip-portal/upload', { token: t, rawBody: uploadForm(new TextEncoder().encode('plain text'), 'x.pdf') }), 400, 'document_type_not_accepted');
+    expectError(
+      await api('POST', '/slip-portal/upload', { token: t, rawBody: uploadForm(new TextEncoder().encode('plain text'), 'x.pdf') }),
+      400,
+      'document_type_not_accepted',
+    );
     const up = await api('POST', '/slip-portal/upload', { token: t, rawBody: uploadForm(PDF) });
     expect(up.status, up.text).toBe(201);
     expect(up.body).toMatchObject({ contentType: 'application/pdf', sizeBytes: PDF.length });
-    const doc = await post(`/slip-portal/reservations/${r.id}/documents`, { uploadId: up.body.uploadId, type: 'Insurance', expiresOn: day(op, 300) }, tenant(t));
+    const doc = await post(
+      `/slip-portal/reservations/${r.id}/documents`,
+      { uploadId: up.body.uploadId, type: 'Insurance', expiresOn: day(op, 300) },
+      tenant(t),
+    );
     expect(doc.status, doc.text).toBe(201);
     expect(doc.body).toMatchObject({ type: 'insurance', status: 'submitted', uploadedVia: 'portal' });
-    expectError(await post(`/slip-portal/reservations/${r.id}/documents`, { uploadId: up.body.uploadId, type: 'registration' }, tenant(t)), 409, 'invalid_state');
+    expectError(
+      await post(`/slip-portal/reservations/${r.id}/documents`, { uploadId: up.body.uploadId, type: 'registration' }, tenant(t)),
+      409,
+      'invalid_state',
+    );
     const docs = await get(`/slip-portal/reservations/${r.id}/documents`, tenant(t));
     expect(docs.body.requirements).toEqual([
       { type: 'insurance', status: 'submitted', documentId: doc.body.id, expiresOn: day(op, 300) },
@@ -181,7 +217,11 @@ describe('slip tenant portal', () => {
     expect(replay.body.payment.id).toBe(paid.body.payment.id);
     const completed = await eventsOf(op.customerId, 'payment.completed');
     expect(completed.map((e) => [e.data.kind, e.data.amountCents, e.data.reservationId])).toEqual([['slip_payment', 5000, r.id]]);
-    expectError(await post(`/slip-portal/reservations/${r.id}/pay`, { amountCents: 1000, paymentMethodId: 'pm_card_chargeDeclined' }, tenant(t)), 402, 'payment_failed');
+    expectError(
+      await post(`/slip-portal/reservations/${r.id}/pay`, { amountCents: 1000, paymentMethodId: 'pm_card_chargeDeclined' }, tenant(t)),
+      402,
+      'payment_failed',
+    );
     expectError(await post(`/slip-portal/reservations/${r.id}/pay`, { amountCents: r.totalCents }, tenant(t)), 400);
 
     // The card element: an intent confirmed by the page, recorded once whoever records it twice.
@@ -217,7 +257,11 @@ describe('slip tenant portal', () => {
     expect(revoked.body).toMatchObject({ status: 'revoked', revokedReason: 'revoked_by_renter' });
     expect((await get(`/slips/guest-access/verify/${p.body.accessCode}`, key(op))).body.result).toBe('revoked');
 
-    const h = await post(`/slip-portal/reservations/${r.id}/haul-services`, { serviceType: 'haul_out', requestedDate: day(op, 2), notes: 'Prop check' }, tenant(t));
+    const h = await post(
+      `/slip-portal/reservations/${r.id}/haul-services`,
+      { serviceType: 'haul_out', requestedDate: day(op, 2), notes: 'Prop check' },
+      tenant(t),
+    );
     expect(h.status, h.text).toBe(201);
     expect(h.body).toMatchObject({ status: 'requested', requestedVia: 'portal', reservationId: r.id, photoCount: 0 });
     expect(h.body.staffNotes).toBeUndefined();
@@ -232,7 +276,11 @@ describe('slip tenant portal', () => {
     const list = await get(`/slip-portal/reservations/${r.id}/haul-services`, tenant(t));
     expect(list.body.total).toBe(2);
     expect(list.body.data.every((x: any) => x.staffNotes === undefined)).toBe(true);
-    expectError(await post(`/slip-portal/reservations/${r.id}/haul-services`, { serviceType: 'haul_out', requestedDate: day(op, -1) }, tenant(t)), 400, 'validation_failed');
+    expectError(
+      await post(`/slip-portal/reservations/${r.id}/haul-services`, { serviceType: 'haul_out', requestedDate: day(op, -1) }, tenant(t)),
+      400,
+      'validation_failed',
+    );
   });
 
   it('gets the shared security checks on every route', async () => {
