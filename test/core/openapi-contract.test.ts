@@ -52,7 +52,7 @@ interface World {
   signupToken: string;
   /** Memberships: a tier, a membership (with a family member and credits), an organization, an affiliate, a portal session. */
   members: { tierId: string; membershipId: string; orgId: string; affiliateId: string; portalSession: string };
-  /** Marina II: a unit with a reservation (guest pass, document, haul service with a photo, readings, a tenant session), a free unit, a waitlist entry, a public booking. */
+  /** Marina II: a unit with a reservation (guest pass, document, haul service, readings, a tenant session), a free unit, a waitlist entry, a public booking. */
   marina: {
     slipId: string;
     freeSlipId: string;

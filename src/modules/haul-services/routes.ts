@@ -36,8 +36,7 @@ export const stats = route({
   operationId: 'getHaulServiceStats',
   tags,
   summary: 'Haul service statistics of a location',
-  description:
-    'Counts by status and type, lifts booked today against the daily lift capacity, services in the next 7 days, requests waiting for a date, and the priced total of completed services.',
+  description: `Counts by status and type, lifts booked today against the daily lift capacity, services in the next 7 days, requests waiting for a date, and the priced total of completed services.`,
   query: s.StatsQuery,
   ok: s.Stats,
   errors: [404],
@@ -49,8 +48,7 @@ export const scheduled = route({
   operationId: 'listHaulServicesOnDate',
   tags,
   summary: 'Haul services with a lift on a date',
-  description:
-    "The yard's plan for a local day of the location (`locationId` required): the services with a lift that day (a round trip whose return is that day included), the day's lift capacity, lifts booked and left.",
+  description: `The yard's plan for a local day of the location (\`locationId\` required): the services with a lift that day (a round trip whose return is that day included), the day's lift capacity, lifts booked and left.`,
   params: s.DayParams,
   query: s.DayQuery,
   ok: s.DayPlan,
@@ -114,8 +112,7 @@ export const remove = route({
   operationId: 'deleteHaulService',
   tags,
   summary: 'Delete a haul service that has not started',
-  description:
-    'Only if not started: `requested`, `scheduled`, `confirmed` or `cancelled` (an `in_progress` or `completed` service answers 409). Its lifts are given back to their day and its photos deleted.',
+  description: `Only if not started: \`requested\`, \`scheduled\`, \`confirmed\` or \`cancelled\` (an \`in_progress\` or \`completed\` service answers 409). Its lifts are given back to their day and its photos deleted.`,
   params: s.IdParams,
   ok: s.DeleteResult,
   errors: [403, 404, 409],

@@ -201,7 +201,10 @@ async function commitGuarded(ctx: Ctx, stmts: Parameters<typeof commit>[1], meta
   }
 }
 
-/** PUT /meter-readings/{id}: corrections (value, digits, meter, time, rollover) recompute its usage and the next reading's; `reviewed` clears it for billing. */
+/**
+ * PUT /meter-readings/{id}: corrections (value, digits, meter, time, rollover) recompute its usage
+ * and the next reading's; `reviewed` clears it for billing.
+ */
 export async function updateReading(ctx: Ctx, id: string, input: z.output<typeof s.UpdateBody>) {
   requirePermission(ctx, 'marina');
   const m = await getReadingRow(ctx, id);

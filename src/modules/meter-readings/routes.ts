@@ -36,8 +36,7 @@ export const stats = route({
   operationId: 'getMeterReadingStats',
   tags,
   summary: 'Meter reading statistics of a location',
-  description:
-    "Readings, units read, billed and unbilled counts, flags awaiting review, and per utility the usage (billed and unbilled) and the unbilled amount at the location's rates; optionally within `from`/`to`.",
+  description: `Readings, units read, billed and unbilled counts, flags awaiting review, and per utility the usage (billed and unbilled) and the unbilled amount at the location's rates; optionally within \`from\`/\`to\`.`,
   query: s.LocationQuery,
   ok: s.Stats,
   errors: [404],
@@ -49,8 +48,7 @@ export const unbilled = route({
   operationId: 'listUnbilledMeterReadings',
   tags,
   summary: 'Unbilled usage of a location',
-  description:
-    "Readings with usage not billed yet (flagged ones included and marked), by unit and time, each with its amount at the location's utility rates (slip settings `utilityRates`, rounded to the cent), and the totals per utility over all pages.",
+  description: `Readings with usage not billed yet (flagged ones included and marked), by unit and time, each with its amount at the location's utility rates (slip settings \`utilityRates\`, rounded to the cent), and the totals per utility over all pages.`,
   query: s.UnbilledQuery,
   ok: s.Unbilled,
   errors: [404],
@@ -139,8 +137,7 @@ export const remove = route({
   operationId: 'deleteMeterReading',
   tags,
   summary: 'Delete a meter reading',
-  description:
-    'Refused once billed (409 `meter_reading_billed`, also when the next reading, whose usage depends on it, is billed). The next reading then counts its usage from the reading before.',
+  description: `Refused once billed (409 \`meter_reading_billed\`, also when the next reading, whose usage depends on it, is billed). The next reading then counts its usage from the reading before.`,
   params: s.IdParams,
   ok: s.DeleteResult,
   errors: [403, 404, 409],

@@ -6,8 +6,7 @@ const tags = ['Public slips'];
 const pub = { tags, access: 'public' as const };
 const ANON = `No credentials needed (operator credentials are accepted and change nothing). Shows no renter data. At most ${READS_PER_IP} requests a minute per IP address (429 with \`Retry-After\`).`;
 const ANON_WRITE = `No credentials needed. At most ${WRITES_PER_IP} bookings, waitlist joins and document submissions a minute per IP address (429 with \`Retry-After\`).`;
-const TOKEN =
-  'Send the `bookingToken` that POST /public/slips/book answered as the `X-Booking-Token` header (401 without it; a wrong token or a reservation not booked online answers 404).';
+const TOKEN = `Send the \`bookingToken\` that POST /public/slips/book answered as the \`X-Booking-Token\` header (401 without it; a wrong token or a reservation not booked online answers 404).`;
 
 export const maps = route({
   method: 'get',

@@ -259,8 +259,7 @@ export const listMessages = route({
   operationId: 'listSlipReservationMessages',
   tags,
   summary: 'Messages of a reservation (newest first)',
-  description:
-    "Every message of the reservation: e-mails and SMS to the renter, the renter's own from the tenant portal (channel `portal`) and internal notes; `limit`/`offset` with `total`. Another operator's reservation answers 404.",
+  description: `Every message of the reservation: e-mails and SMS to the renter, the renter's own from the tenant portal (channel \`portal\`) and internal notes; \`limit\`/\`offset\` with \`total\`. Another operator's reservation answers 404.`,
   params: s.IdParams,
   query: s.PageQuery,
   ok: s.MessageList,
