@@ -85,7 +85,11 @@ export const UpdateSettingsBody = z
       .max(24 * 30),
     dailyLiftCapacity: z.number().int().min(0).max(500),
     utilityRates: z
-      .object({ electricityPerKwhCents: z.number().finite().min(0).max(10_000), waterPerGallonCents: z.number().finite().min(0).max(10_000), taxable: z.boolean() })
+      .object({
+        electricityPerKwhCents: z.number().finite().min(0).max(10_000),
+        waterPerGallonCents: z.number().finite().min(0).max(10_000),
+        taxable: z.boolean(),
+      })
       .partial()
       .strict(),
     haulRates: z
