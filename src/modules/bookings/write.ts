@@ -15,8 +15,8 @@ import { insertLedger, memoEntry, paymentEntry, saleEntries, type LedgerScope, t
 import { dollars, loyaltyPointsFor, quoteOut, type LineQuote } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
-import { bookingOut, type BookingRow } from './view';
-import type { BookingResult, BookingSource, CreateBookingOptions } from './create-common';
+import { bookingOut, type BookingRow } from './views';
+import type { BookingResult, BookingSource, CreateBookingOptions } from './types';
 import type { PreparedLine } from './lines';
 import { shares, type PaymentPlanOut } from './payment-plan';
 
@@ -289,6 +289,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     customerCreated: w.upsert.created,
   };
   return {
+    rows,
     statements,
     meta: {
       audit: {
