@@ -30,6 +30,13 @@ import marinaSettings from './marina-settings/module';
 import marinaMaps from './marina-maps/module';
 import slipReservations from './slip-reservations/module';
 import slipContracts from './slip-contracts/module';
+import slipWaitlist from './slip-waitlist/module';
+import slipGuestAccess from './slip-guest-access/module';
+import slipDocuments from './slip-documents/module';
+import haulServices from './haul-services/module';
+import meterReadings from './meter-readings/module';
+import slipPortal from './slip-portal/module';
+import publicSlips from './public-slips/module';
 import slips from './slips/module';
 import payments from './payments/module';
 import promoCodes from './promo-codes/module';
@@ -77,6 +84,14 @@ export const modules: ModuleDef[] = [
   marinaMaps,
   slipReservations,
   slipContracts,
+  // Marina II: before slips too (/slips/waitlist, /slips/guest-access).
+  slipWaitlist,
+  slipGuestAccess,
+  slipDocuments,
+  haulServices,
+  meterReadings,
+  slipPortal,
+  publicSlips,
   slips,
   sandbox,
   shortLinks,

@@ -15,6 +15,7 @@ import { marinaSeed } from './marina';
 import { posSeed, promoCodesSeed, protectionSeed } from './counter';
 import { membershipsSeed } from './memberships';
 import { partnersSeed } from './partners';
+import { marina2Seed } from './marina2';
 
 export { SEED, type SeedStep } from './types';
 
@@ -155,6 +156,7 @@ export const SEED_STEPS: SeedStep[] = [
   protectionSeed,
   membershipsSeed,
   partnersSeed,
+  marina2Seed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

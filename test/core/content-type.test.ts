@@ -10,6 +10,7 @@ import { ch, partnerKey, platform } from '../modules/channel/factories';
 import { createItem, form, pngBytes } from '../modules/inventory/helpers';
 import { memberPortalSession } from '../modules/memberships/factories';
 import { PLATFORM, bearer, registerPartner } from '../modules/partners/helpers';
+import { tenantSession } from '../modules/slip-portal/factories';
 
 interface Operation {
   operationId: string;
@@ -27,6 +28,7 @@ let channelKey: string;
 let portalToken: string;
 let memberSession: string;
 let partnerToken: string;
+let tenant: string;
 
 const entries = () =>
   Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, o]) => ({ path, method: method.toUpperCase(), op: o })));
@@ -40,6 +42,7 @@ function callerOf(o: Operation): Caller {
   if (schemes.includes('MemberPortalSession')) return { headers: { authorization: `Bearer ${memberSession}` } };
   if (schemes.includes('PartnerToken')) return bearer(partnerToken);
   if (schemes.includes('PlatformKey')) return PLATFORM;
+  if (schemes.includes('TenantPortalSession')) return { token: tenant };
   if (anonymous) return {};
   return { key: op.adminKey };
 }
@@ -54,6 +57,7 @@ beforeAll(async () => {
   portalToken = (await platform()).portalToken;
   memberSession = await memberPortalSession(op);
   partnerToken = (await registerPartner()).token;
+  tenant = (await tenantSession(op)).token;
 });
 
 describe('request bodies are JSON (415 otherwise)', () => {
@@ -94,7 +98,12 @@ describe('request bodies are JSON (415 otherwise)', () => {
 
   it('declares multipart/form-data on the upload routes, which take it', async () => {
     const uploads = entries().filter((e) => e.op.requestBody && !e.op.requestBody.content['application/json']);
-    expect(uploads.map((e) => e.op.operationId).sort()).toEqual(['uploadInventoryPhoto', 'uploadInventoryVideo']);
+    expect(uploads.map((e) => e.op.operationId).sort()).toEqual([
+      'addHaulServicePhotos',
+      'uploadInventoryPhoto',
+      'uploadInventoryVideo',
+      'uploadSlipPortalFile',
+    ]);
     for (const e of uploads) expect(Object.keys(e.op.requestBody!.content)).toEqual(['multipart/form-data']);
     const item = await createItem(op);
     const r = await api('POST', `/inventory/photo/${item.inventory_id}`, { key: op.adminKey, rawBody: form(pngBytes()) });

@@ -55,6 +55,24 @@ interface World {
   signupToken: string;
   /** Memberships: a tier, a membership (with a family member and credits), an organization, an affiliate, a portal session. */
   members: { tierId: string; membershipId: string; orgId: string; affiliateId: string; portalSession: string };
+  /** Marina II: a unit with a reservation (guest pass, document, haul service, readings, a tenant session), a free unit, a waitlist entry, a public booking. */
+  marina: {
+    slipId: string;
+    freeSlipId: string;
+    reservationId: string;
+    renterId: string;
+    waitlistId: string;
+    waitlistRenterId: string;
+    passId: string;
+    accessCode: string;
+    documentId: string;
+    tenant: string;
+    haulId: string;
+    photoUrl: string;
+    readingId: string;
+    publicReservationId: string;
+    bookingToken: string;
+  };
 }
 let w: World;
 
@@ -506,6 +524,63 @@ const CASES: Case[] = [
   },
   { op: 'checkAffiliateIdAvailability', path: () => `/affiliate/check-availability?${q({ affiliateId: w.members.affiliateId })}` },
   { op: 'listAffiliates', path: () => `/affiliate?${q({ customerId: w.op.customerId })}` },
+  // Marina II: waitlist, guest access, documents, tenant portal, public slips, haul services, meter readings
+  { op: 'listSlipWaitlist', path: () => `/slips/waitlist?${q({ locationId: w.op.locationId })}` },
+  { op: 'getSlipWaitlistStats', path: () => `/slips/waitlist/stats?${q({ locationId: w.op.locationId })}` },
+  { op: 'listSlipWaitlistByRenter', path: () => `/slips/waitlist/renter/${w.marina.waitlistRenterId}` },
+  { op: 'matchSlipWaitlist', path: () => `/slips/waitlist/match/${w.marina.freeSlipId}` },
+  { op: 'getSlipWaitlistEntry', path: () => `/slips/waitlist/${w.marina.waitlistId}` },
+  { op: 'listSlipGuestPasses', path: () => `/slips/guest-access?${q({ locationId: w.op.locationId })}` },
+  { op: 'getSlipGuestPassStats', path: () => `/slips/guest-access/stats?${q({ locationId: w.op.locationId })}` },
+  { op: 'verifySlipGuestPass', path: () => `/slips/guest-access/verify/${w.marina.accessCode}` },
+  { op: 'getSlipGuestPass', path: () => `/slips/guest-access/${w.marina.passId}` },
+  { op: 'listSlipDocuments', path: () => `/slip-documents?${q({ locationId: w.op.locationId })}` },
+  { op: 'getSlipDocument', path: () => `/slip-documents/${w.marina.documentId}` },
+  { op: 'downloadSlipDocument', path: () => `/slip-documents/${w.marina.documentId}/file` },
+  { op: 'getSlipPortalSession', path: () => '/slip-portal/session', caller: () => ({ token: w.marina.tenant }) },
+  { op: 'listSlipPortalReservations', path: () => '/slip-portal/reservations', caller: () => ({ token: w.marina.tenant }) },
+  { op: 'getSlipPortalReservation', path: () => `/slip-portal/reservations/${w.marina.reservationId}`, caller: () => ({ token: w.marina.tenant }) },
+  { op: 'getSlipPortalContract', path: () => `/slip-portal/reservations/${w.marina.reservationId}/contract`, caller: () => ({ token: w.marina.tenant }) },
+  { op: 'listSlipPortalDocuments', path: () => `/slip-portal/reservations/${w.marina.reservationId}/documents`, caller: () => ({ token: w.marina.tenant }) },
+  { op: 'listSlipPortalMessages', path: () => `/slip-portal/reservations/${w.marina.reservationId}/messages`, caller: () => ({ token: w.marina.tenant }) },
+  { op: 'listSlipPortalPaymentMethods', path: () => '/slip-portal/payment-methods', caller: () => ({ token: w.marina.tenant }) },
+  {
+    op: 'listSlipPortalGuestPasses',
+    path: () => `/slip-portal/reservations/${w.marina.reservationId}/guest-access`,
+    caller: () => ({ token: w.marina.tenant }),
+  },
+  {
+    op: 'listSlipPortalHaulServices',
+    path: () => `/slip-portal/reservations/${w.marina.reservationId}/haul-services`,
+    caller: () => ({ token: w.marina.tenant }),
+  },
+  { op: 'getPublicSlipMaps', path: () => `/public/slips/maps/${w.op.locationId}`, caller: anonymous },
+  { op: 'listPublicSlips', path: () => `/public/slips/list/${w.op.locationId}`, caller: anonymous },
+  {
+    op: 'getPublicSlipReservationDocuments',
+    path: () => `/public/slips/reservations/${w.marina.publicReservationId}/documents`,
+    caller: () => ({ headers: { 'x-booking-token': w.marina.bookingToken } }),
+  },
+  { op: 'getPublicSlipLocation', path: () => `/public/slips/location/${w.op.locationId}`, caller: anonymous },
+  { op: 'getPublicSlip', path: () => `/public/slips/${w.marina.slipId}`, caller: anonymous },
+  {
+    op: 'getPublicSlipAvailability',
+    path: () => `/public/slips/${w.marina.slipId}/availability?${q({ arrivalDate: dateAhead(TZ, 1), departureDate: dateAhead(TZ, 9), loaFt: 60 })}`,
+    caller: anonymous,
+  },
+  { op: 'listHaulServices', path: () => `/haul-services?${q({ locationId: w.op.locationId })}` },
+  { op: 'getHaulServiceStats', path: () => `/haul-services/stats?${q({ locationId: w.op.locationId })}` },
+  { op: 'listHaulServicesOnDate', path: () => `/haul-services/scheduled/${dateAhead(TZ, 3)}?${q({ locationId: w.op.locationId })}` },
+  { op: 'listHaulServicesOfRenter', path: () => `/haul-services/renter/${w.marina.renterId}` },
+  { op: 'listHaulServicesOfReservation', path: () => `/haul-services/reservation/${w.marina.reservationId}` },
+  { op: 'getHaulService', path: () => `/haul-services/${w.marina.haulId}` },
+  { op: 'getHaulServicePhoto', path: () => w.marina.photoUrl },
+  { op: 'listMeterReadings', path: () => `/meter-readings?${q({ locationId: w.op.locationId })}` },
+  { op: 'getMeterReadingStats', path: () => `/meter-readings/stats?${q({ locationId: w.op.locationId })}` },
+  { op: 'listUnbilledMeterReadings', path: () => `/meter-readings/unbilled?${q({ locationId: w.op.locationId })}` },
+  { op: 'getLatestMeterReadings', path: () => `/meter-readings/unit/${w.marina.slipId}/latest` },
+  { op: 'getMeterReadingHistory', path: () => `/meter-readings/unit/${w.marina.slipId}/history` },
+  { op: 'getMeterReading', path: () => `/meter-readings/${w.marina.readingId}` },
 ];
 
 async function ok<T = any>(p: Promise<{ status: number; body: T; text: string }>, status = [200, 201, 202]): Promise<T> {
@@ -699,6 +774,69 @@ beforeAll(async () => {
     post('/affiliate', { customerId: op.customerId, name: 'Contract Affiliate', email: 'aff@example.test', percentageEarned: 5 }, { key }),
   );
 
+  // Marina II: a subscribed marina with a unit, a reservation and everything hanging off it.
+  await ok(post('/slip-subscription/create-checkout', { quota: 10 }, { key }));
+  const mSlip = await ok(post('/slips', { locationId: op.locationId, unitNumber: 'CT-1', lengthFt: 40, widthFt: 14, depthFt: 8 }, { key }));
+  const freeSlip = await ok(post('/slips', { locationId: op.locationId, unitNumber: 'CT-2', lengthFt: 40, widthFt: 14, depthFt: 8 }, { key }));
+  const marinaMap = await ok(post('/slips/maps', { locationId: op.locationId, name: 'Contract docks' }, { key }));
+  await ok(put('/slips/maps/batch-pins', { mapId: marinaMap.mapId, pins: [{ slipId: mSlip.id, x: 10, y: 10 }] }, { key }));
+  const stay = await ok(
+    post(
+      '/slip-reservations',
+      {
+        slipId: mSlip.id,
+        rateType: 'nightly',
+        arrivalDate: dateAhead(TZ, 0),
+        departureDate: dateAhead(TZ, 6),
+        boat: { vesselName: 'Contract', loaFt: 30 },
+        renter: { firstName: 'Tia', lastName: 'Tenant', email: 'tia.tenant@example.test' },
+        status: 'confirmed',
+      },
+      { key },
+    ),
+  );
+  const wl = await ok(
+    post(
+      '/slips/waitlist',
+      {
+        locationId: op.locationId,
+        renter: { firstName: 'Wes', lastName: 'Wait', email: 'wes.wait@example.test' },
+        boat: { vesselName: 'W', loaFt: 28 },
+        rateType: 'monthly',
+      },
+      { key },
+    ),
+  );
+  const pass = await ok(post('/slips/guest-access', { reservationId: stay.id, guestName: 'Gia Guest' }, { key }));
+  await ok(post('/slip-portal/invite', { reservationId: stay.id }, { key }));
+  const invite = await ok(get(`/outbox/messages?${q({ template: 'slip_portal.magic_link', to: 'tia.tenant@example.test' })}`, { key }));
+  const tenantToken = (await ok(post('/slip-portal/session', { token: /token=(spl_[A-Za-z0-9]+)/.exec(invite.data[0].body)![1] }))).sessionToken as string;
+  const pdfForm = new FormData();
+  pdfForm.append('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'insurance.pdf'));
+  const upload = await ok(api('POST', '/slip-portal/upload', { token: tenantToken, rawBody: pdfForm }));
+  const document = await ok(post(`/slip-portal/reservations/${stay.id}/documents`, { uploadId: upload.uploadId, type: 'insurance' }, { token: tenantToken }));
+  await ok(post(`/slip-portal/reservations/${stay.id}/messages`, { body: 'Hello marina' }, { token: tenantToken }));
+  await ok(post('/slip-portal/setup-intent', { paymentMethodId: 'pm_card_visa' }, { token: tenantToken }));
+  await ok(post('/slip-contracts/templates', { name: 'Contract', title: 'Agreement', body: 'For {{renter.fullName}}', isDefault: true }, { key }));
+  const contract = await ok(post('/slip-contracts/generate', { reservationId: stay.id }, { key }));
+  await ok(post('/slip-contracts/send', { contractId: contract.id }, { key }));
+  const haul = await ok(post('/haul-services', { reservationId: stay.id, serviceType: 'round_trip', requestedDate: dateAhead(TZ, 3) }, { key }));
+  await ok(post(`/haul-services/${haul.id}/schedule`, { scheduledDate: dateAhead(TZ, 3), scheduledTime: '09:00' }, { key }));
+  const withPhoto = await ok(api('POST', `/haul-services/${haul.id}/photos`, { key, rawBody: form(pngBytes()) }));
+  await ok(
+    post('/meter-readings', { slipId: mSlip.id, utility: 'electricity', reading: 1000, readAt: new Date(Date.now() - 2 * 86_400_000).toISOString() }, { key }),
+  );
+  const reading = await ok(post('/meter-readings', { slipId: mSlip.id, utility: 'electricity', reading: 1042.5 }, { key }));
+  const publicBooking = await ok(
+    post('/public/slips/book', {
+      slipId: freeSlip.id,
+      arrivalDate: dateAhead(TZ, 20),
+      departureDate: dateAhead(TZ, 22),
+      boat: { vesselName: 'Public', loaFt: 30 },
+      renter: { firstName: 'Pat', lastName: 'Public', email: 'pat.public@example.test' },
+    }),
+  );
+
   w = {
     op,
     rental,
@@ -717,6 +855,23 @@ beforeAll(async () => {
     month: dateAhead(TZ, 3).slice(0, 7),
     signupToken,
     members: { tierId: tier.tierId, membershipId, orgId: org.orgId, affiliateId: affiliate.affiliateId, portalSession },
+    marina: {
+      slipId: mSlip.id,
+      freeSlipId: freeSlip.id,
+      reservationId: stay.id,
+      renterId: stay.renterId,
+      waitlistId: wl.id,
+      waitlistRenterId: wl.renterId,
+      passId: pass.id,
+      accessCode: pass.accessCode,
+      documentId: document.id,
+      tenant: tenantToken,
+      haulId: haul.id,
+      photoUrl: withPhoto.photos[0].url,
+      readingId: reading.id,
+      publicReservationId: publicBooking.reservation.id,
+      bookingToken: publicBooking.bookingToken,
+    },
   };
 }, 120_000);
 
