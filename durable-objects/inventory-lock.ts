@@ -160,7 +160,7 @@ export class InventoryLock extends DurableObject<Env> {
           {
             ...base,
             id: newId('alc'),
-            kind: 'booking',
+            kind: line.expiresAt ? 'hold' : 'booking',
             assetId: null,
             start: dep.start,
             end: dep.end,
@@ -168,7 +168,7 @@ export class InventoryLock extends DurableObject<Env> {
             blockedEnd: dep.end,
             seats,
             capacity: dep.capacity,
-            expiresAt: null,
+            expiresAt: line.expiresAt ?? null,
           },
         ];
       } else {
@@ -177,14 +177,14 @@ export class InventoryLock extends DurableObject<Env> {
         rows = assetIds.map((assetId) => ({
           ...base,
           id: newId('alc'),
-          kind: 'booking' as const,
+          kind: line.expiresAt ? ('hold' as const) : ('booking' as const),
           assetId,
           start: line.start,
           end: line.end,
           ...block,
           seats: 1,
           capacity: null,
-          expiresAt: null,
+          expiresAt: line.expiresAt ?? null,
         }));
       }
     } else if (line.kind === 'hold') {

@@ -154,6 +154,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
       privateCharter: p.tour?.privateCharter,
       enforceRules: source !== 'operator',
       holdEmail: ci.email,
+      ...(opts.replacesHold ? { excludeSourceIds: [opts.replacesHold.sourceId] } : {}),
     },
   }));
   const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx.env, reqs)]);

@@ -28,7 +28,7 @@ type BookingRow = typeof bookings.$inferSelect;
 type ItemRow = typeof inventoryItems.$inferSelect;
 
 /** A service context acting for the operator a reseller sells. */
-function merchantCtx(ctx: Ctx, p: ChannelPrincipal, conn: ConnectionRow): Ctx {
+export function merchantCtx(ctx: Ctx, p: ChannelPrincipal, conn: ConnectionRow): Ctx {
   const principal: Principal = {
     kind: 'system',
     credentialId: `channel:${p.scope}`,
@@ -420,3 +420,7 @@ export async function merchantName(db: DB, customerId: string) {
 export { keyRow, newChannelKey, type ConnectionRow, type KeyMode } from './keys';
 export { settlement } from './settlement';
 export { syncChannelEndpoints } from './portal';
+// What the OCTO supplier API (src/modules/octo) sells with: the same keys, connections, offer sets and rate limit.
+export { resolveChannelKey, merchantConnections, type ChannelPrincipal } from './keys';
+export { findOffered, offeredItems, modelOf, narrowedTaxes } from './catalog';
+export { CHANNEL_RATE_LIMIT } from './middleware';
