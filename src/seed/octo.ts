@@ -57,7 +57,13 @@ function items(): { id: string; assets?: number; data: InventoryDataInput }[] {
         fullDayOnly: true,
         operatingHours: Object.fromEntries(EVERY_DAY.map((d) => [d, { open: '08:00', close: '18:00' }])),
         minimumNoticeHours: 2,
-        seasons: [{ seasonId: 'kayak_all_year', name: 'All year', dailyPrices: Object.fromEntries(EVERY_DAY.map((d) => [d, d === 'Saturday' || d === 'Sunday' ? 70 : 60])) }],
+        seasons: [
+          {
+            seasonId: 'kayak_all_year',
+            name: 'All year',
+            dailyPrices: Object.fromEntries(EVERY_DAY.map((d) => [d, d === 'Saturday' || d === 'Sunday' ? 70 : 60])),
+          },
+        ],
         taxes: [FLORIDA_TAX],
       },
     },
@@ -99,7 +105,11 @@ async function seedOcto(env: Env): Promise<boolean> {
     wrote = true;
   }
   if (!existing.has(DEMO_OCTO_ITEMS.harborCruise)) await reorderInventory(ctx, { orderedBoats: [DEMO_OCTO_ITEMS.harborCruise] });
-  const settings = await db.select().from(octoSettings).where(inArray(octoSettings.customerId, [DEMO.customerId])).get();
+  const settings = await db
+    .select()
+    .from(octoSettings)
+    .where(inArray(octoSettings.customerId, [DEMO.customerId]))
+    .get();
   if (!settings) {
     await putSettings(ctx, { cancellationCutoffHours: 1 });
     wrote = true;

@@ -114,9 +114,10 @@ export async function confirmBooking(ctx: Ctx, caller: OctoCaller, uuid: string,
     // The operator's rental id, for reads (no version change: the confirmation is already written).
     await ctx.db.update(octoBookings).set({ rentalId: res.rentalId }).where(eq(octoBookings.id, row.id)).run();
   } catch (err) {
+    // A confirmation racing this one may have won (its pending seats refused ours, or its batch came first): answer it.
+    const now = await bookingOfKey(ctx, p, row.id);
+    if (now.status === 'CONFIRMED') return bookingView(ctx, caller, now);
     if (/UNIQUE/i.test(String(err)) || isVersionConflict(err)) {
-      const now = await bookingOfKey(ctx, p, row.id);
-      if (now.status === 'CONFIRMED') return bookingView(ctx, caller, now);
       throw octoFail(
         'UNPROCESSABLE_ENTITY',
         `The booking was ${now.status === 'ON_HOLD' ? 'changed' : now.status.toLowerCase()} by another request at the same time`,

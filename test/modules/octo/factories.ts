@@ -21,7 +21,12 @@ export async function reseller(opts: { commissionRate?: number } = {}): Promise<
   return { op, key, connectionId };
 }
 
-export function octo<T = any>(method: string, path: string, key: string | null, opts: { body?: unknown; caps?: string; headers?: Record<string, string> } = {}): Promise<ApiResult<T>> {
+export function octo<T = any>(
+  method: string,
+  path: string,
+  key: string | null,
+  opts: { body?: unknown; caps?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResult<T>> {
   return api<T>(method, `/octo/v1${path}`, {
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(opts.caps != null ? { 'octo-capabilities': opts.caps } : {}), ...(opts.headers ?? {}) },
     ...(opts.body !== undefined ? { body: opts.body } : {}),
@@ -43,7 +48,11 @@ export const availabilityId = (days: number, time: string, tz = TZ) => localDate
 export const unitItems = (unitId: string, n: number) => Array.from({ length: n }, () => ({ unitId }));
 
 /** Reserve then confirm; answers the confirmed booking. */
-export async function book(key: string, body: Record<string, unknown>, contact: Record<string, unknown> = { fullName: 'Ann Guest', emailAddress: 'ann@example.test' }) {
+export async function book(
+  key: string,
+  body: Record<string, unknown>,
+  contact: Record<string, unknown> = { fullName: 'Ann Guest', emailAddress: 'ann@example.test' },
+) {
   const r = await octo('POST', '/bookings', key, { body });
   expect(r.status, r.text).toBe(200);
   const c = await octo('POST', `/bookings/${r.body.uuid}/confirm`, key, { body: { contact, resellerReference: `REF-${r.body.uuid.slice(0, 8)}` } });

@@ -9,7 +9,6 @@ import { ALL_CAPS, TZ, availabilityId, book, dateIn, expectOctoError, octo, rese
 
 const TAX = [{ name: 'Sales tax', rate: 10 }];
 
-
 describe('OCTO credentials, headers and errors', () => {
   it('answers UNAUTHORIZED without a key, FORBIDDEN for an unknown or paused one, NOT_FOUND off the map; echoes capabilities and Octo-Env', async () => {
     const { op, key, connectionId } = await reseller();
@@ -90,7 +89,14 @@ describe('OCTO supplier, capabilities and products', () => {
     const adult = t.options[0].units.find((u: any) => u.id === 'adult');
     expect(adult.type).toBe('ADULT');
     // Adult 50.00 + 10 % tax = 55.00; commission 15 % of 50.00 = 7.50 -> net 47.50.
-    expect(adult.pricingFrom[0]).toMatchObject({ retail: 5500, original: 5500, net: 4750, currency: 'USD', currencyPrecision: 2, includedTaxes: [{ name: 'Sales tax', retail: 500 }] });
+    expect(adult.pricingFrom[0]).toMatchObject({
+      retail: 5500,
+      original: 5500,
+      net: 4750,
+      currency: 'USD',
+      currencyPrecision: 2,
+      includedTaxes: [{ name: 'Sales tax', retail: 500 }],
+    });
     expect(t.options[0].units.find((u: any) => u.id === 'child').pricingFrom[0]).toMatchObject({ retail: 2750, net: 2375 });
     expect(t.media[0]).toMatchObject({ src: 'https://img.example/tour.jpg', type: 'image/jpeg', rel: 'COVER' });
 
@@ -138,7 +144,9 @@ describe('OCTO availability', () => {
     expect(two).toMatchObject({ status: 'AVAILABLE', vacancies: 4, available: true });
     expect(ten.unitPricing.find((u: any) => u.unitId === 'adult')).toMatchObject({ retail: 5000 });
     // Units that do not fit are not available.
-    const two3 = await octo('POST', '/availability', key, { body: { productId: tour.id, optionId: 'DEFAULT', availabilityIds: [ten.id], units: [{ id: 'adult', quantity: 2 }] } });
+    const two3 = await octo('POST', '/availability', key, {
+      body: { productId: tour.id, optionId: 'DEFAULT', availabilityIds: [ten.id], units: [{ id: 'adult', quantity: 2 }] },
+    });
     expect(two3.body).toMatchObject([{ id: ten.id, available: false, vacancies: 1 }]);
     // Sold out.
     await book(key, { productId: tour.id, optionId: 'DEFAULT', availabilityId: ten.id, unitItems: unitItems('adult', 1) });
@@ -153,7 +161,10 @@ describe('OCTO availability', () => {
     const badOption = await octo('POST', '/availability', key, { body: { productId: tour.id, optionId: 'NOPE', localDate: dateIn(6) } });
     expectOctoError(badOption, 'INVALID_OPTION_ID');
     expect(badOption.body.optionId).toBe('NOPE');
-    expectOctoError(await octo('POST', '/availability', key, { body: { productId: 'inv_x', optionId: 'DEFAULT', localDate: dateIn(6) } }), 'INVALID_PRODUCT_ID');
+    expectOctoError(
+      await octo('POST', '/availability', key, { body: { productId: 'inv_x', optionId: 'DEFAULT', localDate: dateIn(6) } }),
+      'INVALID_PRODUCT_ID',
+    );
   });
 
   it('rental durations and day rentals: vacancies in units, OPENING_HOURS with opening hours; the calendar has one line per date', async () => {
@@ -162,7 +173,17 @@ describe('OCTO availability', () => {
     const kayak = await rentalItem(op, { assets: 3, data: { fullDayOnly: true } });
     const r = await octo('POST', '/availability', key, { body: { productId: boat.id, optionId: 'PT2H', localDate: dateIn(4) } });
     expect(r.status, r.text).toBe(200);
-    expect(r.body.map((a: any) => a.localDateTimeStart.slice(11, 16))).toEqual(['08:00', '09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00']);
+    expect(r.body.map((a: any) => a.localDateTimeStart.slice(11, 16))).toEqual([
+      '08:00',
+      '09:00',
+      '10:00',
+      '11:00',
+      '12:00',
+      '13:00',
+      '14:00',
+      '15:00',
+      '16:00',
+    ]);
     expect(r.body[0]).toMatchObject({ capacity: 2, vacancies: 2, status: 'AVAILABLE' });
     const day = await octo('POST', '/availability', key, { body: { productId: kayak.id, optionId: 'FULL_DAY', localDate: dateIn(4) } });
     expect(day.body).toHaveLength(1);
@@ -176,7 +197,10 @@ describe('OCTO availability', () => {
     expect(cal.body).toHaveLength(7);
     expect(cal.body[0]).toMatchObject({ localDate: dateIn(3), available: true, status: 'AVAILABLE', vacancies: 2, capacity: 2 });
     expect(cal.body[0].unitPricingFrom[0]).toMatchObject({ unitId: 'unit', retail: 20000 });
-    expectOctoError(await octo('POST', '/availability/calendar', key, { body: { productId: boat.id, optionId: 'PT2H', localDateEnd: dateIn(9) } }), 'BAD_REQUEST');
+    expectOctoError(
+      await octo('POST', '/availability/calendar', key, { body: { productId: boat.id, optionId: 'PT2H', localDateEnd: dateIn(9) } }),
+      'BAD_REQUEST',
+    );
     expectOctoError(
       await octo('POST', '/availability/calendar', key, { body: { productId: boat.id, optionId: 'PT2H', localDateStart: dateIn(9), localDateEnd: dateIn(3) } }),
       'BAD_REQUEST',
@@ -190,10 +214,26 @@ describe('OCTO reservations (holds)', () => {
     const tour = await tourItem(op, { capacity: 3 });
     const id = availabilityId(7, '10:00');
     const uuid = crypto.randomUUID();
-    const body = { uuid, productId: tour.id, optionId: 'DEFAULT', availabilityId: id, unitItems: unitItems('adult', 2), expirationMinutes: 5, notes: 'Window seats' };
+    const body = {
+      uuid,
+      productId: tour.id,
+      optionId: 'DEFAULT',
+      availabilityId: id,
+      unitItems: unitItems('adult', 2),
+      expirationMinutes: 5,
+      notes: 'Window seats',
+    };
     const r = await octo('POST', '/bookings', key, { caps: 'octo/pricing', body });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ uuid, status: 'ON_HOLD', testMode: false, availabilityId: id, notes: 'Window seats', utcConfirmedAt: null, cancellable: true });
+    expect(r.body).toMatchObject({
+      uuid,
+      status: 'ON_HOLD',
+      testMode: false,
+      availabilityId: id,
+      notes: 'Window seats',
+      utcConfirmedAt: null,
+      cancellable: true,
+    });
     expect(r.body.unitItems).toHaveLength(2);
     expect(new Set(r.body.unitItems.map((u: any) => u.uuid)).size).toBe(2);
     expect(r.body.pricing).toMatchObject({ retail: 10000, currency: 'USD' });
@@ -213,7 +253,9 @@ describe('OCTO reservations (holds)', () => {
     expectOctoError(reuse, 'INVALID_BOOKING_UUID');
     expect(reuse.body.uuid).toBe(uuid);
     // Default hold: 30 minutes.
-    const d = await octo('POST', '/bookings', key, { body: { productId: tour.id, optionId: 'DEFAULT', availabilityId: availabilityId(7, '14:00'), unitItems: unitItems('child', 1) } });
+    const d = await octo('POST', '/bookings', key, {
+      body: { productId: tour.id, optionId: 'DEFAULT', availabilityId: availabilityId(7, '14:00'), unitItems: unitItems('child', 1) },
+    });
     expect(Date.parse(d.body.utcExpiresAt) - Date.now()).toBeGreaterThan(29 * 60_000);
   });
 
@@ -264,7 +306,9 @@ describe('OCTO reservations (holds)', () => {
     const allocs = await env.DB.prepare('SELECT active FROM allocations WHERE source_id = ?').bind(r.body.id).all<any>();
     expect(allocs.results.every((a: any) => a.active === 0)).toBe(true);
     // Someone else can sell the time now.
-    expect((await octo('POST', '/bookings', key, { body: { productId: boat.id, optionId: 'PT2H', availabilityId: id, unitItems: unitItems('unit', 1) } })).status).toBe(200);
+    expect(
+      (await octo('POST', '/bookings', key, { body: { productId: boat.id, optionId: 'PT2H', availabilityId: id, unitItems: unitItems('unit', 1) } })).status,
+    ).toBe(200);
   });
 });
 
@@ -274,24 +318,46 @@ describe('OCTO confirmation, update, cancellation and lists', () => {
     const tour = await tourItem(op, { capacity: 10, data: { taxes: TAX } });
     const r = await octo('POST', '/bookings', key, {
       caps: 'octo/pricing',
-      body: { productId: tour.id, optionId: 'DEFAULT', availabilityId: availabilityId(10, '14:00'), unitItems: [...unitItems('adult', 2), { unitId: 'child' }] },
+      body: {
+        productId: tour.id,
+        optionId: 'DEFAULT',
+        availabilityId: availabilityId(10, '14:00'),
+        unitItems: [...unitItems('adult', 2), { unitId: 'child' }],
+      },
     });
     expect(r.status, r.text).toBe(200);
     const c = await octo('POST', `/bookings/${r.body.uuid}/confirm`, key, {
       caps: 'octo/pricing',
-      body: { contact: { firstName: 'Ann', lastName: 'Guest', emailAddress: 'ann.guest@example.test', phoneNumber: '+13055550111' }, resellerReference: 'OTA-77' },
+      body: {
+        contact: { firstName: 'Ann', lastName: 'Guest', emailAddress: 'ann.guest@example.test', phoneNumber: '+13055550111' },
+        resellerReference: 'OTA-77',
+      },
     });
     expect(c.status, c.text).toBe(200);
-    expect(c.body).toMatchObject({ status: 'CONFIRMED', resellerReference: 'OTA-77', utcExpiresAt: null, contact: { fullName: 'Ann Guest', emailAddress: 'ann.guest@example.test' } });
+    expect(c.body).toMatchObject({
+      status: 'CONFIRMED',
+      resellerReference: 'OTA-77',
+      utcExpiresAt: null,
+      contact: { fullName: 'Ann Guest', emailAddress: 'ann.guest@example.test' },
+    });
     expect(c.body.voucher.deliveryOptions[0]).toMatchObject({ deliveryFormat: 'QRCODE', deliveryValue: c.body.supplierReference });
     // 2 x 55.00 + 27.50 = 137.50 retail; commission 15 % of 125.00 = 18.75 -> net 118.75.
     expect(c.body.pricing).toMatchObject({ retail: 13750, net: 11875, includedTaxes: [{ name: 'Sales tax', retail: 1250 }] });
     expect(c.body.unitItems.map((u: any) => u.pricing.retail)).toEqual([5500, 5500, 2750]);
     const b = await env.DB.prepare('SELECT * FROM bookings WHERE transaction_id = ?').bind(c.body.supplierReference).first<any>();
-    expect(b).toMatchObject({ status: 'confirmed', source: 'channel', channel_connection_id: connectionId, channel_reference: 'OTA-77', commission_rate: 15, total: 13750, amount_paid: 13750, quantity: 3 });
+    expect(b).toMatchObject({
+      status: 'confirmed',
+      source: 'channel',
+      channel_connection_id: connectionId,
+      channel_reference: 'OTA-77',
+      commission_rate: 15,
+      total: 13750,
+      amount_paid: 13750,
+      quantity: 3,
+    });
     // The hold was replaced by the booking's seats, once.
     expect((await seatsByDeparture(tour.id))[0].seats).toBe(3);
-    const holds = await env.DB.prepare("SELECT COUNT(*) AS n FROM allocations WHERE source_id = ? AND active = 1").bind(r.body.id).first<any>();
+    const holds = await env.DB.prepare('SELECT COUNT(*) AS n FROM allocations WHERE source_id = ? AND active = 1').bind(r.body.id).first<any>();
     expect(holds.n).toBe(0);
     expect((await eventsOf(op.customerId, 'booking.created')).length).toBe(1);
     const again = await octo('POST', `/bookings/${r.body.uuid}/confirm`, key, { body: { contact: {} } });
@@ -306,8 +372,13 @@ describe('OCTO confirmation, update, cancellation and lists', () => {
   it('confirmation may change the unit items; an unknown unit is INVALID_UNIT_ID', async () => {
     const { op, key } = await reseller();
     const tour = await tourItem(op, { capacity: 10 });
-    const r = await octo('POST', '/bookings', key, { body: { productId: tour.id, optionId: 'DEFAULT', availabilityId: availabilityId(11, '10:00'), unitItems: unitItems('adult', 2) } });
-    expectOctoError(await octo('POST', `/bookings/${r.body.uuid}/confirm`, key, { body: { contact: {}, unitItems: unitItems('ghost', 2) } }), 'INVALID_UNIT_ID');
+    const r = await octo('POST', '/bookings', key, {
+      body: { productId: tour.id, optionId: 'DEFAULT', availabilityId: availabilityId(11, '10:00'), unitItems: unitItems('adult', 2) },
+    });
+    expectOctoError(
+      await octo('POST', `/bookings/${r.body.uuid}/confirm`, key, { body: { contact: {}, unitItems: unitItems('ghost', 2) } }),
+      'INVALID_UNIT_ID',
+    );
     const c = await octo('POST', `/bookings/${r.body.uuid}/confirm`, key, { body: { contact: { fullName: 'Jo Doe' }, unitItems: unitItems('adult', 3) } });
     expect(c.status, c.text).toBe(200);
     expect(c.body.unitItems).toHaveLength(3);
@@ -317,8 +388,12 @@ describe('OCTO confirmation, update, cancellation and lists', () => {
   it('updates a hold (moves it inside the lock, changes units and contact) and reschedules a confirmed booking', async () => {
     const { op, key } = await reseller();
     const tour = await tourItem(op, { capacity: 5 });
-    const r = await octo('POST', '/bookings', key, { body: { productId: tour.id, optionId: 'DEFAULT', availabilityId: availabilityId(12, '10:00'), unitItems: unitItems('adult', 2) } });
-    const moved = await octo('PATCH', `/bookings/${r.body.uuid}`, key, { body: { availabilityId: availabilityId(12, '14:00'), unitItems: unitItems('adult', 3), contact: { firstName: 'Max' }, notes: 'Cake' } });
+    const r = await octo('POST', '/bookings', key, {
+      body: { productId: tour.id, optionId: 'DEFAULT', availabilityId: availabilityId(12, '10:00'), unitItems: unitItems('adult', 2) },
+    });
+    const moved = await octo('PATCH', `/bookings/${r.body.uuid}`, key, {
+      body: { availabilityId: availabilityId(12, '14:00'), unitItems: unitItems('adult', 3), contact: { firstName: 'Max' }, notes: 'Cake' },
+    });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toMatchObject({ status: 'ON_HOLD', availabilityId: availabilityId(12, '14:00'), notes: 'Cake', contact: { firstName: 'Max' } });
     expect(moved.body.unitItems).toHaveLength(3);
@@ -339,7 +414,9 @@ describe('OCTO confirmation, update, cancellation and lists', () => {
   it('cancels a hold at once and a confirmed booking within the policy (booking.cancelled); outside it is refused', async () => {
     const { op, key } = await reseller();
     const tour = await tourItem(op, { capacity: 4 });
-    const hold = await octo('POST', '/bookings', key, { body: { productId: tour.id, optionId: 'DEFAULT', availabilityId: availabilityId(14, '10:00'), unitItems: unitItems('adult', 2) } });
+    const hold = await octo('POST', '/bookings', key, {
+      body: { productId: tour.id, optionId: 'DEFAULT', availabilityId: availabilityId(14, '10:00'), unitItems: unitItems('adult', 2) },
+    });
     const ch = await octo('POST', `/bookings/${hold.body.uuid}/cancel`, key, { body: { reason: 'Changed plans' } });
     expect(ch.status, ch.text).toBe(200);
     expect(ch.body).toMatchObject({ status: 'CANCELLED', cancellable: false, cancellation: { refund: 'FULL', reason: 'Changed plans' } });
