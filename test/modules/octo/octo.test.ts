@@ -313,7 +313,7 @@ describe('OCTO reservations (holds)', () => {
 });
 
 describe('OCTO confirmation, update, cancellation and lists', () => {
-  it('confirms through the booking commit: the operator booking (channel, commission, reseller-paid), booking.created, settlement; confirming twice is the same', async () => {
+  it('confirms through the booking commit (channel sale, commission, reseller-paid), booking.created, settlement; twice is the same', async () => {
     const { op, key, connectionId } = await reseller({ commissionRate: 15 });
     const tour = await tourItem(op, { capacity: 10, data: { taxes: TAX } });
     const r = await octo('POST', '/bookings', key, {
