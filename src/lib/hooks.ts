@@ -65,6 +65,13 @@ export interface AppChanged {
 }
 
 /** Every hook: its name and payload. */
+/** A test key wiped its sandbox bookings (`POST /channel/v1/sandbox/reset`): other sales of that key holder (OCTO holds) go too. */
+export interface ChannelSandboxReset {
+  /** The key holder (`{connectionId or channelId}:test`). */
+  scope: string;
+  customerId: string;
+}
+
 export interface HookEvents {
   'capacity.released': CapacityReleased;
   'booking.cancelled': BookingCancelled;
@@ -72,6 +79,7 @@ export interface HookEvents {
   'slip_reservation.deleted': SlipReservationDeleted;
   'booking.placed': BookingPlaced;
   'app.changed': AppChanged;
+  'channel.sandbox_reset': ChannelSandboxReset;
 }
 
 export type HookName = keyof HookEvents;

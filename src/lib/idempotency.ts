@@ -147,6 +147,11 @@ export async function releaseKey(db: DB, claimId: string): Promise<void> {
     .run();
 }
 
+/** Forgets every key of a scope (a sandbox reset starts over). */
+export async function forgetKeys(db: DB, scope: string): Promise<void> {
+  await db.delete(idempotencyKeys).where(eq(idempotencyKeys.scope, scope)).run();
+}
+
 /** The statement `commit()` adds to the batch of a request holding a claim: its write happened. */
 export const effectStmt = (db: DB, claimId: string): Stmt => db.update(idempotencyKeys).set({ effectCommitted: true }).where(eq(idempotencyKeys.id, claimId));
 

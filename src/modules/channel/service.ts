@@ -399,6 +399,8 @@ export async function sandboxReset(ctx: Ctx, p: ChannelPrincipal) {
     ]);
   }
   await db.delete(channelIdempotency).where(eq(channelIdempotency.scope, p.scope));
+  const sandbox = (await merchantConnections(db, p))[0];
+  if (sandbox) await ctx.hooks.emit(ctx, 'channel.sandbox_reset', { scope: p.scope, customerId: sandbox.customerId });
   return { reset: true, deletedBookings: rentalIds.length };
 }
 

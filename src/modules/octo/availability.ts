@@ -10,6 +10,7 @@ import type { ProductDef, UnitDef } from './catalog';
 import { octoFail } from './errors';
 import { optionOrFail } from './holds';
 import { findProduct } from './queries';
+import { openingOn } from '../availability/service';
 import { charterPreTax, datesBetween, slotsFor, unitPreTax, type Demand, type Slot } from './slots';
 import { availabilityOut, slotPricing } from './views';
 import type { AvailabilityCalendarBody, AvailabilityCheckBody } from './schemas';
@@ -71,6 +72,12 @@ export async function checkAvailability(ctx: Ctx, caller: OctoCaller, body: z.ou
   return slots.map((s) => availabilityOut(s, pricingFor(def, s, demand.count), caller));
 }
 
+/** The opening hours of a local date (also on a date whose start has passed): OPENING_HOURS products always show them. */
+function hoursOn(def: ProductDef, date: string) {
+  const o = openingOn(def.it.item, date);
+  return o ? [{ from: o.open, to: o.close }] : [];
+}
+
 const RANK = { AVAILABLE: 3, LIMITED: 2, SOLD_OUT: 1, CLOSED: 0 } as const;
 
 /** POST /octo/v1/availability/calendar: one line per local date (up to a year). */
@@ -98,7 +105,7 @@ export async function availabilityCalendar(ctx: Ctx, caller: OctoCaller, body: z
       status: best?.status ?? 'CLOSED',
       vacancies: open.length ? Math.max(...open.map((s) => s.vacancies)) : 0,
       capacity: day.length ? Math.max(...day.map((s) => s.capacity)) : 0,
-      openingHours: def.availabilityType === 'OPENING_HOURS' ? (day[0]?.openingHours ?? []) : [],
+      openingHours: def.availabilityType === 'OPENING_HOURS' ? hoursOn(def, date) : [],
       ...(caller.capabilities.includes('octo/pricing') ? from : {}),
     };
   });

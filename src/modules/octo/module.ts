@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/module';
 import { errorTableMarkdown } from '../../lib/errors';
 import router from './index';
 import { octoErrors } from './errors';
-import { expireOctoHolds } from './service';
+import { expireOctoHolds, onSandboxReset } from './service';
 
 const OCTO_TABLE = errorTableMarkdown({
   ...octoErrors.table,
@@ -18,6 +18,7 @@ export default defineModule({
   name: 'octo',
   router,
   errors: octoErrors.table,
+  hooks: { 'channel.sandbox_reset': onSandboxReset },
   jobs: [{ name: 'octo.expire_holds', cron: '*/5 * * * *', run: (ctx, now) => expireOctoHolds(ctx, now) }],
   tags: [
     {
