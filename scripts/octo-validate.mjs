@@ -14,7 +14,8 @@
  * dependencies are installed on first use into node_modules/.cache/octo-validator. The key defaults to
  * DEMO_CHANNEL_TEST_KEY of .dev.vars (the sandbox reseller: it sells Demo Marina, whose harbor
  * cruise is listed first so every test reservation lands on a departure with room). Exit code 0 when
- * every scenario succeeds; warnings are listed. A test key's sandbox is reset first (`--no-reset` keeps it).
+ * every scenario succeeds; warnings are listed. The octo/pricing capability is requested (its prices are
+ * validated too) unless `--no-pricing`. A test key's sandbox is reset first (`--no-reset` keeps it).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -85,6 +86,8 @@ import { Context } from ${JSON.stringify(path.join(flowsDir, 'context/Context'))
 const context = new Context();
 context.setSchema({ backend: { endpoint: process.env.OCTO_ENDPOINT!, headers: { Authorization: 'Bearer ' + process.env.OCTO_KEY } } });
 context.useRequestContext = false;
+// The validator's capability flow is disabled upstream; ask for octo/pricing (the one it checks) unless --no-pricing.
+if (process.env.OCTO_PRICING !== '0') context.setCapabilities([{ id: 'octo/pricing' }] as never);
 async function main() {
   const results = [];
   for (const flow of [${FLOWS.map(([, name]) => `new ${name}()`).join(', ')}]) {
@@ -115,7 +118,7 @@ if (key.startsWith('rtc_test_') && !process.argv.includes('--no-reset')) {
 }
 console.log(`OCTO validator against ${base}/octo/v1 with key ${key.slice(0, 13)}...`);
 const run = spawnSync(process.execPath, [bundle], {
-  env: { ...process.env, OCTO_ENDPOINT: `${base}/octo/v1`, OCTO_KEY: key },
+  env: { ...process.env, OCTO_ENDPOINT: `${base}/octo/v1`, OCTO_KEY: key, OCTO_PRICING: process.argv.includes('--no-pricing') ? '0' : '1' },
   encoding: 'utf8',
   maxBuffer: 256 * 1024 * 1024,
 });

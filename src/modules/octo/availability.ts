@@ -11,7 +11,7 @@ import { octoFail } from './errors';
 import { optionOrFail } from './holds';
 import { findProduct } from './queries';
 import { openingOn } from '../availability/service';
-import { charterPreTax, datesBetween, slotsFor, unitPreTax, type Demand, type Slot } from './slots';
+import { charterPreTax, datesBetween, slotsFor, unitPreTax, windowsOn, type Demand, type Slot } from './slots';
 import { availabilityOut, slotPricing } from './views';
 import type { AvailabilityCalendarBody, AvailabilityCheckBody } from './schemas';
 
@@ -41,7 +41,7 @@ function range(first: string, last: string, max: number) {
   return dates;
 }
 
-function pricingFor(def: ProductDef, slot: Slot, count: number) {
+function pricingFor(def: ProductDef, slot: Pick<Slot, 'start' | 'end'>, count: number) {
   return slotPricing(
     def,
     slot,
@@ -96,7 +96,13 @@ export async function availabilityCalendar(ctx: Ctx, caller: OctoCaller, body: z
       null,
     );
     const open = day.filter((s) => s.status !== 'CLOSED');
-    const pricing = best ? pricingFor(def, best, demand.count) : {};
+    // Every date carries its prices (octo/pricing), also a date with nothing left to sell: from its first window.
+    const window = best ?? windowsOn(def, option, date)[0];
+    const pricing = window
+      ? pricingFor(def, window, demand.count)
+      : def.pricingPer === 'UNIT'
+        ? { unitPricing: [] }
+        : pricingFor(def, { start: 0, end: 0 }, demand.count);
     const from =
       'unitPricing' in pricing ? { unitPricingFrom: pricing.unitPricing } : 'pricing' in pricing && pricing.pricing ? { pricingFrom: pricing.pricing } : {};
     return {
