@@ -5,6 +5,8 @@ import { api, createOperator, expectError, get, patch, put, runCron } from '../.
 import { checkSecurity } from '../../security';
 import { rentalItem, tourItem, eventsOf, seatsByDeparture, assetOverlaps } from '../bookings/factories';
 import { partnerKey } from '../channel/factories';
+import { seedSandbox } from '../../../src/seed';
+import { DEMO_OCTO_ITEMS } from '../../../src/seed/octo';
 import { ALL_CAPS, TZ, availabilityId, book, dateIn, expectOctoError, octo, reseller, unitItems } from './factories';
 
 const TAX = [{ name: 'Sales tax', rate: 10 }];
@@ -471,5 +473,38 @@ describe('OCTO settings (operator)', () => {
     expectError(await put('/octo/settings', { cancellationCutoffHours: -1 }, { key: op.adminKey }), 400, 'validation_failed');
     await checkSecurity(op, { method: 'GET', path: '/octo/settings' });
     await checkSecurity(op, { method: 'PUT', path: '/octo/settings', body: { cancellationCutoffHours: 2 }, adminOnly: true });
+  });
+});
+
+describe('OCTO sandbox', () => {
+  it('the sandbox reseller sells Demo Marina with its test key (Octo-Env test, no money moves); a sandbox reset wipes its OCTO bookings', async () => {
+    await seedSandbox(env);
+    const key = env.DEMO_CHANNEL_TEST_KEY!;
+    const p = await octo('GET', '/products', key);
+    expect(p.status, p.text).toBe(200);
+    expect(p.headers.get('octo-env')).toBe('test');
+    expect(p.body[0].id).toBe(DEMO_OCTO_ITEMS.harborCruise);
+    expect(p.body.find((x: any) => x.id === DEMO_OCTO_ITEMS.kayak).availabilityType).toBe('OPENING_HOURS');
+    const b = await book(key, {
+      productId: DEMO_OCTO_ITEMS.harborCruise,
+      optionId: 'DEFAULT',
+      availabilityId: availabilityId(25, '11:00'),
+      unitItems: unitItems('adult', 1),
+    });
+    expect(b.testMode).toBe(true);
+    const fee = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_entries WHERE transaction_id = ? AND entry_type = 'platform_fee'")
+      .bind(b.supplierReference)
+      .first<any>();
+    expect(fee.n).toBe(0);
+    const hold = await octo('POST', '/bookings', key, {
+      body: { productId: DEMO_OCTO_ITEMS.kayak, optionId: 'FULL_DAY', availabilityId: availabilityId(25, '00:00'), unitItems: unitItems('unit', 2) },
+    });
+    expect(hold.status, hold.text).toBe(200);
+    const reset = await api('POST', '/channel/v1/sandbox/reset', { headers: { authorization: `Bearer ${key}` } });
+    expect(reset.status, reset.text).toBe(200);
+    expectOctoError(await octo('GET', `/bookings/${hold.body.uuid}`, key), 'INVALID_BOOKING_UUID');
+    expectOctoError(await octo('GET', `/bookings/${b.uuid}`, key), 'INVALID_BOOKING_UUID');
+    const left = await env.DB.prepare('SELECT COUNT(*) AS n FROM allocations WHERE source_id = ?').bind(hold.body.id).first<any>();
+    expect(left.n).toBe(0);
   });
 });
