@@ -113,6 +113,13 @@ export interface AppChanged {
 }
 
 /** Every hook: its name and payload. */
+/** A test key wiped its sandbox bookings (`POST /channel/v1/sandbox/reset`): other sales of that key holder (OCTO holds) go too. */
+export interface ChannelSandboxReset {
+  /** The key holder (`{connectionId or channelId}:test`). */
+  scope: string;
+  customerId: string;
+}
+
 export interface HookEvents {
   'capacity.released': CapacityReleased;
   'booking.cancelled': BookingCancelled;
@@ -122,6 +129,7 @@ export interface HookEvents {
   'slip_reservation.detail': SlipReservationDetail;
   'booking.placed': BookingPlaced;
   'app.changed': AppChanged;
+  'channel.sandbox_reset': ChannelSandboxReset;
 }
 
 export type HookName = keyof HookEvents;

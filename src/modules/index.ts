@@ -50,6 +50,7 @@ import gateway from './gateway/module';
 import geofences from './geofences/module';
 import assetPools from './asset-pools/module';
 import partnerCalls from './partner-calls/module';
+import octo from './octo/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -109,4 +110,5 @@ export const modules: ModuleDef[] = [
   geofences,
   assetPools,
   partnerCalls,
+  octo,
 ];

@@ -16,6 +16,7 @@ import { posSeed, promoCodesSeed, protectionSeed } from './counter';
 import { membershipsSeed } from './memberships';
 import { partnersSeed } from './partners';
 import { marina2Seed } from './marina2';
+import { octoSeed } from './octo';
 
 export { SEED, type SeedStep } from './types';
 
@@ -157,6 +158,7 @@ export const SEED_STEPS: SeedStep[] = [
   membershipsSeed,
   partnersSeed,
   marina2Seed,
+  octoSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

@@ -16,6 +16,8 @@ import { createItem, form, pngBytes, rentalData } from '../modules/inventory/hel
 import { day, makeSlip, reserve } from '../modules/marina/helpers';
 import { PLATFORM, REDIRECT, approve, bearer, createApp, installAndToken, openAuthorize, raw, registerPartner } from '../modules/partners/helpers';
 import { outbound } from '../../src/adapters/http';
+import { localDateTime } from '../../src/modules/octo/slots';
+import { wallTimeToUtc } from '../../src/lib/time';
 
 type Doc = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
 interface Operation {
@@ -49,6 +51,8 @@ interface World {
   waiver: { templateId: string; signatureId: string; pin: string };
   waitlistId: string;
   partner: { key: string; connectionId: string; bookingId: string; reference: string };
+  /** OCTO: a hold and a confirmed booking of the partner key on the tour. */
+  octo: { holdUuid: string; confirmedUuid: string; date: string };
   ota: { portalToken: string; liveKey: string };
   month: string;
   /** An account made by sign-up (it has a subscription). */
@@ -223,6 +227,7 @@ const anonymous = () => ({});
 const partner = () => bearer(pf.partnerToken);
 /** The browser of an authorization request: its cookie. */
 const browser = (cookie: string) => () => ({ headers: { cookie } });
+const octoCaller = () => ch(w.partner.key, { 'octo-capabilities': 'octo/pricing, octo/content' });
 
 const CASES: Case[] = [
   // Customers, users, staff, locations, keys, webhooks, messages
@@ -308,6 +313,15 @@ const CASES: Case[] = [
   { op: 'getPortalSettlement', path: () => `/channel/v1/portal/settlement?${q({ month: w.month })}`, caller: () => ch(w.ota.portalToken) },
   { op: 'listAvailableChannels', path: () => '/channel-connections/channels' },
   { op: 'listChannelConnections', path: () => '/channel-connections' },
+  { op: 'getOctoSupplier', path: () => '/octo/v1/supplier', caller: () => octoCaller() },
+  { op: 'listOctoCapabilities', path: () => '/octo/v1/capabilities', caller: () => octoCaller() },
+  { op: 'listOctoProducts', path: () => '/octo/v1/products', caller: () => octoCaller() },
+  { op: 'listOctoProducts', label: 'no capabilities', path: () => '/octo/v1/products', caller: () => ch(w.partner.key) },
+  { op: 'getOctoProduct', path: () => `/octo/v1/products/${w.tour.id}`, caller: () => octoCaller() },
+  { op: 'listOctoBookings', path: () => `/octo/v1/bookings?${q({ localDate: w.octo.date })}`, caller: () => octoCaller() },
+  { op: 'getOctoBooking', label: 'on hold', path: () => `/octo/v1/bookings/${w.octo.holdUuid}`, caller: () => octoCaller() },
+  { op: 'getOctoBooking', label: 'confirmed', path: () => `/octo/v1/bookings/${w.octo.confirmedUuid}`, caller: () => octoCaller() },
+  { op: 'getOctoSettings', path: () => '/octo/settings' },
   { op: 'getChannelConnection', path: () => `/channel-connections/${w.partner.connectionId}` },
   { op: 'getConnectionSettlement', path: () => `/channel-connections/${w.partner.connectionId}/settlement?${q({ month: w.month })}` },
   // Availability, bookings, drydock, waitlist
@@ -719,6 +733,14 @@ beforeAll(async () => {
   );
   const ota = await platform();
   await connect(op, ota.channelId);
+
+  // OCTO: a hold and a confirmed booking on the tour, sold with the partner key.
+  const octoDate = dateAhead(TZ, 12);
+  const octoId = (time: string) => localDateTime(wallTimeToUtc(octoDate, time, TZ), TZ);
+  const octoBody = (time: string) => ({ productId: tour.id, optionId: 'DEFAULT', availabilityId: octoId(time), unitItems: [{ unitId: 'adult' }] });
+  const hold = await ok(post('/octo/v1/bookings', octoBody('10:00'), ch(pk.key)));
+  const toConfirm = await ok(post('/octo/v1/bookings', octoBody('14:00'), ch(pk.key)));
+  await ok(post(`/octo/v1/bookings/${toConfirm.uuid}/confirm`, { contact: { fullName: 'Olga Octo' }, resellerReference: 'OCTO-1' }, ch(pk.key)));
   await ok(put('/channel/v1/portal/webhook', { url: 'https://ota.example.test/hooks' }, ch(ota.portalToken)));
 
   // Memberships: a public tier, a member enrolled through the widget (portal link in the welcome e-mail), a family
@@ -852,6 +874,7 @@ beforeAll(async () => {
     waitlistId: joined.entryId,
     partner: { key: pk.key, connectionId: pk.connectionId, bookingId: channelBooking.bookingId, reference },
     ota: { portalToken: ota.portalToken, liveKey: ota.keys.live },
+    octo: { holdUuid: hold.uuid, confirmedUuid: toConfirm.uuid, date: octoDate },
     month: dateAhead(TZ, 3).slice(0, 7),
     signupToken,
     members: { tierId: tier.tierId, membershipId, orgId: org.orgId, affiliateId: affiliate.affiliateId, portalSession },

@@ -33,3 +33,4 @@ export * from './slip-portal';
 export * from './public-slips';
 export * from './haul-services';
 export * from './meter-readings';
+export * from './octo';

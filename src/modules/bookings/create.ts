@@ -206,6 +206,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
       privateCharter: p.tour?.privateCharter,
       enforceRules: source !== 'operator',
       holdEmail: ci.email,
+      ...(opts.replacesHold ? { excludeSourceIds: [opts.replacesHold.sourceId] } : {}),
     },
   }));
   const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx, reqs)]);

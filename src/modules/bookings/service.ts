@@ -32,3 +32,6 @@ export { chargeDueInstallments, type InstallmentRunSummary } from './installment
 
 // Reads of the affiliates module (referrals and promo codes attributed to an affiliate).
 export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from './affiliate-reads';
+
+// Prices other sales paths quote with before a booking exists (the OCTO supplier API's catalog, availability and holds).
+export { rentalUnitPrice, tourQuote, quoteOrder, standardTier, type LineQuote, type LineInput } from './pricing';

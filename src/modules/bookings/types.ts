@@ -34,6 +34,12 @@ export interface CreateBookingOptions {
   extraLedger?: ExtraLedgerEntry[];
   /** Order id chosen by the caller (defaults to a new `txn_` id). */
   transactionId?: string;
+  /**
+   * A hold of the same sale that this booking replaces (an OCTO reservation being confirmed): its
+   * allocations do not block the check inside the lock, and are deactivated in the booking's batch
+   * before the booking's own allocations are written.
+   */
+  replacesHold?: { sourceId: string };
   /** Extra statements and events written in the same batch (an idempotency claim, ...). */
   statements?: Stmt[];
   events?: DomainEvent[];

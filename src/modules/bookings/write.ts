@@ -50,6 +50,15 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   const events: DomainEvent[] = [...w.upsert.events];
   const renterId = w.upsert.renterId;
 
+  // The hold this booking replaces (an OCTO reservation being confirmed): released before the new allocations go in.
+  if (w.opts.replacesHold) {
+    statements.push(
+      ctx.db
+        .update(allocations)
+        .set({ active: false })
+        .where(and(eq(allocations.customerId, w.customerId), eq(allocations.sourceId, w.opts.replacesHold.sourceId), eq(allocations.active, true))),
+    );
+  }
   // Holds of this renter's e-mail that the booking uses: released before the new allocations go in.
   const holdIds = [...new Set(w.reservations.flatMap((r) => r.consumedHoldIds))];
   if (holdIds.length) {
