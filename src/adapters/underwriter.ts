@@ -117,7 +117,8 @@ export async function callUnderwriter(
     res = await safeFetch(env, url, { method: 'POST', headers, body, timeoutMs: c.timeoutMs, transport });
   } catch (err) {
     const e = err as Error;
-    if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return done({ outcome: 'timeout', status: null, json: null, error: `no answer within ${c.timeoutMs} ms` });
+    if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+      return done({ outcome: 'timeout', status: null, json: null, error: `no answer within ${c.timeoutMs} ms` });
     if ((e as { code?: string }).code === 'validation_failed') return done({ outcome: 'refused_url', status: null, json: null, error: e.message });
     return done({ outcome: 'network', status: null, json: null, error: e?.message || String(err) });
   }
@@ -127,10 +128,12 @@ export async function callUnderwriter(
   } catch (err) {
     const e = err as Error;
     if (err instanceof ResponseTooLarge) return done({ outcome: 'too_large', status: res.status, json: null, error: e.message });
-    if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return done({ outcome: 'timeout', status: res.status, json: null, error: `no answer within ${c.timeoutMs} ms` });
+    if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+      return done({ outcome: 'timeout', status: res.status, json: null, error: `no answer within ${c.timeoutMs} ms` });
     return done({ outcome: 'network', status: res.status, json: null, error: e?.message || String(err) });
   }
-  if (res.status < 200 || res.status > 299) return done({ outcome: 'http_error', status: res.status, json: null, error: `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}` });
+  if (res.status < 200 || res.status > 299)
+    return done({ outcome: 'http_error', status: res.status, json: null, error: `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}` });
   if (!text.trim()) return done({ outcome: 'ok', status: res.status, json: null, error: null });
   try {
     return done({ outcome: 'ok', status: res.status, json: JSON.parse(text), error: null });

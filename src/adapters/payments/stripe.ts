@@ -385,7 +385,11 @@ export class StripePayments implements PaymentsPort {
     try {
       const t = await this.stripe.transfers.retrieve(transferId);
       if (t.amount_reversed < t.amount)
-        await this.stripe.transfers.createReversal(transferId, { metadata: opts.metadata }, opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : undefined);
+        await this.stripe.transfers.createReversal(
+          transferId,
+          { metadata: opts.metadata },
+          opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : undefined,
+        );
       return transferOut(await this.stripe.transfers.retrieve(transferId));
     } catch (e) {
       rethrow(e);

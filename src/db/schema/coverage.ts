@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 import { json, tenant, timestamps, createdAt } from './_columns';
 
 /**
@@ -127,7 +127,8 @@ export const coverageQuotes = sqliteTable(
     /** The current price: the estimate, or the requote's final price. */
     premium: integer('premium').notNull(),
     depositEffect: text('deposit_effect', { enum: ['none', 'waive', 'reduce_to', 'reduce_by', 'reduce_by_percent'] }).notNull(),
-    depositEffectValue: integer('deposit_effect_value'),
+    /** The underwriter's value: dollars (`reduce_to`, `reduce_by`) or percent (`reduce_by_percent`). */
+    depositEffectValue: real('deposit_effect_value'),
     /** The item's deposit without coverage and with it (cents). */
     depositBefore: integer('deposit_before').notNull().default(0),
     depositAfter: integer('deposit_after').notNull().default(0),
