@@ -153,7 +153,7 @@ CREATE TABLE `coverage_quotes` (
 	`estimate` integer NOT NULL,
 	`premium` integer NOT NULL,
 	`deposit_effect` text NOT NULL,
-	`deposit_effect_value` integer,
+	`deposit_effect_value` real,
 	`deposit_before` integer DEFAULT 0 NOT NULL,
 	`deposit_after` integer DEFAULT 0 NOT NULL,
 	`schema_version` text NOT NULL,
