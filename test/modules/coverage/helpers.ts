@@ -173,5 +173,8 @@ export async function signedMessage(offeringId: string, secret: string, body: un
   const raw = JSON.stringify(body);
   const ts = String(o.timestamp ?? Math.floor(Date.now() / 1000));
   const sig = o.signature ?? (await hmacHex(secret, `${ts}.${raw}`));
-  return { rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-offering': offeringId, 'x-service-timestamp': ts, 'x-service-signature': sig } };
+  return {
+    rawBody: raw,
+    headers: { 'content-type': 'application/json', 'x-service-offering': offeringId, 'x-service-timestamp': ts, 'x-service-signature': sig },
+  };
 }

@@ -94,8 +94,16 @@ describe('Coverage offerings (partner)', () => {
       expectError(r, 400, 'validation_failed');
       expect(r.body.details[0].field).toBe('baseUrl');
     }
-    expectError(await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', quoteTimeoutMs: 5001 }, bearer(p.token)), 400, 'validation_failed');
-    expectError(await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', quoteTimeoutMs: 1.5 }, bearer(p.token)), 400, 'validation_failed');
+    expectError(
+      await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', quoteTimeoutMs: 5001 }, bearer(p.token)),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', quoteTimeoutMs: 1.5 }, bearer(p.token)),
+      400,
+      'validation_failed',
+    );
     expectError(await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', supportedCountries: ['USA'] }, bearer(p.token)), 400);
     expectError(await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', supportedCountries: ['US', 'us'] }, bearer(p.token)), 400);
     expectError(await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', currencies: ['dollars'] }, bearer(p.token)), 400);
@@ -167,11 +175,17 @@ describe('Coverage offerings (partner)', () => {
     expectError(await post(`/platform/coverage/offerings/${o.offeringId}/approve`, {}, PLATFORM), 409, 'invalid_state');
 
     // Free changes keep it approved.
-    const free = await patch(`/partners/coverage/offerings/${o.offeringId}`, { name: 'Renamed', supportEmail: 'help@x.test', quoteTimeoutMs: 900, enabled: false }, bearer(p.token));
+    const free = await patch(
+      `/partners/coverage/offerings/${o.offeringId}`,
+      { name: 'Renamed', supportEmail: 'help@x.test', quoteTimeoutMs: 900, enabled: false },
+      bearer(p.token),
+    );
     expect(free.body).toMatchObject({ status: 'approved', name: 'Renamed', quoteTimeoutMs: 900, enabled: false });
     expectError(await patch(`/partners/coverage/offerings/${o.offeringId}`, {}, bearer(p.token)), 400, 'no_changes');
     // Same lists in another order: no change.
-    expect((await patch(`/partners/coverage/offerings/${o.offeringId}`, { supportedCountries: ['US'], currencies: ['usd'] }, bearer(p.token))).body.status).toBe('approved');
+    expect(
+      (await patch(`/partners/coverage/offerings/${o.offeringId}`, { supportedCountries: ['US'], currencies: ['usd'] }, bearer(p.token))).body.status,
+    ).toBe('approved');
     for (const change of [{ currencies: ['usd', 'cad'] }, { supportedCountries: ['US', 'CA'] }, { baseUrl: `${o.host.baseUrl}/v2` }]) {
       const back = await patch(`/partners/coverage/offerings/${o.offeringId}`, change, bearer(p.token));
       expect(back.body.status, JSON.stringify(change)).toBe('in_review');
@@ -240,7 +254,13 @@ describe('Coverage for operators: offerings and enablements', () => {
 
     await checkSecurity(live.op, { method: 'GET', path: '/coverage/offerings' });
     await checkSecurity(live.op, { method: 'GET', path: '/coverage/enablements' });
-    await checkSecurity(live.op, { method: 'POST', path: '/coverage/enablements', body: { locationId: live.op.locationId, offeringId: o.offeringId }, otherStatus: 404, adminOnly: true });
+    await checkSecurity(live.op, {
+      method: 'POST',
+      path: '/coverage/enablements',
+      body: { locationId: live.op.locationId, offeringId: o.offeringId },
+      otherStatus: 404,
+      adminOnly: true,
+    });
     await checkSecurity(live.op, { method: 'DELETE', path: `/coverage/enablements/${en.body.enablementId}`, otherStatus: 404, adminOnly: true });
     expect((await del(`/coverage/enablements/${en.body.enablementId}`, undefined, k)).status).toBe(200);
     expectError(await del(`/coverage/enablements/${en.body.enablementId}`, undefined, k), 404);
