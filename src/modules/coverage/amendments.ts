@@ -21,9 +21,9 @@ const RETRY_WINDOW_MS = 24 * 3600_000;
 const LEASE_MS = 60_000;
 
 /** Records that a bound policy's booking now runs `start`-`end` (epoch ms). */
-export async function recordMove(ctx: Ctx, policy: PolicyRow, start: number, end: number) {
+export async function recordMove(ctx: Ctx, policy: PolicyRow, start: number, end: number, now = Date.now()) {
   if (policy.status !== 'bound') return;
-  const nowIso = new Date().toISOString();
+  const nowIso = new Date(now).toISOString();
   // A newer window supersedes what was not delivered yet.
   await ctx.db
     .update(coverageAmendments)
@@ -192,7 +192,8 @@ export async function deliverAmendment(ctx: Ctx, amendmentId: string, now = Date
       });
     return;
   }
-  const error = r.outcome === 'ok' ? `decision ${String(decision).slice(0, 40)} is neither accepted nor declined` : `${r.outcome}${r.error ? `: ${r.error}` : ''}`;
+  const error =
+    r.outcome === 'ok' ? `decision ${String(decision).slice(0, 40)} is neither accepted nor declined` : `${r.outcome}${r.error ? `: ${r.error}` : ''}`;
   const delay = backoffMs(a.attempts, 60, 1800);
   const giveUp = (r.outcome !== 'ok' && !retriable(r) && r.outcome !== 'http_error') || now + delay - Date.parse(a.createdAt) > RETRY_WINDOW_MS;
   if (giveUp) await finish(ctx, a, { status: 'failed', lastError: error.slice(0, 500), completedAt: nowIso });

@@ -63,7 +63,10 @@ export async function transferPremium(ctx: Ctx, policy: PolicyRow, offering: Off
       .where(and(eq(coveragePolicies.id, policy.id), eq(coveragePolicies.status, 'bound')));
   } catch (err) {
     ctx.log.error('coverage premium transfer failed', { policyId: policy.id, error: String(err) });
-    await ctx.db.update(coveragePolicies).set({ transferStatus: 'failed', lastError: `transfer: ${String(err)}`.slice(0, 500) }).where(eq(coveragePolicies.id, policy.id));
+    await ctx.db
+      .update(coveragePolicies)
+      .set({ transferStatus: 'failed', lastError: `transfer: ${String(err)}`.slice(0, 500) })
+      .where(eq(coveragePolicies.id, policy.id));
   }
 }
 

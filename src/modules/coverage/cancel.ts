@@ -21,10 +21,7 @@ const forOperator = (ctx: Ctx, customerId: string): Ctx => ({ ...ctx, principal:
 
 /** Marks `/cancel` as due now and queues it. */
 export async function requestCancelCall(ctx: Ctx, policy: PolicyRow) {
-  await ctx.db
-    .update(coveragePolicies)
-    .set({ cancelStatus: 'pending', nextCancelAt: new Date().toISOString() })
-    .where(eq(coveragePolicies.id, policy.id));
+  await ctx.db.update(coveragePolicies).set({ cancelStatus: 'pending', nextCancelAt: new Date().toISOString() }).where(eq(coveragePolicies.id, policy.id));
   const send = ctx.env.EVENTS_QUEUE.send({ kind: 'coverage.cancel', policyId: policy.id });
   ctx.waitUntil(send.catch((err) => ctx.log.warn('coverage cancel deferred to the sweep', { policyId: policy.id, error: String(err) })));
 }

@@ -157,10 +157,7 @@ export async function checkoutWithCoverage(
       .where(and(eq(coverageQuotes.id, q.id), eq(coverageQuotes.status, 'purchasing')));
     throw err;
   }
-  await ctx.db
-    .update(coveragePolicies)
-    .set({ rentalId: result.rentalId })
-    .where(eq(coveragePolicies.id, policyId));
+  await ctx.db.update(coveragePolicies).set({ rentalId: result.rentalId }).where(eq(coveragePolicies.id, policyId));
   enqueueBind(ctx, policyId);
   return {
     ...result,

@@ -40,16 +40,28 @@ export async function raiseFlag(
   await commit(
     sys,
     [
-      ...(operator.email ? [emailStmt(sys, {
-        customerId: policy.customerId,
-        to: operator.email,
-        subject: f.subject,
-        body: `${f.message}\n\nBooking: ${policy.rentalId ?? policy.transactionId}\nPolicy: ${policy.id}\n\nSee GET /coverage/flags and GET /coverage/policies/${policy.id}.`,
-        template: `coverage.${f.kind}`,
-        metadata: { policyId: policy.id, flagId: row.id, ...(policy.rentalId ? { rentalId: policy.rentalId } : {}) },
-      }).stmt] : []),
+      ...(operator.email
+        ? [
+            emailStmt(sys, {
+              customerId: policy.customerId,
+              to: operator.email,
+              subject: f.subject,
+              body: `${f.message}\n\nBooking: ${policy.rentalId ?? policy.transactionId}\nPolicy: ${policy.id}\n\nSee GET /coverage/flags and GET /coverage/policies/${policy.id}.`,
+              template: `coverage.${f.kind}`,
+              metadata: { policyId: policy.id, flagId: row.id, ...(policy.rentalId ? { rentalId: policy.rentalId } : {}) },
+            }).stmt,
+          ]
+        : []),
     ],
-    { audit: { action: `coverage.flag.${f.kind}`, targetType: 'coverage_policy', targetId: policy.id, customerId: policy.customerId, details: { message: f.message } } },
+    {
+      audit: {
+        action: `coverage.flag.${f.kind}`,
+        targetType: 'coverage_policy',
+        targetId: policy.id,
+        customerId: policy.customerId,
+        details: { message: f.message },
+      },
+    },
   );
   return true;
 }

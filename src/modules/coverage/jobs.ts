@@ -36,7 +36,7 @@ export async function sweepCoverage(ctx: Ctx, now: Date) {
   }
 
   for (const m of await movedPolicies(ctx)) {
-    await recordMove(ctx, m.policy, m.start, m.end);
+    await recordMove(ctx, m.policy, m.start, m.end, t);
     out.moves++;
   }
   for (const a of await dueAmendments(ctx, t)) {

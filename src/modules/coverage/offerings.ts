@@ -168,7 +168,10 @@ export async function readiness(ctx: Ctx, offeringId: string) {
       message: 'Connect a payout account (POST /partners/payout-account); payouts go to the US, the UK, the EEA, Canada or Switzerland only',
     });
   else if (payout.status !== 'active')
-    missing.push({ item: 'payout_account', message: `Finish the payout account's onboarding (${payout.accountId}, ${payout.country}) with its onboarding link` });
+    missing.push({
+      item: 'payout_account',
+      message: `Finish the payout account's onboarding (${payout.accountId}, ${payout.country}) with its onboarding link`,
+    });
   if (!fresh.supportedCountries.length) missing.push({ item: 'licensed_country', message: 'List at least one licensed country in supportedCountries' });
   if (!(await activeSecrets(ctx, row.id)).length) missing.push({ item: 'signing_secret', message: 'Rotate the signing secret to make a new one' });
   return {

@@ -75,9 +75,7 @@ async function payoutOut(ctx: Ctx, row: PayoutRow, link: { url: string; expiresA
 
 async function onboardingLink(ctx: Ctx, accountId: string) {
   const url = `${base(ctx)}/partners/payout-account`;
-  return payments(ctx.env)
-    .createAccountLink(accountId, { refreshUrl: url, returnUrl: url })
-    .catch(providerError);
+  return payments(ctx.env).createAccountLink(accountId, { refreshUrl: url, returnUrl: url }).catch(providerError);
 }
 
 /** Connects a payout account in `country` (or continues an unfinished onboarding): answers the onboarding link. */

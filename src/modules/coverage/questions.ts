@@ -117,9 +117,7 @@ export function sanitiseSchema(raw: unknown): Sanitised {
       const raws = Array.isArray(r.options) ? r.options.slice(0, 50) : [];
       options = raws
         .map((o) =>
-          typeof o === 'string' || typeof o === 'number'
-            ? { value: String(o), label: plainText(o, 200) }
-            : optionOf(o as { value?: unknown; label?: unknown }),
+          typeof o === 'string' || typeof o === 'number' ? { value: String(o), label: plainText(o, 200) } : optionOf(o as { value?: unknown; label?: unknown }),
         )
         .filter((o) => o.value && o.value.length <= 200 && o.label);
       if (!options.length) {
@@ -129,7 +127,8 @@ export function sanitiseSchema(raw: unknown): Sanitised {
     }
     let pattern: string | null = null;
     if (type === 'text' && r.pattern != null) {
-      if (typeof r.pattern !== 'string' || r.pattern.length > 200) return { ok: false, reason: `the pattern of ${id} is not a string of at most 200 characters` };
+      if (typeof r.pattern !== 'string' || r.pattern.length > 200)
+        return { ok: false, reason: `the pattern of ${id} is not a string of at most 200 characters` };
       if (hasNestedQuantifier(r.pattern)) return { ok: false, reason: `the pattern of ${id} has a nested quantifier` };
       try {
         new RegExp(`^(?:${r.pattern})$`, 'u');
@@ -150,7 +149,12 @@ export function sanitiseSchema(raw: unknown): Sanitised {
       showIf = {
         field: on,
         equals: typeof eq === 'string' || typeof eq === 'number' || typeof eq === 'boolean' ? eq : null,
-        in: Array.isArray(cond.in) ? cond.in.filter((x) => typeof x === 'string' || typeof x === 'number').map(String).slice(0, 50) : null,
+        in: Array.isArray(cond.in)
+          ? cond.in
+              .filter((x) => typeof x === 'string' || typeof x === 'number')
+              .map(String)
+              .slice(0, 50)
+          : null,
       };
       if (showIf.equals === null && !showIf.in) {
         dropped.push({ id, reason: 'a condition without equals or in' });

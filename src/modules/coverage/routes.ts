@@ -552,4 +552,3 @@ text: it is escaped into Berth's template, with the offering's support address a
   status: 201,
   errors: [401, 403, 404, 409, 429],
 });
-

@@ -1,15 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { zEmail, zId, zLimit, zOffset } from '../../lib/openapi';
 import { BookBody, BookResult } from '../bookings/types';
-import {
-  DEPOSIT_EFFECTS,
-  FIELD_TYPES,
-  MAX_QUOTE_TIMEOUT_MS,
-  MESSAGE_CATEGORIES,
-  POLICY_STATUSES,
-  QUOTE_STATUSES,
-  RESCHEDULE_DELIVERIES,
-} from './types';
+import { DEPOSIT_EFFECTS, FIELD_TYPES, MAX_QUOTE_TIMEOUT_MS, MESSAGE_CATEGORIES, POLICY_STATUSES, QUOTE_STATUSES, RESCHEDULE_DELIVERIES } from './types';
 
 const country = () =>
   z
