@@ -29,3 +29,4 @@ export { policyDetail, policyList, publicCoverage } from './policies';
 export { requestMessage, underwriterAuth } from './messages';
 export { sweepCoverage, onBindMessage, onCancelMessage, onRescheduleMessage } from './jobs';
 export { sanitiseSchema, validateAnswers, hasNestedQuantifier } from './questions';
+export { ensureSandboxCoverage, type SandboxCoverage } from './sandbox';
