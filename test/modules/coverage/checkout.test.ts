@@ -6,7 +6,7 @@ import { coveragePolicies, coverageQuotes } from '../../../src/db/schema/coverag
 import { simPaymentIntents } from '../../../src/db/schema/payments';
 import { ledgerEntries } from '../../../src/db/schema/bookings';
 import { locations } from '../../../src/db/schema/locations';
-import { EXPERT, SOME, bearer, bookWith, buyCoverage, installNetwork, operator, quote, restoreNetwork, window2h, world } from './helpers';
+import { EXPERT, SOME, bearer, bookWith, buyCoverage, installNetwork, quote, restoreNetwork, window2h, world } from './helpers';
 import { at } from '../bookings/factories';
 
 beforeEach(installNetwork);
@@ -150,7 +150,7 @@ describe('Coverage quotes', () => {
 });
 
 describe('Answers and requote', () => {
-  it('validates answers against the pinned schema before /requote: required, minAgeYears on the rental date, pattern, options; hidden questions are not sent', async () => {
+  it('validates answers against the pinned schema before /requote (required, minAgeYears, pattern, options); hidden questions are not sent', async () => {
     const w = await world();
     const win = { startTime: at('America/New_York', 3, '10:00'), endTime: at('America/New_York', 3, '12:00') };
     const card = (await quote(w, win)).body.data[0];
@@ -270,7 +270,7 @@ describe('Checkout with coverage', () => {
     await checkSecurity(w.op, { method: 'POST', path: '/coverage/checkout', body: bookWith(w, window2h(6), null) });
   });
 
-  it('never blocks the rental: unknown, used, unanswered, mismatched, pay-later quotes and a checkout with the underwriter down all book without coverage', async () => {
+  it('never blocks the rental: unknown, used, unanswered, mismatched, pay-later quotes and a disabled offering book without coverage', async () => {
     const w = await world();
     const book = async (quoteId: string | null, win = window2h(), extra: Record<string, unknown> = {}) => {
       const r = await post('/coverage/checkout', bookWith(w, win, quoteId, extra), k(w));

@@ -18,7 +18,7 @@ const bound = (id: string) => eventually(async () => ((await policyOf(id))?.stat
 const MIN = 60_000;
 
 describe('Bind after payment', () => {
-  it('binds from the queue with the renter identity; the policy and https document show on the renter page; the premium is transferred after the bind', async () => {
+  it('binds from the queue with the renter identity; policy and https document on the renter page; premium transferred after the bind', async () => {
     const w = await world();
     const { policyId, booking } = await buyCoverage(w);
     const p = (await bound(policyId))!;
@@ -91,7 +91,7 @@ describe('Bind after payment', () => {
     expect(await db().select().from(simTransfers).where(eq(simTransfers.id, p.transferId!)).all()).toHaveLength(1);
   });
 
-  it('a bind still failing is flagged to the operator within 30 minutes (endpoint and e-mail); the booking stands; the renter page says not issued yet', async () => {
+  it('a bind still failing is flagged within 30 minutes (endpoint and e-mail); the booking stands; the renter page says not issued yet', async () => {
     const w = await world({ behaviour: 'error-bind' });
     const { policyId, booking } = await buyCoverage(w);
     await eventually(async () => (await policyOf(policyId))?.bindAttempts === 1);
@@ -317,7 +317,7 @@ describe('Message requests', () => {
 });
 
 describe('Signatures', () => {
-  it('every call verifies with an independent HMAC; a rotation signs with both secrets for the overlap; the reference underwriter refuses unsigned and stale requests', async () => {
+  it('calls verify with an independent HMAC; a rotation signs with both secrets; the reference underwriter refuses unsigned and stale requests', async () => {
     const w = await world();
     await buyCoverage(w);
     for (const c of w.host.calls()) {
