@@ -3,8 +3,9 @@
  * booking is caught twice: the `booking.rescheduled` hook, and the 5-minute sweep that compares each
  * bound policy's covered window with its booking's current dates. A change becomes one amendment per
  * policy and window (a retry is the same amendment; a newer change supersedes a pending older one),
- * delivered as the review fixed: `hourly` (the sweep, within the hour), `immediate` (the queue, at
- * once) or `none` (recorded, never sent). A bare 200 is acceptance; a decline leaves the policy
+ * delivered from the queue as the review fixed: `hourly` (after 5 minutes, so quick successive moves
+ * collapse; within the hour with retries), `immediate` (at once) or `none` (recorded, never sent); the
+ * sweep delivers what the queue lost. A bare 200 is acceptance; a decline leaves the policy
  * `not_covered` and flags the operator ("paid renter no longer covered"); a price in the answer is
  * ignored and logged (the renter already paid).
  */
@@ -18,6 +19,8 @@ import { activePolicyOfRental, getOffering, getPolicy, getQuote } from './querie
 import type { AmendmentRow, PolicyRow } from './views';
 
 const RETRY_WINDOW_MS = 24 * 3600_000;
+/** `hourly` delivery waits this long (then the queue delivers; the sweep every 5 minutes is the net): well within the hour. */
+export const HOURLY_DELAY_MS = 5 * 60_000;
 const LEASE_MS = 60_000;
 
 /** Records that a bound policy's booking now runs `start`-`end` (epoch ms). */
@@ -38,6 +41,8 @@ export async function recordMove(ctx: Ctx, policy: PolicyRow, start: number, end
   if (start === policy.coveredStart && end === policy.coveredEnd) return;
   const offering = await getOffering(ctx, policy.offeringId);
   const mode = offering?.rescheduleDelivery ?? 'hourly';
+  // Hourly: delivered from the queue after HOURLY_DELAY_MS (quick successive moves collapse into one amendment), the sweep as the net.
+  const dueAt = new Date(now + (mode === 'hourly' ? HOURLY_DELAY_MS : 0)).toISOString();
   const id = newId('cam');
   const inserted = await ctx.db
     .insert(coverageAmendments)
@@ -48,7 +53,7 @@ export async function recordMove(ctx: Ctx, policy: PolicyRow, start: number, end
       start,
       end,
       status: mode === 'none' ? 'skipped' : 'pending',
-      dueAt: nowIso,
+      dueAt,
       reason: mode === 'none' ? 'reschedule delivery is none for this offering' : null,
       completedAt: mode === 'none' ? nowIso : null,
     })
@@ -56,33 +61,31 @@ export async function recordMove(ctx: Ctx, policy: PolicyRow, start: number, end
     .returning()
     .get();
   // The same window again: an amendment superseded earlier becomes due again; a delivered one stays as it is.
-  if (!inserted && mode !== 'none')
-    await ctx.db
-      .update(coverageAmendments)
-      .set({ status: 'pending', dueAt: nowIso, completedAt: null })
-      .where(
-        and(
-          eq(coverageAmendments.policyId, policy.id),
-          eq(coverageAmendments.start, start),
-          eq(coverageAmendments.end, end),
-          eq(coverageAmendments.status, 'superseded'),
-        ),
-      );
-  if (mode === 'immediate') {
-    const target = inserted?.id ?? (await amendmentFor(ctx, policy.id, start, end))?.id;
-    if (target) {
-      const send = ctx.env.EVENTS_QUEUE.send({ kind: 'coverage.reschedule', amendmentId: target });
-      ctx.waitUntil(send.catch((err) => ctx.log.warn('coverage reschedule deferred to the sweep', { amendmentId: target, error: String(err) })));
-    }
-  }
+  const again =
+    !inserted && mode !== 'none'
+      ? await ctx.db
+          .update(coverageAmendments)
+          .set({ status: 'pending', dueAt, completedAt: null })
+          .where(
+            and(
+              eq(coverageAmendments.policyId, policy.id),
+              eq(coverageAmendments.start, start),
+              eq(coverageAmendments.end, end),
+              eq(coverageAmendments.status, 'superseded'),
+            ),
+          )
+          .returning()
+          .get()
+      : undefined;
+  const fresh = inserted ?? again;
+  if (fresh && mode !== 'none') queueDelivery(ctx, fresh.id, mode === 'hourly' ? HOURLY_DELAY_MS : 0);
 }
 
-const amendmentFor = (ctx: Ctx, policyId: string, start: number, end: number) =>
-  ctx.db
-    .select()
-    .from(coverageAmendments)
-    .where(and(eq(coverageAmendments.policyId, policyId), eq(coverageAmendments.start, start), eq(coverageAmendments.end, end)))
-    .get();
+/** Queues a delivery (a lost message is picked up by the 5-minute sweep once due). */
+function queueDelivery(ctx: Ctx, amendmentId: string, delayMs: number) {
+  const send = ctx.env.EVENTS_QUEUE.send({ kind: 'coverage.reschedule', amendmentId }, delayMs ? { delaySeconds: Math.ceil(delayMs / 1000) } : undefined);
+  ctx.waitUntil(send.catch((err) => ctx.log.warn('coverage reschedule deferred to the sweep', { amendmentId, error: String(err) })));
+}
 
 /** Hook: a booking moved (operator, widget, channel or app: every path through rescheduleBooking). */
 export async function onBookingRescheduled(ctx: Ctx, e: { customerId: string; rentalId: string; start: number; end: number }) {
@@ -197,5 +200,8 @@ export async function deliverAmendment(ctx: Ctx, amendmentId: string, now = Date
   const delay = backoffMs(a.attempts, 60, 1800);
   const giveUp = (r.outcome !== 'ok' && !retriable(r) && r.outcome !== 'http_error') || now + delay - Date.parse(a.createdAt) > RETRY_WINDOW_MS;
   if (giveUp) await finish(ctx, a, { status: 'failed', lastError: error.slice(0, 500), completedAt: nowIso });
-  else await finish(ctx, a, { status: 'pending', lastError: error.slice(0, 500), dueAt: new Date(now + delay).toISOString() });
+  else {
+    await finish(ctx, a, { status: 'pending', lastError: error.slice(0, 500), dueAt: new Date(now + delay).toISOString() });
+    queueDelivery(ctx, a.id, delay);
+  }
 }

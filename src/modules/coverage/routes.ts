@@ -198,7 +198,8 @@ export const approveOffering = route({
   ...platform,
   summary: 'Approve an offering in review; fixes how date changes reach /reschedule',
   description: `in_review -> approved: live operators may enable it per location and real renters are offered it. \`rescheduleDelivery\`: \`hourly\`
-(default: within the hour, by the 5-minute sweep), \`immediate\` (queued at once) or \`none\` (never called; recorded). Another status: 409
+(default: within the hour: queued 5 minutes after the change, so quick successive moves collapse, retried), \`immediate\` (queued at once)
+or \`none\` (never called; recorded). Another status: 409
 \`invalid_state\`.`,
   params: s.OfferingParams,
   body: s.ApproveBody,

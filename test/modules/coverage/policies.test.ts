@@ -151,6 +151,8 @@ describe('Reschedule', () => {
     expect(d.body.amendments).toEqual([expect.objectContaining({ startTime: to.startTime, endTime: to.endTime, status: 'pending' })]);
     expect(w.host.calls('reschedule')).toHaveLength(0);
     await sweepAt(0);
+    expect(w.host.calls('reschedule')).toHaveLength(0);
+    await sweepAt(6 * MIN);
     d = await get(`/coverage/policies/${policyId}`, k(w));
     expect(d.body.amendments[0].status).toBe('accepted');
     expect(d.body.covered).toEqual(to);
@@ -164,14 +166,14 @@ describe('Reschedule', () => {
     const calls = await get(`/partners/coverage/offerings/${w.offeringId}/calls?limit=100`, bearer(w.partner.token));
     expect(calls.body.data.some((c: any) => c.endpoint === 'reschedule:rejected' && /ignored/.test(c.error))).toBe(true);
     // Nothing more to send: the sweep does not call again.
-    await sweepAt(10 * MIN);
+    await sweepAt(20 * MIN);
     expect(w.host.calls('reschedule')).toHaveLength(1);
 
     // A bare 200 is acceptance too.
     w.host.behave('bare-reschedule');
     const back = window2h(6);
     await post(`/coreBooking/${booking.rentalId}/reschedule`, back, k(w));
-    await sweepAt(0);
+    await sweepAt(6 * MIN);
     expect((await get(`/coverage/policies/${policyId}`, k(w))).body.covered).toEqual(back);
   });
 
@@ -185,7 +187,8 @@ describe('Reschedule', () => {
       .update(bookings)
       .set({ start: Date.parse(to.startTime), end: Date.parse(to.endTime) })
       .where(eq(bookings.id, booking.rentalId));
-    const swept = await sweepAt(0);
+    await sweepAt(0);
+    const swept = await sweepAt(6 * MIN);
     const d = await get(`/coverage/policies/${policyId}`, k(w));
     expect(d.body.status, JSON.stringify([swept['coverage.sweep'], d.body])).toBe('not_covered');
     expect(d.body.amendments[0]).toMatchObject({ status: 'declined', reason: expect.stringMatching(/outside the covered season/) });
