@@ -51,6 +51,7 @@ import geofences from './geofences/module';
 import assetPools from './asset-pools/module';
 import partnerCalls from './partner-calls/module';
 import octo from './octo/module';
+import coverage from './coverage/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -111,4 +112,5 @@ export const modules: ModuleDef[] = [
   assetPools,
   partnerCalls,
   octo,
+  coverage,
 ];

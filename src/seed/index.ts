@@ -17,6 +17,7 @@ import { membershipsSeed } from './memberships';
 import { partnersSeed } from './partners';
 import { marina2Seed } from './marina2';
 import { octoSeed } from './octo';
+import { coverageSeed } from './coverage';
 
 export { SEED, type SeedStep } from './types';
 
@@ -159,6 +160,7 @@ export const SEED_STEPS: SeedStep[] = [
   partnersSeed,
   marina2Seed,
   octoSeed,
+  coverageSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

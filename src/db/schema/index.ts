@@ -34,3 +34,4 @@ export * from './public-slips';
 export * from './haul-services';
 export * from './meter-readings';
 export * from './octo';
+export * from './coverage';
