@@ -144,6 +144,7 @@ export const webhook = route({
   tags,
   summary: "The payment provider's webhook (backup issuing of gift cards)",
   access: 'none',
+  ok: s.WebhookResult,
   description: `Verifies the \`Stripe-Signature\` header (HMAC-SHA256 of \`{t}.{raw body}\` with \`STRIPE_WEBHOOK_SECRET\`, 5 minutes tolerance): 400 \`webhook_not_configured\` without a secret, 400 \`invalid_signature\` on a missing, stale or wrong one. On \`payment_intent.succeeded\` of a gift-card purchase it issues the card (at most once, whichever of the webhook and confirm-payment comes first); other events answer 200 \`handled: false\`.`,
 });
 
@@ -155,6 +156,7 @@ export const sendEmail = route({
   summary: 'Queue the gift e-mail of a card',
   access: 'public',
   body: s.SendEmailBody,
+  ok: s.GiftCardEmailSent,
   errors: [],
   description: `Queues the e-mail (code, value, message, expiry) to \`recipientEmail\` in the outbox (GET /outbox/messages). The card must exist with that code and value (400 otherwise); an invalid e-mail answers 400. ${PUBLIC}`,
 });
