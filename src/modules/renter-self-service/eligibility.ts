@@ -62,6 +62,7 @@ export async function eligibilityOf(ctx: Ctx, b: BookingRow, now = Date.now()): 
   return {
     rentalId: b.id,
     transactionId: b.transactionId,
+    customerId: b.customerId,
     status: b.status,
     cancellable: reason === null,
     reason,

@@ -129,6 +129,7 @@ describe('GET /public/bookings/{rentalId}/cancellation-eligibility', () => {
     expect(r.body).toMatchObject({
       rentalId,
       transactionId,
+      customerId: op.customerId,
       status: 'confirmed',
       cancellable: true,
       reason: null,
