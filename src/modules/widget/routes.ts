@@ -16,7 +16,7 @@ export const page = route({
   description: `The renter-facing booking page. Embed it on any site with
 \`<script src="{base_url}/widget.js" data-customer="cus_..." async></script>\` (optional \`data-item\`, \`data-date\`, \`data-location\`,
 \`data-ref\`, \`data-height\`): the script opens this page in an iframe that reserves its height and grows with the page. Deep links:
-\`?customer=&item=&date=YYYY-MM-DD&location=&ref=\` open an item's calendar at a date; \`?pass=<rentalId>\` shows a booking's pass,
+\`?customer=&item=&date=YYYY-MM-DD&location=&ref=\` open an item's calendar at a date; \`?pass=<rentalId>\` is the renter's booking page (pass, coverage),
 \`?manage=<rentalId>\` its cancellation. Flow: items, month calendar (open, nearly full and sold-out days), times in the location's zone (labelled),
 party, add-ons, protection plan (when offered), promo or gift code, coverage (the underwriter's card and questions, when the location offers
 coverage), renter details, waiver (when the location has one), payment (the simulator's
@@ -55,8 +55,8 @@ export const quote = route({
   description: `Prices the order exactly as the checkout will (rental or tickets, add-ons, promo or gift code, taxes, tip; dollars) and checks the
 time with the widget's rules (minimum notice, advance window) without reserving anything: \`available\` false with \`reasons\` when it is taken or
 closed. A gift card (\`promoCode\` naming one, or \`giftCardCode\`) does not lower the total: \`giftCard.applied\` says what it pays and \`amountDue\`
-what the card is charged. An unknown, expired or inapplicable code answers 400 \`invalid_promo_code\`; a tour time that is not a departure 409 \`unavailable\`; a
-private or unknown item 404. No credentials needed.`,
+what the card is charged. An unknown, expired or inapplicable code answers 400 \`invalid_promo_code\`; a tour time that is not a departure
+409 \`unavailable\`; a private or unknown item 404. No credentials needed.`,
 });
 
 export const checkout = route({
