@@ -215,12 +215,10 @@ async function bookBoatThroughEmbed() {
   await shot(page, 'boat-times');
   await frame.locator('.bw-slot:not(.is-sold_out)').first().click();
   await frame.locator('#bw-summary dl').waitFor();
-  await frame
-    .getByRole('checkbox', { name: /Cooler with ice/ })
-    .check()
-    .catch(async () => {
-      await frame.getByRole('button', { name: /More: Cooler with ice/ }).click();
-    });
+  // The cooler is a checkbox, or a counter when more than one can be rented.
+  const cooler = frame.getByRole('checkbox', { name: /Cooler with ice/ });
+  if (await cooler.count()) await cooler.check();
+  else await frame.getByRole('button', { name: /More: Cooler with ice/ }).click();
   await frame
     .locator('#bw-summary dd', { hasText: '$15.00' })
     .first()
@@ -235,6 +233,11 @@ async function bookBoatThroughEmbed() {
   await frame.getByText(`Gift card ${giftCode} pays $25.00.`).waitFor();
   await frame.locator('#bw-summary', { hasText: 'Due now by card' }).waitFor();
   await shot(page, 'boat-extras');
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  // Miami offers coverage: the card is shown; this renter goes on without it (the default).
+  await frame.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+  assert.ok(await frame.getByRole('radio', { name: /^Add Reference Boat Cover for \$/ }).isVisible());
+  assert.ok(await frame.getByRole('radio', { name: 'No coverage' }).isChecked());
   await frame.getByRole('button', { name: 'Continue' }).click();
   await frame.getByRole('heading', { name: 'Your details' }).waitFor();
   await frame.getByLabel('First name').fill('Rita');
@@ -356,6 +359,13 @@ async function bookTourByKeyboard() {
     if ((await page.evaluate(() => document.activeElement?.textContent)) === 'Continue') break;
   }
   await shot(page, 'tour-keyboard-extras');
+  await press('Enter');
+  // The coverage step: "No coverage" is chosen; Tab to Continue.
+  await page.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+  for (let i = 0; i < 10; i++) {
+    await press('Tab');
+    if ((await page.evaluate(() => document.activeElement?.textContent)) === 'Continue') break;
+  }
   await press('Enter');
   await page.getByRole('heading', { name: 'Your details' }).waitFor();
   await press('Tab');
@@ -650,9 +660,16 @@ async function bookWithUnderwriterDown() {
     rentalId = new URL(await page.getByRole('link', { name: 'Manage or cancel' }).getAttribute('href')).searchParams.get('manage');
     const b = await call('GET', `/coreBooking/${rentalId}`);
     assert.equal(b.body.status, 'confirmed', b.text);
-    const p = await call('GET', `/coverage/policies?${new URLSearchParams({ rentalId })}`);
+    // The bind was tried from the queue and failed; the policy waits for the next retry.
+    let p;
+    for (let i = 0; i < 60; i++) {
+      p = await call('GET', `/coverage/policies?${new URLSearchParams({ rentalId })}`);
+      if (p.body.data[0]?.bindAttempts >= 1) break;
+      await new Promise((res) => setTimeout(res, 500));
+    }
     assert.equal(p.body.data[0].status, 'pending', p.text);
     assert.ok(p.body.data[0].bindAttempts >= 1, p.text);
+    assert.match(p.body.data[0].lastError ?? '', /500|http_error/, p.text);
   });
   assert.deepEqual(external, []);
   assert.deepEqual(errors, []);
