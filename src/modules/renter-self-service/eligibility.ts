@@ -21,6 +21,7 @@ export type IneligibleReason =
 export interface Eligibility {
   rentalId: string;
   transactionId: string;
+  customerId: string;
   status: string;
   cancellable: boolean;
   reason: IneligibleReason | null;
