@@ -4,6 +4,7 @@ import { devModule } from './dev/module';
 
 export { InventoryLock } from '../durable-objects/inventory-lock';
 export { RateLimiter } from '../durable-objects/rate-limiter';
+export { AccountingQueue } from '../durable-objects/accounting-queue';
 
 /**
  * The development entry point (`wrangler dev`, `npm start`, `npm run bench`): the API plus the

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InventoryLock } from '../durable-objects/inventory-lock';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
+import type { AccountingQueue } from '../durable-objects/accounting-queue';
 import type { QueueMessage } from './lib/module';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
@@ -10,6 +11,8 @@ export interface Env {
   INVENTORY_LOCK: DurableObjectNamespace<InventoryLock>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   EVENTS_QUEUE: Queue<QueueMessage>;
+  /** One AccountingQueue object per operator: journal exports sent at the accounting provider's pace. */
+  ACCOUNTING_QUEUE: DurableObjectNamespace<AccountingQueue>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';
   /** `debug`, `info` (default), `warn` or `error`: log lines under this level are dropped. */
@@ -33,6 +36,20 @@ export interface Env {
   /** Identity provider management API (optional; without it invitations are recorded only). */
   IDP_DOMAIN?: string;
   IDP_MANAGEMENT_TOKEN?: string;
+  /** Integrations: AES-GCM key (base64, 32 bytes) for stored provider credentials and signed OAuth state (development has a fixed default). */
+  INTEGRATIONS_ENCRYPTION_KEY?: string;
+  /** `on`: development and tests call the real providers (with their secrets) instead of the offline simulators. */
+  INTEGRATIONS_LIVE?: string;
+  /** The dashboard the OAuth callbacks send the user back to (default http://localhost:5173). */
+  FRONTEND_URL?: string;
+  /** Calendar sync (Google Calendar OAuth client); without it development simulates the provider. */
+  GOOGLE_CALENDAR_CLIENT_ID?: string;
+  GOOGLE_CALENDAR_CLIENT_SECRET?: string;
+  /** Accounting (Wave OAuth application); without it development simulates the provider. */
+  ACCOUNTING_CLIENT_ID?: string;
+  ACCOUNTING_CLIENT_SECRET?: string;
+  /** Tour marketplace API base (availability notifications sent with each operator's outbound key). */
+  MARKETPLACE_API_URL?: string;
   /** Development only: token that allows POST /__dev/seed. */
   DEV_SEED_TOKEN?: string;
   DEMO_API_KEY?: string;
@@ -70,6 +87,14 @@ const Common = z.object({
   TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
   IDP_DOMAIN: optional(z.string().min(1)),
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
+  INTEGRATIONS_ENCRYPTION_KEY: optional(base64Key32),
+  INTEGRATIONS_LIVE: optional(z.enum(['on', 'off'])),
+  FRONTEND_URL: optional(z.string().url()),
+  GOOGLE_CALENDAR_CLIENT_ID: optional(z.string().min(8)),
+  GOOGLE_CALENDAR_CLIENT_SECRET: optional(z.string().min(8)),
+  ACCOUNTING_CLIENT_ID: optional(z.string().min(8)),
+  ACCOUNTING_CLIENT_SECRET: optional(z.string().min(8)),
+  MARKETPLACE_API_URL: optional(z.string().url()),
 });
 
 /** Staging and production: the identity provider, the payment provider and the widget key are required. */
@@ -77,6 +102,7 @@ const Deployed = Common.extend({
   JWKS_URL: z.string().url(),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)'),
   WIDGET_ENCRYPTION_KEY: base64Key32,
+  INTEGRATIONS_ENCRYPTION_KEY: base64Key32,
 });
 
 export class ConfigError extends Error {}

@@ -3,6 +3,7 @@ import { createWorker } from './worker';
 
 export { InventoryLock } from '../durable-objects/inventory-lock';
 export { RateLimiter } from '../durable-objects/rate-limiter';
+export { AccountingQueue } from '../durable-objects/accounting-queue';
 
 /** The production entry point (staging and production): the API's modules and nothing else. */
 export default createWorker(modules);

@@ -23,6 +23,10 @@ import holds from './holds/module';
 import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
+import calendarSync from './calendar-sync/module';
+import structuredData from './structured-data/module';
+import marketplace from './marketplace/module';
+import accounting from './accounting/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -53,4 +57,8 @@ export const modules: ModuleDef[] = [
   drydock,
   waitlist,
   sandbox,
+  calendarSync,
+  structuredData,
+  marketplace,
+  accounting,
 ];

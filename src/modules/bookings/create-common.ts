@@ -31,6 +31,11 @@ export interface CreateBookingOptions {
   transactionId?: string;
   /** Extra statements and events written in the same batch (an idempotency claim, ...). */
   statements?: Stmt[];
+  /**
+   * Allocations of these sources (a marketplace hold this sale turns into a booking) do not block
+   * the sale inside the lock and are deactivated at the start of the booking's batch.
+   */
+  consumeSourceIds?: string[];
   events?: DomainEvent[];
 }
 

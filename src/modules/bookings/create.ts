@@ -141,6 +141,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
       privateCharter: p.tour?.privateCharter,
       enforceRules: source !== 'operator',
       holdEmail: ci.email,
+      ...(opts.consumeSourceIds?.length ? { excludeSourceIds: opts.consumeSourceIds } : {}),
     },
   }));
   const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx.env, reqs)]);

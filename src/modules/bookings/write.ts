@@ -65,6 +65,16 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     );
   }
 
+  // Holds the sale replaces (a marketplace reservation): their allocations go before the booking's come in.
+  if (w.opts.consumeSourceIds?.length) {
+    statements.push(
+      ctx.db
+        .update(allocations)
+        .set({ active: false })
+        .where(and(eq(allocations.customerId, w.customerId), inArray(allocations.sourceId, w.opts.consumeSourceIds), eq(allocations.active, true))),
+    );
+  }
+
   const paidShares = shares(
     w.paidNow,
     w.quotes.map((q) => q.total),

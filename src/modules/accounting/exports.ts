@@ -1,0 +1,237 @@
+/**
+ * Daily journal exports: one per location and local date (unique row: idempotent), built from the
+ * ledger, checked balanced (debits = credits) before anything is sent, and handed to the
+ * operator's AccountingQueue Durable Object, which sends them one at a time at the pace the
+ * accounting provider allows. A sent export is never sent again; the provider also deduplicates on
+ * its `externalId`.
+ */
+import { and, count, desc, eq, gte, isNull, lt } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { ownCustomer, requirePermission, systemCtx } from '../../lib/context';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { addDays, dayBounds, localDate } from '../../lib/time';
+import type { Env } from '../../env';
+import { accountingProvider, isBalanced } from '../../adapters/accounting';
+import { ProviderError } from '../../adapters/simulators';
+import { acctExports, acctLinks } from '../../db/schema/accounting';
+import { ledgerEntries } from '../../db/schema/bookings';
+import { locations } from '../../db/schema/locations';
+import { acctFail } from './errors';
+import { buildJournal, type GlKey } from './journal';
+import { linkOf, missingMappings, tokenOf, type LinkRow } from './connection';
+
+type ExportRow = typeof acctExports.$inferSelect;
+type LocationRow = typeof locations.$inferSelect;
+
+/** A transient failure is retried this many times (with backoff) before the export is marked failed. */
+export const MAX_ATTEMPTS = 8;
+
+export const exportOut = (e: ExportRow) => ({
+  exportId: e.id,
+  businessId: e.customerId,
+  locationId: e.locationId,
+  date: e.date,
+  currency: e.currency,
+  status: e.status,
+  lines: e.lines.map((l) => ({ ...l, debit: l.debit / 100, credit: l.credit / 100 })),
+  totalDebit: e.totalDebit / 100,
+  totalCredit: e.totalCredit / 100,
+  balanced: e.totalDebit === e.totalCredit,
+  entryCount: e.entryCount,
+  externalId: e.externalId,
+  attempts: e.attempts,
+  lastError: e.lastError,
+  sentAt: e.sentAt,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+export const externalIdOf = (e: Pick<ExportRow, 'customerId' | 'locationId' | 'date'>) => `berth:${e.customerId}:${e.locationId}:${e.date}`;
+
+const accountOf = (link: LinkRow) => (key: GlKey) => link.glMappings?.[key] ?? (key === 'bank' ? link.bankAccountId : null);
+
+/** Hands an export to the operator's queue object. */
+export async function enqueue(env: Env, customerId: string, exportId: string) {
+  const q = env.ACCOUNTING_QUEUE.get(env.ACCOUNTING_QUEUE.idFromName(customerId));
+  return q.enqueue({ exportId, customerId });
+}
+
+function ready(link: LinkRow | undefined): asserts link is LinkRow {
+  if (!link || link.status !== 'connected') throw acctFail('accounting_not_connected', 'The accounting system is not connected');
+  const missing = [...(!link.acctBusinessId ? ['acctBusinessId'] : []), ...(!link.bankAccountId ? ['bankAccountId'] : [])];
+  if (missing.length)
+    throw acctFail('accounting_not_ready', `Choose ${missing.join(' and ')} before exporting`, { details: missing.map((f) => ({ field: f, message: 'not set' })) });
+}
+
+/** The export of a location and date, built and queued the first time; the same row afterwards (a failed one is rebuilt and queued again). */
+export async function ensureExport(ctx: Ctx, link: LinkRow, loc: LocationRow, date: string): Promise<ExportRow> {
+  const where = and(eq(acctExports.customerId, loc.customerId), eq(acctExports.locationId, loc.id), eq(acctExports.date, date));
+  const existing = await ctx.db.select().from(acctExports).where(where).get();
+  if (existing && existing.status !== 'failed') {
+    if (existing.status === 'queued') await enqueue(ctx.env, loc.customerId, existing.id);
+    return existing;
+  }
+  const { start, end } = dayBounds(date, loc.timezone);
+  const entries = await ctx.db
+    .select({ entryType: ledgerEntries.entryType, amount: ledgerEntries.amount, source: ledgerEntries.source, description: ledgerEntries.description, currency: ledgerEntries.currency })
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.customerId, loc.customerId),
+        eq(ledgerEntries.locationId, loc.id),
+        gte(ledgerEntries.occurredAt, new Date(start).toISOString()),
+        lt(ledgerEntries.occurredAt, new Date(end).toISOString()),
+        isNull(ledgerEntries.deletedAt),
+      ),
+    )
+    .all();
+  const journal = buildJournal(
+    entries.filter((e) => e.currency === loc.currency),
+    accountOf(link),
+  );
+  if (!isBalanced(journal.lines)) throw new ApiError('internal', `The journal of ${loc.id} on ${date} is not balanced; nothing was sent`);
+  const missing = missingMappings(link, journal.keys);
+  if (missing.length)
+    throw acctFail('accounting_not_ready', `Map these GL accounts first (PUT /acct/gl-mappings): ${missing.join(', ')}`, {
+      details: missing.map((k) => ({ field: `glMappings.${k}`, message: 'not mapped' })),
+    });
+  const now = new Date().toISOString();
+  const values = {
+    currency: loc.currency,
+    status: journal.lines.length ? ('queued' as const) : ('empty' as const),
+    lines: journal.lines,
+    totalDebit: journal.totalDebit,
+    totalCredit: journal.totalCredit,
+    entryCount: journal.entryCount,
+    attempts: 0,
+    lastError: null,
+    updatedAt: now,
+  };
+  if (existing) await ctx.db.update(acctExports).set(values).where(and(where, eq(acctExports.status, 'failed')));
+  else await ctx.db.insert(acctExports).values({ id: newId('acx'), customerId: loc.customerId, locationId: loc.id, date, ...values }).onConflictDoNothing();
+  const row = (await ctx.db.select().from(acctExports).where(where).get())!;
+  if (row.status === 'queued') await enqueue(ctx.env, loc.customerId, row.id);
+  return row;
+}
+
+/** POST /acct/journal-exports: export a finished day of a location now (idempotent: the same export afterwards). */
+export async function createExport(ctx: Ctx, input: { businessId: string; locationId: string; date: string }) {
+  const customerId = ownCustomer(ctx, input.businessId);
+  requirePermission(ctx, 'accounting');
+  const loc = await ctx.db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.id, input.locationId), eq(locations.customerId, customerId)))
+    .get();
+  if (!loc) throw notFound('Location');
+  if (input.date >= localDate(Date.now(), loc.timezone))
+    throw new ApiError('bad_request', 'Only finished days can be exported (the date must be before today at the location)', {
+      details: [{ field: 'date', message: 'must be a past day' }],
+    });
+  const link = await linkOf(ctx, customerId);
+  ready(link);
+  const existed = await ctx.db
+    .select({ id: acctExports.id })
+    .from(acctExports)
+    .where(and(eq(acctExports.customerId, customerId), eq(acctExports.locationId, loc.id), eq(acctExports.date, input.date)))
+    .get();
+  const row = await ensureExport(ctx, link, loc, input.date);
+  return { created: !existed, export: exportOut(row) };
+}
+
+/** GET /acct/journal-exports */
+export async function listExports(ctx: Ctx, q: { businessId: string; locationId?: string; date?: string; limit: number; offset: number }) {
+  const customerId = ownCustomer(ctx, q.businessId);
+  requirePermission(ctx, 'accounting');
+  const where = and(
+    eq(acctExports.customerId, customerId),
+    q.locationId ? eq(acctExports.locationId, q.locationId) : undefined,
+    q.date ? eq(acctExports.date, q.date) : undefined,
+  );
+  const [rows, total] = await Promise.all([
+    ctx.db.select().from(acctExports).where(where).orderBy(desc(acctExports.date), desc(acctExports.createdAt)).limit(q.limit).offset(q.offset).all(),
+    ctx.db.select({ n: count() }).from(acctExports).where(where).get(),
+  ]);
+  const queue = await ctx.env.ACCOUNTING_QUEUE.get(ctx.env.ACCOUNTING_QUEUE.idFromName(customerId)).status();
+  return { data: rows.map(exportOut), total: total?.n ?? 0, limit: q.limit, offset: q.offset, queue };
+}
+
+export type SendOutcome = { outcome: 'sent' | 'failed' | 'done' } | { outcome: 'retry'; error: string } | { outcome: 'rate_limited'; retryAfterMs: number };
+
+/** Sends one queued export (called by the AccountingQueue object, one at a time per operator). */
+export async function sendExport(env: Env, exportId: string, giveUp = false): Promise<SendOutcome> {
+  const ctx = systemCtx(env, { requestId: `acct_${exportId}` });
+  const row = await ctx.db.select().from(acctExports).where(eq(acctExports.id, exportId)).get();
+  if (!row || row.status !== 'queued') return { outcome: 'done' };
+  const tctx = systemCtx(env, { customerId: row.customerId, requestId: ctx.requestId });
+  const where = and(eq(acctExports.id, row.id), eq(acctExports.status, 'queued'));
+  const fail = async (message: string) => {
+    await tctx.db.update(acctExports).set({ status: 'failed', lastError: message.slice(0, 500), attempts: row.attempts + 1 }).where(where);
+    return { outcome: 'failed' as const };
+  };
+  const provider = accountingProvider(env);
+  if (!provider) return fail('The accounting integration is not configured');
+  const link = await tctx.db.select().from(acctLinks).where(eq(acctLinks.customerId, row.customerId)).get();
+  if (!link?.acctBusinessId || !link.bankAccountId) return fail('The accounting business or bank account is no longer set');
+  const lines = row.lines.map((l) => ({ ...l, accountId: accountOf(link)(l.account as GlKey) }));
+  if (!isBalanced(lines)) return fail('The journal is not balanced; nothing was sent');
+  if (lines.some((l) => !l.accountId)) return fail(`Unmapped GL accounts: ${lines.filter((l) => !l.accountId).map((l) => l.account).join(', ')}`);
+  const loc = await tctx.db.select({ name: locations.name }).from(locations).where(eq(locations.id, row.locationId)).get();
+  try {
+    const { token } = await tokenOf(tctx, link, provider);
+    const res = await provider.postJournal(token, link.acctBusinessId, {
+      externalId: externalIdOf(row),
+      date: row.date,
+      description: `Berth daily journal: ${loc?.name ?? row.locationId}, ${row.date}`,
+      currency: row.currency,
+      bankAccountId: link.bankAccountId,
+      lines: lines.map((l) => ({ accountId: l.accountId!, debit: l.debit, credit: l.credit, description: l.description })),
+    });
+    await tctx.db
+      .update(acctExports)
+      .set({ status: 'sent', externalId: res.id, sentAt: new Date().toISOString(), attempts: row.attempts + 1, lastError: null })
+      .where(where);
+    return { outcome: 'sent' };
+  } catch (err) {
+    if (err instanceof ProviderError && err.kind === 'rate_limited') return { outcome: 'rate_limited', retryAfterMs: err.retryAfterMs ?? 60_000 };
+    if (err instanceof ProviderError && err.kind === 'transient' && !giveUp) {
+      await tctx.db.update(acctExports).set({ attempts: row.attempts + 1, lastError: err.message }).where(where);
+      return { outcome: 'retry', error: err.message };
+    }
+    if (err instanceof ProviderError || err instanceof ApiError) return fail(err.message);
+    if (!giveUp) {
+      await tctx.db.update(acctExports).set({ attempts: row.attempts + 1, lastError: String(err) }).where(where);
+      return { outcome: 'retry', error: String(err) };
+    }
+    return fail(String(err));
+  }
+}
+
+/** Cron (daily): yesterday's journal of every location of every operator ready to export. */
+export async function dailyExports(env: Env, now = new Date()) {
+  const db = systemCtx(env).db;
+  const links = await db.select().from(acctLinks).where(eq(acctLinks.status, 'connected')).all();
+  let queued = 0;
+  let skipped = 0;
+  for (const link of links) {
+    if (!link.acctBusinessId || !link.bankAccountId) continue;
+    const ctx = systemCtx(env, { customerId: link.customerId });
+    const locs = await db
+      .select()
+      .from(locations)
+      .where(and(eq(locations.customerId, link.customerId), eq(locations.status, 'active')))
+      .all();
+    for (const loc of locs) {
+      const date = addDays(localDate(now.getTime(), loc.timezone), -1);
+      try {
+        const row = await ensureExport(ctx, link, loc, date);
+        if (row.status === 'queued') queued++;
+      } catch (err) {
+        skipped++;
+        ctx.log.warn('daily journal export skipped', { customerId: link.customerId, locationId: loc.id, date, error: String(err) });
+      }
+    }
+  }
+  return { operators: links.length, queued, skipped };
+}
