@@ -91,7 +91,11 @@ export class AccountingQueue extends DurableObject<Env> {
       const alarm = await this.ctx.storage.getAlarm();
       const l = this.limits();
       return {
-        pending: this.jobs().map((j) => ({ exportId: j.exportId, attempts: j.attempts, notBefore: j.notBefore > now ? new Date(j.notBefore).toISOString() : null })),
+        pending: this.jobs().map((j) => ({
+          exportId: j.exportId,
+          attempts: j.attempts,
+          notBefore: j.notBefore > now ? new Date(j.notBefore).toISOString() : null,
+        })),
         sentInWindow: w.used,
         windowStartedAt: w.used ? new Date(w.start).toISOString() : null,
         limit: { requests: l.requests, windowMs: l.windowMs },

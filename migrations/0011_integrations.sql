@@ -122,6 +122,7 @@ CREATE TABLE `fleetsys_syncs` (
 	`reservation_id` text,
 	`invoice_id` text,
 	`status` text NOT NULL,
+	`claimed_until` integer,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL
 );

@@ -158,7 +158,9 @@ export class WaveAccounting implements AccountingProvider {
 
   async accounts(accessToken: string, businessId: string) {
     const d = await this.gql<{
-      business: { accounts: { edges: { node: { id: string; name: string; type: { value: string; normalBalanceType: string }; subtype: { value: string } } }[] } };
+      business: {
+        accounts: { edges: { node: { id: string; name: string; type: { value: string; normalBalanceType: string }; subtype: { value: string } } }[] };
+      };
     }>(
       accessToken,
       'query ($id: ID!) { business(id: $id) { accounts(page: 1, pageSize: 500) { edges { node { id name type { value normalBalanceType } subtype { value } } } } } }',
@@ -209,7 +211,8 @@ export class WaveAccounting implements AccountingProvider {
       },
     );
     const r = d.moneyTransactionCreate;
-    if (!r.didSucceed || !r.transaction) throw new ProviderError(`Wave refused the journal: ${(r.inputErrors ?? []).map((e) => e.message).join('; ')}`, 'invalid', 400);
+    if (!r.didSucceed || !r.transaction)
+      throw new ProviderError(`Wave refused the journal: ${(r.inputErrors ?? []).map((e) => e.message).join('; ')}`, 'invalid', 400);
     return { id: r.transaction.id };
   }
 }
@@ -301,14 +304,19 @@ export class SimulatedAccounting implements AccountingProvider {
   async postJournal(accessToken: string, businessId: string, j: JournalPost) {
     const account = await this.authorize(accessToken);
     const now = Date.now();
-    const rate = await simStore.update<SimRateDoc>(this.env, `accounting/rate/${account}/${businessId}.json`, { windowStart: now, count: 0, refused: 0 }, (d) => {
-      if (now - d.windowStart >= SIM_LIMITS.windowMs) {
-        d.windowStart = now;
-        d.count = 0;
-      }
-      d.count++;
-      if (d.count > SIM_LIMITS.requests) d.refused++;
-    });
+    const rate = await simStore.update<SimRateDoc>(
+      this.env,
+      `accounting/rate/${account}/${businessId}.json`,
+      { windowStart: now, count: 0, refused: 0 },
+      (d) => {
+        if (now - d.windowStart >= SIM_LIMITS.windowMs) {
+          d.windowStart = now;
+          d.count = 0;
+        }
+        d.count++;
+        if (d.count > SIM_LIMITS.requests) d.refused++;
+      },
+    );
     if (rate.count > SIM_LIMITS.requests) throw new ProviderError('rate limited', 'rate_limited', 429, rate.windowStart + SIM_LIMITS.windowMs - now);
     if (!isBalanced(j.lines)) throw new ProviderError('The journal is not balanced', 'invalid', 400);
     const known = new Set(SIM_ACCOUNTS.map((a) => a.id));

@@ -143,7 +143,12 @@ export class GoogleCalendar implements CalendarProvider {
 
   async exchangeCode(code: string, redirectUri: string): Promise<CalendarTokens> {
     const t = await this.token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri });
-    return { accessToken: t.access_token, refreshToken: t.refresh_token ?? null, expiresAt: Date.now() + t.expires_in * 1000, accountEmail: emailOfIdToken(t.id_token) };
+    return {
+      accessToken: t.access_token,
+      refreshToken: t.refresh_token ?? null,
+      expiresAt: Date.now() + t.expires_in * 1000,
+      accountEmail: emailOfIdToken(t.id_token),
+    };
   }
 
   async refresh(refreshToken: string) {

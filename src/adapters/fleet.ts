@@ -234,7 +234,13 @@ export class SimulatedFleet implements FleetProvider {
     if (r.status === 'cancelled') throw new ProviderError('A cancelled reservation cannot be invoiced', 'invalid', 422);
     if (!(input.amount > 0)) throw new ProviderError('amount must be positive', 'invalid', 422);
     doc.seq++;
-    const inv: FleetInvoice = { id: `fsi_${String(doc.seq).padStart(6, '0')}`, reservationId, amount: input.amount, description: input.description ?? null, status: 'open' };
+    const inv: FleetInvoice = {
+      id: `fsi_${String(doc.seq).padStart(6, '0')}`,
+      reservationId,
+      amount: input.amount,
+      description: input.description ?? null,
+      status: 'open',
+    };
     doc.invoices[inv.id] = inv;
     await simStore.put(this.env, key, doc);
     return inv;

@@ -57,6 +57,9 @@ export class SimulatedMarketplace implements MarketplaceOutbound {
   }
   /** Test helper: what the simulated marketplace received for a supplier. */
   async received(supplierId: string) {
-    return (await simStore.get<{ received: Record<string, unknown>[] }>(this.env, `marketplace/${encodeURIComponent(supplierId)}/notifications.json`))?.received ?? [];
+    return (
+      (await simStore.get<{ received: Record<string, unknown>[] }>(this.env, `marketplace/${encodeURIComponent(supplierId)}/notifications.json`))?.received ??
+      []
+    );
   }
 }

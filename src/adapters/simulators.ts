@@ -56,7 +56,8 @@ export function providerError(what: string, res: Response, text = ''): ProviderE
   if (s === 401 || s === 403) return new ProviderError(`${what} refused the credentials (${s})${detail}`, 'auth', s);
   if (s === 404) return new ProviderError(`${what}: not found${detail}`, 'not_found', s);
   if (s === 410) return new ProviderError(`${what}: gone${detail}`, 'gone', s);
-  if (s === 429) return new ProviderError(`${what}: rate limited`, 'rate_limited', s, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 60_000);
+  if (s === 429)
+    return new ProviderError(`${what}: rate limited`, 'rate_limited', s, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 60_000);
   if (s >= 500) return new ProviderError(`${what} is unavailable (${s})`, 'transient', s);
   return new ProviderError(`${what} refused the request (${s})${detail}`, 'invalid', s);
 }

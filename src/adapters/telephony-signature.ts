@@ -17,13 +17,23 @@ export function twilioAuthToken(env: Env): string | null {
 }
 
 export async function twilioSignature(authToken: string, url: string, params: Record<string, string>): Promise<string> {
-  const data = url + Object.keys(params).sort().map((k) => k + params[k]).join('');
+  const data =
+    url +
+    Object.keys(params)
+      .sort()
+      .map((k) => k + params[k])
+      .join('');
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(authToken), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
   return base64Encode(new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(data))));
 }
 
 /** True when `signature` matches one of the URLs the request may have been addressed to. */
-export async function verifyTwilioSignature(authToken: string, urls: string[], params: Record<string, string>, signature: string | undefined): Promise<boolean> {
+export async function verifyTwilioSignature(
+  authToken: string,
+  urls: string[],
+  params: Record<string, string>,
+  signature: string | undefined,
+): Promise<boolean> {
   if (!signature) return false;
   let ok = false;
   for (const url of [...new Set(urls)]) if (timingSafeEqual(await twilioSignature(authToken, url, params), signature)) ok = true;

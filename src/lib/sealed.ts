@@ -47,7 +47,8 @@ export async function signToken<T>(env: Env, purpose: string, data: T, ttlMs: nu
   return `${payload}.${await hmacSha256Hex(macKey(env), payload)}`;
 }
 
-export type TokenCheck<T> = { ok: true; data: T; nonce: string; expiresAt: number } | { ok: false; reason: 'malformed' | 'forged' | 'expired' | 'wrong_purpose' };
+export type TokenCheck<T> =
+  { ok: true; data: T; nonce: string; expiresAt: number } | { ok: false; reason: 'malformed' | 'forged' | 'expired' | 'wrong_purpose' };
 
 /** Checks a token made by `signToken`: signature (constant time), purpose and expiry. */
 export async function verifyToken<T>(env: Env, purpose: string, token: string | undefined | null): Promise<TokenCheck<T>> {

@@ -27,6 +27,9 @@ import calendarSync from './calendar-sync/module';
 import structuredData from './structured-data/module';
 import marketplace from './marketplace/module';
 import accounting from './accounting/module';
+import fleetSystem from './fleet-system/module';
+import voice from './voice/module';
+import gps from './gps/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -61,4 +64,7 @@ export const modules: ModuleDef[] = [
   structuredData,
   marketplace,
   accounting,
+  fleetSystem,
+  voice,
+  gps,
 ];

@@ -42,6 +42,8 @@ export const fleetsysSyncs = sqliteTable(
     reservationId: text('reservation_id'),
     invoiceId: text('invoice_id'),
     status: text('status', { enum: ['pending', 'synced'] }).notNull(),
+    /** Epoch milliseconds: a sync of this booking is under way until then (the first line of a booking is its lock). */
+    claimedUntil: integer('claimed_until'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('fleetsys_syncs_rental_asset_uq').on(t.customerId, t.rentalId, t.assetKey)],

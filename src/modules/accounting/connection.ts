@@ -70,7 +70,10 @@ export async function callback(ctx: Ctx, q: { code?: string; state?: string; err
   const to = (status: string, extra: Record<string, string> = {}) =>
     `${frontendUrl(ctx)}/settings/integrations?${new URLSearchParams({ integration: 'accounting', status, ...extra })}`;
   if (q.error) return to('denied', { reason: q.error.slice(0, 100) });
-  if (!q.code) throw new ApiError('validation_failed', 'code is required', { details: [{ field: 'code', location: 'query', code: 'required', message: 'code is required' }] });
+  if (!q.code)
+    throw new ApiError('validation_failed', 'code is required', {
+      details: [{ field: 'code', location: 'query', code: 'required', message: 'code is required' }],
+    });
   const provider = providerOf(ctx);
   let tokens;
   try {
@@ -116,7 +119,10 @@ export async function tokenOf(ctx: Ctx, link: LinkRow | undefined, provider: Acc
     return { link: { ...link, ...patch }, token: t.accessToken };
   } catch (err) {
     if (err instanceof ProviderError && err.kind === 'auth') {
-      await ctx.db.update(acctLinks).set({ status: 'error', lastError: 'The accounting provider refused the stored credentials; connect again' }).where(eq(acctLinks.customerId, link.customerId));
+      await ctx.db
+        .update(acctLinks)
+        .set({ status: 'error', lastError: 'The accounting provider refused the stored credentials; connect again' })
+        .where(eq(acctLinks.customerId, link.customerId));
       throw acctFail('accounting_not_connected', 'The accounting provider refused the stored credentials; connect again');
     }
     throw err;
@@ -173,7 +179,15 @@ export async function disconnect(ctx: Ctx, businessId: string) {
       [
         ctx.db
           .update(acctLinks)
-          .set({ status: 'disconnected', accessToken: null, refreshToken: null, tokenExpiresAt: null, acctBusinessId: null, acctBusinessName: null, bankAccountId: null })
+          .set({
+            status: 'disconnected',
+            accessToken: null,
+            refreshToken: null,
+            tokenExpiresAt: null,
+            acctBusinessId: null,
+            acctBusinessName: null,
+            bankAccountId: null,
+          })
           .where(eq(acctLinks.customerId, customerId)),
       ],
       { audit: { action: 'accounting.disconnect', targetType: 'accounting', targetId: customerId, details: { revoked } } },
@@ -207,7 +221,9 @@ export async function selectBusiness(ctx: Ctx, input: { businessId: string; acct
   const { token, link } = await tokenOf(ctx, await linkOf(ctx, customerId), provider);
   const found = (await provider.businesses(token)).find((b) => b.id === input.acctBusinessId);
   if (!found)
-    throw new ApiError('bad_request', 'Unknown business: pick one from GET /acct/businesses', { details: [{ field: 'acctBusinessId', message: 'not a business of the account' }] });
+    throw new ApiError('bad_request', 'Unknown business: pick one from GET /acct/businesses', {
+      details: [{ field: 'acctBusinessId', message: 'not a business of the account' }],
+    });
   const changed = link.acctBusinessId !== found.id;
   await commit(
     ctx,
@@ -230,7 +246,9 @@ export async function setBankAccount(ctx: Ctx, input: { businessId: string; bank
   if (!link.acctBusinessId) throw acctFail('accounting_not_ready', 'Select the business first (PUT /acct/select-business)');
   const account = (await provider.accounts(token, link.acctBusinessId)).find((a) => a.id === input.bankAccountId);
   if (!account?.isBank)
-    throw new ApiError('bad_request', 'Not a bank or cash account of the business', { details: [{ field: 'bankAccountId', message: 'must be a bank account' }] });
+    throw new ApiError('bad_request', 'Not a bank or cash account of the business', {
+      details: [{ field: 'bankAccountId', message: 'must be a bank account' }],
+    });
   await commit(ctx, [ctx.db.update(acctLinks).set({ bankAccountId: account.id }).where(eq(acctLinks.customerId, customerId))], {
     audit: { action: 'accounting.bank_account', targetType: 'accounting', targetId: customerId, details: { bankAccountId: account.id } },
   });

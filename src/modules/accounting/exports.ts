@@ -61,7 +61,9 @@ function ready(link: LinkRow | undefined): asserts link is LinkRow {
   if (!link || link.status !== 'connected') throw acctFail('accounting_not_connected', 'The accounting system is not connected');
   const missing = [...(!link.acctBusinessId ? ['acctBusinessId'] : []), ...(!link.bankAccountId ? ['bankAccountId'] : [])];
   if (missing.length)
-    throw acctFail('accounting_not_ready', `Choose ${missing.join(' and ')} before exporting`, { details: missing.map((f) => ({ field: f, message: 'not set' })) });
+    throw acctFail('accounting_not_ready', `Choose ${missing.join(' and ')} before exporting`, {
+      details: missing.map((f) => ({ field: f, message: 'not set' })),
+    });
 }
 
 /** The export of a location and date, built and queued the first time; the same row afterwards (a failed one is rebuilt and queued again). */
@@ -74,7 +76,13 @@ export async function ensureExport(ctx: Ctx, link: LinkRow, loc: LocationRow, da
   }
   const { start, end } = dayBounds(date, loc.timezone);
   const entries = await ctx.db
-    .select({ entryType: ledgerEntries.entryType, amount: ledgerEntries.amount, source: ledgerEntries.source, description: ledgerEntries.description, currency: ledgerEntries.currency })
+    .select({
+      entryType: ledgerEntries.entryType,
+      amount: ledgerEntries.amount,
+      source: ledgerEntries.source,
+      description: ledgerEntries.description,
+      currency: ledgerEntries.currency,
+    })
     .from(ledgerEntries)
     .where(
       and(
@@ -108,8 +116,16 @@ export async function ensureExport(ctx: Ctx, link: LinkRow, loc: LocationRow, da
     lastError: null,
     updatedAt: now,
   };
-  if (existing) await ctx.db.update(acctExports).set(values).where(and(where, eq(acctExports.status, 'failed')));
-  else await ctx.db.insert(acctExports).values({ id: newId('acx'), customerId: loc.customerId, locationId: loc.id, date, ...values }).onConflictDoNothing();
+  if (existing)
+    await ctx.db
+      .update(acctExports)
+      .set(values)
+      .where(and(where, eq(acctExports.status, 'failed')));
+  else
+    await ctx.db
+      .insert(acctExports)
+      .values({ id: newId('acx'), customerId: loc.customerId, locationId: loc.id, date, ...values })
+      .onConflictDoNothing();
   const row = (await ctx.db.select().from(acctExports).where(where).get())!;
   if (row.status === 'queued') await enqueue(ctx.env, loc.customerId, row.id);
   return row;
@@ -167,7 +183,10 @@ export async function sendExport(env: Env, exportId: string, giveUp = false): Pr
   const tctx = systemCtx(env, { customerId: row.customerId, requestId: ctx.requestId });
   const where = and(eq(acctExports.id, row.id), eq(acctExports.status, 'queued'));
   const fail = async (message: string) => {
-    await tctx.db.update(acctExports).set({ status: 'failed', lastError: message.slice(0, 500), attempts: row.attempts + 1 }).where(where);
+    await tctx.db
+      .update(acctExports)
+      .set({ status: 'failed', lastError: message.slice(0, 500), attempts: row.attempts + 1 })
+      .where(where);
     return { outcome: 'failed' as const };
   };
   const provider = accountingProvider(env);
@@ -176,7 +195,13 @@ export async function sendExport(env: Env, exportId: string, giveUp = false): Pr
   if (!link?.acctBusinessId || !link.bankAccountId) return fail('The accounting business or bank account is no longer set');
   const lines = row.lines.map((l) => ({ ...l, accountId: accountOf(link)(l.account as GlKey) }));
   if (!isBalanced(lines)) return fail('The journal is not balanced; nothing was sent');
-  if (lines.some((l) => !l.accountId)) return fail(`Unmapped GL accounts: ${lines.filter((l) => !l.accountId).map((l) => l.account).join(', ')}`);
+  if (lines.some((l) => !l.accountId))
+    return fail(
+      `Unmapped GL accounts: ${lines
+        .filter((l) => !l.accountId)
+        .map((l) => l.account)
+        .join(', ')}`,
+    );
   const loc = await tctx.db.select({ name: locations.name }).from(locations).where(eq(locations.id, row.locationId)).get();
   try {
     const { token } = await tokenOf(tctx, link, provider);
@@ -196,12 +221,18 @@ export async function sendExport(env: Env, exportId: string, giveUp = false): Pr
   } catch (err) {
     if (err instanceof ProviderError && err.kind === 'rate_limited') return { outcome: 'rate_limited', retryAfterMs: err.retryAfterMs ?? 60_000 };
     if (err instanceof ProviderError && err.kind === 'transient' && !giveUp) {
-      await tctx.db.update(acctExports).set({ attempts: row.attempts + 1, lastError: err.message }).where(where);
+      await tctx.db
+        .update(acctExports)
+        .set({ attempts: row.attempts + 1, lastError: err.message })
+        .where(where);
       return { outcome: 'retry', error: err.message };
     }
     if (err instanceof ProviderError || err instanceof ApiError) return fail(err.message);
     if (!giveUp) {
-      await tctx.db.update(acctExports).set({ attempts: row.attempts + 1, lastError: String(err) }).where(where);
+      await tctx.db
+        .update(acctExports)
+        .set({ attempts: row.attempts + 1, lastError: String(err) })
+        .where(where);
       return { outcome: 'retry', error: String(err) };
     }
     return fail(String(err));

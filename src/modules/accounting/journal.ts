@@ -46,7 +46,8 @@ const SKIPPED = new Set(['deposit_hold', 'deposit_release', 'platform_fee']);
 
 function postingOf(e: LedgerLike): [GlKey, GlKey, number] | null {
   const a = e.amount;
-  const moneyIn: GlKey = e.source === 'channel' || e.source === 'marketplace' ? 'channel_receivable' : e.source === 'gift_card' ? 'gift_card_liability' : 'bank';
+  const moneyIn: GlKey =
+    e.source === 'channel' || e.source === 'marketplace' ? 'channel_receivable' : e.source === 'gift_card' ? 'gift_card_liability' : 'bank';
   switch (e.entryType) {
     case 'revenue':
       return ['accounts_receivable', 'sales', a];

@@ -81,7 +81,10 @@ export const ExportBody = z
   .object({
     businessId: businessId(),
     locationId: zId('loc_01J0000000000000000000000'),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').openapi({ description: "A finished local day at the location" }),
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+      .openapi({ description: 'A finished local day at the location' }),
   })
   .openapi('AccountingExportRequest');
 export const ExportQuery = z.object({

@@ -47,8 +47,7 @@ export async function connect(ctx: Ctx, input: { userId: string; customerId: str
 }
 
 export type CallbackResult =
-  | { kind: 'redirect'; url: string }
-  | { kind: 'page'; html: string; headers: Record<string, string>; connectionId: string; userId: string };
+  { kind: 'redirect'; url: string } | { kind: 'page'; html: string; headers: Record<string, string>; connectionId: string; userId: string };
 
 /**
  * GET /integrations/calendar/callback. The state is checked first (400 when missing, forged or
@@ -58,19 +57,27 @@ export type CallbackResult =
 export async function callback(ctx: Ctx, q: { code?: string; state?: string; error?: string }): Promise<CallbackResult> {
   const checked = await verifyToken<StateData>(ctx.env, STATE_PURPOSE, q.state);
   if (!q.state) throw calendarFail('invalid_oauth_state', 'state is required', { details: [{ field: 'state', message: 'state is required' }] });
-  if (!checked.ok) throw calendarFail('invalid_oauth_state', `The state is ${checked.reason === 'expired' ? 'expired' : 'invalid'}; start the connection again`);
+  if (!checked.ok)
+    throw calendarFail('invalid_oauth_state', `The state is ${checked.reason === 'expired' ? 'expired' : 'invalid'}; start the connection again`);
   const { customerId, userId, redirectUri } = checked.data;
   const front = frontendUrl(ctx);
   if (q.error) {
-    return { kind: 'redirect', url: `${front}/settings/integrations?${new URLSearchParams({ integration: 'calendar', status: 'denied', reason: q.error.slice(0, 100) })}` };
+    return {
+      kind: 'redirect',
+      url: `${front}/settings/integrations?${new URLSearchParams({ integration: 'calendar', status: 'denied', reason: q.error.slice(0, 100) })}`,
+    };
   }
-  if (!q.code) throw new ApiError('validation_failed', 'code is required', { details: [{ field: 'code', location: 'query', code: 'required', message: 'code is required' }] });
+  if (!q.code)
+    throw new ApiError('validation_failed', 'code is required', {
+      details: [{ field: 'code', location: 'query', code: 'required', message: 'code is required' }],
+    });
   const provider = providerOf(ctx);
   let tokens;
   try {
     tokens = await provider.exchangeCode(q.code, redirectUri);
   } catch (err) {
-    if (err instanceof ProviderError && (err.kind === 'auth' || err.kind === 'invalid')) throw new ApiError('bad_request', 'The calendar provider refused the authorization code (used or expired)');
+    if (err instanceof ProviderError && (err.kind === 'auth' || err.kind === 'invalid'))
+      throw new ApiError('bad_request', 'The calendar provider refused the authorization code (used or expired)');
     throw err;
   }
   const tctx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId, userId } };
@@ -98,7 +105,15 @@ export async function callback(ctx: Ctx, q: { code?: string; state?: string; err
             .where(and(eq(calendarConnections.id, existing.id), eq(calendarConnections.customerId, customerId)))
         : ctx.db.insert(calendarConnections).values({ id, customerId, userId, calendarId: 'primary', calendarName: null, ...values }),
     ],
-    { audit: { action: 'calendar.connect', targetType: 'user', targetId: userId, customerId, details: { provider: provider.name, accountEmail: tokens.accountEmail } } },
+    {
+      audit: {
+        action: 'calendar.connect',
+        targetType: 'user',
+        targetId: userId,
+        customerId,
+        details: { provider: provider.name, accountEmail: tokens.accountEmail },
+      },
+    },
   );
   const page = await popupPage({
     title: 'Calendar connected',
@@ -191,7 +206,8 @@ export async function chooseCalendar(ctx: Ctx, input: { userId: string; calendar
     throw new ApiError('bad_request', 'Unknown calendar: pick one from GET /integrations/calendar/calendars', {
       details: [{ field: 'calendarId', message: 'not a calendar of this account' }],
     });
-  if (!chosen.writable) throw new ApiError('bad_request', 'Berth cannot write to this calendar (read-only)', { details: [{ field: 'calendarId', message: 'read-only' }] });
+  if (!chosen.writable)
+    throw new ApiError('bad_request', 'Berth cannot write to this calendar (read-only)', { details: [{ field: 'calendarId', message: 'read-only' }] });
   let removed = 0;
   if (chosen.id !== conn.calendarId) {
     const links = await ctx.db

@@ -22,7 +22,11 @@ mount(router, r.listFeeds, async (c) => c.json(await svc.listFeeds(ctxOf(c))));
 mount(router, r.revokeFeed, async (c, { params }) => c.json(await svc.revokeFeed(ctxOf(c), params.feedId)));
 mount(router, r.feed, async (c, { params }) => {
   const body = await svc.renderFeed(ctxOf(c), params.feedToken);
-  return c.body(body, 200, { 'content-type': 'text/calendar; charset=utf-8', 'cache-control': 'private, max-age=300', 'content-disposition': 'inline; filename="calendar.ics"' });
+  return c.body(body, 200, {
+    'content-type': 'text/calendar; charset=utf-8',
+    'cache-control': 'private, max-age=300',
+    'content-disposition': 'inline; filename="calendar.ics"',
+  });
 });
 
 export default router;

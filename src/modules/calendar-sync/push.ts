@@ -281,4 +281,3 @@ export async function onCapacityReleased(ctx: Ctx, e: CapacityReleased) {
     .all();
   ctx.waitUntil(Promise.all(conns.map((c) => syncConnection(ctx, c))));
 }
-

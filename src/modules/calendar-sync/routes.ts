@@ -136,4 +136,3 @@ export const feed = route({
   errors: [404],
   description: `\`text/calendar\` (RFC 5545): bookings from 30 days ago to a year ahead. An unknown or revoked token answers 404.`,
 });
-

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { zId } from '../../lib/openapi';
 
-const userId = () => zId('usr_01J0000000000000000000000').openapi({ description: 'The user whose calendar it is (yourself, or anyone of your team for an admin)' });
+const userId = () =>
+  zId('usr_01J0000000000000000000000').openapi({ description: 'The user whose calendar it is (yourself, or anyone of your team for an admin)' });
 
 export const UserQuery = z.object({ userId: userId() });
 export const ConnectQuery = z.object({ userId: userId(), customerId: zId('cus_01J0000000000000000000000') });

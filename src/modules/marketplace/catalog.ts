@@ -21,7 +21,10 @@ const money = (dollars: number, currency: string) => ({ amount: Math.round(dolla
 /** Prices are exchanged in the configuration's currency only. */
 export function sameCurrency(cfg: ConfigRow, item: ItemContext) {
   if (item.currency !== cfg.currency)
-    throw new ApiError('bad_request', `This product is priced in ${item.currency.toUpperCase()}; the marketplace configuration uses ${cfg.currency.toUpperCase()}`);
+    throw new ApiError(
+      'bad_request',
+      `This product is priced in ${item.currency.toUpperCase()}; the marketplace configuration uses ${cfg.currency.toUpperCase()}`,
+    );
 }
 
 function tourOf(item: ItemContext, currency: string) {
@@ -44,7 +47,9 @@ function tourOf(item: ItemContext, currency: string) {
       title: isTour ? (m.tourPricing?.isPrivate ? 'Private charter' : 'Standard') : h == null ? 'Full day' : durationLabel(h),
       durationMinutes: dep,
       fromPrice,
-      ageBands: isTour ? tiers.map((t) => ({ ageBand: t.name.toUpperCase(), price: money(t.price, currency), minAge: t.minAge ?? null, maxAge: t.maxAge ?? null })) : [],
+      ageBands: isTour
+        ? tiers.map((t) => ({ ageBand: t.name.toUpperCase(), price: money(t.price, currency), minAge: t.minAge ?? null, maxAge: t.maxAge ?? null }))
+        : [],
     };
   });
   return {
@@ -107,7 +112,10 @@ export async function availabilityCalendar(ctx: Ctx, cfg: ConfigRow, body: { pro
 export async function availabilityCheck(
   ctx: Ctx,
   cfg: ConfigRow,
-  body: { travelDate: string; productOptions: { productOptionId: string; startTime?: string; tickets?: { ageBand: string; quantity: number }[]; totalTravelers?: number }[] },
+  body: {
+    travelDate: string;
+    productOptions: { productOptionId: string; startTime?: string; tickets?: { ageBand: string; quantity: number }[]; totalTravelers?: number }[];
+  },
 ) {
   const results = [];
   for (const po of body.productOptions) {
@@ -145,7 +153,12 @@ export async function availabilityCheck(
       }
       out.push({ startTime: st.time, available: v.available, vacancies: v.available ? v.vacancies : 0, totalPrice: v.available ? totalPrice : null });
     }
-    results.push({ productOptionId: po.productOptionId, available: out.some((t) => t.available), error: times.length ? null : 'NO_START_TIME', startTimes: out });
+    results.push({
+      productOptionId: po.productOptionId,
+      available: out.some((t) => t.available),
+      error: times.length ? null : 'NO_START_TIME',
+      startTimes: out,
+    });
   }
   return { travelDate: body.travelDate, currency: cfg.currency.toUpperCase(), results };
 }

@@ -33,7 +33,11 @@ export const configOut = (c: ConfigRow) => ({
 });
 
 export async function configOf(ctx: Ctx): Promise<ConfigRow | undefined> {
-  return ctx.db.select().from(marketplaceConfigs).where(eq(marketplaceConfigs.customerId, tenantOf(ctx))).get();
+  return ctx.db
+    .select()
+    .from(marketplaceConfigs)
+    .where(eq(marketplaceConfigs.customerId, tenantOf(ctx)))
+    .get();
 }
 
 /** POST /ota/admin/configure: creates or replaces the configuration. */
@@ -45,7 +49,11 @@ export async function configure(
   const customerId = ownCustomer(ctx, input.customerId);
   const existing = await configOf(ctx);
   const apiKeyHash = await sha256Hex(input.apiKey);
-  const clash = await ctx.db.select({ customerId: marketplaceConfigs.customerId }).from(marketplaceConfigs).where(eq(marketplaceConfigs.apiKeyHash, apiKeyHash)).get();
+  const clash = await ctx.db
+    .select({ customerId: marketplaceConfigs.customerId })
+    .from(marketplaceConfigs)
+    .where(eq(marketplaceConfigs.apiKeyHash, apiKeyHash))
+    .get();
   if (clash && clash.customerId !== customerId) throw new ApiError('already_exists', 'This apiKey is already used by another configuration; choose another');
   const now = new Date().toISOString();
   const row: ConfigRow = {

@@ -35,7 +35,10 @@ const OPERATIONS: Record<string, Operation> = {
 export const REQUEST_TYPES = Object.keys(OPERATIONS).map((k) => `${k}Request`);
 
 function operationOf(requestType: string): [string, Operation] | undefined {
-  const key = requestType.trim().replace(/Request$/i, '').toLowerCase();
+  const key = requestType
+    .trim()
+    .replace(/Request$/i, '')
+    .toLowerCase();
   return Object.entries(OPERATIONS).find(([k]) => k.toLowerCase() === key);
 }
 

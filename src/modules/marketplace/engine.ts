@@ -103,7 +103,12 @@ export async function busyOf(ctx: Ctx, item: ItemContext, from: number, to: numb
 
 /** Vacancies of a window with the marketplace's sales rules (notice, advance window, hours, capacity). */
 export async function vacancies(ctx: Ctx, item: ItemContext, w: { start: number; end: number; seats?: number }, busy: Busy[]) {
-  const a = await availabilityOf(ctx, item, { start: w.start, end: w.end, quantity: item.item.kind === 'tour' ? undefined : 1, seats: w.seats, source: 'marketplace' }, busy);
+  const a = await availabilityOf(
+    ctx,
+    item,
+    { start: w.start, end: w.end, quantity: item.item.kind === 'tour' ? undefined : 1, seats: w.seats, source: 'marketplace' },
+    busy,
+  );
   return { available: a.available, vacancies: item.item.kind === 'tour' ? (a.seatsFree ?? 0) : (a.unitsFree ?? 0), reasons: a.reasons ?? [] };
 }
 

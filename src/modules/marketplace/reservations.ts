@@ -18,7 +18,20 @@ import { marketplaceReservations } from '../../db/schema/marketplace';
 import { getDb } from '../../db/client';
 import type { Env } from '../../env';
 import { HOLD_MS, type ConfigRow } from './config';
-import { amendRental, bookHold, busyOf, cancelRental, holdInventory, optionItem, quote, releaseHoldStmt, rentalDetails, startTimes, vacancies, type ItemContext } from './engine';
+import {
+  amendRental,
+  bookHold,
+  busyOf,
+  cancelRental,
+  holdInventory,
+  optionItem,
+  quote,
+  releaseHoldStmt,
+  rentalDetails,
+  startTimes,
+  vacancies,
+  type ItemContext,
+} from './engine';
 import { sameCurrency } from './catalog';
 import { optionId, type OptionRef } from './options';
 import { ticketsOf } from './travelers';
@@ -113,7 +126,8 @@ async function windowOf(ctx: Ctx, item: ItemContext, ref: OptionRef, date: strin
       });
     return st;
   }
-  if (!times.length) throw new ApiError('unavailable', `${item.row.name} does not run on ${date}`, { extra: { reasons: [{ code: 'closed', message: 'closed' }] } });
+  if (!times.length)
+    throw new ApiError('unavailable', `${item.row.name} does not run on ${date}`, { extra: { reasons: [{ code: 'closed', message: 'closed' }] } });
   const busy = await busyOf(ctx, item, times[0].start, times[times.length - 1].end);
   for (const st of times) {
     const v = await vacancies(ctx, item, { start: st.start, end: st.end, seats: item.item.kind === 'tour' ? seats : undefined }, busy);
@@ -146,7 +160,9 @@ export async function reserveHold(
   const busy = await busyOf(ctx, item, w.start, w.end);
   const v = await vacancies(ctx, item, { start: w.start, end: w.end, seats: item.item.kind === 'tour' ? (q.seats ?? demand.travelers) : undefined }, busy);
   if (!v.available)
-    throw new ApiError('unavailable', v.reasons.map((r) => r.message).join('; ') || 'No room at that time', { extra: { reasons: v.reasons, vacancies: v.vacancies } });
+    throw new ApiError('unavailable', v.reasons.map((r) => r.message).join('; ') || 'No room at that time', {
+      extra: { reasons: v.reasons, vacancies: v.vacancies },
+    });
   const now = Date.now();
   const row: Row = {
     id: newId('mkr'),
@@ -190,10 +206,25 @@ export async function reserveHold(
 }
 
 /** The renter of a booking: the lead traveler (the contact's e-mail and phone when the lead has none). */
-function renterOf(body: { bookingRef: string; travelers: { firstName: string; lastName: string; email?: string; phone?: string; leadTraveler?: boolean }[]; contact?: { email?: string; phone?: string } }) {
+function renterOf(body: {
+  bookingRef: string;
+  travelers: { firstName: string; lastName: string; email?: string; phone?: string; leadTraveler?: boolean }[];
+  contact?: { email?: string; phone?: string };
+}) {
   const lead = body.travelers.find((t) => t.leadTraveler) ?? body.travelers[0];
-  const email = lead.email ?? body.contact?.email ?? `guest+${body.bookingRef.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60)}@marketplace.invalid`;
-  return { firstName: lead.firstName, lastName: lead.lastName, email, ...(lead.phone || body.contact?.phone ? { phone: lead.phone ?? body.contact?.phone } : {}) };
+  const email =
+    lead.email ??
+    body.contact?.email ??
+    `guest+${body.bookingRef
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 60)}@marketplace.invalid`;
+  return {
+    firstName: lead.firstName,
+    lastName: lead.lastName,
+    email,
+    ...(lead.phone || body.contact?.phone ? { phone: lead.phone ?? body.contact?.phone } : {}),
+  };
 }
 
 /** POST /ota/booking */
@@ -295,7 +326,10 @@ export async function cancelReservation(ctx: Ctx, body: { bookingRef?: string; r
     await commit(
       ctx,
       [
-        ctx.db.update(marketplaceReservations).set({ status: 'released' }).where(and(where, eq(marketplaceReservations.status, 'held'))),
+        ctx.db
+          .update(marketplaceReservations)
+          .set({ status: 'released' })
+          .where(and(where, eq(marketplaceReservations.status, 'held'))),
         releaseHoldStmt(ctx, r.customerId, r.id),
       ],
       { audit: { action: 'marketplace.release', targetType: 'marketplace_reservation', targetId: r.id, details: { reason } } },
@@ -342,7 +376,14 @@ export async function amendReservation(
   const next: Row = { ...r, travelDate: localDate(w.start, tz), startTime: localTime(w.start, tz), start: w.start, end: w.end, amendments: r.amendments + 1 };
   await ctx.db
     .update(marketplaceReservations)
-    .set({ travelDate: next.travelDate, startTime: next.startTime, start: next.start, end: next.end, amendments: next.amendments, updatedAt: new Date().toISOString() })
+    .set({
+      travelDate: next.travelDate,
+      startTime: next.startTime,
+      start: next.start,
+      end: next.end,
+      amendments: next.amendments,
+      updatedAt: new Date().toISOString(),
+    })
     .where(and(eq(marketplaceReservations.id, r.id), eq(marketplaceReservations.customerId, r.customerId)));
   return confirmed(next);
 }
@@ -375,11 +416,7 @@ export async function sweepReservations(env: Env, now = Date.now()) {
       : undefined;
     await db
       .update(marketplaceReservations)
-      .set(
-        booking
-          ? { status: 'confirmed', rentalId: booking.id }
-          : { status: r.expiresAt > now ? 'held' : 'expired', bookingRef: null, transactionId: null },
-      )
+      .set(booking ? { status: 'confirmed', rentalId: booking.id } : { status: r.expiresAt > now ? 'held' : 'expired', bookingRef: null, transactionId: null })
       .where(and(eq(marketplaceReservations.id, r.id), eq(marketplaceReservations.status, 'confirming')));
   }
   return { expired: expired.meta.changes ?? 0, settled: stale.length };

@@ -14,7 +14,9 @@ export function ticketsOf(item: ItemContext, r: { tickets?: { ageBand: string; q
   const fromTickets = (r.tickets ?? []).reduce((s, t) => s + t.quantity, 0);
   const travelers = r.totalTravelers ?? (fromTickets || 1);
   if (r.tickets?.length && r.totalTravelers != null && fromTickets !== r.totalTravelers)
-    throw new ApiError('bad_request', 'totalTravelers must equal the tickets', { details: [{ field: 'totalTravelers', message: 'must equal the sum of tickets' }] });
+    throw new ApiError('bad_request', 'totalTravelers must equal the tickets', {
+      details: [{ field: 'totalTravelers', message: 'must equal the sum of tickets' }],
+    });
   if (item.item.kind !== 'tour' || !r.tickets?.length) return { tickets: null, travelers, seatsHint: travelers };
   const tiers = item.item.model.tourPricing?.priceTiers ?? [];
   const tickets: Record<string, number> = {};

@@ -10,7 +10,11 @@ const ldJson = { 'cache-control': 'public, max-age=300' };
 mount(router, r.inventorySchema, async (c, { params, query }) =>
   c.json(await svc.inventorySchema(ctxOf(c), params.inventoryId, query, origin(c.req.url)), 200, ldJson),
 );
-mount(router, r.locationSchema, async (c, { params, query }) => c.json(await svc.locationSchema(ctxOf(c), params.locationId, query, origin(c.req.url)), 200, ldJson));
-mount(router, r.operatorSchema, async (c, { params, query }) => c.json(await svc.operatorSchema(ctxOf(c), params.customerId, query, origin(c.req.url)), 200, ldJson));
+mount(router, r.locationSchema, async (c, { params, query }) =>
+  c.json(await svc.locationSchema(ctxOf(c), params.locationId, query, origin(c.req.url)), 200, ldJson),
+);
+mount(router, r.operatorSchema, async (c, { params, query }) =>
+  c.json(await svc.operatorSchema(ctxOf(c), params.customerId, query, origin(c.req.url)), 200, ldJson),
+);
 
 export default router;

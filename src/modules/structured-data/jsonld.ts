@@ -52,7 +52,15 @@ function offerOf(f: ItemFacts, live: LiveOffer): Offer & { '@type': 'Offer' } {
     url: f.url,
     seller: { '@type': 'Organization', name: f.operator.name, url: f.operator.url },
     ...(unitCode && price != null
-      ? { priceSpecification: { '@type': 'UnitPriceSpecification', price, priceCurrency: f.currency.toUpperCase(), unitCode, referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode } } }
+      ? {
+          priceSpecification: {
+            '@type': 'UnitPriceSpecification',
+            price,
+            priceCurrency: f.currency.toUpperCase(),
+            unitCode,
+            referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode },
+          },
+        }
       : {}),
     ...(live.departure ? { validFrom: new Date().toISOString(), availabilityEnds: live.departure.start } : {}),
   };
@@ -94,7 +102,11 @@ export function itemJsonLd(f: ItemFacts, live: LiveOffer): WithContext<Product> 
   return product;
 }
 
-export function locationJsonLd(l: LocationFacts, operator: { name: string; url: string }, items: { facts: ItemFacts; live: LiveOffer }[]): WithContext<LocalBusiness> {
+export function locationJsonLd(
+  l: LocationFacts,
+  operator: { name: string; url: string },
+  items: { facts: ItemFacts; live: LiveOffer }[],
+): WithContext<LocalBusiness> {
   return {
     '@context': 'https://schema.org',
     '@type': 'LocalBusiness',

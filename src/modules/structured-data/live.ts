@@ -27,7 +27,9 @@ export async function liveOffer(ctx: Ctx, item: ItemContext): Promise<LiveOffer>
   if (item.item.kind !== 'tour') return { inStock: days.some((d) => d.available) };
   const now = Date.now();
   const slots = days
-    .flatMap((d) => ('slots' in d && d.slots ? d.slots : []) as { startTime: string; endTime: string; available: boolean; seatsFree?: number; capacity: number }[])
+    .flatMap(
+      (d) => ('slots' in d && d.slots ? d.slots : []) as { startTime: string; endTime: string; available: boolean; seatsFree?: number; capacity: number }[],
+    )
     .filter((s) => Date.parse(s.startTime) > now);
   const next = slots[0];
   if (!next) return { inStock: false };

@@ -37,7 +37,7 @@ export const operatorSchema = route({
   operationId: 'listOperatorStructuredData',
   tags,
   access: 'public',
-  summary: "schema.org JSON-LD of every public item of an operator",
+  summary: 'schema.org JSON-LD of every public item of an operator',
   params: s.CustomerParams,
   query: s.BaseUrlQuery,
   ok: s.JsonLdList,

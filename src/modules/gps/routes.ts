@@ -1,0 +1,145 @@
+import { route } from '../../lib/openapi';
+import * as s from './schemas';
+import { deviceKey } from './auth';
+
+const tags = ['GPS alerts'];
+
+export const alerts = route({
+  method: 'get',
+  path: '/integrations/alerts',
+  operationId: 'listGpsAlerts',
+  tags,
+  summary: 'GPS alerts of the last minutes (one location, or all)',
+  query: s.AlertsQuery,
+  ok: s.AlertList,
+  errors: [403],
+  description: `Geofence exits, overdue returns and automatic returns, newest first. \`minutes\` (default 1440) and \`limit\` (default 100, at most
+500); \`locationId\` keeps one location.`,
+});
+export const deviceAlerts = route({
+  method: 'get',
+  path: '/integrations/device-alerts/{deviceName}',
+  operationId: 'listGpsDeviceAlerts',
+  tags,
+  summary: 'GPS alerts of one device',
+  params: s.DeviceAlertsParams,
+  query: s.DeviceAlertsQuery,
+  ok: s.AlertList,
+  errors: [403, 404],
+});
+export const alertSummary = route({
+  method: 'get',
+  path: '/integrations/alert-summary',
+  operationId: 'getGpsAlertSummary',
+  tags,
+  summary: 'GPS alert counts grouped by device over the last hours',
+  query: s.SummaryQuery,
+  ok: s.Summary,
+  errors: [403],
+});
+export const ingest = route({
+  method: 'post',
+  path: '/integrations/gps/ingest',
+  operationId: 'ingestGpsFixes',
+  tags,
+  access: 'none',
+  auth: deviceKey,
+  summary: 'Position reports of a tracker (authenticated by its device key)',
+  body: s.IngestBody,
+  ok: s.IngestResult,
+  errors: [401, 429],
+  description: `A tracker sends up to 100 fixes with its key (\`Authorization: Bearer gpd_...\` or \`X-Device-Key\`; the body is validated first:
+400, then the key: 401). Fixes apply in time order; older than the last applied are stored only. A fix counts for geofences only when its
+\`accuracy\` is at most the operator's \`maxAccuracyMeters\` (default 50 m), and it is outside only when its whole accuracy circle is. Two
+consecutive accurate fixes on the other side confirm a crossing: leaving a geofence fires \`geofence_exit\` (once per crossing); coming back inside
+the home area with auto-return on marks the boat's checked-in rental returned (\`booking.checked_out\`) and fires \`auto_returned\`. A boat still
+out after its rental's end plus \`overdueGraceMinutes\` fires \`overdue_return\` (also checked every 5 minutes). 120 requests per minute per device.`,
+});
+export const createDevice = route({
+  method: 'post',
+  path: '/integrations/gps/devices',
+  operationId: 'createGpsDevice',
+  tags,
+  access: 'admin',
+  summary: 'Register a tracker (its key is shown once)',
+  body: s.CreateDeviceBody,
+  ok: s.CreatedDevice,
+  status: 201,
+  errors: [403, 404, 409],
+  description: 'Device names are unique per operator (409). `assetId` ties the tracker to a boat (needed for overdue alerts and auto-return).',
+});
+export const listDevices = route({
+  method: 'get',
+  path: '/integrations/gps/devices',
+  operationId: 'listGpsDevices',
+  tags,
+  summary: 'Trackers with their last position',
+  ok: s.DeviceList,
+  errors: [403],
+});
+export const deleteDevice = route({
+  method: 'delete',
+  path: '/integrations/gps/devices/{deviceId}',
+  operationId: 'deleteGpsDevice',
+  tags,
+  access: 'admin',
+  summary: 'Remove a tracker (its key stops working; its alerts stay)',
+  params: s.DeviceParams,
+  ok: s.Deleted,
+  errors: [403, 404],
+});
+export const createGeofence = route({
+  method: 'post',
+  path: '/integrations/gps/geofences',
+  operationId: 'createGpsGeofence',
+  tags,
+  access: 'admin',
+  summary: 'Add a geofence of a location (circle or polygon; one may be the home area)',
+  body: s.CreateGeofenceBody,
+  ok: s.Geofence,
+  status: 201,
+  errors: [403, 404],
+  description: 'A circle needs `center` and `radiusMeters`, a polygon 3 to 200 `points`. A new home area replaces the previous one of the location.',
+});
+export const listGeofences = route({
+  method: 'get',
+  path: '/integrations/gps/geofences',
+  operationId: 'listGpsGeofences',
+  tags,
+  summary: 'Geofences the GPS alerts use',
+  query: s.GeofenceQuery,
+  ok: s.GeofenceList,
+  errors: [403],
+});
+export const deleteGeofence = route({
+  method: 'delete',
+  path: '/integrations/gps/geofences/{geofenceId}',
+  operationId: 'deleteGpsGeofence',
+  tags,
+  access: 'admin',
+  summary: 'Remove a geofence',
+  params: s.GeofenceParams,
+  ok: s.Deleted,
+  errors: [403, 404],
+});
+export const getSettings = route({
+  method: 'get',
+  path: '/integrations/gps/settings',
+  operationId: 'getGpsSettings',
+  tags,
+  summary: 'GPS settings: auto-return, accuracy threshold, overdue grace',
+  ok: s.Settings,
+  errors: [403],
+});
+export const updateSettings = route({
+  method: 'put',
+  path: '/integrations/gps/settings',
+  operationId: 'updateGpsSettings',
+  tags,
+  access: 'admin',
+  summary: 'Change the GPS settings',
+  body: s.SettingsBody,
+  ok: s.Settings,
+  errors: [403],
+  description: '`autoReturn` (default false) marks a checked-in rental returned when its boat is back inside the home area.',
+});
