@@ -55,7 +55,8 @@ export function validatedScheme(scheme: ProviderScheme, parts: { query?: ZodType
       const b = parts.body.safeParse(json);
       if (!b.success) throw validationError(b.error as ZodError, 'json');
     }
-    return scheme.check(c, next);
+    // Awaited (not returned): a check that throws before its first await is handled at once, not one microtask later.
+    await scheme.check(c, next);
   };
   return { security: scheme.security, middleware };
 }

@@ -42,7 +42,10 @@ async function connectAccounting(op: Operator) {
 
 async function readyAccounting(op: Operator, mappings: Record<string, string> = MAPPINGS) {
   await connectAccounting(op);
-  expect((await put('/acct/select-business', { businessId: op.customerId, acctBusinessId: 'simbiz_main', acctBusinessName: 'Marina Books' }, { key: op.adminKey })).status).toBe(200);
+  expect(
+    (await put('/acct/select-business', { businessId: op.customerId, acctBusinessId: 'simbiz_main', acctBusinessName: 'Marina Books' }, { key: op.adminKey }))
+      .status,
+  ).toBe(200);
   expect((await put('/acct/bank-account', { businessId: op.customerId, bankAccountId: 'simacct_checking' }, { key: op.adminKey })).status).toBe(200);
   const m = await put('/acct/gl-mappings', { businessId: op.customerId, glMappings: mappings }, { key: op.adminKey });
   expect(m.status, m.text).toBe(200);
@@ -84,11 +87,23 @@ describe('accounting: security', () => {
       { method: 'DELETE', path: '/acct/disconnect', body: { businessId: b }, otherStatus: 403 as const, adminOnly: true },
       { method: 'GET', path: `/acct/chart-of-accounts?businessId=${b}`, otherStatus: 403 as const, adminOnly: true },
       { method: 'GET', path: `/acct/businesses?businessId=${b}`, otherStatus: 403 as const, adminOnly: true },
-      { method: 'PUT', path: '/acct/select-business', body: { businessId: b, acctBusinessId: 'x', acctBusinessName: 'x' }, otherStatus: 403 as const, adminOnly: true },
+      {
+        method: 'PUT',
+        path: '/acct/select-business',
+        body: { businessId: b, acctBusinessId: 'x', acctBusinessName: 'x' },
+        otherStatus: 403 as const,
+        adminOnly: true,
+      },
       { method: 'PUT', path: '/acct/bank-account', body: { businessId: b, bankAccountId: 'x' }, otherStatus: 403 as const, adminOnly: true },
       { method: 'GET', path: `/acct/gl-mappings?businessId=${b}`, otherStatus: 403 as const, adminOnly: true },
       { method: 'PUT', path: '/acct/gl-mappings', body: { businessId: b, glMappings: {} }, otherStatus: 403 as const, adminOnly: true },
-      { method: 'POST', path: '/acct/journal-exports', body: { businessId: b, locationId: op.locationId, date: '2020-01-01' }, otherStatus: 403 as const, adminOnly: true },
+      {
+        method: 'POST',
+        path: '/acct/journal-exports',
+        body: { businessId: b, locationId: op.locationId, date: '2020-01-01' },
+        otherStatus: 403 as const,
+        adminOnly: true,
+      },
       { method: 'GET', path: `/acct/journal-exports?businessId=${b}`, otherStatus: 403 as const, adminOnly: true },
     ];
     for (const rc of routes) await checkSecurity(op, rc);
@@ -202,7 +217,14 @@ describe('accounting: daily journal export', () => {
     const rows = await db().select().from(acctExports).where(eq(acctExports.customerId, op.customerId)).all();
     expect(rows.filter((x) => x.date === date)).toHaveLength(1);
     // Only finished days; unknown location.
-    expectError(await post('/acct/journal-exports', { businessId: op.customerId, locationId: op.locationId, date: localDate(Date.now(), op.timezone) }, { key: op.adminKey }), 400);
+    expectError(
+      await post(
+        '/acct/journal-exports',
+        { businessId: op.customerId, locationId: op.locationId, date: localDate(Date.now(), op.timezone) },
+        { key: op.adminKey },
+      ),
+      400,
+    );
     expectError(await post('/acct/journal-exports', { businessId: op.customerId, locationId: 'loc_nope', date }, { key: op.adminKey }), 404);
   });
 

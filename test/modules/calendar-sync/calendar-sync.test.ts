@@ -90,7 +90,11 @@ describe('calendar sync: OAuth connection', () => {
     const state = url.searchParams.get('state')!;
     expectError(await api('GET', `/integrations/calendar/callback?code=${encodeURIComponent(code)}`), 400, 'invalid_oauth_state');
     const forged = `${state.slice(0, -4)}${state.endsWith('aaaa') ? 'bbbb' : 'aaaa'}`;
-    expectError(await api('GET', `/integrations/calendar/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(forged)}`), 400, 'invalid_oauth_state');
+    expectError(
+      await api('GET', `/integrations/calendar/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(forged)}`),
+      400,
+      'invalid_oauth_state',
+    );
     const expired = await signToken(env, 'calendar.state', { customerId: op.customerId, userId: op.adminId, redirectUri: 'x' }, -1000);
     expectError(await api('GET', `/integrations/calendar/callback?code=x&state=${encodeURIComponent(expired)}`), 400, 'invalid_oauth_state');
     const other = await signToken(env, 'acct.state', { customerId: op.customerId, userId: op.adminId, redirectUri: 'x' }, 60_000);
@@ -156,7 +160,11 @@ describe('calendar sync: bookings pushed and kept in step', () => {
     expect(evA).toMatchObject({ uid: `${a.body.rentalId}@berth`, sequence: 0, start: a.body.startTime });
 
     // A change (reschedule) is pushed by the incremental job with SEQUENCE bumped.
-    const moved = await post(`/coreBooking/${a.body.rentalId}/reschedule`, { startTime: at(tz, 5, '13:00'), endTime: at(tz, 5, '15:00') }, { key: op.adminKey });
+    const moved = await post(
+      `/coreBooking/${a.body.rentalId}/reschedule`,
+      { startTime: at(tz, 5, '13:00'), endTime: at(tz, 5, '15:00') },
+      { key: op.adminKey },
+    );
     expect(moved.status, moved.text).toBe(200);
     const before = (await get(`/integrations/calendar/status?userId=${op.adminId}`, { key: op.adminKey })).body;
     await runCron('*/5 * * * *');
@@ -243,7 +251,9 @@ describe('private iCalendar feeds (RFC 5545)', () => {
 
     // The same feed fetched again without changes: same SEQUENCE and DTSTAMP.
     const again = parse(new TextDecoder().decode(await fetchFeed()));
-    expect(byUid(again, a.body.rentalId).getFirstPropertyValue('dtstamp')!.toString()).toBe(byUid(cal, a.body.rentalId).getFirstPropertyValue('dtstamp')!.toString());
+    expect(byUid(again, a.body.rentalId).getFirstPropertyValue('dtstamp')!.toString()).toBe(
+      byUid(cal, a.body.rentalId).getFirstPropertyValue('dtstamp')!.toString(),
+    );
 
     // A change bumps SEQUENCE once; a cancellation shows STATUS:CANCELLED.
     await post(`/coreBooking/${a.body.rentalId}/reschedule`, { startTime: at(tz, 6, '09:00'), endTime: at(tz, 6, '11:00') }, { key: op.adminKey });
@@ -270,7 +280,9 @@ describe('private iCalendar feeds (RFC 5545)', () => {
     const far = await rentalItem(op, { timezone: 'Europe/Berlin' });
     const near = await rentalItem(op);
     const staff = await op.addUser({ role: 'staff' });
-    await env.DB.prepare('UPDATE users SET locations = ? WHERE id = ?').bind(JSON.stringify([op.locationId]), staff.userId).run();
+    await env.DB.prepare('UPDATE users SET locations = ? WHERE id = ?')
+      .bind(JSON.stringify([op.locationId]), staff.userId)
+      .run();
     const x = await book(op, bookBody({ inventoryId: near.id, startTime: at(op.timezone, 2, '10:00'), endTime: at(op.timezone, 2, '11:00') }));
     const y = await book(op, bookBody({ inventoryId: far.id, startTime: at('Europe/Berlin', 2, '10:00'), endTime: at('Europe/Berlin', 2, '11:00') }));
     expect([x.status, y.status]).toEqual([201, 201]);

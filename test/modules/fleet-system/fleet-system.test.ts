@@ -89,10 +89,20 @@ describe('fleet software: connection and pass-through', () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ externalBookingId: 'EXT-1', status: 'confirmed', productId: 'fsp_pontoon' });
     const id = created.body.id;
-    expect((await get(`/fleetsys/reservations?customerId=${op.customerId}&externalBookingId=EXT-1`, { key: op.adminKey })).body.data.map((r: any) => r.id)).toEqual([id]);
-    const updated = await put(`/fleetsys/reservations/${id}`, { customerId: op.customerId, notes: 'Bring life vests', endDate: '2027-07-01T13:00:00Z' }, { key: op.adminKey });
+    expect(
+      (await get(`/fleetsys/reservations?customerId=${op.customerId}&externalBookingId=EXT-1`, { key: op.adminKey })).body.data.map((r: any) => r.id),
+    ).toEqual([id]);
+    const updated = await put(
+      `/fleetsys/reservations/${id}`,
+      { customerId: op.customerId, notes: 'Bring life vests', endDate: '2027-07-01T13:00:00Z' },
+      { key: op.adminKey },
+    );
     expect(updated.body).toMatchObject({ notes: 'Bring life vests', endDate: '2027-07-01T13:00:00Z' });
-    expectError(await put(`/fleetsys/reservations/${id}`, { customerId: op.customerId, productId: 'fsp_unknown' }, { key: op.adminKey }), 400, 'fleetsys_refused');
+    expectError(
+      await put(`/fleetsys/reservations/${id}`, { customerId: op.customerId, productId: 'fsp_unknown' }, { key: op.adminKey }),
+      400,
+      'fleetsys_refused',
+    );
     const inv = await post(`/fleetsys/reservations/${id}/invoice`, { customerId: op.customerId, amount: 240, description: 'Rental' }, { key: op.adminKey });
     expect(inv.status).toBe(201);
     expect(inv.body).toMatchObject({ reservationId: id, amount: 240 });
@@ -120,7 +130,10 @@ describe('fleet software: sync-booking', () => {
     expect(b.status, b.text).toBe(201);
     const sync = { rentalId: b.body.rentalId, customerId: op.customerId, locationId: op.locationId };
     expectError(await post('/fleetsys/sync-booking', sync, { key: op.adminKey }), 400, 'fleetsys_mapping_missing');
-    expectError(await put('/fleetsys/product-mappings', { customerId: op.customerId, mappings: [{ inventoryId: item.id, productId: 'fsp_nope' }] }, { key: op.adminKey }), 400);
+    expectError(
+      await put('/fleetsys/product-mappings', { customerId: op.customerId, mappings: [{ inventoryId: item.id, productId: 'fsp_nope' }] }, { key: op.adminKey }),
+      400,
+    );
     const m = await put(
       '/fleetsys/product-mappings',
       {
@@ -136,9 +149,15 @@ describe('fleet software: sync-booking', () => {
     expectError(await post('/fleetsys/sync-booking', { ...sync, locationId: 'loc_other' }, { key: op.adminKey }), 400);
     expectError(await post('/fleetsys/sync-booking', { ...sync, rentalId: 'bk_nope' }, { key: op.adminKey }), 404);
 
-    const [r1, r2] = await Promise.all([post('/fleetsys/sync-booking', sync, { key: op.adminKey }), post('/fleetsys/sync-booking', sync, { key: op.adminKey })]);
+    const [r1, r2] = await Promise.all([
+      post('/fleetsys/sync-booking', sync, { key: op.adminKey }),
+      post('/fleetsys/sync-booking', sync, { key: op.adminKey }),
+    ]);
     const statuses = [r1.status, r2.status].sort();
-    expect([[200, 200], [200, 409]]).toContainEqual(statuses);
+    expect([
+      [200, 200],
+      [200, 409],
+    ]).toContainEqual(statuses);
     const first = [r1, r2].find((r) => r.status === 200)!;
     expect(first.body.reservations).toHaveLength(2);
     const byAsset = Object.fromEntries(first.body.reservations.map((r: any) => [r.assetId, r.productId]));
@@ -163,7 +182,14 @@ describe('fleet software: sync-booking', () => {
     // The remote side already has it (a previous attempt died after the remote call).
     const pre = await post(
       '/fleetsys/reservations',
-      { customerId: op.customerId, externalBookingId: `${b.body.rentalId}:${assetId}`, startDate: b.body.startTime, endDate: b.body.endTime, productId: 'fsp_pontoon', customerName: 'Rita Renter' },
+      {
+        customerId: op.customerId,
+        externalBookingId: `${b.body.rentalId}:${assetId}`,
+        startDate: b.body.startTime,
+        endDate: b.body.endTime,
+        productId: 'fsp_pontoon',
+        customerName: 'Rita Renter',
+      },
       { key: op.adminKey },
     );
     const r = await post('/fleetsys/sync-booking', { rentalId: b.body.rentalId, customerId: op.customerId, locationId: op.locationId }, { key: op.adminKey });

@@ -8,7 +8,14 @@ export async function configureMarketplace(op: Operator, o: { outboundApiKey?: s
   const apiKey = `mkt_${crypto.randomUUID().replace(/-/g, '')}`;
   const r = await post(
     '/ota/admin/configure',
-    { customerId: op.customerId, supplierId: `SUP-${op.customerId.slice(-6)}`, apiKey, currency: o.currency ?? 'usd', isActive: o.isActive ?? true, ...(o.outboundApiKey ? { outboundApiKey: o.outboundApiKey } : {}) },
+    {
+      customerId: op.customerId,
+      supplierId: `SUP-${op.customerId.slice(-6)}`,
+      apiKey,
+      currency: o.currency ?? 'usd',
+      isActive: o.isActive ?? true,
+      ...(o.outboundApiKey ? { outboundApiKey: o.outboundApiKey } : {}),
+    },
     { key: op.adminKey },
   );
   expect(r.status, r.text).toBe(200);

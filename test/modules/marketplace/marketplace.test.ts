@@ -97,7 +97,10 @@ describe('marketplace supplier API', () => {
       data: { ApiKey: apiKey, travelDate: dateAhead(TZ, 5), productOptions: [{ productOptionId: tour.id, startTime: '10:00', totalTravelers: 2 }] },
     });
     expect(check.status, check.text).toBe(200);
-    expect(check.body.data.results[0]).toMatchObject({ available: true, startTimes: [{ startTime: '10:00', vacancies: 4, totalPrice: { amount: 100, currency: 'USD' } }] });
+    expect(check.body.data.results[0]).toMatchObject({
+      available: true,
+      startTimes: [{ startTime: '10:00', vacancies: 4, totalPrice: { amount: 100, currency: 'USD' } }],
+    });
   });
 
   it('tour list: public items as tours with options (rental durations, tour age bands)', async () => {
@@ -131,7 +134,10 @@ describe('marketplace supplier API', () => {
     // A 4-hour rental from 08:00 to 14:00 (the item closes at 18:00).
     expect(b.dates[0].startTimes.map((s: any) => s.startTime)).toEqual(['08:00', '09:00', '10:00', '11:00', '12:00', '13:00', '14:00']);
     expect(u).toMatchObject({ productOptionId: 'inv_unknown', error: 'UNKNOWN_PRODUCT_OPTION', dates: [] });
-    expectError(await post('/ota/v2/availability/calendar', { productOptionIds: [tour.id], startDate: dateAhead(TZ, 1), endDate: dateAhead(TZ, 40) }, mk(apiKey)), 400);
+    expectError(
+      await post('/ota/v2/availability/calendar', { productOptionIds: [tour.id], startDate: dateAhead(TZ, 1), endDate: dateAhead(TZ, 40) }, mk(apiKey)),
+      400,
+    );
   });
 
   it('reserve holds price and inventory for 20 minutes in the lock; the hold counts against capacity and expires by itself', async () => {
@@ -151,7 +157,9 @@ describe('marketplace supplier API', () => {
     expect((await activeHoldAllocations(boat.id)).n).toBe(1);
 
     // The price is held: the operator raises the price, the confirmation keeps the held one.
-    await env.DB.prepare("UPDATE inventory_items SET data = json_set(data, '$.seasons[0].hourlyPrices.Monday.basePrice', 999, '$.seasons[0].hourlyPrices.Tuesday.basePrice', 999, '$.seasons[0].hourlyPrices.Wednesday.basePrice', 999, '$.seasons[0].hourlyPrices.Thursday.basePrice', 999, '$.seasons[0].hourlyPrices.Friday.basePrice', 999, '$.seasons[0].hourlyPrices.Saturday.basePrice', 999, '$.seasons[0].hourlyPrices.Sunday.basePrice', 999), version = version + 1 WHERE id = ?")
+    await env.DB.prepare(
+      "UPDATE inventory_items SET data = json_set(data, '$.seasons[0].hourlyPrices.Monday.basePrice', 999, '$.seasons[0].hourlyPrices.Tuesday.basePrice', 999, '$.seasons[0].hourlyPrices.Wednesday.basePrice', 999, '$.seasons[0].hourlyPrices.Thursday.basePrice', 999, '$.seasons[0].hourlyPrices.Friday.basePrice', 999, '$.seasons[0].hourlyPrices.Saturday.basePrice', 999, '$.seasons[0].hourlyPrices.Sunday.basePrice', 999), version = version + 1 WHERE id = ?",
+    )
       .bind(boat.id)
       .run();
     const c = await confirm(apiKey, { reservationReference: res.body.reservationReference, bookingRef: 'MKT-BOOK-1', travelers });
@@ -193,19 +201,35 @@ describe('marketplace supplier API', () => {
 
   it('tours: tickets by age band hold seats; confirmation, amendment and cancellation fire the booking events', async () => {
     const date = dateAhead(TZ, 10);
-    const res = await reserve(apiKey, { productOptionId: tour.id, travelDate: date, startTime: '10:00', tickets: [{ ageBand: 'ADULT', quantity: 2 }, { ageBand: 'child', quantity: 1 }] });
+    const res = await reserve(apiKey, {
+      productOptionId: tour.id,
+      travelDate: date,
+      startTime: '10:00',
+      tickets: [
+        { ageBand: 'ADULT', quantity: 2 },
+        { ageBand: 'child', quantity: 1 },
+      ],
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ totalTravelers: 3, price: { amount: 125 } });
     expect((await activeHoldAllocations(tour.id)).seats).toBe(3);
     // One seat left: a party of 2 does not fit.
-    const check = await post('/ota/v2/availability/check', { travelDate: date, productOptions: [{ productOptionId: tour.id, startTime: '10:00', totalTravelers: 2 }] }, mk(apiKey));
+    const check = await post(
+      '/ota/v2/availability/check',
+      { travelDate: date, productOptions: [{ productOptionId: tour.id, startTime: '10:00', totalTravelers: 2 }] },
+      mk(apiKey),
+    );
     expect(check.body.results[0]).toMatchObject({ available: false });
     expectError(await reserve(apiKey, { productOptionId: tour.id, travelDate: date, startTime: '10:00', totalTravelers: 2 }), 409, 'unavailable');
     expectError(await reserve(apiKey, { productOptionId: tour.id, travelDate: date, startTime: '11:00' }), 400);
     expectError(await reserve(apiKey, { productOptionId: tour.id, travelDate: date, tickets: [{ ageBand: 'SENIOR', quantity: 1 }] }), 400);
     expectError(await reserve(apiKey, { productOptionId: 'inv_unknown', travelDate: date }), 404, 'unknown_product_option');
 
-    const c = await confirm(apiKey, { reservationReference: res.body.reservationReference, bookingRef: 'MKT-TOUR-1', travelers: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@traveler.test' }] });
+    const c = await confirm(apiKey, {
+      reservationReference: res.body.reservationReference,
+      bookingRef: 'MKT-TOUR-1',
+      travelers: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@traveler.test' }],
+    });
     expect(c.body.status, JSON.stringify(c.body)).toBe('CONFIRMED');
     expect((await activeHoldAllocations(tour.id)).seats).toBe(0);
     const created = await eventually(async () => {
@@ -226,11 +250,16 @@ describe('marketplace supplier API', () => {
     expect(cancel.body).toMatchObject({ status: 'CONFIRMED', bookingRef: 'MKT-TOUR-1' });
     const b = await get(`/coreBooking/${c.body.rentalId}`, { key: op.adminKey });
     expect(b.body).toMatchObject({ status: 'cancelled' });
-    const types = (await eventsOf(op.customerId)).filter((e) => e.payload.data.rentalId === c.body.rentalId || e.payload.data.booking?.rentalId === c.body.rentalId).map((e) => e.type);
+    const types = (await eventsOf(op.customerId))
+      .filter((e) => e.payload.data.rentalId === c.body.rentalId || e.payload.data.booking?.rentalId === c.body.rentalId)
+      .map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['booking.created', 'booking.rescheduled', 'booking.cancelled', 'booking.status_changed']));
     // Idempotent; unknown references are rejected.
     expect((await post('/ota/booking-cancellation', { bookingRef: 'MKT-TOUR-1' }, mk(apiKey))).body.status).toBe('CONFIRMED');
-    expect((await post('/ota/booking-cancellation', { bookingRef: 'NOPE' }, mk(apiKey))).body).toMatchObject({ status: 'REJECTED', rejectionReason: 'UNKNOWN_BOOKING' });
+    expect((await post('/ota/booking-cancellation', { bookingRef: 'NOPE' }, mk(apiKey))).body).toMatchObject({
+      status: 'REJECTED',
+      rejectionReason: 'UNKNOWN_BOOKING',
+    });
     expectError(await post('/ota/booking-cancellation', {}, mk(apiKey)), 400);
   });
 
@@ -241,7 +270,9 @@ describe('marketplace supplier API', () => {
     const rel = await post('/ota/booking-cancellation', { reservationReference: res.body.reservationReference }, mk(apiKey));
     expect(rel.body.status).toBe('CONFIRMED');
     expect((await book(op, bookBody({ inventoryId: boat.id, startTime: at(TZ, 12, '10:00'), endTime: at(TZ, 12, '12:00') }))).status).toBe(201);
-    expect((await confirm(apiKey, { reservationReference: res.body.reservationReference, bookingRef: 'MKT-REL', travelers })).body.rejectionReason).toBe('HOLD_EXPIRED');
+    expect((await confirm(apiKey, { reservationReference: res.body.reservationReference, bookingRef: 'MKT-REL', travelers })).body.rejectionReason).toBe(
+      'HOLD_EXPIRED',
+    );
   });
 });
 
@@ -259,7 +290,11 @@ describe('marketplace outbound notifications', () => {
     expect(logged.map((l) => l.status)).toEqual(['sent']);
 
     // Inactive: the same change sends nothing.
-    await post('/ota/admin/configure', { customerId: op.customerId, supplierId: config.supplierId, apiKey: `x${crypto.randomUUID()}`, isActive: false }, { key: op.adminKey });
+    await post(
+      '/ota/admin/configure',
+      { customerId: op.customerId, supplierId: config.supplierId, apiKey: `x${crypto.randomUUID()}`, isActive: false },
+      { key: op.adminKey },
+    );
     const before = (await sim.received(config.supplierId)).length;
     const b2 = await book(op, bookBody({ inventoryId: item.id, startTime: at(TZ, 5, '10:00'), endTime: at(TZ, 5, '11:00') }));
     await post(`/coreBooking/${b2.body.rentalId}/cancel`, {}, { key: op.adminKey });

@@ -23,7 +23,15 @@ describe('race for the last unit: marketplace, channel, operator', () => {
       reserve(apiKey, { productOptionId: `${boat.id}:1h`, travelDate: dateAhead(TZ, 7), startTime: '10:00' }).then((r) => ({ via: 'marketplace', r })),
       post(
         '/channel/v1/bookings',
-        { productId: boat.id, startTime: start, endTime: end, quantity: 1, totalPrice: 200, reference: `R-${i}`, guest: { firstName: 'G', lastName: `${i}`, email: `g${i}@x.test` } },
+        {
+          productId: boat.id,
+          startTime: start,
+          endTime: end,
+          quantity: 1,
+          totalPrice: 200,
+          reference: `R-${i}`,
+          guest: { firstName: 'G', lastName: `${i}`, email: `g${i}@x.test` },
+        },
         idem(pk.key, `race-${i}`),
       ).then((r) => ({ via: 'channel', r })),
       book(op, bookBody({ inventoryId: boat.id, startTime: start, endTime: end })).then((r) => ({ via: 'operator', r })),
@@ -33,7 +41,9 @@ describe('race for the last unit: marketplace, channel, operator', () => {
     expect(won, JSON.stringify(results.map((x) => [x.via, x.r.status]))).toHaveLength(1);
     for (const x of results.filter((y) => !won.includes(y))) expect(x.r.status, `${x.via}: ${x.r.text}`).toBe(409);
     expect(await assetOverlaps(boat.id)).toEqual([]);
-    const taken = await env.DB.prepare("SELECT COUNT(*) AS n FROM allocations WHERE item_id = ? AND active = 1 AND kind IN ('booking','hold')").bind(boat.id).first<{ n: number }>();
+    const taken = await env.DB.prepare("SELECT COUNT(*) AS n FROM allocations WHERE item_id = ? AND active = 1 AND kind IN ('booking','hold')")
+      .bind(boat.id)
+      .first<{ n: number }>();
     expect(taken!.n).toBe(1);
   });
 

@@ -123,20 +123,18 @@ export async function makeBooking(op: Operator, o: BookingOpts) {
   if (o.allocate) {
     for (const a of assetIds) {
       stmts.push(
-        d
-          .insert(allocations)
-          .values({
-            id: newId('alc'),
-            customerId: op.customerId,
-            itemId: o.item.id,
-            assetId: a,
-            kind: 'booking',
-            sourceId: id,
-            start: o.start,
-            end,
-            blockedStart: o.start,
-            blockedEnd: end,
-          }),
+        d.insert(allocations).values({
+          id: newId('alc'),
+          customerId: op.customerId,
+          itemId: o.item.id,
+          assetId: a,
+          kind: 'booking',
+          sourceId: id,
+          start: o.start,
+          end,
+          blockedStart: o.start,
+          blockedEnd: end,
+        }),
       );
     }
   }

@@ -15,7 +15,11 @@ import { xmlEscape } from '../../../src/modules/voice/twiml';
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
 
 /** A webhook call as the provider makes it: form parameters, signed over the exact URL. */
-async function twilio(path: string, params: Record<string, string>, o: { signature?: string | null; signUrl?: string; signParams?: Record<string, string> } = {}) {
+async function twilio(
+  path: string,
+  params: Record<string, string>,
+  o: { signature?: string | null; signUrl?: string; signParams?: Record<string, string> } = {},
+) {
   const url = BASE + path;
   const sig = o.signature === undefined ? await twilioSignature(DEV_TWILIO_AUTH_TOKEN, o.signUrl ?? url, o.signParams ?? params) : o.signature;
   const res = await SELF.fetch(url, {
@@ -24,7 +28,12 @@ async function twilio(path: string, params: Record<string, string>, o: { signatu
     body: new URLSearchParams(params),
   });
   const text = await res.text();
-  return { status: res.status, text, type: res.headers.get('content-type') ?? '', json: /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : null };
+  return {
+    status: res.status,
+    text,
+    type: res.headers.get('content-type') ?? '',
+    json: /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : null,
+  };
 }
 
 function twiml(text: string) {
@@ -34,7 +43,10 @@ function twiml(text: string) {
 const pathOf = (u: string) => u.replace(/&amp;/g, '&');
 
 let seq = 0;
-const uniqueNumber = () => `+1305${String(Date.now() % 10_000_000).padStart(7, '0').slice(0, 3)}${String(1000 + (++seq % 9000)).padStart(4, '0')}`;
+const uniqueNumber = () =>
+  `+1305${String(Date.now() % 10_000_000)
+    .padStart(7, '0')
+    .slice(0, 3)}${String(1000 + (++seq % 9000)).padStart(4, '0')}`;
 
 describe('voice: signature verification', () => {
   it('401 without a signature, with a wrong one, or one over other parameters or another URL; inputs checked first', async () => {
@@ -125,9 +137,9 @@ describe('voice: calls', () => {
     await env.DB.prepare('INSERT INTO phone_numbers (id, customer_id, location_id, phone_number, created_at) VALUES (?, ?, ?, ?, ?)')
       .bind(`pn_${crypto.randomUUID()}`, op.customerId, op.locationId, bought, new Date().toISOString())
       .run();
-    expect(pathOf(twiml((await twilio('/communication/voice/incoming-call', { CallSid: 'CA_b', From: '+14155550000', To: bought })).text).Gather['@action'])).toContain(
-      `locationId=${op.locationId}`,
-    );
+    expect(
+      pathOf(twiml((await twilio('/communication/voice/incoming-call', { CallSid: 'CA_b', From: '+14155550000', To: bought })).text).Gather['@action']),
+    ).toContain(`locationId=${op.locationId}`);
   });
 
   it('key presses: ring group (sequential dial), booking (9), message, forward, unknown key and no key', async () => {
@@ -188,7 +200,9 @@ describe('voice: calls', () => {
     expect(status.json).toMatchObject({ success: true, status: 'completed' });
     expect((await twilio('/communication/voice/recording-webhook', { CallSid: 'CA_vm_1' })).status).toBe(400);
     expect((await twilio('/communication/voice/recording-webhook', { CallSid: 'CA_nobody', RecordingSid: 'RE_2' })).json.error).toBe('unknown_call');
-    const mail = await env.DB.prepare("SELECT `to`, body FROM message_outbox WHERE customer_id = ? AND template = 'voicemail.received'").bind(op.customerId).first<any>();
+    const mail = await env.DB.prepare("SELECT `to`, body FROM message_outbox WHERE customer_id = ? AND template = 'voicemail.received'")
+      .bind(op.customerId)
+      .first<any>();
     expect(mail.to).toBe('frontdesk@marina.test');
     expect(mail.body).toContain('RE_1');
 
