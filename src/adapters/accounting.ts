@@ -163,7 +163,8 @@ export class WaveAccounting implements AccountingProvider {
       };
     }>(
       accessToken,
-      'query ($id: ID!) { business(id: $id) { accounts(page: 1, pageSize: 500) { edges { node { id name type { value normalBalanceType } subtype { value } } } } } }',
+      `query ($id: ID!) { business(id: $id) { accounts(page: 1, pageSize: 500) {
+        edges { node { id name type { value normalBalanceType } subtype { value } } } } } }`,
       { id: businessId },
     );
     return d.business.accounts.edges.map(({ node: n }) => ({

@@ -72,6 +72,8 @@ export const businesses = route({
   method: 'get',
   path: '/acct/businesses',
   operationId: 'listAccountingBusinesses',
+  description: `\`businessId\` is the operator's customerId (another operator's answers 403). 400 \`accounting_not_connected\` before connecting;
+\`selected\` marks the chosen business.`,
   tags,
   summary: 'The businesses of the connected accounting account',
   query: s.BusinessQuery,
@@ -146,6 +148,8 @@ export const listExports = route({
   method: 'get',
   path: '/acct/journal-exports',
   operationId: 'listAccountingExports',
+  description: `\`businessId\` is the operator's customerId. Filters by \`locationId\` and \`date\`; \`queue\` is the state of the operator's sending queue
+(pending exports, requests spent in the current window, next attempt).`,
   tags,
   summary: 'Journal exports, newest day first, with the state of the sending queue',
   query: s.ExportQuery,

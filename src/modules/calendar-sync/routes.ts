@@ -50,6 +50,8 @@ export const status = route({
   method: 'get',
   path: '/integrations/calendar/status',
   operationId: 'getCalendarStatus',
+  description: `Whether the user connected a calendar, which one Berth writes to, when it last synced (and the last full listing), the last error and how
+many events it keeps in step.`,
   tags,
   summary: "A user's calendar connection",
   query: s.UserQuery,
@@ -109,6 +111,8 @@ export const listFeeds = route({
   method: 'get',
   path: '/integrations/calendar/feeds',
   operationId: 'listCalendarFeeds',
+  description: `Admins see every feed of the operator, others their own. The secret URL is shown only when a feed is created; revoked feeds stay listed with
+\`revokedAt\`.`,
   tags,
   summary: 'Private iCalendar feeds (admins: all; others: their own)',
   ok: s.FeedList,
@@ -117,6 +121,7 @@ export const revokeFeed = route({
   method: 'delete',
   path: '/integrations/calendar/feeds/{feedId}',
   operationId: 'revokeCalendarFeed',
+  description: "The user's own feed (or any, for an admin); idempotent. Calendar apps subscribed to the URL get 404 from now on.",
   tags,
   summary: 'Revoke a feed URL (it answers 404 from now on)',
   params: s.FeedParams,

@@ -15,6 +15,16 @@ import { durationLabel, optionId } from './options';
 import type { ConfigRow } from './config';
 import { ticketsOf } from './travelers';
 
+/** The option, or the ApiError that refused it (unknown option): batch answers report it per option. */
+async function optionOrError(ctx: Ctx, id: string) {
+  try {
+    return await optionItem(ctx, id);
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+}
+
 const amount = (cents: number, currency: string) => ({ amount: Math.round(cents) / 100, currency: currency.toUpperCase() });
 const money = (dollars: number, currency: string) => ({ amount: Math.round(dollars * 100) / 100, currency: currency.toUpperCase() });
 
@@ -85,7 +95,7 @@ export async function tourList(ctx: Ctx, cfg: ConfigRow) {
 export async function availabilityCalendar(ctx: Ctx, cfg: ConfigRow, body: { productOptionIds: string[]; startDate: string; endDate: string }) {
   const results = [];
   for (const id of [...new Set(body.productOptionIds)]) {
-    const found = await optionItem(ctx, id).catch((err: unknown) => (err instanceof ApiError ? err : Promise.reject(err)));
+    const found = await optionOrError(ctx, id);
     if (found instanceof ApiError || found.item.currency !== cfg.currency) {
       results.push({ productOptionId: id, error: found instanceof ApiError ? 'UNKNOWN_PRODUCT_OPTION' : 'CURRENCY_MISMATCH', dates: [] });
       continue;
@@ -119,7 +129,7 @@ export async function availabilityCheck(
 ) {
   const results = [];
   for (const po of body.productOptions) {
-    const found = await optionItem(ctx, po.productOptionId).catch((err: unknown) => (err instanceof ApiError ? err : Promise.reject(err)));
+    const found = await optionOrError(ctx, po.productOptionId);
     if (found instanceof ApiError || found.item.currency !== cfg.currency) {
       results.push({
         productOptionId: po.productOptionId,

@@ -6,7 +6,7 @@
  * shares (createBooking, cancelBooking, rescheduleBooking), so a marketplace sale fires the same
  * booking.* events as any other.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import type { Stmt } from '../../db/client';
@@ -182,9 +182,12 @@ export const releaseHoldStmt = (ctx: Ctx, customerId: string, holdId: string): S
   ctx.db
     .update(allocations)
     .set({ active: false })
-    .where(and(eq(allocations.customerId, customerId), inArray(allocations.sourceId, [holdId]), eq(allocations.active, true)));
+    .where(and(eq(allocations.customerId, customerId), eq(allocations.sourceId, holdId), eq(allocations.active, true)));
 
-/** A reservation becomes a booking: the marketplace collected the money (prepaid) at the held price; the hold's allocations are swapped for the booking's in one batch. */
+/**
+ * A reservation becomes a booking: the marketplace collected the money (prepaid) at the held price;
+ * the hold's allocations are swapped for the booking's in one batch.
+ */
 export function bookHold(
   ctx: Ctx,
   input: Pick<BookInput, 'rentalDetails' | 'customerInfo' | 'extendedData'>,

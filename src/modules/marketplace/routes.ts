@@ -26,6 +26,8 @@ export const getConfiguration = route({
   method: 'get',
   path: '/ota/admin/configuration',
   operationId: 'getMarketplaceConfiguration',
+  description: `Admins only. The inbound key is shown by its last 4 characters; the outbound key only as \`hasOutboundApiKey\`. 404 before the first POST
+/ota/admin/configure.`,
   tags: admin,
   access: 'admin',
   summary: 'The tour-marketplace configuration (keys never returned)',

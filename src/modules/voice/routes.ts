@@ -78,6 +78,8 @@ export const listVoicemails = route({
   method: 'get',
   path: '/communication/voice/voicemails',
   operationId: 'listVoicemails',
+  description: `With the caller (and the renter they were matched to), the recording URL and its length. Needs the \`voice\` permission (admins and managers
+have it); \`locationId\` keeps one location.`,
   tags,
   summary: 'Voicemails left at the operator’s locations, newest first',
   query: s.VoicemailQuery,

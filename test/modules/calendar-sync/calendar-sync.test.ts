@@ -219,7 +219,7 @@ describe('private iCalendar feeds (RFC 5545)', () => {
       return new Uint8Array(await res.arrayBuffer());
     };
     const bytes = await fetchFeed();
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes); // valid UTF-8 as a whole
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes); // valid UTF-8 as a whole
     expect(text.endsWith('\r\n') || text.endsWith('END:VCALENDAR')).toBe(true);
     expect(/[^\r]\n/.test(text)).toBe(false); // every line ends with CRLF
     // Lines of at most 75 octets; each physical line is valid UTF-8 on its own (no character split by a fold).
@@ -227,7 +227,7 @@ describe('private iCalendar feeds (RFC 5545)', () => {
     for (const line of text.split('\r\n')) {
       const octets = new TextEncoder().encode(line);
       expect(octets.length, line).toBeLessThanOrEqual(75);
-      expect(() => new TextDecoder('utf-8', { fatal: true }).decode(octets)).not.toThrow();
+      expect(() => new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(octets)).not.toThrow();
       if (line.startsWith(' ')) folded++;
     }
     expect(folded).toBeGreaterThan(0);

@@ -54,9 +54,15 @@ export async function integrationsWorld(): Promise<IntegrationsWorld> {
   const feed = await ok(post('/integrations/calendar/feeds', { userId: op.adminId }, { key }));
 
   // Marketplace, fleet software.
-  await ok(post('/ota/admin/configure', { customerId: op.customerId, supplierId: 'SUP-C', apiKey: `contract-${crypto.randomUUID()}`, currency: 'usd' }, { key }));
   await ok(
-    post('/fleetsys/connect', { customerId: op.customerId, clientId: `c-${op.customerId.slice(-6)}`, clientSecret: 'secret-000000', tokenUrl: 'https://fleet.example.test/token' }, { key }),
+    post('/ota/admin/configure', { customerId: op.customerId, supplierId: 'SUP-C', apiKey: `contract-${crypto.randomUUID()}`, currency: 'usd' }, { key }),
+  );
+  await ok(
+    post(
+      '/fleetsys/connect',
+      { customerId: op.customerId, clientId: `c-${op.customerId.slice(-6)}`, clientSecret: 'secret-000000', tokenUrl: 'https://fleet.example.test/token' },
+      { key },
+    ),
   );
   await ok(put('/fleetsys/product-mappings', { customerId: op.customerId, mappings: [{ inventoryId: boat.id, productId: 'fsp_pontoon' }] }, { key }));
   await ok(post('/fleetsys/sync-booking', { rentalId: b.body.rentalId, customerId: op.customerId, locationId: op.locationId }, { key }));
@@ -80,10 +86,16 @@ export async function integrationsWorld(): Promise<IntegrationsWorld> {
     RecordingDuration: '9',
   });
   const home = { lat: 25.7743, lng: -80.1937 };
-  await ok(post('/integrations/gps/geofences', { locationId: op.locationId, name: 'Basin', shape: 'circle', center: home, radiusMeters: 150, isHome: true }, { key }));
+  await ok(
+    post('/integrations/gps/geofences', { locationId: op.locationId, name: 'Basin', shape: 'circle', center: home, radiusMeters: 150, isHome: true }, { key }),
+  );
   const device = await ok(post('/integrations/gps/devices', { locationId: op.locationId, deviceName: 'contract-tracker', assetId: boat.assetIds[0] }, { key }));
   const t = Date.now() - 60_000;
-  const fixes = [home, { lat: 25.7843, lng: -80.1937 }, { lat: 25.7853, lng: -80.1937 }].map((p, i) => ({ ...p, accuracy: 8, recordedAt: new Date(t + i * 5000).toISOString() }));
+  const fixes = [home, { lat: 25.7843, lng: -80.1937 }, { lat: 25.7853, lng: -80.1937 }].map((p, i) => ({
+    ...p,
+    accuracy: 8,
+    recordedAt: new Date(t + i * 5000).toISOString(),
+  }));
   await ok(post('/integrations/gps/ingest', { fixes }, { headers: { authorization: `Bearer ${device.deviceKey}` } }));
 
   return {
@@ -122,7 +134,11 @@ export function integrationCases(w: () => IntegrationsWorld): Case[] {
     { op: 'getFleetStatus', path: () => `/fleetsys/status?customerId=${c()}`, caller: admin },
     { op: 'listFleetInventoryTypes', path: () => `/fleetsys/inventory-types?customerId=${c()}`, caller: admin },
     { op: 'listFleetProducts', path: () => `/fleetsys/products?customerId=${c()}`, caller: admin },
-    { op: 'findFleetReservations', path: () => `/fleetsys/reservations?customerId=${c()}&externalBookingId=${encodeURIComponent(w().externalBookingId)}`, caller: admin },
+    {
+      op: 'findFleetReservations',
+      path: () => `/fleetsys/reservations?customerId=${c()}&externalBookingId=${encodeURIComponent(w().externalBookingId)}`,
+      caller: admin,
+    },
     { op: 'getFleetProductMappings', path: () => `/fleetsys/product-mappings?customerId=${c()}`, caller: admin },
     { op: 'connectAccounting', path: () => `/auth/acct/connect?businessId=${c()}`, caller: admin },
     { op: 'completeAccountingConnection', path: () => w().acctCallback, caller: anonymous },

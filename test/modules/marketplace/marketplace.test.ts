@@ -157,11 +157,9 @@ describe('marketplace supplier API', () => {
     expect((await activeHoldAllocations(boat.id)).n).toBe(1);
 
     // The price is held: the operator raises the price, the confirmation keeps the held one.
-    await env.DB.prepare(
-      "UPDATE inventory_items SET data = json_set(data, '$.seasons[0].hourlyPrices.Monday.basePrice', 999, '$.seasons[0].hourlyPrices.Tuesday.basePrice', 999, '$.seasons[0].hourlyPrices.Wednesday.basePrice', 999, '$.seasons[0].hourlyPrices.Thursday.basePrice', 999, '$.seasons[0].hourlyPrices.Friday.basePrice', 999, '$.seasons[0].hourlyPrices.Saturday.basePrice', 999, '$.seasons[0].hourlyPrices.Sunday.basePrice', 999), version = version + 1 WHERE id = ?",
-    )
-      .bind(boat.id)
-      .run();
+    const days = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+    const paths = days.map((d) => `'$.seasons[0].hourlyPrices.${d}.basePrice', 999`).join(', ');
+    await env.DB.prepare(`UPDATE inventory_items SET data = json_set(data, ${paths}), version = version + 1 WHERE id = ?`).bind(boat.id).run();
     const c = await confirm(apiKey, { reservationReference: res.body.reservationReference, bookingRef: 'MKT-BOOK-1', travelers });
     expect(c.status, c.text).toBe(200);
     expect(c.body).toMatchObject({ status: 'CONFIRMED', bookingRef: 'MKT-BOOK-1', price: { amount: 200 } });

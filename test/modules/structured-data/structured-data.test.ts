@@ -15,7 +15,10 @@ const Place = z
     '@type': z.literal('Place'),
     name: z.string().min(1),
     address: PostalAddress,
-    geo: z.object({ '@type': z.literal('GeoCoordinates'), latitude: z.number(), longitude: z.number() }).strict().optional(),
+    geo: z
+      .object({ '@type': z.literal('GeoCoordinates'), latitude: z.number(), longitude: z.number() })
+      .strict()
+      .optional(),
   })
   .strict();
 const Organization = z.object({ '@type': z.literal('Organization'), name: z.string().min(1), url: z.string().url() }).strict();
@@ -140,12 +143,20 @@ describe('structured data', () => {
 
   it('sold out by the live engine: a rental blocked for the next month, a tour whose next departure is full', async () => {
     const blocked = await rentalItem(op, {
-      data: { maintenanceBlocks: [{ start: new Date(Date.now() - 86_400_000).toISOString(), end: new Date(Date.now() + 40 * 86_400_000).toISOString(), reason: 'Refit' }] },
+      data: {
+        maintenanceBlocks: [
+          { start: new Date(Date.now() - 86_400_000).toISOString(), end: new Date(Date.now() + 40 * 86_400_000).toISOString(), reason: 'Refit' },
+        ],
+      },
     });
     expect(valid(Product, (await get(`/schema/inventory/${blocked.id}`)).body).offers.availability).toBe('https://schema.org/SoldOut');
 
     const before = valid(Event, (await get(`/schema/inventory/${tour.id}`)).body);
-    expect(before).toMatchObject({ maximumAttendeeCapacity: 4, remainingAttendeeCapacity: 4, offers: { price: 50, availability: 'https://schema.org/InStock' } });
+    expect(before).toMatchObject({
+      maximumAttendeeCapacity: 4,
+      remainingAttendeeCapacity: 4,
+      offers: { price: 50, availability: 'https://schema.org/InStock' },
+    });
     expect(Date.parse(before.startDate)).toBeGreaterThan(Date.now());
     expect(before.location.address.streetAddress).toBe('1 Harbour Way');
     const full = await book(op, bookBody({ inventoryId: tour.id, startTime: before.startDate, tickets: { Adult: 4 } }));
@@ -169,7 +180,10 @@ describe('structured data', () => {
     const all = await get(`/schema/all/${op.customerId}`);
     expect(all.status).toBe(200);
     expect(Array.isArray(all.body)).toBe(true);
-    for (const doc of all.body) valid(doc['@type'] === 'Event' ? Event : Product, doc);
+    for (const doc of all.body) {
+      if (doc['@type'] === 'Event') valid(Event, doc);
+      else valid(Product, doc);
+    }
     expect(all.body.map((d: any) => d.sku ?? d['@id'])).not.toContain(hidden.id);
     expect(all.body.length).toBeGreaterThanOrEqual(2);
     expectError(await get('/schema/all/cus_unknown'), 404);

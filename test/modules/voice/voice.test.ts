@@ -6,7 +6,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { SELF, env } from 'cloudflare:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { BASE, createOperator, expectError, get, patch, type Operator } from '../../harness';
+import { BASE, createOperator, get, patch, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { at, book, bookBody, rentalItem } from '../bookings/factories';
 import { DEV_TWILIO_AUTH_TOKEN, twilioSignature } from '../../../src/adapters/telephony-signature';
