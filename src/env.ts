@@ -55,6 +55,10 @@ export interface Env {
   DEMO_API_KEY?: string;
   OTHER_API_KEY?: string;
   DEMO_CHANNEL_TEST_KEY?: string;
+  /** Sandbox integrations: Demo Marina's tour-marketplace key, its GPS tracker key and its operator calendar feed token. */
+  DEMO_MARKETPLACE_KEY?: string;
+  DEMO_GPS_DEVICE_KEY?: string;
+  DEMO_CALENDAR_FEED_TOKEN?: string;
   PUBLIC_BASE_URL?: string;
   /** `off` stops the cron job that seeds the sandbox tenant when it is missing (the test pool sets it). */
   SANDBOX_AUTOSEED?: string;
