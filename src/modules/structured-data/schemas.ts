@@ -38,6 +38,6 @@ export const JsonLd = z
   .loose()
   .openapi('SchemaOrgJsonLd', {
     description:
-      'schema.org JSON-LD (Product or Event with an Offer for an item; LocalBusiness for a location). Embed it in a `<script type="application/ld+json">`.',
+      'schema.org JSON-LD (Product or Event with an Offer for an item; LocalBusiness for a location). Embed it in the page in a script element of type `application/ld+json`.',
   });
 export const JsonLdList = z.array(JsonLd).openapi('SchemaOrgJsonLdList');
