@@ -59,13 +59,14 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
   const original = new Map([...states].map(([k, v]) => [k, { ...v }]));
 
   const now = Date.now();
+  // Fixes dated more than a minute ahead (a device clock gone wrong) are dropped.
   const fixes = input.fixes
     .map((f) => ({ ...f, at: f.recordedAt ? Date.parse(f.recordedAt) : now }))
     .filter((f) => f.at <= now + 60_000)
     .sort((a, b) => a.at - b.at);
   let lastAt = device.lastFixAt ?? 0;
   let last: (typeof fixes)[number] | null = null;
-  let ignoredOlder = input.fixes.length - fixes.length;
+  let ignoredOlder = 0;
   const stmts: Stmt[] = [];
   const alerts: AlertRow[] = [];
   const returnedHome: number[] = [];

@@ -37,7 +37,7 @@ export const JsonLd = z
   })
   .loose()
   .openapi('SchemaOrgJsonLd', {
-    description:
-      'schema.org JSON-LD (Product or Event with an Offer for an item; LocalBusiness for a location). Embed it in the page in a script element of type `application/ld+json`.',
+    description: `schema.org JSON-LD (Product or Event with an Offer for an item; LocalBusiness for a location). Embed it in the page in a script element of
+type \`application/ld+json\`.`,
   });
 export const JsonLdList = z.array(JsonLd).openapi('SchemaOrgJsonLdList');
