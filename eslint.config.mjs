@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 /** Another module is reached only through its public files (service.ts, types.ts); the module list reads module.ts. */
 const MODULE_PRIVATE = '^\\.\\./[a-z0-9-]+/(?!(service|types)$)[^/]+$';
 const FOREIGN_PRIVATE = '(^|/)modules/[a-z0-9-]+/(?!(service|types|module)$)[^/]+$';
+const BOUNDARY = 'Import another module only through its service.ts or types.ts.';
 
 export default tseslint.config(
   { ignores: ['node_modules/', '.wrangler/', 'dist/', 'migrations/', 'coverage/', 'examples/**/node_modules/'] },
@@ -15,6 +16,8 @@ export default tseslint.config(
     rules: {
       'max-len': ['error', { code: 160, ignoreUrls: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
       '@typescript-eslint/no-floating-promises': 'error',
+      // A catch that only swallows (probing a server that is not up yet, killing a process already gone) needs no body.
+      'no-empty': ['error', { allowEmptyCatch: true }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Too noisy for D1 rows and zod-parsed JSON; the types at the edges are checked by zod instead.
@@ -34,7 +37,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts', 'durable-objects/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: FOREIGN_PRIVATE, message: "Import another module only through its service.ts or types.ts." }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: FOREIGN_PRIVATE, message: BOUNDARY }] }] },
   },
   {
     files: ['src/modules/*/**/*.ts'],
@@ -43,8 +46,8 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: MODULE_PRIVATE, message: "Import another module only through its service.ts or types.ts." },
-            { regex: FOREIGN_PRIVATE, message: "Import another module only through its service.ts or types.ts." },
+            { regex: MODULE_PRIVATE, message: BOUNDARY },
+            { regex: FOREIGN_PRIVATE, message: BOUNDARY },
           ],
         },
       ],
@@ -53,7 +56,10 @@ export default tseslint.config(
   {
     files: ['src/lib/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(middleware|modules)(/|$)', message: 'lib/ is the lowest layer: it imports nothing from middleware/ or modules/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(middleware|modules)(/|$)', message: 'lib/ is the lowest layer: it imports nothing from middleware/ or modules/.' }] },
+      ],
     },
   },
   {
@@ -63,6 +69,17 @@ export default tseslint.config(
   { files: ['**/*.mjs', 'vitest.config.mts'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
+    },
   },
 );

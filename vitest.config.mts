@@ -22,6 +22,15 @@ export default defineConfig(async () => {
             DEMO_API_KEY: 'brk_test_demo_admin_key_000000000000000000',
             OTHER_API_KEY: 'brk_test_other_admin_key_00000000000000000',
             DEMO_CHANNEL_TEST_KEY: 'rtc_test_test_demo_channel_key_0000000000001',
+            // Verifies the signed Twilio webhooks of the communications tests (no Twilio account: SMS stay offline).
+            TWILIO_AUTH_TOKEN: 'test-twilio-auth-token-0123456789',
+            PLATFORM_API_KEY: 'test-platform-staff-key-000000000000001',
+            STRIPE_WEBHOOK_SECRET: 'whsec_test_0000000000000000000000000001',
+            DEMO_PARTNER_PASSWORD: 'test-demo-partner-password',
+            // The consent page's sign-in at the identity provider (no management token: identities stay local).
+            IDP_DOMAIN: 'idp.berth.test',
+            IDP_CLIENT_ID: 'berth-consent-test',
+            DEMO_APP_CLIENT_SECRET: 'bcs_test_demo_fleet_tracker_secret_000000001',
           },
         },
       }),

@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { cors } from 'hono/cors';
 import { Scalar } from '@scalar/hono-api-reference';
-import { ANONYMOUS, type AppEnv } from './lib/context';
+import { ANONYMOUS, isAdmin, type AppEnv, type Authenticator, type Principal } from './lib/context';
 import { ApiError, CORE_ERRORS, errorBody, errorTableMarkdown, type ErrorInfo } from './lib/errors';
 import { moduleHooks, type ModuleDef } from './lib/module';
 import { nullableRefsAsAnyOf } from './lib/openapi';
@@ -20,6 +20,15 @@ function toApiError(err: unknown): ApiError {
   }
   return new ApiError('internal', 'Something went wrong on our side; the error was logged with this requestId');
 }
+
+/** The authenticator of a dispatched request: the principal is already known; admin routes still need an admin. */
+const actAs =
+  (principal: Principal): Authenticator =>
+  async (c, access) => {
+    c.set('principal', principal);
+    if (access === 'admin' && !isAdmin(principal)) throw new ApiError('forbidden', 'This operation needs admin permission');
+    return {};
+  };
 
 /** Every error code of the API (shared and per module), each defined once with one status. */
 export function errorRegistry(modules: ModuleDef[]): Record<string, ErrorInfo & { module: string }> {
@@ -46,14 +55,27 @@ export function buildApp(modules: ModuleDef[]) {
     '*',
     cors({
       origin: '*',
-      allowHeaders: ['content-type', 'authorization', 'x-api-key', 'idempotency-key', 'x-request-id'],
-      exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
+      allowHeaders: ['content-type', 'authorization', 'x-api-key', 'idempotency-key', 'x-request-id', 'x-platform-key'],
+      exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed'],
     }),
   );
+  // Requests the partner gateway dispatches (`/api/v1/<path>`) run as the app principal it authenticated.
+  const dispatched = new WeakMap<Request, Principal>();
   app.use('*', async (c, next) => {
     c.set('principal', ANONYMOUS);
     c.set('hooks', hooks);
-    c.set('authenticate', authenticateOperator);
+    const as = dispatched.get(c.req.raw);
+    c.set('authenticate', as ? actAs(as) : authenticateOperator);
+    c.set('dispatch', (req, principal) => {
+      dispatched.set(req, principal);
+      let executionCtx: typeof c.executionCtx | undefined;
+      try {
+        executionCtx = c.executionCtx;
+      } catch {
+        executionCtx = undefined;
+      }
+      return Promise.resolve(app.fetch(req, c.env, executionCtx));
+    });
     await next();
   });
 
@@ -86,6 +108,17 @@ export function buildApp(modules: ModuleDef[]) {
     scheme: 'bearer',
     description: 'Partner-portal token (`rtp_...`) returned when a reseller channel registers.',
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'PlatformKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-platform-key',
+    description: "Berth's own staff (the `PLATFORM_API_KEY` secret); a bearer token whose `roles` claim holds `platform_staff` is the same role.",
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'MemberPortalSession', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Member-portal session (`mps_...`) opened with a single-use e-mailed link (POST /public/memberships/portal/session).',
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'BearerJwt', {
     type: 'http',
     scheme: 'bearer',
@@ -114,6 +147,12 @@ export function buildApp(modules: ModuleDef[]) {
 const API_DESCRIPTION = `Berth is a rental-business platform: bookings with live availability, payments, deposits and waivers, point of sale, memberships, marina operations, a public booking widget, a reseller channel API and partner integrations.
 
 **Authentication.** Operator endpoints take \`x-api-key: <key>\` (created under Admin > API Keys, carrying the permissions of the user who created it) or \`Authorization: Bearer <JWT>\` from the identity provider. Missing or invalid credentials answer 401; valid credentials without the permission answer 403.
+
+**Platform staff.** Berth's own staff are a role apart from operators' admins: they authenticate with \`x-platform-key: <PLATFORM_API_KEY>\` or with an identity-provider token whose \`roles\` claim holds \`platform_staff\`, belong to no operator (operator endpoints answer them 403 \`no_account\`), and alone may call the cross-operator endpoints (\`GET /promoGiftCards/search\`; operators' credentials, admins included, answer 403).
+
+**Idempotency.** Every operation that creates a booking or moves money (bookings, deposits, point-of-sale sales and refunds, gift cards, protection plans) takes \`Idempotency-Key\`: keys are scoped to the credential and kept 24 hours; the same key and body replays the stored answer byte for byte with \`Idempotent-Replayed: true\`; a different body answers 422 \`idempotency_key_reuse\`; a request still in flight answers 409 \`request_in_progress\`; a 5xx is not stored.
+
+**Partners and installed apps.** Partner accounts use partner tokens (\`Authorization: Bearer bpt_...\`). Installed apps use OAuth 2.0 (\`/oauth/authorize\`, \`/oauth/token\`) and call the partner gateway \`/api/v1/<documented path>\` with their access token, scope-checked (403 \`insufficient_scope\` with \`requiredScope\`), 600 requests per minute per installation. See the Partner accounts, OAuth and Partner gateway sections.
 
 **Errors.** Every error has one envelope: \`{"error": "machine_code", "message": "Human text", "requestId": "...", "details": [...]}\`. 400 \`validation_failed\` names each invalid field in \`details\`; malformed JSON is 400 \`invalid_json\`; an unknown path is 404 \`route_not_found\`; bodies over 1 MiB (50 MiB on upload routes) are 413 \`payload_too_large\`.
 

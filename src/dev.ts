@@ -4,6 +4,8 @@ import { devModule } from './dev/module';
 
 export { InventoryLock } from '../durable-objects/inventory-lock';
 export { RateLimiter } from '../durable-objects/rate-limiter';
+export { SlipLock } from '../durable-objects/slip-lock';
+export { OAuthGrant } from '../durable-objects/oauth-grant';
 export { AccountingQueue } from '../durable-objects/accounting-queue';
 
 /**

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { InventoryLock } from '../durable-objects/inventory-lock';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
+import type { SlipLock } from '../durable-objects/slip-lock';
+import type { OAuthGrant } from '../durable-objects/oauth-grant';
 import type { AccountingQueue } from '../durable-objects/accounting-queue';
 import type { QueueMessage } from './lib/module';
 
@@ -10,6 +12,10 @@ export interface Env {
   FILES: R2Bucket;
   INVENTORY_LOCK: DurableObjectNamespace<InventoryLock>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One lock object per marina unit (slip reservations, transfers, date changes). */
+  SLIP_LOCK: DurableObjectNamespace<SlipLock>;
+  /** One object per OAuth grant: its code and token hashes, rotated atomically. */
+  OAUTH_GRANT: DurableObjectNamespace<OAuthGrant>;
   EVENTS_QUEUE: Queue<QueueMessage>;
   /** One AccountingQueue object per operator: journal exports sent at the accounting provider's pace. */
   ACCOUNTING_QUEUE: DurableObjectNamespace<AccountingQueue>;
@@ -26,6 +32,12 @@ export interface Env {
   JWT_SECRET?: string;
   /** Payment provider secret key; without it the offline simulator runs. */
   STRIPE_SECRET_KEY?: string;
+  /** Payment provider secret key of the Canadian platform account (`stripeRegion: "CA"`); defaults to STRIPE_SECRET_KEY. */
+  STRIPE_SECRET_KEY_CA?: string;
+  /** Signing secret of the payment provider's webhooks (`whsec_...`); without it POST /public/gift-card/webhook answers 400. */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Berth's own staff: the platform key sent as `x-platform-key` (a role apart from operators' admins). */
+  PLATFORM_API_KEY?: string;
   /** Key (base64, 32 bytes) for AES-GCM payloads of the public widget endpoint. */
   WIDGET_ENCRYPTION_KEY?: string;
   /** Geocoder (optional; without it addresses are stored without coordinates). */
@@ -33,9 +45,28 @@ export interface Env {
   /** Telephony provider (optional; without it numbers and calls are simulated). */
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
+  /** SMS sender (with the Twilio account above): a Twilio number in E.164 or a messaging service SID; without one SMS go to the outbox. */
+  TWILIO_FROM_NUMBER?: string;
+  TWILIO_MESSAGING_SERVICE_SID?: string;
+  /** E-mail provider (Postmark server token) and sender (a Postmark sender signature); without the token e-mails go to the outbox. */
+  POSTMARK_SERVER_TOKEN?: string;
+  POSTMARK_MESSAGE_STREAM?: string;
+  EMAIL_FROM?: string;
   /** Identity provider management API (optional; without it invitations are recorded only). */
   IDP_DOMAIN?: string;
   IDP_MANAGEMENT_TOKEN?: string;
+  /**
+   * Partner platform: the private signing keys of embedded session tokens, as a JWK set
+   * (`{"keys":[{...ES256 or RS256 private JWK with kid...}]}`); the first key signs, all are
+   * published at /.well-known/jwks.json. Required in staging and production; development
+   * generates one key and keeps it in D1.
+   */
+  OAUTH_SIGNING_KEYS?: string;
+  /** Client id of Berth's consent page at the identity provider (IDP_DOMAIN): operators sign in there before authorizing an app. */
+  IDP_CLIENT_ID?: string;
+  /** Development only: password of the seeded demo partner account and client secret of its app. */
+  DEMO_PARTNER_PASSWORD?: string;
+  DEMO_APP_CLIENT_SECRET?: string;
   /** Integrations: AES-GCM key (base64, 32 bytes) for stored provider credentials and signed OAuth state (development has a fixed default). */
   INTEGRATIONS_ENCRYPTION_KEY?: string;
   /** `on`: development and tests call the real providers (with their secrets) instead of the offline simulators. */
@@ -75,6 +106,16 @@ const base64Key32 = z.string().refine((v) => {
   }
 }, 'must be 32 bytes in base64');
 
+/** A JSON Web Key Set of private signing keys, each with `kid` and `d`. */
+const signingKeys = z.string().refine((v) => {
+  try {
+    const set = JSON.parse(v) as { keys?: { kid?: unknown; d?: unknown }[] };
+    return Array.isArray(set.keys) && set.keys.length > 0 && set.keys.every((k) => typeof k.kid === 'string' && typeof k.d === 'string');
+  } catch {
+    return false;
+  }
+}, 'must be a JSON Web Key Set of private keys, each with a kid');
+
 /** What every environment needs, and the format of what is optional. */
 const Common = z.object({
   ENVIRONMENT: z.enum(['development', 'test', 'staging', 'production']),
@@ -85,12 +126,22 @@ const Common = z.object({
   JWT_SECRET: optional(z.string().min(16)),
   STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)')),
   WIDGET_ENCRYPTION_KEY: optional(base64Key32),
+  STRIPE_SECRET_KEY_CA: optional(z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)')),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)')),
+  PLATFORM_API_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
   PUBLIC_BASE_URL: optional(z.string().url()),
   GEOCODER_API_KEY: optional(z.string().min(1)),
   TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-f]{32}$/i, 'must be a Twilio account SID (AC...)')),
   TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
+  TWILIO_FROM_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 (+15551234567)')),
+  TWILIO_MESSAGING_SERVICE_SID: optional(z.string().regex(/^MG[0-9a-f]{32}$/i, 'must be a Twilio messaging service SID (MG...)')),
+  POSTMARK_SERVER_TOKEN: optional(z.string().min(8)),
+  POSTMARK_MESSAGE_STREAM: optional(z.string().min(1).max(100)),
+  EMAIL_FROM: optional(z.string().min(3).max(200)),
   IDP_DOMAIN: optional(z.string().min(1)),
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
+  OAUTH_SIGNING_KEYS: optional(signingKeys),
+  IDP_CLIENT_ID: optional(z.string().min(1)),
   INTEGRATIONS_ENCRYPTION_KEY: optional(base64Key32),
   INTEGRATIONS_LIVE: optional(z.enum(['on', 'off'])),
   FRONTEND_URL: optional(z.string().url()),
@@ -106,6 +157,7 @@ const Deployed = Common.extend({
   JWKS_URL: z.string().url(),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)'),
   WIDGET_ENCRYPTION_KEY: base64Key32,
+  OAUTH_SIGNING_KEYS: signingKeys,
   INTEGRATIONS_ENCRYPTION_KEY: base64Key32,
 });
 

@@ -97,17 +97,15 @@ export async function createOperator(opts: { plan?: 'standard' | 'enterprise'; n
   const tag = customerId.slice(-8).toLowerCase();
   await d.batch([
     d.insert(customers).values({ id: customerId, name: opts.name ?? `Operator ${tag}`, email: `owner-${tag}@example.test`, plan: opts.plan ?? 'enterprise' }),
-    d
-      .insert(users)
-      .values({
-        id: adminId,
-        customerId,
-        email: `admin-${tag}@example.test`,
-        name: 'Test Admin',
-        role: 'admin',
-        permissions: ['admin'],
-        idpSubject: `test|${adminId}`,
-      }),
+    d.insert(users).values({
+      id: adminId,
+      customerId,
+      email: `admin-${tag}@example.test`,
+      name: 'Test Admin',
+      role: 'admin',
+      permissions: ['admin'],
+      idpSubject: `test|${adminId}`,
+    }),
     d.insert(locations).values({ id: locationId, customerId, name: 'Main dock', address: '1 Harbour Way', phoneNumber: '+15555550100', timezone }),
     d.insert(apiKeys).values(await keyRow({ customerId, userId: adminId, name: 'test', secret: adminKey })),
   ]);
@@ -123,18 +121,16 @@ export async function createOperator(opts: { plan?: 'standard' | 'enterprise'; n
       const key = generateKeySecret();
       const email = u.email ?? `user${++n}-${tag}-${userId.slice(-6).toLowerCase()}@example.test`;
       await d.batch([
-        d
-          .insert(users)
-          .values({
-            id: userId,
-            customerId,
-            email,
-            name: 'Test User',
-            role: u.role ?? 'staff',
-            permissions: u.permissions ?? [],
-            userSkills: u.skills ?? [],
-            idpSubject: `test|${userId}`,
-          }),
+        d.insert(users).values({
+          id: userId,
+          customerId,
+          email,
+          name: 'Test User',
+          role: u.role ?? 'staff',
+          permissions: u.permissions ?? [],
+          userSkills: u.skills ?? [],
+          idpSubject: `test|${userId}`,
+        }),
         d.insert(apiKeys).values(await keyRow({ customerId, userId, name: 'test', secret: key })),
       ]);
       return { userId, key, email };

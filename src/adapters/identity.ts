@@ -52,3 +52,50 @@ export async function passwordLink(env: IdpEnv, subject: string, email: string):
   const body = (await res.json()) as { ticket: string };
   return body.ticket;
 }
+
+/**
+ * The consent page's sign-in at the identity provider (OIDC authorization code with PKCE):
+ * exchanges the code for an access token of the API audience, which is then verified like
+ * any dashboard token. Needs IDP_DOMAIN and IDP_CLIENT_ID (a public client of the provider).
+ */
+export async function exchangeLoginCode(
+  env: IdpEnv & { IDP_CLIENT_ID?: string },
+  input: { code: string; redirectUri: string; verifier: string },
+): Promise<string> {
+  if (!env.IDP_DOMAIN || !env.IDP_CLIENT_ID)
+    throw new ApiError('service_unavailable', 'Sign-in at the identity provider is not configured (IDP_DOMAIN, IDP_CLIENT_ID)');
+  const res = await outbound.fetch(`https://${env.IDP_DOMAIN}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: env.IDP_CLIENT_ID,
+      code: input.code,
+      redirect_uri: input.redirectUri,
+      code_verifier: input.verifier,
+    }),
+  });
+  if (!res.ok) throw new ApiError('unauthenticated', `The identity provider refused the sign-in (${res.status})`);
+  const body = (await res.json()) as { access_token?: string };
+  if (!body.access_token) throw new ApiError('unauthenticated', 'The identity provider answered no access token');
+  return body.access_token;
+}
+
+/** Where the consent page sends the operator to sign in (the provider's hosted login). */
+export function loginUrl(
+  env: IdpEnv & { IDP_CLIENT_ID?: string; JWT_AUDIENCE: string },
+  input: { redirectUri: string; state: string; challenge: string },
+): string | null {
+  if (!env.IDP_DOMAIN || !env.IDP_CLIENT_ID) return null;
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: env.IDP_CLIENT_ID,
+    redirect_uri: input.redirectUri,
+    scope: 'openid profile email',
+    audience: env.JWT_AUDIENCE,
+    state: input.state,
+    code_challenge: input.challenge,
+    code_challenge_method: 'S256',
+  });
+  return `https://${env.IDP_DOMAIN}/authorize?${q}`;
+}

@@ -1,43 +1,324 @@
+import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../lib/context';
+import type { QueueMessage } from '../lib/module';
 import type { Stmt } from '../db/client';
 import { messageOutbox } from '../db/schema/events';
+import { smsOptOuts } from '../db/schema/communications';
 import { newId } from '../lib/ids';
+import { emailTransport, type ProviderResult } from './email';
+import { smsTransport, TWILIO_UNSUBSCRIBED } from './sms';
 
 /**
- * E-mail, SMS, chat and push notifications. Every message is written to `message_outbox` in the
- * caller's batch (so a message exists exactly when its change does). With no provider configured
- * the outbox is the destination (status `sent`, provider `outbox`) and operators read it through
- * GET /outbox/messages; a deployment with a provider marks rows `queued` for the sender job.
+ * E-mail, SMS, chat and push notifications: the ONE way a message leaves Berth. Every message is
+ * recorded in `message_outbox` (the send log) with its outcome: `queued`, `sending`, `sent` (with
+ * the provider's delivery id and status), `failed` (with the provider's reason) or `skipped` (with
+ * the reason, for example an SMS to a number that replied STOP).
+ *
+ * - `messageStmt` (and `emailStmt`/`smsStmt`/`chatStmt`) records a message in the caller's batch,
+ *   so it exists exactly when the change does. Offline (no provider configured for the channel)
+ *   the outbox is the destination and the row is final at once (`sent`, or `skipped` for an
+ *   opted-out number). With a provider the row is `queued` and its delivery is queued a moment
+ *   later (after the commit); the communications sweep delivers anything left every 5 minutes.
+ * - `sendMessage` records and delivers now (outside a batch); it answers the outcome.
+ *
+ * Providers: Postmark for e-mail and Twilio for SMS (src/adapters/email.ts, sms.ts). A temporary
+ * provider failure is retried (up to 5 attempts, 1 min doubling); a refusal fails the message.
  */
+export type MessageChannel = 'email' | 'sms' | 'chat' | 'push';
+export type MessageStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'skipped';
+
 export interface OutgoingMessage {
-  channel: 'email' | 'sms' | 'chat' | 'push';
+  channel: MessageChannel;
   to: string;
   subject?: string;
+  /** Plain text (the whole SMS; the text part of an e-mail). */
   body: string;
+  /** HTML part of an e-mail. */
+  html?: string | null;
   template?: string;
   metadata?: Record<string, unknown>;
   customerId?: string | null;
+  /** The booking the message is about (defaults to `metadata.rentalId`, or the one id of `metadata.rentalIds`). */
+  rentalId?: string | null;
 }
 
-export function messageStmt(ctx: Ctx, msg: OutgoingMessage): { id: string; stmt: Stmt } {
-  const id = newId('msg');
-  return {
+export interface SendResult {
+  messageId: string;
+  channel: MessageChannel;
+  to: string;
+  status: MessageStatus;
+  provider: string;
+  providerMessageId: string | null;
+  providerStatus: string | null;
+  reason: string | null;
+}
+
+export const MAX_ATTEMPTS = 5;
+const RETRY_BASE_MS = 60_000;
+/** A claimed message whose sender vanished this long ago is failed (never re-sent: the provider may have taken it). */
+const STALE_SENDING_MS = 10 * 60_000;
+/** Transactional rows younger than this are left to their queued delivery by the sweep. */
+const SWEEP_GRACE_MS = 30_000;
+/** A queued delivery whose row never appears (the batch failed) is dropped after this long. */
+const UNCOMMITTED_DROP_MS = 10 * 60_000;
+
+type Row = typeof messageOutbox.$inferSelect;
+
+/** The provider a channel goes to under this configuration (`outbox` = the offline default). */
+export function providerFor(ctx: Pick<Ctx, 'env'>, channel: MessageChannel): 'outbox' | 'postmark' | 'twilio' {
+  if (channel === 'email') return emailTransport(ctx.env)?.name ?? 'outbox';
+  if (channel === 'sms') return smsTransport(ctx.env)?.name ?? 'outbox';
+  return 'outbox';
+}
+
+const optedOutSql = (to: string) => sql`EXISTS (SELECT 1 FROM ${smsOptOuts} WHERE ${smsOptOuts.phone} = ${to} AND ${smsOptOuts.status} = 'opted_out')`;
+export const OPTED_OUT_REASON = 'opted_out: the number replied STOP; START re-opens it';
+
+function insertQuery(ctx: Ctx, id: string, msg: OutgoingMessage, provider: string, skip: string | undefined) {
+  const now = new Date().toISOString();
+  const ids = msg.metadata?.rentalIds;
+  const single = Array.isArray(ids) && ids.length === 1 && typeof ids[0] === 'string' ? ids[0] : null;
+  const rentalId = msg.rentalId ?? (typeof msg.metadata?.rentalId === 'string' ? msg.metadata.rentalId : single);
+  const base = {
     id,
-    stmt: ctx.db.insert(messageOutbox).values({
-      id,
-      customerId: msg.customerId === undefined ? ctx.principal.customerId : msg.customerId,
-      channel: msg.channel,
-      to: msg.to,
-      subject: msg.subject ?? null,
-      body: msg.body,
-      template: msg.template ?? null,
-      metadata: msg.metadata ?? null,
-      status: 'sent',
-      provider: 'outbox',
-    }),
+    customerId: msg.customerId === undefined ? ctx.principal.customerId : msg.customerId,
+    channel: msg.channel,
+    to: msg.to,
+    subject: msg.subject ?? null,
+    body: msg.body,
+    html: msg.html ?? null,
+    template: msg.template ?? null,
+    metadata: msg.metadata ?? null,
+    rentalId,
+    provider,
+    createdAt: now,
+    updatedAt: now,
   };
+  if (skip) return ctx.db.insert(messageOutbox).values({ ...base, status: 'skipped', statusReason: skip });
+  if (provider !== 'outbox') return ctx.db.insert(messageOutbox).values({ ...base, status: 'queued' });
+  if (msg.channel === 'sms') {
+    // Offline SMS: the opt-out check runs inside the insert, so the row is final in the caller's batch.
+    const out = optedOutSql(msg.to);
+    return ctx.db.insert(messageOutbox).values({
+      ...base,
+      status: sql`CASE WHEN ${out} THEN 'skipped' ELSE 'sent' END`,
+      statusReason: sql`CASE WHEN ${out} THEN ${OPTED_OUT_REASON} ELSE NULL END`,
+      sentAt: sql`CASE WHEN ${out} THEN NULL ELSE ${now} END`,
+      attempts: 1,
+    });
+  }
+  return ctx.db.insert(messageOutbox).values({ ...base, status: 'sent', sentAt: now, attempts: 1 });
+}
+
+/**
+ * Records a message in the caller's batch (see the file comment). `skip` records it as skipped
+ * with that reason instead of sending it.
+ */
+export function messageStmt(ctx: Ctx, msg: OutgoingMessage, opts: { skip?: string } = {}): { id: string; stmt: Stmt } {
+  const id = newId('msg');
+  const provider = providerFor(ctx, msg.channel);
+  const stmt = insertQuery(ctx, id, msg, provider, opts.skip);
+  if (provider !== 'outbox' && !opts.skip) {
+    // Delivered after the caller's commit: the consumer waits for the row (retries) and drops it if the batch failed.
+    const send = ctx.env.EVENTS_QUEUE.send({ kind: 'message.deliver', messageId: id, enqueuedAt: Date.now() }, { delaySeconds: 2 });
+    ctx.waitUntil(send.catch((err) => ctx.log.warn('message delivery deferred to the sweep', { messageId: id, error: String(err) })));
+  }
+  return { id, stmt };
 }
 
 export const emailStmt = (ctx: Ctx, m: Omit<OutgoingMessage, 'channel'>) => messageStmt(ctx, { ...m, channel: 'email' });
 export const smsStmt = (ctx: Ctx, m: Omit<OutgoingMessage, 'channel'>) => messageStmt(ctx, { ...m, channel: 'sms' });
 export const chatStmt = (ctx: Ctx, m: Omit<OutgoingMessage, 'channel'>) => messageStmt(ctx, { ...m, channel: 'chat' });
+
+/** Records a message and delivers it now; answers the outcome (never throws for a provider refusal). */
+export async function sendMessage(ctx: Ctx, msg: OutgoingMessage, opts: { skip?: string } = {}): Promise<SendResult> {
+  const id = newId('msg');
+  const provider = providerFor(ctx, msg.channel);
+  await insertQuery(ctx, id, msg, provider, opts.skip);
+  if (provider !== 'outbox' && !opts.skip) {
+    const delivered = await deliverMessage(ctx, id);
+    if (delivered) return delivered;
+  }
+  return resultOf((await readMessage(ctx, id))!);
+}
+
+export function resultOf(r: Row): SendResult {
+  return {
+    messageId: r.id,
+    channel: r.channel,
+    to: r.to,
+    status: r.status,
+    provider: r.provider,
+    providerMessageId: r.providerMessageId,
+    providerStatus: r.providerStatus,
+    reason: r.statusReason,
+  };
+}
+
+export const readMessage = (ctx: Pick<Ctx, 'db'>, id: string) => ctx.db.select().from(messageOutbox).where(eq(messageOutbox.id, id)).get();
+
+/**
+ * Delivers one queued message through its provider. The row is claimed with a conditional UPDATE
+ * (`queued` -> `sending`), so two deliveries of the same message never both send it. Answers the
+ * outcome, or the row as it is when another sender has it (null when there is no such row).
+ */
+export async function deliverMessage(ctx: Ctx, id: string, now = new Date()): Promise<SendResult | null> {
+  const nowIso = now.toISOString();
+  const claimed = await ctx.db
+    .update(messageOutbox)
+    .set({ status: 'sending', attempts: sql`${messageOutbox.attempts} + 1`, updatedAt: nowIso })
+    .where(and(eq(messageOutbox.id, id), eq(messageOutbox.status, 'queued'), or(isNull(messageOutbox.nextAttemptAt), lte(messageOutbox.nextAttemptAt, nowIso))))
+    .returning()
+    .get();
+  if (!claimed) {
+    const row = await readMessage(ctx, id);
+    return row ? resultOf(row) : null;
+  }
+  const finish = async (set: Partial<Row>) => {
+    const row = await ctx.db
+      .update(messageOutbox)
+      .set({ ...set, updatedAt: new Date().toISOString() })
+      .where(and(eq(messageOutbox.id, id), eq(messageOutbox.status, 'sending')))
+      .returning()
+      .get();
+    return resultOf(row ?? { ...claimed, ...set });
+  };
+
+  if (claimed.channel === 'sms' && (await isOptedOut(ctx, claimed.to))) return finish({ status: 'skipped', statusReason: OPTED_OUT_REASON });
+  let result: ProviderResult | null = null;
+  let provider = claimed.provider;
+  if (claimed.channel === 'email') {
+    const t = emailTransport(ctx.env);
+    if (t) {
+      provider = t.name;
+      result = await t.send({
+        to: claimed.to,
+        subject: claimed.subject ?? '',
+        text: claimed.body,
+        html: claimed.html,
+        tag: claimed.template,
+        metadata: { messageId: id, ...(claimed.rentalId ? { rentalId: claimed.rentalId } : {}) },
+      });
+    }
+  } else if (claimed.channel === 'sms') {
+    const t = smsTransport(ctx.env);
+    if (t) {
+      provider = t.name;
+      const base = ctx.env.PUBLIC_BASE_URL?.replace(/\/$/, '');
+      result = await t.send({ to: claimed.to, body: claimed.body, statusCallback: base ? `${base}/communication/sms/status` : undefined });
+    }
+  }
+  // No transport any more (configuration changed since it was queued): the outbox is the destination.
+  if (!result) return finish({ status: 'sent', provider: 'outbox', sentAt: nowIso, statusReason: null });
+  if (result.ok) {
+    return finish({
+      status: 'sent',
+      provider,
+      providerMessageId: result.providerMessageId,
+      providerStatus: result.providerStatus,
+      sentAt: nowIso,
+      statusReason: null,
+    });
+  }
+  if (result.retry && claimed.attempts < MAX_ATTEMPTS) {
+    const next = new Date(now.getTime() + RETRY_BASE_MS * 2 ** (claimed.attempts - 1)).toISOString();
+    return finish({ status: 'queued', provider, nextAttemptAt: next, statusReason: `retrying: ${result.reason}` });
+  }
+  if (claimed.channel === 'sms' && result.code === TWILIO_UNSUBSCRIBED) {
+    await recordSmsOptOut(ctx, { phone: claimed.to, keyword: 'PROVIDER', source: 'provider' });
+  }
+  return finish({ status: 'failed', provider, providerStatus: result.providerStatus ?? null, statusReason: result.reason });
+}
+
+/**
+ * The sweep (every 5 minutes): delivers queued messages that are due (retries, and rows whose
+ * queued delivery was lost), and fails messages whose sender vanished mid-send.
+ */
+export async function deliverDueMessages(ctx: Ctx, now = new Date(), limit = 100) {
+  const nowIso = now.toISOString();
+  const stale = await ctx.db
+    .update(messageOutbox)
+    .set({ status: 'failed', statusReason: 'interrupted: the sender stopped mid-delivery; not retried, the provider may have accepted it', updatedAt: nowIso })
+    .where(and(eq(messageOutbox.status, 'sending'), lt(messageOutbox.updatedAt, new Date(now.getTime() - STALE_SENDING_MS).toISOString())))
+    .returning({ id: messageOutbox.id })
+    .all();
+  const graceIso = new Date(now.getTime() - SWEEP_GRACE_MS).toISOString();
+  const due = await ctx.db
+    .select({ id: messageOutbox.id })
+    .from(messageOutbox)
+    .where(
+      and(
+        eq(messageOutbox.status, 'queued'),
+        or(and(isNull(messageOutbox.nextAttemptAt), lte(messageOutbox.createdAt, graceIso)), lte(messageOutbox.nextAttemptAt, nowIso)),
+      ),
+    )
+    .orderBy(asc(messageOutbox.createdAt))
+    .limit(limit)
+    .all();
+  const counts = { sent: 0, failed: 0, skipped: 0, retrying: 0, interrupted: stale.length };
+  for (const { id } of due) {
+    const r = await deliverMessage(ctx, id, now);
+    if (r?.status === 'sent') counts.sent++;
+    else if (r?.status === 'failed') counts.failed++;
+    else if (r?.status === 'skipped') counts.skipped++;
+    else if (r?.status === 'queued') counts.retrying++;
+  }
+  return counts;
+}
+
+/** Queue consumer of `message.deliver`: waits for the caller's commit (retried), drops a row that never appeared. */
+export async function deliverQueuedMessage(ctx: Ctx, msg: QueueMessage): Promise<void> {
+  const id = typeof msg.messageId === 'string' ? msg.messageId : null;
+  if (!id) return;
+  const row = await readMessage(ctx, id);
+  if (!row) {
+    const age = Date.now() - (typeof msg.enqueuedAt === 'number' ? msg.enqueuedAt : 0);
+    if (age < UNCOMMITTED_DROP_MS) throw new Error(`message ${id} is not committed yet`);
+    return;
+  }
+  if (row.status === 'queued') await deliverMessage(ctx, id);
+}
+
+/** A delivery report of the provider (Twilio status callback): stores its status; `failed`/`undelivered` fail the message. */
+export async function recordProviderStatus(ctx: Ctx, r: { provider: string; providerMessageId: string; status: string; errorCode?: string | null }) {
+  const failed = r.status === 'failed' || r.status === 'undelivered';
+  const set: Partial<Row> = { providerStatus: r.status.slice(0, 40), updatedAt: new Date().toISOString() };
+  if (failed) Object.assign(set, { status: 'failed', statusReason: `${r.provider} reported ${r.status}${r.errorCode ? ` (error ${r.errorCode})` : ''}` });
+  const row = await ctx.db
+    .update(messageOutbox)
+    .set(set)
+    .where(and(eq(messageOutbox.provider, r.provider), eq(messageOutbox.providerMessageId, r.providerMessageId)))
+    .returning({ id: messageOutbox.id, to: messageOutbox.to })
+    .get();
+  if (row && failed && r.errorCode === String(TWILIO_UNSUBSCRIBED)) await recordSmsOptOut(ctx, { phone: row.to, keyword: 'PROVIDER', source: 'provider' });
+  return row ?? null;
+}
+
+// ------------------------------------------------------------------------------------------------
+// SMS opt-outs (by E.164 number, for every operator: they all send from the platform's sender)
+
+export async function isOptedOut(ctx: Pick<Ctx, 'db'>, phone: string): Promise<boolean> {
+  const row = await ctx.db.select({ status: smsOptOuts.status }).from(smsOptOuts).where(eq(smsOptOuts.phone, phone)).get();
+  return row?.status === 'opted_out';
+}
+
+export async function recordSmsOptOut(ctx: Pick<Ctx, 'db'>, o: { phone: string; keyword: string; source: 'inbound' | 'provider'; toNumber?: string | null }) {
+  await setOptStatus(ctx, 'opted_out', o);
+}
+
+export async function recordSmsOptIn(ctx: Pick<Ctx, 'db'>, o: { phone: string; keyword: string; toNumber?: string | null }) {
+  await setOptStatus(ctx, 'opted_in', { ...o, source: 'inbound' });
+}
+
+async function setOptStatus(
+  ctx: Pick<Ctx, 'db'>,
+  status: 'opted_out' | 'opted_in',
+  o: { phone: string; keyword: string; source: string; toNumber?: string | null },
+) {
+  const now = new Date().toISOString();
+  const values = { phone: o.phone, status, keyword: o.keyword.slice(0, 40), source: o.source, toNumber: o.toNumber ?? null, updatedAt: now };
+  await ctx.db
+    .insert(smsOptOuts)
+    .values({ ...values, createdAt: now })
+    .onConflictDoUpdate({ target: smsOptOuts.phone, set: values });
+}

@@ -60,3 +60,66 @@ export async function buyNumber(env: TelEnv, phoneNumber: string): Promise<{ pro
   const body = (await res.json()) as { sid: string };
   return { providerId: body.sid };
 }
+
+export type CallStatus = 'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'failed' | 'no-answer' | 'canceled';
+export const FINAL_CALL_STATUSES: CallStatus[] = ['completed', 'busy', 'failed', 'no-answer', 'canceled'];
+
+export interface CallState {
+  providerId: string;
+  status: CallStatus;
+  durationSeconds: number | null;
+}
+
+/** Offline calls last this long: queued, then in progress, then completed (the simulator speaks to no one). */
+const OFFLINE_CALL_MS = 5_000;
+const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+
+/**
+ * Places an outbound call that speaks `message` (text-to-speech) to `to` from `from`. Offline
+ * default: a simulated call (`CA_offline_<placed at>_...`) that is queued, in progress for a few
+ * seconds and then completed; nothing is dialled. With Twilio credentials the call is real.
+ */
+export async function placeCall(env: TelEnv, input: { from: string; to: string; message: string }): Promise<CallState> {
+  if (!configured(env)) return { providerId: `CA_offline_${Date.now()}_${crypto.randomUUID().slice(0, 8)}`, status: 'queued', durationSeconds: null };
+  const auth = btoa(`${env.TWILIO_ACCOUNT_SID}:${env.TWILIO_AUTH_TOKEN}`);
+  const res = await outbound.fetch(`https://api.twilio.com/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/Calls.json`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${auth}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ From: input.from, To: input.to, Twiml: `<Response><Say>${escapeXml(input.message)}</Say></Response>` }),
+  });
+  if (!res.ok) throw new ApiError('bad_request', `Telephony provider refused the call (${res.status})`);
+  const body = (await res.json()) as { sid: string; status: CallStatus };
+  return { providerId: body.sid, status: body.status, durationSeconds: null };
+}
+
+/** The provider's view of a call (offline: derived from when it was placed). */
+export async function getCall(env: TelEnv, providerId: string): Promise<CallState> {
+  const offline = /^CA_offline_(\d+)_/.exec(providerId);
+  if (offline) {
+    const age = Date.now() - Number(offline[1]);
+    if (age < 1_000) return { providerId, status: 'queued', durationSeconds: null };
+    if (age < OFFLINE_CALL_MS) return { providerId, status: 'in-progress', durationSeconds: null };
+    return { providerId, status: 'completed', durationSeconds: Math.round((OFFLINE_CALL_MS - 1_000) / 1000) };
+  }
+  const auth = btoa(`${env.TWILIO_ACCOUNT_SID}:${env.TWILIO_AUTH_TOKEN}`);
+  const res = await outbound.fetch(`https://api.twilio.com/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/Calls/${encodeURIComponent(providerId)}.json`, {
+    headers: { authorization: `Basic ${auth}` },
+  });
+  if (!res.ok) throw new ApiError('service_unavailable', `Telephony provider answered ${res.status}`);
+  const body = (await res.json()) as { status: CallStatus; duration: string | null };
+  return { providerId, status: body.status, durationSeconds: body.duration ? Number(body.duration) : null };
+}
+
+/** Ends a call that has not ended (offline: cancels the simulation). */
+export async function hangupCall(env: TelEnv, providerId: string): Promise<CallState> {
+  if (/^CA_offline_/.test(providerId)) return { providerId, status: 'canceled', durationSeconds: 0 };
+  const auth = btoa(`${env.TWILIO_ACCOUNT_SID}:${env.TWILIO_AUTH_TOKEN}`);
+  const res = await outbound.fetch(`https://api.twilio.com/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/Calls/${encodeURIComponent(providerId)}.json`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${auth}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ Status: 'completed' }),
+  });
+  if (!res.ok) throw new ApiError('bad_request', `Telephony provider refused to end the call (${res.status})`);
+  const body = (await res.json()) as { status: CallStatus; duration: string | null };
+  return { providerId, status: body.status, durationSeconds: body.duration ? Number(body.duration) : null };
+}

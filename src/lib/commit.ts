@@ -1,8 +1,8 @@
 import type { Ctx } from './context';
-import type { Env } from '../env';
 import type { Stmt } from '../db/client';
 import { auditLogs } from '../db/schema/accounts';
 import { webhookEvents } from '../db/schema/events';
+import { effectStmt } from './idempotency';
 import { newId } from './ids';
 
 export interface AuditEntry {
@@ -84,6 +84,7 @@ export async function commit(
   opts: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] } = {},
 ): Promise<{ eventIds: string[]; results: unknown[] }> {
   const all: Stmt[] = [...statements];
+  if (ctx.idempotencyClaimId && statements.length) all.push(effectStmt(ctx.db, ctx.idempotencyClaimId));
   for (const a of opts.audit ? (Array.isArray(opts.audit) ? opts.audit : [opts.audit]) : []) all.push(auditStmt(ctx, a));
   const eventIds: string[] = [];
   for (const e of opts.events ?? []) {
@@ -95,16 +96,17 @@ export async function commit(
   if (eventIds.length) {
     // Requests hand the queue send to waitUntil (off the response path); jobs and services without
     // a request await it. Either way a lost send is re-sent by the cron sweep.
-    if (ctx.principal.kind === 'system') await dispatchEvents(ctx.env, eventIds);
-    else ctx.waitUntil(dispatchEvents(ctx.env, eventIds));
+    if (ctx.principal.kind === 'system') await dispatchEvents(ctx, eventIds);
+    else ctx.waitUntil(dispatchEvents(ctx, eventIds));
   }
   return { eventIds, results: results as unknown[] };
 }
 
-export async function dispatchEvents(env: Env, eventIds: string[]): Promise<void> {
+/** Queues the fan-out of committed events; a failed send is logged and left to the cron sweep. */
+export async function dispatchEvents(ctx: Ctx, eventIds: string[]): Promise<void> {
   try {
-    await env.EVENTS_QUEUE.sendBatch(eventIds.map((eventId) => ({ body: { kind: 'webhook.fanout' as const, eventId } })));
+    await ctx.env.EVENTS_QUEUE.sendBatch(eventIds.map((eventId) => ({ body: { kind: 'webhook.fanout' as const, eventId } })));
   } catch (err) {
-    console.log(JSON.stringify({ level: 'warn', msg: 'event dispatch deferred to sweep', eventIds, error: String(err) }));
+    ctx.log.warn('event dispatch deferred to sweep', { eventIds, error: String(err) });
   }
 }

@@ -9,7 +9,12 @@ export type Role = 'admin' | 'manager' | 'staff';
 
 /** Who is calling. Built by the authentication middleware. */
 export interface Principal {
-  kind: 'user' | 'api_key' | 'system' | 'anonymous';
+  /**
+   * `app`: an installed app calling the partner gateway (acting for the operator user who
+   * authorized it, within its scopes); `partner`: a partner account (apps, channel portal);
+   * `platform`: Berth's own staff (app and offering review).
+   */
+  kind: 'user' | 'api_key' | 'system' | 'anonymous' | 'app' | 'partner' | 'platform';
   /** Rate-limit bucket and audit actor. */
   credentialId: string;
   userId: string | null;
@@ -20,6 +25,10 @@ export interface Principal {
   subject?: string;
   email?: string;
   name?: string;
+  /** Set for `partner` principals. */
+  partnerId?: string;
+  /** Set for `app` principals: the app, its installation and the scopes of the access token. */
+  app?: { appId: string; installationId: string; scopes: string[]; sandbox: boolean };
 }
 
 export const ANONYMOUS: Principal = {
@@ -45,8 +54,18 @@ export interface AppEnv {
     log: Logger;
     /** Operator authentication, set by the app; route middleware calls it for operator and public routes. */
     authenticate: Authenticator;
+    /** The `Idempotency-Key` claim of this request (set by the idempotency middleware of an `idempotent` route). */
+    idempotencyClaim?: string;
+    /** Runs a request through the whole app as the given principal (set by the app; the partner gateway uses it). */
+    dispatch: Dispatch;
   };
 }
+
+/**
+ * Serves `req` with the app's own routes, authenticated as `as` instead of by the request's
+ * credentials (the partner gateway has already checked the access token and its scope).
+ */
+export type Dispatch = (req: Request, as: Principal) => Promise<Response>;
 
 /** Who may call a route: operator credentials (default), operator admin, public (credentials optional), none (own scheme or callbacks). */
 export type Access = 'operator' | 'admin' | 'public' | 'none';
@@ -95,6 +114,8 @@ export interface Ctx {
   waitUntil: (p: Promise<unknown>) => void;
   hooks: Hooks;
   log: Logger;
+  /** The request's `Idempotency-Key` claim: `commit()` marks it in the same batch as the first write. */
+  idempotencyClaimId?: string;
 }
 
 export function ctxOf(c: Context<AppEnv>): Ctx {
@@ -105,6 +126,7 @@ export function ctxOf(c: Context<AppEnv>): Ctx {
     requestId: c.get('requestId'),
     hooks: c.get('hooks') ?? NO_HOOKS,
     log: c.get('log') ?? createLogger({ requestId: c.get('requestId') }, logLevelOf(c.env)),
+    idempotencyClaimId: c.get('idempotencyClaim'),
     waitUntil: (p) => {
       try {
         c.executionCtx.waitUntil(p);
@@ -151,6 +173,14 @@ export function ownCustomer(ctx: Ctx, customerId?: string | null): string {
     throw new ApiError('forbidden', 'customerId does not belong to the authenticated operator');
   }
   return own;
+}
+
+/** Berth's own staff (platform key or the identity provider's platform role), a role apart from operators' admins. */
+export const isPlatformStaff = (p: Principal) => p.kind === 'platform';
+
+export function requirePlatformStaff(ctx: Ctx): void {
+  if (!isPlatformStaff(ctx.principal))
+    throw new ApiError('forbidden', `This operation is for Berth's platform staff (x-platform-key or a platform-role token)`);
 }
 
 export const isAdmin = (p: Principal) => p.role === 'admin' || p.permissions.includes('admin');

@@ -19,9 +19,59 @@ export interface CapacityReleased {
   reason: 'cancelled' | 'no_show';
 }
 
+/** A booking was cancelled (after the commit), through any path. */
+export interface BookingCancelled {
+  customerId: string;
+  rentalId: string;
+  locationId: string;
+  /** ISO instant of the cancellation. */
+  cancelledAt: string;
+}
+
+/** A booking moved to a new window (after the commit). Instants in epoch ms. */
+export interface BookingRescheduled {
+  customerId: string;
+  rentalId: string;
+  locationId: string;
+  start: number;
+  end: number;
+}
+
+/** A cancelled slip reservation was permanently deleted; modules holding its data (contracts) delete theirs. */
+export interface SlipReservationDeleted {
+  customerId: string;
+  reservationId: string;
+  locationId: string;
+}
+
+/** An order was written through any sales path (after the commit): what referral programmes need. */
+export interface BookingPlaced {
+  customerId: string;
+  transactionId: string;
+  source: string;
+  /** The promo code of the order, as the renter typed it. */
+  promoCode: string | null;
+  /** `extendedData.refAffiliate` of the request (a referral link of the public widget). */
+  refAffiliate: string | null;
+  /** Per rental, the pre-tax price after discounts (cents, without tip). */
+  rentals: { rentalId: string; basis: number }[];
+  placedAt: string;
+}
+
+/** A partner changed or deleted an app (its manifest, status or secrets): installations follow. */
+export interface AppChanged {
+  appId: string;
+  deleted: boolean;
+}
+
 /** Every hook: its name and payload. */
 export interface HookEvents {
   'capacity.released': CapacityReleased;
+  'booking.cancelled': BookingCancelled;
+  'booking.rescheduled': BookingRescheduled;
+  'slip_reservation.deleted': SlipReservationDeleted;
+  'booking.placed': BookingPlaced;
+  'app.changed': AppChanged;
 }
 
 export type HookName = keyof HookEvents;

@@ -4,6 +4,7 @@ import type { ZodError, ZodType } from 'zod';
 import { bodyLimit } from 'hono/body-limit';
 import type { Access, AppEnv } from './context';
 import { ApiError, errorBody, type ErrorDetail } from './errors';
+import { IDEMPOTENCY_DOC, idempotency } from './idempotency';
 
 /** JSON bodies are capped at 1 MiB; multipart upload routes at 50 MiB unless they declare their own `bodyLimit`. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -94,6 +95,12 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
    * and refuse files with its own 400s (a JSON body is not answered with a generic 415).
    */
   multipart?: ZodType;
+  /**
+   * An HTML-form body (`application/x-www-form-urlencoded`, also accepted as JSON): OAuth
+   * endpoints (RFC 6749) and the pages' forms. Documented from this schema; the handler parses
+   * and validates it (the module's own form reader).
+   */
+  form?: ZodType;
   query?: Q;
   params?: P;
   /** Success response schema and status (200 unless given). */
@@ -106,6 +113,8 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   hide?: boolean;
   /** OpenAPI security requirement when it differs from the access default (for example none on an open registration). */
   security?: RouteConfig['security'];
+  /** Honours `Idempotency-Key` (src/lib/idempotency.ts): for every operation that creates a booking or moves money. */
+  idempotent?: boolean;
 }
 
 type Infer<T> = T extends ZodType ? z.output<T> : undefined;
@@ -125,12 +134,16 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
   const access = spec.access ?? 'operator';
   const status = spec.status ?? 200;
   const errors = new Set(spec.errors ?? []);
-  if (spec.body || spec.multipart || spec.query || spec.params) errors.add(400);
+  if (spec.body || spec.multipart || spec.form || spec.query || spec.params) errors.add(400);
   if (access === 'operator' || access === 'admin') {
     errors.add(401);
     errors.add(429);
   }
   if (access === 'admin') errors.add(403);
+  if (spec.idempotent) {
+    errors.add(409);
+    errors.add(422);
+  }
   const responses: RouteConfig['responses'] = {
     [status]: spec.produces
       ? { description: 'Success', content: Object.fromEntries([spec.produces].flat().map((media) => [media, { schema: z.string() }])) }
@@ -140,8 +153,9 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
     responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
   }
   const middleware: MiddlewareHandler[] = [authMiddleware(access, spec.auth) as MiddlewareHandler];
-  if (spec.body || spec.multipart) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
+  if (spec.body || spec.multipart || spec.form) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
   if (spec.body) middleware.push(requireJson as MiddlewareHandler);
+  if (spec.idempotent) middleware.push(idempotency as MiddlewareHandler);
   return createRoute({
     method: spec.method,
     path: spec.path,
@@ -157,10 +171,26 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
       ...(spec.multipart && !spec.body ? { body: { content: { 'multipart/form-data': { schema: documentedOnly(spec.multipart) } }, required: true } } : {}),
       ...(spec.query ? { query: spec.query as RequestParts['query'] } : {}),
       ...(spec.params ? { params: spec.params as RequestParts['params'] } : {}),
+      ...(spec.idempotent ? { headers: IdempotencyHeaders } : {}),
+      ...(spec.form && !spec.body
+        ? {
+            body: {
+              content: {
+                'application/x-www-form-urlencoded': { schema: documentedOnly(spec.form) },
+                'application/json': { schema: documentedOnly(spec.form) },
+              },
+              required: true,
+            },
+          }
+        : {}),
     },
     responses,
   });
 }
+
+const IdempotencyHeaders = z.object({
+  'idempotency-key': z.string().max(255).optional().openapi({ description: IDEMPOTENCY_DOC, example: '6f1c2a9e-3b7d-4e0a-9f51-1d2c3b4a5e6f' }),
+});
 
 /**
  * Authentication of one route, before validation (so an anonymous caller gets 401, never 400):

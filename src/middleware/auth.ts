@@ -27,7 +27,7 @@ function preflight(token: string, algorithms: string[]): void {
     throw unauthenticated(`Invalid bearer token: algorithm ${String(header.alg)} is not accepted`);
 }
 
-async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
+export async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
   const asymmetric = ['RS256', 'ES256'];
   if (env.JWKS_URL) preflight(token, asymmetric);
   else if (env.JWT_SECRET && !isProduction(env)) preflight(token, ['HS256']);
@@ -94,10 +94,33 @@ async function fromApiKey(c: Context<AppEnv>, key: string): Promise<Principal> {
   return principalOf('api_key', `key:${row.key.id}`, row.user, row.customer);
 }
 
+/** Berth's platform staff: a role apart from operators (no customer), by the platform key or the identity provider's role claim. */
+const PLATFORM_ROLE = 'platform_staff';
+const platformPrincipal = (credentialId: string, subject?: string, email?: string): Principal => ({
+  kind: 'platform',
+  credentialId,
+  userId: null,
+  customerId: null,
+  role: null,
+  permissions: ['platform'],
+  plan: 'enterprise',
+  subject,
+  email,
+});
+
+async function fromPlatformKey(c: Context<AppEnv>, key: string): Promise<Principal> {
+  const expected = c.env.PLATFORM_API_KEY;
+  if (!expected || !timingSafeEqual(await sha256Hex(key), await sha256Hex(expected))) throw unauthenticated('Invalid platform key');
+  return platformPrincipal('platform:key');
+}
+
 async function fromJwt(c: Context<AppEnv>, token: string): Promise<Principal> {
   const payload = await verifyJwt(c.env, token);
   const sub = payload.sub;
   if (!sub) throw unauthenticated('Bearer token has no subject');
+  const roles = (payload as { roles?: unknown }).roles;
+  if (Array.isArray(roles) && roles.includes(PLATFORM_ROLE))
+    return platformPrincipal(`platform:${sub}`, sub, typeof payload.email === 'string' ? payload.email : undefined);
   const db = getDb(c.env.DB);
   const row = await db
     .select({ user: users, customer: customers })
@@ -133,7 +156,9 @@ export const authenticateOperator: Authenticator = async (c, access) => {
   const apiKey = c.req.header('x-api-key');
   const authz = c.req.header('authorization');
   let principal: Principal = ANONYMOUS;
-  if (apiKey) principal = await fromApiKey(c, apiKey.trim());
+  const platformKey = c.req.header('x-platform-key');
+  if (platformKey) principal = await fromPlatformKey(c, platformKey.trim());
+  else if (apiKey) principal = await fromApiKey(c, apiKey.trim());
   else if (authz) {
     const m = /^Bearer\s+(.+)$/i.exec(authz.trim());
     if (!m) throw unauthenticated('Authorization header must be "Bearer <token>"');

@@ -23,6 +23,26 @@ import holds from './holds/module';
 import drydock from './drydock/module';
 import waitlist from './waitlist/module';
 import sandbox from './sandbox/module';
+import shortLinks from './short-links/module';
+import communications from './communications/module';
+import cartRecovery from './cart-recovery/module';
+import marinaSettings from './marina-settings/module';
+import marinaMaps from './marina-maps/module';
+import slipReservations from './slip-reservations/module';
+import slipContracts from './slip-contracts/module';
+import slips from './slips/module';
+import payments from './payments/module';
+import promoCodes from './promo-codes/module';
+import pos from './pos/module';
+import protectionPlans from './protection-plans/module';
+import memberships from './memberships/module';
+import affiliates from './affiliates/module';
+import partners from './partners/module';
+import oauth from './oauth/module';
+import gateway from './gateway/module';
+import geofences from './geofences/module';
+import assetPools from './asset-pools/module';
+import partnerCalls from './partner-calls/module';
 import calendarSync from './calendar-sync/module';
 import structuredData from './structured-data/module';
 import marketplace from './marketplace/module';
@@ -59,7 +79,28 @@ export const modules: ModuleDef[] = [
   holds,
   drydock,
   waitlist,
+  // Marina: slips last, because its GET /slips/{id} would otherwise catch the static /slips/... paths of the others.
+  marinaSettings,
+  marinaMaps,
+  slipReservations,
+  slipContracts,
+  slips,
   sandbox,
+  shortLinks,
+  communications,
+  cartRecovery,
+  payments,
+  promoCodes,
+  pos,
+  protectionPlans,
+  memberships,
+  affiliates,
+  partners,
+  oauth,
+  gateway,
+  geofences,
+  assetPools,
+  partnerCalls,
   calendarSync,
   structuredData,
   marketplace,

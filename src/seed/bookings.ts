@@ -161,7 +161,7 @@ async function seedBookings(env: Env): Promise<boolean> {
       wrote = true;
     } catch (err) {
       // A demo slot taken by hand in the sandbox is not an error of the seed.
-      console.log(JSON.stringify({ level: 'warn', msg: 'demo booking skipped', transactionId: p.transactionId, error: String(err) }));
+      ctx.log.warn('demo booking skipped', { transactionId: p.transactionId, error: String(err) });
     }
   }
   return wrote;

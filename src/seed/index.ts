@@ -10,6 +10,11 @@ import { payments } from '../adapters/payments';
 import { sha256Hex } from '../lib/crypto';
 import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
+import { communicationsSeed } from './communications';
+import { marinaSeed } from './marina';
+import { posSeed, promoCodesSeed, protectionSeed } from './counter';
+import { membershipsSeed } from './memberships';
+import { partnersSeed } from './partners';
 import { integrationsSeed } from './integrations';
 
 export { SEED, type SeedStep } from './types';
@@ -137,8 +142,22 @@ async function seedAccounts(env: Env): Promise<boolean> {
   return !exists;
 }
 
-/** Seed steps in order; later modules append theirs. Each step is idempotent and reports whether it wrote. */
-export const SEED_STEPS: SeedStep[] = [{ name: 'accounts', run: seedAccounts }, inventorySeed, bookingsSeed, channelSeed, integrationsSeed];
+/** Seed steps in order; later modules append theirs, one a line. Each step is idempotent and reports whether it wrote. */
+// prettier-ignore
+export const SEED_STEPS: SeedStep[] = [
+  { name: 'accounts', run: seedAccounts },
+  inventorySeed,
+  bookingsSeed,
+  channelSeed,
+  communicationsSeed,
+  marinaSeed,
+  posSeed,
+  promoCodesSeed,
+  protectionSeed,
+  membershipsSeed,
+  partnersSeed,
+  integrationsSeed,
+];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {
   const out: Record<string, boolean> = {};

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createOperator, expectError, get, type Caller, type Operator } from '../harness';
 import { ch, partnerKey, platform } from '../modules/channel/factories';
 import { createItem, form, pngBytes } from '../modules/inventory/helpers';
+import { memberPortalSession } from '../modules/memberships/factories';
 
 interface Operation {
   operationId: string;
@@ -23,6 +24,7 @@ let doc: Doc;
 let op: Operator;
 let channelKey: string;
 let portalToken: string;
+let memberSession: string;
 
 const entries = () =>
   Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, o]) => ({ path, method: method.toUpperCase(), op: o })));
@@ -33,6 +35,7 @@ function callerOf(o: Operation): Caller {
   const anonymous = (o.security ?? []).some((s) => Object.keys(s).length === 0) || (o.security ?? []).length === 0;
   if (schemes.includes('ChannelKey')) return ch(channelKey);
   if (schemes.includes('PortalToken')) return ch(portalToken);
+  if (schemes.includes('MemberPortalSession')) return { headers: { authorization: `Bearer ${memberSession}` } };
   if (anonymous) return {};
   return { key: op.adminKey };
 }
@@ -45,6 +48,7 @@ beforeAll(async () => {
   op = await createOperator();
   channelKey = (await partnerKey(op)).key;
   portalToken = (await platform()).portalToken;
+  memberSession = await memberPortalSession(op);
 });
 
 describe('request bodies are JSON (415 otherwise)', () => {

@@ -52,6 +52,8 @@ interface World {
   month: string;
   /** An account made by sign-up (it has a subscription). */
   signupToken: string;
+  /** Memberships: a tier, a membership (with a family member and credits), an organization, an affiliate, a portal session. */
+  members: { tierId: string; membershipId: string; orgId: string; affiliateId: string; portalSession: string };
 }
 let w: World;
 let iw: IntegrationsWorld;
@@ -295,6 +297,25 @@ const CASES: Case[] = [
   { op: 'listDrydocks', path: () => `/drydock?${q({ boatId: w.rental.id })}` },
   { op: 'listWaitlistEntries', path: () => '/waitlist' },
   { op: 'getWaitlistEntry', path: () => `/waitlist/${w.waitlistId}` },
+  // Memberships, member portal, affiliates
+  { op: 'listMembershipTiers', path: () => `/memberships/tiers?${q({ customerId: w.op.customerId })}` },
+  { op: 'getMembershipTier', path: () => `/memberships/tiers/${w.members.tierId}?${q({ customerId: w.op.customerId })}` },
+  { op: 'listMemberships', path: () => `/memberships?${q({ customerId: w.op.customerId })}` },
+  { op: 'getMembership', path: () => `/memberships/${w.members.membershipId}?${q({ customerId: w.op.customerId })}` },
+  { op: 'listMembershipInvoices', path: () => `/memberships/${w.members.membershipId}/invoices?${q({ customerId: w.op.customerId })}` },
+  { op: 'getMembershipCredits', path: () => `/memberships/${w.members.membershipId}/credits?${q({ customerId: w.op.customerId })}` },
+  { op: 'listOrganizations', path: () => `/memberships/organizations?${q({ customerId: w.op.customerId })}` },
+  { op: 'getOrganization', path: () => `/memberships/organizations/${w.members.orgId}?${q({ customerId: w.op.customerId })}` },
+  { op: 'listOrganizationMembers', path: () => `/memberships/organizations/${w.members.orgId}/members?${q({ customerId: w.op.customerId })}` },
+  { op: 'listPublicMembershipTiers', path: () => `/public/memberships/tiers?${q({ customerId: w.op.customerId })}`, caller: anonymous },
+  { op: 'getMemberPortal', path: () => '/public/memberships/portal', caller: () => ({ headers: { authorization: `Bearer ${w.members.portalSession}` } }) },
+  {
+    op: 'listMemberPortalInvoices',
+    path: () => '/public/memberships/portal/invoices',
+    caller: () => ({ headers: { authorization: `Bearer ${w.members.portalSession}` } }),
+  },
+  { op: 'checkAffiliateIdAvailability', path: () => `/affiliate/check-availability?${q({ affiliateId: w.members.affiliateId })}` },
+  { op: 'listAffiliates', path: () => `/affiliate?${q({ customerId: w.op.customerId })}` },
   ...integrationCases(() => iw),
 ];
 
@@ -437,6 +458,59 @@ beforeAll(async () => {
   await connect(op, ota.channelId);
   await ok(put('/channel/v1/portal/webhook', { url: 'https://ota.example.test/hooks' }, ch(ota.portalToken)));
 
+  // Memberships: a public tier, a member enrolled through the widget (portal link in the welcome e-mail), a family
+  // member, credits, a free month (a second invoice), an organization with an authorized renter, an affiliate.
+  const tier = await ok(
+    post(
+      '/memberships/tiers',
+      {
+        customerId: op.customerId,
+        name: 'Contract Club',
+        pricing: { monthly: 2500, yearly: 25000 },
+        benefits: { discountPercentage: 10, creditsPerPeriod: 500, perks: ['Coffee'] },
+        familyOptions: { enabled: true, maxMembers: 2 },
+        allowedMemberTypes: ['individual', 'organization'],
+        isPublic: true,
+      },
+      { key },
+    ),
+  );
+  const enrolled = await ok(
+    post('/public/memberships/enroll', {
+      customerId: op.customerId,
+      tierId: tier.tierId,
+      firstName: 'Mo',
+      lastName: 'Member',
+      email: 'mo.member@example.test',
+      paymentMethodId: 'pm_card_visa',
+    }),
+  );
+  const membershipId = enrolled.membership.membershipId;
+  await ok(post(`/memberships/${membershipId}/family`, { customerId: op.customerId, renterId: booked.renterId, email: 'family@example.test' }, { key }));
+  await ok(post(`/memberships/${membershipId}/credits/adjust`, { customerId: op.customerId, amount: 300, description: 'Welcome' }, { key }));
+  await ok(post(`/memberships/${membershipId}/billing/add-free-month`, { customerId: op.customerId, reason: 'Contract' }, { key }));
+  const welcome = await ok(get(`/outbox/messages?${q({ template: 'membership.welcome', to: 'mo.member@example.test' })}`, { key }));
+  const linkToken = /token=(mpl_[A-Za-z0-9]+)/.exec(welcome.data[0].body)![1];
+  const portalSession = (await ok(post('/public/memberships/portal/session', { token: linkToken }))).sessionToken as string;
+  const org = await ok(
+    post(
+      '/memberships/organizations',
+      { customerId: op.customerId, name: 'Contract Co', contactEmail: 'co@example.test', contactName: 'Co', billingAddress: { city: 'Miami' } },
+      { key },
+    ),
+  );
+  await ok(post(`/memberships/organizations/${org.orgId}/members`, { customerId: op.customerId, renterId: booked.renterId }, { key }));
+  await ok(
+    post(
+      `/memberships/organizations/${org.orgId}/membership`,
+      { customerId: op.customerId, tierId: tier.tierId, billingCycle: 'monthly', paymentMethodId: 'pm_card_visa' },
+      { key },
+    ),
+  );
+  const affiliate = await ok(
+    post('/affiliate', { customerId: op.customerId, name: 'Contract Affiliate', email: 'aff@example.test', percentageEarned: 5 }, { key }),
+  );
+
   w = {
     op,
     rental,
@@ -454,6 +528,7 @@ beforeAll(async () => {
     ota: { portalToken: ota.portalToken, liveKey: ota.keys.live },
     month: dateAhead(TZ, 3).slice(0, 7),
     signupToken,
+    members: { tierId: tier.tierId, membershipId, orgId: org.orgId, affiliateId: affiliate.affiliateId, portalSession },
   };
 }, 120_000);
 

@@ -1,8 +1,29 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DB } from '../../db/client';
-import { simCustomers, simPaymentIntents, simPaymentMethods, simRefunds, simSetupIntents, simSubscriptions } from '../../db/schema/payments';
+import {
+  simAccounts,
+  simCheckoutSessions,
+  simCustomers,
+  simPaymentIntents,
+  simPaymentMethods,
+  simRefunds,
+  simSetupIntents,
+  simSubscriptions,
+} from '../../db/schema/payments';
 import { newId, randomString } from '../../lib/ids';
-import { PaymentError, PLAN_PRICES, type CreateIntentInput, type PaymentIntent, type PaymentMethod, type PaymentsPort, type Subscription } from './types';
+import {
+  PaymentError,
+  PLAN_PRICES,
+  UNIT_PLAN_PRICES,
+  type CheckoutSession,
+  type ConnectedAccount,
+  type CreateIntentInput,
+  type PaymentIntent,
+  type PaymentMethod,
+  type PaymentsPort,
+  type Subscription,
+  type UnitPlan,
+} from './types';
 
 type Behavior = 'success' | 'decline' | 'authentication_required';
 
@@ -55,7 +76,24 @@ const piOut = (r: PiRow): PaymentIntent => ({
   metadata: r.metadata ?? {},
   lastError: r.lastError,
   createdAt: r.createdAt,
+  applicationFeeAmount: r.applicationFeeAmount ?? null,
+  transferDestination: r.transferDestination ?? null,
 });
+
+type AccountRow = typeof simAccounts.$inferSelect;
+
+const accountOut = (r: AccountRow): ConnectedAccount => ({
+  id: r.id,
+  type: r.type as ConnectedAccount['type'],
+  country: r.country,
+  email: r.email,
+  chargesEnabled: r.detailsSubmitted,
+  payoutsEnabled: r.detailsSubmitted,
+  detailsSubmitted: r.detailsSubmitted,
+  createdAt: r.createdAt,
+});
+
+const SIM_BASE = 'https://connect.simulator.berth.invalid';
 
 const subOut = (r: SubRow): Subscription => ({
   id: r.id,
@@ -68,6 +106,17 @@ const subOut = (r: SubRow): Subscription => ({
   currentPeriodEnd: r.currentPeriodEnd,
   cancelAtPeriodEnd: r.cancelAtPeriodEnd,
   canceledAt: r.canceledAt,
+  quantity: r.quantity,
+});
+
+type CheckoutRow = typeof simCheckoutSessions.$inferSelect;
+const checkoutOut = (r: CheckoutRow): CheckoutSession => ({
+  id: r.id,
+  url: r.url,
+  status: r.status as CheckoutSession['status'],
+  customerId: r.customerId,
+  quantity: r.quantity,
+  subscriptionId: r.subscriptionId,
 });
 
 const addMonth = (iso: string) => {
@@ -79,7 +128,10 @@ const addMonth = (iso: string) => {
 /** Offline payment provider: keeps its objects in D1 and honours the test tokens above. */
 export class PaymentSimulator implements PaymentsPort {
   readonly mode = 'simulator' as const;
-  constructor(private readonly db: DB) {}
+  constructor(
+    private readonly db: DB,
+    private readonly region: 'US' | 'CA' = 'US',
+  ) {}
 
   async createCustomer(input: { email?: string | null; name?: string | null; metadata?: Record<string, string> }) {
     const id = newId('cus_sim');
@@ -150,6 +202,7 @@ export class PaymentSimulator implements PaymentsPort {
       currentPeriodEnd: trialEnd ?? addMonth(now),
       cancelAtPeriodEnd: false,
       canceledAt: null,
+      quantity: 1,
     };
     await this.db.insert(simSubscriptions).values(row);
     return subOut({ ...row, createdAt: now, updatedAt: now });
@@ -220,16 +273,35 @@ export class PaymentSimulator implements PaymentsPort {
       captureMethod: input.captureMethod ?? 'automatic',
       status: 'requires_payment_method',
       description: input.description ?? null,
-      metadata: { ...(input.metadata ?? {}), ...(input.paymentMethodTypes ? { paymentMethodTypes: input.paymentMethodTypes.join(',') } : {}) },
+      metadata: {
+        ...(input.metadata ?? {}),
+        ...(input.paymentMethodTypes ? { paymentMethodTypes: input.paymentMethodTypes.join(',') } : {}),
+        ...(input.setupFutureUsage ? { setupFutureUsage: input.setupFutureUsage } : {}),
+      },
       clientSecret: `${id}_secret_${randomString(24)}`,
       lastError: null,
+      applicationFeeAmount: input.applicationFeeAmount ?? null,
+      transferDestination: input.transferDestination ?? input.onBehalfOfAccount ?? null,
       createdAt: new Date().toISOString(),
       updatedAt: new Date().toISOString(),
     };
+    if (!Number.isInteger(input.amount) || input.amount <= 0) throw new PaymentError('provider_error', 'Amount must be a positive integer of cents');
+    if (input.applicationFeeAmount != null && (input.applicationFeeAmount < 0 || input.applicationFeeAmount > input.amount))
+      throw new PaymentError('provider_error', 'The application fee must be between 0 and the amount');
+    for (const acct of [input.transferDestination, input.onBehalfOfAccount])
+      if (acct && !(await this.getAccount(acct))) throw new PaymentError('provider_error', `No such connected account: ${acct}`);
     await this.db.insert(simPaymentIntents).values(row);
     if (input.confirm && input.paymentMethodId) {
       const pm = await this.resolve(input.paymentMethodId);
-      return piOut(await this.charge(row, pm));
+      const charged = await this.charge(row, pm);
+      // As the provider does: a card kept for later is attached to the customer once the payment succeeds.
+      if (input.setupFutureUsage && input.customerId && !pm.customerId) {
+        await this.db
+          .update(simPaymentMethods)
+          .set({ customerId: input.customerId })
+          .where(and(eq(simPaymentMethods.id, pm.id), isNull(simPaymentMethods.customerId)));
+      }
+      return piOut(charged);
     }
     return piOut(row);
   }
@@ -284,17 +356,137 @@ export class PaymentSimulator implements PaymentsPort {
     const amt = amount ?? refundable;
     if (amt <= 0 || amt > refundable) throw new PaymentError('provider_error', `Refund must be between 1 and ${refundable} cents`);
     const id = newId('re_sim');
-    await this.db.batch([
-      this.db.insert(simRefunds).values({ id, paymentIntentId, amount: amt, status: 'succeeded', reason: reason ?? null }),
-      this.db
-        .update(simPaymentIntents)
-        .set({ amountRefunded: row.amountRefunded + amt })
-        .where(eq(simPaymentIntents.id, paymentIntentId)),
-    ]);
+    // One conditional UPDATE: two racing refunds can never together exceed what was received.
+    const res = await this.db
+      .update(simPaymentIntents)
+      .set({ amountRefunded: sql`${simPaymentIntents.amountRefunded} + ${amt}` })
+      .where(and(eq(simPaymentIntents.id, paymentIntentId), sql`${simPaymentIntents.amountReceived} - ${simPaymentIntents.amountRefunded} >= ${amt}`))
+      .run();
+    if ((res.meta.changes ?? 0) !== 1) throw new PaymentError('provider_error', 'The refund exceeds what is left to refund');
+    await this.db.insert(simRefunds).values({ id, paymentIntentId, amount: amt, status: 'succeeded', reason: reason ?? null });
     return { id, paymentIntentId, amount: amt, status: 'succeeded' };
   }
 
   async createConnectionToken() {
     return { secret: `pst_sim_${randomString(32)}` };
+  }
+
+  async createSubscriptionCheckout(input: {
+    customerId: string;
+    plan: UnitPlan;
+    quantity: number;
+    successUrl: string;
+    cancelUrl: string;
+    metadata?: Record<string, string>;
+  }): Promise<CheckoutSession> {
+    const cust = await this.db.select().from(simCustomers).where(eq(simCustomers.id, input.customerId)).get();
+    if (!cust || cust.deleted) throw new PaymentError('invalid_payment_method', `No such customer: ${input.customerId}`);
+    const now = new Date().toISOString();
+    const subscriptionId = newId('sub_sim');
+    const id = newId('cs_sim');
+    // The offline checkout is paid at once with the test card: the subscription starts active.
+    await this.db.batch([
+      this.db.insert(simSubscriptions).values({
+        id: subscriptionId,
+        customerId: input.customerId,
+        plan: input.plan,
+        status: 'active',
+        amount: UNIT_PLAN_PRICES[input.plan] * input.quantity,
+        currency: 'usd',
+        currentPeriodStart: now,
+        currentPeriodEnd: addMonth(now),
+        cancelAtPeriodEnd: false,
+        canceledAt: null,
+        quantity: input.quantity,
+      }),
+      this.db.insert(simCheckoutSessions).values({
+        id,
+        customerId: input.customerId,
+        mode: 'subscription',
+        plan: input.plan,
+        quantity: input.quantity,
+        status: 'complete',
+        url: `${input.successUrl}${input.successUrl.includes('?') ? '&' : '?'}session_id=${id}`,
+        subscriptionId,
+        metadata: input.metadata ?? null,
+      }),
+    ]);
+    return {
+      id,
+      url: `${input.successUrl}${input.successUrl.includes('?') ? '&' : '?'}session_id=${id}`,
+      status: 'complete',
+      customerId: input.customerId,
+      quantity: input.quantity,
+      subscriptionId,
+    };
+  }
+
+  async getCheckoutSession(id: string) {
+    const row = await this.db.select().from(simCheckoutSessions).where(eq(simCheckoutSessions.id, id)).get();
+    return row ? checkoutOut(row) : null;
+  }
+
+  async setSubscriptionQuantity(subscriptionId: string, quantity: number) {
+    const row = await this.db.select().from(simSubscriptions).where(eq(simSubscriptions.id, subscriptionId)).get();
+    if (!row) throw new PaymentError('provider_error', `No such subscription: ${subscriptionId}`);
+    if (row.status === 'canceled') throw new PaymentError('provider_error', 'A canceled subscription cannot be changed');
+    if (!Number.isInteger(quantity) || quantity < 1) throw new PaymentError('provider_error', 'Quantity must be a positive integer');
+    const unit = UNIT_PLAN_PRICES[row.plan as UnitPlan] ?? Math.round(row.amount / Math.max(1, row.quantity));
+    const patch = { quantity, amount: unit * quantity };
+    await this.db.update(simSubscriptions).set(patch).where(eq(simSubscriptions.id, subscriptionId));
+    return subOut({ ...row, ...patch });
+  }
+
+  async createBillingPortalSession(customerId: string, returnUrl: string) {
+    const cust = await this.db.select().from(simCustomers).where(eq(simCustomers.id, customerId)).get();
+    if (!cust || cust.deleted) throw new PaymentError('invalid_payment_method', `No such customer: ${customerId}`);
+    const id = newId('bps_sim');
+    return { id, url: `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}portal_session=${id}` };
+  }
+
+  async createAccount(input: { country?: string; email?: string | null; type?: 'express' | 'standard'; metadata?: Record<string, string> }) {
+    const now = new Date().toISOString();
+    const row: AccountRow = {
+      id: newId('acct_sim'),
+      type: input.type ?? 'express',
+      country: (input.country ?? this.region).toUpperCase(),
+      email: input.email ?? null,
+      region: this.region,
+      detailsSubmitted: false,
+      metadata: input.metadata ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.db.insert(simAccounts).values(row);
+    return accountOut(row);
+  }
+
+  async getAccount(id: string) {
+    const row = await this.db.select().from(simAccounts).where(eq(simAccounts.id, id)).get();
+    return row ? accountOut(row) : null;
+  }
+
+  private async mustAccount(id: string) {
+    const a = await this.getAccount(id);
+    if (!a) throw new PaymentError('invalid_payment_method', `No such connected account: ${id}`);
+    return a;
+  }
+
+  async createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }) {
+    await this.mustAccount(accountId);
+    const expires = new Date(Date.now() + 300_000).toISOString();
+    const q = new URLSearchParams({ refresh_url: urls.refreshUrl, return_url: urls.returnUrl });
+    return { url: `${SIM_BASE}/setup/${accountId}/${randomString(24)}?${q.toString()}`, expiresAt: expires };
+  }
+
+  async createAccountSession(accountId: string) {
+    await this.mustAccount(accountId);
+    return { clientSecret: `accs_sim_${randomString(16)}_secret_${randomString(24)}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() };
+  }
+
+  async createLoginLink(accountId: string) {
+    const a = await this.mustAccount(accountId);
+    if (a.type !== 'express') throw new PaymentError('provider_error', 'Login links are for express accounts');
+    return { url: `${SIM_BASE}/express/${accountId}/${randomString(24)}`, expiresAt: null };
   }
 }

@@ -1,7 +1,28 @@
 import Stripe from 'stripe';
-import { PaymentError, type CreateIntentInput, type PaymentIntent, type PaymentMethod, type PaymentsPort, type Subscription } from './types';
+import {
+  PaymentError,
+  type CheckoutSession,
+  type ConnectedAccount,
+  type CreateIntentInput,
+  type PaymentIntent,
+  type PaymentMethod,
+  type PaymentsPort,
+  type Subscription,
+  type UnitPlan,
+} from './types';
 
 const PRICE_LOOKUP: Record<'standard' | 'enterprise', string> = { standard: 'berth_standard_monthly', enterprise: 'berth_enterprise_monthly' };
+/** Per-unit prices, found by lookup key (create them once in the provider's dashboard: 10 dollars per slip per month). */
+const UNIT_PRICE_LOOKUP: Record<UnitPlan, string> = { marina_slip: 'berth_marina_slip_monthly' };
+
+const checkoutOut = (cs: Stripe.Checkout.Session, quantity: number): CheckoutSession => ({
+  id: cs.id,
+  url: cs.url ?? '',
+  status: (cs.status ?? 'open') as CheckoutSession['status'],
+  customerId: typeof cs.customer === 'string' ? cs.customer : (cs.customer?.id ?? ''),
+  quantity,
+  subscriptionId: typeof cs.subscription === 'string' ? cs.subscription : (cs.subscription?.id ?? null),
+});
 
 const pmOut = (pm: Stripe.PaymentMethod, defaultId?: string | null): PaymentMethod => ({
   id: pm.id,
@@ -30,6 +51,19 @@ const piOut = (pi: Stripe.PaymentIntent): PaymentIntent => ({
   metadata: pi.metadata ?? {},
   lastError: pi.last_payment_error?.code ?? null,
   createdAt: new Date(pi.created * 1000).toISOString(),
+  applicationFeeAmount: pi.application_fee_amount ?? null,
+  transferDestination: typeof pi.transfer_data?.destination === 'string' ? pi.transfer_data.destination : (pi.transfer_data?.destination?.id ?? null),
+});
+
+const accountOut = (a: Stripe.Account): ConnectedAccount => ({
+  id: a.id,
+  type: (a.type as ConnectedAccount['type']) ?? 'express',
+  country: a.country ?? '',
+  email: a.email ?? null,
+  chargesEnabled: a.charges_enabled ?? false,
+  payoutsEnabled: a.payouts_enabled ?? false,
+  detailsSubmitted: a.details_submitted ?? false,
+  createdAt: new Date((a.created ?? 0) * 1000).toISOString(),
 });
 
 const subOut = (s: Stripe.Subscription): Subscription => {
@@ -45,6 +79,7 @@ const subOut = (s: Stripe.Subscription): Subscription => {
     currentPeriodEnd: new Date((item?.current_period_end ?? s.start_date) * 1000).toISOString(),
     cancelAtPeriodEnd: s.cancel_at_period_end,
     canceledAt: s.canceled_at ? new Date(s.canceled_at * 1000).toISOString() : null,
+    quantity: item?.quantity ?? 1,
   };
 };
 
@@ -151,12 +186,19 @@ export class StripePayments implements PaymentsPort {
           payment_method: input.paymentMethodId ?? undefined,
           capture_method: input.captureMethod ?? 'automatic',
           confirm: input.confirm && Boolean(input.paymentMethodId),
-          off_session: input.confirm && Boolean(input.customerId) ? true : undefined,
+          // A card saved for later is confirmed with the cardholder present (the two flags exclude each other).
+          off_session: input.confirm && Boolean(input.customerId) && !input.setupFutureUsage ? true : undefined,
+          setup_future_usage: input.setupFutureUsage,
           ...(input.paymentMethodTypes ? ({ payment_method_types: input.paymentMethodTypes } as object) : {}),
           description: input.description,
           metadata: input.metadata,
+          ...(input.applicationFeeAmount != null ? { application_fee_amount: input.applicationFeeAmount } : {}),
+          ...(input.transferDestination ? { transfer_data: { destination: input.transferDestination } } : {}),
         },
-        input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
+        {
+          ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+          ...(input.onBehalfOfAccount ? { stripeAccount: input.onBehalfOfAccount } : {}),
+        },
       );
       if (input.confirm && pi.status === 'requires_action')
         throw new PaymentError('authentication_required', 'This payment requires authentication.', piOut(pi));
@@ -206,6 +248,105 @@ export class StripePayments implements PaymentsPort {
     try {
       const t = await this.stripe.terminal.connectionTokens.create(locationId ? { location: locationId } : {});
       return { secret: t.secret };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createSubscriptionCheckout(input: {
+    customerId: string;
+    plan: UnitPlan;
+    quantity: number;
+    successUrl: string;
+    cancelUrl: string;
+    metadata?: Record<string, string>;
+  }) {
+    try {
+      const prices = await this.stripe.prices.list({ lookup_keys: [UNIT_PRICE_LOOKUP[input.plan]], limit: 1 });
+      if (!prices.data[0]) throw new PaymentError('provider_error', `No price with lookup key ${UNIT_PRICE_LOOKUP[input.plan]}`);
+      const cs = await this.stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer: input.customerId,
+        line_items: [{ price: prices.data[0].id, quantity: input.quantity }],
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        metadata: input.metadata,
+        subscription_data: input.metadata ? { metadata: input.metadata } : undefined,
+      });
+      return checkoutOut(cs, input.quantity);
+    } catch (e) {
+      if (e instanceof PaymentError) throw e;
+      rethrow(e);
+    }
+  }
+  async getCheckoutSession(id: string) {
+    try {
+      const cs = await this.stripe.checkout.sessions.retrieve(id, { expand: ['line_items'] });
+      return checkoutOut(cs, cs.line_items?.data[0]?.quantity ?? 1);
+    } catch {
+      return null;
+    }
+  }
+  async setSubscriptionQuantity(subscriptionId: string, quantity: number) {
+    try {
+      const current = await this.stripe.subscriptions.retrieve(subscriptionId);
+      const item = current.items.data[0];
+      return subOut(await this.stripe.subscriptions.update(subscriptionId, { items: [{ id: item.id, quantity }], proration_behavior: 'create_prorations' }));
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createBillingPortalSession(customerId: string, returnUrl: string) {
+    try {
+      const ps = await this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+      return { id: ps.id, url: ps.url };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createAccount(input: { country?: string; email?: string | null; type?: 'express' | 'standard'; metadata?: Record<string, string> }) {
+    try {
+      return accountOut(
+        await this.stripe.accounts.create({ type: input.type ?? 'express', country: input.country, email: input.email ?? undefined, metadata: input.metadata }),
+      );
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async getAccount(id: string) {
+    try {
+      return accountOut(await this.stripe.accounts.retrieve(id));
+    } catch {
+      return null;
+    }
+  }
+  async createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }) {
+    try {
+      const l = await this.stripe.accountLinks.create({
+        account: accountId,
+        refresh_url: urls.refreshUrl,
+        return_url: urls.returnUrl,
+        type: 'account_onboarding',
+      });
+      return { url: l.url, expiresAt: new Date(l.expires_at * 1000).toISOString() };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createAccountSession(accountId: string) {
+    try {
+      const s = await this.stripe.accountSessions.create({
+        account: accountId,
+        components: { account_onboarding: { enabled: true }, payments: { enabled: true }, payouts: { enabled: true } },
+      });
+      return { clientSecret: s.client_secret, expiresAt: new Date(s.expires_at * 1000).toISOString() };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createLoginLink(accountId: string) {
+    try {
+      const l = await this.stripe.accounts.createLoginLink(accountId);
+      return { url: l.url, expiresAt: null };
     } catch (e) {
       rethrow(e);
     }

@@ -29,6 +29,27 @@ export interface PaymentIntent {
   metadata: Record<string, string>;
   lastError: string | null;
   createdAt: string;
+  /** Connected-account charges: the platform's fee (cents) and the destination account of a destination charge. */
+  applicationFeeAmount?: number | null;
+  transferDestination?: string | null;
+}
+
+/** A connected (merchant) account of an operator at the payment provider. */
+export interface ConnectedAccount {
+  id: string;
+  type: 'express' | 'standard' | 'custom';
+  country: string;
+  email: string | null;
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+  detailsSubmitted: boolean;
+  createdAt: string;
+}
+
+/** A hosted onboarding link, an embedded-components session or a dashboard login link. */
+export interface AccountLink {
+  url: string;
+  expiresAt: string | null;
 }
 
 export interface Subscription {
@@ -42,6 +63,23 @@ export interface Subscription {
   currentPeriodEnd: string;
   cancelAtPeriodEnd: boolean;
   canceledAt: string | null;
+  /** Units billed (the slip subscription bills per slip; 1 for the platform plans). */
+  quantity?: number;
+}
+
+/** Per-unit plans billed by quantity, with their monthly price per unit in cents (spec Limits: 10 dollars per slip per month). */
+export type UnitPlan = 'marina_slip';
+export const UNIT_PLAN_PRICES: Record<UnitPlan, number> = { marina_slip: 1000 };
+
+/** A hosted checkout page that starts a subscription. */
+export interface CheckoutSession {
+  id: string;
+  url: string;
+  status: 'open' | 'complete' | 'expired';
+  customerId: string;
+  quantity: number;
+  /** The subscription it started, once complete. */
+  subscriptionId: string | null;
 }
 
 export interface Refund {
@@ -63,6 +101,14 @@ export interface CreateIntentInput {
   description?: string;
   metadata?: Record<string, string>;
   idempotencyKey?: string;
+  /** Platform fee in cents, taken from a connected-account charge. */
+  applicationFeeAmount?: number;
+  /** Destination charge: the connected account that receives the funds (less the fee). */
+  transferDestination?: string;
+  /** Direct charge on a connected account (the request runs as that account). */
+  onBehalfOfAccount?: string;
+  /** Keep the card for later charges without the cardholder (memberships, installments); the provider attaches it to `customerId`. */
+  setupFutureUsage?: 'off_session';
 }
 
 /** A refused payment: the caller answers 402. */
@@ -94,6 +140,34 @@ export interface PaymentsPort {
   cancelPaymentIntent(id: string): Promise<PaymentIntent>;
   refund(paymentIntentId: string, amount?: number, reason?: string): Promise<Refund>;
   createConnectionToken(locationId?: string): Promise<{ secret: string }>;
+  /** Hosted checkout of a per-unit subscription (the simulator completes it at once, as if paid with the test card). */
+  createSubscriptionCheckout(input: {
+    customerId: string;
+    plan: UnitPlan;
+    quantity: number;
+    successUrl: string;
+    cancelUrl: string;
+    metadata?: Record<string, string>;
+  }): Promise<CheckoutSession>;
+  getCheckoutSession(id: string): Promise<CheckoutSession | null>;
+  /** Changes the billed quantity of a per-unit subscription (pro-rated by the provider). */
+  setSubscriptionQuantity(subscriptionId: string, quantity: number): Promise<Subscription>;
+  /** The provider's billing portal for a customer (invoices, card, cancellation). */
+  createBillingPortalSession(customerId: string, returnUrl: string): Promise<{ id: string; url: string }>;
+  /** Connected accounts (operators' merchant accounts): create, onboarding link, embedded session, dashboard login link. */
+  createAccount(input: {
+    country?: string;
+    email?: string | null;
+    type?: 'express' | 'standard';
+    metadata?: Record<string, string>;
+  }): Promise<ConnectedAccount>;
+  getAccount(id: string): Promise<ConnectedAccount | null>;
+  createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }): Promise<AccountLink>;
+  createAccountSession(accountId: string): Promise<{ clientSecret: string; expiresAt: string }>;
+  createLoginLink(accountId: string): Promise<AccountLink>;
 }
 
 export const PLAN_PRICES: Record<'standard' | 'enterprise', number> = { standard: 4900, enterprise: 29900 };
+
+/** Currencies the API accepts (ISO 4217, lower case). */
+export const CURRENCY = /^[a-z]{3}$/;

@@ -19,9 +19,15 @@ export const channels = sqliteTable(
     webhookEvents: json<string[]>('webhook_events'),
     /** Signing secret of the reseller's webhook deliveries (shown once when the URL is set). */
     webhookSecret: text('webhook_secret'),
+    /** The partner account that owns the channel (partner platform); portal calls accept its partner token. */
+    partnerAccountId: text('partner_account_id'),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('channels_slug_uq').on(t.slug), uniqueIndex('channels_portal_token_uq').on(t.portalTokenHash)],
+  (t) => [
+    uniqueIndex('channels_slug_uq').on(t.slug),
+    uniqueIndex('channels_portal_token_uq').on(t.portalTokenHash),
+    index('channels_partner_idx').on(t.partnerAccountId),
+  ],
 );
 
 /**

@@ -92,11 +92,30 @@ export const messageOutbox = sqliteTable(
     body: text('body').notNull(),
     template: text('template'),
     metadata: json<Record<string, unknown>>('metadata'),
-    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+    /** `queued` (waiting for the provider), `sending` (claimed by one sender), `sent`, `failed` (provider's reason), `skipped` (reason). */
+    status: text('status', { enum: ['queued', 'sending', 'sent', 'failed', 'skipped'] })
       .notNull()
       .default('sent'),
     provider: text('provider').notNull().default('outbox'),
+    /** HTML part of an e-mail (`body` is the plain-text part). */
+    html: text('html'),
+    /** The booking the message is about, so an operator can see what was sent for it. */
+    rentalId: text('rental_id'),
+    /** The provider's delivery id (Postmark MessageID, Twilio SID) and its last reported status. */
+    providerMessageId: text('provider_message_id'),
+    providerStatus: text('provider_status'),
+    /** Why a message failed or was skipped. */
+    statusReason: text('status_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at'),
+    sentAt: text('sent_at'),
+    updatedAt: text('updated_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('message_outbox_customer_idx').on(t.customerId, t.createdAt)],
+  (t) => [
+    index('message_outbox_customer_idx').on(t.customerId, t.createdAt),
+    index('message_outbox_rental_idx').on(t.customerId, t.rentalId),
+    index('message_outbox_status_idx').on(t.status, t.nextAttemptAt),
+    index('message_outbox_provider_idx').on(t.providerMessageId),
+  ],
 );

@@ -51,6 +51,22 @@ export const simSubscriptions = sqliteTable('sim_subscriptions', {
   currentPeriodEnd: text('current_period_end').notNull(),
   cancelAtPeriodEnd: integer('cancel_at_period_end', { mode: 'boolean' }).notNull().default(false),
   canceledAt: text('canceled_at'),
+  /** Units billed (per-unit plans such as the slip subscription; 1 for the platform plans). */
+  quantity: integer('quantity').notNull().default(1),
+  ...timestamps(),
+});
+
+/** Hosted checkout sessions of the simulator (completed at once, as if paid with the test card). */
+export const simCheckoutSessions = sqliteTable('sim_checkout_sessions', {
+  id: text('id').primaryKey(),
+  customerId: text('customer_id').notNull(),
+  mode: text('mode').notNull(),
+  plan: text('plan').notNull(),
+  quantity: integer('quantity').notNull().default(1),
+  status: text('status').notNull(),
+  url: text('url').notNull(),
+  subscriptionId: text('subscription_id'),
+  metadata: json<Record<string, string>>('metadata'),
   ...timestamps(),
 });
 
@@ -73,10 +89,24 @@ export const simPaymentIntents = sqliteTable(
     metadata: json<Record<string, string>>('metadata'),
     clientSecret: text('client_secret').notNull(),
     lastError: text('last_error'),
+    applicationFeeAmount: integer('application_fee_amount'),
+    transferDestination: text('transfer_destination'),
     ...timestamps(),
   },
   (t) => [index('sim_pi_customer_idx').on(t.customerId)],
 );
+
+/** Simulated connected accounts (operators' merchant accounts); `region` is the platform account (US or CA) that created them. */
+export const simAccounts = sqliteTable('sim_accounts', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull().default('express'),
+  country: text('country').notNull(),
+  email: text('email'),
+  region: text('region').notNull().default('US'),
+  detailsSubmitted: integer('details_submitted', { mode: 'boolean' }).notNull().default(false),
+  metadata: json<Record<string, string>>('metadata'),
+  ...timestamps(),
+});
 
 export const simRefunds = sqliteTable('sim_refunds', {
   id: text('id').primaryKey(),

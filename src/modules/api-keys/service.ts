@@ -1,26 +1,19 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { notFound, ApiError } from '../../lib/errors';
+import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
+import type { Stmt } from '../../db/client';
 import { apiKeys } from '../../db/schema/accounts';
+import { keyInTenant } from './queries';
+import { keyOut, type KeyRow } from './views';
 
-type KeyRow = typeof apiKeys.$inferSelect;
+export { listKeys, userKeys } from './queries';
 
 /** Key format: `brk_` + 40 random base62 characters. */
 export const generateKeySecret = () => `brk_${randomString(40)}`;
-
-const keyOut = (k: KeyRow) => ({
-  id: k.id,
-  name: k.name,
-  prefix: k.prefix,
-  userId: k.userId,
-  lastUsedAt: k.lastUsedAt,
-  revokedAt: k.revokedAt,
-  createdAt: k.createdAt,
-});
 
 /** Insert statement for a key with a known secret (used by seeding and tests). */
 export async function keyRow(input: { customerId: string; userId: string; name: string; secret: string }): Promise<KeyRow> {
@@ -47,24 +40,9 @@ export async function createKey(ctx: Ctx, name: string) {
   return { ...keyOut(row), key: secret };
 }
 
-export async function listKeys(ctx: Ctx) {
-  const rows = await ctx.db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.customerId, tenantOf(ctx)))
-    .orderBy(desc(apiKeys.createdAt))
-    .all();
-  return { data: rows.map(keyOut) };
-}
-
 export async function revokeKey(ctx: Ctx, id: string) {
-  const customerId = tenantOf(ctx);
-  const row = await ctx.db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.customerId, customerId)))
-    .get();
-  if (!row) throw notFound('API key');
+  const row = await keyInTenant(ctx, id);
+  const customerId = row.customerId;
   if (row.revokedAt) return keyOut(row);
   const revokedAt = new Date().toISOString();
   await commit(
@@ -80,4 +58,12 @@ export async function revokeKey(ctx: Ctx, id: string) {
     },
   );
   return keyOut({ ...row, revokedAt });
+}
+
+/** The UPDATE that revokes every live key of a user (in the caller's batch, for example when the user is deleted). */
+export function revokeUserKeysStmt(ctx: Ctx, user: { id: string; customerId: string }, at = new Date().toISOString()): Stmt {
+  return ctx.db
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.userId, user.id), eq(apiKeys.customerId, user.customerId), isNull(apiKeys.revokedAt)));
 }

@@ -6,6 +6,7 @@ import { ApiError } from '../../lib/errors';
 import { bookings, deposits, ledgerEntries, renters } from '../../db/schema/bookings';
 import { emailStmt } from '../../adapters/messages';
 import { payments, PaymentError } from '../../adapters/payments';
+import { refundPayment } from '../payments/service';
 import { activityStmt } from './activity';
 import { insertLedger, memoEntry, refundEntry, reversalOf } from './ledger';
 import { dollars } from './pricing';
@@ -48,7 +49,8 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   // Charges, discounts, taxes, tips and fees are reversed now; card payments are refunded below
   // (refund entries); deposits follow their own release; a reseller's payment is reversed (it refunds the guest).
   const reversals = open
-    .filter((e) => (e.entryType === 'payment' ? e.source === 'channel' : !NOT_REVERSED.has(e.entryType)))
+    // A reseller's payment and one made with membership credits are reversed (the credits go back to the membership through the hook).
+    .filter((e) => (e.entryType === 'payment' ? e.source === 'channel' || e.source === 'membership_credits' : !NOT_REVERSED.has(e.entryType)))
     .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
   const points = Number((b.pricing as { loyaltyPoints?: number } | null)?.loyaltyPoints ?? 0);
   const set: Partial<BookingRow> = { status: 'cancelled', cancelledAt: now, cancellationReason: opts.reason ?? null };
@@ -121,6 +123,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
     assetIds: b.assetIds ?? [],
     reason: 'cancelled',
   });
+  await ctx.hooks.emit(ctx, 'booking.cancelled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, cancelledAt: now });
   const final = refund.status === 'succeeded' ? await getBookingRow(ctx, rentalId) : after;
   return { booking: bookingOut(final), alreadyCancelled: false, refund };
 }
@@ -142,39 +145,40 @@ async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Prom
   const amount = Math.max(0, Math.min(Number(paidByCard?.total ?? 0), b.amountPaid));
   if (!wanted || amount <= 0 || !b.paymentIntentId) return { status: 'none', amount: 0, refundId: null };
   try {
-    const r = await payments(ctx.env).refund(b.paymentIntentId, amount, 'requested_by_customer');
-    await commit(
+    // Through the payments service: payment.refunded is committed with the refund's ledger entry.
+    const paymentIntentId = b.paymentIntentId;
+    const r = await refundPayment(
       ctx,
-      [
-        ...insertLedger(ctx, [refundEntry(scopeOf(b), amount, r.id)]),
-        ctx.db
-          .update(bookings)
-          .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${amount})` })
-          .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
-      ],
       {
-        audit: {
-          action: 'booking.refund',
-          targetType: 'booking',
-          targetId: b.id,
-          customerId: b.customerId,
-          details: { amount: dollars(amount), refundId: r.id },
-        },
-        events: [
+        mode: 'provider',
+        customerId: b.customerId,
+        kind: 'booking_cancellation',
+        paymentIntentId,
+        amount,
+        currency: b.currency,
+        reason: 'requested_by_customer',
+        data: { rentalId: b.id, transactionId: b.transactionId, renterId: b.renterId },
+      },
+      async (refund, commitMoney) => {
+        await commitMoney(
+          [
+            ...insertLedger(ctx, [refundEntry(scopeOf(b), amount, refund.refundId)]),
+            ctx.db
+              .update(bookings)
+              .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${amount})` })
+              .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+          ],
           {
-            type: 'payment.refunded',
-            customerId: b.customerId,
-            data: {
-              rentalId: b.id,
-              transactionId: b.transactionId,
-              paymentIntentId: b.paymentIntentId,
-              refundId: r.id,
-              amount: dollars(amount),
-              currency: b.currency,
-              renterId: b.renterId,
+            audit: {
+              action: 'booking.refund',
+              targetType: 'booking',
+              targetId: b.id,
+              customerId: b.customerId,
+              details: { amount: dollars(amount), refundId: refund.refundId },
             },
           },
-        ],
+        );
+        return { id: refund.refundId ?? '' };
       },
     );
     return { status: 'succeeded', amount: dollars(amount), refundId: r.id };

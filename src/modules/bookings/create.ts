@@ -13,7 +13,6 @@
 import type { Ctx } from '../../lib/context';
 import { toCents } from '../../lib/money';
 import { tenantOf } from '../../lib/context';
-import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
@@ -21,7 +20,9 @@ import { payments, PaymentError, type PaymentIntent } from '../../adapters/payme
 import { renterUpsert, isRenterEmailConflict, type RenterUpsert } from '../renters/service';
 import { loadItemContext, type ItemContext } from '../availability/service';
 import { backstopConflict, isAllocationConflict, releaseAll, reserveAll, type ReserveRequest } from '../availability/service';
-import { bundlesOf, operatorSettings, resolvePromoCode } from './offers';
+import { bundlesOf, operatorSettings, promoExhausted, resolvePromoCode, type PromoUse } from './offers';
+import { collectPayment, type CollectRequest } from '../payments/service';
+import { bookingPromoUse, isPromoExhausted } from '../promo-codes/service';
 import { dollars, quoteFromTotal, quoteOrder, quoteOut, type LineQuote, type OrderDiscount } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
@@ -29,6 +30,8 @@ import { bad, type BookingResult, type BookingSource, type CreateBookingOptions 
 import { planLines, prepareLine, type PreparedLine } from './lines';
 import { planPayment } from './payment-plan';
 import { buildWrite } from './write';
+import { creditPayment, creditsToUse, loadMemberBenefit, membershipDiscount } from './member-benefits';
+import { creditOverdraftError, isCreditOverdraft } from '../memberships/service';
 
 // Order lines are planned and priced in lines.ts, the payment plan in payment-plan.ts, and the batch is
 // built in write.ts; the option and result types and the 400 helper live in create-common.ts.
@@ -43,7 +46,11 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   // item ids are known up front, so the items are read together with the operator's settings.
   const rd = input.rentalDetails;
   const direct = rd.bundleCode ? [] : [...new Set(rd.items ? rd.items.map((l) => l.inventoryId) : rd.inventoryId ? [rd.inventoryId] : [])];
-  const [settings, early] = await Promise.all([operatorSettings(ctx, customerId), Promise.all(direct.map((id) => loadItemContext(ctx.db, id, customerId)))]);
+  const [settings, early, member] = await Promise.all([
+    operatorSettings(ctx, customerId),
+    Promise.all(direct.map((id) => loadItemContext(ctx.db, id, customerId))),
+    loadMemberBenefit(ctx, customerId, input, opts),
+  ]);
   const { lines: lineReqs, bundle } = planLines(input, bundlesOf(settings));
   const items = new Map<string, ItemContext>(early.map((it) => [it.row.id, it]));
   for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
@@ -66,16 +73,20 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   for (const req of lineReqs) prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride));
   const discounts: OrderDiscount[] = [];
   const dd = input.discountDetails;
+  let promoUse: PromoUse | null = null;
   if (dd?.promoCode) {
-    discounts.push(
-      await resolvePromoCode(ctx, settings, dd.promoCode, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now }),
-    );
+    const scope = { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now };
+    const promo = await resolvePromoCode(ctx, settings, dd.promoCode, scope);
+    discounts.push(promo.discount);
+    promoUse = promo.use;
   }
   if (dd?.discountPercentage || dd?.discountAmount) {
     if (source !== 'operator') throw bad('Manual discounts are for operator bookings; use a promo code', 'discountDetails');
     if (dd.discountPercentage) discounts.push({ type: 'manual', percent: dd.discountPercentage });
     if (dd.discountAmount) discounts.push({ type: 'manual', amount: toCents(dd.discountAmount) });
   }
+  const memberDiscount = membershipDiscount(member, prepared[0].item.row.locationId);
+  if (memberDiscount) discounts.push(memberDiscount);
   const tip = toCents(input.rentalPricing.tip ?? 0);
   const quotes: LineQuote[] = opts.priceOverride
     ? [quoteFromTotal(Math.round(opts.priceOverride.total), prepared[0].input, tip)]
@@ -98,8 +109,10 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   // Payment plan and deposit.
   const firstStart = Math.min(...prepared.map((p) => p.start));
   const plan = planPayment(input, total, opts, localDate(firstStart, prepared[0].item.item.timezone));
-  if (plan.chargeNow > 0 && !input.paymentMethodId)
-    throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
+  // Membership credits pay part of what is due now (or, paying later, of the total); the card pays the rest.
+  const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : total);
+  const cardCharge = Math.max(0, plan.chargeNow - creditsUsed);
+  if (cardCharge > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
   let depositAmount = 0;
   const di = input.depositInformation;
   if (di) depositAmount = di.required === false ? 0 : toCents(di.amount);
@@ -107,8 +120,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const depositPm = di?.paymentMethodId ?? input.paymentMethodId;
   if (depositAmount > 0 && !depositPm)
     throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
-  const paidNow = opts.prepaid ? total : plan.chargeNow;
-  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 ? 'confirmed' : 'pending';
+  const paidNow = opts.prepaid ? total : Math.max(plan.chargeNow, creditsUsed);
+  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 || creditsUsed > 0 ? 'confirmed' : 'pending';
 
   // Ids and the renter (statements only: nothing is written before the payment succeeded).
   const transactionId = opts.transactionId ?? newId('txn');
@@ -154,7 +167,6 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   let upsert: RenterUpsert = upsertRes.value;
 
   const pay = payments(ctx.env);
-  let charge: PaymentIntent | null = null;
   let depositIntent: PaymentIntent | null = null;
   let stage: 'deposit' | 'payment' = 'deposit';
   try {
@@ -173,59 +185,89 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
       if (depositIntent.status !== 'requires_capture') throw new PaymentError('card_declined', 'The deposit could not be authorized', depositIntent);
     }
     stage = 'payment';
-    if (plan.chargeNow > 0) {
-      charge = await pay.createPaymentIntent({
-        amount: plan.chargeNow,
-        currency,
-        captureMethod: 'automatic',
-        confirm: true,
-        paymentMethodId: input.paymentMethodId,
-        description: `Booking ${transactionId}`,
-        metadata: { ...meta, kind: 'booking' },
-        idempotencyKey: `${transactionId}_payment`,
-      });
-      if (charge.status !== 'succeeded') throw new PaymentError('card_declined', 'The payment did not complete', charge);
-    }
-
-    const build = () =>
-      buildWrite(ctx, {
-        customerId,
-        source,
-        status,
-        transactionId,
-        rentalIds,
-        bundleGroupId,
-        currency,
-        prepared,
-        quotes,
-        reservations,
-        upsert,
-        input,
-        opts,
-        plan,
-        paidNow,
-        charge,
-        depositIntent,
-        depositAmount,
-        now,
-      });
-    let write = build();
-    try {
-      await commit(ctx, write.statements, write.meta);
-    } catch (err) {
-      if (!isRenterEmailConflict(err)) throw err;
-      // Another booking created this renter a moment ago: update it instead.
-      upsert = await renterUpsert(ctx, renterInput);
-      write = build();
-      await commit(ctx, write.statements, write.meta);
-    }
-    return write.result;
+    // The charge and the booking's write go through the payments service: payment.completed is
+    // committed in the booking's batch, and a charge whose booking is not written is refunded.
+    const chargeReq: CollectRequest | null =
+      cardCharge > 0
+        ? {
+            mode: 'charge',
+            customerId,
+            kind: plan.type === 'installments' ? 'installment' : 'booking',
+            data: { transactionId, rentalIds, renterId: upsert.renterId },
+            intent: {
+              amount: cardCharge,
+              currency,
+              paymentMethodId: input.paymentMethodId,
+              description: `Booking ${transactionId}`,
+              metadata: { ...meta, kind: 'booking' },
+              idempotencyKey: `${transactionId}_payment`,
+            },
+          }
+        : null;
+    const credits = creditPayment(ctx, member, creditsUsed, { customerId, transactionId, rentalIds, totals: quotes.map((q) => q.total) });
+    const result = await collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
+      const charge = paid?.intent ?? null;
+      const build = () =>
+        buildWrite(ctx, {
+          customerId,
+          source,
+          status,
+          transactionId,
+          rentalIds,
+          bundleGroupId,
+          currency,
+          prepared,
+          quotes,
+          reservations,
+          upsert,
+          input,
+          opts,
+          plan,
+          paidNow,
+          charge,
+          depositIntent,
+          depositAmount,
+          now,
+          credits,
+        });
+      let write = build();
+      const promo = promoUse
+        ? bookingPromoUse(ctx, promoUse, {
+            transactionId,
+            rentalIds,
+            orderAmount: quotes.reduce((s, q) => s + q.subtotal, 0),
+            discount: quotes.reduce((s, q) => s + q.discounts.filter((d) => d.type === 'promo').reduce((t, d) => t + d.amount, 0), 0),
+          })
+        : [];
+      try {
+        await commitMoney([...write.statements, ...promo], write.meta);
+      } catch (err) {
+        if (!isRenterEmailConflict(err)) throw err;
+        // Another booking created this renter a moment ago: update it instead.
+        upsert = await renterUpsert(ctx, renterInput);
+        write = build();
+        await commitMoney([...write.statements, ...promo], write.meta);
+      }
+      return write.result;
+    });
+    await ctx.hooks.emit(ctx, 'booking.placed', {
+      customerId,
+      transactionId,
+      source,
+      promoCode: input.discountDetails?.promoCode ?? null,
+      refAffiliate: typeof input.extendedData?.refAffiliate === 'string' ? input.extendedData.refAffiliate : null,
+      rentals: rentalIds.map((rentalId, i) => ({ rentalId, basis: quotes[i].subtotal - quotes[i].discountTotal })),
+      placedAt: new Date(now).toISOString(),
+    });
+    return result;
   } catch (err) {
-    await compensate(ctx, charge, depositIntent);
+    await compensate(ctx, null, depositIntent);
     if (err instanceof PaymentError) {
       throw new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage } });
     }
+    if (isPromoExhausted(err)) throw promoExhausted(dd?.promoCode ?? '');
     if (isAllocationConflict(err)) throw backstopConflict();
+    if (isCreditOverdraft(err)) throw creditOverdraftError();
     throw err;
   } finally {
     await releaseAll(ctx.env, reservations);

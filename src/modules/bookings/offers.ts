@@ -7,14 +7,19 @@
  *                 inventoryIds?, locationId?, active?}]
  *
  * An unknown, expired or inapplicable code is 400 `invalid_promo_code`.
+ *
+ * Codes of the promo-codes module (POST /promoGiftCards) come first: their use is counted in the
+ * booking's own batch (atomic with the usage limit) and released when the booking is cancelled.
  */
 import { eq } from 'drizzle-orm';
 import { toCents } from '../../lib/money';
 import type { Ctx } from '../../lib/context';
 import { customers } from '../../db/schema/accounts';
-import { ApiError } from '../../lib/errors';
 import type { OrderDiscount } from './pricing';
 import { bookingErrors } from './errors';
+import { findBookingPromo, type BookingPromo } from '../promo-codes/service';
+
+export type PromoUse = BookingPromo;
 
 export interface BundleDef {
   bundleCode: string;
@@ -60,7 +65,26 @@ export function bundlesOf(settings: Record<string, unknown>): BundleDef[] {
 
 const invalidPromo = (message: string) => bookingErrors.fail('invalid_promo_code', message, { details: [{ field: 'discountDetails.promoCode', message }] });
 
-export async function resolvePromoCode(ctx: Ctx, settings: Record<string, unknown>, code: string, pc: PromoContext): Promise<OrderDiscount> {
+export const promoExhausted = (code: string) => invalidPromo(`The promo code "${code}" has reached its usage limit`);
+
+export async function resolvePromoCode(
+  ctx: Ctx,
+  settings: Record<string, unknown>,
+  code: string,
+  pc: PromoContext,
+): Promise<{ discount: OrderDiscount; use: PromoUse | null }> {
+  const stored = await findBookingPromo(ctx, pc.customerId, code, pc);
+  if (stored) {
+    if (!stored.ok) throw invalidPromo(stored.reason);
+    const d = stored.use;
+    const discount: OrderDiscount =
+      d.percentOff != null ? { type: 'promo', code: d.code, percent: d.percentOff } : { type: 'promo', code: d.code, amount: d.amountOff ?? 0 };
+    return { discount, use: d };
+  }
+  return { discount: await settingsPromo(settings, code, pc), use: null };
+}
+
+async function settingsPromo(settings: Record<string, unknown>, code: string, pc: PromoContext): Promise<OrderDiscount> {
   const list = (Array.isArray(settings.promoCodes) ? settings.promoCodes : []) as Record<string, unknown>[];
   const promo = list.find((p) => p && typeof p.promoCode === 'string' && p.promoCode.toLowerCase() === code.toLowerCase());
   if (!promo || promo.active === false) throw invalidPromo(`Unknown promo code "${code}"`);

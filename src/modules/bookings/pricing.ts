@@ -9,7 +9,7 @@
  * multi-hour discount reached), a bare number read as `{basePrice}`; else a half-day price for up
  * to half the opening day; times the number of assets. Tours: fares per tier, or a private
  * charter (base price for the base headcount plus each extra guest). Add-ons by `priceType`.
- * Discounts (bundle, promo code, manual) come off before tax; taxes by `appliesTo`; tips are
+ * Discounts (bundle, promo code, manual, membership) come off before tax; taxes by `appliesTo`; tips are
  * never taxed.
  */
 import { z } from '@hono/zod-openapi';
@@ -46,7 +46,7 @@ export interface TicketLine {
 }
 
 export interface Discount {
-  type: 'bundle' | 'promo' | 'manual';
+  type: 'bundle' | 'promo' | 'manual' | 'membership';
   code?: string;
   percent?: number;
   amount: number;

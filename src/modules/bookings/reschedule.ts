@@ -129,6 +129,7 @@ export async function rescheduleBooking(
         ],
       },
     );
+    await ctx.hooks.emit(ctx, 'booking.rescheduled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, start: newStart, end: newEnd });
     return view;
   } finally {
     await release(ctx.env, res);

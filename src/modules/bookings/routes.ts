@@ -7,6 +7,7 @@ export const book = route({
   method: 'post',
   path: '/coreBooking/book',
   operationId: 'createBooking',
+  idempotent: true,
   tags,
   status: 201,
   summary: 'Place a booking: renter, price, payment, assets, deposit, ledger, notifications and loyalty in one operation',

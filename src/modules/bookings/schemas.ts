@@ -143,6 +143,17 @@ export const BookBody = z
     discountDetails: DiscountDetails.optional(),
     paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({ example: 'pm_card_visa' }),
     paymentPlan: PaymentPlan.optional(),
+    membershipCredits: z
+      .object({
+        amount: z
+          .number()
+          .positive()
+          .max(1_000_000)
+          .optional()
+          .openapi({ description: 'Dollars of credits to use (default: as much as the balance covers of what is due now)' }),
+      })
+      .optional()
+      .openapi({ description: "Pay part of the booking with the renter's membership credits (400 without an active membership or with too few credits)" }),
     selectedBoatAddons: z.array(AddonSelection).max(50).optional().openapi({ description: 'Add-ons of the item (the first line of a multi-item order)' }),
     globalAddons: z
       .array(AddonSelection)

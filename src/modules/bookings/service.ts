@@ -24,3 +24,11 @@ export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from '
 export { insertLedger, memoEntry, type LedgerScope, type NewLedger } from './ledger';
 export { scopeOf } from './lifecycle-shared';
 export { activityStmt, isVersionRace } from './activity';
+// Money other modules add to a booking (the point of sale, protection plans).
+export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts } from './money';
+
+// Installments of payment plans (the cron job in module.ts).
+export { chargeDueInstallments, type InstallmentRunSummary } from './installments';
+
+// Reads of the affiliates module (referrals and promo codes attributed to an affiliate).
+export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from './affiliate-reads';

@@ -40,6 +40,8 @@ interface WriteInput {
   depositIntent: PaymentIntent | null;
   depositAmount: number;
   now: number;
+  /** Membership credits paying part of the order: per rental (cents) and the credit movements. */
+  credits?: { perRental: number[]; statements: Stmt[] };
 }
 
 export function buildWrite(ctx: Ctx, w: WriteInput) {
@@ -181,11 +183,15 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
       currency: w.currency,
     };
     const ledger: NewLedger[] = saleEntries(scope, q, new Date(row.start).toISOString(), w.source);
-    if (paidShares[i] > 0) {
+    const byCredits = w.credits?.perRental[i] ?? 0;
+    if (byCredits > 0) {
+      ledger.push(paymentEntry(scope, byCredits, { source: 'membership_credits', reference: w.transactionId, description: 'Paid with membership credits' }));
+    }
+    if (paidShares[i] - byCredits > 0) {
       ledger.push(
         paymentEntry(
           scope,
-          paidShares[i],
+          paidShares[i] - byCredits,
           w.plan.type === 'prepaid'
             ? { source: 'channel', reference: w.opts.channel?.reference ?? null, description: 'Paid to the reseller' }
             : { source: 'card', reference: w.charge?.id ?? null, description: w.plan.type === 'installments' ? 'Installment 1' : 'Payment' },
@@ -260,23 +266,10 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
       metadata: { transactionId: w.transactionId, rentalIds: w.rentalIds },
     }).stmt,
   );
+  statements.push(...(w.credits?.statements ?? []));
   statements.push(...(w.opts.statements ?? []));
   for (const v of views) events.push({ type: 'booking.created', customerId: w.customerId, data: v });
-  if (w.charge) {
-    events.push({
-      type: 'payment.completed',
-      customerId: w.customerId,
-      data: {
-        paymentIntentId: w.charge.id,
-        amount: dollars(w.charge.amount),
-        currency: w.currency,
-        transactionId: w.transactionId,
-        rentalIds: w.rentalIds,
-        renterId,
-        kind: w.plan.type === 'installments' ? 'installment' : 'booking',
-      },
-    });
-  }
+  // payment.completed for the charge is added by the payments service (collectPayment) to this batch.
   events.push(...(w.opts.events ?? []));
 
   const result: BookingResult = {

@@ -4,6 +4,7 @@ import * as r from './routes';
 import * as svc from './service';
 import * as portal from './portal';
 import { channelOf, portalOf } from './middleware';
+import { resolvePartnerToken } from '../partners/service';
 
 const router = createRouter();
 
@@ -20,7 +21,12 @@ mount(router, r.cancelBooking, async (c, { params }) => c.json(await svc.cancelC
 mount(router, r.sandboxReset, async (c) => c.json(await svc.sandboxReset(ctxOf(c), channelOf(c))));
 mount(router, r.settlement, async (c, { query }) => c.json(await svc.keySettlement(ctxOf(c), channelOf(c), query.month)));
 
-mount(router, r.register, async (c, { body }) => c.json(await portal.register(ctxOf(c), body), 201));
+mount(router, r.register, async (c, { body }) => {
+  // A partner token on the request attaches the channel to that partner account.
+  const bearer = /^Bearer\s+(bpt_\S+)$/i.exec(c.req.header('authorization')?.trim() ?? '')?.[1];
+  const partnerId = bearer ? (await resolvePartnerToken(ctxOf(c), bearer)).partner.id : undefined;
+  return c.json(await portal.register(ctxOf(c), body, partnerId), 201);
+});
 mount(router, r.portalChannel, async (c) => c.json(await portal.getChannel(ctxOf(c), portalOf(c))));
 mount(router, r.portalRotate, async (c, { body }) => c.json(await portal.rotatePlatformKey(ctxOf(c), portalOf(c), body.mode)));
 mount(router, r.portalPause, async (c) => c.json(await portal.setStatus(ctxOf(c), portalOf(c), 'paused')));

@@ -5,7 +5,6 @@ import { channelConnections, channelKeys, channels } from '../../db/schema/chann
 import { customers } from '../../db/schema/accounts';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { newId, randomString } from '../../lib/ids';
-import { ApiError } from '../../lib/errors';
 
 export type ChannelRow = typeof channels.$inferSelect;
 export type ConnectionRow = typeof channelConnections.$inferSelect;

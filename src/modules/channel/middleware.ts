@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { channelFail } from './errors';
-import { eq } from 'drizzle-orm';
-import type { AppEnv } from '../../lib/context';
+import { and, eq } from 'drizzle-orm';
+import { ctxOf, type AppEnv } from '../../lib/context';
+import { resolvePartnerToken } from '../partners/service';
 import { getDb } from '../../db/client';
 import { channels } from '../../db/schema/channel';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
@@ -32,14 +33,36 @@ export const channelAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
 };
 
-/** Partner-portal token (`Authorization: Bearer rtp_...`) of a registered reseller channel. */
+/** The channel of a partner token (`bpt_...`): the partner account's channel, or the one named by `X-Channel-Id` when it owns several. */
+async function partnerChannel(c: Parameters<MiddlewareHandler<AppEnv>>[0], token: string): Promise<ChannelRow> {
+  const { partner } = await resolvePartnerToken(ctxOf(c), token).catch(() => {
+    throw channelFail('invalid_api_key', 'Invalid, expired or revoked partner token');
+  });
+  const wanted = c.req.header('x-channel-id');
+  const owned = await getDb(c.env.DB)
+    .select()
+    .from(channels)
+    .where(and(eq(channels.partnerAccountId, partner.id), wanted ? eq(channels.id, wanted) : undefined))
+    .all();
+  if (!owned.length) throw channelFail('invalid_api_key', 'This partner account has no reseller channel; register one with POST /channel/v1/portal/register');
+  if (owned.length > 1) throw channelFail('invalid_api_key', 'This partner account owns several channels: name one with X-Channel-Id');
+  return owned[0];
+}
+
+/** Partner-portal token (`Authorization: Bearer rtp_...`) of a registered reseller channel, or the partner token (`bpt_...`) of the account that owns it. */
 export const portalAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const authz = c.req.header('authorization');
+  const partnerToken = authz ? /^Bearer\s+(bpt_[A-Za-z0-9]{40})$/i.exec(authz.trim())?.[1] : undefined;
   const token = authz ? /^Bearer\s+(rtp_[A-Za-z0-9]{16,120})$/i.exec(authz.trim())?.[1] : undefined;
-  if (!token) throw channelFail('missing_api_key', 'Send the partner-portal token as "Authorization: Bearer rtp_..."');
-  const hash = await sha256Hex(token);
-  const channel = await getDb(c.env.DB).select().from(channels).where(eq(channels.portalTokenHash, hash)).get();
-  if (!channel || !timingSafeEqual(channel.portalTokenHash, hash)) throw channelFail('invalid_api_key', 'Unknown partner-portal token');
+  if (!token && !partnerToken) throw channelFail('missing_api_key', 'Send the partner-portal token as "Authorization: Bearer rtp_..." (or your partner token)');
+  let channel: ChannelRow | undefined;
+  if (partnerToken) channel = await partnerChannel(c, partnerToken);
+  else {
+    const hash = await sha256Hex(token!);
+    const row = await getDb(c.env.DB).select().from(channels).where(eq(channels.portalTokenHash, hash)).get();
+    if (!row || !timingSafeEqual(row.portalTokenHash, hash)) throw channelFail('invalid_api_key', 'Unknown partner-portal token');
+    channel = row;
+  }
   c.set('channel', channel);
   const headers = await enforceRateLimit(c, `portal:${channel.id}`, CHANNEL_RATE_LIMIT);
   await next();

@@ -25,8 +25,7 @@ ${errorTable}`,
     },
     {
       name: 'Channel partner portal',
-      description:
-        'Reseller-side portal: register a channel, rotate the platform key, pause, settlement, webhook subscription. Authenticate with the portal token (`rtp_...`).',
+      description: `Reseller-side portal: register a channel, rotate the platform key, pause, settlement, webhook subscription. Authenticate with the portal token (\`rtp_...\`).`,
     },
   ],
 });

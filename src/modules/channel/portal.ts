@@ -9,6 +9,7 @@ import { channelConnections, channelKeys, channels } from '../../db/schema/chann
 import { customers } from '../../db/schema/accounts';
 import { webhookEndpoints } from '../../db/schema/events';
 import { keyRow, newChannelKey, newPortalToken, type ChannelRow, type KeyMode } from './keys';
+import { createPartnerAccount, issuePartnerToken } from '../partners/service';
 import { settlement } from './settlement';
 
 /** Events a reseller may receive for the operators it sells (spec: Channel events). */
@@ -23,6 +24,7 @@ export function channelOut(c: ChannelRow) {
     status: c.status,
     webhookUrl: c.webhookUrl,
     webhookEvents: c.webhookEvents ?? [],
+    partnerAccountId: c.partnerAccountId,
     createdAt: c.createdAt,
   };
 }
@@ -57,9 +59,19 @@ export async function merchantsOf(db: DB, channelId: string) {
   }));
 }
 
-export async function register(ctx: Ctx, input: { name: string; slug: string; contactEmail: string }) {
+/**
+ * Registers a channel owned by a partner account: the caller's (a partner token on the request)
+ * or one created for `contactEmail` (with `password` when given), whose partner token is returned.
+ */
+export async function register(ctx: Ctx, input: { name: string; slug: string; contactEmail: string; password?: string }, partnerId?: string) {
   const taken = await ctx.db.select({ id: channels.id }).from(channels).where(eq(channels.slug, input.slug)).get();
   if (taken) throw new ApiError('already_exists', 'A channel with this slug is already registered');
+  let partnerToken: string | null = null;
+  if (!partnerId) {
+    const account = await createPartnerAccount(ctx, { email: input.contactEmail, name: input.name, password: input.password ?? null });
+    partnerId = account.id;
+    partnerToken = (await issuePartnerToken(ctx, account.id, 'session', 'channel registration')).token;
+  }
   const token = newPortalToken();
   const live = newChannelKey('live');
   const test = newChannelKey('test');
@@ -74,6 +86,7 @@ export async function register(ctx: Ctx, input: { name: string; slug: string; co
     webhookUrl: null,
     webhookEvents: null,
     webhookSecret: null,
+    partnerAccountId: partnerId,
     createdAt: now,
     updatedAt: now,
   };
@@ -87,7 +100,7 @@ export async function register(ctx: Ctx, input: { name: string; slug: string; co
     if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', 'A channel with this slug is already registered');
     throw err;
   }
-  return { ...channelOut(row), portalToken: token, keys: { live, test } };
+  return { ...channelOut(row), portalToken: token, keys: { live, test }, partnerToken };
 }
 
 export async function getChannel(ctx: Ctx, channel: ChannelRow) {

@@ -155,8 +155,7 @@ export const register = route({
   body: s.RegisterBody,
   status: 201,
   errors: [409],
-  description: `Returns the partner-portal token (\`rtp_...\`, for the portal endpoints) and the live and test platform keys, each shown only here.
-Operators then find the channel in their settings and connect. A slug already registered answers 409 \`already_exists\`.`,
+  description: `Returns the partner-portal token (\`rtp_...\`, for the portal endpoints) and the live and test platform keys. Operators then find the channel in their settings and connect. The channel belongs to a partner account: the caller's when the request carries a partner token (\`Authorization: Bearer bpt_...\`), otherwise a new one for \`contactEmail\` (409 \`already_exists\` if that e-mail has one: sign in and send its partner token), whose \`partnerToken\` is returned; \`password\` sets its password. The portal endpoints accept the portal token or the partner token of the owning account (\`X-Channel-Id\` when it owns several channels).`,
   ok: s.Registration,
 });
 export const portalChannel = route({

@@ -81,6 +81,8 @@ export const RegisterBody = z
       .toLowerCase()
       .regex(/^[a-z0-9][a-z0-9-]{1,48}$/, 'lowercase letters, digits and dashes'),
     contactEmail: z.string().trim().toLowerCase().email().max(254),
+    /** Password of the partner account created for the channel (when the call carries no partner token); without one, set it later by password reset. */
+    password: z.string().min(10).max(200).optional(),
   })
   .openapi('RegisterChannel');
 export const RotateBody = z.object({ mode: z.enum(['live', 'test']).default('live') });

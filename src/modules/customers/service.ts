@@ -3,37 +3,15 @@ import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { customers, users } from '../../db/schema/accounts';
+import { customers } from '../../db/schema/accounts';
+import { isEmailTaken, ownerUserStmt } from '../users/service';
 import { payments, PaymentError } from '../../adapters/payments';
 import { customerErrors } from './errors';
+import { getOwnCustomer } from './queries';
+import { customerOut, subscriptionOut, type CustomerRow } from './views';
 
-type CustomerRow = typeof customers.$inferSelect;
-
-export function customerOut(c: CustomerRow) {
-  return {
-    customerId: c.id,
-    name: c.name,
-    email: c.email,
-    business_name: c.businessName,
-    affiliateCode: c.affiliateCode,
-    permissions: c.permissions ?? {},
-    integrations: c.integrations ?? {},
-    plan: c.plan,
-    paymentCustomerId: c.paymentCustomerId,
-    subscriptionId: c.subscriptionId,
-    isSandbox: c.isSandbox,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  };
-}
-
-/** The caller's account; 404 when the identity has none. */
-export async function getOwnCustomer(ctx: Ctx): Promise<CustomerRow> {
-  const id = ctx.principal.customerId;
-  const row = id ? await ctx.db.select().from(customers).where(eq(customers.id, id)).get() : undefined;
-  if (!row) throw new ApiError('not_found', 'No operator account for this identity; create one with POST /customer');
-  return row;
-}
+export { getOwnCustomer } from './queries';
+export { customerOut, subscriptionOut } from './views';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -66,8 +44,7 @@ export async function createCustomer(
   const email = input.email ?? p.email;
   if (!email)
     throw new ApiError('validation_failed', 'email is required when the token carries none', { details: [{ field: 'email', message: 'email is required' }] });
-  const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).get();
-  if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+  if (await isEmailTaken(ctx, email.toLowerCase())) throw new ApiError('already_exists', 'A user with this e-mail already exists');
   const pay = payments(ctx.env);
   const id = newId('cus');
   let paymentCustomerId: string;
@@ -99,19 +76,7 @@ export async function createCustomer(
   const actor = { ...ctx, principal: { ...p, customerId: id, userId } };
   await commit(
     actor,
-    [
-      ctx.db.insert(customers).values(row),
-      ctx.db.insert(users).values({
-        id: userId,
-        customerId: id,
-        email: email.toLowerCase(),
-        name: p.name ?? input.name,
-        role: 'admin',
-        permissions: ['admin'],
-        idpSubject: p.subject,
-        isSetup: false,
-      }),
-    ],
+    [ctx.db.insert(customers).values(row), ownerUserStmt(ctx, { id: userId, customerId: id, email, name: p.name ?? input.name, idpSubject: p.subject })],
     { audit: { action: 'customer.create', targetType: 'customer', targetId: id, customerId: id } },
   );
   return customerOut(row);
@@ -212,13 +177,8 @@ async function currentSubscription(ctx: Ctx) {
   return { row, sub };
 }
 
-const subOut = (s: Awaited<ReturnType<typeof currentSubscription>>['sub']) => {
-  const { customerId: _omit, ...rest } = s;
-  return rest;
-};
-
 export async function getSubscription(ctx: Ctx) {
-  return subOut((await currentSubscription(ctx)).sub);
+  return subscriptionOut((await currentSubscription(ctx)).sub);
 }
 
 export async function cancelSubscription(ctx: Ctx) {
@@ -228,7 +188,7 @@ export async function cancelSubscription(ctx: Ctx) {
   await commit(ctx, [], {
     audit: { action: 'subscription.cancel', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id, endsAt: sub.currentPeriodEnd } },
   });
-  return subOut(updated);
+  return subscriptionOut(updated);
 }
 
 export async function reactivateSubscription(ctx: Ctx) {
@@ -236,5 +196,5 @@ export async function reactivateSubscription(ctx: Ctx) {
   if (sub.status === 'canceled') throw new ApiError('not_found', 'The subscription has ended; start a new one');
   const updated = await payments(ctx.env).updateSubscription(sub.id, { cancelAtPeriodEnd: false });
   await commit(ctx, [], { audit: { action: 'subscription.reactivate', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id } } });
-  return subOut(updated);
+  return subscriptionOut(updated);
 }

@@ -1,26 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer } from '../../lib/context';
-import { commit, type DomainEvent } from '../../lib/commit';
+import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { deposits } from '../../db/schema/bookings';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
-import {
-  depositInfoStmt,
-  depositOut,
-  intentOfTenant,
-  intentState,
-  ledgerMemo,
-  locationInTenant,
-  paymentCompleted,
-  rentalInTenant,
-  statusFromIntent,
-  type DepositRow,
-} from './records';
+import { intentOfTenant, rentalInTenant } from './queries';
+import { getLocationInTenant } from '../locations/service';
+import { depositInfoStmt, ledgerMemo } from './statements';
+import { depositOut, intentState, statusFromIntent, type DepositRow } from './views';
 import { depositErrors } from './errors';
+import { collectPayment } from '../payments/service';
 
 /**
  * Simulated card readers (offline payment simulator only). A terminal authorization with one of
@@ -89,7 +82,7 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   const rental = await rentalInTenant(ctx, input.rentalId);
   if (rental.status === 'cancelled' || rental.status === 'no_show')
     throw new ApiError('invalid_state', `The rental is ${rental.status}; no deposit can be taken for it`);
-  const locationId = input.locationId ? (await locationInTenant(ctx, input.locationId)).id : rental.locationId;
+  const locationId = input.locationId ? (await getLocationInTenant(ctx, input.locationId)).id : rental.locationId;
   const pay = payments(ctx.env);
   const readerCard = terminal && pay.mode === 'simulator' ? simulatedReader(input.readerId!) : undefined;
   const amount = toCents(input.authorizeAmount);
@@ -196,7 +189,7 @@ export async function postDeposit(
 ) {
   ownCustomer(ctx, input.customerId);
   const rental = await rentalInTenant(ctx, input.rentalId);
-  if (input.locationId) await locationInTenant(ctx, input.locationId);
+  if (input.locationId) await getLocationInTenant(ctx, input.locationId);
   const pay = payments(ctx.env);
   const pi = await intentOfTenant(ctx, pay, input.intentId);
   if (pi.metadata?.rentalId && pi.metadata.rentalId !== rental.id)
@@ -259,7 +252,6 @@ export async function postDeposit(
       }),
     );
   }
-  const events: DomainEvent[] = [];
   if (pi.amountReceived > 0) {
     stmts.push(
       ledgerMemo(ctx, rental, {
@@ -270,11 +262,22 @@ export async function postDeposit(
         description: 'Security deposit captured at the terminal',
       }),
     );
-    events.push(paymentCompleted(rental, row, pi.amountReceived, null));
   }
-  await commit(ctx, stmts, {
-    audit: { action: 'deposit.post', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: pi.id, status } },
-    events,
-  });
+  // A capture made at the terminal is recorded through the payments service (payment.completed in the same batch).
+  await collectPayment(
+    ctx,
+    pi.amountReceived > 0
+      ? {
+          mode: 'captured',
+          method: 'terminal',
+          intent: pi,
+          customerId: rental.customerId,
+          kind: 'deposit_capture',
+          data: { rentalId: rental.id, transactionId: rental.transactionId, locationId: row.locationId, claimType: null },
+        }
+      : null,
+    (_paid, commitMoney) =>
+      commitMoney(stmts, { audit: { action: 'deposit.post', targetType: 'rental', targetId: rental.id, details: { paymentIntentId: pi.id, status } } }),
+  );
   return { ...depositOut(row), provider: intentState(pi) };
 }

@@ -8,20 +8,12 @@ import type { Stmt } from '../../db/client';
 import { deposits, renters } from '../../db/schema/bookings';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
 import { emailStmt } from '../../adapters/messages';
+import { collectPayment } from '../payments/service';
 import { renterOf } from '../schedule/service';
-import {
-  depositByIntent,
-  depositInfoStmt,
-  depositOut,
-  intentState,
-  ledgerMemo,
-  locationInTenant,
-  paymentCompleted,
-  rentalInTenant,
-  type BookingRow,
-  type DepositRow,
-  type DepositStatus,
-} from './records';
+import { depositByIntent, rentalInTenant } from './queries';
+import { getLocationInTenant } from '../locations/service';
+import { depositInfoStmt, ledgerMemo } from './statements';
+import { depositOut, intentState, type BookingRow, type DepositRow, type DepositStatus } from './views';
 import { depositErrors } from './errors';
 
 async function depositForRental(ctx: Ctx, rental: BookingRow, paymentIntentId: string): Promise<DepositRow> {
@@ -51,7 +43,7 @@ export async function captureDeposit(
 ) {
   requirePermission(ctx, 'payments');
   const rental = await rentalInTenant(ctx, input.rentalId);
-  if (input.locationId) await locationInTenant(ctx, input.locationId);
+  if (input.locationId) await getLocationInTenant(ctx, input.locationId);
   const d = await depositForRental(ctx, rental, input.paymentIntentId);
   const notCapturable = (why: string) => depositErrors.fail('not_capturable', `The deposit cannot be captured: ${why}`, { extra: { depositStatus: d.status } });
   if (d.status !== 'authorized') throw notCapturable(`it is ${d.status}`);
@@ -63,13 +55,6 @@ export async function captureDeposit(
   if (cents > pi.amountCapturable) throw notCapturable(`${input.captureAmount} is more than the ${toDollars(pi.amountCapturable)} held`);
   if (input.feeInCents !== undefined && input.feeInCents > cents)
     throw new ApiError('bad_request', 'feeInCents cannot exceed the captured amount', { details: [{ field: 'feeInCents', message: 'exceeds the capture' }] });
-  let captured: PaymentIntent;
-  try {
-    captured = await pay.capturePaymentIntent(pi.id, cents);
-  } catch (err) {
-    if (err instanceof PaymentError) throw notCapturable(err.message);
-    throw err;
-  }
   const status: DepositStatus = cents >= d.amount ? 'captured' : 'partially_captured';
   const row: DepositRow = {
     ...d,
@@ -105,16 +90,36 @@ export async function captureDeposit(
       }),
     );
   }
-  await commit(ctx, stmts, {
-    audit: {
-      action: 'deposit.capture',
-      targetType: 'rental',
-      targetId: rental.id,
-      details: { paymentIntentId: d.paymentIntentId, amount: cents, claimType: input.claimType ?? null, feeInCents: input.feeInCents ?? 0 },
-    },
-    events: [paymentCompleted(rental, row, cents, input.claimType ?? null)],
-  });
-  return { ...depositOut(row), provider: intentState(captured), releasedAmount: toDollars(d.amount - cents), feeInCents: input.feeInCents ?? 0 };
+  // The capture and its ledger write go through the payments service (payment.completed in the same batch).
+  let captured: PaymentIntent | null = null;
+  try {
+    await collectPayment(
+      ctx,
+      {
+        mode: 'capture',
+        customerId: rental.customerId,
+        kind: 'deposit_capture',
+        paymentIntentId: pi.id,
+        amount: cents,
+        data: { rentalId: rental.id, transactionId: rental.transactionId, locationId: d.locationId, claimType: input.claimType ?? null },
+      },
+      async (paid, commitMoney) => {
+        captured = paid?.intent ?? null;
+        await commitMoney(stmts, {
+          audit: {
+            action: 'deposit.capture',
+            targetType: 'rental',
+            targetId: rental.id,
+            details: { paymentIntentId: d.paymentIntentId, amount: cents, claimType: input.claimType ?? null, feeInCents: input.feeInCents ?? 0 },
+          },
+        });
+      },
+    );
+  } catch (err) {
+    if (err instanceof PaymentError) throw notCapturable(err.message);
+    throw err;
+  }
+  return { ...depositOut(row), provider: intentState(captured!), releasedAmount: toDollars(d.amount - cents), feeInCents: input.feeInCents ?? 0 };
 }
 
 /** POST /preAuth/release-deposit: cancels the hold; e-mails the renter when customerId and locationId are given. */
@@ -124,7 +129,7 @@ export async function releaseDeposit(
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
   const rental = await rentalInTenant(ctx, input.rentalId);
-  const location = input.locationId ? await locationInTenant(ctx, input.locationId) : undefined;
+  const location = input.locationId ? await getLocationInTenant(ctx, input.locationId) : undefined;
   const d = await depositForRental(ctx, rental, input.paymentIntentId);
   if (d.status !== 'authorized' && d.status !== 'pending') {
     throw depositErrors.fail(

@@ -8,17 +8,10 @@ import { toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { deposits } from '../../db/schema/bookings';
 import { payments } from '../../adapters/payments';
-import {
-  depositInfoStmt,
-  depositOut,
-  intentOfTenant,
-  intentState,
-  ledgerMemo,
-  locationInTenant,
-  rentalInTenant,
-  statusFromIntent,
-  type DepositRow,
-} from './records';
+import { intentOfTenant, rentalInTenant } from './queries';
+import { getLocationInTenant } from '../locations/service';
+import { depositInfoStmt, ledgerMemo } from './statements';
+import { depositOut, intentState, statusFromIntent, type DepositRow } from './views';
 
 /** POST /preAuth/sync-missing-preauth/{paymentIntentId}: records a hold the provider has and Berth lacks. */
 export async function syncMissingPreauth(ctx: Ctx, paymentIntentId: string, input: { rentalId?: string; locationId?: string }) {
@@ -38,7 +31,7 @@ export async function syncMissingPreauth(ctx: Ctx, paymentIntentId: string, inpu
       details: [{ field: 'rentalId', code: 'required', message: 'rentalId is required for an intent without rental metadata' }],
     });
   const rental = await rentalInTenant(ctx, rentalId);
-  const locationId = input.locationId ? (await locationInTenant(ctx, input.locationId)).id : (pi.metadata?.locationId ?? rental.locationId);
+  const locationId = input.locationId ? (await getLocationInTenant(ctx, input.locationId)).id : (pi.metadata?.locationId ?? rental.locationId);
   const status = statusFromIntent(pi);
   const now = new Date().toISOString();
   const row: DepositRow = {
@@ -131,7 +124,7 @@ export async function auditPreauths(ctx: Ctx, rentalId: string, q: { locationId?
 /** POST /preAuth/connection-token: a card-reader SDK connection token. */
 export async function connectionToken(ctx: Ctx, input: { locationId?: string }) {
   tenantOf(ctx);
-  const loc = input.locationId ? await locationInTenant(ctx, input.locationId) : undefined;
+  const loc = input.locationId ? await getLocationInTenant(ctx, input.locationId) : undefined;
   const terminalLocation = typeof loc?.details?.terminalLocationId === 'string' ? (loc.details.terminalLocationId as string) : undefined;
   const token = await payments(ctx.env).createConnectionToken(terminalLocation);
   return { secret: token.secret, locationId: loc?.id ?? null };

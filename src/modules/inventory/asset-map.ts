@@ -7,7 +7,9 @@ import { ulid } from '../../lib/ids';
 import type { Stmt } from '../../db/client';
 import { inventoryAssets } from '../../db/schema/inventory';
 import { checkUpload, decodeBase64, mediaKey, mediaUrl } from './media';
-import { assetsOf, detail, getItemInTenant, getOwnedItemOr403, invalid, isRemoved, pinOut } from './reads';
+import { detail, invalid } from './errors';
+import { assetsOf, getItemInTenant, getOwnedItemOr403 } from './queries';
+import { isRemoved, pinOut } from './views';
 import { dataUpdateStmt, withVersionRetry } from './version';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { defineErrors } from '../../lib/errors';
+import { ApiError, defineErrors, type ErrorDetail } from '../../lib/errors';
 
 export const inventoryErrors = defineErrors({
   has_upcoming_bookings: { status: 400, meaning: 'The item has upcoming bookings; cancel or move them first' },
@@ -7,3 +7,16 @@ export const inventoryErrors = defineErrors({
   limit_reached: { status: 400, meaning: 'The item already holds the maximum number of photos or videos' },
   range_not_satisfiable: { status: 416, meaning: 'The requested byte range is outside the file' },
 });
+
+/** 400 `validation_failed` naming the first three problems in the message and listing all in `details`. */
+export const invalid = (details: ErrorDetail[]) =>
+  new ApiError(
+    'validation_failed',
+    `Invalid request: ${details
+      .map((d) => `${d.field}: ${d.message}`)
+      .slice(0, 3)
+      .join('; ')}`,
+    { details },
+  );
+
+export const detail = (field: string, message: string, code = 'invalid'): ErrorDetail => ({ field, location: 'body', code, message });

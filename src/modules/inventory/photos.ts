@@ -1,10 +1,10 @@
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { ApiError, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import { ulid } from '../../lib/ids';
 import { checkUpload, mediaKey, mediaUrl, type MediaFolder, type MediaKind } from './media';
-import { getItemInTenant } from './reads';
+import { getItemInTenant } from './queries';
 import { dataUpdateStmt, withVersionRetry } from './version';
 import { inventoryErrors } from './errors';
 

@@ -3,42 +3,11 @@ import { requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { InventoryData } from './model';
-import { assetsOf, detail, getItemInTenant, invalid, isRemoved, locationOf, readData, type ItemRow, type LocationRow } from './reads';
+import { detail, invalid } from './errors';
+import { assetsOf, getItemInTenant, locationOf } from './queries';
+import { isAllYear, isRemoved, pricingView } from './views';
 import { checkExpected, dataUpdateStmt, withVersionRetry } from './version';
 import { checkBlockAssets, checkRules } from './rules';
-
-// ---------------------------------------------------------------------------------------------
-// /inventory-pricing
-
-const isAllYear = (s: { startDate?: string; endDate?: string }) => !s.startDate && !s.endDate;
-
-export function pricingView(item: ItemRow, loc: LocationRow | undefined) {
-  const d = readData(item);
-  const seasons = d.seasons ?? [];
-  const allYear = seasons.find(isAllYear);
-  return {
-    inventory_id: item.id,
-    inventoryId: item.id,
-    name: item.name,
-    kind: item.kind,
-    currency: d.currency ?? loc?.currency ?? 'usd',
-    timezone: loc?.timezone ?? 'UTC',
-    version: item.version,
-    data: {
-      seasons,
-      hourlyPrices: allYear?.hourlyPrices ?? {},
-      dailyPrices: allYear?.dailyPrices ?? {},
-      tourPricing: d.tourPricing ?? null,
-      addons: d.addons ?? [],
-      taxes: d.taxes ?? [],
-      scheduleExceptions: d.scheduleExceptions ?? [],
-      capacityOverrides: d.capacityOverrides ?? [],
-      maintenanceBlocks: d.maintenanceBlocks ?? [],
-      deposit: d.deposit ?? null,
-      turnaroundBufferMinutes: d.turnaroundBufferMinutes ?? 0,
-    },
-  };
-}
 
 export async function getPricing(ctx: Ctx, q: { inventory_id?: string; inventoryId?: string }) {
   const item = await getItemInTenant(ctx, (q.inventory_id ?? q.inventoryId)!);
@@ -81,7 +50,8 @@ export async function updatePricing(ctx: Ctx, input: PricingInput) {
   if (!given.length && !input.hourlyPrices && !input.dailyPrices) {
     throw new ApiError(
       'no_changes',
-      'Give at least one pricing field: seasons, hourlyPrices, dailyPrices, tourPricing, addons, taxes, scheduleExceptions, capacityOverrides, maintenanceBlocks, deposit or turnaroundBufferMinutes',
+      'Give at least one pricing field: seasons, hourlyPrices, dailyPrices, tourPricing, addons, taxes, scheduleExceptions, capacityOverrides, ' +
+        'maintenanceBlocks, deposit or turnaroundBufferMinutes',
     );
   }
   return withVersionRetry(input.expectedVersion, async () => {

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../../lib/errors';
 import type { InventoryModel } from './model';
-import { detail, invalid } from './reads';
+import { detail, invalid } from './errors';
 
 // ---------------------------------------------------------------------------------------------
 // Business rules of the model

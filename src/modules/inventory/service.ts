@@ -1,14 +1,17 @@
 // Inventory service: the entry point other code imports. The logic lives in the files next to it:
-// reads.ts (reads and views), version.ts (optimistic concurrency), rules.ts (business rules of the
-// model), setup.ts (POST /inventory/setup and the asset pool sync), lists.ts (lists, order,
-// deletion), pricing-data.ts (/inventory-pricing), photos.ts (photos, videos, public media) and
-// asset-map.ts (asset map).
+// views.ts (item, asset and pricing views), queries.ts (tenant-scoped reads and the item list),
+// errors.ts (error codes and validation errors), version.ts (optimistic concurrency), rules.ts
+// (business rules of the model), setup.ts (POST /inventory/setup and the asset pool sync),
+// reorder.ts and delete.ts, pricing-data.ts (/inventory-pricing), photos.ts and media.ts (photos,
+// videos, public media) and asset-map.ts (asset map).
 
-export { getInventoryItem, getItemInTenant, itemOut, readData, type AssetRow, type ItemRow } from './reads';
+export { getAssetsInTenant, getInventoryItem, getItemInTenant, listAssetsOfLocation, listInventory } from './queries';
+export { itemOut, pricingView, readData, type AssetRow, type ItemRow } from './views';
 export { checkRules } from './rules';
 export { setupInventory, type SetupInput, type SetupOptions } from './setup';
-export { deleteInventory, listInventory, reorderInventory } from './lists';
-export { getPricing, pricingView, updatePricing, type PricingInput } from './pricing-data';
+export { reorderInventory } from './reorder';
+export { deleteInventory } from './delete';
+export { getPricing, updatePricing, type PricingInput } from './pricing-data';
 export { MAX_IMAGES, MAX_VIDEOS, openMedia, uploadMedia, type UploadFile } from './photos';
 export { setAssetMap, type AssetMapInput } from './asset-map';
-export { startingPrice, type PriceUnit } from './summary';
+export { startingPrice, type PriceUnit } from './starting-price';

@@ -8,7 +8,9 @@ import type { Stmt } from '../../db/client';
 import { inventoryAssets, inventoryItems } from '../../db/schema/inventory';
 import { locations } from '../../db/schema/locations';
 import type { InventoryModel } from './model';
-import { assetsOf, detail, findItemAnyTenant, getItemInTenant, invalid, isRemoved, viewOf, type AssetRow } from './reads';
+import { detail, invalid } from './errors';
+import { assetsOf, findItemAnyTenant, getItemInTenant, viewOf } from './queries';
+import { isRemoved, type AssetRow } from './views';
 import { checkExpected, dataUpdateStmt, withVersionRetry } from './version';
 import { checkBlockAssets, checkRules } from './rules';
 

@@ -3,7 +3,7 @@ import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import type { Stmt } from '../../db/client';
 import { inventoryItems } from '../../db/schema/inventory';
-import type { ItemRow } from './reads';
+import type { ItemRow } from './views';
 
 // ---------------------------------------------------------------------------------------------
 // Optimistic concurrency (see migration 0003_inventory_version_guard)

@@ -1,65 +1,20 @@
-import { and, asc, eq, lt, inArray } from 'drizzle-orm';
+import { and, eq, lt, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { geocode } from '../../adapters/geocoder';
 import { chatStmt } from '../../adapters/messages';
+import type { Stmt } from '../../db/client';
 import { locations, phoneNumbers, staffSchedules } from '../../db/schema/locations';
-import { inventoryItems } from '../../db/schema/inventory';
-import type { Env } from '../../env';
-import { getDb } from '../../db/client';
+import { getLocationInTenant } from './queries';
+import { locationOut, type LocationRow } from './views';
 
-export type LocationRow = typeof locations.$inferSelect;
+export { getLocationInTenant, listLocations } from './queries';
+export { locationOut, type LocationRow } from './views';
+
 export const DELETION_GRACE_DAYS = 60;
-
-export function locationOut(l: LocationRow) {
-  return {
-    locationId: l.id,
-    customerId: l.customerId,
-    name: l.name,
-    address: l.address,
-    phoneNumber: l.phoneNumber,
-    connectId: l.connectId,
-    timezone: l.timezone,
-    currency: l.currency,
-    details: l.details ?? {},
-    ivrConfig: l.ivrConfig ?? null,
-    coordinates: l.latitude != null && l.longitude != null ? { latitude: l.latitude, longitude: l.longitude } : null,
-    status: l.status,
-    deletionScheduledAt: l.deletionScheduledAt,
-    purgeAfter: l.purgeAfter,
-    createdAt: l.createdAt,
-    updatedAt: l.updatedAt,
-  };
-}
-
-/** Tenant-scoped read; another operator's location answers 404. */
-export async function getLocationInTenant(ctx: Ctx, locationId: string): Promise<LocationRow> {
-  const row = await ctx.db
-    .select()
-    .from(locations)
-    .where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx))))
-    .get();
-  if (!row) throw notFound('Location');
-  return row;
-}
-
-export async function listLocations(ctx: Ctx, q: { inventoryId?: string }) {
-  const customerId = tenantOf(ctx);
-  if (q.inventoryId) {
-    const item = await ctx.db
-      .select({ locationId: inventoryItems.locationId })
-      .from(inventoryItems)
-      .where(and(eq(inventoryItems.id, q.inventoryId), eq(inventoryItems.customerId, customerId)))
-      .get();
-    if (!item) throw notFound('Inventory item');
-    return locationOut(await getLocationInTenant(ctx, item.locationId));
-  }
-  const rows = await ctx.db.select().from(locations).where(eq(locations.customerId, customerId)).orderBy(asc(locations.createdAt)).all();
-  return { data: rows.map(locationOut) };
-}
 
 export async function createLocation(
   ctx: Ctx,
@@ -191,19 +146,23 @@ export async function updateIvr(ctx: Ctx, input: { locationId: string; ivrConfig
   requirePermission(ctx, 'locations');
   const existing = await getLocationInTenant(ctx, input.locationId);
   const ivrConfig = { ...(existing.ivrConfig ?? {}), ...input.ivrConfig };
-  await commit(
-    ctx,
-    [
-      ctx.db
-        .update(locations)
-        .set({ ivrConfig })
-        .where(and(eq(locations.id, existing.id), eq(locations.customerId, existing.customerId))),
-    ],
-    {
-      audit: { action: 'location.ivr_update', targetType: 'location', targetId: existing.id },
-    },
-  );
+  await commit(ctx, [ivrStmt(ctx, existing, ivrConfig)], { audit: { action: 'location.ivr_update', targetType: 'location', targetId: existing.id } });
   return locationOut({ ...existing, ivrConfig, updatedAt: new Date().toISOString() });
+}
+
+const ivrStmt = (ctx: Ctx, location: LocationRow, ivrConfig: Record<string, unknown>): Stmt =>
+  ctx.db
+    .update(locations)
+    .set({ ivrConfig })
+    .where(and(eq(locations.id, location.id), eq(locations.customerId, location.customerId)));
+
+/**
+ * The voice menu of a location that gets a new phone number (its menu with the number, or the
+ * default menu when it has none) and the UPDATE that stores it, for the caller's batch.
+ */
+export function newNumberIvr(ctx: Ctx, location: LocationRow, phoneNumber: string): { ivrConfig: Record<string, unknown>; stmt: Stmt } {
+  const ivrConfig = location.ivrConfig && Object.keys(location.ivrConfig).length ? { ...location.ivrConfig, phoneNumber } : defaultIvr(location, phoneNumber);
+  return { ivrConfig, stmt: ivrStmt(ctx, location, ivrConfig) };
 }
 
 /** Default voice menu given to a location when it gets its first number. */
@@ -226,9 +185,8 @@ export function defaultIvr(location: LocationRow, phoneNumber: string): Record<s
  * only make sense with them (staff shifts, phone numbers). Inventory and bookings of the location
  * are kept as history by their own modules.
  */
-export async function purgeDeletedLocations(env: Env, now = new Date()): Promise<{ purged: number }> {
-  const db = getDb(env.DB);
-  const due = await db
+export async function purgeDeletedLocations(ctx: Ctx, now = new Date()): Promise<{ purged: number }> {
+  const due = await ctx.db
     .select({ id: locations.id, customerId: locations.customerId })
     .from(locations)
     .where(and(eq(locations.status, 'pending_deletion'), lt(locations.purgeAfter, now.toISOString())))
@@ -236,10 +194,10 @@ export async function purgeDeletedLocations(env: Env, now = new Date()): Promise
     .all();
   if (!due.length) return { purged: 0 };
   const ids = due.map((d) => d.id);
-  await db.batch([
-    db.delete(staffSchedules).where(inArray(staffSchedules.locationId, ids)),
-    db.delete(phoneNumbers).where(inArray(phoneNumbers.locationId, ids)),
-    db.delete(locations).where(and(inArray(locations.id, ids), eq(locations.status, 'pending_deletion'))),
+  await ctx.db.batch([
+    ctx.db.delete(staffSchedules).where(inArray(staffSchedules.locationId, ids)),
+    ctx.db.delete(phoneNumbers).where(inArray(phoneNumbers.locationId, ids)),
+    ctx.db.delete(locations).where(and(inArray(locations.id, ids), eq(locations.status, 'pending_deletion'))),
   ]);
   return { purged: ids.length };
 }

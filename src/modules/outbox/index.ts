@@ -1,24 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { and, count, desc, eq } from 'drizzle-orm';
 import { createRouter, mount, route } from '../../lib/openapi';
-import { ctxOf, tenantOf } from '../../lib/context';
-import { messageOutbox } from '../../db/schema/events';
-
-const Message = z
-  .object({
-    id: z.string(),
-    customerId: z.string(),
-    channel: z.string(),
-    to: z.string(),
-    subject: z.string().nullable(),
-    body: z.string(),
-    template: z.string().nullable(),
-    metadata: z.unknown(),
-    status: z.string(),
-    provider: z.string(),
-    createdAt: z.string(),
-  })
-  .openapi('OutboxMessage');
+import { ctxOf } from '../../lib/context';
+import * as s from './schemas';
+import * as svc from './service';
 
 const listMessages = route({
   method: 'get',
@@ -26,39 +10,13 @@ const listMessages = route({
   operationId: 'listOutboxMessages',
   tags: ['Messages'],
   summary: 'E-mail, SMS, chat and push messages sent for the account',
-  description: 'With no e-mail/SMS provider configured (the offline default), this outbox is where messages go; with a provider it is the send log.',
-  query: z.object({
-    channel: z.enum(['email', 'sms', 'chat', 'push']).optional(),
-    to: z.string().max(254).optional(),
-    template: z.string().max(100).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    offset: z.coerce.number().int().min(0).default(0),
-  }),
-  ok: z.object({ data: z.array(Message), total: z.number(), limit: z.number(), offset: z.number() }),
+  description: `Every message of the account with its outcome: \`sent\` (with the provider delivery id and status), \`queued\`/\`sending\`, \`failed\` (provider reason) or \`skipped\` (reason). With no e-mail/SMS provider configured (the offline default) this outbox is where messages go; with a provider it is the send log. \`rentalId\` lists what was sent for a booking.`,
+  query: s.ListMessagesQuery,
+  ok: z.object({ data: z.array(s.Message), total: z.number(), limit: z.number(), offset: z.number() }),
 });
 
 const router = createRouter();
 
-mount(router, listMessages, async (c, { query }) => {
-  const ctx = ctxOf(c);
-  const where = and(
-    eq(messageOutbox.customerId, tenantOf(ctx)),
-    query.channel ? eq(messageOutbox.channel, query.channel) : undefined,
-    query.to ? eq(messageOutbox.to, query.to) : undefined,
-    query.template ? eq(messageOutbox.template, query.template) : undefined,
-  );
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .select()
-      .from(messageOutbox)
-      .where(where)
-      .orderBy(desc(messageOutbox.createdAt), desc(messageOutbox.id))
-      .limit(query.limit)
-      .offset(query.offset)
-      .all(),
-    ctx.db.select({ n: count() }).from(messageOutbox).where(where).get(),
-  ]);
-  return c.json({ data: rows, total: total?.n ?? 0, limit: query.limit, offset: query.offset });
-});
+mount(router, listMessages, async (c, { query }) => c.json(await svc.listMessages(ctxOf(c), query)));
 
 export default router;

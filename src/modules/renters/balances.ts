@@ -4,8 +4,8 @@ import { ownCustomer } from '../../lib/context';
 import { toDollars } from '../../lib/money';
 import { addDays, isoDate } from '../../lib/time';
 import { ledgerEntries, renters } from '../../db/schema/bookings';
-import { renterBalanceCents } from './upsert';
-import { getRenterInTenant } from './records';
+import { getRenterInTenant, renterBalanceCents } from './queries';
+import { journalEntryOut } from './views';
 
 export const OWING_THRESHOLD_CENTS = 100;
 
@@ -79,23 +79,6 @@ export async function journalEntries(ctx: Ctx, id: string) {
     renterId: r.id,
     balanceCents,
     balance: toDollars(balanceCents),
-    data: rows.map((e) => ({
-      id: e.id,
-      entryType: e.entryType,
-      amountCents: e.amount,
-      amount: toDollars(e.amount),
-      currency: e.currency,
-      affectsBalance: e.affectsBalance,
-      occurredAt: e.occurredAt,
-      description: e.description,
-      transactionId: e.transactionId,
-      rentalId: e.rentalId,
-      locationId: e.locationId,
-      itemId: e.itemId,
-      source: e.source,
-      reference: e.reference,
-      metadata: e.metadata ?? null,
-      createdAt: e.createdAt,
-    })),
+    data: rows.map(journalEntryOut),
   };
 }

@@ -1,7 +1,8 @@
 import Papa from 'papaparse';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
-import { listWhere, renterOut, selectPage, type ListFilters } from './list';
+import { listWhere, selectPage, type ListFilters } from './queries';
+import type { renterOut } from './views';
 
 export const EXPORT_PAGE_SIZE = 200;
 export const CSV_COLUMNS = [

@@ -2,9 +2,16 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { renters } from '../../db/schema/bookings';
-import { payments } from '../../adapters/payments';
-import type { RenterRow } from './upsert';
-import { getRenterInTenant, paymentFailure } from './records';
+import { ApiError } from '../../lib/errors';
+import { payments, PaymentError } from '../../adapters/payments';
+import { getRenterInTenant } from './queries';
+import type { RenterRow } from './views';
+
+/** A payment-provider failure as the API's error (`payment_provider_error` or `invalid_payment_method`). */
+export function paymentFailure(err: unknown): never {
+  if (err instanceof PaymentError) throw new ApiError(err.code === 'provider_error' ? 'payment_provider_error' : 'invalid_payment_method', err.message);
+  throw err;
+}
 
 /** The renter's customer at the payment provider, created on first use (a racing creation keeps the first one). */
 async function ensurePaymentCustomer(ctx: Ctx, r: RenterRow): Promise<string> {

@@ -1,21 +1,14 @@
 // Renters service: the entry point other code imports. The logic lives in the files next to it:
-// list.ts (view, list queries and search), export.ts (CSV/JSON export), records.ts (reads, upsert,
-// patch and delete), payment-methods.ts (the renter's customer and cards at the payment provider)
-// and balances.ts (owing renters and journal entries).
+// views.ts (renter, accounting, suggestion and journal views), queries.ts (tenant-scoped reads,
+// lists and search), upsert.ts (the renter upsert other modules put in their commit), edit.ts
+// (POST /renters, patch and delete), export.ts (CSV/JSON export), payment-methods.ts (the
+// renter's customer and cards at the payment provider) and balances.ts (owing renters and
+// journal entries).
 
-export {
-  renterUpsert,
-  renterBalanceCents,
-  findRenterByEmail,
-  isRenterEmailConflict,
-  normalizeEmail,
-  renterEventData,
-  type RenterRow,
-  type RenterUpsert,
-  type RenterUpsertInput,
-} from './upsert';
-export { listRenters, renterOut, searchSuggestions, type Accounting } from './list';
+export { renterUpsert, isRenterEmailConflict, renterEventData, waiverSignedStmt, type RenterUpsert, type RenterUpsertInput } from './upsert';
+export { findRenterByEmail, getRenter, getRenterInTenant, listRenters, normalizeEmail, renterBalanceCents, searchSuggestions } from './queries';
+export { renterOut, type Accounting, type RenterRow } from './views';
 export { CSV_COLUMNS, EXPORT_PAGE_SIZE, exportRenters } from './export';
-export { deleteRenter, getRenter, getRenterInTenant, patchRenter, upsertRenter } from './records';
+export { deleteRenter, patchRenter, upsertRenter } from './edit';
 export { attachPaymentMethod, listPaymentMethods } from './payment-methods';
 export { journalEntries, OWING_THRESHOLD_CENTS, owingRenters } from './balances';

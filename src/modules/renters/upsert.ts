@@ -1,14 +1,12 @@
-import { and, eq, isNull, lte, sql, type SQL } from 'drizzle-orm';
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { tenantOf } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
-import { ledgerEntries, renters } from '../../db/schema/bookings';
+import { renters } from '../../db/schema/bookings';
 import { sqlJsonAppend, sqlJsonAppendUnique, sqlJsonMerge } from '../../db/json';
-
-export type RenterRow = typeof renters.$inferSelect;
+import { findRenterByEmail, normalizeEmail } from './queries';
+import type { RenterRow } from './views';
 
 /** What the renter upsert takes (POST /renters, the booking commit, memberships, waivers). */
 export interface RenterUpsertInput {
@@ -35,16 +33,6 @@ export interface RenterUpsert {
   created: boolean;
   statements: Stmt[];
   events: DomainEvent[];
-}
-
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
-export async function findRenterByEmail(ctx: Ctx, customerId: string, email: string): Promise<RenterRow | undefined> {
-  return ctx.db
-    .select()
-    .from(renters)
-    .where(and(eq(renters.customerId, customerId), eq(renters.email, normalizeEmail(email))))
-    .get();
 }
 
 /** The fields sent with `customer.created` webhooks. */
@@ -148,23 +136,20 @@ export function isRenterEmailConflict(err: unknown): boolean {
 }
 
 /**
- * Balance of a renter in cents: the sum of the non-deleted ledger entries that affect the
- * balance (positive: the renter owes). With `asOf` (ISO instant) only entries that occurred up to
- * then count. Scoped to the caller's operator.
+ * The UPDATE that records a signed waiver on a renter: the waiver URL appended to
+ * `waivers_signed_urls` (once), and the phone and date of birth filled in where the renter has none.
  */
-export async function renterBalanceCents(ctx: Ctx, renterId: string, opts: { asOf?: string } = {}): Promise<number> {
-  const customerId = tenantOf(ctx);
-  const conds = [
-    eq(ledgerEntries.customerId, customerId),
-    eq(ledgerEntries.renterId, renterId),
-    eq(ledgerEntries.affectsBalance, true),
-    isNull(ledgerEntries.deletedAt),
-  ];
-  if (opts.asOf) conds.push(lte(ledgerEntries.occurredAt, opts.asOf));
-  const row = await ctx.db
-    .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amount}), 0)` })
-    .from(ledgerEntries)
-    .where(and(...conds))
-    .get();
-  return Number(row?.total ?? 0);
+export function waiverSignedStmt(
+  ctx: Ctx,
+  r: { renterId: string; customerId: string; waiverUrl: string; phone?: string | null; dob?: string | null; at?: string },
+): Stmt {
+  return ctx.db
+    .update(renters)
+    .set({
+      waiversSignedUrls: sqlJsonAppendUnique(renters.waiversSignedUrls, [r.waiverUrl]),
+      ...(r.phone ? { phone: sql`coalesce(${renters.phone}, ${r.phone})` } : {}),
+      ...(r.dob ? { dob: sql`coalesce(${renters.dob}, ${r.dob})` } : {}),
+      updatedAt: r.at ?? new Date().toISOString(),
+    })
+    .where(and(eq(renters.id, r.renterId), eq(renters.customerId, r.customerId)));
 }

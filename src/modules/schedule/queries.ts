@@ -7,19 +7,9 @@ import { bookings, renters } from '../../db/schema/bookings';
 import { inventoryItems } from '../../db/schema/inventory';
 import { locations } from '../../db/schema/locations';
 import { SORT_FIELDS } from './schemas';
-import { entryOut, iso, type ScheduleEntryOut } from './entries';
+import { entryOut, lightOut, type ScheduleEntryOut } from './views';
 
 const lightCols = { id: bookings.id, status: bookings.status, start: bookings.start, end: bookings.end, itemId: bookings.itemId, assetIds: bookings.assetIds };
-type LightRow = { id: string; status: string; start: number; end: number; itemId: string; assetIds: string[] | null };
-const lightOut = (b: LightRow) => ({
-  rentalId: b.id,
-  status: b.status,
-  startTime: iso(b.start),
-  endTime: iso(b.end),
-  inventoryId: b.itemId,
-  assetIds: b.assetIds ?? [],
-});
-
 const renterJoin = and(eq(renters.id, bookings.renterId), eq(renters.customerId, bookings.customerId));
 const itemJoin = and(eq(inventoryItems.id, bookings.itemId), eq(inventoryItems.customerId, bookings.customerId));
 

@@ -1,6 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import { RRule, Weekday } from 'rrule';
-import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -9,54 +7,11 @@ import { newId } from '../../lib/ids';
 import { staffSchedules } from '../../db/schema/locations';
 import { users } from '../../db/schema/accounts';
 import { getLocationInTenant } from '../locations/service';
-import type { RecurrencePattern } from './schemas';
+import { buildRule, type Pattern } from './recurrence';
+import { shiftInTenant } from './queries';
+import { shiftOut, type ShiftRow } from './views';
 
-type ShiftRow = typeof staffSchedules.$inferSelect;
-type Pattern = z.infer<typeof RecurrencePattern>;
-
-const FREQ = { daily: RRule.DAILY, weekly: RRule.WEEKLY, monthly: RRule.MONTHLY } as const;
-const DAYS: Record<string, Weekday> = { MO: RRule.MO, TU: RRule.TU, WE: RRule.WE, TH: RRule.TH, FR: RRule.FR, SA: RRule.SA, SU: RRule.SU };
-
-function buildRule(start: string, p: Pattern): RRule {
-  return new RRule({
-    freq: FREQ[p.frequency],
-    interval: p.interval ?? 1,
-    byweekday: p.byWeekday?.map((d) => DAYS[d]),
-    dtstart: new Date(start),
-    until: p.until ? new Date(p.until) : undefined,
-    count: p.count,
-  });
-}
-
-function shiftOut(r: ShiftRow, window?: { from: Date; to: Date }) {
-  const base = {
-    id: r.id,
-    customerId: r.customerId,
-    locationId: r.locationId,
-    staffId: r.staffId,
-    startTime: r.startTime,
-    endTime: r.endTime,
-    recurring: r.recurring,
-    recurrencePattern: r.recurrencePattern,
-    rrule: r.rrule,
-    templateId: r.templateId,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
-  if (!window) return base;
-  const duration = Date.parse(r.endTime) - Date.parse(r.startTime);
-  let starts: Date[];
-  if (r.recurring && r.recurrencePattern) {
-    // Look back one shift length so a shift that started before `from` and is still running is included.
-    starts = buildRule(r.startTime, r.recurrencePattern as Pattern).between(new Date(window.from.getTime() - duration), window.to, true);
-  } else {
-    starts = [new Date(r.startTime)];
-  }
-  const occurrences = starts
-    .filter((s) => s.getTime() < window.to.getTime() && s.getTime() + duration > window.from.getTime())
-    .map((s) => ({ startTime: s.toISOString(), endTime: new Date(s.getTime() + duration).toISOString() }));
-  return { ...base, occurrences };
-}
+export { listShifts } from './queries';
 
 function checkTimes(start: string, end: string) {
   if (Date.parse(end) <= Date.parse(start))
@@ -115,50 +70,6 @@ export async function createShift(
     audit: { action: 'staff_schedule.create', targetType: 'staff_schedule', targetId: row.id, details: { staffId: row.staffId } },
   });
   return shiftOut(row);
-}
-
-export async function listShifts(ctx: Ctx, q: { locationId?: string; customerId?: string; staffId?: string; from?: string; to?: string }) {
-  if (!q.locationId && !q.customerId)
-    throw new ApiError('validation_failed', 'Give locationId or customerId', {
-      details: [{ field: 'locationId', message: 'locationId or customerId is required' }],
-    });
-  const customerId = ownCustomer(ctx, q.customerId);
-  if (q.locationId) await getLocationInTenant(ctx, q.locationId);
-  let window: { from: Date; to: Date } | undefined;
-  if (q.from || q.to) {
-    if (!q.from || !q.to)
-      throw new ApiError('validation_failed', 'from and to go together', {
-        details: [{ field: q.from ? 'to' : 'from', message: 'required with the other bound' }],
-      });
-    window = { from: new Date(q.from), to: new Date(q.to) };
-    if (window.to <= window.from || window.to.getTime() - window.from.getTime() > 62 * 86_400_000) {
-      throw new ApiError('validation_failed', 'to must be after from and at most 62 days later', { details: [{ field: 'to', message: 'invalid window' }] });
-    }
-  }
-  const rows = await ctx.db
-    .select()
-    .from(staffSchedules)
-    .where(
-      and(
-        eq(staffSchedules.customerId, customerId),
-        q.locationId ? eq(staffSchedules.locationId, q.locationId) : undefined,
-        q.staffId ? eq(staffSchedules.staffId, q.staffId) : undefined,
-      ),
-    )
-    .orderBy(staffSchedules.startTime)
-    .all();
-  const out = rows.map((r) => shiftOut(r, window));
-  return { data: window ? out.filter((s) => (s as { occurrences?: unknown[] }).occurrences?.length) : out };
-}
-
-async function shiftInTenant(ctx: Ctx, id: string): Promise<ShiftRow> {
-  const row = await ctx.db
-    .select()
-    .from(staffSchedules)
-    .where(and(eq(staffSchedules.id, id), eq(staffSchedules.customerId, tenantOf(ctx))))
-    .get();
-  if (!row) throw notFound('Shift');
-  return row;
 }
 
 export async function updateShift(

@@ -1,69 +1,33 @@
-import { and, count, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, like } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { isAdmin, ownCustomer, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { apiKeys, auditLogs, customers, pushTokens, users } from '../../db/schema/accounts';
+import type { Stmt } from '../../db/client';
+import { auditLogs, customers, pushTokens, users } from '../../db/schema/accounts';
 import { locations, phoneNumbers } from '../../db/schema/locations';
 import { createIdentity, deleteIdentity, passwordLink } from '../../adapters/identity';
 import { emailStmt } from '../../adapters/messages';
 import { buyNumber, findNumbers } from '../../adapters/telephony';
-import { defaultIvr, getLocationInTenant, locationOut } from '../locations/service';
+import { getLocationInTenant, locationOut, newNumberIvr } from '../locations/service';
+import { revokeUserKeysStmt, userKeys } from '../api-keys/service';
 import { renderDataExport } from './export-pdf';
+import { assertLocationsInTenant, currentUser, isEmailTaken, userInTenant } from './queries';
+import { userOut, type UserRow } from './views';
 
-type UserRow = typeof users.$inferSelect;
+export { isEmailTaken, listAuditLogs, listUsers } from './queries';
+export { userOut } from './views';
+
+/** The INSERT of an operator account's first user: its owner, an admin, signed in through the identity provider. */
+export function ownerUserStmt(ctx: Ctx, u: { id: string; customerId: string; email: string; name: string; idpSubject: string }): Stmt {
+  return ctx.db.insert(users).values({ ...u, email: u.email.toLowerCase(), role: 'admin', permissions: ['admin'], isSetup: false });
+}
+
 export const CURRENT_TERMS_VERSION = '2026-01-01';
 
-export function userOut(u: UserRow) {
-  return {
-    id: u.id,
-    email: u.email,
-    customerId: u.customerId,
-    name: u.name,
-    role: u.role,
-    permissions: u.permissions ?? [],
-    locations: u.locations ?? [],
-    userSkills: u.userSkills ?? [],
-    isSetup: u.isSetup,
-    profileName: u.profileName,
-    createdAt: u.createdAt,
-    updatedAt: u.updatedAt,
-  };
-}
-
-async function userInTenant(ctx: Ctx, id: string): Promise<UserRow> {
-  const row = await ctx.db
-    .select()
-    .from(users)
-    .where(and(eq(users.id, id), eq(users.customerId, tenantOf(ctx))))
-    .get();
-  if (!row) throw notFound('User');
-  return row;
-}
-
-async function me(ctx: Ctx): Promise<UserRow> {
-  const id = ctx.principal.userId;
-  if (!id) throw new ApiError('no_account', 'This identity has no Berth user yet; create an operator account with POST /customer');
-  return userInTenant(ctx, id);
-}
-
-async function assertLocationsInTenant(ctx: Ctx, ids: string[] | undefined) {
-  if (!ids?.length) return;
-  const found = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.customerId, tenantOf(ctx)), inArray(locations.id, ids)))
-    .all();
-  const missing = ids.filter((id) => !found.some((f) => f.id === id));
-  if (missing.length)
-    throw new ApiError('validation_failed', 'Unknown location ids', {
-      details: missing.map((m) => ({ field: 'locations', message: `unknown location ${m}` })),
-    });
-}
-
 export async function getMe(ctx: Ctx) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   const [locs, customer] = await Promise.all([
     ctx.db.select().from(locations).where(eq(locations.customerId, user.customerId)).all(),
     ctx.db.select().from(customers).where(eq(customers.id, user.customerId)).get(),
@@ -94,8 +58,7 @@ export async function createUser(
   },
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
-  const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
-  if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+  if (await isEmailTaken(ctx, input.email)) throw new ApiError('already_exists', 'A user with this e-mail already exists');
   await assertLocationsInTenant(ctx, input.locations);
   const id = newId('usr');
   const identity = await createIdentity(ctx.env, { id, email: input.email, name: input.name });
@@ -140,7 +103,7 @@ export async function createUser(
 }
 
 export async function updateMe(ctx: Ctx, input: { profileName?: string; locations?: string[]; userPermissions?: string[]; userSkills?: string[] }) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   if ((input.userPermissions !== undefined || input.locations !== undefined) && !isAdmin(ctx.principal)) {
     throw new ApiError('forbidden', 'Only an admin may change permissions or location access');
   }
@@ -185,8 +148,7 @@ export async function updateUser(
   const patch: Partial<UserRow> = {};
   if (input.name !== undefined) patch.name = input.name;
   if (input.email !== undefined && input.email !== user.email) {
-    const taken = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
-    if (taken) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+    if (await isEmailTaken(ctx, input.email)) throw new ApiError('already_exists', 'A user with this e-mail already exists');
     patch.email = input.email;
   }
   if (input.userRole !== undefined) patch.role = input.userRole;
@@ -219,10 +181,7 @@ export async function deleteUser(ctx: Ctx, id: string) {
   await commit(
     ctx,
     [
-      ctx.db
-        .update(apiKeys)
-        .set({ revokedAt: now })
-        .where(and(eq(apiKeys.userId, user.id), eq(apiKeys.customerId, user.customerId), isNull(apiKeys.revokedAt))),
+      revokeUserKeysStmt(ctx, user, now),
       ctx.db.delete(pushTokens).where(and(eq(pushTokens.userId, user.id), eq(pushTokens.customerId, user.customerId))),
       ctx.db.delete(users).where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
     ],
@@ -232,14 +191,8 @@ export async function deleteUser(ctx: Ctx, id: string) {
   return { success: true, id: user.id };
 }
 
-export async function listUsers(ctx: Ctx, q: { customerId?: string }) {
-  const customerId = ownCustomer(ctx, q.customerId);
-  const rows = await ctx.db.select().from(users).where(eq(users.customerId, customerId)).orderBy(users.createdAt).all();
-  return { data: rows.map(userOut) };
-}
-
 export async function acceptTerms(ctx: Ctx) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   const at = new Date().toISOString();
   await commit(
     ctx,
@@ -262,7 +215,7 @@ export async function acceptTerms(ctx: Ctx) {
 }
 
 export async function termsStatus(ctx: Ctx) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   return {
     accepted: user.termsVersion === CURRENT_TERMS_VERSION,
     currentVersion: CURRENT_TERMS_VERSION,
@@ -272,15 +225,11 @@ export async function termsStatus(ctx: Ctx) {
 }
 
 export async function exportMyData(ctx: Ctx): Promise<Uint8Array> {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   const [customer, tokens, keys, audit] = await Promise.all([
     ctx.db.select().from(customers).where(eq(customers.id, user.customerId)).get(),
     ctx.db.select({ n: count() }).from(pushTokens).where(eq(pushTokens.userId, user.id)).get(),
-    ctx.db
-      .select({ name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
-      .from(apiKeys)
-      .where(eq(apiKeys.userId, user.id))
-      .all(),
+    userKeys(ctx, user.id),
     ctx.db
       .select()
       .from(auditLogs)
@@ -300,36 +249,8 @@ export async function exportMyData(ctx: Ctx): Promise<Uint8Array> {
   });
 }
 
-export async function listAuditLogs(ctx: Ctx, userId: string, q: { limit: number; offset: number }) {
-  const user = await userInTenant(ctx, userId);
-  const where = and(
-    eq(auditLogs.customerId, user.customerId),
-    or(eq(auditLogs.actorId, user.id), and(eq(auditLogs.targetType, 'user'), eq(auditLogs.targetId, user.id))),
-  );
-  const [rows, total] = await Promise.all([
-    ctx.db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(q.limit).offset(q.offset).all(),
-    ctx.db.select({ n: count() }).from(auditLogs).where(where).get(),
-  ]);
-  return {
-    data: rows.map((r) => ({
-      id: r.id,
-      action: r.action,
-      targetType: r.targetType,
-      targetId: r.targetId,
-      actorType: r.actorType,
-      actorId: r.actorId,
-      details: r.details,
-      requestId: r.requestId,
-      createdAt: r.createdAt,
-    })),
-    total: total?.n ?? 0,
-    limit: q.limit,
-    offset: q.offset,
-  };
-}
-
 export async function addPushToken(ctx: Ctx, token: string) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   await commit(
     ctx,
     [
@@ -346,7 +267,7 @@ export async function addPushToken(ctx: Ctx, token: string) {
 }
 
 export async function removePushToken(ctx: Ctx, token: string) {
-  const user = await me(ctx);
+  const user = await currentUser(ctx);
   const existing = await ctx.db
     .select({ id: pushTokens.id })
     .from(pushTokens)
@@ -382,20 +303,15 @@ export async function purchasePhoneNumber(ctx: Ctx, input: { phoneNumber: string
   const taken = await ctx.db.select({ id: phoneNumbers.id }).from(phoneNumbers).where(eq(phoneNumbers.phoneNumber, input.phoneNumber)).get();
   if (taken) throw new ApiError('already_exists', 'This number is already in use');
   const { providerId } = await buyNumber(ctx.env, input.phoneNumber);
-  const ivrConfig =
-    location.ivrConfig && Object.keys(location.ivrConfig).length
-      ? { ...location.ivrConfig, phoneNumber: input.phoneNumber }
-      : defaultIvr(location, input.phoneNumber);
+  const ivr = newNumberIvr(ctx, location, input.phoneNumber);
+  const ivrConfig = ivr.ivrConfig;
   const id = newId('pn');
   try {
     await commit(
       ctx,
       [
         ctx.db.insert(phoneNumbers).values({ id, customerId: location.customerId, locationId: location.id, phoneNumber: input.phoneNumber, providerId }),
-        ctx.db
-          .update(locations)
-          .set({ ivrConfig })
-          .where(and(eq(locations.id, location.id), eq(locations.customerId, location.customerId))),
+        ivr.stmt,
       ],
       { audit: { action: 'phone_number.purchase', targetType: 'location', targetId: location.id, details: { phoneNumber: input.phoneNumber } } },
     );
@@ -430,4 +346,47 @@ export async function resendInvitation(ctx: Ctx, id: string) {
     },
   );
   return { success: true, messageId: mail.id, email: user.email };
+}
+
+// ---- for other modules (the OAuth consent page, the partner gateway, staff locations) ----
+
+/** A user of the caller's operator; 404 otherwise (another operator's user included). */
+export const getUserInTenant = (ctx: Ctx, id: string) => userInTenant(ctx, id);
+
+/** A user with its operator account, by id or identity-provider subject, whatever the operator. */
+export async function findUserWithCustomer(ctx: Ctx, by: { id?: string; subject?: string }) {
+  const where = by.id ? eq(users.id, by.id) : by.subject ? eq(users.idpSubject, by.subject) : undefined;
+  if (!where) return undefined;
+  return ctx.db.select({ user: users, customer: customers }).from(users).innerJoin(customers, eq(customers.id, users.customerId)).where(where).get();
+}
+
+/** Development sign-in on the consent page: the users seeded locally (identity subject `local|...`), admins first. */
+export async function listLocalUsers(ctx: Ctx, limit = 50) {
+  const rows = await ctx.db
+    .select({ user: users, customer: customers })
+    .from(users)
+    .innerJoin(customers, eq(customers.id, users.customerId))
+    .where(like(users.idpSubject, 'local|%'))
+    .orderBy(users.customerId, users.role, users.email)
+    .limit(limit)
+    .all();
+  return rows.map((r) => ({
+    userId: r.user.id,
+    name: r.user.name,
+    email: r.user.email,
+    role: r.user.role,
+    customerId: r.customer.id,
+    operator: r.customer.name,
+  }));
+}
+
+/** The sandbox operator and its first admin (a partner installs its own app there without an operator user). */
+export async function findSandboxAdmin(ctx: Ctx) {
+  return ctx.db
+    .select({ user: users, customer: customers })
+    .from(users)
+    .innerJoin(customers, eq(customers.id, users.customerId))
+    .where(and(eq(customers.isSandbox, true), eq(users.role, 'admin')))
+    .orderBy(customers.createdAt, users.createdAt)
+    .get();
 }

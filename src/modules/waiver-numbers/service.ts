@@ -1,67 +1,19 @@
-import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ownCustomer, tenantOf } from '../../lib/context';
+import { ownCustomer } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { ApiError, notFound } from '../../lib/errors';
-import { newId, randomString } from '../../lib/ids';
+import { ApiError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
 import type { Stmt } from '../../db/client';
-import { waiverNumbers, waiverTemplates } from '../../db/schema/waivers';
-import { renters } from '../../db/schema/bookings';
-import { locations } from '../../db/schema/locations';
-import { sqlJsonAppendUnique } from '../../db/json';
+import { waiverNumbers } from '../../db/schema/waivers';
+import { waiverSignedStmt } from '../renters/service';
+import { generateNumber, generatePin, PIN_TTL_DAYS } from './pin';
+import { checkRefs, getWaiverNumberInTenant } from './queries';
+import { waiverNumberOut, type Status, type WaiverNumberRow } from './views';
 
-export type WaiverNumberRow = typeof waiverNumbers.$inferSelect;
-type Status = 'PENDING' | 'COMPLETED' | 'CANCELLED';
-
-/** A PIN stops working this many days after the waiver number was created (410 `expired`). */
-export const PIN_TTL_DAYS = 30;
-/** No 0/O or 1/I/L: PINs are read aloud and typed from paper. 31^8 ≈ 8.5e11 combinations. */
-const PIN_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-export const PIN_LENGTH = 8;
-const NUMBER_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-export const generatePin = () => randomString(PIN_LENGTH, PIN_ALPHABET);
-export const normalizePin = (pin: string) => pin.trim().toUpperCase().replace(/[\s-]/g, '');
-const generateNumber = () => `WN-${randomString(10, NUMBER_ALPHABET)}`;
-
-export const isExpired = (r: Pick<WaiverNumberRow, 'pinExpiresAt'>, now = Date.now()) => Date.parse(r.pinExpiresAt) <= now;
-
-export function waiverNumberOut(r: WaiverNumberRow) {
-  return {
-    waiverNumber: r.waiverNumber,
-    pin: r.pin,
-    customerId: r.customerId,
-    locationId: r.locationId,
-    firstName: r.firstName,
-    lastName: r.lastName,
-    email: r.email,
-    phone: r.phone,
-    dob: r.dob,
-    address: r.address ?? null,
-    assignTo: r.assignTo,
-    assetId: r.assetId,
-    transactionId: r.transactionId,
-    renterId: r.renterId,
-    templateId: r.templateId,
-    rawData: r.rawData ?? null,
-    status: r.status,
-    expiresAt: r.pinExpiresAt,
-    expired: r.status === 'PENDING' && isExpired(r),
-    waiverUrl: r.waiverUrl,
-    signatureId: r.signatureId,
-    completionData: r.completionData ?? null,
-    completedAt: r.completedAt,
-    version: String(r.version),
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
-}
-
-/** What a renter holding the PIN sees: no PIN, no operator notes (`rawData`), no completion data. */
-export function publicWaiverNumberOut(r: WaiverNumberRow) {
-  const { pin: _pin, rawData: _raw, completionData: _cd, renterId: _rid, ...rest } = waiverNumberOut(r);
-  return rest;
-}
+export { findPendingByPin, getWaiverNumberInTenant, listWaiverNumbers, validatePin } from './queries';
+export { isExpired, publicWaiverNumberOut, waiverNumberOut, type WaiverNumberRow } from './views';
+export { generatePin, normalizePin, PIN_LENGTH, PIN_TTL_DAYS } from './pin';
 
 /** The batch failed because the version guard trigger saw a stale version. */
 export function isVersionConflict(err: unknown): boolean {
@@ -75,44 +27,6 @@ function uniqueViolation(err: unknown): 'pin' | 'number' | null {
   if (/UNIQUE constraint failed: waiver_numbers\.pin/.test(msg)) return 'pin';
   if (/UNIQUE constraint failed: waiver_numbers\.customer_id, waiver_numbers\.waiver_number/.test(msg)) return 'number';
   return null;
-}
-
-/** Tenant-scoped read by waiver number; deleted and other operators' waiver numbers answer 404. */
-export async function getWaiverNumberInTenant(ctx: Ctx, waiverNumber: string, customerId = tenantOf(ctx)): Promise<WaiverNumberRow> {
-  const row = await ctx.db
-    .select()
-    .from(waiverNumbers)
-    .where(and(eq(waiverNumbers.customerId, customerId), eq(waiverNumbers.waiverNumber, waiverNumber), ne(waiverNumbers.status, 'DELETED')))
-    .get();
-  if (!row) throw notFound('Waiver number');
-  return row;
-}
-
-async function checkRefs(ctx: Ctx, customerId: string, refs: { locationId?: string | null; templateId?: string | null; renterId?: string | null }) {
-  if (refs.locationId) {
-    const l = await ctx.db
-      .select({ id: locations.id })
-      .from(locations)
-      .where(and(eq(locations.id, refs.locationId), eq(locations.customerId, customerId)))
-      .get();
-    if (!l) throw notFound('Location');
-  }
-  if (refs.templateId) {
-    const t = await ctx.db
-      .select({ id: waiverTemplates.id, deletedAt: waiverTemplates.deletedAt })
-      .from(waiverTemplates)
-      .where(and(eq(waiverTemplates.id, refs.templateId), eq(waiverTemplates.customerId, customerId)))
-      .get();
-    if (!t || t.deletedAt) throw notFound('Waiver template');
-  }
-  if (refs.renterId) {
-    const r = await ctx.db
-      .select({ id: renters.id, deletedAt: renters.deletedAt })
-      .from(renters)
-      .where(and(eq(renters.id, refs.renterId), eq(renters.customerId, customerId)))
-      .get();
-    if (!r || r.deletedAt) throw notFound('Renter');
-  }
 }
 
 export interface CreateInput {
@@ -135,7 +49,7 @@ export interface CreateInput {
 
 export async function createWaiverNumber(ctx: Ctx, input: CreateInput) {
   const customerId = ownCustomer(ctx, input.customerId);
-  await checkRefs(ctx, customerId, input);
+  await checkRefs(ctx, input);
   if (input.waiverNumber) {
     const exists = await ctx.db
       .select({ id: waiverNumbers.id })
@@ -195,51 +109,12 @@ export async function createWaiverNumber(ctx: Ctx, input: CreateInput) {
   }
 }
 
-export async function listWaiverNumbers(
-  ctx: Ctx,
-  q: { transactionId?: string; customerId?: string; locationId?: string; status?: Status; limit: number; offset: number },
-) {
-  const customerId = ownCustomer(ctx, q.customerId);
-  const conds: SQL[] = [eq(waiverNumbers.customerId, customerId), ne(waiverNumbers.status, 'DELETED')];
-  if (q.transactionId) conds.push(eq(waiverNumbers.transactionId, q.transactionId));
-  if (q.locationId) conds.push(eq(waiverNumbers.locationId, q.locationId));
-  if (q.status) conds.push(eq(waiverNumbers.status, q.status));
-  const where = and(...conds);
-  const [{ n }] = await ctx.db
-    .select({ n: sql<number>`count(*)` })
-    .from(waiverNumbers)
-    .where(where)
-    .all();
-  const rows = await ctx.db
-    .select()
-    .from(waiverNumbers)
-    .where(where)
-    .orderBy(desc(waiverNumbers.createdAt), desc(waiverNumbers.id))
-    .limit(q.limit)
-    .offset(q.offset)
-    .all();
-  return { data: rows.map(waiverNumberOut), total: Number(n), limit: q.limit, offset: q.offset };
-}
-
-/** The pending waiver number of a PIN (public). 404 unknown or used PIN, 410 expired. */
-export async function findPendingByPin(ctx: Ctx, pin: string, opts: { customerId?: string; locationId?: string } = {}): Promise<WaiverNumberRow> {
-  const conds: SQL[] = [eq(waiverNumbers.pin, normalizePin(pin))];
-  if (opts.customerId) conds.push(eq(waiverNumbers.customerId, opts.customerId));
-  if (opts.locationId) conds.push(eq(waiverNumbers.locationId, opts.locationId));
-  const rows = await ctx.db
-    .select()
-    .from(waiverNumbers)
-    .where(and(...conds))
-    .limit(2)
-    .all();
-  if (rows.length !== 1 || rows[0].status !== 'PENDING') throw new ApiError('not_found', 'Invalid PIN, or the waiver was already completed');
-  if (isExpired(rows[0])) throw new ApiError('expired', `This PIN expired on ${rows[0].pinExpiresAt}; ask the operator for a new waiver number`);
-  return rows[0];
-}
-
-export async function validatePin(ctx: Ctx, pin: string) {
-  return publicWaiverNumberOut(await findPendingByPin(ctx, pin));
-}
+/**
+ * The version a client sent back (`expectedVersion`) is opaque: it matches only when it is exactly
+ * the `version` string the API answered (a number is taken as its decimal string).
+ */
+export type ExpectedVersion = string | number;
+const isCurrentVersion = (row: WaiverNumberRow, expected: ExpectedVersion) => String(expected) === String(row.version);
 
 /**
  * Runs a versioned write: `build` gets the current row and returns the statements (which must set
@@ -249,12 +124,12 @@ export async function validatePin(ctx: Ctx, pin: string) {
 async function versionedWrite<T>(
   ctx: Ctx,
   waiverNumber: string,
-  expectedVersion: number | undefined,
+  expectedVersion: ExpectedVersion | undefined,
   build: (row: WaiverNumberRow) => Promise<{ statements: Stmt[]; audit: Parameters<typeof commit>[2]; result: (row: WaiverNumberRow) => T }>,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     const row = await getWaiverNumberInTenant(ctx, waiverNumber);
-    if (expectedVersion !== undefined && expectedVersion !== row.version) {
+    if (expectedVersion !== undefined && !isCurrentVersion(row, expectedVersion)) {
       throw new ApiError(
         'version_conflict',
         `The waiver number was modified by another user (version ${row.version}, you sent ${expectedVersion}); read it again`,
@@ -292,7 +167,7 @@ export async function patchWaiverNumber(
     renterId?: string | null;
     waiverUrl?: string | null;
     templateId?: string | null;
-    expectedVersion?: number;
+    expectedVersion?: ExpectedVersion;
   },
 ) {
   const fields = (['firstName', 'lastName', 'email', 'phone', 'dob', 'address', 'assignTo', 'assetId', 'renterId', 'waiverUrl', 'templateId'] as const).filter(
@@ -304,7 +179,7 @@ export async function patchWaiverNumber(
       'Give at least one field to update (firstName, lastName, email, phone, dob, address, assignTo, assetId, status, renterId, waiverUrl, templateId)',
     );
   }
-  await checkRefs(ctx, tenantOf(ctx), { renterId: input.renterId, templateId: input.templateId });
+  await checkRefs(ctx, { renterId: input.renterId, templateId: input.templateId });
   return versionedWrite(ctx, waiverNumber, input.expectedVersion, async (row) => {
     const now = new Date().toISOString();
     const set: Partial<WaiverNumberRow> = { version: row.version + 1, updatedAt: now };
@@ -378,17 +253,7 @@ export function completionStatements(
   ];
   const renterId = input.renterId ?? row.renterId;
   if (renterId && input.updateRenter !== false) {
-    out.push(
-      ctx.db
-        .update(renters)
-        .set({
-          waiversSignedUrls: sqlJsonAppendUnique(renters.waiversSignedUrls, [input.waiverUrl]),
-          ...(row.phone ? { phone: sql`coalesce(${renters.phone}, ${row.phone})` } : {}),
-          ...(row.dob ? { dob: sql`coalesce(${renters.dob}, ${row.dob})` } : {}),
-          updatedAt: now,
-        })
-        .where(and(eq(renters.id, renterId), eq(renters.customerId, row.customerId))),
-    );
+    out.push(waiverSignedStmt(ctx, { renterId, customerId: row.customerId, waiverUrl: input.waiverUrl, phone: row.phone, dob: row.dob, at: now }));
   }
   return out;
 }
@@ -401,11 +266,11 @@ export async function completeWaiverNumber(
     waiverUrl: string;
     signatureId?: string;
     completionData?: Record<string, unknown>;
-    expectedVersion?: number;
+    expectedVersion?: ExpectedVersion;
     updateRenter?: boolean;
   },
 ) {
-  await checkRefs(ctx, tenantOf(ctx), { renterId: input.renterId });
+  await checkRefs(ctx, { renterId: input.renterId });
   return versionedWrite(ctx, waiverNumber, input.expectedVersion, async (row) => ({
     statements: completionStatements(ctx, row, input),
     audit: {

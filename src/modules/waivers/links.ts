@@ -1,37 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ApiError, notFound } from '../../lib/errors';
-import { customers } from '../../db/schema/accounts';
-import { locations } from '../../db/schema/locations';
+import { ApiError } from '../../lib/errors';
 import { waiverNumbers } from '../../db/schema/waivers';
 import { isExpired, normalizePin, publicWaiverNumberOut } from '../waiver-numbers/service';
-
-type LocationRow = typeof locations.$inferSelect;
-
-// ---------------------------------------------------------------------------------------------
-// Locations, links and logos (public)
-
-export async function publicLocation(ctx: Ctx, locationId: string): Promise<LocationRow> {
-  const l = await ctx.db.select().from(locations).where(eq(locations.id, locationId)).get();
-  if (!l) throw notFound('Location');
-  return l;
-}
+import { logoOf, publicLocation } from './queries';
+import { templatesLink } from './views';
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
-
-export async function logoOf(ctx: Ctx, l: LocationRow): Promise<{ logoUrl: string | null; businessName: string }> {
-  const c = await ctx.db
-    .select({ name: customers.name, businessName: customers.businessName, settings: customers.settings })
-    .from(customers)
-    .where(eq(customers.id, l.customerId))
-    .get();
-  const d = l.details ?? {};
-  const s = (c?.settings ?? {}) as Record<string, unknown>;
-  return { logoUrl: str(d.logoUrl) ?? str(d.logo) ?? str(s.logoUrl) ?? str(s.logo), businessName: c?.businessName ?? c?.name ?? l.name };
-}
-
-export const templatesLink = (baseUrl: string, locationId: string) => `${baseUrl}/inHouseWaiver/waiver/templates/location/${encodeURIComponent(locationId)}`;
-export const signatureLink = (baseUrl: string, signatureId: string) => `${baseUrl}/inHouseWaiver/waiver/sign/${signatureId}`;
 
 export async function waiverUrl(ctx: Ctx, locationId: string, baseUrl: string) {
   const l = await publicLocation(ctx, locationId);

@@ -1,4 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { embedUnicodeFonts, unicodeSafe } from '../../lib/pdf-unicode';
 
 /** A section as stored on a template (after normalization: every section has an id). */
 export type StoredSection =
@@ -53,31 +54,9 @@ export class BadImageError extends Error {
   }
 }
 
-const SMART: Record<string, string> = {
-  '\u2018': "'",
-  '\u2019': "'",
-  '\u201C': '"',
-  '\u201D': '"',
-  '\u2013': '-',
-  '\u2014': '-',
-  '\u2026': '...',
-  '\u2022': '-',
-  '\u00A0': ' ',
-  '\t': '    ',
-};
-
-/** The standard PDF fonts encode WinAnsi only: map common punctuation, replace anything else with '?'. */
+/** Text as the embedded Unicode fonts print it (Latin, Greek, Cyrillic; anything else becomes '?'). */
 export function pdfSafe(s: string): string {
-  let out = '';
-  for (const ch of s) {
-    const m = SMART[ch];
-    if (m !== undefined) out += m;
-    else {
-      const cp = ch.codePointAt(0)!;
-      out += (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa1 && cp <= 0xff) ? ch : ch === '\n' ? '\n' : '?';
-    }
-  }
-  return out;
+  return unicodeSafe(s);
 }
 
 function wrap(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
@@ -142,8 +121,7 @@ export async function buildWaiverPdf(input: WaiverPdfInput): Promise<Uint8Array>
   doc.setCreationDate(signedAt);
   doc.setModificationDate(signedAt);
 
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const { regular: font, bold } = await embedUnicodeFonts(doc);
   const mono = await doc.embedFont(StandardFonts.Courier);
 
   const embedded = new Map<string, PDFImage>();

@@ -8,14 +8,13 @@ import type { Stmt } from '../../db/client';
 import { locations } from '../../db/schema/locations';
 import { bookings, renters } from '../../db/schema/bookings';
 import { waiverNumbers, waiverSignatures, waiverTemplates } from '../../db/schema/waivers';
-import { findRenterByEmail, isRenterEmailConflict, renterUpsert } from '../renters/service';
-import { sqlJsonAppend, sqlJsonAppendUnique } from '../../db/json';
+import { findRenterByEmail, isRenterEmailConflict, renterUpsert, waiverSignedStmt } from '../renters/service';
+import { sqlJsonAppend } from '../../db/json';
 import { completionStatements, isExpired, isVersionConflict, normalizePin, type WaiverNumberRow } from '../waiver-numbers/service';
 import { BadImageError, buildWaiverPdf, type StoredSection } from './pdf';
-import { logoOf, signatureLink } from './links';
+import { logoOf } from './queries';
+import { signatureLink, type SignatureRow } from './views';
 import { canonicalJson, checkForm } from './form';
-
-export type SignatureRow = typeof waiverSignatures.$inferSelect;
 
 /** The waiver number named in a signing (its number or PIN), within the template's operator. */
 async function findWaiverNumberForSigning(ctx: Ctx, customerId: string, ref: string): Promise<WaiverNumberRow> {
@@ -194,12 +193,7 @@ export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: st
       }
       // With a waiver number the completion adds the URL to the renter.
       if (renterId && appendUrl && !wn) {
-        statements.push(
-          ctx.db
-            .update(renters)
-            .set({ waiversSignedUrls: sqlJsonAppendUnique(renters.waiversSignedUrls, [url]), updatedAt: signedAt })
-            .where(and(eq(renters.id, renterId), eq(renters.customerId, customerId))),
-        );
+        statements.push(waiverSignedStmt(ctx, { renterId, customerId, waiverUrl: url, at: signedAt }));
       }
 
       let bookingsUpdated = 0;

@@ -1,17 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/crypto';
 import { bookings, renters } from '../../db/schema/bookings';
-import { waiverNumbers, waiverSignatures } from '../../db/schema/waivers';
-import { signatureLink } from './links';
-import { bookingsOfRef, type SignatureRow } from './sign';
-
-async function getSignature(ctx: Ctx, signatureId: string): Promise<SignatureRow> {
-  const s = await ctx.db.select().from(waiverSignatures).where(eq(waiverSignatures.id, signatureId)).get();
-  if (!s) throw notFound('Signed waiver');
-  return s;
-}
+import { waiverNumbers } from '../../db/schema/waivers';
+import { bookingsOfRef } from './sign';
+import { getSignature } from './queries';
+import { signatureInfoOut, signatureLink } from './views';
 
 /** The signed waiver PDF (public by its unguessable signature id). */
 export async function signedPdf(ctx: Ctx, signatureId: string): Promise<{ body: ReadableStream; size: number; filename: string }> {
@@ -22,36 +17,7 @@ export async function signedPdf(ctx: Ctx, signatureId: string): Promise<{ body: 
 }
 
 export async function signatureInfo(ctx: Ctx, signatureId: string, baseUrl: string) {
-  const s = await getSignature(ctx, signatureId);
-  return {
-    signatureId: s.id,
-    templateId: s.templateId,
-    templateTitle: String((s.template as { title?: string }).title ?? ''),
-    customerId: s.customerId,
-    locationId: s.locationId,
-    firstName: s.firstName,
-    lastName: s.lastName,
-    dob: s.dob,
-    email: s.email,
-    phone: s.phone,
-    addressLine: s.addressLine,
-    assignTo: s.assignTo,
-    waiverNumber: s.waiverNumber,
-    transactionId: s.transactionId,
-    tid: s.tid,
-    renterId: s.renterId,
-    formData: { ...s.formData, ...Object.fromEntries((s.images ?? []).map((i) => [String(i.field), { image: i.type, bytes: i.bytes, sha256: i.sha256 }])) },
-    bookingData: s.bookingData ?? null,
-    signedAt: s.signedAt,
-    ipAddress: s.ipAddress,
-    userAgent: s.userAgent,
-    contentHash: s.contentHash,
-    pdfSha256: s.pdfSha256,
-    pdfSize: s.pdfSize,
-    waiverUrl: signatureLink(baseUrl, s.id),
-    waiverNumberCompleted: s.waiverNumberCompleted,
-    bookingsUpdated: s.bookingsUpdated,
-  };
+  return signatureInfoOut(await getSignature(ctx, signatureId), baseUrl);
 }
 
 /** Checks, now, that the PDF is in storage with its recorded hash and that the transaction, waiver number and renter hold the signature. */

@@ -1,20 +1,16 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
+import { ownCustomer, requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { locations } from '../../db/schema/locations';
 import { waiverLinkVisits, waiverTemplates } from '../../db/schema/waivers';
+import { getLocationInTenant } from '../locations/service';
 import type { StoredSection } from './pdf';
-import { logoOf, publicLocation } from './links';
-
-type TemplateRow = typeof waiverTemplates.$inferSelect;
+import { logoOf, ownTemplate, publicLocation, templatesOfLocation } from './queries';
+import { templateOut, type TemplateRow } from './views';
 
 type SectionInput = { type: string; id?: string } & Record<string, unknown>;
-
-// ---------------------------------------------------------------------------------------------
-// Templates
 
 /** Gives every section an id (`<type>_<n>`, unique in the template) and keeps the documented keys only. */
 export function normalizeSections(sections: SectionInput[]): StoredSection[] {
@@ -29,38 +25,6 @@ export function normalizeSections(sections: SectionInput[]): StoredSection[] {
     }
     return { ...s, id } as StoredSection;
   });
-}
-
-export function templateOut(t: TemplateRow) {
-  return {
-    templateId: t.id,
-    customerId: t.customerId,
-    locationId: t.locationId,
-    title: t.title,
-    description: t.description,
-    sections: t.sections ?? [],
-    assignTo: t.assignTo ?? [],
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
-}
-
-async function getLocationInTenant(ctx: Ctx, locationId: string) {
-  const l = await ctx.db
-    .select()
-    .from(locations)
-    .where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx))))
-    .get();
-  if (!l) throw notFound('Location');
-  return l;
-}
-
-/** A template the caller may change: 404 unknown or deleted, 403 another operator's. */
-async function ownTemplate(ctx: Ctx, templateId: string): Promise<TemplateRow> {
-  const t = await ctx.db.select().from(waiverTemplates).where(eq(waiverTemplates.id, templateId)).get();
-  if (!t || t.deletedAt) throw notFound('Waiver template');
-  if (t.customerId !== tenantOf(ctx)) throw new ApiError('forbidden', 'This waiver template belongs to another operator');
-  return t;
 }
 
 export async function createTemplate(
@@ -155,21 +119,6 @@ export async function deleteTemplate(ctx: Ctx, templateId: string) {
     },
   );
   return { success: true, templateId: t.id, deletedAt: now };
-}
-
-async function templatesOfLocation(ctx: Ctx, customerId: string, locationId: string) {
-  const rows = await ctx.db
-    .select()
-    .from(waiverTemplates)
-    .where(and(eq(waiverTemplates.customerId, customerId), eq(waiverTemplates.locationId, locationId), isNull(waiverTemplates.deletedAt)))
-    .orderBy(asc(waiverTemplates.createdAt), asc(waiverTemplates.id))
-    .all();
-  return rows.map(templateOut);
-}
-
-export async function listTemplates(ctx: Ctx, locationId: string) {
-  const l = await getLocationInTenant(ctx, locationId);
-  return { locationId: l.id, data: await templatesOfLocation(ctx, l.customerId, l.id) };
 }
 
 /** Renter-facing: the templates of a location; records the visit with the `fn`, `ln`, `em` tracking. */

@@ -5,10 +5,10 @@ import { attemptDelivery, fanOut, sweepWebhooks } from './service';
 export default defineModule({
   name: 'webhooks',
   router,
-  jobs: [{ name: 'webhooks.sweep', cron: '*/5 * * * *', run: (ctx) => sweepWebhooks(ctx.env) }],
+  jobs: [{ name: 'webhooks.sweep', cron: '*/5 * * * *', run: (ctx) => sweepWebhooks(ctx) }],
   queue: {
-    'webhook.fanout': (ctx, m) => fanOut(ctx.env, String(m.eventId)),
-    'webhook.deliver': async (ctx, m) => void (await attemptDelivery(ctx.env, String(m.deliveryId))),
+    'webhook.fanout': (ctx, m) => fanOut(ctx, String(m.eventId)),
+    'webhook.deliver': async (ctx, m) => void (await attemptDelivery(ctx, String(m.deliveryId))),
   },
   tags: [{ name: 'Webhooks', description: 'Webhook endpoints of the operator, signed deliveries with retries, delivery log and replay.' }],
 });

@@ -111,7 +111,7 @@ describe('cancel', () => {
     const seen: CapacityReleased[] = [];
     const hooks: Hooks = {
       emit: async (_ctx, name, e) => {
-        if (name === 'capacity.released' && e.rentalId === r.body.rentalId) seen.push(e);
+        if (name === 'capacity.released' && (e as CapacityReleased).rentalId === r.body.rentalId) seen.push(e as CapacityReleased);
       },
     };
     const ctx = systemCtx(env, { customerId: op.customerId, hooks });

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument, PDFArray, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
-import { api, createOperator, db, del, expectError, get, patch, post, put, type Operator } from '../../harness';
+import { textOfGlyphHex } from '../../../src/lib/pdf-unicode';
+import { api, createOperator, db, del, expectError, get, post, put, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { bookings } from '../../../src/db/schema/bookings';
 import { locations } from '../../../src/db/schema/locations';
@@ -67,7 +68,8 @@ async function signaturePng(width = 240, height = 80) {
 }
 /** The smallest baseline JPEG (1x1). */
 const TINY_JPEG =
-  'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=';
+  'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////' +
+  'wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=';
 
 // ---- helpers --------------------------------------------------------------------------------
 
@@ -122,13 +124,16 @@ async function pdfText(bytes: Uint8Array): Promise<{ doc: PDFDocument; text: str
     const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
     for (const s of streams) if (s instanceof PDFRawStream) text += new TextDecoder('latin1').decode(decodePDFRawStream(s).decode());
   }
-  // Standard-font text is written as hex strings: decode them.
-  const decoded = text.replace(/<([0-9A-Fa-f]+)>/g, (_, hex: string) =>
-    hex
+  // Text is written as hex strings: glyph ids of the embedded DejaVu fonts, or WinAnsi bytes of a standard font.
+  let font = '';
+  const decoded = text.replace(/\/(\S+) [\d.]+ Tf|<([0-9A-Fa-f]+)>/g, (m, name: string | undefined, hex: string | undefined) => {
+    if (name) return ((font = name), m);
+    if (font.startsWith('DejaVuSans')) return textOfGlyphHex(hex!, font.startsWith('DejaVuSans-Bold') ? 'bold' : 'regular');
+    return hex!
       .match(/../g)!
       .map((h) => String.fromCharCode(parseInt(h, 16)))
-      .join(''),
-  );
+      .join('');
+  });
   return { doc, text: decoded };
 }
 

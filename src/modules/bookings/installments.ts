@@ -1,0 +1,263 @@
+/**
+ * Charges the installments that POST /coreBooking/book stores (`paymentPlan.type: "installments"`:
+ * the first is paid at booking, the rest are `scheduled` with a due date) — the cron job
+ * `bookings.installments`, daily at 03:00 UTC (due dates are dates).
+ *
+ * Same guarantees as membership renewals: each due installment is CLAIMED with one conditional
+ * UPDATE on the order's first open rental (`scheduled`/`failed` -> `processing`, or a
+ * `processing` claim older than 10 minutes), charged with the card of the booking's first payment
+ * through the payments adapter with an idempotency key per order, installment and attempt (a
+ * replayed run gets the same payment back), and recorded in one batch: the schedule of every rental
+ * of the order, `amountPaid`, a card `payment` ledger entry per rental (deterministic ids, so a
+ * second write of the same installment fails as a whole) and `payment.completed` (kind
+ * `installment`). A decline marks the installment `failed`, e-mails the renter and is retried 1, 3
+ * and 5 days after its due date; after the fourth failed attempt it is `overdue` (no more
+ * automatic attempts). Cancelled and no-show rentals are not charged.
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import type { Stmt } from '../../db/client';
+import { toCents, toDollars } from '../../lib/money';
+import { bookings } from '../../db/schema/bookings';
+import { emailStmt } from '../../adapters/messages';
+import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
+import { insertLedger, paymentEntry } from './ledger';
+import { scopeOf } from './lifecycle-shared';
+import { shares } from './payment-plan';
+import type { BookingRow } from './view';
+
+const CLAIM_MS = 10 * 60_000;
+const RETRY_DAYS = [1, 3, 5];
+const OPEN = ['pending', 'confirmed', 'checked_in', 'completed'];
+
+interface Installment {
+  dueDate: string;
+  amount: number;
+  status: string;
+  attempts?: number;
+  nextAttemptAt?: string | null;
+  claimedAt?: string | null;
+}
+
+export interface InstallmentRunSummary {
+  charged: number;
+  declined: number;
+  overdue: number;
+  skipped: number;
+}
+
+const scheduleOf = (b: BookingRow) => ((b.paymentPlan as { schedule?: Installment[] } | null)?.schedule ?? []) as Installment[];
+
+/** The installments of a plan that are due now (status, due date, retry time, stale claim). */
+function dueIndexes(b: BookingRow, now: Date): number[] {
+  const today = now.toISOString().slice(0, 10);
+  const nowIso = now.toISOString();
+  const stale = new Date(now.getTime() - CLAIM_MS).toISOString();
+  return scheduleOf(b)
+    .map((s, i) => ({ s, i }))
+    .filter(
+      ({ s }) =>
+        s.dueDate <= today &&
+        ((s.status === 'scheduled' && (!s.nextAttemptAt || s.nextAttemptAt <= nowIso)) ||
+          (s.status === 'failed' && !!s.nextAttemptAt && s.nextAttemptAt <= nowIso) ||
+          (s.status === 'processing' && (s.claimedAt ?? '') < stale)),
+    )
+    .map(({ i }) => i);
+}
+
+const jsonPath = (i: number, field: string) => `$.schedule[${i}].${field}`;
+
+/** The cron job. */
+export async function chargeDueInstallments(ctx: Ctx, now: Date, opts: { customerId?: string } = {}): Promise<InstallmentRunSummary> {
+  const today = now.toISOString().slice(0, 10);
+  const out: InstallmentRunSummary = { charged: 0, declined: 0, overdue: 0, skipped: 0 };
+  const rows = await ctx.db
+    .select()
+    .from(bookings)
+    .where(
+      and(
+        sql`json_extract(${bookings.paymentPlan}, '$.type') = 'installments'`,
+        inArray(bookings.status, OPEN),
+        sql`EXISTS (SELECT 1 FROM json_each(${bookings.paymentPlan}, '$.schedule') WHERE json_extract(value, '$.status') IN ('scheduled', 'failed', 'processing') AND json_extract(value, '$.dueDate') <= ${today})`,
+        ...(opts.customerId ? [eq(bookings.customerId, opts.customerId)] : []),
+      ),
+    )
+    .orderBy(asc(bookings.id))
+    .limit(500)
+    .all();
+  // One plan per order: the first open rental holds the claim.
+  const holders = new Map<string, BookingRow>();
+  for (const r of rows) if (!holders.has(`${r.customerId}|${r.transactionId}`)) holders.set(`${r.customerId}|${r.transactionId}`, r as BookingRow);
+  for (const holder of holders.values()) {
+    for (const i of dueIndexes(holder, now)) {
+      try {
+        const r = await chargeInstallment(ctx, holder, i, now);
+        out[r]++;
+        if (r !== 'charged') break; // later installments wait for this one
+      } catch (err) {
+        ctx.log.error('installment charge failed', { transactionId: holder.transactionId, installment: i + 1, error: String(err) });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: Date): Promise<keyof InstallmentRunSummary> {
+  const nowIso = now.toISOString();
+  const stale = new Date(now.getTime() - CLAIM_MS).toISOString();
+  const claimed = await ctx.db
+    .update(bookings)
+    .set({ paymentPlan: sql`json_set(${bookings.paymentPlan}, ${jsonPath(i, 'status')}, 'processing', ${jsonPath(i, 'claimedAt')}, ${nowIso})` })
+    .where(
+      and(
+        eq(bookings.id, holder.id),
+        eq(bookings.customerId, holder.customerId),
+        sql`(json_extract(${bookings.paymentPlan}, ${jsonPath(i, 'status')}) IN ('scheduled', 'failed')
+          OR (json_extract(${bookings.paymentPlan}, ${jsonPath(i, 'status')}) = 'processing' AND coalesce(json_extract(${bookings.paymentPlan}, ${jsonPath(i, 'claimedAt')}), '') < ${stale}))`,
+      ),
+    )
+    .run();
+  if (!(claimed.meta?.changes ?? 0)) return 'skipped';
+
+  const inst = scheduleOf(holder)[i];
+  const attempt = (inst.attempts ?? 0) + 1;
+  const amount = toCents(inst.amount);
+  const order = (
+    await ctx.db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.customerId, holder.customerId), eq(bookings.transactionId, holder.transactionId)))
+      .orderBy(asc(bookings.id))
+      .all()
+  ).filter((b) => OPEN.includes(b.status)) as BookingRow[];
+  const pay = payments(ctx.env);
+  let intent: PaymentIntent | null = null;
+  let failure: { code: string; message: string } | null = null;
+  const first = holder.paymentIntentId ? await pay.getPaymentIntent(holder.paymentIntentId) : null;
+  if (!first?.paymentMethodId) failure = { code: 'no_payment_method', message: 'The booking has no card to charge' };
+  else {
+    try {
+      intent = await pay.createPaymentIntent({
+        amount,
+        currency: holder.currency,
+        customerId: first.customerId,
+        paymentMethodId: first.paymentMethodId,
+        captureMethod: 'automatic',
+        confirm: true,
+        description: `Booking ${holder.transactionId}, installment ${i + 1}`,
+        metadata: { transactionId: holder.transactionId, customerId: holder.customerId, kind: 'installment', installment: String(i + 1) },
+        idempotencyKey: `${holder.transactionId}_inst${i + 1}_a${attempt}`,
+      });
+      if (intent.status !== 'succeeded') failure = { code: intent.lastError ?? 'card_declined', message: 'The payment did not complete' };
+    } catch (err) {
+      if (!(err instanceof PaymentError)) throw err;
+      failure = { code: err.code, message: err.message };
+    }
+  }
+
+  const statements: Stmt[] = [];
+  const setAll = (pairs: [string, unknown][]) => {
+    const args = pairs.flatMap(([field, value]) => [sql`${jsonPath(i, field)}`, sql`${value}`]);
+    const expr = sql`json_set(${bookings.paymentPlan}, ${sql.join(args, sql`, `)})`;
+    return order.map((b) => ({ b, expr }));
+  };
+  if (!failure && intent) {
+    const parts = shares(
+      amount,
+      order.map((b) => b.total),
+    );
+    for (const { b, expr } of setAll([
+      ['status', 'paid'],
+      ['paidAt', nowIso],
+      ['paymentIntentId', intent.id],
+      ['attempts', attempt],
+      ['claimedAt', null],
+    ])) {
+      const part = parts[order.indexOf(b)];
+      statements.push(
+        ctx.db
+          .update(bookings)
+          .set({ paymentPlan: expr, amountPaid: sql`${bookings.amountPaid} + ${part}` })
+          .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+        ...insertLedger(ctx, [
+          {
+            ...paymentEntry(scopeOf(b), part, { source: 'card', reference: intent.id, description: `Installment ${i + 1}`, occurredAt: nowIso }),
+            id: `led_inst_${b.id}_${i + 1}`,
+          },
+        ]),
+      );
+    }
+    await commit(ctx, statements, {
+      audit: {
+        action: 'booking.installment_charge',
+        targetType: 'booking',
+        targetId: holder.id,
+        customerId: holder.customerId,
+        details: { transactionId: holder.transactionId, installment: i + 1, amount: toDollars(amount), paymentIntentId: intent.id },
+      },
+      events: [
+        {
+          type: 'payment.completed',
+          customerId: holder.customerId,
+          data: {
+            paymentIntentId: intent.id,
+            amount: toDollars(amount),
+            amountCents: amount,
+            currency: holder.currency,
+            transactionId: holder.transactionId,
+            rentalIds: order.map((b) => b.id),
+            renterId: holder.renterId,
+            kind: 'installment',
+            installment: i + 1,
+          },
+        },
+      ],
+    });
+    return 'charged';
+  }
+
+  const retryDays = RETRY_DAYS[attempt - 1];
+  const nextAttemptAt = retryDays == null ? null : new Date(Date.parse(`${inst.dueDate}T03:00:00Z`) + retryDays * 86_400_000).toISOString();
+  const status = nextAttemptAt ? 'failed' : 'overdue';
+  for (const { b, expr } of setAll([
+    ['status', status],
+    ['attempts', attempt],
+    ['lastError', failure!.code],
+    ['nextAttemptAt', nextAttemptAt],
+    ['claimedAt', null],
+  ])) {
+    statements.push(
+      ctx.db
+        .update(bookings)
+        .set({ paymentPlan: expr })
+        .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+    );
+  }
+  const to = (holder.customerInfo as { email?: string; firstName?: string } | null) ?? {};
+  if (to.email) {
+    statements.push(
+      emailStmt(ctx, {
+        customerId: holder.customerId,
+        to: to.email,
+        subject: `Installment ${i + 1} of your booking ${holder.transactionId} could not be charged`,
+        body: `Hello ${to.firstName ?? ''},\n\nWe could not charge installment ${i + 1} (${inst.amount.toFixed(2)} ${holder.currency.toUpperCase()}) of your booking ${holder.transactionId}.${
+          nextAttemptAt ? ` We will try again on ${nextAttemptAt.slice(0, 10)}.` : ' Please contact us to pay it.'
+        }`,
+        template: 'booking.installment_failed',
+        metadata: { transactionId: holder.transactionId, installment: i + 1, attempt },
+      }).stmt,
+    );
+  }
+  await commit(ctx, statements, {
+    audit: {
+      action: 'booking.installment_declined',
+      targetType: 'booking',
+      targetId: holder.id,
+      customerId: holder.customerId,
+      details: { transactionId: holder.transactionId, installment: i + 1, attempt, code: failure!.code, nextAttemptAt },
+    },
+  });
+  return status === 'overdue' ? 'overdue' : 'declined';
+}

@@ -1,0 +1,34 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { tenantOf } from '../../lib/context';
+import { notFound } from '../../lib/errors';
+import { locations } from '../../db/schema/locations';
+import { inventoryItems } from '../../db/schema/inventory';
+import { locationOut, type LocationRow } from './views';
+
+/** Tenant-scoped read; another operator's location answers 404. */
+export async function getLocationInTenant(ctx: Ctx, locationId: string): Promise<LocationRow> {
+  const row = await ctx.db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.customerId, tenantOf(ctx))))
+    .get();
+  if (!row) throw notFound('Location');
+  return row;
+}
+
+/** Every location of the caller (including those scheduled for deletion), or the location of one inventory item. */
+export async function listLocations(ctx: Ctx, q: { inventoryId?: string }) {
+  const customerId = tenantOf(ctx);
+  if (q.inventoryId) {
+    const item = await ctx.db
+      .select({ locationId: inventoryItems.locationId })
+      .from(inventoryItems)
+      .where(and(eq(inventoryItems.id, q.inventoryId), eq(inventoryItems.customerId, customerId)))
+      .get();
+    if (!item) throw notFound('Inventory item');
+    return locationOut(await getLocationInTenant(ctx, item.locationId));
+  }
+  const rows = await ctx.db.select().from(locations).where(eq(locations.customerId, customerId)).orderBy(asc(locations.createdAt)).all();
+  return { data: rows.map(locationOut) };
+}

@@ -1,0 +1,43 @@
+import { route } from '../../lib/openapi';
+import * as s from './schemas';
+
+const tags = ['Slip settings'];
+
+const FIELDS = `Fields: \`approvalRequired\` (public and portal bookings start \`pending\`; default true), \`deposit\` (\`policy\` none | fixed (\`amountCents\`) | percent (\`percent\` of the total) | first_night | first_month; charged or billed before a reservation is confirmed), \`requiredDocuments\` (default insurance and registration), \`checkInTime\`/\`checkOutTime\` (local HH:mm; default 14:00 and 11:00), \`clearances\` in feet used by the fit check (\`overhangAllowanceFt\` default 0: a boat may be this much longer than the unit's max LOA; \`sideClearanceFt\` default 1: beam + 2 × this must fit the unit's width; \`underKeelClearanceFt\` default 1: draft + this must fit the depth at low water), \`billHoldHours\` (how long \`send-bill\` holds the unit; default 48), \`rates\` in cents per foot (\`nightlyPerFootCents\` 350, \`monthlyPerFootCents\` 2500, \`seasonalPerFootCents\` 9000, \`annualPerFootCents\` 16000 by default; a unit's own \`rates\` win), \`taxRatePercent\` (default 0), \`fees\` and \`utilities\` (charge lines added to new reservations: \`amountCents\` per stay, night, month or foot, \`taxable\`), \`defaultContractTemplateId\`, \`cancellationPolicy\` (text shown on contracts).`;
+
+export const getSettings = route({
+  method: 'get',
+  path: '/slip-settings/{locationId}',
+  operationId: 'getSlipSettings',
+  tags,
+  summary: 'Marina booking settings of a location (defaults merged)',
+  description: `Every field is present: what the operator changed, the defaults elsewhere (\`isCustomized\` false while nothing was changed). Another operator's location answers 404. ${FIELDS}`,
+  params: s.LocationParams,
+  ok: s.SlipSettings,
+  errors: [404],
+});
+
+export const updateSettings = route({
+  method: 'put',
+  path: '/slip-settings/{locationId}',
+  operationId: 'updateSlipSettings',
+  tags,
+  summary: 'Change marina booking settings of a location',
+  description: `A partial update: give only the settings to change; \`deposit\`, \`clearances\` and \`rates\` merge field by field, lists replace. Unknown fields answer 400. An empty body answers 400 \`no_changes\`. Needs the \`marina\` permission (admins and managers have it). Answers the effective settings. ${FIELDS}`,
+  params: s.LocationParams,
+  body: s.UpdateSettingsBody,
+  ok: s.SlipSettings,
+  errors: [403, 404],
+});
+
+export const resetSettings = route({
+  method: 'post',
+  path: '/slip-settings/{locationId}/reset',
+  operationId: 'resetSlipSettings',
+  tags,
+  summary: 'Reset the marina booking settings of a location to the defaults',
+  description: 'Deletes what the operator changed; answers the defaults. Needs the `marina` permission.',
+  params: s.LocationParams,
+  ok: s.SlipSettings,
+  errors: [403, 404],
+});

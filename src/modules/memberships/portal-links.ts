@@ -1,0 +1,92 @@
+/**
+ * Member-portal credentials. A LINK token (`mpl_...`, 30 minutes, single use) is e-mailed to the
+ * member; the portal page exchanges it once for a SESSION token (`mps_...`, 2 hours) that the
+ * portal sends as `Authorization: Bearer mps_...`. Only SHA-256 hashes are stored; a link is
+ * consumed with a conditional UPDATE (`used_at IS NULL AND expires_at > now`), so it opens at most
+ * one session even when used twice at once.
+ */
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import type { Stmt } from '../../db/client';
+import { sha256Hex } from '../../lib/crypto';
+import { newId, randomString } from '../../lib/ids';
+import { membershipPortalTokens } from '../../db/schema/memberships';
+import { getOwnCustomer } from '../customers/service';
+
+export const LINK_MINUTES = 30;
+export const SESSION_MINUTES = 120;
+
+/** Where the e-mailed link points: the operator's `settings.memberPortalUrl`, else `{PUBLIC_BASE_URL}/member-portal`. */
+async function portalPageOf(ctx: Ctx): Promise<string> {
+  const settings = ((await getOwnCustomer(ctx).catch(() => null))?.settings ?? {}) as Record<string, unknown>;
+  const own = typeof settings.memberPortalUrl === 'string' && /^https?:\/\//.test(settings.memberPortalUrl) ? settings.memberPortalUrl : null;
+  return own ?? `${(ctx.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8787').replace(/\/$/, '')}/member-portal`;
+}
+
+/** A new single-use link for a membership: the INSERT (for the caller's batch) and the URL to e-mail. */
+export async function portalLinkStatements(ctx: Ctx, o: { customerId: string; membershipId: string }) {
+  const token = `mpl_${randomString(40)}`;
+  const page = await portalPageOf(ctx);
+  const url = `${page}${page.includes('?') ? '&' : '?'}token=${token}`;
+  const stmt: Stmt = ctx.db.insert(membershipPortalTokens).values({
+    id: newId('mpt'),
+    customerId: o.customerId,
+    membershipId: o.membershipId,
+    kind: 'link',
+    tokenHash: await sha256Hex(token),
+    expiresAt: new Date(Date.now() + LINK_MINUTES * 60_000).toISOString(),
+  });
+  return { stmt, url, token, validMinutes: LINK_MINUTES };
+}
+
+export type LinkUse = { ok: true; customerId: string; membershipId: string } | { ok: false; reason: 'unknown' | 'used_or_expired' };
+
+/** Consumes a link token (single use, conditional UPDATE). */
+export async function consumeLink(ctx: Ctx, token: string): Promise<LinkUse> {
+  const hash = await sha256Hex(token);
+  const now = new Date().toISOString();
+  const row = await ctx.db
+    .select()
+    .from(membershipPortalTokens)
+    .where(and(eq(membershipPortalTokens.tokenHash, hash), eq(membershipPortalTokens.kind, 'link')))
+    .get();
+  if (!row) return { ok: false, reason: 'unknown' };
+  const res = await ctx.db
+    .update(membershipPortalTokens)
+    .set({ usedAt: now })
+    .where(and(eq(membershipPortalTokens.id, row.id), isNull(membershipPortalTokens.usedAt), gt(membershipPortalTokens.expiresAt, now)))
+    .run();
+  if (!(res.meta?.changes ?? 0)) return { ok: false, reason: 'used_or_expired' };
+  return { ok: true, customerId: row.customerId, membershipId: row.membershipId };
+}
+
+export async function newSession(ctx: Ctx, o: { customerId: string; membershipId: string }) {
+  const token = `mps_${randomString(48)}`;
+  const expiresAt = new Date(Date.now() + SESSION_MINUTES * 60_000).toISOString();
+  await ctx.db.insert(membershipPortalTokens).values({
+    id: newId('mpt'),
+    customerId: o.customerId,
+    membershipId: o.membershipId,
+    kind: 'session',
+    tokenHash: await sha256Hex(token),
+    expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+/** The membership a live session token belongs to (null when unknown or expired). */
+export async function sessionOf(ctx: Pick<Ctx, 'db'>, token: string): Promise<{ customerId: string; membershipId: string; sessionId: string } | null> {
+  const hash = await sha256Hex(token);
+  const row = await ctx.db
+    .select()
+    .from(membershipPortalTokens)
+    .where(
+      and(
+        eq(membershipPortalTokens.tokenHash, hash),
+        eq(membershipPortalTokens.kind, 'session'),
+        gt(membershipPortalTokens.expiresAt, new Date().toISOString()),
+      ),
+    )
+    .get();
+  return row ? { customerId: row.customerId, membershipId: row.membershipId, sessionId: row.id } : null;
+}

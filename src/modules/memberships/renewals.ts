@@ -1,0 +1,469 @@
+/**
+ * Membership billing on the cron (`memberships.billing`, every 5 minutes):
+ *
+ * - renews every active membership whose `nextChargeAt` has come: CLAIMS the period with one
+ *   conditional UPDATE (`billing_claim` set only when free or expired, version bumped), charges
+ *   through `chargeCard` with an idempotency key derived from the membership, the period and the
+ *   attempt, then writes the invoice (unique per membership and period), the payment, the next
+ *   period, the period credits, history, receipt, audit and `payment.completed` in one batch. Two
+ *   runs at once: one wins the claim, the other skips; a run that crashed after charging is
+ *   replayed by the next run with the same idempotency key, so the provider returns the same
+ *   payment instead of charging again;
+ * - dunning: a declined renewal leaves an `open` invoice and is retried 1, 3 and 5 days after the
+ *   due date (the member keeps the benefits meanwhile and is e-mailed a portal link to change the
+ *   card); when the fourth attempt fails the membership becomes `past_due` (no benefits) until the
+ *   invoice is paid (new card in the portal, or POST /memberships/{id}/reactivate);
+ * - ends memberships scheduled to cancel at their period end, resumes paused memberships whose
+ *   `resumeAt` has come, and clears stale claims and expired portal tokens.
+ */
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { commit, type DomainEvent } from '../../lib/commit';
+import type { Stmt } from '../../db/client';
+import { newId } from '../../lib/ids';
+import { emailStmt } from '../../adapters/messages';
+import { membershipInvoices, membershipPortalTokens, memberships } from '../../db/schema/memberships';
+import { forTenant } from './access';
+import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, periodGrantStmts, receiptStmt } from './billing-records';
+import { chargeCard, paymentCompletedEvent, type ChargeOutcome, type ChargeRequest } from './payments';
+import { addCycles, anchorDayOf, MAX_RENEWAL_ATTEMPTS, money, nextDunningAttempt, type InvoiceLine } from './periods';
+import { portalLinkStatements } from './portal-links';
+import { findTier } from './queries';
+import type { InvoiceRow, MembershipRow } from './views';
+
+const CLAIM_MS = 10 * 60_000;
+const STALE_CLAIM_MS = 15 * 60_000;
+const BATCH = 100;
+
+export interface RenewalOutcome {
+  status: 'renewed' | 'declined' | 'past_due' | 'skipped';
+  invoiceId?: string;
+  paymentIntentId?: string | null;
+  attempt?: number;
+  declineCode?: string;
+}
+
+const changesOf = (r: unknown) => (r as { meta?: { changes?: number } })?.meta?.changes ?? 0;
+
+/**
+ * Charges the membership's due renewal (or its open invoice) once. `manual` is a retry asked for
+ * by staff or the member (past due, or a new card): it does not wait for the dunning schedule.
+ */
+export async function renewOne(ctx: Ctx, m0: MembershipRow, opts: { now?: Date; manual?: boolean; paymentMethodId?: string } = {}): Promise<RenewalOutcome> {
+  const now = opts.now ?? new Date();
+  const nowIso = now.toISOString();
+  const runId = newId('run');
+  // The claim: one conditional UPDATE. Only one run can hold a membership's billing at a time.
+  const claimConds = [
+    eq(memberships.id, m0.id),
+    eq(memberships.customerId, m0.customerId),
+    or(isNull(memberships.billingClaimUntil), lt(memberships.billingClaimUntil, nowIso)),
+  ];
+  if (opts.manual) {
+    claimConds.push(inArray(memberships.status, ['active', 'past_due']), eq(memberships.version, m0.version));
+  } else {
+    claimConds.push(eq(memberships.status, 'active'), eq(memberships.cancelAtPeriodEnd, false), eq(memberships.nextChargeAt, m0.nextChargeAt ?? ''));
+    claimConds.push(lte(memberships.nextChargeAt, nowIso));
+  }
+  const claimed = await ctx.db
+    .update(memberships)
+    .set({ billingClaim: runId, billingClaimUntil: new Date(now.getTime() + CLAIM_MS).toISOString(), version: sql`${memberships.version} + 1` })
+    .where(and(...claimConds))
+    .run();
+  if (!changesOf(claimed)) return { status: 'skipped' };
+  const release = () =>
+    ctx.db
+      .update(memberships)
+      .set({ billingClaim: null, billingClaimUntil: null })
+      .where(and(eq(memberships.id, m0.id), eq(memberships.billingClaim, runId)))
+      .run();
+  try {
+    const m = (await ctx.db.select().from(memberships).where(eq(memberships.id, m0.id)).get())!;
+    return await chargeClaimed(ctx, m, runId, now, opts);
+  } catch (err) {
+    await release().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function chargeClaimed(
+  ctx: Ctx,
+  m: MembershipRow,
+  runId: string,
+  now: Date,
+  opts: { manual?: boolean; paymentMethodId?: string },
+): Promise<RenewalOutcome> {
+  const tctx = forTenant(ctx, m.customerId);
+  const nowIso = now.toISOString();
+  const tier = await findTier(ctx, m.customerId, m.tierId);
+  const open = m.openInvoiceId
+    ? await ctx.db
+        .select()
+        .from(membershipInvoices)
+        .where(and(eq(membershipInvoices.id, m.openInvoiceId), eq(membershipInvoices.customerId, m.customerId)))
+        .get()
+    : undefined;
+  if (opts.manual && !open) {
+    await ctx.db
+      .update(memberships)
+      .set({ billingClaim: null, billingClaimUntil: null })
+      .where(and(eq(memberships.id, m.id), eq(memberships.billingClaim, runId)))
+      .run();
+    return { status: 'skipped' };
+  }
+  if (!open) {
+    // A run that lost its claim after charging may have recorded this period already: just move on to the next period.
+    const recorded = await ctx.db
+      .select()
+      .from(membershipInvoices)
+      .where(and(eq(membershipInvoices.membershipId, m.id), eq(membershipInvoices.renewalKey, m.currentPeriodEnd), eq(membershipInvoices.status, 'paid')))
+      .get();
+    if (recorded) {
+      await commit(tctx, [
+        ctx.db
+          .update(memberships)
+          .set({
+            currentPeriodStart: recorded.periodStart,
+            currentPeriodEnd: recorded.periodEnd,
+            nextChargeAt: recorded.periodEnd,
+            dunningAttempts: 0,
+            billingClaim: null,
+            billingClaimUntil: null,
+            version: m.version + 1,
+            updatedAt: nowIso,
+          })
+          .where(and(eq(memberships.id, m.id), eq(memberships.billingClaim, runId))),
+        historyStmt(ctx, m, 'renewed', { invoiceId: recorded.id, repaired: true }, 'billing', m.version + 1),
+      ]);
+      return { status: 'renewed', invoiceId: recorded.id, attempt: recorded.attempts };
+    }
+  }
+  // The period this charge pays: the next one, or (paying a past-due invoice) one starting now.
+  const due = m.currentPeriodEnd;
+  const recovering = m.status === 'past_due';
+  const periodStart = recovering ? nowIso : due;
+  const anchor = recovering ? anchorDayOf(nowIso) : m.billingAnchorDay;
+  const periodEnd = addCycles(periodStart, m.billingCycle, 1, anchor);
+  const renewalKey = open?.renewalKey ?? due;
+  const attempt = (open?.attempts ?? 0) + 1;
+  const amount = open ? open.total - open.amountPaid : m.price;
+  const invoiceId = open?.id ?? newId('minv');
+  const paymentMethodId = opts.paymentMethodId ?? m.paymentMethodId;
+
+  let outcome: ChargeOutcome | null = null;
+  let charge: ChargeRequest | null = null;
+  if (amount > 0) {
+    if (!paymentMethodId) outcome = { ok: false, code: 'invalid_payment_method', message: 'No card on file', intentId: null };
+    else {
+      charge = {
+        customerId: m.customerId,
+        membershipId: m.id,
+        invoiceId,
+        renterId: m.renterId,
+        kind: 'membership_renewal',
+        amount,
+        currency: m.currency,
+        paymentCustomerId: m.paymentCustomerId,
+        paymentMethodId,
+        description: `Membership renewal ${tier?.name ?? m.tierId} (${m.billingCycle})`,
+        idempotencyKey: `${m.id}_r${Date.parse(renewalKey)}_a${attempt}`,
+        saveCard: !!opts.paymentMethodId && opts.paymentMethodId !== m.paymentMethodId,
+      };
+      outcome = await chargeCard(tctx, charge);
+    }
+  }
+  const paid = amount <= 0 || outcome?.ok === true;
+  const statements: Stmt[] = [];
+  const events: DomainEvent[] = [];
+  const intentId = outcome?.ok ? outcome.intent.id : (outcome?.intentId ?? null);
+  const lines: InvoiceLine[] = [
+    {
+      description: `${tier?.name ?? 'Membership'}, ${m.billingCycle} (${periodStart.slice(0, 10)} to ${periodEnd.slice(0, 10)})`,
+      kind: 'membership',
+      amount: m.price,
+    },
+  ];
+  // The claim is the guard of this batch: the membership UPDATE matches only while this run holds it,
+  // and the history row carries the next version (unique), so a batch from a run that lost its claim fails whole.
+  const guard = and(eq(memberships.id, m.id), eq(memberships.customerId, m.customerId), eq(memberships.billingClaim, runId));
+  const cardChange = opts.paymentMethodId
+    ? { paymentMethodId: outcome?.ok ? (outcome.intent.paymentMethodId ?? opts.paymentMethodId) : opts.paymentMethodId }
+    : {};
+  let invoice: InvoiceRow;
+
+  if (paid) {
+    if (open) {
+      invoice = { ...open, status: 'paid', amountPaid: open.amountPaid + Math.max(0, amount), attempts: attempt, nextAttemptAt: null, paidAt: nowIso };
+      if (recovering) Object.assign(invoice, { periodStart, periodEnd, lines });
+      statements.push(
+        ctx.db
+          .update(membershipInvoices)
+          .set({
+            status: 'paid',
+            amountPaid: invoice.amountPaid,
+            attempts: attempt,
+            nextAttemptAt: null,
+            paidAt: nowIso,
+            periodStart: invoice.periodStart,
+            periodEnd: invoice.periodEnd,
+            lines: invoice.lines,
+            updatedAt: nowIso,
+          })
+          .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open'))),
+      );
+    } else {
+      invoice = newInvoice(m, {
+        id: invoiceId,
+        kind: 'renewal',
+        status: 'paid',
+        periodStart,
+        periodEnd,
+        lines,
+        amountPaid: Math.max(0, amount),
+        renewalKey,
+        attempts: amount > 0 ? attempt : 0,
+        paidAt: nowIso,
+      });
+      statements.push(invoiceStmt(ctx, invoice));
+    }
+    statements.push(
+      ctx.db
+        .update(memberships)
+        .set({
+          status: 'active',
+          currentPeriodStart: periodStart,
+          currentPeriodEnd: periodEnd,
+          billingAnchorDay: anchor,
+          nextChargeAt: periodEnd,
+          dunningAttempts: 0,
+          openInvoiceId: null,
+          pastDueSince: null,
+          billingClaim: null,
+          billingClaimUntil: null,
+          ...cardChange,
+          version: m.version + 1,
+          updatedAt: nowIso,
+        })
+        .where(guard),
+      historyStmt(
+        ctx,
+        m,
+        recovering ? 'past_due_paid' : 'renewed',
+        { invoiceId, amount, attempt, periodStart, periodEnd, paymentIntentId: intentId },
+        'billing',
+        m.version + 1,
+      ),
+      ...periodGrantStmts(ctx, m, tier, invoiceId),
+      receiptStmt(tctx, m, invoice, m.memberEmail, tier?.name).stmt,
+    );
+    if (charge && outcome?.ok) {
+      statements.push(paymentStmt(ctx, paymentRow(m, { invoiceId, kind: 'charge', status: 'succeeded', amount, paymentIntentId: outcome.intent.id, attempt })));
+      events.push(paymentCompletedEvent(charge, outcome.intent));
+    }
+  } else {
+    const failed = outcome as Extract<ChargeOutcome, { ok: false }>;
+    // The dunning schedule counts the automatic attempts only (a manual retry does not shorten it).
+    const autoAttempts = opts.manual ? m.dunningAttempts : m.dunningAttempts + 1;
+    const nextAttemptAt = recovering ? null : opts.manual ? (open?.nextAttemptAt ?? null) : nextDunningAttempt(due, autoAttempts);
+    const goesPastDue = !opts.manual && !recovering && (autoAttempts >= MAX_RENEWAL_ATTEMPTS || !nextAttemptAt);
+    if (open) {
+      invoice = { ...open, attempts: attempt, nextAttemptAt };
+      statements.push(
+        ctx.db
+          .update(membershipInvoices)
+          .set({ attempts: attempt, nextAttemptAt, updatedAt: nowIso })
+          .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open'))),
+      );
+    } else {
+      invoice = newInvoice(m, { id: invoiceId, kind: 'renewal', status: 'open', periodStart, periodEnd, lines, renewalKey, attempts: attempt, nextAttemptAt });
+      statements.push(invoiceStmt(ctx, invoice));
+    }
+    statements.push(
+      paymentStmt(
+        ctx,
+        paymentRow(m, {
+          invoiceId,
+          kind: 'charge',
+          status: 'failed',
+          amount,
+          paymentIntentId: intentId,
+          attempt,
+          failureCode: failed.code,
+          failureMessage: failed.message,
+        }),
+      ),
+      ctx.db
+        .update(memberships)
+        .set({
+          openInvoiceId: invoiceId,
+          dunningAttempts: autoAttempts,
+          nextChargeAt: goesPastDue || recovering ? null : (nextAttemptAt ?? m.nextChargeAt),
+          ...(goesPastDue ? { status: 'past_due' as const, pastDueSince: nowIso } : {}),
+          billingClaim: null,
+          billingClaimUntil: null,
+          ...cardChange,
+          version: m.version + 1,
+          updatedAt: nowIso,
+        })
+        .where(guard),
+      historyStmt(
+        ctx,
+        m,
+        goesPastDue ? 'past_due' : 'renewal_declined',
+        { invoiceId, amount, attempt, declineCode: failed.code, nextAttemptAt },
+        opts.manual ? (ctx.principal.userId ?? ctx.principal.credentialId) : 'billing',
+        m.version + 1,
+      ),
+    );
+    if (!opts.manual) {
+      const link = await portalLinkStatements(tctx, { customerId: m.customerId, membershipId: m.id });
+      statements.push(
+        link.stmt,
+        emailStmt(tctx, {
+          customerId: m.customerId,
+          to: m.memberEmail,
+          subject: goesPastDue ? 'Your membership is past due' : 'Your membership payment was declined',
+          body: `Hello ${m.memberName ?? ''},\n\nWe could not charge ${money(amount, m.currency)} for your ${tier?.name ?? ''} membership (${failed.code}).${
+            goesPastDue
+              ? ' Your membership is now past due and its benefits are suspended until the invoice is paid.'
+              : ` We will try again on ${nextAttemptAt!.slice(0, 10)}.`
+          }\n\nUpdate your card: ${link.url}\nThis link works once and expires in ${link.validMinutes} minutes.`,
+          template: goesPastDue ? 'membership.past_due' : 'membership.payment_failed',
+          metadata: { membershipId: m.id, invoiceId, attempt },
+        }).stmt,
+      );
+    }
+  }
+  await commit(tctx, statements, {
+    audit: {
+      action: paid ? 'membership.renew' : 'membership.renewal_declined',
+      targetType: 'membership',
+      targetId: m.id,
+      customerId: m.customerId,
+      details: { invoiceId, amount, attempt, manual: !!opts.manual },
+    },
+    events,
+  });
+  if (paid) return { status: 'renewed', invoiceId, paymentIntentId: intentId, attempt };
+  const after = await ctx.db.select({ status: memberships.status }).from(memberships).where(eq(memberships.id, m.id)).get();
+  return {
+    status: after?.status === 'past_due' ? 'past_due' : 'declined',
+    invoiceId,
+    paymentIntentId: intentId,
+    attempt,
+    declineCode: (outcome as { code?: string })?.code,
+  };
+}
+
+/** Ends a membership scheduled to cancel at its period end. */
+async function endAtPeriodEnd(ctx: Ctx, m: MembershipRow, nowIso: string) {
+  const tctx = forTenant(ctx, m.customerId);
+  const set = { status: 'canceled' as const, canceledAt: m.currentPeriodEnd, nextChargeAt: null, cancelAtPeriodEnd: false };
+  const res = await commit(
+    tctx,
+    [
+      ctx.db
+        .update(memberships)
+        .set({ ...set, version: m.version + 1, updatedAt: nowIso })
+        .where(and(eq(memberships.id, m.id), eq(memberships.version, m.version), eq(memberships.status, 'active'), eq(memberships.cancelAtPeriodEnd, true))),
+      historyStmt(ctx, m, 'canceled', { at: m.currentPeriodEnd, scheduled: true }, 'billing', m.version + 1),
+      emailStmt(tctx, {
+        customerId: m.customerId,
+        to: m.memberEmail,
+        subject: 'Your membership has ended',
+        body: `Hello ${m.memberName ?? ''},\n\nYour membership ended on ${m.currentPeriodEnd.slice(0, 10)} as requested. We hope to see you again.`,
+        template: 'membership.ended',
+        metadata: { membershipId: m.id },
+      }).stmt,
+    ],
+    { audit: { action: 'membership.cancel_at_period_end', targetType: 'membership', targetId: m.id, customerId: m.customerId } },
+  );
+  return res;
+}
+
+export interface BillingRunSummary {
+  renewed: number;
+  declined: number;
+  pastDue: number;
+  skipped: number;
+  ended: number;
+  resumed: number;
+  sweptClaims: number;
+}
+
+/**
+ * The cron job. `resume` is passed in by the module (lifecycle.ts owns the resume rules) so this
+ * file does not import it.
+ */
+export async function runMembershipBilling(
+  ctx: Ctx,
+  now: Date,
+  resume: (ctx: Ctx, m: MembershipRow, now: Date) => Promise<unknown>,
+  opts: { customerId?: string } = {},
+): Promise<BillingRunSummary> {
+  const nowIso = now.toISOString();
+  const scope = opts.customerId ? [eq(memberships.customerId, opts.customerId)] : [];
+  const out: BillingRunSummary = { renewed: 0, declined: 0, pastDue: 0, skipped: 0, ended: 0, resumed: 0, sweptClaims: 0 };
+
+  // Stale claims: a create or reactivation that crashed between its claim and its write.
+  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
+  const [revived, dropped] = await ctx.db.batch([
+    ctx.db
+      .update(memberships)
+      .set({ status: 'canceled' })
+      .where(and(eq(memberships.status, 'incomplete'), isNotNull(memberships.canceledAt), lt(memberships.updatedAt, stale), ...scope)),
+    ctx.db.delete(memberships).where(and(eq(memberships.status, 'incomplete'), isNull(memberships.canceledAt), lt(memberships.updatedAt, stale), ...scope)),
+    ctx.db.delete(membershipPortalTokens).where(lt(membershipPortalTokens.expiresAt, new Date(now.getTime() - 86_400_000).toISOString())),
+  ]);
+  out.sweptClaims = changesOf(revived) + changesOf(dropped);
+
+  const ending = await ctx.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.status, 'active'), eq(memberships.cancelAtPeriodEnd, true), lte(memberships.currentPeriodEnd, nowIso), ...scope))
+    .limit(BATCH)
+    .all();
+  for (const m of ending) {
+    try {
+      await endAtPeriodEnd(ctx, m, nowIso);
+      out.ended++;
+    } catch (err) {
+      ctx.log.error('membership end failed', { membershipId: m.id, error: String(err) });
+    }
+  }
+
+  const resuming = await ctx.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.status, 'paused'), isNotNull(memberships.resumeAt), lte(memberships.resumeAt, nowIso), ...scope))
+    .limit(BATCH)
+    .all();
+  for (const m of resuming) {
+    try {
+      await resume(forTenant(ctx, m.customerId), m, now);
+      out.resumed++;
+    } catch (err) {
+      ctx.log.error('membership auto-resume failed', { membershipId: m.id, error: String(err) });
+    }
+  }
+
+  const due = await ctx.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.status, 'active'), eq(memberships.cancelAtPeriodEnd, false), lte(memberships.nextChargeAt, nowIso), ...scope))
+    .orderBy(asc(memberships.nextChargeAt))
+    .limit(BATCH)
+    .all();
+  for (const m of due) {
+    try {
+      const r = await renewOne(ctx, m, { now });
+      if (r.status === 'renewed') out.renewed++;
+      else if (r.status === 'declined') out.declined++;
+      else if (r.status === 'past_due') out.pastDue++;
+      else out.skipped++;
+    } catch (err) {
+      ctx.log.error('membership renewal failed', { membershipId: m.id, error: String(err) });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+/**
+ * The OAuth 2.0 authorization server of the partner platform: consent, codes, tokens (held by the
+ * OAuthGrant Durable Objects), revocation, the device grant of the command line, embedded session
+ * tokens, and the operator's installed apps. The gateway uses `authenticateAccessToken`.
+ */
+import { SCOPES } from '../partners/types';
+import { CODE_TTL_MS, GRANT_TYPES } from './types';
+
+export { cookieName, decide, idpCallback, showConsent, signInForm, startAuthorization, startIdpLogin, type Outcome } from './authorize';
+export { createDeviceCode, decideDeviceCode, purgeDeviceCodes } from './device';
+export { authenticateClient, revoke, token } from './token';
+export { issuerOf, jwks, signSessionToken, verifySessionToken } from './keys';
+export {
+  authenticateAccessToken,
+  checkAccessToken,
+  principalOfGrant,
+  getInstallation,
+  issueSessionToken,
+  listAppInstallations,
+  listEmbeds,
+  listInstallations,
+  onAppChanged,
+  uninstall,
+} from './installations';
+export { devicePage } from './pages';
+export { APP_SDK, HOST_SDK } from './sdk';
+
+export const scopeDescriptions = (): Record<string, string> => ({ ...SCOPES });
+
+/** RFC 8414 authorization server metadata. */
+export function serverMetadata(issuer: string) {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    device_authorization_endpoint: `${issuer}/oauth/device/code`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    scopes_supported: Object.keys(SCOPES),
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: Object.values(GRANT_TYPES),
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    authorization_code_lifetime_seconds: CODE_TTL_MS / 1000,
+    service_documentation: `${issuer}/docs`,
+  };
+}

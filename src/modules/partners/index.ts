@@ -1,0 +1,62 @@
+import { createRouter, mount } from '../../lib/openapi';
+import { ctxOf } from '../../lib/context';
+import * as r from './routes';
+import * as svc from './service';
+
+const router = createRouter();
+
+const baseUrl = (c: { env: { PUBLIC_BASE_URL?: string }; req: { url: string } }) => c.env.PUBLIC_BASE_URL ?? new URL(c.req.url).origin;
+const clientOf = (c: { req: { header: (h: string) => string | undefined } }) => ({
+  ip: c.req.header('cf-connecting-ip'),
+  userAgent: c.req.header('user-agent'),
+});
+
+mount(router, r.register, async (c, { body }) => c.json(await svc.register(ctxOf(c), body), 201));
+mount(router, r.login, async (c, { body }) => c.json(await svc.login(ctxOf(c), body, clientOf(c))));
+mount(router, r.logout, async (c) => c.json(await svc.revokeToken(ctxOf(c))));
+mount(router, r.me, async (c) => c.json(await svc.getMe(ctxOf(c))));
+mount(router, r.updateMe, async (c, { body }) => c.json(await svc.updateMe(ctxOf(c), body)));
+mount(router, r.changePassword, async (c, { body }) => c.json(await svc.changePassword(ctxOf(c), body)));
+mount(router, r.forgotPassword, async (c, { body }) => c.json(await svc.forgotPassword(ctxOf(c), body.email, baseUrl(c), clientOf(c).ip)));
+mount(router, r.resetPassword, async (c, { body }) => c.json(await svc.resetPassword(ctxOf(c), body)));
+mount(router, r.listTokens, async (c) => c.json(await svc.listTokens(ctxOf(c))));
+mount(router, r.revokeToken, async (c, { params }) => c.json(await svc.revokeToken(ctxOf(c), params.tokenId)));
+
+mount(router, r.listApps, async (c, { query }) => c.json(await svc.listApps(ctxOf(c), query)));
+mount(router, r.createApp, async (c, { body }) => c.json(await svc.createApp(ctxOf(c), body), 201));
+mount(router, r.getApp, async (c, { params }) => c.json(await svc.getApp(ctxOf(c), params.appId)));
+mount(router, r.patchApp, async (c, { params, body }) => c.json(await svc.patchApp(ctxOf(c), params.appId, body)));
+mount(router, r.deleteApp, async (c, { params }) => c.json(await svc.deleteApp(ctxOf(c), params.appId)));
+mount(router, r.getManifest, async (c, { params }) => {
+  const app = await svc.getApp(ctxOf(c), params.appId);
+  c.header('ETag', `"${app.version}"`);
+  return c.json(app.manifest);
+});
+mount(router, r.putManifest, async (c, { params, body }) => {
+  const app = await svc.putManifest(ctxOf(c), params.appId, body, c.req.header('if-match'));
+  c.header('ETag', `"${app.version}"`);
+  return c.json(app);
+});
+mount(router, r.submitApp, async (c, { params }) => c.json(await svc.submitApp(ctxOf(c), params.appId)));
+mount(router, r.rotateClientSecret, async (c, { params }) => c.json(await svc.rotateClientSecret(ctxOf(c), params.appId)));
+mount(router, r.rotateWebhookSecret, async (c, { params }) => c.json(await svc.rotateWebhookSecret(ctxOf(c), params.appId)));
+mount(router, r.testWebhook, async (c, { params, body }) => c.json(await svc.sendTestWebhook(ctxOf(c), params.appId, body.event)));
+
+mount(router, r.listReview, async (c, { query }) => c.json(await svc.listForReview(ctxOf(c), query)));
+mount(router, r.getReview, async (c, { params }) => c.json(await svc.getForReview(ctxOf(c), params.appId)));
+mount(router, r.approve, async (c, { params, body }) => c.json(await svc.approveApp(ctxOf(c), params.appId, body.note)));
+mount(router, r.reject, async (c, { params, body }) => c.json(await svc.rejectApp(ctxOf(c), params.appId, body.reason)));
+
+router.openAPIRegistry.registerComponent('securitySchemes', 'PartnerToken', {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'Partner token (`bpt_...`) from POST /partners/login, POST /partners/register or the device authorization grant (command line).',
+});
+router.openAPIRegistry.registerComponent('securitySchemes', 'PlatformKey', {
+  type: 'apiKey',
+  in: 'header',
+  name: 'x-platform-key',
+  description: "Berth platform staff key (the PLATFORM_API_KEY secret). Platform staff review partners' apps.",
+});
+
+export default router;

@@ -1,0 +1,47 @@
+/**
+ * Partner accounts, partner tokens and apps. Other modules use: `partnerAuth` (routes owned by a
+ * partner), `platformAuth` + `requirePlatform` (review by platform staff), the account functions
+ * the OAuth pages and the channel portal need, and the app lookups of the OAuth server.
+ */
+export {
+  PARTNER_RATE_LIMIT,
+  changePassword,
+  createPartnerAccount,
+  forgotPassword,
+  getMe,
+  getPartner,
+  issuePartnerToken,
+  listTokens,
+  login,
+  partnerPrincipal,
+  register,
+  requirePartner,
+  resetPassword,
+  resolvePartnerToken,
+  revokePartnerTokenByHash,
+  revokeToken,
+  updateMe,
+  verifyPartnerCredentials,
+  type PartnerRow,
+} from './accounts';
+export {
+  clientSecretMatches,
+  createApp,
+  deleteApp,
+  effectiveManifest,
+  expandEvents,
+  findApp,
+  getApp,
+  getManifest,
+  listApps,
+  patchApp,
+  putManifest,
+  rotateClientSecret,
+  rotateWebhookSecret,
+  sendTestWebhook,
+  submitApp,
+} from './apps';
+export { approveApp, getForReview, listForReview, rejectApp, requirePlatform } from './review';
+export { partnerAuth, platformAuth } from './middleware';
+export { appOut, manifestData, manifestOut, partnerOut, type AppRow } from './views';
+export { PASSWORD_ITERATIONS, hashPassword } from './password';

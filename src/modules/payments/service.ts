@@ -1,0 +1,185 @@
+/**
+ * The payments service: the one way money moves in Berth. Every capture and every refund, whether
+ * through the payment provider (card, terminal) or recorded at the counter (cash, account), goes
+ * through `collectPayment` or `refundPayment`. The caller gives a `record` callback that builds its
+ * ledger write and commits it with the `commitMoney` it is handed; `commitMoney` adds the
+ * `payment.completed` / `payment.refunded` event to that same D1 batch, so the event exists exactly
+ * when the ledger entry does and no path can forget it.
+ *
+ * If the caller's write fails after the provider took the money, the charge is refunded (a charge
+ * made here) and the error rethrown; a refund made at the provider whose write failed still commits
+ * its event with an audit row, so the operator hears about every refund.
+ */
+import type { Ctx } from '../../lib/context';
+import { commit, type AuditEntry, type DomainEvent } from '../../lib/commit';
+import type { Stmt } from '../../db/client';
+import { toDollars } from '../../lib/money';
+import { purgeIdempotencyKeys } from '../../lib/idempotency';
+import { payments, PaymentError, type CreateIntentInput, type PaymentIntent, type PaymentRegion } from '../../adapters/payments';
+import type { Collected, MoneyMethod, Refunded } from './types';
+
+export type { Collected, MoneyMethod, Refunded } from './types';
+
+/** Commits the caller's ledger write with the payment's event (once). */
+export interface CommitMoney {
+  (statements: Stmt[], meta?: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] }): Promise<void>;
+  /** The money's ledger write and event exist already (a racing path wrote them): nothing to write, nothing to undo. */
+  alreadyRecorded(): void;
+}
+
+function moneyCommitter(ctx: Ctx, event: DomainEvent, what: string): { commitMoney: CommitMoney; recorded: () => boolean } {
+  let recorded = false;
+  const fn = async (statements: Stmt[], meta?: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] }) => {
+    if (recorded) throw new Error(`commitMoney called twice for one ${what}`);
+    await commit(ctx, statements, { audit: meta?.audit, events: [event, ...(meta?.events ?? [])] });
+    recorded = true;
+  };
+  return { commitMoney: Object.assign(fn, { alreadyRecorded: () => void (recorded = true) }), recorded: () => recorded };
+}
+
+interface MoneyBase {
+  /** The operator the money belongs to (owner of the event). */
+  customerId: string;
+  /** What the money is for: `booking`, `installment`, `pos_sale`, `gift_card`, `protection_plan`, `deposit_capture`, ... */
+  kind: string;
+  /** Fields added to the event's `data` (ids of the sale, booking, card, ...). */
+  data?: Record<string, unknown>;
+  region?: PaymentRegion;
+}
+
+export type CollectRequest = MoneyBase &
+  (
+    | { mode: 'charge'; method?: 'card' | 'terminal'; intent: CreateIntentInput }
+    | { mode: 'capture'; paymentIntentId: string; amount?: number }
+    | { mode: 'captured'; method?: 'card' | 'terminal'; intent: PaymentIntent }
+    | { mode: 'offline'; method: MoneyMethod; amount: number; currency: string; reference?: string | null }
+  );
+
+export type RefundRequest = MoneyBase &
+  (
+    | { mode: 'provider'; paymentIntentId: string; amount: number; currency: string; reason?: string }
+    | { mode: 'offline'; method: MoneyMethod; amount: number; currency: string }
+  );
+
+const log = (ctx: Ctx, msg: string, fields: Record<string, unknown>) => ctx.log.error(msg, fields);
+
+/**
+ * Takes a payment and records it. `record` receives the collected payment and must commit its
+ * ledger write with `commitMoney` (once). With `req` null nothing is charged and `commitMoney` is a
+ * plain commit (a booking paid later, for example).
+ */
+export async function collectPayment<T>(
+  ctx: Ctx,
+  req: CollectRequest | null,
+  record: (paid: Collected | null, commitMoney: CommitMoney) => Promise<T>,
+): Promise<T> {
+  if (!req) {
+    const plain = async (statements: Stmt[], meta?: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] }) =>
+      void (await commit(ctx, statements, meta ?? {}));
+    return record(null, Object.assign(plain, { alreadyRecorded: () => undefined }));
+  }
+  const pay = payments(ctx.env, req.region);
+  let paid: Collected;
+  let madeHere = false;
+  if (req.mode === 'charge') {
+    const intent = await pay.createPaymentIntent({ captureMethod: 'automatic', confirm: true, ...req.intent });
+    if (intent.status !== 'succeeded') throw new PaymentError('card_declined', 'The payment did not complete', intent);
+    madeHere = true;
+    paid = { intent, amount: intent.amountReceived || intent.amount, currency: intent.currency, method: req.method ?? 'card', reference: intent.id };
+  } else if (req.mode === 'capture') {
+    const intent = await pay.capturePaymentIntent(req.paymentIntentId, req.amount);
+    paid = { intent, amount: req.amount ?? intent.amountReceived, currency: intent.currency, method: 'card', reference: intent.id };
+  } else if (req.mode === 'captured') {
+    if (req.intent.status !== 'succeeded' && req.intent.status !== 'requires_capture')
+      throw new PaymentError('provider_error', `The payment is ${req.intent.status}, not completed`, req.intent);
+    paid = {
+      intent: req.intent,
+      amount: req.intent.amountReceived || req.intent.amount,
+      currency: req.intent.currency,
+      method: req.method ?? 'card',
+      reference: req.intent.id,
+    };
+  } else {
+    paid = { intent: null, amount: req.amount, currency: req.currency, method: req.method, reference: req.reference ?? null };
+  }
+
+  const event: DomainEvent = {
+    type: 'payment.completed',
+    customerId: req.customerId,
+    data: {
+      kind: req.kind,
+      method: paid.method,
+      paymentIntentId: paid.intent?.id ?? null,
+      reference: paid.reference,
+      amount: toDollars(paid.amount),
+      amountCents: paid.amount,
+      currency: paid.currency,
+      ...(req.data ?? {}),
+    },
+  };
+  const { commitMoney, recorded } = moneyCommitter(ctx, event, 'payment');
+  try {
+    const out = await record(paid, commitMoney);
+    if (!recorded()) throw new Error(`payment ${paid.reference ?? req.kind} was taken but not recorded`);
+    return out;
+  } catch (err) {
+    if (!recorded() && madeHere && paid.intent) {
+      await pay
+        .refund(paid.intent.id, undefined, 'not_recorded')
+        .catch((e) => log(ctx, 'compensating refund failed', { paymentIntentId: paid.intent?.id, error: String(e) }));
+    } else if (!recorded() && paid.intent) {
+      log(ctx, 'captured payment not recorded', { paymentIntentId: paid.intent.id, kind: req.kind, error: String(err) });
+    }
+    throw err;
+  }
+}
+
+/** Gives money back and records it; `record` must commit the refund's ledger write with `commitMoney`. */
+export async function refundPayment<T>(ctx: Ctx, req: RefundRequest, record: (refund: Refunded, commitMoney: CommitMoney) => Promise<T>): Promise<T> {
+  let refund: Refunded;
+  if (req.mode === 'provider') {
+    const r = await payments(ctx.env, req.region).refund(req.paymentIntentId, req.amount, req.reason);
+    refund = { refundId: r.id, amount: r.amount, currency: req.currency, method: 'card', paymentIntentId: req.paymentIntentId };
+  } else {
+    refund = { refundId: null, amount: req.amount, currency: req.currency, method: req.method, paymentIntentId: null };
+  }
+  const event: DomainEvent = {
+    type: 'payment.refunded',
+    customerId: req.customerId,
+    data: {
+      kind: req.kind,
+      method: refund.method,
+      paymentIntentId: refund.paymentIntentId,
+      refundId: refund.refundId,
+      amount: toDollars(refund.amount),
+      amountCents: refund.amount,
+      currency: refund.currency,
+      ...(req.data ?? {}),
+    },
+  };
+  const { commitMoney, recorded } = moneyCommitter(ctx, event, 'refund');
+  try {
+    const out = await record(refund, commitMoney);
+    if (!recorded()) throw new Error(`refund ${refund.refundId ?? req.kind} was made but not recorded`);
+    return out;
+  } catch (err) {
+    if (!recorded() && req.mode === 'provider') {
+      // The money went back: the operator still gets the event, with an audit row saying the write failed.
+      log(ctx, 'refund not recorded in the ledger', { refundId: refund.refundId, kind: req.kind, error: String(err) });
+      await commit(ctx, [], {
+        audit: {
+          action: 'payment.refund_unrecorded',
+          targetType: 'payment',
+          targetId: refund.paymentIntentId,
+          customerId: req.customerId,
+          details: { refundId: refund.refundId, amount: refund.amount, kind: req.kind, error: String(err) },
+        },
+        events: [event],
+      }).catch((e) => log(ctx, 'refund event not written', { refundId: refund.refundId, error: String(e) }));
+    }
+    throw err;
+  }
+}
+
+/** Cron: drops expired Idempotency-Key records (kept 24 hours). */
+export const purgeExpiredIdempotencyKeys = (ctx: Ctx, now: Date) => purgeIdempotencyKeys(ctx.db, now.getTime());

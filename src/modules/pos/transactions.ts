@@ -1,0 +1,395 @@
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { commit } from '../../lib/commit';
+import type { Ctx } from '../../lib/context';
+import { requirePermission, tenantOf } from '../../lib/context';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { toCents, toDollars } from '../../lib/money';
+import type { Stmt } from '../../db/client';
+import { posItems, posStock, posTransactions, posVariants } from '../../db/schema/pos';
+import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
+import { collectPayment, type CollectRequest } from '../payments/service';
+import { bookingPaymentStmts, getBookingRow, insertLedger, type NewLedger } from '../bookings/service';
+import { getRenterInTenant } from '../renters/service';
+import { posFail } from './errors';
+import { insufficientStock } from './catalog';
+import { priceLines } from './pricing';
+import { locationOf, transactionInTenant } from './queries';
+import { transactionOut, type StoredLine, type TransactionRow } from './views';
+import type { PAYMENT_TYPES } from './schemas';
+
+type PaymentType = (typeof PAYMENT_TYPES)[number];
+const DRAWER = new Set<PaymentType>(['opening_float', 'paid_in', 'paid_out']);
+const isStockCheck = (err: unknown) => /CHECK constraint failed/i.test(String(err)) && String(err).includes('pos_stock_nonnegative');
+
+export interface CreateTransactionInput {
+  items: { itemId: string; variantId?: string; quantity: number }[];
+  locationId: string;
+  userId: string;
+  paymentType: PaymentType;
+  accountId?: string;
+  discountPercentage?: number;
+  discountAmount?: number;
+  settleBooking?: boolean;
+  rentalId?: string;
+  tillId?: string;
+  paymentMethodId?: string;
+  stripeCustomerId?: string;
+  paymentIntentId?: string;
+  amount?: number;
+  note?: string;
+}
+
+const bad = (message: string, field?: string) => new ApiError('bad_request', message, field ? { details: [{ field, message }] } : {});
+
+function paymentFailure(err: unknown): never {
+  if (err instanceof PaymentError) {
+    if (err.code === 'card_declined' || err.code === 'authentication_required')
+      throw new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, paymentIntentId: err.intent?.id ?? null } });
+    throw new ApiError('payment_provider_error', err.message);
+  }
+  throw err;
+}
+
+/**
+ * POST /pos/transaction. A sale is priced on the server from the catalog (see pricing.ts), its
+ * stock is taken in the same D1 batch as the sale (the stock CHECK aborts the batch rather than
+ * oversell), and it is paid through the payments service: a card is charged, a terminal intent the
+ * reader completed is verified against the total, cash is recorded, and an account sale is owed by
+ * the renter. `settleBooking` applies the payment to a booking's balance instead of booking new
+ * revenue. Drawer movements (`opening_float`, `paid_in`, `paid_out`) take `amount` and no items.
+ */
+export async function createTransaction(ctx: Ctx, input: CreateTransactionInput) {
+  const customerId = tenantOf(ctx);
+  requirePermission(ctx, 'pos');
+  const loc = await locationOf(ctx, input.locationId);
+  const currency = loc.currency;
+  const id = newId('ptx');
+  const nowIso = new Date().toISOString();
+  const type = input.paymentType;
+
+  if (DRAWER.has(type)) {
+    if (input.items.length) throw bad(`A ${type} drawer movement takes amount and no items`, 'items');
+    if (!input.amount || input.amount <= 0) throw bad(`A ${type} drawer movement needs a positive amount`, 'amount');
+    const row: TransactionRow = blankRow({ id, customerId, input, currency, nowIso, kind: type as TransactionRow['kind'], total: toCents(input.amount) });
+    await collectPayment(ctx, null, (_p, commitMoney) =>
+      commitMoney([ctx.db.insert(posTransactions).values(row)], {
+        audit: { action: `pos.drawer.${type}`, targetType: 'pos_transaction', targetId: id, details: { amount: row.total, tillId: row.tillId } },
+      }),
+    );
+    return transactionOut(row);
+  }
+
+  if (!input.items.length) throw bad('A sale needs at least one item', 'items');
+  if (input.amount !== undefined) throw bad('amount is for drawer movements; a sale is priced from its items', 'amount');
+  if (input.discountPercentage !== undefined && input.discountAmount !== undefined)
+    throw bad('Give discountPercentage or discountAmount, not both', 'discountAmount');
+
+  // Catalog lines (tenant and location scoped).
+  const itemIds = [...new Set(input.items.map((l) => l.itemId))];
+  const [items, variants] = await Promise.all([
+    ctx.db
+      .select()
+      .from(posItems)
+      .where(and(eq(posItems.customerId, customerId), eq(posItems.locationId, input.locationId), inArray(posItems.id, itemIds), isNull(posItems.deletedAt)))
+      .all(),
+    ctx.db
+      .select()
+      .from(posVariants)
+      .where(and(eq(posVariants.customerId, customerId), inArray(posVariants.itemId, itemIds), isNull(posVariants.deletedAt)))
+      .all(),
+  ]);
+  const resolved = input.items.map((l, i) => {
+    const item = items.find((it) => it.id === l.itemId);
+    if (!item) throw bad(`Unknown item ${l.itemId} at this location`, `items.${i}.itemId`);
+    const own = variants.filter((v) => v.itemId === item.id);
+    const v = l.variantId ? own.find((x) => x.id === l.variantId) : own.length === 1 ? own[0] : undefined;
+    if (!v)
+      throw bad(l.variantId ? `Unknown variant ${l.variantId} of ${item.name}` : `${item.name} has several variants: give variantId`, `items.${i}.variantId`);
+    return { line: l, item, variant: v };
+  });
+  // Stock rows: the till's own when the sale names a till that stocks the variant, else the location's.
+  const variantIds = [...new Set(resolved.map((r) => r.variant.id))];
+  const stockRows = await ctx.db.select().from(posStock).where(inArray(posStock.variantId, variantIds)).all();
+  const stockOf = (variantId: string) =>
+    (input.tillId ? stockRows.find((s) => s.variantId === variantId && s.tillId === input.tillId) : undefined) ??
+    stockRows.find((s) => s.variantId === variantId && s.tillId === '');
+  const wanted = new Map<string, number>();
+  for (const r of resolved) {
+    const st = stockOf(r.variant.id);
+    if (!st) throw bad(`No stock record for ${r.item.name} / ${r.variant.name}`);
+    wanted.set(st.id, (wanted.get(st.id) ?? 0) + r.line.quantity);
+  }
+  for (const [stockId, qty] of wanted) {
+    const st = stockRows.find((s) => s.id === stockId)!;
+    if (!st.allowNegative && st.quantity < qty) {
+      const r = resolved.find((x) => x.variant.id === st.variantId)!;
+      throw insufficientStock(`"${r.item.name} / ${r.variant.name}" (${st.quantity} left, ${qty} wanted)`);
+    }
+  }
+
+  const priced = priceLines(
+    resolved.map((r) => ({ unitPrice: r.variant.price, quantity: r.line.quantity, taxRate: r.item.taxRate })),
+    { percent: input.discountPercentage, amount: input.discountAmount !== undefined ? toCents(input.discountAmount) : undefined },
+  );
+  const lines: StoredLine[] = resolved.map((r, i) => ({
+    itemId: r.item.id,
+    variantId: r.variant.id,
+    name: r.variant.name === 'Default' ? r.item.name : `${r.item.name} / ${r.variant.name}`,
+    quantity: r.line.quantity,
+    unitPrice: r.variant.price,
+    subtotal: priced[i].subtotal,
+    discount: priced[i].discount,
+    taxRate: r.item.taxRate,
+    tax: priced[i].tax,
+    total: priced[i].total,
+    stockId: stockOf(r.variant.id)!.id,
+  }));
+  const sum = (f: (l: StoredLine) => number) => lines.reduce((s, l) => s + f(l), 0);
+  const total = sum((l) => l.total);
+
+  // Who pays.
+  let renterId: string | null = null;
+  let booking: Awaited<ReturnType<typeof getBookingRow>> | null = null;
+  if (input.settleBooking) {
+    if (!input.rentalId) throw bad('settleBooking needs rentalId', 'rentalId');
+    if (type === 'account') throw bad('An account sale cannot settle a booking (nothing is paid)', 'paymentType');
+  }
+  if (input.rentalId) {
+    booking = await getBookingRow(ctx, input.rentalId);
+    renterId = booking.renterId;
+    if (input.settleBooking && total > booking.total - booking.amountPaid)
+      throw bad(
+        `The sale (${toDollars(total).toFixed(2)}) is more than the booking's balance due (${toDollars(Math.max(0, booking.total - booking.amountPaid)).toFixed(2)})`,
+        'settleBooking',
+      );
+  }
+  if (type === 'account') {
+    if (!input.accountId) throw bad('An account sale needs accountId (the renter charged)', 'accountId');
+    renterId = (await getRenterInTenant(ctx, input.accountId)).id;
+  }
+  let terminalIntent: PaymentIntent | null = null;
+  if (type === 'card' && !input.paymentMethodId) throw bad('A card sale needs paymentMethodId', 'paymentMethodId');
+  if (type === 'terminal') {
+    if (!input.paymentIntentId) throw bad('A terminal sale needs the paymentIntentId the reader completed', 'paymentIntentId');
+    terminalIntent = await payments(ctx.env).getPaymentIntent(input.paymentIntentId);
+    if (!terminalIntent) throw notFound('Payment intent');
+    if (terminalIntent.status !== 'succeeded') throw bad(`The terminal payment is ${terminalIntent.status}, not completed`, 'paymentIntentId');
+    const used = await ctx.db.select({ id: posTransactions.id }).from(posTransactions).where(eq(posTransactions.paymentIntentId, terminalIntent.id)).get();
+    if (used) throw bad(`This terminal payment is already recorded on transaction ${used.id}`, 'paymentIntentId');
+    if (terminalIntent.amountReceived !== total)
+      throw bad(
+        `The terminal collected ${toDollars(terminalIntent.amountReceived).toFixed(2)} but the sale is ${toDollars(total).toFixed(2)}`,
+        'paymentIntentId',
+      );
+  }
+  if ((type === 'card' || type === 'terminal') && total <= 0) throw bad('A card payment needs a total above zero', 'items');
+
+  const row: TransactionRow = {
+    ...blankRow({ id, customerId, input, currency, nowIso, kind: 'sale', total }),
+    lines: lines as unknown as Record<string, unknown>[],
+    subtotal: sum((l) => l.subtotal),
+    discountTotal: sum((l) => l.discount),
+    taxTotal: sum((l) => l.tax),
+    discountPercentage: input.discountPercentage ?? null,
+    discountAmount: input.discountAmount !== undefined ? toCents(input.discountAmount) : null,
+    rentalId: input.rentalId ?? null,
+  };
+
+  const ledger = (e: Pick<NewLedger, 'entryType' | 'amount' | 'description'> & Partial<NewLedger>): NewLedger => ({
+    id: newId('led'),
+    customerId,
+    locationId: input.locationId,
+    renterId,
+    transactionId: id,
+    rentalId: null,
+    itemId: null,
+    assetId: null,
+    currency,
+    affectsBalance: true,
+    occurredAt: nowIso,
+    source: 'pos',
+    reference: id,
+    metadata: null,
+    ...e,
+  });
+  const req: CollectRequest | null =
+    type === 'account'
+      ? null
+      : type === 'card'
+        ? {
+            mode: 'charge',
+            customerId,
+            kind: 'pos_sale',
+            data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null },
+            intent: {
+              amount: total,
+              currency,
+              customerId: input.stripeCustomerId ?? null,
+              paymentMethodId: input.paymentMethodId,
+              description: `POS sale ${id}`,
+              metadata: { kind: 'pos_sale', berthCustomerId: customerId, customerId, posTransactionId: id },
+              idempotencyKey: `${id}_pos`,
+            },
+          }
+        : type === 'terminal'
+          ? {
+              mode: 'captured',
+              method: 'terminal',
+              intent: terminalIntent!,
+              customerId,
+              kind: 'pos_sale',
+              data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null },
+            }
+          : {
+              mode: 'offline',
+              method: 'cash',
+              amount: total,
+              currency,
+              reference: id,
+              customerId,
+              kind: 'pos_sale',
+              data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null },
+            };
+  try {
+    await collectPayment(ctx, total > 0 ? req : null, async (paid, commitMoney) => {
+      const final: TransactionRow = { ...row, paymentIntentId: paid?.intent?.id ?? null };
+      const stmts: Stmt[] = [ctx.db.insert(posTransactions).values(final)];
+      for (const [stockId, qty] of wanted)
+        stmts.push(
+          ctx.db
+            .update(posStock)
+            .set({ quantity: sql`${posStock.quantity} - ${qty}`, updatedAt: nowIso })
+            .where(eq(posStock.id, stockId)),
+        );
+      const entries: NewLedger[] = [];
+      if (input.settleBooking && booking) {
+        stmts.push(
+          ...bookingPaymentStmts(ctx, booking, {
+            amount: total,
+            source: `pos_${type}`,
+            reference: paid?.reference ?? id,
+            description: `Paid at the point of sale (${type})`,
+            metadata: { posTransactionId: id },
+          }),
+        );
+      } else {
+        for (const l of lines)
+          entries.push(
+            ledger({
+              entryType: 'revenue',
+              amount: l.subtotal,
+              description: `POS: ${l.name} x${l.quantity}`,
+              metadata: { posItemId: l.itemId, variantId: l.variantId, quantity: l.quantity },
+            }),
+          );
+        if (final.discountTotal) entries.push(ledger({ entryType: 'discount', amount: -final.discountTotal, description: 'POS discount' }));
+        if (final.taxTotal) entries.push(ledger({ entryType: 'tax', amount: final.taxTotal, description: 'POS tax' }));
+        if (type !== 'account' && total > 0)
+          entries.push(ledger({ entryType: 'payment', amount: -total, description: `POS payment (${type})`, source: type, reference: paid?.reference ?? id }));
+      }
+      stmts.push(...insertLedger(ctx, entries));
+      await commitMoney(stmts, {
+        audit: {
+          action: 'pos.sale',
+          targetType: 'pos_transaction',
+          targetId: id,
+          details: { total, paymentType: type, lines: lines.length, rentalId: input.rentalId ?? null },
+        },
+      });
+      Object.assign(row, final);
+    });
+  } catch (err) {
+    if (isStockCheck(err)) throw insufficientStock('an item of this sale (sold by another sale at the same moment)');
+    if (/UNIQUE/i.test(String(err)) && String(err).includes('pos_transactions.payment_intent_id'))
+      throw bad('This terminal payment is already recorded on another transaction', 'paymentIntentId');
+    paymentFailure(err);
+  }
+  return transactionOut(row);
+}
+
+function blankRow(o: {
+  id: string;
+  customerId: string;
+  input: CreateTransactionInput;
+  currency: string;
+  nowIso: string;
+  kind: TransactionRow['kind'];
+  total: number;
+}): TransactionRow {
+  return {
+    id: o.id,
+    customerId: o.customerId,
+    locationId: o.input.locationId,
+    tillId: o.input.tillId ?? null,
+    userId: o.input.userId,
+    kind: o.kind,
+    paymentType: o.kind === 'sale' ? o.input.paymentType : 'cash',
+    accountId: o.input.accountId ?? null,
+    rentalId: o.input.rentalId ?? null,
+    settleBooking: o.input.settleBooking ?? false,
+    currency: o.currency,
+    lines: [],
+    subtotal: o.total,
+    discountTotal: 0,
+    taxTotal: 0,
+    total: o.total,
+    refundedAmount: 0,
+    discountPercentage: null,
+    discountAmount: null,
+    paymentIntentId: null,
+    note: o.input.note ?? null,
+    settled: false,
+    settledAt: null,
+    settlementId: null,
+    createdAt: o.nowIso,
+  };
+}
+
+export async function listTransactions(ctx: Ctx, q: { locationId: string; tillId?: string; limit: number; offset: number }) {
+  const customerId = tenantOf(ctx);
+  await locationOf(ctx, q.locationId);
+  const where = and(
+    eq(posTransactions.customerId, customerId),
+    eq(posTransactions.locationId, q.locationId),
+    q.tillId ? eq(posTransactions.tillId, q.tillId) : undefined,
+  );
+  const [rows, total] = await Promise.all([
+    ctx.db.select().from(posTransactions).where(where).orderBy(desc(posTransactions.createdAt), desc(posTransactions.id)).limit(q.limit).offset(q.offset).all(),
+    ctx.db.select({ n: count() }).from(posTransactions).where(where).get(),
+  ]);
+  return { data: rows.map(transactionOut), total: total?.n ?? 0, limit: q.limit, offset: q.offset };
+}
+
+export async function getTransaction(ctx: Ctx, transactionId: string) {
+  return transactionOut(await transactionInTenant(ctx, tenantOf(ctx), transactionId));
+}
+
+/** GET /pos/transactions/rental/{rentalId}: the POS transactions of a booking (an unknown or foreign rental answers 404). */
+export async function transactionsOfRental(ctx: Ctx, rentalId: string) {
+  const customerId = tenantOf(ctx);
+  await getBookingRow(ctx, rentalId);
+  const rows = await ctx.db
+    .select()
+    .from(posTransactions)
+    .where(and(eq(posTransactions.customerId, customerId), eq(posTransactions.rentalId, rentalId)))
+    .orderBy(desc(posTransactions.createdAt))
+    .all();
+  return { data: rows.map(transactionOut) };
+}
+
+/** PUT /pos/transaction/settle: closes one transaction (no refunds after); 400 when it is settled already. */
+export async function settleTransaction(ctx: Ctx, transactionId: string) {
+  const customerId = tenantOf(ctx);
+  requirePermission(ctx, 'pos');
+  const t = await transactionInTenant(ctx, customerId, transactionId);
+  const now = new Date().toISOString();
+  const res = await ctx.db
+    .update(posTransactions)
+    .set({ settled: true, settledAt: now })
+    .where(and(eq(posTransactions.id, t.id), eq(posTransactions.customerId, customerId), eq(posTransactions.settled, false)))
+    .run();
+  if ((res.meta.changes ?? 0) !== 1) throw posFail('already_settled', `Transaction ${t.id} is settled already`);
+  await commit(ctx, [], { audit: { action: 'pos.settle', targetType: 'pos_transaction', targetId: t.id } });
+  return transactionOut({ ...t, settled: true, settledAt: now });
+}

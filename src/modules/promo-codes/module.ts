@@ -1,0 +1,17 @@
+import { defineModule } from '../../lib/module';
+import router from './index';
+import { promoErrors } from './errors';
+import { releaseBookingUse } from './service';
+
+export default defineModule({
+  name: 'promo-codes',
+  router,
+  errors: promoErrors.table,
+  hooks: { 'capacity.released': releaseBookingUse },
+  tags: [
+    {
+      name: 'Promo codes and gift cards',
+      description: `Promo codes (percent or amount off, usage limits, scope, affiliate commission) and gift cards (a balance ledger), one code per operator case-insensitively. Uses are single conditional SQL changes, so parallel uses never pass a limit or a balance. \`POST /coreBooking/book\` honours codes (\`discountDetails.promoCode\`) through the same count and gives the use back when the booking is cancelled. Gift cards are sold online through public endpoints and the payment provider's webhook.`,
+    },
+  ],
+});

@@ -1,0 +1,280 @@
+import type { z } from '@hono/zod-openapi';
+import type { Ctx } from '../../lib/context';
+import { requirePermission, tenantOf } from '../../lib/context';
+import { commit, type DomainEvent } from '../../lib/commit';
+import { ApiError } from '../../lib/errors';
+import { newId, randomString } from '../../lib/ids';
+import type { Stmt } from '../../db/client';
+import { slipReservationChanges, slipReservations } from '../../db/schema/slip-reservations';
+import { getRenterInTenant, isRenterEmailConflict, renterUpsert } from '../renters/service';
+import { getSlipRow, slipOccupancyStmt } from '../slips/service';
+import type * as s from './schemas';
+import { isReservationRace, raceError, reservationChange } from './changes';
+import { chargeDelta } from './ledger';
+import { isSlipConflict, releaseSlip, reserveSlip, slipBackstopConflict, type SlipLockEntry } from './lock';
+import { depositFor } from './pricing';
+import { getReservationRow, reservationView } from './queries';
+import { boatOf, checkDates, quote, requireFit, requireOpen, settingsOf, totalsOf } from './quote';
+import { isBlocking } from './types';
+import type { ReservationRow } from './views';
+
+/** A reservation change plus the ledger entries that bring the posted charges to the new totals (one batch). */
+export function changeWithLedger(ctx: Ctx, r: ReservationRow, patch: Partial<ReservationRow>, action: string, details?: Record<string, unknown>) {
+  const ledger = chargeDelta(ctx, { ...r, ...patch });
+  const { row, stmts } = reservationChange(ctx, r, { ...patch, postedCharges: ledger.posted }, action, details);
+  return { row, stmts: [...stmts, ...ledger.stmts] };
+}
+
+const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+const newNumber = () => `SR-${randomString(7, NUMBER_ALPHABET)}`;
+
+/** The webhook sent for reservation changes (slip reservations are bookings of a marina unit). */
+export function reservationEvent(type: DomainEvent['type'], r: ReservationRow, extra: Record<string, unknown> = {}): DomainEvent {
+  return {
+    type,
+    customerId: r.customerId,
+    data: {
+      kind: 'slip_reservation',
+      reservationId: r.id,
+      reservationNumber: r.reservationNumber,
+      locationId: r.locationId,
+      slipId: r.slipId,
+      renterId: r.renterId,
+      status: r.status,
+      rateType: r.rateType,
+      arrivalDate: r.arrivalDate,
+      departureDate: r.departureDate,
+      totalCents: r.totalCents,
+      ...extra,
+    },
+  };
+}
+
+/**
+ * Runs a write that makes `r` hold `slipId` for its nights: reserve in the unit's lock, build and
+ * commit the batch, release. The trigger backstop and a version race both answer 409.
+ */
+export async function underSlipLock<T>(
+  ctx: Ctx,
+  req: { slipId: string; reservationId: string; arrivalDate: string; departureDate: string },
+  write: (entry: SlipLockEntry) => Promise<T>,
+): Promise<T> {
+  const entry = await reserveSlip(ctx.env, { customerId: tenantOf(ctx), ...req });
+  try {
+    return await write(entry);
+  } catch (err) {
+    if (isSlipConflict(err)) throw slipBackstopConflict();
+    if (isReservationRace(err)) throw raceError();
+    throw err;
+  } finally {
+    await releaseSlip(ctx.env, entry);
+  }
+}
+
+async function renterFor(
+  ctx: Ctx,
+  input: z.output<typeof s.CreateBody>,
+): Promise<{ id: string; snapshot: ReservationRow['renter']; stmts: Stmt[]; events: DomainEvent[] }> {
+  const customerId = tenantOf(ctx);
+  if (input.renterId) {
+    const r = await getRenterInTenant(ctx, input.renterId);
+    return { id: r.id, snapshot: { firstName: r.firstName, lastName: r.lastName, email: r.email, phone: r.phone }, stmts: [], events: [] };
+  }
+  if (!input.renter)
+    throw new ApiError('validation_failed', 'Give renterId or renter', {
+      details: [{ field: 'renter', code: 'required', message: 'renterId or renter is required' }],
+    });
+  const up = await renterUpsert(ctx, { customerId, ...input.renter, phone: input.renter.phone });
+  return {
+    id: up.renterId,
+    snapshot: { firstName: input.renter.firstName, lastName: input.renter.lastName, email: input.renter.email, phone: input.renter.phone ?? null },
+    stmts: up.statements,
+    events: up.events,
+  };
+}
+
+export async function createReservation(ctx: Ctx, input: z.output<typeof s.CreateBody>) {
+  requirePermission(ctx, 'marina');
+  checkDates(input.arrivalDate, input.departureDate);
+  const slip = await getSlipRow(ctx, input.slipId);
+  requireOpen(slip);
+  const settings = await settingsOf(ctx, slip.locationId);
+  const boat = boatOf(input.boat);
+  const fit = requireFit(slip, boat, settings, input.overrideFit);
+  const price = quote(slip, settings, { rateType: input.rateType, arrivalDate: input.arrivalDate, departureDate: input.departureDate, boat }, input);
+  const status = input.status ?? (settings.approvalRequired ? 'pending' : 'confirmed');
+  const id = newId('srv');
+  for (let attempt = 0; ; attempt++) {
+    const renter = await renterFor(ctx, input);
+    const now = new Date().toISOString();
+    let row: ReservationRow = {
+      id,
+      customerId: slip.customerId,
+      locationId: slip.locationId,
+      reservationNumber: newNumber(),
+      slipId: slip.id,
+      renterId: renter.id,
+      renter: renter.snapshot,
+      status,
+      rateType: input.rateType,
+      arrivalDate: input.arrivalDate,
+      departureDate: input.departureDate,
+      boat,
+      ...totalsOf(price),
+      currency: 'usd',
+      depositCents: depositFor(settings.deposit, price),
+      amountPaidCents: 0,
+      amountRefundedCents: 0,
+      postedCharges: {},
+      recognizedThrough: null,
+      holdExpiresAt: null,
+      billSentAt: null,
+      confirmedAt: status === 'confirmed' ? now : null,
+      checkedInAt: null,
+      checkedOutAt: null,
+      cancelledAt: null,
+      cancellationReason: null,
+      expiredAt: null,
+      contractStatus: 'none',
+      contractId: null,
+      contractSignedAt: null,
+      notes: input.notes ?? null,
+      source: 'staff',
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const ledger = chargeDelta(ctx, row);
+    row = { ...row, postedCharges: ledger.posted };
+    try {
+      return await underSlipLock(ctx, { slipId: slip.id, reservationId: id, arrivalDate: row.arrivalDate, departureDate: row.departureDate }, async () => {
+        await commit(
+          ctx,
+          [
+            ...renter.stmts,
+            ctx.db.insert(slipReservations).values(row),
+            ctx.db.insert(slipReservationChanges).values({
+              id: `${id}_v1`,
+              customerId: row.customerId,
+              reservationId: id,
+              version: 1,
+              action: 'create',
+              details: { status, overrideFit: fit.length ? fit : undefined },
+              actorId: ctx.principal.userId ?? ctx.principal.credentialId,
+            }),
+            ...ledger.stmts,
+          ],
+          {
+            audit: {
+              action: 'slip_reservation.create',
+              targetType: 'slip_reservation',
+              targetId: id,
+              details: { slipId: slip.id, number: row.reservationNumber, totalCents: row.totalCents, ...(fit.length ? { fitOverridden: fit } : {}) },
+            },
+            events: [...renter.events, reservationEvent('booking.created', row)],
+          },
+        );
+        return reservationView(ctx, row);
+      });
+    } catch (err) {
+      // A first-time renter created by a racing request, or a reservation number drawn twice: retry once.
+      const retry =
+        isRenterEmailConflict(err) || /UNIQUE constraint failed: slip_reservations\.customer_id, slip_reservations\.reservation_number/.test(String(err));
+      if (retry && attempt < 2) continue;
+      throw err;
+    }
+  }
+}
+
+const PRICE_FIELDS = ['ratePerFootCents', 'fees', 'utilities', 'taxRatePercent', 'discountCents'] as const;
+
+export async function updateReservation(ctx: Ctx, id: string, input: z.output<typeof s.UpdateBody>) {
+  requirePermission(ctx, 'marina');
+  const r = await getReservationRow(ctx, id);
+  if (r.status === 'cancelled' || r.status === 'checked_out' || r.status === 'expired')
+    throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation cannot be changed`);
+  const arrivalDate = input.arrivalDate ?? r.arrivalDate;
+  const departureDate = input.departureDate ?? r.departureDate;
+  checkDates(arrivalDate, departureDate);
+  if (r.status === 'checked_in' && arrivalDate !== r.arrivalDate)
+    throw new ApiError('invalid_state', 'The boat is checked in: the arrival date cannot change (the departure date can)');
+  const slip = await getSlipRow(ctx, r.slipId);
+  const settings = await settingsOf(ctx, r.locationId);
+  const boat = input.boat ? boatOf({ ...r.boat, ...input.boat } as typeof r.boat) : r.boat;
+  if (input.boat) requireFit(slip, boat, settings, input.overrideFit);
+  const rateType = input.rateType ?? r.rateType;
+  const datesChanged = arrivalDate !== r.arrivalDate || departureDate !== r.departureDate;
+  const reprice = datesChanged || input.boat?.loaFt !== undefined || input.rateType !== undefined || PRICE_FIELDS.some((k) => input[k] !== undefined);
+  const patch: Partial<ReservationRow> = { arrivalDate, departureDate, boat, rateType };
+  if (input.notes !== undefined) patch.notes = input.notes;
+  if (reprice) {
+    const price = quote(
+      slip,
+      settings,
+      { rateType, arrivalDate, departureDate, boat },
+      {
+        ratePerFootCents: input.ratePerFootCents ?? (input.rateType !== undefined ? undefined : r.pricing.ratePerFootCents),
+        fees: input.fees ?? r.pricing.fees,
+        utilities: input.utilities ?? r.pricing.utilities,
+        taxRatePercent: input.taxRatePercent ?? r.pricing.taxRatePercent,
+        discountCents: input.discountCents ?? r.pricing.discountCents,
+      },
+    );
+    Object.assign(patch, totalsOf(price), { depositCents: depositFor(settings.deposit, price) });
+  }
+  const fields = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined && k !== 'overrideFit');
+  if (!fields.length) throw new ApiError('no_changes', 'Give at least one field to change');
+  const write = async () => {
+    const { row, stmts } = changeWithLedger(ctx, r, patch, 'update', { fields });
+    await commit(ctx, stmts, {
+      audit: { action: 'slip_reservation.update', targetType: 'slip_reservation', targetId: r.id, details: { fields, totalCents: row.totalCents } },
+      events: [reservationEvent('booking.updated', row, { fields })],
+    });
+    return reservationView(ctx, row);
+  };
+  // New nights go through the unit's lock; other changes are a plain compare-and-swap.
+  if (datesChanged && isBlocking(r, Date.now())) return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate, departureDate }, write);
+  try {
+    return await write();
+  } catch (err) {
+    if (isReservationRace(err)) throw raceError();
+    throw err;
+  }
+}
+
+export async function transferReservation(ctx: Ctx, id: string, input: z.output<typeof s.TransferBody>) {
+  requirePermission(ctx, 'marina');
+  const r = await getReservationRow(ctx, id);
+  if (!['pending', 'awaiting_payment', 'confirmed', 'checked_in'].includes(r.status))
+    throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation cannot be transferred`);
+  if (input.slipId === r.slipId) throw new ApiError('bad_request', 'The reservation is already on this unit');
+  const target = await getSlipRow(ctx, input.slipId);
+  if (target.locationId !== r.locationId) throw new ApiError('bad_request', 'Transfers stay within the location of the reservation');
+  requireOpen(target);
+  const settings = await settingsOf(ctx, r.locationId);
+  const fit = requireFit(target, r.boat, settings, input.overrideFit);
+  const patch: Partial<ReservationRow> = { slipId: target.id };
+  if (input.reprice) {
+    const price = quote(target, settings, r, {
+      fees: r.pricing.fees,
+      utilities: r.pricing.utilities,
+      taxRatePercent: r.pricing.taxRatePercent,
+      discountCents: r.pricing.discountCents,
+    });
+    Object.assign(patch, totalsOf(price), { depositCents: depositFor(settings.deposit, price) });
+  }
+  return await underSlipLock(ctx, { slipId: target.id, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, async () => {
+    const { row, stmts } = changeWithLedger(ctx, r, patch, 'transfer', { from: r.slipId, to: target.id, reason: input.reason ?? null });
+    const occupancy = r.status === 'checked_in' ? [slipOccupancyStmt(ctx, r.slipId, false), slipOccupancyStmt(ctx, target.id, true)] : [];
+    await commit(ctx, [...stmts, ...occupancy], {
+      audit: {
+        action: 'slip_reservation.transfer',
+        targetType: 'slip_reservation',
+        targetId: r.id,
+        details: { from: r.slipId, to: target.id, reprice: input.reprice, ...(fit.length ? { fitOverridden: fit } : {}) },
+      },
+      events: [reservationEvent('booking.updated', row, { transferredFrom: r.slipId })],
+    });
+    return reservationView(ctx, row);
+  });
+}

@@ -1,0 +1,10 @@
+import { defineErrors } from '../../lib/errors';
+
+export const reservationErrors = defineErrors({
+  slip_does_not_fit: { status: 409, meaning: 'The boat does not fit the unit; `fit` lists each dimension that fails and by how much' },
+  slip_closed: { status: 409, meaning: 'The unit is in maintenance or out of service' },
+  refund_exceeds_paid: { status: 409, meaning: 'A refund larger than what is left of the payment (or of what was paid)' },
+  has_payments: { status: 409, meaning: 'Money is still held for the reservation; refund it first' },
+  nothing_to_bill: { status: 409, meaning: 'The reservation owes nothing' },
+  already_recognized: { status: 409, meaning: 'The revenue of these months was already recognised' },
+});

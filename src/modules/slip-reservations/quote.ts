@@ -1,0 +1,99 @@
+import type { Ctx } from '../../lib/context';
+import { ApiError } from '../../lib/errors';
+import type { SlipBoat, SlipChargeLine } from '../../db/schema/slip-reservations';
+import { getSlipSettings, type RateType, type SlipSettings } from '../marina-settings/service';
+import { CLOSED_SLIP_STATUSES, fitUnit, type FitRefusal, type SlipRow } from '../slips/service';
+import { reservationErrors } from './errors';
+import { nightsBetween, priceReservation, type PriceResult } from './pricing';
+
+const RATE_KEY: Record<RateType, 'nightlyPerFootCents' | 'monthlyPerFootCents' | 'seasonalPerFootCents' | 'annualPerFootCents'> = {
+  nightly: 'nightlyPerFootCents',
+  monthly: 'monthlyPerFootCents',
+  seasonal: 'seasonalPerFootCents',
+  annual: 'annualPerFootCents',
+};
+
+/** The rate per foot of a unit for a rate type: the unit's own, else the location's. */
+export const rateOf = (slip: SlipRow, settings: SlipSettings, rateType: RateType) => slip.rates?.[RATE_KEY[rateType]] ?? settings.rates[RATE_KEY[rateType]];
+
+/** Billable length: max(boat LOA, slip length). */
+export const billableLength = (slip: SlipRow, boat: Pick<SlipBoat, 'loaFt'>) => Math.max(boat.loaFt, slip.lengthFt ?? 0);
+
+export function checkDates(arrivalDate: string, departureDate: string) {
+  if (!(departureDate > arrivalDate))
+    throw new ApiError('validation_failed', 'departureDate must be after arrivalDate', {
+      details: [{ field: 'departureDate', message: 'must be after arrivalDate' }],
+    });
+  if (nightsBetween(arrivalDate, departureDate) > 3 * 366)
+    throw new ApiError('validation_failed', 'A reservation covers at most three years', { details: [{ field: 'departureDate', message: 'at most 3 years' }] });
+}
+
+/** 409 `slip_does_not_fit` with every failing dimension, unless the staff override it. */
+export function requireFit(slip: SlipRow, boat: SlipBoat, settings: SlipSettings, override: boolean): FitRefusal[] {
+  const fit = fitUnit(slip, boat, settings.clearances);
+  if (fit.length && !override)
+    throw reservationErrors.fail('slip_does_not_fit', `The boat does not fit unit ${slip.unitNumber}: ${fit.map((f) => f.message).join('; ')}`, {
+      extra: { fit },
+    });
+  return fit;
+}
+
+export function requireOpen(slip: SlipRow) {
+  if (CLOSED_SLIP_STATUSES.includes(slip.status))
+    throw reservationErrors.fail('slip_closed', `Unit ${slip.unitNumber} is ${slip.status.replace(/_/g, ' ')} and takes no reservations`);
+}
+
+export interface PricingOverrides {
+  ratePerFootCents?: number;
+  fees?: SlipChargeLine[];
+  utilities?: SlipChargeLine[];
+  taxRatePercent?: number;
+  discountCents?: number;
+}
+
+export function quote(
+  slip: SlipRow,
+  settings: SlipSettings,
+  r: { rateType: RateType; arrivalDate: string; departureDate: string; boat: SlipBoat },
+  o: PricingOverrides,
+): PriceResult {
+  return priceReservation({
+    rateType: r.rateType,
+    arrivalDate: r.arrivalDate,
+    departureDate: r.departureDate,
+    ratePerFootCents: o.ratePerFootCents ?? rateOf(slip, settings, r.rateType),
+    billableLengthFt: billableLength(slip, r.boat),
+    fees: o.fees ?? settings.fees,
+    utilities: o.utilities ?? settings.utilities,
+    taxRatePercent: o.taxRatePercent ?? settings.taxRatePercent,
+    discountCents: o.discountCents ?? 0,
+  });
+}
+
+export const settingsOf = (ctx: Ctx, locationId: string) => getSlipSettings(ctx, locationId);
+
+export function boatOf(b: Partial<SlipBoat> & { vesselName: string; loaFt: number }): SlipBoat {
+  return {
+    vesselName: b.vesselName,
+    loaFt: b.loaFt,
+    beamFt: b.beamFt ?? null,
+    draftFt: b.draftFt ?? null,
+    airDraftFt: b.airDraftFt ?? null,
+    registration: b.registration ?? null,
+    make: b.make ?? null,
+    model: b.model ?? null,
+    year: b.year ?? null,
+    vesselType: b.vesselType ?? null,
+  };
+}
+
+/** The money fields of a reservation row from a price. */
+export const totalsOf = (p: PriceResult) => ({
+  pricing: p.pricing,
+  baseCents: p.baseCents,
+  feesCents: p.feesCents,
+  utilitiesCents: p.utilitiesCents,
+  discountCents: p.discountCents,
+  taxCents: p.taxCents,
+  totalCents: p.totalCents,
+});

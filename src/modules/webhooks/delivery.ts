@@ -1,0 +1,212 @@
+import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { dispatchEvents } from '../../lib/commit';
+import { newId } from '../../lib/ids';
+import { hmacSha256Hex } from '../../lib/crypto';
+import { safeFetch } from '../../adapters/http';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema/events';
+import type { DeliveryRow } from './views';
+
+export const RETRY_WINDOW_MS = 3 * 24 * 3600_000;
+export const MAX_DELAY_S = 6 * 3600;
+/** Delay before attempt n+1 after n failed attempts: 30 s doubling, capped at 6 h. */
+export const backoffSeconds = (attempts: number) => Math.min(MAX_DELAY_S, 30 * 2 ** Math.max(0, attempts - 1));
+
+/** Fields a reseller may see about an operator's booking: capacity and time, never renter data or prices. */
+const RESELLER_FIELDS = [
+  'rentalId',
+  'bookingId',
+  'transactionId',
+  'itemId',
+  'inventoryId',
+  'productId',
+  'locationId',
+  'start',
+  'end',
+  'startTime',
+  'endTime',
+  'quantity',
+  'participants',
+  'seats',
+  'assetIds',
+  'status',
+  'source',
+  'previous',
+  'localDate',
+];
+
+export function redactForReseller(payload: Record<string, unknown>): Record<string, unknown> {
+  const data = (payload.data ?? {}) as Record<string, unknown>;
+  const pick = (o: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(o)
+        .filter(([k]) => RESELLER_FIELDS.includes(k))
+        .map(([k, v]) => [k, k === 'previous' && v && typeof v === 'object' ? pick(v as Record<string, unknown>) : v] as [string, unknown]),
+    );
+  const inner = (data.booking && typeof data.booking === 'object' ? data.booking : data) as Record<string, unknown>;
+  return { ...payload, data: pick(inner) };
+}
+
+/** Creates one delivery per subscribed endpoint and attempts each once; failures are re-queued with backoff. */
+export async function fanOut(ctx: Ctx, eventId: string): Promise<void> {
+  const db = ctx.db;
+  const event = await db.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).get();
+  if (!event) return;
+  if (!event.dispatchedAt) await db.update(webhookEvents).set({ dispatchedAt: new Date().toISOString() }).where(eq(webhookEvents.id, eventId));
+  const endpoints = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.customerId, event.customerId), eq(webhookEndpoints.status, 'active')))
+    .all();
+  const target = event.type === 'webhook.test' ? (event.payload.data as { endpointId?: string })?.endpointId : undefined;
+  const subscribed = endpoints.filter((e) => (target ? e.id === target : e.events.includes('*') || e.events.includes(event.type)));
+  if (!subscribed.length) return;
+  const now = new Date().toISOString();
+  // One original delivery per (event, endpoint), even when the queue hands us the event twice.
+  await db
+    .insert(webhookDeliveries)
+    .values(
+      subscribed.map((e) => ({
+        id: newId('whd'),
+        dedupeKey: `${eventId}:${e.id}`,
+        customerId: event.customerId,
+        eventId,
+        endpointId: e.id,
+        eventType: event.type,
+        status: 'pending' as const,
+        nextAttemptAt: now,
+      })),
+    )
+    .onConflictDoNothing();
+  const pending = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.eventId, eventId),
+        isNull(webhookDeliveries.replayOf),
+        eq(webhookDeliveries.status, 'pending'),
+        eq(webhookDeliveries.attempts, 0),
+      ),
+    )
+    .all();
+  await Promise.all(pending.map((d) => attemptDelivery(ctx, d.id)));
+}
+
+/** One delivery attempt: signs, posts, logs the attempt, then succeeds, schedules a retry, or gives up after 3 days. */
+export async function attemptDelivery(ctx: Ctx, deliveryId: string): Promise<DeliveryRow['status'] | 'missing'> {
+  const db = ctx.db;
+  const d = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+  if (!d) return 'missing';
+  if (d.status === 'succeeded' || d.status === 'failed') return d.status;
+  const [ep, event] = await Promise.all([
+    db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, d.endpointId)).get(),
+    db.select().from(webhookEvents).where(eq(webhookEvents.id, d.eventId)).get(),
+  ]);
+  const nowMs = Date.now();
+  const attempt = d.attempts + 1;
+  const firstAttemptAt = d.firstAttemptAt ?? new Date(nowMs).toISOString();
+  if (!ep || !event || ep.status !== 'active') {
+    await db
+      .update(webhookDeliveries)
+      .set({
+        status: 'failed',
+        lastError: !ep ? 'endpoint deleted' : ep.status !== 'active' ? 'endpoint disabled' : 'event missing',
+        completedAt: new Date(nowMs).toISOString(),
+      })
+      .where(eq(webhookDeliveries.id, d.id));
+    return 'failed';
+  }
+  const body = JSON.stringify(ep.ownerType === 'channel' ? redactForReseller(event.payload) : event.payload);
+  const timestamp = Math.floor(nowMs / 1000).toString();
+  const signature = await hmacSha256Hex(ep.secret, `${timestamp}.${body}`);
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  const started = Date.now();
+  try {
+    const res = await safeFetch(ctx.env, ep.url, {
+      method: 'POST',
+      timeoutMs: 10_000,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Berth-Webhooks/1.0',
+        'X-Service-Signature': signature,
+        'X-Service-Timestamp': timestamp,
+        'X-Service-Event-Id': event.id,
+        'X-Service-Event-Type': event.type,
+        'X-Service-Delivery-Id': d.id,
+      },
+      body,
+    });
+    statusCode = res.status;
+    if (!res.ok) error = `HTTP ${res.status}`;
+    await res.body?.cancel();
+  } catch (err) {
+    error = (err as Error).message || String(err);
+  }
+  const durationMs = Date.now() - started;
+  const attemptRow = db.insert(webhookAttempts).values({ id: newId('wha'), deliveryId: d.id, attempt, statusCode, error, durationMs });
+  if (!error) {
+    await db.batch([
+      attemptRow,
+      db
+        .update(webhookDeliveries)
+        .set({
+          status: 'succeeded',
+          attempts: attempt,
+          lastStatusCode: statusCode,
+          lastError: null,
+          firstAttemptAt,
+          nextAttemptAt: null,
+          completedAt: new Date().toISOString(),
+        })
+        .where(eq(webhookDeliveries.id, d.id)),
+    ]);
+    return 'succeeded';
+  }
+  const delay = backoffSeconds(attempt);
+  const giveUp = nowMs + delay * 1000 - Date.parse(firstAttemptAt) > RETRY_WINDOW_MS;
+  await db.batch([
+    attemptRow,
+    db
+      .update(webhookDeliveries)
+      .set({
+        status: giveUp ? 'failed' : 'retrying',
+        attempts: attempt,
+        lastStatusCode: statusCode,
+        lastError: error,
+        firstAttemptAt,
+        nextAttemptAt: giveUp ? null : new Date(nowMs + delay * 1000).toISOString(),
+        completedAt: giveUp ? new Date().toISOString() : null,
+      })
+      .where(eq(webhookDeliveries.id, d.id)),
+  ]);
+  if (!giveUp) await ctx.env.EVENTS_QUEUE.send({ kind: 'webhook.deliver', deliveryId: d.id }, { delaySeconds: delay });
+  return giveUp ? 'failed' : 'retrying';
+}
+
+/** Cron: re-dispatch events whose queue send was lost and deliveries whose retry message was lost. */
+export async function sweepWebhooks(ctx: Ctx): Promise<{ events: number; deliveries: number }> {
+  const db = ctx.db;
+  const cutoff = new Date(Date.now() - 60_000).toISOString();
+  const events = await db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(and(isNull(webhookEvents.dispatchedAt), lt(webhookEvents.createdAt, cutoff)))
+    .limit(500)
+    .all();
+  if (events.length)
+    await dispatchEvents(
+      ctx,
+      events.map((e) => e.id),
+    );
+  const lost = new Date(Date.now() - 15 * 60_000).toISOString();
+  const stuck = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(inArray(webhookDeliveries.status, ['pending', 'retrying']), lt(webhookDeliveries.nextAttemptAt, lost)))
+    .limit(500)
+    .all();
+  for (const s of stuck) await ctx.env.EVENTS_QUEUE.send({ kind: 'webhook.deliver', deliveryId: s.id });
+  return { events: events.length, deliveries: stuck.length };
+}

@@ -1,0 +1,122 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Env } from '../env';
+import { SEED, type SeedStep } from './types';
+import { getDb } from '../db/client';
+import { systemCtx } from '../lib/context';
+import { memberships, membershipTiers, organizations } from '../db/schema/memberships';
+import { affiliates } from '../db/schema/affiliates';
+import { renters } from '../db/schema/bookings';
+import { createMembership } from '../modules/memberships/service';
+
+const DEMO = SEED.demo;
+
+/** Fixed ids of the sandbox's membership records (README examples use them). */
+export const DEMO_MEMBERSHIPS = {
+  clubTier: 'mtr_demo_captains_club',
+  basicTier: 'mtr_demo_marina_basic',
+  organization: 'org_demo_biscayne_sailing',
+  affiliate: 'SUNNY-DAYS',
+  memberEmail: 'alice.jones@renter.test',
+} as const;
+
+/**
+ * Two tiers (the public "Captain's Club" with a 10% booking discount, monthly credits, pauses and
+ * family members; "Marina Basic"), an organization, an affiliate, and an active membership of the
+ * demo renter Alice Jones (paid with the simulator's test card). Idempotent.
+ */
+async function seedMemberships(env: Env): Promise<boolean> {
+  const db = getDb(env.DB);
+  const ids = DEMO_MEMBERSHIPS;
+  const have = await db
+    .select({ id: membershipTiers.id })
+    .from(membershipTiers)
+    .where(inArray(membershipTiers.id, [ids.clubTier, ids.basicTier]))
+    .all();
+  let wrote = false;
+  if (have.length < 2) {
+    await db.batch([
+      db
+        .insert(membershipTiers)
+        .values({
+          id: ids.clubTier,
+          customerId: DEMO.customerId,
+          name: "Captain's Club",
+          description: '10% off every rental, 10 dollars of credits a month, bring your family.',
+          monthlyPrice: 4900,
+          yearlyPrice: 49000,
+          benefits: { discountPercentage: 10, creditsPerPeriod: 1000, perks: ['Priority boarding', 'Free fuel top-up'] },
+          pausePolicy: { enabled: true, maxPausesPerYear: 2, maxPauseDays: 60 },
+          familyOptions: { enabled: true, maxMembers: 3 },
+          allowedMemberTypes: ['individual', 'family', 'organization'],
+          displayOrder: 1,
+          isPublic: true,
+        })
+        .onConflictDoNothing(),
+      db
+        .insert(membershipTiers)
+        .values({
+          id: ids.basicTier,
+          customerId: DEMO.customerId,
+          name: 'Marina Basic',
+          description: '5% off rentals.',
+          monthlyPrice: 1900,
+          yearlyPrice: 19000,
+          benefits: { discountPercentage: 5 },
+          displayOrder: 2,
+          isPublic: true,
+        })
+        .onConflictDoNothing(),
+      db
+        .insert(organizations)
+        .values({
+          id: ids.organization,
+          customerId: DEMO.customerId,
+          name: 'Biscayne Sailing Club',
+          contactEmail: 'office@biscayne-sailing.test',
+          contactName: 'Sam Skipper',
+          maxAuthorizedRenters: 10,
+        })
+        .onConflictDoNothing(),
+      db
+        .insert(affiliates)
+        .values({
+          id: ids.affiliate,
+          customerId: DEMO.customerId,
+          name: 'Sunny Days Blog',
+          email: 'hello@sunnydays.test',
+          percentageEarned: 8,
+          customAffiliateId: ids.affiliate,
+        })
+        .onConflictDoNothing(),
+    ]);
+    wrote = true;
+  }
+  const alice = await db
+    .select({ id: renters.id })
+    .from(renters)
+    .where(and(eq(renters.customerId, DEMO.customerId), eq(renters.email, ids.memberEmail)))
+    .get();
+  if (alice) {
+    const live = await db
+      .select({ id: memberships.id })
+      .from(memberships)
+      .where(and(eq(memberships.customerId, DEMO.customerId), eq(memberships.renterId, alice.id)))
+      .get();
+    if (!live) {
+      const ctx = systemCtx(env, { customerId: DEMO.customerId, requestId: 'seed_memberships' });
+      await createMembership(ctx, {
+        customerId: DEMO.customerId,
+        tierId: ids.clubTier,
+        memberEmail: ids.memberEmail,
+        renterId: alice.id,
+        billingCycle: 'monthly',
+        paymentMethodId: 'pm_card_visa',
+        notes: 'Sandbox member',
+      });
+      wrote = true;
+    }
+  }
+  return wrote;
+}
+
+export const membershipsSeed: SeedStep = { name: 'memberships', run: seedMemberships };
