@@ -1,30 +1,22 @@
 /**
- * Verification of the telephony provider's webhooks (Twilio): `X-Twilio-Signature` is the base64
- * HMAC-SHA1, keyed with the account's auth token, of the exact URL Twilio called followed by every
- * POST parameter as name + value, sorted by name. Development and tests, without
- * `TWILIO_AUTH_TOKEN`, sign and verify with a fixed development token (`DEV_TWILIO_AUTH_TOKEN`),
- * so the offline telephony simulator (and the tests) sign their requests the same way.
+ * Verification of the telephony provider's voice webhooks (Twilio): `X-Twilio-Signature` is the
+ * base64 HMAC-SHA1, keyed with the account's auth token, of the exact URL Twilio called followed by
+ * every POST parameter as name + value, sorted by name (`twilioSignature` of the SMS adapter).
+ * Development and tests without `TWILIO_AUTH_TOKEN` sign and verify with a fixed development token
+ * (`DEV_TWILIO_AUTH_TOKEN`), so the offline telephony simulator (and the tests) sign the same way.
  */
 import type { Env } from '../env';
 import { isProduction } from '../env';
-import { base64Encode, timingSafeEqual } from '../lib/crypto';
+import { timingSafeEqual } from '../lib/crypto';
+import { twilioSignature } from './sms';
+
+export { twilioSignature };
 
 export const DEV_TWILIO_AUTH_TOKEN = 'dev-only-twilio-auth-token-0000';
 
 /** The token webhooks are verified with, or null when none is configured in a deployed environment. */
 export function twilioAuthToken(env: Env): string | null {
   return env.TWILIO_AUTH_TOKEN ?? (isProduction(env) ? null : DEV_TWILIO_AUTH_TOKEN);
-}
-
-export async function twilioSignature(authToken: string, url: string, params: Record<string, string>): Promise<string> {
-  const data =
-    url +
-    Object.keys(params)
-      .sort()
-      .map((k) => k + params[k])
-      .join('');
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(authToken), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
-  return base64Encode(new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(data))));
 }
 
 /** True when `signature` matches one of the URLs the request may have been addressed to. */

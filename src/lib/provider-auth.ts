@@ -26,7 +26,8 @@ export interface ProviderScheme {
 export async function readBodyText(c: Parameters<MiddlewareHandler<AppEnv>>[0], limit = JSON_BODY_LIMIT): Promise<string> {
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > limit) throw new ApiError('payload_too_large', `Request body exceeds the ${Math.round(limit / 1024)} KiB limit`);
-  const text = await c.req.text();
+  // Bytes decoded as UTF-8 (a form body read with .text() makes workerd warn about its content type).
+  const text = new TextDecoder().decode(await c.req.arrayBuffer());
   if (text.length > limit) throw new ApiError('payload_too_large', `Request body exceeds the ${Math.round(limit / 1024)} KiB limit`);
   // The body stream is consumed: hand the rest of the chain a fresh one (the text stays cached for c.req.json()).
   c.req.raw = new Request(c.req.raw, { body: text });

@@ -6,7 +6,7 @@ import { SELF, env } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { BASE, createOperator, get, post, put, type Caller, type Operator } from '../../harness';
 import { at, book, bookBody, rentalItem, tourItem } from '../bookings/factories';
-import { DEV_TWILIO_AUTH_TOKEN, twilioSignature } from '../../../src/adapters/telephony-signature';
+import { twilioAuthToken, twilioSignature } from '../../../src/adapters/telephony-signature';
 
 export interface IntegrationsWorld {
   op: Operator;
@@ -28,7 +28,7 @@ const pathOf = (url: string) => {
 };
 
 async function signedPost(path: string, params: Record<string, string>) {
-  const sig = await twilioSignature(DEV_TWILIO_AUTH_TOKEN, BASE + path, params);
+  const sig = await twilioSignature(twilioAuthToken(env)!, BASE + path, params);
   const res = await SELF.fetch(BASE + path, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': sig },

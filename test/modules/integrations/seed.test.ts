@@ -3,7 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { SELF, env } from 'cloudflare:test';
 import { BASE, post } from '../../harness';
 import { SEED_STEPS } from '../../../src/seed';
-import { DEV_TWILIO_AUTH_TOKEN, twilioSignature } from '../../../src/adapters/telephony-signature';
+import { twilioAuthToken, twilioSignature } from '../../../src/adapters/telephony-signature';
 
 const keys = {
   DEMO_MARKETPLACE_KEY: 'mkt_test_demo_marina_marketplace_key_0000001',
@@ -39,7 +39,7 @@ describe('integrations seed', () => {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': await twilioSignature(DEV_TWILIO_AUTH_TOKEN, `${BASE}/communication/voice/incoming-call`, params),
+        'x-twilio-signature': await twilioSignature(twilioAuthToken(env)!, `${BASE}/communication/voice/incoming-call`, params),
       },
       body: new URLSearchParams(params),
     });

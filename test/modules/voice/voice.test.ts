@@ -9,7 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { BASE, createOperator, get, patch, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { at, book, bookBody, rentalItem } from '../bookings/factories';
-import { DEV_TWILIO_AUTH_TOKEN, twilioSignature } from '../../../src/adapters/telephony-signature';
+import { twilioAuthToken, twilioSignature } from '../../../src/adapters/telephony-signature';
 import { xmlEscape } from '../../../src/modules/voice/twiml';
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
@@ -21,7 +21,7 @@ async function twilio(
   o: { signature?: string | null; signUrl?: string; signParams?: Record<string, string> } = {},
 ) {
   const url = BASE + path;
-  const sig = o.signature === undefined ? await twilioSignature(DEV_TWILIO_AUTH_TOKEN, o.signUrl ?? url, o.signParams ?? params) : o.signature;
+  const sig = o.signature === undefined ? await twilioSignature(twilioAuthToken(env)!, o.signUrl ?? url, o.signParams ?? params) : o.signature;
   const res = await SELF.fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(sig ? { 'x-twilio-signature': sig } : {}) },
