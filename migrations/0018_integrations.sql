@@ -193,22 +193,15 @@ CREATE TABLE `gps_fixes` (
 );
 --> statement-breakpoint
 CREATE INDEX `gps_fixes_device_idx` ON `gps_fixes` (`device_id`,`recorded_at`);--> statement-breakpoint
-CREATE TABLE `gps_geofences` (
-	`id` text PRIMARY KEY NOT NULL,
+CREATE TABLE `gps_home_areas` (
 	`customer_id` text NOT NULL,
 	`location_id` text NOT NULL,
-	`name` text NOT NULL,
-	`shape` text NOT NULL,
-	`center_lat` real,
-	`center_lng` real,
-	`radius_meters` real,
-	`points` text,
-	`is_home` integer DEFAULT false NOT NULL,
+	`geofence_id` text NOT NULL,
 	`created_at` text NOT NULL,
-	`updated_at` text NOT NULL
+	`updated_at` text NOT NULL,
+	PRIMARY KEY(`customer_id`, `location_id`)
 );
 --> statement-breakpoint
-CREATE INDEX `gps_geofences_location_idx` ON `gps_geofences` (`customer_id`,`location_id`);--> statement-breakpoint
 CREATE TABLE `gps_settings` (
 	`customer_id` text PRIMARY KEY NOT NULL,
 	`auto_return` integer DEFAULT false NOT NULL,

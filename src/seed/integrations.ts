@@ -6,23 +6,25 @@ import { sha256Hex } from '../lib/crypto';
 import { seal } from '../lib/sealed';
 import { locations } from '../db/schema/locations';
 import { marketplaceConfigs } from '../db/schema/marketplace';
-import { gpsDevices, gpsGeofences, gpsSettings } from '../db/schema/gps';
+import { gpsDevices, gpsHomeAreas, gpsSettings } from '../db/schema/gps';
+import { geofences } from '../db/schema/geofences';
+import { DEMO_PARTNER } from './partners';
 import { calendarFeeds } from '../db/schema/calendar-sync';
 
 /** Fixed ids of the sandbox's integrations (README examples). */
 export const DEMO_INTEGRATIONS = {
   marketplaceConfigId: 'mkc_demo_marina',
-  homeGeofenceId: 'gpf_demo_miami_basin',
-  bayGeofenceId: 'gpf_demo_biscayne_bay',
+  /** The Miami marina basin of the partner seed: the home area of Miami. */
+  homeGeofenceId: DEMO_PARTNER.geofenceId,
+  bayGeofenceId: 'gfn_demo_biscayne_bay',
   trackerId: 'gpd_demo_pontoon_1',
   operatorFeedId: 'cfd_demo_operator',
 };
 
-const MIAMI_BASIN = { lat: 25.7781, lng: -80.1868 };
-
 /**
- * Demo Marina's integrations: the tour marketplace configured with DEMO_MARKETPLACE_KEY, a home
- * geofence and a bay geofence at Miami with a tracker (DEMO_GPS_DEVICE_KEY) on the first pontoon,
+ * Demo Marina's integrations: the tour marketplace configured with DEMO_MARKETPLACE_KEY, the Miami
+ * marina basin (a geofence of the partner seed) as Miami's home area and a Biscayne Bay geofence,
+ * with a tracker (DEMO_GPS_DEVICE_KEY) on the first pontoon,
  * auto-return on, a voice menu on the Miami number, and an operator calendar feed
  * (DEMO_CALENDAR_FEED_TOKEN). Calendar, accounting and fleet links need an OAuth consent or
  * credentials: the README shows them against the offline simulators.
@@ -47,20 +49,9 @@ async function seedIntegrations(env: Env): Promise<boolean> {
     });
     wrote = true;
   }
-  if (!(await db.select({ id: gpsGeofences.id }).from(gpsGeofences).where(eq(gpsGeofences.id, DEMO_INTEGRATIONS.homeGeofenceId)).get())) {
+  if (!(await db.select({ id: geofences.id }).from(geofences).where(eq(geofences.id, DEMO_INTEGRATIONS.bayGeofenceId)).get())) {
     await db.batch([
-      db.insert(gpsGeofences).values({
-        id: DEMO_INTEGRATIONS.homeGeofenceId,
-        customerId: d.customerId,
-        locationId: d.miamiId,
-        name: 'Miami marina basin',
-        shape: 'circle',
-        centerLat: MIAMI_BASIN.lat,
-        centerLng: MIAMI_BASIN.lng,
-        radiusMeters: 250,
-        isHome: true,
-      }),
-      db.insert(gpsGeofences).values({
+      db.insert(geofences).values({
         id: DEMO_INTEGRATIONS.bayGeofenceId,
         customerId: d.customerId,
         locationId: d.miamiId,
@@ -73,6 +64,7 @@ async function seedIntegrations(env: Env): Promise<boolean> {
           { lat: 25.83, lng: -80.2 },
         ],
       }),
+      db.insert(gpsHomeAreas).values({ customerId: d.customerId, locationId: d.miamiId, geofenceId: DEMO_INTEGRATIONS.homeGeofenceId }).onConflictDoNothing(),
       db.insert(gpsSettings).values({ customerId: d.customerId, autoReturn: true }).onConflictDoNothing(),
     ]);
     wrote = true;

@@ -7,26 +7,19 @@ export interface GpsPoint {
 }
 
 /**
- * Geofences the GPS alerts use, per location: a circle or a polygon, one of them the home
- * (return) area. Kept in this module until the gateway's geofence resource lands (then these
- * read from it); the name avoids a clash with its `geofences` table.
+ * The home (return) area of a location: one of the location's geofences (the `geofences` resource
+ * of the partner gateway), the one auto-return and overdue checks use. A home area whose geofence
+ * was deleted is ignored.
  */
-export const gpsGeofences = sqliteTable(
-  'gps_geofences',
+export const gpsHomeAreas = sqliteTable(
+  'gps_home_areas',
   {
-    id: text('id').primaryKey(),
     customerId: tenant(),
     locationId: text('location_id').notNull(),
-    name: text('name').notNull(),
-    shape: text('shape', { enum: ['circle', 'polygon'] }).notNull(),
-    centerLat: real('center_lat'),
-    centerLng: real('center_lng'),
-    radiusMeters: real('radius_meters'),
-    points: json<GpsPoint[]>('points'),
-    isHome: integer('is_home', { mode: 'boolean' }).notNull().default(false),
+    geofenceId: text('geofence_id').notNull(),
     ...timestamps(),
   },
-  (t) => [index('gps_geofences_location_idx').on(t.customerId, t.locationId)],
+  (t) => [primaryKey({ columns: [t.customerId, t.locationId] })],
 );
 
 /** A tracker on a boat (an asset), authenticated with its own key (stored as a hash). */

@@ -1,10 +1,11 @@
 /**
  * Position reports of a device. Fixes are applied in time order (older than the last one applied:
- * stored, no effect). For each geofence of the device's location a fix is inside, outside (its
+ * stored, no effect). For each geofence of the device's location (the `geofences` resource) a fix is inside, outside (its
  * whole accuracy circle out) or uncertain; a fix less accurate than `maxAccuracyMeters` (or
  * without accuracy) decides nothing. A crossing needs two consecutive accurate fixes on the other
  * side: then a geofence exit fires an alert (once per crossing), and a return inside the home
  * area, with auto-return on, marks the boat's checked-in rental returned (`booking.checked_out`).
+ * The newest fix also becomes the boat's last known position (asset positions, source `gps`).
  * The state per device and geofence is written with a compare-and-swap, so two overlapping
  * reports cannot both flip it.
  */
@@ -14,10 +15,12 @@ import { tenantOf } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Stmt } from '../../db/client';
-import { gpsAlerts, gpsDevices, gpsFenceStates, gpsFixes, gpsGeofences } from '../../db/schema/gps';
+import { gpsAlerts, gpsDevices, gpsFenceStates, gpsFixes } from '../../db/schema/gps';
+import { assetPositionUpsert, fencesOf } from '../geofences/service';
 import { sideOf } from './geometry';
-import { settingsOf } from './setup';
-import { alertOut, fireAlert, checkOverdue, type AlertRow } from './alerts';
+import { homeAreaOf, settingsOf } from './queries';
+import { fireAlert, checkOverdue } from './alerts';
+import { alertOut, type AlertRow } from './views';
 import { markReturned, rentalsOut } from './rentals';
 
 type FenceState = typeof gpsFenceStates.$inferSelect;
@@ -44,11 +47,7 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
     .get();
   if (!device) throw new ApiError('unauthenticated', 'The device was removed');
   const settings = await settingsOf(ctx, customerId);
-  const fences = await ctx.db
-    .select()
-    .from(gpsGeofences)
-    .where(and(eq(gpsGeofences.customerId, customerId), eq(gpsGeofences.locationId, device.locationId)))
-    .all();
+  const [fences, homeId] = await Promise.all([fencesOf(ctx, customerId, device.locationId), homeAreaOf(ctx, customerId, device.locationId)]);
   const states = new Map<string, FenceState>();
   for (const s of await ctx.db
     .select()
@@ -111,7 +110,7 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
       cur.changedAt = f.at;
       if (from === 'inside' && side === 'outside') {
         alerts.push(
-          fireAlert(ctx, device, {
+          fireAlert(device, {
             type: 'geofence_exit',
             geofenceId: fence.id,
             fix: f,
@@ -119,7 +118,7 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
             dedupeKey: `exit:${device.id}:${fence.id}:${f.at}`,
           }),
         );
-      } else if (fence.isHome && side === 'inside') {
+      } else if (fence.id === homeId && side === 'inside') {
         returnedHome.push(f.at);
       }
     }
@@ -154,6 +153,24 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
         .set({ lastLat: last.lat, lastLng: last.lng, lastAccuracy: last.accuracy ?? null, lastFixAt: last.at })
         .where(and(eq(gpsDevices.id, device.id), eq(gpsDevices.customerId, customerId), or(isNull(gpsDevices.lastFixAt), lt(gpsDevices.lastFixAt, last.at)))),
     );
+    // The boat's last known position on the live map (asset positions, source `gps`), unless a newer one is known.
+    if (device.assetId && device.inventoryId)
+      stmts.push(
+        assetPositionUpsert(
+          ctx,
+          customerId,
+          { id: device.assetId, itemId: device.inventoryId, locationId: device.locationId },
+          {
+            lat: last.lat,
+            lng: last.lng,
+            accuracyMeters: last.accuracy,
+            heading: last.heading,
+            speedMps: last.speed,
+            recordedAt: new Date(last.at).toISOString(),
+            source: 'gps',
+          },
+        ),
+      );
   }
   for (const a of alerts) stmts.push(ctx.db.insert(gpsAlerts).values(a).onConflictDoNothing());
   for (let i = 0; i < stmts.length; i += 50) await ctx.db.batch(stmts.slice(i, i + 50) as [Stmt, ...Stmt[]]);
@@ -170,7 +187,7 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
         throw err;
       }
       returnedRentalIds.push(r.rentalId);
-      const a = fireAlert(ctx, device, {
+      const a = fireAlert(device, {
         type: 'auto_returned',
         rentalId: r.rentalId,
         fix: last!,

@@ -70,7 +70,8 @@ export const createDevice = route({
   ok: s.CreatedDevice,
   status: 201,
   errors: [403, 404, 409],
-  description: 'Device names are unique per operator (409). `assetId` ties the tracker to a boat (needed for overdue alerts and auto-return).',
+  description: `Device names are unique per operator (409). \`assetId\` ties the tracker to a boat of the location (needed for overdue alerts and
+auto-return; its fixes become the boat's position on the live map). Geofences are the location's (\`/geofences\`).`,
 });
 export const listDevices = route({
   method: 'get',
@@ -79,6 +80,7 @@ export const listDevices = route({
   description: 'Every tracker of the operator with its boat and last position (the key itself is never shown again, only its prefix).',
   tags,
   summary: 'Trackers with their last position',
+  query: s.ListQuery,
   ok: s.DeviceList,
   errors: [403],
 });
@@ -94,39 +96,43 @@ export const deleteDevice = route({
   ok: s.Deleted,
   errors: [403, 404],
 });
-export const createGeofence = route({
-  method: 'post',
-  path: '/integrations/gps/geofences',
-  operationId: 'createGpsGeofence',
-  tags,
-  access: 'admin',
-  summary: 'Add a geofence of a location (circle or polygon; one may be the home area)',
-  body: s.CreateGeofenceBody,
-  ok: s.Geofence,
-  status: 201,
-  errors: [403, 404],
-  description: 'A circle needs `center` and `radiusMeters`, a polygon 3 to 200 `points`. A new home area replaces the previous one of the location.',
-});
-export const listGeofences = route({
+export const listHomeAreas = route({
   method: 'get',
-  path: '/integrations/gps/geofences',
-  operationId: 'listGpsGeofences',
-  description: 'The geofences GPS alerts check (a circle or a polygon each; `isHome` marks the home area of a location); `locationId` keeps one location.',
+  path: '/integrations/gps/home-areas',
+  operationId: 'listGpsHomeAreas',
+  description: `The home (return) area of each location: one of its geofences (\`/geofences\`), the area auto-return and overdue checks use. A
+home area whose geofence was deleted is not listed (and not used).`,
   tags,
-  summary: 'Geofences the GPS alerts use',
-  query: s.GeofenceQuery,
-  ok: s.GeofenceList,
+  summary: 'Home areas of the locations',
+  query: s.ListQuery,
+  ok: s.HomeAreaList,
   errors: [403],
 });
-export const deleteGeofence = route({
-  method: 'delete',
-  path: '/integrations/gps/geofences/{geofenceId}',
-  operationId: 'deleteGpsGeofence',
-  description: 'Admins only. Devices stop being checked against it; alerts it raised stay.',
+export const setHomeArea = route({
+  method: 'put',
+  path: '/integrations/gps/home-areas/{locationId}',
+  operationId: 'setGpsHomeArea',
   tags,
   access: 'admin',
-  summary: 'Remove a geofence',
-  params: s.GeofenceParams,
+  summary: 'Make one of the geofences of a location its home area',
+  params: s.HomeAreaParams,
+  body: s.HomeAreaBody,
+  ok: s.HomeArea,
+  errors: [403, 404],
+  description: `Admins only. \`geofenceId\` is a geofence of the location (\`POST /geofences\`; 404 unknown, 400 for another location's); it replaces
+the location's previous home area. Boats back inside it (two accurate fixes) are returned automatically when \`autoReturn\` is on, and a boat
+inside it is never overdue. Every geofence of the location, home area included, raises \`geofence_exit\` alerts.`,
+});
+export const deleteHomeArea = route({
+  method: 'delete',
+  path: '/integrations/gps/home-areas/{locationId}',
+  operationId: 'deleteGpsHomeArea',
+  description:
+    'Admins only. The location has no home area any more: no automatic returns, and overdue alerts go by the rental end alone. 404 when none is set.',
+  tags,
+  access: 'admin',
+  summary: 'Remove the home area of a location',
+  params: s.HomeAreaParams,
   ok: s.Deleted,
   errors: [403, 404],
 });

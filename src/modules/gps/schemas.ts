@@ -1,8 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { zId } from '../../lib/openapi';
 
-const Point = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).openapi('GpsPoint');
-
 export const AlertsQuery = z.object({
   minutes: z.coerce.number().int().min(1).max(43_200).default(1440).openapi({ description: 'Alerts of the last N minutes (default 1440, a day)' }),
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -69,46 +67,33 @@ export const Device = z
 export const CreatedDevice = Device.extend({ deviceKey: z.string().openapi({ description: 'The device credential (shown once)' }) }).openapi(
   'GpsDeviceCreated',
 );
-export const DeviceList = z.object({ data: z.array(Device) }).openapi('GpsDeviceList');
+export const DeviceList = z
+  .object({ data: z.array(Device), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .openapi('GpsDeviceList');
 export const DeviceParams = z.object({ deviceId: zId('gpd_01J0000000000000000000000') });
 
-export const CreateGeofenceBody = z
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const HomeAreaParams = z.object({ locationId: zId('loc_01J0000000000000000000000') });
+export const HomeAreaBody = z
   .object({
-    locationId: zId('loc_01J0000000000000000000000'),
-    name: z.string().trim().min(1).max(100),
-    shape: z.enum(['circle', 'polygon']),
-    center: Point.optional(),
-    radiusMeters: z.number().min(5).max(50_000).optional(),
-    points: z.array(Point).min(3).max(200).optional(),
-    isHome: z.boolean().optional().openapi({ description: 'The home (return) area of the location: the one auto-return and overdue use' }),
+    geofenceId: zId('gfn_01J0000000000000000000000').openapi({ description: 'A geofence of the location (POST /geofences)' }),
   })
-  .superRefine((g, ctx) => {
-    if (g.shape === 'circle') {
-      if (!g.center) ctx.addIssue({ code: 'custom', path: ['center'], message: 'is required for a circle' });
-      if (g.radiusMeters === undefined) ctx.addIssue({ code: 'custom', path: ['radiusMeters'], message: 'is required for a circle' });
-      if (g.points) ctx.addIssue({ code: 'custom', path: ['points'], message: 'is for polygons only' });
-    } else {
-      if (!g.points) ctx.addIssue({ code: 'custom', path: ['points'], message: 'are required for a polygon (at least 3)' });
-      if (g.center || g.radiusMeters !== undefined) ctx.addIssue({ code: 'custom', path: ['center'], message: 'is for circles only' });
-    }
-  })
-  .openapi('GpsGeofenceCreate');
-export const Geofence = z
+  .openapi('GpsHomeAreaSet');
+export const HomeArea = z
   .object({
-    geofenceId: z.string(),
     locationId: z.string(),
-    name: z.string(),
-    shape: z.enum(['circle', 'polygon']),
-    center: Point.nullable(),
-    radiusMeters: z.number().nullable(),
-    points: z.array(Point).nullable(),
-    isHome: z.boolean(),
-    createdAt: z.string(),
+    geofenceId: z.string(),
+    name: z.string().openapi({ description: "The geofence's name" }),
+    updatedAt: z.string(),
   })
-  .openapi('GpsGeofence');
-export const GeofenceList = z.object({ data: z.array(Geofence) }).openapi('GpsGeofenceList');
-export const GeofenceQuery = z.object({ locationId: z.string().max(128).optional() });
-export const GeofenceParams = z.object({ geofenceId: zId('gpf_01J0000000000000000000000') });
+  .openapi('GpsHomeArea');
+export const HomeAreaList = z
+  .object({ data: z.array(HomeArea), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .openapi('GpsHomeAreaList');
 
 export const Settings = z
   .object({

@@ -1,6 +1,7 @@
 /**
- * GPS alerts through HTTP: device keys, geofence exits that need accuracy and two consecutive
- * fixes, overdue returns, automatic returns firing booking.checked_out, and the alert reads.
+ * GPS alerts through HTTP: device keys, home areas among the location's geofences, geofence exits
+ * that need accuracy and two consecutive fixes, overdue returns, automatic returns firing
+ * booking.checked_out, the alert reads, and the boat's position on the live map.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { env } from 'cloudflare:test';
@@ -21,13 +22,15 @@ const fix = (p: { lat: number; lng: number }, accuracy: number | null = 10) => (
 
 async function setup(op: Operator, item: TestItem, name = 'tracker-1') {
   const fence = await post(
-    '/integrations/gps/geofences',
-    { locationId: op.locationId, name: 'Marina basin', shape: 'circle', center: HOME, radiusMeters: 200, isHome: true },
+    '/geofences',
+    { locationId: op.locationId, name: 'Marina basin', shape: 'circle', center: HOME, radiusMeters: 200 },
     { key: op.adminKey },
   );
   expect(fence.status, fence.text).toBe(201);
+  const home = await put(`/integrations/gps/home-areas/${op.locationId}`, { geofenceId: fence.body.geofenceId }, { key: op.adminKey });
+  expect(home.status, home.text).toBe(200);
   const bay = await post(
-    '/integrations/gps/geofences',
+    '/geofences',
     {
       locationId: op.locationId,
       name: 'Bay (allowed area)',
@@ -47,13 +50,19 @@ async function setup(op: Operator, item: TestItem, name = 'tracker-1') {
   return { device: d.body, key: d.body.deviceKey as string, homeId: fence.body.geofenceId as string, bayId: bay.body.geofenceId as string };
 }
 
+async function secondLocation(op: Operator, name: string) {
+  const r = await post('/location', { name, address: '1 Harbour Road, Key West, FL', phoneNumber: '+13055550199', timezone: 'UTC' }, { key: op.adminKey });
+  expect(r.status, r.text).toBe(200);
+  return r;
+}
+
 const send = (key: string, fixes: unknown[]) => post('/integrations/gps/ingest', { fixes }, dev(key));
 
 describe('GPS: security', () => {
   it('operator routes refuse anonymous, bad credentials and other operators; device keys authenticate ingest', async () => {
     const op = await createOperator();
     const item = await rentalItem(op);
-    const { key, device } = await setup(op, item);
+    const { key, device, homeId } = await setup(op, item);
     const routes = [
       { method: 'GET', path: '/integrations/alerts?minutes=60&limit=10', adminOnly: true },
       { method: 'GET', path: '/integrations/device-alerts/tracker-1', otherStatus: 404 as const, adminOnly: true },
@@ -61,15 +70,15 @@ describe('GPS: security', () => {
       { method: 'POST', path: '/integrations/gps/devices', body: { locationId: op.locationId, deviceName: 'x' }, otherStatus: 404 as const, adminOnly: true },
       { method: 'GET', path: '/integrations/gps/devices', adminOnly: true },
       { method: 'DELETE', path: `/integrations/gps/devices/${device.deviceId}`, otherStatus: 404 as const, adminOnly: true },
+      { method: 'GET', path: '/integrations/gps/home-areas', adminOnly: true },
       {
-        method: 'POST',
-        path: '/integrations/gps/geofences',
-        body: { locationId: op.locationId, name: 'x', shape: 'circle', center: HOME, radiusMeters: 50 },
+        method: 'PUT',
+        path: `/integrations/gps/home-areas/${op.locationId}`,
+        body: { geofenceId: homeId },
         otherStatus: 404 as const,
         adminOnly: true,
       },
-      { method: 'GET', path: '/integrations/gps/geofences', adminOnly: true },
-      { method: 'DELETE', path: '/integrations/gps/geofences/gpf_01J00000000000000000000000', otherStatus: 404 as const, adminOnly: true },
+      { method: 'DELETE', path: `/integrations/gps/home-areas/${op.locationId}`, otherStatus: 404 as const, adminOnly: true },
       { method: 'GET', path: '/integrations/gps/settings', adminOnly: true },
       { method: 'PUT', path: '/integrations/gps/settings', body: { autoReturn: true }, adminOnly: true },
     ];
@@ -81,13 +90,40 @@ describe('GPS: security', () => {
     expectError(await post('/integrations/gps/ingest', { fixes: [{ lat: 200, lng: 0 }] }, dev(key)), 400, 'validation_failed');
     expect((await post('/integrations/gps/ingest', { fixes: [fix(HOME)] }, { headers: { 'x-device-key': key } })).status).toBe(200);
     expectError(await post('/integrations/gps/devices', { locationId: op.locationId, deviceName: 'tracker-1' }, { key: op.adminKey }), 409, 'already_exists');
+    // A tracker's boat is an asset of its location.
+    const elsewhere = await secondLocation(op, 'Elsewhere');
     expectError(
-      await post('/integrations/gps/geofences', { locationId: op.locationId, name: 'bad', shape: 'circle', points: [HOME, HOME, HOME] }, { key: op.adminKey }),
+      await post('/integrations/gps/devices', { locationId: elsewhere.body.locationId, deviceName: 'x', assetId: item.assetIds[0] }, { key: op.adminKey }),
       400,
-      'validation_failed',
     );
     await del(`/integrations/gps/devices/${device.deviceId}`, undefined, { key: op.adminKey });
     expectError(await send(key, [fix(HOME)]), 401, 'invalid_device_key');
+  });
+
+  it('home areas: a geofence of the location (400 for another location, 404 unknown), replaced, removed, and gone with its geofence', async () => {
+    const op = await createOperator();
+    const a = { key: op.adminKey };
+    const basin = (await post('/geofences', { locationId: op.locationId, name: 'Basin', shape: 'circle', center: HOME, radiusMeters: 100 }, a)).body;
+    const dock = (await post('/geofences', { locationId: op.locationId, name: 'Dock', shape: 'circle', center: HOME, radiusMeters: 30 }, a)).body;
+    const other = await secondLocation(op, 'Second marina');
+    const far = (await post('/geofences', { locationId: other.body.locationId, name: 'Far', shape: 'circle', center: north(9000), radiusMeters: 100 }, a)).body;
+    expectError(await put(`/integrations/gps/home-areas/${op.locationId}`, { geofenceId: far.geofenceId }, a), 400);
+    expectError(await put(`/integrations/gps/home-areas/${op.locationId}`, { geofenceId: 'gfn_01J00000000000000000000000' }, a), 404);
+    expectError(await put(`/integrations/gps/home-areas/loc_01J00000000000000000000000`, { geofenceId: basin.geofenceId }, a), 404);
+    expectError(await del(`/integrations/gps/home-areas/${op.locationId}`, undefined, a), 404);
+    const set = await put(`/integrations/gps/home-areas/${op.locationId}`, { geofenceId: basin.geofenceId }, a);
+    expect(set.body).toMatchObject({ locationId: op.locationId, geofenceId: basin.geofenceId, name: 'Basin' });
+    await put(`/integrations/gps/home-areas/${op.locationId}`, { geofenceId: dock.geofenceId }, a);
+    await put(`/integrations/gps/home-areas/${other.body.locationId}`, { geofenceId: far.geofenceId }, a);
+    const list = await get('/integrations/gps/home-areas', a);
+    expect(list.body.total).toBe(2);
+    expect(list.body.data.find((h: any) => h.locationId === op.locationId)).toMatchObject({ geofenceId: dock.geofenceId, name: 'Dock' });
+    expect((await get('/integrations/gps/home-areas?limit=1&offset=1', a)).body).toMatchObject({ total: 2, limit: 1, offset: 1 });
+    // The geofence deleted: its home area is no longer listed (nor used).
+    expect((await del(`/geofences/${far.geofenceId}`, undefined, a)).status).toBe(200);
+    expect((await get('/integrations/gps/home-areas', a)).body.data.map((h: any) => h.geofenceId)).toEqual([dock.geofenceId]);
+    expect((await del(`/integrations/gps/home-areas/${op.locationId}`, undefined, a)).body).toEqual({ success: true, id: op.locationId });
+    expect((await get('/integrations/gps/home-areas', a)).body.total).toBe(0);
   });
 });
 
@@ -134,6 +170,12 @@ describe('GPS: geofence exits', () => {
     expect((await get(`/integrations/alerts?locationId=loc_other`, { key: op.adminKey })).body.data).toEqual([]);
     const devices = await get('/integrations/gps/devices', { key: op.adminKey });
     expect(devices.body.data[0].lastPosition).toMatchObject({ lat: north(5100).lat, accuracyMeters: 10 });
+    expect(devices.body).toMatchObject({ total: 1, limit: 100, offset: 0 });
+    // The boat's last known position on the live map comes from its tracker.
+    const positions = await get(`/asset-positions?locationId=${op.locationId}`, { key: op.adminKey });
+    expect(positions.body.data).toEqual([
+      expect.objectContaining({ assetId: g.device.assetId, lat: north(5100).lat, accuracyMeters: 10, source: 'gps', geofenceIds: [] }),
+    ]);
   });
 });
 

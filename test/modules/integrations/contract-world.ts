@@ -86,9 +86,8 @@ export async function integrationsWorld(): Promise<IntegrationsWorld> {
     RecordingDuration: '9',
   });
   const home = { lat: 25.7743, lng: -80.1937 };
-  await ok(
-    post('/integrations/gps/geofences', { locationId: op.locationId, name: 'Basin', shape: 'circle', center: home, radiusMeters: 150, isHome: true }, { key }),
-  );
+  const basin = await ok(post('/geofences', { locationId: op.locationId, name: 'Basin', shape: 'circle', center: home, radiusMeters: 150 }, { key }));
+  await ok(put(`/integrations/gps/home-areas/${op.locationId}`, { geofenceId: basin.geofenceId }, { key }));
   const device = await ok(post('/integrations/gps/devices', { locationId: op.locationId, deviceName: 'contract-tracker', assetId: boat.assetIds[0] }, { key }));
   const t = Date.now() - 60_000;
   const fixes = [home, { lat: 25.7843, lng: -80.1937 }, { lat: 25.7853, lng: -80.1937 }].map((p, i) => ({
@@ -152,7 +151,7 @@ export function integrationCases(w: () => IntegrationsWorld): Case[] {
     { op: 'listGpsDeviceAlerts', path: () => '/integrations/device-alerts/contract-tracker', caller: admin },
     { op: 'getGpsAlertSummary', path: () => '/integrations/alert-summary?hours=24', caller: admin },
     { op: 'listGpsDevices', path: () => '/integrations/gps/devices', caller: admin },
-    { op: 'listGpsGeofences', path: () => '/integrations/gps/geofences', caller: admin },
+    { op: 'listGpsHomeAreas', path: () => '/integrations/gps/home-areas', caller: admin },
     { op: 'getGpsSettings', path: () => '/integrations/gps/settings', caller: admin },
   ];
 }

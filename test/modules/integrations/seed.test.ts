@@ -29,6 +29,11 @@ describe('integrations seed', () => {
       { headers: { authorization: `Bearer ${keys.DEMO_GPS_DEVICE_KEY}` } },
     );
     expect(fix.status, fix.text).toBe(200);
+    // Miami's home area is the partner seed's marina basin; the tracker's fix is the pontoon's position.
+    const home = await env.DB.prepare("SELECT geofence_id AS g FROM gps_home_areas WHERE location_id = 'loc_demo_miami'").first<{ g: string }>();
+    expect(home?.g).toBe('gfn_demo_miami_basin');
+    const pos = await env.DB.prepare("SELECT source FROM asset_positions WHERE asset_id = 'ast_demo_pt_1'").first<{ source: string }>();
+    expect(pos?.source).toBe('gps');
 
     const feed = await SELF.fetch(`${BASE}/integrations/calendar/feeds/${keys.DEMO_CALENDAR_FEED_TOKEN}/calendar.ics`);
     expect(feed.status).toBe(200);
