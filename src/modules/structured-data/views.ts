@@ -6,7 +6,8 @@
 import type { Event, LocalBusiness, Offer, Product, WithContext } from 'schema-dts';
 import type { InventoryModel } from '../inventory/types';
 import { startingPrice } from '../inventory/service';
-import type { LiveOffer } from './live';
+import type { ItemContext, LiveOffer } from './live';
+import type { LocationRow } from './queries';
 
 export interface ItemFacts {
   id: string;
@@ -128,5 +129,32 @@ export function locationJsonLd(
             : { '@type': 'Product', name: facts.name, url: facts.url, sku: facts.id },
       })),
     },
+  };
+}
+
+/** The facts of a location the JSON-LD states (its page under `base`). */
+export function locationFacts(l: LocationRow, base: string): LocationFacts {
+  return {
+    id: l.id,
+    name: l.name,
+    address: l.address,
+    phoneNumber: l.phoneNumber,
+    latitude: l.latitude,
+    longitude: l.longitude,
+    url: `${base}/locations/${l.id}`,
+  };
+}
+
+/** The facts of an item the JSON-LD states (its page under `base`). */
+export function itemFacts(item: ItemContext, operatorName: string, base: string): ItemFacts {
+  return {
+    id: item.row.id,
+    name: item.row.name,
+    kind: item.item.kind,
+    model: item.item.model,
+    currency: item.currency,
+    url: `${base}/inventory/${item.row.id}`,
+    operator: { name: operatorName, url: base },
+    location: locationFacts(item.location, base),
   };
 }
