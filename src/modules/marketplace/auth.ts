@@ -10,7 +10,8 @@ import type { AuthScheme } from '../../lib/openapi';
 import { readBodyText, validatedScheme } from '../../lib/provider-auth';
 import { getDb } from '../../db/client';
 import { enforceRateLimit } from '../../middleware/rate-limit';
-import { configByKey, marketplacePrincipal } from './config';
+import { marketplacePrincipal } from './config';
+import { configByKey } from './queries';
 
 export const MARKETPLACE_RATE_LIMIT = 300;
 const security = [{ MarketplaceKey: [] }];

@@ -4,15 +4,13 @@
  * check (vacancies and the total price of the travelers asked for). Vacancies come from the same
  * engine and rules as every other sale.
  */
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { tenantOf } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { dayBounds } from '../../lib/time';
-import { inventoryItems } from '../../db/schema/inventory';
 import { busyOf, datesBetween, optionHours, optionItem, quote, startTimes, vacancies, type ItemContext } from './engine';
 import { durationLabel, optionId } from './options';
-import type { ConfigRow } from './config';
+import type { ConfigRow } from './types';
+import { publicItemIds } from './queries';
 import { ticketsOf } from './travelers';
 
 /** The option, or the ApiError that refused it (unknown option): batch answers report it per option. */
@@ -76,16 +74,10 @@ function tourOf(item: ItemContext, currency: string) {
 
 /** POST /ota/tourlist */
 export async function tourList(ctx: Ctx, cfg: ConfigRow) {
-  const rows = await ctx.db
-    .select({ id: inventoryItems.id })
-    .from(inventoryItems)
-    .where(and(eq(inventoryItems.customerId, tenantOf(ctx)), isNull(inventoryItems.deletedAt), eq(inventoryItems.isPublic, true)))
-    .orderBy(asc(inventoryItems.displayOrder), asc(inventoryItems.id))
-    .limit(500)
-    .all();
+  const ids = await publicItemIds(ctx);
   const tours = [];
-  for (const r of rows) {
-    const found = await optionItem(ctx, r.id).catch(() => null);
+  for (const id of ids) {
+    const found = await optionItem(ctx, id).catch(() => null);
     if (found && found.item.currency === cfg.currency) tours.push(tourOf(found.item, cfg.currency));
   }
   return { supplierId: cfg.supplierId, currency: cfg.currency.toUpperCase(), tours };

@@ -1,44 +1,20 @@
 /**
  * The operator's marketplace configuration (POST /ota/admin/configure, admins only) and the
- * resolution of the marketplace's inbound key. The inbound key is stored as a SHA-256 (unique
+ * principal the marketplace acts under. The inbound key is stored as a SHA-256 (unique
  * across operators), the outbound key sealed with AES-GCM; neither is ever returned.
  */
 import { and, eq } from 'drizzle-orm';
 import type { Ctx, Principal } from '../../lib/context';
-import { ownCustomer, requireAdmin, tenantOf } from '../../lib/context';
+import { ownCustomer, requireAdmin } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
 import { seal } from '../../lib/sealed';
-import type { DB } from '../../db/client';
 import { marketplaceConfigs } from '../../db/schema/marketplace';
-import { marketplaceFail } from './errors';
-
-export type ConfigRow = typeof marketplaceConfigs.$inferSelect;
-
-/** How long a reservation holds price and inventory (the marketplace needs at least 15 minutes). */
-export const HOLD_MS = 20 * 60_000;
-
-export const configOut = (c: ConfigRow) => ({
-  customerId: c.customerId,
-  supplierId: c.supplierId,
-  apiKeyLast4: c.apiKeyLast4,
-  hasOutboundApiKey: !!c.outboundApiKey,
-  currency: c.currency,
-  isActive: c.isActive,
-  holdMinutes: HOLD_MS / 60_000,
-  createdAt: c.createdAt,
-  updatedAt: c.updatedAt,
-});
-
-export async function configOf(ctx: Ctx): Promise<ConfigRow | undefined> {
-  return ctx.db
-    .select()
-    .from(marketplaceConfigs)
-    .where(eq(marketplaceConfigs.customerId, tenantOf(ctx)))
-    .get();
-}
+import type { ConfigRow } from './types';
+import { configOut } from './views';
+import { configOf } from './queries';
 
 /** POST /ota/admin/configure: creates or replaces the configuration. */
 export async function configure(
@@ -102,19 +78,6 @@ export async function getConfiguration(ctx: Ctx) {
   const c = await configOf(ctx);
   if (!c) throw notFound('Marketplace configuration');
   return configOut(c);
-}
-
-/** The configuration a marketplace key belongs to: 401 when missing or unknown, 403 when inactive. */
-export async function configByKey(db: DB, key: string | undefined | null): Promise<ConfigRow> {
-  if (!key) throw marketplaceFail('missing_marketplace_key', 'Send the marketplace API key in the exp-api-key header (or data.ApiKey for /ota/api)');
-  const cfg = await db
-    .select()
-    .from(marketplaceConfigs)
-    .where(eq(marketplaceConfigs.apiKeyHash, await sha256Hex(key)))
-    .get();
-  if (!cfg) throw marketplaceFail('invalid_marketplace_key', 'Unknown marketplace API key');
-  if (!cfg.isActive) throw marketplaceFail('marketplace_inactive', "The operator's marketplace configuration is inactive");
-  return cfg;
 }
 
 /** The marketplace acting for the operator it sells. */

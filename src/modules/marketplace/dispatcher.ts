@@ -11,9 +11,12 @@ import { ApiError } from '../../lib/errors';
 import { readBodyText } from '../../lib/provider-auth';
 import * as s from './schemas';
 import { marketplaceFail } from './errors';
-import type { ConfigRow } from './config';
+import type { ConfigRow } from './types';
 import { availabilityCalendar, availabilityCheck, tourList } from './catalog';
-import { amendReservation, cancelReservation, confirmReservation, reserveHold } from './reservations';
+import { reserveHold } from './reserve';
+import { confirmReservation } from './confirm';
+import { cancelReservation } from './cancel';
+import { amendReservation } from './amend';
 
 interface Operation {
   schema: ZodType;

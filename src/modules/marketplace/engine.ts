@@ -208,3 +208,24 @@ export const cancelRental = (ctx: Ctx, rentalId: string, reason: string) => canc
 
 export const amendRental = (ctx: Ctx, rentalId: string, w: { start: number; end: number }) =>
   rescheduleBooking(ctx, rentalId, { startTime: new Date(w.start).toISOString(), endTime: new Date(w.end).toISOString() }, { source: 'marketplace' });
+
+/** The window of an option on a date: the start time asked for, or the first one with room. */
+export async function windowOf(ctx: Ctx, item: ItemContext, ref: OptionRef, date: string, time: string | undefined, seats: number) {
+  const times = startTimes(item, ref, date);
+  if (time) {
+    const st = times.find((t) => t.time === time);
+    if (!st)
+      throw new ApiError('bad_request', `${item.row.name} has no start at ${time} on ${date}`, {
+        details: [{ field: 'startTime', message: `not a start time on ${date}` }],
+      });
+    return st;
+  }
+  if (!times.length)
+    throw new ApiError('unavailable', `${item.row.name} does not run on ${date}`, { extra: { reasons: [{ code: 'closed', message: 'closed' }] } });
+  const busy = await busyOf(ctx, item, times[0].start, times[times.length - 1].end);
+  for (const st of times) {
+    const v = await vacancies(ctx, item, { start: st.start, end: st.end, seats: item.item.kind === 'tour' ? seats : undefined }, busy);
+    if (v.available) return st;
+  }
+  return times[0];
+}

@@ -4,18 +4,18 @@
  * refresh, with the operator's outbound key. An inactive configuration, or one without an
  * outbound key, sends nothing. Every call is logged in `marketplace_notifications`.
  */
-import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { CapacityReleased } from '../../lib/hooks';
 import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
 import { unseal } from '../../lib/sealed';
 import { marketplaceOutbound } from '../../adapters/marketplace';
-import { marketplaceConfigs, marketplaceNotifications } from '../../db/schema/marketplace';
+import { marketplaceNotifications } from '../../db/schema/marketplace';
+import { configOfCustomer } from './queries';
 import { optionIdsOf, optionItem } from './engine';
 
 export async function onCapacityReleased(ctx: Ctx, e: CapacityReleased) {
-  const cfg = await ctx.db.select().from(marketplaceConfigs).where(eq(marketplaceConfigs.customerId, e.customerId)).get();
+  const cfg = await configOfCustomer(ctx, e.customerId);
   if (!cfg || !cfg.isActive || !cfg.outboundApiKey) return;
   const tctx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: e.customerId } };
   const found = await optionItem(tctx, e.itemId).catch(() => null);

@@ -1,14 +1,20 @@
-// Tour marketplace: the entry point other code imports. config.ts (configuration and keys),
-// catalog.ts (tour list and availability), reservations.ts (reserve, confirm, cancel, amend),
-// dispatcher.ts (/ota/api), notify.ts (outbound availability notifications), engine.ts (the one
-// place that uses the availability and booking services).
+// Tour marketplace: the entry point other code imports. config.ts (configuration), catalog.ts
+// (tour list and availability), reserve.ts, confirm.ts, cancel.ts, amend.ts, sweep.ts (expired
+// holds), dispatcher.ts (/ota/api), notify.ts (outbound availability notifications), engine.ts
+// (the one place that uses the availability and booking services), queries.ts, views.ts.
 import type { Ctx } from '../../lib/context';
-import { configOf, type ConfigRow } from './config';
+import { configOf } from './queries';
+import type { ConfigRow } from './types';
 import { marketplaceFail } from './errors';
 
-export { configure, getConfiguration, HOLD_MS } from './config';
+export { configure, getConfiguration } from './config';
+export { HOLD_MS } from './types';
 export { tourList, availabilityCalendar, availabilityCheck } from './catalog';
-export { reserveHold, confirmReservation, cancelReservation, amendReservation, sweepReservations } from './reservations';
+export { reserveHold } from './reserve';
+export { confirmReservation } from './confirm';
+export { cancelReservation } from './cancel';
+export { amendReservation } from './amend';
+export { sweepReservations } from './sweep';
 export { dispatch } from './dispatcher';
 export { onCapacityReleased } from './notify';
 
