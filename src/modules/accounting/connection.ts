@@ -14,9 +14,9 @@ import { accountingProvider, type AccountingProvider } from '../../adapters/acco
 import { ProviderError } from '../../adapters/simulators';
 import { acctLinks } from '../../db/schema/accounting';
 import { acctFail } from './errors';
-import { GL_ACCOUNTS, GL_KEYS } from './journal';
-
-export type LinkRow = typeof acctLinks.$inferSelect;
+import { GL_ACCOUNTS, GL_KEYS, missingMappings } from './journal';
+import { linkOut, type LinkRow } from './views';
+import { linkOf } from './queries';
 
 const STATE_TTL_MS = 10 * 60_000;
 const STATE_PURPOSE = 'acct.state';
@@ -29,10 +29,6 @@ export function providerOf(ctx: Ctx): AccountingProvider {
 
 const frontendUrl = (ctx: Ctx) => (ctx.env.FRONTEND_URL ?? 'http://localhost:5173').replace(/\/$/, '');
 const callbackUrl = (ctx: Ctx, origin: string) => `${(ctx.env.PUBLIC_BASE_URL ?? origin).replace(/\/$/, '')}/auth/acct/callback`;
-
-export async function linkOf(ctx: Ctx, customerId: string): Promise<LinkRow | undefined> {
-  return ctx.db.select().from(acctLinks).where(eq(acctLinks.customerId, customerId)).get();
-}
 
 /** The caller's business: `businessId` must be the caller's operator (403 otherwise). */
 function business(ctx: Ctx, businessId: string, write = false): string {
@@ -127,27 +123,6 @@ export async function tokenOf(ctx: Ctx, link: LinkRow | undefined, provider: Acc
     }
     throw err;
   }
-}
-
-export function linkOut(customerId: string, l: LinkRow | undefined) {
-  return {
-    businessId: customerId,
-    connected: l?.status === 'connected',
-    status: l?.status ?? ('disconnected' as const),
-    provider: l?.provider ?? null,
-    acctBusinessId: l?.acctBusinessId ?? null,
-    acctBusinessName: l?.acctBusinessName ?? null,
-    bankAccountId: l?.bankAccountId ?? null,
-    glMappings: l?.glMappings ?? {},
-    connectedAt: l?.connectedAt ?? null,
-    lastError: l?.lastError ?? null,
-    readyToExport: !!(l?.status === 'connected' && l.acctBusinessId && l.bankAccountId && missingMappings(l).length === 0),
-  };
-}
-
-/** GL keys without an account (the bank key falls back to the bank account). */
-export function missingMappings(l: Pick<LinkRow, 'glMappings' | 'bankAccountId'>, keys: readonly string[] = GL_KEYS) {
-  return keys.filter((k) => !(l.glMappings?.[k] ?? (k === 'bank' ? l.bankAccountId : null)));
 }
 
 /** GET /acct/integration-status */

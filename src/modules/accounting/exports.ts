@@ -5,47 +5,25 @@
  * accounting provider allows. A sent export is never sent again; the provider also deduplicates on
  * its `externalId`.
  */
-import { and, count, desc, eq, gte, isNull, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission, systemCtx } from '../../lib/context';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { addDays, dayBounds, localDate } from '../../lib/time';
 import type { Env } from '../../env';
 import { accountingProvider, isBalanced } from '../../adapters/accounting';
 import { ProviderError } from '../../adapters/simulators';
-import { acctExports, acctLinks } from '../../db/schema/accounting';
-import { ledgerEntries } from '../../db/schema/bookings';
-import { locations } from '../../db/schema/locations';
+import { acctExports } from '../../db/schema/accounting';
+import { getLocationInTenant } from '../locations/service';
 import { acctFail } from './errors';
-import { buildJournal, type GlKey } from './journal';
-import { linkOf, missingMappings, tokenOf, type LinkRow } from './connection';
-
-type ExportRow = typeof acctExports.$inferSelect;
-type LocationRow = typeof locations.$inferSelect;
+import { buildJournal, missingMappings, type GlKey } from './journal';
+import { tokenOf } from './connection';
+import { activeLocations, connectedLinks, ledgerOfDay, linkOf, type LocationRow } from './queries';
+import { exportOut, type ExportRow, type LinkRow } from './views';
 
 /** A transient failure is retried this many times (with backoff) before the export is marked failed. */
 export const MAX_ATTEMPTS = 8;
-
-export const exportOut = (e: ExportRow) => ({
-  exportId: e.id,
-  businessId: e.customerId,
-  locationId: e.locationId,
-  date: e.date,
-  currency: e.currency,
-  status: e.status,
-  lines: e.lines.map((l) => ({ ...l, debit: l.debit / 100, credit: l.credit / 100 })),
-  totalDebit: e.totalDebit / 100,
-  totalCredit: e.totalCredit / 100,
-  balanced: e.totalDebit === e.totalCredit,
-  entryCount: e.entryCount,
-  externalId: e.externalId,
-  attempts: e.attempts,
-  lastError: e.lastError,
-  sentAt: e.sentAt,
-  createdAt: e.createdAt,
-  updatedAt: e.updatedAt,
-});
 
 export const externalIdOf = (e: Pick<ExportRow, 'customerId' | 'locationId' | 'date'>) => `berth:${e.customerId}:${e.locationId}:${e.date}`;
 
@@ -75,25 +53,7 @@ export async function ensureExport(ctx: Ctx, link: LinkRow, loc: LocationRow, da
     return existing;
   }
   const { start, end } = dayBounds(date, loc.timezone);
-  const entries = await ctx.db
-    .select({
-      entryType: ledgerEntries.entryType,
-      amount: ledgerEntries.amount,
-      source: ledgerEntries.source,
-      description: ledgerEntries.description,
-      currency: ledgerEntries.currency,
-    })
-    .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.customerId, loc.customerId),
-        eq(ledgerEntries.locationId, loc.id),
-        gte(ledgerEntries.occurredAt, new Date(start).toISOString()),
-        lt(ledgerEntries.occurredAt, new Date(end).toISOString()),
-        isNull(ledgerEntries.deletedAt),
-      ),
-    )
-    .all();
+  const entries = await ledgerOfDay(ctx, loc, start, end);
   const journal = buildJournal(
     entries.filter((e) => e.currency === loc.currency),
     accountOf(link),
@@ -135,12 +95,7 @@ export async function ensureExport(ctx: Ctx, link: LinkRow, loc: LocationRow, da
 export async function createExport(ctx: Ctx, input: { businessId: string; locationId: string; date: string }) {
   const customerId = ownCustomer(ctx, input.businessId);
   requirePermission(ctx, 'accounting');
-  const loc = await ctx.db
-    .select()
-    .from(locations)
-    .where(and(eq(locations.id, input.locationId), eq(locations.customerId, customerId)))
-    .get();
-  if (!loc) throw notFound('Location');
+  const loc = await getLocationInTenant(ctx, input.locationId);
   if (input.date >= localDate(Date.now(), loc.timezone))
     throw new ApiError('bad_request', 'Only finished days can be exported (the date must be before today at the location)', {
       details: [{ field: 'date', message: 'must be a past day' }],
@@ -154,23 +109,6 @@ export async function createExport(ctx: Ctx, input: { businessId: string; locati
     .get();
   const row = await ensureExport(ctx, link, loc, input.date);
   return { created: !existed, export: exportOut(row) };
-}
-
-/** GET /acct/journal-exports */
-export async function listExports(ctx: Ctx, q: { businessId: string; locationId?: string; date?: string; limit: number; offset: number }) {
-  const customerId = ownCustomer(ctx, q.businessId);
-  requirePermission(ctx, 'accounting');
-  const where = and(
-    eq(acctExports.customerId, customerId),
-    q.locationId ? eq(acctExports.locationId, q.locationId) : undefined,
-    q.date ? eq(acctExports.date, q.date) : undefined,
-  );
-  const [rows, total] = await Promise.all([
-    ctx.db.select().from(acctExports).where(where).orderBy(desc(acctExports.date), desc(acctExports.createdAt)).limit(q.limit).offset(q.offset).all(),
-    ctx.db.select({ n: count() }).from(acctExports).where(where).get(),
-  ]);
-  const queue = await ctx.env.ACCOUNTING_QUEUE.get(ctx.env.ACCOUNTING_QUEUE.idFromName(customerId)).status();
-  return { data: rows.map(exportOut), total: total?.n ?? 0, limit: q.limit, offset: q.offset, queue };
 }
 
 export type SendOutcome = { outcome: 'sent' | 'failed' | 'done' } | { outcome: 'retry'; error: string } | { outcome: 'rate_limited'; retryAfterMs: number };
@@ -191,7 +129,7 @@ export async function sendExport(env: Env, exportId: string, giveUp = false): Pr
   };
   const provider = accountingProvider(env);
   if (!provider) return fail('The accounting integration is not configured');
-  const link = await tctx.db.select().from(acctLinks).where(eq(acctLinks.customerId, row.customerId)).get();
+  const link = await linkOf(tctx, row.customerId);
   if (!link?.acctBusinessId || !link.bankAccountId) return fail('The accounting business or bank account is no longer set');
   const lines = row.lines.map((l) => ({ ...l, accountId: accountOf(link)(l.account as GlKey) }));
   if (!isBalanced(lines)) return fail('The journal is not balanced; nothing was sent');
@@ -202,7 +140,7 @@ export async function sendExport(env: Env, exportId: string, giveUp = false): Pr
         .map((l) => l.account)
         .join(', ')}`,
     );
-  const loc = await tctx.db.select({ name: locations.name }).from(locations).where(eq(locations.id, row.locationId)).get();
+  const loc = await getLocationInTenant(tctx, row.locationId).catch(() => null);
   try {
     const { token } = await tokenOf(tctx, link, provider);
     const res = await provider.postJournal(token, link.acctBusinessId, {
@@ -241,18 +179,13 @@ export async function sendExport(env: Env, exportId: string, giveUp = false): Pr
 
 /** Cron (daily): yesterday's journal of every location of every operator ready to export. */
 export async function dailyExports(env: Env, now = new Date()) {
-  const db = systemCtx(env).db;
-  const links = await db.select().from(acctLinks).where(eq(acctLinks.status, 'connected')).all();
+  const links = await connectedLinks(systemCtx(env));
   let queued = 0;
   let skipped = 0;
   for (const link of links) {
     if (!link.acctBusinessId || !link.bankAccountId) continue;
     const ctx = systemCtx(env, { customerId: link.customerId });
-    const locs = await db
-      .select()
-      .from(locations)
-      .where(and(eq(locations.customerId, link.customerId), eq(locations.status, 'active')))
-      .all();
+    const locs = await activeLocations(ctx, link.customerId);
     for (const loc of locs) {
       const date = addDays(localDate(now.getTime(), loc.timezone), -1);
       try {

@@ -112,3 +112,8 @@ export function buildJournal(entries: LedgerLike[], accountOf: (key: GlKey) => s
     keys: lines.map((l) => l.account as GlKey),
   };
 }
+
+/** GL keys without an account (the bank key falls back to the bank account). */
+export function missingMappings(l: { glMappings: Record<string, string> | null; bankAccountId: string | null }, keys: readonly string[] = GL_KEYS) {
+  return keys.filter((k) => !(l.glMappings?.[k] ?? (k === 'bank' ? l.bankAccountId : null)));
+}

@@ -1,6 +1,6 @@
 // Accounting: the entry point other code imports. connection.ts (OAuth, business, bank account,
 // GL mappings), journal.ts (the daily journal from the ledger), exports.ts (exports and their
-// sending, called by the AccountingQueue Durable Object).
+// sending, called by the AccountingQueue Durable Object), queries.ts, views.ts.
 export {
   connect,
   callback,
@@ -13,5 +13,6 @@ export {
   getGlMappings,
   setGlMappings,
 } from './connection';
-export { createExport, listExports, sendExport, dailyExports, MAX_ATTEMPTS, type SendOutcome } from './exports';
+export { createExport, sendExport, dailyExports, MAX_ATTEMPTS, type SendOutcome } from './exports';
+export { listExports } from './queries';
 export { buildJournal, GL_ACCOUNTS, GL_KEYS } from './journal';
