@@ -15,11 +15,10 @@ import { checkUserUrl } from '../../adapters/http';
 import { defaultApiBase, fleetProvider, type FleetCredentials, type FleetProvider } from '../../adapters/fleet';
 import { ProviderError } from '../../adapters/simulators';
 import { fleetsysLinks, type FleetProductMapping } from '../../db/schema/fleet-system';
-import { inventoryAssets, inventoryItems } from '../../db/schema/inventory';
+import { getAssetsInTenant } from '../inventory/service';
 import { fleetFail } from './errors';
-import { and, inArray } from 'drizzle-orm';
-
-export type LinkRow = typeof fleetsysLinks.$inferSelect;
+import { linkOf, ownItemIds } from './queries';
+import { mappingsOut, statusOut, type LinkRow } from './views';
 
 export function customerOf(ctx: Ctx, customerId: string, write = false) {
   const id = ownCustomer(ctx, customerId);
@@ -27,8 +26,6 @@ export function customerOf(ctx: Ctx, customerId: string, write = false) {
   else requirePermission(ctx, 'integrations');
   return id;
 }
-
-export const linkOf = (ctx: Ctx, customerId: string) => ctx.db.select().from(fleetsysLinks).where(eq(fleetsysLinks.customerId, customerId)).get();
 
 function asApiError(err: unknown): unknown {
   if (!(err instanceof ProviderError)) return err;
@@ -41,19 +38,7 @@ function asApiError(err: unknown): unknown {
 /** GET /fleetsys/status */
 export async function status(ctx: Ctx, customerId: string) {
   const id = customerOf(ctx, customerId);
-  const l = await linkOf(ctx, id);
-  return {
-    customerId: id,
-    connected: !!l,
-    status: l?.status ?? ('not_connected' as const),
-    provider: l ? fleetProvider(ctx.env).name : null,
-    clientId: l?.clientId ?? null,
-    tokenUrl: l?.tokenUrl ?? null,
-    apiBaseUrl: l?.apiBaseUrl ?? null,
-    productMappings: l?.productMappings.length ?? 0,
-    lastTestedAt: l?.lastTestedAt ?? null,
-    lastError: l?.lastError ?? null,
-  };
+  return statusOut(id, await linkOf(ctx, id), fleetProvider(ctx.env).name);
 }
 
 /** POST /fleetsys/connect: nothing is saved unless a token is obtained and a test call succeeds. */
@@ -174,8 +159,7 @@ export async function session(ctx: Ctx, customerId: string): Promise<Session> {
 /** GET /fleetsys/product-mappings */
 export async function getMappings(ctx: Ctx, customerId: string) {
   const id = customerOf(ctx, customerId);
-  const l = await linkOf(ctx, id);
-  return { customerId: id, data: (l?.productMappings ?? []).map((m) => ({ inventoryId: m.inventoryId, assetId: m.assetId ?? null, productId: m.productId })) };
+  return mappingsOut(id, await linkOf(ctx, id));
 }
 
 /** PUT /fleetsys/product-mappings: replaces the mappings; items and assets must be the operator's, products the fleet system's. */
@@ -184,23 +168,11 @@ export async function setMappings(ctx: Ctx, input: { customerId: string; mapping
   const s = await session(ctx, id);
   const itemIds = [...new Set(input.mappings.map((m) => m.inventoryId))];
   const assetIds = [...new Set(input.mappings.map((m) => m.assetId).filter((a): a is string => !!a))];
-  const items = itemIds.length
-    ? await ctx.db
-        .select({ id: inventoryItems.id })
-        .from(inventoryItems)
-        .where(and(eq(inventoryItems.customerId, id), inArray(inventoryItems.id, itemIds)))
-        .all()
-    : [];
-  const assets = assetIds.length
-    ? await ctx.db
-        .select({ id: inventoryAssets.id, itemId: inventoryAssets.itemId })
-        .from(inventoryAssets)
-        .where(and(eq(inventoryAssets.customerId, id), inArray(inventoryAssets.id, assetIds)))
-        .all()
-    : [];
+  const items = await ownItemIds(ctx, id, itemIds);
+  const assets = await getAssetsInTenant(ctx, assetIds);
   const products = new Set((await s.call((t) => s.provider.products(s.creds, t))).map((p) => p.id));
   const problems = input.mappings.flatMap((m, i) => [
-    ...(!items.some((x) => x.id === m.inventoryId) ? [{ field: `mappings.${i}.inventoryId`, message: 'unknown inventory item' }] : []),
+    ...(!items.has(m.inventoryId) ? [{ field: `mappings.${i}.inventoryId`, message: 'unknown inventory item' }] : []),
     ...(m.assetId && !assets.some((a) => a.id === m.assetId && a.itemId === m.inventoryId)
       ? [{ field: `mappings.${i}.assetId`, message: 'not an asset of the item' }]
       : []),
