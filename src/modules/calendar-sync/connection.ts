@@ -14,7 +14,8 @@ import { calendarProvider, type CalendarProvider } from '../../adapters/calendar
 import { ProviderError } from '../../adapters/simulators';
 import { calendarConnections, calendarEventLinks } from '../../db/schema/calendar-sync';
 import { calendarFail } from './errors';
-import { calendarUser, connectionOf, type ConnectionRow } from './queries';
+import { calendarUser, connectionOf, eventLinkCount, type ConnectionRow } from './queries';
+import { statusOut } from './views';
 import { popupPage } from './page';
 
 const STATE_TTL_MS = 10 * 60_000;
@@ -161,29 +162,7 @@ async function requireConnection(ctx: Ctx, userId: string) {
 export async function status(ctx: Ctx, userId: string) {
   const user = await calendarUser(ctx, userId);
   const conn = await connectionOf(ctx, user.customerId, user.id);
-  const links = conn
-    ? ((
-        await ctx.db
-          .select({ n: count() })
-          .from(calendarEventLinks)
-          .where(and(eq(calendarEventLinks.customerId, conn.customerId), eq(calendarEventLinks.connectionId, conn.id)))
-          .get()
-      )?.n ?? 0)
-    : 0;
-  return {
-    userId: user.id,
-    connected: !!conn,
-    status: conn ? conn.status : ('not_connected' as const),
-    provider: conn?.provider ?? null,
-    accountEmail: conn?.accountEmail ?? null,
-    calendarId: conn?.calendarId ?? null,
-    calendarName: conn?.calendarName ?? null,
-    lastSyncAt: conn?.lastSyncAt ?? null,
-    lastFullSyncAt: conn?.lastFullSyncAt ?? null,
-    lastError: conn?.lastError ?? null,
-    eventsSynced: links,
-    connectedAt: conn?.createdAt ?? null,
-  };
+  return statusOut(user.id, conn, conn ? await eventLinkCount(ctx, conn) : 0);
 }
 
 /** GET /integrations/calendar/calendars */

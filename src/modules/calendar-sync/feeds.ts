@@ -10,26 +10,14 @@ import { commit } from '../../lib/commit';
 import { notFound } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
-import { customers, users } from '../../db/schema/accounts';
+import { getOwnCustomer } from '../customers/service';
 import { calendarFeeds } from '../../db/schema/calendar-sync';
-import { calendarUser, scheduleBookings, scheduleLocations } from './queries';
+import { calendarUser, feedByToken, feedInTenant, scheduleBookings, scheduleLocations, scheduleUser, type FeedRow } from './queries';
+import { feedOut } from './views';
 import { eventContent, versionsOf } from './events';
 import { renderCalendar } from './ical';
 
-type FeedRow = typeof calendarFeeds.$inferSelect;
 const DAY = 86_400_000;
-
-export const feedOut = (f: FeedRow) => ({
-  feedId: f.id,
-  customerId: f.customerId,
-  userId: f.userId,
-  scope: f.userId ? ('user' as const) : ('operator' as const),
-  name: f.name,
-  tokenPrefix: f.tokenPrefix,
-  revokedAt: f.revokedAt,
-  lastFetchedAt: f.lastFetchedAt,
-  createdAt: f.createdAt,
-});
 
 const feedPath = (token: string) => `/integrations/calendar/feeds/${token}/calendar.ics`;
 
@@ -42,8 +30,7 @@ export async function createFeed(ctx: Ctx, input: { userId?: string; name?: stri
     name ??= `${user.name}: schedule`;
   } else {
     requireAdmin(ctx);
-    const c = await ctx.db.select({ name: customers.name }).from(customers).where(eq(customers.id, customerId)).get();
-    name ??= `${c?.name ?? 'Operator'}: all bookings`;
+    name ??= `${(await getOwnCustomer(ctx)).name}: all bookings`;
   }
   const token = `bcf_${randomString(40)}`;
   const row: FeedRow = {
@@ -81,12 +68,7 @@ export async function listFeeds(ctx: Ctx) {
 /** DELETE /integrations/calendar/feeds/{feedId}: the URL stops working at once. */
 export async function revokeFeed(ctx: Ctx, feedId: string) {
   const customerId = tenantOf(ctx);
-  const feed = await ctx.db
-    .select()
-    .from(calendarFeeds)
-    .where(and(eq(calendarFeeds.id, feedId), eq(calendarFeeds.customerId, customerId)))
-    .get();
-  if (!feed) throw notFound('Calendar feed');
+  const feed = await feedInTenant(ctx, feedId);
   if (feed.userId) await calendarUser(ctx, feed.userId);
   else requireAdmin(ctx);
   const revokedAt = feed.revokedAt ?? new Date().toISOString();
@@ -108,19 +90,9 @@ export async function revokeFeed(ctx: Ctx, feedId: string) {
 /** GET /integrations/calendar/feeds/{feedToken}/calendar.ics: the feed's bookings from 30 days ago to a year ahead. */
 export async function renderFeed(ctx: Ctx, token: string): Promise<string> {
   const db = ctx.db;
-  const feed = await db
-    .select()
-    .from(calendarFeeds)
-    .where(eq(calendarFeeds.tokenHash, await sha256Hex(token)))
-    .get();
+  const feed = await feedByToken(ctx, token);
   if (!feed || feed.revokedAt) throw notFound('Calendar feed');
-  const user = feed.userId
-    ? await db
-        .select()
-        .from(users)
-        .where(and(eq(users.id, feed.userId), eq(users.customerId, feed.customerId)))
-        .get()
-    : null;
+  const user = feed.userId ? await scheduleUser(ctx, feed.customerId, feed.userId) : null;
   if (feed.userId && !user) throw notFound('Calendar feed');
   const tctx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: feed.customerId } };
   const locs = await scheduleLocations(tctx, feed.customerId, user ?? null);

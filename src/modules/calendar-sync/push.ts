@@ -19,11 +19,10 @@ import { ApiError } from '../../lib/errors';
 import type { CapacityReleased } from '../../lib/hooks';
 import { calendarProvider, type CalendarEventInput, type CalendarProvider } from '../../adapters/calendar';
 import { ProviderError } from '../../adapters/simulators';
-import { users } from '../../db/schema/accounts';
 import { calendarConnections, calendarEventLinks } from '../../db/schema/calendar-sync';
 import { accessTokenOf } from './connection';
 import { eventContent, versionsOf, type EventContent } from './events';
-import { scheduleBookings, scheduleLocations, type ConnectionRow } from './queries';
+import { scheduleBookings, scheduleLocations, scheduleUser, type ConnectionRow } from './queries';
 
 const DAY = 86_400_000;
 /** The pushed window: from yesterday to 180 days ahead. */
@@ -154,11 +153,7 @@ export async function syncConnection(ctx: Ctx, conn: ConnectionRow, opts: { full
       }
     }
 
-    const user = await ctx.db
-      .select()
-      .from(users)
-      .where(and(eq(users.id, conn.userId), eq(users.customerId, conn.customerId)))
-      .get();
+    const user = await scheduleUser(ctx, conn.customerId, conn.userId);
     const locs = user ? await scheduleLocations(ctx, conn.customerId, user) : [];
     const now = Date.now();
     const scheduled = await scheduleBookings(ctx, conn.customerId, locs, now - PUSH_BACK, now + PUSH_AHEAD);

@@ -1,28 +1,66 @@
-/** Tenant-scoped reads of calendar sync: users, their locations, and the bookings of a schedule. */
-import { and, eq, gte, inArray, lt } from 'drizzle-orm';
+/** Tenant-scoped reads of calendar sync: users, their locations, the bookings of a schedule, connections and feeds. */
+import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { isAdmin, tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
-import { users } from '../../db/schema/accounts';
+import { sha256Hex } from '../../lib/crypto';
+import type { users } from '../../db/schema/accounts';
 import { locations } from '../../db/schema/locations';
 import { bookings } from '../../db/schema/bookings';
 import { inventoryItems } from '../../db/schema/inventory';
-import { calendarConnections } from '../../db/schema/calendar-sync';
+import { calendarConnections, calendarEventLinks, calendarFeeds } from '../../db/schema/calendar-sync';
+import { getUserInTenant } from '../users/service';
 
 export type UserRow = typeof users.$inferSelect;
 export type ConnectionRow = typeof calendarConnections.$inferSelect;
+export type FeedRow = typeof calendarFeeds.$inferSelect;
 
 /** A user of the caller's operator (404 otherwise). Only the user or an admin may act on a user's calendar (403). */
 export async function calendarUser(ctx: Ctx, userId: string): Promise<UserRow> {
-  const customerId = tenantOf(ctx);
-  const user = await ctx.db
-    .select()
-    .from(users)
-    .where(and(eq(users.id, userId), eq(users.customerId, customerId)))
-    .get();
-  if (!user) throw notFound('User');
+  const user = await getUserInTenant(ctx, userId);
   if (ctx.principal.userId !== user.id && !isAdmin(ctx.principal)) throw new ApiError('forbidden', "Only the user or an admin may manage this user's calendar");
   return user;
+}
+
+/** The user whose schedule a connection or a feed shows, read for its operator (null when the user was removed). */
+export async function scheduleUser(ctx: Ctx, customerId: string, userId: string): Promise<UserRow | null> {
+  const tctx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId } };
+  try {
+    return await getUserInTenant(tctx, userId);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'not_found') return null;
+    throw err;
+  }
+}
+
+/** Events of a connection written to the provider's calendar. */
+export async function eventLinkCount(ctx: Ctx, conn: ConnectionRow): Promise<number> {
+  const r = await ctx.db
+    .select({ n: count() })
+    .from(calendarEventLinks)
+    .where(and(eq(calendarEventLinks.customerId, conn.customerId), eq(calendarEventLinks.connectionId, conn.id)))
+    .get();
+  return r?.n ?? 0;
+}
+
+/** A feed by its secret token (any operator: the token is the credential), or undefined. */
+export async function feedByToken(ctx: Ctx, token: string): Promise<FeedRow | undefined> {
+  return ctx.db
+    .select()
+    .from(calendarFeeds)
+    .where(eq(calendarFeeds.tokenHash, await sha256Hex(token)))
+    .get();
+}
+
+/** A feed of the caller's operator (404 otherwise). */
+export async function feedInTenant(ctx: Ctx, feedId: string): Promise<FeedRow> {
+  const feed = await ctx.db
+    .select()
+    .from(calendarFeeds)
+    .where(and(eq(calendarFeeds.id, feedId), eq(calendarFeeds.customerId, tenantOf(ctx))))
+    .get();
+  if (!feed) throw notFound('Calendar feed');
+  return feed;
 }
 
 export async function connectionOf(ctx: Ctx, customerId: string, userId: string): Promise<ConnectionRow | undefined> {
