@@ -5,8 +5,7 @@ import { systemCtx } from '../../lib/context';
 import { newId } from '../../lib/ids';
 import type { Env } from '../../env';
 import { gpsAlerts, gpsDevices, gpsFenceStates } from '../../db/schema/gps';
-import { rentalsOut } from './rentals';
-import { homeAreaOf, settingsOf } from './queries';
+import { homeAreaOf, rentalsOut, settingsOf } from './queries';
 import type { AlertRow, DeviceRow } from './views';
 
 /** An alert row (written by the caller, in its batch). */

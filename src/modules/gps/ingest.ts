@@ -18,10 +18,10 @@ import type { Stmt } from '../../db/client';
 import { gpsAlerts, gpsDevices, gpsFenceStates, gpsFixes } from '../../db/schema/gps';
 import { assetPositionUpsert, fencesOf } from '../geofences/service';
 import { sideOf } from './geometry';
-import { homeAreaOf, settingsOf } from './queries';
+import { homeAreaOf, rentalsOut, settingsOf } from './queries';
 import { fireAlert, checkOverdue } from './alerts';
 import { alertOut, type AlertRow } from './views';
-import { markReturned, rentalsOut } from './rentals';
+import { checkOutBooking } from '../bookings/service';
 
 type FenceState = typeof gpsFenceStates.$inferSelect;
 
@@ -180,7 +180,8 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
     for (const r of await rentalsOut(ctx, customerId, device.assetId)) {
       const dedupeKey = `returned:${r.rentalId}`;
       try {
-        await markReturned(ctx, r.rentalId, `Returned automatically: ${device.deviceName} is back inside the home area`);
+        // Returned through the booking service: booking.checked_out (and booking.status_changed) fire like a return at the counter.
+        await checkOutBooking(ctx, r.rentalId, { notes: `Returned automatically: ${device.deviceName} is back inside the home area` });
       } catch (err) {
         // Returned at the counter meanwhile (or not checked in any more): nothing to do.
         if (err instanceof ApiError && err.status < 500) continue;

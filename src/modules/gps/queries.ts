@@ -1,9 +1,10 @@
-/** Tenant-scoped reads of the GPS integration: settings, home areas, devices and alerts. */
-import { and, asc, count, desc, eq, gte } from 'drizzle-orm';
+/** Tenant-scoped reads of the GPS integration: settings, home areas, devices, alerts, and the rentals a boat is out on. */
+import { and, asc, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { gpsAlerts, gpsDevices, gpsHomeAreas, gpsSettings } from '../../db/schema/gps';
+import { bookings } from '../../db/schema/bookings';
 import { fencesOf } from '../geofences/service';
 import { alertOut, deviceOut, homeAreaOut, type AlertRow, type DeviceRow } from './views';
 
@@ -59,6 +60,30 @@ export async function listHomeAreas(ctx: Ctx, q: { limit: number; offset: number
     return f && f.locationId === a.locationId ? [homeAreaOut({ locationId: a.locationId, geofenceId: f.id, name: f.name, updatedAt: a.updatedAt })] : [];
   });
   return { data: live.slice(q.offset, q.offset + q.limit), total: live.length, limit: q.limit, offset: q.offset };
+}
+
+export interface OutRental {
+  rentalId: string;
+  start: number;
+  end: number;
+  status: string;
+}
+
+/** Checked-in rentals of an asset that started by `now`. */
+export async function rentalsOut(ctx: Ctx, customerId: string, assetId: string, now = Date.now()): Promise<OutRental[]> {
+  const rows = await ctx.db
+    .select({ id: bookings.id, start: bookings.start, end: bookings.end, status: bookings.status, assetIds: bookings.assetIds })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.customerId, customerId),
+        inArray(bookings.status, ['checked_in']),
+        lte(bookings.start, now),
+        sql`${bookings.assetIds} LIKE ${`%${JSON.stringify(assetId)}%`}`,
+      ),
+    )
+    .all();
+  return rows.filter((r) => (r.assetIds ?? []).includes(assetId)).map((r) => ({ rentalId: r.id, start: r.start, end: r.end, status: r.status }));
 }
 
 const since = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
