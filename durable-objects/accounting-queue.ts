@@ -2,11 +2,9 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env';
 import { accountingProvider } from '../src/adapters/accounting';
 import { MAX_ATTEMPTS, sendExport } from '../src/modules/accounting/service';
+import type { AccountingJob, AccountingQueueRpc, AccountingQueueStatus } from './accounting-queue-protocol';
 
-export interface AccountingJob {
-  exportId: string;
-  customerId: string;
-}
+export type { AccountingJob, AccountingQueueStatus };
 
 interface QueuedJob extends AccountingJob {
   attempts: number;
@@ -18,14 +16,6 @@ interface QueuedJob extends AccountingJob {
 interface Window {
   start: number;
   used: number;
-}
-
-export interface AccountingQueueStatus {
-  pending: { exportId: string; attempts: number; notBefore: string | null }[];
-  sentInWindow: number;
-  windowStartedAt: string | null;
-  limit: { requests: number; windowMs: number };
-  nextAttemptAt: string | null;
 }
 
 const JOBS = 'jobs';
@@ -41,7 +31,7 @@ const DEFAULT_LIMITS = { requests: 30, windowMs: 60_000, perJournal: 1 };
  * up to MAX_ATTEMPTS, then the export is marked failed; the export's row in D1 is the record of
  * the outcome. Enqueuing the same export twice queues it once.
  */
-export class AccountingQueue extends DurableObject<Env> {
+export class AccountingQueue extends DurableObject<Env> implements AccountingQueueRpc {
   private chain: Promise<unknown> = Promise.resolve();
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {

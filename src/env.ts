@@ -1,24 +1,27 @@
 import { z } from 'zod';
-import type { InventoryLock } from '../durable-objects/inventory-lock';
-import type { RateLimiter } from '../durable-objects/rate-limiter';
-import type { SlipLock } from '../durable-objects/slip-lock';
-import type { OAuthGrant } from '../durable-objects/oauth-grant';
-import type { AccountingQueue } from '../durable-objects/accounting-queue';
-import type { QueueMessage } from './lib/module';
+import type { InventoryLockRpc } from './modules/availability/types';
+import type { RateLimiterRpc } from '../durable-objects/rate-limiter-protocol';
+import type { SlipLockRpc } from '../durable-objects/slip-lock-protocol';
+import type { OAuthGrantRpc } from '../durable-objects/oauth-grant-protocol';
+import type { AccountingQueueRpc } from '../durable-objects/accounting-queue-protocol';
+import { createLogger } from './lib/logger';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
-  INVENTORY_LOCK: DurableObjectNamespace<InventoryLock>;
-  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One InventoryLock object per inventory item (typed by its RPC protocol, not its class: no import cycle). */
+  INVENTORY_LOCK: DurableObjectNamespace<InventoryLockRpc>;
+  /** One RateLimiter object per credential. */
+  RATE_LIMITER: DurableObjectNamespace<RateLimiterRpc>;
   /** One lock object per marina unit (slip reservations, transfers, date changes). */
-  SLIP_LOCK: DurableObjectNamespace<SlipLock>;
+  SLIP_LOCK: DurableObjectNamespace<SlipLockRpc>;
   /** One object per OAuth grant: its code and token hashes, rotated atomically. */
-  OAUTH_GRANT: DurableObjectNamespace<OAuthGrant>;
-  EVENTS_QUEUE: Queue<QueueMessage>;
+  OAUTH_GRANT: DurableObjectNamespace<OAuthGrantRpc>;
+  /** Queue messages are `{ kind, ...fields }` (lib/module.ts QueueMessage; spelled out here so env.ts imports no module machinery). */
+  EVENTS_QUEUE: Queue<{ kind: string; [field: string]: unknown }>;
   /** One AccountingQueue object per operator: journal exports sent at the accounting provider's pace. */
-  ACCOUNTING_QUEUE: DurableObjectNamespace<AccountingQueue>;
+  ACCOUNTING_QUEUE: DurableObjectNamespace<AccountingQueueRpc>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';
   /** `debug`, `info` (default), `warn` or `error`: log lines under this level are dropped. */
@@ -93,6 +96,12 @@ export interface Env {
   PUBLIC_BASE_URL?: string;
   /** `off` stops the cron job that seeds the sandbox tenant when it is missing (the test pool sets it). */
   SANDBOX_AUTOSEED?: string;
+  /**
+   * Where new InventoryLock objects are created (a Durable Object location hint: wnam, enam, sam,
+   * weur, eeur, apac, oc, afr, me). Set it to the D1 database's region: every reserve reads D1 once
+   * from inside the lock. Without it an object is created near the Worker that first calls it.
+   */
+  LOCK_LOCATION_HINT?: DurableObjectLocationHint;
 }
 
 export const isProduction = (env: Env) => env.ENVIRONMENT === 'production' || env.ENVIRONMENT === 'staging';
@@ -142,6 +151,7 @@ const Common = z.object({
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
   OAUTH_SIGNING_KEYS: optional(signingKeys),
   IDP_CLIENT_ID: optional(z.string().min(1)),
+  LOCK_LOCATION_HINT: optional(z.enum(['wnam', 'enam', 'sam', 'weur', 'eeur', 'apac', 'oc', 'afr', 'me'])),
   INTEGRATIONS_ENCRYPTION_KEY: optional(base64Key32),
   INTEGRATIONS_LIVE: optional(z.enum(['on', 'off'])),
   FRONTEND_URL: optional(z.string().url()),
@@ -177,7 +187,7 @@ export function checkConfig(env: Env): void {
     else {
       const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.input === undefined ? 'missing' : i.message}`);
       checked = { ok: false, message: `Configuration error: ${problems.join('; ')}` };
-      console.log(JSON.stringify({ level: 'error', msg: checked.message }));
+      createLogger({ component: 'config' }).error(checked.message);
     }
   }
   if (!checked.ok) throw new ConfigError(checked.message);

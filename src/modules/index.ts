@@ -30,6 +30,13 @@ import marinaSettings from './marina-settings/module';
 import marinaMaps from './marina-maps/module';
 import slipReservations from './slip-reservations/module';
 import slipContracts from './slip-contracts/module';
+import slipWaitlist from './slip-waitlist/module';
+import slipGuestAccess from './slip-guest-access/module';
+import slipDocuments from './slip-documents/module';
+import haulServices from './haul-services/module';
+import meterReadings from './meter-readings/module';
+import slipPortal from './slip-portal/module';
+import publicSlips from './public-slips/module';
 import slips from './slips/module';
 import payments from './payments/module';
 import promoCodes from './promo-codes/module';
@@ -43,6 +50,7 @@ import gateway from './gateway/module';
 import geofences from './geofences/module';
 import assetPools from './asset-pools/module';
 import partnerCalls from './partner-calls/module';
+import octo from './octo/module';
 import calendarSync from './calendar-sync/module';
 import structuredData from './structured-data/module';
 import marketplace from './marketplace/module';
@@ -84,6 +92,14 @@ export const modules: ModuleDef[] = [
   marinaMaps,
   slipReservations,
   slipContracts,
+  // Marina II: before slips too (/slips/waitlist, /slips/guest-access).
+  slipWaitlist,
+  slipGuestAccess,
+  slipDocuments,
+  haulServices,
+  meterReadings,
+  slipPortal,
+  publicSlips,
   slips,
   sandbox,
   shortLinks,
@@ -101,6 +117,7 @@ export const modules: ModuleDef[] = [
   geofences,
   assetPools,
   partnerCalls,
+  octo,
   calendarSync,
   structuredData,
   marketplace,

@@ -15,6 +15,8 @@ import { marinaSeed } from './marina';
 import { posSeed, promoCodesSeed, protectionSeed } from './counter';
 import { membershipsSeed } from './memberships';
 import { partnersSeed } from './partners';
+import { marina2Seed } from './marina2';
+import { octoSeed } from './octo';
 import { integrationsSeed } from './integrations';
 
 export { SEED, type SeedStep } from './types';
@@ -156,6 +158,8 @@ export const SEED_STEPS: SeedStep[] = [
   protectionSeed,
   membershipsSeed,
   partnersSeed,
+  marina2Seed,
+  octoSeed,
   integrationsSeed,
 ];
 

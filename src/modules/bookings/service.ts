@@ -2,7 +2,7 @@
  * Booking services (transport-free; used by the routes, the channel, the marketplace, the public
  * widget, cron jobs and the seed). See create.ts for the commit and lifecycle.ts for the moves.
  */
-export { createBooking, type CreateBookingOptions, type BookingSource, type BookingResult, type ExtraLedgerEntry } from './create';
+export { createBooking, createBookingRows, type CreateBookingOptions, type BookingSource, type BookingResult, type ExtraLedgerEntry } from './create';
 export { quoteBooking, type Quote } from './quote';
 export {
   cancelBooking,
@@ -16,13 +16,14 @@ export {
   getBooking,
   type CancelResult,
 } from './lifecycle';
-export { bookingOut, getBookingRow, type BookingRow, type BookingView } from './view';
+export { bookingOut, type BookingRow, type BookingView } from './views';
+export { getBookingRow, getBookingWithZone } from './queries';
 export { bundlesOf } from './offers';
 export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from './status';
 
 // Ledger and activity pieces that deposits and the public widget write with.
 export { insertLedger, memoEntry, type LedgerScope, type NewLedger } from './ledger';
-export { scopeOf } from './lifecycle-shared';
+export { scopeOf } from './changes';
 export { activityStmt, isVersionRace } from './activity';
 // Money other modules add to a booking (the point of sale, protection plans).
 export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts } from './money';
@@ -32,3 +33,6 @@ export { chargeDueInstallments, type InstallmentRunSummary } from './installment
 
 // Reads of the affiliates module (referrals and promo codes attributed to an affiliate).
 export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from './affiliate-reads';
+
+// Prices other sales paths quote with before a booking exists (the OCTO supplier API's catalog, availability and holds).
+export { rentalUnitPrice, tourQuote, quoteOrder, standardTier, type LineQuote, type LineInput } from './pricing';

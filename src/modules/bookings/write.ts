@@ -15,8 +15,8 @@ import { insertLedger, memoEntry, paymentEntry, saleEntries, type LedgerScope, t
 import { dollars, loyaltyPointsFor, quoteOut, type LineQuote } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
-import { bookingOut, type BookingRow } from './view';
-import type { BookingResult, BookingSource, CreateBookingOptions } from './create-common';
+import { bookingOut, type BookingRow } from './views';
+import type { BookingResult, BookingSource, CreateBookingOptions } from './types';
 import type { PreparedLine } from './lines';
 import { shares, type PaymentPlanOut } from './payment-plan';
 
@@ -50,6 +50,15 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   const events: DomainEvent[] = [...w.upsert.events];
   const renterId = w.upsert.renterId;
 
+  // The hold this booking replaces (an OCTO reservation being confirmed): released before the new allocations go in.
+  if (w.opts.replacesHold) {
+    statements.push(
+      ctx.db
+        .update(allocations)
+        .set({ active: false })
+        .where(and(eq(allocations.customerId, w.customerId), eq(allocations.sourceId, w.opts.replacesHold.sourceId), eq(allocations.active, true))),
+    );
+  }
   // Holds of this renter's e-mail that the booking uses: released before the new allocations go in.
   const holdIds = [...new Set(w.reservations.flatMap((r) => r.consumedHoldIds))];
   if (holdIds.length) {
@@ -64,16 +73,6 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
         .update(holds)
         .set({ status: 'consumed' })
         .where(and(eq(holds.customerId, w.customerId), inArray(holds.id, holdIds), eq(holds.status, 'active'))),
-    );
-  }
-
-  // Holds the sale replaces (a marketplace reservation): their allocations go before the booking's come in.
-  if (w.opts.consumeSourceIds?.length) {
-    statements.push(
-      ctx.db
-        .update(allocations)
-        .set({ active: false })
-        .where(and(eq(allocations.customerId, w.customerId), inArray(allocations.sourceId, w.opts.consumeSourceIds), eq(allocations.active, true))),
     );
   }
 
@@ -299,6 +298,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     customerCreated: w.upsert.created,
   };
   return {
+    rows,
     statements,
     meta: {
       audit: {

@@ -198,7 +198,7 @@ export function bookHold(
     prepaid: true,
     priceOverride: { total: h.priceCents },
     transactionId: h.transactionId,
-    consumeSourceIds: [h.holdId],
+    replacesHold: { sourceId: h.holdId },
     statements: h.statements,
   };
   return createBooking(ctx, { rentalPricing: {}, ...input } as BookInput, opts);
