@@ -253,8 +253,15 @@ export async function syncAll(ctx: Ctx, max = 50) {
   return { synced: conns.length, failed };
 }
 
-/** Hook `capacity.released`: a cancelled or no-show booking leaves the calendars that show it at once (off the request path). */
+/**
+ * Hook `capacity.released`: a cancelled or no-show booking leaves the calendars that show it at
+ * once. Everything runs after the response (no round trip added to the cancellation).
+ */
 export async function onCapacityReleased(ctx: Ctx, e: CapacityReleased) {
+  ctx.waitUntil(removeReleased(ctx, e).catch((err) => ctx.log.warn('calendar update after a release failed', { rentalId: e.rentalId, error: String(err) })));
+}
+
+async function removeReleased(ctx: Ctx, e: CapacityReleased) {
   const links = await ctx.db
     .select({ connectionId: calendarEventLinks.connectionId })
     .from(calendarEventLinks)
@@ -274,5 +281,5 @@ export async function onCapacityReleased(ctx: Ctx, e: CapacityReleased) {
       ),
     )
     .all();
-  ctx.waitUntil(Promise.all(conns.map((c) => syncConnection(ctx, c))));
+  await Promise.all(conns.map((c) => syncConnection(ctx, c)));
 }

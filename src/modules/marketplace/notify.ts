@@ -14,31 +14,33 @@ import { marketplaceNotifications } from '../../db/schema/marketplace';
 import { configOfCustomer } from './queries';
 import { optionIdsOf, optionItem } from './engine';
 
+/** Hook `capacity.released`: runs after the response (no round trip added to the cancellation). */
 export async function onCapacityReleased(ctx: Ctx, e: CapacityReleased) {
+  ctx.waitUntil(notifyReleased(ctx, e).catch((err) => ctx.log.warn('marketplace notification failed', { error: String(err) })));
+}
+
+async function notifyReleased(ctx: Ctx, e: CapacityReleased) {
   const cfg = await configOfCustomer(ctx, e.customerId);
   if (!cfg || !cfg.isActive || !cfg.outboundApiKey) return;
   const tctx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: e.customerId } };
   const found = await optionItem(tctx, e.itemId).catch(() => null);
   if (!found || found.item.currency !== cfg.currency) return;
   const payload = { productOptionIds: optionIdsOf(found.item), dates: [localDate(e.start, found.item.item.timezone)], rentalId: e.rentalId, reason: e.reason };
-  const send = async () => {
-    let status: 'sent' | 'failed' = 'sent';
-    let error: string | null = null;
-    try {
-      const out = marketplaceOutbound(ctx.env);
-      if (!out) throw new Error('MARKETPLACE_API_URL is not configured');
-      await out.notifyAvailability({
-        supplierId: cfg.supplierId,
-        outboundApiKey: await unseal(ctx.env, cfg.outboundApiKey!),
-        currency: cfg.currency,
-        productOptionIds: payload.productOptionIds,
-        dates: payload.dates,
-      });
-    } catch (err) {
-      status = 'failed';
-      error = String((err as Error).message ?? err).slice(0, 500);
-    }
-    await ctx.db.insert(marketplaceNotifications).values({ id: newId('mkn'), customerId: e.customerId, kind: 'availability', payload, status, error });
-  };
-  ctx.waitUntil(send().catch((err) => ctx.log.warn('marketplace notification failed', { error: String(err) })));
+  let status: 'sent' | 'failed' = 'sent';
+  let error: string | null = null;
+  try {
+    const out = marketplaceOutbound(ctx.env);
+    if (!out) throw new Error('MARKETPLACE_API_URL is not configured');
+    await out.notifyAvailability({
+      supplierId: cfg.supplierId,
+      outboundApiKey: await unseal(ctx.env, cfg.outboundApiKey),
+      currency: cfg.currency,
+      productOptionIds: payload.productOptionIds,
+      dates: payload.dates,
+    });
+  } catch (err) {
+    status = 'failed';
+    error = String((err as Error).message ?? err).slice(0, 500);
+  }
+  await ctx.db.insert(marketplaceNotifications).values({ id: newId('mkn'), customerId: e.customerId, kind: 'availability', payload, status, error });
 }
