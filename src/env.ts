@@ -70,6 +70,13 @@ export interface Env {
   /** Development only: password of the seeded demo partner account and client secret of its app. */
   DEMO_PARTNER_PASSWORD?: string;
   DEMO_APP_CLIENT_SECRET?: string;
+  /**
+   * Coverage: AES-GCM key (base64, 32 bytes) that encrypts the offerings' signing secrets at rest.
+   * Required in staging and production; development and tests use a fixed development key.
+   */
+  COVERAGE_ENCRYPTION_KEY?: string;
+  /** Development only: signing secret of the seeded sandbox coverage offering (the reference underwriter). */
+  DEMO_COVERAGE_SIGNING_SECRET?: string;
   /** Integrations: AES-GCM key (base64, 32 bytes) for stored provider credentials and signed OAuth state (development has a fixed default). */
   INTEGRATIONS_ENCRYPTION_KEY?: string;
   /** `on`: development and tests call the real providers (with their secrets) instead of the offline simulators. */
@@ -152,6 +159,7 @@ const Common = z.object({
   OAUTH_SIGNING_KEYS: optional(signingKeys),
   IDP_CLIENT_ID: optional(z.string().min(1)),
   LOCK_LOCATION_HINT: optional(z.enum(['wnam', 'enam', 'sam', 'weur', 'eeur', 'apac', 'oc', 'afr', 'me'])),
+  COVERAGE_ENCRYPTION_KEY: optional(base64Key32),
   INTEGRATIONS_ENCRYPTION_KEY: optional(base64Key32),
   INTEGRATIONS_LIVE: optional(z.enum(['on', 'off'])),
   FRONTEND_URL: optional(z.string().url()),
@@ -168,6 +176,7 @@ const Deployed = Common.extend({
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)'),
   WIDGET_ENCRYPTION_KEY: base64Key32,
   OAUTH_SIGNING_KEYS: signingKeys,
+  COVERAGE_ENCRYPTION_KEY: base64Key32,
   INTEGRATIONS_ENCRYPTION_KEY: base64Key32,
 });
 

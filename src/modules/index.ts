@@ -51,6 +51,7 @@ import geofences from './geofences/module';
 import assetPools from './asset-pools/module';
 import partnerCalls from './partner-calls/module';
 import octo from './octo/module';
+import coverage from './coverage/module';
 import calendarSync from './calendar-sync/module';
 import structuredData from './structured-data/module';
 import marketplace from './marketplace/module';
@@ -118,6 +119,7 @@ export const modules: ModuleDef[] = [
   assetPools,
   partnerCalls,
   octo,
+  coverage,
   calendarSync,
   structuredData,
   marketplace,

@@ -17,6 +17,7 @@ import { membershipsSeed } from './memberships';
 import { partnersSeed } from './partners';
 import { marina2Seed } from './marina2';
 import { octoSeed } from './octo';
+import { coverageSeed } from './coverage';
 import { integrationsSeed } from './integrations';
 
 export { SEED, type SeedStep } from './types';
@@ -160,6 +161,7 @@ export const SEED_STEPS: SeedStep[] = [
   partnersSeed,
   marina2Seed,
   octoSeed,
+  coverageSeed,
   integrationsSeed,
 ];
 

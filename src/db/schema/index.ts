@@ -34,6 +34,7 @@ export * from './public-slips';
 export * from './haul-services';
 export * from './meter-readings';
 export * from './octo';
+export * from './coverage';
 export * from './calendar-sync';
 export * from './marketplace';
 export * from './fleet-system';

@@ -21,12 +21,9 @@ export const Reading = z
     readAt: z.string(),
     previousReadingId: z.string().nullable(),
     previousValue: z.number().nullable(),
-    usage: z
-      .number()
-      .nullable()
-      .openapi({
-        description: 'This reading − the previous one (across a rollover); null for the first reading of a meter or a reading below the previous one.',
-      }),
+    usage: z.number().nullable().openapi({
+      description: 'This reading − the previous one (across a rollover); null for the first reading of a meter or a reading below the previous one.',
+    }),
     rollover: z.boolean(),
     flagged: z.boolean(),
     flagReasons: z.array(z.enum(FLAG_REASONS)),

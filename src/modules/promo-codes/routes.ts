@@ -1,4 +1,3 @@
-import { platformAuth } from '../../middleware/auth';
 import { route } from '../../lib/openapi';
 import * as s from './schemas';
 
@@ -63,8 +62,8 @@ export const searchCodes = route({
   query: s.SearchQuery,
   ok: s.SearchResult,
   errors: [403],
-  access: 'none',
-  auth: platformAuth,
+  // Operator authentication then the role check in the service, so a malformed query answers 400 first.
+  security: [{ PlatformKey: [] }, { BearerJwt: [] }],
   description: `For Berth's own staff (support), a role apart from operators' admins: authenticate with \`x-platform-key\` (the \`PLATFORM_API_KEY\` secret) or a bearer token whose \`roles\` claim holds \`platform_staff\`. Operators' credentials, admins included, answer 403. Answers every operator's code that matches \`promoCode\` case-insensitively (at most 100).`,
 });
 

@@ -249,15 +249,9 @@ export const BookBody = z
     departureDate: date().openapi({ description: 'The day the boat leaves (nights = departure − arrival).' }),
     boat: BoatInputSchema,
     renter: RenterInputSchema,
-    paymentMethodId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
-      .optional()
-      .openapi({
-        description: 'A card tokenized by the payment page (test tokens: pm_card_visa, pm_card_chargeDeclined): required when something is due at booking.',
-      }),
+    paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({
+      description: 'A card tokenized by the payment page (test tokens: pm_card_visa, pm_card_chargeDeclined): required when something is due at booking.',
+    }),
     notes: z.string().trim().max(2000).optional(),
   })
   .strict()

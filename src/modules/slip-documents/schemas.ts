@@ -33,12 +33,9 @@ export const Document = z
 export const Requirement = z
   .object({
     type: z.string(),
-    status: z
-      .enum(REQUIREMENT_STATUSES)
-      .openapi({
-        description:
-          'From the best document of the type: approved, submitted, pending_upload, rejected; `expired` past its `expiresOn`; `missing` without one.',
-      }),
+    status: z.enum(REQUIREMENT_STATUSES).openapi({
+      description: 'From the best document of the type: approved, submitted, pending_upload, rejected; `expired` past its `expiresOn`; `missing` without one.',
+    }),
     documentId: z.string().nullable(),
     expiresOn: z.string().nullable(),
   })

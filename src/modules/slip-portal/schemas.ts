@@ -131,15 +131,9 @@ const Card = z.object({ id: z.string(), brand: z.string(), last4: z.string(), ex
 export const PaymentMethods = z.object({ data: z.array(Card) }).openapi('SlipPortalPaymentMethods');
 export const SetupIntentBody = z
   .object({
-    paymentMethodId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
-      .optional()
-      .openapi({
-        description: "A card the page already tokenized with the provider's card element: saved as the default card instead of answering a setup intent.",
-      }),
+    paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({
+      description: "A card the page already tokenized with the provider's card element: saved as the default card instead of answering a setup intent.",
+    }),
   })
   .strict()
   .openapi('SlipPortalSetupIntentRequest');
