@@ -61,7 +61,11 @@ export async function waitForOutput(child: { out: () => Run }, test: (r: Run) =>
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `berth-cli-${prefix}-`));
 
-export async function api<T = unknown>(method: string, path: string, o: { token?: string; body?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+export async function api<T = unknown>(
+  method: string,
+  path: string,
+  o: { token?: string; body?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...o.headers };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   let body: string | undefined;

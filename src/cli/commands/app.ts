@@ -93,7 +93,8 @@ async function link(appIdArg: string | undefined, o: { create?: boolean }) {
     writeProjectFile(APP_FILE, { ...local, appId: app.appId });
     const changes = diffFields(app.manifest, normalizeManifest(local, app.appId));
     success(`Linked to ${app.manifest.name} (${app.appId})`);
-    if (changes.length) info(`${APP_FILE} differs from the app in ${changes.length} field(s): \`berth push\` applies the file, \`berth pull\` takes the app's.`);
+    if (changes.length)
+      info(`${APP_FILE} differs from the app in ${changes.length} field(s): \`berth push\` applies the file, \`berth pull\` takes the app's.`);
   }
   data(app.appId);
   json({ appId: app.appId, name: app.manifest.name, status: app.status, created: created !== undefined });
@@ -130,7 +131,8 @@ async function push(o: { yes?: boolean }) {
   const api = partnerApi();
   const { appId, file } = linkedAppId();
   const dev = recordedSession(apiUrl(), devKey(appId));
-  if (dev?.running) throw refused(`\`berth dev\` (pid ${dev.pid}) has urls.embed pointed at ${dev.url}; push would race it`, 'Stop `berth dev` first (Ctrl-C).');
+  if (dev?.running)
+    throw refused(`\`berth dev\` (pid ${dev.pid}) has urls.embed pointed at ${dev.url}; push would race it`, 'Stop `berth dev` first (Ctrl-C).');
   const local = normalizeManifest(file, appId);
   if (dev && local.urls.embed === dev.url)
     throw refused(
@@ -149,7 +151,10 @@ async function push(o: { yes?: boolean }) {
   if (app.status === 'approved') warn('The app is approved: these changes send it back to review (live installs keep the approved version meanwhile).');
   await confirmOrRefuse(`Apply ${changes.length} change(s) to ${appId}?`, o.yes);
   const body = { ...local, ...(file.$schema ? { $schema: file.$schema } : {}) };
-  const res = await api.request<AppRecord>('PUT', `/partners/apps/${encodeURIComponent(appId)}/manifest`, { body, headers: { 'if-match': `"${app.version}"` } });
+  const res = await api.request<AppRecord>('PUT', `/partners/apps/${encodeURIComponent(appId)}/manifest`, {
+    body,
+    headers: { 'if-match': `"${app.version}"` },
+  });
   success(`Pushed to ${appId}: version ${res.body.version}, status ${res.body.status}`);
   json({ appId, version: res.body.version, status: res.body.status, changes, applied: true });
 }
@@ -224,10 +229,15 @@ async function webhookTrigger(event: string) {
   if (!(APP_EVENTS as readonly string[]).includes(event)) throw usage(`Unknown event ${event}`, EVENTS_HELP);
   const api = partnerApi();
   const { appId } = linkedAppId();
-  const r = await api.post<{ eventId: string; event: string; url: string; delivered: boolean; statusCode: number | null; error: string | null; durationMs: number }>(
-    `/partners/apps/${encodeURIComponent(appId)}/webhooks/test`,
-    { event },
-  );
+  const r = await api.post<{
+    eventId: string;
+    event: string;
+    url: string;
+    delivered: boolean;
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number;
+  }>(`/partners/apps/${encodeURIComponent(appId)}/webhooks/test`, { event });
   data(`${r.event} ${r.eventId} -> ${r.url}: ${r.delivered ? 'delivered' : 'not delivered'} (${r.statusCode ?? r.error ?? 'no answer'}, ${r.durationMs} ms)`);
   json(r);
   if (!r.delivered) throw new CliError(`The receiver did not accept the event: ${r.error ?? `HTTP ${r.statusCode}`}`, EXIT.failure, 'not_delivered');

@@ -127,6 +127,12 @@ export function registerAuth(program: Command) {
     .description('Sign in with your partner account (device authorization: approve a code in the browser)')
     .option('--no-browser', 'do not try to open the browser; just print the URL and code')
     .action((o: { browser: boolean }) => login(o));
-  program.command('logout').description('Revoke and forget the session of this machine').action(() => logout());
-  program.command('whoami').description('Show the partner account you are signed in as').action(() => whoami());
+  program
+    .command('logout')
+    .description('Revoke and forget the session of this machine')
+    .action(() => logout());
+  program
+    .command('whoami')
+    .description('Show the partner account you are signed in as')
+    .action(() => whoami());
 }

@@ -37,7 +37,8 @@ function apiError(base: string, status: number, body: ErrorBody): CliError {
   const code = body.error ?? `http_${status}`;
   if (status === 401) return new CliError(`${message} (${base})`, EXIT.notSignedIn, 'not_signed_in', 'Run `berth login` again.', body.details);
   if (status === 404) return new CliError(message, EXIT.notFound, code, undefined, body.details);
-  if (status === 409 && code === 'version_conflict') return new CliError(message, EXIT.conflict, code, 'Run `berth pull` (or `berth coverage pull`) and try again.');
+  if (status === 409 && code === 'version_conflict')
+    return new CliError(message, EXIT.conflict, code, 'Run `berth pull` (or `berth coverage pull`) and try again.');
   if (status === 403 || status === 409 || status === 422) return new CliError(message, EXIT.refused, code, undefined, body.details);
   return new CliError(message, EXIT.failure, code, undefined, body.details);
 }

@@ -10,7 +10,7 @@ export const EXIT = {
   usage: 2,
   /** No partner session for this API, or the session expired or was revoked: run `berth login`. */
   notSignedIn: 3,
-  /** Refused: a confirmation was declined or could not be asked (no terminal, no --yes), the server refused (403, a state that forbids it), unsafe credentials file. */
+  /** Refused: a confirmation declined or impossible (no terminal, no --yes), a server refusal (403, a forbidding state), an unsafe credentials file. */
   refused: 4,
   /** Not found: no such app or offering, or the directory is not linked. */
   notFound: 5,

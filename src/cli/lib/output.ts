@@ -59,7 +59,8 @@ export function reportError(err: CliError) {
   const k = c();
   process.stderr.write(`${k.red('Error:')} ${err.message}\n`);
   if (Array.isArray(err.details)) {
-    for (const d of err.details as { field?: string; message?: string }[]) process.stderr.write(`  - ${d.field ? `${d.field}: ` : ''}${d.message ?? JSON.stringify(d)}\n`);
+    for (const d of err.details as { field?: string; message?: string }[])
+      process.stderr.write(`  - ${d.field ? `${d.field}: ` : ''}${d.message ?? JSON.stringify(d)}\n`);
   }
   if (err.hint) process.stderr.write(`${k.dim(err.hint)}\n`);
 }

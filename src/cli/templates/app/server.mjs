@@ -12,6 +12,7 @@
 // BERTH_CLIENT_SECRET (confidential apps; `berth link --create` keeps it in ~/.berth/credentials.json),
 // BERTH_WEBHOOK_SECRET (the app's webhook signing secret).
 import { createServer } from 'node:http';
+import { URLSearchParams } from 'node:url';
 import { Buffer } from 'node:buffer';
 import { createHash, createHmac, createPublicKey, randomBytes, timingSafeEqual, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -168,7 +169,12 @@ const server = createServer(async (req, res) => {
       const verifier = pending.get(url.searchParams.get('state'));
       if (!verifier || !url.searchParams.get('code')) return send(res, 400, { ok: false, error: url.searchParams.get('error') || 'unknown state' });
       pending.delete(url.searchParams.get('state'));
-      const t = await tokenRequest({ grant_type: 'authorization_code', code: url.searchParams.get('code'), redirect_uri: REDIRECT_URI, code_verifier: verifier });
+      const t = await tokenRequest({
+        grant_type: 'authorization_code',
+        code: url.searchParams.get('code'),
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+      });
       return send(res, 200, { ok: true, installed: true, installationId: t.installation_id, customerId: t.customer_id, scope: t.scope });
     }
     if (req.method === 'POST' && url.pathname === '/webhooks') {
