@@ -67,6 +67,13 @@ export interface Env {
   /** Development only: password of the seeded demo partner account and client secret of its app. */
   DEMO_PARTNER_PASSWORD?: string;
   DEMO_APP_CLIENT_SECRET?: string;
+  /**
+   * Coverage: AES-GCM key (base64, 32 bytes) that encrypts the offerings' signing secrets at rest.
+   * Required in staging and production; development and tests use a fixed development key.
+   */
+  COVERAGE_ENCRYPTION_KEY?: string;
+  /** Development only: signing secret of the seeded sandbox coverage offering (the reference underwriter). */
+  DEMO_COVERAGE_SIGNING_SECRET?: string;
   /** Development only: token that allows POST /__dev/seed. */
   DEV_SEED_TOKEN?: string;
   DEMO_API_KEY?: string;
@@ -131,6 +138,7 @@ const Common = z.object({
   OAUTH_SIGNING_KEYS: optional(signingKeys),
   IDP_CLIENT_ID: optional(z.string().min(1)),
   LOCK_LOCATION_HINT: optional(z.enum(['wnam', 'enam', 'sam', 'weur', 'eeur', 'apac', 'oc', 'afr', 'me'])),
+  COVERAGE_ENCRYPTION_KEY: optional(base64Key32),
 });
 
 /** Staging and production: the identity provider, the payment provider and the widget key are required. */
@@ -139,6 +147,7 @@ const Deployed = Common.extend({
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)'),
   WIDGET_ENCRYPTION_KEY: base64Key32,
   OAUTH_SIGNING_KEYS: signingKeys,
+  COVERAGE_ENCRYPTION_KEY: base64Key32,
 });
 
 export class ConfigError extends Error {}

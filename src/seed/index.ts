@@ -15,6 +15,7 @@ import { marinaSeed } from './marina';
 import { posSeed, promoCodesSeed, protectionSeed } from './counter';
 import { membershipsSeed } from './memberships';
 import { partnersSeed } from './partners';
+import { coverageSeed } from './coverage';
 
 export { SEED, type SeedStep } from './types';
 
@@ -155,6 +156,7 @@ export const SEED_STEPS: SeedStep[] = [
   protectionSeed,
   membershipsSeed,
   partnersSeed,
+  coverageSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

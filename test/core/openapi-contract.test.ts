@@ -55,6 +55,8 @@ interface World {
   signupToken: string;
   /** Memberships: a tier, a membership (with a family member and credits), an organization, an affiliate, a portal session. */
   members: { tierId: string; membershipId: string; orgId: string; affiliateId: string; portalSession: string };
+  /** Coverage: a partner's approved offering (the in-process reference underwriter) enabled here, a quote, a policy. */
+  coverage: { partnerToken: string; offeringId: string; quoteId: string; policyId: string; transactionId: string };
 }
 let w: World;
 
@@ -506,7 +508,29 @@ const CASES: Case[] = [
   },
   { op: 'checkAffiliateIdAvailability', path: () => `/affiliate/check-availability?${q({ affiliateId: w.members.affiliateId })}` },
   { op: 'listAffiliates', path: () => `/affiliate?${q({ customerId: w.op.customerId })}` },
+  // Coverage: the partner's offerings and payout account, platform review, the operator's checkout, policies and flags, the renter page
+  { op: 'listCoverageOfferings', path: () => '/partners/coverage/offerings', caller: () => ({ token: w.coverage.partnerToken }) },
+  { op: 'getCoverageOffering', path: () => `/partners/coverage/offerings/${w.coverage.offeringId}`, caller: () => ({ token: w.coverage.partnerToken }) },
+  {
+    op: 'getCoverageOfferingStatus',
+    path: () => `/partners/coverage/offerings/${w.coverage.offeringId}/status`,
+    caller: () => ({ token: w.coverage.partnerToken }),
+  },
+  { op: 'listCoverageCalls', path: () => `/partners/coverage/offerings/${w.coverage.offeringId}/calls`, caller: () => ({ token: w.coverage.partnerToken }) },
+  { op: 'getPayoutAccount', path: () => '/partners/payout-account', caller: () => ({ token: w.coverage.partnerToken }) },
+  { op: 'listCoverageOfferingsForReview', path: () => `/platform/coverage/offerings?${q({ status: 'approved' })}`, caller: () => PLATFORM_KEY },
+  { op: 'getCoverageOfferingForReview', path: () => `/platform/coverage/offerings/${w.coverage.offeringId}`, caller: () => PLATFORM_KEY },
+  { op: 'listAvailableCoverageOfferings', path: () => '/coverage/offerings' },
+  { op: 'listCoverageEnablements', path: () => `/coverage/enablements?${q({ locationId: w.op.locationId })}` },
+  { op: 'getCoverageQuote', path: () => `/coverage/quotes/${w.coverage.quoteId}` },
+  { op: 'getPublicCoverageQuote', path: () => `/public/coverage/quotes/${w.coverage.quoteId}`, caller: anonymous },
+  { op: 'listCoveragePolicies', path: () => '/coverage/policies' },
+  { op: 'getCoveragePolicy', path: () => `/coverage/policies/${w.coverage.policyId}` },
+  { op: 'listCoverageFlags', path: () => '/coverage/flags' },
+  { op: 'getPublicCoverage', path: () => `/public/coverage?${q({ TransactionId: w.coverage.transactionId })}`, caller: anonymous },
 ];
+
+const PLATFORM_KEY = { headers: { 'x-platform-key': 'test-platform-staff-key-000000000000001' } };
 
 async function ok<T = any>(p: Promise<{ status: number; body: T; text: string }>, status = [200, 201, 202]): Promise<T> {
   const r = await p;
@@ -699,6 +723,36 @@ beforeAll(async () => {
     post('/affiliate', { customerId: op.customerId, name: 'Contract Affiliate', email: 'aff@example.test', percentageEarned: 5 }, { key }),
   );
 
+  // Coverage: a partner with a payout account and an approved offering served by the in-process reference underwriter, enabled at a US location.
+  const partnerToken = (await ok(post('/partners/register', { email: `cover-${Date.now()}@partner.test`, password: 'contract partner pw', name: 'Cover' })))
+    .token;
+  const pt = { token: partnerToken };
+  await ok(post('/partners/payout-account', { country: 'US' }, pt));
+  const offering = await ok(
+    post(
+      '/partners/coverage/offerings',
+      {
+        name: 'Contract Cover',
+        supportEmail: 'cover@partner.test',
+        baseUrl: 'https://reference-underwriter.berth.invalid',
+        supportedCountries: ['US'],
+        currencies: ['usd'],
+      },
+      pt,
+    ),
+  );
+  await ok(post(`/partners/coverage/offerings/${offering.offeringId}/submit`, {}, pt));
+  await ok(post(`/platform/coverage/offerings/${offering.offeringId}/approve`, {}, PLATFORM_KEY));
+  await ok(api('PATCH', '/location', { key, body: { locationId: op.locationId, details: { country: 'US' } } }));
+  await ok(post('/coverage/enablements', { locationId: op.locationId, offeringId: offering.offeringId }, { key }));
+  const coverWin = { startTime: at(TZ, 8, '10:00'), endTime: at(TZ, 8, '12:00') };
+  const cards = await ok(post('/coverage/quotes', { inventoryId: rental.id, ...coverWin }, { key }));
+  const coverQuote = cards.data[0].quoteId as string;
+  await ok(post(`/coverage/quotes/${coverQuote}/answers`, { answers: { skipper_dob: '1980-01-01', experience: 'some' } }, { key }));
+  const covered = await ok(
+    post('/coverage/checkout', { ...bookBody({ inventoryId: rental.id, ...coverWin, quantity: 1 }), coverage: { quoteId: coverQuote } }, { key }),
+  );
+
   w = {
     op,
     rental,
@@ -717,6 +771,13 @@ beforeAll(async () => {
     month: dateAhead(TZ, 3).slice(0, 7),
     signupToken,
     members: { tierId: tier.tierId, membershipId, orgId: org.orgId, affiliateId: affiliate.affiliateId, portalSession },
+    coverage: {
+      partnerToken,
+      offeringId: offering.offeringId,
+      quoteId: coverQuote,
+      policyId: covered.coverage.policyId,
+      transactionId: covered.order.transactionId,
+    },
   };
 }, 120_000);
 

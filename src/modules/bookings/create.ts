@@ -158,22 +158,25 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
     );
   }
 
-  // Payment plan and deposit.
+  // Payment plan and deposit. A surcharge (the coverage premium) is paid with the order.
+  const surcharge = opts.surcharge?.amount ?? 0;
+  const grandTotal = total + surcharge;
   const firstStart = Math.min(...prepared.map((p) => p.start));
-  const plan = planPayment(input, total, opts, localDate(firstStart, prepared[0].item.item.timezone));
+  const plan = planPayment(input, grandTotal, opts, localDate(firstStart, prepared[0].item.item.timezone));
   // Membership credits pay part of what is due now (or, paying later, of the total); the card pays the rest.
-  const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : total);
+  const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : grandTotal);
   const cardCharge = Math.max(0, plan.chargeNow - creditsUsed);
   if (cardCharge > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
   let depositAmount = 0;
   const di = input.depositInformation;
   if (di) depositAmount = di.required === false ? 0 : toCents(di.amount);
   else if (!opts.prepaid) for (const p of prepared) if (p.item.item.model.deposit?.required) depositAmount += toCents(p.item.item.model.deposit.amount);
+  if (opts.adjustDeposit) depositAmount = Math.max(0, Math.min(depositAmount, Math.round(opts.adjustDeposit(depositAmount))));
   const depositPm = di?.paymentMethodId ?? input.paymentMethodId;
   if (depositAmount > 0 && !depositPm)
     throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
-  const paidNow = opts.prepaid ? total : Math.max(plan.chargeNow, creditsUsed);
-  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 || creditsUsed > 0 ? 'confirmed' : 'pending';
+  const paidNow = opts.prepaid ? grandTotal : Math.max(plan.chargeNow, creditsUsed);
+  const status: BookingStatus = opts.prepaid || grandTotal === 0 || plan.chargeNow > 0 || creditsUsed > 0 ? 'confirmed' : 'pending';
 
   // Ids and the renter (statements only: nothing is written before the payment succeeded).
   const transactionId = opts.transactionId ?? newId('txn');
@@ -256,7 +259,12 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
             },
           }
         : null;
-    const credits = creditPayment(ctx, member, creditsUsed, { customerId, transactionId, rentalIds, totals: quotes.map((q) => q.total) });
+    const credits = creditPayment(ctx, member, creditsUsed, {
+      customerId,
+      transactionId,
+      rentalIds,
+      totals: quotes.map((q, i) => q.total + (i === 0 ? surcharge : 0)),
+    });
     const result = await collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
       const charge = paid?.intent ?? null;
       const build = () =>

@@ -25,7 +25,7 @@ export { insertLedger, memoEntry, type LedgerScope, type NewLedger } from './led
 export { scopeOf } from './changes';
 export { activityStmt, isVersionRace } from './activity';
 // Money other modules add to a booking (the point of sale, protection plans).
-export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts } from './money';
+export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, bookingRefundStmts } from './money';
 
 // Installments of payment plans (the cron job in module.ts).
 export { chargeDueInstallments, type InstallmentRunSummary } from './installments';
