@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerApp } from './commands/app';
 import { registerAuth } from './commands/auth';
+import { registerCoverage } from './commands/coverage';
 import { registerInit } from './commands/init';
 import { CliError, EXIT } from './lib/errors';
 import { c, configureOutput, reportError } from './lib/output';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerInit(program);
   registerAuth(program);
   registerApp(program);
+  registerCoverage(program);
   return program;
 }
 

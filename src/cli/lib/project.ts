@@ -18,7 +18,8 @@ export function readProjectFile<T>(name: string, dir?: string): T | undefined {
 /** Project files hold no secret: only what the server's record holds (the tool checks that before writing). */
 export function writeProjectFile(name: string, value: unknown, dir?: string) {
   const text = `${JSON.stringify(value, null, 2)}\n`;
-  if (/(whsec|bcs|bpt|bat|brt|cvs)_[A-Za-z0-9]{16,}/.test(text)) throw new CliError(`Refusing to write a secret into ${name}`, EXIT.failure, 'secret_in_file');
+  if (/(whsec|bcs|bpt|bat|brt|cvs)_[A-Za-z0-9_-]{16,}/.test(text))
+    throw new CliError(`Refusing to write a secret into ${name}`, EXIT.failure, 'secret_in_file');
   writeFileSync(join(projectDir(dir), name), text);
 }
 

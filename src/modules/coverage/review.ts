@@ -4,11 +4,10 @@
  * immediately, or not at all).
  */
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
+import { requirePlatformStaff, type Ctx } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { partnerAccounts } from '../../db/schema/partners';
 import { coverageOfferings } from '../../db/schema/coverage';
-import { requirePlatform } from '../partners/service';
 import { secretInfo } from './secrets';
 import { offeringOut, type OfferingRow } from './views';
 import type { RescheduleDelivery } from './types';
@@ -21,7 +20,7 @@ async function reviewView(ctx: Ctx, o: OfferingRow, p: PartnerRow) {
 }
 
 export async function listForReview(ctx: Ctx, q: { status: OfferingRow['status']; limit: number; offset: number }) {
-  requirePlatform(ctx);
+  requirePlatformStaff(ctx);
   const where = and(eq(coverageOfferings.status, q.status), isNull(coverageOfferings.deletedAt));
   const [rows, total] = await Promise.all([
     ctx.db
@@ -39,7 +38,7 @@ export async function listForReview(ctx: Ctx, q: { status: OfferingRow['status']
 }
 
 async function forReview(ctx: Ctx, offeringId: string) {
-  requirePlatform(ctx);
+  requirePlatformStaff(ctx);
   const row = await ctx.db
     .select({ o: coverageOfferings, p: partnerAccounts })
     .from(coverageOfferings)

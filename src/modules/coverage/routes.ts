@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { route } from '../../lib/openapi';
-import { partnerAuth, platformAuth } from '../partners/service';
+import { platformAuth } from '../../middleware/auth';
+import { partnerAuth } from '../partners/service';
 import { underwriterAuth } from './messages';
 import * as s from './schemas';
 
