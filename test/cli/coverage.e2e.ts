@@ -5,7 +5,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceUnderwriter } from '../../examples/reference-underwriter/src/underwriter';
-import { BASE } from './env';
+import { BASE, devVars } from './env';
 import { api, berth, homeWithSession, newPartner, spawnBerth, tempDir, waitForOutput } from './helpers';
 
 const SECRET = 'cvs_cli_test_secret_0123456789abcdefghij';
@@ -213,5 +213,31 @@ describe('the offering as code (against Berth)', () => {
     const after = await api<{ baseUrl: string }>('GET', `/partners/coverage/offerings/${offeringId}`, { token: p.token });
     expect(after.body.baseUrl).toBe('https://reference-underwriter.berth.invalid');
     expect((await berth(['coverage', 'dev', '--url', 'http://localhost:9443'], { home, cwd: dir })).code).toBe(2);
+  });
+
+  it('status turns ready once the payout account is connected; submit sends it to review; dev refuses an approved offering', async () => {
+    const p = await newPartner();
+    const home = homeWithSession(p);
+    expect((await berth(['init', '--coverage', 'uw'], { home })).code).toBe(0);
+    const dir = join(home, 'uw');
+    const file = join(dir, 'berth.coverage.json');
+    writeFileSync(file, JSON.stringify({ ...readJson(file), baseUrl: 'https://reference-underwriter.berth.invalid' }, null, 2));
+    const { offeringId } = JSON.parse((await berth(['coverage', 'create', '--json'], { home, cwd: dir })).stdout);
+    expect((await api('POST', '/partners/payout-account', { token: p.token, body: { country: 'US' } })).status).toBeLessThan(300);
+    const status = JSON.parse((await berth(['coverage', 'status', '--json'], { home, cwd: dir })).stdout);
+    expect(status).toMatchObject({ ready: true, missing: [] });
+    const submitted = await berth(['coverage', 'submit', '--json'], { home, cwd: dir });
+    expect(submitted.code).toBe(0);
+    expect(JSON.parse(submitted.stdout)).toMatchObject({ offeringId, status: 'in_review' });
+    const approve = await api('POST', `/platform/coverage/offerings/${offeringId}/approve`, {
+      headers: { 'x-platform-key': devVars().PLATFORM_API_KEY },
+      body: { rescheduleDelivery: 'hourly' },
+    });
+    expect(approve.status).toBe(200);
+    const dev = await berth(['coverage', 'dev', '--url', 'https://localhost:9443/uw'], { home, cwd: dir });
+    expect(dev.code).toBe(4);
+    expect(dev.stderr).toContain('approved');
+    const after = await api<{ baseUrl: string; status: string }>('GET', `/partners/coverage/offerings/${offeringId}`, { token: p.token });
+    expect(after.body).toMatchObject({ status: 'approved', baseUrl: 'https://reference-underwriter.berth.invalid' });
   });
 });
