@@ -44,6 +44,8 @@ const none = (status: 'not_purchased' | 'not_requested', reason: string | null, 
 /** Why this quote cannot be bought with this booking (null when it can). Throws only for an unaccepted higher price. */
 async function refusal(ctx: Ctx, q: QuoteRow | undefined, customerId: string, input: BookInput): Promise<string | null> {
   if (!q || q.customerId !== customerId) return 'unknown_quote';
+  const open = q.status === 'quoted' || q.status === 'ready' || q.status === 'needs_acceptance';
+  if (open && Date.parse(q.expiresAt) <= Date.now()) return 'quote_expired';
   if (q.status === 'needs_acceptance')
     throw coverageFail(
       'coverage_price_changed',
@@ -54,7 +56,6 @@ async function refusal(ctx: Ctx, q: QuoteRow | undefined, customerId: string, in
   if (q.status === 'quoted') return 'questions_unanswered';
   if (q.status === 'declined') return `declined: ${q.reason ?? ''}`.trim();
   if (q.status === 'failed') return q.reason ?? 'failed';
-  if (Date.parse(q.expiresAt) <= Date.now()) return 'quote_expired';
   const rd = input.rentalDetails;
   if (rd.items || rd.bundleCode) return 'booking_differs_from_quote: coverage is sold with single-item orders';
   if (rd.inventoryId !== q.inventoryId || Date.parse(rd.startTime ?? '') !== q.start) return 'booking_differs_from_quote';

@@ -19,6 +19,7 @@ import { requirePartner } from '../partners/service';
 import { coverageFail } from './errors';
 import { activeSecrets, newSigningSecret, rotationStmts, secretInfo, secretInsert } from './secrets';
 import { payoutAccountOf } from './payout';
+import { PAYOUT_COUNTRIES } from './types';
 import { listCalls, listPartnerOfferings, ownOffering } from './queries';
 import { callOut, offeringOut, type OfferingRow } from './views';
 
@@ -166,6 +167,11 @@ export async function readiness(ctx: Ctx, offeringId: string) {
     missing.push({
       item: 'payout_account',
       message: 'Connect a payout account (POST /partners/payout-account); payouts go to the US, the UK, the EEA, Canada or Switzerland only',
+    });
+  else if (!PAYOUT_COUNTRIES.includes(payout.country))
+    missing.push({
+      item: 'payout_account',
+      message: `The payout account ${payout.accountId} is in ${payout.country}: payouts go only to the US, the UK, the EEA, Canada and Switzerland; connect another`,
     });
   else if (payout.status !== 'active')
     missing.push({

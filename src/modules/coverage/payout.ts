@@ -45,7 +45,13 @@ export async function payoutAccountOf(ctx: Ctx, partnerId: string, opts: { refre
     const acct = await payments(ctx.env)
       .getAccount(row.accountId)
       .catch(() => null);
-    if (!acct?.payoutsEnabled || !PAYOUT_COUNTRIES.includes(acct.country.toUpperCase())) return row;
+    const country = acct?.country.toUpperCase();
+    if (acct && country && country !== row.country) {
+      // The provider's record wins (an account completed in another country than asked cannot be attached).
+      await ctx.db.update(coveragePayoutAccounts).set({ country }).where(eq(coveragePayoutAccounts.partnerId, partnerId));
+      row.country = country;
+    }
+    if (!acct?.payoutsEnabled || !PAYOUT_COUNTRIES.includes(row.country)) return row;
     await ctx.db
       .update(coveragePayoutAccounts)
       .set({ status: 'active', updatedAt: new Date().toISOString() })

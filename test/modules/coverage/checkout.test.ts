@@ -242,6 +242,11 @@ describe('Answers and requote', () => {
       .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
       .where(eq(coverageQuotes.id, c.quoteId));
     expectError(await post(`/coverage/quotes/${c.quoteId}/answers`, { answers: SOME }, k(w)), 410, 'expired');
+    // Expired while awaiting the renter's acceptance: the booking goes on without coverage.
+    await db().update(coverageQuotes).set({ status: 'needs_acceptance', premium: 2000 }).where(eq(coverageQuotes.id, c.quoteId));
+    const b = await post('/coverage/checkout', bookWith(w, window2h(), c.quoteId), k(w));
+    expect(b.status, b.text).toBe(201);
+    expect(b.body.coverage).toMatchObject({ status: 'not_purchased', reason: 'quote_expired' });
   });
 });
 

@@ -175,6 +175,20 @@ describe('Reschedule', () => {
     await post(`/coreBooking/${booking.rentalId}/reschedule`, back, k(w));
     await sweepAt(6 * MIN);
     expect((await get(`/coverage/policies/${policyId}`, k(w))).body.covered).toEqual(back);
+
+    // The underwriter down: the amendment waits and is retried; the policy stands meanwhile.
+    w.host.behave('down');
+    const third = window2h(7);
+    await post(`/coreBooking/${booking.rentalId}/reschedule`, third, k(w));
+    await sweepAt(6 * MIN);
+    let last = (await get(`/coverage/policies/${policyId}`, k(w))).body;
+    expect(last.status).toBe('bound');
+    expect(last.amendments.at(-1)).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/HTTP 503/) });
+    w.host.behave(undefined);
+    await sweepAt(10 * MIN);
+    last = (await get(`/coverage/policies/${policyId}`, k(w))).body;
+    expect(last.amendments.at(-1)).toMatchObject({ status: 'accepted', attempts: 2 });
+    expect(last.covered).toEqual(third);
   });
 
   it('a date moved by any other path is found by the sweep; a decline is raised to the operator as paid renter no longer covered', async () => {
