@@ -301,3 +301,34 @@ describe('marketplace outbound notifications', () => {
     expect(await db().select().from(marketplaceNotifications).where(eq(marketplaceNotifications.customerId, op.customerId)).all()).toHaveLength(1);
   });
 });
+
+describe('marketplace currency', () => {
+  it('every price is exchanged in the configured currency: items priced in another one are neither listed, quoted nor held', async () => {
+    const op = await createOperator({ timezone: TZ });
+    const boat = await rentalItem(op, { assets: 1 });
+    const { apiKey } = await configureMarketplace(op, { currency: 'eur' });
+    const date = dateAhead(TZ, 6);
+    const list = await post('/ota/tourlist', {}, mk(apiKey));
+    expect(list.status, list.text).toBe(200);
+    expect(list.body).toMatchObject({ currency: 'EUR', tours: [] });
+    const cal = await post('/ota/v2/availability/calendar', { productOptionIds: [`${boat.id}:1h`], startDate: date, endDate: date }, mk(apiKey));
+    expect(cal.body).toMatchObject({ currency: 'EUR', results: [{ productOptionId: `${boat.id}:1h`, error: 'CURRENCY_MISMATCH', dates: [] }] });
+    const check = await post('/ota/v2/availability/check', { travelDate: date, productOptions: [{ productOptionId: `${boat.id}:1h` }] }, mk(apiKey));
+    expect(check.body.results[0]).toMatchObject({ available: false, error: 'CURRENCY_MISMATCH' });
+    const held = await reserve(apiKey, { productOptionId: `${boat.id}:1h`, travelDate: date, startTime: '10:00' });
+    expectError(held, 400, 'bad_request');
+    expect(held.body.message).toMatch(/USD.*EUR/);
+    expect((await activeHoldAllocations(boat.id)).n).toBe(0);
+    // Switched to the items' currency, the same item is listed and held, priced in it.
+    const usd = await post(
+      '/ota/admin/configure',
+      { customerId: op.customerId, supplierId: `SUP-${op.customerId.slice(-6)}`, apiKey, currency: 'usd' },
+      { key: op.adminKey },
+    );
+    expect(usd.status, usd.text).toBe(200);
+    expect((await post('/ota/tourlist', {}, mk(apiKey))).body.tours.map((t: any) => t.productCode)).toEqual([boat.id]);
+    const ok = await reserve(apiKey, { productOptionId: `${boat.id}:1h`, travelDate: date, startTime: '10:00' });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.price.currency).toBe('USD');
+  });
+});
