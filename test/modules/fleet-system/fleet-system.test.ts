@@ -7,7 +7,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { env } from 'cloudflare:test';
 import { createOperator, db, del, expectError, get, post, put, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
-import { at, book, bookBody, rentalItem, type TestItem } from '../bookings/factories';
+import { at, book, bookBody, everyDay, rentalItem, type TestItem } from '../bookings/factories';
 import { fleetsysLinks } from '../../../src/db/schema/fleet-system';
 import { FleetApi, SimulatedFleet } from '../../../src/adapters/fleet';
 import { outbound } from '../../../src/adapters/http';
@@ -174,6 +174,25 @@ describe('fleet software: sync-booking', () => {
     expect(mine).toHaveLength(2);
     expect(mine.map((r) => r.externalBookingId).sort()).toEqual(item.assetIds.map((a) => `${b.body.rentalId}:${a}`).sort());
     expect(Object.values(remote.invoices).filter((i) => mine.some((r) => r.id === i.reservationId))).toHaveLength(1);
+  });
+
+  it('a booking whose total is 0 gets its reservation and no invoice', async () => {
+    const free = await rentalItem(op, { data: { seasons: [{ name: 'Free', dailyPrices: everyDay(0), hourlyPrices: everyDay({ basePrice: 0 }) }] } });
+    await put(
+      '/fleetsys/product-mappings',
+      { customerId: op.customerId, mappings: [{ inventoryId: free.id, productId: 'fsp_pontoon' }] },
+      { key: op.adminKey },
+    );
+    const b = await book(op, bookBody({ inventoryId: free.id, startTime: at(op.timezone, 6, '10:00'), endTime: at(op.timezone, 6, '11:00') }));
+    expect(b.status, b.text).toBe(201);
+    expect(b.body.pricing.total).toBe(0);
+    const r = await post('/fleetsys/sync-booking', { rentalId: b.body.rentalId, customerId: op.customerId, locationId: op.locationId }, { key: op.adminKey });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.reservations).toHaveLength(1);
+    expect(r.body.reservations[0]).toMatchObject({ productId: 'fsp_pontoon', created: true });
+    expect(r.body.invoice).toBeNull();
+    const remote = await sim.dump(clientId);
+    expect(Object.values(remote.invoices).filter((i) => i.reservationId === r.body.reservations[0].reservationId)).toHaveLength(0);
   });
 
   it('recovers a reservation created remotely before a crash (found by its externalBookingId)', async () => {
