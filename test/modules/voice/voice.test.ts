@@ -59,6 +59,18 @@ describe('voice: signature verification', () => {
     expect((await twilio('/communication/voice/incoming-call', params, { signUrl: `${BASE}/communication/voice/other` })).status).toBe(401);
     const wrongToken = await twilioSignature('another-auth-token-000000', BASE + '/communication/voice/incoming-call', params);
     expect((await twilio('/communication/voice/incoming-call', params, { signature: wrongToken })).status).toBe(401);
+    // Every provider endpoint checks it.
+    for (const path of [
+      '/communication/voice/handle-key?locationId=loc_1&callSid=CA1',
+      '/communication/voice/sequential-dial-next?locationId=loc_1&callSid=CA1&currentIndex=0&ringList=%5B%5D',
+      '/communication/voice/recording-webhook',
+      '/communication/voice/handle-recording?locationId=loc_1',
+    ]) {
+      const unsigned = await twilio(path, { CallSid: 'CA1', RecordingSid: 'RE1' }, { signature: null });
+      expect(unsigned.status, path).toBe(401);
+      expect(unsigned.json.error).toBe('unauthenticated');
+      expect((await twilio(path, { CallSid: 'CA1', RecordingSid: 'RE1' }, { signature: wrongToken })).status, path).toBe(401);
+    }
     // Missing query inputs answer 400 before the signature is looked at.
     const missing = await twilio('/communication/voice/handle-key?locationId=loc_1', { Digits: '1' }, { signature: null });
     expect(missing.status).toBe(400);
