@@ -178,11 +178,14 @@ describe('fleet software: sync-booking', () => {
 
   it('a booking whose total is 0 gets its reservation and no invoice', async () => {
     const free = await rentalItem(op, { data: { seasons: [{ name: 'Free', dailyPrices: everyDay(0), hourlyPrices: everyDay({ basePrice: 0 }) }] } });
-    await put(
+    // PUT replaces the list: keep the mappings the other tests set.
+    const kept = (await get(`/fleetsys/product-mappings?customerId=${op.customerId}`, { key: op.adminKey })).body.data;
+    const m = await put(
       '/fleetsys/product-mappings',
-      { customerId: op.customerId, mappings: [{ inventoryId: free.id, productId: 'fsp_pontoon' }] },
+      { customerId: op.customerId, mappings: [...kept, { inventoryId: free.id, productId: 'fsp_pontoon' }] },
       { key: op.adminKey },
     );
+    expect(m.status, m.text).toBe(200);
     const b = await book(op, bookBody({ inventoryId: free.id, startTime: at(op.timezone, 6, '10:00'), endTime: at(op.timezone, 6, '11:00') }));
     expect(b.status, b.text).toBe(201);
     expect(b.body.pricing.total).toBe(0);
