@@ -18,6 +18,7 @@ import { partnersSeed } from './partners';
 import { marina2Seed } from './marina2';
 import { octoSeed } from './octo';
 import { coverageSeed } from './coverage';
+import { integrationsSeed } from './integrations';
 import { widgetSeed } from './widget';
 
 export { SEED, type SeedStep } from './types';
@@ -162,6 +163,7 @@ export const SEED_STEPS: SeedStep[] = [
   marina2Seed,
   octoSeed,
   coverageSeed,
+  integrationsSeed,
   widgetSeed,
 ];
 
