@@ -50,13 +50,13 @@ const fontCache: Record<string, Font> = {};
 export class Font {
   declare CharMetrics: CharMetrics[];
   declare KernPairs: KernPair[];
-  private declare CharWidths: Record<string, number>;
-  private declare KernPairXAmounts: Record<string, Record<string, number>>;
+  declare private CharWidths: Record<string, number>;
+  declare private KernPairXAmounts: Record<string, Record<string, number>>;
 
   static load = (fontName: string): Font => {
     const cached = fontCache[fontName];
     if (cached) return cached;
-    if (!compressed) throw new Error('The standard PDF font metrics are not loaded: await loadPdfFonts(ctx.env.ASSETS) (src/lib/pdf-fonts.ts) before building a PDF');
+    if (!compressed) throw new Error('The standard PDF font metrics are not loaded: await loadPdfFonts(ctx.env.ASSETS) (lib/pdf-fonts.ts) first');
     const json = decompressJson(compressed[fontName]);
     const font = Object.assign(new Font(), JSON.parse(json) as Partial<Font>);
     font.CharWidths = font.CharMetrics.reduce<Record<string, number>>((acc, metric) => {

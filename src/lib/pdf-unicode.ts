@@ -6,8 +6,9 @@
  * Latin, Greek and Cyrillic (`scripts/build-pdf-fonts.py` writes the font files to `public/_pdf/`,
  * which pdf-fonts.ts reads from the static assets, and the metrics pdf-lib needs to
  * `pdf-fonts-data.ts`), as Type0 fonts with Identity-H encoding and a ToUnicode map, so text is
- * printed, searchable and copyable. pdf-lib's own CustomFontEmbedder does the embedding; this module gives it a minimal font object built from the precomputed metrics instead of a
- * parsed font (one glyph per code point: no ligatures or kerning, which contracts do not need).
+ * printed, searchable and copyable. pdf-lib's own CustomFontEmbedder does the embedding; this module
+ * gives it a minimal font object built from the precomputed metrics instead of a parsed font (one
+ * glyph per code point: no ligatures or kerning, which contracts do not need).
  * Characters outside the subset print as "?".
  */
 import { PDFDocument, type PDFFont } from 'pdf-lib';

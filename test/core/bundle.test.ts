@@ -46,7 +46,7 @@ describe('zod without its locales (src/lib/zod)', () => {
 });
 
 describe('PDF font files in the static assets (src/lib/pdf-fonts.ts)', () => {
-  it('@pdf-lib/standard-fonts is src/lib/pdf-standard-fonts here, and its metrics are the package\'s own', async () => {
+  it("@pdf-lib/standard-fonts is src/lib/pdf-standard-fonts here, and its metrics are the package's own", async () => {
     expect(Font).toBe(ourStandardFonts.Font);
     expect(Object.values(FontNames)).toEqual(Object.values(realStandardFonts.FontNames));
     expect(ourStandardFonts.Encodings).toBe(realStandardFonts.Encodings);
