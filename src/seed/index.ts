@@ -18,6 +18,7 @@ import { partnersSeed } from './partners';
 import { marina2Seed } from './marina2';
 import { octoSeed } from './octo';
 import { coverageSeed } from './coverage';
+import { integrationsSeed } from './integrations';
 
 export { SEED, type SeedStep } from './types';
 
@@ -161,6 +162,7 @@ export const SEED_STEPS: SeedStep[] = [
   marina2Seed,
   octoSeed,
   coverageSeed,
+  integrationsSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

@@ -18,6 +18,7 @@ import { PLATFORM, REDIRECT, approve, bearer, createApp, installAndToken, openAu
 import { outbound } from '../../src/adapters/http';
 import { localDateTime } from '../../src/modules/octo/slots';
 import { wallTimeToUtc } from '../../src/lib/time';
+import { integrationCases, integrationsWorld, type IntegrationsWorld } from '../modules/integrations/contract-world';
 
 type Doc = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
 interface Operation {
@@ -81,6 +82,7 @@ interface World {
   coverage: { partnerToken: string; offeringId: string; quoteId: string; policyId: string; transactionId: string };
 }
 let w: World;
+let iw: IntegrationsWorld;
 
 /** What the reads of the marina, communications and counter-sales modules need, built on the same operator. */
 interface Merged {
@@ -617,6 +619,7 @@ const CASES: Case[] = [
   { op: 'getCoveragePolicy', path: () => `/coverage/policies/${w.coverage.policyId}` },
   { op: 'listCoverageFlags', path: () => '/coverage/flags' },
   { op: 'getPublicCoverage', path: () => `/public/coverage?${q({ TransactionId: w.coverage.transactionId })}`, caller: anonymous },
+  ...integrationCases(() => iw),
 ];
 
 const PLATFORM_KEY = { headers: { 'x-platform-key': 'test-platform-staff-key-000000000000001' } };
@@ -644,6 +647,7 @@ beforeAll(async () => {
     for (const [method, op] of Object.entries(ops)) operations.set(op.operationId, { method, path, op });
   }
 
+  iw = await integrationsWorld();
   const op = await createOperator({ timezone: TZ });
   const key = op.adminKey;
   const rental = await rentalItem(op, { assets: 2 });
