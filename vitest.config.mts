@@ -3,6 +3,17 @@ import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 
+/** The `[alias]` table of wrangler.toml as exact-match Vite aliases, so the tests run the modules wrangler bundles. */
+function wranglerAliases(root: string) {
+  const table =
+    readFileSync(path.join(root, 'wrangler.toml'), 'utf8')
+      .split(/^\[alias\]\s*$/m)[1]
+      ?.split(/^\[/m)[0] ?? '';
+  return [...table.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)].map(([, name, file]) => ({
+    find: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`),
+    replacement: path.resolve(root, file),
+  }));
+}
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, 'test/fixtures/wallet', name), 'utf8');
 const walletPassCerts = () => ({
   APPLE_PASS_CERT_PEM: fixture('pass-cert.pem'),
@@ -15,6 +26,7 @@ const walletPassCerts = () => ({
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
+    resolve: { alias: wranglerAliases(import.meta.dirname) },
     plugins: [
       cloudflareTest({
         // The production entry point: tests exercise what staging and production ship (no development routes).
