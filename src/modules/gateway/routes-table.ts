@@ -40,6 +40,10 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   'POST /coreBooking/{rentalId}/check-in': 'write:bookings',
   'POST /coreBooking/{rentalId}/check-out': 'write:bookings',
   'POST /coreBooking/{rentalId}/no-show': 'write:bookings',
+  'GET /coreBooking/{rentalId}/participants': 'read:bookings',
+  'POST /coreBooking/check-in/scan': 'write:bookings',
+  'GET /coreBooking/{rentalId}/documents': deny('uploads'),
+  'GET /coreBooking/{rentalId}/documents/{documentId}': deny('uploads'),
   'GET /schedule/schedule': 'read:bookings',
   'GET /schedule/schedule/search': 'read:bookings',
   'GET /schedule/location': 'read:bookings',
@@ -199,6 +203,7 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   '* /staffSchedule/**': deny('staff'),
   // ---- default-deny: not operator APIs ----
   '* /public/**': deny('public'),
+  '* /widget/**': deny('public'),
   '* /channel/**': deny('surfaces'),
   '* /partners/**': deny('surfaces'),
   '* /platform/**': deny('surfaces'),
