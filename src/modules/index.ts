@@ -43,6 +43,7 @@ import gateway from './gateway/module';
 import geofences from './geofences/module';
 import assetPools from './asset-pools/module';
 import partnerCalls from './partner-calls/module';
+import analytics from './analytics/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -94,4 +95,5 @@ export const modules: ModuleDef[] = [
   geofences,
   assetPools,
   partnerCalls,
+  analytics,
 ];

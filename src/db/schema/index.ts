@@ -26,3 +26,4 @@ export * from './oauth';
 export * from './geofences';
 export * from './asset-pools';
 export * from './partner-calls';
+export * from './analytics';

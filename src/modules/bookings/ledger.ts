@@ -13,10 +13,12 @@
  *   deposit_hold       memo (affects no balance): a security deposit pre-authorized
  *   deposit_release    memo: that hold released
  *   platform_fee       memo, or whatever the caller passes (the channel's 5 dollar fee to the operator)
+ *   revenue_realized   memo: the net revenue of a completed rental, realized once (analytics' realize-completed-bookings)
  *
  * A cancellation writes a reversal of each charge with the same type and the opposite sign, with
  * the id `led_rev_{original id}`: a second reversal of the same entry is impossible.
  */
+import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { ledgerEntries } from '../../db/schema/bookings';
@@ -172,3 +174,29 @@ export function reversalOf(e: LedgerRow, description: string): NewLedger {
 
 /** One INSERT per entry (D1 caps bound parameters per statement). */
 export const insertLedger = (ctx: Ctx, rows: NewLedger[]): Stmt[] => rows.map((r) => ctx.db.insert(ledgerEntries).values(r));
+
+/** Entry type of realized revenue: a memo (affects no balance), one per completed rental, id `led_rlz_{rentalId}`. */
+export const REALIZED_REVENUE = 'revenue_realized';
+
+/**
+ * The one INSERT that realizes the revenue of completed rentals (analytics' realize-completed-bookings):
+ * for each rental of `rentals` (a subquery of rental ids) that is `completed` and not a test booking,
+ * a `revenue_realized` memo entry with the rental's net revenue (its `revenue` and `discount` entries,
+ * reversals included), dated when it was checked out (its end otherwise). The id is
+ * `led_rlz_{rentalId}`, so a rental is realized once, ever, however many runs race; the statement's
+ * `changes` is the number realized by this run.
+ */
+export function realizationStmt(ctx: Ctx, o: { customerId: string; rentals: SQL; reference: string; nowIso: string }): Stmt {
+  return ctx.db.run(sql`
+    INSERT INTO ledger_entries (id, customer_id, location_id, renter_id, transaction_id, rental_id, item_id, asset_id, entry_type, amount, currency,
+      affects_balance, occurred_at, description, source, reference, metadata, created_at)
+    SELECT 'led_rlz_' || b.id, b.customer_id, b.location_id, b.renter_id, b.transaction_id, b.id, b.item_id, json_extract(b.asset_ids, '$[0]'),
+      ${REALIZED_REVENUE},
+      coalesce((SELECT sum(l.amount) FROM ledger_entries l
+        WHERE l.rental_id = b.id AND l.customer_id = b.customer_id AND l.entry_type IN ('revenue', 'discount') AND l.deleted_at IS NULL), 0),
+      b.currency, 0, coalesce(b.checked_out_at, strftime('%Y-%m-%dT%H:%M:%fZ', b."end" / 1000.0, 'unixepoch')),
+      'Revenue realized (booking completed)', 'analytics', ${o.reference}, NULL, ${o.nowIso}
+    FROM bookings b
+    WHERE b.customer_id = ${o.customerId} AND b.status = 'completed' AND b.test_mode = 0 AND b.id IN (${o.rentals})
+    ON CONFLICT (id) DO NOTHING`);
+}
