@@ -32,7 +32,12 @@ export async function locationsInTenant(ctx: Ctx, ids: string[]): Promise<Analyt
 
 /** Every location of the caller. */
 export async function allLocations(ctx: Ctx): Promise<AnalyticsLocation[]> {
-  return ctx.db.select(columns).from(locations).where(eq(locations.customerId, tenantOf(ctx))).orderBy(asc(locations.createdAt)).all();
+  return ctx.db
+    .select(columns)
+    .from(locations)
+    .where(eq(locations.customerId, tenantOf(ctx)))
+    .orderBy(asc(locations.createdAt))
+    .all();
 }
 
 /** The one currency of a set of locations (amounts of different currencies are never added up). */

@@ -20,9 +20,7 @@ export async function realizeCompletedBookings(ctx: Ctx, input: { locationIds?: 
   requirePermission(ctx, 'analytics');
   const customerId = tenantOf(ctx);
   const ids = input.locationIds?.length ? (await locationsInTenant(ctx, [...new Set(input.locationIds)])).map((l) => l.locationId) : null;
-  const inScope: SQL = ids
-    ? sql`p.customer_id = ${lit(customerId)} AND p.location_id IN (${litList(ids)})`
-    : sql`p.customer_id = ${lit(customerId)}`;
+  const inScope: SQL = ids ? sql`p.customer_id = ${lit(customerId)} AND p.location_id IN (${litList(ids)})` : sql`p.customer_id = ${lit(customerId)}`;
   if (input.dryRun) {
     const row = await ctx.db.get<{ n: number }>(sql`
       SELECT COUNT(*) AS n FROM analytics_unrealized_bookings p JOIN bookings b ON b.id = p.rental_id AND b.customer_id = p.customer_id

@@ -77,8 +77,17 @@ export const RevenueTargetBody = z
     previousYearRevenueOverride: money()
       .nullable()
       .optional()
-      .openapi({ description: "Previous year's revenue in dollars, used instead of the ledger's (history from before Berth; null clears it)", example: 180000 }),
-    year: z.number().int().min(2000).max(2100).optional().openapi({ description: "The year the target is for (default: this year in the location's time zone)" }),
+      .openapi({
+        description: "Previous year's revenue in dollars, used instead of the ledger's (history from before Berth; null clears it)",
+        example: 180000,
+      }),
+    year: z
+      .number()
+      .int()
+      .min(2000)
+      .max(2100)
+      .optional()
+      .openapi({ description: "The year the target is for (default: this year in the location's time zone)" }),
   })
   .openapi('RevenueTargetUpdate');
 
@@ -109,7 +118,11 @@ export const ForecastQuery = z.object({
 
 // ---- responses ----
 
-const cents = (description?: string) => z.number().int().openapi(description ? { description } : {});
+const cents = (description?: string) =>
+  z
+    .number()
+    .int()
+    .openapi(description ? { description } : {});
 
 /** The money and count figures of a period (cents). */
 export const MetricsFigures = z
@@ -140,9 +153,7 @@ export const DailyMetrics = MetricsFigures.extend({ date: z.string().openapi({ d
   'DailyMetrics',
 );
 
-export const LocationRef = z
-  .object({ locationId: z.string(), name: z.string(), timezone: z.string(), currency: z.string() })
-  .openapi('AnalyticsLocation');
+export const LocationRef = z.object({ locationId: z.string(), name: z.string(), timezone: z.string(), currency: z.string() }).openapi('AnalyticsLocation');
 
 export const MembershipFigures = z
   .object({
@@ -163,7 +174,9 @@ export const Metrics = z
     totals: MetricsFigures,
     daily: z.array(DailyMetrics),
     byLocation: z.array(z.object({ locationId: z.string(), totals: MetricsFigures })),
-    memberships: MembershipFigures.openapi({ description: "Operator-wide (memberships belong to the account, not a location), over the requested days in the first location's zone" }),
+    memberships: MembershipFigures.openapi({
+      description: "Operator-wide (memberships belong to the account, not a location), over the requested days in the first location's zone",
+    }),
   })
   .openapi('AnalyticsMetrics');
 

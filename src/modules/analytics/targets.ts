@@ -77,11 +77,7 @@ export async function setRevenueTarget(
     .select()
     .from(analyticsRevenueTargets)
     .where(
-      and(
-        eq(analyticsRevenueTargets.locationId, loc.locationId),
-        eq(analyticsRevenueTargets.year, year),
-        eq(analyticsRevenueTargets.customerId, customerId),
-      ),
+      and(eq(analyticsRevenueTargets.locationId, loc.locationId), eq(analyticsRevenueTargets.year, year), eq(analyticsRevenueTargets.customerId, customerId)),
     )
     .get();
   return targetOut(row!);

@@ -62,7 +62,13 @@ export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; curr
   }
   const [rolled, edges, targets] = await Promise.all([
     ctx.db
-      .select({ loc: analyticsLedgerMonths.locationId, month: analyticsLedgerMonths.month, kind: analyticsLedgerMonths.kind, type: analyticsLedgerMonths.entryType, amount: analyticsLedgerMonths.amount })
+      .select({
+        loc: analyticsLedgerMonths.locationId,
+        month: analyticsLedgerMonths.month,
+        kind: analyticsLedgerMonths.kind,
+        type: analyticsLedgerMonths.entryType,
+        amount: analyticsLedgerMonths.amount,
+      })
       .from(analyticsLedgerMonths)
       .where(
         and(
@@ -73,13 +79,17 @@ export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; curr
         ),
       )
       .all(),
-    windows.length
-      ? ctx.db.all<{ w: number; kind: string; type: string; amount: number }>(sql.join(windows, sql.raw(' UNION ALL ')))
-      : Promise.resolve([]),
+    windows.length ? ctx.db.all<{ w: number; kind: string; type: string; amount: number }>(sql.join(windows, sql.raw(' UNION ALL '))) : Promise.resolve([]),
     ctx.db
       .select()
       .from(analyticsRevenueTargets)
-      .where(and(eq(analyticsRevenueTargets.customerId, customerId), inArray(analyticsRevenueTargets.locationId, ids), eq(analyticsRevenueTargets.year, currentYear)))
+      .where(
+        and(
+          eq(analyticsRevenueTargets.customerId, customerId),
+          inArray(analyticsRevenueTargets.locationId, ids),
+          eq(analyticsRevenueTargets.year, currentYear),
+        ),
+      )
       .all(),
   ]);
   for (const r of rolled) {
