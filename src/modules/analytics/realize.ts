@@ -35,14 +35,22 @@ export async function realizeCompletedBookings(ctx: Ctx, input: { locationIds?: 
     [
       realizationStmt(ctx, { customerId, rentals: pending, reference, nowIso: new Date().toISOString() }),
       ctx.db.all(sql`SELECT COUNT(*) AS n, coalesce(SUM(amount), 0) AS amount FROM ledger_entries
-        WHERE id IN (SELECT 'led_rlz_' || p.rental_id FROM analytics_unrealized_bookings p WHERE ${inScope}) AND reference = ${reference}`),
+        WHERE id IN (SELECT 'led_rlz_' || p.rental_id FROM analytics_unrealized_bookings p WHERE ${inScope}) AND reference = ${lit(reference)}`),
       ctx.db
         .delete(analyticsUnrealizedBookings)
         .where(and(eq(analyticsUnrealizedBookings.customerId, customerId), ids ? inArray(analyticsUnrealizedBookings.locationId, ids) : undefined)),
     ],
     { audit: { action: 'analytics.realize_completed', targetType: 'customer', targetId: customerId, details: { reference, locationIds: ids } } },
   );
-  // Rows of a SELECT inside a batch come back as arrays of column values.
-  const [n, amount] = ((results[1] as unknown[][])[0] ?? [0, 0]) as [number, number];
-  return { dryRun: false, count: Number(n), realizedRevenueCents: Number(amount) };
+  const { n, amount } = firstRow(results[1]);
+  return { dryRun: false, count: n, realizedRevenueCents: amount };
+}
+
+/** The one row of the SELECT in the batch (a raw statement in a batch binds nothing: literals only, and answers the driver's result). */
+function firstRow(r: unknown): { n: number; amount: number } {
+  const rows = Array.isArray(r) ? r : ((r as { results?: unknown[] } | null)?.results ?? []);
+  const row = rows[0];
+  if (Array.isArray(row)) return { n: Number(row[0] ?? 0), amount: Number(row[1] ?? 0) };
+  const o = (row ?? {}) as { n?: unknown; amount?: unknown };
+  return { n: Number(o.n ?? 0), amount: Number(o.amount ?? 0) };
 }

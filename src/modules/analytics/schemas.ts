@@ -74,13 +74,10 @@ export const RevenueTargetBody = z
   .object({
     locationId: z.string().trim().min(1).max(128),
     revenueTarget: money().nullable().optional().openapi({ description: 'Revenue target of the year, in dollars (positive; null clears it)', example: 250000 }),
-    previousYearRevenueOverride: money()
-      .nullable()
-      .optional()
-      .openapi({
-        description: "Previous year's revenue in dollars, used instead of the ledger's (history from before Berth; null clears it)",
-        example: 180000,
-      }),
+    previousYearRevenueOverride: money().nullable().optional().openapi({
+      description: "Previous year's revenue in dollars, used instead of the ledger's (history from before Berth; null clears it)",
+      example: 180000,
+    }),
     year: z
       .number()
       .int()

@@ -18,10 +18,10 @@
  * A cancellation writes a reversal of each charge with the same type and the opposite sign, with
  * the id `led_rev_{original id}`: a second reversal of the same entry is impossible.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
-import { ledgerEntries } from '../../db/schema/bookings';
+import { bookings, ledgerEntries } from '../../db/schema/bookings';
 import { newId } from '../../lib/ids';
 import type { LineQuote } from './pricing';
 
@@ -187,16 +187,37 @@ export const REALIZED_REVENUE = 'revenue_realized';
  * `changes` is the number realized by this run.
  */
 export function realizationStmt(ctx: Ctx, o: { customerId: string; rentals: SQL; reference: string; nowIso: string }): Stmt {
-  return ctx.db.run(sql`
-    INSERT INTO ledger_entries (id, customer_id, location_id, renter_id, transaction_id, rental_id, item_id, asset_id, entry_type, amount, currency,
-      affects_balance, occurred_at, description, source, reference, metadata, created_at)
-    SELECT 'led_rlz_' || b.id, b.customer_id, b.location_id, b.renter_id, b.transaction_id, b.id, b.item_id, json_extract(b.asset_ids, '$[0]'),
-      ${REALIZED_REVENUE},
-      coalesce((SELECT sum(l.amount) FROM ledger_entries l
-        WHERE l.rental_id = b.id AND l.customer_id = b.customer_id AND l.entry_type IN ('revenue', 'discount') AND l.deleted_at IS NULL), 0),
-      b.currency, 0, coalesce(b.checked_out_at, strftime('%Y-%m-%dT%H:%M:%fZ', b."end" / 1000.0, 'unixepoch')),
-      'Revenue realized (booking completed)', 'analytics', ${o.reference}, NULL, ${o.nowIso}
-    FROM bookings b
-    WHERE b.customer_id = ${o.customerId} AND b.status = 'completed' AND b.test_mode = 0 AND b.id IN (${o.rentals})
-    ON CONFLICT (id) DO NOTHING`);
+  const b = bookings;
+  return ctx.db
+    .insert(ledgerEntries)
+    .select(
+      ctx.db
+        .select({
+          id: sql<string>`'led_rlz_' || ${b.id}`.as('id'),
+          customerId: b.customerId,
+          locationId: b.locationId,
+          renterId: b.renterId,
+          transactionId: b.transactionId,
+          rentalId: b.id,
+          itemId: b.itemId,
+          assetId: sql<string | null>`json_extract(${b.assetIds}, '$[0]')`.as('asset_id'),
+          entryType: sql<string>`${REALIZED_REVENUE}`.as('entry_type'),
+          amount: sql<number>`coalesce((SELECT sum(l.amount) FROM ledger_entries l
+            WHERE l.rental_id = bookings.id AND l.customer_id = bookings.customer_id AND l.entry_type IN ('revenue', 'discount') AND l.deleted_at IS NULL), 0)`.as(
+            'amount',
+          ),
+          currency: b.currency,
+          affectsBalance: sql<boolean>`0`.as('affects_balance'),
+          occurredAt: sql<string>`coalesce(${b.checkedOutAt}, strftime('%Y-%m-%dT%H:%M:%fZ', ${b.end} / 1000.0, 'unixepoch'))`.as('occurred_at'),
+          description: sql<string>`${'Revenue realized (booking completed)'}`.as('description'),
+          source: sql<string>`${'analytics'}`.as('source'),
+          reference: sql<string>`${o.reference}`.as('reference'),
+          metadata: sql<null>`NULL`.as('metadata'),
+          deletedAt: sql<null>`NULL`.as('deleted_at'),
+          createdAt: sql<string>`${o.nowIso}`.as('created_at'),
+        })
+        .from(b)
+        .where(and(eq(b.customerId, o.customerId), eq(b.status, 'completed'), eq(b.testMode, false), sql`${b.id} IN (${o.rentals})`)),
+    )
+    .onConflictDoNothing({ target: ledgerEntries.id });
 }
