@@ -63,35 +63,31 @@ interface Ranged extends AnalyticsLocation {
   toIso: string;
 }
 
-/** Ledger sums per location, local day, kind and entry type. */
-function ledgerByDay(customerId: string, locs: Ranged[]): SQL {
-  return sql.join(
-    locs.map((l) => {
-      const day = localDateOfIso(sql.raw('l.occurred_at'), offsetSegments(l.timezone, l.from, l.to));
-      return sql`SELECT ${lit(l.locationId)} AS loc, ${day} AS day, ${kindOf('l')} AS kind, l.entry_type AS type, SUM(l.amount) AS amount,
-        SUM(CASE WHEN ${unrealized('l')} THEN l.amount ELSE 0 END) AS unrealized
-        FROM ledger_entries l
-        WHERE l.location_id = ${lit(l.locationId)} AND l.occurred_at >= ${lit(l.fromIso)} AND l.occurred_at < ${lit(l.toIso)}
-          AND l.customer_id = ${lit(customerId)} AND l.entry_type IN (${typeList(REPORTED_TYPES)}) AND ${countedEntry('l')}
-        GROUP BY day, kind, type`;
-    }),
-    sql.raw(' UNION ALL '),
-  );
+/**
+ * Ledger sums of one location per local day, kind and entry type. (One statement per location: D1
+ * allows only a few terms in a compound SELECT, and each location has its own days.)
+ */
+function ledgerByDay(customerId: string, l: Ranged): SQL {
+  const day = localDateOfIso(sql.raw('l.occurred_at'), offsetSegments(l.timezone, l.from, l.to));
+  return sql`SELECT ${lit(l.locationId)} AS loc, ${day} AS day, ${kindOf('l')} AS kind, l.entry_type AS type, SUM(l.amount) AS amount,
+    SUM(CASE WHEN ${unrealized('l')} THEN l.amount ELSE 0 END) AS unrealized
+    FROM ledger_entries l
+    WHERE l.location_id = ${lit(l.locationId)} AND l.occurred_at >= ${lit(l.fromIso)} AND l.occurred_at < ${lit(l.toIso)}
+      AND l.customer_id = ${lit(customerId)} AND l.entry_type IN (${typeList(REPORTED_TYPES)}) AND ${countedEntry('l')}
+    GROUP BY day, kind, type`;
 }
 
-/** Point-of-sale sales per location and local day. */
-function posByDay(customerId: string, locs: Ranged[]): SQL {
-  return sql.join(
-    locs.map((l) => {
-      const day = localDateOfIso(sql.raw('p.created_at'), offsetSegments(l.timezone, l.from, l.to));
-      return sql`SELECT ${lit(l.locationId)} AS loc, ${day} AS day, COUNT(*) AS n FROM pos_transactions p
-        WHERE p.customer_id = ${lit(customerId)} AND p.location_id = ${lit(l.locationId)} AND p.created_at >= ${lit(l.fromIso)} AND p.created_at < ${lit(l.toIso)}
-          AND p.kind = 'sale'
-        GROUP BY day`;
-    }),
-    sql.raw(' UNION ALL '),
-  );
+/** Point-of-sale sales of one location per local day. */
+function posByDay(customerId: string, l: Ranged): SQL {
+  const day = localDateOfIso(sql.raw('p.created_at'), offsetSegments(l.timezone, l.from, l.to));
+  return sql`SELECT ${lit(l.locationId)} AS loc, ${day} AS day, COUNT(*) AS n FROM pos_transactions p
+    WHERE p.customer_id = ${lit(customerId)} AND p.location_id = ${lit(l.locationId)} AND p.created_at >= ${lit(l.fromIso)} AND p.created_at < ${lit(l.toIso)}
+      AND p.kind = 'sale'
+    GROUP BY day`;
 }
+
+type LedgerRow = { loc: string; day: string; kind: string; type: string; amount: number; unrealized: number };
+type PosRow = { loc: string; day: string; n: number };
 
 export async function getMetrics(ctx: Ctx, q: { locationIds: string[]; startDate: string; endDate: string }) {
   requirePermission(ctx, 'analytics');
@@ -101,15 +97,15 @@ export async function getMetrics(ctx: Ctx, q: { locationIds: string[]; startDate
   const ranged: Ranged[] = locs.map((l) => ({ ...l, ...dayRange(q.startDate, q.endDate, l.timezone) }));
   const first = ranged[0];
 
-  const [ledger, booked, pos, members] = await Promise.all([
-    ctx.db.all<{ loc: string; day: string; kind: string; type: string; amount: number; unrealized: number }>(ledgerByDay(customerId, ranged)),
+  const [ledgers, booked, poses, members] = await Promise.all([
+    Promise.all(ranged.map((l) => ctx.db.all<LedgerRow>(ledgerByDay(customerId, l)))),
     ctx.db.all<{ loc: string; day: string; status: string; n: number; people: number }>(sql`
       SELECT location_id AS loc, local_date AS day, status, COUNT(*) AS n, SUM(coalesce(participants, quantity, 1)) AS people
       FROM bookings
       WHERE customer_id = ${lit(customerId)} AND local_date >= ${lit(q.startDate)} AND local_date <= ${lit(q.endDate)}
         AND location_id IN (${litList(locs.map((l) => l.locationId))}) AND test_mode = 0
       GROUP BY loc, day, status`),
-    ctx.db.all<{ loc: string; day: string; n: number }>(posByDay(customerId, ranged)),
+    Promise.all(ranged.map((l) => ctx.db.all<PosRow>(posByDay(customerId, l)))),
     ctx.db.get<{ paid: number; refunded: number; invoices: number; created: number }>(sql`
       SELECT coalesce(SUM(amount_paid), 0) AS paid, coalesce(SUM(amount_refunded), 0) AS refunded, COUNT(*) AS invoices,
         coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
@@ -122,6 +118,8 @@ export async function getMetrics(ctx: Ctx, q: { locationIds: string[]; startDate
   const byDay = new Map(dates.map((d) => [d, cell()]));
   const byLoc = new Map(locs.map((l) => [l.locationId, cell()]));
   const total = cell();
+  const ledger = ledgers.flat();
+  const pos = poses.flat();
   for (const r of ledger) {
     for (const c of [byDay.get(r.day), byLoc.get(r.loc), total]) c?.sums.add(r.kind, r.type, r.amount, r.unrealized);
   }

@@ -21,28 +21,21 @@ export async function getInventoryPerformance(ctx: Ctx, q: { locationIds: string
   const currency = currencyOf(locs);
   const ids = locs.map((l) => l.locationId);
   const ranged = locs.map((l) => ({ ...l, ...dayRange(q.startDate, q.endDate, l.timezone) }));
-  const where = (l: (typeof ranged)[number]) =>
-    sql`l.location_id = ${lit(l.locationId)} AND l.occurred_at >= ${lit(l.fromIso)} AND l.occurred_at < ${lit(l.toIso)} AND l.customer_id = ${lit(customerId)}`;
-  // Net revenue per rental (its item and first asset), each location over its own local days.
-  const rentals: SQL = sql.join(
-    ranged.map(
-      (l) => sql`SELECT l.rental_id, l.item_id, l.asset_id,
-        SUM(CASE WHEN l.entry_type = 'revenue' THEN l.amount ELSE 0 END) AS gross,
-        SUM(CASE WHEN l.entry_type = 'discount' THEN l.amount ELSE 0 END) AS disc
-        FROM ledger_entries l
-        WHERE ${where(l)} AND l.rental_id IS NOT NULL AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
-        GROUP BY l.rental_id, l.item_id, l.asset_id`,
-    ),
-    sql.raw(' UNION ALL '),
-  );
-  const products: SQL = sql.join(
-    ranged.map(
-      (l) => sql`SELECT json_extract(l.metadata, '$.posItemId') AS pid, l.amount AS amount, coalesce(json_extract(l.metadata, '$.quantity'), 0) AS qty
-        FROM ledger_entries l
-        WHERE ${where(l)} AND l.source = 'pos' AND l.rental_id IS NULL AND l.entry_type = 'revenue' AND l.deleted_at IS NULL`,
-    ),
-    sql.raw(' UNION ALL '),
-  );
+  // Each location over its own local days: one OR term per location (each served by the (location, occurred_at) index).
+  const inRanges: SQL = sql`l.customer_id = ${lit(customerId)} AND (${sql.join(
+    ranged.map((l) => sql`(l.location_id = ${lit(l.locationId)} AND l.occurred_at >= ${lit(l.fromIso)} AND l.occurred_at < ${lit(l.toIso)})`),
+    sql.raw(' OR '),
+  )})`;
+  // Net revenue per rental (its item and first asset).
+  const rentals: SQL = sql`SELECT l.rental_id, l.item_id, l.asset_id,
+    SUM(CASE WHEN l.entry_type = 'revenue' THEN l.amount ELSE 0 END) AS gross,
+    SUM(CASE WHEN l.entry_type = 'discount' THEN l.amount ELSE 0 END) AS disc
+    FROM ledger_entries l
+    WHERE ${inRanges} AND l.rental_id IS NOT NULL AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
+    GROUP BY l.rental_id, l.item_id, l.asset_id`;
+  const products: SQL = sql`SELECT json_extract(l.metadata, '$.posItemId') AS pid, l.amount AS amount, coalesce(json_extract(l.metadata, '$.quantity'), 0) AS qty
+    FROM ledger_entries l
+    WHERE ${inRanges} AND l.source = 'pos' AND l.rental_id IS NULL AND l.entry_type = 'revenue' AND l.deleted_at IS NULL`;
   const [items, assets, prods, hours] = await Promise.all([
     ctx.db.all<{ id: string; name: string | null; loc: string | null; gross: number; disc: number; bookings: number; total: number }>(sql`
       WITH r AS (${rentals})

@@ -41,9 +41,11 @@ export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; curr
 
   // Month k = 0..23 is previousYear-01 .. currentYear-12; boundary k (0..24) starts month k.
   const perLoc = new Map(ids.map((id) => [id, Array.from({ length: 24 }, () => new LedgerSums())]));
-  const windows: SQL[] = [];
   const windowMeta: { loc: string; k: number; sign: 1 | -1 }[] = [];
+  const perLocWindows: SQL[] = [];
   for (const l of locs) {
+    const cases: SQL[] = [];
+    const ranges: SQL[] = [];
     for (let k = 0; k <= 24; k++) {
       const key = monthKey(previousYear, k);
       const utc = Date.parse(`${key}-01T00:00:00.000Z`);
@@ -52,13 +54,18 @@ export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; curr
       // Entries between the two boundaries sit in one UTC month but in the neighbouring local month.
       const [a, b] = utc < local ? [utc, local] : [local, utc];
       windowMeta.push({ loc: l.locationId, k, sign: utc < local ? 1 : -1 });
-      const w = windowMeta.length - 1;
-      windows.push(sql`SELECT ${sql.raw(String(w))} AS w, ${kindOf('l')} AS kind, l.entry_type AS type, SUM(l.amount) AS amount
-        FROM ledger_entries l
-        WHERE l.location_id = ${lit(l.locationId)} AND l.occurred_at >= ${lit(new Date(a).toISOString())} AND l.occurred_at < ${lit(new Date(b).toISOString())}
-          AND l.customer_id = ${lit(customerId)} AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
-        GROUP BY kind, type`);
+      const range = sql`l.occurred_at >= ${lit(new Date(a).toISOString())} AND l.occurred_at < ${lit(new Date(b).toISOString())}`;
+      cases.push(sql`WHEN ${range} THEN ${sql.raw(String(windowMeta.length - 1))}`);
+      ranges.push(sql`(l.location_id = ${lit(l.locationId)} AND ${range})`);
     }
+    if (!cases.length) continue;
+    // One statement per location (D1 allows only a few terms in a compound SELECT): its boundary windows, each labelled and
+    // each read through the (location, occurred_at) index.
+    perLocWindows.push(sql`SELECT w, kind, type, SUM(amount) AS amount FROM (
+        SELECT CASE ${sql.join(cases, sql.raw(' '))} END AS w, ${kindOf('l')} AS kind, l.entry_type AS type, l.amount AS amount
+        FROM ledger_entries l
+        WHERE (${sql.join(ranges, sql.raw(' OR '))}) AND l.customer_id = ${lit(customerId)} AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
+      ) GROUP BY w, kind, type`);
   }
   const [rolled, edges, targets] = await Promise.all([
     ctx.db
@@ -79,7 +86,7 @@ export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; curr
         ),
       )
       .all(),
-    windows.length ? ctx.db.all<{ w: number; kind: string; type: string; amount: number }>(sql.join(windows, sql.raw(' UNION ALL '))) : Promise.resolve([]),
+    Promise.all(perLocWindows.map((q) => ctx.db.all<{ w: number; kind: string; type: string; amount: number }>(q))).then((r) => r.flat()),
     ctx.db
       .select()
       .from(analyticsRevenueTargets)
