@@ -26,6 +26,11 @@ const DENSE = Number(process.env.BENCH_DENSE ?? 5000);
 // Enough keys that the per-key limit (500/min on the enterprise plan) never answers 429 below ~130 bookings/s.
 const KEYS = Number(process.env.BENCH_KEYS ?? 16);
 const TOKEN = `bench-${randomBytes(12).toString('hex')}`;
+// Analytics history: rentals (four ledger entries each) and point-of-sale sales (two each): 100,000 entries by default.
+const ANALYTICS_BOOKINGS = Number(process.env.BENCH_ANALYTICS_BOOKINGS ?? 20_000);
+const ANALYTICS_POS = Number(process.env.BENCH_ANALYTICS_POS ?? 10_000);
+// BENCH_ONLY=analytics runs only the analytics figures (and their baseline).
+const ONLY = process.env.BENCH_ONLY ?? '';
 
 const log = (...a) => console.error('[bench]', ...a);
 
@@ -93,7 +98,7 @@ const summary = (r) => ({
 });
 
 async function main() {
-  const port = await freePort();
+  const port = Number(process.env.BENCH_PORT) || (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const state = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   log(`state ${state}, port ${port}, ${DURATION}s per scenario, ${CONNS} connections`);
@@ -139,6 +144,14 @@ async function main() {
     if (!seedRes.ok) throw new Error(`seed failed: ${seedRes.status} ${await seedRes.text()}`);
     const seed = await seedRes.json();
     log(`seeded ${seed.dense.bookings} bookings on the dense item for ${seed.dense.month}`);
+    const hist = await fetch(`${base}/__dev/bench/analytics-seed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-seed-token': TOKEN },
+      body: JSON.stringify({ customerId: seed.customerId, locationId: seed.locationId, bookings: ANALYTICS_BOOKINGS, posSales: ANALYTICS_POS }),
+    });
+    if (!hist.ok) throw new Error(`analytics seed failed: ${hist.status} ${await hist.text()}`);
+    seed.history = await hist.json();
+    log(`seeded ${seed.history.ledgerEntries} ledger entries of history (${seed.history.from} to ${seed.history.to}) in ${seed.history.ms} ms`);
     const results = await scenarios(base, seed);
     print(results, seed);
   } finally {
@@ -216,6 +229,7 @@ async function scenarios(base, seed) {
   };
   // Warm-up: wake every key's rate limiter (and stamp its last use), the lock objects, JIT the paths.
   for (const key of seed.keys) await fetch(`${base}/location`, { headers: { 'x-api-key': key } });
+  if (ONLY === 'analytics') return analyticsScenarios(base, seed, step, tokenHeaders, r);
   await cannon(base, { duration: 2, connections: 4, next: () => ({ method: 'GET', path: '/health' }) });
   await cannon(base, { duration: 2, connections: 4, next: bookingRequests(seed, 'hotB', 300) });
 
@@ -288,13 +302,65 @@ async function scenarios(base, seed) {
   };
   await step('chanBook', { next: chanBooking(400) });
   await step('chanBook1', { connections: 1, next: chanBooking(500) });
+  return analyticsScenarios(base, seed, step, tokenHeaders, r);
+}
+
+async function analyticsScenarios(base, seed, step, tokenHeaders, r) {
+  // Analytics over the location with the history (one client: what one answer costs), keys rotated so no rate limit bites.
+  const h = seed.history;
+  const lastMonthFrom = addDaysIso(h.to, -29);
+  const analyticsGet = (path) => () => ({ method: 'GET', path, headers: { 'x-api-key': seed.keys[k++ % seed.keys.length] } });
+  let k = 0;
+  const A = Math.min(DURATION, 5);
+  // Realize the history once (the steady state: later runs find only what completed since).
+  await fetch(`${base}/analytics/realize-completed-bookings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': seed.keys[0] },
+    body: '{}',
+  });
+  await step('d1readA1', {
+    connections: 1,
+    duration: A,
+    next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }),
+  });
+  await step('metrics1', {
+    connections: 1,
+    duration: A,
+    next: analyticsGet(`/analytics/metrics?locationIds=${seed.locationId}&startDate=${lastMonthFrom}&endDate=${h.to}`),
+  });
+  await step('perf1', {
+    connections: 1,
+    duration: A,
+    next: analyticsGet(`/analytics/inventory-performance?locationIds=${seed.locationId}&startDate=${lastMonthFrom}&endDate=${h.to}`),
+  });
+  await step('yoy1', { connections: 1, duration: A, next: analyticsGet(`/analytics/year-over-year?locationIds=${seed.locationId}`) });
+  await step('forecast1', { connections: 1, duration: A, next: analyticsGet(`/forecast?locationId=${seed.locationId}&days=14`) });
+  await step('realize1', {
+    connections: 1,
+    duration: A,
+    next: () => ({
+      method: 'POST',
+      path: '/analytics/realize-completed-bookings',
+      headers: { 'content-type': 'application/json', 'x-api-key': seed.keys[k++ % seed.keys.length] },
+      body: '{"dryRun":true}',
+    }),
+  });
+  await step('location1', { connections: 1, duration: A, next: analyticsGet('/location') });
   return r;
 }
+
+const addDaysIso = (date, n) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 function print(r, seed) {
   const rows = [];
   const row = (figure, value, baselineName, baseline, ratio, goal, pass) =>
     rows.push({ figure, value, baselineName, baseline, ratio, goal, verdict: pass === null ? '' : pass ? 'PASS' : 'MISS' });
+  if (ONLY !== 'analytics') coreRows(r, seed, row);
+  analyticsRows(r, seed, row);
+  printTable(r, rows);
+}
+
+function coreRows(r, seed, row) {
   const tput = r.bookA.rps / r.d1insert.rps;
   row(
     `booking create throughput (1 item, ${CONNS} clients)`,
@@ -413,7 +479,40 @@ function print(r, seed) {
     null,
   );
   row(`no-op route (${CONNS} clients)`, `${fmt(r.noop.rps)} req/s, p50 ${fmt(r.noop.p50)} ms`, '', '', '', '(baseline)', null);
+}
 
+function analyticsRows(r, seed, row) {
+  const hist = seed.history;
+  for (const [name, label] of [
+    ['metrics1', 'analytics metrics, last 30 days with daily breakdown'],
+    ['perf1', 'inventory performance, last 30 days'],
+    ['yoy1', 'year over year (two years of history)'],
+    ['forecast1', 'forecast, 14 days from 16 weeks of history'],
+    ['realize1', 'realize completed bookings (dry run)'],
+  ]) {
+    const ratio = r[name].p50 / r.d1readA1.p50;
+    row(
+      `${label}, 1 client (${hist.ledgerEntries} ledger entries)`,
+      `p50 ${fmt(r[name].p50)} ms`,
+      'one D1 read, 1 client',
+      `p50 ${fmt(r.d1readA1.p50)} ms`,
+      `${fmt(ratio, 2)}x`,
+      '<= 3x',
+      ratio <= 3,
+    );
+  }
+  row(
+    '  control: GET /location (authenticated list), 1 client',
+    `p50 ${fmt(r.location1.p50)} ms`,
+    'one D1 read, 1 client',
+    `p50 ${fmt(r.d1readA1.p50)} ms`,
+    `${fmt(r.location1.p50 / r.d1readA1.p50, 2)}x`,
+    '(the cost of authentication)',
+    null,
+  );
+}
+
+function printTable(r, rows) {
   const cols = ['figure', 'value', 'baselineName', 'baseline', 'ratio', 'goal', 'verdict'];
   const head = { figure: 'figure', value: 'measured', baselineName: 'baseline', baseline: 'baseline value', ratio: 'ratio', goal: 'goal', verdict: '' };
   const width = Object.fromEntries(cols.map((c) => [c, Math.max(...[head, ...rows].map((x) => String(x[c]).length))]));

@@ -10,7 +10,7 @@ import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { countedEntry, kindOf, LedgerSums, REPORTED_TYPES, typeList, unrealized } from './ledger-sql';
 import { datesBetween, dayRange, localDateOfIso, offsetSegments } from './local-days';
-import { currencyOf, locationsInTenant, type AnalyticsLocation } from './queries';
+import { currencyOf, locationsInTenant, readBatch, type AnalyticsLocation } from './queries';
 import { lit, litList } from './sql-literals';
 import type { MetricsFigures } from './schemas';
 
@@ -73,7 +73,7 @@ function ledgerByDay(customerId: string, l: Ranged): SQL {
     SUM(CASE WHEN ${unrealized('l')} THEN l.amount ELSE 0 END) AS unrealized
     FROM ledger_entries l
     WHERE l.location_id = ${lit(l.locationId)} AND l.occurred_at >= ${lit(l.fromIso)} AND l.occurred_at < ${lit(l.toIso)}
-      AND l.customer_id = ${lit(customerId)} AND l.entry_type IN (${typeList(REPORTED_TYPES)}) AND ${countedEntry('l')}
+      AND +l.customer_id = ${lit(customerId)} AND l.entry_type IN (${typeList(REPORTED_TYPES)}) AND ${countedEntry('l')}
     GROUP BY day, kind, type`;
 }
 
@@ -97,29 +97,32 @@ export async function getMetrics(ctx: Ctx, q: { locationIds: string[]; startDate
   const ranged: Ranged[] = locs.map((l) => ({ ...l, ...dayRange(q.startDate, q.endDate, l.timezone) }));
   const first = ranged[0];
 
-  const [ledgers, booked, poses, members] = await Promise.all([
-    Promise.all(ranged.map((l) => ctx.db.all<LedgerRow>(ledgerByDay(customerId, l)))),
-    ctx.db.all<{ loc: string; day: string; status: string; n: number; people: number }>(sql`
+  const n = ranged.length;
+  const results = await readBatch(ctx, [
+    ...ranged.map((l) => ledgerByDay(customerId, l)),
+    ...ranged.map((l) => posByDay(customerId, l)),
+    sql`
       SELECT location_id AS loc, local_date AS day, status, COUNT(*) AS n, SUM(coalesce(participants, quantity, 1)) AS people
       FROM bookings
       WHERE customer_id = ${lit(customerId)} AND local_date >= ${lit(q.startDate)} AND local_date <= ${lit(q.endDate)}
         AND location_id IN (${litList(locs.map((l) => l.locationId))}) AND test_mode = 0
-      GROUP BY loc, day, status`),
-    Promise.all(ranged.map((l) => ctx.db.all<PosRow>(posByDay(customerId, l)))),
-    ctx.db.get<{ paid: number; refunded: number; invoices: number; created: number }>(sql`
+      GROUP BY loc, day, status`,
+    sql`
       SELECT coalesce(SUM(amount_paid), 0) AS paid, coalesce(SUM(amount_refunded), 0) AS refunded, COUNT(*) AS invoices,
         coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
       FROM membership_invoices
-      WHERE customer_id = ${lit(customerId)} AND paid_at >= ${lit(first.fromIso)} AND paid_at < ${lit(first.toIso)} AND amount_paid > 0`),
+      WHERE customer_id = ${lit(customerId)} AND paid_at >= ${lit(first.fromIso)} AND paid_at < ${lit(first.toIso)} AND amount_paid > 0`,
   ]);
+  const ledger = results.slice(0, n).flat() as LedgerRow[];
+  const pos = results.slice(n, 2 * n).flat() as PosRow[];
+  const booked = results[2 * n] as { loc: string; day: string; status: string; n: number; people: number }[];
+  const members = results[2 * n + 1][0] as { paid: number; refunded: number; invoices: number; created: number } | undefined;
 
   const dates = datesBetween(q.startDate, q.endDate);
   const cell = () => ({ sums: new LedgerSums(), bookings: noBookings(), pos: 0 });
   const byDay = new Map(dates.map((d) => [d, cell()]));
   const byLoc = new Map(locs.map((l) => [l.locationId, cell()]));
   const total = cell();
-  const ledger = ledgers.flat();
-  const pos = poses.flat();
   for (const r of ledger) {
     for (const c of [byDay.get(r.day), byLoc.get(r.loc), total]) c?.sums.add(r.kind, r.type, r.amount, r.unrealized);
   }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
@@ -48,4 +48,15 @@ export function currencyOf(locs: AnalyticsLocation[]): string {
       details: [{ field: 'locationIds', location: 'query', code: 'mixed_currencies', message: `locations use ${set.join(', ')}` }],
     });
   return set[0] ?? 'usd';
+}
+
+/**
+ * Runs report statements in one D1 round trip and answers each one's rows. The statements bind no
+ * parameters (a raw statement in a D1 batch cannot): values are written as quoted literals
+ * (./sql-literals.ts).
+ */
+export async function readBatch(ctx: Ctx, queries: SQL[]): Promise<Record<string, unknown>[][]> {
+  if (!queries.length) return [];
+  const stmts = queries.map((q) => ctx.db.all<Record<string, unknown>>(q));
+  return (await ctx.db.batch(stmts as [(typeof stmts)[number], ...typeof stmts])) as Record<string, unknown>[][];
 }

@@ -23,8 +23,9 @@ export async function realizeCompletedBookings(ctx: Ctx, input: { locationIds?: 
   const inScope: SQL = ids ? sql`p.customer_id = ${lit(customerId)} AND p.location_id IN (${litList(ids)})` : sql`p.customer_id = ${lit(customerId)}`;
   if (input.dryRun) {
     const row = await ctx.db.get<{ n: number }>(sql`
-      SELECT COUNT(*) AS n FROM analytics_unrealized_bookings p JOIN bookings b ON b.id = p.rental_id AND b.customer_id = p.customer_id
-      WHERE ${inScope} AND b.status = 'completed' AND b.test_mode = 0
+      SELECT COUNT(*) AS n FROM analytics_unrealized_bookings p
+      WHERE ${inScope}
+        AND EXISTS (SELECT 1 FROM bookings b WHERE b.id = p.rental_id AND b.customer_id = p.customer_id AND b.status = 'completed' AND b.test_mode = 0)
         AND NOT EXISTS (SELECT 1 FROM ledger_entries r WHERE r.id = 'led_rlz_' || p.rental_id)`);
     return { dryRun: true, count: Number(row?.n ?? 0) };
   }

@@ -14,7 +14,7 @@ import { requirePermission, tenantOf } from '../../lib/context';
 import { localDate, wallTimeToUtc } from '../../lib/time';
 import { analyticsLedgerMonths, analyticsRevenueTargets } from '../../db/schema/analytics';
 import { countedEntry, kindOf, LedgerSums } from './ledger-sql';
-import { currencyOf, locationsInTenant } from './queries';
+import { currencyOf, locationsInTenant, readBatch } from './queries';
 import { lit } from './sql-literals';
 
 function byKind(s: LedgerSums) {
@@ -64,7 +64,7 @@ export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; curr
     perLocWindows.push(sql`SELECT w, kind, type, SUM(amount) AS amount FROM (
         SELECT CASE ${sql.join(cases, sql.raw(' '))} END AS w, ${kindOf('l')} AS kind, l.entry_type AS type, l.amount AS amount
         FROM ledger_entries l
-        WHERE (${sql.join(ranges, sql.raw(' OR '))}) AND l.customer_id = ${lit(customerId)} AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
+        WHERE (${sql.join(ranges, sql.raw(' OR '))}) AND +l.customer_id = ${lit(customerId)} AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
       ) GROUP BY w, kind, type`);
   }
   const [rolled, edges, targets] = await Promise.all([
@@ -86,7 +86,7 @@ export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; curr
         ),
       )
       .all(),
-    Promise.all(perLocWindows.map((q) => ctx.db.all<{ w: number; kind: string; type: string; amount: number }>(q))).then((r) => r.flat()),
+    readBatch(ctx, perLocWindows).then((r) => r.flat() as { w: number; kind: string; type: string; amount: number }[]),
     ctx.db
       .select()
       .from(analyticsRevenueTargets)

@@ -18,7 +18,7 @@
  * A cancellation writes a reversal of each charge with the same type and the opposite sign, with
  * the id `led_rev_{original id}`: a second reversal of the same entry is impossible.
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { bookings, ledgerEntries } from '../../db/schema/bookings';
@@ -217,7 +217,10 @@ export function realizationStmt(ctx: Ctx, o: { customerId: string; rentals: SQL;
           createdAt: sql<string>`${o.nowIso}`.as('created_at'),
         })
         .from(b)
-        .where(and(eq(b.customerId, o.customerId), eq(b.status, 'completed'), eq(b.testMode, false), sql`${b.id} IN (${o.rentals})`)),
+        .where(
+          // Unary + keeps the planner on the primary key (the few queued ids), not on the (customer, status) index of every completed rental.
+          sql`${b.id} IN (${o.rentals}) AND +${b.customerId} = ${o.customerId} AND +${b.status} = 'completed' AND ${b.testMode} = 0`,
+        ),
     )
     .onConflictDoNothing({ target: ledgerEntries.id });
 }
