@@ -11,10 +11,17 @@ import { countedEntry } from './ledger-sql';
 import { dayRange } from './local-days';
 import { currencyOf, locationsInTenant, readBatch } from './queries';
 
-type ItemRow = { id: string; name: string | null; loc: string | null; gross: number; disc: number; bookings: number; total: number };
-type AssetRow = { id: string; name: string | null; item: string | null; itemName: string | null; net: number; bookings: number };
+type EarnedRow = {
+  item: string | null;
+  asset: string | null;
+  gross: number;
+  disc: number;
+  itemName: string | null;
+  loc: string | null;
+  assetName: string | null;
+};
 type ProductRow = { id: string; name: string | null; amount: number; qty: number };
-type HoursRow = { id: string; ms: number };
+type BookedRow = { item: string; asset: string | null; n: number; ms: number };
 import { lit, litList } from './sql-literals';
 
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 100 : 0);
@@ -31,36 +38,21 @@ export async function getInventoryPerformance(ctx: Ctx, q: { locationIds: string
     ranged.map((l) => sql`(l.location_id = ${lit(l.locationId)} AND l.occurred_at >= ${lit(l.fromIso)} AND l.occurred_at < ${lit(l.toIso)})`),
     sql.raw(' OR '),
   )})`;
-  // Net revenue per rental (its item and first asset).
-  const rentals: SQL = sql`SELECT l.rental_id, l.item_id, l.asset_id,
+  // Net revenue per item and asset (a booking's asset is its first), named in the same statement.
+  const earned: SQL = sql`SELECT l.item_id AS item, l.asset_id AS asset,
     SUM(CASE WHEN l.entry_type = 'revenue' THEN l.amount ELSE 0 END) AS gross,
     SUM(CASE WHEN l.entry_type = 'discount' THEN l.amount ELSE 0 END) AS disc
     FROM ledger_entries l
     WHERE ${inRanges} AND l.rental_id IS NOT NULL AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
-    GROUP BY l.rental_id, l.item_id, l.asset_id`;
+    GROUP BY l.item_id, l.asset_id`;
   const products: SQL = sql`SELECT json_extract(l.metadata, '$.posItemId') AS pid, l.amount AS amount, coalesce(json_extract(l.metadata, '$.quantity'), 0) AS qty
     FROM ledger_entries l
     WHERE ${inRanges} AND l.source = 'pos' AND l.rental_id IS NULL AND l.entry_type = 'revenue' AND l.deleted_at IS NULL`;
-  const [items, assets, prods, hours] = (await readBatch(ctx, [
-    sql`
-      WITH r AS (${rentals})
-      SELECT r.item_id AS id, i.name AS name, i.location_id AS loc, SUM(r.gross) AS gross, SUM(r.disc) AS disc,
-        SUM(CASE WHEN r.gross + r.disc > 0 THEN 1 ELSE 0 END) AS bookings, SUM(SUM(r.gross + r.disc)) OVER () AS total
-      FROM r LEFT JOIN inventory_items i ON i.id = r.item_id AND i.customer_id = ${lit(customerId)}
-      WHERE r.item_id IS NOT NULL
-      GROUP BY r.item_id
-      ORDER BY SUM(r.gross + r.disc) DESC, r.item_id
-      LIMIT ${sql.raw(String(q.limit))}`,
-    sql`
-      WITH r AS (${rentals})
-      SELECT r.asset_id AS id, a.name AS name, a.item_id AS item, i.name AS itemName, SUM(r.gross + r.disc) AS net,
-        SUM(CASE WHEN r.gross + r.disc > 0 THEN 1 ELSE 0 END) AS bookings
-      FROM r LEFT JOIN inventory_assets a ON a.id = r.asset_id AND a.customer_id = ${lit(customerId)}
-        LEFT JOIN inventory_items i ON i.id = a.item_id AND i.customer_id = ${lit(customerId)}
-      WHERE r.asset_id IS NOT NULL
-      GROUP BY r.asset_id
-      ORDER BY net DESC, r.asset_id
-      LIMIT ${sql.raw(String(q.limit))}`,
+  const [earnedRows, prods, booked] = (await readBatch(ctx, [
+    sql`SELECT e.item, e.asset, e.gross, e.disc, i.name AS itemName, i.location_id AS loc, a.name AS assetName
+      FROM (${earned}) e
+        LEFT JOIN inventory_items i ON i.id = e.item AND i.customer_id = ${lit(customerId)}
+        LEFT JOIN inventory_assets a ON a.id = e.asset AND a.customer_id = ${lit(customerId)}`,
     sql`
       SELECT p.pid AS id, pi.name AS name, SUM(p.amount) AS amount, SUM(p.qty) AS qty
       FROM (${products}) p LEFT JOIN pos_items pi ON pi.id = p.pid AND pi.customer_id = ${lit(customerId)}
@@ -68,14 +60,41 @@ export async function getInventoryPerformance(ctx: Ctx, q: { locationIds: string
       GROUP BY p.pid
       ORDER BY amount DESC, p.pid
       LIMIT ${sql.raw(String(q.limit))}`,
+    // Bookings (not cancelled) and hours booked per item and first asset, by the local start date.
     sql`
-      SELECT item_id AS id, SUM("end" - start) AS ms FROM bookings
+      SELECT item_id AS item, json_extract(asset_ids, '$[0]') AS asset, COUNT(*) AS n, SUM("end" - start) AS ms FROM bookings
       WHERE customer_id = ${lit(customerId)} AND local_date >= ${lit(q.startDate)} AND local_date <= ${lit(q.endDate)}
         AND location_id IN (${litList(ids)}) AND status <> 'cancelled' AND test_mode = 0
-      GROUP BY item_id`,
-  ])) as [ItemRow[], AssetRow[], ProductRow[], HoursRow[]];
-  const hoursOf = new Map(hours.map((h) => [h.id, Math.round((Number(h.ms) / 3_600_000) * 100) / 100]));
-  const total = Number(items[0]?.total ?? 0);
+      GROUP BY item_id, asset`,
+  ])) as [EarnedRow[], ProductRow[], BookedRow[]];
+
+  const items = new Map<string, { name: string | null; loc: string | null; gross: number; disc: number; n: number; ms: number }>();
+  const assets = new Map<string, { name: string | null; item: string | null; itemName: string | null; net: number; n: number }>();
+  for (const e of earnedRows) {
+    if (e.item) {
+      const it = items.get(e.item) ?? { name: e.itemName, loc: e.loc, gross: 0, disc: 0, n: 0, ms: 0 };
+      it.gross += Number(e.gross);
+      it.disc += Number(e.disc);
+      items.set(e.item, it);
+    }
+    if (e.asset) {
+      const as = assets.get(e.asset) ?? { name: e.assetName, item: e.item, itemName: e.itemName, net: 0, n: 0 };
+      as.net += Number(e.gross) + Number(e.disc);
+      assets.set(e.asset, as);
+    }
+  }
+  for (const b of booked) {
+    const it = items.get(b.item);
+    if (it) {
+      it.n += Number(b.n);
+      it.ms += Number(b.ms);
+    }
+    const as = b.asset ? assets.get(b.asset) : undefined;
+    if (as) as.n += Number(b.n);
+  }
+  const total = [...items.values()].reduce((s, i) => s + i.gross + i.disc, 0);
+  const byNet = <T>(m: Map<string, T>, net: (v: T) => number) =>
+    [...m.entries()].sort(([a, x], [b, y]) => net(y) - net(x) || a.localeCompare(b)).slice(0, q.limit);
   return {
     locationIds: ids,
     startDate: q.startDate,
@@ -83,24 +102,24 @@ export async function getInventoryPerformance(ctx: Ctx, q: { locationIds: string
     currency,
     limit: q.limit,
     rentalRevenueCents: total,
-    items: items.map((i) => ({
-      inventoryId: i.id,
+    items: byNet(items, (i) => i.gross + i.disc).map(([id, i]) => ({
+      inventoryId: id,
       name: i.name,
       locationId: i.loc,
-      revenueCents: Number(i.gross) + Number(i.disc),
-      grossRevenueCents: Number(i.gross),
-      discountsCents: -Number(i.disc),
-      bookings: Number(i.bookings),
-      bookedHours: hoursOf.get(i.id) ?? 0,
-      sharePercent: pct(Number(i.gross) + Number(i.disc), total),
+      revenueCents: i.gross + i.disc,
+      grossRevenueCents: i.gross,
+      discountsCents: -i.disc,
+      bookings: i.n,
+      bookedHours: Math.round((i.ms / 3_600_000) * 100) / 100,
+      sharePercent: pct(i.gross + i.disc, total),
     })),
-    assets: assets.map((a) => ({
-      assetId: a.id,
+    assets: byNet(assets, (a) => a.net).map(([id, a]) => ({
+      assetId: id,
       name: a.name,
       inventoryId: a.item,
       itemName: a.itemName,
-      revenueCents: Number(a.net),
-      bookings: Number(a.bookings),
+      revenueCents: a.net,
+      bookings: a.n,
     })),
     products: prods.map((p) => ({ posItemId: String(p.id), name: p.name, revenueCents: Number(p.amount), quantity: Number(p.qty) })),
   };

@@ -39,8 +39,8 @@ export const getInventoryPerformance = route({
   ok: s.InventoryPerformance,
   errors: [403, 404],
   description: `The inventory items and assets that earned most over the local days \`startDate\` to \`endDate\`, by net rental revenue from the
-ledger (revenue less discounts, cancellations reversed), with the rentals that earned it, the hours booked (bookings not cancelled) and the share
-of the period's rental revenue; and the best-selling point-of-sale products. \`limit\` rows per list (default 10, at most 100). A booking's
+ledger (revenue less discounts, cancellations reversed), with their bookings and hours booked (bookings not cancelled, by their local start
+date) and the share of the period's rental revenue; and the best-selling point-of-sale products. \`limit\` rows per list (default 10, at most 100). A booking's
 asset is its first asset. ${LOCATIONS}`,
 });
 

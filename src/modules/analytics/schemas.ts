@@ -185,7 +185,7 @@ export const ItemPerformance = z
     revenueCents: cents('Net revenue (revenue less discounts)'),
     grossRevenueCents: cents(),
     discountsCents: cents(),
-    bookings: z.number().int().openapi({ description: 'Rentals with revenue in the period' }),
+    bookings: z.number().int().openapi({ description: 'Bookings (not cancelled) starting in the period' }),
     bookedHours: z.number(),
     sharePercent: z.number().openapi({ description: 'Share of the net rental revenue of the period' }),
   })
