@@ -1,6 +1,16 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
+
+const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, 'test/fixtures/wallet', name), 'utf8');
+const walletPassCerts = () => ({
+  APPLE_PASS_CERT_PEM: fixture('pass-cert.pem'),
+  APPLE_PASS_KEY_PEM: fixture('pass-key.pem'),
+  APPLE_WWDR_CERT_PEM: fixture('wwdr-cert.pem'),
+  APPLE_PASS_TYPE_ID: 'pass.test.berth.booking',
+  APPLE_TEAM_ID: 'ABCDE12345',
+});
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
@@ -31,6 +41,8 @@ export default defineConfig(async () => {
             IDP_DOMAIN: 'idp.berth.test',
             IDP_CLIENT_ID: 'berth-consent-test',
             DEMO_APP_CLIENT_SECRET: 'bcs_test_demo_fleet_tracker_secret_000000001',
+            // Apple Wallet passes signed with test-only certificates (test/fixtures/wallet/), so wallet-pass-a builds real .pkpass files.
+            ...walletPassCerts(),
           },
         },
       }),

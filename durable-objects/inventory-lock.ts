@@ -3,21 +3,28 @@ import type { Env } from '../src/env';
 import { getDb } from '../src/db/client';
 import { ApiError } from '../src/lib/errors';
 import { newId } from '../src/lib/ids';
-import { blockConflicts, bookingBlock, checkWindow, departuresBetween, pickAssets, type Busy } from '../src/modules/availability/engine';
-import { loadActiveHolds, loadBusy, loadItemContext, type ItemContext } from '../src/modules/availability/state';
+import { allocate, loadItemState, type ItemContext } from '../src/modules/availability/service';
 import {
   RESERVATION_TTL_MS,
-  type NewAllocation,
+  type Busy,
+  type InventoryLockRpc,
   type ReserveRefusal,
   type ReserveRequest,
   type ReserveResult,
-  type Reservation,
-} from '../src/modules/availability/lock';
+} from '../src/modules/availability/types';
 
 interface Pending {
   id: string;
   expiresAt: number;
   busy: Busy[];
+  /**
+   * Set once the reservation is known to be written or abandoned (released, or its rows seen in
+   * D1): the value of the read sequence at that moment. Reads that start later trust D1 for it;
+   * reads that started earlier may have missed its rows and keep counting it.
+   */
+  settledAt?: number;
+  /** Its caller released it. */
+  released?: boolean;
 }
 
 const STORAGE_KEY = 'pending';
@@ -27,32 +34,38 @@ const STORAGE_KEY = 'pending';
  * checked and reserved, so two racing sales can never both win. Two items never wait on each
  * other (different objects).
  *
- * Why a queue inside the object: storage calls of a Durable Object are input-gated, but D1 reads
- * are not, so while one request awaits D1 another may start. Every operation therefore runs in
- * `exclusive()`, one after the other: the pending reservations are snapshotted, D1 is read, the
- * engine checks, and the new reservation is recorded before the next operation starts. Payment
- * and the D1 write happen outside the object (see src/modules/availability/lock.ts); until the
- * caller releases it, the pending reservation is counted by every later check, so it is seen
- * either as pending or as written, never as neither (and once only when it is both: pending rows
- * carry the ids of the allocation rows they become). Pending reservations are also kept in the
- * object's storage so an eviction does not forget them; they expire after RESERVATION_TTL_MS.
+ * A reserve is ONE D1 round trip (a batch: the item, its allocations over the window, which pending
+ * rows are already written, the renter's holds), then a synchronous section (no await) that adds
+ * the reservations still pending, checks with the engine and records the new reservation. The
+ * read is not serialized: reads of concurrent reserves overlap, and the synchronous section is what
+ * makes them exclusive (JavaScript runs one of them at a time). That is safe because a pending
+ * reservation is forgotten only when no read that could have missed its rows is still running:
+ *
+ * - a pending reservation counts for every read until it is settled; when its rows are seen in a
+ *   read's snapshot, that read counts the rows instead (pending rows carry the ids of the
+ *   allocation rows they become, so they are never counted twice);
+ * - it is settled when its caller releases it (written or abandoned; reads that start afterwards see
+ *   the rows in D1 if they were written) or when a read sees its rows; it is dropped once every read
+ *   that started before that moment has finished, or after RESERVATION_TTL_MS.
+ *
+ * Payment and the D1 write happen outside the object (see src/modules/availability/lock.ts). The
+ * caller may release after its response (a lost release only keeps the reservation until the next
+ * read sees its rows), and pending reservations are kept in the object's storage so an eviction
+ * does not forget them. The SQLite triggers on `allocations` stay the last line of defence.
  */
-export class InventoryLock extends DurableObject<Env> {
-  private chain: Promise<unknown> = Promise.resolve();
+export class InventoryLock extends DurableObject<Env> implements InventoryLockRpc {
   private pending: Map<string, Pending> | undefined;
-  /** The item as last read from D1, reused while callers present the same version (one D1 read less inside the lock). */
+  /** The item as last read from D1: its assets are not read again while its version is unchanged. */
   private itemCache: ItemContext | undefined;
-
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(fn, fn);
-    this.chain = run.catch(() => undefined);
-    return run;
-  }
+  /** Read sequence: each reserve's read takes the next number; `inflight` holds those still running. */
+  private seq = 0;
+  private readonly inflight = new Set<number>();
 
   private pendingMap(): Map<string, Pending> {
     if (!this.pending) {
       const stored = this.ctx.storage.kv.get<Pending[]>(STORAGE_KEY) ?? [];
-      this.pending = new Map(stored.map((p) => [p.id, p]));
+      // A new instance has no read running: whatever was settled is settled before every read to come.
+      this.pending = new Map(stored.map((p) => [p.id, p.settledAt === undefined ? p : { ...p, settledAt: 0 }]));
     }
     return this.pending;
   }
@@ -63,232 +76,93 @@ export class InventoryLock extends DurableObject<Env> {
     else this.ctx.storage.kv.delete(STORAGE_KEY);
   }
 
-  private pendingBusy(now: number): Busy[] {
+  /** Drops expired reservations and settled ones no running read can still need. */
+  private prune(now: number) {
     const map = this.pendingMap();
+    const oldestRead = this.inflight.size ? Math.min(...this.inflight) : Infinity;
     let changed = false;
     for (const [id, p] of map) {
-      if (p.expiresAt <= now) {
+      if (p.expiresAt <= now || (p.released && p.settledAt !== undefined && oldestRead > p.settledAt)) {
         map.delete(id);
         changed = true;
       }
     }
     if (changed) this.persist();
-    return [...map.values()].flatMap((p) => p.busy);
   }
 
   /** Checks a sale, hold or drydock period and, when it fits, keeps it pending and returns the rows to write. */
   async reserve(req: ReserveRequest): Promise<ReserveResult> {
-    return this.exclusive(async () => {
-      try {
-        return await this.doReserve(req);
-      } catch (err) {
-        if (err instanceof ApiError)
-          return { ok: false, status: err.status, code: err.code, message: err.message, details: err.details } satisfies ReserveRefusal;
-        throw err;
-      }
-    });
+    const readSeq = ++this.seq;
+    this.inflight.add(readSeq);
+    try {
+      return await this.doReserve(req, readSeq);
+    } catch (err) {
+      if (err instanceof ApiError)
+        return { ok: false, status: err.status, code: err.code, message: err.message, details: err.details } satisfies ReserveRefusal;
+      throw err;
+    } finally {
+      this.inflight.delete(readSeq);
+      this.prune(Date.now());
+    }
   }
 
-  /** Drops a pending reservation (after its rows were written, or after a failure). */
+  /** The reservation was written, or abandoned: reads from now on trust D1 for it. */
   async release(reservationId: string): Promise<boolean> {
-    return this.exclusive(async () => {
-      const existed = this.pendingMap().delete(reservationId);
-      if (existed) this.persist();
-      return existed;
-    });
+    const p = this.pendingMap().get(reservationId);
+    if (!p || p.released) return false;
+    p.released = true;
+    p.settledAt ??= this.seq;
+    this.persist();
+    this.prune(Date.now());
+    return true;
   }
 
-  /** Pending reservations (diagnostics and tests). */
+  /** Pending reservations not yet settled (diagnostics and tests). */
   async pendingCount(): Promise<number> {
-    return this.exclusive(async () => this.pendingBusy(Date.now()).length);
+    this.prune(Date.now());
+    return [...this.pendingMap().values()].filter((p) => p.settledAt === undefined && !p.released).length;
   }
 
-  private async doReserve(req: ReserveRequest): Promise<ReserveResult> {
+  private async doReserve(req: ReserveRequest, readSeq: number): Promise<ReserveResult> {
+    const line = req.line;
+    const state = await loadItemState(getDb(this.env.DB), {
+      itemId: req.itemId,
+      customerId: req.customerId,
+      from: line.start,
+      to: line.end,
+      fromExact: true,
+      cached: this.itemCache,
+      pendingIds: [...this.pendingMap().values()].filter((p) => p.settledAt === undefined).flatMap((p) => p.busy.map((b) => b.id!)),
+      holds: line.kind === 'booking' && !!line.holdEmail,
+    });
+    // From here to the end nothing awaits: the check and the new reservation are one step.
     const now = Date.now();
-    // Snapshot what is pending before reading D1: a reservation released meanwhile was written first.
-    const pendingBusy = this.pendingBusy(now);
-    const db = getDb(this.env.DB);
-    // The caller read the item (at `expectVersion`) a moment ago; when this object holds that same
-    // version, the D1 read is skipped. Busy time is always read fresh below.
-    const cached = this.itemCache;
-    const ctx =
-      cached &&
-      req.expectVersion != null &&
-      cached.row.id === req.itemId &&
-      cached.row.customerId === req.customerId &&
-      cached.row.version === req.expectVersion
-        ? cached
-        : await loadItemContext(db, req.itemId, req.customerId);
+    const ctx = state.ctx;
     this.itemCache = ctx;
     if (req.expectVersion != null && ctx.row.version !== req.expectVersion) {
       return { ok: false, status: 409, code: 'version_conflict', message: 'The item was changed while this request was being handled; retry' };
     }
-    const line = req.line;
-    const written = await loadBusy(db, ctx, line.start, line.end, now);
-    // A reservation whose rows were written but not yet released is the same time: count it once.
-    const writtenIds = new Set(written.map((b) => b.id));
-    const busy = [...written, ...pendingBusy.filter((b) => !writtenIds.has(b.id))];
-    const base = { customerId: ctx.row.customerId, itemId: ctx.item.id, sourceId: line.sourceId, active: true };
-    let rows: NewAllocation[] = [];
-    let assetIds: string[] = [];
-    let consumedHoldIds: string[] = [];
-    let departure: Reservation['departure'];
-
-    if (line.kind === 'booking') {
-      if (line.holdEmail && busy.some((b) => b.kind === 'hold')) {
-        const email = line.holdEmail.trim().toLowerCase();
-        consumedHoldIds = (await loadActiveHolds(db, ctx, now)).filter((h) => h.email === email).map((h) => h.id);
+    const written = state.busy ?? [];
+    const inSnapshot = new Set([...state.writtenIds, ...written.map((b) => b.id)]);
+    const map = this.pendingMap();
+    const pendingBusy: Busy[] = [];
+    for (const p of map.values()) {
+      if (p.expiresAt <= now) continue;
+      // A reservation settled before this read started is in this read's snapshot (if written).
+      if (p.settledAt !== undefined && p.settledAt < readSeq) continue;
+      if (p.busy.some((b) => inSnapshot.has(b.id))) {
+        // Its rows are in this snapshot: counted from D1 (or no longer active). Settled for later reads.
+        p.settledAt ??= this.seq;
+        continue;
       }
-      const check = checkWindow(ctx.item, busy, {
-        start: line.start,
-        end: line.end,
-        quantity: line.quantity,
-        assetIds: line.assetIds,
-        seats: line.seats,
-        privateCharter: line.privateCharter,
-        excludeSourceIds: [...(line.excludeSourceIds ?? []), ...consumedHoldIds],
-        enforceRules: line.enforceRules,
-        now,
-      });
-      if (!check.available)
-        return unavailable(check.reasons.map((r) => r.message).join('; '), { reasons: check.reasons, unitsFree: check.unitsFree, seatsFree: check.seatsFree });
-      if (ctx.item.kind === 'tour') {
-        const dep = check.departure!;
-        departure = dep;
-        const seats = line.privateCharter ? dep.capacity : Math.max(0, line.seats ?? 1);
-        rows = [
-          {
-            ...base,
-            id: newId('alc'),
-            kind: 'booking',
-            assetId: null,
-            start: dep.start,
-            end: dep.end,
-            blockedStart: dep.start,
-            blockedEnd: dep.end,
-            seats,
-            capacity: dep.capacity,
-            expiresAt: null,
-          },
-        ];
-      } else {
-        assetIds = pickAssets(check, Math.max(1, line.quantity ?? 1), line.assetIds, line.preferAssetIds);
-        const block = bookingBlock(ctx.item, line.start, line.end);
-        rows = assetIds.map((assetId) => ({
-          ...base,
-          id: newId('alc'),
-          kind: 'booking' as const,
-          assetId,
-          start: line.start,
-          end: line.end,
-          ...block,
-          seats: 1,
-          capacity: null,
-          expiresAt: null,
-        }));
-      }
-    } else if (line.kind === 'hold') {
-      if (ctx.item.kind === 'tour') {
-        const deps = departuresBetween(ctx.item, line.start, line.end)
-          .map((d) => ({ d, c: checkWindow(ctx.item, busy, { start: d.start, end: d.end, seats: 1, now, enforceRules: true }) }))
-          .filter((x) => x.c.available);
-        if (!deps.length) return unavailable('No departure in the next two days has a free seat to hold');
-        rows = deps.map(({ d }) => ({
-          ...base,
-          id: newId('alc'),
-          kind: 'hold' as const,
-          assetId: null,
-          start: d.start,
-          end: d.end,
-          blockedStart: d.start,
-          blockedEnd: d.end,
-          seats: 1,
-          capacity: d.capacity,
-          expiresAt: line.expiresAt,
-        }));
-      } else {
-        const check = checkWindow(ctx.item, busy, {
-          start: line.start,
-          end: line.end,
-          quantity: 1,
-          ignoreHours: true,
-          now,
-          excludeSourceIds: line.excludeSourceIds,
-        });
-        if (!check.available)
-          return unavailable(`No unit is free for the whole hold period: ${check.reasons.map((r) => r.message).join('; ')}`, {
-            reasons: check.reasons,
-            unitsFree: check.unitsFree,
-          });
-        assetIds = pickAssets(check, 1);
-        rows = assetIds.map((assetId) => ({
-          ...base,
-          id: newId('alc'),
-          kind: 'hold' as const,
-          assetId,
-          start: line.start,
-          end: line.end,
-          blockedStart: line.start,
-          blockedEnd: line.end,
-          seats: 1,
-          capacity: null,
-          expiresAt: line.expiresAt,
-        }));
-      }
-    } else {
-      const known = new Set(ctx.item.assets.map((a) => a.id));
-      const unknown = (line.assetIds ?? []).filter((id) => !known.has(id));
-      if (unknown.length)
-        return {
-          ok: false,
-          status: 400,
-          code: 'bad_request',
-          message: `Not assets of this item: ${unknown.join(', ')}`,
-          details: [{ field: 'assetIds', message: 'unknown asset' }],
-        };
-      const conflicts = blockConflicts(ctx.item, busy, {
-        start: line.start,
-        end: line.end,
-        assetIds: line.assetIds,
-        now,
-        excludeSourceIds: line.excludeSourceIds,
-      });
-      if (conflicts.length) {
-        return unavailable('The period overlaps bookings, holds or another drydock period; move or cancel them first', {
-          conflicts: conflicts.map((c) => ({
-            sourceId: c.sourceId,
-            kind: c.kind,
-            assetId: c.assetId,
-            start: new Date(c.start).toISOString(),
-            end: new Date(c.end).toISOString(),
-          })),
-        });
-      }
-      const mk = (assetId: string | null): NewAllocation => ({
-        ...base,
-        id: newId('alc'),
-        kind: 'drydock',
-        assetId,
-        start: line.start,
-        end: line.end,
-        blockedStart: line.start,
-        blockedEnd: line.end,
-        seats: 0,
-        capacity: null,
-        expiresAt: null,
-      });
-      if (ctx.item.kind === 'tour') rows = [mk(null)];
-      else {
-        assetIds = line.assetIds ?? ctx.item.assets.map((a) => a.id);
-        rows = assetIds.map(mk);
-        if (!line.assetIds) rows.push(mk(null));
-      }
+      pendingBusy.push(...p.busy);
     }
-
+    const allocation = allocate(ctx, [...written, ...pendingBusy], line, now, state.holds);
+    if (!allocation.ok) return allocation;
     const reservation: Pending = {
       id: newId('rsv'),
       expiresAt: now + RESERVATION_TTL_MS,
-      busy: rows.map((r) => ({
+      busy: allocation.allocations.map((r) => ({
         id: r.id,
         sourceId: r.sourceId,
         kind: r.kind,
@@ -301,22 +175,18 @@ export class InventoryLock extends DurableObject<Env> {
         expiresAt: r.expiresAt,
       })),
     };
-    this.pendingMap().set(reservation.id, reservation);
+    map.set(reservation.id, reservation);
     this.persist();
     return {
       ok: true,
       reservationId: reservation.id,
       itemId: ctx.item.id,
       version: ctx.row.version,
-      allocations: rows,
-      assetIds,
-      consumedHoldIds,
-      departure,
+      allocations: allocation.allocations,
+      assetIds: allocation.assetIds,
+      consumedHoldIds: allocation.consumedHoldIds,
+      departure: allocation.departure,
       expiresAt: reservation.expiresAt,
     };
   }
-}
-
-function unavailable(message: string, extra: Partial<ReserveRefusal> = {}): ReserveRefusal {
-  return { ok: false, status: 409, code: 'unavailable', message, ...extra };
 }

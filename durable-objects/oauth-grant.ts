@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env';
+import type { OAuthGrantRpc } from './oauth-grant-protocol';
 import { base64Encode, sha256Hex } from '../src/lib/crypto';
 import { randomString } from '../src/lib/ids';
 import {
@@ -60,7 +61,7 @@ async function s256(verifier: string): Promise<string> {
  * therefore serialized: the first rotates, the second sees a spent token. Rotation is atomic,
  * which key-value providers with eventual consistency cannot promise.
  */
-export class OAuthGrant extends DurableObject<Env> {
+export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
   private load(): State | undefined {
     return this.ctx.storage.kv.get<State>(KEY);
   }

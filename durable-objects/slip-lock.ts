@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { and, eq, gt, lt, ne, or, inArray } from 'drizzle-orm';
 import type { Env } from '../src/env';
+import type { SlipLockRpc } from './slip-lock-protocol';
 import { getDb } from '../src/db/client';
 import { newId } from '../src/lib/ids';
 import { slips } from '../src/db/schema/slips';
@@ -31,7 +32,7 @@ const STORAGE_KEY = 'pending';
  * unit booked by nights with its own statuses and bill holds; sharing the class would couple two
  * engines that change for different reasons (the inventory lock is being tuned for latency).
  */
-export class SlipLock extends DurableObject<Env> {
+export class SlipLock extends DurableObject<Env> implements SlipLockRpc {
   private chain: Promise<unknown> = Promise.resolve();
   private pending: Map<string, Pending> | undefined;
 

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { cors } from 'hono/cors';
-import { Scalar } from '@scalar/hono-api-reference';
+import { docsPage } from './docs';
 import { ANONYMOUS, isAdmin, type AppEnv, type Authenticator, type Principal } from './lib/context';
 import { ApiError, CORE_ERRORS, errorBody, errorTableMarkdown, type ErrorInfo } from './lib/errors';
 import { moduleHooks, type ModuleDef } from './lib/module';
@@ -140,7 +140,7 @@ export function buildApp(modules: ModuleDef[]) {
     });
     return c.json(nullableRefsAsAnyOf(doc));
   });
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Berth API reference' }));
+  app.get('/docs', docsPage);
   return app;
 }
 

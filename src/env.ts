@@ -1,21 +1,24 @@
 import { z } from 'zod';
-import type { InventoryLock } from '../durable-objects/inventory-lock';
-import type { RateLimiter } from '../durable-objects/rate-limiter';
-import type { SlipLock } from '../durable-objects/slip-lock';
-import type { OAuthGrant } from '../durable-objects/oauth-grant';
-import type { QueueMessage } from './lib/module';
+import type { InventoryLockRpc } from './modules/availability/types';
+import type { RateLimiterRpc } from '../durable-objects/rate-limiter-protocol';
+import type { SlipLockRpc } from '../durable-objects/slip-lock-protocol';
+import type { OAuthGrantRpc } from '../durable-objects/oauth-grant-protocol';
+import { createLogger } from './lib/logger';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
-  INVENTORY_LOCK: DurableObjectNamespace<InventoryLock>;
-  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One InventoryLock object per inventory item (typed by its RPC protocol, not its class: no import cycle). */
+  INVENTORY_LOCK: DurableObjectNamespace<InventoryLockRpc>;
+  /** One RateLimiter object per credential. */
+  RATE_LIMITER: DurableObjectNamespace<RateLimiterRpc>;
   /** One lock object per marina unit (slip reservations, transfers, date changes). */
-  SLIP_LOCK: DurableObjectNamespace<SlipLock>;
+  SLIP_LOCK: DurableObjectNamespace<SlipLockRpc>;
   /** One object per OAuth grant: its code and token hashes, rotated atomically. */
-  OAUTH_GRANT: DurableObjectNamespace<OAuthGrant>;
-  EVENTS_QUEUE: Queue<QueueMessage>;
+  OAUTH_GRANT: DurableObjectNamespace<OAuthGrantRpc>;
+  /** Queue messages are `{ kind, ...fields }` (lib/module.ts QueueMessage; spelled out here so env.ts imports no module machinery). */
+  EVENTS_QUEUE: Queue<{ kind: string; [field: string]: unknown }>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';
   /** `debug`, `info` (default), `warn` or `error`: log lines under this level are dropped. */
@@ -35,6 +38,8 @@ export interface Env {
   STRIPE_WEBHOOK_SECRET?: string;
   /** Berth's own staff: the platform key sent as `x-platform-key` (a role apart from operators' admins). */
   PLATFORM_API_KEY?: string;
+  /** Payment provider publishable key: the booking widget's card form (the provider's payment element) uses it. */
+  STRIPE_PUBLISHABLE_KEY?: string;
   /** Key (base64, 32 bytes) for AES-GCM payloads of the public widget endpoint. */
   WIDGET_ENCRYPTION_KEY?: string;
   /** Geocoder (optional; without it addresses are stored without coordinates). */
@@ -64,6 +69,22 @@ export interface Env {
   /** Development only: password of the seeded demo partner account and client secret of its app. */
   DEMO_PARTNER_PASSWORD?: string;
   DEMO_APP_CLIENT_SECRET?: string;
+  /** Signing secret of check-in QR tokens and renter one-time codes (optional: derived from WIDGET_ENCRYPTION_KEY otherwise). */
+  RENTER_TOKEN_SECRET?: string;
+  /** Workers AI binding (optional; without it the AI helpers answer from the operator's data with deterministic rules). */
+  AI?: Ai;
+  /** Workers AI text model (default @cf/meta/llama-3.1-8b-instruct). */
+  AI_MODEL?: string;
+  /** Apple Wallet passes (wallet-pass-a): pass type certificate and key (PEM, unencrypted PKCS#8), Apple WWDR certificate (PEM), ids. */
+  APPLE_PASS_CERT_PEM?: string;
+  APPLE_PASS_KEY_PEM?: string;
+  APPLE_WWDR_CERT_PEM?: string;
+  APPLE_PASS_TYPE_ID?: string;
+  APPLE_TEAM_ID?: string;
+  /** Google Wallet passes (wallet-pass-b): issuer id, service account e-mail and its private key (PEM, PKCS#8). */
+  GOOGLE_WALLET_ISSUER_ID?: string;
+  GOOGLE_WALLET_SERVICE_ACCOUNT_EMAIL?: string;
+  GOOGLE_WALLET_PRIVATE_KEY_PEM?: string;
   /** Development only: token that allows POST /__dev/seed. */
   DEV_SEED_TOKEN?: string;
   DEMO_API_KEY?: string;
@@ -72,6 +93,12 @@ export interface Env {
   PUBLIC_BASE_URL?: string;
   /** `off` stops the cron job that seeds the sandbox tenant when it is missing (the test pool sets it). */
   SANDBOX_AUTOSEED?: string;
+  /**
+   * Where new InventoryLock objects are created (a Durable Object location hint: wnam, enam, sam,
+   * weur, eeur, apac, oc, afr, me). Set it to the D1 database's region: every reserve reads D1 once
+   * from inside the lock. Without it an object is created near the Worker that first calls it.
+   */
+  LOCK_LOCATION_HINT?: DurableObjectLocationHint;
 }
 
 export const isProduction = (env: Env) => env.ENVIRONMENT === 'production' || env.ENVIRONMENT === 'staging';
@@ -121,6 +148,18 @@ const Common = z.object({
   IDP_MANAGEMENT_TOKEN: optional(z.string().min(1)),
   OAUTH_SIGNING_KEYS: optional(signingKeys),
   IDP_CLIENT_ID: optional(z.string().min(1)),
+  LOCK_LOCATION_HINT: optional(z.enum(['wnam', 'enam', 'sam', 'weur', 'eeur', 'apac', 'oc', 'afr', 'me'])),
+  RENTER_TOKEN_SECRET: optional(z.string().min(32)),
+  STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_...)')),
+  AI_MODEL: optional(z.string().regex(/^@cf\/[\w.\-/]+$/, 'must be a Workers AI model name (@cf/...)')),
+  APPLE_PASS_CERT_PEM: optional(z.string().includes('BEGIN CERTIFICATE')),
+  APPLE_PASS_KEY_PEM: optional(z.string().includes('BEGIN PRIVATE KEY')),
+  APPLE_WWDR_CERT_PEM: optional(z.string().includes('BEGIN CERTIFICATE')),
+  APPLE_PASS_TYPE_ID: optional(z.string().regex(/^pass\.[\w.-]+$/, 'must be a pass type identifier (pass.com.example...)')),
+  APPLE_TEAM_ID: optional(z.string().regex(/^[A-Z0-9]{10}$/, 'must be a 10-character team id')),
+  GOOGLE_WALLET_ISSUER_ID: optional(z.string().regex(/^\d{10,25}$/, 'must be the numeric issuer id')),
+  GOOGLE_WALLET_SERVICE_ACCOUNT_EMAIL: optional(z.string().email()),
+  GOOGLE_WALLET_PRIVATE_KEY_PEM: optional(z.string().includes('BEGIN PRIVATE KEY')),
 });
 
 /** Staging and production: the identity provider, the payment provider and the widget key are required. */
@@ -147,7 +186,7 @@ export function checkConfig(env: Env): void {
     else {
       const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.input === undefined ? 'missing' : i.message}`);
       checked = { ok: false, message: `Configuration error: ${problems.join('; ')}` };
-      console.log(JSON.stringify({ level: 'error', msg: checked.message }));
+      createLogger({ component: 'config' }).error(checked.message);
     }
   }
   if (!checked.ok) throw new ConfigError(checked.message);

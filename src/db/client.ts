@@ -1,6 +1,80 @@
 import { drizzle } from 'drizzle-orm/d1';
 import type { BatchItem } from 'drizzle-orm/batch';
 
-export const getDb = (d1: D1Database) => drizzle(d1);
+/**
+ * Writes made through this isolate, counted per table when they complete. Per-isolate read caches
+ * (the availability views) remember the count of the tables they depend on when they were
+ * computed, and check D1 again once a write to one of them has landed since: such a cache is never
+ * older than a write made through the isolate that holds it.
+ */
+const writesByTable = new Map<string, number>();
+let anyWrites = 0;
+
+/** Completed writes through this isolate to any of `tables` (all tables when none are named). */
+export function localWriteCount(tables?: readonly string[]): number {
+  if (!tables) return anyWrites;
+  let n = 0;
+  for (const t of tables) n += writesByTable.get(t) ?? 0;
+  return n;
+}
+
+const WRITE = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?([\w]+)"?/i;
+
+function counted<T>(p: Promise<T>, tables: readonly string[]): Promise<T> {
+  return p.finally(() => {
+    anyWrites++;
+    for (const t of tables) writesByTable.set(t, (writesByTable.get(t) ?? 0) + 1);
+  });
+}
+
+class WriteStatement {
+  constructor(
+    readonly inner: D1PreparedStatement,
+    readonly table: string,
+  ) {}
+  bind(...values: unknown[]) {
+    return new WriteStatement(this.inner.bind(...values), this.table);
+  }
+  first(column?: string) {
+    return counted(column === undefined ? this.inner.first() : this.inner.first(column), [this.table]);
+  }
+  all() {
+    return counted(this.inner.all(), [this.table]);
+  }
+  raw(options?: { columnNames?: boolean }) {
+    return counted(this.inner.raw(options as { columnNames: true }), [this.table]);
+  }
+  run() {
+    return counted(this.inner.run(), [this.table]);
+  }
+}
+
+const tracked = new WeakMap<D1Database, D1Database>();
+
+/** The binding with its writes counted (reads pass through untouched). */
+function trackWrites(d1: D1Database): D1Database {
+  let t = tracked.get(d1);
+  if (!t) {
+    const wrapped = {
+      prepare: (query: string) => {
+        const table = WRITE.exec(query)?.[1];
+        return table ? new WriteStatement(d1.prepare(query), table.toLowerCase()) : d1.prepare(query);
+      },
+      batch: (statements: unknown[]) => {
+        const tables = statements.flatMap((s) => (s instanceof WriteStatement ? [s.table] : []));
+        const p = d1.batch(statements.map((s) => (s instanceof WriteStatement ? s.inner : (s as D1PreparedStatement))));
+        return tables.length ? counted(p, tables) : p;
+      },
+      exec: (query: string) => counted(d1.exec(query), []),
+      dump: () => d1.dump(),
+      withSession: (...args: Parameters<D1Database['withSession']>) => d1.withSession(...args),
+    };
+    t = wrapped as unknown as D1Database;
+    tracked.set(d1, t);
+  }
+  return t;
+}
+
+export const getDb = (d1: D1Database) => drizzle(trackWrites(d1));
 export type DB = ReturnType<typeof getDb>;
 export type Stmt = BatchItem<'sqlite'>;

@@ -14,6 +14,8 @@ import { InventoryData } from '../modules/inventory/types';
 import { generateKeySecret, keyRow } from '../modules/api-keys/service';
 import { channelConnections, channelKeys as channelKeys_ } from '../db/schema/channel';
 import { keyRow as channelKeyRow, newChannelKey } from '../modules/channel/service';
+import { partnerAccounts, partnerApps } from '../db/schema/partners';
+import { appInstallations, oauthGrants } from '../db/schema/oauth';
 
 /**
  * Benchmark support for `npm run bench` (test/bench/run.mjs), not part of the API: a bulk seed of
@@ -211,7 +213,9 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
     }
     await runBatches(db, cstmts);
   }
+  const gateway = await installBenchApp(c, db, { customerId, userId });
   return c.json({
+    gateway,
     channel: {
       keys: channelKeys,
       products: channelProducts,
@@ -226,6 +230,50 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
     dense: { inventoryId: dense.id, bookings: made, month: nextMonth, days: datesOfMonth(nextMonth).length },
   });
 });
+
+/**
+ * An approved app installed on the bench operator, with one live access token (`bat_...`) of the
+ * bench admin for `read:bookings`: the benchmark probes a read through the partner gateway.
+ */
+async function installBenchApp(c: Context<AppEnv>, db: ReturnType<typeof getDb>, op: { customerId: string; userId: string }) {
+  const partnerId = newId('ptn');
+  const appId = newId('app');
+  const installationId = newId('ins');
+  const grantId = newId('grt');
+  const scopes = ['read:bookings'];
+  const manifest = {
+    name: 'Bench App',
+    scopes,
+    urls: { embed: null, redirect: ['https://bench.test/callback'] },
+    embedLocations: [],
+    webhooks: { url: null, events: [] },
+  };
+  const now = new Date().toISOString();
+  await db.batch([
+    db.insert(partnerAccounts).values({ id: partnerId, email: `bench-${partnerId.slice(-8).toLowerCase()}@partner.test`, name: 'Bench Partner' }),
+    db.insert(partnerApps).values({
+      id: appId,
+      partnerId,
+      name: manifest.name,
+      clientType: 'public',
+      scopes,
+      redirectUris: manifest.urls.redirect,
+      embedLocations: [],
+      webhookEvents: [],
+      webhookSecret: newId('whs'),
+      status: 'approved',
+      reviewedAt: now,
+      live: manifest,
+    }),
+    db.insert(appInstallations).values({ id: installationId, customerId: op.customerId, appId, scopes, installedBy: op.userId, installedAt: now }),
+    db.insert(oauthGrants).values({ id: grantId, customerId: op.customerId, installationId, appId, userId: op.userId, kind: 'token_exchange', scopes }),
+  ]);
+  const grant = c.env.OAUTH_GRANT.get(c.env.OAUTH_GRANT.idFromName(grantId));
+  await grant.init({ grantId, kind: 'token_exchange', installationId, appId, customerId: op.customerId, userId: op.userId, scopes, sandbox: false });
+  const issued = await grant.issueAccess({ clientId: appId, scopes });
+  if (!issued.ok) throw new Error(`bench app: ${issued.reason}`);
+  return { appId, installationId, accessToken: issued.accessToken };
+}
 
 /** Baseline: one D1 read by primary key. */
 benchRoutes.get('/__dev/bench/d1-read', async (c) => {

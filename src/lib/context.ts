@@ -159,6 +159,19 @@ export function systemCtx(env: Env, opts: { customerId?: string; waitUntil?: (p:
   };
 }
 
+/**
+ * For service entry points that jobs, tests and scripts may also call with a bare `env`: the context
+ * itself, or a system context for the env.
+ */
+export function callerCtx(from: Ctx | Env, opts: { customerId?: string } = {}): Ctx {
+  return 'principal' in from ? from : systemCtx(from, opts);
+}
+
+/** A system context acting for one operator, inheriting the request id, waitUntil, hooks and logger of `ctx`. */
+export function systemCtxFor(ctx: Ctx, customerId: string): Ctx {
+  return { ...systemCtx(ctx.env, { customerId, requestId: ctx.requestId, waitUntil: ctx.waitUntil, hooks: ctx.hooks }), db: ctx.db, log: ctx.log };
+}
+
 /** The caller's operator account; 403 when the identity has none yet. */
 export function tenantOf(ctx: Ctx): string {
   const id = ctx.principal.customerId;

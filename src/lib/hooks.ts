@@ -5,7 +5,7 @@
  * The payloads are plain data and live here, in the lowest layer, so both sides can name them.
  */
 
-/** A booking gave its capacity back (cancelled or no-show), after the release was committed. */
+/** A booking gave its capacity back (cancelled, no-show, or moved away by a reschedule), after the release was committed. */
 export interface CapacityReleased {
   customerId: string;
   itemId: string;
@@ -16,7 +16,7 @@ export interface CapacityReleased {
   /** Tour seats given back (0 for rentals). */
   seats: number;
   assetIds: string[];
-  reason: 'cancelled' | 'no_show';
+  reason: 'cancelled' | 'no_show' | 'rescheduled';
 }
 
 /** A booking was cancelled (after the commit), through any path. */

@@ -1,13 +1,16 @@
 import type { Context } from 'hono';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { and, eq, isNull } from 'drizzle-orm';
-import { ANONYMOUS, isAdmin, type AppEnv, type Authenticator, type Principal } from '../lib/context';
+import { ANONYMOUS, isAdmin, isPlatformStaff, type AppEnv, type Authenticator, type Principal } from '../lib/context';
 import { ApiError } from '../lib/errors';
 import { base64UrlDecodeString, sha256Hex, timingSafeEqual } from '../lib/crypto';
 import { getDb } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
-import { enforceRateLimit } from './rate-limit';
+import type { AuthScheme } from '../lib/openapi';
+import { afterResponse, markAuthenticated } from '../lib/round-trips';
+import type { RateCount } from '../../durable-objects/rate-limiter-protocol';
+import { applyRateLimit, countRequest, lookupAndCount } from './rate-limit';
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
@@ -70,28 +73,45 @@ function principalOf(kind: Principal['kind'], credentialId: string, user: UserRo
   };
 }
 
-async function fromApiKey(c: Context<AppEnv>, key: string): Promise<Principal> {
+/** Work after the response (through waitUntil) for the request of `c`. */
+function later(c: Context<AppEnv>, fn: () => Promise<unknown>) {
+  afterResponse(
+    {
+      env: c.env,
+      log: c.get('log'),
+      waitUntil: (p) => {
+        try {
+          c.executionCtx.waitUntil(p);
+        } catch {
+          void p;
+        }
+      },
+    },
+    fn,
+  );
+}
+
+/**
+ * An API key: the key row (with its user and operator) is read in parallel with the key's rate
+ * count (the count's bucket is the key's hash), so authentication is one round trip. Nothing is
+ * cached: a rotated or revoked key is refused by the very next request.
+ */
+async function fromApiKey(c: Context<AppEnv>, key: string): Promise<{ principal: Principal; count: RateCount }> {
   if (key.length < 16 || key.length > 200) throw unauthenticated('Invalid API key');
   const hash = await sha256Hex(key);
   const db = getDb(c.env.DB);
-  const row = await db
+  const lookup = db
     .select({ key: apiKeys, user: users, customer: customers })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .leftJoin(customers, eq(customers.id, apiKeys.customerId))
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
     .get();
+  const [row, count] = await lookupAndCount(c, `key:${hash}`, lookup);
   if (!row || !timingSafeEqual(row.key.keyHash, hash) || row.user.customerId !== row.key.customerId) throw unauthenticated('Invalid API key');
   const stale = !row.key.lastUsedAt || Date.now() - Date.parse(row.key.lastUsedAt) > 5 * 60_000;
-  if (stale) {
-    const p = db.update(apiKeys).set({ lastUsedAt: new Date().toISOString() }).where(eq(apiKeys.id, row.key.id)).run();
-    try {
-      c.executionCtx.waitUntil(p);
-    } catch {
-      await p;
-    }
-  }
-  return principalOf('api_key', `key:${row.key.id}`, row.user, row.customer);
+  if (stale) later(c, () => db.update(apiKeys).set({ lastUsedAt: new Date().toISOString() }).where(eq(apiKeys.id, row.key.id)).run());
+  return { principal: principalOf('api_key', `key:${row.key.id}`, row.user, row.customer), count };
 }
 
 /** Berth's platform staff: a role apart from operators (no customer), by the platform key or the identity provider's role claim. */
@@ -108,29 +128,34 @@ const platformPrincipal = (credentialId: string, subject?: string, email?: strin
   email,
 });
 
-async function fromPlatformKey(c: Context<AppEnv>, key: string): Promise<Principal> {
+/** The platform key (a secret compared locally): no lookup, only its rate count. */
+async function fromPlatformKey(c: Context<AppEnv>, key: string): Promise<{ principal: Principal; count: RateCount }> {
   const expected = c.env.PLATFORM_API_KEY;
   if (!expected || !timingSafeEqual(await sha256Hex(key), await sha256Hex(expected))) throw unauthenticated('Invalid platform key');
-  return platformPrincipal('platform:key');
+  return { principal: platformPrincipal('platform:key'), count: await countRequest(c, 'platform:key') };
 }
 
-async function fromJwt(c: Context<AppEnv>, token: string): Promise<Principal> {
+/** A bearer JWT: verified locally (JWKS cached), then the user is read in parallel with the identity's rate count. */
+async function fromJwt(c: Context<AppEnv>, token: string): Promise<{ principal: Principal; count: RateCount }> {
   const payload = await verifyJwt(c.env, token);
   const sub = payload.sub;
   if (!sub) throw unauthenticated('Bearer token has no subject');
   const roles = (payload as { roles?: unknown }).roles;
-  if (Array.isArray(roles) && roles.includes(PLATFORM_ROLE))
-    return platformPrincipal(`platform:${sub}`, sub, typeof payload.email === 'string' ? payload.email : undefined);
+  if (Array.isArray(roles) && roles.includes(PLATFORM_ROLE)) {
+    const principal = platformPrincipal(`platform:${sub}`, sub, typeof payload.email === 'string' ? payload.email : undefined);
+    return { principal, count: await countRequest(c, principal.credentialId) };
+  }
   const db = getDb(c.env.DB);
-  const row = await db
+  const lookup = db
     .select({ user: users, customer: customers })
     .from(users)
     .leftJoin(customers, eq(customers.id, users.customerId))
     .where(eq(users.idpSubject, sub))
     .get();
-  if (row) return principalOf('user', `user:${row.user.id}`, row.user, row.customer);
+  const [row, count] = await lookupAndCount(c, `sub:${await sha256Hex(`${payload.iss ?? ''}|${sub}`)}`, lookup);
+  if (row) return { principal: principalOf('user', `user:${row.user.id}`, row.user, row.customer), count };
   // A signed-in identity without a Berth user yet: it may create its operator account (POST /customer).
-  return {
+  const principal: Principal = {
     kind: 'user',
     credentialId: `sub:${sub}`,
     userId: null,
@@ -142,6 +167,7 @@ async function fromJwt(c: Context<AppEnv>, token: string): Promise<Principal> {
     email: typeof payload.email === 'string' ? payload.email : undefined,
     name: typeof payload.name === 'string' ? payload.name : undefined,
   };
+  return { principal, count };
 }
 
 /**
@@ -151,25 +177,44 @@ async function fromJwt(c: Context<AppEnv>, token: string): Promise<Principal> {
  * with 401 and non-admins of admin routes with 403, and counts the request against the
  * credential's per-minute limit. Routes with their own scheme (channel keys, portal tokens, OAuth
  * tokens) declare it on the route instead; an unknown path never reaches this and answers 404.
+ * One round trip: the credential lookup and its rate count run in parallel.
  */
 export const authenticateOperator: Authenticator = async (c, access) => {
   const apiKey = c.req.header('x-api-key');
   const authz = c.req.header('authorization');
-  let principal: Principal = ANONYMOUS;
+  let found: { principal: Principal; count: RateCount } | undefined;
   const platformKey = c.req.header('x-platform-key');
-  if (platformKey) principal = await fromPlatformKey(c, platformKey.trim());
-  else if (apiKey) principal = await fromApiKey(c, apiKey.trim());
+  if (platformKey) found = await fromPlatformKey(c, platformKey.trim());
+  else if (apiKey) found = await fromApiKey(c, apiKey.trim());
   else if (authz) {
     const m = /^Bearer\s+(.+)$/i.exec(authz.trim());
     if (!m) throw unauthenticated('Authorization header must be "Bearer <token>"');
-    principal = await fromJwt(c, m[1]);
+    found = await fromJwt(c, m[1]);
   }
+  const principal = found?.principal ?? ANONYMOUS;
   c.set('principal', principal);
-  if (principal.kind === 'anonymous') {
+  markAuthenticated(c.env);
+  if (!found) {
     if (access === 'operator' || access === 'admin') throw unauthenticated('Authentication required: send x-api-key or Authorization: Bearer <token>');
     return {};
   }
   if (access === 'admin' && !isAdmin(principal)) throw new ApiError('forbidden', 'This operation needs admin permission');
-  const limit = principal.plan === 'enterprise' ? 500 : 100;
-  return enforceRateLimit(c, principal.credentialId, limit);
+  return applyRateLimit(found.count, principal.plan === 'enterprise' ? 500 : 100);
+};
+
+/**
+ * Route scheme of the endpoints for Berth's own staff (app review, cross-operator search): the
+ * platform key (`x-platform-key`) or an identity-provider token with the platform role, resolved
+ * by the app's authenticator like any credential. Missing credentials 401; operators' credentials,
+ * admins included, 403. Services still call `requirePlatformStaff`.
+ */
+export const platformAuth: AuthScheme = {
+  security: [{ PlatformKey: [] }, { BearerJwt: [] }],
+  middleware: async (c, next) => {
+    const headers = await c.get('authenticate')(c, 'operator');
+    if (!isPlatformStaff(c.get('principal')))
+      throw new ApiError('forbidden', `This operation is for Berth's platform staff (x-platform-key or a platform-role token)`);
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  },
 };

@@ -43,6 +43,12 @@ import gateway from './gateway/module';
 import geofences from './geofences/module';
 import assetPools from './asset-pools/module';
 import partnerCalls from './partner-calls/module';
+import publicSettings from './public-settings/module';
+import staffAvailability from './staff-availability/module';
+import renterSelfService from './renter-self-service/module';
+import walletPasses from './wallet-passes/module';
+import assistants from './assistants/module';
+import widget from './widget/module';
 import analytics from './analytics/module';
 
 /**
@@ -95,5 +101,11 @@ export const modules: ModuleDef[] = [
   geofences,
   assetPools,
   partnerCalls,
+  publicSettings,
+  staffAvailability,
+  renterSelfService,
+  walletPasses,
+  assistants,
+  widget,
   analytics,
 ];

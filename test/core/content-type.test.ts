@@ -87,7 +87,7 @@ describe('request bodies are JSON (415 otherwise)', () => {
 
   it('declares multipart/form-data on the upload routes, which take it', async () => {
     const uploads = entries().filter((e) => e.op.requestBody && !e.op.requestBody.content['application/json']);
-    expect(uploads.map((e) => e.op.operationId).sort()).toEqual(['uploadInventoryPhoto', 'uploadInventoryVideo']);
+    expect(uploads.map((e) => e.op.operationId).sort()).toEqual(['uploadBookingDocument', 'uploadInventoryPhoto', 'uploadInventoryVideo']);
     for (const e of uploads) expect(Object.keys(e.op.requestBody!.content)).toEqual(['multipart/form-data']);
     const item = await createItem(op);
     const r = await api('POST', `/inventory/photo/${item.inventory_id}`, { key: op.adminKey, rawBody: form(pngBytes()) });

@@ -52,6 +52,8 @@ interface World {
   signupToken: string;
   /** Memberships: a tier, a membership (with a family member and credits), an organization, an affiliate, a portal session. */
   members: { tierId: string; membershipId: string; orgId: string; affiliateId: string; portalSession: string };
+  /** The booking widget: a booking placed through its checkout (renter token, participant, document), a captain on shift. */
+  widget: { rentalId: string; renterToken: string; documentId: string; captainShiftDay: number };
 }
 let w: World;
 
@@ -304,6 +306,40 @@ const CASES: Case[] = [
     caller: () => ({ headers: { authorization: `Bearer ${w.members.portalSession}` } }),
   },
   { op: 'checkAffiliateIdAvailability', path: () => `/affiliate/check-availability?${q({ affiliateId: w.members.affiliateId })}` },
+  // Booking widget: public settings and integrations, staff availability, renter self-service, passes, the page and its catalog
+  { op: 'getPublicSettings', path: () => `/public/customer/${w.op.customerId}/public`, caller: anonymous },
+  { op: 'getPublicCustomCode', path: () => `/public/getCustomCode?${q({ customerId: w.op.customerId })}`, caller: anonymous },
+  { op: 'getPublicTagManager', path: () => `/public/getTagManager?${q({ customerId: w.op.customerId })}`, caller: anonymous },
+  { op: 'getPublicSocialConversion', path: () => `/public/getSocialConversion?${q({ customerId: w.op.customerId })}`, caller: anonymous },
+  { op: 'getPublicVideoPixel', path: () => `/public/getVideoPixel?${q({ customerId: w.op.customerId })}`, caller: anonymous },
+  { op: 'getPublicChatMessaging', path: () => `/public/getChatMessaging?${q({ customerId: w.op.customerId })}`, caller: anonymous },
+  {
+    op: 'listAvailableStaff',
+    path: () =>
+      `/public/available-staff?${q({ locationId: w.op.locationId, skill: 'captain', startTime: at(TZ, w.widget.captainShiftDay, '10:00'), endTime: at(TZ, w.widget.captainShiftDay, '12:00') })}`,
+    caller: anonymous,
+  },
+  {
+    op: 'listStaffAvailabilityRange',
+    path: () => `/public/available-staff-range?${q({ locationId: w.op.locationId, start: at(TZ, 1, '00:00'), end: at(TZ, 3, '00:00') })}`,
+    caller: anonymous,
+  },
+  { op: 'getCancellationEligibility', path: () => `/public/bookings/${w.booking.rentalId}/cancellation-eligibility`, caller: anonymous },
+  { op: 'listBookingDocuments', path: () => `/coreBooking/${w.widget.rentalId}/documents` },
+  { op: 'downloadBookingDocument', path: () => `/coreBooking/${w.widget.rentalId}/documents/${w.widget.documentId}` },
+  { op: 'listMaskedPaymentMethods', path: () => `/public/payment-methods?${q({ stripeCustomerId: 'cus_sim_unknown' })}`, caller: anonymous },
+  {
+    op: 'listBookingParticipantsAsRenter',
+    path: () => `/public/bookings/${w.widget.rentalId}/participants`,
+    caller: () => ({ headers: { 'x-renter-token': w.widget.renterToken } }),
+  },
+  { op: 'listBookingParticipants', path: () => `/coreBooking/${w.widget.rentalId}/participants` },
+  { op: 'getWalletPass', path: () => `/public/bookings/${w.widget.rentalId}/wallet-pass-a`, caller: anonymous },
+  { op: 'downloadWalletPass', path: () => `/public/bookings/${w.widget.rentalId}/wallet-pass-a/download`, caller: anonymous },
+  { op: 'getWalletSaveLink', path: () => `/public/bookings/${w.widget.rentalId}/wallet-pass-b`, caller: anonymous },
+  { op: 'downloadBookingCalendarEvent', path: () => `/public/bookings/${w.widget.rentalId}/calendar.ics`, caller: anonymous },
+  { op: 'getWidgetPage', path: () => `/widget?${q({ customer: w.op.customerId })}`, caller: anonymous },
+  { op: 'getWidgetCatalog', path: () => `/public/widget/catalog?${q({ customerId: w.op.customerId })}`, caller: anonymous },
   { op: 'listAffiliates', path: () => `/affiliate?${q({ customerId: w.op.customerId })}` },
 ];
 
@@ -498,6 +534,52 @@ beforeAll(async () => {
     post('/affiliate', { customerId: op.customerId, name: 'Contract Affiliate', email: 'aff@example.test', percentageEarned: 5 }, { key }),
   );
 
+  // Booking widget: host-page integrations, a captain on shift, a booking through the widget's checkout with a participant and a document.
+  await ok(
+    api('PATCH', '/customer', {
+      key,
+      body: {
+        integrations: {
+          customCode: { head: '<meta name="x" content="y">' },
+          tagManager: { containerId: 'GTM-CONTRACT1' },
+          socialConversion: { metaPixelId: '1234567890' },
+          videoPixel: { provider: 'youtube', pixelId: 'YT-1' },
+          chatMessaging: { provider: 'crisp', websiteId: 'web-1', welcomeMessage: 'Ahoy' },
+          reviewConnections: { google: { url: 'https://g.page/r/contract' } },
+        },
+      },
+    }),
+  );
+  const captain = await op.addUser({ role: 'staff', skills: ['captain'] });
+  await ok(
+    post(
+      '/staffSchedule',
+      { customerId: op.customerId, locationId: op.locationId, staffId: captain.userId, startTime: at(TZ, 2, '08:00'), endTime: at(TZ, 2, '18:00') },
+      { key },
+    ),
+  );
+  const widgetSale = await ok(
+    post('/public/widget/checkout', {
+      customerId: op.customerId,
+      inventoryId: rental.id,
+      startTime: at(TZ, 8, '10:00'),
+      endTime: at(TZ, 8, '12:00'),
+      customerInfo: { firstName: 'Wil', lastName: 'Widget', email: 'wil.widget@example.test' },
+      paymentMethodId: 'pm_card_visa',
+      refAffiliate: 'CONTRACT',
+    }),
+  );
+  await ok(
+    post(
+      `/public/bookings/${widgetSale.rentalId}/participants`,
+      { firstName: 'Wil', lastName: 'Widget' },
+      { headers: { 'x-renter-token': widgetSale.renterToken } },
+    ),
+  );
+  const docForm = new FormData();
+  docForm.set('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'insurance.pdf', { type: 'application/pdf' }));
+  const uploaded = await ok(api('POST', `/public/bookings/${widgetSale.rentalId}/documents`, { rawBody: docForm }));
+
   w = {
     op,
     rental,
@@ -516,6 +598,7 @@ beforeAll(async () => {
     month: dateAhead(TZ, 3).slice(0, 7),
     signupToken,
     members: { tierId: tier.tierId, membershipId, orgId: org.orgId, affiliateId: affiliate.affiliateId, portalSession },
+    widget: { rentalId: widgetSale.rentalId, renterToken: widgetSale.renterToken, documentId: uploaded.documentId, captainShiftDay: 2 },
   };
 }, 120_000);
 

@@ -26,4 +26,6 @@ export * from './oauth';
 export * from './geofences';
 export * from './asset-pools';
 export * from './partner-calls';
+export * from './renter-self-service';
+export * from './widget';
 export * from './analytics';

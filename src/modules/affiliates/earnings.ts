@@ -10,11 +10,11 @@
  * recorded yet (booked before the affiliate existed, or while a hook failed) are recorded at the
  * current rate, entries of cancelled rentals are excluded, and the totals are summed again in SQL.
  *
- * Promo codes live in the operator's settings today (`settings.promoCodes[].affiliateId`, read
- * through bookings' service). When the promo-code module and its table land, its uses carry their
- * own commission at the rate of the moment: `recalculate` then adds those uses as `promo_use`
- * entries (through the promo-code service) instead of `promo_booking` entries from settings —
- * `attributions()` below is the one place to change.
+ * A promo code's affiliate is read from the promo-codes module (`POST /promoGiftCards`,
+ * `affiliateId`) first, like the booking commit honours its codes first, then from the legacy codes
+ * of the operator's settings (`settings.promoCodes[].affiliateId`, through bookings' service).
+ * This ledger is what affiliates are paid from; the commission a promo use carries
+ * (GET /promoGiftCards/affiliate/{affiliateId}) reports the same sale from the code's side.
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
@@ -25,6 +25,7 @@ import { newId } from '../../lib/ids';
 import type { BookingPlaced } from '../../lib/hooks';
 import { affiliateEntries, affiliates } from '../../db/schema/affiliates';
 import { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from '../bookings/service';
+import { affiliateOfCode, codesOfAffiliate } from '../promo-codes/service';
 import { findAffiliate, getAffiliateInTenant, totalsStmt } from './queries';
 import { affiliateOut, type AffiliateRow } from './views';
 
@@ -58,7 +59,7 @@ export async function onBookingPlaced(ctx: Ctx, e: BookingPlaced): Promise<void>
   let source: Source = 'booking_ref';
   if (e.refAffiliate) a = await findAffiliate(ctx, e.customerId, e.refAffiliate);
   if (!a && e.promoCode) {
-    const id = await promoAffiliateOf(ctx, e.customerId, e.promoCode);
+    const id = (await affiliateOfCode(ctx, e.customerId, e.promoCode)) ?? (await promoAffiliateOf(ctx, e.customerId, e.promoCode));
     a = id ? await findAffiliate(ctx, e.customerId, id) : undefined;
     source = 'promo_booking';
   }
@@ -76,11 +77,13 @@ export async function onBookingPlaced(ctx: Ctx, e: BookingPlaced): Promise<void>
 
 /** The rentals attributed to the affiliate and how (the referral wins over a promo code of another affiliate). */
 async function attributions(ctx: Ctx, a: AffiliateRow): Promise<{ rental: AttributedRental; source: Source }[]> {
-  const [codes, known] = await Promise.all([
+  const [stored, legacy, known] = await Promise.all([
+    codesOfAffiliate(ctx, a.customerId, a.id),
     promoCodesOfAffiliate(ctx, a.customerId, a.id),
     ctx.db.select({ id: affiliates.id }).from(affiliates).where(eq(affiliates.customerId, a.customerId)).all(),
   ]);
   const ids = new Set(known.map((k) => k.id));
+  const codes = [...new Set([...stored, ...legacy])];
   const rentals = await attributedRentals(ctx, a.customerId, { refAffiliate: a.id, promoCodes: codes });
   const out: { rental: AttributedRental; source: Source }[] = [];
   for (const r of rentals) {

@@ -1,5 +1,6 @@
 import { addDays, localDate, localTime, wallTimeToUtc, weekdayOf } from '../../lib/time';
-import { fromMinutes, MIN, toMinutes, type Departure, type EngineItem } from './engine-base';
+import { fromMinutes, MIN, toMinutes } from './intervals';
+import type { Departure, EngineItem } from './engine-types';
 
 /** The instant of a wall time, or null when that wall time does not exist on that date (DST gap). */
 export function existingWallTime(date: string, time: string, tz: string): number | null {

@@ -13,12 +13,12 @@
  * gives one slot, at its first occurrence.
  */
 //
-// This file is the entry point other code imports; the engine lives in the files next to it:
-// engine-base.ts (types and shared time helpers), calendar.ts (opening hours, departures and
-// rental slots of a local date), windows.ts (busy rows and window checks) and views.ts (day and
-// month views).
+// The engine lives in the files next to it: engine-types.ts (its model of an item and of a window
+// check; the shared vocabulary is in types.ts), intervals.ts (time units and interval arithmetic),
+// calendar.ts (opening hours, departures and rental slots of a local date), windows.ts (busy rows
+// and window checks) and day-month.ts (day and month availability).
 
-export type { ItemKind, EngineAsset, EngineItem, BusyKind, Busy, ReasonCode, Reason, Departure, WindowQuery, WindowCheck } from './engine-base';
+export type { ItemKind, EngineAsset, EngineItem, BusyKind, Busy, ReasonCode, Reason, Departure, WindowQuery, WindowCheck } from './engine-types';
 export {
   existingWallTime,
   exceptionOn,
@@ -43,4 +43,4 @@ export {
   type DayView,
   type DayStatus,
   type DaySummary,
-} from './views';
+} from './day-month';

@@ -1,98 +1,48 @@
 /**
- * Client side of the per-item InventoryLock Durable Object (durable-objects/inventory-lock.ts).
+ * Client side of the per-item InventoryLock Durable Object (durable-objects/inventory-lock.ts);
+ * the protocol (request and result types, constants, RPC interface) is in types.ts.
  *
  * Every path that takes time out of an item (bookings from any source, reschedules, holds,
  * drydock) follows one protocol:
- *   1. `reserve` inside the item's object: it reads the item and its allocations from D1, adds the
- *      reservations still pending in the object, checks with the engine, and on success keeps a
- *      pending reservation (counted by every later check) and returns the allocation rows to write;
+ *   1. `reserve` inside the item's object: one D1 read of the item and its allocations, the
+ *      reservations still pending in the object added, the engine's check, and on success a pending
+ *      reservation (counted by every later check) and the allocation rows to write;
  *   2. the caller does its outside calls (payment) and writes everything in one D1 batch;
- *   3. `release` drops the pending reservation (after the write, or after a failure so nothing is
- *      left behind). A reservation expires on its own after `RESERVATION_TTL_MS`.
+ *   3. `release` tells the object the reservation was written (or abandoned): after a successful
+ *      write it runs after the response (`releaseLater`), since the object finds written rows in D1
+ *      by their ids anyway; after a failure it runs before answering, so a retry finds the unit free.
+ *      A reservation expires on its own after `RESERVATION_TTL_MS`.
  * The SQLite triggers on `allocations` are the last line of defence: a batch that would still
  * overlap an asset or exceed a departure's seats aborts and answers 409 `unavailable`.
  */
 import type { Env } from '../../env';
+import type { Ctx } from '../../lib/context';
 import { ApiError, reviveError } from '../../lib/errors';
-import type { AllocationRow } from './state';
-import type { Departure, Reason } from './engine';
+import { createLogger, type Logger } from '../../lib/logger';
+import { afterResponse } from '../../lib/round-trips';
+import type { Reservation, ReserveRefusal, ReserveRequest } from './types';
 
-export const RESERVATION_TTL_MS = 120_000;
+export {
+  RESERVATION_TTL_MS,
+  type BookingLine,
+  type DrydockLine,
+  type HoldLine,
+  type NewAllocation,
+  type Reservation,
+  type ReserveLine,
+  type ReserveRefusal,
+  type ReserveRequest,
+  type ReserveResult,
+} from './types';
 
-interface LineBase {
-  /** Id of the booking, hold or drydock period that will own the allocations. */
-  sourceId: string;
-  start: number;
-  end: number;
-  /** Allocations of these sources are ignored (the booking being rescheduled, the drydock being moved). */
-  excludeSourceIds?: string[];
-}
+/** The item's lock object (created, on first use, where LOCK_LOCATION_HINT says: next to D1). */
+export const lockOf = (env: Env, itemId: string) =>
+  env.INVENTORY_LOCK.get(env.INVENTORY_LOCK.idFromName(itemId), env.LOCK_LOCATION_HINT ? { locationHint: env.LOCK_LOCATION_HINT } : undefined);
 
-export interface BookingLine extends LineBase {
-  kind: 'booking';
-  quantity?: number;
-  assetIds?: string[];
-  /** Assets to keep when still free (a reschedule keeps its boats when it can). */
-  preferAssetIds?: string[];
-  seats?: number;
-  privateCharter?: boolean;
-  enforceRules: boolean;
-  /** The renter's e-mail: their own active holds on the item do not block them, and are consumed. */
-  holdEmail?: string;
-}
-
-export interface HoldLine extends LineBase {
-  kind: 'hold';
-  expiresAt: number;
-}
-
-export interface DrydockLine extends LineBase {
-  kind: 'drydock';
-  /** null: the whole item (every asset, and assets added later). */
-  assetIds: string[] | null;
-}
-
-export type ReserveLine = BookingLine | HoldLine | DrydockLine;
-
-export interface ReserveRequest {
-  customerId: string;
-  itemId: string;
-  /** The item version the caller priced with; a different one answers 409 `version_conflict`. */
-  expectVersion?: number;
-  line: ReserveLine;
-}
-
-export type NewAllocation = Omit<AllocationRow, 'createdAt'>;
-
-export interface Reservation {
-  ok: true;
-  reservationId: string;
-  itemId: string;
-  version: number;
-  allocations: NewAllocation[];
-  /** Rentals: the assets taken. */
-  assetIds: string[];
-  /** Holds of the renter's e-mail that the booking uses up. */
-  consumedHoldIds: string[];
-  departure?: Departure;
-  expiresAt: number;
-}
-
-export interface ReserveRefusal {
-  ok: false;
-  status: number;
-  code: string;
-  message: string;
-  reasons?: Reason[];
-  unitsFree?: number | null;
-  seatsFree?: number;
-  conflicts?: { sourceId: string; kind: string; assetId: string | null; start: string; end: string }[];
-  details?: { field?: string; message: string }[];
-}
-
-export type ReserveResult = Reservation | ReserveRefusal;
-
-export const lockOf = (env: Env, itemId: string) => env.INVENTORY_LOCK.get(env.INVENTORY_LOCK.idFromName(itemId));
+/** Lock calls take the caller's context, or a bare env (jobs, tests, scripts). */
+type Caller = Ctx | Env;
+const envOf = (c: Caller): Env => ('principal' in c ? c.env : c);
+const logOf = (c: Caller): Logger => ('principal' in c ? c.log : createLogger({ component: 'lock' }));
 
 export function refusalError(r: ReserveRefusal): ApiError {
   const extra: Record<string, unknown> = {};
@@ -104,23 +54,31 @@ export function refusalError(r: ReserveRefusal): ApiError {
 }
 
 /** Reserves inside the item's lock object; throws the refusal as an ApiError (409 `unavailable`, 404, ...). */
-export async function reserve(env: Env, req: ReserveRequest): Promise<Reservation> {
-  const res = (await lockOf(env, req.itemId).reserve(req)) as ReserveResult;
+export async function reserve(caller: Caller, req: ReserveRequest): Promise<Reservation> {
+  const res = await lockOf(envOf(caller), req.itemId).reserve(req);
   if (!res.ok) throw refusalError(res);
   return res;
 }
 
-/** Drops a pending reservation. Never throws (a lost release only delays the unit by the TTL). */
-export async function release(env: Env, r: Pick<Reservation, 'itemId' | 'reservationId'>): Promise<void> {
+/**
+ * Tells the lock the reservation was written or abandoned. Never throws: a lost release only keeps
+ * an abandoned unit until the TTL (a written one is found in D1 by the next check anyway).
+ */
+export async function release(caller: Caller, r: Pick<Reservation, 'itemId' | 'reservationId'>): Promise<void> {
   try {
-    await lockOf(env, r.itemId).release(r.reservationId);
+    await lockOf(envOf(caller), r.itemId).release(r.reservationId);
   } catch (err) {
-    console.log(JSON.stringify({ level: 'warn', msg: 'reservation release failed', itemId: r.itemId, reservationId: r.reservationId, error: String(err) }));
+    logOf(caller).warn('reservation release failed', { itemId: r.itemId, reservationId: r.reservationId, error: String(err) });
   }
 }
 
-export async function releaseAll(env: Env, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): Promise<void> {
-  await Promise.all(rs.map((r) => release(env, r)));
+export async function releaseAll(caller: Caller, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): Promise<void> {
+  await Promise.all(rs.map((r) => release(caller, r)));
+}
+
+/** After a successful write: the releases run after the response (off the request's critical path). */
+export function releaseLater(ctx: Ctx, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): void {
+  if (rs.length) afterResponse(ctx, () => releaseAll(ctx, rs));
 }
 
 /**
@@ -128,18 +86,18 @@ export async function releaseAll(env: Env, rs: Pick<Reservation, 'itemId' | 'res
  * fixed order (by item id, then request order), releasing what it took when one is refused.
  * Returns the reservations in the order of `reqs`.
  */
-export async function reserveAll(env: Env, reqs: ReserveRequest[]): Promise<Reservation[]> {
+export async function reserveAll(caller: Caller, reqs: ReserveRequest[]): Promise<Reservation[]> {
   const order = reqs.map((r, i) => ({ r, i })).sort((a, b) => (a.r.itemId < b.r.itemId ? -1 : a.r.itemId > b.r.itemId ? 1 : a.i - b.i));
   const out: Reservation[] = new Array(reqs.length);
   const taken: Reservation[] = [];
   try {
     for (const { r, i } of order) {
-      const res = await reserve(env, r);
+      const res = await reserve(caller, r);
       taken.push(res);
       out[i] = res;
     }
   } catch (err) {
-    await releaseAll(env, taken);
+    await releaseAll(caller, taken);
     throw err;
   }
   return out;

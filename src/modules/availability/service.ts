@@ -1,14 +1,16 @@
 /**
- * Availability services (transport-free). Reads go straight to D1 through the engine; sales go
- * through the item's lock object (lock.ts). `getItemAvailability` is what the channel's
- * availability lines and the operator's checkout use: it applies exactly the checks a booking
- * moments later will meet.
+ * Availability services (transport-free). Reads go to D1 through the engine, each in ONE round
+ * trip (queries.ts); sales go through the item's lock object (lock.ts). `getItemAvailability` is
+ * what the channel's availability lines and the operator's checkout use: it applies exactly the
+ * checks a booking moments later will meet.
  */
 import { and, eq, gte, inArray, lt } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
-import { tenantOf } from '../../lib/context';
+import type { z } from '@hono/zod-openapi';
+import { tenantOf, type Ctx } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
+import { etagOf } from '../../lib/http-cache';
 import { addDays, isoMonth, localDate, localTime, WEEKDAYS, type Weekday } from '../../lib/time';
+import { localWriteCount } from '../../db/client';
 import { bookings } from '../../db/schema/bookings';
 import {
   checkWindow,
@@ -19,10 +21,12 @@ import {
   rentalSlotsOn,
   summarizeDay,
   type Busy,
-  type DaySlot,
+  type DayView,
   type Reason,
 } from './engine';
-import { loadBusy, loadItemContext, type ItemContext } from './state';
+import { loadBusy, loadItemState, stateKeyOf, type ItemContext } from './queries';
+import { dayBookingsOut, itemHeader, monthDaysOut, slotOut } from './views';
+import type { DayResult, MonthResult } from './schemas';
 
 const HOUR = 3_600_000;
 
@@ -50,10 +54,10 @@ export interface ItemAvailability {
   reasons?: Reason[];
 }
 
-/** Is [start, end) bookable on an item of the caller's operator? A booking placed moments later meets the same checks. */
+/** Is [start, end) bookable on an item of the caller's operator? A booking placed moments later meets the same checks. One round trip. */
 export async function getItemAvailability(ctx: Ctx, itemId: string, q: AvailabilityQuery): Promise<ItemAvailability> {
-  const item = await loadItemContext(ctx.db, itemId, tenantOf(ctx));
-  return availabilityOf(ctx, item, q);
+  const state = await loadItemState(ctx.db, { itemId, customerId: tenantOf(ctx), from: q.start, to: q.end });
+  return availabilityOf(ctx, state.ctx, q, state.busy!);
 }
 
 /** GET /availability: the operator's check of a window given as ISO strings. */
@@ -103,82 +107,259 @@ export async function availabilityOf(ctx: Ctx, item: ItemContext, q: Availabilit
  * and, when a location is named, be at that location. Anything else answers 404.
  */
 export async function publicItem(ctx: Ctx, inventoryId: string, locationId?: string): Promise<ItemContext> {
-  const item = await loadItemContext(ctx.db, inventoryId, null);
+  const item = await loadItemState(ctx.db, { itemId: inventoryId, customerId: null, from: 0, to: 0, busyUnlessKey: '' }).then((s) => s.ctx);
+  return visibleItem(ctx, item, locationId);
+}
+
+/** A public read of an item: it must be public (or the caller's own) and, when a location is named, at that location; 404 otherwise. */
+function visibleItem(ctx: Ctx, item: ItemContext, locationId?: string): ItemContext {
   const own = ctx.principal.customerId === item.row.customerId;
   if (!own && (!item.row.isPublic || item.item.model.isPublic === false)) throw notFound('Inventory item');
   if (locationId && item.row.locationId !== locationId) throw notFound('Inventory item at this location');
   return item;
 }
 
-/** HH:mm of an instant in the display zone (the location's unless the caller asked for another). */
-const renderSlot = (s: DaySlot, tz: string, displayTz: string) => ({
-  startTime: new Date(s.start).toISOString(),
-  endTime: new Date(s.end).toISOString(),
-  time: s.time,
-  ...(displayTz !== tz ? { displayTime: localTime(s.start, displayTz), displayDate: localDate(s.start, displayTz) } : {}),
-  available: s.available,
-  unitsFree: s.unitsFree,
-  ...(s.seatsFree !== undefined ? { seatsFree: s.seatsFree } : {}),
-  capacity: s.capacity,
-  ...(s.reasons ? { reasons: s.reasons } : {}),
-});
+// ------------------------------------------------------------------------------------------------
+// Month and day views, cached per isolate
 
-function itemHeader(item: ItemContext, displayTz?: string) {
+/**
+ * Computed month and day views of this isolate, keyed by item and month (or date). Each entry
+ * remembers what it was computed from: the item's state key (`version`, `allocSeq` — bumped by
+ * triggers on every allocation write, whichever path wrote it — and `updatedAt`) and its zone.
+ *
+ * - Within AVAILABILITY_FRESH_MS of its last check, and while no write to the tables it depends on
+ *   has gone through this isolate since (`localWriteCount`), an entry is answered without any
+ *   round trip.
+ * - Otherwise it is checked in ONE round trip: the item is read and its allocations come back only
+ *   if the state key changed (the same batch recomputes the view when it did). A request with
+ *   `Cache-Control: no-cache` always checks.
+ *
+ * So a view is never older than the last write made through the isolate that answers it, and at
+ * most AVAILABILITY_FRESH_MS older than a write made elsewhere (the sale itself is always checked
+ * inside the item's lock). Time-based rules (past, minimum notice, holds expiring) move with the
+ * clock, so an entry lives at most VIEW_TTL_MS and never past the first hold expiry in it.
+ */
+export const AVAILABILITY_FRESH_MS = 2_000;
+/** The tables a view depends on: a write to one of them through this isolate makes its views check D1 again. */
+const VIEW_TABLES = ['allocations', 'inventory_items', 'inventory_assets', 'locations'] as const;
+const VIEW_TTL_MS = 30_000;
+const VIEW_CACHE_MAX = 500;
+
+interface CachedView<V> {
+  stateKey: string;
+  tz: string;
+  item: ItemContext;
+  value: V;
+  validUntil: number;
+  checkedAt: number;
+  writes: number;
+}
+
+function viewCache<V>() {
+  const map = new Map<string, CachedView<V>>();
+  /**
+   * Checks under way, by key, with the write count they started at: concurrent requests for one
+   * view wait for the same check (no stampede on a cold or stale entry), unless a write went
+   * through this isolate since it started.
+   */
+  const running = new Map<string, { writes: number; check: Promise<CachedView<V>> }>();
   return {
-    inventoryId: item.row.id,
-    locationId: item.row.locationId,
-    name: item.row.name,
-    type: item.item.kind,
-    timezone: item.item.timezone,
-    displayTimezone: displayTz ?? item.item.timezone,
+    running,
+    get: (key: string) => map.get(key),
+    set(key: string, entry: CachedView<V>) {
+      map.delete(key);
+      if (map.size >= VIEW_CACHE_MAX) map.delete(map.keys().next().value!);
+      map.set(key, entry);
+    },
   };
 }
 
 /**
- * Computed month views of this isolate, keyed by what they depend on: the item's `version` (its
- * model) and `allocSeq` (bumped by triggers on every allocation write, whichever path wrote it),
- * the zone and the month. Time-based rules (past, minimum notice, holds expiring) move with the
- * clock, so an entry lives at most MONTH_CACHE_TTL_MS and never past the first hold expiry in it.
+ * A cached view of an item over [from, to): answered from memory when fresh, else one round trip
+ * that reads the item and (only when its state changed) its allocations, then `compute`.
  */
-const MONTH_CACHE_TTL_MS = 30_000;
-const MONTH_CACHE_MAX = 500;
-const monthCache = new Map<string, { validUntil: number; days: ReturnType<typeof monthAvailability> }>();
-
-async function monthDays(ctx: Ctx, item: ItemContext, month: string, withSlots: boolean) {
+async function cachedView<V>(
+  ctx: Ctx,
+  cache: ReturnType<typeof viewCache<V>>,
+  key: string,
+  q: { itemId: string; from: number; to: number; revalidate?: boolean },
+  compute: (item: ItemContext, busy: Busy[], now: number) => V,
+): Promise<CachedView<V>> {
   const now = Date.now();
-  const key = `${item.row.id}|${item.row.version}|${item.row.allocSeq}|${item.row.updatedAt}|${item.item.timezone}|${month}|${withSlots ? 1 : 0}`;
-  const hit = monthCache.get(key);
-  if (hit && hit.validUntil > now) return hit.days;
-  const { start, end } = monthBounds(month, item.item.timezone);
-  const busy = await loadBusy(ctx.db, item, start, end, now);
-  const days = monthAvailability(item.item, busy, month, { now, enforceRules: true, withSlots });
-  const firstExpiry = busy.reduce((m, b) => (b.expiresAt != null && b.expiresAt > now ? Math.min(m, b.expiresAt) : m), Infinity);
-  if (monthCache.size >= MONTH_CACHE_MAX) monthCache.delete(monthCache.keys().next().value!);
-  monthCache.set(key, { validUntil: Math.min(now + MONTH_CACHE_TTL_MS, firstExpiry), days });
-  return days;
+  const hit = cache.get(key);
+  const usable = hit && hit.validUntil > now ? hit : undefined;
+  if (usable && !q.revalidate && now - usable.checkedAt < AVAILABILITY_FRESH_MS && usable.writes === localWriteCount(VIEW_TABLES)) return usable;
+  const writes = localWriteCount(VIEW_TABLES);
+  const running = cache.running.get(key);
+  if (running && !q.revalidate && running.writes === writes) return running.check;
+  const check: Promise<CachedView<V>> = checkView(ctx, cache, key, q, compute, usable).finally(() => {
+    if (cache.running.get(key)?.check === check) cache.running.delete(key);
+  });
+  cache.running.set(key, { writes, check });
+  return check;
 }
 
-/** Days of a month with their status, for the booking widget's calendar (sales rules applied). */
+async function checkView<V>(
+  ctx: Ctx,
+  cache: ReturnType<typeof viewCache<V>>,
+  key: string,
+  q: { itemId: string; from: number; to: number },
+  compute: (item: ItemContext, busy: Busy[], now: number) => V,
+  usable: CachedView<V> | undefined,
+): Promise<CachedView<V>> {
+  const now = Date.now();
+  const writes = localWriteCount(VIEW_TABLES);
+  const state = await loadItemState(ctx.db, {
+    itemId: q.itemId,
+    customerId: null,
+    from: q.from,
+    to: q.to,
+    cached: usable?.item,
+    busyUnlessKey: usable?.stateKey,
+  });
+  if (state.busy === null && usable && usable.tz === state.ctx.item.timezone) {
+    const refreshed = { ...usable, item: state.ctx, checkedAt: now, writes };
+    cache.set(key, refreshed);
+    return refreshed;
+  }
+  const busy = state.busy ?? (await loadBusy(ctx.db, state.ctx, q.from, q.to, now));
+  const firstExpiry = busy.reduce((m, b) => (b.expiresAt != null && b.expiresAt > now ? Math.min(m, b.expiresAt) : m), Infinity);
+  const entry: CachedView<V> = {
+    stateKey: stateKeyOf(state.ctx.row),
+    tz: state.ctx.item.timezone,
+    item: state.ctx,
+    value: compute(state.ctx, busy, now),
+    validUntil: Math.min(now + VIEW_TTL_MS, firstExpiry),
+    checkedAt: now,
+    writes,
+  };
+  cache.set(key, entry);
+  return entry;
+}
+
+const DAY_MS = 86_400_000;
+const monthCache = viewCache<ReturnType<typeof monthAvailability>>();
+const dayCache = viewCache<DayView>();
+
+/** A public availability answer with its ETag (see viewTag). */
+export interface TaggedView<T> {
+  body: T;
+  etag: string;
+}
+
+/**
+ * The ETag of a cached view: the item's state key (version and allocation sequence, bumped by every
+ * allocation write, and update time), its location's update time, the time until which the view's
+ * clock-dependent rules hold (minimum notice, hold expiries: a recomputed view gets a new one) and the
+ * query. A repeated read of an unchanged item answers 304; any write that could change it changes it.
+ */
+const viewTag = (entry: CachedView<unknown>, parts: (string | undefined)[]) =>
+  etagOf([entry.item.row.id, entry.stateKey, entry.item.location.updatedAt, entry.validUntil, ...parts]);
+
+/**
+ * Days of a month with their status, for the booking widget's calendar (sales rules applied): at
+ * most one round trip, none when the view is cached and fresh (see AVAILABILITY_FRESH_MS).
+ */
+export async function monthAvailabilityView(
+  ctx: Ctx,
+  q: { inventoryId: string; locationId?: string; month: string; displayTz?: string; withSlots?: boolean; revalidate?: boolean },
+): Promise<z.output<typeof MonthResult>> {
+  return (await monthAvailabilityTagged(ctx, q)).body;
+}
+
+/** monthAvailabilityView with the answer's ETag. */
+export async function monthAvailabilityTagged(
+  ctx: Ctx,
+  q: { inventoryId: string; locationId?: string; month: string; displayTz?: string; withSlots?: boolean; revalidate?: boolean },
+): Promise<TaggedView<z.output<typeof MonthResult>>> {
+  if (!isoMonth.test(q.month)) throw new ApiError('bad_request', 'month must be YYYY-MM', { details: [{ field: 'month', message: 'must be YYYY-MM' }] });
+  const withSlots = Boolean(q.withSlots);
+  // The item's zone is read in the same round trip as its allocations: read the UTC month widened by a day on each side.
+  const utc = monthBounds(q.month, 'UTC');
+  const entry = await cachedView(
+    ctx,
+    monthCache,
+    `${q.inventoryId}|${q.month}|${withSlots ? 1 : 0}`,
+    { itemId: q.inventoryId, from: utc.start - DAY_MS, to: utc.end + DAY_MS, revalidate: q.revalidate },
+    (item, busy, now) => monthAvailability(item.item, busy, q.month, { now, enforceRules: true, withSlots }),
+  );
+  const item = visibleItem(ctx, entry.item, q.locationId);
+  const tz = item.item.timezone;
+  const display = q.displayTz ?? tz;
+  return {
+    body: {
+      ...itemHeader(item, display),
+      month: q.month,
+      days: monthDaysOut(entry.value, tz, display),
+    },
+    etag: viewTag(entry, ['month', q.month, withSlots ? 'slots' : '', display]),
+  };
+}
+
+/** Slots of one local date and the busy intervals (no renter data) for the widget's day view: at most one round trip, none when cached and fresh. */
+export async function dayAvailabilityView(
+  ctx: Ctx,
+  q: { inventoryId: string; locationId?: string; date: string; displayTz?: string; revalidate?: boolean },
+): Promise<z.output<typeof DayResult>> {
+  return (await dayAvailabilityTagged(ctx, q)).body;
+}
+
+/** dayAvailabilityView with the answer's ETag. */
+export async function dayAvailabilityTagged(
+  ctx: Ctx,
+  q: { inventoryId: string; locationId?: string; date: string; displayTz?: string; revalidate?: boolean },
+): Promise<TaggedView<z.output<typeof DayResult>>> {
+  const entry = await cachedView(
+    ctx,
+    dayCache,
+    `${q.inventoryId}|${q.date}`,
+    {
+      itemId: q.inventoryId,
+      from: Date.parse(`${addDays(q.date, -1)}T00:00:00Z`),
+      to: Date.parse(`${addDays(q.date, 2)}T00:00:00Z`),
+      revalidate: q.revalidate,
+    },
+    (item, busy, now) => dayAvailability(item.item, busy, q.date, { now, enforceRules: true }),
+  );
+  const item = visibleItem(ctx, entry.item, q.locationId);
+  const tz = item.item.timezone;
+  const display = q.displayTz ?? tz;
+  const view = entry.value;
+  return {
+    body: {
+      ...itemHeader(item, display),
+      date: q.date,
+      summary: summarizeDay(item.item, view),
+      open: view.open,
+      close: view.close,
+      slots: view.slots.map((s) => slotOut(s, tz, display)),
+      bookings: dayBookingsOut(view, tz, display),
+    },
+    etag: viewTag(entry, ['day', q.date, display]),
+  };
+}
+
+/** Days of a month of an item already loaded (see monthAvailabilityView for the cached public read). */
 export async function monthView(ctx: Ctx, item: ItemContext, month: string, opts: { displayTz?: string; withSlots?: boolean } = {}) {
   if (!isoMonth.test(month)) throw new ApiError('bad_request', 'month must be YYYY-MM', { details: [{ field: 'month', message: 'must be YYYY-MM' }] });
   const tz = item.item.timezone;
   const display = opts.displayTz ?? tz;
-  const days = await monthDays(ctx, item, month, Boolean(opts.withSlots));
+  const now = Date.now();
+  const { start, end } = monthBounds(month, tz);
+  const days = monthAvailability(item.item, await loadBusy(ctx.db, item, start, end, now), month, { now, enforceRules: true, withSlots: opts.withSlots });
   return {
     ...itemHeader(item, display),
     month,
-    days: days.map((d) => ({ ...d, ...('slots' in d && d.slots ? { slots: d.slots.map((s) => renderSlot(s, tz, display)) } : {}) })),
+    days: monthDaysOut(days, tz, display),
   };
 }
 
-/** Slots of one local date and the busy intervals (no renter data) for the widget's day view. */
+/** Slots of one local date of an item already loaded (see dayAvailabilityView for the cached public read). */
 export async function dayView(ctx: Ctx, item: ItemContext, date: string, opts: { displayTz?: string } = {}) {
   const now = Date.now();
   const tz = item.item.timezone;
   const display = opts.displayTz ?? tz;
-  const from = Date.parse(`${addDays(date, -1)}T00:00:00Z`);
-  const to = Date.parse(`${addDays(date, 2)}T00:00:00Z`);
-  const busy = await loadBusy(ctx.db, item, from, to, now);
+  const busy = await loadBusy(ctx.db, item, Date.parse(`${addDays(date, -1)}T00:00:00Z`), Date.parse(`${addDays(date, 2)}T00:00:00Z`), now);
   const view = dayAvailability(item.item, busy, date, { now, enforceRules: true });
   return {
     ...itemHeader(item, display),
@@ -186,32 +367,21 @@ export async function dayView(ctx: Ctx, item: ItemContext, date: string, opts: {
     summary: summarizeDay(item.item, view),
     open: view.open,
     close: view.close,
-    slots: view.slots.map((s) => renderSlot(s, tz, display)),
-    bookings: view.busy.map((b) => ({
-      startTime: new Date(b.start).toISOString(),
-      endTime: new Date(b.end).toISOString(),
-      ...(display !== tz
-        ? {
-            displayStart: `${localDate(b.start, display)} ${localTime(b.start, display)}`,
-            displayEnd: `${localDate(b.end, display)} ${localTime(b.end, display)}`,
-          }
-        : {}),
-      assetId: b.assetId,
-      kind: b.kind,
-      ...(b.seats !== undefined ? { seats: b.seats } : {}),
-    })),
+    slots: view.slots.map((s) => slotOut(s, tz, display)),
+    bookings: dayBookingsOut(view, tz, display),
   };
 }
 
-/** Is this asset free for [start, end)? Bookings (with the turnaround buffer), holds, drydock and maintenance count; opening hours do not. */
+/** Is this asset free for [start, end)? Bookings (with the turnaround buffer), holds, drydock and maintenance count; opening hours do not. One round trip. */
 export async function checkAsset(ctx: Ctx, q: { inventoryId: string; assetId: string; startUtc: number; endUtc: number; excludeRentalId?: string }) {
-  const item = await publicItem(ctx, q.inventoryId);
-  if (!item.item.assets.some((a) => a.id === q.assetId)) throw notFound('Asset of this inventory item');
   const start = q.startUtc * 1000;
   const end = q.endUtc * 1000;
+  const state = await loadItemState(ctx.db, { itemId: q.inventoryId, customerId: null, from: start, to: end });
+  const item = visibleItem(ctx, state.ctx);
+  if (!item.item.assets.some((a) => a.id === q.assetId)) throw notFound('Asset of this inventory item');
   if (!(end > start)) throw new ApiError('bad_request', 'endUtc must be after startUtc', { details: [{ field: 'endUtc', message: 'must be after startUtc' }] });
   const now = Date.now();
-  const busy = await loadBusy(ctx.db, item, start, end, now);
+  const busy = state.busy!;
   const c = checkWindow(item.item, busy, {
     start,
     end,
@@ -312,8 +482,8 @@ export async function timeSlotPopularity(ctx: Ctx, item: ItemContext, q: { dayOf
   return { ...itemHeader(item), dayOfWeek: weekday, duration: q.duration ?? null, totalBookings: total, slots };
 }
 
-// What other modules use of the engine, the D1 state loaders and the lock client (sales paths
-// reserve through the item's lock object; see lock.ts).
+// What other modules (and the lock object) use of the engine, the D1 state loaders and the lock
+// client (sales paths reserve through the item's lock object; see lock.ts).
 export {
   blockConflicts,
   departureAt,
@@ -328,5 +498,26 @@ export {
   type EngineItem,
   type Reason,
 } from './engine';
-export { allocationToBusy, itemContextOf, loadAllocationsFor, loadItemContext, loadItemRows, type ItemContext, type LocationRow } from './state';
-export { backstopConflict, isAllocationConflict, release, releaseAll, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';
+export {
+  allocationsStatement,
+  allocationToBusy,
+  busyOf,
+  groupAllocations,
+  inJson,
+  itemContextFrom,
+  itemContextOf,
+  itemContextsFrom,
+  itemStatements,
+  itemsChangedStatement,
+  loadAllocationsFor,
+  loadItemContext,
+  loadItemRows,
+  loadItemState,
+  otherItemsAtLocationStatement,
+  stateKeyOf,
+  type ItemContext,
+  type ItemRow,
+  type LocationRow,
+} from './queries';
+export { allocate } from './allocate';
+export { backstopConflict, isAllocationConflict, release, releaseAll, releaseLater, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';

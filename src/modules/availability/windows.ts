@@ -1,5 +1,6 @@
 import { addDays, localDate } from '../../lib/time';
-import { DAY, HOUR, MIN, overlaps, type Busy, type Departure, type EngineItem, type Reason, type WindowCheck, type WindowQuery } from './engine-base';
+import { DAY, HOUR, MIN, overlaps } from './intervals';
+import type { Busy, Departure, EngineItem, Reason, WindowCheck, WindowQuery } from './engine-types';
 import { capacityOverride, departureAt, departuresOn, openingBounds, openingOn } from './calendar';
 
 /** Busy rows still in force: expired holds no longer count. */

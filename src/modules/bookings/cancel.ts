@@ -11,8 +11,9 @@ import { activityStmt } from './activity';
 import { insertLedger, memoEntry, refundEntry, reversalOf } from './ledger';
 import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
-import { bookingOut, getBookingRow, type BookingRow } from './view';
-import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, seatsOf, statusEvents } from './lifecycle-shared';
+import { bookingOut, type BookingRow } from './views';
+import { getBookingRow, getBookingWithZone } from './queries';
+import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, seatsOf, statusEvents } from './changes';
 
 // ------------------------------------------------------------------------------------------------
 // Cancel
@@ -33,8 +34,8 @@ export interface CancelResult {
  * no-show bookings are 409 `not_cancellable`.
  */
 export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?: string; refund?: boolean } = {}): Promise<CancelResult> {
-  const b = await getBookingRow(ctx, rentalId);
-  if (b.status === 'cancelled') return { booking: bookingOut(b), alreadyCancelled: true };
+  const { row: b, timezone } = await getBookingWithZone(ctx, rentalId);
+  if (b.status === 'cancelled') return { booking: bookingOut(b, { timezone }), alreadyCancelled: true };
   if (!canMove(b.status as BookingStatus, 'cancelled')) {
     throw new ApiError('not_cancellable', `A ${b.status.replace('_', '-')} booking cannot be cancelled`, { extra: { status: b.status } });
   }
@@ -49,13 +50,16 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   // Charges, discounts, taxes, tips and fees are reversed now; card payments are refunded below
   // (refund entries); deposits follow their own release; a reseller's payment is reversed (it refunds the guest).
   const reversals = open
-    // A reseller's payment and one made with membership credits are reversed (the credits go back to the membership through the hook).
-    .filter((e) => (e.entryType === 'payment' ? e.source === 'channel' || e.source === 'membership_credits' : !NOT_REVERSED.has(e.entryType)))
+    // A reseller's payment and one made with membership credits or a gift card are reversed (the credits go back to the membership,
+    // the gift card's amount to the card, through the hooks).
+    .filter((e) =>
+      e.entryType === 'payment' ? e.source === 'channel' || e.source === 'membership_credits' || e.source === 'gift_card' : !NOT_REVERSED.has(e.entryType),
+    )
     .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
   const points = Number((b.pricing as { loyaltyPoints?: number } | null)?.loyaltyPoints ?? 0);
   const set: Partial<BookingRow> = { status: 'cancelled', cancelledAt: now, cancellationReason: opts.reason ?? null };
   const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: now };
-  const view = bookingOut(after);
+  const view = bookingOut(after, { timezone });
   const email = (b.customerInfo as { email?: string; firstName?: string } | null) ?? {};
   const statements: Stmt[] = [
     activityStmt(ctx, b, b.version + 1, {
@@ -104,7 +108,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
     if (err instanceof ApiError && err.code === 'version_conflict') {
       // Lost to a concurrent change: if that change was a cancellation, this call is a repeat.
       const now2 = await getBookingRow(ctx, rentalId);
-      if (now2.status === 'cancelled') return { booking: bookingOut(now2), alreadyCancelled: true };
+      if (now2.status === 'cancelled') return { booking: bookingOut(now2, { timezone }), alreadyCancelled: true };
     }
     throw err;
   }
@@ -125,7 +129,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   });
   await ctx.hooks.emit(ctx, 'booking.cancelled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, cancelledAt: now });
   const final = refund.status === 'succeeded' ? await getBookingRow(ctx, rentalId) : after;
-  return { booking: bookingOut(final), alreadyCancelled: false, refund };
+  return { booking: bookingOut(final, { timezone }), alreadyCancelled: false, refund };
 }
 
 async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Promise<NonNullable<CancelResult['refund']>> {
@@ -183,7 +187,7 @@ async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Prom
     );
     return { status: 'succeeded', amount: dollars(amount), refundId: r.id };
   } catch (err) {
-    console.log(JSON.stringify({ level: 'error', msg: 'refund after cancellation failed', rentalId: b.id, error: String(err) }));
+    ctx.log.error('refund after cancellation failed', { rentalId: b.id, error: String(err) });
     await commit(ctx, [], {
       audit: {
         action: 'booking.refund_failed',
@@ -235,7 +239,7 @@ async function releaseDeposits(ctx: Ctx, b: BookingRow) {
         },
       );
     } catch (err) {
-      console.log(JSON.stringify({ level: 'error', msg: 'deposit release after cancellation failed', rentalId: b.id, depositId: d.id, error: String(err) }));
+      ctx.log.error('deposit release after cancellation failed', { rentalId: b.id, depositId: d.id, error: String(err) });
     }
   }
 }

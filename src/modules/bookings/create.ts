@@ -9,24 +9,46 @@
  * write releases the reservation, refunds what was charged and voids the deposit hold, and the
  * batch (renter included) was never written. Every sales path (operator, widget, channel,
  * marketplace) calls `createBooking`; the options carry what differs.
+ *
+ * Round trips on the critical path (pinned by test/bench/round-trips.test.ts): ONE batched read of
+ * everything the sale needs (the operator's settings, the items with their locations and assets,
+ * the other items of the location when global add-ons are asked for; the renter's membership in
+ * parallel), ONE lock call (the renter is read in parallel with it) and ONE write batch; the release
+ * of the reservation and the webhook events go after the response (`waitUntil`). A bundle reads its
+ * items once its definition is known (one more), a payment adds the provider's calls, an affiliate's
+ * booking its commission write.
  */
-import type { Ctx } from '../../lib/context';
+import { eq } from 'drizzle-orm';
+import { tenantOf, type Ctx } from '../../lib/context';
 import { toCents } from '../../lib/money';
-import { tenantOf } from '../../lib/context';
-import { ApiError } from '../../lib/errors';
+import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
+import { customers } from '../../db/schema/accounts';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
 import { renterUpsert, isRenterEmailConflict, type RenterUpsert } from '../renters/service';
-import { loadItemContext, type ItemContext } from '../availability/service';
-import { backstopConflict, isAllocationConflict, releaseAll, reserveAll, type ReserveRequest } from '../availability/service';
-import { bundlesOf, operatorSettings, promoExhausted, resolvePromoCode, type PromoUse } from './offers';
+import {
+  backstopConflict,
+  isAllocationConflict,
+  itemContextsFrom,
+  itemStatements,
+  loadItemContext,
+  otherItemsAtLocationStatement,
+  releaseAll,
+  releaseLater,
+  reserveAll,
+  type ItemContext,
+  type ReserveRequest,
+} from '../availability/service';
+import { bundlesOf, giftCardOverdrawn, giftCardPayment, promoExhausted, resolveGiftCard, resolvePromoCode, type PromoUse } from './offers';
 import { collectPayment, type CollectRequest } from '../payments/service';
-import { bookingPromoUse, isPromoExhausted } from '../promo-codes/service';
+import { bookingPromoUse, isGiftCardOverdrawn, isPromoExhausted } from '../promo-codes/service';
 import { dollars, quoteFromTotal, quoteOrder, quoteOut, type LineQuote, type OrderDiscount } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
-import { bad, type BookingResult, type BookingSource, type CreateBookingOptions } from './create-common';
+import { bad } from './errors';
+import type { BookingResult, BookingSource, CreateBookingOptions } from './types';
+import type { BookingRow } from './views';
 import { planLines, prepareLine, type PreparedLine } from './lines';
 import { planPayment } from './payment-plan';
 import { buildWrite } from './write';
@@ -34,11 +56,36 @@ import { creditPayment, creditsToUse, loadMemberBenefit, membershipDiscount } fr
 import { creditOverdraftError, isCreditOverdraft } from '../memberships/service';
 
 // Order lines are planned and priced in lines.ts, the payment plan in payment-plan.ts, and the batch is
-// built in write.ts; the option and result types and the 400 helper live in create-common.ts.
-export type { BookingSource, ExtraLedgerEntry, CreateBookingOptions, BookingResult } from './create-common';
+// built in write.ts; the option and result types are in types.ts.
+export type { BookingSource, ExtraLedgerEntry, CreateBookingOptions, BookingResult } from './types';
 
 /** POST /coreBooking/book and every other sales path. */
 export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBookingOptions = {}): Promise<BookingResult> {
+  return (await createBookingRows(ctx, input, opts)).result;
+}
+
+/** The first round trip of a sale: the operator's settings, the items (tenant-scoped) with locations and assets, the location's other items. */
+async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOthers: boolean) {
+  const db = ctx.db;
+  const settingsOf = db.select({ settings: customers.settings }).from(customers).where(eq(customers.id, customerId));
+  if (!itemIds.length) {
+    const row = await settingsOf.get();
+    return { settings: (row?.settings ?? {}) as Record<string, unknown>, items: new Map<string, ItemContext>(), others: undefined };
+  }
+  const [s, items, locs, assets, others] = await db.batch([
+    settingsOf,
+    ...itemStatements(db, itemIds, customerId),
+    otherItemsAtLocationStatement(db, withOthers ? itemIds[0] : '', customerId),
+  ]);
+  return {
+    settings: (s[0]?.settings ?? {}) as Record<string, unknown>,
+    items: itemContextsFrom([items, locs, assets]),
+    others: withOthers ? others : undefined,
+  };
+}
+
+/** createBooking, also answering the booking rows it wrote (the channel answers from them instead of reading them back). */
+export async function createBookingRows(ctx: Ctx, input: BookInput, opts: CreateBookingOptions = {}): Promise<{ result: BookingResult; rows: BookingRow[] }> {
   const customerId = tenantOf(ctx);
   const source: BookingSource = opts.source ?? 'operator';
   const now = Date.now();
@@ -46,13 +93,17 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   // item ids are known up front, so the items are read together with the operator's settings.
   const rd = input.rentalDetails;
   const direct = rd.bundleCode ? [] : [...new Set(rd.items ? rd.items.map((l) => l.inventoryId) : rd.inventoryId ? [rd.inventoryId] : [])];
-  const [settings, early, member] = await Promise.all([
-    operatorSettings(ctx, customerId),
-    Promise.all(direct.map((id) => loadItemContext(ctx.db, id, customerId))),
+  const wantsGlobalAddons = (input.globalAddons?.length ?? 0) > 0;
+  const [first, member] = await Promise.all([
+    opts.preloaded
+      ? { settings: opts.preloaded.settings, items: new Map(opts.preloaded.items.map((i) => [i.row.id, i])), others: undefined }
+      : readSale(ctx, customerId, direct, wantsGlobalAddons),
     loadMemberBenefit(ctx, customerId, input, opts),
   ]);
+  const { settings } = first;
+  for (const id of direct) if (!first.items.has(id)) throw notFound('Inventory item');
   const { lines: lineReqs, bundle } = planLines(input, bundlesOf(settings));
-  const items = new Map<string, ItemContext>(early.map((it) => [it.row.id, it]));
+  const items = first.items;
   for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
   const wantedLocation = input.rentalDetails.locationId;
   for (const it of items.values()) {
@@ -70,7 +121,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   // Server-side price.
   if (opts.priceOverride && lineReqs.length !== 1) throw bad('A seller-set price applies to single-item orders');
   const prepared: PreparedLine[] = [];
-  for (const req of lineReqs) prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride));
+  for (const [i, req] of lineReqs.entries())
+    prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride, i === 0 ? first.others : undefined));
   const discounts: OrderDiscount[] = [];
   const dd = input.discountDetails;
   let promoUse: PromoUse | null = null;
@@ -111,7 +163,12 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const plan = planPayment(input, total, opts, localDate(firstStart, prepared[0].item.item.timezone));
   // Membership credits pay part of what is due now (or, paying later, of the total); the card pays the rest.
   const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : total);
-  const cardCharge = Math.max(0, plan.chargeNow - creditsUsed);
+  // A gift card pays what it can of the rest.
+  const gift = opts.giftCard
+    ? await resolveGiftCard(ctx, opts.giftCard.code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now })
+    : null;
+  const giftUsed = gift ? Math.max(0, Math.min(gift.balance, (plan.chargeNow > 0 ? plan.chargeNow : total) - creditsUsed)) : 0;
+  const cardCharge = Math.max(0, plan.chargeNow - creditsUsed - giftUsed);
   if (cardCharge > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
   let depositAmount = 0;
   const di = input.depositInformation;
@@ -120,8 +177,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const depositPm = di?.paymentMethodId ?? input.paymentMethodId;
   if (depositAmount > 0 && !depositPm)
     throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
-  const paidNow = opts.prepaid ? total : Math.max(plan.chargeNow, creditsUsed);
-  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 || creditsUsed > 0 ? 'confirmed' : 'pending';
+  const paidNow = opts.prepaid ? total : Math.max(plan.chargeNow, creditsUsed + giftUsed);
+  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 || creditsUsed > 0 || giftUsed > 0 ? 'confirmed' : 'pending';
 
   // Ids and the renter (statements only: nothing is written before the payment succeeded).
   const transactionId = opts.transactionId ?? newId('txn');
@@ -156,11 +213,11 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
       holdEmail: ci.email,
     },
   }));
-  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx.env, reqs)]);
+  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx, reqs)]);
   if (reserveRes.status === 'rejected') throw reserveRes.reason;
   const reservations = reserveRes.value;
   if (upsertRes.status === 'rejected') {
-    await releaseAll(ctx.env, reservations);
+    await releaseAll(ctx, reservations);
     throw upsertRes.reason;
   }
   let upsert: RenterUpsert = upsertRes.value;
@@ -168,6 +225,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   const pay = payments(ctx.env);
   let depositIntent: PaymentIntent | null = null;
   let stage: 'deposit' | 'payment' = 'deposit';
+  let written = false;
   try {
     const meta = { transactionId, customerId, rentalIds: rentalIds.join(',') };
     if (depositAmount > 0) {
@@ -204,6 +262,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
           }
         : null;
     const credits = creditPayment(ctx, member, creditsUsed, { customerId, transactionId, rentalIds, totals: quotes.map((q) => q.total) });
+    const giftCard = gift && giftUsed > 0 ? giftCardPayment(ctx, gift, giftUsed, { transactionId, rentalIds, totals: quotes.map((q) => q.total) }) : undefined;
     const result = await collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
       const charge = paid?.intent ?? null;
       const build = () =>
@@ -228,6 +287,7 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
           depositAmount,
           now,
           credits,
+          giftCard,
         });
       let write = build();
       const promo = promoUse
@@ -247,7 +307,8 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
         write = build();
         await commitMoney([...write.statements, ...promo], write.meta);
       }
-      return write.result;
+      written = true;
+      return { result: write.result, rows: write.rows };
     });
     await ctx.hooks.emit(ctx, 'booking.placed', {
       customerId,
@@ -267,9 +328,13 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
     if (isPromoExhausted(err)) throw promoExhausted(dd?.promoCode ?? '');
     if (isAllocationConflict(err)) throw backstopConflict();
     if (isCreditOverdraft(err)) throw creditOverdraftError();
+    if (isGiftCardOverdrawn(err)) throw giftCardOverdrawn(opts.giftCard?.code ?? '');
     throw err;
   } finally {
-    await releaseAll(ctx.env, reservations);
+    // Written: the lock finds the rows in D1, the release is housekeeping after the response.
+    // Not written: released before answering, so a retry finds the units free at once.
+    if (written) releaseLater(ctx, reservations);
+    else await releaseAll(ctx, reservations);
   }
 }
 
@@ -279,11 +344,11 @@ async function compensate(ctx: Ctx, charge: PaymentIntent | null, deposit: Payme
   if (charge?.status === 'succeeded') {
     await pay
       .refund(charge.id, undefined, 'booking_not_written')
-      .catch((e) => console.log(JSON.stringify({ level: 'error', msg: 'compensating refund failed', paymentIntentId: charge.id, error: String(e) })));
+      .catch((e) => ctx.log.error('compensating refund failed', { paymentIntentId: charge.id, error: String(e) }));
   }
   if (deposit?.status === 'requires_capture') {
     await pay
       .cancelPaymentIntent(deposit.id)
-      .catch((e) => console.log(JSON.stringify({ level: 'error', msg: 'compensating deposit void failed', paymentIntentId: deposit.id, error: String(e) })));
+      .catch((e) => ctx.log.error('compensating deposit void failed', { paymentIntentId: deposit.id, error: String(e) }));
   }
 }

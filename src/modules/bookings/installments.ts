@@ -23,9 +23,9 @@ import { bookings } from '../../db/schema/bookings';
 import { emailStmt } from '../../adapters/messages';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
 import { insertLedger, paymentEntry } from './ledger';
-import { scopeOf } from './lifecycle-shared';
+import { scopeOf } from './changes';
 import { shares } from './payment-plan';
-import type { BookingRow } from './view';
+import type { BookingRow } from './views';
 
 const CLAIM_MS = 10 * 60_000;
 const RETRY_DAYS = [1, 3, 5];

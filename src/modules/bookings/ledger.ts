@@ -8,7 +8,7 @@
  *   tax              + each tax line
  *   tip              + the tip (never taxed)
  *   payment          - money received (source `card`; `channel` when a reseller collected it; `membership_credits`
- *                      when membership credits paid it)
+ *                      when membership credits paid it; `gift_card` when a gift card paid it)
  *   refund           + money given back through the payment provider
  *   deposit_hold       memo (affects no balance): a security deposit pre-authorized
  *   deposit_release    memo: that hold released
@@ -109,7 +109,7 @@ export function saleEntries(s: LedgerScope, q: LineQuote, occurredAt: string, so
 export function paymentEntry(
   s: LedgerScope,
   amount: number,
-  opts: { source: 'card' | 'channel' | 'cash' | 'membership_credits'; reference?: string | null; description?: string; occurredAt?: string },
+  opts: { source: 'card' | 'channel' | 'cash' | 'membership_credits' | 'gift_card'; reference?: string | null; description?: string; occurredAt?: string },
 ): NewLedger {
   return entry(s, {
     entryType: 'payment',

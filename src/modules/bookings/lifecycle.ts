@@ -8,8 +8,7 @@
  * fires `booking.status_changed` plus its own event.
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
-import { requirePermission } from '../../lib/context';
+import { type Ctx, requirePermission } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError, type CoreErrorCode } from '../../lib/errors';
@@ -19,12 +18,13 @@ import { activityStmt } from './activity';
 import { insertLedger, paymentEntry } from './ledger';
 import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
-import { bookingOut, getBookingRow, type BookingRow } from './view';
-import { casUpdate, commitChange, releaseAllocations, scopeOf, seatsOf, statusEvents } from './lifecycle-shared';
+import { bookingOut, type BookingRow } from './views';
+import { getBookingWithZone } from './queries';
+import { casUpdate, commitChange, releaseAllocations, scopeOf, seatsOf, statusEvents } from './changes';
 import { cancelBooking } from './cancel';
 
 // Released capacity goes to the `capacity.released` hook (lib/hooks.ts); the pieces the operations share are in
-// lifecycle-shared.ts, cancellation in cancel.ts and rescheduling in reschedule.ts.
+// changes.ts, cancellation in cancel.ts and rescheduling in reschedule.ts.
 export { cancelBooking, type CancelResult } from './cancel';
 export { rescheduleBooking } from './reschedule';
 
@@ -46,23 +46,24 @@ async function moveStatus(
   to: BookingStatus,
   opts: { notes?: string; set?: Partial<BookingRow>; statements?: (b: BookingRow) => Stmt[]; events?: DomainEvent[] } = {},
 ) {
-  const b = await getBookingRow(ctx, rentalId);
+  const { row: b, timezone } = await getBookingWithZone(ctx, rentalId);
   if (!canMove(b.status as BookingStatus, to)) {
     const code = REFUSAL[to] ?? 'invalid_state';
     throw new ApiError(code, `A ${b.status} booking cannot become ${to}`, { extra: { status: b.status } });
   }
-  return applyMove(ctx, b, to, opts);
+  return { view: await applyMove(ctx, b, timezone, to, opts), before: b };
 }
 
 async function applyMove(
   ctx: Ctx,
   b: BookingRow,
+  timezone: string,
   to: BookingStatus,
   opts: { notes?: string; set?: Partial<BookingRow>; statements?: (b: BookingRow) => Stmt[]; events?: DomainEvent[] },
 ) {
   const set: Partial<BookingRow> = { status: to, ...(opts.set ?? {}) };
   const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: new Date().toISOString() };
-  const view = bookingOut(after);
+  const view = bookingOut(after, { timezone });
   await commitChange(
     ctx,
     [
@@ -95,11 +96,11 @@ async function applyMove(
  * confirmation then loses a race the charge is refunded.
  */
 export async function confirmBooking(ctx: Ctx, rentalId: string, input: { paymentMethodId?: string; notes?: string } = {}) {
-  const b = await getBookingRow(ctx, rentalId);
+  const { row: b, timezone } = await getBookingWithZone(ctx, rentalId);
   if (b.status !== 'pending')
     throw new ApiError('not_pending', `Only a pending booking can be confirmed (this one is ${b.status})`, { extra: { status: b.status } });
   const due = Math.max(0, b.total - b.amountPaid);
-  if (!input.paymentMethodId || due === 0) return applyMove(ctx, b, 'confirmed', { notes: input.notes });
+  if (!input.paymentMethodId || due === 0) return applyMove(ctx, b, timezone, 'confirmed', { notes: input.notes });
   const pay = payments(ctx.env);
   let intent;
   try {
@@ -117,7 +118,7 @@ export async function confirmBooking(ctx: Ctx, rentalId: string, input: { paymen
     throw err;
   }
   try {
-    return await applyMove(ctx, b, 'confirmed', {
+    return await applyMove(ctx, b, timezone, 'confirmed', {
       notes: input.notes,
       set: { amountPaid: b.amountPaid + due, paymentIntentId: b.paymentIntentId ?? intent.id },
       statements: (row) => insertLedger(ctx, [paymentEntry(scopeOf(row), due, { source: 'card', reference: intent.id, description: 'Balance payment' })]),
@@ -144,8 +145,8 @@ export async function confirmBooking(ctx: Ctx, rentalId: string, input: { paymen
 }
 
 /** confirmed -> checked_in. */
-export const checkInBooking = (ctx: Ctx, rentalId: string, input: { notes?: string } = {}) =>
-  moveStatus(ctx, rentalId, 'checked_in', { notes: input.notes, set: { checkedInAt: new Date().toISOString() } });
+export const checkInBooking = async (ctx: Ctx, rentalId: string, input: { notes?: string } = {}) =>
+  (await moveStatus(ctx, rentalId, 'checked_in', { notes: input.notes, set: { checkedInAt: new Date().toISOString() } })).view;
 
 /**
  * checked_in -> completed. A rental returned early gives its remaining time back: its asset
@@ -153,7 +154,7 @@ export const checkInBooking = (ctx: Ctx, rentalId: string, input: { notes?: stri
  */
 export async function checkOutBooking(ctx: Ctx, rentalId: string, input: { notes?: string } = {}) {
   const now = Date.now();
-  return moveStatus(ctx, rentalId, 'completed', {
+  const moved = await moveStatus(ctx, rentalId, 'completed', {
     notes: input.notes,
     set: { checkedOutAt: new Date(now).toISOString() },
     statements: (b) => [
@@ -174,12 +175,12 @@ export async function checkOutBooking(ctx: Ctx, rentalId: string, input: { notes
         ),
     ],
   });
+  return moved.view;
 }
 
 /** confirmed -> no_show: the renter never came; the capacity is released, the charges stay. */
 export async function noShowBooking(ctx: Ctx, rentalId: string, input: { notes?: string } = {}) {
-  const view = await moveStatus(ctx, rentalId, 'no_show', { notes: input.notes, statements: (b) => [releaseAllocations(ctx, b)] });
-  const b = await getBookingRow(ctx, rentalId);
+  const { view, before: b } = await moveStatus(ctx, rentalId, 'no_show', { notes: input.notes, statements: (row) => [releaseAllocations(ctx, row)] });
   await ctx.hooks.emit(ctx, 'capacity.released', {
     customerId: b.customerId,
     itemId: b.itemId,
@@ -205,7 +206,8 @@ export async function noShowAsOperator(ctx: Ctx, rentalId: string, input: { note
   return noShowBooking(ctx, rentalId, input);
 }
 
+/** A rental as every booking operation answers it (with its location's zone): one read. */
 export async function getBooking(ctx: Ctx, rentalId: string) {
-  const b = await getBookingRow(ctx, rentalId);
-  return bookingOut(b);
+  const { row, timezone } = await getBookingWithZone(ctx, rentalId);
+  return bookingOut(row, { timezone });
 }

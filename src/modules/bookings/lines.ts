@@ -1,15 +1,12 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
 import { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
-import { inventoryItems } from '../../db/schema/inventory';
 import { Addon } from '../inventory/types';
-import { departureAt } from '../availability/service';
-import type { ItemContext } from '../availability/service';
+import { departureAt, otherItemsAtLocationStatement, type ItemContext } from '../availability/service';
 import type { BundleDef } from './offers';
 import { datesTouched, priceAddons, rentalUnitPrice, tourQuote, type AddonSelection, type LineInput, type TourQuote } from './pricing';
 import type { BookInput } from './schemas';
-import { bad } from './create-common';
+import { bad } from './errors';
 
 type AddonDef = z.output<typeof Addon>;
 type RentalLineReq = NonNullable<BookInput['rentalDetails']['items']>[number];
@@ -97,8 +94,11 @@ export function planLines(input: BookInput, bundles: BundleDef[]): { lines: Line
   };
 }
 
-/** Global add-ons offered at a location: `isGlobal` add-ons of its items and `details.globalAddons` of the location. */
-async function globalAddonCatalog(ctx: Ctx, item: ItemContext): Promise<{ def: AddonDef; global: boolean }[]> {
+/**
+ * Global add-ons offered at a location: `isGlobal` add-ons of its items and `details.globalAddons` of
+ * the location. `others`: the location's other items when the caller read them already.
+ */
+async function globalAddonCatalog(ctx: Ctx, item: ItemContext, others?: { id: string; data: unknown }[]): Promise<{ def: AddonDef; global: boolean }[]> {
   const out: { def: AddonDef; global: boolean }[] = [];
   const seen = new Set<string>();
   const push = (def: AddonDef) => {
@@ -113,19 +113,8 @@ async function globalAddonCatalog(ctx: Ctx, item: ItemContext): Promise<{ def: A
       const p = Addon.safeParse(raw);
       if (p.success) push(p.data);
     }
-  const others = await ctx.db
-    .select({ id: inventoryItems.id, data: inventoryItems.data })
-    .from(inventoryItems)
-    .where(
-      and(
-        eq(inventoryItems.customerId, item.row.customerId),
-        eq(inventoryItems.locationId, item.row.locationId),
-        isNull(inventoryItems.deletedAt),
-        ne(inventoryItems.id, item.row.id),
-      ),
-    )
-    .all();
-  for (const o of others) {
+  const rows = others ?? (await otherItemsAtLocationStatement(ctx.db, item.row.id, item.row.customerId).all());
+  for (const o of rows) {
     const list = Array.isArray((o.data as Record<string, unknown>)?.addons) ? ((o.data as Record<string, unknown>).addons as unknown[]) : [];
     for (const raw of list) {
       const p = Addon.safeParse(raw);
@@ -135,7 +124,13 @@ async function globalAddonCatalog(ctx: Ctx, item: ItemContext): Promise<{ def: A
   return out;
 }
 
-export async function prepareLine(ctx: Ctx, item: ItemContext, req: LineReq, requirePrice: boolean): Promise<PreparedLine> {
+export async function prepareLine(
+  ctx: Ctx,
+  item: ItemContext,
+  req: LineReq,
+  requirePrice: boolean,
+  others?: { id: string; data: unknown }[],
+): Promise<PreparedLine> {
   const start = Date.parse(req.startTime);
   let end: number;
   let tour: TourQuote | undefined;
@@ -170,7 +165,7 @@ export async function prepareLine(ctx: Ctx, item: ItemContext, req: LineReq, req
   const itemCatalog = (item.item.model.addons ?? []).map((def) => ({ def, global: !!def.isGlobal }));
   const addons = [
     ...priceAddons(req.addons, itemCatalog, basis),
-    ...(req.globalAddons.length ? priceAddons(req.globalAddons, await globalAddonCatalog(ctx, item), { ...basis, globalOnly: true }) : []),
+    ...(req.globalAddons.length ? priceAddons(req.globalAddons, await globalAddonCatalog(ctx, item, others), { ...basis, globalOnly: true }) : []),
   ];
   let rental = 0;
   let unit: LineInput['unit'] = tour ? tour.unit : 'hour';

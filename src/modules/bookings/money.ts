@@ -9,8 +9,8 @@ import type { Stmt } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import { bookings } from '../../db/schema/bookings';
 import { insertLedger, memoEntry } from './ledger';
-import { scopeOf } from './lifecycle-shared';
-import type { BookingRow } from './view';
+import { scopeOf } from './changes';
+import type { BookingRow } from './views';
 
 /** A rental by id whatever its operator (public, renter-facing paths that name a rentalId); 404 when unknown. */
 export async function findRentalAnyOperator(ctx: Ctx, rentalId: string): Promise<BookingRow> {

@@ -17,7 +17,8 @@ import type { Ctx } from '../../lib/context';
 import { customers } from '../../db/schema/accounts';
 import type { OrderDiscount } from './pricing';
 import { bookingErrors } from './errors';
-import { findBookingPromo, type BookingPromo } from '../promo-codes/service';
+import { bookingGiftCardUse, findBookingGiftCard, findBookingPromo, type BookingGiftCard, type BookingPromo } from '../promo-codes/service';
+import { shares } from './payment-plan';
 
 export type PromoUse = BookingPromo;
 
@@ -99,4 +100,30 @@ async function settingsPromo(settings: Record<string, unknown>, code: string, pc
   if (Number.isFinite(pct) && pct > 0) return { type: 'promo', code: promo.promoCode as string, percent: Math.min(100, pct) };
   if (Number.isFinite(amt) && amt > 0) return { type: 'promo', code: promo.promoCode as string, amount: toCents(amt) };
   throw invalidPromo(`The promo code "${code}" has no discount`);
+}
+
+const invalidGiftCard = (message: string) => bookingErrors.fail('invalid_promo_code', message, { details: [{ field: 'giftCard', message }] });
+
+export const giftCardOverdrawn = (code: string) => invalidGiftCard(`The gift card "${code}" was spent by another order at the same moment; try again`);
+
+/** A gift card of the operator to pay with (400 `invalid_promo_code` when unknown, not a gift card, empty, expired or not valid here). */
+export async function resolveGiftCard(ctx: Ctx, code: string, pc: PromoContext): Promise<BookingGiftCard> {
+  const found = await findBookingGiftCard(ctx, pc.customerId, code, pc);
+  if (!found) throw invalidGiftCard(`Unknown gift card "${code}"`);
+  if (!found.ok) throw invalidGiftCard(found.reason);
+  return found.card;
+}
+
+/** Per rental, the part of the gift card's amount it is paid with (by value), and the spend of the booking's batch. */
+export function giftCardPayment(ctx: Ctx, card: BookingGiftCard, amount: number, o: { transactionId: string; rentalIds: string[]; totals: number[] }) {
+  return {
+    perRental: shares(amount, o.totals),
+    code: card.code,
+    statements: bookingGiftCardUse(ctx, card, {
+      transactionId: o.transactionId,
+      rentalIds: o.rentalIds,
+      orderAmount: o.totals.reduce((s, t) => s + t, 0),
+      amount,
+    }),
+  };
 }

@@ -1,7 +1,8 @@
 import { dollars } from './pricing';
 import type { BookInput } from './schemas';
 import { toCents } from '../../lib/money';
-import { bad, type CreateBookingOptions } from './create-common';
+import { bad } from './errors';
+import type { CreateBookingOptions } from './types';
 
 export interface PaymentPlanOut {
   type: 'full' | 'installments' | 'pay_later' | 'prepaid';

@@ -4,13 +4,12 @@ import { ApiError } from '../../lib/errors';
 import { localDate } from '../../lib/time';
 import { allocations } from '../../db/schema/inventory';
 import { ledgerEntries } from '../../db/schema/bookings';
-import { departureAt } from '../availability/service';
-import { loadItemContext } from '../availability/service';
-import { release, reserve } from '../availability/service';
+import { departureAt, loadItemContext, release, releaseLater, reserve } from '../availability/service';
 import { activityStmt } from './activity';
 import { CHARGE_TYPES } from './ledger';
-import { bookingOut, getBookingRow, type BookingRow } from './view';
-import { casUpdate, commitChange, releaseAllocations, seatsOf } from './lifecycle-shared';
+import { bookingOut, type BookingRow } from './views';
+import { getBookingRow } from './queries';
+import { casUpdate, commitChange, releaseAllocations, seatsOf } from './changes';
 
 // ------------------------------------------------------------------------------------------------
 // Reschedule
@@ -58,7 +57,7 @@ export async function rescheduleBooking(
   }
   if (start === b.start && end === b.end && !input.assetIds) return bookingOut(b, { timezone: item.item.timezone });
 
-  const res = await reserve(ctx.env, {
+  const res = await reserve(ctx, {
     customerId: b.customerId,
     itemId: b.itemId,
     line: {
@@ -75,6 +74,7 @@ export async function rescheduleBooking(
       excludeSourceIds: [b.id],
     },
   });
+  let written = false;
   try {
     const newStart = res.departure?.start ?? start;
     const newEnd = res.departure?.end ?? end;
@@ -129,9 +129,24 @@ export async function rescheduleBooking(
         ],
       },
     );
+    written = true;
     await ctx.hooks.emit(ctx, 'booking.rescheduled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, start: newStart, end: newEnd });
+    // The old window's seats or units are free now: the waitlist offers them (the lock decides what really is).
+    await ctx.hooks.emit(ctx, 'capacity.released', {
+      customerId: b.customerId,
+      itemId: b.itemId,
+      rentalId: b.id,
+      locationId: b.locationId,
+      start: b.start,
+      end: b.end,
+      seats: seatsOf(b),
+      assetIds: b.assetIds ?? [],
+      reason: 'rescheduled',
+    });
     return view;
   } finally {
-    await release(ctx.env, res);
+    // Written: the release is housekeeping after the response; not written: before answering.
+    if (written) releaseLater(ctx, [res]);
+    else await release(ctx, res);
   }
 }

@@ -2,7 +2,8 @@
  * Booking services (transport-free; used by the routes, the channel, the marketplace, the public
  * widget, cron jobs and the seed). See create.ts for the commit and lifecycle.ts for the moves.
  */
-export { createBooking, type CreateBookingOptions, type BookingSource, type BookingResult, type ExtraLedgerEntry } from './create';
+export { createBooking, createBookingRows, type CreateBookingOptions, type BookingSource, type BookingResult, type ExtraLedgerEntry } from './create';
+export { previewBooking } from './preview';
 export {
   cancelBooking,
   cancelAsOperator,
@@ -15,7 +16,8 @@ export {
   getBooking,
   type CancelResult,
 } from './lifecycle';
-export { bookingOut, getBookingRow, type BookingRow, type BookingView } from './view';
+export { bookingOut, type BookingRow, type BookingView } from './views';
+export { getBookingRow, getBookingWithZone } from './queries';
 export { bundlesOf } from './offers';
 export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from './status';
 
@@ -23,7 +25,7 @@ export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from '
 export { insertLedger, memoEntry, type LedgerScope, type NewLedger } from './ledger';
 // Realized revenue of completed rentals (analytics).
 export { realizationStmt, REALIZED_REVENUE } from './ledger';
-export { scopeOf } from './lifecycle-shared';
+export { scopeOf } from './changes';
 export { activityStmt, isVersionRace } from './activity';
 // Money other modules add to a booking (the point of sale, protection plans).
 export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts } from './money';

@@ -15,8 +15,8 @@ import { insertLedger, memoEntry, paymentEntry, saleEntries, type LedgerScope, t
 import { dollars, loyaltyPointsFor, quoteOut, type LineQuote } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
-import { bookingOut, type BookingRow } from './view';
-import type { BookingResult, BookingSource, CreateBookingOptions } from './create-common';
+import { bookingOut, type BookingRow } from './views';
+import type { BookingResult, BookingSource, CreateBookingOptions } from './types';
 import type { PreparedLine } from './lines';
 import { shares, type PaymentPlanOut } from './payment-plan';
 
@@ -42,6 +42,8 @@ interface WriteInput {
   now: number;
   /** Membership credits paying part of the order: per rental (cents) and the credit movements. */
   credits?: { perRental: number[]; statements: Stmt[] };
+  /** A gift card paying part of the order: per rental (cents), the card's code and the spend. */
+  giftCard?: { perRental: number[]; code: string; statements: Stmt[] };
 }
 
 export function buildWrite(ctx: Ctx, w: WriteInput) {
@@ -177,11 +179,17 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     if (byCredits > 0) {
       ledger.push(paymentEntry(scope, byCredits, { source: 'membership_credits', reference: w.transactionId, description: 'Paid with membership credits' }));
     }
-    if (paidShares[i] - byCredits > 0) {
+    const byGiftCard = w.giftCard?.perRental[i] ?? 0;
+    if (byGiftCard > 0) {
+      ledger.push(
+        paymentEntry(scope, byGiftCard, { source: 'gift_card', reference: w.giftCard!.code, description: `Paid with gift card ${w.giftCard!.code}` }),
+      );
+    }
+    if (paidShares[i] - byCredits - byGiftCard > 0) {
       ledger.push(
         paymentEntry(
           scope,
-          paidShares[i] - byCredits,
+          paidShares[i] - byCredits - byGiftCard,
           w.plan.type === 'prepaid'
             ? { source: 'channel', reference: w.opts.channel?.reference ?? null, description: 'Paid to the reseller' }
             : { source: 'card', reference: w.charge?.id ?? null, description: w.plan.type === 'installments' ? 'Installment 1' : 'Payment' },
@@ -257,6 +265,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     }).stmt,
   );
   statements.push(...(w.credits?.statements ?? []));
+  statements.push(...(w.giftCard?.statements ?? []));
   statements.push(...(w.opts.statements ?? []));
   for (const v of views) events.push({ type: 'booking.created', customerId: w.customerId, data: v });
   // payment.completed for the charge is added by the payments service (collectPayment) to this batch.
@@ -289,6 +298,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     customerCreated: w.upsert.created,
   };
   return {
+    rows,
     statements,
     meta: {
       audit: {

@@ -7,8 +7,8 @@ export default defineModule({
   tags: [
     {
       name: 'Channel connections',
-      description:
-        'Operator side of the reseller channel: connect to platform channels, commission and offer set, pause, remove, single-operator keys and rotation, settlement.',
+      description: `Operator side of the reseller channel: connect to platform channels, commission and offer set, pause, remove,
+single-operator keys and rotation, settlement.`,
     },
   ],
 });

@@ -1,6 +1,5 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
-import { tenantOf } from '../../lib/context';
+import { type Ctx, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -146,7 +145,7 @@ export async function connect(ctx: Ctx, input: { channelId: string; commissionRa
       details: { channelId: channel.id, commissionRate: row.commissionRate },
     },
   });
-  await syncChannelEndpoints(ctx.db, channel.id);
+  await syncChannelEndpoints(ctx, channel.id);
   return connectionOut(row, channel.name);
 }
 
@@ -206,7 +205,7 @@ export async function updateConnection(
       audit: { action: 'channel.connection_update', targetType: 'channel_connection', targetId: id, details: patch },
     },
   );
-  if (existing.channelId) await syncChannelEndpoints(ctx.db, existing.channelId);
+  if (existing.channelId) await syncChannelEndpoints(ctx, existing.channelId);
   return getConnection(ctx, id);
 }
 
@@ -227,7 +226,7 @@ export async function removeConnection(ctx: Ctx, id: string) {
     ],
     { audit: { action: 'channel.connection_remove', targetType: 'channel_connection', targetId: id } },
   );
-  if (existing.channelId) await syncChannelEndpoints(ctx.db, existing.channelId);
+  if (existing.channelId) await syncChannelEndpoints(ctx, existing.channelId);
   return getConnection(ctx, id);
 }
 
@@ -255,5 +254,5 @@ export async function rotateKey(ctx: Ctx, id: string, mode: KeyMode) {
 
 export async function connectionSettlement(ctx: Ctx, id: string, month: string) {
   const conn = await connectionInTenant(ctx, id);
-  return settlement(ctx.db, [conn.id], month);
+  return settlement(ctx, [conn.id], month);
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { DB } from '../../db/client';
+import type { Ctx } from '../../lib/context';
 import { inventoryItems } from '../../db/schema/inventory';
 import { locations } from '../../db/schema/locations';
 import { customers } from '../../db/schema/accounts';
@@ -40,10 +40,18 @@ export interface Product {
   addons: { addonId: string; name: string; price: number; priceType: string }[];
 }
 
-/** Parses stored item data; a legacy bare hourly number becomes `{basePrice}`. Null when the data is unusable. */
+const models = new Map<string, { key: string; model: InventoryModel | null }>();
+
+/** Parses stored item data; a legacy bare hourly number becomes `{basePrice}`. Null when the data is unusable. Cached per item version. */
 export function modelOf(item: ItemRow): InventoryModel | null {
+  const key = `${item.version}|${item.updatedAt}|${item.name}|${item.locationId}|${item.kind}`;
+  const hit = models.get(item.id);
+  if (hit?.key === key) return hit.model;
   const parsed = InventoryData.safeParse({ name: item.name, locationId: item.locationId, type: item.kind, ...(item.data ?? {}) });
-  return parsed.success ? parsed.data : null;
+  const model = parsed.success ? parsed.data : null;
+  if (models.size > 2000) models.clear();
+  models.set(item.id, { key, model });
+  return model;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -95,8 +103,8 @@ export function toProduct(
 }
 
 /** The items a connection offers (its offer set), not deleted and public. */
-export async function offeredItems(db: DB, conn: ConnectionRow): Promise<ItemRow[]> {
-  const rows = await db
+export async function offeredItems(ctx: Ctx, conn: ConnectionRow): Promise<ItemRow[]> {
+  const rows = await ctx.db
     .select()
     .from(inventoryItems)
     .where(and(eq(inventoryItems.customerId, conn.customerId), isNull(inventoryItems.deletedAt), eq(inventoryItems.isPublic, true)))
@@ -106,7 +114,8 @@ export async function offeredItems(db: DB, conn: ConnectionRow): Promise<ItemRow
 }
 
 /** Catalog of the active connections. */
-export async function catalog(db: DB, conns: ConnectionRow[]): Promise<Product[]> {
+export async function catalog(ctx: Ctx, conns: ConnectionRow[]): Promise<Product[]> {
+  const db = ctx.db;
   const active = conns.filter((c) => c.status === 'active');
   if (!active.length) return [];
   const ids = [...new Set(active.map((c) => c.customerId))];
@@ -118,7 +127,7 @@ export async function catalog(db: DB, conns: ConnectionRow[]): Promise<Product[]
   for (const conn of active) {
     const merchant = merchants.find((m) => m.id === conn.customerId);
     if (!merchant) continue;
-    for (const item of await offeredItems(db, conn)) {
+    for (const item of await offeredItems(ctx, conn)) {
       const m = modelOf(item);
       if (m)
         out.push(
@@ -137,15 +146,20 @@ export async function catalog(db: DB, conns: ConnectionRow[]): Promise<Product[]
 
 /** Finds a product offered to the key; null when it is not offered (indistinguishable from non-existent). */
 export async function findOffered(
-  db: DB,
+  ctx: Ctx,
   conns: ConnectionRow[],
   productId: string,
 ): Promise<{ item: ItemRow; model: InventoryModel; conn: ConnectionRow } | null> {
-  const item = await db
+  const item = await ctx.db
     .select()
     .from(inventoryItems)
     .where(and(eq(inventoryItems.id, productId), isNull(inventoryItems.deletedAt)))
     .get();
+  return offeredOf(conns, item);
+}
+
+/** The product when `item` is offered to a key selling through `conns` (public, in the offer set, with usable settings); null otherwise. */
+export function offeredOf(conns: ConnectionRow[], item: ItemRow | undefined): { item: ItemRow; model: InventoryModel; conn: ConnectionRow } | null {
   if (!item || !item.isPublic) return null;
   const conn = conns.find((c) => c.customerId === item.customerId);
   if (!conn) return null;

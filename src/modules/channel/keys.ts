@@ -1,6 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne, type SQL } from 'drizzle-orm';
 import { channelFail } from './errors';
 import type { DB } from '../../db/client';
+import type { Ctx } from '../../lib/context';
 import { channelConnections, channelKeys, channels } from '../../db/schema/channel';
 import { customers } from '../../db/schema/accounts';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
@@ -44,10 +45,18 @@ export interface ChannelPrincipal {
   scope: string;
 }
 
-export async function resolveChannelKey(db: DB, secret: string): Promise<ChannelPrincipal> {
-  const invalid = () => channelFail('invalid_api_key', 'The key does not exist or was rotated; contact the operator, do not retry');
-  if (!/^rtc_(live|test)_[A-Za-z0-9_]{16,120}$/.test(secret)) throw invalid();
-  const hash = await sha256Hex(secret);
+const invalidKey = () => channelFail('invalid_api_key', 'The key does not exist or was rotated; contact the operator, do not retry');
+
+/** 401 `invalid_api_key` for a string that cannot be a channel key (checked before any lookup). */
+export function checkChannelKeyFormat(secret: string): void {
+  if (!/^rtc_(live|test)_[A-Za-z0-9_]{16,120}$/.test(secret)) throw invalidKey();
+}
+
+/** The key holder of a channel key (`hash`: its SHA-256, when the caller computed it already). One read. */
+export async function resolveChannelKey(db: DB, secret: string, hash?: string): Promise<ChannelPrincipal> {
+  const invalid = invalidKey;
+  checkChannelKeyFormat(secret);
+  hash ??= await sha256Hex(secret);
   // One read: the key with its channel or connection.
   const row = await db
     .select({ key: channelKeys, channel: channels, connection: channelConnections })
@@ -68,15 +77,16 @@ export async function resolveChannelKey(db: DB, secret: string): Promise<Channel
   return { keyId: key.id, mode: key.mode, kind: 'single', channel: null, connection, scope: `${connection.id}:${key.mode}` };
 }
 
-export async function sandboxCustomerId(db: DB): Promise<string> {
-  const row = await db.select({ id: customers.id }).from(customers).where(eq(customers.isSandbox, true)).orderBy(customers.createdAt).get();
+export async function sandboxCustomerId(ctx: Ctx): Promise<string> {
+  const row = await ctx.db.select({ id: customers.id }).from(customers).where(eq(customers.isSandbox, true)).orderBy(customers.createdAt).get();
   if (!row) throw channelFail('service_unavailable', 'The sandbox operator is not seeded');
   return row.id;
 }
 
 /** The sandbox connection of a key holder (created on first use): test keys sell the sandbox operator. */
-export async function sandboxConnection(db: DB, p: ChannelPrincipal): Promise<ConnectionRow> {
-  const customerId = await sandboxCustomerId(db);
+export async function sandboxConnection(ctx: Ctx, p: ChannelPrincipal): Promise<ConnectionRow> {
+  const db = ctx.db;
+  const customerId = await sandboxCustomerId(ctx);
   const where =
     p.kind === 'platform'
       ? and(eq(channelConnections.sandbox, true), eq(channelConnections.channelId, p.channel!.id), eq(channelConnections.customerId, customerId))
@@ -105,13 +115,44 @@ export async function sandboxConnection(db: DB, p: ChannelPrincipal): Promise<Co
 }
 
 /** The operators a key sells, as their connections (active or paused; callers filter). */
-export async function merchantConnections(db: DB, p: ChannelPrincipal): Promise<ConnectionRow[]> {
-  if (p.mode === 'test') return [await sandboxConnection(db, p)];
+export async function merchantConnections(ctx: Ctx, p: ChannelPrincipal): Promise<ConnectionRow[]> {
+  if (p.mode === 'test') return [await sandboxConnection(ctx, p)];
   if (p.kind === 'single') return [p.connection!];
-  return db
+  return ctx.db
     .select()
     .from(channelConnections)
     .where(and(eq(channelConnections.channelId, p.channel!.id), eq(channelConnections.sandbox, false), eq(channelConnections.kind, 'platform')))
     .all()
     .then((rows) => rows.filter((r) => r.status !== 'removed'));
 }
+
+/**
+ * The operators a key sells, for a caller's batch: the statement reading their connections (null
+ * when the key's own connection is all there is) and their operator ids as a subquery, so the
+ * products, locations and allocations of those operators are read in the same round trip. A test
+ * key sells the sandbox operator through its sandbox connection (made on first use, see
+ * `sandboxConnection`: until then the statement finds none).
+ */
+export function sellerStatements(ctx: Ctx, p: ChannelPrincipal): { connections: ReturnType<typeof connectionsWhere> | null; customerIds: string[] | SQL } {
+  const db = ctx.db;
+  if (p.mode === 'test') {
+    const sandboxCustomer = db.select({ id: customers.id }).from(customers).where(eq(customers.isSandbox, true)).orderBy(customers.createdAt).limit(1);
+    const where = and(
+      eq(channelConnections.sandbox, true),
+      p.kind === 'platform' ? eq(channelConnections.channelId, p.channel!.id) : eq(channelConnections.parentConnectionId, p.connection!.id),
+      eq(channelConnections.customerId, sandboxCustomer),
+    )!;
+    return { connections: connectionsWhere(db, where), customerIds: customerIdsWhere(db, where) };
+  }
+  if (p.kind === 'single') return { connections: null, customerIds: [p.connection!.customerId] };
+  const where = and(
+    eq(channelConnections.channelId, p.channel!.id),
+    eq(channelConnections.sandbox, false),
+    eq(channelConnections.kind, 'platform'),
+    ne(channelConnections.status, 'removed'),
+  )!;
+  return { connections: connectionsWhere(db, where), customerIds: customerIdsWhere(db, where) };
+}
+
+const connectionsWhere = (db: DB, where: SQL) => db.select().from(channelConnections).where(where);
+const customerIdsWhere = (db: DB, where: SQL) => db.select({ c: channelConnections.customerId }).from(channelConnections).where(where).getSQL();

@@ -6,8 +6,10 @@ import { resolvePartnerToken } from '../partners/service';
 import { getDb } from '../../db/client';
 import { channels } from '../../db/schema/channel';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
-import { enforceRateLimit } from '../../middleware/rate-limit';
-import { resolveChannelKey, type ChannelPrincipal, type ChannelRow } from './keys';
+import { markAuthenticated } from '../../lib/round-trips';
+import { applyRateLimit, lookupAndCount } from '../../middleware/rate-limit';
+import type { RateCount } from '../../../durable-objects/rate-limiter-protocol';
+import { checkChannelKeyFormat, resolveChannelKey, type ChannelPrincipal, type ChannelRow } from './keys';
 
 export const CHANNEL_RATE_LIMIT = 300;
 
@@ -19,16 +21,21 @@ export const portalOf = (c: { get: (k: 'channel') => unknown }) => c.get('channe
 /**
  * Channel keys: `Authorization: Bearer rtc_...` or `X-Channel-Key: rtc_...`. Missing → 401
  * `missing_api_key`; unknown or rotated → 401 `invalid_api_key`; paused → 403 `connection_paused`.
- * 300 requests per minute per key holder with X-RateLimit-* on every answer.
+ * 300 requests per minute per key (a key holder has one active key per mode: rotation revokes the
+ * old one) with X-RateLimit-* on every answer. One round trip: the key is read in parallel with its
+ * rate count (bucketed by the key's hash), and never cached, so a rotated key stops at once.
  */
 export const channelAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const authz = c.req.header('authorization');
   const bearer = authz ? /^Bearer\s+(.+)$/i.exec(authz.trim())?.[1] : undefined;
   const key = (bearer ?? c.req.header('x-channel-key') ?? '').trim();
   if (!key) throw channelFail('missing_api_key', 'Send your channel key as "Authorization: Bearer rtc_..." or "X-Channel-Key: rtc_..."');
-  const principal = await resolveChannelKey(getDb(c.env.DB), key);
+  checkChannelKeyFormat(key);
+  const hash = await sha256Hex(key);
+  const [principal, count] = await lookupAndCount(c, `chan:${hash}`, resolveChannelKey(getDb(c.env.DB), key, hash));
   c.set('channel', principal);
-  const headers = await enforceRateLimit(c, `chan:${principal.scope}`, CHANNEL_RATE_LIMIT);
+  markAuthenticated(c.env);
+  const headers = applyRateLimit(count, CHANNEL_RATE_LIMIT);
   await next();
   for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
 };
@@ -55,16 +62,19 @@ export const portalAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const partnerToken = authz ? /^Bearer\s+(bpt_[A-Za-z0-9]{40})$/i.exec(authz.trim())?.[1] : undefined;
   const token = authz ? /^Bearer\s+(rtp_[A-Za-z0-9]{16,120})$/i.exec(authz.trim())?.[1] : undefined;
   if (!token && !partnerToken) throw channelFail('missing_api_key', 'Send the partner-portal token as "Authorization: Bearer rtp_..." (or your partner token)');
+  // The token's rate count (bucketed by the token's hash) runs in parallel with its lookup.
+  const hash = await sha256Hex((partnerToken ?? token)!);
   let channel: ChannelRow | undefined;
-  if (partnerToken) channel = await partnerChannel(c, partnerToken);
+  let count: RateCount;
+  if (partnerToken) [channel, count] = await lookupAndCount(c, `portal:${hash}`, partnerChannel(c, partnerToken));
   else {
-    const hash = await sha256Hex(token!);
-    const row = await getDb(c.env.DB).select().from(channels).where(eq(channels.portalTokenHash, hash)).get();
+    const [row, counted] = await lookupAndCount(c, `portal:${hash}`, getDb(c.env.DB).select().from(channels).where(eq(channels.portalTokenHash, hash)).get());
     if (!row || !timingSafeEqual(row.portalTokenHash, hash)) throw channelFail('invalid_api_key', 'Unknown partner-portal token');
-    channel = row;
+    [channel, count] = [row, counted];
   }
   c.set('channel', channel);
-  const headers = await enforceRateLimit(c, `portal:${channel.id}`, CHANNEL_RATE_LIMIT);
+  markAuthenticated(c.env);
+  const headers = applyRateLimit(count, CHANNEL_RATE_LIMIT);
   await next();
   for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
 };

@@ -3,7 +3,6 @@ import { defineModule } from '../../lib/module';
 import router from './index';
 import { channelErrors } from './errors';
 import { purgeExpiredKeys } from './idempotency';
-import { getDb } from '../../db/client';
 
 /** The shared codes a reseller meets besides the channel's own. */
 const SHARED = ['not_found', 'validation_failed', 'unavailable', 'not_cancellable', 'idempotency_key_reuse', 'rate_limited', 'service_unavailable'] as const;
@@ -14,7 +13,7 @@ export default defineModule({
   name: 'channel',
   router,
   errors: channelErrors.table,
-  jobs: [{ name: 'channel.idempotency_purge', cron: '0 3 * * *', run: (ctx, now) => purgeExpiredKeys(getDb(ctx.env.DB), now.getTime()) }],
+  jobs: [{ name: 'channel.idempotency_purge', cron: '0 3 * * *', run: (ctx, now) => purgeExpiredKeys(ctx, now.getTime()) }],
   tags: [
     {
       name: 'Channel API',
@@ -25,7 +24,8 @@ ${errorTable}`,
     },
     {
       name: 'Channel partner portal',
-      description: `Reseller-side portal: register a channel, rotate the platform key, pause, settlement, webhook subscription. Authenticate with the portal token (\`rtp_...\`).`,
+      description: `Reseller-side portal: register a channel, rotate the platform key, pause, settlement, webhook subscription.
+Authenticate with the portal token (\`rtp_...\`) or the partner token (\`bpt_...\`) of the account that owns the channel.`,
     },
   ],
 });

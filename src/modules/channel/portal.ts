@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import type { DB, Stmt } from '../../db/client';
+import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
@@ -29,7 +29,8 @@ export function channelOut(c: ChannelRow) {
   };
 }
 
-export async function merchantsOf(db: DB, channelId: string) {
+export async function merchantsOf(ctx: Ctx, channelId: string) {
+  const db = ctx.db;
   const conns = await db
     .select()
     .from(channelConnections)
@@ -104,8 +105,7 @@ export async function register(ctx: Ctx, input: { name: string; slug: string; co
 }
 
 export async function getChannel(ctx: Ctx, channel: ChannelRow) {
-  const db = ctx.db;
-  return { ...channelOut(channel), merchants: await merchantsOf(db, channel.id) };
+  return { ...channelOut(channel), merchants: await merchantsOf(ctx, channel.id) };
 }
 
 export async function rotatePlatformKey(ctx: Ctx, channel: ChannelRow, mode: KeyMode) {
@@ -147,7 +147,7 @@ export async function channelSettlement(ctx: Ctx, channel: ChannelRow, month: st
     .where(and(eq(channelConnections.channelId, channel.id), eq(channelConnections.sandbox, false)))
     .all();
   return settlement(
-    db,
+    ctx,
     conns.map((c) => c.id),
     month,
   );
@@ -157,7 +157,8 @@ export async function channelSettlement(ctx: Ctx, channel: ChannelRow, month: st
  * Keeps one webhook endpoint per connected operator for the reseller's URL (owner `channel`),
  * so the normal delivery machinery (signatures, retries, replay) serves resellers too.
  */
-export async function syncChannelEndpoints(db: DB, channelId: string): Promise<void> {
+export async function syncChannelEndpoints(ctx: Ctx, channelId: string): Promise<void> {
+  const db = ctx.db;
   const channel = await db.select().from(channels).where(eq(channels.id, channelId)).get();
   if (!channel) return;
   const conns = await db
@@ -210,13 +211,13 @@ export async function setWebhook(ctx: Ctx, channel: ChannelRow, input: { url: st
   const secret = `whsec_${randomString(40)}`;
   const events = input.events?.length ? [...new Set(input.events)] : [...RESELLER_EVENTS];
   await ctx.db.update(channels).set({ webhookUrl: input.url, webhookEvents: events, webhookSecret: secret }).where(eq(channels.id, channel.id));
-  await syncChannelEndpoints(ctx.db, channel.id);
+  await syncChannelEndpoints(ctx, channel.id);
   return { url: input.url, events, secret };
 }
 
 export async function removeWebhook(ctx: Ctx, channel: ChannelRow) {
   const db = ctx.db;
   await db.update(channels).set({ webhookUrl: null, webhookEvents: null, webhookSecret: null }).where(eq(channels.id, channel.id));
-  await syncChannelEndpoints(db, channel.id);
+  await syncChannelEndpoints(ctx, channel.id);
   return { removed: true };
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, like, ne } from 'drizzle-orm';
-import type { DB } from '../../db/client';
+import type { Ctx } from '../../lib/context';
 import { bookings } from '../../db/schema/bookings';
 import { customers } from '../../db/schema/accounts';
 import { toDollars } from '../../lib/money';
@@ -10,7 +10,8 @@ import { toDollars } from '../../lib/money';
  * commissionRate x the pre-tax amount (the operator remits the tax); owed = gross - commission.
  * Operators and resellers read exactly this function, so both sides see the same figures.
  */
-export async function settlement(db: DB, connectionIds: string[], month: string) {
+export async function settlement(ctx: Ctx, connectionIds: string[], month: string) {
+  const db = ctx.db;
   if (!connectionIds.length) return { month, currency: 'usd', operators: [], totals: { bookings: 0, grossSales: 0, commission: 0, amountOwed: 0 } };
   const rows = await db
     .select({

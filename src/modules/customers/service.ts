@@ -198,3 +198,16 @@ export async function reactivateSubscription(ctx: Ctx) {
   await commit(ctx, [], { audit: { action: 'subscription.reactivate', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id } } });
   return subscriptionOut(updated);
 }
+
+/**
+ * An operator account by id for public (renter-facing) reads: names, integrations and settings only
+ * (callers answer what is meant to be public of them); null when unknown.
+ */
+export async function getPublicCustomer(ctx: Ctx, customerId: string) {
+  const row = await ctx.db
+    .select({ id: customers.id, name: customers.name, businessName: customers.businessName, integrations: customers.integrations, settings: customers.settings })
+    .from(customers)
+    .where(eq(customers.id, customerId))
+    .get();
+  return row ?? null;
+}

@@ -8,8 +8,7 @@
  * instants with offset. The drydock id is answered as `rentalId` (the spec's name).
  */
 import { and, asc, eq } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
-import { requirePermission, tenantOf } from '../../lib/context';
+import { type Ctx, requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -17,8 +16,7 @@ import { addDays, localDate, wallTimeToUtc } from '../../lib/time';
 import { isCalendarDate } from '../inventory/types';
 import { allocations } from '../../db/schema/inventory';
 import { drydocks } from '../../db/schema/bookings';
-import { loadItemContext, type ItemContext } from '../availability/service';
-import { backstopConflict, isAllocationConflict, release, reserve } from '../availability/service';
+import { backstopConflict, isAllocationConflict, loadItemContext, release, releaseLater, reserve, type ItemContext } from '../availability/service';
 
 type DrydockRow = typeof drydocks.$inferSelect;
 
@@ -88,7 +86,8 @@ export async function createDrydock(ctx: Ctx, input: { boatId: string; startDate
   const p = periodOf(item, input.startDate, input.endDate);
   const assetIds = checkAssets(item, input.assetIds, 'assetIds');
   const id = newId('dd');
-  const res = await reserve(ctx.env, { customerId, itemId: item.row.id, line: { kind: 'drydock', sourceId: id, start: p.start, end: p.end, assetIds } });
+  const res = await reserve(ctx, { customerId, itemId: item.row.id, line: { kind: 'drydock', sourceId: id, start: p.start, end: p.end, assetIds } });
+  let written = false;
   try {
     const nowIso = new Date().toISOString();
     const row: DrydockRow = {
@@ -112,12 +111,15 @@ export async function createDrydock(ctx: Ctx, input: { boatId: string; startDate
         details: { boatId: item.row.id, assetIds: row.assetIds, startDate: row.startDate, endDate: row.endDate },
       },
     });
+    written = true;
     return drydockOut(row);
   } catch (err) {
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
   } finally {
-    await release(ctx.env, res);
+    // Written: the release is housekeeping after the response; not written: before answering.
+    if (written) releaseLater(ctx, [res]);
+    else await release(ctx, res);
   }
 }
 
@@ -141,11 +143,12 @@ export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDa
   const item = await loadItemContext(ctx.db, row.itemId, row.customerId);
   const p = periodOf(item, input.startDate, input.endDate);
   const assetIds = input.assetId ? checkAssets(item, [input.assetId], 'assetId') : (row.assetIds ?? []).length ? row.assetIds : null;
-  const res = await reserve(ctx.env, {
+  const res = await reserve(ctx, {
     customerId: row.customerId,
     itemId: row.itemId,
     line: { kind: 'drydock', sourceId: row.id, start: p.start, end: p.end, assetIds, excludeSourceIds: [row.id] },
   });
+  let written = false;
   try {
     const nowIso = new Date().toISOString();
     const patch = {
@@ -179,12 +182,15 @@ export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDa
         },
       },
     );
+    written = true;
     return drydockOut({ ...row, ...patch });
   } catch (err) {
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
   } finally {
-    await release(ctx.env, res);
+    // Written: the release is housekeeping after the response; not written: before answering.
+    if (written) releaseLater(ctx, [res]);
+    else await release(ctx, res);
   }
 }
 

@@ -2,8 +2,9 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../lib/context';
 import { ctxOf } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
-import { enforceRateLimit } from '../../middleware/rate-limit';
-import { checkAccessToken, principalOfGrant } from '../oauth/service';
+import { markAuthenticated } from '../../lib/round-trips';
+import { applyRateLimit, countRequest } from '../../middleware/rate-limit';
+import { authenticateAccessToken } from '../oauth/service';
 import { GATEWAY_ALIASES } from './routes-table';
 import { denyText, isDeny, matchRoute } from './match';
 import { gatewayFail } from './errors';
@@ -24,23 +25,26 @@ const unauthenticated = (message: string, error?: string) =>
  * the gateway table (unknown 404, denied 403 `route_not_exposed`), its scope checked (403
  * `insufficient_scope` naming `requiredScope`), and the request served by the same route as the
  * core API, acting as the operator user who authorized the app.
+ *
+ * Round trips: the token check (grant object) and the principal read (D1) are one; the
+ * installation's rate count is known only then. A read (GET, HEAD) runs in parallel with its
+ * count and is answered only when the count allows it (over the limit: 429, the read's answer is
+ * dropped), so an authenticated read of one record is 2 round trips; any other method is counted
+ * before it runs.
  */
 export async function handleGateway(c: Context<AppEnv>): Promise<Response> {
   const authz = c.req.header('authorization');
   const token = authz ? /^Bearer\s+(\S+)$/i.exec(authz.trim())?.[1] : undefined;
   if (!token) throw unauthenticated('Send the access token of the installation as "Authorization: Bearer bat_..."');
-  const ctx = ctxOf(c);
-  const info = await checkAccessToken(ctx, token);
-  if (!info) throw unauthenticated('The access token is invalid, expired or revoked', 'invalid_token');
-  // The installation is known from the grant: count the call while its principal is read.
-  const [who, counted] = await Promise.allSettled([principalOfGrant(ctx, info), enforceRateLimit(c, `inst:${info.installationId}`, GATEWAY_RATE_LIMIT)]);
-  if (who.status === 'rejected') throw who.reason;
-  const principal = who.value;
+  const principal = await authenticateAccessToken(ctxOf(c), token);
   if (!principal?.app) throw unauthenticated('The access token is invalid, expired or revoked', 'invalid_token');
-  if (counted.status === 'rejected') throw counted.reason;
-  const rate = counted.value;
   c.set('principal', principal);
-  const fail = (err: ApiError) => {
+  markAuthenticated(c.env);
+  const counting = countRequest(c, `inst:${principal.app.installationId}`);
+  // Settles the count (429 `rate_limited` over the limit) and answers its headers.
+  const counted = async () => applyRateLimit(await counting, GATEWAY_RATE_LIMIT);
+  const fail = async (err: ApiError) => {
+    const rate = await counted();
     Object.assign(err, { headers: { ...rate, ...(err.headers ?? {}) } });
     return err;
   };
@@ -51,13 +55,13 @@ export async function handleGateway(c: Context<AppEnv>): Promise<Response> {
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   path = GATEWAY_ALIASES[`${method === 'HEAD' ? 'GET' : method} ${path}`] ?? path;
   const match = matchRoute(method, path);
-  if (!match) throw fail(new ApiError('route_not_found', `No route for ${method} ${url.pathname} in the partner gateway`));
+  if (!match) throw await fail(new ApiError('route_not_found', `No route for ${method} ${url.pathname} in the partner gateway`));
   if (isDeny(match.rule)) {
-    throw fail(gatewayFail('route_not_exposed', `${method} ${path} is not available through the partner gateway (${denyText(match.rule.deny)})`));
+    throw await fail(gatewayFail('route_not_exposed', `${method} ${path} is not available through the partner gateway (${denyText(match.rule.deny)})`));
   }
   const scope = match.rule;
   if (!principal.app.scopes.includes(scope)) {
-    throw fail(
+    throw await fail(
       new ApiError('insufficient_scope', `This call needs the ${scope} scope`, {
         extra: { requiredScope: scope },
         headers: { 'WWW-Authenticate': `Bearer realm="berth", error="insufficient_scope", scope="${scope}"` },
@@ -69,9 +73,22 @@ export async function handleGateway(c: Context<AppEnv>): Promise<Response> {
   const headers = new Headers(c.req.raw.headers);
   for (const h of DROPPED) headers.delete(h);
   headers.set('x-request-id', c.get('requestId'));
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  const inner = new Request(url.toString(), { method, headers, body: hasBody ? c.req.raw.body : undefined, redirect: 'manual' });
-  const res = await c.get('dispatch')(inner, principal);
+  const read = method === 'GET' || method === 'HEAD';
+  const inner = new Request(url.toString(), { method, headers, body: read ? undefined : c.req.raw.body, redirect: 'manual' });
+  let rate: Record<string, string>;
+  let res: Response;
+  if (read) {
+    const [allowed, served] = await Promise.allSettled([counted(), c.get('dispatch')(inner, principal)]);
+    if (allowed.status === 'rejected') {
+      if (served.status === 'fulfilled') await served.value.body?.cancel();
+      throw allowed.reason;
+    }
+    if (served.status === 'rejected') throw served.reason;
+    [rate, res] = [allowed.value, served.value];
+  } else {
+    rate = await counted();
+    res = await c.get('dispatch')(inner, principal);
+  }
   const out = new Response(res.body, res);
   for (const [k, v] of Object.entries(rate)) out.headers.set(k, v);
   out.headers.set('X-Gateway-Scope', scope);

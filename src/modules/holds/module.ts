@@ -5,5 +5,5 @@ import { expireHolds } from './service';
 export default defineModule({
   name: 'holds',
   router,
-  jobs: [{ name: 'holds.expire', cron: '*/5 * * * *', run: (ctx, now) => expireHolds(ctx.env, now) }],
+  jobs: [{ name: 'holds.expire', cron: '*/5 * * * *', run: (ctx, now) => expireHolds(ctx, now) }],
 });

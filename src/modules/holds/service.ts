@@ -7,17 +7,15 @@
  * once, sweep or not). Taken inside the item's lock like every sale.
  */
 import { and, eq, gt, lte } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
+import { callerCtx, type Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Env } from '../../env';
-import { getDb } from '../../db/client';
 import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { customers } from '../../db/schema/accounts';
-import { loadItemContext } from '../availability/service';
-import { backstopConflict, isAllocationConflict, release, reserve } from '../availability/service';
+import { backstopConflict, isAllocationConflict, loadItemContext, release, releaseLater, reserve } from '../availability/service';
 
 export const HOLD_TTL_MS = 2 * 86_400_000;
 
@@ -76,11 +74,12 @@ export async function holdAsset(ctx: Ctx, input: { customerId: string; email: st
   }
   const id = newId('hold');
   const expiresAt = now + HOLD_TTL_MS;
-  const res = await reserve(ctx.env, {
+  const res = await reserve(ctx, {
     customerId: input.customerId,
     itemId: item.row.id,
     line: { kind: 'hold', sourceId: id, start: now, end: expiresAt, expiresAt },
   });
+  let written = false;
   try {
     const nowIso = new Date(now).toISOString();
     const row: HoldRow = {
@@ -103,18 +102,21 @@ export async function holdAsset(ctx: Ctx, input: { customerId: string; email: st
         details: { inventoryId: item.row.id, email, expiresAt: row.expiresAt },
       },
     });
+    written = true;
     return { hold: holdOut(row, res.allocations), created: true };
   } catch (err) {
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
   } finally {
-    await release(ctx.env, res);
+    // Written: the release is housekeeping after the response; not written: before answering.
+    if (written) releaseLater(ctx, [res]);
+    else await release(ctx, res);
   }
 }
 
-/** Cron: marks holds past their expiry and deactivates their allocations. */
-export async function expireHolds(env: Env, now = new Date()): Promise<{ expired: number }> {
-  const db = getDb(env.DB);
+/** Cron: marks holds past their expiry and deactivates their allocations. Takes a context (or a bare env). */
+export async function expireHolds(from: Ctx | Env, now = new Date()): Promise<{ expired: number }> {
+  const db = callerCtx(from).db;
   const [h] = await db.batch([
     db
       .update(holds)

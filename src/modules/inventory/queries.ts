@@ -126,3 +126,13 @@ export async function listInventory(ctx: Ctx, q: { customer_id: string; location
   const data = rows.map((r) => itemOut(r, locById.get(r.locationId), assetsByItem.get(r.id) ?? []));
   return { data, total: data.length };
 }
+
+/** The public items of an operator (not deleted, `isPublic`), in display order: the booking widget's catalog and its concierge. */
+export async function listPublicItems(ctx: Ctx, customerId: string): Promise<ItemRow[]> {
+  return ctx.db
+    .select()
+    .from(inventoryItems)
+    .where(and(eq(inventoryItems.customerId, customerId), isNull(inventoryItems.deletedAt), eq(inventoryItems.isPublic, true)))
+    .orderBy(asc(inventoryItems.displayOrder), asc(inventoryItems.createdAt))
+    .all();
+}

@@ -5,7 +5,7 @@
 // reorder.ts and delete.ts, pricing-data.ts (/inventory-pricing), photos.ts and media.ts (photos,
 // videos, public media) and asset-map.ts (asset map).
 
-export { getAssetsInTenant, getInventoryItem, getItemInTenant, listAssetsOfLocation, listInventory } from './queries';
+export { getAssetsInTenant, getInventoryItem, getItemInTenant, listAssetsOfLocation, listInventory, listPublicItems } from './queries';
 export { itemOut, pricingView, readData, type AssetRow, type ItemRow } from './views';
 export { checkRules } from './rules';
 export { setupInventory, type SetupInput, type SetupOptions } from './setup';

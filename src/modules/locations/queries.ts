@@ -17,6 +17,23 @@ export async function getLocationInTenant(ctx: Ctx, locationId: string): Promise
   return row;
 }
 
+/** A location by id whatever its operator, for public (renter-facing) reads; 404 when unknown or scheduled for deletion. */
+export async function getPublicLocation(ctx: Ctx, locationId: string): Promise<LocationRow> {
+  const row = await ctx.db.select().from(locations).where(eq(locations.id, locationId)).get();
+  if (!row || row.status !== 'active') throw notFound('Location');
+  return row;
+}
+
+/** The active locations of an operator, for public (renter-facing) reads. */
+export async function listPublicLocations(ctx: Ctx, customerId: string): Promise<LocationRow[]> {
+  return ctx.db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.customerId, customerId), eq(locations.status, 'active')))
+    .orderBy(locations.createdAt)
+    .all();
+}
+
 /** Every location of the caller (including those scheduled for deletion), or the location of one inventory item. */
 export async function listLocations(ctx: Ctx, q: { inventoryId?: string }) {
   const customerId = tenantOf(ctx);

@@ -12,6 +12,7 @@ import { syncOwnedEndpoint } from '../webhooks/service';
 import { getLocationInTenant } from '../locations/service';
 import { grantIdOf, SESSION_TOKEN_TTL_S, type GrantInfo, type GrantInit } from './types';
 import { signSessionToken } from './keys';
+import { grantPrincipalRow, type GrantPrincipalRow } from './queries';
 
 export type InstallationRow = typeof appInstallations.$inferSelect;
 type GrantRow = typeof oauthGrants.$inferSelect;
@@ -415,46 +416,41 @@ export async function exchangeGrant(ctx: Ctx, inst: InstallationRow, userId: str
   return grantId;
 }
 
-/** The grant behind a live access token (its object knows it: unknown, expired and revoked tokens answer null). */
-export async function checkAccessToken(ctx: Ctx, token: string): Promise<GrantInfo | null> {
+/**
+ * The principal of a live access token: its grant object must know the token (unknown, expired
+ * and revoked tokens are refused there, so an uninstall or a revocation stops every token at
+ * once), its installation must be active, its app not deleted, and its user still a user of that
+ * operator. It acts as that user, within the token's scopes (the gateway checks them per route).
+ * One round trip: the token check in the grant object and the read of who the grant acts for
+ * (keyed by the grant id the token carries) run in parallel; nothing is cached.
+ */
+export async function authenticateAccessToken(ctx: Ctx, token: string): Promise<Principal | null> {
   const parsed = grantIdOf(token);
   if (!parsed || parsed.kind !== 'bat') return null;
-  return grantStub(ctx, parsed.grantId).check(await sha256Hex(token));
+  const hash = await sha256Hex(token);
+  const [info, row] = await Promise.all([grantStub(ctx, parsed.grantId).check(hash), grantPrincipalRow(ctx, parsed.grantId)]);
+  return info && row ? principalOfGrant(info, row) : null;
 }
 
-/**
- * The principal of a live access token: its installation must be active, its app not deleted,
- * and its user still a user of that operator. It acts as that user, within the token's scopes (the gateway checks
- * them per route).
- */
-export async function principalOfGrant(ctx: Ctx, info: GrantInfo): Promise<Principal | null> {
-  const [inst, who, app] = await Promise.all([
-    findInstallation(ctx, info.installationId),
-    findUserWithCustomer(ctx, { id: info.userId }),
-    findApp(ctx, info.appId),
-  ]);
-  if (!inst || inst.status !== 'active' || !who || who.user.customerId !== inst.customerId) return null;
+/** The principal of a checked grant and the rows it acts for; null when the installation, the user or the app no longer allows it. */
+export function principalOfGrant(info: GrantInfo, row: GrantPrincipalRow): Principal | null {
+  const { installation: inst, user, customer, app } = row;
+  if (inst.id !== info.installationId || user.id !== info.userId || inst.status !== 'active' || user.customerId !== inst.customerId) return null;
   // A deleted app (or a live install of an app never approved) stops even if its uninstall hook did not run.
-  if (!app || !effectiveManifest(app, inst.sandbox)) return null;
+  if (!app || app.id !== info.appId || !effectiveManifest(app, inst.sandbox)) return null;
   return {
     kind: 'app',
     credentialId: `inst:${inst.id}`,
-    userId: who.user.id,
+    userId: user.id,
     customerId: inst.customerId,
-    role: who.user.role,
-    permissions: who.user.permissions ?? [],
-    plan: who.customer.plan,
+    role: user.role,
+    permissions: user.permissions ?? [],
+    plan: customer.plan,
     subject: info.grantId,
-    email: who.user.email,
-    name: who.user.name,
+    email: user.email,
+    name: user.name,
     app: { appId: inst.appId, installationId: inst.id, scopes: info.scopes, sandbox: inst.sandbox },
   };
-}
-
-/** Both steps: the principal of an access token, or null. */
-export async function authenticateAccessToken(ctx: Ctx, token: string): Promise<Principal | null> {
-  const info = await checkAccessToken(ctx, token);
-  return info ? principalOfGrant(ctx, info) : null;
 }
 
 export type { GrantRow };

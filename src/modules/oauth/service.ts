@@ -12,7 +12,6 @@ export { authenticateClient, revoke, token } from './token';
 export { issuerOf, jwks, signSessionToken, verifySessionToken } from './keys';
 export {
   authenticateAccessToken,
-  checkAccessToken,
   principalOfGrant,
   getInstallation,
   issueSessionToken,

@@ -3,6 +3,7 @@ import type { Ctx, Principal } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
+import { afterResponse } from '../../lib/round-trips';
 import { partnerAccounts, partnerTokens } from '../../db/schema/partners';
 import { emailStmt } from '../../adapters/messages';
 import { hashPassword, verifyPassword } from './password';
@@ -140,7 +141,9 @@ export async function resolvePartnerToken(ctx: Ctx, token: string): Promise<{ pa
   if (!row || row.token.kind === 'password_reset' || !timingSafeEqual(row.token.tokenHash, hash)) throw invalid();
   if (row.partner.status !== 'active') throw new ApiError('forbidden', 'This partner account is suspended');
   const stale = !row.token.lastUsedAt || Date.now() - Date.parse(row.token.lastUsedAt) > 5 * 60_000;
-  if (stale) ctx.waitUntil(ctx.db.update(partnerTokens).set({ lastUsedAt: new Date().toISOString() }).where(eq(partnerTokens.id, row.token.id)).run());
+  // After the response: not on the request's critical path.
+  if (stale)
+    afterResponse(ctx, () => ctx.db.update(partnerTokens).set({ lastUsedAt: new Date().toISOString() }).where(eq(partnerTokens.id, row.token.id)).run());
   return { partner: row.partner, tokenId: row.token.id };
 }
 

@@ -52,11 +52,5 @@ router.openAPIRegistry.registerComponent('securitySchemes', 'PartnerToken', {
   scheme: 'bearer',
   description: 'Partner token (`bpt_...`) from POST /partners/login, POST /partners/register or the device authorization grant (command line).',
 });
-router.openAPIRegistry.registerComponent('securitySchemes', 'PlatformKey', {
-  type: 'apiKey',
-  in: 'header',
-  name: 'x-platform-key',
-  description: "Berth platform staff key (the PLATFORM_API_KEY secret). Platform staff review partners' apps.",
-});
 
 export default router;

@@ -1,18 +1,13 @@
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
+import { requirePlatformStaff, type Ctx } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { partnerAccounts, partnerApps } from '../../db/schema/partners';
 import { appOut, manifestData, type AppRow } from './views';
 
-/** Berth's own staff: the only principal that reviews apps (and coverage offerings). */
-export function requirePlatform(ctx: Ctx): void {
-  if (ctx.principal.kind !== 'platform') throw new ApiError('forbidden', 'Only Berth platform staff may review apps');
-}
-
 const partnerOf = (p: typeof partnerAccounts.$inferSelect) => ({ partnerId: p.id, name: p.name, email: p.email, company: p.company });
 
 export async function listForReview(ctx: Ctx, q: { status: AppRow['status']; limit: number; offset: number }) {
-  requirePlatform(ctx);
+  requirePlatformStaff(ctx);
   const where = and(eq(partnerApps.status, q.status), isNull(partnerApps.deletedAt));
   const [rows, total] = await Promise.all([
     ctx.db
@@ -30,7 +25,7 @@ export async function listForReview(ctx: Ctx, q: { status: AppRow['status']; lim
 }
 
 async function appForReview(ctx: Ctx, appId: string) {
-  requirePlatform(ctx);
+  requirePlatformStaff(ctx);
   const row = await ctx.db
     .select({ app: partnerApps, partner: partnerAccounts })
     .from(partnerApps)

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Ok, route } from '../../lib/openapi';
-import { partnerAuth, platformAuth } from './middleware';
+import { platformAuth } from '../../middleware/auth';
+import { partnerAuth } from './middleware';
 import * as s from './schemas';
 import { PASSWORD_ITERATIONS } from './password';
 

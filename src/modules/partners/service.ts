@@ -1,6 +1,6 @@
 /**
  * Partner accounts, partner tokens and apps. Other modules use: `partnerAuth` (routes owned by a
- * partner), `platformAuth` + `requirePlatform` (review by platform staff), the account functions
+ * partner), the app review functions of platform staff (the route scheme is `platformAuth` in middleware/auth.ts), the account functions
  * the OAuth pages and the channel portal need, and the app lookups of the OAuth server.
  */
 export {
@@ -41,7 +41,7 @@ export {
   sendTestWebhook,
   submitApp,
 } from './apps';
-export { approveApp, getForReview, listForReview, rejectApp, requirePlatform } from './review';
-export { partnerAuth, platformAuth } from './middleware';
+export { approveApp, getForReview, listForReview, rejectApp } from './review';
+export { partnerAuth } from './middleware';
 export { appOut, manifestData, manifestOut, partnerOut, type AppRow } from './views';
 export { PASSWORD_ITERATIONS, hashPassword } from './password';

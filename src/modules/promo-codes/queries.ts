@@ -16,6 +16,21 @@ export async function findCode(ctx: Ctx, customerId: string, code: string): Prom
     .get();
 }
 
+/** The affiliate a code of the operator pays commission to, or null (unknown code or none). */
+export async function affiliateOfCode(ctx: Ctx, customerId: string, code: string): Promise<string | null> {
+  return (await findCode(ctx, customerId, code))?.affiliateId ?? null;
+}
+
+/** The operator's codes that pay commission to the affiliate (lower-cased). */
+export async function codesOfAffiliate(ctx: Ctx, customerId: string, affiliateId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ key: promoCodes.codeKey })
+    .from(promoCodes)
+    .where(and(eq(promoCodes.customerId, customerId), eq(promoCodes.affiliateId, affiliateId)))
+    .all();
+  return rows.map((r) => r.key);
+}
+
 /** A code of the operator; 404 otherwise (another operator's code included). */
 export async function getCode(ctx: Ctx, customerId: string, code: string): Promise<PromoRow> {
   const row = await findCode(ctx, customerId, code);

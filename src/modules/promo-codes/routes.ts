@@ -1,3 +1,4 @@
+import { platformAuth } from '../../middleware/auth';
 import { route } from '../../lib/openapi';
 import * as s from './schemas';
 
@@ -62,7 +63,8 @@ export const searchCodes = route({
   query: s.SearchQuery,
   ok: s.SearchResult,
   errors: [403],
-  security: [{ PlatformKey: [] }, { BearerJwt: [] }],
+  access: 'none',
+  auth: platformAuth,
   description: `For Berth's own staff (support), a role apart from operators' admins: authenticate with \`x-platform-key\` (the \`PLATFORM_API_KEY\` secret) or a bearer token whose \`roles\` claim holds \`platform_staff\`. Operators' credentials, admins included, answer 403. Answers every operator's code that matches \`promoCode\` case-insensitively (at most 100).`,
 });
 

@@ -11,7 +11,7 @@ import { giftCardEntries, promoCodes, promoUses } from '../../db/schema/promo-co
 import { promoFail } from './errors';
 import { affiliateOf, findCode, getCode } from './queries';
 import { isExpired, type PromoRow } from './views';
-import type { BookingPromo } from './types';
+import type { BookingGiftCard, BookingPromo } from './types';
 
 const GENERIC_REFUSAL = 'This code cannot be used';
 
@@ -144,6 +144,68 @@ export async function findBookingPromo(
   };
 }
 
+/**
+ * A gift card of the promo-codes table as a booking's tender (the booking widget's "promo or gift
+ * code"): null when the operator has no such code or it is a promo code, a refusal, or the card with
+ * its balance. What the card pays is spent in the booking's batch by `bookingGiftCardUse`.
+ */
+export async function findBookingGiftCard(
+  ctx: Ctx,
+  customerId: string,
+  code: string,
+  scope: { locationId: string; itemIds: string[]; now: number },
+): Promise<{ ok: true; card: BookingGiftCard } | { ok: false; reason: string } | null> {
+  const p = await findCode(ctx, customerId, code);
+  if (!p || p.kind !== 'gift_card') return null;
+  const refusal = refusalOf(p, scope);
+  if (refusal) return { ok: false, reason: ctx.principal.kind === 'anonymous' ? GENERIC_REFUSAL : refusal };
+  const commission = await commissionOf(ctx, p, 0);
+  return { ok: true, card: { promoCodeId: p.id, code: p.code, balance: p.balance, affiliateId: p.affiliateId, commissionRate: commission.rate } };
+}
+
+/**
+ * The statements that spend `amount` cents of a gift card for a booking, for the booking's own batch:
+ * one `balance - amount` whose CHECK refuses to go below zero (a racing spend aborts the booking),
+ * the use (released with the order, giving the amount back) and the card's `redeem` entry.
+ */
+export function bookingGiftCardUse(
+  ctx: Ctx,
+  card: BookingGiftCard,
+  order: { transactionId: string; rentalIds: string[]; orderAmount: number; amount: number },
+): Stmt[] {
+  const customerId = ctx.principal.customerId!;
+  const useId = newId('puse');
+  return [
+    ctx.db
+      .update(promoCodes)
+      .set({ timesUsed: sql`${promoCodes.timesUsed} + 1`, balance: sql`${promoCodes.balance} - ${order.amount}` })
+      .where(and(eq(promoCodes.id, card.promoCodeId), eq(promoCodes.customerId, customerId))),
+    ctx.db.insert(promoUses).values({
+      id: useId,
+      customerId,
+      promoCodeId: card.promoCodeId,
+      code: card.code,
+      kind: 'gift_card',
+      source: 'booking',
+      orderAmount: order.orderAmount,
+      discount: order.amount,
+      userId: ctx.principal.userId,
+      affiliateId: card.affiliateId,
+      commissionRate: card.commissionRate,
+      commission: card.commissionRate ? percentOf(order.amount, card.commissionRate) : 0,
+      transactionId: order.transactionId,
+      rentalIds: order.rentalIds,
+      openRentals: order.rentalIds.length,
+    }),
+    ctx.db
+      .insert(giftCardEntries)
+      .values({ id: newId('gce'), customerId, promoCodeId: card.promoCodeId, kind: 'redeem', amount: -order.amount, useId, reference: order.transactionId }),
+  ];
+}
+
+/** The booking batch failed because a racing spend left the gift card without enough balance. */
+export const isGiftCardOverdrawn = (err: unknown) => isCheck(err, 'promo_codes_balance_nonnegative');
+
 /** The statements that count a booking's use of a code, for the booking's own batch (the CHECK aborts it past the limit). */
 export function bookingPromoUse(
   ctx: Ctx,
@@ -198,13 +260,35 @@ export async function releaseBookingUse(ctx: Ctx, e: CapacityReleased) {
     .get();
   if (!use) return;
   const lastOpen = sql`EXISTS (SELECT 1 FROM promo_uses u WHERE u.id = ${use.id} AND u.status = 'active' AND u.open_rentals = 1)`;
+  const gift = use.kind === 'gift_card';
   await commit(
     ctx,
     [
       ctx.db
         .update(promoCodes)
-        .set({ timesUsed: sql`max(0, ${promoCodes.timesUsed} - 1)` })
+        // A gift card gets back what the order spent of it.
+        .set({ timesUsed: sql`max(0, ${promoCodes.timesUsed} - 1)`, ...(gift ? { balance: sql`${promoCodes.balance} + ${use.discount}` } : {}) })
         .where(and(eq(promoCodes.id, use.promoCodeId), eq(promoCodes.customerId, e.customerId), lastOpen)),
+      ...(gift
+        ? [
+            // The card's `release` entry, written only by the cancellation that releases the use.
+            ctx.db.insert(giftCardEntries).select(
+              ctx.db
+                .select({
+                  id: sql<string>`${newId('gce')}`.as('id'),
+                  customerId: promoUses.customerId,
+                  promoCodeId: promoUses.promoCodeId,
+                  kind: sql<'release'>`'release'`.as('kind'),
+                  amount: promoUses.discount,
+                  useId: promoUses.id,
+                  reference: promoUses.transactionId,
+                  createdAt: sql<string>`${new Date().toISOString()}`.as('created_at'),
+                })
+                .from(promoUses)
+                .where(and(eq(promoUses.id, use.id), eq(promoUses.status, 'active'), eq(promoUses.openRentals, 1))),
+            ),
+          ]
+        : []),
       ctx.db
         .update(promoUses)
         .set({

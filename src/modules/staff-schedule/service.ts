@@ -124,3 +124,23 @@ export async function deleteShift(ctx: Ctx, id: string) {
   });
   return { success: true, id };
 }
+
+/**
+ * Shift occurrences of a location's staff overlapping [from, to) (recurring shifts expanded), for
+ * public staff availability. No permission check: callers answer only availability, never the shifts.
+ */
+export async function shiftOccurrencesAt(ctx: Ctx, q: { customerId: string; locationId: string; from: Date; to: Date }) {
+  const rows = await ctx.db
+    .select()
+    .from(staffSchedules)
+    .where(and(eq(staffSchedules.customerId, q.customerId), eq(staffSchedules.locationId, q.locationId)))
+    .all();
+  const window = { from: q.from, to: q.to };
+  return rows.flatMap((r) =>
+    ((shiftOut(r, window) as { occurrences?: { startTime: string; endTime: string }[] }).occurrences ?? []).map((o) => ({
+      staffId: r.staffId,
+      start: Date.parse(o.startTime),
+      end: Date.parse(o.endTime),
+    })),
+  );
+}

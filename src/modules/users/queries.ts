@@ -63,3 +63,18 @@ export async function listAuditLogs(ctx: Ctx, userId: string, q: { limit: number
   ]);
   return { data: rows.map(auditEntryOut), total: total?.n ?? 0, limit: q.limit, offset: q.offset };
 }
+
+/**
+ * The staff of an operator who work at a location (their `locations` include it, or are empty for
+ * every location), with their skills; for public staff availability (names as shown to renters).
+ */
+export async function staffAtLocation(ctx: Ctx, q: { customerId: string; locationId: string }) {
+  const rows = await ctx.db
+    .select({ id: users.id, name: users.name, profileName: users.profileName, locations: users.locations, userSkills: users.userSkills })
+    .from(users)
+    .where(eq(users.customerId, q.customerId))
+    .all();
+  return rows
+    .filter((u) => !u.locations?.length || u.locations.includes(q.locationId))
+    .map((u) => ({ staffId: u.id, displayName: u.profileName?.trim() || u.name.trim().split(/\s+/)[0] || 'Staff', skills: u.userSkills ?? [] }));
+}

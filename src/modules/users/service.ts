@@ -16,7 +16,7 @@ import { renderDataExport } from './export-pdf';
 import { assertLocationsInTenant, currentUser, isEmailTaken, userInTenant } from './queries';
 import { userOut, type UserRow } from './views';
 
-export { isEmailTaken, listAuditLogs, listUsers } from './queries';
+export { isEmailTaken, listAuditLogs, listUsers, staffAtLocation } from './queries';
 export { userOut } from './views';
 
 /** The INSERT of an operator account's first user: its owner, an admin, signed in through the identity provider. */

@@ -1,14 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
-import { requirePermission } from '../../lib/context';
+import { type Ctx, requirePermission } from '../../lib/context';
 import { commit, type AuditEntry } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import type { Stmt } from '../../db/client';
 import { waitlistEntries } from '../../db/schema/waitlist';
 import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
-import { changes, entryOut, type EntryRow } from './entries';
-import { getEntryRow, syncOne } from './reads';
+import { entryOut } from './views';
+import type { EntryRow } from './types';
+import { changes } from './d1-results';
+import { getEntryRow } from './queries';
+import { syncOne } from './booked';
 import { cascadeSpot } from './offers';
 
 // ------------------------------------------------------------------------------------------------
@@ -48,7 +50,7 @@ export const offerStillOpen = (e: EntryRow) =>
 export async function cancelEntry(ctx: Ctx, id: string) {
   requirePermission(ctx, 'bookings');
   for (let attempt = 0; attempt < 3; attempt++) {
-    const e = await syncOne(ctx.env, await getEntryRow(ctx, id));
+    const e = await syncOne(ctx, await getEntryRow(ctx, id));
     if (e.status === 'cancelled') return { ...entryOut(e), alreadyCancelled: true };
     if (e.status !== 'waiting' && e.status !== 'offered')
       throw new ApiError('invalid_state', `The entry is ${e.status} and can no longer be cancelled`, { extra: { status: e.status } });
@@ -78,18 +80,14 @@ export async function cancelEntry(ctx: Ctx, id: string) {
     const { results } = await commit(ctx, [ctx.db.update(waitlistEntries).set(set).where(offerStillOpen(e)), ...endHold(ctx.db, e, 'released')], { audit });
     if (!changes(results[0])) continue;
     // The held spot goes to the next waiting entry.
-    await cascadeSpot(
-      ctx.env,
-      {
-        customerId: e.customerId,
-        itemId: e.inventoryId,
-        start: e.offerStart as number,
-        end: e.offerEnd as number,
-        trigger: 'offer_cancelled',
-        triggerSourceId: e.offerId,
-      },
-      { requestId: ctx.requestId, waitUntil: ctx.waitUntil },
-    );
+    await cascadeSpot(ctx, {
+      customerId: e.customerId,
+      itemId: e.inventoryId,
+      start: e.offerStart as number,
+      end: e.offerEnd as number,
+      trigger: 'offer_cancelled',
+      triggerSourceId: e.offerId,
+    });
     return { ...entryOut({ ...e, ...set }), alreadyCancelled: false };
   }
   throw new ApiError('version_conflict', 'The entry changed while it was being cancelled; retry');

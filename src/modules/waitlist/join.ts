@@ -6,11 +6,13 @@ import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
 import { waitlistEntries } from '../../db/schema/waitlist';
 import { emailStmt } from '../../adapters/messages';
-import { departuresOn, existingWallTime, openingBounds } from '../availability/service';
-import { loadItemContext, type ItemContext } from '../availability/service';
+import { departuresOn, existingWallTime, loadItemContext, openingBounds, type ItemContext } from '../availability/service';
 import { asTenant } from '../holds/service';
-import { bad, entryOut, errText, iso, activeKey, type EntryRow } from './entries';
-import { syncOne } from './reads';
+import { entryOut, iso } from './views';
+import { activeKey, type EntryRow } from './types';
+import { bad } from './errors';
+import { errText } from './d1-results';
+import { syncOne } from './booked';
 
 // ------------------------------------------------------------------------------------------------
 // Join (public)
@@ -46,7 +48,7 @@ export async function joinWaitlist(ctx: Ctx, input: JoinInput): Promise<{ entry:
   const email = input.email.trim().toLowerCase();
   const key = activeKey(ic.row.id, email, input.date, input.time);
   const existing = await findActive(ctx, customerId, key);
-  if (existing) return { entry: entryOut(await syncOne(ctx.env, existing)), created: false };
+  if (existing) return { entry: entryOut(await syncOne(ctx, existing)), created: false };
 
   const nowIso = iso(now);
   const row: EntryRow = {

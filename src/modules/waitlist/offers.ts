@@ -1,23 +1,34 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
-import { requirePermission, systemCtx } from '../../lib/context';
+import { callerCtx, requirePermission, systemCtxFor, type Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { localDate, localTime } from '../../lib/time';
 import type { Env } from '../../env';
-import { getDb } from '../../db/client';
 import type { Stmt } from '../../db/client';
 import { waitlistEntries, waitlistOffers } from '../../db/schema/waitlist';
 import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { emailStmt } from '../../adapters/messages';
-import { departureAt, departuresOn, existingWallTime, slotLengthMinutes } from '../availability/service';
-import { loadItemContext, type ItemContext } from '../availability/service';
-import { isAllocationConflict, releaseAll, reserve, type Reservation } from '../availability/service';
+import {
+  departureAt,
+  departuresOn,
+  existingWallTime,
+  isAllocationConflict,
+  loadItemContext,
+  releaseAll,
+  reserve,
+  slotLengthMinutes,
+  type ItemContext,
+  type Reservation,
+} from '../availability/service';
 import type { CapacityReleased } from '../../lib/hooks';
-import { bad, entryOut, errText, iso, bookingUrl, type EntryRow, type Trigger } from './entries';
-import { getEntryRow, syncOne } from './reads';
+import { bookingUrl, entryOut, iso } from './views';
+import type { EntryRow, Trigger } from './types';
+import { bad } from './errors';
+import { errText } from './d1-results';
+import { getEntryRow } from './queries';
+import { syncOne } from './booked';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -61,10 +72,10 @@ async function offerEntry(
   const taken: Reservation[] = [];
   try {
     for (let i = 0; i < entry.quantity; i++) {
-      taken.push(await reserve(env, { customerId: entry.customerId, itemId: ic.row.id, line: { kind: 'hold', sourceId: offerId, ...line, expiresAt } }));
+      taken.push(await reserve(wctx, { customerId: entry.customerId, itemId: ic.row.id, line: { kind: 'hold', sourceId: offerId, ...line, expiresAt } }));
     }
   } catch (err) {
-    await releaseAll(env, taken);
+    await releaseAll(wctx, taken);
     if (err instanceof ApiError && err.status === 409) return { ok: false, reason: 'unavailable', error: err };
     throw err;
   }
@@ -76,7 +87,7 @@ async function offerEntry(
     const time = localTime(spot.start, tz);
     const nowIso = iso(now);
     const expIso = iso(expiresAt);
-    const url = bookingUrl(env, ic.location, {
+    const url = bookingUrl(env.PUBLIC_BASE_URL, ic.location, {
       inventoryId: ic.row.id,
       locationId: ic.row.locationId,
       date,
@@ -175,7 +186,7 @@ async function offerEntry(
     if (/waitlist_offers\.entry_id/.test(errText(err))) return { ok: false, reason: 'lost' };
     throw err;
   } finally {
-    await releaseAll(env, taken);
+    await releaseAll(wctx, taken);
   }
 }
 
@@ -203,13 +214,11 @@ export interface FreedSpot {
  * Offers a freed spot to the oldest matching waiting entries, in order, while the lock finds room.
  * The queue is strict: when the oldest matching entry does not fit (a refusal of the lock), later
  * entries are not offered (first come, first served); operators can still offer by hand.
+ * Takes the caller's context (or, from jobs, tests and scripts, a bare env); offers are made as the system.
  */
-export async function cascadeSpot(
-  env: Env,
-  spot: FreedSpot,
-  opts: { now?: Date; requestId?: string; waitUntil?: (p: Promise<unknown>) => void } = {},
-): Promise<{ offered: string[] }> {
-  const db = getDb(env.DB);
+export async function cascadeSpot(from: Ctx | Env, spot: FreedSpot, opts: { now?: Date } = {}): Promise<{ offered: string[] }> {
+  const ctx = callerCtx(from, { customerId: spot.customerId });
+  const db = ctx.db;
   const any = await db
     .select({ id: waitlistEntries.id })
     .from(waitlistEntries)
@@ -245,7 +254,7 @@ export async function cascadeSpot(
     .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
     .limit(CASCADE_LIMIT)
     .all();
-  const sctx = systemCtx(env, { customerId: spot.customerId, requestId: opts.requestId, waitUntil: opts.waitUntil });
+  const sctx = systemCtxFor(ctx, spot.customerId);
   const now = (opts.now ?? new Date()).getTime();
   const offered: string[] = [];
   for (const e of candidates) {
@@ -260,17 +269,13 @@ export async function cascadeSpot(
 
 /** Listener of the `capacity.released` hook: a cancelled or no-show booking gave its seats/units back. */
 export async function onCapacityReleased(ctx: Ctx, e: CapacityReleased) {
-  await cascadeSpot(
-    ctx.env,
-    { customerId: e.customerId, itemId: e.itemId, start: e.start, end: e.end, trigger: 'released', triggerSourceId: e.rentalId },
-    { requestId: ctx.requestId, waitUntil: ctx.waitUntil },
-  );
+  await cascadeSpot(ctx, { customerId: e.customerId, itemId: e.itemId, start: e.start, end: e.end, trigger: 'released', triggerSourceId: e.rentalId });
 }
 
 /** POST /waitlist/{id}/offer: offers a waiting entry its spot now, if the lock finds room. */
 export async function offerManually(ctx: Ctx, id: string, body: { time?: string; duration?: number }) {
   requirePermission(ctx, 'bookings');
-  const e = await syncOne(ctx.env, await getEntryRow(ctx, id));
+  const e = await syncOne(ctx, await getEntryRow(ctx, id));
   if (e.status !== 'waiting')
     throw new ApiError('invalid_state', `The entry is ${e.status}; only waiting entries can be offered`, { extra: { status: e.status } });
   const ic = await loadItemContext(ctx.db, e.inventoryId, e.customerId);

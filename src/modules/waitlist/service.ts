@@ -19,12 +19,15 @@
  */
 //
 // This file is the entry point other code imports; the logic lives in the files next to it:
-// entries.ts (row type, helpers, views), join.ts (public join), reads.ts (operator reads and the
-// booked sync), offers.ts (offers and the cascade), cancel.ts (cancel) and sweep.ts (cron sweep).
+// types.ts (row type, statuses), views.ts (responses and the offer link), join.ts (public join),
+// queries.ts (operator reads), booked.ts (offers a booking used), offers.ts (offers and the
+// cascade), cancel.ts (cancel), sweep.ts (cron sweep), errors.ts and d1-results.ts (helpers).
 
-export { bookingUrl, entryOut, type EntryRow } from './entries';
+export { bookingUrl, entryOut } from './views';
+export type { EntryRow } from './types';
 export { joinWaitlist, type JoinInput } from './join';
-export { getEntry, getEntryRow, listEntries, syncBooked } from './reads';
+export { getEntry, getEntryRow, listEntries } from './queries';
+export { syncBooked } from './booked';
 export { cascadeSpot, offerManually, onCapacityReleased, OFFER_TTL_MS, type FreedSpot } from './offers';
 export { cancelEntry } from './cancel';
 export { closePastEntries, expireOffers, sweepWaitlist } from './sweep';

@@ -1,14 +1,13 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import { systemCtx } from '../../lib/context';
+import { callerCtx, systemCtxFor, type Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { addDays, localDate } from '../../lib/time';
 import type { Env } from '../../env';
-import { getDb } from '../../db/client';
 import { waitlistEntries } from '../../db/schema/waitlist';
 import { locations } from '../../db/schema/locations';
 import { existingWallTime } from '../availability/service';
-import { changes, chunks } from './entries';
-import { syncBooked } from './reads';
+import { changes, chunks } from './d1-results';
+import { syncBooked } from './booked';
 import { cascadeSpot } from './offers';
 import { endHold, offerStillOpen } from './cancel';
 
@@ -16,8 +15,8 @@ import { endHold, offerStillOpen } from './cancel';
 // Cron sweep
 
 /** Offers past their expiry (not used by a booking) become `expired`; their hold ends and the spot cascades. */
-export async function expireOffers(env: Env, now = new Date()): Promise<{ expired: number; reoffered: number }> {
-  const db = getDb(env.DB);
+export async function expireOffers(ctx: Ctx, now = new Date()): Promise<{ expired: number; reoffered: number }> {
+  const db = ctx.db;
   const due = await db
     .select()
     .from(waitlistEntries)
@@ -29,7 +28,7 @@ export async function expireOffers(env: Env, now = new Date()): Promise<{ expire
   let reoffered = 0;
   for (const e of due) {
     if (!e.offerId || e.offerStart == null || e.offerEnd == null) continue;
-    const sctx = systemCtx(env, { customerId: e.customerId });
+    const sctx = systemCtxFor(ctx, e.customerId);
     const nowIso = now.toISOString();
     const set = { status: 'expired' as const, expiredAt: nowIso, activeKey: null, updatedAt: nowIso };
     const { results } = await commit(sctx, [db.update(waitlistEntries).set(set).where(offerStillOpen(e)), ...endHold(db, e, 'expired')], {
@@ -38,7 +37,7 @@ export async function expireOffers(env: Env, now = new Date()): Promise<{ expire
     if (!changes(results[0])) continue;
     expired++;
     const r = await cascadeSpot(
-      env,
+      ctx,
       { customerId: e.customerId, itemId: e.inventoryId, start: e.offerStart, end: e.offerEnd, trigger: 'offer_expired', triggerSourceId: e.offerId },
       { now },
     );
@@ -48,8 +47,8 @@ export async function expireOffers(env: Env, now = new Date()): Promise<{ expire
 }
 
 /** Waiting entries whose date (or wanted departure/start time) has passed become `closed`. */
-export async function closePastEntries(env: Env, now = new Date()): Promise<{ closed: number }> {
-  const db = getDb(env.DB);
+export async function closePastEntries(ctx: Ctx, now = new Date()): Promise<{ closed: number }> {
+  const db = ctx.db;
   // Local "today" is at most one day after the UTC date anywhere.
   const horizon = addDays(now.toISOString().slice(0, 10), 1);
   const rows = await db
@@ -88,7 +87,7 @@ export async function closePastEntries(env: Env, now = new Date()): Promise<{ cl
   for (const [customerId, ids] of byCustomer) {
     for (const part of chunks(ids)) {
       const { results } = await commit(
-        systemCtx(env, { customerId }),
+        systemCtxFor(ctx, customerId),
         [
           db
             .update(waitlistEntries)
@@ -103,9 +102,10 @@ export async function closePastEntries(env: Env, now = new Date()): Promise<{ cl
   return { closed };
 }
 
-/** Cron (every 5 minutes): booked offers, expired offers (re-offered), closed past entries. */
-export async function sweepWaitlist(env: Env, now = new Date()) {
-  const db = getDb(env.DB);
+/** Cron (every 5 minutes): booked offers, expired offers (re-offered), closed past entries. Takes a context (or a bare env). */
+export async function sweepWaitlist(from: Ctx | Env, now = new Date()) {
+  const ctx = callerCtx(from);
+  const db = ctx.db;
   const offered = await db
     .select()
     .from(waitlistEntries)
@@ -114,9 +114,9 @@ export async function sweepWaitlist(env: Env, now = new Date()) {
     )
     .limit(500)
     .all();
-  const synced = await syncBooked(env, offered, now);
+  const synced = await syncBooked(ctx, offered, now);
   const booked = [...synced.values()].filter((e) => e.status === 'booked').length;
-  const exp = await expireOffers(env, now);
-  const { closed } = await closePastEntries(env, now);
+  const exp = await expireOffers(ctx, now);
+  const { closed } = await closePastEntries(ctx, now);
   return { booked, ...exp, closed };
 }

@@ -17,20 +17,12 @@ const zDob = () => z.string().trim().regex(isoDate, 'must be a date YYYY-MM-DD')
 const zObject = (max = 20_000) =>
   z.record(z.string(), z.unknown()).refine((o) => JSON.stringify(o).length <= max, `must serialize to at most ${max} characters`);
 const zExpectedVersion = () =>
-  z
-    .union([
-      z
-        .string()
-        .trim()
-        .regex(/^\d{1,9}$/, 'must be a version number such as "3"'),
-      z.number().int().min(1).max(999_999_999),
-    ])
-    .transform((v) => Number(v))
-    .openapi({
-      type: 'string',
-      description: 'The `version` you read; the write answers 409 `version_conflict` if the waiver number changed since.',
-      example: '1',
-    });
+  z.union([z.string().trim().min(1).max(64), z.number().int()]).openapi({
+    type: 'string',
+    description: `The \`version\` you read, sent back as it was (an opaque string; a number is taken as its decimal string).
+The write answers 409 \`version_conflict\` unless it is the current version.`,
+    example: '1',
+  });
 
 export const WaiverNumber = z
   .object({

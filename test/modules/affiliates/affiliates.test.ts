@@ -124,6 +124,27 @@ describe('affiliates', () => {
     expectError(await post('/affiliate/recalculate', {}, { key: op.adminKey }), 400, 'validation_failed');
   });
 
+  it('a code of the promo-codes module pays its affiliate once, and recalculate finds it', async () => {
+    const aff = uniq('stored');
+    await create({ customAffiliateId: aff, percentageEarned: 25 });
+    const code = uniq('dock');
+    const made = await post(
+      '/promoGiftCards',
+      { customerId: op.customerId, promoCode: code, ExpiryDate: '2099-12-31', Details: { '%Discount': 10 }, affiliateId: aff },
+      { key: op.adminKey },
+    );
+    expect(made.status, made.text).toBe(201);
+    const b = await book(op, rental({ discountDetails: { promoCode: code } }));
+    expect(b.status, b.text).toBe(201);
+    // 10% off 200 = 180 basis; 25% of it = 45, recorded once by the hook.
+    expect((await affiliateOf(aff)).commissionTotal).toBe(45);
+    const again = await post('/affiliate/recalculate', { customerId: op.customerId, affiliateId: aff }, { key: op.adminKey });
+    expect(again.body.data[0]).toMatchObject({ affiliateId: aff, commissionTotal: 45, bookings: 1 });
+    // The code's own report shows the same sale.
+    const stats = await get(`/promoGiftCards/affiliate/${aff}?customerId=${op.customerId}`, { key: op.adminKey });
+    expect(stats.body).toMatchObject({ uses: 1, commission: 45 });
+  });
+
   it('every route: 401 without credentials, 403 for another operator, 403 without the affiliates permission', async () => {
     const id = uniq('sec');
     await create({ customAffiliateId: id });

@@ -275,7 +275,8 @@ describe('checkWindow: tours', () => {
     expect(checkWindow(tour, [seats(2)], { start: t('10:00'), end: t('12:00'), seats: 2, now: NOW }).reasons[0].code).toBe('sold_out');
     expect(checkWindow(tour, [], { start: t('11:00'), end: t('12:00'), now: NOW }).reasons[0].code).toBe('no_departure');
     expect(checkWindow(tour, [], { start: t('14:00'), end: t('16:00'), now: NOW }).reasons[0].code).toBe('no_departure'); // Monday
-    expect(checkWindow(tour, [], { start: t('14:00', '2026-07-11'), end: t('16:00', '2026-07-11'), seats: 10, now: NOW }).available).toBe(true); // Saturday slot, own capacity
+    // Saturday slot, own capacity
+    expect(checkWindow(tour, [], { start: t('14:00', '2026-07-11'), end: t('16:00', '2026-07-11'), seats: 10, now: NOW }).available).toBe(true);
     expect(checkWindow(tour, [], { start: t('10:00', '2026-07-08'), end: t('12:00', '2026-07-08'), seats: 2, now: NOW }).seatsFree).toBe(1); // override
     expect(departuresOn(tour, '2026-07-09').map((d) => d.time)).toEqual(['18:00']); // exception replaces the slots
   });

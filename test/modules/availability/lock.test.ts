@@ -55,4 +55,31 @@ describe('InventoryLock', () => {
     await lockOf(env, item.id).release(ok.reservationId);
     expect(await lockOf(env, item.id).pendingCount()).toBe(0);
   });
+
+  it('parallel reserves overlap their reads yet never take more than there is; a written reservation counts once without its release', async () => {
+    const op = await createOperator();
+    const item = await rentalItem(op, { assets: 3 });
+    const start = Date.parse(at(op.timezone, 3, '10:00'));
+    const req = (sourceId: string): ReserveRequest => ({
+      customerId: op.customerId,
+      itemId: item.id,
+      line: { kind: 'booking', sourceId, start, end: start + 3_600_000, enforceRules: false },
+    });
+    const lock = lockOf(env, item.id);
+    const all = await Promise.all(Array.from({ length: 10 }, (_, i) => lock.reserve(req(`bk_p${i}`))));
+    const won = all.filter((r) => r.ok) as unknown as Reservation[];
+    expect(won).toHaveLength(3);
+    expect(new Set(won.flatMap((r) => r.assetIds)).size).toBe(3);
+    // One is written and never released (a lost release); the other two are abandoned.
+    await db()
+      .insert(allocations)
+      .values({ ...won[0].allocations[0], createdAt: new Date().toISOString() });
+    expect(await lock.release(won[1].reservationId)).toBe(true);
+    expect(await lock.release(won[2].reservationId)).toBe(true);
+    const again = await Promise.all(Array.from({ length: 4 }, (_, i) => lock.reserve(req(`bk_q${i}`))));
+    const won2 = again.filter((r) => r.ok) as unknown as Reservation[];
+    expect(won2).toHaveLength(2);
+    expect(won2.flatMap((r) => r.assetIds)).not.toContain(won[0].assetIds[0]);
+    await Promise.all(won2.map((r) => lock.release(r.reservationId)));
+  });
 });

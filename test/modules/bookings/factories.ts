@@ -99,17 +99,15 @@ async function insertItem(
   const raw = { ...o.data, locationId, assets: assetIds.map((a, i) => ({ assetId: a, name: `Boat ${i + 1}` })) } as InventoryDataInput;
   const data = InventoryData.parse(raw); // the contract: what B's endpoints would store
   await d.batch([
-    d
-      .insert(inventoryItems)
-      .values({
-        id,
-        customerId: op.customerId,
-        locationId,
-        name: data.name,
-        kind: data.type,
-        data: data as Record<string, unknown>,
-        isPublic: o.isPublic ?? true,
-      }),
+    d.insert(inventoryItems).values({
+      id,
+      customerId: op.customerId,
+      locationId,
+      name: data.name,
+      kind: data.type,
+      data: data as Record<string, unknown>,
+      isPublic: o.isPublic ?? true,
+    }),
     ...assetIds.map((a, i) => d.insert(inventoryAssets).values({ id: a, customerId: op.customerId, itemId: id, name: `Boat ${i + 1}`, displayOrder: i })),
   ] as any);
   return { id, locationId, assetIds, timezone };

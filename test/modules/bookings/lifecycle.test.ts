@@ -256,3 +256,29 @@ describe('confirm, check-in, check-out, no-show', () => {
     await checkSecurity(op, { method: 'GET', path: `/coreBooking/${b.rentalId}`, otherStatus: 404 });
   });
 });
+
+describe('one response shape', () => {
+  it('create, read, reschedule, confirm and cancel answer the same booking fields, timezone included', async () => {
+    const op = await createOperator({ timezone: 'America/Chicago' });
+    const { b } = await booked(op, { assets: 2, paymentMethodId: null, extra: { paymentPlan: { type: 'pay_later' } } });
+    const fields = (o: Record<string, unknown>) =>
+      Object.keys(o)
+        .filter((k) => !['rentals', 'order', 'payment', 'deposit', 'customerCreated', 'alreadyCancelled', 'refund'].includes(k))
+        .sort();
+    expect(b.timezone).toBe('America/Chicago');
+    const read = await get(`/coreBooking/${b.rentalId}`, { key: op.adminKey });
+    expect(read.status, read.text).toBe(200);
+    expect(fields(read.body)).toEqual(fields(b));
+    expect(read.body.timezone).toBe('America/Chicago');
+    const moved = await act(op, b.rentalId, 'reschedule', { startTime: at(op.timezone, 6, '10:00'), endTime: at(op.timezone, 6, '12:00') });
+    expect(moved.status, moved.text).toBe(200);
+    expect(fields(moved.body)).toEqual(fields(b));
+    const confirmed = await act(op, b.rentalId, 'confirm');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(fields(confirmed.body)).toEqual(fields(b));
+    const cancelled = await act(op, b.rentalId, 'cancel');
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(fields(cancelled.body)).toEqual(fields(b));
+    expect(cancelled.body.timezone).toBe('America/Chicago');
+  });
+});

@@ -110,14 +110,20 @@ describe('Channel keys and identity', () => {
 
   it('limits each key holder to 300 requests per minute', async () => {
     const msLeft = 60_000 - (Date.now() % 60_000);
-    if (msLeft < 10_000) await new Promise((r) => setTimeout(r, msLeft + 50));
-    const { key } = await setup();
-    const all = await Promise.all(Array.from({ length: 301 }, () => get('/channel/v1/me', ch(key))));
-    expect(all.filter((r) => r.status === 200)).toHaveLength(300);
+    if (msLeft < 15_000) await new Promise((r) => setTimeout(r, msLeft + 50));
+    const { key, connectionId } = await setup();
+    // The first 280 requests of this minute are counted straight in the key holder's rate-limiter
+    // object (what channelAuth does for every call); 300 HTTP calls do not fit a minute on a loaded
+    // test machine. Requests 281 to 301 go through HTTP in parallel.
+    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`chan:${connectionId}:live`));
+    for (let i = 0; i < 28; i++) await Promise.all(Array.from({ length: 10 }, () => limiter.hit(300, 60_000)));
+    const all = await Promise.all(Array.from({ length: 21 }, () => get('/channel/v1/me', ch(key))));
+    expect(all.filter((r) => r.status === 200)).toHaveLength(20);
     const limited = all.filter((r) => r.status === 429);
     expect(limited).toHaveLength(1);
     expect(limited[0].body.error).toBe('rate_limited');
     expect(limited[0].headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 

@@ -64,8 +64,8 @@ const FAMILIES: { family: string; method: string; path: (op: Operator) => string
     body: (op) => ({ locationId: op.locationId, to: '+13055550199', message: 'Your boat is ready' }),
     ok: 201,
   },
-  { family: 'point of sale', method: 'GET', path: () => '/pos/inventory', scope: 'read:pos', ok: 404 },
-  { family: 'transactions', method: 'GET', path: () => '/pos/transaction', scope: 'read:transactions', ok: 404 },
+  { family: 'point of sale', method: 'GET', path: (op) => `/pos/inventory?locationId=${op.locationId}`, scope: 'read:pos', ok: 200 },
+  { family: 'transactions', method: 'GET', path: (op) => `/pos/transaction?locationId=${op.locationId}`, scope: 'read:transactions', ok: 200 },
   { family: 'analytics (read)', method: 'GET', path: () => '/analytics/metrics', scope: 'read:analytics', ok: 404 },
   { family: 'reports (read)', method: 'GET', path: () => '/analytics/year-over-year', scope: 'read:reports', ok: 404 },
 ];

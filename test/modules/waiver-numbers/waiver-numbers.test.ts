@@ -192,7 +192,9 @@ describe('PATCH /pending-renters/{waiverNumber}', () => {
     expectError(await patch(`/pending-renters/${wn.waiverNumber}`, {}, { key: op.adminKey }), 400, 'no_changes');
     expectError(await patch(`/pending-renters/${wn.waiverNumber}`, { expectedVersion: '1' }, { key: op.adminKey }), 400, 'no_changes');
     expectError(await patch(`/pending-renters/${wn.waiverNumber}`, { status: 'SIGNED' }, { key: op.adminKey }), 400, 'validation_failed');
-    expectError(await patch(`/pending-renters/${wn.waiverNumber}`, { expectedVersion: 'v1', firstName: 'x' }, { key: op.adminKey }), 400, 'validation_failed');
+    // expectedVersion is opaque: a string that is not the current version is a conflict, not a format error.
+    expectError(await patch(`/pending-renters/${wn.waiverNumber}`, { expectedVersion: 'v1', firstName: 'x' }, { key: op.adminKey }), 409, 'version_conflict');
+    expectError(await patch(`/pending-renters/${wn.waiverNumber}`, { expectedVersion: '', firstName: 'x' }, { key: op.adminKey }), 400, 'validation_failed');
     const cancelled = await patch(`/pending-renters/${wn.waiverNumber}`, { status: 'CANCELLED' }, { key: op.adminKey });
     expect(cancelled.body).toMatchObject({ status: 'CANCELLED', pin: null });
     expectError(await patch(`/pending-renters/${wn.waiverNumber}`, { status: 'PENDING' }, { key: op.adminKey }), 409, 'not_pending');

@@ -1,23 +1,8 @@
-import { and, eq } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
-import { tenantOf } from '../../lib/context';
-import { notFound } from '../../lib/errors';
-import { bookings } from '../../db/schema/bookings';
+import type { bookings } from '../../db/schema/bookings';
 import type { BookingStatus } from './status';
 import { dollars, quoteOut, type LineQuote } from './pricing';
 
 export type BookingRow = typeof bookings.$inferSelect;
-
-/** A rental of the caller's operator; another operator's (or an unknown) id answers 404. */
-export async function getBookingRow(ctx: Ctx, rentalId: string): Promise<BookingRow> {
-  const row = await ctx.db
-    .select()
-    .from(bookings)
-    .where(and(eq(bookings.id, rentalId), eq(bookings.customerId, tenantOf(ctx))))
-    .get();
-  if (!row) throw notFound('Booking');
-  return row;
-}
 
 /** The API view of a rental (money in dollars, times as ISO UTC). */
 export function bookingOut(b: BookingRow, opts: { timezone?: string } = {}) {

@@ -9,7 +9,7 @@ import { backstopConflict, isAllocationConflict } from '../availability/service'
 import { isVersionRace } from './activity';
 import type { LedgerScope } from './ledger';
 import type { BookingStatus } from './status';
-import { bookingOut, type BookingRow } from './view';
+import { bookingOut, type BookingRow } from './views';
 
 // ------------------------------------------------------------------------------------------------
 // Shared pieces

@@ -1,25 +1,7 @@
-import { ApiError } from '../../lib/errors';
-import type { Env } from '../../env';
-import { waitlistEntries, waitlistOffers } from '../../db/schema/waitlist';
+/** Waitlist rows -> API responses, and the offer's booking link. */
+import type { EntryRow } from './types';
 
-export type EntryRow = typeof waitlistEntries.$inferSelect;
-export type Status = EntryRow['status'];
-export type Trigger = (typeof waitlistOffers.$inferSelect)['trigger'];
-
-/** D1 allows 100 bound parameters per statement. */
-const CHUNK = 80;
-
-export const bad = (field: string, message: string) => new ApiError('bad_request', message, { details: [{ field, message }] });
 export const iso = (ms: number) => new Date(ms).toISOString();
-export const changes = (r: unknown) => Number((r as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0);
-export const errText = (err: unknown) => {
-  const e = err as { message?: string; cause?: unknown };
-  return `${e?.message ?? err} ${String(e?.cause ?? '')}`;
-};
-export const chunks = <T>(xs: T[], n = CHUNK) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
-
-// ------------------------------------------------------------------------------------------------
-// Views
 
 export function entryOut(e: EntryRow) {
   return {
@@ -64,15 +46,13 @@ export function entryOut(e: EntryRow) {
 
 /** The link in the offer e-mail: the location's booking page (`details.bookingUrl`) or this API's public day view. */
 export function bookingUrl(
-  env: Env,
+  publicBaseUrl: string | undefined,
   loc: { details: Record<string, unknown> | null },
   q: { inventoryId: string; locationId: string; date: string; time: string; quantity: number; entryId: string },
 ) {
   const configured = loc.details?.bookingUrl;
   const base =
-    typeof configured === 'string' && /^https?:\/\//i.test(configured)
-      ? configured
-      : `${(env.PUBLIC_BASE_URL ?? '').replace(/\/$/, '')}/public/day-availability`;
+    typeof configured === 'string' && /^https?:\/\//i.test(configured) ? configured : `${(publicBaseUrl ?? '').replace(/\/$/, '')}/public/day-availability`;
   const params = new URLSearchParams({
     inventoryId: q.inventoryId,
     locationId: q.locationId,
@@ -83,5 +63,3 @@ export function bookingUrl(
   });
   return `${base}${base.includes('?') ? '&' : '?'}${params.toString()}`;
 }
-
-export const activeKey = (inventoryId: string, email: string, date: string, time: string | null | undefined) => `${inventoryId}|${email}|${date}|${time ?? ''}`;

@@ -1,0 +1,1320 @@
+/*
+ * Berth booking widget (served by the Worker at /widget; no framework, no third-party script).
+ * Flow: items -> month calendar -> times -> party and extras (add-ons, protection plan, promo or gift
+ * code) -> renter details -> waiver -> payment -> confirmation (pass, wallet, .ics). Sold-out times
+ * offer the waitlist. Other views: ?pass=<rentalId> (the pass), ?manage=<rentalId> (cancel with an
+ * e-mailed code). Times are shown in the location's time zone, labelled with it.
+ */
+(function () {
+  'use strict';
+
+  var Q = new URLSearchParams(location.search);
+  var ORIGIN = location.origin;
+  var view = document.getElementById('bw-view');
+  var live = document.getElementById('bw-live');
+  var alertBox = document.getElementById('bw-alert');
+  var stepsNav = document.getElementById('bw-steps');
+  var STEPS = [
+    ['items', 'Boat or tour'],
+    ['date', 'Date'],
+    ['time', 'Time'],
+    ['extras', 'Party & extras'],
+    ['details', 'Your details'],
+    ['waiver', 'Waiver'],
+    ['payment', 'Payment'],
+    ['done', 'Confirmation'],
+  ];
+
+  var S = {
+    customer: Q.get('customer') || '',
+    location: Q.get('location') || '',
+    ref: clean(Q.get('ref')),
+    source: clean(Q.get('source'), 253),
+    catalog: null,
+    item: null,
+    loc: null,
+    month: null,
+    monthData: null,
+    focusDate: null,
+    date: null,
+    day: null,
+    hours: null,
+    slot: null,
+    qty: 1,
+    people: 1,
+    tickets: {},
+    addons: {},
+    plans: null,
+    plan: null,
+    promo: '',
+    quote: null,
+    renter: { firstName: '', lastName: '', email: '', phone: '' },
+    templates: null,
+    signatures: [],
+    booking: null,
+    sessionId: visitId(),
+  };
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers
+
+  function clean(v, max) {
+    if (!v) return '';
+    v = String(v).trim().slice(0, max || 64);
+    return /^[A-Za-z0-9_.:-]+$/.test(v) ? v : '';
+  }
+
+  function visitId() {
+    var k = 'berth:visit';
+    try {
+      var v = sessionStorage.getItem(k);
+      if (v) return v;
+      var a = new Uint8Array(12);
+      crypto.getRandomValues(a);
+      v = 'v' + Array.prototype.map.call(a, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+      sessionStorage.setItem(k, v);
+      return v;
+    } catch (e) {
+      return 'v' + Date.now().toString(36) + Math.random().toString(36).slice(2, 10);
+    }
+  }
+
+  /** Builds an element: h('button', {class: 'x', onclick: fn, 'aria-label': '...'}, [children]). */
+  function h(tag, attrs, kids) {
+    var el = document.createElement(tag);
+    attrs = attrs || {};
+    Object.keys(attrs).forEach(function (k) {
+      var v = attrs[k];
+      if (v === null || v === undefined || v === false) return;
+      if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
+      else if (k === 'text') el.textContent = v;
+      else if (k === 'value') el.value = v;
+      else if (k === 'checked') el.checked = !!v;
+      else el.setAttribute(k, v === true ? '' : String(v));
+    });
+    (Array.isArray(kids) ? kids : kids === undefined || kids === null ? [] : [kids]).forEach(function (c) {
+      if (c === null || c === undefined || c === false) return;
+      el.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    });
+    return el;
+  }
+
+  function announce(msg) {
+    live.textContent = '';
+    setTimeout(function () { live.textContent = msg; }, 30);
+  }
+
+  function shout(msg) {
+    alertBox.textContent = '';
+    setTimeout(function () { alertBox.textContent = msg; }, 30);
+  }
+
+  function bookmark(v) {
+    try {
+      if (v) sessionStorage.setItem('berth:bookmark', v);
+      return sessionStorage.getItem('berth:bookmark');
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /** Calls the API; answers {status, body}. Reads carry the D1 bookmark so the renter always sees their own writes. */
+  function api(method, path, body, headers) {
+    var hd = Object.assign({ accept: 'application/json' }, headers || {});
+    var bm = bookmark();
+    if (bm) hd['x-d1-bookmark'] = bm;
+    if (body !== undefined) hd['content-type'] = 'application/json';
+    return fetch(ORIGIN + path, { method: method, headers: hd, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit' }).then(
+      function (r) {
+        bookmark(r.headers.get('x-d1-bookmark'));
+        if (r.status === 204) return { status: 204, body: null };
+        return r.text().then(function (t) {
+          var b = null;
+          try { b = t ? JSON.parse(t) : null; } catch (e) { b = null; }
+          return { status: r.status, body: b };
+        });
+      },
+      function () { return { status: 0, body: { message: 'The network is unavailable; check your connection and try again.' } }; },
+    );
+  }
+
+  function qs(o) {
+    return Object.keys(o)
+      .filter(function (k) { return o[k] !== undefined && o[k] !== null && o[k] !== ''; })
+      .map(function (k) { return encodeURIComponent(k) + '=' + encodeURIComponent(o[k]); })
+      .join('&');
+  }
+
+  /** Messages to the page that embeds the widget (its tag manager and conversion pixels listen there). */
+  function post(type, data) {
+    if (window.parent === window) return;
+    try { window.parent.postMessage(Object.assign({ type: 'berth:' + type, customerId: S.customer }, data || {}), '*'); } catch (e) { /* ignore */ }
+  }
+
+  function track(event, extra) {
+    if (!S.customer) return;
+    var b = Object.assign({ customerId: S.customer, sessionId: S.sessionId, event: event }, extra || {});
+    if (S.item) b.inventoryId = S.item.inventoryId;
+    if (S.item) b.locationId = S.item.locationId;
+    if (S.ref) b.ref = S.ref;
+    if (S.source) b.source = S.source;
+    api('POST', '/public/widget/events', b);
+    post('funnel', { event: event });
+  }
+
+  function money(amount, currency) {
+    try {
+      return new Intl.NumberFormat('en-US', { style: 'currency', currency: (currency || 'usd').toUpperCase() }).format(amount);
+    } catch (e) {
+      return amount.toFixed(2) + ' ' + (currency || '').toUpperCase();
+    }
+  }
+
+  function tz() { return (S.loc && S.loc.timezone) || 'UTC'; }
+
+  /** A local date (YYYY-MM-DD) in words: "Tuesday, June 1, 2027". */
+  function longDate(d) {
+    var p = d.split('-');
+    return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(new Date(Date.UTC(+p[0], +p[1] - 1, +p[2])));
+  }
+
+  /** An instant as a time in the location's zone: "10:00 AM". */
+  function timeAt(iso) {
+    return new Intl.DateTimeFormat('en-US', { timeZone: tz(), hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
+  }
+
+  function zoneName() {
+    try {
+      var parts = new Intl.DateTimeFormat('en-US', { timeZone: tz(), timeZoneName: 'short' }).formatToParts(new Date());
+      var z = parts.filter(function (p) { return p.type === 'timeZoneName'; })[0];
+      return tz() + (z ? ' (' + z.value + ')' : '');
+    } catch (e) {
+      return tz();
+    }
+  }
+
+  function addDays(d, n) {
+    var p = d.split('-');
+    var t = new Date(Date.UTC(+p[0], +p[1] - 1, +p[2] + n));
+    return t.toISOString().slice(0, 10);
+  }
+
+  function today() {
+    return new Intl.DateTimeFormat('en-CA', { timeZone: tz(), year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  }
+
+  /** The instant of a local wall time in the location's zone (two passes over the zone offset). */
+  function wallToIso(date, time) {
+    var p = date.split('-');
+    var t = time.split(':');
+    var guess = Date.UTC(+p[0], +p[1] - 1, +p[2], +t[0], +t[1]);
+    for (var i = 0; i < 2; i++) {
+      var f = new Intl.DateTimeFormat('en-US', { timeZone: tz(), hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+        .formatToParts(new Date(guess))
+        .reduce(function (o, x) { o[x.type] = x.value; return o; }, {});
+      var asUtc = Date.UTC(+f.year, +f.month - 1, +f.day, +f.hour % 24, +f.minute);
+      guess += Date.UTC(+p[0], +p[1] - 1, +p[2], +t[0], +t[1]) - asUtc;
+    }
+    return new Date(guess).toISOString();
+  }
+
+  function errText(r, fallback) {
+    return (r && r.body && r.body.message) || fallback || 'Something went wrong; please try again.';
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Rendering and navigation
+
+  var current = null;
+
+  function steps(active) {
+    stepsNav.textContent = '';
+    STEPS.forEach(function (s) {
+      if (s[0] === 'waiver' && S.templates && !S.templates.length) return;
+      stepsNav.appendChild(h('li', { 'aria-current': s[0] === active ? 'step' : null }, s[1]));
+    });
+  }
+
+  /** Replaces the view; focus goes to its heading so keyboard and screen-reader users land on the new step. */
+  function show(step, title, nodes, opts) {
+    current = step;
+    steps(step);
+    view.textContent = '';
+    var heading = h('h2', { tabindex: '-1', id: 'bw-view-title' }, title);
+    view.appendChild(heading);
+    nodes.forEach(function (n) { if (n) view.appendChild(n); });
+    if (!(opts && opts.keepFocus)) heading.focus();
+    post('step', { step: step });
+    resize();
+  }
+
+  function resize() {
+    post('resize', { height: Math.ceil(document.documentElement.scrollHeight) });
+  }
+  if (window.ResizeObserver) new ResizeObserver(resize).observe(document.body);
+
+  function backButton(label, fn) {
+    return h('button', { type: 'button', class: 'bw-secondary', onclick: fn }, label || 'Back');
+  }
+
+  function fatal(msg) {
+    show('error', 'We could not load the booking page', [h('p', { class: 'bw-error' }, msg), h('div', { class: 'bw-actions' }, h('button', { type: 'button', onclick: function () { location.reload(); } }, 'Try again'))]);
+    shout(msg);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Start
+
+  function start() {
+    if (Q.get('pass')) return passView(Q.get('pass'));
+    if (Q.get('manage')) return manageView(Q.get('manage'));
+    if (!S.customer) return fatal('This page needs the operator id (customer) in its address.');
+    api('GET', '/public/widget/catalog?' + qs({ customerId: S.customer, locationId: S.location })).then(function (r) {
+      if (r.status !== 200) return fatal(errText(r, 'This operator was not found.'));
+      S.catalog = r.body;
+      document.getElementById('bw-title').textContent = 'Book with ' + r.body.businessName;
+      var look = r.body.look || {};
+      if (look.primaryColor) document.documentElement.style.setProperty('--bw-primary', look.primaryColor);
+      if (look.logoUrl) {
+        var logo = document.getElementById('bw-logo');
+        logo.src = look.logoUrl;
+        logo.hidden = false;
+      }
+      track('view');
+      post('ready', { items: r.body.items.length });
+      var deep = Q.get('item') && r.body.items.filter(function (i) { return i.inventoryId === Q.get('item'); })[0];
+      if (deep) return pickItem(deep, /^\d{4}-\d{2}-\d{2}$/.test(Q.get('date') || '') ? Q.get('date') : null);
+      itemsView();
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 1. Items
+
+  function priceLabel(i) {
+    if (i.startingPrice === null) return 'Price on request';
+    var unit = { hr: 'per hour', day: 'per day', person: 'per person', charter: 'per charter' }[i.priceUnit] || '';
+    return 'From ' + money(i.startingPrice, i.currency) + ' ' + unit;
+  }
+
+  function itemsView() {
+    var items = S.catalog.items;
+    if (!items.length) {
+      return show('items', 'Nothing to book online right now', [
+        h('p', null, 'Please contact ' + S.catalog.businessName + (S.catalog.locations[0] ? ' at ' + S.catalog.locations[0].phoneNumber : '') + ' to book.'),
+      ]);
+    }
+    var list = h(
+      'ul',
+      { class: 'bw-items' },
+      items.map(function (i) {
+        var who = i.type === 'tour' ? 'Up to ' + i.capacity + ' guests per departure' : 'Up to ' + i.capacity + ' people' + (i.units > 1 ? ' · ' + i.units + ' boats' : '');
+        return h(
+          'li',
+          null,
+          h('button', { type: 'button', class: 'bw-card', onclick: function () { pickItem(i, null); } }, [
+            i.image ? h('img', { class: 'bw-card-img', src: i.image, alt: '', width: '400', height: '300', loading: 'lazy' }) : h('span', { class: 'bw-card-img', 'aria-hidden': 'true' }),
+            h('span', { class: 'bw-card-body' }, [
+              h('span', { class: 'bw-card-name' }, i.name),
+              h('span', { class: 'bw-card-meta' }, (i.type === 'tour' ? 'Tour' : 'Rental') + ' · ' + who),
+              h('span', { class: 'bw-card-meta' }, priceLabel(i)),
+            ]),
+          ]),
+        );
+      }),
+    );
+    show('items', 'Choose a boat or tour', [list]);
+    announce(items.length + ' items to choose from');
+  }
+
+  function pickItem(item, date) {
+    S.item = item;
+    S.loc = S.catalog.locations.filter(function (l) { return l.locationId === item.locationId; })[0] || S.catalog.locations[0];
+    document.getElementById('bw-tz').textContent = 'Times are shown in ' + zoneName() + ', the time zone of ' + (S.loc ? S.loc.name : 'the location') + '.';
+    S.hours = item.durations.length ? item.durations[0] : null;
+    S.qty = 1;
+    S.people = Math.min(2, item.capacity || 1);
+    S.tickets = {};
+    S.addons = {};
+    S.quote = null;
+    S.plan = null;
+    var first = date || today();
+    S.month = first.slice(0, 7);
+    S.focusDate = first;
+    if (date) {
+      track('date_chosen', { date: date });
+      return loadMonth(function () { chooseDate(date); });
+    }
+    loadMonth(calendarView);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 2. Month calendar
+
+  function loadMonth(then) {
+    api('GET', '/public/availability?' + qs({ inventoryId: S.item.inventoryId, locationId: S.item.locationId, month: S.month })).then(function (r) {
+      if (r.status !== 200) return fatal(errText(r, 'Availability could not be loaded.'));
+      S.monthData = r.body;
+      then();
+    });
+  }
+
+  function dayState(d) {
+    if (d.status === 'available' && d.slotsTotal && d.slotsAvailable <= Math.max(1, Math.floor(d.slotsTotal / 4))) return 'few';
+    return d.status;
+  }
+
+  var STATE_TEXT = { available: 'Open', few: 'Few left', sold_out: 'Sold out', closed: 'Closed', unavailable: 'Not bookable' };
+
+  function calendarView() {
+    var days = S.monthData.days;
+    var byDate = {};
+    days.forEach(function (d) { byDate[d.date] = d; });
+    if (!byDate[S.focusDate]) S.focusDate = (days.filter(function (d) { return d.status === 'available'; })[0] || days[0]).date;
+    var p = S.month.split('-');
+    var monthName = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(new Date(Date.UTC(+p[0], +p[1] - 1, 1)));
+    var firstDow = new Date(Date.UTC(+p[0], +p[1] - 1, 1)).getUTCDay();
+    var table = h('table', { class: 'bw-cal', role: 'grid', 'aria-labelledby': 'bw-month' });
+    var head = h('tr', null, ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].map(function (d, i) {
+      return h('th', { scope: 'col', abbr: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][i] }, d);
+    }));
+    table.appendChild(h('thead', null, head));
+    var body = h('tbody');
+    var row = h('tr');
+    for (var i = 0; i < firstDow; i++) row.appendChild(h('td', { role: 'gridcell' }));
+    days.forEach(function (d) {
+      var st = dayState(d);
+      var usable = st === 'available' || st === 'few' || st === 'sold_out';
+      var label = longDate(d.date) + ', ' + STATE_TEXT[st] + (usable && d.slotsTotal ? ', ' + d.slotsAvailable + ' of ' + d.slotsTotal + ' times open' : '');
+      var btn = h(
+        'button',
+        {
+          type: 'button',
+          class: 'bw-day is-' + st,
+          'data-date': d.date,
+          'aria-label': label,
+          'aria-pressed': S.date === d.date ? 'true' : 'false',
+          'aria-disabled': usable ? null : 'true',
+          tabindex: d.date === S.focusDate ? '0' : '-1',
+          onclick: function () { if (usable) { track('date_chosen', { date: d.date }); chooseDate(d.date); } else announce(label); },
+          onkeydown: calendarKeys,
+        },
+        [String(+d.date.slice(8)), h('small', { 'aria-hidden': 'true' }, STATE_TEXT[st])],
+      );
+      row.appendChild(h('td', { role: 'gridcell' }, btn));
+      if (row.children.length === 7) {
+        body.appendChild(row);
+        row = h('tr');
+      }
+    });
+    if (row.children.length) body.appendChild(row);
+    table.appendChild(body);
+    var open = days.filter(function (d) { return d.status === 'available'; }).length;
+    var minMonth = today().slice(0, 7);
+    show('date', 'Pick a date for ' + S.item.name, [
+      h('div', { class: 'bw-cal-head' }, [
+        h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'Previous month', disabled: S.month <= minMonth, onclick: function () { moveMonth(-1); } }, '‹'),
+        h('h3', { id: 'bw-month', 'aria-live': 'polite' }, monthName),
+        h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'Next month', onclick: function () { moveMonth(1); } }, '›'),
+      ]),
+      h('p', { class: 'bw-hint' }, 'Use the arrow keys to move between days, Page Up and Page Down to change the month.'),
+      table,
+      h('ul', { class: 'bw-legend', 'aria-label': 'Legend' }, [h('li', null, 'Open'), h('li', null, 'Few left: a few times remain'), h('li', null, 'Sold out: join the waitlist')]),
+      h('div', { class: 'bw-actions' }, backButton('Back to all items', itemsView)),
+    ]);
+    announce(monthName + ': ' + open + (open === 1 ? ' day' : ' days') + ' with open times.');
+  }
+
+  function moveMonth(n) {
+    var p = S.month.split('-');
+    var d = new Date(Date.UTC(+p[0], +p[1] - 1 + n, 1));
+    S.month = d.toISOString().slice(0, 7);
+    S.focusDate = S.month + '-01';
+    loadMonth(function () {
+      calendarView();
+      focusDay(S.focusDate);
+    });
+  }
+
+  function focusDay(date) {
+    var el = view.querySelector('[data-date="' + date + '"]');
+    if (!el) return;
+    view.querySelectorAll('.bw-day').forEach(function (b) { b.setAttribute('tabindex', '-1'); });
+    el.setAttribute('tabindex', '0');
+    el.focus();
+    S.focusDate = date;
+  }
+
+  function calendarKeys(e) {
+    var d = e.currentTarget.getAttribute('data-date');
+    var delta = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 }[e.key];
+    var target = null;
+    if (delta) target = addDays(d, delta);
+    else if (e.key === 'Home') target = addDays(d, -new Date(d + 'T12:00:00Z').getUTCDay());
+    else if (e.key === 'End') target = addDays(d, 6 - new Date(d + 'T12:00:00Z').getUTCDay());
+    else if (e.key === 'PageUp' || e.key === 'PageDown') {
+      e.preventDefault();
+      return moveMonth(e.key === 'PageUp' ? -1 : 1);
+    } else return;
+    e.preventDefault();
+    if (target.slice(0, 7) !== S.month) {
+      var min = today().slice(0, 7);
+      if (target.slice(0, 7) < min) return;
+      S.month = target.slice(0, 7);
+      S.focusDate = target;
+      return loadMonth(function () {
+        calendarView();
+        focusDay(target);
+      });
+    }
+    focusDay(target);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 3. Times of a day
+
+  function chooseDate(date) {
+    S.date = date;
+    S.focusDate = date;
+    S.month = date.slice(0, 7);
+    api('GET', '/public/day-availability?' + qs({ inventoryId: S.item.inventoryId, locationId: S.item.locationId, date: date })).then(function (r) {
+      if (r.status !== 200) return fatal(errText(r, 'The times of that day could not be loaded.'));
+      S.day = r.body;
+      timesView();
+    });
+  }
+
+  function minutes(t) {
+    var p = t.split(':');
+    return +p[0] * 60 + +p[1];
+  }
+
+  function timesView() {
+    var day = S.day;
+    var isTour = S.item.type === 'tour';
+    var nodes = [];
+    if (!isTour && S.item.durations.length > 1) {
+      nodes.push(
+        h(
+          'fieldset',
+          null,
+          [h('legend', null, 'How long?')].concat(
+            S.item.durations.map(function (hrs) {
+              var id = 'bw-len-' + String(hrs).replace('.', '_');
+              return h('div', { class: 'bw-check' }, [
+                h('input', { type: 'radio', name: 'bw-len', id: id, value: String(hrs), checked: S.hours === hrs, onchange: function () { S.hours = hrs; timesView(); } }),
+                h('label', { for: id, class: 'bw-check' }, hrs + (hrs === 1 ? ' hour' : ' hours')),
+              ]);
+            }),
+          ),
+        ),
+      );
+    }
+    var closeMin = day.close ? minutes(day.close) : 24 * 60;
+    if (day.close && day.open && closeMin <= minutes(day.open)) closeMin += 24 * 60;
+    var slots = day.slots.filter(function (s) {
+      return isTour || S.item.fullDayOnly || !S.hours || minutes(s.time) + S.hours * 60 <= closeMin;
+    });
+    var open = slots.filter(function (s) { return s.available; }).length;
+    var list = h(
+      'ul',
+      { class: 'bw-slots' },
+      slots.map(function (s) {
+        var end = isTour || S.item.fullDayOnly || !S.hours ? s.endTime : new Date(Date.parse(s.startTime) + S.hours * 3600000).toISOString();
+        var left = isTour ? (s.seatsFree || 0) + ' seats left' : (s.unitsFree || 0) + (s.unitsFree === 1 ? ' boat left' : ' boats left');
+        var text = timeAt(s.startTime) + ' – ' + timeAt(end);
+        var label = text + ', ' + longDate(S.date) + ', ' + tz() + ' time, ' + (s.available ? left : 'sold out, join the waitlist');
+        return h(
+          'li',
+          null,
+          h('button', { type: 'button', class: 'bw-slot' + (s.available ? '' : ' is-sold_out'), 'aria-label': label, onclick: function () { (s.available ? pickSlot : waitlistView)(s, end); } }, [
+            text,
+            h('small', { 'aria-hidden': 'true' }, s.available ? left : 'Sold out · Join waitlist'),
+          ]),
+        );
+      }),
+    );
+    nodes.push(
+      h('p', { class: 'bw-hint' }, 'Times in ' + zoneName() + '.'),
+      slots.length ? list : h('p', null, 'No times run on this day. Pick another date.'),
+      h('div', { class: 'bw-actions' }, backButton('Back to the calendar', function () { loadMonth(calendarView); })),
+    );
+    show('time', 'Times on ' + longDate(S.date), nodes);
+    announce(open + ' of ' + slots.length + ' times open on ' + longDate(S.date) + '.');
+  }
+
+  function pickSlot(s, end) {
+    S.slot = { startTime: s.startTime, endTime: end, time: s.time, seatsFree: s.seatsFree, unitsFree: s.unitsFree };
+    track('slot_chosen', { date: S.date, time: s.time });
+    extrasView();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Waitlist (from a sold-out time)
+
+  function waitlistView(s) {
+    var f = formFields([
+      ['firstName', 'First name', 'text', 'given-name', S.renter.firstName],
+      ['lastName', 'Last name', 'text', 'family-name', S.renter.lastName],
+      ['email', 'E-mail', 'email', 'email', S.renter.email],
+    ]);
+    var msg = h('p', { class: 'bw-error', role: 'alert' });
+    var form = h('form', { novalidate: true }, [
+      h('p', null, 'This time is sold out. Join the waitlist: if a spot opens up we hold it for you and e-mail you a link to book it.'),
+      f.node,
+      msg,
+      h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Join the waitlist'), backButton('Pick another time', timesView)]),
+    ]);
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var v = f.values();
+      if (!f.valid()) return;
+      S.renter.firstName = v.firstName;
+      S.renter.lastName = v.lastName;
+      S.renter.email = v.email;
+      var body = {
+        firstName: v.firstName,
+        lastName: v.lastName,
+        email: v.email,
+        date: S.date,
+        time: s.time,
+        inventoryId: S.item.inventoryId,
+        locationId: S.item.locationId,
+        customerId: S.customer,
+      };
+      if (S.item.type !== 'tour' && S.hours) body.duration = Math.max(1, Math.round(S.hours));
+      if (S.ref) body.refAffiliate = S.ref;
+      api('POST', '/public/waitlist', body).then(function (r) {
+        if (r.status !== 200 && r.status !== 201) {
+          msg.textContent = errText(r);
+          return;
+        }
+        track('waitlist', { date: S.date, time: s.time });
+        post('waitlist.joined', { inventoryId: S.item.inventoryId, date: S.date, time: s.time });
+        show('time', 'You are on the waitlist', [
+          h('p', null, 'We will e-mail ' + v.email + ' if ' + S.item.name + ' opens up on ' + longDate(S.date) + ' at ' + timeAt(s.startTime) + ' (' + tz() + ').'),
+          h('div', { class: 'bw-actions' }, [backButton('Pick another time', timesView), backButton('Back to all items', itemsView)]),
+        ]);
+        announce('You joined the waitlist.');
+      });
+    });
+    show('time', 'Join the waitlist for ' + timeAt(s.startTime) + ' on ' + longDate(S.date), [form]);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 4. Party, add-ons, protection plan, promo code
+
+  function counter(id, label, value, min, max, onChange) {
+    var input = h('input', { type: 'number', id: id, min: String(min), max: String(max), value: String(value), inputmode: 'numeric' });
+    function set(v) {
+      v = Math.max(min, Math.min(max, v | 0));
+      input.value = String(v);
+      onChange(v);
+    }
+    input.addEventListener('change', function () { set(+input.value); });
+    return h('div', null, [
+      h('label', { for: id }, label),
+      h('div', { class: 'bw-counter' }, [
+        h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'Fewer: ' + label, onclick: function () { set(+input.value - 1); } }, '−'),
+        input,
+        h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'More: ' + label, onclick: function () { set(+input.value + 1); } }, '+'),
+      ]),
+    ]);
+  }
+
+  function order() {
+    var o = { customerId: S.customer, inventoryId: S.item.inventoryId, startTime: S.slot.startTime };
+    if (S.item.type === 'tour') {
+      var t = {};
+      Object.keys(S.tickets).forEach(function (k) { if (S.tickets[k] > 0) t[k] = S.tickets[k]; });
+      o.tickets = t;
+    } else {
+      o.endTime = S.slot.endTime;
+      o.quantity = S.qty;
+      o.participants = S.people;
+    }
+    var ad = Object.keys(S.addons)
+      .filter(function (k) { return S.addons[k] > 0; })
+      .map(function (k) { return S.addons[k] > 1 ? { addonId: k, quantity: S.addons[k] } : { addonId: k }; });
+    if (ad.length) o.addons = ad;
+    if (S.promo) o.promoCode = S.promo;
+    return o;
+  }
+
+  function loadPlans(then) {
+    if (S.plans !== null) return then();
+    api('GET', '/api/v2/protection-plans?' + qs({ locationId: S.item.locationId })).then(function (r) {
+      // The protection-plan step exists only where the API offers plans (404: not on this deployment).
+      var list = r.status === 200 && r.body && (r.body.data || r.body.plans || r.body);
+      S.plans = Array.isArray(list) ? list.filter(function (p) { return p.enabled !== false && p.active !== false; }) : [];
+      then();
+    });
+  }
+
+  function planPremium(p, total) {
+    var pct = p.percentage != null ? p.percentage : p.percent;
+    var v = ((pct || 0) * total) / 100;
+    if (p.minimum != null) v = Math.max(v, p.minimum);
+    if (p.maxCap != null) v = Math.min(v, p.maxCap);
+    return Math.round(v * 100) / 100;
+  }
+
+  function extrasView() {
+    if (S.item.type === 'tour' && !Object.keys(S.tickets).length) {
+      var std = S.item.tiers.filter(function (t) { return t.isStandard; })[0] || S.item.tiers[0];
+      S.tickets = {};
+      if (std) S.tickets[std.name] = Math.max(1, S.item.minParticipants || 1);
+    }
+    loadPlans(renderExtras);
+  }
+
+  function renderExtras() {
+    var it = S.item;
+    var nodes = [];
+    var party = h('fieldset', null, [h('legend', null, 'Your party')]);
+    if (it.type === 'tour') {
+      if (!it.tiers.length) party.appendChild(counter('bw-t-std', 'Guests', S.tickets.Standard || 1, 1, 50, function (v) { S.tickets = { Standard: v }; refreshQuote(); }));
+      it.tiers.forEach(function (t, i) {
+        party.appendChild(
+          counter('bw-t-' + i, t.name + ' (' + money(t.price, it.currency) + ')', S.tickets[t.name] || 0, 0, 50, function (v) {
+            S.tickets[t.name] = v;
+            refreshQuote();
+          }),
+        );
+      });
+      party.appendChild(h('p', { class: 'bw-hint' }, (S.slot.seatsFree || 0) + ' seats left on this departure.'));
+    } else {
+      if (it.units > 1)
+        party.appendChild(counter('bw-qty', 'Boats', S.qty, 1, Math.max(1, S.slot.unitsFree || 1), function (v) { S.qty = v; refreshQuote(); }));
+      party.appendChild(counter('bw-people', 'People', S.people, 1, Math.max(1, it.capacity * S.qty), function (v) { S.people = v; refreshQuote(); }));
+    }
+    nodes.push(party);
+    if (it.addons.length) {
+      var fs = h('fieldset', null, [h('legend', null, 'Add-ons')]);
+      it.addons.forEach(function (a, i) {
+        var id = 'bw-a-' + i;
+        var per = { per_hour: ' per hour', per_day: ' per day', per_person: ' per person' }[a.priceType] || '';
+        var text = a.name + ' (' + money(a.price, it.currency) + per + ')';
+        if (a.maxQuantity > 1 && a.priceType !== 'per_person') {
+          fs.appendChild(counter(id, text, S.addons[a.addonId] || 0, 0, a.maxQuantity, function (v) { S.addons[a.addonId] = v; refreshQuote(); }));
+        } else {
+          fs.appendChild(
+            h('div', { class: 'bw-check' }, [
+              h('input', { type: 'checkbox', id: id, checked: !!S.addons[a.addonId], onchange: function (e) { S.addons[a.addonId] = e.target.checked ? 1 : 0; refreshQuote(); } }),
+              h('label', { for: id, class: 'bw-check' }, text),
+            ]),
+          );
+        }
+      });
+      nodes.push(fs);
+    }
+    if (S.plans && S.plans.length) {
+      var pf = h('fieldset', null, [h('legend', null, 'Protection plan')]);
+      [null].concat(S.plans).forEach(function (p, i) {
+        var id = 'bw-p-' + i;
+        var code = p ? p.planCode || p.planId || p.code : '';
+        pf.appendChild(
+          h('div', { class: 'bw-check' }, [
+            h('input', { type: 'radio', name: 'bw-plan', id: id, checked: p ? S.plan && S.plan.code === code : !S.plan, onchange: function () { S.plan = p ? { code: code, plan: p } : null; refreshQuote(); } }),
+            h('label', { for: id, class: 'bw-check' }, p ? (p.name || p.planName || code) + (p.description ? ': ' + p.description : '') : 'No protection plan'),
+          ]),
+        );
+      });
+      nodes.push(pf);
+    }
+    var promo = h('input', { type: 'text', id: 'bw-promo', autocomplete: 'off', value: S.promo, 'aria-describedby': 'bw-promo-msg' });
+    var promoMsg = h('p', { id: 'bw-promo-msg', class: 'bw-hint' }, S.promo ? 'Code ' + S.promo + ' applied.' : '');
+    nodes.push(
+      h('fieldset', null, [
+        h('legend', null, 'Promo or gift code'),
+        h('label', { for: 'bw-promo' }, 'Code'),
+        h('div', { class: 'bw-counter' }, [
+          promo,
+          h('button', { type: 'button', class: 'bw-secondary', onclick: function () { S.promo = promo.value.trim(); refreshQuote(promoMsg); } }, 'Apply'),
+        ]),
+        promoMsg,
+      ]),
+    );
+    nodes.push(h('div', { class: 'bw-summary', id: 'bw-summary', 'aria-live': 'polite' }, h('p', null, 'Calculating the price…')));
+    nodes.push(
+      h('div', { class: 'bw-actions' }, [
+        h('button', { type: 'button', id: 'bw-continue', onclick: function () { if (S.quote && S.quote.available) detailsView(); else refreshQuote(); } }, 'Continue'),
+        backButton('Pick another time', timesView),
+      ]),
+    );
+    show('extras', it.name + ', ' + longDate(S.date) + ' at ' + timeAt(S.slot.startTime), nodes);
+    refreshQuote();
+  }
+
+  var quoteSeq = 0;
+  function refreshQuote(promoMsg) {
+    var seq = ++quoteSeq;
+    var box = document.getElementById('bw-summary');
+    api('POST', '/public/widget/quote', order()).then(function (r) {
+      if (seq !== quoteSeq || !box) return;
+      box.textContent = '';
+      if (r.status !== 200) {
+        S.quote = null;
+        if (r.body && r.body.error === 'invalid_promo_code') {
+          var bad = S.promo;
+          S.promo = '';
+          if (promoMsg) promoMsg.textContent = 'The code ' + bad + ' cannot be used: ' + r.body.message;
+          shout('The code cannot be used.');
+          return refreshQuote();
+        }
+        box.appendChild(h('p', { class: 'bw-error' }, errText(r)));
+        return;
+      }
+      S.quote = r.body;
+      if (promoMsg && S.promo) promoMsg.textContent = r.body.giftCard ? 'Gift card ' + r.body.giftCard.code + ' pays ' + money(r.body.giftCard.applied, r.body.currency) + '.' : 'Code ' + S.promo + ' applied.';
+      renderSummary(box);
+      if (!r.body.available) {
+        box.appendChild(h('p', { class: 'bw-error' }, 'This time is no longer free for that choice: ' + (r.body.reasons[0] ? r.body.reasons[0].message : 'pick another time') + '.'));
+        shout('This time is no longer free for that choice.');
+      } else announce('Total ' + money(grandTotal(), r.body.currency));
+    });
+  }
+
+  function grandTotal() {
+    return Math.round((S.quote.total + (S.plan ? planPremium(S.plan.plan, S.quote.total) : 0)) * 100) / 100;
+  }
+
+  /** What the card pays: the total minus what a gift card covers. */
+  function dueNow() {
+    var gift = S.quote.giftCard ? S.quote.giftCard.applied : 0;
+    return Math.round((grandTotal() - gift) * 100) / 100;
+  }
+
+  function renderSummary(box) {
+    var q = S.quote;
+    var l = q.lines[0] || {};
+    var rows = [];
+    if (l.tickets) l.tickets.forEach(function (t) { rows.push([t.quantity + ' × ' + t.name, money(t.amount, q.currency)]); });
+    else rows.push([S.item.name + (l.hours ? ' (' + l.hours + ' h)' : ''), money(l.rental || 0, q.currency)]);
+    (l.addons || []).forEach(function (a) { rows.push([a.quantity + ' × ' + a.name, money(a.amount, q.currency)]); });
+    (l.discounts || []).forEach(function (d) { rows.push(['Discount' + (d.code ? ' ' + d.code : ''), '−' + money(d.amount, q.currency)]); });
+    (l.taxes || []).forEach(function (t) { rows.push([t.name, money(t.amount, q.currency)]); });
+    if (S.plan) rows.push([(S.plan.plan.name || S.plan.code) + ' (charged after booking)', money(planPremium(S.plan.plan, q.total), q.currency)]);
+    var dl = h('dl');
+    rows.forEach(function (r) {
+      dl.appendChild(h('dt', null, r[0]));
+      dl.appendChild(h('dd', null, r[1]));
+    });
+    dl.appendChild(h('dt', { class: 'bw-total' }, 'Total'));
+    dl.appendChild(h('dd', { class: 'bw-total' }, money(grandTotal(), q.currency)));
+    if (q.giftCard && q.giftCard.applied > 0) {
+      dl.appendChild(h('dt', null, 'Gift card ' + q.giftCard.code));
+      dl.appendChild(h('dd', null, '−' + money(q.giftCard.applied, q.currency)));
+      dl.appendChild(h('dt', { class: 'bw-total' }, 'Due now by card'));
+      dl.appendChild(h('dd', { class: 'bw-total' }, money(dueNow(), q.currency)));
+    }
+    box.appendChild(dl);
+    if (q.deposit) box.appendChild(h('p', { class: 'bw-hint' }, 'A security deposit of ' + money(q.deposit, q.currency) + ' is held on your card and released after the rental.'));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 5. Renter details
+
+  /** Labelled inputs with inline, announced errors. */
+  function formFields(defs) {
+    var inputs = {};
+    var node = h(
+      'div',
+      null,
+      defs.map(function (d) {
+        var id = 'bw-f-' + d[0];
+        var err = h('p', { id: id + '-err', class: 'bw-error', hidden: true });
+        var input = h('input', {
+          id: id,
+          name: d[0],
+          type: d[2],
+          autocomplete: d[3],
+          value: d[4] || '',
+          required: d[5] !== false,
+          'aria-describedby': id + '-err',
+          inputmode: d[2] === 'tel' ? 'tel' : null,
+        });
+        inputs[d[0]] = { input: input, err: err, def: d };
+        return h('div', null, [h('label', { for: id }, d[1] + (d[5] === false ? ' (optional)' : '')), input, err]);
+      }),
+    );
+    return {
+      node: node,
+      values: function () {
+        var o = {};
+        Object.keys(inputs).forEach(function (k) { o[k] = inputs[k].input.value.trim(); });
+        return o;
+      },
+      valid: function () {
+        var first = null;
+        Object.keys(inputs).forEach(function (k) {
+          var f = inputs[k];
+          var v = f.input.value.trim();
+          var msg = '';
+          if (f.def[5] !== false && !v) msg = f.def[1] + ' is required.';
+          else if (v && f.def[2] === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) msg = 'Enter an e-mail address like name@example.com.';
+          else if (v && f.def[2] === 'tel' && !/^\+?[0-9 ().-]{5,32}$/.test(v)) msg = 'Enter a phone number.';
+          f.err.textContent = msg;
+          f.err.hidden = !msg;
+          f.input.setAttribute('aria-invalid', msg ? 'true' : 'false');
+          if (msg && !first) first = f.input;
+        });
+        if (first) {
+          first.focus();
+          shout('Please correct the highlighted fields.');
+        }
+        return !first;
+      },
+    };
+  }
+
+  function detailsView() {
+    var f = formFields([
+      ['firstName', 'First name', 'text', 'given-name', S.renter.firstName],
+      ['lastName', 'Last name', 'text', 'family-name', S.renter.lastName],
+      ['email', 'E-mail', 'email', 'email', S.renter.email],
+      ['phone', 'Phone', 'tel', 'tel', S.renter.phone, false],
+    ]);
+    var form = h('form', { novalidate: true }, [
+      h('p', { class: 'bw-hint' }, 'We send the confirmation and your pass to this e-mail address.'),
+      f.node,
+      h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Continue'), backButton('Back', renderExtras)]),
+    ]);
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      if (!f.valid()) return;
+      S.renter = f.values();
+      waiverStep();
+    });
+    show('details', 'Your details', [form]);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 6. Waiver (when the location has one)
+
+  function waiverStep() {
+    if (S.templates !== null) return S.templates.length ? waiverView() : paymentView();
+    api('GET', '/inHouseWaiver/waiver/templates/location/' + encodeURIComponent(S.item.locationId)).then(function (r) {
+      var list = r.status === 200 && r.body && Array.isArray(r.body.data) ? r.body.data : [];
+      S.templates = list.filter(function (t) { return !t.assignTo || !t.assignTo.length || t.assignTo.indexOf(S.item.inventoryId) >= 0; });
+      if (S.templates.length) waiverView();
+      else paymentView();
+    });
+  }
+
+  /** A typed signature drawn as an image (the signer types their name; no pointer needed). */
+  function signatureImage(name) {
+    var c = document.createElement('canvas');
+    c.width = 600;
+    c.height = 140;
+    var g = c.getContext('2d');
+    g.fillStyle = '#ffffff';
+    g.fillRect(0, 0, c.width, c.height);
+    g.fillStyle = '#10243e';
+    g.font = 'italic 48px "Brush Script MT", "Segoe Script", cursive, serif';
+    g.fillText(name, 24, 88);
+    g.fillRect(20, 110, 560, 2);
+    return c.toDataURL('image/png');
+  }
+
+  function waiverView() {
+    var t = S.templates[0];
+    var parts = [];
+    var fields = [];
+    var sigSections = [];
+    (t.sections || []).forEach(function (s, i) {
+      var id = 'bw-w-' + i;
+      if (s.type === 'text') parts.push(h('div', { class: 'bw-waiver-text', tabindex: '0', role: 'region', 'aria-label': s.title || 'Waiver text' }, [s.title ? h('h3', null, s.title) : null, s.content]));
+      else if (s.type === 'checkbox') {
+        var cb = h('input', { type: 'checkbox', id: id, required: s.required !== false });
+        fields.push({ s: s, get: function () { return cb.checked; }, el: cb });
+        parts.push(h('div', { class: 'bw-check' }, [cb, h('label', { for: id, class: 'bw-check' }, s.label)]));
+      } else if (s.type === 'field') {
+        var type = { email: 'email', phone: 'tel', date: 'date', number: 'number' }[s.fieldType] || 'text';
+        var inp = s.fieldType === 'select' ? h('select', { id: id }, [h('option', { value: '' }, 'Choose…')].concat((s.options || []).map(function (o) { return h('option', { value: o }, o); }))) : h('input', { type: type, id: id, required: !!s.required });
+        fields.push({ s: s, get: function () { return inp.value.trim(); }, el: inp });
+        parts.push(h('div', null, [h('label', { for: id }, s.label + (s.required ? '' : ' (optional)')), inp]));
+      } else if (s.type === 'signature') sigSections.push(s);
+    });
+    var sigName = S.renter.firstName + ' ' + S.renter.lastName;
+    var sigInput = h('input', { type: 'text', id: 'bw-sig', autocomplete: 'name', value: sigName, required: true });
+    var sigPreview = h('img', { class: 'bw-sig', alt: 'Your signature', src: signatureImage(sigName), width: '420', height: '100' });
+    sigInput.addEventListener('input', function () { sigPreview.src = signatureImage(sigInput.value.trim() || ' '); });
+    var msg = h('p', { class: 'bw-error', role: 'alert' });
+    var form = h('form', { novalidate: true }, [
+      t.description ? h('p', null, t.description) : null,
+      h('div', null, parts),
+      h('label', { for: 'bw-sig' }, 'Type your full name to sign'),
+      sigInput,
+      sigPreview,
+      msg,
+      h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Sign and continue'), backButton('Back', detailsView)]),
+    ]);
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var data = {};
+      var missing = null;
+      fields.forEach(function (f) {
+        var v = f.get();
+        if (f.s.required !== false && f.s.type === 'checkbox' && !v) missing = missing || f.el;
+        if (f.s.required && f.s.type === 'field' && !v) missing = missing || f.el;
+        if (f.s.id && v !== '' && v !== false) data[f.s.id] = v;
+      });
+      var name = sigInput.value.trim();
+      if (!name) missing = missing || sigInput;
+      if (missing) {
+        msg.textContent = 'Please complete every required part of the waiver.';
+        missing.focus();
+        return;
+      }
+      sigSections.forEach(function (s, i) { data[s.id || 'signature_' + (i + 1)] = signatureImage(name); });
+      var body = { templateId: t.templateId, firstName: S.renter.firstName, lastName: S.renter.lastName, formData: data, userEmail: S.renter.email };
+      api('POST', '/inHouseWaiver/waiver/sign', body).then(function (r) {
+        if (r.status !== 201 && r.status !== 200) {
+          msg.textContent = errText(r);
+          return;
+        }
+        S.signatures = [r.body.signatureId];
+        announce('Waiver signed.');
+        paymentView();
+      });
+    });
+    show('waiver', t.title || 'Waiver', [form]);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 7. Payment
+
+  var stripeCard = null;
+
+  function paymentView() {
+    track('checkout', { date: S.date, time: S.slot.time });
+    var pay = S.catalog.payments;
+    var msg = h('p', { class: 'bw-error', role: 'alert' });
+    var total = money(dueNow(), S.quote.currency);
+    var nodes = [h('div', { class: 'bw-summary' }, [])];
+    renderSummary(nodes[0]);
+    var form;
+    if (pay.mode === 'stripe' && pay.publishableKey) {
+      var mount = h('div', { id: 'bw-card', class: 'bw-summary' });
+      form = h('form', { novalidate: true }, [h('label', { for: 'bw-card' }, 'Card'), mount, msg, h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pay ' + total), backButton('Back', detailsView)])]);
+      loadStripe(pay.publishableKey, mount, msg);
+    } else {
+      var f = formFields([
+        ['cardName', 'Name on the card', 'text', 'cc-name', S.renter.firstName + ' ' + S.renter.lastName],
+        ['cardNumber', 'Card number', 'text', 'cc-number', ''],
+        ['cardExp', 'Expiry (MM/YY)', 'text', 'cc-exp', ''],
+        ['cardCvc', 'Security code', 'text', 'cc-csc', ''],
+      ]);
+      f.node.querySelector('#bw-f-cardNumber').setAttribute('inputmode', 'numeric');
+      f.node.querySelector('#bw-f-cardCvc').setAttribute('inputmode', 'numeric');
+      form = h('form', { novalidate: true }, [
+        h('div', { class: 'bw-note' }, [
+          h('strong', null, 'Test mode. '),
+          'No real card is charged. Use one of these numbers with any future expiry and any security code: ',
+          h('ul', null, pay.testCards.map(function (c) { return h('li', null, c.number.replace(/(\d{4})(?=\d)/g, '$1 ') + ': ' + c.label); })),
+        ]),
+        f.node,
+        msg,
+        h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pay ' + total), backButton('Back', detailsView)]),
+      ]);
+      form._fields = f;
+    }
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var btn = form.querySelector('button[type=submit]');
+      if (btn.getAttribute('aria-disabled') === 'true') return;
+      var done = function () { btn.removeAttribute('aria-disabled'); };
+      btn.setAttribute('aria-disabled', 'true');
+      msg.textContent = '';
+      paymentMethod(form, msg).then(function (pm) {
+        if (!pm) return done();
+        announce('Booking and paying, please wait.');
+        placeBooking(pm, msg, done);
+      });
+    });
+    nodes.push(form);
+    show('payment', 'Payment', nodes);
+  }
+
+  var TEST = { '4242424242424242': 'pm_card_visa', '5555555555554444': 'pm_card_mastercard', '4000000000000002': 'pm_card_chargeDeclined', '4000002500003155': 'pm_card_authenticationRequired' };
+
+  function paymentMethod(form, msg) {
+    if (form._fields) {
+      if (!form._fields.valid()) return Promise.resolve(null);
+      var v = form._fields.values();
+      var pm = TEST[v.cardNumber.replace(/\D/g, '')];
+      if (!pm) {
+        msg.textContent = 'In test mode, use one of the test card numbers shown above.';
+        shout(msg.textContent);
+        return Promise.resolve(null);
+      }
+      return Promise.resolve(pm);
+    }
+    if (!stripeCard) return Promise.resolve(null);
+    return stripeCard.stripe.createPaymentMethod({ type: 'card', card: stripeCard.card }).then(function (r) {
+      if (r.error) {
+        msg.textContent = r.error.message;
+        return null;
+      }
+      return r.paymentMethod.id;
+    });
+  }
+
+  function loadStripe(key, mountEl, msg) {
+    var s = document.createElement('script');
+    s.src = 'https://js.stripe.com/v3/';
+    s.onload = function () {
+      var stripe = window.Stripe(key);
+      var card = stripe.elements().create('card');
+      card.mount(mountEl);
+      stripeCard = { stripe: stripe, card: card };
+    };
+    s.onerror = function () { msg.textContent = 'The card form could not be loaded; check your connection.'; };
+    document.head.appendChild(s);
+  }
+
+  function placeBooking(pm, msg, done) {
+    var body = Object.assign(order(), {
+      locationId: S.item.locationId,
+      customerInfo: { firstName: S.renter.firstName, lastName: S.renter.lastName, email: S.renter.email },
+      paymentMethodId: pm,
+      expectedTotal: S.quote.total,
+      sessionId: S.sessionId,
+    });
+    if (S.renter.phone) body.customerInfo.phone = S.renter.phone;
+    if (S.signatures.length) body.waiverSignatureIds = S.signatures;
+    if (S.ref) body.refAffiliate = S.ref;
+    if (S.source) body.source = S.source;
+    api('POST', '/public/widget/checkout', body).then(function (r) {
+      if (r.status !== 201) {
+        done();
+        if (r.body && r.body.error === 'unavailable') {
+          msg.textContent = 'Sorry, this time was just taken. Nothing was charged.';
+          msg.appendChild(h('div', { class: 'bw-actions' }, backButton('Pick another time', function () { chooseDate(S.date); })));
+        } else if (r.body && r.body.error === 'price_mismatch') {
+          msg.textContent = 'The price changed to ' + money(r.body.expectedTotal, S.quote.currency) + '. Nothing was charged; please check the new total.';
+          refreshQuote();
+        } else msg.textContent = r.status === 402 ? 'Your card was declined: ' + errText(r) + ' Nothing was charged.' : errText(r);
+        shout(msg.textContent);
+        return;
+      }
+      S.booking = r.body;
+      post('booking.completed', { transactionId: r.body.transactionId, rentalId: r.body.rentalId, total: r.body.total, currency: r.body.currency, ref: S.ref || null });
+      buyPlan().then(confirmationView);
+    });
+  }
+
+  function buyPlan() {
+    if (!S.plan) return Promise.resolve(null);
+    var p = S.plan.plan;
+    var body = { planId: S.plan.code, planName: p.name || p.planName || S.plan.code, calculatedCost: planPremium(p, S.quote.total), bookingTotal: S.quote.total };
+    return api('POST', '/public/bookings/' + encodeURIComponent(S.booking.rentalId) + '/protection-plans', body).then(function (r) {
+      return r.status === 200 ? r.body : { error: errText(r) };
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 8. Confirmation, pass
+
+  function passBlock(rentalId, then) {
+    api('GET', '/public/bookings/' + encodeURIComponent(rentalId) + '/wallet-pass-a').then(function (r) {
+      if (r.status !== 200) return then(null);
+      var p = r.body;
+      api('GET', '/public/bookings/' + encodeURIComponent(rentalId) + '/wallet-pass-b').then(function (b) {
+        var save = b.status === 200 ? b.body : null;
+        var links = [];
+        if (p.download.available) links.push(h('a', { class: 'bw-btn bw-secondary', href: p.download.url, download: 'booking.pkpass' }, 'Add to Apple Wallet'));
+        if (save && save.configured) links.push(h('a', { class: 'bw-btn bw-secondary', href: save.saveUrl, target: '_blank', rel: 'noopener' }, 'Save to Google Wallet'));
+        else if (save && !Q.get('pass')) links.push(h('a', { class: 'bw-btn bw-secondary', href: save.saveUrl, target: '_blank', rel: 'noopener' }, 'Open your pass'));
+        links.push(h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/public/bookings/' + encodeURIComponent(rentalId) + '/calendar.ics', download: 'booking.ics' }, 'Add to calendar (.ics)'));
+        then(
+          h('div', null, [
+            h('img', { class: 'bw-qr', alt: 'Check-in QR code of booking ' + rentalId, width: '220', height: '220', src: 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(p.barcode.svg) }),
+            h('p', { class: 'bw-hint' }, 'Show this code when you arrive.'),
+            h('div', { class: 'bw-actions' }, links),
+          ]),
+          p,
+        );
+      });
+    });
+  }
+
+  function confirmationView(plan) {
+    var b = S.booking;
+    S.loc = S.loc || {};
+    var facts = h('dl', { class: 'bw-summary' }, []);
+    [
+      ['Booking reference', b.transactionId],
+      ['What', S.item.name],
+      ['When', longDate(S.date) + ', ' + timeAt(b.startTime) + ' – ' + timeAt(b.endTime) + ' (' + tz() + ')'],
+      ['Where', S.loc.name + ', ' + S.loc.address],
+      ['Paid', money(b.amountPaid, b.currency)],
+    ].forEach(function (r) {
+      facts.appendChild(h('dt', null, r[0]));
+      facts.appendChild(h('dd', null, r[1]));
+    });
+    var holder = h('div', null, h('p', { class: 'bw-loading' }, 'Loading your pass…'));
+    show('done', 'You are booked!', [
+      h('p', null, 'A confirmation is on its way to ' + S.renter.email + '.'),
+      facts,
+      plan && plan.error ? h('p', { class: 'bw-error' }, 'The protection plan could not be added: ' + plan.error) : plan ? h('p', null, 'Protection plan added.') : null,
+      holder,
+      h('div', { class: 'bw-actions' }, [
+        h('button', { type: 'button', class: 'bw-secondary', onclick: function () { participantsView(b.rentalId, b.renterToken); } }, 'Add the names of your party'),
+        h('a', { class: 'bw-btn bw-secondary', href: b.links.manage }, 'Manage or cancel'),
+        h('button', { type: 'button', class: 'bw-secondary', onclick: restart }, 'Book something else'),
+      ]),
+    ]);
+    announce('Booked. Reference ' + b.transactionId + '.');
+    passBlock(b.rentalId, function (node) {
+      holder.textContent = '';
+      if (node) holder.appendChild(node);
+      resize();
+    });
+  }
+
+  function restart() {
+    S.date = null;
+    S.slot = null;
+    S.quote = null;
+    S.signatures = [];
+    itemsView();
+  }
+
+  function passView(rentalId) {
+    show('done', 'Your pass', [h('p', { class: 'bw-loading' }, 'Loading…')], { keepFocus: true });
+    passBlock(rentalId, function (node, p) {
+      if (!node) return fatal('No pass was found for this booking (it may be cancelled).');
+      S.loc = { timezone: p.timezone };
+      show('done', p.itemName + ' with ' + p.businessName, [
+        h('p', null, p.localDate + ', ' + p.localStartTime + ' – ' + p.localEndTime + ' (' + p.timezone + ')'),
+        h('p', null, p.locationName + ', ' + p.address),
+        h('p', null, p.renterName + ' · party of ' + p.partySize),
+        node,
+      ]);
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Participants (with the checkout's renter token)
+
+  function participantsView(rentalId, token) {
+    var headers = { 'x-renter-token': token };
+    function render(data, note) {
+      var list = h(
+        'ul',
+        null,
+        data.participants.map(function (p) {
+          return h('li', null, [
+            p.firstName + ' ' + p.lastName + ' · waiver ' + (p.waiver.status === 'signed' ? 'signed' : 'missing') + ' ',
+            h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'Remove ' + p.firstName + ' ' + p.lastName, onclick: function () {
+              api('DELETE', '/public/bookings/' + encodeURIComponent(rentalId) + '/participants/' + encodeURIComponent(p.participantId), undefined, headers).then(function (r) {
+                if (r.status === 200) render(r.body, p.firstName + ' removed.');
+              });
+            } }, 'Remove'),
+          ]);
+        }),
+      );
+      var f = formFields([
+        ['pFirst', 'First name', 'text', 'off', ''],
+        ['pLast', 'Last name', 'text', 'off', ''],
+      ]);
+      var msg = h('p', { class: 'bw-error', role: 'alert' });
+      var form = h('form', { novalidate: true }, [f.node, msg, h('div', { class: 'bw-actions' }, [h('button', { type: 'submit', disabled: data.spotsLeft === 0 }, 'Add person'), backButton('Back to the confirmation', function () { confirmationView(null); })])]);
+      form.addEventListener('submit', function (e) {
+        e.preventDefault();
+        if (!f.valid()) return;
+        var v = f.values();
+        api('POST', '/public/bookings/' + encodeURIComponent(rentalId) + '/participants', { firstName: v.pFirst, lastName: v.pLast }, headers).then(function (r) {
+          if (r.status === 201) render(r.body, v.pFirst + ' added.');
+          else msg.textContent = errText(r);
+        });
+      });
+      show('done', 'Your party (' + data.participants.length + ' of ' + data.partySize + ')', [data.participants.length ? list : h('p', null, 'No names yet.'), form]);
+      if (note) announce(note);
+    }
+    api('GET', '/public/bookings/' + encodeURIComponent(rentalId) + '/participants', undefined, headers).then(function (r) {
+      if (r.status === 200) render(r.body);
+      else fatal(errText(r));
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Manage: cancel with an e-mailed code
+
+  function manageView(rentalId) {
+    var enc = encodeURIComponent(rentalId);
+    api('GET', '/public/bookings/' + enc + '/cancellation-eligibility').then(function (r) {
+      if (r.status !== 200) return fatal(errText(r, 'This booking was not found.'));
+      var e = r.body;
+      S.loc = { timezone: e.timezone };
+      var msg = h('p', { class: 'bw-error', role: 'alert' });
+      var nodes = [
+        h('p', null, 'Booking ' + e.rentalId + ' on ' + new Intl.DateTimeFormat('en-US', { timeZone: e.timezone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(e.startTime)) + ' (' + e.timezone + ').'),
+        h('p', { class: 'bw-note' }, e.message),
+        h('p', { class: 'bw-hint' }, 'Policy: ' + e.policy.description),
+      ];
+      if (!e.cancellable) return show('manage', 'Manage your booking', nodes);
+      var send = h('button', { type: 'button' }, 'E-mail me a code');
+      send.addEventListener('click', function () {
+        api('POST', '/public/bookings/' + enc + '/cancellation-otp').then(function (o) {
+          if (o.status !== 200) {
+            msg.textContent = errText(o);
+            return;
+          }
+          codeView(rentalId, o.body, e);
+        });
+      });
+      nodes.push(h('p', null, 'To cancel, we e-mail a 6-digit code to the address of the booking.'), msg, h('div', { class: 'bw-actions' }, send));
+      show('manage', 'Cancel your booking', nodes);
+    });
+  }
+
+  function codeView(rentalId, session, elig) {
+    var enc = encodeURIComponent(rentalId);
+    var input = h('input', { type: 'text', id: 'bw-code', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', pattern: '[0-9]{6}', required: true, 'aria-describedby': 'bw-code-hint' });
+    var msg = h('p', { class: 'bw-error', role: 'alert' });
+    var form = h('form', { novalidate: true }, [
+      h('p', { id: 'bw-code-hint' }, 'We sent a code to ' + session.sentTo + '. It is valid for 10 minutes.'),
+      h('label', { for: 'bw-code' }, '6-digit code'),
+      input,
+      msg,
+      h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Verify'), backButton('Send a new code', function () { manageView(rentalId); })]),
+    ]);
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      api('POST', '/public/bookings/' + enc + '/verify-cancellation-otp', { sessionId: session.sessionId, code: input.value.trim() }).then(function (r) {
+        if (r.status !== 200) {
+          msg.textContent = errText(r);
+          input.setAttribute('aria-invalid', 'true');
+          input.focus();
+          return;
+        }
+        confirmCancelView(rentalId, r.body.token, elig);
+      });
+    });
+    show('manage', 'Enter your code', [form]);
+  }
+
+  function confirmCancelView(rentalId, token, elig) {
+    var msg = h('p', { class: 'bw-error', role: 'alert' });
+    var btn = h('button', { type: 'button' }, elig.refund.amount > 0 ? 'Cancel and refund ' + money(elig.refund.amount, elig.refund.currency) : 'Cancel the booking');
+    btn.addEventListener('click', function () {
+      api('POST', '/public/bookings/' + encodeURIComponent(rentalId) + '/cancel', {}, { 'x-renter-token': token }).then(function (r) {
+        if (r.status !== 200) {
+          msg.textContent = errText(r);
+          return;
+        }
+        post('booking.cancelled', { rentalId: rentalId });
+        var rf = r.body.refund;
+        show('manage', 'Your booking is cancelled', [
+          h('p', null, rf && rf.status === 'succeeded' ? 'We refunded ' + money(rf.amount, rf.currency) + ' to your card.' : r.body.alreadyCancelled ? 'It was already cancelled.' : 'Nothing was refunded.'),
+        ]);
+      });
+    });
+    show('manage', 'Cancel your booking?', [h('p', { class: 'bw-note' }, elig.message), msg, h('div', { class: 'bw-actions' }, [btn, backButton('Keep my booking', function () { manageView(rentalId); })])]);
+  }
+
+  start();
+})();

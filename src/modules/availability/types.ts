@@ -1,0 +1,158 @@
+/**
+ * Public vocabulary of availability, and the protocol of the per-item InventoryLock Durable Object
+ * (durable-objects/inventory-lock.ts): constants, request and result types and the object's RPC
+ * interface. This file imports nothing, so the lock object, `src/env.ts` (which types the
+ * namespace binding) and the lock's client (lock.ts) can all name the protocol without a cycle.
+ */
+
+/** A reservation not released by its caller stops counting after this long. */
+export const RESERVATION_TTL_MS = 120_000;
+
+export type ReasonCode =
+  | 'invalid_window'
+  | 'in_past'
+  | 'minimum_notice'
+  | 'too_far_ahead'
+  | 'closed'
+  | 'outside_hours'
+  | 'no_departure'
+  | 'blocked'
+  | 'sold_out'
+  | 'insufficient_units'
+  | 'asset_unavailable'
+  | 'capacity_limit';
+
+export interface Reason {
+  code: ReasonCode;
+  message: string;
+}
+
+export interface Departure {
+  slotId: string | null;
+  /** Local wall-clock start, HH:mm. */
+  time: string;
+  date: string;
+  start: number;
+  end: number;
+  capacity: number;
+}
+
+/** Reservations pending inside the lock object carry the kind they will have once written. */
+export type BusyKind = 'booking' | 'hold' | 'drydock' | 'maintenance';
+
+/**
+ * Time taken out of an item. `assetId` null means seats of a tour departure (booking, hold,
+ * pending) or the whole item (drydock, maintenance). Times are epoch milliseconds.
+ */
+export interface Busy {
+  /** The allocation row id (when it is one): a reservation pending in the lock and its written row are the same time, counted once. */
+  id?: string;
+  sourceId: string;
+  kind: BusyKind;
+  assetId: string | null;
+  start: number;
+  end: number;
+  blockedStart: number;
+  blockedEnd: number;
+  seats: number;
+  expiresAt: number | null;
+}
+
+interface LineBase {
+  /** Id of the booking, hold or drydock period that will own the allocations. */
+  sourceId: string;
+  start: number;
+  end: number;
+  /** Allocations of these sources are ignored (the booking being rescheduled, the drydock being moved). */
+  excludeSourceIds?: string[];
+}
+
+export interface BookingLine extends LineBase {
+  kind: 'booking';
+  quantity?: number;
+  assetIds?: string[];
+  /** Assets to keep when still free (a reschedule keeps its boats when it can). */
+  preferAssetIds?: string[];
+  seats?: number;
+  privateCharter?: boolean;
+  enforceRules: boolean;
+  /** The renter's e-mail: their own active holds on the item do not block them, and are consumed. */
+  holdEmail?: string;
+}
+
+export interface HoldLine extends LineBase {
+  kind: 'hold';
+  expiresAt: number;
+}
+
+export interface DrydockLine extends LineBase {
+  kind: 'drydock';
+  /** null: the whole item (every asset, and assets added later). */
+  assetIds: string[] | null;
+}
+
+export type ReserveLine = BookingLine | HoldLine | DrydockLine;
+
+export interface ReserveRequest {
+  customerId: string;
+  itemId: string;
+  /** The item version the caller priced with; a different one answers 409 `version_conflict`. */
+  expectVersion?: number;
+  line: ReserveLine;
+}
+
+/** An `allocations` row to write (its `createdAt` is set by the writer). */
+export interface NewAllocation {
+  id: string;
+  customerId: string;
+  itemId: string;
+  assetId: string | null;
+  kind: 'booking' | 'hold' | 'drydock' | 'maintenance';
+  sourceId: string;
+  start: number;
+  end: number;
+  blockedStart: number;
+  blockedEnd: number;
+  seats: number;
+  capacity: number | null;
+  active: boolean;
+  expiresAt: number | null;
+}
+
+export interface Reservation {
+  ok: true;
+  reservationId: string;
+  itemId: string;
+  version: number;
+  allocations: NewAllocation[];
+  /** Rentals: the assets taken. */
+  assetIds: string[];
+  /** Holds of the renter's e-mail that the booking uses up. */
+  consumedHoldIds: string[];
+  departure?: Departure;
+  expiresAt: number;
+}
+
+export interface ReserveRefusal {
+  ok: false;
+  status: number;
+  code: string;
+  message: string;
+  reasons?: Reason[];
+  unitsFree?: number | null;
+  seatsFree?: number;
+  conflicts?: { sourceId: string; kind: string; assetId: string | null; start: string; end: string }[];
+  details?: { field?: string; message: string }[];
+}
+
+export type ReserveResult = Reservation | ReserveRefusal;
+
+/** What the lock object answers over RPC (the namespace binding `INVENTORY_LOCK` is typed with it). */
+export interface InventoryLockRpc extends Rpc.DurableObjectBranded {
+  /** Checks a sale, hold or drydock period and, when it fits, keeps it pending and returns the rows to write. */
+  reserve(req: ReserveRequest): Promise<ReserveResult>;
+  /** The reservation was written (or abandoned): from now on D1 is the truth for it. */
+  release(reservationId: string): Promise<boolean>;
+  /** Pending reservations (diagnostics and tests). */
+  pendingCount(): Promise<number>;
+}

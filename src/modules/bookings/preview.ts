@@ -1,0 +1,80 @@
+/**
+ * The server's price of an order before it is placed (the booking widget's summary): the same line
+ * planning, pricing, add-ons, promo code, taxes and tip as createBooking, what a gift card would pay, plus the availability check
+ * the sale will meet (with the sales path's rules), without reserving or writing anything.
+ */
+import type { Ctx } from '../../lib/context';
+import { tenantOf } from '../../lib/context';
+import { toCents } from '../../lib/money';
+import { getItemAvailability, loadItemContext, type ItemContext } from '../availability/service';
+import { bad } from './errors';
+import type { BookingSource } from './types';
+import { planLines, prepareLine, type PreparedLine } from './lines';
+import { bundlesOf, operatorSettings, resolveGiftCard, resolvePromoCode } from './offers';
+import { dollars, quoteOrder, quoteOut, type OrderDiscount } from './pricing';
+import type { BookInput } from './schemas';
+
+export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?: BookingSource; giftCard?: { code: string } } = {}) {
+  const customerId = tenantOf(ctx);
+  const settings = await operatorSettings(ctx, customerId);
+  const { lines } = planLines(input, bundlesOf(settings));
+  const items = new Map<string, ItemContext>();
+  for (const id of [...new Set(lines.map((l) => l.inventoryId))].sort()) items.set(id, await loadItemContext(ctx.db, id, customerId));
+  const currencies = new Set([...items.values()].map((i) => i.currency));
+  if (currencies.size > 1) throw bad('All items of one order must be sold in the same currency', 'rentalDetails.items');
+  const prepared: PreparedLine[] = [];
+  for (const l of lines) prepared.push(await prepareLine(ctx, items.get(l.inventoryId)!, l, true));
+  const discounts: OrderDiscount[] = [];
+  const code = input.discountDetails?.promoCode;
+  if (code) {
+    const promo = await resolvePromoCode(ctx, settings, code, {
+      customerId,
+      locationId: prepared[0].item.row.locationId,
+      itemIds: [...items.keys()],
+      now: Date.now(),
+    });
+    discounts.push(promo.discount);
+  }
+  const quotes = quoteOrder(
+    prepared.map((p) => p.input),
+    { discounts, tip: toCents(input.rentalPricing.tip ?? 0) },
+  );
+  let deposit = 0;
+  for (const p of prepared) if (p.item.item.model.deposit?.required) deposit += toCents(p.item.item.model.deposit.amount);
+  const availability = await Promise.all(
+    prepared.map(async (p) => ({
+      inventoryId: p.item.row.id,
+      ...(await getItemAvailability(ctx, p.item.row.id, {
+        start: p.start,
+        end: p.end,
+        quantity: p.item.item.kind === 'tour' ? undefined : p.quantity,
+        seats: p.tour?.seats,
+        assetIds: p.req.assetIds,
+        source: opts.source ?? 'operator',
+      })),
+    })),
+  );
+  const total = quotes.reduce((s, q) => s + q.total, 0);
+  const gift = opts.giftCard
+    ? await resolveGiftCard(ctx, opts.giftCard.code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now: Date.now() })
+    : null;
+  const giftApplied = gift ? Math.min(gift.balance, total) : 0;
+  return {
+    currency: [...currencies][0],
+    total: dollars(total),
+    totalCents: total,
+    giftCard: gift ? { code: gift.code, applied: dollars(giftApplied), balance: dollars(gift.balance) } : null,
+    amountDue: dollars(total - giftApplied),
+    deposit: dollars(deposit),
+    lines: quotes.map((q, i) => ({
+      inventoryId: prepared[i].item.row.id,
+      startTime: new Date(prepared[i].start).toISOString(),
+      endTime: new Date(prepared[i].end).toISOString(),
+      quantity: prepared[i].quantity,
+      participants: prepared[i].participants,
+      ...quoteOut(q),
+    })),
+    available: availability.every((a) => a.available),
+    availability,
+  };
+}

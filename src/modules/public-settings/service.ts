@@ -1,0 +1,89 @@
+/**
+ * The operator's public settings: what the booking widget and the page embedding it may know of an
+ * operator (names, locations, cancellation policy, look, host-page integrations). See
+ * integrations.ts for the stored shapes and policy.ts for the cancellation policy.
+ */
+import type { Ctx } from '../../lib/context';
+import { notFound } from '../../lib/errors';
+import { getPublicCustomer } from '../customers/service';
+import { listPublicLocations } from '../locations/service';
+import {
+  chatMessagingOf,
+  customCodeOf,
+  reviewConnectionsOf,
+  socialConversionOf,
+  tagManagerOf,
+  videoPixelOf,
+  widgetLookOf,
+  type ReviewConnection,
+} from './integrations';
+import { cancellationPolicyOf } from './policy';
+
+export { cancellationPolicyOf, refundPercentAt, type CancellationPolicy, type RefundTier } from './policy';
+export { widgetLookOf, type ReviewConnection } from './integrations';
+
+/** GET /public/customer/{customerId}/public. */
+export async function publicSettings(ctx: Ctx, customerId: string) {
+  const c = await getPublicCustomer(ctx, customerId);
+  if (!c) throw notFound('Customer');
+  const integrations = c.integrations ?? {};
+  const locs = await listPublicLocations(ctx, customerId);
+  return {
+    customerId: c.id,
+    businessName: c.businessName ?? c.name,
+    locations: locs.map((l) => ({
+      locationId: l.id,
+      name: l.name,
+      address: l.address,
+      phoneNumber: l.phoneNumber,
+      timezone: l.timezone,
+      currency: l.currency,
+      cancellationPolicy: cancellationPolicyOf(l.details, c.settings),
+      reviewPlatforms: reviewConnectionsOf(integrations, l.id, l.details).map((r) => r.name),
+    })),
+    widget: widgetLookOf(integrations),
+    integrations: {
+      customCode: customCodeOf(integrations) !== null,
+      tagManager: tagManagerOf(integrations) !== null,
+      socialConversion: socialConversionOf(integrations) !== null,
+      videoPixel: videoPixelOf(integrations) !== null,
+      chatMessaging: chatMessagingOf(integrations) !== null,
+    },
+  };
+}
+
+type Reader<T> = (integrations: Record<string, unknown>) => T | null;
+
+/** A host-page integration of an operator, or null when it is not configured (or the operator is unknown). */
+async function integration<T>(ctx: Ctx, customerId: string, read: Reader<T>): Promise<(T & { customerId: string }) | null> {
+  const c = await getPublicCustomer(ctx, customerId);
+  const v = c ? read(c.integrations ?? {}) : null;
+  return v ? { customerId, ...v } : null;
+}
+
+export const customCode = (ctx: Ctx, customerId: string) => integration(ctx, customerId, customCodeOf);
+export const tagManager = (ctx: Ctx, customerId: string) => integration(ctx, customerId, tagManagerOf);
+export const socialConversion = (ctx: Ctx, customerId: string) => integration(ctx, customerId, socialConversionOf);
+export const videoPixel = (ctx: Ctx, customerId: string) => integration(ctx, customerId, videoPixelOf);
+
+export async function chatMessaging(ctx: Ctx, customerId: string) {
+  const v = await integration(ctx, customerId, chatMessagingOf);
+  if (!v) throw notFound('Chat messaging configuration');
+  return v;
+}
+
+/** The review platforms configured for a location of an operator. */
+export async function reviewConnections(
+  ctx: Ctx,
+  customerId: string,
+  location: { id: string; details: Record<string, unknown> | null },
+): Promise<ReviewConnection[]> {
+  const c = await getPublicCustomer(ctx, customerId);
+  return c ? reviewConnectionsOf(c.integrations ?? {}, location.id, location.details) : [];
+}
+
+/** The cancellation policy in effect at a location of an operator. */
+export async function locationCancellationPolicy(ctx: Ctx, customerId: string, locationDetails: Record<string, unknown> | null) {
+  const c = await getPublicCustomer(ctx, customerId);
+  return cancellationPolicyOf(locationDetails, c?.settings ?? null);
+}

@@ -1,0 +1,40 @@
+/**
+ * POST /public/bookings/{rentalId}/cancel: the renter cancels with the session token of a verified
+ * code. The booking goes through the booking lifecycle (cancelBooking: status, allocations released
+ * once, charges reversed, deposit released, e-mail, `booking.cancelled`, the waitlist offered the
+ * freed seats by the `capacity.released` hook) with its payment kept; then the refund the policy
+ * gives is paid back and the rest kept as a cancellation fee (money.ts, `payment.refunded`). Two
+ * racing cancellations cancel and refund once: only the one the lifecycle let through refunds.
+ */
+import type { Ctx } from '../../lib/context';
+import { ApiError } from '../../lib/errors';
+import { cancelBooking } from '../bookings/service';
+import { eligibilityOf } from './eligibility';
+import { refundCancellation } from './money';
+import { asRenter, rentalById } from './queries';
+import { requireSession, useSessionStmt } from './sessions';
+
+export async function cancelByRenter(ctx: Ctx, rentalId: string, input: { token?: string | null; reason?: string }) {
+  const b = await rentalById(ctx, rentalId);
+  const session = await requireSession(ctx, input.token, b, 'cancel');
+  const rctx = asRenter(ctx, b, `renter:${session.id}`);
+  const elig = await eligibilityOf(ctx, b);
+  if (elig.reason === 'already_cancelled') {
+    return { rentalId: b.id, transactionId: b.transactionId, status: 'cancelled', alreadyCancelled: true, refund: null, eligibility: elig };
+  }
+  if (!elig.cancellable) throw new ApiError('not_cancellable', elig.message, { extra: { reason: elig.reason } });
+  const reason = input.reason?.trim() ? `Cancelled by the renter: ${input.reason.trim()}` : 'Cancelled by the renter';
+  const res = await cancelBooking(rctx, b.id, { reason, refund: false });
+  if (res.alreadyCancelled) {
+    return { rentalId: b.id, transactionId: b.transactionId, status: 'cancelled', alreadyCancelled: true, refund: null, eligibility: elig };
+  }
+  const refund = await refundCancellation(rctx, b, elig.refund.amountCents, elig.refund.feeCents, [useSessionStmt(ctx, session)]);
+  return {
+    rentalId: b.id,
+    transactionId: b.transactionId,
+    status: 'cancelled',
+    alreadyCancelled: false,
+    refund: { ...refund, percent: elig.refund.percent, currency: b.currency },
+    eligibility: elig,
+  };
+}

@@ -1,0 +1,76 @@
+import type { Context } from 'hono';
+import { createRouter, mount } from '../../lib/openapi';
+import { ctxOf, type AppEnv } from '../../lib/context';
+import { ApiError } from '../../lib/errors';
+import * as r from './routes';
+import * as svc from './service';
+
+const router = createRouter();
+const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? null;
+const renterToken = (c: Context<AppEnv>) => c.req.header(svc.RENTER_TOKEN_HEADER) ?? null;
+
+/** The document of a multipart body: the `file` part (or the only file part) and the optional `kind` field. */
+async function readDocument(c: Context<AppEnv>): Promise<{ bytes: Uint8Array; name: string; kind: svc.DocumentKind }> {
+  if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? ''))
+    throw new ApiError('bad_request', 'Send the document as multipart/form-data in the field `file`');
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw new ApiError('bad_request', 'Malformed multipart/form-data body');
+  }
+  let file: unknown = form.get('file');
+  if (file == null) {
+    const files = [...form.values()].filter((v) => v instanceof File);
+    if (files.length === 1) file = files[0];
+  }
+  if (!(file instanceof File)) {
+    const message = file == null ? 'file is required (a file part named `file`)' : 'file must be a file part, not a text field';
+    throw new ApiError('validation_failed', `Invalid request: ${message}`, {
+      details: [{ field: 'file', location: 'body', code: file == null ? 'required' : 'invalid_type', message }],
+    });
+  }
+  const kind = form.get('kind') ?? 'insurance';
+  if (typeof kind !== 'string' || !(svc.DOCUMENT_KINDS as readonly string[]).includes(kind)) {
+    const message = `kind must be one of ${svc.DOCUMENT_KINDS.join(', ')}`;
+    throw new ApiError('validation_failed', `Invalid request: ${message}`, { details: [{ field: 'kind', location: 'body', code: 'invalid_value', message }] });
+  }
+  if (file.size > svc.MAX_DOCUMENT_BYTES + 1) return { bytes: new Uint8Array(svc.MAX_DOCUMENT_BYTES + 1), name: file.name, kind: kind as svc.DocumentKind };
+  return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name, kind: kind as svc.DocumentKind };
+}
+
+mount(router, r.requestCode, async (c, { params }) => c.json(await svc.requestCode(ctxOf(c), params.rentalId, clientIp(c))));
+mount(router, r.verifyCode, async (c, { params, body }) => c.json(await svc.verifyCode(ctxOf(c), params.rentalId, body)));
+mount(router, r.eligibility, async (c, { params }) => c.json(await svc.cancellationEligibility(ctxOf(c), params.rentalId)));
+mount(router, r.cancel, async (c, { params, body }) =>
+  c.json(await svc.cancelByRenter(ctxOf(c), params.rentalId, { token: renterToken(c) ?? body.token, reason: body.reason })),
+);
+mount(router, r.tip, async (c, { params, body }) => c.json(await svc.tipBooking(ctxOf(c), params.rentalId, body)));
+mount(router, r.uploadDocument, async (c, { params }) => c.json(await svc.uploadDocument(ctxOf(c), params.rentalId, clientIp(c), () => readDocument(c))));
+mount(router, r.listDocuments, async (c, { params }) => c.json(await svc.listDocuments(ctxOf(c), params.rentalId)));
+mount(router, r.downloadDocument, async (c, { params }) => {
+  const f = await svc.documentFile(ctxOf(c), params.rentalId, params.documentId);
+  return c.body(f.body, 200, {
+    'Content-Type': f.contentType,
+    'Content-Length': String(f.size),
+    'Content-Disposition': `attachment; filename="${f.fileName.replace(/"/g, '')}"`,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'private, no-store',
+  });
+});
+mount(router, r.paymentMethods, async (c, { query }) => c.json(await svc.maskedPaymentMethods(ctxOf(c), query.stripeCustomerId, clientIp(c))));
+mount(router, r.reviews, async (c, { params, body }) => c.json(await svc.requestReviews(ctxOf(c), params.locationId, body)));
+mount(router, r.listParticipants, async (c, { params }) => c.json(await svc.listParticipants(ctxOf(c), params.rentalId, renterToken(c))));
+mount(router, r.addParticipant, async (c, { params, body }) => c.json(await svc.addParticipant(ctxOf(c), params.rentalId, renterToken(c), body), 201));
+mount(router, r.updateParticipant, async (c, { params, body }) =>
+  c.json(await svc.updateParticipant(ctxOf(c), params.rentalId, params.participantId, renterToken(c), body)),
+);
+mount(router, r.removeParticipant, async (c, { params }) =>
+  c.json(await svc.removeParticipant(ctxOf(c), params.rentalId, params.participantId, renterToken(c))),
+);
+mount(router, r.linkWaiver, async (c, { params, body }) =>
+  c.json(await svc.linkParticipantWaiver(ctxOf(c), params.rentalId, params.participantId, renterToken(c), body)),
+);
+mount(router, r.operatorParticipants, async (c, { params }) => c.json(await svc.operatorParticipants(ctxOf(c), params.rentalId)));
+
+export default router;

@@ -1,0 +1,217 @@
+/**
+ * The money of the renter's self-service, in ONE place: the tip charge and the refund of a renter's
+ * cancellation. Each takes or gives back money through the payment provider and commits, in one
+ * D1 batch, its ledger entries, the booking's amounts and its webhook event (`payment.completed` /
+ * `payment.refunded`).
+ * Both go through the shared payments service (collectPayment / refundPayment), which puts the
+ * payment event in the batch of the ledger write.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { commit } from '../../lib/commit';
+import type { Stmt } from '../../db/client';
+import { ApiError } from '../../lib/errors';
+import { toDollars } from '../../lib/money';
+import { bookings, renters } from '../../db/schema/bookings';
+import { bookingTips } from '../../db/schema/renter-self-service';
+import { payments, PaymentError } from '../../adapters/payments';
+import { insertLedger, memoEntry, scopeOf, type BookingRow } from '../bookings/service';
+import { collectPayment, refundPayment } from '../payments/service';
+
+export interface StoredCard {
+  paymentMethodId: string;
+  /** The provider's customer the card belongs to (null for a card used once). */
+  customer: string | null;
+  brand: string;
+  last4: string;
+}
+
+/** The card to charge after a booking's commit: the renter's default stored card, else the card that paid the booking. */
+export async function storedCard(ctx: Ctx, b: BookingRow): Promise<StoredCard | null> {
+  const pay = payments(ctx.env);
+  if (b.renterId) {
+    const r = await ctx.db
+      .select({ paymentCustomerId: renters.paymentCustomerId })
+      .from(renters)
+      .where(and(eq(renters.id, b.renterId), eq(renters.customerId, b.customerId)))
+      .get();
+    if (r?.paymentCustomerId) {
+      const methods = await pay.listPaymentMethods(r.paymentCustomerId).catch(() => []);
+      const m = methods.find((x) => x.isDefault) ?? methods[0];
+      if (m) return { paymentMethodId: m.id, customer: r.paymentCustomerId, brand: m.brand, last4: m.last4 };
+    }
+  }
+  if (b.paymentIntentId) {
+    const pi = await pay.getPaymentIntent(b.paymentIntentId).catch(() => null);
+    if (pi?.paymentMethodId) return { paymentMethodId: pi.paymentMethodId, customer: pi.customerId, brand: 'card', last4: '' };
+  }
+  return null;
+}
+
+const paymentFailed = (err: PaymentError) =>
+  err.code === 'card_declined' || err.code === 'authentication_required'
+    ? new ApiError('payment_failed', err.message, { extra: { declineCode: err.code } })
+    : new ApiError('payment_provider_error', err.message);
+
+/**
+ * Charges a claimed tip on the stored card through the payments service and records it in the same
+ * batch as its `payment.completed`: ledger `tip` and `payment`, the booking's tip, total and amount
+ * paid, the tip row. A write that fails after the charge is refunded by the payments service.
+ */
+export async function chargeTip(ctx: Ctx, b: BookingRow, tip: { id: string; amount: number }, card: StoredCard, extra: Stmt[] = []) {
+  try {
+    return await collectPayment(
+      ctx,
+      {
+        mode: 'charge',
+        customerId: b.customerId,
+        kind: 'tip',
+        data: { rentalId: b.id, transactionId: b.transactionId, renterId: b.renterId, tipId: tip.id },
+        intent: {
+          amount: tip.amount,
+          currency: b.currency,
+          customerId: card.customer,
+          paymentMethodId: card.paymentMethodId,
+          description: `Tip for booking ${b.id}`,
+          metadata: { kind: 'tip', rentalId: b.id, transactionId: b.transactionId, customerId: b.customerId },
+          idempotencyKey: `tip_${tip.id}`,
+        },
+      },
+      async (paid, commitMoney) => {
+        const reference = paid!.reference;
+        const now = new Date().toISOString();
+        await commitMoney(
+          [
+            ...insertLedger(ctx, [
+              memoEntry(scopeOf(b), { entryType: 'tip', amount: tip.amount, affectsBalance: true, description: 'Tip', source: 'card', reference }),
+              memoEntry(scopeOf(b), { entryType: 'payment', amount: -tip.amount, affectsBalance: true, description: 'Tip payment', source: 'card', reference }),
+            ]),
+            ctx.db
+              .update(bookings)
+              .set({
+                tipTotal: sql`${bookings.tipTotal} + ${tip.amount}`,
+                total: sql`${bookings.total} + ${tip.amount}`,
+                amountPaid: sql`${bookings.amountPaid} + ${tip.amount}`,
+                updatedAt: now,
+              })
+              .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+            ctx.db
+              .update(bookingTips)
+              .set({ status: 'paid', paymentIntentId: reference, updatedAt: now })
+              .where(and(eq(bookingTips.id, tip.id), eq(bookingTips.status, 'charging'))),
+            ...extra,
+          ],
+          {
+            audit: {
+              action: 'booking.tip',
+              targetType: 'booking',
+              targetId: b.id,
+              customerId: b.customerId,
+              details: { amount: toDollars(tip.amount), paymentIntentId: reference },
+            },
+          },
+        );
+        return { id: reference as string };
+      },
+    );
+  } catch (err) {
+    if (err instanceof PaymentError) throw paymentFailed(err);
+    throw err;
+  }
+}
+
+export interface CancellationRefund {
+  status: 'succeeded' | 'failed' | 'none';
+  amount: number;
+  refundId: string | null;
+  fee: number;
+}
+
+/**
+ * After a renter's cancellation (the booking is cancelled with its payment kept): gives back
+ * `refundCents` of the card payment through the payments service (`payment.refunded` in the batch of
+ * its ledger `refund` entry) and keeps the rest as a cancellation fee, so the renter's balance on the
+ * rental ends at zero. A refund the provider refuses is audited (`booking.refund_failed`) so the
+ * operator hears of it; the booking stays cancelled.
+ */
+export async function refundCancellation(ctx: Ctx, b: BookingRow, refundCents: number, feeCents: number, extra: Stmt[] = []): Promise<CancellationRefund> {
+  const scope = scopeOf(b);
+  const fee =
+    feeCents > 0
+      ? [
+          memoEntry(scope, {
+            entryType: 'cancellation_fee',
+            amount: feeCents,
+            affectsBalance: true,
+            description: 'Cancellation fee (policy)',
+            source: 'policy',
+          }),
+        ]
+      : [];
+  const audit = (refund: number, refundId: string | null) => ({
+    action: 'booking.renter_cancellation_settled',
+    targetType: 'booking',
+    targetId: b.id,
+    customerId: b.customerId,
+    details: { refund: toDollars(refund), fee: toDollars(feeCents), refundId },
+  });
+  if (refundCents <= 0 || !b.paymentIntentId) {
+    if (refundCents > 0) ctx.log.error('refund after a renter cancellation failed', { rentalId: b.id, error: 'the booking has no card payment to refund' });
+    await commit(ctx, [...insertLedger(ctx, fee), ...extra], { audit: audit(0, null) });
+    return { status: refundCents > 0 ? 'failed' : 'none', amount: toDollars(refundCents > 0 ? refundCents : 0), refundId: null, fee: toDollars(feeCents) };
+  }
+  const paymentIntentId = b.paymentIntentId;
+  try {
+    return await refundPayment(
+      ctx,
+      {
+        mode: 'provider',
+        customerId: b.customerId,
+        kind: 'renter_cancellation',
+        paymentIntentId,
+        amount: refundCents,
+        currency: b.currency,
+        reason: 'requested_by_customer',
+        data: { rentalId: b.id, transactionId: b.transactionId, renterId: b.renterId },
+      },
+      async (refund, commitMoney) => {
+        await commitMoney(
+          [
+            ...insertLedger(ctx, [
+              memoEntry(scope, {
+                entryType: 'refund',
+                amount: refund.amount,
+                affectsBalance: true,
+                description: 'Refund (renter cancellation)',
+                source: 'card',
+                reference: refund.refundId,
+              }),
+              ...fee,
+            ]),
+            ctx.db
+              .update(bookings)
+              .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${refund.amount})` })
+              .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+            ...extra,
+          ],
+          { audit: audit(refund.amount, refund.refundId) },
+        );
+        return { status: 'succeeded' as const, amount: toDollars(refund.amount), refundId: refund.refundId, fee: toDollars(feeCents) };
+      },
+    );
+  } catch (err) {
+    if (!(err instanceof PaymentError)) throw err;
+    // The provider refused the refund: nothing moved. The operator hears of it; the session is used up all the same.
+    ctx.log.error('refund after a renter cancellation failed', { rentalId: b.id, error: err.message });
+    await commit(ctx, extra, {
+      audit: {
+        action: 'booking.refund_failed',
+        targetType: 'booking',
+        targetId: b.id,
+        customerId: b.customerId,
+        details: { amount: toDollars(refundCents), error: err.message },
+      },
+    });
+    return { status: 'failed', amount: toDollars(refundCents), refundId: null, fee: 0 };
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * wallet-pass-a: an Apple Wallet pass file (.pkpass): a zip of pass.json, icons, manifest.json (the
+ * SHA-1 of every file) and `signature`, a detached PKCS #7 (CMS) signature of the manifest made with
+ * the pass type certificate and key and carrying Apple's WWDR intermediate certificate. Built only
+ * when APPLE_PASS_CERT_PEM, APPLE_PASS_KEY_PEM, APPLE_WWDR_CERT_PEM, APPLE_PASS_TYPE_ID and
+ * APPLE_TEAM_ID are configured; otherwise the download answers 501 (the spec's "not configured").
+ */
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { zipSync } from 'fflate';
+import type { Env } from '../../env';
+import { iconPng } from './png';
+import type { PassData } from './passes';
+
+export interface ApplePassConfig {
+  certPem: string;
+  keyPem: string;
+  wwdrPem: string;
+  passTypeId: string;
+  teamId: string;
+}
+
+export function applePassConfig(env: Env): ApplePassConfig | null {
+  const { APPLE_PASS_CERT_PEM: certPem, APPLE_PASS_KEY_PEM: keyPem, APPLE_WWDR_CERT_PEM: wwdrPem, APPLE_PASS_TYPE_ID: passTypeId, APPLE_TEAM_ID: teamId } = env;
+  return certPem && keyPem && wwdrPem && passTypeId && teamId ? { certPem, keyPem, wwdrPem, passTypeId, teamId } : null;
+}
+
+const enc = new TextEncoder();
+
+/** The DER bytes of the first PEM block of a kind. */
+export function pemToDer(pem: string, label: string): Uint8Array {
+  const m = new RegExp(`-----BEGIN ${label}-----([\\s\\S]+?)-----END ${label}-----`).exec(pem);
+  if (!m) throw new Error(`no ${label} in the PEM`);
+  const s = atob(m[1].replace(/\s+/g, ''));
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+const toHex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+const hexRgb = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+
+function certificate(pem: string): pkijs.Certificate {
+  const der = pemToDer(pem, 'CERTIFICATE');
+  return pkijs.Certificate.fromBER(der.buffer.slice(der.byteOffset, der.byteOffset + der.byteLength) as ArrayBuffer);
+}
+
+/** A detached CMS SignedData over `content`, signed with SHA-256 and RSA PKCS #1 v1.5, certificates included. */
+export async function detachedSignature(content: Uint8Array, cfg: Pick<ApplePassConfig, 'certPem' | 'keyPem' | 'wwdrPem'>): Promise<Uint8Array> {
+  const engine = new pkijs.CryptoEngine({ name: 'webcrypto', crypto }) as unknown as pkijs.ICryptoEngine;
+  const signer = certificate(cfg.certPem);
+  const wwdr = certificate(cfg.wwdrPem);
+  const key = await crypto.subtle.importKey('pkcs8', pemToDer(cfg.keyPem, 'PRIVATE KEY'), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
+  const digest = await crypto.subtle.digest('SHA-256', content);
+  const signedData = new pkijs.SignedData({
+    version: 1,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1' }),
+    signerInfos: [
+      new pkijs.SignerInfo({
+        version: 1,
+        sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
+        signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+          type: 0,
+          attributes: [
+            new pkijs.Attribute({ type: '1.2.840.113549.1.9.3', values: [new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.7.1' })] }),
+            new pkijs.Attribute({ type: '1.2.840.113549.1.9.5', values: [new asn1js.UTCTime({ valueDate: new Date() })] }),
+            new pkijs.Attribute({ type: '1.2.840.113549.1.9.4', values: [new asn1js.OctetString({ valueHex: digest })] }),
+          ],
+        }),
+      }),
+    ],
+    certificates: [signer, wwdr],
+  });
+  await signedData.sign(key, 0, 'SHA-256', content, engine);
+  const cms = new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signedData.toSchema(true) });
+  return new Uint8Array(cms.toSchema().toBER(false));
+}
+
+/** The pass.json of a booking (an event ticket with the check-in QR code). */
+export function passJson(p: PassData, cfg: Pick<ApplePassConfig, 'passTypeId' | 'teamId'>) {
+  return {
+    formatVersion: 1,
+    passTypeIdentifier: cfg.passTypeId,
+    teamIdentifier: cfg.teamId,
+    serialNumber: p.rentalId,
+    organizationName: p.businessName,
+    description: `${p.itemName} booking`,
+    logoText: p.businessName,
+    foregroundColor: 'rgb(255, 255, 255)',
+    labelColor: 'rgb(220, 235, 245)',
+    backgroundColor: `rgb(${hexRgb(p.color).join(', ')})`,
+    relevantDate: p.startTime,
+    expirationDate: p.validUntil,
+    voided: p.status === 'cancelled',
+    barcodes: [{ format: 'PKBarcodeFormatQR', message: p.checkInToken, messageEncoding: 'iso-8859-1', altText: p.rentalId }],
+    ...(p.coordinates
+      ? { locations: [{ latitude: p.coordinates.latitude, longitude: p.coordinates.longitude, relevantText: `${p.itemName} at ${p.locationName}` }] }
+      : {}),
+    eventTicket: {
+      primaryFields: [{ key: 'item', label: 'BOOKING', value: p.itemName }],
+      secondaryFields: [
+        { key: 'date', label: 'DATE', value: p.localDate },
+        { key: 'time', label: `TIME (${p.timezone})`, value: `${p.localStartTime}–${p.localEndTime}` },
+      ],
+      auxiliaryFields: [
+        { key: 'name', label: 'NAME', value: p.renterName },
+        { key: 'party', label: 'PARTY', value: String(p.partySize) },
+      ],
+      backFields: [
+        { key: 'location', label: 'Location', value: `${p.locationName}\n${p.address}` },
+        { key: 'phone', label: 'Phone', value: p.phoneNumber },
+        { key: 'reference', label: 'Booking reference', value: `${p.transactionId} / ${p.rentalId}` },
+      ],
+    },
+  };
+}
+
+/** The signed .pkpass bytes. */
+export async function buildPkpass(p: PassData, cfg: ApplePassConfig): Promise<Uint8Array<ArrayBuffer>> {
+  const rgb = hexRgb(p.color);
+  const files: Record<string, Uint8Array> = {
+    'pass.json': enc.encode(JSON.stringify(passJson(p, cfg))),
+    'icon.png': iconPng(29, rgb, [255, 255, 255]),
+    'icon@2x.png': iconPng(58, rgb, [255, 255, 255]),
+    'logo.png': iconPng(50, rgb, [255, 255, 255]),
+  };
+  const manifest: Record<string, string> = {};
+  for (const [name, bytes] of Object.entries(files)) manifest[name] = toHex(await crypto.subtle.digest('SHA-1', bytes));
+  const manifestBytes = enc.encode(JSON.stringify(manifest));
+  const signature = await detachedSignature(manifestBytes, cfg);
+  return zipSync({ ...files, 'manifest.json': manifestBytes, signature }, { level: 6 });
+}

@@ -1,0 +1,51 @@
+/**
+ * Wallet passes of bookings: the pass data with its check-in QR code, the Apple Wallet file
+ * (wallet-pass-a, 501 unless configured), the Google Wallet save link (wallet-pass-b, or Berth's own
+ * pass page), and the operator's check-in by the scanned code.
+ */
+import type { Ctx } from '../../lib/context';
+import { applePassConfig, buildPkpass } from './apple';
+import { googleWalletConfig, saveUrl } from './google';
+import { loadPass, qrSvg } from './passes';
+import { walletFail } from './errors';
+import { bookingIcs } from './ics';
+
+export { scanCheckIn } from './checkin';
+export { checkInToken, readCheckInToken } from './token';
+export { loadPass, qrSvg, type PassData } from './passes';
+export { buildPkpass, detachedSignature, passJson } from './apple';
+export { saveClaims } from './google';
+
+export async function walletPass(ctx: Ctx, rentalId: string, origin: string) {
+  const p = await loadPass(ctx, rentalId);
+  const { customerId: _customerId, checkInToken: token, ...shown } = p;
+  return {
+    ...shown,
+    barcode: { format: 'QR' as const, message: token, svg: qrSvg(token) },
+    download: {
+      available: applePassConfig(ctx.env) !== null,
+      url: `${origin}/public/bookings/${encodeURIComponent(p.rentalId)}/wallet-pass-a/download`,
+      contentType: 'application/vnd.apple.pkpass' as const,
+    },
+  };
+}
+
+export async function walletPassFile(ctx: Ctx, rentalId: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; fileName: string }> {
+  // The booking first: an unknown booking is 404 whether or not passes are configured.
+  const p = await loadPass(ctx, rentalId);
+  const cfg = applePassConfig(ctx.env);
+  if (!cfg) throw walletFail('wallet_pass_not_configured', 'Apple Wallet passes are not configured on this deployment (pass certificates missing)');
+  return { bytes: await buildPkpass(p, cfg), fileName: `booking-${p.rentalId}.pkpass` };
+}
+
+export async function walletSaveLink(ctx: Ctx, rentalId: string, origin: string) {
+  const p = await loadPass(ctx, rentalId);
+  const cfg = googleWalletConfig(ctx.env);
+  if (cfg) return { rentalId: p.rentalId, provider: 'google_wallet' as const, configured: true, saveUrl: await saveUrl(p, cfg, origin) };
+  return { rentalId: p.rentalId, provider: 'berth' as const, configured: false, saveUrl: `${origin}/widget?pass=${encodeURIComponent(p.rentalId)}` };
+}
+
+export async function calendarFile(ctx: Ctx, rentalId: string, origin: string) {
+  const p = await loadPass(ctx, rentalId);
+  return { text: bookingIcs(p, origin), fileName: `booking-${p.rentalId}.ics` };
+}

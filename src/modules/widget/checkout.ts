@@ -1,0 +1,220 @@
+/**
+ * The booking widget's sale: a quote (the server's price of the order and whether the slot is still
+ * free, nothing reserved) and the checkout, which places the booking through the same booking commit
+ * as every sales path (createBooking with source `widget`: minimum notice and advance window
+ * enforced, the item's lock, full payment with the card, one D1 batch). The checkout adds to that
+ * batch the renter's 24-hour `checkout` session (participants, documents) and the funnel's `booked`
+ * event; it carries the affiliate (`refAffiliate`) and the waivers signed in the widget to the
+ * booking. A gift card (in `promoCode` or `giftCardCode`) pays what it can in the booking's batch and
+ * the card the rest. Only public items of the named operator can be sold here.
+ */
+import type { Ctx, Principal } from '../../lib/context';
+import { ApiError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { toCents } from '../../lib/money';
+import type { z } from '@hono/zod-openapi';
+import { createBooking, previewBooking } from '../bookings/service';
+import type { BookBody } from '../bookings/types';
+import { publicItem } from '../availability/service';
+import { signatureInfo } from '../waivers/service';
+import { checkoutSessionStmt } from '../renter-self-service/service';
+import { findBookingGiftCard } from '../promo-codes/service';
+import { widgetEventStmt } from './events';
+
+type BookInput = z.output<typeof BookBody>;
+
+type Order = {
+  customerId: string;
+  inventoryId: string;
+  startTime: string;
+  endTime?: string;
+  quantity?: number;
+  tickets?: Record<string, number>;
+  participants?: number;
+  addons?: { addonId: string; quantity?: number }[];
+  promoCode?: string;
+  giftCardCode?: string;
+  tip?: number;
+};
+
+/** The operator as the tenant of an anonymous widget request (audit rows name the widget). */
+export function asWidget(ctx: Ctx, customerId: string): Ctx {
+  const principal: Principal = {
+    kind: 'anonymous',
+    credentialId: 'widget',
+    userId: null,
+    customerId,
+    role: null,
+    permissions: [],
+    plan: 'standard',
+    name: 'Booking widget',
+  };
+  return { ...ctx, principal };
+}
+
+/** The public item of the named operator (404 for a private, deleted or foreign item). */
+async function sellable(ctx: Ctx, o: Order, locationId?: string) {
+  const anon: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: null } };
+  const item = await publicItem(anon, o.inventoryId, locationId);
+  if (item.row.customerId !== o.customerId) throw notFound('Inventory item');
+  return item;
+}
+
+/**
+ * The codes of an order: `promoCode` may name a promo code or a gift card (the widget has one "promo or
+ * gift code" field); a gift card pays, a promo code discounts. `giftCardCode` names a gift card.
+ */
+async function codesOf(ctx: Ctx, o: Order, locationId: string): Promise<{ promoCode?: string; giftCard?: { code: string } }> {
+  let promoCode = o.promoCode;
+  let giftCode = o.giftCardCode;
+  if (promoCode && !giftCode) {
+    const card = await findBookingGiftCard(ctx, o.customerId, promoCode, { locationId, itemIds: [o.inventoryId], now: Date.now() });
+    if (card) {
+      giftCode = promoCode;
+      promoCode = undefined;
+    }
+  }
+  return { ...(promoCode ? { promoCode } : {}), ...(giftCode ? { giftCard: { code: giftCode } } : {}) };
+}
+
+function bookInput(o: Order, extra: Partial<BookInput> = {}): BookInput {
+  return {
+    rentalDetails: {
+      inventoryId: o.inventoryId,
+      startTime: o.startTime,
+      ...(o.endTime ? { endTime: o.endTime } : {}),
+      ...(o.quantity != null ? { quantity: o.quantity } : {}),
+      ...(o.tickets ? { tickets: o.tickets } : {}),
+      ...(o.participants != null ? { participants: o.participants } : {}),
+    },
+    rentalPricing: { ...(o.tip ? { tip: o.tip } : {}) },
+    customerInfo: { firstName: 'Widget', lastName: 'Quote', email: 'quote@widget.invalid' },
+    ...(o.promoCode ? { discountDetails: { promoCode: o.promoCode } } : {}),
+    selectedBoatAddons: o.addons ?? [],
+    extendedData: {},
+    ...extra,
+  } as BookInput;
+}
+
+/** POST /public/widget/quote. */
+export async function quoteOrder(ctx: Ctx, o: Order) {
+  const item = await sellable(ctx, o);
+  const wctx = asWidget(ctx, o.customerId);
+  const codes = await codesOf(wctx, o, item.row.locationId);
+  const p = await previewBooking(wctx, bookInput({ ...o, promoCode: codes.promoCode }), { source: 'widget', giftCard: codes.giftCard });
+  return {
+    currency: p.currency,
+    total: p.total,
+    giftCard: p.giftCard,
+    amountDue: p.amountDue,
+    deposit: p.deposit,
+    available: p.available,
+    reasons: p.availability.flatMap((a) => a.reasons ?? []),
+    lines: p.lines,
+  };
+}
+
+export interface CheckoutInput extends Order {
+  locationId?: string;
+  customerInfo: { firstName: string; lastName: string; email: string; phone?: string };
+  paymentMethodId?: string;
+  expectedTotal?: number;
+  waiverSignatureIds?: string[];
+  refAffiliate?: string;
+  sessionId?: string;
+  source?: string;
+  notes?: string;
+}
+
+/** The waivers signed in the widget, as the booking's `extendedData.signedWaivers` entries (the operator's own, by this renter's party). */
+async function signedWaivers(ctx: Ctx, customerId: string, ids: string[], origin: string) {
+  const out = [];
+  for (const id of [...new Set(ids)]) {
+    const s = await signatureInfo(ctx, id, origin).catch(() => null);
+    if (!s || s.customerId !== customerId)
+      throw new ApiError('bad_request', `Waiver ${id} is not a waiver signed for this operator`, {
+        details: [{ field: 'waiverSignatureIds', message: 'unknown signature' }],
+      });
+    out.push({
+      signatureId: s.signatureId,
+      url: s.waiverUrl,
+      templateId: s.templateId,
+      signerName: `${s.firstName} ${s.lastName}`,
+      email: s.email,
+      signedAt: s.signedAt,
+    });
+  }
+  return out;
+}
+
+/** POST /public/widget/checkout. */
+export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
+  const item = await sellable(ctx, input, input.locationId);
+  const wctx = asWidget(ctx, input.customerId);
+  const codes = await codesOf(wctx, input, item.row.locationId);
+  const waivers = input.waiverSignatureIds?.length ? await signedWaivers(ctx, input.customerId, input.waiverSignatureIds, origin) : [];
+  const transactionId = newId('txn');
+  const session = await checkoutSessionStmt(wctx, { customerId: input.customerId, transactionId });
+  const funnel = input.sessionId
+    ? [
+        widgetEventStmt(wctx, {
+          customerId: input.customerId,
+          sessionId: input.sessionId,
+          event: 'booked',
+          inventoryId: item.row.id,
+          locationId: item.row.locationId,
+          ref: input.refAffiliate,
+          source: input.source,
+          details: { transactionId },
+        }),
+      ]
+    : [];
+  const result = await createBooking(
+    wctx,
+    bookInput(
+      { ...input, promoCode: codes.promoCode },
+      {
+        rentalPricing: { ...(input.tip ? { tip: input.tip } : {}), ...(input.expectedTotal != null ? { total: input.expectedTotal } : {}) },
+        customerInfo: input.customerInfo,
+        paymentMethodId: input.paymentMethodId,
+        paymentPlan: { type: 'full' },
+        extendedData: {
+          channel: 'widget',
+          ...(input.refAffiliate ? { refAffiliate: input.refAffiliate } : {}),
+          ...(input.source ? { widgetSource: input.source } : {}),
+          ...(input.sessionId ? { widgetSessionId: input.sessionId } : {}),
+          ...(input.notes ? { notes: input.notes } : {}),
+          ...(waivers.length ? { signedWaivers: waivers } : {}),
+        },
+      },
+    ),
+    { source: 'widget', transactionId, statements: [session.stmt, ...funnel], ...(codes.giftCard ? { giftCard: codes.giftCard } : {}) },
+  );
+  const rentalId = result.rentalId;
+  const enc = encodeURIComponent(rentalId);
+  return {
+    transactionId: result.order.transactionId,
+    rentalId,
+    rentalIds: result.rentals.map((r) => r.rentalId),
+    status: result.status,
+    currency: result.order.currency,
+    total: result.order.total,
+    amountPaid: result.order.amountPaid,
+    balanceDue: result.order.balanceDue,
+    startTime: result.startTime,
+    endTime: result.endTime,
+    timezone: item.item.timezone,
+    renterToken: session.token,
+    renterTokenExpiresAt: session.expiresAt,
+    links: {
+      pass: `${origin}/public/bookings/${enc}/wallet-pass-a`,
+      passFile: `${origin}/public/bookings/${enc}/wallet-pass-a/download`,
+      saveToWallet: `${origin}/public/bookings/${enc}/wallet-pass-b`,
+      calendar: `${origin}/public/bookings/${enc}/calendar.ics`,
+      manage: `${origin}/widget?manage=${enc}`,
+    },
+  };
+}
+
+/** The total the renter saw, in cents (for the price check). */
+export const expectedCents = (v: number | undefined) => (v == null ? null : toCents(v));

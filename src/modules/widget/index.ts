@@ -1,0 +1,40 @@
+import type { Context } from 'hono';
+import { createRouter, mount } from '../../lib/openapi';
+import { ctxOf, type AppEnv } from '../../lib/context';
+import { sessionCtx } from '../../lib/d1-session';
+import * as r from './routes';
+import * as svc from './service';
+
+const router = createRouter();
+const origin = (c: Context<AppEnv>) => (c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin).replace(/\/$/, '');
+const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? null;
+
+mount(router, r.page, (c) =>
+  c.html(svc.widgetHtml(), 200, {
+    'Content-Security-Policy': svc.widgetCsp(c.env),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Cache-Control': 'public, max-age=300',
+  }),
+);
+mount(router, r.catalog, async (c, { query }) => {
+  const { ctx, stamp } = sessionCtx(c);
+  const body = await svc.widgetCatalog(ctx, query);
+  stamp();
+  return c.json(body);
+});
+mount(router, r.quote, async (c, { body }) => {
+  const { ctx, stamp } = sessionCtx(c);
+  const out = await svc.quoteOrder(ctx, body);
+  stamp();
+  return c.json(out);
+});
+mount(router, r.checkout, async (c, { body }) => {
+  const { ctx, stamp } = sessionCtx(c, 'write');
+  const out = await svc.checkout(ctx, body, origin(c));
+  stamp();
+  return c.json(out, 201);
+});
+mount(router, r.events, async (c, { body }) => c.json(await svc.recordEvent(ctxOf(c), body, clientIp(c)), 201));
+
+export default router;

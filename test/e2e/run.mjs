@@ -1,0 +1,512 @@
+#!/usr/bin/env node
+// Browser tests of the booking widget and /docs: `npm run test:e2e`.
+// Runs against a started server with its sandbox seed (`npm start`; .ci/run starts and stops one): E2E_BASE_URL, else
+// http://127.0.0.1:$PORT (default 8787). Drives Debian's chromium (/usr/bin/chromium, or CHROMIUM_PATH) with playwright-core,
+// headless with a new empty profile, every request outside Berth's origin refused:
+//   1. a renter books a boat end to end inside the embed script's iframe (waiver, test card, pass, .ics, postMessage);
+//   2. a keyboard-only renter books a tour;
+//   3. a sold-out departure offers the waitlist and the renter joins it;
+//   4. the renter of (1) cancels with the code e-mailed to them (read from the outbox API);
+//   5. /docs renders its operation list with no request outside Berth's origin.
+// Screenshots of each step go to test/e2e/screenshots/ (git-ignored).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const base = (process.env.E2E_BASE_URL || `http://127.0.0.1:${process.env.PORT || '8787'}`).replace(/\/$/, '');
+const shots = join(root, 'test/e2e/screenshots');
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function devVar(name) {
+  for (const f of ['.dev.vars', '.dev.vars.example']) {
+    const p = join(root, f);
+    if (!existsSync(p)) continue;
+    const m = readFileSync(p, 'utf8').match(new RegExp(`^${name}\\s*=\\s*"?([^"\\n]*)"?`, 'm'));
+    if (m) return m[1];
+  }
+  return undefined;
+}
+const KEY = devVar('DEMO_API_KEY');
+const SEED_TOKEN = devVar('DEV_SEED_TOKEN');
+const CUSTOMER = 'cus_demo_marina';
+const MIAMI = 'loc_demo_miami';
+const PONTOON = 'inv_demo_pontoon';
+const TOUR = 'inv_demo_dolphin_tour';
+// The operator's site: another origin (a small server of this script on its own port) whose page embeds the widget.
+let hostPage = '';
+const operatorSite = createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(hostPage);
+});
+await new Promise((r) => operatorSite.listen(0, '127.0.0.1', r));
+const HOST = `http://127.0.0.1:${operatorSite.address().port}`;
+
+if (!existsSync(chromiumPath)) {
+  console.error(`chromium not found at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  process.exit(1);
+}
+rmSync(shots, { recursive: true, force: true });
+mkdirSync(shots, { recursive: true });
+
+// ---------------------------------------------------------------------------------------------
+// The browser profile (a new, empty directory for every run) and the server's readiness
+
+const profile = mkdtempSync(join(tmpdir(), 'berth-e2e-profile-'));
+let browser;
+async function cleanup() {
+  await browser?.close().catch(() => undefined);
+  operatorSite.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+process.on('SIGINT', async () => {
+  await cleanup();
+  process.exit(130);
+});
+
+async function waitForServer() {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`no server answers on ${base}: start one with \`npm start\` (or set E2E_BASE_URL)`);
+}
+
+async function call(method, path, body, headers = {}) {
+  const r = await fetch(base + path, {
+    method,
+    headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: r.status, body: json, text };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const results = [];
+async function scenario(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true, ms: Date.now() - t0 });
+    console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+  } catch (err) {
+    results.push({ name, ok: false, error: err });
+    console.log(
+      `FAIL ${name}\n     ${String(err?.stack ?? err)
+        .split('\n')
+        .slice(0, 6)
+        .join('\n     ')}`,
+    );
+  }
+}
+
+let shotNo = 0;
+const shot = (page, label) => page.screenshot({ path: join(shots, `${String(++shotNo).padStart(2, '0')}-${label}.png`), fullPage: true });
+
+/** A new page of the browser's (persistent, fresh) profile; requests outside Berth's origin are refused and recorded per page. */
+let context;
+let external = [];
+async function newPage() {
+  external = [];
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) errors.push(m.text());
+  });
+  return { context: { close: () => page.close() }, page, external, errors };
+}
+
+/** A local date at least `days` ahead in the location's zone. */
+function dateAhead(days, tz = 'America/New_York') {
+  const d = new Date(Date.now() + days * 86_400_000);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+}
+
+async function outboxCode(rentalId, after) {
+  for (let i = 0; i < 40; i++) {
+    const r = await call('GET', `/outbox/messages?${new URLSearchParams({ rentalId })}`);
+    const msg = (r.body?.data ?? []).find((m) => m.template === 'renter.code' && (!after || m.createdAt >= after));
+    const code = msg && /is (\d{6})/.exec(msg.body)?.[1];
+    if (code) return code;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  throw new Error('no code e-mail in the outbox');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+let boatBooking = null;
+
+async function bookBoatThroughEmbed() {
+  const { context, page, external, errors } = await newPage();
+  const host = `<!doctype html><html><head><title>Demo Marina</title></head><body><h1>Demo Marina</h1>
+    <p>Book below.</p><div id="booking"></div>
+    <script>window.dataLayer = []; window.berthEvents = []; addEventListener('berth', (e) => berthEvents.push(e.detail));</script>
+    <script src="${base}/widget.js" data-customer="${CUSTOMER}" data-ref="PARTNER7" data-target="#booking" async></script></body></html>`;
+  // The operator's site on its own origin (served by the browser's router), embedding the widget with the script tag.
+  hostPage = host;
+  await page.goto(`${HOST}/book`);
+  const frame = page.frameLocator('iframe[title="Online booking"]');
+  await frame.getByRole('heading', { name: 'Choose a boat or tour' }).waitFor();
+  await shot(page, 'boat-embed-items');
+  await frame.getByRole('button', { name: /Pontoon 22/ }).click();
+  await frame.getByRole('heading', { name: /Pick a date for Pontoon 22/ }).waitFor();
+  // The first open day at least three days ahead (next month when this one has none).
+  const wanted = dateAhead(3);
+  const pick = async () => {
+    const days = frame.locator('.bw-day.is-available, .bw-day.is-few');
+    const n = await days.count();
+    for (let i = 0; i < n; i++) {
+      const d = await days.nth(i).getAttribute('data-date');
+      if (d >= wanted) return days.nth(i);
+    }
+    return null;
+  };
+  let day = await pick();
+  if (!day) {
+    await frame.getByRole('button', { name: 'Next month' }).click();
+    await frame.locator('.bw-day').first().waitFor();
+    day = await pick();
+  }
+  assert.ok(day, 'an open day');
+  await shot(page, 'boat-calendar');
+  await day.click();
+  await frame.getByRole('heading', { name: /^Times on/ }).waitFor();
+  assert.match(await frame.locator('.bw-hint').first().innerText(), /America\/New_York/);
+  await shot(page, 'boat-times');
+  await frame.locator('.bw-slot:not(.is-sold_out)').first().click();
+  await frame.locator('#bw-summary dl').waitFor();
+  await frame
+    .getByRole('checkbox', { name: /Cooler with ice/ })
+    .check()
+    .catch(async () => {
+      await frame.getByRole('button', { name: /More: Cooler with ice/ }).click();
+    });
+  await frame
+    .locator('#bw-summary dd', { hasText: '$15.00' })
+    .first()
+    .waitFor()
+    .catch(() => undefined);
+  // The damage waiver (a protection plan): its premium is shown in the summary and charged after the booking.
+  await frame.getByRole('radio', { name: /^Damage waiver/ }).check();
+  await frame.locator('#bw-summary', { hasText: 'Damage waiver' }).waitFor();
+  await shot(page, 'boat-extras');
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await frame.getByRole('heading', { name: 'Your details' }).waitFor();
+  await frame.getByLabel('First name').fill('Rita');
+  await frame.getByLabel('Last name').fill('Renter');
+  await frame.getByLabel('E-mail').fill(`rita.${Date.now()}@example.com`);
+  await shot(page, 'boat-details');
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await frame.getByRole('heading', { name: 'Rental agreement' }).waitFor();
+  await frame.getByRole('checkbox', { name: /I will wear a life jacket/ }).check();
+  await shot(page, 'boat-waiver');
+  await frame.getByRole('button', { name: 'Sign and continue' }).click();
+  await frame.getByRole('heading', { name: 'Payment' }).waitFor();
+  await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await frame.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await frame.getByLabel('Security code').fill('123');
+  await shot(page, 'boat-payment');
+  await frame.getByRole('button', { name: /^Pay / }).click();
+  await frame.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
+  await frame.locator('img.bw-qr').waitFor();
+  assert.ok(await frame.getByRole('link', { name: 'Add to calendar (.ics)' }).isVisible());
+  await frame.getByText('Protection plan added.').waitFor();
+  await shot(page, 'boat-confirmation');
+  const events = await page.evaluate(() => window.berthEvents);
+  const done = events.find((e) => e.type === 'berth:booking.completed');
+  assert.ok(done, 'the host page heard berth:booking.completed');
+  assert.equal(done.ref, 'PARTNER7');
+  assert.ok((await page.evaluate(() => window.dataLayer)).some((e) => e.event === 'berth:booking.completed'));
+  const booking = await call('GET', `/coreBooking/${done.rentalId}`);
+  assert.equal(booking.status, 200, booking.text);
+  assert.equal(booking.body.extendedData.refAffiliate, 'PARTNER7');
+  assert.equal(booking.body.extendedData.signedWaivers.length, 1);
+  assert.equal(booking.body.source, 'widget');
+  // The damage waiver's premium (10% of the booking, at least $15, at most $200) was charged after the booking.
+  assert.equal(booking.body.pricing.feeTotal, Math.min(200, Math.max(15, Math.round(done.total * 10) / 100)));
+  assert.equal(booking.body.pricing.amountPaid, booking.body.pricing.total);
+  const ics = await fetch(`${base}/public/bookings/${done.rentalId}/calendar.ics`);
+  assert.match(await ics.text(), /BEGIN:VEVENT/);
+  boatBooking = { rentalId: done.rentalId, transactionId: done.transactionId };
+  assert.deepEqual(external, [], 'no request outside Berth');
+  assert.deepEqual(errors, [], 'no script errors or CSP refusals');
+  await context.close();
+}
+
+async function bookTourByKeyboard() {
+  const { context, page, external, errors } = await newPage();
+  const date = dateAhead(6);
+  // Fast and stable: the scripts before the first interaction weigh at most 50 KB gzipped, and the layout does not shift.
+  const scripts = [];
+  page.on('response', (r) => {
+    if (r.request().resourceType() === 'script') scripts.push(r.body().then((b) => ({ url: r.url(), gz: gzipSync(b).length })));
+  });
+  await page.addInitScript(() => {
+    window.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`${base}/widget?customer=${CUSTOMER}`);
+  await page.getByRole('heading', { name: 'Choose a boat or tour' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const loaded = await Promise.all(scripts);
+  const gzipped = loaded.reduce((n, x) => n + x.gz, 0);
+  console.log(
+    `     widget scripts before the first interaction: ${(gzipped / 1024).toFixed(1)} KB gzipped (${loaded.map((x) => new URL(x.url).pathname).join(', ')})`,
+  );
+  assert.ok(gzipped <= 50 * 1024, `at most 50 KB of gzipped script (${gzipped} bytes)`);
+  const cls = await page.evaluate(() => window.__cls);
+  assert.ok(cls < 0.1, `cumulative layout shift ${cls} stays under 0.1`);
+  const press = (key, n = 1) =>
+    (async () => {
+      for (let i = 0; i < n; i++) await page.keyboard.press(key);
+    })();
+  // Tab to the tour's card: the cards follow the skip link in document order.
+  for (let i = 0; i < 20; i++) {
+    await press('Tab');
+    const name = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    if (/Sunset Dolphin Tour/.test(name)) break;
+  }
+  await shot(page, 'tour-keyboard-items');
+  await press('Enter');
+  await page.getByRole('heading', { name: /Pick a date for Sunset Dolphin Tour/ }).waitFor();
+  // From the heading, Tab reaches the month buttons and then the one focusable day; arrows move to the wanted date.
+  for (let i = 0; i < 10; i++) {
+    await press('Tab');
+    if (await page.evaluate(() => document.activeElement?.classList.contains('bw-day'))) break;
+  }
+  for (let i = 0; i < 80; i++) {
+    const at = await page.evaluate(() => document.activeElement?.getAttribute('data-date'));
+    if (at === date) break;
+    await press(at < date ? 'ArrowRight' : 'ArrowLeft');
+    await page.waitForTimeout(30);
+    await page.waitForFunction(() => document.activeElement?.classList.contains('bw-day'));
+  }
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-date')), date);
+  await shot(page, 'tour-keyboard-calendar');
+  await press('Enter');
+  await page.getByRole('heading', { name: /^Times on/ }).waitFor();
+  for (let i = 0; i < 10; i++) {
+    await press('Tab');
+    if (await page.evaluate(() => document.activeElement?.classList.contains('bw-slot') && !document.activeElement.classList.contains('is-sold_out'))) break;
+  }
+  const slotLabel = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+  assert.match(slotLabel, /America\/New_York time/);
+  await shot(page, 'tour-keyboard-times');
+  await press('Enter');
+  await page.locator('#bw-summary dl').waitFor();
+  // The adult counter: Tab to "More: Adult", Enter adds a ticket.
+  for (let i = 0; i < 15; i++) {
+    await press('Tab');
+    if (/^More: Adult/.test((await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '')) break;
+  }
+  await press('Enter');
+  await page.waitForTimeout(300);
+  for (let i = 0; i < 30; i++) {
+    await press('Tab');
+    if ((await page.evaluate(() => document.activeElement?.textContent)) === 'Continue') break;
+  }
+  await shot(page, 'tour-keyboard-extras');
+  await press('Enter');
+  await page.getByRole('heading', { name: 'Your details' }).waitFor();
+  await press('Tab');
+  for (const text of ['Kim', 'Keys', `kim.${Date.now()}@example.com`]) {
+    await page.keyboard.type(text);
+    await press('Tab');
+  }
+  await press('Tab'); // the optional phone
+  await shot(page, 'tour-keyboard-details');
+  await press('Enter'); // Continue
+  await page.getByRole('heading', { name: 'Rental agreement' }).waitFor();
+  await press('Tab'); // the waiver text region
+  await press('Tab'); // the checkbox
+  await press('Space');
+  await press('Tab'); // the signature name (prefilled)
+  await press('Tab'); // Sign and continue
+  await shot(page, 'tour-keyboard-waiver');
+  await press('Enter');
+  await page.getByRole('heading', { name: 'Payment' }).waitFor();
+  for (let i = 0; i < 10; i++) {
+    await press('Tab');
+    if (await page.evaluate(() => document.activeElement?.id === 'bw-f-cardNumber')) break;
+  }
+  await page.keyboard.type('4242424242424242');
+  await press('Tab');
+  await page.keyboard.type('12/34');
+  await press('Tab');
+  await page.keyboard.type('123');
+  await shot(page, 'tour-keyboard-payment');
+  await press('Enter');
+  await page.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
+  await shot(page, 'tour-keyboard-confirmation');
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+async function soldOutOffersWaitlist() {
+  // Sell every seat of the first open departure a week or more ahead through the operator API (earlier runs on the same
+  // server may have sold out the first days already).
+  let date;
+  let dep;
+  for (let ahead = 8; ahead < 60 && !dep; ahead++) {
+    date = dateAhead(ahead);
+    const day = await call('GET', `/public/day-availability?${new URLSearchParams({ inventoryId: TOUR, locationId: MIAMI, date })}`);
+    assert.equal(day.status, 200, day.text);
+    dep = day.body.slots.find((s) => s.available);
+  }
+  assert.ok(dep, 'an open departure');
+  const sold = await call('POST', '/coreBooking/book', {
+    rentalDetails: { inventoryId: TOUR, startTime: dep.startTime, tickets: { Adult: dep.seatsFree } },
+    rentalPricing: {},
+    customerInfo: { firstName: 'Group', lastName: 'Charter', email: `group.${Date.now()}@example.com` },
+    paymentMethodId: 'pm_card_visa',
+    extendedData: { note: 'e2e: sells the departure out' },
+  });
+  assert.equal(sold.status, 201, sold.text);
+  const { context, page, external, errors } = await newPage();
+  await page.goto(`${base}/widget?customer=${CUSTOMER}&item=${TOUR}&date=${date}`);
+  await page.getByRole('heading', { name: /^Times on/ }).waitFor();
+  const full = page.locator('.bw-slot.is-sold_out').first();
+  await full.waitFor();
+  assert.match(await full.getAttribute('aria-label'), /sold out, join the waitlist/);
+  await shot(page, 'waitlist-sold-out');
+  await full.click();
+  await page.getByRole('heading', { name: /Join the waitlist/ }).waitFor();
+  await page.getByLabel('First name').fill('Wanda');
+  await page.getByLabel('Last name').fill('Waiting');
+  const email = `wanda.${Date.now()}@example.com`;
+  await page.getByLabel('E-mail').fill(email);
+  await shot(page, 'waitlist-form');
+  await page.getByRole('button', { name: 'Join the waitlist' }).click();
+  await page.getByRole('heading', { name: 'You are on the waitlist' }).waitFor();
+  await shot(page, 'waitlist-joined');
+  const list = await call('GET', `/waitlist?${new URLSearchParams({ email })}`);
+  assert.equal(list.status, 200, list.text);
+  assert.equal(list.body.data?.[0]?.status, 'waiting');
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+async function cancelWithEmailedCode() {
+  assert.ok(boatBooking, 'the boat booking of the first scenario');
+  const { context, page, external, errors } = await newPage();
+  await page.goto(`${base}/widget?manage=${boatBooking.rentalId}`);
+  await page.getByRole('heading', { name: 'Cancel your booking' }).waitFor();
+  await shot(page, 'cancel-eligibility');
+  const asked = new Date(Date.now() - 1000).toISOString();
+  await page.getByRole('button', { name: 'E-mail me a code' }).click();
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  const code = await outboxCode(boatBooking.rentalId, asked);
+  await page.getByLabel('6-digit code').fill(code);
+  await shot(page, 'cancel-code');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('heading', { name: 'Cancel your booking?' }).waitFor();
+  await shot(page, 'cancel-confirm');
+  await page.getByRole('button', { name: /^Cancel / }).click();
+  await page.getByRole('heading', { name: 'Your booking is cancelled' }).waitFor();
+  assert.match(await page.locator('#bw-view').innerText(), /refunded \$/);
+  await shot(page, 'cancel-done');
+  const b = await call('GET', `/coreBooking/${boatBooking.rentalId}`);
+  assert.equal(b.body.status, 'cancelled');
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+async function docsOffline() {
+  const { context, page, external, errors } = await newPage();
+  await page.goto(`${base}/docs`);
+  const csp = (await (await fetch(`${base}/docs`)).headers.get('content-security-policy')) ?? '';
+  assert.match(csp, /script-src 'self'(;|$)/);
+  await page.getByText("The caller's operator account").first().waitFor({ timeout: 60_000 });
+  const text = await page.locator('body').innerText();
+  const methods = (text.match(/HTTP METHOD/g) ?? []).length;
+  assert.ok(methods >= 5, `the sidebar lists operations (${methods})`);
+  for (const group of ['Customers', 'Bookings', 'Public', 'Booking widget']) assert.ok(text.includes(group), `group ${group} in the operation list`);
+  await shot(page, 'docs');
+  assert.deepEqual(external, [], 'the reference loads nothing from outside Berth');
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+try {
+  await waitForServer();
+  // The sandbox seed (npm start seeds it; seeding again is idempotent).
+  const seeded = await fetch(`${base}/__dev/seed`, { method: 'POST', headers: { 'x-seed-token': SEED_TOKEN ?? '' } });
+  assert.ok(seeded.ok, `seed: ${seeded.status} ${await seeded.text()}`);
+  // A waiver for the Miami location, so the waiver step runs.
+  const t = await call('POST', '/inHouseWaiver/waiver/template', {
+    customerId: CUSTOMER,
+    locationId: MIAMI,
+    title: 'Rental agreement',
+    sections: [
+      { type: 'text', id: 'terms', content: 'Boating has risks. Follow the captain and the safety briefing.' },
+      { type: 'checkbox', id: 'lifejacket', label: 'I will wear a life jacket when asked', required: true },
+      { type: 'signature', id: 'signature', label: 'Signature' },
+    ],
+  });
+  assert.equal(t.status, 201, t.text);
+  // A new, empty profile directory (--user-data-dir) for every run.
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1100, height: 900 },
+  });
+  browser = context;
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(base) || url.startsWith(HOST) || url.startsWith('data:') || url.startsWith('blob:') || url === 'about:blank') return route.continue();
+    external.push(url);
+    return route.abort();
+  });
+  await scenario('a renter books a boat end to end through the embed script', bookBoatThroughEmbed);
+  await scenario('a keyboard-only renter books a tour', bookTourByKeyboard);
+  await scenario('a sold-out departure offers the waitlist', soldOutOffersWaitlist);
+  await scenario('the renter cancels with the e-mailed code', cancelWithEmailedCode);
+  await scenario('/docs shows the operation list with no network beyond Berth', docsOffline);
+} catch (err) {
+  console.error(err);
+  results.push({ name: 'setup', ok: false, error: err });
+} finally {
+  await cleanup();
+}
+const failed = results.filter((r) => !r.ok);
+console.log(`\n${results.length - failed.length}/${results.length} browser scenarios passed; screenshots in test/e2e/screenshots/`);
+process.exit(failed.length ? 1 : 0);
