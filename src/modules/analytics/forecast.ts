@@ -22,7 +22,7 @@ import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { addDays, localDate, wallTimeToUtc, weekdayOf } from '../../lib/time';
 import { localDateOfMs, offsetSegments } from './local-days';
-import { locationsInTenant } from './queries';
+import { reportBatch } from './queries';
 import { lit } from './sql-literals';
 import type { Forecast } from './schemas';
 
@@ -79,20 +79,27 @@ type Out = z.output<typeof Forecast>;
 export async function getForecast(ctx: Ctx, q: { locationId: string; days: number; timezone?: string; units: 'renters' | 'bookings' }): Promise<Out> {
   requirePermission(ctx, 'analytics');
   const customerId = tenantOf(ctx);
-  const [loc] = await locationsInTenant(ctx, [q.locationId]);
-  const tz = q.timezone ?? loc.timezone;
-  const today = localDate(Date.now(), tz);
-  const first = addDays(today, -HISTORY_DAYS);
-  const last = addDays(today, q.days - 1);
-  const from = wallTimeToUtc(first, '00:00', tz);
-  const to = wallTimeToUtc(addDays(last, 1), '00:00', tz);
-  const day = localDateOfMs(sql.raw('b.start'), offsetSegments(tz, from, to));
-  const rows = await ctx.db.all<{ day: string; n: number; people: number }>(sql`
-    SELECT ${day} AS day, COUNT(*) AS n, SUM(coalesce(b.participants, b.quantity, 1)) AS people
-    FROM bookings b
-    WHERE b.location_id = ${lit(loc.locationId)} AND b.start >= ${sql.raw(String(from))} AND b.start < ${sql.raw(String(to))}
-      AND b.customer_id = ${lit(customerId)} AND b.status <> 'cancelled' AND b.test_mode = 0
-    GROUP BY day`);
+  let plan = { tz: '', today: '', first: '' };
+  const { locs, results } = await reportBatch(ctx, [q.locationId], ([loc]) => {
+    const tz = q.timezone ?? loc.timezone;
+    const today = localDate(Date.now(), tz);
+    const first = addDays(today, -HISTORY_DAYS);
+    const from = wallTimeToUtc(first, '00:00', tz);
+    const to = wallTimeToUtc(addDays(addDays(today, q.days - 1), 1), '00:00', tz);
+    const day = localDateOfMs(sql.raw('b.start'), offsetSegments(tz, from, to));
+    plan = { tz, today, first };
+    return [
+      sql`
+        SELECT ${day} AS day, COUNT(*) AS n, SUM(coalesce(b.participants, b.quantity, 1)) AS people
+        FROM bookings b
+        WHERE b.location_id = ${lit(loc.locationId)} AND b.start >= ${sql.raw(String(from))} AND b.start < ${sql.raw(String(to))}
+          AND b.customer_id = ${lit(customerId)} AND b.status <> 'cancelled' AND b.test_mode = 0
+        GROUP BY day`,
+    ];
+  });
+  const loc = locs[0];
+  const { tz, today, first } = plan;
+  const rows = results[0] as { day: string; n: number; people: number }[];
   const count = new Map(rows.map((r) => [r.day, Number(q.units === 'bookings' ? r.n : r.people)]));
 
   // History: from the first day with bookings (within the window) to yesterday.

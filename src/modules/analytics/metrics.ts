@@ -10,7 +10,7 @@ import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { countedEntry, kindOf, LedgerSums, REPORTED_TYPES, typeList, unrealized } from './ledger-sql';
 import { datesBetween, dayRange, localDateOfIso, offsetSegments } from './local-days';
-import { currencyOf, locationsInTenant, readBatch, type AnalyticsLocation } from './queries';
+import { currencyOf, reportBatch, type AnalyticsLocation } from './queries';
 import { lit, litList } from './sql-literals';
 import type { MetricsFigures } from './schemas';
 
@@ -92,27 +92,29 @@ type PosRow = { loc: string; day: string; n: number };
 export async function getMetrics(ctx: Ctx, q: { locationIds: string[]; startDate: string; endDate: string }) {
   requirePermission(ctx, 'analytics');
   const customerId = tenantOf(ctx);
-  const locs = await locationsInTenant(ctx, q.locationIds);
+  const rangedOf = (locs: AnalyticsLocation[]): Ranged[] => locs.map((l) => ({ ...l, ...dayRange(q.startDate, q.endDate, l.timezone) }));
+  const { locs, results } = await reportBatch(ctx, q.locationIds, (locs) => {
+    currencyOf(locs);
+    const ranged = rangedOf(locs);
+    const first = ranged[0];
+    return [
+      ...ranged.map((l) => ledgerByDay(customerId, l)),
+      ...ranged.map((l) => posByDay(customerId, l)),
+      sql`
+        SELECT location_id AS loc, local_date AS day, status, COUNT(*) AS n, SUM(coalesce(participants, quantity, 1)) AS people
+        FROM bookings
+        WHERE customer_id = ${lit(customerId)} AND local_date >= ${lit(q.startDate)} AND local_date <= ${lit(q.endDate)}
+          AND location_id IN (${litList(locs.map((l) => l.locationId))}) AND test_mode = 0
+        GROUP BY loc, day, status`,
+      sql`
+        SELECT coalesce(SUM(amount_paid), 0) AS paid, coalesce(SUM(amount_refunded), 0) AS refunded, COUNT(*) AS invoices,
+          coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
+        FROM membership_invoices
+        WHERE customer_id = ${lit(customerId)} AND paid_at >= ${lit(first.fromIso)} AND paid_at < ${lit(first.toIso)} AND amount_paid > 0`,
+    ];
+  });
   const currency = currencyOf(locs);
-  const ranged: Ranged[] = locs.map((l) => ({ ...l, ...dayRange(q.startDate, q.endDate, l.timezone) }));
-  const first = ranged[0];
-
-  const n = ranged.length;
-  const results = await readBatch(ctx, [
-    ...ranged.map((l) => ledgerByDay(customerId, l)),
-    ...ranged.map((l) => posByDay(customerId, l)),
-    sql`
-      SELECT location_id AS loc, local_date AS day, status, COUNT(*) AS n, SUM(coalesce(participants, quantity, 1)) AS people
-      FROM bookings
-      WHERE customer_id = ${lit(customerId)} AND local_date >= ${lit(q.startDate)} AND local_date <= ${lit(q.endDate)}
-        AND location_id IN (${litList(locs.map((l) => l.locationId))}) AND test_mode = 0
-      GROUP BY loc, day, status`,
-    sql`
-      SELECT coalesce(SUM(amount_paid), 0) AS paid, coalesce(SUM(amount_refunded), 0) AS refunded, COUNT(*) AS invoices,
-        coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
-      FROM membership_invoices
-      WHERE customer_id = ${lit(customerId)} AND paid_at >= ${lit(first.fromIso)} AND paid_at < ${lit(first.toIso)} AND amount_paid > 0`,
-  ]);
+  const n = locs.length;
   const ledger = results.slice(0, n).flat() as LedgerRow[];
   const pos = results.slice(n, 2 * n).flat() as PosRow[];
   const booked = results[2 * n] as { loc: string; day: string; status: string; n: number; people: number }[];

@@ -14,7 +14,7 @@ import { requirePermission, tenantOf } from '../../lib/context';
 import { localDate, wallTimeToUtc } from '../../lib/time';
 import { analyticsLedgerMonths, analyticsRevenueTargets } from '../../db/schema/analytics';
 import { countedEntry, kindOf, LedgerSums } from './ledger-sql';
-import { currencyOf, locationsInTenant, readBatch } from './queries';
+import { currencyOf, reportBatch, type AnalyticsLocation } from './queries';
 import { lit } from './sql-literals';
 
 function byKind(s: LedgerSums) {
@@ -33,72 +33,82 @@ const monthKey = (year: number, m: number) => `${year + Math.floor(m / 12)}-${St
 export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; currentYear?: number }) {
   requirePermission(ctx, 'analytics');
   const customerId = tenantOf(ctx);
-  const locs = await locationsInTenant(ctx, q.locationIds);
+  type Plan = { currentYear: number; windowMeta: { loc: string; k: number; sign: 1 | -1 }[] };
+  let plan: Plan = { currentYear: 0, windowMeta: [] };
+  const build = (locs: AnalyticsLocation[]) => {
+    currencyOf(locs);
+    const currentYear = q.currentYear ?? Number(localDate(Date.now(), locs[0].timezone).slice(0, 4));
+    const previousYear = currentYear - 1;
+    const ids = locs.map((l) => l.locationId);
+    // Month k = 0..23 is previousYear-01 .. currentYear-12; boundary k (0..24) starts month k.
+    const windowMeta: Plan['windowMeta'] = [];
+    const perLocWindows: SQL[] = [];
+    for (const l of locs) {
+      const cases: SQL[] = [];
+      const ranges: SQL[] = [];
+      for (let k = 0; k <= 24; k++) {
+        const key = monthKey(previousYear, k);
+        const utc = Date.parse(`${key}-01T00:00:00.000Z`);
+        const local = wallTimeToUtc(`${key}-01`, '00:00', l.timezone);
+        if (utc === local) continue;
+        // Entries between the two boundaries sit in one UTC month but in the neighbouring local month.
+        const [a, b] = utc < local ? [utc, local] : [local, utc];
+        windowMeta.push({ loc: l.locationId, k, sign: utc < local ? 1 : -1 });
+        const range = sql`l.occurred_at >= ${lit(new Date(a).toISOString())} AND l.occurred_at < ${lit(new Date(b).toISOString())}`;
+        cases.push(sql`WHEN ${range} THEN ${sql.raw(String(windowMeta.length - 1))}`);
+        ranges.push(sql`(l.location_id = ${lit(l.locationId)} AND ${range})`);
+      }
+      if (!cases.length) continue;
+      // One statement per location (D1 allows only a few terms in a compound SELECT): its boundary windows, each labelled and
+      // each read through the (location, occurred_at) index.
+      perLocWindows.push(sql`SELECT w, kind, type, SUM(amount) AS amount FROM (
+          SELECT CASE ${sql.join(cases, sql.raw(' '))} END AS w, ${kindOf('l')} AS kind, l.entry_type AS type, l.amount AS amount
+          FROM ledger_entries l
+          WHERE (${sql.join(ranges, sql.raw(' OR '))}) AND +l.customer_id = ${lit(customerId)} AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
+        ) GROUP BY w, kind, type`);
+    }
+    plan = { currentYear, windowMeta };
+    return [
+      ctx.db
+        .select({
+          loc: analyticsLedgerMonths.locationId,
+          month: analyticsLedgerMonths.month,
+          kind: analyticsLedgerMonths.kind,
+          type: analyticsLedgerMonths.entryType,
+          amount: analyticsLedgerMonths.amount,
+        })
+        .from(analyticsLedgerMonths)
+        .where(
+          and(
+            inArray(analyticsLedgerMonths.locationId, ids),
+            eq(analyticsLedgerMonths.customerId, customerId),
+            inArray(analyticsLedgerMonths.entryType, ['revenue', 'discount']),
+            sql`${analyticsLedgerMonths.month} >= ${`${previousYear}-01`} AND ${analyticsLedgerMonths.month} <= ${`${currentYear}-12`}`,
+          ),
+        ),
+      ctx.db
+        .select()
+        .from(analyticsRevenueTargets)
+        .where(
+          and(
+            eq(analyticsRevenueTargets.customerId, customerId),
+            inArray(analyticsRevenueTargets.locationId, ids),
+            eq(analyticsRevenueTargets.year, currentYear),
+          ),
+        ),
+      ...perLocWindows,
+    ];
+  };
+  const { locs, results } = await reportBatch(ctx, q.locationIds, build);
   const currency = currencyOf(locs);
   const ids = locs.map((l) => l.locationId);
-  const currentYear = q.currentYear ?? Number(localDate(Date.now(), locs[0].timezone).slice(0, 4));
+  const { currentYear, windowMeta } = plan;
   const previousYear = currentYear - 1;
-
-  // Month k = 0..23 is previousYear-01 .. currentYear-12; boundary k (0..24) starts month k.
+  const [rolledRows, targetRows, ...edgeRows] = results;
+  const rolled = rolledRows as { loc: string; month: string; kind: string; type: string; amount: number }[];
+  const targets = targetRows as unknown as (typeof analyticsRevenueTargets.$inferSelect)[];
+  const edges = edgeRows.flat() as { w: number; kind: string; type: string; amount: number }[];
   const perLoc = new Map(ids.map((id) => [id, Array.from({ length: 24 }, () => new LedgerSums())]));
-  const windowMeta: { loc: string; k: number; sign: 1 | -1 }[] = [];
-  const perLocWindows: SQL[] = [];
-  for (const l of locs) {
-    const cases: SQL[] = [];
-    const ranges: SQL[] = [];
-    for (let k = 0; k <= 24; k++) {
-      const key = monthKey(previousYear, k);
-      const utc = Date.parse(`${key}-01T00:00:00.000Z`);
-      const local = wallTimeToUtc(`${key}-01`, '00:00', l.timezone);
-      if (utc === local) continue;
-      // Entries between the two boundaries sit in one UTC month but in the neighbouring local month.
-      const [a, b] = utc < local ? [utc, local] : [local, utc];
-      windowMeta.push({ loc: l.locationId, k, sign: utc < local ? 1 : -1 });
-      const range = sql`l.occurred_at >= ${lit(new Date(a).toISOString())} AND l.occurred_at < ${lit(new Date(b).toISOString())}`;
-      cases.push(sql`WHEN ${range} THEN ${sql.raw(String(windowMeta.length - 1))}`);
-      ranges.push(sql`(l.location_id = ${lit(l.locationId)} AND ${range})`);
-    }
-    if (!cases.length) continue;
-    // One statement per location (D1 allows only a few terms in a compound SELECT): its boundary windows, each labelled and
-    // each read through the (location, occurred_at) index.
-    perLocWindows.push(sql`SELECT w, kind, type, SUM(amount) AS amount FROM (
-        SELECT CASE ${sql.join(cases, sql.raw(' '))} END AS w, ${kindOf('l')} AS kind, l.entry_type AS type, l.amount AS amount
-        FROM ledger_entries l
-        WHERE (${sql.join(ranges, sql.raw(' OR '))}) AND +l.customer_id = ${lit(customerId)} AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
-      ) GROUP BY w, kind, type`);
-  }
-  const [rolled, edges, targets] = await Promise.all([
-    ctx.db
-      .select({
-        loc: analyticsLedgerMonths.locationId,
-        month: analyticsLedgerMonths.month,
-        kind: analyticsLedgerMonths.kind,
-        type: analyticsLedgerMonths.entryType,
-        amount: analyticsLedgerMonths.amount,
-      })
-      .from(analyticsLedgerMonths)
-      .where(
-        and(
-          inArray(analyticsLedgerMonths.locationId, ids),
-          eq(analyticsLedgerMonths.customerId, customerId),
-          inArray(analyticsLedgerMonths.entryType, ['revenue', 'discount']),
-          sql`${analyticsLedgerMonths.month} >= ${`${previousYear}-01`} AND ${analyticsLedgerMonths.month} <= ${`${currentYear}-12`}`,
-        ),
-      )
-      .all(),
-    readBatch(ctx, perLocWindows).then((r) => r.flat() as { w: number; kind: string; type: string; amount: number }[]),
-    ctx.db
-      .select()
-      .from(analyticsRevenueTargets)
-      .where(
-        and(
-          eq(analyticsRevenueTargets.customerId, customerId),
-          inArray(analyticsRevenueTargets.locationId, ids),
-          eq(analyticsRevenueTargets.year, currentYear),
-        ),
-      )
-      .all(),
-  ]);
   for (const r of rolled) {
     const [y, m] = r.month.split('-').map(Number);
     const k = (y - previousYear) * 12 + (m - 1);

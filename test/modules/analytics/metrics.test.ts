@@ -1,7 +1,7 @@
 /** GET /analytics/metrics and /analytics/inventory-performance through HTTP: cents from the ledger, local days, tenancy. */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { createOperator, db, expectError, get, post, type Operator } from '../../harness';
+import { createOperator, db, expectError, get, patch, post, type Operator } from '../../harness';
 import { at, book, bookBody, dateAhead, rentalItem } from '../bookings/factories';
 import { bookingRow, entries, insertAll, k, locationIn } from './factories';
 import { otherOperator } from '../../security';
@@ -191,6 +191,21 @@ describe('GET /analytics/metrics', () => {
       posSales: 0,
     });
     expect(r.body.memberships).toEqual({ revenueCents: 4000, refundsCents: 900, invoicesPaid: 1, newMemberships: 1 });
+  });
+
+  it('answers in one D1 round trip after authentication once the locations are known; a changed time zone counts at once', async () => {
+    const op = await createOperator({ timezone: 'America/New_York' });
+    await entries(op, [{ locationId: op.locationId, type: 'revenue', amount: 100, at: '2026-03-08T04:59:00.000Z' }]); // Mar 7 in New York, Mar 8 in UTC
+    const q = { locationIds: op.locationId, startDate: '2026-03-08', endDate: '2026-03-08' };
+    const first = await metrics(op, q);
+    expect(first.body.totals.revenueCents).toBe(0);
+    expect(Number(first.headers.get('x-round-trips-operation'))).toBeLessThanOrEqual(2);
+    const again = await metrics(op, q);
+    expect(Number(again.headers.get('x-round-trips-operation')), again.headers.get('x-round-trip-trace') ?? '').toBe(1);
+    expect((await patch('/location', { locationId: op.locationId, timezone: 'UTC' }, k(op))).status).toBe(200);
+    const moved = await metrics(op, q);
+    expect(moved.body.totals.revenueCents).toBe(100);
+    expect(moved.body.locations[0].timezone).toBe('UTC');
   });
 
   it('validates the query and answers 404 for locations that are not the caller’s', async () => {
