@@ -10,6 +10,7 @@ mount(router, r.getInventoryPerformance, async (c, { query }) => c.json(await sv
 mount(router, r.getYearOverYear, async (c, { query }) => c.json(await svc.getYearOverYear(ctxOf(c), query)));
 mount(router, r.setRevenueTarget, async (c, { body }) => c.json(await svc.setRevenueTarget(ctxOf(c), body)));
 mount(router, r.realizeCompletedBookings, async (c, { body }) => c.json(await svc.realizeCompletedBookings(ctxOf(c), body)));
+mount(router, r.getWidgetMetrics, async (c, { query }) => c.json(await svc.getWidgetMetrics(ctxOf(c), query)));
 mount(router, r.getForecast, async (c, { query }) => c.json(await svc.getForecast(ctxOf(c), query)));
 
 export default router;

@@ -90,6 +90,23 @@ parallel calls share the work (their counts add up to the number of rentals). \`
 location that is not the caller's answers 404. Needs the \`analytics\` permission.`,
 });
 
+export const getWidgetMetrics = route({
+  method: 'get',
+  path: '/analytics/widget-metrics',
+  operationId: 'getWidgetMetrics',
+  tags,
+  summary: "The booking widget's funnel, heatmap, daily engagement, sources and top products",
+  query: s.WidgetMetricsQuery,
+  ok: s.WidgetMetrics,
+  errors: [403, 404],
+  description: `From the events the booking widget recorded (\`POST /public/widget/events\` and its checkout): the funnel (visits that viewed,
+chose a date, chose a time, reached checkout and booked, each as a share of the viewing visits, plus visits that joined a waitlist), an
+hour-by-weekday heatmap of views (Monday first, each location's local time), daily engagement (visits, views, bookings and conversion per local
+date, every date of the range), the embedding sites and affiliate codes that brought visits and bookings (top 20), and the top 10 items (views,
+checkouts, bookings). A visit is the widget's random visit id; an event belongs to its location, else to its item's location. \`locationIds\` are the
+caller's locations (comma-separated, at most 50); an id that is not one of them answers 404. Needs the \`analytics\` permission.`,
+});
+
 export const getForecast = route({
   method: 'get',
   path: '/forecast',

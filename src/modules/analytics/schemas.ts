@@ -307,3 +307,55 @@ export const Forecast = z
     forecast: z.array(ForecastDay),
   })
   .openapi('Forecast');
+
+export const WidgetMetricsQuery = rangeChecked({
+  locationIds: zLocationIds(),
+  startDate: zDate(),
+  endDate: zDate(),
+});
+
+export const WidgetMetrics = z
+  .object({
+    locationIds: z.array(z.string()),
+    startDate: z.string(),
+    endDate: z.string(),
+    funnel: z.object({
+      steps: z.array(
+        z.object({
+          step: z.enum(['view', 'date_chosen', 'slot_chosen', 'checkout', 'booked']),
+          sessions: z.number().int().openapi({ description: 'Visits that reached the step' }),
+          events: z.number().int(),
+          conversionPercent: z.number().openapi({ description: 'Share of the visits that viewed' }),
+        }),
+      ),
+      waitlistSessions: z.number().int(),
+      overallConversionPercent: z.number().openapi({ description: 'Booked visits over viewing visits' }),
+    }),
+    heatmap: z.object({
+      metric: z.literal('views'),
+      weekdays: z.array(z.string()).openapi({ description: 'Row order of `counts`: Monday first' }),
+      counts: z.array(z.array(z.number().int())).openapi({ description: "7 rows (weekdays) of 24 hours, in each location's local time" }),
+    }),
+    daily: z.array(
+      z.object({
+        date: z.string(),
+        sessions: z.number().int(),
+        views: z.number().int(),
+        bookings: z.number().int(),
+        conversionPercent: z.number(),
+      }),
+    ),
+    sources: z.array(z.object({ source: z.string(), sessions: z.number().int(), bookings: z.number().int() })),
+    referrals: z.array(z.object({ ref: z.string(), sessions: z.number().int(), bookings: z.number().int() })),
+    topProducts: z.array(
+      z.object({
+        inventoryId: z.string(),
+        name: z.string().nullable(),
+        views: z.number().int(),
+        checkouts: z.number().int(),
+        bookings: z.number().int(),
+        conversionPercent: z.number(),
+      }),
+    ),
+  })
+  .openapi('WidgetMetrics');

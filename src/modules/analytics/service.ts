@@ -10,3 +10,4 @@ export { getYearOverYear } from './year-over-year';
 export { setRevenueTarget } from './targets';
 export { realizeCompletedBookings } from './realize';
 export { getForecast } from './forecast';
+export { getWidgetMetrics } from './widget-metrics';
