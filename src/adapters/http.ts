@@ -82,6 +82,8 @@ export interface PublicResponse {
   url: string;
   status: number;
   contentType: string;
+  /** The `charset` parameter of the content type, when given. */
+  charset: string | null;
   body: Uint8Array;
   redirects: string[];
 }
@@ -263,7 +265,9 @@ export async function fetchPublic(raw: string, opts: PublicFetchOptions): Promis
       await res.body?.cancel().catch(() => undefined);
       throw refuse(field, 'upstream_error', `answered HTTP ${res.status}`);
     }
-    const contentType = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    const header = res.headers.get('content-type') ?? '';
+    const contentType = header.split(';')[0].trim().toLowerCase();
+    const charset = /;\s*charset="?([\w-]+)/i.exec(header)?.[1]?.toLowerCase() ?? null;
     if (!accepted(contentType, opts.accept)) {
       await res.body?.cancel().catch(() => undefined);
       throw refuse(field, 'unsupported_content_type', `answered ${contentType || 'no content type'}; expected ${opts.accept.join(', ')}`);
@@ -274,7 +278,7 @@ export async function fetchPublic(raw: string, opts: PublicFetchOptions): Promis
       throw refuse(field, 'too_large', `is larger than ${maxBytes} bytes`);
     }
     const body = await readCapped(res, maxBytes, field, signal);
-    return { url: url.toString(), status: res.status, contentType, body, redirects };
+    return { url: url.toString(), status: res.status, contentType, charset, body, redirects };
   }
 }
 

@@ -50,6 +50,7 @@ import walletPasses from './wallet-passes/module';
 import assistants from './assistants/module';
 import widget from './widget/module';
 import analytics from './analytics/module';
+import aiHelpers from './ai-helpers/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -108,4 +109,5 @@ export const modules: ModuleDef[] = [
   assistants,
   widget,
   analytics,
+  aiHelpers,
 ];

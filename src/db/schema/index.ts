@@ -29,3 +29,4 @@ export * from './partner-calls';
 export * from './renter-self-service';
 export * from './widget';
 export * from './analytics';
+export * from './ai-helpers';
