@@ -318,12 +318,10 @@ export async function assist(ctx: Ctx, input: AssistInput) {
     details = { bookingsGiven: list.length, today, timezone: tz };
     facts = [
       { label: 'Today', value: today },
-      ...list
-        .slice(0, 60)
-        .map((b, i) => ({
-          label: `Booking ${i + 1}`,
-          value: [b.id, b.item, b.start, b.status, b.name, b.total != null ? money(b.total) : null].filter(Boolean).join('; '),
-        })),
+      ...list.slice(0, 60).map((b, i) => ({
+        label: `Booking ${i + 1}`,
+        value: [b.id, b.item, b.start, b.status, b.name, b.total != null ? money(b.total) : null].filter(Boolean).join('; '),
+      })),
     ];
     message = input.message;
     length = 'short';

@@ -4,7 +4,8 @@
  * (JSON-LD). Nothing of the page runs.
  */
 const BLOCK = 'p,div,li,tr,td,th,br,section,article,header,footer,h1,h2,h3,h4,h5,h6,dt,dd,figcaption,address,blockquote,pre,table,ul,ol';
-const HIDDEN = 'script,style,noscript,template,svg,head';
+// (script is hidden too, by its own handler: an element has one end-tag handler.)
+const HIDDEN = 'style,noscript,template,svg,head';
 
 export interface Section {
   heading: string;
@@ -108,18 +109,20 @@ export async function pageFacts(html: string, baseUrl: string): Promise<PageFact
     .on('script', {
       element: (e) => {
         f.scripts++;
-        if ((e.getAttribute('type') ?? '').toLowerCase().includes('ld+json')) {
-          ld = '';
-          e.onEndTag(() => {
-            try {
-              const parsed = JSON.parse(ld ?? '');
-              f.jsonLd.push(...(Array.isArray(parsed) ? parsed : [parsed]));
-            } catch {
-              // malformed structured data is skipped
-            }
-            ld = null;
-          });
-        }
+        hidden++;
+        const isLd = (e.getAttribute('type') ?? '').toLowerCase().includes('ld+json');
+        if (isLd) ld = '';
+        e.onEndTag(() => {
+          hidden--;
+          if (!isLd) return;
+          try {
+            const parsed = JSON.parse(ld ?? '');
+            f.jsonLd.push(...(Array.isArray(parsed) ? parsed : [parsed]));
+          } catch {
+            // malformed structured data is skipped
+          }
+          ld = null;
+        });
       },
       text: (t) => {
         if (ld !== null) ld += t.text;

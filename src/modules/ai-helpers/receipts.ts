@@ -194,6 +194,21 @@ function latin1(b: Uint8Array): string {
   return out;
 }
 
+/** A PDF string operand: `(literal)` with its escapes, or `<hex>`. */
+function pdfString(token: string): string {
+  if (token.startsWith('<')) {
+    const hex = token.slice(1, -1).replace(/\s/g, '');
+    let out = '';
+    for (let i = 0; i + 1 < hex.length; i += 2) out += String.fromCharCode(parseInt(hex.slice(i, i + 2), 16));
+    return out;
+  }
+  return token.slice(1, -1).replace(/\\([nrt()\\])/g, (_, c: string) => ({ n: '\n', r: '', t: '\t' })[c] ?? c);
+}
+
+// Strings are literal `(...)` or hex `<...>`; shown by Tj, ' and " or inside a TJ array; T*, Td, TD and ET end a line.
+const PDF_STRING = String.raw`\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>`;
+const PDF_TEXT_OPS = new RegExp(String.raw`\[((?:${PDF_STRING}|[^\]])*)\]\s*TJ|(${PDF_STRING})\s*(?:Tj|'|")|(T\*|Td|TD|ET)`, 'g');
+
 /** The text drawn by a PDF's content streams (raw or Flate-compressed), in stream order; null when there is none. */
 export function pdfText(bytes: Uint8Array): string | null {
   const raw = latin1(bytes);
@@ -202,7 +217,8 @@ export function pdfText(bytes: Uint8Array): string | null {
     const start = m.index! + m[0].length;
     const end = raw.indexOf('endstream', start);
     if (end < 0) continue;
-    let data = bytes.slice(start, end);
+    // The end-of-line before `endstream` is not part of the data.
+    let data = bytes.slice(start, raw[end - 2] === '\r' ? end - 2 : raw[end - 1] === '\n' ? end - 1 : end);
     if (/\/FlateDecode/.test(m[1])) {
       try {
         data = unzlibSync(data);
@@ -211,14 +227,14 @@ export function pdfText(bytes: Uint8Array): string | null {
       }
     } else if (/\/Filter/.test(m[1])) continue;
     const content = latin1(data);
-    if (!/\b(Tj|TJ)\b/.test(content)) continue;
-    for (const op of content.matchAll(/\[((?:\([^)]*\)|[^\]])*)\]\s*TJ|\(((?:\\.|[^\\)])*)\)\s*(?:Tj|'|")|(T\*|Td|TD|ET)/g)) {
+    if (!/\b(Tj|TJ)\b|'|"/.test(content)) continue;
+    for (const op of content.matchAll(PDF_TEXT_OPS)) {
       if (op[3]) {
         out.push('\n');
         continue;
       }
-      const parts = op[1] !== undefined ? [...op[1].matchAll(/\(((?:\\.|[^\\)])*)\)/g)].map((p) => p[1]) : [op[2]];
-      out.push(parts.map((p) => p.replace(/\\([nrt()\\])/g, (_, c: string) => ({ n: '\n', r: '', t: '\t' })[c] ?? c)).join(''));
+      const parts = op[1] !== undefined ? [...op[1].matchAll(new RegExp(PDF_STRING, 'g'))].map((p) => p[0]) : [op[2]];
+      out.push(parts.map(pdfString).join(''));
     }
   }
   const text = out
