@@ -3,7 +3,7 @@
  * sections (a heading and what follows it), meta data, links, images, forms and structured data
  * (JSON-LD). Nothing of the page runs.
  */
-const BLOCK = 'p,div,li,tr,td,th,br,section,article,header,footer,h1,h2,h3,h4,h5,h6,dt,dd,figcaption,address,blockquote,pre,table,ul,ol';
+const BLOCK = 'p,div,li,tr,br,section,article,header,footer,h1,h2,h3,h4,h5,h6,dt,dd,figcaption,address,blockquote,pre,table,ul,ol';
 // (script is hidden too, by its own handler: an element has one end-tag handler.)
 const HIDDEN = 'style,noscript,template,svg,head';
 
@@ -153,6 +153,8 @@ export async function pageFacts(html: string, baseUrl: string): Promise<PageFact
       },
     })
     .on(BLOCK, { element: () => push('\n') })
+    // Cells of a table row stay on the row's line.
+    .on('td,th', { element: () => push(' ') })
     .on('img', {
       element: (e) => {
         const src = e.getAttribute('src') ?? e.getAttribute('data-src');
