@@ -8,7 +8,7 @@ const FOREIGN_PRIVATE = '(^|/)modules/[a-z0-9-]+/(?!(service|types|module)$)[^/]
 const BOUNDARY = 'Import another module only through its service.ts or types.ts.';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.wrangler/', 'dist/', 'migrations/', 'coverage/', 'examples/**/node_modules/'] },
+  { ignores: ['node_modules/', '.wrangler/', 'dist/', 'migrations/', 'coverage/', 'examples/**/node_modules/', 'public/static/vendor/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -79,6 +79,33 @@ export default tseslint.config(
         clearTimeout: 'readonly',
         setInterval: 'readonly',
         clearInterval: 'readonly',
+      },
+    },
+  },
+  // The booking widget's and /docs' browser scripts (public/, served as static assets): plain browser JavaScript.
+  { files: ['public/**/*.js'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['public/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        navigator: 'readonly',
+        history: 'readonly',
+        sessionStorage: 'readonly',
+        localStorage: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        requestAnimationFrame: 'readonly',
+        CustomEvent: 'readonly',
+        Intl: 'readonly',
+        crypto: 'readonly',
       },
     },
   },

@@ -23,4 +23,6 @@ export interface RateLimiterRpc extends Rpc.DurableObjectBranded {
   count(windowMs?: number): Promise<RateCount>;
   /** Counts one request unless the window already holds `limit` (refused requests are not counted); for callers that know the limit up front. */
   hit(limit: number, windowMs?: number): Promise<{ allowed: boolean; limit: number; remaining: number; reset: number }>;
+  /** The state of the window without counting a request (a limit that only some answers consume, such as unknown guest-pass codes). */
+  peek(limit: number, windowMs?: number): Promise<{ allowed: boolean; limit: number; remaining: number; reset: number }>;
 }

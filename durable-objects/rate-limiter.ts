@@ -36,4 +36,13 @@ export class RateLimiter extends DurableObject implements RateLimiterRpc {
     if (this.window.start !== start) this.window = { start, count: 0 };
     return this.window;
   }
+
+  /** The state of the window without counting a request (a limit that only some answers consume, such as failed guesses). */
+  async peek(limit: number, windowMs = 60_000): Promise<{ allowed: boolean; limit: number; remaining: number; reset: number }> {
+    const now = Date.now();
+    const start = Math.floor(now / windowMs) * windowMs;
+    if (!this.window) this.window = this.ctx.storage.kv.get<Window>('w') ?? { start, count: 0 };
+    const count = this.window.start === start ? this.window.count : 0;
+    return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), reset: Math.ceil((start + windowMs) / 1000) };
+  }
 }

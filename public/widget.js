@@ -30,15 +30,20 @@
   frame.title = d.title || 'Online booking';
   frame.setAttribute('loading', 'lazy');
   frame.setAttribute('allow', 'payment');
-  frame.style.cssText = 'display:block;width:100%;border:0;min-height:' + (parseInt(d.height, 10) || 720) + 'px;height:' + (parseInt(d.height, 10) || 720) + 'px';
+  frame.style.cssText =
+    'display:block;width:100%;border:0;min-height:' + (parseInt(d.height, 10) || 720) + 'px;height:' + (parseInt(d.height, 10) || 720) + 'px';
   var target = d.target && document.querySelector(d.target);
   if (target) target.appendChild(frame);
   else script.parentNode.insertBefore(frame, script.nextSibling);
   window.addEventListener('message', function (e) {
     if (e.origin !== origin || e.source !== frame.contentWindow || !e.data || typeof e.data.type !== 'string' || e.data.type.indexOf('berth:') !== 0) return;
     if (e.data.type === 'berth:resize' && e.data.height > 0) frame.style.height = Math.max(e.data.height, 320) + 'px';
-    if (e.data.type === 'berth:step') frame.scrollIntoView && frame.getBoundingClientRect().top < 0 && frame.scrollIntoView({ block: 'start' });
-    try { window.dispatchEvent(new CustomEvent('berth', { detail: e.data })); } catch (err) { /* old browsers */ }
+    if (e.data.type === 'berth:step' && frame.scrollIntoView && frame.getBoundingClientRect().top < 0) frame.scrollIntoView({ block: 'start' });
+    try {
+      window.dispatchEvent(new CustomEvent('berth', { detail: e.data }));
+    } catch (err) {
+      /* old browsers */
+    }
     if (window.dataLayer && typeof window.dataLayer.push === 'function' && e.data.type !== 'berth:resize') {
       var entry = { event: e.data.type };
       for (var k in e.data) if (k !== 'type') entry[k] = e.data[k];

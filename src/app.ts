@@ -119,6 +119,11 @@ export function buildApp(modules: ModuleDef[]) {
     scheme: 'bearer',
     description: 'Member-portal session (`mps_...`) opened with a single-use e-mailed link (POST /public/memberships/portal/session).',
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'TenantPortalSession', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Slip tenant-portal session (`sps_...`) opened with a single-use e-mailed link (POST /slip-portal/session).',
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'BearerJwt', {
     type: 'http',
     scheme: 'bearer',

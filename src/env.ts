@@ -69,6 +69,13 @@ export interface Env {
   /** Development only: password of the seeded demo partner account and client secret of its app. */
   DEMO_PARTNER_PASSWORD?: string;
   DEMO_APP_CLIENT_SECRET?: string;
+  /**
+   * Coverage: AES-GCM key (base64, 32 bytes) that encrypts the offerings' signing secrets at rest.
+   * Required in staging and production; development and tests use a fixed development key.
+   */
+  COVERAGE_ENCRYPTION_KEY?: string;
+  /** Development only: signing secret of the seeded sandbox coverage offering (the reference underwriter). */
+  DEMO_COVERAGE_SIGNING_SECRET?: string;
   /** Signing secret of check-in QR tokens and renter one-time codes (optional: derived from WIDGET_ENCRYPTION_KEY otherwise). */
   RENTER_TOKEN_SECRET?: string;
   /** Workers AI binding (optional; without it the AI helpers answer from the operator's data with deterministic rules). */
@@ -151,6 +158,7 @@ const Common = z.object({
   OAUTH_SIGNING_KEYS: optional(signingKeys),
   IDP_CLIENT_ID: optional(z.string().min(1)),
   LOCK_LOCATION_HINT: optional(z.enum(['wnam', 'enam', 'sam', 'weur', 'eeur', 'apac', 'oc', 'afr', 'me'])),
+  COVERAGE_ENCRYPTION_KEY: optional(base64Key32),
   RENTER_TOKEN_SECRET: optional(z.string().min(32)),
   STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_...)')),
   AI_MODEL: optional(z.string().regex(/^@cf\/[\w.\-/]+$/, 'must be a Workers AI model name (@cf/...)')),
@@ -171,6 +179,7 @@ const Deployed = Common.extend({
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_... or rk_...)'),
   WIDGET_ENCRYPTION_KEY: base64Key32,
   OAUTH_SIGNING_KEYS: signingKeys,
+  COVERAGE_ENCRYPTION_KEY: base64Key32,
 });
 
 export class ConfigError extends Error {}

@@ -12,6 +12,8 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html?: string | null;
+  /** Reply-To address (Postmark `ReplyTo`). */
+  replyTo?: string | null;
   /** Template id, sent as Postmark's `Tag`. */
   tag?: string | null;
   /** Our message id and other small values, sent as Postmark `Metadata`. */
@@ -46,6 +48,7 @@ export function emailTransport(env: Env): EmailTransport | null {
         MessageStream: env.POSTMARK_MESSAGE_STREAM ?? 'outbound',
       };
       if (msg.html) body.HtmlBody = msg.html;
+      if (msg.replyTo) body.ReplyTo = msg.replyTo;
       if (msg.tag) body.Tag = msg.tag.slice(0, 1000);
       if (msg.metadata && Object.keys(msg.metadata).length) body.Metadata = msg.metadata;
       let res: Response;

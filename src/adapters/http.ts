@@ -39,11 +39,51 @@ export function checkUserUrl(env: Env, raw: string): URL {
   return url;
 }
 
-/** Fetch of a user-supplied URL with the safety checks and a timeout. */
-export async function safeFetch(env: Env, raw: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+/**
+ * Fetch of a user-supplied URL with the safety checks and a timeout. Redirects are never followed
+ * (a 3xx is answered as is). `transport` replaces the network for hosts served in-process (the
+ * offline reference underwriter); the checks and the timeout apply the same.
+ */
+export async function safeFetch(
+  env: Env,
+  raw: string,
+  init: RequestInit & { timeoutMs?: number; transport?: (input: string, init: RequestInit) => Promise<Response> } = {},
+): Promise<Response> {
   const url = checkUserUrl(env, raw);
-  const { timeoutMs = 10_000, ...rest } = init;
-  return outbound.fetch(url.toString(), { ...rest, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+  const { timeoutMs = 10_000, transport, ...rest } = init;
+  return (transport ?? outbound.fetch)(url.toString(), { ...rest, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+}
+
+export class ResponseTooLarge extends Error {}
+
+/** Reads a response body as text, refusing more than `maxBytes` (the rest is never read). */
+export async function readCapped(res: Response, maxBytes: number): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel();
+    throw new ResponseTooLarge(`response of ${declared} bytes exceeds ${maxBytes}`);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new ResponseTooLarge(`response exceeds ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,12 +317,12 @@ export async function fetchPublic(raw: string, opts: PublicFetchOptions): Promis
       await res.body?.cancel().catch(() => undefined);
       throw refuse(field, 'too_large', `is larger than ${maxBytes} bytes`);
     }
-    const body = await readCapped(res, maxBytes, field, signal);
+    const body = await readBodyCapped(res, maxBytes, field, signal);
     return { url: url.toString(), status: res.status, contentType, charset, body, redirects };
   }
 }
 
-async function readCapped(res: Response, maxBytes: number, field: string, signal: AbortSignal): Promise<Uint8Array> {
+async function readBodyCapped(res: Response, maxBytes: number, field: string, signal: AbortSignal): Promise<Uint8Array> {
   if (!res.body) return new Uint8Array();
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -40,6 +40,8 @@ export interface OutgoingMessage {
   customerId?: string | null;
   /** The booking the message is about (defaults to `metadata.rentalId`, or the one id of `metadata.rentalIds`). */
   rentalId?: string | null;
+  /** E-mail: the address replies go to (kept as `metadata.replyTo`). */
+  replyTo?: string | null;
 }
 
 export interface SendResult {
@@ -88,7 +90,7 @@ function insertQuery(ctx: Ctx, id: string, msg: OutgoingMessage, provider: strin
     body: msg.body,
     html: msg.html ?? null,
     template: msg.template ?? null,
-    metadata: msg.metadata ?? null,
+    metadata: msg.replyTo ? { ...(msg.metadata ?? {}), replyTo: msg.replyTo } : (msg.metadata ?? null),
     rentalId,
     provider,
     createdAt: now,
@@ -197,6 +199,7 @@ export async function deliverMessage(ctx: Ctx, id: string, now = new Date()): Pr
         text: claimed.body,
         html: claimed.html,
         tag: claimed.template,
+        replyTo: typeof claimed.metadata?.replyTo === 'string' ? claimed.metadata.replyTo : null,
         metadata: { messageId: id, ...(claimed.rentalId ? { rentalId: claimed.rentalId } : {}) },
       });
     }

@@ -44,6 +44,54 @@ export interface SlipReservationDeleted {
   locationId: string;
 }
 
+/**
+ * A slip reservation stopped holding its unit for good: cancelled, checked out, or a bill hold that
+ * expired (after the commit, through any path). Guest passes of the reservation stop working.
+ */
+export interface SlipReservationEnded {
+  customerId: string;
+  reservationId: string;
+  locationId: string;
+  status: 'cancelled' | 'checked_out' | 'expired';
+}
+
+/** A document of a slip reservation as the reservation's detail view lists it. */
+export interface SlipReservationDocumentSummary {
+  id: string;
+  type: string;
+  status: string;
+  fileName: string | null;
+  contentType: string | null;
+  sizeBytes: number | null;
+  expiresOn: string | null;
+  uploadedVia: string;
+  createdAt: string;
+}
+
+/** A guest pass of a slip reservation as the reservation's detail view lists it. */
+export interface SlipReservationGuestPassSummary {
+  id: string;
+  guestName: string;
+  accessCode: string;
+  status: string;
+  validFrom: string;
+  validUntil: string;
+  checkInCount: number;
+}
+
+/**
+ * The detail view of a slip reservation is being built (GET /slip-reservations/{id}): the modules
+ * that own its sub-resources (documents, guest passes) append theirs to the lists. This keeps the
+ * reservations module below them (it never imports them) while the view shows everything.
+ */
+export interface SlipReservationDetail {
+  customerId: string;
+  reservationId: string;
+  locationId: string;
+  documents: SlipReservationDocumentSummary[];
+  guestPasses: SlipReservationGuestPassSummary[];
+}
+
 /** An order was written through any sales path (after the commit): what referral programmes need. */
 export interface BookingPlaced {
   customerId: string;
@@ -65,13 +113,23 @@ export interface AppChanged {
 }
 
 /** Every hook: its name and payload. */
+/** A test key wiped its sandbox bookings (`POST /channel/v1/sandbox/reset`): other sales of that key holder (OCTO holds) go too. */
+export interface ChannelSandboxReset {
+  /** The key holder (`{connectionId or channelId}:test`). */
+  scope: string;
+  customerId: string;
+}
+
 export interface HookEvents {
   'capacity.released': CapacityReleased;
   'booking.cancelled': BookingCancelled;
   'booking.rescheduled': BookingRescheduled;
   'slip_reservation.deleted': SlipReservationDeleted;
+  'slip_reservation.ended': SlipReservationEnded;
+  'slip_reservation.detail': SlipReservationDetail;
   'booking.placed': BookingPlaced;
   'app.changed': AppChanged;
+  'channel.sandbox_reset': ChannelSandboxReset;
 }
 
 export type HookName = keyof HookEvents;

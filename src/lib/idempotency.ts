@@ -113,6 +113,45 @@ async function claim(db: DB, scope: string, key: string, hash: string, depth = 0
   throw new ApiError('request_in_progress', 'A request with this Idempotency-Key is still being processed; wait for it and retry');
 }
 
+/**
+ * The same claims for a key carried in the request itself rather than in the header (the
+ * reseller's booking `uuid` of the OCTO supplier API): `fields` are what must be equal for a
+ * repeat (hashed like a body). A repeat of a completed key answers `replay` with the stored body;
+ * a different request with the key throws 422 `idempotency_key_reuse`, one still in flight 409
+ * `request_in_progress` (as the middleware does).
+ */
+export async function claimKey(
+  db: DB,
+  scope: string,
+  key: string,
+  fields: unknown,
+): Promise<{ kind: 'claimed'; id: string } | { kind: 'replay'; body: string | null }> {
+  const got = await claim(db, scope, key, await sha256Hex(JSON.stringify(canonical(fields))));
+  return got.kind === 'claimed' ? got : { kind: 'replay', body: got.row.responseBody };
+}
+
+/** Completes a claim of `claimKey` with the answer to replay. */
+export async function completeKey(db: DB, claimId: string, status: number, body: string): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ status: 'completed', responseStatus: status, responseType: 'application/json', responseBody: body })
+    .where(eq(idempotencyKeys.id, claimId))
+    .run();
+}
+
+/** Frees a claim of `claimKey` whose request failed before writing (a retry runs again). */
+export async function releaseKey(db: DB, claimId: string): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.id, claimId), eq(idempotencyKeys.effectCommitted, false)))
+    .run();
+}
+
+/** Forgets every key of a scope (a sandbox reset starts over). */
+export async function forgetKeys(db: DB, scope: string): Promise<void> {
+  await db.delete(idempotencyKeys).where(eq(idempotencyKeys.scope, scope)).run();
+}
+
 /** The statement `commit()` adds to the batch of a request holding a claim: its write happened. */
 export const effectStmt = (db: DB, claimId: string): Stmt => db.update(idempotencyKeys).set({ effectCommitted: true }).where(eq(idempotencyKeys.id, claimId));
 

@@ -115,6 +115,8 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   security?: RouteConfig['security'];
   /** Honours `Idempotency-Key` (src/lib/idempotency.ts): for every operation that creates a booking or moves money. */
   idempotent?: boolean;
+  /** The body of the documented errors when a family answers in its own error shape (the OCTO API); default the `Error` envelope. */
+  errorSchema?: ZodType;
 }
 
 type Infer<T> = T extends ZodType ? z.output<T> : undefined;
@@ -150,7 +152,7 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
       : { description: 'Success', content: { 'application/json': { schema: spec.ok ?? AnyObject } } },
   };
   for (const code of [...errors].sort()) {
-    responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
+    responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: spec.errorSchema ?? ErrorSchema } } };
   }
   const middleware: MiddlewareHandler[] = [authMiddleware(access, spec.auth) as MiddlewareHandler];
   if (spec.body || spec.multipart || spec.form) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));

@@ -203,7 +203,7 @@ export const authenticateOperator: Authenticator = async (c, access) => {
 };
 
 /**
- * Route scheme of the endpoints for Berth's own staff (app review, cross-operator search): the
+ * Route scheme of the endpoints for Berth's own staff (app and coverage review): the
  * platform key (`x-platform-key`) or an identity-provider token with the platform role, resolved
  * by the app's authenticator like any credential. Missing credentials 401; operators' credentials,
  * admins included, 403. Services still call `requirePlatformStaff`.

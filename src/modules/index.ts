@@ -30,6 +30,13 @@ import marinaSettings from './marina-settings/module';
 import marinaMaps from './marina-maps/module';
 import slipReservations from './slip-reservations/module';
 import slipContracts from './slip-contracts/module';
+import slipWaitlist from './slip-waitlist/module';
+import slipGuestAccess from './slip-guest-access/module';
+import slipDocuments from './slip-documents/module';
+import haulServices from './haul-services/module';
+import meterReadings from './meter-readings/module';
+import slipPortal from './slip-portal/module';
+import publicSlips from './public-slips/module';
 import slips from './slips/module';
 import payments from './payments/module';
 import promoCodes from './promo-codes/module';
@@ -43,6 +50,8 @@ import gateway from './gateway/module';
 import geofences from './geofences/module';
 import assetPools from './asset-pools/module';
 import partnerCalls from './partner-calls/module';
+import octo from './octo/module';
+import coverage from './coverage/module';
 import publicSettings from './public-settings/module';
 import staffAvailability from './staff-availability/module';
 import renterSelfService from './renter-self-service/module';
@@ -85,6 +94,14 @@ export const modules: ModuleDef[] = [
   marinaMaps,
   slipReservations,
   slipContracts,
+  // Marina II: before slips too (/slips/waitlist, /slips/guest-access).
+  slipWaitlist,
+  slipGuestAccess,
+  slipDocuments,
+  haulServices,
+  meterReadings,
+  slipPortal,
+  publicSlips,
   slips,
   sandbox,
   shortLinks,
@@ -102,6 +119,8 @@ export const modules: ModuleDef[] = [
   geofences,
   assetPools,
   partnerCalls,
+  octo,
+  coverage,
   publicSettings,
   staffAvailability,
   renterSelfService,

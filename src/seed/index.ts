@@ -15,6 +15,10 @@ import { marinaSeed } from './marina';
 import { posSeed, promoCodesSeed, protectionSeed } from './counter';
 import { membershipsSeed } from './memberships';
 import { partnersSeed } from './partners';
+import { marina2Seed } from './marina2';
+import { octoSeed } from './octo';
+import { coverageSeed } from './coverage';
+import { widgetSeed } from './widget';
 
 export { SEED, type SeedStep } from './types';
 
@@ -155,6 +159,10 @@ export const SEED_STEPS: SeedStep[] = [
   protectionSeed,
   membershipsSeed,
   partnersSeed,
+  marina2Seed,
+  octoSeed,
+  coverageSeed,
+  widgetSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

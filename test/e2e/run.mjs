@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global window, document, PerformanceObserver, URLSearchParams -- page functions run in the browser; URLSearchParams is Node's */
 // Browser tests of the booking widget and /docs: `npm run test:e2e`.
 // Runs against a started server with its sandbox seed (`npm start`; .ci/run starts and stops one): E2E_BASE_URL, else
 // http://127.0.0.1:$PORT (default 8787). Drives Debian's chromium (/usr/bin/chromium, or CHROMIUM_PATH) with playwright-core,
@@ -46,7 +47,6 @@ const KEY = devVar('DEMO_API_KEY');
 const SEED_TOKEN = devVar('DEV_SEED_TOKEN');
 const CUSTOMER = 'cus_demo_marina';
 const MIAMI = 'loc_demo_miami';
-const PONTOON = 'inv_demo_pontoon';
 const TOUR = 'inv_demo_dolphin_tour';
 // The operator's site: another origin (a small server of this script on its own port) whose page embeds the widget.
 let hostPage = '';
@@ -166,6 +166,7 @@ async function outboxCode(rentalId, after) {
 // Scenarios
 
 let boatBooking = null;
+let giftCode = '';
 
 async function bookBoatThroughEmbed() {
   const { context, page, external, errors } = await newPage();
@@ -220,6 +221,11 @@ async function bookBoatThroughEmbed() {
   // The damage waiver (a protection plan): its premium is shown in the summary and charged after the booking.
   await frame.getByRole('radio', { name: /^Damage waiver/ }).check();
   await frame.locator('#bw-summary', { hasText: 'Damage waiver' }).waitFor();
+  // A gift card typed in the promo or gift code field pays part of the order.
+  await frame.getByLabel('Code', { exact: true }).fill(giftCode);
+  await frame.getByRole('button', { name: 'Apply' }).click();
+  await frame.getByText(`Gift card ${giftCode} pays $25.00.`).waitFor();
+  await frame.locator('#bw-summary', { hasText: 'Due now by card' }).waitFor();
   await shot(page, 'boat-extras');
   await frame.getByRole('button', { name: 'Continue' }).click();
   await frame.getByRole('heading', { name: 'Your details' }).waitFor();
@@ -253,6 +259,9 @@ async function bookBoatThroughEmbed() {
   assert.equal(booking.body.extendedData.refAffiliate, 'PARTNER7');
   assert.equal(booking.body.extendedData.signedWaivers.length, 1);
   assert.equal(booking.body.source, 'widget');
+  // The gift card paid $25 of the booking and has nothing left.
+  const card = await call('GET', `/promoGiftCards/balance?${new URLSearchParams({ promoCode: giftCode, customerId: CUSTOMER })}`);
+  assert.equal(card.body?.balance, 0, card.text);
   // The damage waiver's premium (10% of the booking, at least $15, at most $200) was charged after the booking.
   assert.equal(booking.body.pricing.feeTotal, Math.min(200, Math.max(15, Math.round(done.total * 10) / 100)));
   assert.equal(booking.body.pricing.amountPaid, booking.body.pricing.total);
@@ -470,18 +479,16 @@ try {
   // The sandbox seed (npm start seeds it; seeding again is idempotent).
   const seeded = await fetch(`${base}/__dev/seed`, { method: 'POST', headers: { 'x-seed-token': SEED_TOKEN ?? '' } });
   assert.ok(seeded.ok, `seed: ${seeded.status} ${await seeded.text()}`);
-  // A waiver for the Miami location, so the waiver step runs.
-  const t = await call('POST', '/inHouseWaiver/waiver/template', {
+  // A $25 gift card of this run, for the boat renter.
+  giftCode = `E2E-${Date.now().toString(36).toUpperCase()}`;
+  const gc = await call('POST', '/promoGiftCards', {
     customerId: CUSTOMER,
-    locationId: MIAMI,
-    title: 'Rental agreement',
-    sections: [
-      { type: 'text', id: 'terms', content: 'Boating has risks. Follow the captain and the safety briefing.' },
-      { type: 'checkbox', id: 'lifejacket', label: 'I will wear a life jacket when asked', required: true },
-      { type: 'signature', id: 'signature', label: 'Signature' },
-    ],
+    promoCode: giftCode,
+    ExpiryDate: '2099-12-31',
+    Details: { $Discount: 25, type: 'gift_card' },
   });
-  assert.equal(t.status, 201, t.text);
+  assert.equal(gc.status, 201, gc.text);
+  // The seed gives Miami its rental agreement (the waiver step), its cancellation policy and the widget's integrations.
   // A new, empty profile directory (--user-data-dir) for every run.
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,

@@ -60,7 +60,9 @@
 
   function clean(v, max) {
     if (!v) return '';
-    v = String(v).trim().slice(0, max || 64);
+    v = String(v)
+      .trim()
+      .slice(0, max || 64);
     return /^[A-Za-z0-9_.:-]+$/.test(v) ? v : '';
   }
 
@@ -71,7 +73,13 @@
       if (v) return v;
       var a = new Uint8Array(12);
       crypto.getRandomValues(a);
-      v = 'v' + Array.prototype.map.call(a, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+      v =
+        'v' +
+        Array.prototype.map
+          .call(a, function (b) {
+            return ('0' + b.toString(16)).slice(-2);
+          })
+          .join('');
       sessionStorage.setItem(k, v);
       return v;
     } catch (e) {
@@ -101,12 +109,16 @@
 
   function announce(msg) {
     live.textContent = '';
-    setTimeout(function () { live.textContent = msg; }, 30);
+    setTimeout(function () {
+      live.textContent = msg;
+    }, 30);
   }
 
   function shout(msg) {
     alertBox.textContent = '';
-    setTimeout(function () { alertBox.textContent = msg; }, 30);
+    setTimeout(function () {
+      alertBox.textContent = msg;
+    }, 30);
   }
 
   function bookmark(v) {
@@ -130,25 +142,39 @@
         if (r.status === 204) return { status: 204, body: null };
         return r.text().then(function (t) {
           var b = null;
-          try { b = t ? JSON.parse(t) : null; } catch (e) { b = null; }
+          try {
+            b = t ? JSON.parse(t) : null;
+          } catch (e) {
+            b = null;
+          }
           return { status: r.status, body: b };
         });
       },
-      function () { return { status: 0, body: { message: 'The network is unavailable; check your connection and try again.' } }; },
+      function () {
+        return { status: 0, body: { message: 'The network is unavailable; check your connection and try again.' } };
+      },
     );
   }
 
   function qs(o) {
     return Object.keys(o)
-      .filter(function (k) { return o[k] !== undefined && o[k] !== null && o[k] !== ''; })
-      .map(function (k) { return encodeURIComponent(k) + '=' + encodeURIComponent(o[k]); })
+      .filter(function (k) {
+        return o[k] !== undefined && o[k] !== null && o[k] !== '';
+      })
+      .map(function (k) {
+        return encodeURIComponent(k) + '=' + encodeURIComponent(o[k]);
+      })
       .join('&');
   }
 
   /** Messages to the page that embeds the widget (its tag manager and conversion pixels listen there). */
   function post(type, data) {
     if (window.parent === window) return;
-    try { window.parent.postMessage(Object.assign({ type: 'berth:' + type, customerId: S.customer }, data || {}), '*'); } catch (e) { /* ignore */ }
+    try {
+      window.parent.postMessage(Object.assign({ type: 'berth:' + type, customerId: S.customer }, data || {}), '*');
+    } catch (e) {
+      /* ignore */
+    }
   }
 
   function track(event, extra) {
@@ -170,12 +196,16 @@
     }
   }
 
-  function tz() { return (S.loc && S.loc.timezone) || 'UTC'; }
+  function tz() {
+    return (S.loc && S.loc.timezone) || 'UTC';
+  }
 
   /** A local date (YYYY-MM-DD) in words: "Tuesday, June 1, 2027". */
   function longDate(d) {
     var p = d.split('-');
-    return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(new Date(Date.UTC(+p[0], +p[1] - 1, +p[2])));
+    return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(
+      new Date(Date.UTC(+p[0], +p[1] - 1, +p[2])),
+    );
   }
 
   /** An instant as a time in the location's zone: "10:00 AM". */
@@ -186,7 +216,9 @@
   function zoneName() {
     try {
       var parts = new Intl.DateTimeFormat('en-US', { timeZone: tz(), timeZoneName: 'short' }).formatToParts(new Date());
-      var z = parts.filter(function (p) { return p.type === 'timeZoneName'; })[0];
+      var z = parts.filter(function (p) {
+        return p.type === 'timeZoneName';
+      })[0];
       return tz() + (z ? ' (' + z.value + ')' : '');
     } catch (e) {
       return tz();
@@ -203,29 +235,12 @@
     return new Intl.DateTimeFormat('en-CA', { timeZone: tz(), year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
   }
 
-  /** The instant of a local wall time in the location's zone (two passes over the zone offset). */
-  function wallToIso(date, time) {
-    var p = date.split('-');
-    var t = time.split(':');
-    var guess = Date.UTC(+p[0], +p[1] - 1, +p[2], +t[0], +t[1]);
-    for (var i = 0; i < 2; i++) {
-      var f = new Intl.DateTimeFormat('en-US', { timeZone: tz(), hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
-        .formatToParts(new Date(guess))
-        .reduce(function (o, x) { o[x.type] = x.value; return o; }, {});
-      var asUtc = Date.UTC(+f.year, +f.month - 1, +f.day, +f.hour % 24, +f.minute);
-      guess += Date.UTC(+p[0], +p[1] - 1, +p[2], +t[0], +t[1]) - asUtc;
-    }
-    return new Date(guess).toISOString();
-  }
-
   function errText(r, fallback) {
     return (r && r.body && r.body.message) || fallback || 'Something went wrong; please try again.';
   }
 
   // ---------------------------------------------------------------------------------------------
   // Rendering and navigation
-
-  var current = null;
 
   function steps(active) {
     stepsNav.textContent = '';
@@ -237,12 +252,13 @@
 
   /** Replaces the view; focus goes to its heading so keyboard and screen-reader users land on the new step. */
   function show(step, title, nodes, opts) {
-    current = step;
     steps(step);
     view.textContent = '';
     var heading = h('h2', { tabindex: '-1', id: 'bw-view-title' }, title);
     view.appendChild(heading);
-    nodes.forEach(function (n) { if (n) view.appendChild(n); });
+    nodes.forEach(function (n) {
+      if (n) view.appendChild(n);
+    });
     if (!(opts && opts.keepFocus)) heading.focus();
     post('step', { step: step });
     resize();
@@ -251,14 +267,30 @@
   function resize() {
     post('resize', { height: Math.ceil(document.documentElement.scrollHeight) });
   }
-  if (window.ResizeObserver) new ResizeObserver(resize).observe(document.body);
+  if (window.ResizeObserver) new window.ResizeObserver(resize).observe(document.body);
 
   function backButton(label, fn) {
     return h('button', { type: 'button', class: 'bw-secondary', onclick: fn }, label || 'Back');
   }
 
   function fatal(msg) {
-    show('error', 'We could not load the booking page', [h('p', { class: 'bw-error' }, msg), h('div', { class: 'bw-actions' }, h('button', { type: 'button', onclick: function () { location.reload(); } }, 'Try again'))]);
+    show('error', 'We could not load the booking page', [
+      h('p', { class: 'bw-error' }, msg),
+      h(
+        'div',
+        { class: 'bw-actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: function () {
+              location.reload();
+            },
+          },
+          'Try again',
+        ),
+      ),
+    ]);
     shout(msg);
   }
 
@@ -282,7 +314,11 @@
       }
       track('view');
       post('ready', { items: r.body.items.length });
-      var deep = Q.get('item') && r.body.items.filter(function (i) { return i.inventoryId === Q.get('item'); })[0];
+      var deep =
+        Q.get('item') &&
+        r.body.items.filter(function (i) {
+          return i.inventoryId === Q.get('item');
+        })[0];
       if (deep) return pickItem(deep, /^\d{4}-\d{2}-\d{2}$/.test(Q.get('date') || '') ? Q.get('date') : null);
       itemsView();
     });
@@ -308,18 +344,33 @@
       'ul',
       { class: 'bw-items' },
       items.map(function (i) {
-        var who = i.type === 'tour' ? 'Up to ' + i.capacity + ' guests per departure' : 'Up to ' + i.capacity + ' people' + (i.units > 1 ? ' · ' + i.units + ' boats' : '');
+        var who =
+          i.type === 'tour'
+            ? 'Up to ' + i.capacity + ' guests per departure'
+            : 'Up to ' + i.capacity + ' people' + (i.units > 1 ? ' · ' + i.units + ' boats' : '');
         return h(
           'li',
           null,
-          h('button', { type: 'button', class: 'bw-card', onclick: function () { pickItem(i, null); } }, [
-            i.image ? h('img', { class: 'bw-card-img', src: i.image, alt: '', width: '400', height: '300', loading: 'lazy' }) : h('span', { class: 'bw-card-img', 'aria-hidden': 'true' }),
-            h('span', { class: 'bw-card-body' }, [
-              h('span', { class: 'bw-card-name' }, i.name),
-              h('span', { class: 'bw-card-meta' }, (i.type === 'tour' ? 'Tour' : 'Rental') + ' · ' + who),
-              h('span', { class: 'bw-card-meta' }, priceLabel(i)),
-            ]),
-          ]),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'bw-card',
+              onclick: function () {
+                pickItem(i, null);
+              },
+            },
+            [
+              i.image
+                ? h('img', { class: 'bw-card-img', src: i.image, alt: '', width: '400', height: '300', loading: 'lazy' })
+                : h('span', { class: 'bw-card-img', 'aria-hidden': 'true' }),
+              h('span', { class: 'bw-card-body' }, [
+                h('span', { class: 'bw-card-name' }, i.name),
+                h('span', { class: 'bw-card-meta' }, (i.type === 'tour' ? 'Tour' : 'Rental') + ' · ' + who),
+                h('span', { class: 'bw-card-meta' }, priceLabel(i)),
+              ]),
+            ],
+          ),
         );
       }),
     );
@@ -329,7 +380,10 @@
 
   function pickItem(item, date) {
     S.item = item;
-    S.loc = S.catalog.locations.filter(function (l) { return l.locationId === item.locationId; })[0] || S.catalog.locations[0];
+    S.loc =
+      S.catalog.locations.filter(function (l) {
+        return l.locationId === item.locationId;
+      })[0] || S.catalog.locations[0];
     document.getElementById('bw-tz').textContent = 'Times are shown in ' + zoneName() + ', the time zone of ' + (S.loc ? S.loc.name : 'the location') + '.';
     S.hours = item.durations.length ? item.durations[0] : null;
     S.qty = 1;
@@ -343,7 +397,9 @@
     S.focusDate = first;
     if (date) {
       track('date_chosen', { date: date });
-      return loadMonth(function () { chooseDate(date); });
+      return loadMonth(function () {
+        chooseDate(date);
+      });
     }
     loadMonth(calendarView);
   }
@@ -369,15 +425,26 @@
   function calendarView() {
     var days = S.monthData.days;
     var byDate = {};
-    days.forEach(function (d) { byDate[d.date] = d; });
-    if (!byDate[S.focusDate]) S.focusDate = (days.filter(function (d) { return d.status === 'available'; })[0] || days[0]).date;
+    days.forEach(function (d) {
+      byDate[d.date] = d;
+    });
+    if (!byDate[S.focusDate])
+      S.focusDate = (
+        days.filter(function (d) {
+          return d.status === 'available';
+        })[0] || days[0]
+      ).date;
     var p = S.month.split('-');
     var monthName = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(new Date(Date.UTC(+p[0], +p[1] - 1, 1)));
     var firstDow = new Date(Date.UTC(+p[0], +p[1] - 1, 1)).getUTCDay();
     var table = h('table', { class: 'bw-cal', role: 'grid', 'aria-labelledby': 'bw-month' });
-    var head = h('tr', null, ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].map(function (d, i) {
-      return h('th', { scope: 'col', abbr: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][i] }, d);
-    }));
+    var head = h(
+      'tr',
+      null,
+      ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].map(function (d, i) {
+        return h('th', { scope: 'col', abbr: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][i] }, d);
+      }),
+    );
     table.appendChild(h('thead', null, head));
     var body = h('tbody');
     var row = h('tr');
@@ -396,7 +463,12 @@
           'aria-pressed': S.date === d.date ? 'true' : 'false',
           'aria-disabled': usable ? null : 'true',
           tabindex: d.date === S.focusDate ? '0' : '-1',
-          onclick: function () { if (usable) { track('date_chosen', { date: d.date }); chooseDate(d.date); } else announce(label); },
+          onclick: function () {
+            if (usable) {
+              track('date_chosen', { date: d.date });
+              chooseDate(d.date);
+            } else announce(label);
+          },
           onkeydown: calendarKeys,
         },
         [String(+d.date.slice(8)), h('small', { 'aria-hidden': 'true' }, STATE_TEXT[st])],
@@ -409,17 +481,46 @@
     });
     if (row.children.length) body.appendChild(row);
     table.appendChild(body);
-    var open = days.filter(function (d) { return d.status === 'available'; }).length;
+    var open = days.filter(function (d) {
+      return d.status === 'available';
+    }).length;
     var minMonth = today().slice(0, 7);
     show('date', 'Pick a date for ' + S.item.name, [
       h('div', { class: 'bw-cal-head' }, [
-        h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'Previous month', disabled: S.month <= minMonth, onclick: function () { moveMonth(-1); } }, '‹'),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'bw-secondary',
+            'aria-label': 'Previous month',
+            disabled: S.month <= minMonth,
+            onclick: function () {
+              moveMonth(-1);
+            },
+          },
+          '‹',
+        ),
         h('h3', { id: 'bw-month', 'aria-live': 'polite' }, monthName),
-        h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'Next month', onclick: function () { moveMonth(1); } }, '›'),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'bw-secondary',
+            'aria-label': 'Next month',
+            onclick: function () {
+              moveMonth(1);
+            },
+          },
+          '›',
+        ),
       ]),
       h('p', { class: 'bw-hint' }, 'Use the arrow keys to move between days, Page Up and Page Down to change the month.'),
       table,
-      h('ul', { class: 'bw-legend', 'aria-label': 'Legend' }, [h('li', null, 'Open'), h('li', null, 'Few left: a few times remain'), h('li', null, 'Sold out: join the waitlist')]),
+      h('ul', { class: 'bw-legend', 'aria-label': 'Legend' }, [
+        h('li', null, 'Open'),
+        h('li', null, 'Few left: a few times remain'),
+        h('li', null, 'Sold out: join the waitlist'),
+      ]),
       h('div', { class: 'bw-actions' }, backButton('Back to all items', itemsView)),
     ]);
     announce(monthName + ': ' + open + (open === 1 ? ' day' : ' days') + ' with open times.');
@@ -439,7 +540,9 @@
   function focusDay(date) {
     var el = view.querySelector('[data-date="' + date + '"]');
     if (!el) return;
-    view.querySelectorAll('.bw-day').forEach(function (b) { b.setAttribute('tabindex', '-1'); });
+    view.querySelectorAll('.bw-day').forEach(function (b) {
+      b.setAttribute('tabindex', '-1');
+    });
     el.setAttribute('tabindex', '0');
     el.focus();
     S.focusDate = date;
@@ -502,7 +605,17 @@
             S.item.durations.map(function (hrs) {
               var id = 'bw-len-' + String(hrs).replace('.', '_');
               return h('div', { class: 'bw-check' }, [
-                h('input', { type: 'radio', name: 'bw-len', id: id, value: String(hrs), checked: S.hours === hrs, onchange: function () { S.hours = hrs; timesView(); } }),
+                h('input', {
+                  type: 'radio',
+                  name: 'bw-len',
+                  id: id,
+                  value: String(hrs),
+                  checked: S.hours === hrs,
+                  onchange: function () {
+                    S.hours = hrs;
+                    timesView();
+                  },
+                }),
                 h('label', { for: id, class: 'bw-check' }, hrs + (hrs === 1 ? ' hour' : ' hours')),
               ]);
             }),
@@ -515,7 +628,9 @@
     var slots = day.slots.filter(function (s) {
       return isTour || S.item.fullDayOnly || !S.hours || minutes(s.time) + S.hours * 60 <= closeMin;
     });
-    var open = slots.filter(function (s) { return s.available; }).length;
+    var open = slots.filter(function (s) {
+      return s.available;
+    }).length;
     var list = h(
       'ul',
       { class: 'bw-slots' },
@@ -527,17 +642,31 @@
         return h(
           'li',
           null,
-          h('button', { type: 'button', class: 'bw-slot' + (s.available ? '' : ' is-sold_out'), 'aria-label': label, onclick: function () { (s.available ? pickSlot : waitlistView)(s, end); } }, [
-            text,
-            h('small', { 'aria-hidden': 'true' }, s.available ? left : 'Sold out · Join waitlist'),
-          ]),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'bw-slot' + (s.available ? '' : ' is-sold_out'),
+              'aria-label': label,
+              onclick: function () {
+                (s.available ? pickSlot : waitlistView)(s, end);
+              },
+            },
+            [text, h('small', { 'aria-hidden': 'true' }, s.available ? left : 'Sold out · Join waitlist')],
+          ),
         );
       }),
     );
     nodes.push(
       h('p', { class: 'bw-hint' }, 'Times in ' + zoneName() + '.'),
       slots.length ? list : h('p', null, 'No times run on this day. Pick another date.'),
-      h('div', { class: 'bw-actions' }, backButton('Back to the calendar', function () { loadMonth(calendarView); })),
+      h(
+        'div',
+        { class: 'bw-actions' },
+        backButton('Back to the calendar', function () {
+          loadMonth(calendarView);
+        }),
+      ),
     );
     show('time', 'Times on ' + longDate(S.date), nodes);
     announce(open + ' of ' + slots.length + ' times open on ' + longDate(S.date) + '.');
@@ -592,7 +721,11 @@
         track('waitlist', { date: S.date, time: s.time });
         post('waitlist.joined', { inventoryId: S.item.inventoryId, date: S.date, time: s.time });
         show('time', 'You are on the waitlist', [
-          h('p', null, 'We will e-mail ' + v.email + ' if ' + S.item.name + ' opens up on ' + longDate(S.date) + ' at ' + timeAt(s.startTime) + ' (' + tz() + ').'),
+          h(
+            'p',
+            null,
+            'We will e-mail ' + v.email + ' if ' + S.item.name + ' opens up on ' + longDate(S.date) + ' at ' + timeAt(s.startTime) + ' (' + tz() + ').',
+          ),
           h('div', { class: 'bw-actions' }, [backButton('Pick another time', timesView), backButton('Back to all items', itemsView)]),
         ]);
         announce('You joined the waitlist.');
@@ -611,13 +744,37 @@
       input.value = String(v);
       onChange(v);
     }
-    input.addEventListener('change', function () { set(+input.value); });
+    input.addEventListener('change', function () {
+      set(+input.value);
+    });
     return h('div', null, [
       h('label', { for: id }, label),
       h('div', { class: 'bw-counter' }, [
-        h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'Fewer: ' + label, onclick: function () { set(+input.value - 1); } }, '−'),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'bw-secondary',
+            'aria-label': 'Fewer: ' + label,
+            onclick: function () {
+              set(+input.value - 1);
+            },
+          },
+          '−',
+        ),
         input,
-        h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'More: ' + label, onclick: function () { set(+input.value + 1); } }, '+'),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'bw-secondary',
+            'aria-label': 'More: ' + label,
+            onclick: function () {
+              set(+input.value + 1);
+            },
+          },
+          '+',
+        ),
       ]),
     ]);
   }
@@ -626,7 +783,9 @@
     var o = { customerId: S.customer, inventoryId: S.item.inventoryId, startTime: S.slot.startTime };
     if (S.item.type === 'tour') {
       var t = {};
-      Object.keys(S.tickets).forEach(function (k) { if (S.tickets[k] > 0) t[k] = S.tickets[k]; });
+      Object.keys(S.tickets).forEach(function (k) {
+        if (S.tickets[k] > 0) t[k] = S.tickets[k];
+      });
       o.tickets = t;
     } else {
       o.endTime = S.slot.endTime;
@@ -634,8 +793,12 @@
       o.participants = S.people;
     }
     var ad = Object.keys(S.addons)
-      .filter(function (k) { return S.addons[k] > 0; })
-      .map(function (k) { return S.addons[k] > 1 ? { addonId: k, quantity: S.addons[k] } : { addonId: k }; });
+      .filter(function (k) {
+        return S.addons[k] > 0;
+      })
+      .map(function (k) {
+        return S.addons[k] > 1 ? { addonId: k, quantity: S.addons[k] } : { addonId: k };
+      });
     if (ad.length) o.addons = ad;
     if (S.promo) o.promoCode = S.promo;
     return o;
@@ -646,7 +809,11 @@
     api('GET', '/api/v2/protection-plans?' + qs({ locationId: S.item.locationId })).then(function (r) {
       // The protection-plan step exists only where the API offers plans (404: not on this deployment).
       var list = r.status === 200 && r.body && (r.body.data || r.body.plans || r.body);
-      S.plans = Array.isArray(list) ? list.filter(function (p) { return p.enabled !== false && p.active !== false; }) : [];
+      S.plans = Array.isArray(list)
+        ? list.filter(function (p) {
+            return p.enabled !== false && p.active !== false;
+          })
+        : [];
       then();
     });
   }
@@ -661,7 +828,10 @@
 
   function extrasView() {
     if (S.item.type === 'tour' && !Object.keys(S.tickets).length) {
-      var std = S.item.tiers.filter(function (t) { return t.isStandard; })[0] || S.item.tiers[0];
+      var std =
+        S.item.tiers.filter(function (t) {
+          return t.isStandard;
+        })[0] || S.item.tiers[0];
       S.tickets = {};
       if (std) S.tickets[std.name] = Math.max(1, S.item.minParticipants || 1);
     }
@@ -673,7 +843,13 @@
     var nodes = [];
     var party = h('fieldset', null, [h('legend', null, 'Your party')]);
     if (it.type === 'tour') {
-      if (!it.tiers.length) party.appendChild(counter('bw-t-std', 'Guests', S.tickets.Standard || 1, 1, 50, function (v) { S.tickets = { Standard: v }; refreshQuote(); }));
+      if (!it.tiers.length)
+        party.appendChild(
+          counter('bw-t-std', 'Guests', S.tickets.Standard || 1, 1, 50, function (v) {
+            S.tickets = { Standard: v };
+            refreshQuote();
+          }),
+        );
       it.tiers.forEach(function (t, i) {
         party.appendChild(
           counter('bw-t-' + i, t.name + ' (' + money(t.price, it.currency) + ')', S.tickets[t.name] || 0, 0, 50, function (v) {
@@ -685,8 +861,18 @@
       party.appendChild(h('p', { class: 'bw-hint' }, (S.slot.seatsFree || 0) + ' seats left on this departure.'));
     } else {
       if (it.units > 1)
-        party.appendChild(counter('bw-qty', 'Boats', S.qty, 1, Math.max(1, S.slot.unitsFree || 1), function (v) { S.qty = v; refreshQuote(); }));
-      party.appendChild(counter('bw-people', 'People', S.people, 1, Math.max(1, it.capacity * S.qty), function (v) { S.people = v; refreshQuote(); }));
+        party.appendChild(
+          counter('bw-qty', 'Boats', S.qty, 1, Math.max(1, S.slot.unitsFree || 1), function (v) {
+            S.qty = v;
+            refreshQuote();
+          }),
+        );
+      party.appendChild(
+        counter('bw-people', 'People', S.people, 1, Math.max(1, it.capacity * S.qty), function (v) {
+          S.people = v;
+          refreshQuote();
+        }),
+      );
     }
     nodes.push(party);
     if (it.addons.length) {
@@ -696,11 +882,24 @@
         var per = { per_hour: ' per hour', per_day: ' per day', per_person: ' per person' }[a.priceType] || '';
         var text = a.name + ' (' + money(a.price, it.currency) + per + ')';
         if (a.maxQuantity > 1 && a.priceType !== 'per_person') {
-          fs.appendChild(counter(id, text, S.addons[a.addonId] || 0, 0, a.maxQuantity, function (v) { S.addons[a.addonId] = v; refreshQuote(); }));
+          fs.appendChild(
+            counter(id, text, S.addons[a.addonId] || 0, 0, a.maxQuantity, function (v) {
+              S.addons[a.addonId] = v;
+              refreshQuote();
+            }),
+          );
         } else {
           fs.appendChild(
             h('div', { class: 'bw-check' }, [
-              h('input', { type: 'checkbox', id: id, checked: !!S.addons[a.addonId], onchange: function (e) { S.addons[a.addonId] = e.target.checked ? 1 : 0; refreshQuote(); } }),
+              h('input', {
+                type: 'checkbox',
+                id: id,
+                checked: !!S.addons[a.addonId],
+                onchange: function (e) {
+                  S.addons[a.addonId] = e.target.checked ? 1 : 0;
+                  refreshQuote();
+                },
+              }),
               h('label', { for: id, class: 'bw-check' }, text),
             ]),
           );
@@ -715,7 +914,16 @@
         var code = p ? p.planCode || p.planId || p.code : '';
         pf.appendChild(
           h('div', { class: 'bw-check' }, [
-            h('input', { type: 'radio', name: 'bw-plan', id: id, checked: p ? S.plan && S.plan.code === code : !S.plan, onchange: function () { S.plan = p ? { code: code, plan: p } : null; refreshQuote(); } }),
+            h('input', {
+              type: 'radio',
+              name: 'bw-plan',
+              id: id,
+              checked: p ? S.plan && S.plan.code === code : !S.plan,
+              onchange: function () {
+                S.plan = p ? { code: code, plan: p } : null;
+                refreshQuote();
+              },
+            }),
             h('label', { for: id, class: 'bw-check' }, p ? (p.name || p.planName || code) + (p.description ? ': ' + p.description : '') : 'No protection plan'),
           ]),
         );
@@ -730,7 +938,18 @@
         h('label', { for: 'bw-promo' }, 'Code'),
         h('div', { class: 'bw-counter' }, [
           promo,
-          h('button', { type: 'button', class: 'bw-secondary', onclick: function () { S.promo = promo.value.trim(); refreshQuote(promoMsg); } }, 'Apply'),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'bw-secondary',
+              onclick: function () {
+                S.promo = promo.value.trim();
+                refreshQuote(promoMsg);
+              },
+            },
+            'Apply',
+          ),
         ]),
         promoMsg,
       ]),
@@ -738,7 +957,18 @@
     nodes.push(h('div', { class: 'bw-summary', id: 'bw-summary', 'aria-live': 'polite' }, h('p', null, 'Calculating the price…')));
     nodes.push(
       h('div', { class: 'bw-actions' }, [
-        h('button', { type: 'button', id: 'bw-continue', onclick: function () { if (S.quote && S.quote.available) detailsView(); else refreshQuote(); } }, 'Continue'),
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'bw-continue',
+            onclick: function () {
+              if (S.quote && S.quote.available) detailsView();
+              else refreshQuote();
+            },
+          },
+          'Continue',
+        ),
         backButton('Pick another time', timesView),
       ]),
     );
@@ -766,10 +996,19 @@
         return;
       }
       S.quote = r.body;
-      if (promoMsg && S.promo) promoMsg.textContent = r.body.giftCard ? 'Gift card ' + r.body.giftCard.code + ' pays ' + money(r.body.giftCard.applied, r.body.currency) + '.' : 'Code ' + S.promo + ' applied.';
+      if (promoMsg && S.promo)
+        promoMsg.textContent = r.body.giftCard
+          ? 'Gift card ' + r.body.giftCard.code + ' pays ' + money(r.body.giftCard.applied, r.body.currency) + '.'
+          : 'Code ' + S.promo + ' applied.';
       renderSummary(box);
       if (!r.body.available) {
-        box.appendChild(h('p', { class: 'bw-error' }, 'This time is no longer free for that choice: ' + (r.body.reasons[0] ? r.body.reasons[0].message : 'pick another time') + '.'));
+        box.appendChild(
+          h(
+            'p',
+            { class: 'bw-error' },
+            'This time is no longer free for that choice: ' + (r.body.reasons[0] ? r.body.reasons[0].message : 'pick another time') + '.',
+          ),
+        );
         shout('This time is no longer free for that choice.');
       } else announce('Total ' + money(grandTotal(), r.body.currency));
     });
@@ -789,11 +1028,20 @@
     var q = S.quote;
     var l = q.lines[0] || {};
     var rows = [];
-    if (l.tickets) l.tickets.forEach(function (t) { rows.push([t.quantity + ' × ' + t.name, money(t.amount, q.currency)]); });
+    if (l.tickets)
+      l.tickets.forEach(function (t) {
+        rows.push([t.quantity + ' × ' + t.name, money(t.amount, q.currency)]);
+      });
     else rows.push([S.item.name + (l.hours ? ' (' + l.hours + ' h)' : ''), money(l.rental || 0, q.currency)]);
-    (l.addons || []).forEach(function (a) { rows.push([a.quantity + ' × ' + a.name, money(a.amount, q.currency)]); });
-    (l.discounts || []).forEach(function (d) { rows.push(['Discount' + (d.code ? ' ' + d.code : ''), '−' + money(d.amount, q.currency)]); });
-    (l.taxes || []).forEach(function (t) { rows.push([t.name, money(t.amount, q.currency)]); });
+    (l.addons || []).forEach(function (a) {
+      rows.push([a.quantity + ' × ' + a.name, money(a.amount, q.currency)]);
+    });
+    (l.discounts || []).forEach(function (d) {
+      rows.push(['Discount' + (d.code ? ' ' + d.code : ''), '−' + money(d.amount, q.currency)]);
+    });
+    (l.taxes || []).forEach(function (t) {
+      rows.push([t.name, money(t.amount, q.currency)]);
+    });
     if (S.plan) rows.push([(S.plan.plan.name || S.plan.code) + ' (charged after booking)', money(planPremium(S.plan.plan, q.total), q.currency)]);
     var dl = h('dl');
     rows.forEach(function (r) {
@@ -809,7 +1057,10 @@
       dl.appendChild(h('dd', { class: 'bw-total' }, money(dueNow(), q.currency)));
     }
     box.appendChild(dl);
-    if (q.deposit) box.appendChild(h('p', { class: 'bw-hint' }, 'A security deposit of ' + money(q.deposit, q.currency) + ' is held on your card and released after the rental.'));
+    if (q.deposit)
+      box.appendChild(
+        h('p', { class: 'bw-hint' }, 'A security deposit of ' + money(q.deposit, q.currency) + ' is held on your card and released after the rental.'),
+      );
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -842,7 +1093,9 @@
       node: node,
       values: function () {
         var o = {};
-        Object.keys(inputs).forEach(function (k) { o[k] = inputs[k].input.value.trim(); });
+        Object.keys(inputs).forEach(function (k) {
+          o[k] = inputs[k].input.value.trim();
+        });
         return o;
       },
       valid: function () {
@@ -896,7 +1149,9 @@
     if (S.templates !== null) return S.templates.length ? waiverView() : paymentView();
     api('GET', '/inHouseWaiver/waiver/templates/location/' + encodeURIComponent(S.item.locationId)).then(function (r) {
       var list = r.status === 200 && r.body && Array.isArray(r.body.data) ? r.body.data : [];
-      S.templates = list.filter(function (t) { return !t.assignTo || !t.assignTo.length || t.assignTo.indexOf(S.item.inventoryId) >= 0; });
+      S.templates = list.filter(function (t) {
+        return !t.assignTo || !t.assignTo.length || t.assignTo.indexOf(S.item.inventoryId) >= 0;
+      });
       if (S.templates.length) waiverView();
       else paymentView();
     });
@@ -924,22 +1179,53 @@
     var sigSections = [];
     (t.sections || []).forEach(function (s, i) {
       var id = 'bw-w-' + i;
-      if (s.type === 'text') parts.push(h('div', { class: 'bw-waiver-text', tabindex: '0', role: 'region', 'aria-label': s.title || 'Waiver text' }, [s.title ? h('h3', null, s.title) : null, s.content]));
+      if (s.type === 'text')
+        parts.push(
+          h('div', { class: 'bw-waiver-text', tabindex: '0', role: 'region', 'aria-label': s.title || 'Waiver text' }, [
+            s.title ? h('h3', null, s.title) : null,
+            s.content,
+          ]),
+        );
       else if (s.type === 'checkbox') {
         var cb = h('input', { type: 'checkbox', id: id, required: s.required !== false });
-        fields.push({ s: s, get: function () { return cb.checked; }, el: cb });
+        fields.push({
+          s: s,
+          get: function () {
+            return cb.checked;
+          },
+          el: cb,
+        });
         parts.push(h('div', { class: 'bw-check' }, [cb, h('label', { for: id, class: 'bw-check' }, s.label)]));
       } else if (s.type === 'field') {
         var type = { email: 'email', phone: 'tel', date: 'date', number: 'number' }[s.fieldType] || 'text';
-        var inp = s.fieldType === 'select' ? h('select', { id: id }, [h('option', { value: '' }, 'Choose…')].concat((s.options || []).map(function (o) { return h('option', { value: o }, o); }))) : h('input', { type: type, id: id, required: !!s.required });
-        fields.push({ s: s, get: function () { return inp.value.trim(); }, el: inp });
+        var inp =
+          s.fieldType === 'select'
+            ? h(
+                'select',
+                { id: id },
+                [h('option', { value: '' }, 'Choose…')].concat(
+                  (s.options || []).map(function (o) {
+                    return h('option', { value: o }, o);
+                  }),
+                ),
+              )
+            : h('input', { type: type, id: id, required: !!s.required });
+        fields.push({
+          s: s,
+          get: function () {
+            return inp.value.trim();
+          },
+          el: inp,
+        });
         parts.push(h('div', null, [h('label', { for: id }, s.label + (s.required ? '' : ' (optional)')), inp]));
       } else if (s.type === 'signature') sigSections.push(s);
     });
     var sigName = S.renter.firstName + ' ' + S.renter.lastName;
     var sigInput = h('input', { type: 'text', id: 'bw-sig', autocomplete: 'name', value: sigName, required: true });
     var sigPreview = h('img', { class: 'bw-sig', alt: 'Your signature', src: signatureImage(sigName), width: '420', height: '100' });
-    sigInput.addEventListener('input', function () { sigPreview.src = signatureImage(sigInput.value.trim() || ' '); });
+    sigInput.addEventListener('input', function () {
+      sigPreview.src = signatureImage(sigInput.value.trim() || ' ');
+    });
     var msg = h('p', { class: 'bw-error', role: 'alert' });
     var form = h('form', { novalidate: true }, [
       t.description ? h('p', null, t.description) : null,
@@ -967,7 +1253,9 @@
         missing.focus();
         return;
       }
-      sigSections.forEach(function (s, i) { data[s.id || 'signature_' + (i + 1)] = signatureImage(name); });
+      sigSections.forEach(function (s, i) {
+        data[s.id || 'signature_' + (i + 1)] = signatureImage(name);
+      });
       var body = { templateId: t.templateId, firstName: S.renter.firstName, lastName: S.renter.lastName, formData: data, userEmail: S.renter.email };
       api('POST', '/inHouseWaiver/waiver/sign', body).then(function (r) {
         if (r.status !== 201 && r.status !== 200) {
@@ -997,7 +1285,12 @@
     var form;
     if (pay.mode === 'stripe' && pay.publishableKey) {
       var mount = h('div', { id: 'bw-card', class: 'bw-summary' });
-      form = h('form', { novalidate: true }, [h('label', { for: 'bw-card' }, 'Card'), mount, msg, h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pay ' + total), backButton('Back', detailsView)])]);
+      form = h('form', { novalidate: true }, [
+        h('label', { for: 'bw-card' }, 'Card'),
+        mount,
+        msg,
+        h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pay ' + total), backButton('Back', detailsView)]),
+      ]);
       loadStripe(pay.publishableKey, mount, msg);
     } else {
       var f = formFields([
@@ -1012,7 +1305,13 @@
         h('div', { class: 'bw-note' }, [
           h('strong', null, 'Test mode. '),
           'No real card is charged. Use one of these numbers with any future expiry and any security code: ',
-          h('ul', null, pay.testCards.map(function (c) { return h('li', null, c.number.replace(/(\d{4})(?=\d)/g, '$1 ') + ': ' + c.label); })),
+          h(
+            'ul',
+            null,
+            pay.testCards.map(function (c) {
+              return h('li', null, c.number.replace(/(\d{4})(?=\d)/g, '$1 ') + ': ' + c.label);
+            }),
+          ),
         ]),
         f.node,
         msg,
@@ -1024,7 +1323,9 @@
       e.preventDefault();
       var btn = form.querySelector('button[type=submit]');
       if (btn.getAttribute('aria-disabled') === 'true') return;
-      var done = function () { btn.removeAttribute('aria-disabled'); };
+      var done = function () {
+        btn.removeAttribute('aria-disabled');
+      };
       btn.setAttribute('aria-disabled', 'true');
       msg.textContent = '';
       paymentMethod(form, msg).then(function (pm) {
@@ -1037,7 +1338,12 @@
     show('payment', 'Payment', nodes);
   }
 
-  var TEST = { '4242424242424242': 'pm_card_visa', '5555555555554444': 'pm_card_mastercard', '4000000000000002': 'pm_card_chargeDeclined', '4000002500003155': 'pm_card_authenticationRequired' };
+  var TEST = {
+    4242424242424242: 'pm_card_visa',
+    5555555555554444: 'pm_card_mastercard',
+    4000000000000002: 'pm_card_chargeDeclined',
+    4000002500003155: 'pm_card_authenticationRequired',
+  };
 
   function paymentMethod(form, msg) {
     if (form._fields) {
@@ -1070,7 +1376,9 @@
       card.mount(mountEl);
       stripeCard = { stripe: stripe, card: card };
     };
-    s.onerror = function () { msg.textContent = 'The card form could not be loaded; check your connection.'; };
+    s.onerror = function () {
+      msg.textContent = 'The card form could not be loaded; check your connection.';
+    };
     document.head.appendChild(s);
   }
 
@@ -1091,7 +1399,15 @@
         done();
         if (r.body && r.body.error === 'unavailable') {
           msg.textContent = 'Sorry, this time was just taken. Nothing was charged.';
-          msg.appendChild(h('div', { class: 'bw-actions' }, backButton('Pick another time', function () { chooseDate(S.date); })));
+          msg.appendChild(
+            h(
+              'div',
+              { class: 'bw-actions' },
+              backButton('Pick another time', function () {
+                chooseDate(S.date);
+              }),
+            ),
+          );
         } else if (r.body && r.body.error === 'price_mismatch') {
           msg.textContent = 'The price changed to ' + money(r.body.expectedTotal, S.quote.currency) + '. Nothing was charged; please check the new total.';
           refreshQuote();
@@ -1100,7 +1416,13 @@
         return;
       }
       S.booking = r.body;
-      post('booking.completed', { transactionId: r.body.transactionId, rentalId: r.body.rentalId, total: r.body.total, currency: r.body.currency, ref: S.ref || null });
+      post('booking.completed', {
+        transactionId: r.body.transactionId,
+        rentalId: r.body.rentalId,
+        total: r.body.total,
+        currency: r.body.currency,
+        ref: S.ref || null,
+      });
       buyPlan().then(confirmationView);
     });
   }
@@ -1108,7 +1430,12 @@
   function buyPlan() {
     if (!S.plan) return Promise.resolve(null);
     var p = S.plan.plan;
-    var body = { planId: S.plan.code, planName: p.name || p.planName || S.plan.code, calculatedCost: planPremium(p, S.quote.total), bookingTotal: S.quote.total };
+    var body = {
+      planId: S.plan.code,
+      planName: p.name || p.planName || S.plan.code,
+      calculatedCost: planPremium(p, S.quote.total),
+      bookingTotal: S.quote.total,
+    };
     return api('POST', '/public/bookings/' + encodeURIComponent(S.booking.rentalId) + '/protection-plans', body).then(function (r) {
       return r.status === 200 ? r.body : { error: errText(r) };
     });
@@ -1125,12 +1452,26 @@
         var save = b.status === 200 ? b.body : null;
         var links = [];
         if (p.download.available) links.push(h('a', { class: 'bw-btn bw-secondary', href: p.download.url, download: 'booking.pkpass' }, 'Add to Apple Wallet'));
-        if (save && save.configured) links.push(h('a', { class: 'bw-btn bw-secondary', href: save.saveUrl, target: '_blank', rel: 'noopener' }, 'Save to Google Wallet'));
-        else if (save && !Q.get('pass')) links.push(h('a', { class: 'bw-btn bw-secondary', href: save.saveUrl, target: '_blank', rel: 'noopener' }, 'Open your pass'));
-        links.push(h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/public/bookings/' + encodeURIComponent(rentalId) + '/calendar.ics', download: 'booking.ics' }, 'Add to calendar (.ics)'));
+        if (save && save.configured)
+          links.push(h('a', { class: 'bw-btn bw-secondary', href: save.saveUrl, target: '_blank', rel: 'noopener' }, 'Save to Google Wallet'));
+        else if (save && !Q.get('pass'))
+          links.push(h('a', { class: 'bw-btn bw-secondary', href: save.saveUrl, target: '_blank', rel: 'noopener' }, 'Open your pass'));
+        links.push(
+          h(
+            'a',
+            { class: 'bw-btn bw-secondary', href: ORIGIN + '/public/bookings/' + encodeURIComponent(rentalId) + '/calendar.ics', download: 'booking.ics' },
+            'Add to calendar (.ics)',
+          ),
+        );
         then(
           h('div', null, [
-            h('img', { class: 'bw-qr', alt: 'Check-in QR code of booking ' + rentalId, width: '220', height: '220', src: 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(p.barcode.svg) }),
+            h('img', {
+              class: 'bw-qr',
+              alt: 'Check-in QR code of booking ' + rentalId,
+              width: '220',
+              height: '220',
+              src: 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(p.barcode.svg),
+            }),
             h('p', { class: 'bw-hint' }, 'Show this code when you arrive.'),
             h('div', { class: 'bw-actions' }, links),
           ]),
@@ -1158,10 +1499,24 @@
     show('done', 'You are booked!', [
       h('p', null, 'A confirmation is on its way to ' + S.renter.email + '.'),
       facts,
-      plan && plan.error ? h('p', { class: 'bw-error' }, 'The protection plan could not be added: ' + plan.error) : plan ? h('p', null, 'Protection plan added.') : null,
+      plan && plan.error
+        ? h('p', { class: 'bw-error' }, 'The protection plan could not be added: ' + plan.error)
+        : plan
+          ? h('p', null, 'Protection plan added.')
+          : null,
       holder,
       h('div', { class: 'bw-actions' }, [
-        h('button', { type: 'button', class: 'bw-secondary', onclick: function () { participantsView(b.rentalId, b.renterToken); } }, 'Add the names of your party'),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'bw-secondary',
+            onclick: function () {
+              participantsView(b.rentalId, b.renterToken);
+            },
+          },
+          'Add the names of your party',
+        ),
         h('a', { class: 'bw-btn bw-secondary', href: b.links.manage }, 'Manage or cancel'),
         h('button', { type: 'button', class: 'bw-secondary', onclick: restart }, 'Book something else'),
       ]),
@@ -1208,11 +1563,25 @@
         data.participants.map(function (p) {
           return h('li', null, [
             p.firstName + ' ' + p.lastName + ' · waiver ' + (p.waiver.status === 'signed' ? 'signed' : 'missing') + ' ',
-            h('button', { type: 'button', class: 'bw-secondary', 'aria-label': 'Remove ' + p.firstName + ' ' + p.lastName, onclick: function () {
-              api('DELETE', '/public/bookings/' + encodeURIComponent(rentalId) + '/participants/' + encodeURIComponent(p.participantId), undefined, headers).then(function (r) {
-                if (r.status === 200) render(r.body, p.firstName + ' removed.');
-              });
-            } }, 'Remove'),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'bw-secondary',
+                'aria-label': 'Remove ' + p.firstName + ' ' + p.lastName,
+                onclick: function () {
+                  api(
+                    'DELETE',
+                    '/public/bookings/' + encodeURIComponent(rentalId) + '/participants/' + encodeURIComponent(p.participantId),
+                    undefined,
+                    headers,
+                  ).then(function (r) {
+                    if (r.status === 200) render(r.body, p.firstName + ' removed.');
+                  });
+                },
+              },
+              'Remove',
+            ),
           ]);
         }),
       );
@@ -1221,17 +1590,31 @@
         ['pLast', 'Last name', 'text', 'off', ''],
       ]);
       var msg = h('p', { class: 'bw-error', role: 'alert' });
-      var form = h('form', { novalidate: true }, [f.node, msg, h('div', { class: 'bw-actions' }, [h('button', { type: 'submit', disabled: data.spotsLeft === 0 }, 'Add person'), backButton('Back to the confirmation', function () { confirmationView(null); })])]);
+      var form = h('form', { novalidate: true }, [
+        f.node,
+        msg,
+        h('div', { class: 'bw-actions' }, [
+          h('button', { type: 'submit', disabled: data.spotsLeft === 0 }, 'Add person'),
+          backButton('Back to the confirmation', function () {
+            confirmationView(null);
+          }),
+        ]),
+      ]);
       form.addEventListener('submit', function (e) {
         e.preventDefault();
         if (!f.valid()) return;
         var v = f.values();
-        api('POST', '/public/bookings/' + encodeURIComponent(rentalId) + '/participants', { firstName: v.pFirst, lastName: v.pLast }, headers).then(function (r) {
-          if (r.status === 201) render(r.body, v.pFirst + ' added.');
-          else msg.textContent = errText(r);
-        });
+        api('POST', '/public/bookings/' + encodeURIComponent(rentalId) + '/participants', { firstName: v.pFirst, lastName: v.pLast }, headers).then(
+          function (r) {
+            if (r.status === 201) render(r.body, v.pFirst + ' added.');
+            else msg.textContent = errText(r);
+          },
+        );
       });
-      show('done', 'Your party (' + data.participants.length + ' of ' + data.partySize + ')', [data.participants.length ? list : h('p', null, 'No names yet.'), form]);
+      show('done', 'Your party (' + data.participants.length + ' of ' + data.partySize + ')', [
+        data.participants.length ? list : h('p', null, 'No names yet.'),
+        form,
+      ]);
       if (note) announce(note);
     }
     api('GET', '/public/bookings/' + encodeURIComponent(rentalId) + '/participants', undefined, headers).then(function (r) {
@@ -1251,7 +1634,17 @@
       S.loc = { timezone: e.timezone };
       var msg = h('p', { class: 'bw-error', role: 'alert' });
       var nodes = [
-        h('p', null, 'Booking ' + e.rentalId + ' on ' + new Intl.DateTimeFormat('en-US', { timeZone: e.timezone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(e.startTime)) + ' (' + e.timezone + ').'),
+        h(
+          'p',
+          null,
+          'Booking ' +
+            e.rentalId +
+            ' on ' +
+            new Intl.DateTimeFormat('en-US', { timeZone: e.timezone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(e.startTime)) +
+            ' (' +
+            e.timezone +
+            ').',
+        ),
         h('p', { class: 'bw-note' }, e.message),
         h('p', { class: 'bw-hint' }, 'Policy: ' + e.policy.description),
       ];
@@ -1273,14 +1666,28 @@
 
   function codeView(rentalId, session, elig) {
     var enc = encodeURIComponent(rentalId);
-    var input = h('input', { type: 'text', id: 'bw-code', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', pattern: '[0-9]{6}', required: true, 'aria-describedby': 'bw-code-hint' });
+    var input = h('input', {
+      type: 'text',
+      id: 'bw-code',
+      inputmode: 'numeric',
+      autocomplete: 'one-time-code',
+      maxlength: '6',
+      pattern: '[0-9]{6}',
+      required: true,
+      'aria-describedby': 'bw-code-hint',
+    });
     var msg = h('p', { class: 'bw-error', role: 'alert' });
     var form = h('form', { novalidate: true }, [
       h('p', { id: 'bw-code-hint' }, 'We sent a code to ' + session.sentTo + '. It is valid for 10 minutes.'),
       h('label', { for: 'bw-code' }, '6-digit code'),
       input,
       msg,
-      h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Verify'), backButton('Send a new code', function () { manageView(rentalId); })]),
+      h('div', { class: 'bw-actions' }, [
+        h('button', { type: 'submit' }, 'Verify'),
+        backButton('Send a new code', function () {
+          manageView(rentalId);
+        }),
+      ]),
     ]);
     form.addEventListener('submit', function (ev) {
       ev.preventDefault();
@@ -1299,7 +1706,11 @@
 
   function confirmCancelView(rentalId, token, elig) {
     var msg = h('p', { class: 'bw-error', role: 'alert' });
-    var btn = h('button', { type: 'button' }, elig.refund.amount > 0 ? 'Cancel and refund ' + money(elig.refund.amount, elig.refund.currency) : 'Cancel the booking');
+    var btn = h(
+      'button',
+      { type: 'button' },
+      elig.refund.amount > 0 ? 'Cancel and refund ' + money(elig.refund.amount, elig.refund.currency) : 'Cancel the booking',
+    );
     btn.addEventListener('click', function () {
       api('POST', '/public/bookings/' + encodeURIComponent(rentalId) + '/cancel', {}, { 'x-renter-token': token }).then(function (r) {
         if (r.status !== 200) {
@@ -1309,11 +1720,28 @@
         post('booking.cancelled', { rentalId: rentalId });
         var rf = r.body.refund;
         show('manage', 'Your booking is cancelled', [
-          h('p', null, rf && rf.status === 'succeeded' ? 'We refunded ' + money(rf.amount, rf.currency) + ' to your card.' : r.body.alreadyCancelled ? 'It was already cancelled.' : 'Nothing was refunded.'),
+          h(
+            'p',
+            null,
+            rf && rf.status === 'succeeded'
+              ? 'We refunded ' + money(rf.amount, rf.currency) + ' to your card.'
+              : r.body.alreadyCancelled
+                ? 'It was already cancelled.'
+                : 'Nothing was refunded.',
+          ),
         ]);
       });
     });
-    show('manage', 'Cancel your booking?', [h('p', { class: 'bw-note' }, elig.message), msg, h('div', { class: 'bw-actions' }, [btn, backButton('Keep my booking', function () { manageView(rentalId); })])]);
+    show('manage', 'Cancel your booking?', [
+      h('p', { class: 'bw-note' }, elig.message),
+      msg,
+      h('div', { class: 'bw-actions' }, [
+        btn,
+        backButton('Keep my booking', function () {
+          manageView(rentalId);
+        }),
+      ]),
+    ]);
   }
 
   start();

@@ -9,6 +9,7 @@ import {
   type PaymentsPort,
   type Subscription,
   type UnitPlan,
+  type Transfer,
 } from './types';
 
 const PRICE_LOOKUP: Record<'standard' | 'enterprise', string> = { standard: 'berth_standard_monthly', enterprise: 'berth_enterprise_monthly' };
@@ -53,6 +54,17 @@ const piOut = (pi: Stripe.PaymentIntent): PaymentIntent => ({
   createdAt: new Date(pi.created * 1000).toISOString(),
   applicationFeeAmount: pi.application_fee_amount ?? null,
   transferDestination: typeof pi.transfer_data?.destination === 'string' ? pi.transfer_data.destination : (pi.transfer_data?.destination?.id ?? null),
+});
+
+const transferOut = (t: Stripe.Transfer): Transfer => ({
+  id: t.id,
+  amount: t.amount,
+  currency: t.currency,
+  destination: typeof t.destination === 'string' ? t.destination : (t.destination?.id ?? ''),
+  amountReversed: t.amount_reversed,
+  reversed: t.reversed,
+  transferGroup: t.transfer_group ?? null,
+  createdAt: new Date(t.created * 1000).toISOString(),
 });
 
 const accountOut = (a: Stripe.Account): ConnectedAccount => ({
@@ -347,6 +359,38 @@ export class StripePayments implements PaymentsPort {
     try {
       const l = await this.stripe.accounts.createLoginLink(accountId);
       return { url: l.url, expiresAt: null };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async createTransfer(input: {
+    amount: number;
+    currency: string;
+    destination: string;
+    transferGroup?: string;
+    metadata?: Record<string, string>;
+    idempotencyKey?: string;
+  }) {
+    try {
+      const t = await this.stripe.transfers.create(
+        { amount: input.amount, currency: input.currency, destination: input.destination, transfer_group: input.transferGroup, metadata: input.metadata },
+        input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
+      );
+      return transferOut(t);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async reverseTransfer(transferId: string, opts: { idempotencyKey?: string; metadata?: Record<string, string> } = {}) {
+    try {
+      const t = await this.stripe.transfers.retrieve(transferId);
+      if (t.amount_reversed < t.amount)
+        await this.stripe.transfers.createReversal(
+          transferId,
+          { metadata: opts.metadata },
+          opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : undefined,
+        );
+      return transferOut(await this.stripe.transfers.retrieve(transferId));
     } catch (e) {
       rethrow(e);
     }

@@ -82,6 +82,19 @@ export interface CheckoutSession {
   subscriptionId: string | null;
 }
 
+/** Money moved from the platform's balance to a connected account (the coverage premium to the underwriter's payout account). */
+export interface Transfer {
+  id: string;
+  amount: number;
+  currency: string;
+  destination: string;
+  /** Cents given back by reversals. */
+  amountReversed: number;
+  reversed: boolean;
+  transferGroup: string | null;
+  createdAt: string;
+}
+
 export interface Refund {
   id: string;
   paymentIntentId: string;
@@ -165,6 +178,16 @@ export interface PaymentsPort {
   createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }): Promise<AccountLink>;
   createAccountSession(accountId: string): Promise<{ clientSecret: string; expiresAt: string }>;
   createLoginLink(accountId: string): Promise<AccountLink>;
+  /** Transfers to a connected account (idempotent on `idempotencyKey`), and their full reversal (idempotent too). */
+  createTransfer(input: {
+    amount: number;
+    currency: string;
+    destination: string;
+    transferGroup?: string;
+    metadata?: Record<string, string>;
+    idempotencyKey?: string;
+  }): Promise<Transfer>;
+  reverseTransfer(transferId: string, opts?: { idempotencyKey?: string; metadata?: Record<string, string> }): Promise<Transfer>;
 }
 
 export const PLAN_PRICES: Record<'standard' | 'enterprise', number> = { standard: 4900, enterprise: 29900 };

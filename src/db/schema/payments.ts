@@ -116,3 +116,15 @@ export const simRefunds = sqliteTable('sim_refunds', {
   reason: text('reason'),
   ...timestamps(),
 });
+
+/** Simulated transfers to connected accounts and their reversals. */
+export const simTransfers = sqliteTable('sim_transfers', {
+  id: text('id').primaryKey(),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  destination: text('destination').notNull(),
+  amountReversed: integer('amount_reversed').notNull().default(0),
+  transferGroup: text('transfer_group'),
+  metadata: json<Record<string, string>>('metadata'),
+  ...timestamps(),
+});

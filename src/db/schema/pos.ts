@@ -2,6 +2,17 @@ import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, real, index, uniqueIndex, check, primaryKey } from 'drizzle-orm/sqlite-core';
 import { json, tenant, timestamps, createdAt } from './_columns';
 
+/** The sales and refunds of a Z report's range as stored with it (amounts in dollars, as the report answers them). */
+export interface ZReportTotals {
+  salesCount: number;
+  grossSales: number;
+  taxCollected: number;
+  discounts: number;
+  salesByPaymentType: Record<string, number>;
+  refundCount: number;
+  refundsByMethod: Record<string, number>;
+}
+
 /** Point-of-sale products of a location. `taxRate` is a percentage; a product with `allowNegativeStock` may be sold below zero. */
 export const posItems = sqliteTable(
   'pos_items',
@@ -188,7 +199,7 @@ export const posSettlements = sqliteTable(
     clientExpectedCash: integer('client_expected_cash'),
     clientDifference: integer('client_difference'),
     cashBreakdown: json<Record<string, number>>('cash_breakdown'),
-    totals: json<Record<string, unknown>>('totals').notNull(),
+    totals: json<ZReportTotals>('totals').notNull(),
     transactionCount: integer('transaction_count').notNull(),
     userId: text('user_id'),
     createdAt: createdAt(),

@@ -123,7 +123,7 @@ export const slipPayments = sqliteTable(
   (t) => [index('slip_payments_reservation_idx').on(t.customerId, t.reservationId, t.createdAt), uniqueIndex('slip_payments_intent_uq').on(t.paymentIntentId)],
 );
 
-/** Messages of a reservation: staff to renter (e-mail or SMS), renter to staff, internal notes. */
+/** Messages of a reservation: staff to renter (e-mail or SMS), renter to staff (tenant portal), internal notes. */
 export const slipReservationMessages = sqliteTable(
   'slip_reservation_messages',
   {
@@ -131,7 +131,7 @@ export const slipReservationMessages = sqliteTable(
     customerId: tenant(),
     reservationId: text('reservation_id').notNull(),
     direction: text('direction', { enum: ['outbound', 'inbound', 'internal'] }).notNull(),
-    channel: text('channel', { enum: ['email', 'sms', 'note'] }).notNull(),
+    channel: text('channel', { enum: ['email', 'sms', 'note', 'portal'] }).notNull(),
     subject: text('subject'),
     body: text('body').notNull(),
     sentTo: text('sent_to'),

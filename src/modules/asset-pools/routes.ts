@@ -11,6 +11,7 @@ export const listPools = route({
   summary: 'Asset pools of the operator (optionally of one location)',
   query: s.ListQuery,
   ok: s.PoolList,
+  description: `Newest first, \`limit\`/\`offset\`, \`total\`; \`locationId\` keeps the pools of one location. Each pool lists its \`assetIds\` and the assets still existing (name, item, status). Gateway scope: \`read:inventory\`.`,
 });
 export const createPool = route({
   method: 'post',
@@ -33,6 +34,7 @@ export const getPool = route({
   params: s.PoolIdParam,
   ok: s.Pool,
   errors: [404],
+  description: `With \`assetIds\` and the assets still existing (name, item, item name, status). Another operator's pool answers 404. Gateway scope: \`read:inventory\`.`,
 });
 export const updatePool = route({
   method: 'patch',
@@ -44,6 +46,7 @@ export const updatePool = route({
   body: s.UpdatePool,
   ok: s.Pool,
   errors: [403, 404],
+  description: `Only the fields given change; \`assetIds\` replaces the whole list (duplicates dropped) and every asset must be of the pool's location (400 naming the others). The location does not change. 400 \`no_changes\` for an empty body. Needs the \`inventory\` permission. Gateway scope: \`write:inventory\`.`,
 });
 export const deletePool = route({
   method: 'delete',
@@ -54,4 +57,5 @@ export const deletePool = route({
   params: s.PoolIdParam,
   ok: Ok,
   errors: [403, 404],
+  description: `Only the grouping goes; the assets and their items are untouched. Another operator's pool answers 404. Needs the \`inventory\` permission. Answers \`success\` and the \`poolId\`. Gateway scope: \`write:inventory\`.`,
 });

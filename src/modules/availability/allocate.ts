@@ -66,7 +66,7 @@ function allocateOrThrow(ctx: ItemContext, busy: Busy[], line: ReserveLine, now:
         {
           ...base,
           id: newId('alc'),
-          kind: 'booking',
+          kind: line.expiresAt ? 'hold' : 'booking',
           assetId: null,
           start: dep.start,
           end: dep.end,
@@ -74,7 +74,7 @@ function allocateOrThrow(ctx: ItemContext, busy: Busy[], line: ReserveLine, now:
           blockedEnd: dep.end,
           seats,
           capacity: dep.capacity,
-          expiresAt: null,
+          expiresAt: line.expiresAt ?? null,
         },
       ];
     } else {
@@ -83,14 +83,14 @@ function allocateOrThrow(ctx: ItemContext, busy: Busy[], line: ReserveLine, now:
       rows = assetIds.map((assetId) => ({
         ...base,
         id: newId('alc'),
-        kind: 'booking' as const,
+        kind: line.expiresAt ? ('hold' as const) : ('booking' as const),
         assetId,
         start: line.start,
         end: line.end,
         ...block,
         seats: 1,
         capacity: null,
-        expiresAt: null,
+        expiresAt: line.expiresAt ?? null,
       }));
     }
   } else if (line.kind === 'hold') {

@@ -78,6 +78,11 @@ export interface BookingLine extends LineBase {
   enforceRules: boolean;
   /** The renter's e-mail: their own active holds on the item do not block them, and are consumed. */
   holdEmail?: string;
+  /**
+   * A sale held until this instant (an OCTO reservation): the rows are written as `hold`
+   * allocations with this expiry, so the time is given back by itself when the hold lapses.
+   */
+  expiresAt?: number;
 }
 
 export interface HoldLine extends LineBase {

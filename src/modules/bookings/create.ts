@@ -107,6 +107,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
   const wantedLocation = input.rentalDetails.locationId;
   for (const it of items.values()) {
+    if (opts.publicOnly && (!it.row.isPublic || it.item.model.isPublic === false)) throw notFound('Inventory item');
     if (wantedLocation && it.row.locationId !== wantedLocation)
       throw bad(`Inventory item ${it.row.id} is not at location ${wantedLocation}`, 'rentalDetails.locationId');
     if (it.location.status === 'pending_deletion')
@@ -158,27 +159,30 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
     );
   }
 
-  // Payment plan and deposit.
+  // Payment plan and deposit. A surcharge (the coverage premium) is paid with the order.
+  const surcharge = opts.surcharge?.amount ?? 0;
+  const grandTotal = total + surcharge;
   const firstStart = Math.min(...prepared.map((p) => p.start));
-  const plan = planPayment(input, total, opts, localDate(firstStart, prepared[0].item.item.timezone));
+  const plan = planPayment(input, grandTotal, opts, localDate(firstStart, prepared[0].item.item.timezone));
   // Membership credits pay part of what is due now (or, paying later, of the total); the card pays the rest.
-  const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : total);
+  const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : grandTotal);
   // A gift card pays what it can of the rest.
   const gift = opts.giftCard
     ? await resolveGiftCard(ctx, opts.giftCard.code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now })
     : null;
-  const giftUsed = gift ? Math.max(0, Math.min(gift.balance, (plan.chargeNow > 0 ? plan.chargeNow : total) - creditsUsed)) : 0;
+  const giftUsed = gift ? Math.max(0, Math.min(gift.balance, (plan.chargeNow > 0 ? plan.chargeNow : grandTotal) - creditsUsed)) : 0;
   const cardCharge = Math.max(0, plan.chargeNow - creditsUsed - giftUsed);
   if (cardCharge > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
   let depositAmount = 0;
   const di = input.depositInformation;
   if (di) depositAmount = di.required === false ? 0 : toCents(di.amount);
   else if (!opts.prepaid) for (const p of prepared) if (p.item.item.model.deposit?.required) depositAmount += toCents(p.item.item.model.deposit.amount);
+  if (opts.adjustDeposit) depositAmount = Math.max(0, Math.min(depositAmount, Math.round(opts.adjustDeposit(depositAmount))));
   const depositPm = di?.paymentMethodId ?? input.paymentMethodId;
   if (depositAmount > 0 && !depositPm)
     throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
-  const paidNow = opts.prepaid ? total : Math.max(plan.chargeNow, creditsUsed + giftUsed);
-  const status: BookingStatus = opts.prepaid || total === 0 || plan.chargeNow > 0 || creditsUsed > 0 || giftUsed > 0 ? 'confirmed' : 'pending';
+  const paidNow = opts.prepaid ? grandTotal : Math.max(plan.chargeNow, creditsUsed + giftUsed);
+  const status: BookingStatus = opts.prepaid || grandTotal === 0 || plan.chargeNow > 0 || creditsUsed > 0 || giftUsed > 0 ? 'confirmed' : 'pending';
 
   // Ids and the renter (statements only: nothing is written before the payment succeeded).
   const transactionId = opts.transactionId ?? newId('txn');
@@ -211,6 +215,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
       privateCharter: p.tour?.privateCharter,
       enforceRules: source !== 'operator',
       holdEmail: ci.email,
+      ...(opts.replacesHold ? { excludeSourceIds: [opts.replacesHold.sourceId] } : {}),
     },
   }));
   const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx, reqs)]);
@@ -261,8 +266,9 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
             },
           }
         : null;
-    const credits = creditPayment(ctx, member, creditsUsed, { customerId, transactionId, rentalIds, totals: quotes.map((q) => q.total) });
-    const giftCard = gift && giftUsed > 0 ? giftCardPayment(ctx, gift, giftUsed, { transactionId, rentalIds, totals: quotes.map((q) => q.total) }) : undefined;
+    const totals = quotes.map((q, i) => q.total + (i === 0 ? surcharge : 0));
+    const credits = creditPayment(ctx, member, creditsUsed, { customerId, transactionId, rentalIds, totals });
+    const giftCard = gift && giftUsed > 0 ? giftCardPayment(ctx, gift, giftUsed, { transactionId, rentalIds, totals }) : undefined;
     const result = await collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
       const charge = paid?.intent ?? null;
       const build = () =>

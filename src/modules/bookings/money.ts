@@ -75,3 +75,28 @@ export function bookingChargeStmts(
       .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
   ];
 }
+
+/** Money given back outside a cancellation (a coverage premium refunded): a `refund` ledger entry and `amountPaid` lowered. */
+export function bookingRefundStmts(
+  ctx: Ctx,
+  b: BookingRow,
+  r: { amount: number; refundId: string | null; description: string; metadata?: Record<string, unknown> },
+): Stmt[] {
+  return [
+    ...insertLedger(ctx, [
+      memoEntry(scopeOf(b), {
+        entryType: 'refund',
+        amount: r.amount,
+        affectsBalance: true,
+        description: r.description,
+        source: 'card',
+        reference: r.refundId,
+        metadata: r.metadata,
+      }),
+    ]),
+    ctx.db
+      .update(bookings)
+      .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${r.amount})`, updatedAt: new Date().toISOString() })
+      .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+  ];
+}

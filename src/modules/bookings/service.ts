@@ -28,10 +28,13 @@ export { realizationStmt, REALIZED_REVENUE } from './ledger';
 export { scopeOf } from './changes';
 export { activityStmt, isVersionRace } from './activity';
 // Money other modules add to a booking (the point of sale, protection plans).
-export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts } from './money';
+export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, bookingRefundStmts } from './money';
 
 // Installments of payment plans (the cron job in module.ts).
 export { chargeDueInstallments, type InstallmentRunSummary } from './installments';
 
 // Reads of the affiliates module (referrals and promo codes attributed to an affiliate).
 export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from './affiliate-reads';
+
+// Prices other sales paths quote with before a booking exists (the OCTO supplier API's catalog, availability and holds).
+export { rentalUnitPrice, tourQuote, quoteOrder, standardTier, type LineQuote, type LineInput } from './pricing';

@@ -5,7 +5,7 @@ import type { Stmt } from '../../db/client';
 import type { ItemContext } from '../availability/service';
 import type { bookingOut } from './views';
 
-export { BookBody } from './schemas';
+export { BookBody, BookResult } from './schemas';
 export { BOOKING_STATUSES, ACTIVE_STATUSES, type BookingStatus } from '../../lib/booking-status';
 
 export type BookingSource = 'operator' | 'widget' | 'channel' | 'marketplace';
@@ -34,6 +34,21 @@ export interface CreateBookingOptions {
   extraLedger?: ExtraLedgerEntry[];
   /** Order id chosen by the caller (defaults to a new `txn_` id). */
   transactionId?: string;
+  /**
+   * A hold of the same sale that this booking replaces (an OCTO reservation being confirmed): its
+   * allocations do not block the check inside the lock, and are deactivated in the booking's batch
+   * before the booking's own allocations are written.
+   */
+  replacesHold?: { sourceId: string };
+  /**
+   * A charge added to the order and paid with it in the same card payment (the coverage premium):
+   * it raises the first rental's `total` and `feeTotal` and has its own ledger entry. Cents.
+   */
+  surcharge?: { amount: number; entryType: string; description: string; source?: string; reference?: string | null; metadata?: Record<string, unknown> };
+  /** Changes the security deposit the order takes (cents in, cents out): a coverage's deposit effect. */
+  adjustDeposit?: (cents: number) => number;
+  /** Only public items can be sold (the booking widget): a private item answers 404 like an unknown one. */
+  publicOnly?: boolean;
   /** A gift card of the operator that pays what it can of the amount due now (the card pays the rest); spent in the booking's batch. */
   giftCard?: { code: string };
   /** Extra statements and events written in the same batch (an idempotency claim, ...). */

@@ -52,6 +52,15 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   const events: DomainEvent[] = [...w.upsert.events];
   const renterId = w.upsert.renterId;
 
+  // The hold this booking replaces (an OCTO reservation being confirmed): released before the new allocations go in.
+  if (w.opts.replacesHold) {
+    statements.push(
+      ctx.db
+        .update(allocations)
+        .set({ active: false })
+        .where(and(eq(allocations.customerId, w.customerId), eq(allocations.sourceId, w.opts.replacesHold.sourceId), eq(allocations.active, true))),
+    );
+  }
   // Holds of this renter's e-mail that the booking uses: released before the new allocations go in.
   const holdIds = [...new Set(w.reservations.flatMap((r) => r.consumedHoldIds))];
   if (holdIds.length) {
@@ -69,10 +78,10 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     );
   }
 
-  const paidShares = shares(
-    w.paidNow,
-    w.quotes.map((q) => q.total),
-  );
+  // A surcharge (the coverage premium) belongs to the first rental: its total and fee total carry it.
+  const surcharge = w.opts.surcharge?.amount ?? 0;
+  const lineTotals = w.quotes.map((q, i) => q.total + (i === 0 ? surcharge : 0));
+  const paidShares = shares(w.paidNow, lineTotals);
   const planJson =
     w.plan.type === 'prepaid'
       ? { type: 'prepaid' }
@@ -123,8 +132,8 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
       discountTotal: q.discountTotal,
       taxTotal: q.taxTotal,
       tipTotal: q.tip,
-      feeTotal: 0,
-      total: q.total,
+      feeTotal: isFirst ? surcharge : 0,
+      total: lineTotals[i],
       amountPaid: paidShares[i],
       pricing: { quote: q, loyaltyPoints: points, seats: r.allocations.reduce((s, a) => s + (a.assetId ? 0 : a.seats), 0) },
       customerInfo: w.input.customerInfo as Record<string, unknown>,
@@ -198,6 +207,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     }
     if (isFirst) {
       for (const x of w.opts.extraLedger ?? []) ledger.push(memoEntry(scope, x));
+      if (w.opts.surcharge && surcharge > 0) ledger.push(memoEntry(scope, { ...w.opts.surcharge, affectsBalance: true }));
       if (w.depositIntent) {
         const depositId = newId('dep');
         statements.push(
@@ -246,7 +256,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     );
   }
   const views = rows.map((r, i) => bookingOut(r, { timezone: w.prepared[i].item.item.timezone }));
-  const total = w.quotes.reduce((s, q) => s + q.total, 0);
+  const total = lineTotals.reduce((s, t) => s + t, 0);
   const first = rows[0];
   const lines = rows
     .map(

@@ -61,12 +61,12 @@ export const analytics = route({
 
 export const listCarts = route({
   method: 'get',
-  path: '/cartRecovery/{locationId}',
+  path: '/cartRecovery/{id}',
   operationId: 'listAbandonedCarts',
   tags,
   summary: "A location's abandoned carts",
   description: `Active carts (contacted or not) of one of the caller's locations, newest first, paginated. Another operator's location is 404. ${STATES_DOC}`,
-  params: s.LocationParams,
+  params: s.LocationIdParams,
   query: s.PageQuery,
   ok: s.CartList,
   errors: [404],
@@ -97,12 +97,12 @@ export const needingContact = route({
 
 export const listWithStats = route({
   method: 'get',
-  path: '/communication/cartRecovery/{locationId}',
+  path: '/communication/cartRecovery/{id}',
   operationId: 'listCartRecoveryWithStatistics',
   tags,
   summary: "A location's active carts with statistics",
   description: `Active carts not yet contacted (with \`includeContacted=true\` also contacted ones), newest first, paginated, and the location's all-time \`statistics\`: total, active, needingContact, contacted, completed, expired, recovered, recoveryRate (percent) and recoveredRevenue (dollars). Another operator's location is 404.`,
-  params: s.LocationParams,
+  params: s.LocationIdParams,
   query: s.StatsQuery,
   ok: s.CartListWithStats,
   errors: [404],

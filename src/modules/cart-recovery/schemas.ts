@@ -89,6 +89,10 @@ export const IdParams = z.object({
     .openapi({ param: { name: 'id', in: 'path' } }),
 });
 export const LocationParams = z.object({ locationId: zId('loc_01J0000000000000000000000').openapi({ param: { name: 'locationId', in: 'path' } }) });
+/** A location in a path shared with a cart's DELETE (`/cartRecovery/{id}`): OpenAPI allows one parameter name per path template. */
+export const LocationIdParams = z.object({
+  id: zId('loc_01J0000000000000000000000').openapi({ param: { name: 'id', in: 'path', description: 'The location (`loc_...`)' } }),
+});
 
 export const AnalyticsQuery = z.object({
   startDate: zDate().optional().openapi({ description: 'First local day (default: 29 days before endDate)' }),

@@ -208,6 +208,10 @@ export const PortalChannel = z
     status: z.enum(['active', 'paused']),
     webhookUrl: z.string().nullable(),
     webhookEvents: z.array(z.string()),
+    partnerAccountId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The partner account that owns the channel (`ptn_...`): its partner token (GET /partners/me) also opens this portal' }),
     createdAt: z.string(),
   })
   .openapi('PortalChannelRecord');
@@ -231,6 +235,9 @@ export const Registration = PortalChannel.extend({
   keys: z
     .object({ live: z.string(), test: z.string() })
     .openapi({ description: 'Platform keys (`rtc_live_...`, `rtc_test_...`); shown only in this response' }),
+  partnerToken: z.string().nullable().openapi({
+    description: 'A partner token (`bpt_...`) of the partner account created for `contactEmail`; null when the channel was registered with a partner token',
+  }),
 }).openapi('ChannelRegistration');
 
 export const RotatedKey = z

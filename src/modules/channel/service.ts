@@ -40,7 +40,7 @@ const MAX_WINDOW_MS = 366 * 86_400_000;
 type BookingRow = typeof bookings.$inferSelect;
 
 /** A service context acting for the operator a reseller sells. */
-function merchantCtx(ctx: Ctx, p: ChannelPrincipal, conn: ConnectionRow): Ctx {
+export function merchantCtx(ctx: Ctx, p: ChannelPrincipal, conn: ConnectionRow): Ctx {
   const principal: Principal = {
     kind: 'system',
     credentialId: `channel:${p.scope}`,
@@ -539,6 +539,8 @@ export async function sandboxReset(ctx: Ctx, p: ChannelPrincipal) {
     ]);
   }
   await db.delete(channelIdempotency).where(eq(channelIdempotency.scope, p.scope));
+  const sandbox = (await merchantConnections(ctx, p))[0];
+  if (sandbox) await ctx.hooks.emit(ctx, 'channel.sandbox_reset', { scope: p.scope, customerId: sandbox.customerId });
   return { reset: true, deletedBookings: rentalIds.length };
 }
 
@@ -559,3 +561,7 @@ export async function merchantName(ctx: Ctx, customerId: string) {
 export { keyRow, newChannelKey, type ConnectionRow, type KeyMode } from './keys';
 export { settlement } from './settlement';
 export { syncChannelEndpoints } from './portal';
+// What the OCTO supplier API (src/modules/octo) sells with: the same keys, connections, offer sets and rate limit.
+export { resolveChannelKey, merchantConnections, type ChannelPrincipal } from './keys';
+export { findOffered, offeredItems, modelOf, narrowedTaxes } from './catalog';
+export { CHANNEL_RATE_LIMIT } from './middleware';

@@ -25,6 +25,8 @@ export const getTemplate = route({
   operationId: 'getDefaultTemplate',
   tags,
   summary: 'One default template',
+  description:
+    'Its e-mail subject, plain-text and HTML parts, SMS text and variables, as GET /communication/templates/defaults lists them. 404 for an unknown id.',
   params: s.TemplateParams,
   ok: s.Template,
   errors: [404],

@@ -205,7 +205,13 @@ export async function reactivateSubscription(ctx: Ctx) {
  */
 export async function getPublicCustomer(ctx: Ctx, customerId: string) {
   const row = await ctx.db
-    .select({ id: customers.id, name: customers.name, businessName: customers.businessName, integrations: customers.integrations, settings: customers.settings })
+    .select({
+      id: customers.id,
+      name: customers.name,
+      businessName: customers.businessName,
+      integrations: customers.integrations,
+      settings: customers.settings,
+    })
     .from(customers)
     .where(eq(customers.id, customerId))
     .get();

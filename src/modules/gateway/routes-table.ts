@@ -235,6 +235,8 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   '* /slip-settings/**': deny('notExposed'),
   '* /haul-services/**': deny('notExposed'),
   '* /meter-readings/**': deny('notExposed'),
+  '* /coverage/**': deny('notExposed'),
+  '* /underwriter/**': deny('surfaces'),
 };
 
 /** Paths of the spec's gateway guidance that name a family rather than a route: served by the family's list route. */

@@ -12,6 +12,7 @@ export const listGeofences = route({
   summary: 'Geofences of the operator (optionally of one location)',
   query: s.ListQuery,
   ok: s.GeofenceList,
+  description: `Newest first, \`limit\`/\`offset\`, \`total\`; \`locationId\` keeps the geofences of one location. A circle has \`center\` and \`radiusMeters\` (\`points\` null), a polygon \`points\` (\`center\` and \`radiusMeters\` null). Gateway scope: \`read:geofence\`.`,
 });
 export const createGeofence = route({
   method: 'post',
@@ -34,6 +35,7 @@ export const getGeofence = route({
   params: s.GeofenceIdParam,
   ok: s.Geofence,
   errors: [404],
+  description: "Its shape and geometry, `details` and times. Another operator's geofence answers 404. Gateway scope: `read:geofence`.",
 });
 export const updateGeofence = route({
   method: 'patch',
@@ -45,6 +47,7 @@ export const updateGeofence = route({
   body: s.UpdateGeofence,
   ok: s.Geofence,
   errors: [403, 404],
+  description: `Only the fields given change. Changing the shape needs the whole geometry of the new shape (a circle: \`center\` and \`radiusMeters\`; a polygon: 3 or more \`points\`), else 400 naming the missing fields; within the same shape a part can change alone. 400 \`no_changes\` for an empty body. Needs the \`geofences\` permission. Gateway scope: \`write:geofence\`.`,
 });
 export const deleteGeofence = route({
   method: 'delete',
@@ -55,6 +58,7 @@ export const deleteGeofence = route({
   params: s.GeofenceIdParam,
   ok: Ok,
   errors: [403, 404],
+  description: `Positions stay; they are simply no longer inside it (\`geofenceIds\`). Another operator's geofence answers 404. Needs the \`geofences\` permission. Answers \`success\` and the \`geofenceId\`. Gateway scope: \`write:geofence\`.`,
 });
 export const listStaffLocations = route({
   method: 'get',
@@ -64,6 +68,7 @@ export const listStaffLocations = route({
   summary: 'Last known position of each staff member',
   query: s.PositionsQuery.pick({ locationId: true }),
   ok: z.object({ data: z.array(s.StaffLocation) }),
+  description: `One entry per staff member who reported a position (POST /staff-locations), the most recent reading first: coordinates, accuracy, heading, speed, \`recordedAt\`, \`source\` (\`staff\` or \`app:<appId>\`) and the geofences containing it (\`geofenceIds\`). \`locationId\` keeps the readings reported at one location. Gateway scope: \`read:geofence\`.`,
 });
 export const reportStaffLocation = route({
   method: 'post',
@@ -84,6 +89,7 @@ export const listAssetPositions = route({
   summary: 'Last known position of each asset',
   query: s.PositionsQuery,
   ok: z.object({ data: z.array(s.AssetPosition) }),
+  description: `One entry per asset that has a reported position, the most recent reading first, with its item, location, \`source\` (\`device\` or \`gps\`) and the geofences containing it (\`geofenceIds\`). \`locationId\` and \`itemId\` narrow the list; assets never reported are not listed (GET /asset-tracking shows them with \`position: null\`). Gateway scope: \`read:geofence\`.`,
 });
 export const reportAssetPosition = route({
   method: 'post',

@@ -17,6 +17,14 @@ export async function getLocationInTenant(ctx: Ctx, locationId: string): Promise
   return row;
 }
 
+/**
+ * A location by id whatever its operator, or null: for public pages (public slips), which learn the
+ * operator from the location (every later read is tenant-scoped again).
+ */
+export async function locationRowAnyOperator(ctx: Ctx, locationId: string): Promise<LocationRow | null> {
+  return (await ctx.db.select().from(locations).where(eq(locations.id, locationId)).get()) ?? null;
+}
+
 /** A location by id whatever its operator, for public (renter-facing) reads; 404 when unknown or scheduled for deletion. */
 export async function getPublicLocation(ctx: Ctx, locationId: string): Promise<LocationRow> {
   const row = await ctx.db.select().from(locations).where(eq(locations.id, locationId)).get();

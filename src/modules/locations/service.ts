@@ -11,7 +11,7 @@ import { locations, phoneNumbers, staffSchedules } from '../../db/schema/locatio
 import { getLocationInTenant } from './queries';
 import { locationOut, type LocationRow } from './views';
 
-export { getLocationInTenant, getPublicLocation, listLocations, listPublicLocations } from './queries';
+export { getLocationInTenant, getPublicLocation, listLocations, listPublicLocations, locationRowAnyOperator } from './queries';
 export { locationOut, type LocationRow } from './views';
 
 export const DELETION_GRACE_DAYS = 60;

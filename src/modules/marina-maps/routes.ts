@@ -57,12 +57,12 @@ export const batchPins = route({
 
 export const updateMap = route({
   method: 'put',
-  path: '/slips/maps/{mapId}',
+  path: '/slips/maps/{id}',
   operationId: 'updateMarinaMap',
   tags,
   summary: 'Update a marina map',
   description: `Partial update of the map's fields; answers the map with its pins. ${PERM}`,
-  params: s.MapParams,
+  params: s.MapIdParams,
   body: s.UpdateBody,
   ok: s.MapWithPins,
   errors: [403, 404],
@@ -70,12 +70,12 @@ export const updateMap = route({
 
 export const deleteMap = route({
   method: 'delete',
-  path: '/slips/maps/{mapId}',
+  path: '/slips/maps/{id}',
   operationId: 'deleteMarinaMap',
   tags,
   summary: 'Delete a marina map (its slips become unassigned)',
   description: `The map is deleted and its pins cleared in one write; the slips stay. ${PERM}`,
-  params: s.MapParams,
+  params: s.MapIdParams,
   ok: s.DeleteResult,
   errors: [403, 404],
 });

@@ -57,7 +57,11 @@ const MapFields = {
 export const CreateBody = z.object(MapFields).partial().extend({ locationId: id(), name: MapFields.name }).strict().openapi('CreateMarinaMap');
 export const UpdateBody = z.object(MapFields).partial().strict().openapi('UpdateMarinaMap');
 
-export const IdParams = z.object({ id: id() });
+export const IdParams = z.object({
+  id: id().openapi({ param: { name: 'id', in: 'path', description: 'A location id (its maps) or a map id (`smap_...`: that map with its pins)' } }),
+});
+/** `/slips/maps/{id}` for a map id, so that the path is the one of the read (OpenAPI has one template per path). */
+export const MapIdParams = z.object({ id: id().openapi({ param: { name: 'id', in: 'path', description: 'The map id (`smap_...`)' } }) });
 export const MapParams = z.object({ mapId: id() });
 export const LocationParams = z.object({ locationId: id() });
 export const SlipParams = z.object({ slipId: id() });

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DEPOSIT_POLICIES } from './types';
+import { DEPOSIT_POLICIES, HAUL_SERVICE_TYPES, RATE_TYPES } from './types';
 
 const feet = () => z.number().finite().min(0).max(100);
 const cents = () => z.number().int().min(0).max(100_000_000);
@@ -39,6 +39,13 @@ export const SlipSettings = z
     utilities: z.array(ChargeLine),
     defaultContractTemplateId: z.string().nullable(),
     cancellationPolicy: z.string().nullable(),
+    waitlistOfferHoldHours: z.number().int().openapi({ description: 'How long a waitlist offer holds the unit (hours).' }),
+    dailyLiftCapacity: z.number().int().openapi({ description: 'Lift operations per local day for haul services; 0 = lift out of service.' }),
+    utilityRates: z.object({ electricityPerKwhCents: z.number(), waterPerGallonCents: z.number(), taxable: z.boolean() }),
+    haulRates: z.object(Object.fromEntries(HAUL_SERVICE_TYPES.map((t) => [t, z.number().int()])) as Record<(typeof HAUL_SERVICE_TYPES)[number], z.ZodNumber>),
+    publicBookingEnabled: z.boolean(),
+    publicRateTypes: z.array(z.enum(RATE_TYPES)),
+    portalUrl: z.string().nullable(),
     isCustomized: z.boolean().openapi({ description: 'false while the location runs on the defaults.' }),
     updatedAt: z.string().nullable(),
   })
@@ -71,6 +78,27 @@ export const UpdateSettingsBody = z
     utilities: z.array(ChargeLine).max(20),
     defaultContractTemplateId: z.string().max(128).nullable(),
     cancellationPolicy: z.string().max(5000).nullable(),
+    waitlistOfferHoldHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30),
+    dailyLiftCapacity: z.number().int().min(0).max(500),
+    utilityRates: z
+      .object({
+        electricityPerKwhCents: z.number().finite().min(0).max(10_000),
+        waterPerGallonCents: z.number().finite().min(0).max(10_000),
+        taxable: z.boolean(),
+      })
+      .partial()
+      .strict(),
+    haulRates: z
+      .object(Object.fromEntries(HAUL_SERVICE_TYPES.map((t) => [t, cents()])) as Record<(typeof HAUL_SERVICE_TYPES)[number], ReturnType<typeof cents>>)
+      .partial()
+      .strict(),
+    publicBookingEnabled: z.boolean(),
+    publicRateTypes: z.array(z.enum(RATE_TYPES)).max(4),
+    portalUrl: z.string().url().max(500).nullable(),
   })
   .partial()
   .strict()

@@ -8,10 +8,20 @@ import { slipSettings } from '../../db/schema/marina-settings';
 import { getLocationInTenant } from '../locations/service';
 import { DEFAULT_SLIP_SETTINGS, type SlipSettings } from './types';
 
-export { DEFAULT_SLIP_SETTINGS, RATE_TYPES, type ChargeLine, type RateType, type SlipSettings } from './types';
+export {
+  DEFAULT_SLIP_SETTINGS,
+  HAUL_SERVICE_TYPES,
+  RATE_TYPES,
+  type ChargeLine,
+  type HaulRates,
+  type HaulServiceType,
+  type RateType,
+  type SlipSettings,
+  type UtilityRates,
+} from './types';
 
 type Stored = Partial<Record<keyof typeof DEFAULT_SLIP_SETTINGS, unknown>>;
-const NESTED = ['deposit', 'clearances', 'rates'] as const;
+const NESTED = ['deposit', 'clearances', 'rates', 'utilityRates', 'haulRates'] as const;
 
 function merge(stored: Stored): Omit<SlipSettings, 'locationId' | 'isCustomized' | 'updatedAt'> {
   const out: Record<string, unknown> = { ...DEFAULT_SLIP_SETTINGS, ...stored };

@@ -28,9 +28,34 @@ export interface SlipSettings {
   utilities: ChargeLine[];
   defaultContractTemplateId: string | null;
   cancellationPolicy: string | null;
+  /** How long a waitlist offer holds the unit for the renter's answer (hours). */
+  waitlistOfferHoldHours: number;
+  /** Lift operations (haul-outs, launches, relocations) the yard can do per local day; 0 = the lift is out of service. */
+  dailyLiftCapacity: number;
+  /** Metered utilities in cents per unit (decimals allowed: 32.5 cents per kWh); the charge is rounded to the cent. */
+  utilityRates: UtilityRates;
+  /** Haul service prices in cents per foot of LOA, by service type (the schedule can replace or add lines). */
+  haulRates: HaulRates;
+  /** Whether anonymous visitors may book and join the waitlist through /public/slips. */
+  publicBookingEnabled: boolean;
+  /** Rate types a public booking may choose (seasonal and annual terms usually go through the waitlist). */
+  publicRateTypes: RateType[];
+  /** Address of the tenant portal front end; magic links point at `{portalUrl}?token=...` (default: the API's own base URL). */
+  portalUrl: string | null;
   isCustomized: boolean;
   updatedAt: string | null;
 }
+
+export interface UtilityRates {
+  electricityPerKwhCents: number;
+  waterPerGallonCents: number;
+  /** Whether utility charges added from meter readings are taxed at the reservation's tax rate. */
+  taxable: boolean;
+}
+
+export const HAUL_SERVICE_TYPES = ['haul_out', 'launch', 'haul_and_hold', 'round_trip', 'relocation'] as const;
+export type HaulServiceType = (typeof HAUL_SERVICE_TYPES)[number];
+export type HaulRates = Record<HaulServiceType, number>;
 
 /** What a location gets until the operator changes it. */
 export const DEFAULT_SLIP_SETTINGS: Omit<SlipSettings, 'locationId' | 'isCustomized' | 'updatedAt'> = {
@@ -47,4 +72,11 @@ export const DEFAULT_SLIP_SETTINGS: Omit<SlipSettings, 'locationId' | 'isCustomi
   utilities: [],
   defaultContractTemplateId: null,
   cancellationPolicy: null,
+  waitlistOfferHoldHours: 72,
+  dailyLiftCapacity: 6,
+  utilityRates: { electricityPerKwhCents: 35, waterPerGallonCents: 2, taxable: false },
+  haulRates: { haul_out: 1200, launch: 1200, haul_and_hold: 2000, round_trip: 2200, relocation: 800 },
+  publicBookingEnabled: true,
+  publicRateTypes: ['nightly', 'monthly'],
+  portalUrl: null,
 };

@@ -35,6 +35,7 @@ export const signIn = route({
   operationId: 'signInForAuthorization',
   tags,
   ...page,
+  status: 303,
   summary: 'Consent page form: development sign-in or the developer sandbox sign-in',
   form: s.LoginForm,
   errors: [401, 403],
@@ -46,9 +47,11 @@ export const idpSignIn = route({
   operationId: 'startIdpSignInForAuthorization',
   tags,
   ...page,
+  status: 302,
   summary: "Consent page: to the identity provider's sign-in (staging and production)",
   query: s.RequestQuery,
   errors: [403],
+  description: `The sign-in button of the consent page (\`request\` = the authorization request, bound to the browser that opened it by a cookie). Redirects (302) to the identity provider's hosted login with PKCE, back to GET /oauth/authorize/callback. An HTML error page instead: 400 for an unknown, expired or finished request, 403 when the request was started in another browser, 503 when no identity provider is configured (IDP_DOMAIN, IDP_CLIENT_ID).`,
 });
 export const idpCallback = route({
   method: 'get',
@@ -56,9 +59,11 @@ export const idpCallback = route({
   operationId: 'idpSignInCallback',
   tags,
   ...page,
+  status: 303,
   summary: "Consent page: the identity provider's answer",
   query: s.CallbackQuery,
   errors: [401, 403],
+  description: `Where the identity provider sends the browser back (\`code\` and \`state\` = the authorization request, or \`error\`). The code is exchanged (PKCE) and the identity must be a user of a Berth operator; then a redirect (302) to the consent page. The sign-in page again with the reason when sign-in did not complete (400) or the identity is no operator user (403); the error page for an unknown, expired or finished request (400) or another browser (403).`,
 });
 export const consent = route({
   method: 'get',
@@ -69,6 +74,7 @@ export const consent = route({
   summary: 'Consent page after sign-in (HTML)',
   query: s.RequestQuery,
   errors: [403],
+  description: `After sign-in: the app's name and partner, the operator and the signed-in user, the scopes asked for, where the app shows in the dashboard and the host it redirects to, with Allow and Deny (POST /oauth/authorize/decision). Without a signed-in user it shows the sign-in page. The error page for an unknown, expired or finished request (400) or a request started in another browser (403).`,
 });
 export const decision = route({
   method: 'post',
@@ -76,9 +82,11 @@ export const decision = route({
   operationId: 'decideAuthorization',
   tags,
   ...page,
+  status: 302,
   summary: 'Consent page form: allow or deny; redirects to the app',
   form: s.DecisionForm,
   errors: [403],
+  description: `\`decision=deny\` redirects to the app's redirect URI with \`error=access_denied\`, \`state\` and \`iss\`. \`allow\` needs an admin of the operator (403 page otherwise); live operators install approved apps only (403 page), with a redirect URI of the approved manifest (400 page) and approved scopes (a redirect with \`error=invalid_scope\`). Then the installation and grant are recorded and the browser is redirected with \`code\` (single use, 60 seconds), \`state\` and \`iss\`. A request decides once: a second decision shows the error page.`,
 });
 export const token = route({
   method: 'post',
@@ -142,6 +150,7 @@ export const devicePage = route({
   ...page,
   summary: 'Approval page of the device grant (HTML): the partner signs in and approves the code',
   query: s.DeviceQuery,
+  description: `The page of \`verification_uri\` (POST /oauth/device/code): the partner enters the user code (prefilled from \`user_code\` of \`verification_uri_complete\`), their e-mail and password, then approves or denies (POST /device). The terminal polling POST /oauth/token gets its partner token once approved.`,
 });
 export const deviceDecision = route({
   method: 'post',
@@ -173,6 +182,8 @@ export const metadata = route({
   access: 'none',
   security: [],
   summary: 'Authorization server metadata (RFC 8414)',
+  ok: s.ServerMetadata,
+  description: `The endpoints (authorization, token, revocation, device authorization, JWKS), the supported scopes, response types, grant types and client authentication methods, PKCE \`S256\` only, \`authorization_response_iss_parameter_supported\` (RFC 9207) and the authorization code lifetime. \`issuer\` is this API's public base URL.`,
 });
 
 export const listInstallations = route({
@@ -184,6 +195,7 @@ export const listInstallations = route({
   summary: "The operator's installed apps",
   query: s.ListQuery,
   ok: z.object({ data: z.array(s.Installation), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+  description: `Newest first, \`limit\`/\`offset\`, \`total\`; \`status\` keeps \`active\` or \`uninstalled\` ones. Each with its app and partner name, sandbox or live, the granted \`scopes\`, the embed URL and places of the manifest it runs (the approved one on a live operator), who installed it and when, and its \`activeGrants\`. Admins only.`,
 });
 export const getInstallation = route({
   method: 'get',
@@ -195,6 +207,7 @@ export const getInstallation = route({
   params: s.InstallationIdParam,
   ok: s.Installation,
   errors: [404],
+  description: `The app and partner name, sandbox or live, granted \`scopes\`, embed URL and places (null and empty once uninstalled), who installed it and when, \`uninstalledAt\` and \`activeGrants\`. Another operator's installation answers 404. Admins only.`,
 });
 export const uninstall = route({
   method: 'delete',
@@ -230,6 +243,7 @@ export const embeds = route({
   summary: 'Installed apps that render in a place of the dashboard (for example asset-tracking)',
   query: s.EmbedsQuery,
   ok: s.Embeds,
+  description: `The operator's active installations whose manifest (the approved one on a live operator) has an embed URL; \`embedLocation\` keeps the apps that render in that place. The dashboard loads each with the host SDK (GET /sdk/host.js).`,
 });
 export const partnerInstallations = route({
   method: 'get',
@@ -243,6 +257,7 @@ export const partnerInstallations = route({
   query: s.PageQuery,
   ok: s.AppInstallations,
   errors: [401, 404],
+  description: `Every operator the app is installed on (or was: \`uninstalled\` ones stay listed), newest first: the operator's name, sandbox or live, status, granted scopes and times; \`limit\`/\`offset\`, \`total\`. Another partner's app answers 404.`,
 });
 export const hostSdk = route({
   method: 'get',
@@ -253,6 +268,7 @@ export const hostSdk = route({
   security: [],
   produces: 'application/javascript',
   summary: 'Host SDK: BerthHost.embed({container, installationId, getAuthorization, locationId, embedLocation})',
+  description: `JavaScript for the dashboard (public, cached 5 minutes, any origin). \`BerthHost.embed\` creates the app's iframe in \`container\`, gets session tokens from POST /apps/installations/{installationId}/session-token with the \`Authorization\` header \`getAuthorization()\` returns, loads the installation's embed URL (with \`installationId\`, \`embedLocation\`, \`locationId\`) and answers the iframe's \`berth:session-token:request\` messages with a fresh token, only to the app's origin. Answers \`{iframe, ready, destroy}\`.`,
 });
 export const appSdk = route({
   method: 'get',
@@ -263,4 +279,5 @@ export const appSdk = route({
   security: [],
   produces: 'application/javascript',
   summary: 'App SDK: BerthApp.getSessionToken() inside the iframe',
+  description: `JavaScript for the embedded app (public, cached 5 minutes, any origin). \`BerthApp.getSessionToken(timeoutMs)\` asks the host page by \`postMessage\` and resolves \`{token, expiresAt, hostOrigin}\` (10 seconds by default, rejected outside the dashboard); \`BerthApp.init({hostOrigin})\` pins the host origin. Verify the token with /.well-known/jwks.json or exchange it at POST /oauth/token.`,
 });

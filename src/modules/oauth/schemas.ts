@@ -73,6 +73,26 @@ export const DeviceQuery = z.object({ user_code: p(20) });
 export const DeviceForm = z.object({ user_code: p(20), email: p(254), password: p(200), action: z.enum(['approve', 'deny']).optional() });
 
 export const Jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).openapi('JsonWebKeySet');
+export const ServerMetadata = z
+  .object({
+    issuer: z.string(),
+    authorization_endpoint: z.string(),
+    token_endpoint: z.string(),
+    revocation_endpoint: z.string(),
+    device_authorization_endpoint: z.string(),
+    jwks_uri: z.string(),
+    scopes_supported: z.array(z.string()),
+    response_types_supported: z.array(z.string()),
+    response_modes_supported: z.array(z.string()),
+    grant_types_supported: z.array(z.string()),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+    revocation_endpoint_auth_methods_supported: z.array(z.string()),
+    code_challenge_methods_supported: z.array(z.string()),
+    authorization_response_iss_parameter_supported: z.boolean(),
+    authorization_code_lifetime_seconds: z.number().int(),
+    service_documentation: z.string(),
+  })
+  .openapi('AuthorizationServerMetadata');
 
 export const Installation = z
   .object({

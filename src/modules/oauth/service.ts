@@ -3,7 +3,9 @@
  * OAuthGrant Durable Objects), revocation, the device grant of the command line, embedded session
  * tokens, and the operator's installed apps. The gateway uses `authenticateAccessToken`.
  */
+import type { z } from '@hono/zod-openapi';
 import { SCOPES } from '../partners/types';
+import type { ServerMetadata } from './schemas';
 import { CODE_TTL_MS, GRANT_TYPES } from './types';
 
 export { cookieName, decide, idpCallback, showConsent, signInForm, startAuthorization, startIdpLogin, type Outcome } from './authorize';
@@ -27,7 +29,7 @@ export { APP_SDK, HOST_SDK } from './sdk';
 export const scopeDescriptions = (): Record<string, string> => ({ ...SCOPES });
 
 /** RFC 8414 authorization server metadata. */
-export function serverMetadata(issuer: string) {
+export function serverMetadata(issuer: string): z.output<typeof ServerMetadata> {
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,

@@ -23,6 +23,7 @@ export const listCalls = route({
   summary: 'Calls placed (an installed app sees those of its installation)',
   query: s.ListQuery,
   ok: s.CallList,
+  description: `Newest first, \`limit\`/\`offset\`, \`total\`; \`locationId\` keeps the calls of one location. Calls that have not ended are refreshed from the provider first, so \`status\`, \`durationSeconds\` and \`endedAt\` are current. An operator credential sees every call of the operator; an installed app (through the gateway) only those its installation placed. Gateway scope: \`audio_calling\`.`,
 });
 export const getCall = route({
   method: 'get',
@@ -33,6 +34,7 @@ export const getCall = route({
   params: s.CallIdParam,
   ok: s.Call,
   errors: [404],
+  description: `\`status\` (queued, ringing, in-progress, then completed, busy, failed, no-answer or canceled), \`durationSeconds\` and \`endedAt\` come from the provider when the call has not ended yet. A call of another operator, or for an installed app one placed by another installation, answers 404. Gateway scope: \`audio_calling\`.`,
 });
 export const hangup = route({
   method: 'post',
@@ -43,4 +45,5 @@ export const hangup = route({
   params: s.CallIdParam,
   ok: s.Call,
   errors: [403, 404, 409],
+  description: `Asks the provider to end the call and answers it with its final status and \`endedAt\`. 409 \`invalid_state\` once it has ended (completed, busy, failed, no-answer or canceled). Needs the \`calls\` permission. A call of another operator answers 404. Gateway scope: \`audio_calling\`.`,
 });

@@ -49,6 +49,7 @@ export const logout = route({
   summary: 'Revoke the partner token of this request',
   ok: Ok,
   errors: [401],
+  description: `Only the token sent with the request stops (other sign-ins and command-line logins stay; DELETE /partners/tokens/{tokenId} revokes one of them). Answers \`success\` and the \`tokenId\` revoked.`,
 });
 export const me = route({
   method: 'get',
@@ -59,6 +60,7 @@ export const me = route({
   summary: 'The signed-in partner account (command line: whoami)',
   ok: s.Partner,
   errors: [401],
+  description: `The account of the partner token: name, company, \`status\` and whether a password is set (\`hasPassword\`; accounts created for an existing reseller channel have none until one is set). Never the password hash.`,
 });
 export const updateMe = route({
   method: 'patch',
@@ -70,6 +72,7 @@ export const updateMe = route({
   body: s.UpdateMeBody,
   ok: s.Partner,
   errors: [401],
+  description: `Give \`name\`, \`company\` or both (\`company: null\` clears it); 400 \`no_changes\` when neither is given. The e-mail address does not change here. Answers the account.`,
 });
 export const changePassword = route({
   method: 'put',
@@ -117,6 +120,7 @@ export const listTokens = route({
   summary: 'Active partner tokens (sign-ins and command-line logins)',
   ok: z.object({ data: z.array(s.PartnerToken) }),
   errors: [401],
+  description: `Tokens of the account that are neither revoked nor expired, newest first: \`kind\` \`session\` (POST /partners/login or /partners/register) or \`cli\` (the device authorization grant), \`current\` for the token of this request, \`lastUsedAt\`. Password-reset tokens are not listed; no token value is ever shown again.`,
 });
 export const revokeToken = route({
   method: 'delete',
@@ -128,6 +132,7 @@ export const revokeToken = route({
   params: s.TokenIdParam,
   ok: Ok,
   errors: [401, 404],
+  description: `One of the partner's own tokens (GET /partners/tokens); 404 for an unknown, already revoked or another partner's token. Answers \`success\` and the \`tokenId\`.`,
 });
 
 // ---- apps ----
@@ -150,6 +155,7 @@ export const listApps = route({
   query: s.ListQuery,
   ok: s.AppList,
   errors: [401],
+  description: `Apps of the partner that are not deleted, newest first, with their status (\`draft\`, \`in_review\`, \`approved\`), review reason, current and approved manifests; \`limit\`/\`offset\`, \`total\`. Secrets are never listed.`,
 });
 export const createApp = route({
   method: 'post',
@@ -201,6 +207,7 @@ export const deleteApp = route({
   params: s.AppIdParam,
   ok: Ok,
   errors: [401, 404],
+  description: `The app stops being an OAuth client: every installation (sandbox and live) is uninstalled, its access and refresh tokens stop at once and no event is delivered any more. Another partner's app answers 404. Answers \`success\` and the \`appId\`.`,
 });
 export const getManifest = route({
   method: 'get',
@@ -250,6 +257,7 @@ export const rotateClientSecret = route({
   params: s.AppIdParam,
   ok: z.object({ appId: z.string(), clientSecret: z.string(), clientSecretPrefix: z.string() }),
   errors: [401, 404, 409],
+  description: `The new secret is shown once in the answer (with its prefix, what GET shows afterwards); token requests with the old one fail at once. 409 \`invalid_state\` for a \`public\` client (it has no secret and uses PKCE S256). Another partner's app answers 404.`,
 });
 export const rotateWebhookSecret = route({
   method: 'post',
@@ -261,6 +269,7 @@ export const rotateWebhookSecret = route({
   params: s.AppIdParam,
   ok: z.object({ appId: z.string(), webhookSecret: z.string() }),
   errors: [401, 404],
+  description: `The new secret (\`whsec_...\`) is shown once; every delivery from now on, to every installation, is signed with it (\`X-Service-Signature\`), so update the receiver first. Another partner's app answers 404.`,
 });
 export const testWebhook = route({
   method: 'post',
@@ -290,6 +299,7 @@ export const listReview = route({
   query: s.ReviewListQuery,
   ok: s.ReviewList,
   errors: [401, 403],
+  description: `Apps of every partner in one \`status\` (default \`in_review\`), the longest waiting first (by submission time), each with its partner (id, name, e-mail, company); deleted apps are left out. \`limit\`/\`offset\`, \`total\`. Platform staff only: 401 without credentials, 403 for anyone else.`,
 });
 export const getReview = route({
   method: 'get',
@@ -301,6 +311,7 @@ export const getReview = route({
   params: s.AppIdParam,
   ok: s.ReviewedApp,
   errors: [401, 403, 404],
+  description: `The app (status, review reason, current \`manifest\` and approved \`live\` manifest) with its partner (id, name, e-mail, company). 404 for an unknown or deleted app. Platform staff only: 401 without credentials, 403 for anyone else.`,
 });
 export const approve = route({
   method: 'post',

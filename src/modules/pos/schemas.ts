@@ -220,6 +220,20 @@ export const SettleRangeBody = z
   .openapi('PosSettleRange');
 
 const Money = z.number().openapi({ description: 'Dollars' });
+export const TransactionLineOut = z
+  .object({
+    itemId: z.string(),
+    variantId: z.string(),
+    name: z.string().openapi({ description: 'Product and variant name at the time of the sale' }),
+    quantity: z.number().int(),
+    unitPrice: Money,
+    subtotal: Money.openapi({ description: 'Dollars: unit price × quantity' }),
+    discount: Money.openapi({ description: "Dollars: this line's share of the sale's discount" }),
+    taxRate: z.number().openapi({ description: 'Percent' }),
+    tax: Money,
+    total: Money,
+  })
+  .openapi('PosTransactionLine');
 export const TransactionOut = z
   .object({
     transactionId: z.string(),
@@ -232,7 +246,7 @@ export const TransactionOut = z
     rentalId: z.string().nullable(),
     settleBooking: z.boolean(),
     currency: z.string(),
-    items: z.array(z.record(z.string(), z.unknown())),
+    items: z.array(TransactionLineOut),
     subtotal: Money,
     discountTotal: Money,
     taxTotal: Money,
@@ -286,8 +300,18 @@ export const ZReport = z
     clientExpectedCash: Money.nullable(),
     clientDifference: Money.nullable(),
     cashBreakdown: z.record(z.string(), z.number()).nullable(),
-    totals: z.record(z.string(), z.unknown()),
-    transactionCount: z.number(),
+    totals: z
+      .object({
+        salesCount: z.number().int(),
+        grossSales: Money,
+        taxCollected: Money,
+        discounts: Money,
+        salesByPaymentType: z.record(z.string(), z.number()).openapi({ description: 'Dollars of sales per payment type' }),
+        refundCount: z.number().int(),
+        refundsByMethod: z.record(z.string(), z.number()).openapi({ description: 'Dollars refunded per method' }),
+      })
+      .openapi({ description: 'Sales and refunds of the range (every payment type)' }),
+    transactionCount: z.number().int(),
     createdAt: z.string(),
   })
   .openapi('PosZReport');

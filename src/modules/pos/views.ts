@@ -100,29 +100,29 @@ export function transactionOut(t: TransactionRow): z.output<typeof s.Transaction
   };
 }
 
-export function zReportOut(z: SettlementRow) {
+export function zReportOut(r: SettlementRow): z.output<typeof s.ZReport> {
   const d = (v: number | null) => (v === null ? null : toDollars(v));
   return {
-    settlementId: z.id,
-    zReportNumber: z.number,
-    locationId: z.locationId,
-    drawerId: z.drawerId || null,
-    startDate: z.rangeStart,
-    endDate: z.rangeEnd,
-    currency: z.currency,
-    openingFloat: toDollars(z.openingFloat),
-    cashSales: toDollars(z.cashSales),
-    paidIn: toDollars(z.paidIn),
-    paidOut: toDollars(z.paidOut),
-    cashRefunds: toDollars(z.cashRefunds),
-    expectedCash: toDollars(z.expectedCash),
-    countedCash: d(z.countedCash),
-    difference: d(z.difference),
-    clientExpectedCash: d(z.clientExpectedCash),
-    clientDifference: d(z.clientDifference),
-    cashBreakdown: z.cashBreakdown ?? null,
-    totals: z.totals,
-    transactionCount: z.transactionCount,
-    createdAt: z.createdAt,
+    settlementId: r.id,
+    zReportNumber: r.number,
+    locationId: r.locationId,
+    drawerId: r.drawerId || null,
+    startDate: r.rangeStart,
+    endDate: r.rangeEnd,
+    currency: r.currency,
+    openingFloat: toDollars(r.openingFloat),
+    cashSales: toDollars(r.cashSales),
+    paidIn: toDollars(r.paidIn),
+    paidOut: toDollars(r.paidOut),
+    cashRefunds: toDollars(r.cashRefunds),
+    expectedCash: toDollars(r.expectedCash),
+    countedCash: d(r.countedCash),
+    difference: d(r.difference),
+    clientExpectedCash: d(r.clientExpectedCash),
+    clientDifference: d(r.clientDifference),
+    cashBreakdown: r.cashBreakdown ?? null,
+    totals: r.totals,
+    transactionCount: r.transactionCount,
+    createdAt: r.createdAt,
   };
 }

@@ -1,4 +1,3 @@
-import { platformAuth } from '../../middleware/auth';
 import { route } from '../../lib/openapi';
 import * as s from './schemas';
 
@@ -63,8 +62,8 @@ export const searchCodes = route({
   query: s.SearchQuery,
   ok: s.SearchResult,
   errors: [403],
-  access: 'none',
-  auth: platformAuth,
+  // Operator authentication then the role check in the service, so a malformed query answers 400 first.
+  security: [{ PlatformKey: [] }, { BearerJwt: [] }],
   description: `For Berth's own staff (support), a role apart from operators' admins: authenticate with \`x-platform-key\` (the \`PLATFORM_API_KEY\` secret) or a bearer token whose \`roles\` claim holds \`platform_staff\`. Operators' credentials, admins included, answer 403. Answers every operator's code that matches \`promoCode\` case-insensitively (at most 100).`,
 });
 
@@ -144,6 +143,7 @@ export const webhook = route({
   tags,
   summary: "The payment provider's webhook (backup issuing of gift cards)",
   access: 'none',
+  ok: s.WebhookResult,
   description: `Verifies the \`Stripe-Signature\` header (HMAC-SHA256 of \`{t}.{raw body}\` with \`STRIPE_WEBHOOK_SECRET\`, 5 minutes tolerance): 400 \`webhook_not_configured\` without a secret, 400 \`invalid_signature\` on a missing, stale or wrong one. On \`payment_intent.succeeded\` of a gift-card purchase it issues the card (at most once, whichever of the webhook and confirm-payment comes first); other events answer 200 \`handled: false\`.`,
 });
 
@@ -155,6 +155,7 @@ export const sendEmail = route({
   summary: 'Queue the gift e-mail of a card',
   access: 'public',
   body: s.SendEmailBody,
+  ok: s.GiftCardEmailSent,
   errors: [],
   description: `Queues the e-mail (code, value, message, expiry) to \`recipientEmail\` in the outbox (GET /outbox/messages). The card must exist with that code and value (400 otherwise); an invalid e-mail answers 400. ${PUBLIC}`,
 });

@@ -206,6 +206,20 @@ export const SendEmailBody = z
   })
   .openapi('GiftCardEmail');
 
+export const GiftCardEmailSent = z
+  .object({ success: z.literal(true), messageId: z.string().openapi({ description: 'The queued message (GET /outbox/messages)' }), to: z.string() })
+  .openapi('GiftCardEmailSent');
+export const WebhookResult = z
+  .object({
+    received: z.literal(true),
+    handled: z.boolean().openapi({ description: 'false for events that are not the payment of a gift-card purchase' }),
+    eventId: z.string().nullable(),
+    giftCardCode: z.string().optional().openapi({ description: 'The card issued (or issued before) for the payment' }),
+    created: z.boolean().optional().openapi({ description: 'false when the card was already issued by confirm-payment or an earlier delivery' }),
+    refunded: z.boolean().optional().openapi({ description: 'true when the code was taken by another card and the payment was refunded' }),
+  })
+  .openapi('GiftCardWebhookResult');
+
 export const ChargeSavedCardBody = z
   .object({
     paymentMethodId: id(),

@@ -125,7 +125,8 @@ export async function addParticipant(ctx: Ctx, rentalId: string, token: string |
         ctx.db.insert(bookingParticipants).values({
           id,
           customerId: b.customerId,
-          rentalId: sql`(SELECT ${b.id} WHERE (SELECT count(*) FROM booking_participants WHERE customer_id = ${b.customerId} AND rental_id = ${b.id}) < ${partySize} AND ${stillEditable(b)})` as unknown as string,
+          rentalId:
+            sql`(SELECT ${b.id} WHERE (SELECT count(*) FROM booking_participants WHERE customer_id = ${b.customerId} AND rental_id = ${b.id}) < ${partySize} AND ${stillEditable(b)})` as unknown as string,
           firstName: input.firstName,
           lastName: input.lastName,
           email: input.email ?? null,

@@ -74,3 +74,15 @@ export async function listPaymentMethods(ctx: Ctx, id: string) {
     paymentFailure(err);
   }
 }
+
+/** A setup intent at the payment provider for the renter's card form (the renter's provider customer is created on first use). */
+export async function paymentSetupIntent(ctx: Ctx, id: string) {
+  const r = await getRenterInTenant(ctx, id);
+  const paymentCustomerId = await ensurePaymentCustomer(ctx, r);
+  try {
+    const si = await payments(ctx.env).createSetupIntent(paymentCustomerId);
+    return { renterId: r.id, paymentCustomerId, setupIntentId: si.id, clientSecret: si.clientSecret, status: si.status };
+  } catch (err) {
+    paymentFailure(err);
+  }
+}

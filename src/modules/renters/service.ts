@@ -10,5 +10,5 @@ export { findRenterByEmail, getRenter, getRenterInTenant, listRenters, normalize
 export { renterOut, type Accounting, type RenterRow } from './views';
 export { CSV_COLUMNS, EXPORT_PAGE_SIZE, exportRenters } from './export';
 export { deleteRenter, patchRenter, upsertRenter } from './edit';
-export { attachPaymentMethod, listPaymentMethods } from './payment-methods';
+export { attachPaymentMethod, listPaymentMethods, paymentSetupIntent } from './payment-methods';
 export { journalEntries, OWING_THRESHOLD_CENTS, owingRenters } from './balances';

@@ -303,14 +303,21 @@ function parseSignature(sig: string, name: string): SignatureRecord['signature']
 
 /**
  * Signs a contract: checks the stored PDF still hashes to what was generated, adds the signature
- * page and stores the signed PDF. `via` says who recorded it: staff (POST /slip-contracts/sign), or
- * the renter with the e-mailed token (the tenant portal passes `token`).
+ * page and stores the signed PDF. `via` says who recorded it: staff (POST /slip-contracts/sign), the
+ * renter with the e-mailed token (the tenant portal passes `token`), or the renter signed in to the
+ * tenant portal (`renterPortal`: the portal checked the session owns the reservation; only a
+ * contract sent for signature can be signed that way).
  */
-export async function signContract(ctx: Ctx, input: z.output<typeof s.SignBody> & { token?: string }, meta: { ip: string | null; userAgent: string | null }) {
-  if (!input.token) requirePermission(ctx, 'marina');
+export async function signContract(
+  ctx: Ctx,
+  input: z.output<typeof s.SignBody> & { token?: string; renterPortal?: boolean },
+  meta: { ip: string | null; userAgent: string | null },
+) {
+  if (!input.token && !input.renterPortal) requirePermission(ctx, 'marina');
   const c = await getContractRow(ctx, input.contractId);
   if (c.status === 'signed') throw new ApiError('invalid_state', 'The contract is already signed');
   if (c.status === 'voided') throw new ApiError('invalid_state', 'The contract was voided');
+  if (input.renterPortal && !input.token && c.status !== 'sent') throw new ApiError('invalid_state', 'The marina has not sent this contract for signature yet');
   if (input.token) {
     if (!c.signTokenHash || (await sha256Hex(input.token)) !== c.signTokenHash) throw new ApiError('forbidden', 'The signing link is not valid');
     if (c.signTokenExpiresAt && c.signTokenExpiresAt < new Date().toISOString())
@@ -352,7 +359,7 @@ export async function signContract(ctx: Ctx, input: z.output<typeof s.SignBody> 
     signature: signature.type === 'typed' ? signature.text : input.signature,
     signerIp: meta.ip,
     signerUserAgent: meta.userAgent,
-    signedVia: input.token ? 'renter_link' : 'staff',
+    signedVia: input.token ? 'renter_link' : input.renterPortal ? 'renter_portal' : 'staff',
     signedPdfKey: key,
     signTokenHash: null,
   };

@@ -38,6 +38,7 @@ export const variables = route({
   operationId: 'listSlipContractVariables',
   tags,
   summary: 'Variables a contract template can use',
+  description: `Every \`{{name}}\` a template's title and body can hold (renter, vessel, slip, reservation, marina and settings values), with what it holds and an example; \`syntax\` explains the placeholders. Names not listed come from the template's \`defaults\` or the \`values\` given when generating a contract.`,
   ok: s.Variables,
 });
 
@@ -47,6 +48,7 @@ export const getTemplate = route({
   operationId: 'getSlipContractTemplate',
   tags,
   summary: 'A contract template',
+  description: "With its `variablesUsed` (the placeholders of its title and body) and `defaults`. Another operator's template answers 404.",
   params: s.IdParams,
   ok: s.Template,
   errors: [404],
@@ -73,6 +75,7 @@ export const deleteTemplate = route({
   summary: 'Delete a contract template',
   description: `Contracts generated from it keep their own copy. ${PERM}`,
   params: s.IdParams,
+  ok: s.TemplateDeleted,
   errors: [403, 404],
 });
 
@@ -229,6 +232,7 @@ export const getContract = route({
   operationId: 'getSlipContract',
   tags,
   summary: 'A contract with its signature record',
+  description: `The rendered \`title\` and \`body\`, the \`variables\` they were filled with, the SHA-256 of the generated PDF, the sending (\`sentTo\`, \`sendCount\`, \`signTokenExpiresAt\`) and, once signed, \`signature\` (signer, time, IP address, user agent, typed or drawn, staff or renter); null before. ${STATUS_DOC} Another operator's contract answers 404.`,
   params: s.IdParams,
   ok: s.Contract,
   errors: [404],

@@ -50,6 +50,7 @@ export const TemplateQuery = z.object({
   limit: zLimit(100, 50),
   offset: zOffset(),
 });
+export const TemplateDeleted = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('SlipContractTemplateDeleted');
 export const TemplateList = z
   .object({ data: z.array(Template), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
   .openapi('SlipContractTemplateList');

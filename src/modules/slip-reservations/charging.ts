@@ -1,111 +1,65 @@
 /**
- * Money of slip reservations, in one place so it can be routed through a shared payments service:
- * recorded payments (cash, check, transfer, outside card), saved-card charges and card-reader
- * (terminal, tap to pay) charges through the payments adapter, and refunds.
+ * Money of slip reservations, through the shared payments service (`collectPayment` and
+ * `refundPayment` of the payments module, which commit `payment.completed` / `payment.refunded` in
+ * the write's batch): recorded payments (cash, check, transfer, outside card), saved-card charges,
+ * card-reader (terminal, tap to pay) charges, the renter's card form (intents), and refunds.
  *
  * Amounts move with single SQL increments (never read-modify-write). A payment that completes the
  * deposit (or the total) of a reservation awaiting payment confirms it: that state change is the
  * reservation's compare-and-swap, and when the bill hold had lapsed the unit is re-taken through
- * its lock before the card is charged. If the write fails after the provider charged, the charge
- * is refunded at once. Refunds first claim the amount on the payment row with a conditional
+ * its lock before the card is charged. If the write fails after the provider charged, the service
+ * refunds the charge at once. Refunds first claim the amount on the payment row with a conditional
  * UPDATE (amount - refunded >= claim), so two racing refunds can never give back more than was paid.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
-import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { toDollars } from '../../lib/money';
-import type { Stmt } from '../../db/client';
 import { slipPayments, slipReservations } from '../../db/schema/slip-reservations';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
+import { refundPayment as refundMoney, type CommitMoney } from '../payments/service';
 import { getRenterInTenant } from '../renters/service';
 import { SIMULATED_READERS } from '../deposits/service';
 import { changeWithLedger, reservationEvent, underSlipLock } from './create';
 import { isReservationRace, raceError } from './changes';
 import { reservationErrors } from './errors';
-import { paymentLedger, refundLedger } from './ledger';
+import { refundLedger } from './ledger';
+import { intentMeta, paymentFailure, takeSlipPayment, type PaymentMethodKind, type SlipCharge, type SlipPaymentWrite } from './payments';
 import { getReservationRow, reservationView } from './queries';
 import { isBlocking } from './types';
 import { balanceOf, netPaid, paymentOut, type PaymentRow, type ReservationRow } from './views';
 
-type Method = PaymentRow['method'];
-
-interface Collected {
-  method: Method;
-  amountCents: number;
-  paymentIntentId?: string | null;
-  reference?: string | null;
-  note?: string | null;
-  card?: { brand: string | null; last4: string | null } | null;
-}
-
-function paymentFailure(err: unknown): never {
-  if (err instanceof PaymentError) {
-    if (err.code === 'card_declined' || err.code === 'authentication_required')
-      throw new ApiError(
-        'payment_failed',
-        err.code === 'card_declined' ? 'The card was declined; nothing was recorded' : 'The card needs authentication (3-D Secure)',
-        {
-          extra: {
-            declineCode: err.code,
-            paymentIntentId: err.intent?.id ?? null,
-            ...(err.code === 'authentication_required' ? { clientSecret: err.intent?.clientSecret ?? null } : {}),
-          },
-        },
-      );
-    throw new ApiError(err.code === 'invalid_payment_method' ? 'invalid_payment_method' : 'payment_provider_error', err.message);
-  }
-  throw err;
-}
+type Method = PaymentMethodKind;
 
 const confirmsWith = (r: ReservationRow, amount: number) =>
   (r.status === 'awaiting_payment' || r.status === 'expired') && netPaid(r) + amount >= (r.depositCents > 0 ? r.depositCents : r.totalCents);
 
-function paymentEvent(r: ReservationRow, p: PaymentRow): DomainEvent {
-  return {
-    type: 'payment.completed',
-    customerId: r.customerId,
-    data: {
-      kind: 'slip_payment',
-      reservationId: r.id,
-      reservationNumber: r.reservationNumber,
-      locationId: r.locationId,
-      renterId: r.renterId,
-      paymentId: p.id,
-      paymentIntentId: p.paymentIntentId,
-      method: p.method,
-      amount: toDollars(p.amountCents),
-      amountCents: p.amountCents,
-      currency: p.currency,
-    },
-  };
-}
+const amountOf = (c: SlipCharge) => (c.kind === 'captured' ? c.intent.amountReceived || c.intent.amount : c.amountCents);
 
 /**
- * Checks the amount, takes the unit again when the payment confirms a lapsed hold, runs `charge`
- * (the provider call, if any) and writes the payment in one batch.
+ * Checks the amount, takes the unit again when the payment confirms a lapsed hold, and takes the
+ * payment through the payments service with its write (the payment and, when it completes the
+ * deposit or the total of a reservation awaiting payment, the confirmation) in one batch.
  */
-async function collect(ctx: Ctx, r: ReservationRow, amount: number, charge: () => Promise<Collected>) {
+async function collect(ctx: Ctx, r: ReservationRow, charge: SlipCharge, onRecorded?: (commitMoney: CommitMoney) => Promise<PaymentResult | null>) {
+  const amount = amountOf(charge);
   if (r.status === 'cancelled') throw new ApiError('invalid_state', 'A cancelled reservation takes no payments');
   if (amount > balanceOf(r))
     throw new ApiError('bad_request', `The amount is above the balance of ${balanceOf(r)} cents`, {
       details: [{ field: 'amountCents', message: 'above the balance' }],
     });
   const confirms = confirmsWith(r, amount);
-  const run = async () => {
-    const c = await charge();
-    try {
-      return await writePayment(ctx, r, c, confirms);
-    } catch (err) {
-      if (c.paymentIntentId && (c.method === 'card' || c.method === 'terminal'))
-        await payments(ctx.env)
-          .refund(c.paymentIntentId, c.amountCents, 'reservation write failed')
-          .catch((e) => ctx.log.error('automatic refund failed', { paymentIntentId: c.paymentIntentId, error: String(e) }));
-      throw err;
-    }
-  };
+  const run = () =>
+    takeSlipPayment(ctx, r, charge, async (w, commitMoney) => {
+      try {
+        return await writePayment(ctx, r, w, confirms, commitMoney);
+      } catch (err) {
+        const again = onRecorded && isIntentRecorded(err) ? await onRecorded(commitMoney) : null;
+        if (again) return again;
+        throw err;
+      }
+    });
   if (confirms && !isBlocking(r, Date.now()))
     return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, run);
   try {
@@ -116,35 +70,12 @@ async function collect(ctx: Ctx, r: ReservationRow, amount: number, charge: () =
   }
 }
 
-async function writePayment(ctx: Ctx, r: ReservationRow, c: Collected, confirms: boolean) {
-  const p: PaymentRow = {
-    id: newId('spay'),
-    customerId: r.customerId,
-    reservationId: r.id,
-    kind: 'payment',
-    method: c.method,
-    amountCents: c.amountCents,
-    refundedCents: 0,
-    currency: r.currency,
-    paymentIntentId: c.paymentIntentId ?? null,
-    providerRefundId: null,
-    paymentId: null,
-    reference: c.reference ?? null,
-    note: c.note ?? null,
-    cardBrand: c.card?.brand ?? null,
-    cardLast4: c.card?.last4 ?? null,
-    recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
-    createdAt: new Date().toISOString(),
-  };
-  const stmts: Stmt[] = [
-    ctx.db.insert(slipPayments).values(p),
-    ctx.db
-      .update(slipReservations)
-      .set({ amountPaidCents: sql`${slipReservations.amountPaidCents} + ${c.amountCents}` })
-      .where(and(eq(slipReservations.id, r.id), eq(slipReservations.customerId, r.customerId))),
-    ...paymentLedger(ctx, r, c.amountCents, c.method, c.paymentIntentId ?? c.reference ?? null),
-  ];
-  const events: DomainEvent[] = [paymentEvent(r, p)];
+type PaymentResult = Awaited<ReturnType<typeof writePayment>>;
+
+async function writePayment(ctx: Ctx, r: ReservationRow, w: SlipPaymentWrite, confirms: boolean, commitMoney: CommitMoney) {
+  const p = w.payment;
+  const stmts = [...w.stmts];
+  const events = [];
   if (confirms) {
     const change = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: new Date().toISOString(), holdExpiresAt: null }, 'confirm_by_payment', {
       paymentId: p.id,
@@ -152,7 +83,7 @@ async function writePayment(ctx: Ctx, r: ReservationRow, c: Collected, confirms:
     stmts.push(...change.stmts);
     events.push(reservationEvent('booking.status_changed', change.row, { previousStatus: r.status }));
   }
-  await commit(ctx, stmts, {
+  await commitMoney(stmts, {
     audit: {
       action: 'slip_reservation.payment',
       targetType: 'slip_reservation',
@@ -167,19 +98,22 @@ async function writePayment(ctx: Ctx, r: ReservationRow, c: Collected, confirms:
 export async function recordPayment(ctx: Ctx, id: string, input: { amountCents: number; method: Method; reference?: string; note?: string }) {
   requirePermission(ctx, 'payments');
   const r = await getReservationRow(ctx, id);
-  return await collect(ctx, r, input.amountCents, async () => ({
-    method: input.method,
-    amountCents: input.amountCents,
-    reference: input.reference,
-    note: input.note,
-  }));
+  return await collect(ctx, r, { kind: 'offline', method: input.method, amountCents: input.amountCents, reference: input.reference, note: input.note });
 }
 
-const meta = (r: ReservationRow) => ({ slipReservationId: r.id, reservationNumber: r.reservationNumber, berthCustomerId: r.customerId });
+const meta = intentMeta;
 
 export async function chargeCard(ctx: Ctx, id: string, input: { amountCents?: number; paymentMethodId?: string }) {
   requirePermission(ctx, 'payments');
-  const r = await getReservationRow(ctx, id);
+  return await chargeCardOf(ctx, await getReservationRow(ctx, id), input);
+}
+
+/**
+ * Charges a card for a reservation (the renter's default saved card unless `paymentMethodId` is
+ * given) through the payments service. No permission check: staff routes check `payments`, the
+ * tenant portal checks the session owns the reservation.
+ */
+export async function chargeCardOf(ctx: Ctx, r: ReservationRow, input: { amountCents?: number; paymentMethodId?: string; idempotencyKey?: string }) {
   const amount = input.amountCents ?? balanceOf(r);
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
   const renter = await getRenterInTenant(ctx, r.renterId);
@@ -190,34 +124,13 @@ export async function chargeCard(ctx: Ctx, id: string, input: { amountCents?: nu
     pm = (saved.find((m) => m.isDefault) ?? saved[0])?.id;
     if (!pm) throw new ApiError('invalid_payment_method', 'The renter has no saved card: give paymentMethodId');
   }
-  return await collect(ctx, r, amount, async () => {
-    let intent: PaymentIntent;
-    try {
-      intent = await pay.createPaymentIntent({
-        amount,
-        currency: r.currency,
-        customerId: renter.paymentCustomerId,
-        paymentMethodId: pm,
-        confirm: true,
-        description: `Slip reservation ${r.reservationNumber}`,
-        metadata: meta(r),
-      });
-    } catch (err) {
-      paymentFailure(err);
-    }
-    if (intent.status !== 'succeeded') throw new ApiError('payment_failed', `The payment is ${intent.status}`, { extra: { paymentIntentId: intent.id } });
-    const card = intent.paymentMethodId ? await cardOf(ctx, renter.paymentCustomerId, intent.paymentMethodId) : null;
-    return { method: 'card', amountCents: amount, paymentIntentId: intent.id, card };
+  return await collect(ctx, r, {
+    kind: 'card',
+    amountCents: amount,
+    paymentMethodId: pm,
+    paymentCustomerId: renter.paymentCustomerId,
+    idempotencyKey: input.idempotencyKey,
   });
-}
-
-async function cardOf(ctx: Ctx, paymentCustomerId: string | null, pmId: string) {
-  if (!paymentCustomerId) return null;
-  const list = await payments(ctx.env)
-    .listPaymentMethods(paymentCustomerId)
-    .catch(() => []);
-  const m = list.find((x) => x.id === pmId);
-  return m ? { brand: m.brand, last4: m.last4 } : null;
 }
 
 export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?: number; readerId?: string; paymentIntentId?: string }) {
@@ -242,7 +155,7 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
     if (intent.status !== 'succeeded')
       throw new ApiError('bad_request', `The card-present payment is ${intent.status}, not succeeded`, { extra: { providerStatus: intent.status } });
     const done = intent;
-    return await collect(ctx, r, done.amountReceived, async () => ({ method: 'terminal', amountCents: done.amountReceived, paymentIntentId: done.id }));
+    return await collect(ctx, r, { kind: 'captured', method: 'terminal', intent: done });
   }
   const amount = input.amountCents ?? balanceOf(r);
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
@@ -279,22 +192,84 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
       nextStep: `Process the payment on reader ${input.readerId}, then record it with POST /slip-reservations/${r.id}/terminal-charge {"paymentIntentId": "${intent.id}"}`,
     };
   }
-  return await collect(ctx, r, amount, async () => {
-    let intent: PaymentIntent;
-    try {
-      intent = await pay.createPaymentIntent({
-        amount,
-        currency: r.currency,
-        confirm: false,
-        paymentMethodTypes: ['card_present'],
-        description: `Slip reservation ${r.reservationNumber}`,
-        metadata: { ...meta(r), readerId: input.readerId! },
-      });
-      intent = await pay.confirmPaymentIntent(intent.id, card);
-    } catch (err) {
-      paymentFailure(err);
-    }
-    return { method: 'terminal', amountCents: amount, paymentIntentId: intent.id };
+  return await collect(ctx, r, { kind: 'card', method: 'terminal', readerId: input.readerId, amountCents: amount, paymentMethodId: card! });
+}
+
+const isIntentRecorded = (err: unknown) =>
+  /UNIQUE constraint failed: slip_payments\.payment_intent_id/.test(`${(err as Error)?.message ?? err} ${String((err as { cause?: unknown })?.cause ?? '')}`);
+
+/**
+ * A card payment intent for the renter's own card form (the tenant portal's card elements): the
+ * client confirms it with the provider, then it is recorded with `recordCardIntent`. Nothing is
+ * written here.
+ */
+export async function createCardIntent(ctx: Ctx, id: string, input: { amountCents?: number }) {
+  requirePermission(ctx, 'payments');
+  return await cardIntentOf(ctx, await getReservationRow(ctx, id), input);
+}
+
+/** The card intent of `createCardIntent` without the permission check (the tenant portal checks ownership). */
+export async function cardIntentOf(ctx: Ctx, r: ReservationRow, input: { amountCents?: number }) {
+  if (r.status === 'cancelled' || r.status === 'expired') throw new ApiError('invalid_state', `A ${r.status} reservation takes no payments`);
+  const amount = input.amountCents ?? balanceOf(r);
+  if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
+  if (amount > balanceOf(r))
+    throw new ApiError('bad_request', `The amount is above the balance of ${balanceOf(r)} cents`, {
+      details: [{ field: 'amountCents', message: 'above the balance' }],
+    });
+  const renter = await getRenterInTenant(ctx, r.renterId);
+  const intent = await payments(ctx.env)
+    .createPaymentIntent({
+      amount,
+      currency: r.currency,
+      customerId: renter.paymentCustomerId,
+      confirm: false,
+      paymentMethodTypes: ['card'],
+      description: `Slip reservation ${r.reservationNumber}`,
+      metadata: meta(r),
+    })
+    .catch(paymentFailure);
+  return { paymentIntentId: intent.id, clientSecret: intent.clientSecret, amountCents: amount, currency: r.currency, status: intent.status };
+}
+
+/**
+ * Records a card payment intent made for this reservation (confirmed by the client, or confirmed
+ * here with `paymentMethodId`): once per intent, whoever records it twice gets the same payment.
+ */
+export async function recordCardIntent(ctx: Ctx, id: string, input: { paymentIntentId: string; paymentMethodId?: string }) {
+  requirePermission(ctx, 'payments');
+  return await recordCardIntentOf(ctx, await getReservationRow(ctx, id), input);
+}
+
+/** `recordCardIntent` without the permission check (the tenant portal checks ownership). */
+export async function recordCardIntentOf(ctx: Ctx, r: ReservationRow, input: { paymentIntentId: string; paymentMethodId?: string }) {
+  const pay = payments(ctx.env);
+  const recorded = async () => {
+    const existing = await ctx.db
+      .select()
+      .from(slipPayments)
+      .where(and(eq(slipPayments.customerId, r.customerId), eq(slipPayments.paymentIntentId, input.paymentIntentId)))
+      .get();
+    if (!existing) return null;
+    if (existing.reservationId !== r.id) throw new ApiError('bad_request', 'That payment was recorded on another reservation');
+    return { status: 'succeeded' as const, payment: paymentOut(existing), reservation: await reservationView(ctx, await getReservationRow(ctx, r.id)) };
+  };
+  const already = await recorded();
+  if (already) return already;
+  let intent: PaymentIntent | null = await pay.getPaymentIntent(input.paymentIntentId);
+  if (!intent || intent.metadata?.slipReservationId !== r.id || intent.metadata?.berthCustomerId !== r.customerId) throw notFound('Payment intent');
+  if (input.paymentMethodId && (intent.status === 'requires_payment_method' || intent.status === 'requires_confirmation'))
+    intent = await pay.confirmPaymentIntent(intent.id, input.paymentMethodId).catch(paymentFailure);
+  if (intent.status === 'requires_capture') intent = await pay.capturePaymentIntent(intent.id).catch(paymentFailure);
+  if (intent.status !== 'succeeded')
+    throw new ApiError('payment_failed', `The payment is ${intent.status}, not succeeded`, {
+      extra: { paymentIntentId: intent.id, providerStatus: intent.status, clientSecret: intent.clientSecret },
+    });
+  // Recorded once per intent: a second request recording it at the same time gets the first one's payment.
+  return await collect(ctx, r, { kind: 'captured', method: 'card', intent }, async (commitMoney) => {
+    const again = await recorded();
+    if (again) commitMoney.alreadyRecorded();
+    return again;
   });
 }
 
@@ -323,71 +298,87 @@ export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: s
     .run();
   if (!Number((claim as { meta?: { changes?: number } }).meta?.changes ?? 0))
     throw reservationErrors.fail('refund_exceeds_paid', 'The payment was refunded meanwhile; nothing more can be refunded');
-  let providerRefundId: string | null = null;
-  if (p.paymentIntentId && (p.method === 'card' || p.method === 'terminal')) {
-    try {
-      providerRefundId = (await payments(ctx.env).refund(p.paymentIntentId, amount, input.reason)).id;
-    } catch (err) {
-      await ctx.db
-        .update(slipPayments)
-        .set({ refundedCents: sql`${slipPayments.refundedCents} - ${amount}` })
-        .where(eq(slipPayments.id, p.id));
-      paymentFailure(err);
-    }
-  }
-  const refund: PaymentRow = {
-    ...p,
-    id: newId('spay'),
-    kind: 'refund',
-    amountCents: amount,
-    refundedCents: 0,
-    providerRefundId,
+  const provider = !!p.paymentIntentId && (p.method === 'card' || p.method === 'terminal');
+  const unclaim = () =>
+    ctx.db
+      .update(slipPayments)
+      .set({ refundedCents: sql`${slipPayments.refundedCents} - ${amount}` })
+      .where(eq(slipPayments.id, p.id))
+      .run();
+  const data = {
+    reservationId: r.id,
+    reservationNumber: r.reservationNumber,
+    locationId: r.locationId,
+    renterId: r.renterId,
     paymentId: p.id,
-    note: input.reason ?? null,
-    recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
-    paymentIntentId: null,
-    createdAt: new Date().toISOString(),
+    reason: input.reason ?? null,
   };
-  await commit(
-    ctx,
-    [
-      ctx.db.insert(slipPayments).values(refund),
-      ctx.db
-        .update(slipReservations)
-        .set({ amountRefundedCents: sql`${slipReservations.amountRefundedCents} + ${amount}` })
-        .where(and(eq(slipReservations.id, r.id), eq(slipReservations.customerId, r.customerId))),
-      ...refundLedger(ctx, r, amount, providerRefundId ?? p.paymentIntentId ?? p.reference),
-    ],
-    {
-      audit: {
-        action: 'slip_reservation.refund',
-        targetType: 'slip_reservation',
-        targetId: r.id,
-        details: { paymentId: p.id, amountCents: amount, providerRefundId },
-      },
-      events: [
-        {
-          type: 'payment.refunded',
-          customerId: r.customerId,
-          data: {
+  let refund: PaymentRow;
+  try {
+    // Through the payments service: the provider refund (for card payments) and `payment.refunded` in the refund's batch.
+    refund = await refundMoney(
+      ctx,
+      provider
+        ? {
+            mode: 'provider',
+            customerId: r.customerId,
             kind: 'slip_refund',
-            reservationId: r.id,
-            reservationNumber: r.reservationNumber,
-            locationId: r.locationId,
-            renterId: r.renterId,
-            paymentId: p.id,
-            refundId: refund.id,
-            providerRefundId,
-            paymentIntentId: p.paymentIntentId,
-            amount: toDollars(amount),
-            amountCents: amount,
+            data,
+            paymentIntentId: p.paymentIntentId!,
+            amount,
             currency: r.currency,
-            reason: input.reason ?? null,
+            reason: input.reason,
+          }
+        : {
+            mode: 'offline',
+            customerId: r.customerId,
+            kind: 'slip_refund',
+            data: { ...data, method: p.method },
+            method: 'other',
+            amount,
+            currency: r.currency,
           },
-        },
-      ],
-    },
-  );
+      async (done, commitMoney) => {
+        const row: PaymentRow = {
+          ...p,
+          id: newId('spay'),
+          kind: 'refund',
+          amountCents: amount,
+          refundedCents: 0,
+          providerRefundId: done.refundId,
+          paymentId: p.id,
+          note: input.reason ?? null,
+          recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
+          paymentIntentId: null,
+          createdAt: new Date().toISOString(),
+        };
+        await commitMoney(
+          [
+            ctx.db.insert(slipPayments).values(row),
+            ctx.db
+              .update(slipReservations)
+              .set({ amountRefundedCents: sql`${slipReservations.amountRefundedCents} + ${amount}` })
+              .where(and(eq(slipReservations.id, r.id), eq(slipReservations.customerId, r.customerId))),
+            ...refundLedger(ctx, r, amount, done.refundId ?? p.paymentIntentId ?? p.reference),
+          ],
+          {
+            audit: {
+              action: 'slip_reservation.refund',
+              targetType: 'slip_reservation',
+              targetId: r.id,
+              details: { paymentId: p.id, refundId: row.id, amountCents: amount, providerRefundId: done.refundId },
+            },
+          },
+        );
+        return row;
+      },
+    );
+  } catch (err) {
+    // Nothing went back at the provider (it refused): the claimed amount is free again. A refund made
+    // at the provider whose write failed keeps its claim (the money is gone; the service reported it).
+    if (!provider || err instanceof PaymentError) await unclaim();
+    paymentFailure(err);
+  }
   return {
     refund: paymentOut(refund),
     payment: paymentOut({ ...p, refundedCents: p.refundedCents + amount }),

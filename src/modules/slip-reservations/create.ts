@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { commit, type DomainEvent } from '../../lib/commit';
+import { commit, type AuditEntry, type DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import type { Stmt } from '../../db/client';
@@ -11,6 +11,7 @@ import { getSlipRow, slipOccupancyStmt } from '../slips/service';
 import type * as s from './schemas';
 import { isReservationRace, raceError, reservationChange } from './changes';
 import { chargeDelta } from './ledger';
+import { takeSlipPayment, type SlipCharge, type SlipPaymentWrite } from './payments';
 import { isSlipConflict, releaseSlip, reserveSlip, slipBackstopConflict, type SlipLockEntry } from './lock';
 import { depositFor } from './pricing';
 import { getReservationRow, reservationView } from './queries';
@@ -93,8 +94,36 @@ async function renterFor(
   };
 }
 
-export async function createReservation(ctx: Ctx, input: z.output<typeof s.CreateBody>) {
+/**
+ * What other marina modules add to a reservation they create (waitlist offers, public bookings):
+ * where it came from, a hold instead of pending/confirmed, a payment taken through the payments
+ * service inside the unit's lock before the write (refunded by the service if the write fails), and
+ * their own statements and events in the same batch.
+ */
+export interface CreateOptions {
+  /** `staff` (default), `waitlist`, `public`, `portal`. */
+  source?: string;
+  /** Create the reservation `awaiting_payment` holding the unit until this instant (epoch ms). */
+  holdExpiresAt?: number;
+  /**
+   * A payment taken after the nights are reserved and before the write (null: nothing to take), with
+   * the reservation's priced row. Without `input.status` the reservation is written `confirmed` with it.
+   */
+  payment?: (row: ReservationRow) => SlipCharge | null;
+  /** Statements and events of the caller, committed in the reservation's batch. */
+  extra?: (row: ReservationRow) => { stmts: Stmt[]; events?: DomainEvent[] };
+}
+
+export async function createReservation(ctx: Ctx, input: z.output<typeof s.CreateBody>, opts: CreateOptions = {}) {
   requirePermission(ctx, 'marina');
+  return await writeNewReservation(ctx, input, opts);
+}
+
+/**
+ * Creates a reservation without a staff permission check: for callers that decided who may book
+ * (the public slip pages and the tenant portal act for the operator of the unit).
+ */
+export async function writeNewReservation(ctx: Ctx, input: z.output<typeof s.CreateBody>, opts: CreateOptions = {}) {
   checkDates(input.arrivalDate, input.departureDate);
   const slip = await getSlipRow(ctx, input.slipId);
   requireOpen(slip);
@@ -102,7 +131,8 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
   const boat = boatOf(input.boat);
   const fit = requireFit(slip, boat, settings, input.overrideFit);
   const price = quote(slip, settings, { rateType: input.rateType, arrivalDate: input.arrivalDate, departureDate: input.departureDate, boat }, input);
-  const status = input.status ?? (settings.approvalRequired ? 'pending' : 'confirmed');
+  const status: ReservationRow['status'] =
+    opts.holdExpiresAt != null ? 'awaiting_payment' : (input.status ?? (opts.payment || !settings.approvalRequired ? 'confirmed' : 'pending'));
   const id = newId('srv');
   for (let attempt = 0; ; attempt++) {
     const renter = await renterFor(ctx, input);
@@ -127,7 +157,7 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
       amountRefundedCents: 0,
       postedCharges: {},
       recognizedThrough: null,
-      holdExpiresAt: null,
+      holdExpiresAt: opts.holdExpiresAt ?? null,
       billSentAt: null,
       confirmedAt: status === 'confirmed' ? now : null,
       checkedInAt: null,
@@ -139,7 +169,7 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
       contractId: null,
       contractSignedAt: null,
       notes: input.notes ?? null,
-      source: 'staff',
+      source: opts.source ?? 'staff',
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -147,34 +177,53 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
     const ledger = chargeDelta(ctx, row);
     row = { ...row, postedCharges: ledger.posted };
     try {
+      const created = row;
       return await underSlipLock(ctx, { slipId: slip.id, reservationId: id, arrivalDate: row.arrivalDate, departureDate: row.departureDate }, async () => {
-        await commit(
-          ctx,
-          [
-            ...renter.stmts,
-            ctx.db.insert(slipReservations).values(row),
-            ctx.db.insert(slipReservationChanges).values({
-              id: `${id}_v1`,
-              customerId: row.customerId,
-              reservationId: id,
-              version: 1,
-              action: 'create',
-              details: { status, overrideFit: fit.length ? fit : undefined },
-              actorId: ctx.principal.userId ?? ctx.principal.credentialId,
-            }),
-            ...ledger.stmts,
-          ],
-          {
-            audit: {
-              action: 'slip_reservation.create',
-              targetType: 'slip_reservation',
-              targetId: id,
-              details: { slipId: slip.id, number: row.reservationNumber, totalCents: row.totalCents, ...(fit.length ? { fitOverridden: fit } : {}) },
+        const charge = opts.payment?.(created) ?? null;
+        const write = async (
+          paid: SlipPaymentWrite | null,
+          commitMoney: (st: Stmt[], meta: { audit?: AuditEntry; events?: DomainEvent[] }) => Promise<unknown>,
+        ) => {
+          const extra = opts.extra?.(created);
+          await commitMoney(
+            [
+              ...renter.stmts,
+              ctx.db.insert(slipReservations).values(created),
+              ctx.db.insert(slipReservationChanges).values({
+                id: `${id}_v1`,
+                customerId: created.customerId,
+                reservationId: id,
+                version: 1,
+                action: 'create',
+                details: { status, source: created.source, overrideFit: fit.length ? fit : undefined },
+                actorId: ctx.principal.userId ?? ctx.principal.credentialId,
+              }),
+              ...ledger.stmts,
+              ...(paid?.stmts ?? []),
+              ...(extra?.stmts ?? []),
+            ],
+            {
+              audit: {
+                action: 'slip_reservation.create',
+                targetType: 'slip_reservation',
+                targetId: id,
+                details: {
+                  slipId: slip.id,
+                  number: created.reservationNumber,
+                  totalCents: created.totalCents,
+                  source: created.source,
+                  ...(paid ? { paymentId: paid.payment.id, paidCents: paid.payment.amountCents } : {}),
+                  ...(fit.length ? { fitOverridden: fit } : {}),
+                },
+              },
+              events: [...renter.events, reservationEvent('booking.created', created), ...(extra?.events ?? [])],
             },
-            events: [...renter.events, reservationEvent('booking.created', row)],
-          },
-        );
-        return reservationView(ctx, row);
+          );
+          return reservationView(ctx, paid ? { ...created, amountPaidCents: paid.payment.amountCents } : created);
+        };
+        if (!charge) return await write(null, (st, meta) => commit(ctx, st, meta));
+        // The payments service takes the money and commits `payment.completed` in this batch; it refunds a charge whose write fails.
+        return await takeSlipPayment(ctx, created, charge, (paid, commitMoney) => write(paid, commitMoney));
       });
     } catch (err) {
       // A first-time renter created by a racing request, or a reservation number drawn twice: retry once.
@@ -236,6 +285,50 @@ export async function updateReservation(ctx: Ctx, id: string, input: z.output<ty
   if (datesChanged && isBlocking(r, Date.now())) return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate, departureDate }, write);
   try {
     return await write();
+  } catch (err) {
+    if (isReservationRace(err)) throw raceError();
+    throw err;
+  }
+}
+
+/**
+ * The renter corrects their boat in the tenant portal (the caller checked ownership): descriptive
+ * fields freely; dimensions only when the boat still fits the unit (no override), and a new length
+ * re-prices the stay with the reservation's own rate, fees, tax and discount.
+ */
+export async function changeBoat(ctx: Ctx, r: ReservationRow, boatPatch: Partial<ReservationRow['boat']>) {
+  if (!['pending', 'awaiting_payment', 'confirmed', 'checked_in'].includes(r.status))
+    throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation cannot be changed`);
+  const fields = Object.keys(boatPatch).filter((k) => (boatPatch as Record<string, unknown>)[k] !== undefined);
+  if (!fields.length) throw new ApiError('no_changes', 'Give at least one vessel field to change');
+  const boat = boatOf({ ...r.boat, ...boatPatch } as typeof r.boat);
+  const slip = await getSlipRow(ctx, r.slipId);
+  const settings = await settingsOf(ctx, r.locationId);
+  const dims = ['loaFt', 'beamFt', 'draftFt', 'airDraftFt'].some((k) => fields.includes(k));
+  if (dims) requireFit(slip, boat, settings, false);
+  const patch: Partial<ReservationRow> = { boat };
+  if (boat.loaFt !== r.boat.loaFt) {
+    const price = quote(
+      slip,
+      settings,
+      { rateType: r.rateType, arrivalDate: r.arrivalDate, departureDate: r.departureDate, boat },
+      {
+        ratePerFootCents: r.pricing.ratePerFootCents,
+        fees: r.pricing.fees,
+        utilities: r.pricing.utilities,
+        taxRatePercent: r.pricing.taxRatePercent,
+        discountCents: r.pricing.discountCents,
+      },
+    );
+    Object.assign(patch, totalsOf(price), { depositCents: depositFor(settings.deposit, price) });
+  }
+  try {
+    const { row, stmts } = changeWithLedger(ctx, r, patch, 'vessel_update', { fields, by: 'renter' });
+    await commit(ctx, stmts, {
+      audit: { action: 'slip_reservation.vessel_update', targetType: 'slip_reservation', targetId: r.id, details: { fields, totalCents: row.totalCents } },
+      events: [reservationEvent('booking.updated', row, { fields: fields.map((f) => `boat.${f}`) })],
+    });
+    return reservationView(ctx, row);
   } catch (err) {
     if (isReservationRace(err)) throw raceError();
     throw err;

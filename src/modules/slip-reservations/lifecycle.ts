@@ -1,6 +1,6 @@
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq, lte, ne } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { requirePermission, systemCtx } from '../../lib/context';
+import { requirePermission, systemCtx, type Hooks } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { localDate } from '../../lib/time';
@@ -18,6 +18,7 @@ import { isDeferred, recognitionLedger } from './ledger';
 import { depositFor, monthSegments } from './pricing';
 import { getReservationRow, reservationView } from './queries';
 import { quote, rateOf, settingsOf, totalsOf } from './quote';
+import type { ChargeLine } from '../marina-settings/service';
 import { isBlocking } from './types';
 import { balanceOf, netPaid, type ReservationRow } from './views';
 
@@ -50,6 +51,43 @@ function renterMail(ctx: Ctx, r: ReservationRow, subject: string, body: string, 
   }).stmt;
 }
 
+/**
+ * The confirmation of a reservation as statements (the change with its ledger entries and the
+ * renter's e-mail) and its event, for callers that confirm inside their own batch (a waitlist
+ * offer accepted). The caller holds the unit (a running hold or the unit's lock).
+ */
+export function confirmationChange(ctx: Ctx, r: ReservationRow, action: string, details: Record<string, unknown> = {}) {
+  const { row, stmts } = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: new Date().toISOString(), holdExpiresAt: null }, action, {
+    from: r.status,
+    ...details,
+  });
+  const mail = renterMail(
+    ctx,
+    row,
+    `Reservation ${row.reservationNumber} confirmed`,
+    `Your ${row.rateType} reservation ${row.reservationNumber} for ${row.boat.vesselName} from ${row.arrivalDate} to ${row.departureDate} is confirmed. Total ${dollars(row.totalCents)}, balance ${dollars(balanceOf(row))}.`,
+    'slip_reservation.confirmed',
+  );
+  return { row, stmts: [...stmts, mail], events: [reservationEvent('booking.status_changed', row, { previousStatus: r.status })] };
+}
+
+/**
+ * Ends a hold that never became a stay (a waitlist offer declined, withdrawn or not answered), as
+ * statements for the caller's batch: `cancelled` for an answer, `expired` for a lapse. No e-mail:
+ * the caller tells the renter in its own words.
+ */
+export function holdReleaseChange(ctx: Ctx, r: ReservationRow, outcome: 'cancelled' | 'expired', reason: string) {
+  const now = new Date().toISOString();
+  const patch: Partial<ReservationRow> =
+    outcome === 'expired' ? { status: 'expired', expiredAt: now } : { status: 'cancelled', cancelledAt: now, cancellationReason: reason, holdExpiresAt: null };
+  const { row, stmts } = changeWithLedger(ctx, r, patch, outcome === 'expired' ? 'hold_expired' : 'hold_released', { from: r.status, reason });
+  const event =
+    outcome === 'expired'
+      ? reservationEvent('booking.status_changed', row, { previousStatus: r.status })
+      : reservationEvent('booking.cancelled', row, { previousStatus: r.status, reason });
+  return { row, stmts, events: [event] };
+}
+
 export async function confirmReservation(ctx: Ctx, id: string, input: { note?: string }) {
   requirePermission(ctx, 'marina');
   const r = await getReservationRow(ctx, id);
@@ -57,23 +95,38 @@ export async function confirmReservation(ctx: Ctx, id: string, input: { note?: s
   if (!['pending', 'awaiting_payment', 'expired'].includes(r.status))
     throw new ApiError('not_pending', `A ${r.status.replace('_', ' ')} reservation cannot be confirmed`);
   return await relocking(ctx, r, async () => {
-    const { row, stmts } = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: new Date().toISOString(), holdExpiresAt: null }, 'confirm', {
-      from: r.status,
-      note: input.note ?? null,
-    });
-    const mail = renterMail(
-      ctx,
-      row,
-      `Reservation ${row.reservationNumber} confirmed`,
-      `Your ${row.rateType} reservation ${row.reservationNumber} for ${row.boat.vesselName} from ${row.arrivalDate} to ${row.departureDate} is confirmed. Total ${dollars(row.totalCents)}, balance ${dollars(balanceOf(row))}.`,
-      'slip_reservation.confirmed',
-    );
-    await save(ctx, [...stmts, mail], {
+    const { row, stmts, events } = confirmationChange(ctx, r, 'confirm', { note: input.note ?? null });
+    await save(ctx, stmts, {
       audit: { action: 'slip_reservation.confirm', targetType: 'slip_reservation', targetId: r.id, details: { from: r.status } },
-      events: [reservationEvent('booking.status_changed', row, { previousStatus: r.status })],
+      events,
     });
     return reservationView(ctx, row);
   });
+}
+
+/**
+ * Adds charge lines (haul services, metered utilities) to a reservation, re-priced with its own
+ * rate, fees, tax and discount, as statements for the caller's batch (the reservation's
+ * compare-and-swap and the ledger entries of the difference).
+ */
+export async function chargeLinesChange(
+  ctx: Ctx,
+  r: ReservationRow,
+  add: { fees?: ChargeLine[]; utilities?: ChargeLine[] },
+  action: string,
+  details: Record<string, unknown> = {},
+) {
+  const slip = await getSlipRow(ctx, r.slipId);
+  const settings = await settingsOf(ctx, r.locationId);
+  const price = quote(slip, settings, r, {
+    ratePerFootCents: r.pricing.ratePerFootCents,
+    fees: [...r.pricing.fees, ...(add.fees ?? [])],
+    utilities: [...r.pricing.utilities, ...(add.utilities ?? [])],
+    taxRatePercent: r.pricing.taxRatePercent,
+    discountCents: r.pricing.discountCents,
+  });
+  const { row, stmts } = changeWithLedger(ctx, r, totalsOf(price), action, { previousTotalCents: r.totalCents, totalCents: price.totalCents, ...details });
+  return { row, stmts, events: [reservationEvent('booking.updated', row, { charges: action, previousTotalCents: r.totalCents })] };
 }
 
 export async function sendBill(ctx: Ctx, id: string, input: { holdHours?: number; message?: string; channel: 'email' | 'sms' }) {
@@ -163,6 +216,7 @@ export async function checkOut(ctx: Ctx, id: string) {
     audit: { action: 'slip_reservation.check_out', targetType: 'slip_reservation', targetId: r.id, details: { balanceCents: balanceOf(r) } },
     events: [reservationEvent('booking.checked_out', row, { balanceCents: balanceOf(row) })],
   });
+  await ctx.hooks.emit(ctx, 'slip_reservation.ended', { customerId: r.customerId, reservationId: r.id, locationId: r.locationId, status: 'checked_out' });
   return reservationView(ctx, row);
 }
 
@@ -193,6 +247,7 @@ export async function cancelReservation(ctx: Ctx, id: string, input: { reason?: 
     audit: { action: 'slip_reservation.cancel', targetType: 'slip_reservation', targetId: r.id, details: { from: r.status, reason: input.reason ?? null } },
     events: [reservationEvent('booking.cancelled', row, { previousStatus: r.status })],
   });
+  await ctx.hooks.emit(ctx, 'slip_reservation.ended', { customerId: r.customerId, reservationId: r.id, locationId: r.locationId, status: 'cancelled' });
   return reservationView(ctx, row);
 }
 
@@ -322,18 +377,22 @@ export async function recognizeRevenue(ctx: Ctx, id: string, input: { throughMon
   return summary(row, due);
 }
 
-/** Cron: bill holds past their expiry become `expired` (the unit was already free from that instant) and the renter is told. */
-export async function expireBillHolds(env: Env, now = new Date()) {
+/**
+ * Cron: bill holds past their expiry become `expired` (the unit was already free from that instant)
+ * and the renter is told. Holds of waitlist offers are left to the waitlist's own sweep (it answers
+ * the offer and tells the renter about the offer, not a bill).
+ */
+export async function expireBillHolds(env: Env, now = new Date(), hooks?: Hooks) {
   const db = getDb(env.DB);
   const rows = await db
     .select()
     .from(slipReservations)
-    .where(and(eq(slipReservations.status, 'awaiting_payment'), lte(slipReservations.holdExpiresAt, now.getTime())))
+    .where(and(eq(slipReservations.status, 'awaiting_payment'), lte(slipReservations.holdExpiresAt, now.getTime()), ne(slipReservations.source, 'waitlist')))
     .limit(200)
     .all();
   let expired = 0;
   for (const r of rows) {
-    const ctx = systemCtx(env, { customerId: r.customerId });
+    const ctx = systemCtx(env, { customerId: r.customerId, hooks });
     const { row, stmts } = reservationChange(ctx, r, { status: 'expired', expiredAt: now.toISOString() }, 'hold_expired', {
       holdExpiresAt: r.holdExpiresAt,
     });
@@ -350,6 +409,7 @@ export async function expireBillHolds(env: Env, now = new Date()) {
         events: [reservationEvent('booking.status_changed', row, { previousStatus: 'awaiting_payment' })],
       });
       expired++;
+      await ctx.hooks.emit(ctx, 'slip_reservation.ended', { customerId: r.customerId, reservationId: r.id, locationId: r.locationId, status: 'expired' });
     } catch (err) {
       // Paid or changed meanwhile (version race): nothing to expire.
       if (!isReservationRace(err)) ctx.log.error('bill hold expiry failed', { reservationId: r.id, error: String(err) });

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -52,6 +52,47 @@ export async function sendMessage(ctx: Ctx, id: string, input: { body: string; s
 export async function listMessages(ctx: Ctx, id: string, q: { limit: number; offset: number }) {
   const r = await getReservationRow(ctx, id);
   const where = and(eq(slipReservationMessages.customerId, r.customerId), eq(slipReservationMessages.reservationId, r.id));
+  const [rows, count] = await Promise.all([
+    ctx.db.select().from(slipReservationMessages).where(where).orderBy(desc(slipReservationMessages.createdAt)).limit(q.limit).offset(q.offset).all(),
+    ctx.db
+      .select({ n: sql<number>`count(*)` })
+      .from(slipReservationMessages)
+      .where(where)
+      .get(),
+  ]);
+  return { data: rows.map(messageOut), total: Number(count?.n ?? 0), limit: q.limit, offset: q.offset };
+}
+
+/** A message the renter wrote in the tenant portal (inbound; the caller checked the renter owns the reservation). */
+export async function recordRenterMessage(ctx: Ctx, id: string, input: { body: string; subject?: string }) {
+  const r = await getReservationRow(ctx, id);
+  const row: MessageRow = {
+    id: newId('smsg'),
+    customerId: r.customerId,
+    reservationId: r.id,
+    direction: 'inbound',
+    channel: 'portal',
+    subject: input.subject ?? null,
+    body: input.body,
+    sentTo: null,
+    senderId: `renter:${r.renterId}`,
+    outboxMessageId: null,
+    createdAt: new Date().toISOString(),
+  };
+  await commit(ctx, [ctx.db.insert(slipReservationMessages).values(row)], {
+    audit: { action: 'slip_reservation.renter_message', targetType: 'slip_reservation', targetId: r.id, details: { messageId: row.id } },
+  });
+  return messageOut(row);
+}
+
+/** The thread the renter sees: every message except internal staff notes, newest first. */
+export async function renterThread(ctx: Ctx, id: string, q: { limit: number; offset: number }) {
+  const r = await getReservationRow(ctx, id);
+  const where = and(
+    eq(slipReservationMessages.customerId, r.customerId),
+    eq(slipReservationMessages.reservationId, r.id),
+    ne(slipReservationMessages.direction, 'internal'),
+  );
   const [rows, count] = await Promise.all([
     ctx.db.select().from(slipReservationMessages).where(where).orderBy(desc(slipReservationMessages.createdAt)).limit(q.limit).offset(q.offset).all(),
     ctx.db

@@ -8,7 +8,7 @@ export default defineModule({
   router,
   errors: reservationErrors.table,
   // Bill holds that ran out become `expired` (the unit is free from the hold's expiry instant already).
-  jobs: [{ name: 'slip-reservations.expire_bill_holds', cron: '*/5 * * * *', run: (ctx, now) => expireBillHolds(ctx.env, now) }],
+  jobs: [{ name: 'slip-reservations.expire_bill_holds', cron: '*/5 * * * *', run: (ctx, now) => expireBillHolds(ctx.env, now, ctx.hooks) }],
   tags: [
     {
       name: 'Slip reservations',

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lte, or, sql, type SQL } from 'dr
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { notFound } from '../../lib/errors';
+import type { SlipReservationDetail } from '../../lib/hooks';
 import { localDate, addDays } from '../../lib/time';
 import { slipPayments, slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
 import { getLocationInTenant } from '../locations/service';
@@ -53,7 +54,16 @@ export async function getReservation(ctx: Ctx, id: string) {
       .limit(50)
       .all(),
   ]);
-  return { ...(await reservationView(ctx, row)), payments: payments.map(paymentOut), messages: messages.map(messageOut) };
+  // Documents and guest passes belong to the modules above this one; they add theirs through the hook.
+  const detail: SlipReservationDetail = { customerId: row.customerId, reservationId: row.id, locationId: row.locationId, documents: [], guestPasses: [] };
+  await ctx.hooks.emit(ctx, 'slip_reservation.detail', detail);
+  return {
+    ...(await reservationView(ctx, row)),
+    payments: payments.map(paymentOut),
+    messages: messages.map(messageOut),
+    documents: detail.documents,
+    guestPasses: detail.guestPasses,
+  };
 }
 
 export async function getByNumber(ctx: Ctx, reservationNumber: string) {

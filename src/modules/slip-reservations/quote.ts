@@ -4,7 +4,7 @@ import type { SlipBoat, SlipChargeLine } from '../../db/schema/slip-reservations
 import { getSlipSettings, type RateType, type SlipSettings } from '../marina-settings/service';
 import { CLOSED_SLIP_STATUSES, fitUnit, type FitRefusal, type SlipRow } from '../slips/service';
 import { reservationErrors } from './errors';
-import { nightsBetween, priceReservation, type PriceResult } from './pricing';
+import { depositFor, nightsBetween, priceReservation, type PriceResult } from './pricing';
 
 const RATE_KEY: Record<RateType, 'nightlyPerFootCents' | 'monthlyPerFootCents' | 'seasonalPerFootCents' | 'annualPerFootCents'> = {
   nightly: 'nightlyPerFootCents',
@@ -97,3 +97,24 @@ export const totalsOf = (p: PriceResult) => ({
   taxCents: p.taxCents,
   totalCents: p.totalCents,
 });
+
+/**
+ * The price of a stay on a unit for a boat with the location's current rates, fees, utilities, tax
+ * and deposit policy, and the fit of the boat (for price calculators such as the public slip pages).
+ */
+export async function quoteStay(
+  ctx: Ctx,
+  input: { slip: SlipRow; rateType: RateType; arrivalDate: string; departureDate: string; boat: Partial<SlipBoat> & { loaFt: number } },
+) {
+  checkDates(input.arrivalDate, input.departureDate);
+  const settings = await settingsOf(ctx, input.slip.locationId);
+  const boat = boatOf({ vesselName: input.boat.vesselName ?? 'Vessel', ...input.boat });
+  const price = quote(input.slip, settings, { rateType: input.rateType, arrivalDate: input.arrivalDate, departureDate: input.departureDate, boat }, {});
+  return {
+    nights: price.nights,
+    ...totalsOf(price),
+    depositCents: depositFor(settings.deposit, price),
+    fit: fitUnit(input.slip, boat, settings.clearances),
+    settings,
+  };
+}

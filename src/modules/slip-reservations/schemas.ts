@@ -114,7 +114,7 @@ export const Message = z
     id: z.string(),
     reservationId: z.string(),
     direction: z.enum(['outbound', 'inbound', 'internal']),
-    channel: z.enum(['email', 'sms', 'note']),
+    channel: z.enum(['email', 'sms', 'note', 'portal']).openapi({ description: '`portal`: written by the renter in the tenant portal.' }),
     subject: z.string().nullable(),
     body: z.string(),
     sentTo: z.string().nullable(),
@@ -171,7 +171,37 @@ export const Reservation = z
   })
   .openapi('SlipReservation');
 
-export const ReservationDetail = Reservation.extend({ payments: z.array(Payment), messages: z.array(Message) }).openapi('SlipReservationDetail');
+export const ReservationDocument = z
+  .object({
+    id: z.string(),
+    type: z.string().openapi({ description: 'A required document type of the location (insurance, registration, ...) or another type.' }),
+    status: z.string().openapi({ description: 'pending_upload, submitted, approved or rejected.' }),
+    fileName: z.string().nullable(),
+    contentType: z.string().nullable(),
+    sizeBytes: z.number().int().nullable(),
+    expiresOn: z.string().nullable(),
+    uploadedVia: z.string(),
+    createdAt: z.string(),
+  })
+  .openapi('SlipReservationDocumentSummary');
+export const ReservationGuestPass = z
+  .object({
+    id: z.string(),
+    guestName: z.string(),
+    accessCode: z.string(),
+    status: z.string().openapi({ description: 'active, expired or revoked (at the time of the answer).' }),
+    validFrom: z.string(),
+    validUntil: z.string(),
+    checkInCount: z.number().int(),
+  })
+  .openapi('SlipReservationGuestPassSummary');
+
+export const ReservationDetail = Reservation.extend({
+  payments: z.array(Payment),
+  messages: z.array(Message),
+  documents: z.array(ReservationDocument).openapi({ description: 'Documents submitted for the reservation (GET /slip-documents for the review).' }),
+  guestPasses: z.array(ReservationGuestPass).openapi({ description: 'Guest passes of the reservation (GET /slips/guest-access for the details).' }),
+}).openapi('SlipReservationDetail');
 export const ReservationList = z
   .object({ data: z.array(Reservation), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
   .openapi('SlipReservationList');

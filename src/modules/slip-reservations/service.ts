@@ -2,10 +2,22 @@
 // the lock helper), lifecycle.ts (confirm, bill with hold, check-in/out, cancel, delete, contract
 // state, re-pricing, revenue recognition, hold expiry), charging.ts (payments and refunds),
 // messages.ts, availability.ts (fit and free units), queries.ts (reads), pricing.ts, ledger.ts.
-export { createReservation, updateReservation, transferReservation, underSlipLock, reservationEvent } from './create';
+export {
+  changeBoat,
+  createReservation,
+  updateReservation,
+  transferReservation,
+  underSlipLock,
+  reservationEvent,
+  writeNewReservation,
+  type CreateOptions,
+} from './create';
 export {
   cancelReservation,
+  chargeLinesChange,
   checkIn,
+  confirmationChange,
+  holdReleaseChange,
   checkOut,
   confirmReservation,
   contractStateStmts,
@@ -16,8 +28,20 @@ export {
   recognizeRevenue,
   sendBill,
 } from './lifecycle';
-export { chargeCard, paymentHistory, recordPayment, refundPayment, terminalCharge } from './charging';
-export { listMessages, sendMessage } from './messages';
+export {
+  cardIntentOf,
+  chargeCard,
+  chargeCardOf,
+  createCardIntent,
+  paymentHistory,
+  recordCardIntent,
+  recordCardIntentOf,
+  recordPayment,
+  refundPayment,
+  terminalCharge,
+} from './charging';
+export { type SlipCharge } from './payments';
+export { listMessages, recordRenterMessage, renterThread, sendMessage } from './messages';
 export { checkAvailability, slipAvailability } from './availability';
 export {
   countWithoutContract,
@@ -32,7 +56,16 @@ export {
   reservationView,
   viewsOf,
 } from './queries';
-export { priceReservation, monthSegments, depositFor } from './pricing';
+export { priceReservation, monthSegments, depositFor, nightsBetween } from './pricing';
+export { quoteStay, rateOf as unitRateOf } from './quote';
 export { reservationOut, balanceOf, type ReservationRow } from './views';
-export { Reservation as ReservationSchema } from './schemas';
+export {
+  Reservation as ReservationSchema,
+  Payment as PaymentSchema,
+  Message as MessageSchema,
+  Boat as BoatSchema,
+  BoatIn as BoatInputSchema,
+  RenterIn as RenterInputSchema,
+} from './schemas';
+export { messageOut, paymentOut } from './views';
 export { RESERVATION_STATUSES, isBlocking, type ReservationStatus } from './types';

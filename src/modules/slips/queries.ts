@@ -21,6 +21,14 @@ export async function getSlipRow(ctx: Ctx, id: string): Promise<SlipRow> {
   return row;
 }
 
+/**
+ * A unit by id whatever its operator, or null: for the public slip pages, which learn the operator
+ * from the unit (every later read is tenant-scoped again).
+ */
+export async function slipRowAnyOperator(ctx: Ctx, id: string): Promise<SlipRow | null> {
+  return (await ctx.db.select().from(slips).where(eq(slips.id, id)).get()) ?? null;
+}
+
 export async function getSlip(ctx: Ctx, id: string) {
   return slipOut(await getSlipRow(ctx, id));
 }

@@ -7,6 +7,7 @@ export {
   searchSlips,
   sectionCounts,
   listSections,
+  slipRowAnyOperator,
   slipRowsByIds,
   slipRowsOfLocation,
   slipRowsOnMap,

@@ -19,7 +19,11 @@ mount(router, r.passADownload, async (c, { params }) => {
 mount(router, r.passB, async (c, { params }) => c.json(await svc.walletSaveLink(ctxOf(c), params.rentalId, origin(c))));
 mount(router, r.calendar, async (c, { params }) => {
   const f = await svc.calendarFile(ctxOf(c), params.rentalId, origin(c));
-  return c.body(f.text, 200, { 'Content-Type': 'text/calendar; charset=utf-8', 'Content-Disposition': `attachment; filename="${f.fileName}"`, 'Cache-Control': 'no-store' });
+  return c.body(f.text, 200, {
+    'Content-Type': 'text/calendar; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${f.fileName}"`,
+    'Cache-Control': 'no-store',
+  });
 });
 mount(router, r.scan, async (c, { body }) => c.json(await svc.scanCheckIn(ctxOf(c), body)));
 

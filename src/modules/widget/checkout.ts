@@ -14,8 +14,8 @@ import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
 import type { z } from '@hono/zod-openapi';
 import { createBooking, previewBooking } from '../bookings/service';
-import type { BookBody } from '../bookings/types';
 import { publicItem } from '../availability/service';
+import type { BookBody } from '../bookings/types';
 import { signatureInfo } from '../waivers/service';
 import { checkoutSessionStmt } from '../renter-self-service/service';
 import { findBookingGiftCard } from '../promo-codes/service';
@@ -52,9 +52,12 @@ export function asWidget(ctx: Ctx, customerId: string): Ctx {
   return { ...ctx, principal };
 }
 
-/** The public item of the named operator (404 for a private, deleted or foreign item). */
-async function sellable(ctx: Ctx, o: Order, locationId?: string) {
-  const anon: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: null } };
+/**
+ * The public item of the named operator (404 for a private, deleted or foreign item), for the quote.
+ * The checkout leaves the check to createBooking (`publicOnly`), in the sale's first round trip.
+ */
+async function sellable(wctx: Ctx, o: Order, locationId?: string) {
+  const anon: Ctx = { ...wctx, principal: { ...wctx.principal, customerId: null } };
   const item = await publicItem(anon, o.inventoryId, locationId);
   if (item.row.customerId !== o.customerId) throw notFound('Inventory item');
   return item;
@@ -64,11 +67,12 @@ async function sellable(ctx: Ctx, o: Order, locationId?: string) {
  * The codes of an order: `promoCode` may name a promo code or a gift card (the widget has one "promo or
  * gift code" field); a gift card pays, a promo code discounts. `giftCardCode` names a gift card.
  */
-async function codesOf(ctx: Ctx, o: Order, locationId: string): Promise<{ promoCode?: string; giftCard?: { code: string } }> {
+async function codesOf(ctx: Ctx, o: Order): Promise<{ promoCode?: string; giftCard?: { code: string } }> {
   let promoCode = o.promoCode;
   let giftCode = o.giftCardCode;
   if (promoCode && !giftCode) {
-    const card = await findBookingGiftCard(ctx, o.customerId, promoCode, { locationId, itemIds: [o.inventoryId], now: Date.now() });
+    // Whether the code names a gift card (its validity here is checked by the booking commit).
+    const card = await findBookingGiftCard(ctx, o.customerId, promoCode, { locationId: '', itemIds: [], now: Date.now() });
     if (card) {
       giftCode = promoCode;
       promoCode = undefined;
@@ -77,10 +81,11 @@ async function codesOf(ctx: Ctx, o: Order, locationId: string): Promise<{ promoC
   return { ...(promoCode ? { promoCode } : {}), ...(giftCode ? { giftCard: { code: giftCode } } : {}) };
 }
 
-function bookInput(o: Order, extra: Partial<BookInput> = {}): BookInput {
+function bookInput(o: Order & { locationId?: string }, extra: Partial<BookInput> = {}): BookInput {
   return {
     rentalDetails: {
       inventoryId: o.inventoryId,
+      ...(o.locationId ? { locationId: o.locationId } : {}),
       startTime: o.startTime,
       ...(o.endTime ? { endTime: o.endTime } : {}),
       ...(o.quantity != null ? { quantity: o.quantity } : {}),
@@ -98,9 +103,9 @@ function bookInput(o: Order, extra: Partial<BookInput> = {}): BookInput {
 
 /** POST /public/widget/quote. */
 export async function quoteOrder(ctx: Ctx, o: Order) {
-  const item = await sellable(ctx, o);
   const wctx = asWidget(ctx, o.customerId);
-  const codes = await codesOf(wctx, o, item.row.locationId);
+  await sellable(wctx, o);
+  const codes = await codesOf(wctx, o);
   const p = await previewBooking(wctx, bookInput({ ...o, promoCode: codes.promoCode }), { source: 'widget', giftCard: codes.giftCard });
   return {
     currency: p.currency,
@@ -149,9 +154,8 @@ async function signedWaivers(ctx: Ctx, customerId: string, ids: string[], origin
 
 /** POST /public/widget/checkout. */
 export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
-  const item = await sellable(ctx, input, input.locationId);
   const wctx = asWidget(ctx, input.customerId);
-  const codes = await codesOf(wctx, input, item.row.locationId);
+  const codes = input.promoCode || input.giftCardCode ? await codesOf(wctx, input) : {};
   const waivers = input.waiverSignatureIds?.length ? await signedWaivers(ctx, input.customerId, input.waiverSignatureIds, origin) : [];
   const transactionId = newId('txn');
   const session = await checkoutSessionStmt(wctx, { customerId: input.customerId, transactionId });
@@ -161,8 +165,8 @@ export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
           customerId: input.customerId,
           sessionId: input.sessionId,
           event: 'booked',
-          inventoryId: item.row.id,
-          locationId: item.row.locationId,
+          inventoryId: input.inventoryId,
+          locationId: input.locationId,
           ref: input.refAffiliate,
           source: input.source,
           details: { transactionId },
@@ -188,7 +192,7 @@ export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
         },
       },
     ),
-    { source: 'widget', transactionId, statements: [session.stmt, ...funnel], ...(codes.giftCard ? { giftCard: codes.giftCard } : {}) },
+    { source: 'widget', publicOnly: true, transactionId, statements: [session.stmt, ...funnel], ...(codes.giftCard ? { giftCard: codes.giftCard } : {}) },
   );
   const rentalId = result.rentalId;
   const enc = encodeURIComponent(rentalId);
@@ -203,7 +207,7 @@ export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
     balanceDue: result.order.balanceDue,
     startTime: result.startTime,
     endTime: result.endTime,
-    timezone: item.item.timezone,
+    timezone: result.timezone ?? 'UTC',
     renterToken: session.token,
     renterTokenExpiresAt: session.expiresAt,
     links: {

@@ -1,0 +1,21 @@
+import { ApiError } from '../../lib/errors';
+import type { HaulServiceType } from '../marina-settings/service';
+import { RETURNING } from './types';
+
+const bad = (field: string, message: string) => new ApiError('validation_failed', message, { details: [{ field, message }] });
+
+/** A real calendar date (the pattern alone lets 2027-02-30 through). */
+export function checkDay(field: string, d: string) {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== d) throw bad(field, `${field} is not a calendar date`);
+}
+
+export function checkRequestDates(type: HaulServiceType, requested: string, ret: string | null | undefined, today: string) {
+  checkDay('requestedDate', requested);
+  if (requested < today) throw bad('requestedDate', `requestedDate is in the past (today is ${today} at the location)`);
+  if (ret != null) {
+    checkDay('requestedReturnDate', ret);
+    if (!RETURNING.includes(type)) throw bad('requestedReturnDate', 'Only a round trip or a haul and hold has a return date');
+    if (ret < requested) throw bad('requestedReturnDate', 'requestedReturnDate is before requestedDate');
+  }
+}

@@ -1,0 +1,46 @@
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import type { ChannelSandboxReset } from '../../lib/hooks';
+import { forgetKeys } from '../../lib/idempotency';
+import { allocations } from '../../db/schema/inventory';
+import { octoBookings } from '../../db/schema/octo';
+
+/**
+ * Cron (every 5 minutes): marks lapsed OCTO holds EXPIRED and deactivates their allocations. The
+ * time was already free at the expiry instant (expired allocations count for nobody); this keeps
+ * the records tidy. `version` moves by one, so a confirmation racing the sweep is refused.
+ */
+export async function expireOctoHolds(ctx: Ctx, now = new Date()) {
+  const t = now.getTime();
+  const lapsed = and(eq(octoBookings.status, 'ON_HOLD'), lte(octoBookings.expiresAt, t));
+  const ids = (await ctx.db.select({ id: octoBookings.id }).from(octoBookings).where(lapsed).limit(500).all()).map((r) => r.id);
+  if (!ids.length) return { expired: 0 };
+  const [, res] = await ctx.db.batch([
+    ctx.db
+      .update(allocations)
+      .set({ active: false })
+      .where(and(inArray(allocations.sourceId, ids), eq(allocations.active, true), lte(allocations.expiresAt, t))),
+    ctx.db
+      .update(octoBookings)
+      .set({ status: 'EXPIRED', version: sql`${octoBookings.version} + 1`, updatedAt: now.toISOString() })
+      .where(and(inArray(octoBookings.id, ids), lapsed)),
+  ]);
+  return { expired: (res as { meta?: { changes?: number } }).meta?.changes ?? 0 };
+}
+
+/**
+ * Hook `channel.sandbox_reset`: a test key wiped its sandbox bookings; its OCTO bookings go too
+ * (their holds' allocations, the OCTO records and their uuids), so a certification run starts over.
+ */
+export async function onSandboxReset(ctx: Ctx, e: ChannelSandboxReset) {
+  if (!e.scope.endsWith(':test')) return;
+  const ids = (await ctx.db.select({ id: octoBookings.id }).from(octoBookings).where(eq(octoBookings.scope, e.scope)).all()).map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 50) {
+    const chunk = ids.slice(i, i + 50);
+    await ctx.db.batch([
+      ctx.db.delete(allocations).where(and(eq(allocations.customerId, e.customerId), inArray(allocations.sourceId, chunk))),
+      ctx.db.delete(octoBookings).where(and(inArray(octoBookings.id, chunk), eq(octoBookings.testMode, true))),
+    ]);
+  }
+  await forgetKeys(ctx.db, `octo:${e.scope}`);
+}

@@ -1,0 +1,298 @@
+/**
+ * Reservation, extension and update of OCTO bookings. A reservation is a hold: the sale is checked
+ * and reserved inside the item's InventoryLock with the channel's sales rules and written as `hold`
+ * allocations expiring at `utcExpiresAt` (at least 15 minutes): from that instant the time counts
+ * for nobody, without any job having to run. Holds exist on `/octo/v1` only (the channel API has none).
+ */
+import type { z } from '@hono/zod-openapi';
+import type { Ctx } from '../../lib/context';
+import { ApiError } from '../../lib/errors';
+import { commit } from '../../lib/commit';
+import { newId } from '../../lib/ids';
+import { localDate } from '../../lib/time';
+import { claimKey, completeKey, releaseKey } from '../../lib/idempotency';
+import { octoBookings } from '../../db/schema/octo';
+import { rescheduleBooking } from '../bookings/service';
+import { merchantCtx } from '../channel/service';
+import type { OctoCaller } from './auth';
+import { octoFail } from './errors';
+import {
+  allocationInserts,
+  casStmt,
+  defOfRow,
+  demandOf,
+  holdLine,
+  holdMinutes,
+  optionOrFail,
+  quoteFor,
+  releaseHoldStmt,
+  unitItemRows,
+  writeHold,
+  isVersionConflict,
+  type UnitItemIn,
+} from './holds';
+import { bookingOfKey, findProduct, rentalsOf, type OctoBookingRow } from './queries';
+import { slotById, type Slot } from './slots';
+import { statusOf } from './views';
+import { bookingView } from './lookup';
+import type { ReservationBody, UpdateBody } from './schemas';
+import type { ProductDef, OptionDef } from './catalog';
+
+const MIN = 60_000;
+
+async function slotOrFail(
+  ctx: Ctx,
+  caller: OctoCaller,
+  def: ProductDef,
+  option: OptionDef,
+  availabilityId: string | undefined,
+  want: ReturnType<typeof demandOf>,
+) {
+  const invalid = () => octoFail('INVALID_AVAILABILITY_ID', 'The availabilityId was missing or invalid', { extra: { availabilityId: availabilityId ?? '' } });
+  if (!availabilityId) throw invalid();
+  const slot = await slotById(ctx, caller.p, def, option, availabilityId, want);
+  if (!slot) throw invalid();
+  return slot;
+}
+
+function unavailable(slot: Slot) {
+  return octoFail(
+    'UNPROCESSABLE_ENTITY',
+    slot.status === 'CLOSED'
+      ? 'This availability is closed for sale (past the cut-off or out of service)'
+      : slot.status === 'SOLD_OUT'
+        ? 'This availability is sold out'
+        : `Only ${slot.vacancies} left at this availability`,
+  );
+}
+
+/** Waits for a reservation with the same uuid that is still being written, then answers it. */
+async function awaitOther(ctx: Ctx, caller: OctoCaller, uuid: string) {
+  for (let i = 0; i < 40; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      return await bookingView(ctx, caller, await bookingOfKey(ctx, caller.p, uuid));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'INVALID_BOOKING_UUID')) throw err;
+    }
+  }
+  throw octoFail('UNPROCESSABLE_ENTITY', 'A reservation with this uuid is still being processed; retry shortly');
+}
+
+/**
+ * POST /octo/v1/bookings. The reseller's `uuid` is the idempotency key (the shared store of
+ * src/lib/idempotency.ts, scoped to the key holder): the same uuid with the same product, option,
+ * availability and units answers the same booking as it is now; with another request it is
+ * INVALID_BOOKING_UUID.
+ */
+export async function reserveBooking(ctx: Ctx, caller: OctoCaller, body: z.output<typeof ReservationBody>) {
+  const p = caller.p;
+  if (!body.unitItems) throw octoFail('UNPROCESSABLE_ENTITY', 'unitItems is required: one item per ticket or rented unit');
+  if (!body.unitItems.length) throw octoFail('UNPROCESSABLE_ENTITY', 'unitItems must hold at least one unit item');
+  const def = await findProduct(ctx, p, body.productId);
+  const option = optionOrFail(def, body.optionId);
+  const want = demandOf(def, body.unitItems);
+  const slot = await slotOrFail(ctx, caller, def, option, body.availabilityId, want);
+  const uuid = (body.uuid ?? crypto.randomUUID()).toLowerCase();
+
+  let claim: { kind: 'claimed'; id: string } | { kind: 'replay'; body: string | null };
+  try {
+    claim = await claimKey(ctx.db, `octo:${p.scope}`, uuid, {
+      productId: body.productId,
+      optionId: body.optionId,
+      availabilityId: body.availabilityId,
+      units: body.unitItems.map((u) => u.unitId).sort(),
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'idempotency_key_reuse')
+      throw octoFail('INVALID_BOOKING_UUID', 'The uuid was already used for another booking', { extra: { uuid } });
+    if (err instanceof ApiError && err.code === 'request_in_progress') return awaitOther(ctx, caller, uuid);
+    throw err;
+  }
+  if (claim.kind === 'replay') return bookingView(ctx, caller, await bookingOfKey(ctx, p, uuid));
+
+  try {
+    if (!slot.available) throw unavailable(slot);
+    const quote = quoteFor(def, slot, body.unitItems);
+    const id = newId('ocb');
+    const now = Date.now();
+    const expiresAt = now + holdMinutes(body.expirationMinutes) * MIN;
+    const nowIso = new Date(now).toISOString();
+    const row: OctoBookingRow = {
+      id,
+      customerId: def.it.row.customerId,
+      connectionId: def.conn.id,
+      scope: p.scope,
+      uuid,
+      testMode: p.mode === 'test',
+      status: 'ON_HOLD',
+      productId: def.it.row.id,
+      optionId: option.id,
+      availabilityId: slot.id,
+      start: slot.start,
+      end: slot.end,
+      localDate: slot.date,
+      unitItems: unitItemRows(body.unitItems),
+      contact: body.contact ?? null,
+      notes: body.notes ?? null,
+      resellerReference: body.resellerReference ?? null,
+      transactionId: newId('txn'),
+      rentalId: null,
+      quote,
+      commissionRate: def.conn.commissionRate,
+      expiresAt,
+      confirmedAt: null,
+      cancelledAt: null,
+      cancellationReason: null,
+      cancellationRefund: null,
+      version: 1,
+      createdAt: nowIso,
+      updatedAt: nowIso,
+    };
+    const claimed = { ...ctx, idempotencyClaimId: claim.id };
+    await writeHold(claimed, p, def, holdLine(def, id, slot, want, expiresAt), (r) => [...allocationInserts(ctx, r), ctx.db.insert(octoBookings).values(row)], {
+      action: 'octo.reserve',
+      targetType: 'octo_booking',
+      targetId: id,
+      customerId: row.customerId,
+      details: { uuid, productId: row.productId, availabilityId: slot.id, units: want.count, expiresAt: new Date(expiresAt).toISOString() },
+    });
+    const view = await bookingView(ctx, caller, row);
+    await completeKey(ctx.db, claim.id, 200, JSON.stringify({ id }));
+    return view;
+  } catch (err) {
+    await releaseKey(ctx.db, claim.id).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The booking is a hold still in force; EXPIRED answers INVALID_BOOKING_UUID (OCTO's code for a lapsed reservation). */
+async function liveHold(ctx: Ctx, caller: OctoCaller, uuid: string) {
+  const row = await bookingOfKey(ctx, caller.p, uuid);
+  const status = statusOf(row, { rental: null });
+  if (status === 'EXPIRED') throw octoFail('INVALID_BOOKING_UUID', 'The reservation expired; reserve again', { extra: { uuid } });
+  return { row, status };
+}
+
+/** POST /octo/v1/bookings/{uuid}/extend: the hold lasts `expirationMinutes` (at least 15) from now. */
+export async function extendBooking(ctx: Ctx, caller: OctoCaller, uuid: string, expirationMinutes: number | undefined) {
+  const { row, status } = await liveHold(ctx, caller, uuid);
+  if (status !== 'ON_HOLD') throw octoFail('UNPROCESSABLE_ENTITY', `Only a reservation on hold can be extended; this booking is ${status}`);
+  const def = await defOfRow(ctx, caller.p, row);
+  const want = demandOf(def, row.unitItems);
+  const expiresAt = Date.now() + holdMinutes(expirationMinutes) * MIN;
+  await writeHold(
+    ctx,
+    caller.p,
+    def,
+    holdLine(def, row.id, row, want, expiresAt, { exclude: true, enforceRules: false }),
+    (r) => [releaseHoldStmt(ctx, row), ...allocationInserts(ctx, r), casStmt(ctx, row, { expiresAt })],
+    {
+      action: 'octo.extend',
+      targetType: 'octo_booking',
+      targetId: row.id,
+      customerId: row.customerId,
+      details: { expiresAt: new Date(expiresAt).toISOString() },
+    },
+  );
+  return bookingView(ctx, caller, await bookingOfKey(ctx, caller.p, row.id));
+}
+
+/**
+ * PATCH /octo/v1/bookings/{uuid}. On hold: any of product, option, availability and unit items
+ * moves the hold (inside the lock, all or nothing); `expirationMinutes` extends it. Confirmed: a
+ * new availability reschedules the operator's booking (booking.rescheduled); contact, notes and
+ * reference change on both; changing the product or the units of a confirmed booking is refused.
+ */
+export async function updateBooking(ctx: Ctx, caller: OctoCaller, uuid: string, body: z.output<typeof UpdateBody>) {
+  const { row, status } = await liveHold(ctx, caller, uuid);
+  if (status !== 'ON_HOLD' && status !== 'CONFIRMED') throw octoFail('UNPROCESSABLE_ENTITY', `A ${status} booking cannot be updated`);
+  const fields: Partial<OctoBookingRow> = {
+    ...(body.contact ? { contact: { ...(row.contact ?? {}), ...body.contact } } : {}),
+    ...(body.notes !== undefined ? { notes: body.notes } : {}),
+    ...(body.resellerReference !== undefined ? { resellerReference: body.resellerReference } : {}),
+  };
+  const moves =
+    (body.productId && body.productId !== row.productId) ||
+    (body.optionId && body.optionId !== row.optionId) ||
+    (body.availabilityId && body.availabilityId !== row.availabilityId) ||
+    body.unitItems !== undefined;
+  const audit = { action: 'octo.update', targetType: 'octo_booking', targetId: row.id, customerId: row.customerId, details: { fields: Object.keys(body) } };
+
+  if (status === 'CONFIRMED') {
+    if ((body.productId && body.productId !== row.productId) || (body.optionId && body.optionId !== row.optionId) || body.unitItems !== undefined)
+      throw octoFail('UNPROCESSABLE_ENTITY', 'The product, option and units of a confirmed booking cannot change: cancel it and book again');
+    if (body.availabilityId && body.availabilityId !== row.availabilityId) {
+      const def = await defOfRow(ctx, caller.p, row);
+      const option = optionOrFail(def, row.optionId);
+      const want = demandOf(def, row.unitItems);
+      const slot = await slotOrFail(ctx, caller, def, option, body.availabilityId, want);
+      const rentals = await rentalsOf(ctx, [row]);
+      const rental = rentals.get(row.transactionId);
+      if (!rental) throw octoFail('UNPROCESSABLE_ENTITY', 'The operator has no booking for this confirmation any more');
+      try {
+        await rescheduleBooking(
+          merchantCtx(ctx, caller.p, def.conn),
+          rental.id,
+          { startTime: new Date(slot.start).toISOString(), endTime: new Date(slot.end).toISOString() },
+          { source: 'channel' },
+        );
+      } catch (err) {
+        if (err instanceof ApiError && err.status < 500) throw octoFail('UNPROCESSABLE_ENTITY', `Cannot move the booking: ${err.message}`);
+        throw err;
+      }
+      Object.assign(fields, { availabilityId: slot.id, start: slot.start, end: slot.end, localDate: slot.date });
+    }
+    if (Object.keys(fields).length) await casOnly(ctx, caller, row, fields, audit);
+    return bookingView(ctx, caller, await bookingOfKey(ctx, caller.p, row.id));
+  }
+
+  if (!moves && body.expirationMinutes === undefined) {
+    if (Object.keys(fields).length) await casOnly(ctx, caller, row, fields, audit);
+    return bookingView(ctx, caller, await bookingOfKey(ctx, caller.p, row.id));
+  }
+  const def = body.productId && body.productId !== row.productId ? await findProduct(ctx, caller.p, body.productId) : await defOfRow(ctx, caller.p, row);
+  const option = optionOrFail(def, body.optionId ?? (def.it.row.id === row.productId ? row.optionId : def.options.find((o) => o.isDefault)!.id));
+  const items: UnitItemIn[] =
+    body.unitItems ?? row.unitItems.map((u) => ({ ...u, resellerReference: u.resellerReference ?? undefined, contact: u.contact ?? undefined }));
+  const want = demandOf(def, items);
+  const slot = await slotOrFail(ctx, caller, def, option, body.availabilityId ?? row.availabilityId, want);
+  const quote = quoteFor(def, slot, items);
+  const expiresAt = body.expirationMinutes !== undefined ? Date.now() + holdMinutes(body.expirationMinutes) * MIN : row.expiresAt!;
+  const sameItem = def.it.row.id === row.productId;
+  await writeHold(
+    ctx,
+    caller.p,
+    def,
+    holdLine(def, row.id, slot, want, expiresAt, { exclude: sameItem }),
+    (r) => [
+      releaseHoldStmt(ctx, row),
+      ...allocationInserts(ctx, r),
+      casStmt(ctx, row, {
+        ...fields,
+        customerId: row.customerId,
+        productId: def.it.row.id,
+        optionId: option.id,
+        availabilityId: slot.id,
+        start: slot.start,
+        end: slot.end,
+        localDate: localDate(slot.start, def.it.item.timezone),
+        unitItems: body.unitItems ? unitItemRows(body.unitItems) : row.unitItems,
+        quote,
+        expiresAt,
+      }),
+    ],
+    audit,
+  );
+  return bookingView(ctx, caller, await bookingOfKey(ctx, caller.p, row.id));
+}
+
+/** A compare-and-swap of the booking's own fields (no inventory change). */
+async function casOnly(ctx: Ctx, caller: OctoCaller, row: OctoBookingRow, fields: Partial<OctoBookingRow>, audit: Parameters<typeof writeHold>[5]) {
+  try {
+    await commit(merchantCtx(ctx, caller.p, (await defOfRow(ctx, caller.p, row)).conn), [casStmt(ctx, row, fields)], { audit });
+  } catch (err) {
+    if (isVersionConflict(err)) throw octoFail('UNPROCESSABLE_ENTITY', 'The booking was changed by another request at the same time; read it and retry');
+    throw err;
+  }
+}
