@@ -1002,8 +1002,8 @@ beforeAll(async () => {
     post('/public/widget/checkout', {
       customerId: op.customerId,
       inventoryId: rental.id,
-      startTime: at(TZ, 8, '10:00'),
-      endTime: at(TZ, 8, '12:00'),
+      startTime: at(TZ, 10, '10:00'),
+      endTime: at(TZ, 10, '12:00'),
       customerInfo: { firstName: 'Wil', lastName: 'Widget', email: 'wil.widget@example.test' },
       paymentMethodId: 'pm_card_visa',
       refAffiliate: 'CONTRACT',
