@@ -19,6 +19,7 @@ import { marina2Seed } from './marina2';
 import { octoSeed } from './octo';
 import { coverageSeed } from './coverage';
 import { widgetSeed } from './widget';
+import { analyticsSeed } from './analytics';
 
 export { SEED, type SeedStep } from './types';
 
@@ -163,6 +164,7 @@ export const SEED_STEPS: SeedStep[] = [
   octoSeed,
   coverageSeed,
   widgetSeed,
+  analyticsSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {
