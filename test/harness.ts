@@ -153,6 +153,16 @@ export async function signToken(
     .sign(new TextEncoder().encode(opts.secret ?? env.JWT_SECRET));
 }
 
+/**
+ * Waits for a fresh fixed window of the rate limiters (windows are aligned to the epoch) when less
+ * than `marginMs` is left in the current one, so a test that counts up to a limit never straddles
+ * two windows on a slow machine.
+ */
+export async function freshWindow(windowMs = 60_000, marginMs = 25_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
+}
+
 /** Polls until `fn` returns a truthy value (for queue-driven effects). */
 export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, stepMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;

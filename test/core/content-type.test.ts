@@ -11,6 +11,7 @@ import { createItem, form, pngBytes } from '../modules/inventory/helpers';
 import { memberPortalSession } from '../modules/memberships/factories';
 import { PLATFORM, bearer, registerPartner } from '../modules/partners/helpers';
 import { tenantSession } from '../modules/slip-portal/factories';
+import { hmacHex, offering } from '../modules/coverage/helpers';
 
 interface Operation {
   operationId: string;
@@ -29,12 +30,13 @@ let portalToken: string;
 let memberSession: string;
 let partnerToken: string;
 let tenant: string;
+let underwriter: { offeringId: string; secret: string };
 
 const entries = () =>
   Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, o]) => ({ path, method: method.toUpperCase(), op: o })));
 
 /** The credentials an operation's security asks for (none when it may be called anonymously). */
-function callerOf(o: Operation): Caller {
+async function callerOf(o: Operation, rawBody: string): Promise<Caller> {
   const schemes = (o.security ?? []).flatMap((s) => Object.keys(s));
   const anonymous = (o.security ?? []).some((s) => Object.keys(s).length === 0) || (o.security ?? []).length === 0;
   if (schemes.includes('ChannelKey')) return ch(channelKey);
@@ -43,6 +45,12 @@ function callerOf(o: Operation): Caller {
   if (schemes.includes('PartnerToken')) return bearer(partnerToken);
   if (schemes.includes('PlatformKey')) return PLATFORM;
   if (schemes.includes('TenantPortalSession')) return { token: tenant };
+  // Signed with the offering's secret over the raw body, whatever its type: the signature is valid, only the media type is wrong.
+  if (schemes.includes('UnderwriterSignature')) {
+    const ts = String(Math.floor(Date.now() / 1000));
+    const signature = await hmacHex(underwriter.secret, `${ts}.${rawBody}`);
+    return { headers: { 'x-service-offering': underwriter.offeringId, 'x-service-timestamp': ts, 'x-service-signature': signature } };
+  }
   if (anonymous) return {};
   return { key: op.adminKey };
 }
@@ -58,6 +66,7 @@ beforeAll(async () => {
   memberSession = await memberPortalSession(op);
   partnerToken = (await registerPartner()).token;
   tenant = (await tenantSession(op)).token;
+  underwriter = await offering();
 });
 
 describe('request bodies are JSON (415 otherwise)', () => {
@@ -74,7 +83,7 @@ describe('request bodies are JSON (415 otherwise)', () => {
       ]) {
         // The OAuth endpoints also declare form bodies (RFC 6749): only the types an operation does not declare answer 415.
         if (e.op.requestBody!.content[type]) continue;
-        const caller = callerOf(e.op);
+        const caller = await callerOf(e.op, body);
         const r = await api(e.method, concrete(e.path), { ...caller, rawBody: body, headers: { ...(caller.headers ?? {}), 'content-type': type } });
         // The OCTO family answers in OCTO's error shape (every error 400, `{error, errorMessage}`).
         if (e.op.tags.includes('OCTO')) {

@@ -232,11 +232,14 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   '* /slips/**': deny('notExposed'),
   '* /slip-reservations/**': deny('notExposed'),
   '* /slip-contracts/**': deny('notExposed'),
+  '* /slip-documents/**': deny('notExposed'),
   '* /slip-settings/**': deny('notExposed'),
   '* /haul-services/**': deny('notExposed'),
   '* /meter-readings/**': deny('notExposed'),
   '* /coverage/**': deny('notExposed'),
   '* /underwriter/**': deny('surfaces'),
+  '* /octo/v1/**': deny('surfaces'),
+  '* /octo/settings/**': deny('integrations'),
 };
 
 /** Paths of the spec's gateway guidance that name a family rather than a route: served by the family's list route. */

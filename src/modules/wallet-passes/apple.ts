@@ -5,11 +5,9 @@
  * when APPLE_PASS_CERT_PEM, APPLE_PASS_KEY_PEM, APPLE_WWDR_CERT_PEM, APPLE_PASS_TYPE_ID and
  * APPLE_TEAM_ID are configured; otherwise the download answers 501 (the spec's "not configured").
  */
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
-import { zipSync } from 'fflate';
 import type { Env } from '../../env';
-import { iconPng } from './png';
+import { iconPng, zipStored } from './png';
+import { signDetached } from './cms';
 import type { PassData } from './passes';
 
 export interface ApplePassConfig {
@@ -40,40 +38,10 @@ export function pemToDer(pem: string, label: string): Uint8Array {
 const toHex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
 const hexRgb = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
 
-function certificate(pem: string): pkijs.Certificate {
-  const der = pemToDer(pem, 'CERTIFICATE');
-  return pkijs.Certificate.fromBER(der.buffer.slice(der.byteOffset, der.byteOffset + der.byteLength) as ArrayBuffer);
-}
-
-/** A detached CMS SignedData over `content`, signed with SHA-256 and RSA PKCS #1 v1.5, certificates included. */
+/** A detached CMS SignedData over `content`, signed with SHA-256 and RSA PKCS #1 v1.5, the pass and WWDR certificates included. */
 export async function detachedSignature(content: Uint8Array, cfg: Pick<ApplePassConfig, 'certPem' | 'keyPem' | 'wwdrPem'>): Promise<Uint8Array> {
-  const engine = new pkijs.CryptoEngine({ name: 'webcrypto', crypto }) as unknown as pkijs.ICryptoEngine;
-  const signer = certificate(cfg.certPem);
-  const wwdr = certificate(cfg.wwdrPem);
   const key = await crypto.subtle.importKey('pkcs8', pemToDer(cfg.keyPem, 'PRIVATE KEY'), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
-  const digest = await crypto.subtle.digest('SHA-256', content);
-  const signedData = new pkijs.SignedData({
-    version: 1,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1' }),
-    signerInfos: [
-      new pkijs.SignerInfo({
-        version: 1,
-        sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
-        signedAttrs: new pkijs.SignedAndUnsignedAttributes({
-          type: 0,
-          attributes: [
-            new pkijs.Attribute({ type: '1.2.840.113549.1.9.3', values: [new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.7.1' })] }),
-            new pkijs.Attribute({ type: '1.2.840.113549.1.9.5', values: [new asn1js.UTCTime({ valueDate: new Date() })] }),
-            new pkijs.Attribute({ type: '1.2.840.113549.1.9.4', values: [new asn1js.OctetString({ valueHex: digest })] }),
-          ],
-        }),
-      }),
-    ],
-    certificates: [signer, wwdr],
-  });
-  await signedData.sign(key, 0, 'SHA-256', content, engine);
-  const cms = new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signedData.toSchema(true) });
-  return new Uint8Array(cms.toSchema().toBER(false));
+  return signDetached(content, { signerCert: pemToDer(cfg.certPem, 'CERTIFICATE'), chain: [pemToDer(cfg.wwdrPem, 'CERTIFICATE')], key });
 }
 
 /** The pass.json of a booking (an event ticket with the check-in QR code). */
@@ -128,5 +96,5 @@ export async function buildPkpass(p: PassData, cfg: ApplePassConfig): Promise<Ui
   for (const [name, bytes] of Object.entries(files)) manifest[name] = toHex(await crypto.subtle.digest('SHA-1', bytes));
   const manifestBytes = enc.encode(JSON.stringify(manifest));
   const signature = await detachedSignature(manifestBytes, cfg);
-  return zipSync({ ...files, 'manifest.json': manifestBytes, signature }, { level: 6 });
+  return zipStored({ ...files, 'manifest.json': manifestBytes, signature });
 }

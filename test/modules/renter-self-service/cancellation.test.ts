@@ -7,10 +7,10 @@
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
-import { createOperator, db, expectError, get, post, type Operator } from '../../harness';
+import { createOperator, db, expectError, freshWindow, get, post, type Operator } from '../../harness';
 import { locations } from '../../../src/db/schema/locations';
 import { at, book, bookBody, dateAhead, email, eventsOf, rentalItem, tourItem, HOUR } from '../bookings/factories';
-import { freshWindow, ip, mailedCode, paidBooking, requestCode, sessionToken, verify } from './factories';
+import { ip, mailedCode, paidBooking, requestCode, sessionToken, verify } from './factories';
 import { makeBooking, makeItem } from '../schedule/factories';
 
 const cancel = (rentalId: string, token?: string, body: Record<string, unknown> = {}) =>

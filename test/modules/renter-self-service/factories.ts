@@ -11,12 +11,6 @@ import { at, book, bookBody, email, rentalItem, type TestItem } from '../booking
 let ipSeq = 0;
 export const ip = () => ({ 'cf-connecting-ip': `10.13.${Math.floor(Math.random() * 250)}.${++ipSeq % 250}` });
 
-/** Waits for a fresh fixed window of the per-IP limiters (aligned to the epoch) when less than 20 seconds are left in this one. */
-export async function freshWindow(windowMs: number) {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < 20_000) await new Promise((r) => setTimeout(r, left + 50));
-}
-
 export async function paidBooking(
   op: Operator,
   o: { item?: TestItem; day?: number; start?: string; end?: string; renterEmail?: string; participants?: number; paymentMethodId?: string } = {},

@@ -7,14 +7,14 @@
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
-import { api, createOperator, db, expectError, get, patch, post, type Operator } from '../../harness';
+import { api, createOperator, db, expectError, freshWindow, get, patch, post, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { renters } from '../../../src/db/schema/bookings';
 import { locations } from '../../../src/db/schema/locations';
 import { payments } from '../../../src/adapters/payments';
 import { eventsOf, HOUR } from '../bookings/factories';
 import { makeBooking, makeItem, makeLocation } from '../schedule/factories';
-import { freshWindow, ip, paidBooking, sessionToken } from './factories';
+import { ip, paidBooking, sessionToken } from './factories';
 
 /** A paid booking moved to completed by the operator (check-in, check-out). */
 async function completedBooking(op: Operator, o: { paymentMethodId?: string } = {}) {

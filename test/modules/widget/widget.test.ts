@@ -6,17 +6,11 @@
  */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { createOperator, expectError, get, post, type Operator } from '../../harness';
+import { createOperator, expectError, freshWindow, get, post, type Operator } from '../../harness';
 import { at, dateAhead, email, rentalItem, tourItem, type TestItem } from '../bookings/factories';
 
 let ipSeq = 0;
 const ip = () => ({ 'cf-connecting-ip': `10.77.${Math.floor(Math.random() * 250)}.${++ipSeq % 250}` });
-
-/** Waits for a fresh fixed window of the per-IP limiters (aligned to the epoch) when less than 20 seconds are left in this one. */
-async function freshWindow(windowMs: number) {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < 20_000) await new Promise((r) => setTimeout(r, left + 50));
-}
 
 /** The smallest baseline JPEG (1x1): a valid signature image. */
 const TINY_JPEG =
