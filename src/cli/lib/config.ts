@@ -1,0 +1,43 @@
+import { usage } from './errors';
+
+/** Where `berth` talks to when nothing is set: Berth's production API and dashboard. */
+export const DEFAULT_API_URL = 'https://api.berth.example';
+export const DEFAULT_APP_URL = 'https://app.berth.example';
+
+/**
+ * An environment variable under its Berth name, or the specification's `SERVICE_` alias
+ * (`BERTH_API_URL` / `SERVICE_API_URL`, ...). The `BERTH_` name wins when both are set; an
+ * empty value counts as unset.
+ */
+export function envVar(name: 'API_URL' | 'APP_URL' | 'SIGNING_SECRET'): string | undefined {
+  for (const key of [`BERTH_${name}`, `SERVICE_${name}`]) {
+    const v = process.env[key];
+    if (v !== undefined && v.trim() !== '') return v.trim();
+  }
+  return undefined;
+}
+
+function baseUrl(name: 'API_URL' | 'APP_URL', fallback: string): string {
+  const raw = envVar(name) ?? fallback;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw usage(`BERTH_${name} is not a URL: ${raw}`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw usage(`BERTH_${name} must be an http(s) URL: ${raw}`);
+  return u.toString().replace(/\/+$/, '');
+}
+
+/** The API base URL (BERTH_API_URL, SERVICE_API_URL, else production), without a trailing slash. */
+export const apiUrl = () => baseUrl('API_URL', DEFAULT_API_URL);
+/** The dashboard and partner portal (BERTH_APP_URL, SERVICE_APP_URL, else production). */
+export const appUrl = () => baseUrl('APP_URL', DEFAULT_APP_URL);
+
+/** The project files of the current directory. */
+export const APP_FILE = 'berth.app.json';
+export const COVERAGE_FILE = 'berth.coverage.json';
+/** The public OAuth client of the command line (device authorization grant). */
+export const CLI_CLIENT_ID = 'berth-cli';
+/** The sandbox operator every partner can install into and book against. */
+export const SANDBOX_CUSTOMER_ID = 'cus_demo_marina';
