@@ -110,7 +110,7 @@ export interface PublicFetchOptions {
   accept: string[];
   /** Size cap of the body in bytes (default 2 MiB). */
   maxBytes?: number;
-  /** Time cap of the whole exchange, redirects included (default 10 s). */
+  /** Time cap of the whole exchange, redirects included (default `publicFetchLimits.timeoutMs`). */
   timeoutMs?: number;
   /** Redirects followed (default and maximum 3). */
   maxRedirects?: number;
@@ -265,6 +265,30 @@ export async function checkPublicUrl(raw: string, field = 'url'): Promise<URL> {
   return url;
 }
 
+/** Default time cap of a public fetch (the whole exchange: redirects, headers and body). Tests lower it. */
+export const publicFetchLimits = { timeoutMs: 10_000 };
+
+class TimedOut extends Error {}
+
+/** Settles with `p`, or rejects with a TimedOut error once `signal` aborts: a stalled peer (or transport) cannot outlast the cap. */
+function beforeAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new TimedOut('timed out'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new TimedOut('timed out'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
 const accepted = (type: string, accept: string[]) => accept.some((a) => (a.endsWith('/') ? type.startsWith(a) : type === a));
 
 /** GET of a public page or file for a user (see the rules above). */
@@ -272,20 +296,23 @@ export async function fetchPublic(raw: string, opts: PublicFetchOptions): Promis
   const field = opts.field ?? 'url';
   const maxBytes = opts.maxBytes ?? 2 * 1024 * 1024;
   const maxRedirects = Math.min(opts.maxRedirects ?? 3, 3);
-  const signal = AbortSignal.timeout(opts.timeoutMs ?? 10_000);
+  const signal = AbortSignal.timeout(opts.timeoutMs ?? publicFetchLimits.timeoutMs);
   const redirects: string[] = [];
   let url = await checkPublicUrl(raw, field);
   for (;;) {
     let res: Response;
     try {
-      res = await outbound.fetch(url.toString(), {
-        method: 'GET',
-        redirect: 'manual',
+      res = await beforeAbort(
+        outbound.fetch(url.toString(), {
+          method: 'GET',
+          redirect: 'manual',
+          signal,
+          headers: { 'user-agent': 'BerthBot/1.0 (+https://berth.example/bot)', accept: opts.accept.join(', '), ...(opts.headers ?? {}) },
+        }),
         signal,
-        headers: { 'user-agent': 'BerthBot/1.0 (+https://berth.example/bot)', accept: opts.accept.join(', '), ...(opts.headers ?? {}) },
-      });
+      );
     } catch (err) {
-      const timedOut = signal.aborted || /timeout|abort/i.test(String(err));
+      const timedOut = err instanceof TimedOut || signal.aborted || /timeout|abort/i.test(String(err));
       throw refuse(field, timedOut ? 'timeout' : 'unreachable', timedOut ? 'did not answer in time' : 'could not be fetched');
     }
     if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
@@ -329,16 +356,16 @@ async function readBodyCapped(res: Response, maxBytes: number, field: string, si
   let size = 0;
   try {
     for (;;) {
-      if (signal.aborted) throw refuse(field, 'timeout', 'did not answer in time');
-      const { done, value } = await reader.read();
+      const { done, value } = await beforeAbort(reader.read(), signal);
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) throw refuse(field, 'too_large', `is larger than ${maxBytes} bytes`);
       chunks.push(value);
     }
   } catch (err) {
-    await reader.cancel().catch(() => undefined);
+    await beforeAbort(reader.cancel(), AbortSignal.timeout(100)).catch(() => undefined);
     if (err instanceof ApiError) throw err;
+    if (err instanceof TimedOut || signal.aborted) throw refuse(field, 'timeout', 'did not answer in time');
     throw refuse(field, 'unreachable', 'could not be read');
   }
   const out = new Uint8Array(size);

@@ -315,16 +315,25 @@ export default benchRoutes;
  * history for the analytics figures, written with a few set-based statements: 20 items, `bookings`
  * rentals (default 20,000; a tenth cancelled, most completed) with four ledger entries each
  * (revenue, discount, tax, payment) and `posSales` point-of-sale sales (default 10,000) with two
- * entries each: 100,000 ledger entries by default, which the analytics triggers also roll up.
+ * entries each: 100,000 ledger entries by default, which the analytics triggers also roll up; and
+ * `widgetEvents` booking-widget funnel events (default 50,000: visits of four steps, a third of them
+ * booked, from three host pages, some with an affiliate code) for the widget metrics.
  */
 benchRoutes.post('/__dev/bench/analytics-seed', async (c) => {
   guard(c);
-  const body = (await c.req.json().catch(() => ({}))) as { customerId?: string; locationId?: string; bookings?: number; posSales?: number };
+  const body = (await c.req.json().catch(() => ({}))) as {
+    customerId?: string;
+    locationId?: string;
+    bookings?: number;
+    posSales?: number;
+    widgetEvents?: number;
+  };
   const customerId = String(body.customerId ?? '');
   const locationId = String(body.locationId ?? '');
   if (!/^[\w-]+$/.test(customerId) || !/^[\w-]+$/.test(locationId)) throw new ApiError('bad_request', 'customerId and locationId are required');
   const nBookings = Math.min(Math.max(Number(body.bookings ?? 20_000), 0), 100_000);
   const nPos = Math.min(Math.max(Number(body.posSales ?? 10_000), 0), 100_000);
+  const nEvents = Math.min(Math.max(Number(body.widgetEvents ?? 50_000), 0), 200_000);
   const db = getDb(c.env.DB);
   const DAYS = 730;
   const today = localDate(Date.now(), TZ);
@@ -381,5 +390,23 @@ benchRoutes.post('/__dev/bench/analytics-seed', async (c) => {
        json_object('posItemId', 'pitm_hist_' || ((i / 2) % 8), 'quantity', 1), ${iso(`${fromMs} + (i / 2) * 1000`)}
      FROM seq`,
   ).run();
-  return c.json({ bookings: nBookings, ledgerEntries: nBookings * 4 + nPos * 2, from: addDays(today, -DAYS), to: addDays(today, -1), ms: Date.now() - t0 });
+  const visitGap = Math.floor((DAYS * 86_400_000) / Math.max(Math.ceil(nEvents / 4), 1));
+  await c.env.DB.prepare(
+    `${seq(nEvents)}
+     INSERT INTO widget_events (id, customer_id, location_id, inventory_id, session_id, event, ref, source, created_at)
+     SELECT 'wev_hist_' || i, ${q(customerId)}, ${q(locationId)}, 'inv_hist_' || ((i / 4) % 20), 'visit_hist_' || (i / 4),
+       CASE i % 4 WHEN 0 THEN 'view' WHEN 1 THEN 'date_chosen' WHEN 2 THEN 'slot_chosen' ELSE CASE WHEN (i / 4) % 3 = 0 THEN 'booked' ELSE 'checkout' END END,
+       CASE WHEN (i / 4) % 7 = 0 THEN 'PARTNER' || ((i / 4) % 3) END,
+       CASE (i / 4) % 3 WHEN 0 THEN 'www.bench-marina.test' WHEN 1 THEN 'blog.bench.test' ELSE NULL END,
+       ${iso(`${fromMs} + (i / 4) * ${visitGap} + (i % 4) * 60000`)}
+     FROM seq`,
+  ).run();
+  return c.json({
+    bookings: nBookings,
+    ledgerEntries: nBookings * 4 + nPos * 2,
+    widgetEvents: nEvents,
+    from: addDays(today, -DAYS),
+    to: addDays(today, -1),
+    ms: Date.now() - t0,
+  });
 });

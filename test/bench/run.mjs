@@ -33,6 +33,8 @@ const TOKEN = `bench-${randomBytes(12).toString('hex')}`;
 // Analytics history: rentals (four ledger entries each) and point-of-sale sales (two each): 100,000 entries by default.
 const ANALYTICS_BOOKINGS = Number(process.env.BENCH_ANALYTICS_BOOKINGS ?? 20_000);
 const ANALYTICS_POS = Number(process.env.BENCH_ANALYTICS_POS ?? 10_000);
+// Booking-widget funnel events of the same location (four per visit), for the widget metrics.
+const ANALYTICS_WIDGET_EVENTS = Number(process.env.BENCH_ANALYTICS_WIDGET_EVENTS ?? 50_000);
 // BENCH_ONLY=analytics runs only the analytics figures (and their baseline).
 const ONLY = process.env.BENCH_ONLY ?? '';
 
@@ -155,11 +157,19 @@ async function main() {
     const hist = await fetch(`${base}/__dev/bench/analytics-seed`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-seed-token': TOKEN },
-      body: JSON.stringify({ customerId: seed.customerId, locationId: seed.locationId, bookings: ANALYTICS_BOOKINGS, posSales: ANALYTICS_POS }),
+      body: JSON.stringify({
+        customerId: seed.customerId,
+        locationId: seed.locationId,
+        bookings: ANALYTICS_BOOKINGS,
+        posSales: ANALYTICS_POS,
+        widgetEvents: ANALYTICS_WIDGET_EVENTS,
+      }),
     });
     if (!hist.ok) throw new Error(`analytics seed failed: ${hist.status} ${await hist.text()}`);
     seed.history = await hist.json();
-    log(`seeded ${seed.history.ledgerEntries} ledger entries of history (${seed.history.from} to ${seed.history.to}) in ${seed.history.ms} ms`);
+    log(
+      `seeded ${seed.history.ledgerEntries} ledger entries and ${seed.history.widgetEvents} widget events of history (${seed.history.from} to ${seed.history.to}) in ${seed.history.ms} ms`,
+    );
     const results = await scenarios(base, seed);
     print(results, seed);
   } finally {
@@ -374,6 +384,17 @@ async function analyticsScenarios(base, seed, step, tokenHeaders, r) {
   });
   await step('yoy1', { ...one, next: analyticsGet(`/analytics/year-over-year?locationIds=${seed.locationId}`) });
   await step('forecast1', { ...one, next: analyticsGet(`/forecast?locationId=${seed.locationId}&days=14`) });
+  await step('widget1', { ...one, next: analyticsGet(`/analytics/widget-metrics?locationIds=${seed.locationId}&startDate=${lastMonthFrom}&endDate=${h.to}`) });
+  let target = 0;
+  await step('target1', {
+    ...one,
+    next: () => ({
+      method: 'PATCH',
+      path: '/analytics/revenue-target',
+      headers: { 'content-type': 'application/json', 'x-api-key': key() },
+      body: JSON.stringify({ locationId: seed.locationId, revenueTarget: 250_000 + (target++ % 1000) }),
+    }),
+  });
   await step('realize1', {
     ...one,
     next: () => ({
@@ -396,6 +417,8 @@ function analyticsRows(r, seed, row) {
     ['perf1', 'inventory performance, last 30 days'],
     ['yoy1', 'year over year (two years of history)'],
     ['forecast1', 'forecast, 14 days from 16 weeks of history'],
+    ['widget1', 'widget metrics, last 30 days (funnel, heatmap, daily, sources, products)'],
+    ['target1', 'revenue target (PATCH)'],
     ['realize1', 'realize completed bookings (dry run)'],
   ]) {
     const ratio = r[name].p50 / r.d1readA1.p50;

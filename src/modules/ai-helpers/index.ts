@@ -6,7 +6,7 @@ import * as svc from './service';
 const router = createRouter();
 
 mount(router, r.assist, async (c, { body }) => c.json(await svc.assist(ctxOf(c), body)));
-mount(router, r.businessAudit, async (c, { body }) => c.json(await svc.businessAudit(ctxOf(c), body), 201));
+mount(router, r.businessAudit, async (c, { body }) => c.json(await svc.businessAudit(ctxOf(c), body), 200));
 mount(router, r.auditBilling, async (c, { query }) => c.json(await svc.listAuditCharges(ctxOf(c), query)));
 mount(router, r.validateReceipt, async (c, { body }) => c.json(await svc.validateReceipt(ctxOf(c), body)));
 mount(router, r.extractReceiptData, async (c, { body }) => c.json(await svc.extractReceiptData(ctxOf(c), body)));

@@ -43,7 +43,6 @@ export const businessAudit = route({
   summary: "Audit the operator's website (charged 4.99 dollars per audit)",
   body: s.AuditBody,
   ok: s.BusinessAudit,
-  status: 201,
   errors: [402, 403, 404],
   idempotent: true,
   description: `Reads \`websiteUrl\` and checks what renters and search engines see (https, title, description, mobile viewport, main heading,

@@ -39,7 +39,7 @@ describe('POST /ai/business-audit', () => {
     const op = await ready({ card: 'pm_card_visa' });
     web = fakeWeb({ 'https://demo-marina.test/': { body: SITE } });
     const r = await audit(op, { websiteUrl: 'https://demo-marina.test/', businessData: { businessName: 'Demo Marina' } }, { 'idempotency-key': 'audit-1' });
-    expect(r.status, r.text).toBe(201);
+    expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({
       websiteUrl: 'https://demo-marina.test/',
       finalUrl: 'https://demo-marina.test/',
@@ -67,7 +67,7 @@ describe('POST /ai/business-audit', () => {
     expect(r.body.report.summary).toMatch(/^Demo Marina: \d+\/100\./);
     // The same Idempotency-Key answers the same audit and charges nothing more.
     const again = await audit(op, { websiteUrl: 'https://demo-marina.test/', businessData: { businessName: 'Demo Marina' } }, { 'idempotency-key': 'audit-1' });
-    expect(again.status).toBe(201);
+    expect(again.status).toBe(200);
     expect(again.body.auditId).toBe(r.body.auditId);
     const paid = (await eventsOf(op.customerId, 'payment.completed')).map((e) => e.payload.data);
     expect(paid).toEqual([
@@ -93,7 +93,7 @@ describe('POST /ai/business-audit', () => {
     web.restore();
     web = fakeWeb({ 'http://plain.example.test/': { body: '<html><body><p>Boats</p><img src="x.jpg"></body></html>' } });
     const weak = await audit(op, { websiteUrl: 'http://plain.example.test/' });
-    expect(weak.status, weak.text).toBe(201);
+    expect(weak.status, weak.text).toBe(200);
     expect(weak.body.score).toBeLessThan(30);
     expect(weak.body.report.findings.find((f: any) => f.check === 'https').status).toBe('fail');
     expect((await billing(op)).body).toMatchObject({ total: 2, totalChargedCents: 998 });
@@ -108,6 +108,9 @@ describe('POST /ai/business-audit', () => {
     const op = await ready({ card: 'pm_card_visa' });
     expectError(await audit(op, { websiteUrl: 'http://inside.example.test/' }), 400, 'validation_failed');
     expectError(await audit(op, { websiteUrl: 'ftp://demo-marina.test/' }), 400, 'validation_failed');
+    for (const websiteUrl of ['http://2130706433/', 'http://[::ffff:127.0.0.1]/', 'http://demo-marina.test@169.254.169.254/', 'http://[fd00:ec2::254]/'])
+      expectError(await audit(op, { websiteUrl }), 400, 'validation_failed');
+    expect(web.fetched.filter((u) => !u.startsWith('https://demo-marina.test/'))).toEqual([]);
     expectError(await audit(op, {}), 400, 'validation_failed');
     expect((await billing(op)).body.total).toBe(0);
     expect(await eventsOf(op.customerId, 'payment.completed')).toEqual([]);

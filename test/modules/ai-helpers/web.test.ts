@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, it, expect } from 'vitest';
 import { api, createOperator, expectError, get, post, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { fakeWeb, type FakePage } from './web';
+import { publicFetchLimits } from '../../../src/adapters/http';
 
 let op: Operator;
 let web: ReturnType<typeof fakeWeb> | null = null;
@@ -79,6 +80,7 @@ describe('safe public fetch: every hostile URL is refused with 400 and never fet
     expectError(await post('/ai/scrape-inventory', { url: 'http://[::ffff:10.0.0.1]/' }, k()), 400, 'validation_failed');
     expectError(await post('/ai/extract-receipt-data', { receiptImage: 'http://169.254.169.254/receipt.png' }, k()), 400, 'validation_failed');
     expectError(await post('/ai/extract-license', { image: 'http://0x7f000001/license.jpg' }, k()), 400, 'validation_failed');
+    expectError(await post('/ai/validate-receipt', { receiptImage: 'http://[::1]/r.png', inputData: { total: 1 } }, k()), 400, 'validation_failed');
     expect(web.fetched).toEqual([]);
   });
 
@@ -135,6 +137,34 @@ describe('safe public fetch: every hostile URL is refused with 400 and never fet
     const ok = await proxy('https://good.example.test/two');
     expect(ok.status, ok.text).toBe(200);
     expect(ok.headers.get('x-proxied-url')).toBe('https://good.example.test/final');
+  });
+});
+
+describe('safe public fetch: time cap', () => {
+  it('gives up on a peer that never answers, or stops sending, within the cap', async () => {
+    web = fakeWeb({
+      'https://slow.example.test/silent': { hang: 'headers' },
+      'https://slow.example.test/trickle': { hang: 'body' },
+      'https://slow.example.test/redirect-to-silent': { status: 302, headers: { location: '/silent' } },
+    });
+    const cap = publicFetchLimits.timeoutMs;
+    publicFetchLimits.timeoutMs = 300;
+    try {
+      for (const path of ['/silent', '/trickle', '/redirect-to-silent']) {
+        const t0 = Date.now();
+        const r = await proxy(`https://slow.example.test${path}`);
+        expect(r.status, `${path}: ${r.text}`).toBe(400);
+        expect(r.body.details[0], path).toMatchObject({ field: 'url', code: 'timeout' });
+        expect(Date.now() - t0, path).toBeLessThan(3_000);
+      }
+      // The other helpers that fetch keep the same cap.
+      const scrape = await post('/ai/scrape-inventory', { url: 'https://slow.example.test/trickle' }, k());
+      expect(scrape.body.details?.[0]?.code, scrape.text).toBe('timeout');
+      const receipt = await post('/ai/extract-receipt-data', { receiptImage: 'https://slow.example.test/silent' }, k());
+      expect(receipt.body.details?.[0]?.code, receipt.text).toBe('timeout');
+    } finally {
+      publicFetchLimits.timeoutMs = cap;
+    }
   });
 });
 

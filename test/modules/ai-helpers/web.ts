@@ -9,6 +9,8 @@ export interface FakePage {
   status?: number;
   headers?: Record<string, string>;
   body?: BodyInit | null;
+  /** A stalled peer: `headers` never answers; `body` answers the headers and a first chunk, then never ends. Ignores the abort signal. */
+  hang?: 'headers' | 'body';
 }
 
 export const PUBLIC_IP = '93.184.216.34';
@@ -23,6 +25,14 @@ export function fakeWeb(pages: Record<string, FakePage>, dns: Record<string, str
     fetched.push(url);
     const p = pages[url];
     if (!p) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+    if (p.hang === 'headers') return new Promise<Response>(() => undefined);
+    if (p.hang === 'body') {
+      const stalled = new ReadableStream<Uint8Array>({
+        start: (c) => c.enqueue(new TextEncoder().encode('<html><body>first bytes')),
+        pull: () => new Promise<void>(() => undefined),
+      });
+      return new Response(stalled, { status: p.status ?? 200, headers: p.headers ?? { 'content-type': 'text/html; charset=utf-8' } });
+    }
     return new Response(p.body ?? '', { status: p.status ?? 200, headers: p.headers ?? { 'content-type': 'text/html; charset=utf-8' } });
   };
   resolver.resolve = async (host: string) => {
