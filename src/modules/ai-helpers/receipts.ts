@@ -6,7 +6,6 @@
  * it the answer says `not_analysed` and reads nothing from the image. No value is ever invented:
  * what was not found is null and listed in `missing`.
  */
-import { unzlibSync } from 'fflate';
 import { ai } from '../../adapters/ai';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
@@ -209,10 +208,49 @@ function pdfString(token: string): string {
 const PDF_STRING = String.raw`\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>`;
 const PDF_TEXT_OPS = new RegExp(String.raw`\[((?:${PDF_STRING}|[^\]])*)\]\s*TJ|(${PDF_STRING})\s*(?:Tj|'|")|(T\*|Td|TD|ET)`, 'g');
 
+/** Inflated bytes a PDF may yield in all (a small file that inflates without end is read up to here). */
+const PDF_INFLATE_BUDGET = 8 * 1024 * 1024;
+
+/**
+ * Inflates a zlib (`/FlateDecode`) stream with the runtime's DecompressionStream, taking at most
+ * `budget.left` bytes; what inflated before a damaged end is kept. null when nothing inflated or the
+ * budget ran out.
+ */
+async function inflate(data: Uint8Array, budget: { left: number }): Promise<Uint8Array | null> {
+  const reader = new Response(data).body!.pipeThrough(new DecompressionStream('deflate')).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > budget.left) {
+        budget.left = 0;
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    // A stream cut short or without its checksum: keep what inflated.
+  }
+  if (!size) return null;
+  budget.left -= size;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 /** The text drawn by a PDF's content streams (raw or Flate-compressed), in stream order; null when there is none. */
-export function pdfText(bytes: Uint8Array): string | null {
+export async function pdfText(bytes: Uint8Array): Promise<string | null> {
   const raw = latin1(bytes);
   const out: string[] = [];
+  const budget = { left: PDF_INFLATE_BUDGET };
   for (const m of raw.matchAll(/<<([^]*?)>>\s*stream\r?\n/g)) {
     const start = m.index! + m[0].length;
     const end = raw.indexOf('endstream', start);
@@ -220,11 +258,9 @@ export function pdfText(bytes: Uint8Array): string | null {
     // The end-of-line before `endstream` is not part of the data.
     let data = bytes.slice(start, raw[end - 2] === '\r' ? end - 2 : raw[end - 1] === '\n' ? end - 1 : end);
     if (/\/FlateDecode/.test(m[1])) {
-      try {
-        data = unzlibSync(data);
-      } catch {
-        continue;
-      }
+      const inflated = await inflate(data, budget);
+      if (!inflated) continue;
+      data = inflated;
     } else if (/\/Filter/.test(m[1])) continue;
     const content = latin1(data);
     if (!/\b(Tj|TJ)\b|'|"/.test(content)) continue;
@@ -263,7 +299,7 @@ export async function readReceipt(ctx: Ctx, media: Media): Promise<ReceiptReadin
     return { status: statusOf(f), method: 'vision_model', source: 'model', fields: f, reason: null };
   }
   if (media.kind === 'pdf') {
-    const text = pdfText(media.bytes);
+    const text = await pdfText(media.bytes);
     if (!text)
       return {
         status: 'not_found',

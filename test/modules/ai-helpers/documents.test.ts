@@ -97,6 +97,27 @@ describe('POST /ai/extract-receipt-data', () => {
     });
   });
 
+  it('reads a PDF whose other stream inflates without end up to a budget, and skips that stream', async () => {
+    const deflate = async (text: string) =>
+      new Uint8Array(await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
+    // 9 MiB of drawn text in 20-odd KiB: more than a receipt can hold (the budget is 8 MiB).
+    const bomb = await deflate('(Free fuel $0.01) Tj T* '.repeat(400_000));
+    expect(bomb.byteLength).toBeLessThan(200_000);
+    const te = new TextEncoder();
+    const text = 'BT /F1 9 Tf 10 380 Td (HARBOR FUEL DOCK) Tj T* (Date: 05/14/2026) Tj T* (Ice bag $12.00) Tj T* (TOTAL $12.00) Tj ET';
+    const parts = [
+      te.encode(`%PDF-1.4\n1 0 obj\n<< /Length ${bomb.byteLength} /Filter /FlateDecode >>\nstream\n`),
+      bomb,
+      te.encode(`\nendstream\nendobj\n2 0 obj\n<< /Length ${text.length} >>\nstream\n${text}\nendstream\nendobj\n%%EOF\n`),
+    ];
+    const pdf = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+    parts.reduce((at, p) => (pdf.set(p, at), at + p.byteLength), 0);
+    const r = await post('/ai/extract-receipt-data', { receiptImage: b64(pdf) }, k());
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ status: 'extracted', method: 'pdf_text', merchant: 'HARBOR FUEL DOCK', date: '2026-05-14', totalCents: 1200 });
+    expect(r.body.lines).toEqual([{ description: 'Ice bag', quantity: null, amountCents: 1200, amount: 12 }]);
+  });
+
   it('says an image was not analysed offline, reads nothing into it, and refuses what is not a document', async () => {
     const r = await post('/ai/extract-receipt-data', { receiptImage: `data:image/png;base64,${b64(PNG)}` }, k());
     expect(r.status, r.text).toBe(200);
@@ -225,7 +246,11 @@ describe('AI port: image reading with Workers AI', () => {
     });
     const mute = workersAiFor({ run: async () => ({ response: 'I cannot see anything.' }) } as never);
     expect(await mute.see({ prompt: 'read', image: PNG })).toMatchObject({ status: 'not_analysed', reason: 'unreadable_answer' });
-    const broken = workersAiFor({ run: async () => Promise.reject(new Error('down')) } as never);
+    const broken = workersAiFor({
+      run: async () => {
+        throw new Error('down');
+      },
+    } as never);
     expect(await broken.see({ prompt: 'read', image: PNG })).toMatchObject({ status: 'not_analysed', reason: 'model_error' });
   });
 });
