@@ -55,6 +55,8 @@ function aamvaDate(v: string | undefined, canada: boolean): string | null {
 export function parseAamva(text: string): LicenseFields | null {
   if (!/^\s*@/.test(text) || !/ANSI |AAMVA/.test(text)) return null;
   const el: Record<string, string> = {};
+  // The record, group and file separators (RS, GS, FS) end elements too.
+  // eslint-disable-next-line no-control-regex
   for (const raw of text.split(/[\n\r\u001e\u001d\u001c]+/)) {
     let line = raw.trim();
     // The first element follows the subfile designator (`DL` or `ID`), on the header line or its own.

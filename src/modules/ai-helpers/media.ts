@@ -37,6 +37,7 @@ function asText(b: Uint8Array): string | null {
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(b);
     // Text has no control characters other than tab, line breaks and the barcode separators (RS, GS, FS).
+    // eslint-disable-next-line no-control-regex
     return /[\u0000-\u0008\u000e-\u001b\u007f]/.test(text) ? null : text;
   } catch {
     return null;
