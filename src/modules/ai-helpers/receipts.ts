@@ -216,7 +216,7 @@ const PDF_INFLATE_BUDGET = 8 * 1024 * 1024;
  * `budget.left` bytes; what inflated before a damaged end is kept. null when nothing inflated or the
  * budget ran out.
  */
-async function inflate(data: Uint8Array, budget: { left: number }): Promise<Uint8Array | null> {
+async function inflate(data: Uint8Array, budget: { left: number }): Promise<Uint8Array<ArrayBuffer> | null> {
   const reader = new Response(data).body!.pipeThrough(new DecompressionStream('deflate')).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
