@@ -6,6 +6,7 @@ export { InventoryLock } from '../durable-objects/inventory-lock';
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { SlipLock } from '../durable-objects/slip-lock';
 export { OAuthGrant } from '../durable-objects/oauth-grant';
+export { AccountingQueue } from '../durable-objects/accounting-queue';
 
 /**
  * The development entry point (`wrangler dev`, `npm start`, `npm run bench`): the API plus the

@@ -3,6 +3,7 @@ import type { InventoryLockRpc } from './modules/availability/types';
 import type { RateLimiterRpc } from '../durable-objects/rate-limiter-protocol';
 import type { SlipLockRpc } from '../durable-objects/slip-lock-protocol';
 import type { OAuthGrantRpc } from '../durable-objects/oauth-grant-protocol';
+import type { AccountingQueueRpc } from '../durable-objects/accounting-queue-protocol';
 import { createLogger } from './lib/logger';
 
 /** Bindings and configuration of the Worker. Secrets come from `.dev.vars` locally and `wrangler secret put` in deployments. */
@@ -19,6 +20,8 @@ export interface Env {
   OAUTH_GRANT: DurableObjectNamespace<OAuthGrantRpc>;
   /** Queue messages are `{ kind, ...fields }` (lib/module.ts QueueMessage; spelled out here so env.ts imports no module machinery). */
   EVENTS_QUEUE: Queue<{ kind: string; [field: string]: unknown }>;
+  /** One AccountingQueue object per operator: journal exports sent at the accounting provider's pace. */
+  ACCOUNTING_QUEUE: DurableObjectNamespace<AccountingQueueRpc>;
 
   ENVIRONMENT: 'development' | 'test' | 'staging' | 'production';
   /** `debug`, `info` (default), `warn` or `error`: log lines under this level are dropped. */
@@ -76,6 +79,20 @@ export interface Env {
   COVERAGE_ENCRYPTION_KEY?: string;
   /** Development only: signing secret of the seeded sandbox coverage offering (the reference underwriter). */
   DEMO_COVERAGE_SIGNING_SECRET?: string;
+  /** Integrations: AES-GCM key (base64, 32 bytes) for stored provider credentials and signed OAuth state (development has a fixed default). */
+  INTEGRATIONS_ENCRYPTION_KEY?: string;
+  /** `on`: development and tests call the real providers (with their secrets) instead of the offline simulators. */
+  INTEGRATIONS_LIVE?: string;
+  /** The dashboard the OAuth callbacks send the user back to (default http://localhost:5173). */
+  FRONTEND_URL?: string;
+  /** Calendar sync (Google Calendar OAuth client); without it development simulates the provider. */
+  GOOGLE_CALENDAR_CLIENT_ID?: string;
+  GOOGLE_CALENDAR_CLIENT_SECRET?: string;
+  /** Accounting (Wave OAuth application); without it development simulates the provider. */
+  ACCOUNTING_CLIENT_ID?: string;
+  ACCOUNTING_CLIENT_SECRET?: string;
+  /** Tour marketplace API base (availability notifications sent with each operator's outbound key). */
+  MARKETPLACE_API_URL?: string;
   /** Signing secret of check-in QR tokens and renter one-time codes (optional: derived from WIDGET_ENCRYPTION_KEY otherwise). */
   RENTER_TOKEN_SECRET?: string;
   /** Workers AI binding (optional; without it the AI helpers answer from the operator's data with deterministic rules). */
@@ -99,6 +116,10 @@ export interface Env {
   DEMO_API_KEY?: string;
   OTHER_API_KEY?: string;
   DEMO_CHANNEL_TEST_KEY?: string;
+  /** Sandbox integrations: Demo Marina's tour-marketplace key, its GPS tracker key and its operator calendar feed token. */
+  DEMO_MARKETPLACE_KEY?: string;
+  DEMO_GPS_DEVICE_KEY?: string;
+  DEMO_CALENDAR_FEED_TOKEN?: string;
   PUBLIC_BASE_URL?: string;
   /** `off` stops the cron job that seeds the sandbox tenant when it is missing (the test pool sets it). */
   SANDBOX_AUTOSEED?: string;
@@ -159,6 +180,14 @@ const Common = z.object({
   IDP_CLIENT_ID: optional(z.string().min(1)),
   LOCK_LOCATION_HINT: optional(z.enum(['wnam', 'enam', 'sam', 'weur', 'eeur', 'apac', 'oc', 'afr', 'me'])),
   COVERAGE_ENCRYPTION_KEY: optional(base64Key32),
+  INTEGRATIONS_ENCRYPTION_KEY: optional(base64Key32),
+  INTEGRATIONS_LIVE: optional(z.enum(['on', 'off'])),
+  FRONTEND_URL: optional(z.string().url()),
+  GOOGLE_CALENDAR_CLIENT_ID: optional(z.string().min(8)),
+  GOOGLE_CALENDAR_CLIENT_SECRET: optional(z.string().min(8)),
+  ACCOUNTING_CLIENT_ID: optional(z.string().min(8)),
+  ACCOUNTING_CLIENT_SECRET: optional(z.string().min(8)),
+  MARKETPLACE_API_URL: optional(z.string().url()),
   RENTER_TOKEN_SECRET: optional(z.string().min(32)),
   STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_...)')),
   AI_MODEL: optional(z.string().regex(/^@cf\/[\w.\-/]+$/, 'must be a Workers AI model name (@cf/...)')),
@@ -180,6 +209,7 @@ const Deployed = Common.extend({
   WIDGET_ENCRYPTION_KEY: base64Key32,
   OAUTH_SIGNING_KEYS: signingKeys,
   COVERAGE_ENCRYPTION_KEY: base64Key32,
+  INTEGRATIONS_ENCRYPTION_KEY: base64Key32,
 });
 
 export class ConfigError extends Error {}

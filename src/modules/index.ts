@@ -52,6 +52,13 @@ import assetPools from './asset-pools/module';
 import partnerCalls from './partner-calls/module';
 import octo from './octo/module';
 import coverage from './coverage/module';
+import calendarSync from './calendar-sync/module';
+import structuredData from './structured-data/module';
+import marketplace from './marketplace/module';
+import accounting from './accounting/module';
+import fleetSystem from './fleet-system/module';
+import voice from './voice/module';
+import gps from './gps/module';
 import publicSettings from './public-settings/module';
 import staffAvailability from './staff-availability/module';
 import renterSelfService from './renter-self-service/module';
@@ -121,6 +128,13 @@ export const modules: ModuleDef[] = [
   partnerCalls,
   octo,
   coverage,
+  calendarSync,
+  structuredData,
+  marketplace,
+  accounting,
+  fleetSystem,
+  voice,
+  gps,
   publicSettings,
   staffAvailability,
   renterSelfService,

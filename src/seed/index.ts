@@ -18,6 +18,7 @@ import { partnersSeed } from './partners';
 import { marina2Seed } from './marina2';
 import { octoSeed } from './octo';
 import { coverageSeed } from './coverage';
+import { integrationsSeed } from './integrations';
 import { widgetSeed } from './widget';
 import { analyticsSeed } from './analytics';
 
@@ -163,6 +164,7 @@ export const SEED_STEPS: SeedStep[] = [
   marina2Seed,
   octoSeed,
   coverageSeed,
+  integrationsSeed,
   widgetSeed,
   analyticsSeed,
 ];

@@ -18,6 +18,7 @@ import { PLATFORM, REDIRECT, approve, bearer, createApp, installAndToken, openAu
 import { outbound, resolver } from '../../src/adapters/http';
 import { localDateTime } from '../../src/modules/octo/slots';
 import { wallTimeToUtc } from '../../src/lib/time';
+import { integrationCases, integrationsWorld, type IntegrationsWorld } from '../modules/integrations/contract-world';
 
 type Doc = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
 interface Operation {
@@ -83,6 +84,7 @@ interface World {
   widget: { rentalId: string; renterToken: string; documentId: string; captainShiftDay: number };
 }
 let w: World;
+let iw: IntegrationsWorld;
 
 /** What the reads of the marina, communications and counter-sales modules need, built on the same operator. */
 interface Merged {
@@ -670,6 +672,7 @@ const CASES: Case[] = [
   { op: 'getCoveragePolicy', path: () => `/coverage/policies/${w.coverage.policyId}` },
   { op: 'listCoverageFlags', path: () => '/coverage/flags' },
   { op: 'getPublicCoverage', path: () => `/public/coverage?${q({ TransactionId: w.coverage.transactionId })}`, caller: anonymous },
+  ...integrationCases(() => iw),
 ];
 
 const PLATFORM_KEY = { headers: { 'x-platform-key': 'test-platform-staff-key-000000000000001' } };
@@ -707,6 +710,7 @@ beforeAll(async () => {
     for (const [method, op] of Object.entries(ops)) operations.set(op.operationId, { method, path, op });
   }
 
+  iw = await integrationsWorld();
   const op = await createOperator({ timezone: TZ });
   const key = op.adminKey;
   const rental = await rentalItem(op, { assets: 2 });
@@ -1002,8 +1006,8 @@ beforeAll(async () => {
     post('/public/widget/checkout', {
       customerId: op.customerId,
       inventoryId: rental.id,
-      startTime: at(TZ, 10, '10:00'),
-      endTime: at(TZ, 10, '12:00'),
+      startTime: at(TZ, 9, '10:00'),
+      endTime: at(TZ, 9, '12:00'),
       customerInfo: { firstName: 'Wil', lastName: 'Widget', email: 'wil.widget@example.test' },
       paymentMethodId: 'pm_card_visa',
       refAffiliate: 'CONTRACT',

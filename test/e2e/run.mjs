@@ -8,7 +8,10 @@
 //   2. a keyboard-only renter books a tour;
 //   3. a sold-out departure offers the waitlist and the renter joins it;
 //   4. the renter of (1) cancels with the code e-mailed to them (read from the outbox API);
-//   5. /docs renders its operation list with no request outside Berth's origin.
+//   5. /docs renders its operation list with no request outside Berth's origin;
+//   6. a renter books with coverage: the card, the underwriter's questions (every field type), the higher price accepted, the
+//      policy and its document on the booking page;
+//   7. with the underwriter down (no card; the booking goes ahead) and with binds failing (the page says the policy has not issued yet).
 // Screenshots of each step go to test/e2e/screenshots/ (git-ignored).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -45,9 +48,12 @@ function devVar(name) {
 }
 const KEY = devVar('DEMO_API_KEY');
 const SEED_TOKEN = devVar('DEV_SEED_TOKEN');
+const PARTNER_PASSWORD = devVar('DEMO_PARTNER_PASSWORD');
 const CUSTOMER = 'cus_demo_marina';
 const MIAMI = 'loc_demo_miami';
 const TOUR = 'inv_demo_dolphin_tour';
+const CONSOLE = 'inv_demo_center_console';
+const COVERAGE_OFFERING = 'cov_demo_reference_cover';
 // The operator's site: another origin (a small server of this script on its own port) whose page embeds the widget.
 let hostPage = '';
 const operatorSite = createServer((req, res) => {
@@ -112,6 +118,8 @@ async function call(method, path, body, headers = {}) {
 
 const results = [];
 async function scenario(name, fn) {
+  // E2E_ONLY=<regex> runs only the scenarios whose name matches (while working on one).
+  if (process.env.E2E_ONLY && !new RegExp(process.env.E2E_ONLY, 'i').test(name)) return;
   const t0 = Date.now();
   try {
     await fn();
@@ -207,12 +215,10 @@ async function bookBoatThroughEmbed() {
   await shot(page, 'boat-times');
   await frame.locator('.bw-slot:not(.is-sold_out)').first().click();
   await frame.locator('#bw-summary dl').waitFor();
-  await frame
-    .getByRole('checkbox', { name: /Cooler with ice/ })
-    .check()
-    .catch(async () => {
-      await frame.getByRole('button', { name: /More: Cooler with ice/ }).click();
-    });
+  // The cooler is a checkbox, or a counter when more than one can be rented.
+  const cooler = frame.getByRole('checkbox', { name: /Cooler with ice/ });
+  if (await cooler.count()) await cooler.check();
+  else await frame.getByRole('button', { name: /More: Cooler with ice/ }).click();
   await frame
     .locator('#bw-summary dd', { hasText: '$15.00' })
     .first()
@@ -227,6 +233,11 @@ async function bookBoatThroughEmbed() {
   await frame.getByText(`Gift card ${giftCode} pays $25.00.`).waitFor();
   await frame.locator('#bw-summary', { hasText: 'Due now by card' }).waitFor();
   await shot(page, 'boat-extras');
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  // Miami offers coverage: the card is shown; this renter goes on without it (the default).
+  await frame.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+  assert.ok(await frame.getByRole('radio', { name: /^Add Reference Boat Cover for \$/ }).isVisible());
+  assert.ok(await frame.getByRole('radio', { name: 'No coverage' }).isChecked());
   await frame.getByRole('button', { name: 'Continue' }).click();
   await frame.getByRole('heading', { name: 'Your details' }).waitFor();
   await frame.getByLabel('First name').fill('Rita');
@@ -349,6 +360,13 @@ async function bookTourByKeyboard() {
   }
   await shot(page, 'tour-keyboard-extras');
   await press('Enter');
+  // The coverage step: "No coverage" is chosen; Tab to Continue.
+  await page.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+  for (let i = 0; i < 10; i++) {
+    await press('Tab');
+    if ((await page.evaluate(() => document.activeElement?.textContent)) === 'Continue') break;
+  }
+  await press('Enter');
   await page.getByRole('heading', { name: 'Your details' }).waitFor();
   await press('Tab');
   for (const text of ['Kim', 'Keys', `kim.${Date.now()}@example.com`]) {
@@ -456,6 +474,208 @@ async function cancelWithEmailedCode() {
   await context.close();
 }
 
+/** The first date at least `from` days ahead on which `inventoryId` has an open time (answers the date and that slot). */
+async function openSlot(inventoryId, from) {
+  for (let ahead = from; ahead < from + 60; ahead++) {
+    const date = dateAhead(ahead);
+    const day = await call('GET', `/public/day-availability?${new URLSearchParams({ inventoryId, locationId: MIAMI, date })}`);
+    assert.equal(day.status, 200, day.text);
+    const slot = day.body.slots.find((s) => s.available && (s.unitsFree ?? 0) >= 1);
+    if (slot) return { date, slot };
+  }
+  throw new Error(`no open time for ${inventoryId}`);
+}
+
+/** The renter's part after the coverage step: details, the seeded rental agreement, the test card; answers the page's booking event. */
+async function detailsWaiverPay(page, name) {
+  await page.getByRole('heading', { name: 'Your details' }).waitFor();
+  await page.getByLabel('First name').fill(name);
+  await page.getByLabel('Last name').fill('Renter');
+  await page.getByLabel('E-mail').fill(`${name.toLowerCase()}.${Date.now()}@example.com`);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Rental agreement' }).waitFor();
+  await page.getByRole('checkbox', { name: /I will wear a life jacket/ }).check();
+  await page.getByRole('button', { name: 'Sign and continue' }).click();
+  await page.getByRole('heading', { name: 'Payment' }).waitFor();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('Security code').fill('123');
+}
+
+/** Opens the widget at an open time of the center console and goes to the extras step. */
+async function toExtras(page, from) {
+  const { date, slot } = await openSlot(CONSOLE, from);
+  await page.goto(`${base}/widget?customer=${CUSTOMER}&item=${CONSOLE}&date=${date}`);
+  await page.getByRole('heading', { name: /^Times on/ }).waitFor();
+  await page.locator(`.bw-slot:not(.is-sold_out)`).first().waitFor();
+  const label = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', minute: '2-digit' }).format(new Date(slot.startTime));
+  await page
+    .locator('.bw-slot:not(.is-sold_out)', { hasText: new RegExp(`^${label.replace(/\s/g, '\\s')}`) })
+    .first()
+    .click();
+  await page.locator('#bw-summary dl').waitFor();
+  return { date, slot };
+}
+
+/** Points the sandbox's coverage offering at the reference underwriter with behaviour flags (path segments), for the duration of `fn`. */
+async function withUnderwriter(flags, fn) {
+  const login = await fetch(`${base}/partners/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'demo-partner@berth.local', password: PARTNER_PASSWORD }),
+  });
+  const session = await login.json();
+  assert.equal(login.status, 200, JSON.stringify(session));
+  const auth = { authorization: `Bearer ${session.token}` };
+  const set = async (url) => {
+    const r = await call('PATCH', `/partners/coverage/offerings/${COVERAGE_OFFERING}`, { baseUrl: url }, auth);
+    assert.equal(r.status, 200, r.text);
+  };
+  await set(`https://reference-underwriter.berth.invalid/${flags}`);
+  try {
+    await fn();
+  } finally {
+    await set('https://reference-underwriter.berth.invalid');
+  }
+}
+
+async function bookWithCoverage() {
+  const { context, page, external, errors } = await newPage();
+  await toExtras(page, 14);
+  await shot(page, 'coverage-extras');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // The coverage card, quoted as soon as the time was chosen; its questions come from the schema pinned to the quote.
+  await page.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+  assert.ok(await page.locator('.bw-steps li', { hasText: 'Coverage' }).isVisible(), 'the steps list the coverage');
+  await page.getByRole('radio', { name: /^Add Reference Boat Cover for \$12\.50/ }).check();
+  await page.getByRole('heading', { name: 'Questions from Reference Boat Cover' }).waitFor();
+  // Every allowed field type is drawn: date, dropdown, text (conditional), number, multiselect, address, checkbox and notice.
+  const q = page.locator('#bw-cover-questions');
+  assert.equal(await q.locator('input[type=date]').count(), 1);
+  assert.equal(await q.locator('select').count(), 1);
+  assert.equal(await q.locator('input[type=number]').count(), 1);
+  assert.equal(
+    await q
+      .getByRole('group', { name: /Planned activities/ })
+      .getByRole('checkbox')
+      .count(),
+    3,
+  );
+  assert.ok(await q.getByRole('group', { name: /Home address/ }).isVisible());
+  assert.ok(await q.getByRole('checkbox', { name: /insurance claim/ }).isVisible());
+  assert.ok(await q.getByText('Damage to the rented boat up to the deposit amount').isVisible());
+  // The licence number is asked only of licensed skippers.
+  const licence = q.getByLabel('Boating licence number');
+  assert.equal(await licence.isVisible(), false);
+  await q.getByLabel('Boating experience').selectOption('expert');
+  await licence.waitFor();
+  await q.getByLabel('Boating experience').selectOption('none');
+  await licence.waitFor({ state: 'hidden' });
+  // The skipper must be 21 on the rental day.
+  const dob = q.getByLabel("Skipper's date of birth");
+  await dob.fill(`${new Date().getFullYear() - 18}-01-15`);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await q.getByText(/Must be at least 21 years old/).waitFor();
+  await dob.fill('1990-05-01');
+  await q.getByLabel('Passengers on board').fill('3');
+  await q.getByRole('checkbox', { name: 'Fishing' }).check();
+  await q.getByLabel('Street and number').fill('1 Ocean Drive');
+  await q.getByLabel('City').fill('Miami Beach');
+  await q.getByLabel(/Country code/).fill('us');
+  await shot(page, 'coverage-questions');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // No boating experience: the underwriter's final price is higher; payment waits for the renter's explicit acceptance.
+  await page.getByRole('heading', { name: 'The coverage price changed' }).waitFor();
+  assert.match(await page.locator('#bw-view').innerText(), /costs \$17\.50 instead of the \$12\.50/);
+  await shot(page, 'coverage-higher-price');
+  await page.getByRole('button', { name: 'Accept $17.50' }).click();
+  await detailsWaiverPay(page, 'Cora');
+  const summary = await page.locator('.bw-summary').first().innerText();
+  assert.match(summary, /Coverage: Reference Boat Cover\s+\$17\.50/);
+  await shot(page, 'coverage-payment');
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await page.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
+  // The policy binds from the queue; the confirmation shows it once issued, with its number and document.
+  await page.locator('#bw-coverage', { hasText: 'Your policy is issued.' }).waitFor({ timeout: 30_000 });
+  const doc = page.getByRole('link', { name: /^Policy document/ });
+  assert.match(await doc.getAttribute('href'), /^https:\/\/reference-underwriter\.berth\.invalid\/policies\/RUW-[0-9A-F]+\.pdf$/);
+  await shot(page, 'coverage-confirmation');
+  const rentalId = new URL(await page.getByRole('link', { name: 'Manage or cancel' }).getAttribute('href')).searchParams.get('manage');
+  const policies = await call('GET', `/coverage/policies?${new URLSearchParams({ rentalId })}`);
+  assert.equal(policies.status, 200, policies.text);
+  assert.equal(policies.body.data.length, 1);
+  assert.equal(policies.body.data[0].status, 'bound');
+  assert.equal(policies.body.data[0].premium, 17.5);
+  // One payment for the rental plus the premium.
+  const booking = await call('GET', `/coreBooking/${rentalId}`);
+  assert.equal(booking.body.pricing.amountPaid, booking.body.pricing.total);
+  assert.ok(booking.body.pricing.feeTotal >= 17.5, booking.text);
+  // The renter's booking page shows the policy and its document.
+  await page.goto(`${base}/widget?pass=${rentalId}`);
+  await page.locator('#bw-coverage', { hasText: 'Your policy is issued.' }).waitFor();
+  assert.match(await page.locator('#bw-coverage').innerText(), /Policy number\s+RUW-/);
+  assert.ok(await page.getByRole('link', { name: /^Policy document/ }).isVisible());
+  await shot(page, 'coverage-booking-page');
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+async function bookWithUnderwriterDown() {
+  const { context, page, external, errors } = await newPage();
+  // The underwriter answers 503 to everything: no card, and the booking goes ahead without a coverage step.
+  let rentalId;
+  await withUnderwriter('down', async () => {
+    await toExtras(page, 16);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Your details' }).waitFor();
+    assert.equal(await page.locator('.bw-steps li', { hasText: 'Coverage' }).count(), 0, 'no coverage step');
+    await shot(page, 'underwriter-down-details');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await detailsWaiverPay(page, 'Dana');
+    assert.doesNotMatch(await page.locator('.bw-summary').first().innerText(), /Coverage/);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
+    await shot(page, 'underwriter-down-confirmation');
+    rentalId = new URL(await page.getByRole('link', { name: 'Manage or cancel' }).getAttribute('href')).searchParams.get('manage');
+  });
+  const none = await call('GET', `/coverage/policies?${new URLSearchParams({ rentalId })}`);
+  assert.equal(none.body.data.length, 0, none.text);
+  // The underwriter answers quotes but fails every bind: the booking stands and its page says the policy has not issued yet.
+  await withUnderwriter('error-bind', async () => {
+    await toExtras(page, 18);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+    await page.getByRole('radio', { name: /^Add Reference Boat Cover/ }).check();
+    const q = page.locator('#bw-cover-questions');
+    await q.getByLabel("Skipper's date of birth").fill('1985-03-02');
+    await q.getByLabel('Boating experience').selectOption('some');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await detailsWaiverPay(page, 'Ezra');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
+    await page.locator('#bw-coverage', { hasText: 'The policy has not issued yet' }).waitFor({ timeout: 15_000 });
+    await shot(page, 'underwriter-bind-down-confirmation');
+    rentalId = new URL(await page.getByRole('link', { name: 'Manage or cancel' }).getAttribute('href')).searchParams.get('manage');
+    const b = await call('GET', `/coreBooking/${rentalId}`);
+    assert.equal(b.body.status, 'confirmed', b.text);
+    // The bind was tried from the queue and failed; the policy waits for the next retry.
+    let p;
+    for (let i = 0; i < 60; i++) {
+      p = await call('GET', `/coverage/policies?${new URLSearchParams({ rentalId })}`);
+      if (p.body.data[0]?.bindAttempts >= 1) break;
+      await new Promise((res) => setTimeout(res, 500));
+    }
+    assert.equal(p.body.data[0].status, 'pending', p.text);
+    assert.ok(p.body.data[0].bindAttempts >= 1, p.text);
+    assert.match(p.body.data[0].lastError ?? '', /500|http_error/, p.text);
+  });
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
 async function docsOffline() {
   const { context, page, external, errors } = await newPage();
   await page.goto(`${base}/docs`);
@@ -508,6 +728,8 @@ try {
   await scenario('a sold-out departure offers the waitlist', soldOutOffersWaitlist);
   await scenario('the renter cancels with the e-mailed code', cancelWithEmailedCode);
   await scenario('/docs shows the operation list with no network beyond Berth', docsOffline);
+  await scenario('a renter books with coverage (questions, the higher price accepted, the policy on the booking page)', bookWithCoverage);
+  await scenario('the booking goes ahead with the underwriter down, and a failed bind shows the policy has not issued yet', bookWithUnderwriterDown);
 } catch (err) {
   console.error(err);
   results.push({ name: 'setup', ok: false, error: err });

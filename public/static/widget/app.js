@@ -1,9 +1,10 @@
 /*
  * Berth booking widget (served by the Worker at /widget; no framework, no third-party script).
  * Flow: items -> month calendar -> times -> party and extras (add-ons, protection plan, promo or gift
- * code) -> renter details -> waiver -> payment -> confirmation (pass, wallet, .ics). Sold-out times
- * offer the waitlist. Other views: ?pass=<rentalId> (the pass), ?manage=<rentalId> (cancel with an
- * e-mailed code). Times are shown in the location's time zone, labelled with it.
+ * code) -> coverage (the underwriter's card and questions, where offered) -> renter details -> waiver
+ * -> payment -> confirmation (pass, wallet, .ics, coverage). Sold-out times offer the waitlist. Other
+ * views: ?pass=<rentalId> (the renter's booking page: pass and coverage), ?manage=<rentalId> (cancel
+ * with an e-mailed code). Times are shown in the location's time zone, labelled with it.
  */
 (function () {
   'use strict';
@@ -19,6 +20,7 @@
     ['date', 'Date'],
     ['time', 'Time'],
     ['extras', 'Party & extras'],
+    ['coverage', 'Coverage'],
     ['details', 'Your details'],
     ['waiver', 'Waiver'],
     ['payment', 'Payment'],
@@ -48,6 +50,10 @@
     plan: null,
     promo: '',
     quote: null,
+    cover: null,
+    coverChoice: '',
+    coverage: null,
+    coverAnswers: {},
     renter: { firstName: '', lastName: '', email: '', phone: '' },
     templates: null,
     signatures: [],
@@ -246,6 +252,7 @@
     stepsNav.textContent = '';
     STEPS.forEach(function (s) {
       if (s[0] === 'waiver' && S.templates && !S.templates.length) return;
+      if (s[0] === 'coverage' && !(S.cover && S.cover.ready && S.cover.cards.length)) return;
       stepsNav.appendChild(h('li', { 'aria-current': s[0] === active ? 'step' : null }, s[1]));
     });
   }
@@ -676,6 +683,7 @@
     S.slot = { startTime: s.startTime, endTime: end, time: s.time, seatsFree: s.seatsFree, unitsFree: s.unitsFree };
     track('slot_chosen', { date: S.date, time: s.time });
     extrasView();
+    loadCover();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -963,7 +971,7 @@
             type: 'button',
             id: 'bw-continue',
             onclick: function () {
-              if (S.quote && S.quote.available) detailsView();
+              if (S.quote && S.quote.available) coverStep();
               else refreshQuote();
             },
           },
@@ -1014,14 +1022,23 @@
     });
   }
 
+  /** The total of the order: the rental, the protection plan's premium and the chosen coverage's premium (paid with the rental). */
   function grandTotal() {
-    return Math.round((S.quote.total + (S.plan ? planPremium(S.plan.plan, S.quote.total) : 0)) * 100) / 100;
+    var c = cover();
+    return Math.round((S.quote.total + (S.plan ? planPremium(S.plan.plan, S.quote.total) : 0) + (c ? c.premium : 0)) * 100) / 100;
+  }
+
+  /** What a gift card pays: its balance, up to what is paid with the booking (the rental and the coverage). */
+  function giftPays() {
+    var g = S.quote.giftCard;
+    if (!g) return 0;
+    var c = cover();
+    return Math.min(g.balance, Math.round((S.quote.total + (c ? c.premium : 0)) * 100) / 100);
   }
 
   /** What the card pays: the total minus what a gift card covers. */
   function dueNow() {
-    var gift = S.quote.giftCard ? S.quote.giftCard.applied : 0;
-    return Math.round((grandTotal() - gift) * 100) / 100;
+    return Math.round((grandTotal() - giftPays()) * 100) / 100;
   }
 
   function renderSummary(box) {
@@ -1043,6 +1060,8 @@
       rows.push([t.name, money(t.amount, q.currency)]);
     });
     if (S.plan) rows.push([(S.plan.plan.name || S.plan.code) + ' (charged after booking)', money(planPremium(S.plan.plan, q.total), q.currency)]);
+    var c = cover();
+    if (c) rows.push(['Coverage: ' + c.offering.name, money(c.premium, c.currency)]);
     var dl = h('dl');
     rows.forEach(function (r) {
       dl.appendChild(h('dt', null, r[0]));
@@ -1050,17 +1069,539 @@
     });
     dl.appendChild(h('dt', { class: 'bw-total' }, 'Total'));
     dl.appendChild(h('dd', { class: 'bw-total' }, money(grandTotal(), q.currency)));
-    if (q.giftCard && q.giftCard.applied > 0) {
+    if (q.giftCard && giftPays() > 0) {
       dl.appendChild(h('dt', null, 'Gift card ' + q.giftCard.code));
-      dl.appendChild(h('dd', null, '−' + money(q.giftCard.applied, q.currency)));
+      dl.appendChild(h('dd', null, '−' + money(giftPays(), q.currency)));
       dl.appendChild(h('dt', { class: 'bw-total' }, 'Due now by card'));
       dl.appendChild(h('dd', { class: 'bw-total' }, money(dueNow(), q.currency)));
     }
     box.appendChild(dl);
-    if (q.deposit)
+    var deposit = c ? c.deposit.withCoverage : q.deposit;
+    if (deposit)
       box.appendChild(
-        h('p', { class: 'bw-hint' }, 'A security deposit of ' + money(q.deposit, q.currency) + ' is held on your card and released after the rental.'),
+        h('p', { class: 'bw-hint' }, 'A security deposit of ' + money(deposit, q.currency) + ' is held on your card and released after the rental.'),
       );
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 4b. Coverage: the underwriter's card, its questions (from the schema pinned to the quote) and the
+  // "accept the higher price" step. Coverage never blocks the booking: no card, a decline or a failure
+  // and the renter goes on without it.
+
+  function guests() {
+    if (S.item.type !== 'tour') return S.qty;
+    var n = 0;
+    Object.keys(S.tickets).forEach(function (k) {
+      n += S.tickets[k] > 0 ? S.tickets[k] : 0;
+    });
+    return Math.max(1, n);
+  }
+
+  function coverKey() {
+    return [S.item.inventoryId, S.slot.startTime, S.item.type === 'tour' ? '' : S.slot.endTime, guests()].join('|');
+  }
+
+  /** The chosen coverage while it still fits the order (same item, time and party), else null. */
+  function cover() {
+    return S.coverage && S.cover && S.cover.key === coverKey() ? S.coverage : null;
+  }
+
+  /** Quotes the coverage of the order once per item, time and party (POST /public/coverage/quotes); `then` runs when the cards are known. */
+  function loadCover(then) {
+    var key = coverKey();
+    if (S.cover && S.cover.key === key) {
+      if (S.cover.ready) return then && then();
+      if (then) S.cover.waiting.push(then);
+      return;
+    }
+    var c = { key: key, ready: false, waiting: then ? [then] : [], cards: [] };
+    S.cover = c;
+    S.coverage = null;
+    S.coverChoice = '';
+    var body = { customerId: S.customer, inventoryId: S.item.inventoryId, locationId: S.item.locationId, startTime: S.slot.startTime, quantity: guests() };
+    if (S.item.type !== 'tour') body.endTime = S.slot.endTime;
+    api('POST', '/public/coverage/quotes', body).then(function (r) {
+      var list = r.status === 200 && r.body && Array.isArray(r.body.data) ? r.body.data : [];
+      c.cards = list.filter(function (q) {
+        return q.status === 'quoted' || q.status === 'ready' || q.status === 'needs_acceptance';
+      });
+      c.ready = true;
+      var waiting = c.waiting;
+      c.waiting = [];
+      waiting.forEach(function (fn) {
+        if (S.cover === c) fn();
+        else loadCover(fn);
+      });
+    });
+  }
+
+  function coverStep() {
+    var btn = document.getElementById('bw-continue');
+    if (btn) btn.setAttribute('aria-disabled', 'true');
+    if (!(S.cover && S.cover.ready && S.cover.key === coverKey())) announce('Checking coverage options…');
+    loadCover(function () {
+      if (btn) btn.removeAttribute('aria-disabled');
+      if (S.cover.cards.length) coverView();
+      else {
+        S.coverage = null;
+        detailsView();
+      }
+    });
+  }
+
+  function depositText(q) {
+    var d = q.deposit;
+    if (!d || d.withoutCoverage === d.withCoverage) return null;
+    return d.withCoverage === 0
+      ? 'With this coverage no security deposit is held (instead of ' + money(d.withoutCoverage, q.currency) + ').'
+      : 'With this coverage the security deposit is ' + money(d.withCoverage, q.currency) + ' instead of ' + money(d.withoutCoverage, q.currency) + '.';
+  }
+
+  function replaceCard(q) {
+    S.cover.cards = S.cover.cards.map(function (x) {
+      return x.quoteId === q.quoteId ? q : x;
+    });
+  }
+
+  function dropCard(quoteId) {
+    S.cover.cards = S.cover.cards.filter(function (x) {
+      return x.quoteId !== quoteId;
+    });
+    S.coverChoice = '';
+    S.coverage = null;
+  }
+
+  /** One underwriter question as a labelled control: answers typed as the schema says (numbers, booleans, lists, an address object). */
+  function questionRow(q, f, saved, update) {
+    var id = 'bw-q-' + f.id;
+    var err = h('p', { id: id + '-err', class: 'bw-error', hidden: true });
+    /** A changed answer clears its error (checked again on Continue) and redraws the conditions. */
+    function onChange() {
+      if (!err.hidden) {
+        err.hidden = true;
+        if (focusEl) focusEl.setAttribute('aria-invalid', 'false');
+      }
+      update();
+    }
+    var help = f.help ? h('p', { id: id + '-help', class: 'bw-hint' }, f.help) : null;
+    var described = id + '-err' + (help ? ' ' + id + '-help' : '');
+    var label = f.label + (f.required ? '' : ' (optional)');
+    var v = saved[f.id];
+    var get;
+    var focusEl;
+    var node;
+    if (f.type === 'notice') {
+      node = h('div', { class: 'bw-note' }, [h('strong', null, f.label), f.text ? h('p', null, f.text) : null]);
+      return { node: node, get: function () {}, err: err };
+    }
+    var common = { id: id, 'aria-describedby': described, required: f.required, onchange: onChange, oninput: onChange };
+    if (f.type === 'checkbox') {
+      var cb = h('input', Object.assign({}, common, { type: 'checkbox', checked: v === true }));
+      node = h('div', null, [h('div', { class: 'bw-check' }, [cb, h('label', { for: id, class: 'bw-check' }, label)]), help, err]);
+      get = function () {
+        return cb.checked;
+      };
+      focusEl = cb;
+    } else if (f.type === 'dropdown') {
+      var sel = h(
+        'select',
+        common,
+        [h('option', { value: '' }, 'Choose…')].concat(
+          f.options.map(function (o) {
+            return h('option', { value: o.value }, o.label);
+          }),
+        ),
+      );
+      sel.value = typeof v === 'string' ? v : '';
+      node = h('div', null, [h('label', { for: id }, label), sel, help, err]);
+      get = function () {
+        return sel.value || undefined;
+      };
+      focusEl = sel;
+    } else if (f.type === 'multiselect') {
+      var boxes = f.options.map(function (o, i) {
+        var cid = id + '-' + i;
+        var c = h('input', { type: 'checkbox', id: cid, value: o.value, checked: Array.isArray(v) && v.indexOf(o.value) >= 0, onchange: onChange });
+        return { input: c, node: h('div', { class: 'bw-check' }, [c, h('label', { for: cid, class: 'bw-check' }, o.label)]) };
+      });
+      node = h(
+        'fieldset',
+        { 'aria-describedby': described },
+        [h('legend', null, label)]
+          .concat(
+            boxes.map(function (b) {
+              return b.node;
+            }),
+          )
+          .concat([help, err]),
+      );
+      get = function () {
+        var out = boxes
+          .filter(function (b) {
+            return b.input.checked;
+          })
+          .map(function (b) {
+            return b.input.value;
+          });
+        return out.length ? out : undefined;
+      };
+      focusEl = boxes[0] && boxes[0].input;
+    } else if (f.type === 'address') {
+      var a = v && typeof v === 'object' ? v : {};
+      var parts = [
+        ['line1', 'Street and number', 'address-line1'],
+        ['line2', 'Apartment, suite (optional)', 'address-line2'],
+        ['city', 'City', 'address-level2'],
+        ['region', 'State or region (optional)', 'address-level1'],
+        ['postalCode', 'Postal code (optional)', 'postal-code'],
+        ['country', 'Country code (2 letters, e.g. US)', 'country'],
+      ].map(function (d) {
+        var pid = id + '-' + d[0];
+        var inp = h('input', { type: 'text', id: pid, autocomplete: d[2], value: a[d[0]] || '', onchange: onChange, oninput: onChange });
+        if (d[0] === 'country') inp.setAttribute('maxlength', '2');
+        return { key: d[0], input: inp, node: h('div', null, [h('label', { for: pid }, d[1]), inp]) };
+      });
+      node = h(
+        'fieldset',
+        { 'aria-describedby': described },
+        [h('legend', null, label)]
+          .concat(
+            parts.map(function (p) {
+              return p.node;
+            }),
+          )
+          .concat([help, err]),
+      );
+      get = function () {
+        var o = {};
+        parts.forEach(function (p) {
+          var x = p.input.value.trim();
+          if (x) o[p.key] = p.key === 'country' ? x.toUpperCase() : x;
+        });
+        return Object.keys(o).length ? o : undefined;
+      };
+      focusEl = parts[0].input;
+    } else {
+      var type = f.type === 'number' ? 'number' : f.type === 'date' ? 'date' : 'text';
+      var attrs = Object.assign({}, common, { type: type, value: v === undefined || v === null ? '' : String(v) });
+      if (f.type === 'number') {
+        attrs.inputmode = 'decimal';
+        attrs.step = 'any';
+        if (f.min !== null) attrs.min = String(f.min);
+        if (f.max !== null) attrs.max = String(f.max);
+      }
+      if (f.type === 'text' && f.maxLength) attrs.maxlength = String(f.maxLength);
+      if (f.type === 'date' && f.minAgeYears !== null) {
+        var p = S.date.split('-');
+        attrs.max = String(+p[0] - f.minAgeYears) + '-' + p[1] + '-' + p[2];
+      }
+      var inp = h('input', attrs);
+      node = h('div', null, [h('label', { for: id }, label), inp, help, err]);
+      get = function () {
+        var x = inp.value.trim();
+        if (!x) return undefined;
+        return f.type === 'number' ? Number(x) : x;
+      };
+      focusEl = inp;
+    }
+    return { node: node, get: get, err: err, focus: focusEl };
+  }
+
+  /** What is wrong with an answer (the server checks again against the pinned schema), or ''. */
+  function answerProblem(f, v) {
+    var empty = v === undefined || (f.type === 'checkbox' && v !== true);
+    if (empty) return f.required ? (f.type === 'checkbox' ? 'Please tick this box.' : f.label + ' is required.') : '';
+    if (f.type === 'text' && f.pattern) {
+      try {
+        if (!new RegExp('^(?:' + f.pattern + ')$', 'u').test(v)) return 'This does not have the expected format.' + (f.help ? ' ' + f.help : '');
+      } catch (e) {
+        /* the server checks it */
+      }
+    }
+    if (f.type === 'number') {
+      if (!isFinite(v)) return 'Enter a number.';
+      if (f.min !== null && v < f.min) return 'Enter at least ' + f.min + '.';
+      if (f.max !== null && v > f.max) return 'Enter at most ' + f.max + '.';
+    }
+    if (f.type === 'date' && f.minAgeYears !== null) {
+      var b = v.split('-');
+      var d = S.date.split('-');
+      var age = d[0] - b[0] - (+d[1] < +b[1] || (+d[1] === +b[1] && +d[2] < +b[2]) ? 1 : 0);
+      if (!(age >= f.minAgeYears)) return 'Must be at least ' + f.minAgeYears + ' years old on ' + longDate(S.date) + '.';
+    }
+    if (f.type === 'address' && (!v.line1 || !v.city || !/^[A-Z]{2}$/.test(v.country || ''))) return 'Give the street, the city and the 2-letter country code.';
+    return '';
+  }
+
+  /** The questions of a card, drawn from the schema pinned to its quote; questions whose condition is not met are hidden and not sent. */
+  function questionForm(q) {
+    var saved = S.coverAnswers[q.quoteId] || (S.coverAnswers[q.quoteId] = {});
+    var rows = {};
+    var box = h('div', { class: 'bw-questions' });
+    function matches(f) {
+      var dep = rows[f.showIf.field];
+      if (!dep || dep.node.hidden) return false;
+      var v = dep.get();
+      var c = f.showIf;
+      var one = function (x) {
+        return c.equals !== null && c.equals !== undefined ? x === c.equals : (c.in || []).indexOf(String(x)) >= 0;
+      };
+      return Array.isArray(v) ? v.some(one) : one(v);
+    }
+    function update() {
+      q.questions.forEach(function (f) {
+        var r = rows[f.id];
+        if (f.showIf) r.node.hidden = !matches(f);
+        var v = r.get();
+        if (f.type !== 'notice') saved[f.id] = v;
+      });
+      resize();
+    }
+    q.questions.forEach(function (f) {
+      rows[f.id] = questionRow(q, f, saved, update);
+      box.appendChild(rows[f.id].node);
+    });
+    update();
+    function setError(r, msg) {
+      r.err.textContent = msg;
+      r.err.hidden = !msg;
+      if (r.focus) r.focus.setAttribute('aria-invalid', msg ? 'true' : 'false');
+    }
+    return {
+      node: box,
+      answers: function () {
+        var out = {};
+        q.questions.forEach(function (f) {
+          var r = rows[f.id];
+          if (f.type === 'notice' || r.node.hidden) return;
+          var v = r.get();
+          if (v !== undefined) out[f.id] = v;
+        });
+        return out;
+      },
+      valid: function () {
+        var first = null;
+        q.questions.forEach(function (f) {
+          var r = rows[f.id];
+          if (f.type === 'notice') return;
+          var msg = r.node.hidden ? '' : answerProblem(f, r.get());
+          setError(r, msg);
+          if (msg && !first) first = r;
+        });
+        if (first) {
+          if (first.focus) first.focus.focus();
+          shout('Please correct the highlighted answers.');
+        }
+        return !first;
+      },
+      /** The server's field problems (`answers.<id>`). */
+      show: function (details) {
+        var first = null;
+        (details || []).forEach(function (d) {
+          var r = rows[String(d.field || '').replace(/^answers\./, '')];
+          if (!r) return;
+          setError(r, 'This answer ' + d.message + '.');
+          if (!first) first = r;
+        });
+        if (first && first.focus) first.focus.focus();
+        return !!first;
+      },
+    };
+  }
+
+  function coverView(note) {
+    var cards = S.cover.cards;
+    if (S.coverChoice && !cards.some(isChosen)) S.coverChoice = '';
+    var msg = h('p', { class: 'bw-error', role: 'alert' }, note || '');
+    var questionsBox = h('div', { id: 'bw-cover-questions', 'aria-live': 'polite' });
+    var form = null;
+    function isChosen(q) {
+      return q.quoteId === S.coverChoice;
+    }
+    function chosen() {
+      return cards.filter(isChosen)[0] || null;
+    }
+    function drawQuestions() {
+      questionsBox.textContent = '';
+      form = null;
+      var q = chosen();
+      if (q && q.questions.length) {
+        form = questionForm(q);
+        questionsBox.appendChild(h('h3', null, 'Questions from ' + q.offering.name));
+        questionsBox.appendChild(form.node);
+      }
+      resize();
+    }
+    var fs = h('fieldset', null, [h('legend', null, 'Add coverage to your booking?')]);
+    cards.forEach(function (q, i) {
+      var id = 'bw-c-' + i;
+      var price = q.priceChange === 'none' ? money(q.estimate, q.currency) : money(q.premium, q.currency);
+      fs.appendChild(
+        h('div', { class: 'bw-cover' }, [
+          h('div', { class: 'bw-check' }, [
+            h('input', {
+              type: 'radio',
+              name: 'bw-cover',
+              id: id,
+              checked: isChosen(q),
+              onchange: function () {
+                S.coverChoice = q.quoteId;
+                drawQuestions();
+              },
+            }),
+            h('label', { for: id, class: 'bw-check' }, 'Add ' + q.offering.name + ' for ' + price),
+          ]),
+          depositText(q) ? h('p', { class: 'bw-hint' }, depositText(q)) : null,
+          h(
+            'p',
+            { class: 'bw-hint' },
+            'Paid together with your booking. ' +
+              (q.questions.length ? 'A few questions decide the final price. ' : '') +
+              'Questions about this coverage: ' +
+              q.offering.supportEmail +
+              '.',
+          ),
+        ]),
+      );
+    });
+    fs.appendChild(
+      h('div', { class: 'bw-check' }, [
+        h('input', {
+          type: 'radio',
+          name: 'bw-cover',
+          id: 'bw-c-none',
+          checked: !S.coverChoice,
+          onchange: function () {
+            S.coverChoice = '';
+            drawQuestions();
+          },
+        }),
+        h('label', { for: 'bw-c-none', class: 'bw-check' }, 'No coverage'),
+      ]),
+    );
+    var next = h('button', { type: 'button', id: 'bw-cover-continue' }, 'Continue');
+    next.addEventListener('click', function () {
+      var q = chosen();
+      msg.textContent = '';
+      if (!q) {
+        S.coverage = null;
+        return detailsView();
+      }
+      if (!q.questions.some(answerable)) return settle(q, msg);
+      if (!form.valid()) return;
+      if (next.getAttribute('aria-disabled') === 'true') return;
+      next.setAttribute('aria-disabled', 'true');
+      announce('Checking your answers with ' + q.offering.name + '…');
+      api('POST', '/public/coverage/quotes/' + encodeURIComponent(q.quoteId) + '/answers', { answers: form.answers() }).then(function (r) {
+        next.removeAttribute('aria-disabled');
+        if (r.status === 200) {
+          replaceCard(r.body);
+          return settle(r.body, msg);
+        }
+        if (r.status === 400 && r.body && r.body.error === 'validation_failed' && form.show(r.body.details)) {
+          shout('Please correct the highlighted answers.');
+          return;
+        }
+        if (r.status === 410) return requote('The coverage price expired; here is a fresh one.');
+        coverGone(q, r.status === 0 ? errText(r) : 'The insurer could not be reached.');
+      });
+    });
+    show('coverage', 'Coverage for your trip', [
+      h('p', null, 'Optional: coverage from an insurer, bought with your booking in one payment. Your booking does not depend on it.'),
+      fs,
+      questionsBox,
+      msg,
+      h('div', { class: 'bw-actions' }, [next, backButton('Back', renderExtras)]),
+    ]);
+    drawQuestions();
+    if (note) shout(note);
+  }
+
+  function answerable(f) {
+    return f.type !== 'notice';
+  }
+
+  /** Where a card goes after its answers: ready (on with it), a higher price (the renter decides), a decline or failure (on without it). */
+  function settle(q, msg) {
+    if (q.status === 'ready') {
+      S.coverage = q;
+      if (q.priceChange === 'lower') announce('Good news: ' + q.offering.name + ' costs ' + money(q.premium, q.currency) + ', less than the estimate.');
+      return detailsView();
+    }
+    if (q.status === 'needs_acceptance') return acceptView(q);
+    if (q.status === 'declined' || q.status === 'failed') return coverGone(q, q.status === 'declined' ? q.reason : null);
+    msg.textContent = 'This coverage cannot be bought now.';
+    dropCard(q.quoteId);
+  }
+
+  /** The coverage is off (declined, failed, unreachable): the renter goes on without it. */
+  function coverGone(q, reason) {
+    dropCard(q.quoteId);
+    var text = q.offering.name + ' cannot be added' + (reason ? ': ' + reason : '') + '. Nothing was charged for it, and your booking can go ahead without it.';
+    if (S.cover.cards.length) return coverView(text);
+    show('coverage', 'Coverage is not available', [
+      h('p', { class: 'bw-note' }, text),
+      h('div', { class: 'bw-actions' }, [h('button', { type: 'button', onclick: detailsView }, 'Continue without coverage'), backButton('Back', renderExtras)]),
+    ]);
+    shout(text);
+  }
+
+  function requote(note) {
+    S.cover = null;
+    loadCover(function () {
+      if (S.cover.cards.length) coverView(note);
+      else coverGone({ quoteId: '', offering: { name: 'The coverage' } }, null);
+    });
+  }
+
+  /** A final price above the estimate: payment waits until the renter accepts it (or goes on without the coverage). */
+  function acceptView(q) {
+    var msg = h('p', { class: 'bw-error', role: 'alert' });
+    var yes = h('button', { type: 'button' }, 'Accept ' + money(q.premium, q.currency));
+    yes.addEventListener('click', function () {
+      if (yes.getAttribute('aria-disabled') === 'true') return;
+      yes.setAttribute('aria-disabled', 'true');
+      api('POST', '/public/coverage/quotes/' + encodeURIComponent(q.quoteId) + '/accept', { premium: q.premium }).then(function (r) {
+        yes.removeAttribute('aria-disabled');
+        if (r.status === 200) {
+          replaceCard(r.body);
+          S.coverage = r.body;
+          announce('Coverage accepted at ' + money(r.body.premium, r.body.currency) + '.');
+          return detailsView();
+        }
+        if (r.body && r.body.error === 'coverage_price_changed' && typeof r.body.premium === 'number') {
+          q.premium = r.body.premium;
+          return acceptView(q);
+        }
+        if (r.status === 410) return requote('The coverage price expired; here is a fresh one.');
+        msg.textContent = errText(r);
+      });
+    });
+    show('coverage', 'The coverage price changed', [
+      h(
+        'p',
+        null,
+        'After your answers, ' +
+          q.offering.name +
+          ' costs ' +
+          money(q.premium, q.currency) +
+          ' instead of the ' +
+          money(q.estimate, q.currency) +
+          ' shown before. Nothing is charged until you pay; accept the new price or go on without the coverage.',
+      ),
+      msg,
+      h('div', { class: 'bw-actions' }, [
+        yes,
+        backButton('Continue without coverage', function () {
+          S.coverChoice = '';
+          S.coverage = null;
+          detailsView();
+        }),
+        backButton('Change my answers', function () {
+          coverView();
+        }),
+      ]),
+    ]);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1131,7 +1672,13 @@
     var form = h('form', { novalidate: true }, [
       h('p', { class: 'bw-hint' }, 'We send the confirmation and your pass to this e-mail address.'),
       f.node,
-      h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Continue'), backButton('Back', renderExtras)]),
+      h('div', { class: 'bw-actions' }, [
+        h('button', { type: 'submit' }, 'Continue'),
+        backButton('Back', function () {
+          if (S.cover && S.cover.ready && S.cover.key === coverKey() && S.cover.cards.length) coverView();
+          else renderExtras();
+        }),
+      ]),
     ]);
     form.addEventListener('submit', function (e) {
       e.preventDefault();
@@ -1394,9 +1941,23 @@
     if (S.signatures.length) body.waiverSignatureIds = S.signatures;
     if (S.ref) body.refAffiliate = S.ref;
     if (S.source) body.source = S.source;
+    var c = cover();
+    if (c) body.coverage = { quoteId: c.quoteId };
     api('POST', '/public/widget/checkout', body).then(function (r) {
       if (r.status !== 201) {
         done();
+        if (c && r.body && r.body.error === 'coverage_price_changed') {
+          // The coverage's final price rose and was not accepted: nothing was charged; the renter decides.
+          return api('GET', '/public/coverage/quotes/' + encodeURIComponent(c.quoteId)).then(function (g) {
+            if (g.status === 200 && g.body.status === 'needs_acceptance') {
+              replaceCard(g.body);
+              return acceptView(g.body);
+            }
+            S.coverage = null;
+            msg.textContent = 'The coverage could not be added; nothing was charged. Pay again to book without it.';
+            shout(msg.textContent);
+          });
+        }
         if (r.body && r.body.error === 'unavailable') {
           msg.textContent = 'Sorry, this time was just taken. Nothing was charged.';
           msg.appendChild(
@@ -1496,9 +2057,11 @@
       facts.appendChild(h('dd', null, r[1]));
     });
     var holder = h('div', null, h('p', { class: 'bw-loading' }, 'Loading your pass…'));
+    var coverage = b.coverage && b.coverage.status !== 'not_requested' ? h('div', { class: 'bw-summary', id: 'bw-coverage' }) : null;
     show('done', 'You are booked!', [
       h('p', null, 'A confirmation is on its way to ' + S.renter.email + '.'),
       facts,
+      coverage,
       plan && plan.error
         ? h('p', { class: 'bw-error' }, 'The protection plan could not be added: ' + plan.error)
         : plan
@@ -1522,6 +2085,13 @@
       ]),
     ]);
     announce('Booked. Reference ' + b.transactionId + '.');
+    if (coverage) {
+      if (b.coverage.status === 'purchased') coverBlock(coverage, b.transactionId, 12);
+      else
+        coverage.appendChild(
+          h('p', null, 'The coverage was not added (' + (b.coverage.reason || 'not available') + '). Nothing was charged for it; your booking stands.'),
+        );
+    }
     passBlock(b.rentalId, function (node) {
       holder.textContent = '';
       if (node) holder.appendChild(node);
@@ -1529,10 +2099,50 @@
     });
   }
 
+  /**
+   * The coverage of an order on the renter's booking page (GET /public/coverage): each policy's status, its number and
+   * document once issued. While the underwriter is still confirming it, looks again a few times (`tries`).
+   */
+  function coverBlock(box, transactionId, tries) {
+    api('GET', '/public/coverage?' + qs({ TransactionId: transactionId })).then(function (r) {
+      if (r.status !== 200 || !r.body.policies.length) return;
+      box.hidden = false;
+      box.textContent = '';
+      box.appendChild(h('h3', null, 'Your coverage'));
+      var pending = false;
+      r.body.policies.forEach(function (p) {
+        var doc = p.documentUrl && /^https:\/\//.test(p.documentUrl) ? p.documentUrl : null;
+        if (p.status === 'not_issued_yet') pending = true;
+        var dl = h('dl', { class: 'bw-cover-policy', 'data-status': p.status });
+        [
+          ['Coverage', p.offeringName + ' · ' + money(p.premium, p.currency)],
+          ['Status', p.statusText],
+          p.policyNumber ? ['Policy number', p.policyNumber] : null,
+          ['Questions or claims', p.supportEmail],
+        ].forEach(function (row) {
+          if (!row) return;
+          dl.appendChild(h('dt', null, row[0]));
+          dl.appendChild(h('dd', null, row[1]));
+        });
+        box.appendChild(dl);
+        if (doc) box.appendChild(h('p', null, h('a', { href: doc, target: '_blank', rel: 'noopener noreferrer' }, 'Policy document (' + p.policyNumber + ')')));
+      });
+      resize();
+      if (pending && tries > 0)
+        setTimeout(function () {
+          if (document.body.contains(box)) coverBlock(box, transactionId, tries - 1);
+        }, 1500);
+      else if (!pending) announce('Your coverage policy is issued.');
+    });
+  }
+
   function restart() {
     S.date = null;
     S.slot = null;
     S.quote = null;
+    S.cover = null;
+    S.coverage = null;
+    S.coverChoice = '';
     S.signatures = [];
     itemsView();
   }
@@ -1542,12 +2152,21 @@
     passBlock(rentalId, function (node, p) {
       if (!node) return fatal('No pass was found for this booking (it may be cancelled).');
       S.loc = { timezone: p.timezone };
+      var coverage = h('div', { class: 'bw-summary', id: 'bw-coverage', hidden: true });
       show('done', p.itemName + ' with ' + p.businessName, [
+        h('p', null, 'Booking reference ' + p.transactionId),
         h('p', null, p.localDate + ', ' + p.localStartTime + ' – ' + p.localEndTime + ' (' + p.timezone + ')'),
         h('p', null, p.locationName + ', ' + p.address),
         h('p', null, p.renterName + ' · party of ' + p.partySize),
         node,
+        coverage,
+        h(
+          'div',
+          { class: 'bw-actions' },
+          h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/widget?' + qs({ manage: rentalId, customer: S.customer }) }, 'Manage or cancel'),
+        ),
       ]);
+      coverBlock(coverage, p.transactionId, 3);
     });
   }
 
@@ -1632,6 +2251,7 @@
       if (r.status !== 200) return fatal(errText(r, 'This booking was not found.'));
       var e = r.body;
       S.loc = { timezone: e.timezone };
+      S.customer = S.customer || e.customerId;
       var msg = h('p', { class: 'bw-error', role: 'alert' });
       var nodes = [
         h(
@@ -1648,7 +2268,17 @@
         h('p', { class: 'bw-note' }, e.message),
         h('p', { class: 'bw-hint' }, 'Policy: ' + e.policy.description),
       ];
-      if (!e.cancellable) return show('manage', 'Manage your booking', nodes);
+      if (!e.cancellable) {
+        nodes.push(
+          h('div', { class: 'bw-actions' }, [
+            e.reason !== 'already_cancelled'
+              ? h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/widget?' + qs({ pass: rentalId, customer: S.customer }) }, 'Your booking and pass')
+              : null,
+            bookAgain(),
+          ]),
+        );
+        return show('manage', 'Manage your booking', nodes);
+      }
       var send = h('button', { type: 'button' }, 'E-mail me a code');
       send.addEventListener('click', function () {
         api('POST', '/public/bookings/' + enc + '/cancellation-otp').then(function (o) {
@@ -1659,9 +2289,21 @@
           codeView(rentalId, o.body, e);
         });
       });
-      nodes.push(h('p', null, 'To cancel, we e-mail a 6-digit code to the address of the booking.'), msg, h('div', { class: 'bw-actions' }, send));
+      nodes.push(
+        h('p', null, 'To cancel, we e-mail a 6-digit code to the address of the booking.'),
+        msg,
+        h('div', { class: 'bw-actions' }, [
+          send,
+          h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/widget?' + qs({ pass: rentalId, customer: S.customer }) }, 'Keep it: back to my booking'),
+        ]),
+      );
       show('manage', 'Cancel your booking', nodes);
     });
+  }
+
+  /** A way forward from the manage pages: the operator's booking page. */
+  function bookAgain() {
+    return S.customer ? h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/widget?' + qs({ customer: S.customer }) }, 'Book something else') : null;
   }
 
   function codeView(rentalId, session, elig) {
@@ -1729,6 +2371,7 @@
                 ? 'It was already cancelled.'
                 : 'Nothing was refunded.',
           ),
+          h('div', { class: 'bw-actions' }, bookAgain()),
         ]);
       });
     });

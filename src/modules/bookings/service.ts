@@ -3,6 +3,7 @@
  * widget, cron jobs and the seed). See create.ts for the commit and lifecycle.ts for the moves.
  */
 export { createBooking, createBookingRows, type CreateBookingOptions, type BookingSource, type BookingResult, type ExtraLedgerEntry } from './create';
+export { quoteBooking, type Quote } from './quote';
 export { previewBooking } from './preview';
 export {
   cancelBooking,

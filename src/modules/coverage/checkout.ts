@@ -19,7 +19,7 @@ import { newId } from '../../lib/ids';
 import { toDollars } from '../../lib/money';
 import { coveragePolicies, coverageQuotes } from '../../db/schema/coverage';
 import { createBooking, type BookingResult } from '../bookings/service';
-import type { BookBody } from '../bookings/types';
+import type { BookBody, CreateBookingOptions } from '../bookings/types';
 import { publicItem } from '../availability/service';
 import { coverageFail } from './errors';
 import { usableBy } from './enablements';
@@ -69,18 +69,22 @@ async function refusal(ctx: Ctx, q: QuoteRow | undefined, customerId: string, in
   return null;
 }
 
+/** What a sales path adds to the booking commit (the widget: public items only, its gift card, its session and funnel rows, its order id). */
+export type CheckoutBookingOptions = Pick<CreateBookingOptions, 'publicOnly' | 'giftCard' | 'statements' | 'events' | 'transactionId'>;
+
 /** Places the booking, with the coverage when it can be bought. */
 export async function checkoutWithCoverage(
   ctx: Ctx,
   input: BookInput & { coverage?: { quoteId: string } | null },
-  opts: { source: 'operator' | 'widget' },
+  opts: { source: 'operator' | 'widget'; booking?: CheckoutBookingOptions },
 ): Promise<BookingResult & { coverage: Coverage }> {
   const customerId = tenantOf(ctx);
   const { coverage: choice, ...book } = input;
-  if (!choice) return { ...(await createBooking(ctx, book, { source: opts.source })), coverage: none('not_requested', null) };
+  const plain = { ...opts.booking, source: opts.source };
+  if (!choice) return { ...(await createBooking(ctx, book, plain)), coverage: none('not_requested', null) };
   const q = await getQuote(ctx, choice.quoteId);
   const why = await refusal(ctx, q, customerId, book);
-  if (why || !q) return { ...(await createBooking(ctx, book, { source: opts.source })), coverage: none('not_purchased', why, choice.quoteId) };
+  if (why || !q) return { ...(await createBooking(ctx, book, plain)), coverage: none('not_purchased', why, choice.quoteId) };
 
   // Claim the quote (one purchase per quote, whatever races): ready -> purchasing.
   const claimed = await ctx.db
@@ -89,10 +93,10 @@ export async function checkoutWithCoverage(
     .where(and(eq(coverageQuotes.id, q.id), eq(coverageQuotes.status, 'ready'), eq(coverageQuotes.version, q.version)))
     .returning()
     .get();
-  if (!claimed) return { ...(await createBooking(ctx, book, { source: opts.source })), coverage: none('not_purchased', 'quote_already_used', q.id) };
+  if (!claimed) return { ...(await createBooking(ctx, book, plain)), coverage: none('not_purchased', 'quote_already_used', q.id) };
 
   const offering = (await getOffering(ctx, q.offeringId))!;
-  const transactionId = newId('txn');
+  const transactionId = opts.booking?.transactionId ?? newId('txn');
   const policyId = newId('cpl');
   const now = new Date().toISOString();
   const policy: PolicyRow = {
@@ -131,6 +135,7 @@ export async function checkoutWithCoverage(
   let result: BookingResult;
   try {
     result = await createBooking(ctx, book, {
+      ...opts.booking,
       source: opts.source,
       transactionId,
       surcharge: {
@@ -143,6 +148,7 @@ export async function checkoutWithCoverage(
       },
       adjustDeposit: (cents) => applyDepositEffect(q.depositEffect, q.depositEffectValue, cents),
       statements: [
+        ...(opts.booking?.statements ?? []),
         ctx.db.insert(coveragePolicies).values(policy),
         ctx.db
           .update(coverageQuotes)

@@ -150,7 +150,8 @@ function instant(recordedAt: string | undefined): string {
   return new Date(t).toISOString();
 }
 
-async function fencesOf(ctx: Ctx, customerId: string, locationId?: string | null) {
+/** The geofences of an operator (of one location when given); the GPS integration checks its trackers against them. */
+export async function fencesOf(ctx: Ctx, customerId: string, locationId?: string | null) {
   return ctx.db
     .select()
     .from(geofences)
@@ -263,26 +264,7 @@ export async function reportAssetPosition(ctx: Ctx, input: Reading & { assetId: 
   const [asset] = await getAssetsInTenant(ctx, [input.assetId]);
   if (!asset) throw notFound('Asset');
   const recordedAt = instant(input.recordedAt);
-  const values = {
-    itemId: asset.itemId,
-    locationId: asset.locationId,
-    lat: input.lat,
-    lng: input.lng,
-    accuracyMeters: input.accuracyMeters ?? null,
-    heading: input.heading ?? null,
-    speedMps: input.speedMps ?? null,
-    recordedAt,
-    source: input.source,
-    updatedAt: new Date().toISOString(),
-  };
-  const written = await ctx.db
-    .insert(assetPositions)
-    .values({ id: newId('apos'), customerId, assetId: asset.id, ...values })
-    .onConflictDoUpdate({
-      target: [assetPositions.customerId, assetPositions.assetId],
-      set: values,
-      setWhere: sql`excluded.recorded_at > ${assetPositions.recordedAt}`,
-    })
+  const written = await assetPositionUpsert(ctx, customerId, asset, { ...input, recordedAt })
     .returning()
     .get();
   const row =
@@ -293,6 +275,39 @@ export async function reportAssetPosition(ctx: Ctx, input: Reading & { assetId: 
       .where(and(eq(assetPositions.customerId, customerId), eq(assetPositions.assetId, asset.id)))
       .get())!;
   return { updated: Boolean(written), position: assetOut(row, await fencesOf(ctx, customerId, row.locationId)) };
+}
+
+/**
+ * The statement that records an asset's position unless a newer one is known (one conditional
+ * upsert): devices through the API and the GPS integration's trackers (`source: 'gps'`, in the
+ * batch of their fixes).
+ */
+export function assetPositionUpsert(
+  ctx: Ctx,
+  customerId: string,
+  asset: { id: string; itemId: string; locationId: string },
+  r: Reading & { recordedAt: string; source: 'device' | 'gps' },
+) {
+  const values = {
+    itemId: asset.itemId,
+    locationId: asset.locationId,
+    lat: r.lat,
+    lng: r.lng,
+    accuracyMeters: r.accuracyMeters ?? null,
+    heading: r.heading ?? null,
+    speedMps: r.speedMps ?? null,
+    recordedAt: r.recordedAt,
+    source: r.source,
+    updatedAt: new Date().toISOString(),
+  };
+  return ctx.db
+    .insert(assetPositions)
+    .values({ id: newId('apos'), customerId, assetId: asset.id, ...values })
+    .onConflictDoUpdate({
+      target: [assetPositions.customerId, assetPositions.assetId],
+      set: values,
+      setWhere: sql`excluded.recorded_at > ${assetPositions.recordedAt}`,
+    });
 }
 
 export async function listAssetPositions(ctx: Ctx, q: { locationId?: string; itemId?: string }) {

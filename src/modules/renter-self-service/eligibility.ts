@@ -21,6 +21,7 @@ export type IneligibleReason =
 export interface Eligibility {
   rentalId: string;
   transactionId: string;
+  customerId: string;
   status: string;
   cancellable: boolean;
   reason: IneligibleReason | null;
@@ -62,6 +63,7 @@ export async function eligibilityOf(ctx: Ctx, b: BookingRow, now = Date.now()): 
   return {
     rentalId: b.id,
     transactionId: b.transactionId,
+    customerId: b.customerId,
     status: b.status,
     cancellable: reason === null,
     reason,

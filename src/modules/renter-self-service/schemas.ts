@@ -58,6 +58,7 @@ export const Eligibility = z
   .object({
     rentalId: z.string(),
     transactionId: z.string(),
+    customerId: z.string().openapi({ description: 'The operator (the widget links back to its booking page)' }),
     status: z.string(),
     cancellable: z.boolean(),
     reason: z

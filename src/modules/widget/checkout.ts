@@ -6,14 +6,17 @@
  * batch the renter's 24-hour `checkout` session (participants, documents) and the funnel's `booked`
  * event; it carries the affiliate (`refAffiliate`) and the waivers signed in the widget to the
  * booking. A gift card (in `promoCode` or `giftCardCode`) pays what it can in the booking's batch and
- * the card the rest. Only public items of the named operator can be sold here.
+ * the card the rest. A coverage card the renter chose (`coverage.quoteId`) is bought through the
+ * coverage checkout (premium in the same card payment, policy in the same batch); coverage never
+ * blocks the booking. Only public items of the named operator can be sold here.
  */
 import type { Ctx, Principal } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
 import type { z } from '@hono/zod-openapi';
-import { createBooking, previewBooking } from '../bookings/service';
+import { previewBooking } from '../bookings/service';
+import { checkoutWithCoverage } from '../coverage/service';
 import { publicItem } from '../availability/service';
 import type { BookBody } from '../bookings/types';
 import { signatureInfo } from '../waivers/service';
@@ -129,6 +132,7 @@ export interface CheckoutInput extends Order {
   sessionId?: string;
   source?: string;
   notes?: string;
+  coverage?: { quoteId: string } | null;
 }
 
 /** The waivers signed in the widget, as the booking's `extendedData.signedWaivers` entries (the operator's own, by this renter's party). */
@@ -173,29 +177,34 @@ export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
         }),
       ]
     : [];
-  const result = await createBooking(
-    wctx,
-    bookInput(
-      { ...input, promoCode: codes.promoCode },
-      {
-        rentalPricing: { ...(input.tip ? { tip: input.tip } : {}), ...(input.expectedTotal != null ? { total: input.expectedTotal } : {}) },
-        customerInfo: input.customerInfo,
-        paymentMethodId: input.paymentMethodId,
-        paymentPlan: { type: 'full' },
-        extendedData: {
-          channel: 'widget',
-          ...(input.refAffiliate ? { refAffiliate: input.refAffiliate } : {}),
-          ...(input.source ? { widgetSource: input.source } : {}),
-          ...(input.sessionId ? { widgetSessionId: input.sessionId } : {}),
-          ...(input.notes ? { notes: input.notes } : {}),
-          ...(waivers.length ? { signedWaivers: waivers } : {}),
-        },
+  const booking = bookInput(
+    { ...input, promoCode: codes.promoCode },
+    {
+      rentalPricing: { ...(input.tip ? { tip: input.tip } : {}), ...(input.expectedTotal != null ? { total: input.expectedTotal } : {}) },
+      customerInfo: input.customerInfo,
+      paymentMethodId: input.paymentMethodId,
+      paymentPlan: { type: 'full' },
+      extendedData: {
+        channel: 'widget',
+        ...(input.refAffiliate ? { refAffiliate: input.refAffiliate } : {}),
+        ...(input.source ? { widgetSource: input.source } : {}),
+        ...(input.sessionId ? { widgetSessionId: input.sessionId } : {}),
+        ...(input.notes ? { notes: input.notes } : {}),
+        ...(waivers.length ? { signedWaivers: waivers } : {}),
       },
-    ),
-    { source: 'widget', publicOnly: true, transactionId, statements: [session.stmt, ...funnel], ...(codes.giftCard ? { giftCard: codes.giftCard } : {}) },
+    },
+  );
+  const result = await checkoutWithCoverage(
+    wctx,
+    { ...booking, coverage: input.coverage ?? null },
+    {
+      source: 'widget',
+      booking: { publicOnly: true, transactionId, statements: [session.stmt, ...funnel], ...(codes.giftCard ? { giftCard: codes.giftCard } : {}) },
+    },
   );
   const rentalId = result.rentalId;
   const enc = encodeURIComponent(rentalId);
+  const manage = `${origin}/widget?${new URLSearchParams({ manage: rentalId, customer: input.customerId })}`;
   return {
     transactionId: result.order.transactionId,
     rentalId,
@@ -210,12 +219,14 @@ export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
     timezone: result.timezone ?? 'UTC',
     renterToken: session.token,
     renterTokenExpiresAt: session.expiresAt,
+    coverage: result.coverage,
     links: {
       pass: `${origin}/public/bookings/${enc}/wallet-pass-a`,
       passFile: `${origin}/public/bookings/${enc}/wallet-pass-a/download`,
       saveToWallet: `${origin}/public/bookings/${enc}/wallet-pass-b`,
       calendar: `${origin}/public/bookings/${enc}/calendar.ics`,
-      manage: `${origin}/widget?manage=${enc}`,
+      manage,
+      coverage: `${origin}/public/coverage?TransactionId=${encodeURIComponent(result.order.transactionId)}`,
     },
   };
 }

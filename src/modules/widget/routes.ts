@@ -16,9 +16,10 @@ export const page = route({
   description: `The renter-facing booking page. Embed it on any site with
 \`<script src="{base_url}/widget.js" data-customer="cus_..." async></script>\` (optional \`data-item\`, \`data-date\`, \`data-location\`,
 \`data-ref\`, \`data-height\`): the script opens this page in an iframe that reserves its height and grows with the page. Deep links:
-\`?customer=&item=&date=YYYY-MM-DD&location=&ref=\` open an item's calendar at a date; \`?pass=<rentalId>\` shows a booking's pass,
+\`?customer=&item=&date=YYYY-MM-DD&location=&ref=\` open an item's calendar at a date; \`?pass=<rentalId>\` is the renter's booking page (pass, coverage),
 \`?manage=<rentalId>\` its cancellation. Flow: items, month calendar (open, nearly full and sold-out days), times in the location's zone (labelled),
-party, add-ons, protection plan (when offered), promo or gift code, renter details, waiver (when the location has one), payment (the simulator's
+party, add-ons, protection plan (when offered), promo or gift code, coverage (the underwriter's card and questions, when the location offers
+coverage), renter details, waiver (when the location has one), payment (the simulator's
 test card form offline; the provider's payment element when configured), confirmation with the wallet pass and an \`.ics\`. A sold-out time offers
 the waitlist. The page posts \`berth:*\` messages to the embedding page (\`berth:step\`, \`berth:booking.completed\`, \`berth:resize\`, ...) and
 records the funnel (POST /public/widget/events). Scripts and styles are this deployment's static files; the page's Content-Security-Policy allows
@@ -54,8 +55,8 @@ export const quote = route({
   description: `Prices the order exactly as the checkout will (rental or tickets, add-ons, promo or gift code, taxes, tip; dollars) and checks the
 time with the widget's rules (minimum notice, advance window) without reserving anything: \`available\` false with \`reasons\` when it is taken or
 closed. A gift card (\`promoCode\` naming one, or \`giftCardCode\`) does not lower the total: \`giftCard.applied\` says what it pays and \`amountDue\`
-what the card is charged. An unknown, expired or inapplicable code answers 400 \`invalid_promo_code\`; a tour time that is not a departure 409 \`unavailable\`; a
-private or unknown item 404. No credentials needed.`,
+what the card is charged. An unknown, expired or inapplicable code answers 400 \`invalid_promo_code\`; a tour time that is not a departure
+409 \`unavailable\`; a private or unknown item 404. No credentials needed.`,
 });
 
 export const checkout = route({
@@ -75,9 +76,18 @@ managing participants and documents (24 hours; it cannot cancel) and the links t
 \`expectedTotal\` (the total the renter saw) must match the server's price within a cent (400 \`price_mismatch\` with the breakdown). \`refAffiliate\`
 is stored on the booking (\`extendedData.refAffiliate\`); \`waiverSignatureIds\` (waivers signed in the widget with POST /inHouseWaiver/waiver/sign)
 are attached to the booking. A gift card (\`promoCode\` naming one, or \`giftCardCode\`) pays what its balance covers, spent atomically in the
-booking's batch (a \`gift_card\` payment in the ledger, given back to the card if the whole order is cancelled); the card pays the rest. Declined card: 402 \`payment_failed\` and nothing is written; taken time: 409 \`unavailable\`. The answer carries
-\`X-D1-Bookmark\` (the primary's bookmark after the write): send it back on the next reads so the renter sees their booking at once. No credentials
-needed.`,
+booking's batch (a \`gift_card\` payment in the ledger, given back to the card if the whole order is cancelled); the card pays the rest.
+
+**Coverage.** \`coverage.quoteId\` names the coverage card the renter chose (POST /public/coverage/quotes, its questions answered and a higher
+price accepted): the premium is paid in the same card payment as the rental (\`expectedTotal\` stays the rental's total without it), the deposit
+follows the coverage's deposit effect, the policy is written in the booking's batch and bound from the queue; \`coverage\` in the answer says
+whether it was bought and why not (an expired, declined, failed or unanswered quote, another item or time, an offering no longer offered: the
+booking goes ahead without it). The one stop: a final price above the displayed estimate that the renter has not accepted answers 409
+\`coverage_price_changed\` and books nothing (accept it with POST /public/coverage/quotes/{quoteId}/accept, or book without the coverage).
+\`links.coverage\` reads the policy's status and document on the renter's booking page.
+
+Declined card: 402 \`payment_failed\` and nothing is written; taken time: 409 \`unavailable\`. The answer carries \`X-D1-Bookmark\` (the
+primary's bookmark after the write): send it back on the next reads so the renter sees their booking at once. No credentials needed.`,
 });
 
 export const events = route({

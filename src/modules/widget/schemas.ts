@@ -130,8 +130,24 @@ export const CheckoutBody = z
       .openapi({ description: "The widget visit's funnel id" }),
     source: z.string().trim().max(253).optional().openapi({ description: 'Host name of the page embedding the widget' }),
     notes: z.string().trim().max(2000).optional(),
+    coverage: z
+      .object({ quoteId: zId('cq_01J0000000000000000000000') })
+      .nullable()
+      .optional()
+      .openapi({ description: 'The coverage card the renter chose (a quote of POST /public/coverage/quotes, ready or accepted); omit or null for none' }),
   })
   .openapi('WidgetCheckout');
+
+export const WidgetCoverage = z
+  .object({
+    status: z.enum(['purchased', 'not_purchased', 'not_requested']),
+    reason: z.string().nullable().openapi({ description: 'Why the coverage was not bought (the booking went ahead without it)' }),
+    quoteId: z.string().nullable(),
+    policyId: z.string().nullable(),
+    premium: z.number().nullable().openapi({ description: 'Dollars, paid in the same card payment as the rental' }),
+    currency: z.string().nullable(),
+  })
+  .openapi('WidgetCheckoutCoverage');
 
 export const CheckoutResult = z
   .object({
@@ -148,7 +164,15 @@ export const CheckoutResult = z
     timezone: z.string(),
     renterToken: z.string().openapi({ description: "Manages the booking's participants and documents for 24 hours (X-Renter-Token); cannot cancel" }),
     renterTokenExpiresAt: z.string(),
-    links: z.object({ pass: z.string(), passFile: z.string(), saveToWallet: z.string(), calendar: z.string(), manage: z.string() }),
+    coverage: WidgetCoverage,
+    links: z.object({
+      pass: z.string(),
+      passFile: z.string(),
+      saveToWallet: z.string(),
+      calendar: z.string(),
+      manage: z.string(),
+      coverage: z.string().openapi({ description: "The order's coverage on the renter's booking page (GET /public/coverage)" }),
+    }),
   })
   .openapi('WidgetCheckoutResult');
 

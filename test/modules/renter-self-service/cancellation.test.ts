@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { createOperator, db, expectError, freshWindow, get, post, type Operator } from '../../harness';
 import { locations } from '../../../src/db/schema/locations';
 import { at, book, bookBody, dateAhead, email, eventsOf, rentalItem, tourItem, HOUR } from '../bookings/factories';
-import { ip, mailedCode, paidBooking, requestCode, sessionToken, verify } from './factories';
+import { ALL_DAY, ip, mailedCode, paidBooking, requestCode, sessionToken, verify } from './factories';
 import { makeBooking, makeItem } from '../schedule/factories';
 
 const cancel = (rentalId: string, token?: string, body: Record<string, unknown> = {}) =>
@@ -129,6 +129,7 @@ describe('GET /public/bookings/{rentalId}/cancellation-eligibility', () => {
     expect(r.body).toMatchObject({
       rentalId,
       transactionId,
+      customerId: op.customerId,
       status: 'confirmed',
       cancellable: true,
       reason: null,
@@ -156,7 +157,7 @@ describe('GET /public/bookings/{rentalId}/cancellation-eligibility', () => {
         { hoursBefore: 0, refundPercent: 10 },
       ],
     });
-    const item = await rentalItem(op, { assets: 3 });
+    const item = await rentalItem(op, { assets: 3, data: ALL_DAY });
     // 24 to 72 hours ahead: 50% of $200.
     const mid = await paidBooking(op, { item, day: 2 });
     expect((await get(`/public/bookings/${mid.rentalId}/cancellation-eligibility`)).body).toMatchObject({

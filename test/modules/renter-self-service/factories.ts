@@ -6,7 +6,10 @@
 import { expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { post, type Operator } from '../../harness';
-import { at, book, bookBody, email, rentalItem, type TestItem } from '../bookings/factories';
+import { at, book, bookBody, email, everyDay, rentalItem, type TestItem } from '../bookings/factories';
+
+/** Open round the clock: bookings a few hours from now fit whatever the time of day the tests run. */
+export const ALL_DAY = { operatingHours: everyDay({ open: '00:00', close: '00:00' }) };
 
 let ipSeq = 0;
 export const ip = () => ({ 'cf-connecting-ip': `10.13.${Math.floor(Math.random() * 250)}.${++ipSeq % 250}` });
@@ -15,7 +18,7 @@ export async function paidBooking(
   op: Operator,
   o: { item?: TestItem; day?: number; start?: string; end?: string; renterEmail?: string; participants?: number; paymentMethodId?: string } = {},
 ) {
-  const item = o.item ?? (await rentalItem(op));
+  const item = o.item ?? (await rentalItem(op, { data: ALL_DAY }));
   const renterEmail = o.renterEmail ?? email('renter');
   const r = await book(
     op,

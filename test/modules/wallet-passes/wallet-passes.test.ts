@@ -14,12 +14,13 @@ import { otherOperator } from '../../security';
 import { systemCtx } from '../../../src/lib/context';
 import type { Env } from '../../../src/env';
 import { loadPass, walletPassFile, walletSaveLink } from '../../../src/modules/wallet-passes/service';
-import { at, book, bookBody, rentalItem } from '../bookings/factories';
+import { at, book, bookBody, everyDay, rentalItem } from '../bookings/factories';
 
 const TZ = 'America/Los_Angeles';
 
 async function booked(op: Operator, o: { day?: number; start?: string; end?: string } = {}) {
-  const item = await rentalItem(op, { timezone: TZ, data: { name: 'Bay Runner' } });
+  // Open round the clock: the check-in test books a few hours from now, whatever the time of day.
+  const item = await rentalItem(op, { timezone: TZ, data: { name: 'Bay Runner', operatingHours: everyDay({ open: '00:00', close: '00:00' }) } });
   const r = await book(
     op,
     bookBody({

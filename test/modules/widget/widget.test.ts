@@ -203,8 +203,10 @@ describe('POST /public/widget/checkout', () => {
       passFile: `http://berth.test/public/bookings/${r.body.rentalId}/wallet-pass-a/download`,
       saveToWallet: `http://berth.test/public/bookings/${r.body.rentalId}/wallet-pass-b`,
       calendar: `http://berth.test/public/bookings/${r.body.rentalId}/calendar.ics`,
-      manage: `http://berth.test/widget?manage=${r.body.rentalId}`,
+      manage: `http://berth.test/widget?manage=${r.body.rentalId}&customer=${op.customerId}`,
+      coverage: `http://berth.test/public/coverage?TransactionId=${r.body.transactionId}`,
     });
+    expect(r.body.coverage).toMatchObject({ status: 'not_requested', policyId: null });
     expect(r.headers.get('x-d1-bookmark')).toEqual(expect.any(String));
     const b = (await get(`/coreBooking/${r.body.rentalId}`, { key: op.adminKey })).body;
     expect(b).toMatchObject({

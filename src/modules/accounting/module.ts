@@ -1,0 +1,18 @@
+import { defineModule } from '../../lib/module';
+import router from './index';
+import { acctErrors } from './errors';
+import { dailyExports } from './service';
+
+export default defineModule({
+  name: 'accounting',
+  router,
+  errors: acctErrors.table,
+  jobs: [{ name: 'accounting.daily_export', cron: '0 3 * * *', run: (ctx, now) => dailyExports(ctx.env, now) }],
+  tags: [
+    {
+      name: 'Accounting',
+      description: `The accounting system (Wave; simulated offline in development): OAuth connection, business, bank account, GL mappings, and a
+balanced daily journal per location from Berth's ledger, sent through a per-operator queue at the provider's pace.`,
+    },
+  ],
+});

@@ -1,0 +1,53 @@
+/** The sandbox seed of the integrations: idempotent, and the README's sandbox keys work. */
+import { describe, it, expect } from 'vitest';
+import { SELF, env } from 'cloudflare:test';
+import { BASE, post } from '../../harness';
+import { SEED_STEPS } from '../../../src/seed';
+import { twilioAuthToken, twilioSignature } from '../../../src/adapters/telephony-signature';
+
+const keys = {
+  DEMO_MARKETPLACE_KEY: 'mkt_test_demo_marina_marketplace_key_0000001',
+  DEMO_GPS_DEVICE_KEY: 'gpd_test_demo_marina_tracker_key_00000000001',
+  DEMO_CALENDAR_FEED_TOKEN: 'bcf_test_demo_marina_operator_feed_000000001',
+};
+
+describe('integrations seed', () => {
+  it('configures Demo Marina once; the marketplace key, the tracker key, the feed and the voice menu work', async () => {
+    const seedEnv = { ...env, ...keys };
+    const out: Record<string, boolean> = {};
+    for (const step of SEED_STEPS) out[step.name] = await step.run(seedEnv);
+    expect(out.integrations).toBe(true);
+    expect(await SEED_STEPS.find((s) => s.name === 'integrations')!.run(seedEnv)).toBe(false);
+
+    const tours = await post('/ota/tourlist', {}, { headers: { 'exp-api-key': keys.DEMO_MARKETPLACE_KEY } });
+    expect(tours.status, tours.text).toBe(200);
+    expect(tours.body.tours.map((t: any) => t.productCode)).toContain('inv_demo_pontoon');
+
+    const fix = await post(
+      '/integrations/gps/ingest',
+      { fixes: [{ lat: 25.7781, lng: -80.1868, accuracy: 5 }] },
+      { headers: { authorization: `Bearer ${keys.DEMO_GPS_DEVICE_KEY}` } },
+    );
+    expect(fix.status, fix.text).toBe(200);
+    // Miami's home area is the partner seed's marina basin; the tracker's fix is the pontoon's position.
+    const home = await env.DB.prepare("SELECT geofence_id AS g FROM gps_home_areas WHERE location_id = 'loc_demo_miami'").first<{ g: string }>();
+    expect(home?.g).toBe('gfn_demo_miami_basin');
+    const pos = await env.DB.prepare("SELECT source FROM asset_positions WHERE asset_id = 'ast_demo_pt_1'").first<{ source: string }>();
+    expect(pos?.source).toBe('gps');
+
+    const feed = await SELF.fetch(`${BASE}/integrations/calendar/feeds/${keys.DEMO_CALENDAR_FEED_TOKEN}/calendar.ics`);
+    expect(feed.status).toBe(200);
+    expect(await feed.text()).toContain('BEGIN:VEVENT');
+
+    const params = { CallSid: 'CA_seed', From: '+14155550100', To: '+13055550100' };
+    const res = await SELF.fetch(`${BASE}/communication/voice/incoming-call`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': await twilioSignature(twilioAuthToken(env)!, `${BASE}/communication/voice/incoming-call`, params),
+      },
+      body: new URLSearchParams(params),
+    });
+    expect(await res.text()).toContain('Thank you for calling Demo Marina Miami.');
+  });
+});
