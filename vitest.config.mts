@@ -12,9 +12,22 @@ const walletPassCerts = () => ({
   APPLE_TEAM_ID: 'ABCDE12345',
 });
 
+/** The `[alias]` table of wrangler.toml as exact-match Vite aliases, so the tests run the modules wrangler bundles. */
+function wranglerAliases(root: string) {
+  const table =
+    readFileSync(path.join(root, 'wrangler.toml'), 'utf8')
+      .split(/^\[alias\]\s*$/m)[1]
+      ?.split(/^\[/m)[0] ?? '';
+  return [...table.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)].map(([, name, file]) => ({
+    find: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`),
+    replacement: path.resolve(root, file),
+  }));
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
+    resolve: { alias: wranglerAliases(import.meta.dirname) },
     plugins: [
       cloudflareTest({
         // The production entry point: tests exercise what staging and production ship (no development routes).

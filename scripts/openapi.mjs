@@ -7,7 +7,7 @@
  *   node scripts/openapi.mjs [out.json]     (default: node_modules/.cache/berth/openapi.json)
  */
 import { build } from 'esbuild';
-import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -37,6 +37,19 @@ const workersStub = {
   },
 };
 
+/** The `[alias]` table of wrangler.toml, matched exactly as wrangler does (esbuild's own `alias` also rewrites subpaths). */
+const table =
+  readFileSync(path.join(root, 'wrangler.toml'), 'utf8')
+    .split(/^\[alias\]\s*$/m)[1]
+    ?.split(/^\[/m)[0] ?? '';
+const aliases = Object.fromEntries([...table.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)].map(([, name, file]) => [name, path.resolve(root, file)]));
+const wranglerAliases = {
+  name: 'wrangler-aliases',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (a) => (Object.hasOwn(aliases, a.path) ? { path: aliases[a.path] } : undefined));
+  },
+};
+
 const result = await build({
   stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'openapi-entry.ts' },
   bundle: true,
@@ -45,7 +58,7 @@ const result = await build({
   target: 'node20',
   write: false,
   logLevel: 'error',
-  plugins: [workersStub],
+  plugins: [workersStub, wranglerAliases],
 });
 mkdirSync(cacheDir, { recursive: true });
 const bundle = path.join(cacheDir, `openapi-bundle-${process.pid}.mjs`);

@@ -10,6 +10,8 @@ import { createLogger } from './lib/logger';
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
+  /** Static assets (public/, `[assets]` in wrangler.toml): the PDF font files (lib/pdf-fonts.ts). */
+  ASSETS: Fetcher;
   /** One InventoryLock object per inventory item (typed by its RPC protocol, not its class: no import cycle). */
   INVENTORY_LOCK: DurableObjectNamespace<InventoryLockRpc>;
   /** One RateLimiter object per credential. */

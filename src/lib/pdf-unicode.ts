@@ -3,15 +3,16 @@
  *
  * The standard PDF fonts encode WinAnsi only, so names such as "Łukasz Żółć", "Ζωή" or "Дмитрий"
  * printed as "?". This module embeds DejaVu Sans (regular and bold), subset at build time to
- * Latin, Greek and Cyrillic (`scripts/build-pdf-fonts.py` writes `pdf-fonts-data.ts` with the font
- * bytes and the metrics pdf-lib needs), as Type0 fonts with Identity-H encoding and a ToUnicode map,
- * so text is printed, searchable and copyable. pdf-lib's own CustomFontEmbedder does the embedding;
- * this module gives it a minimal font object built from the precomputed metrics instead of a
- * parsed font (one glyph per code point: no ligatures or kerning, which contracts do not need).
+ * Latin, Greek and Cyrillic (`scripts/build-pdf-fonts.py` writes the font files to `public/_pdf/`,
+ * which pdf-fonts.ts reads from the static assets, and the metrics pdf-lib needs to
+ * `pdf-fonts-data.ts`), as Type0 fonts with Identity-H encoding and a ToUnicode map, so text is
+ * printed, searchable and copyable. pdf-lib's own CustomFontEmbedder does the embedding; this module
+ * gives it a minimal font object built from the precomputed metrics instead of a parsed font (one
+ * glyph per code point: no ligatures or kerning, which contracts do not need).
  * Characters outside the subset print as "?".
  */
 import { PDFDocument, type PDFFont } from 'pdf-lib';
-import { base64Decode } from './crypto';
+import { unicodeFontBytes, type UnicodeFontFile } from './pdf-fonts';
 import { DEJAVU_SANS_BOLD, DEJAVU_SANS_REGULAR } from './pdf-fonts-data';
 
 export interface PdfFontData {
@@ -30,8 +31,8 @@ export interface PdfFontData {
   cmap: number[];
   /** Advance width of each glyph id, in font units. */
   widths: number[];
-  /** The subset TrueType font, base64. */
-  data: string;
+  /** The subset TrueType font: a file of public/_pdf/ (static assets, pdf-fonts.ts). */
+  file: UnicodeFontFile;
 }
 
 interface Glyph {
@@ -94,11 +95,11 @@ class PrecomputedFont {
   }
 }
 
-const cache = new Map<PdfFontData, { font: PrecomputedFont; bytes: Uint8Array }>();
+const cache = new Map<PdfFontData, { font: PrecomputedFont }>();
 function load(d: PdfFontData) {
   let c = cache.get(d);
   if (!c) {
-    c = { font: new PrecomputedFont(d), bytes: base64Decode(d.data) };
+    c = { font: new PrecomputedFont(d) };
     cache.set(d, c);
   }
   return c;
@@ -123,20 +124,22 @@ export function unicodeSafe(s: string): string {
 }
 
 /**
- * Embeds DejaVu Sans regular and bold into a document (the whole subset, about 48 KB each).
- * Draw text that went through `unicodeSafe` with them.
+ * Embeds DejaVu Sans regular and bold into a document (the whole subset, about 48 KB each; after
+ * `loadPdfFonts`). Draw text that went through `unicodeSafe` with them.
  */
 export async function embedUnicodeFonts(doc: PDFDocument): Promise<{ regular: PDFFont; bold: PDFFont }> {
   const regular = load(DEJAVU_SANS_REGULAR);
   const bold = load(DEJAVU_SANS_BOLD);
+  const regularBytes = unicodeFontBytes(DEJAVU_SANS_REGULAR.file);
+  const boldBytes = unicodeFontBytes(DEJAVU_SANS_BOLD.file);
   const fonts = new Map<Uint8Array, PrecomputedFont>([
-    [regular.bytes, regular.font],
-    [bold.bytes, bold.font],
+    [regularBytes, regular.font],
+    [boldBytes, bold.font],
   ]);
   doc.registerFontkit({ create: (bytes: Uint8Array) => fonts.get(bytes)! } as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
   return {
-    regular: await doc.embedFont(regular.bytes, { subset: false }),
-    bold: await doc.embedFont(bold.bytes, { subset: false }),
+    regular: await doc.embedFont(regularBytes, { subset: false }),
+    bold: await doc.embedFont(boldBytes, { subset: false }),
   };
 }
 

@@ -137,6 +137,8 @@ function countedNamespace<T extends object>(ns: T, counter: RoundTripCounter, la
   });
 }
 
+/** A service binding (ASSETS) answers every property name with an RPC method, so it would pass the two checks below: left as it is. */
+const isFetcher = (v: unknown) => Object.prototype.toString.call(v) === '[object Fetcher]';
 const isD1 = (v: unknown): v is D1Database => !!v && typeof (v as D1Database).prepare === 'function' && typeof (v as D1Database).batch === 'function';
 const isNamespace = (v: unknown): v is object => !!v && typeof (v as DurableObjectNamespace).idFromName === 'function';
 
@@ -150,7 +152,8 @@ export function instrumentEnv<E extends object>(env: E): E {
       if (memo.has(prop)) return memo.get(prop);
       const value = Reflect.get(target, prop) as unknown;
       let out = value;
-      if (isD1(value)) out = countedD1(value, counter);
+      if (isFetcher(value)) out = value;
+      else if (isD1(value)) out = countedD1(value, counter);
       else if (isNamespace(value)) out = countedNamespace(value, counter, `do ${String(prop)}`);
       memo.set(prop, out);
       return out;

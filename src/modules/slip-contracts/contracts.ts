@@ -6,6 +6,7 @@ import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { base64Decode, sha256Hex } from '../../lib/crypto';
+import { loadPdfFonts } from '../../lib/pdf-fonts';
 import { localDate } from '../../lib/time';
 import type { SlipReservationDeleted } from '../../lib/hooks';
 import type { Stmt } from '../../db/client';
@@ -156,6 +157,7 @@ export async function generateContract(ctx: Ctx, input: z.output<typeof s.Genera
   const now = new Date().toISOString();
   const id = newId('sctr');
   const loc = await getLocationInTenant(ctx, r.locationId);
+  await loadPdfFonts(ctx.env.ASSETS);
   const pdf = await buildContractPdf({
     contractId: id,
     title: title.text,
@@ -340,6 +342,7 @@ export async function signContract(
     documentSha256: sha,
     signature,
   };
+  await loadPdfFonts(ctx.env.ASSETS);
   let signed: Uint8Array;
   try {
     signed = await buildSignedPdf(original, c.id, record);
@@ -415,6 +418,7 @@ export async function regenerateSignedPdf(ctx: Ctx, input: { contractId: string 
   const original = new Uint8Array(await obj.arrayBuffer());
   const signature: SignatureRecord['signature'] =
     c.signatureType === 'drawn' && c.signature ? parseSignature(c.signature, c.signerName ?? '') : { type: 'typed', text: c.signature ?? c.signerName ?? '' };
+  await loadPdfFonts(ctx.env.ASSETS);
   const pdf = await buildSignedPdf(original, c.id, {
     signerName: c.signerName ?? '',
     signerEmail: c.signerEmail,

@@ -4,6 +4,7 @@ import { isAdmin, ownCustomer, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { loadPdfFonts } from '../../lib/pdf-fonts';
 import type { Stmt } from '../../db/client';
 import { auditLogs, customers, pushTokens, users } from '../../db/schema/accounts';
 import { locations, phoneNumbers } from '../../db/schema/locations';
@@ -238,6 +239,7 @@ export async function exportMyData(ctx: Ctx): Promise<Uint8Array> {
       .limit(50)
       .all(),
   ]);
+  await loadPdfFonts(ctx.env.ASSETS);
   await commit(ctx, [], { audit: { action: 'user.export_data', targetType: 'user', targetId: user.id } });
   return renderDataExport({
     user: userOut(user),

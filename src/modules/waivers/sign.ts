@@ -4,6 +4,7 @@ import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId, ulid } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
+import { loadPdfFonts } from '../../lib/pdf-fonts';
 import type { Stmt } from '../../db/client';
 import { locations } from '../../db/schema/locations';
 import { bookings, renters } from '../../db/schema/bookings';
@@ -116,6 +117,7 @@ export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: st
     }),
   );
 
+  await loadPdfFonts(ctx.env.ASSETS);
   let pdf: Uint8Array;
   try {
     pdf = await buildWaiverPdf({

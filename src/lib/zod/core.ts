@@ -1,0 +1,26 @@
+/**
+ * `z.core`: a copy of the export list of `zod/v4/core/index.js` (zod 4.6.7) in which `locales` holds
+ * English only (zod's core re-exports all 64 locale bundles as `core.locales` too). See index.ts.
+ */
+import en from 'zod/v4/locales/en.js';
+
+export * from '../../../node_modules/zod/v4/core/core.js';
+export * from '../../../node_modules/zod/v4/core/parse.js';
+export * from '../../../node_modules/zod/v4/core/errors.js';
+export * from '../../../node_modules/zod/v4/core/schemas.js';
+export * from '../../../node_modules/zod/v4/core/memoizer.js';
+export * from '../../../node_modules/zod/v4/core/checks.js';
+export * from '../../../node_modules/zod/v4/core/versions.js';
+export * as util from '../../../node_modules/zod/v4/core/util.js';
+export { toZod } from '../../../node_modules/zod/v4/core/util.js';
+export * as regexes from '../../../node_modules/zod/v4/core/regexes.js';
+/** `z.core.locales`: English only. */
+export const locales = Object.freeze({ en });
+export * from '../../../node_modules/zod/v4/core/registries.js';
+export * from '../../../node_modules/zod/v4/core/doc.js';
+export * from '../../../node_modules/zod/v4/core/compile.js';
+export * from '../../../node_modules/zod/v4/core/api.js';
+export * from '../../../node_modules/zod/v4/core/to-json-schema.js';
+export { toJSONSchema } from '../../../node_modules/zod/v4/core/json-schema-processors.js';
+export { JSONSchemaGenerator } from '../../../node_modules/zod/v4/core/json-schema-generator.js';
+export * as JSONSchema from '../../../node_modules/zod/v4/core/json-schema.js';
