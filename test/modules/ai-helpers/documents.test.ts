@@ -1,11 +1,13 @@
 /** Receipts and licences through HTTP: what is read offline (text, JSON, HTML, PDF, barcode payloads, MRZ) and the honest refusals. */
 import { afterEach, beforeAll, describe, it, expect } from 'vitest';
+import { env } from 'cloudflare:test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createOperator, expectError, post, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { b64, fakeWeb } from './web';
 import { mrzCheck } from '../../../src/modules/ai-helpers/license';
 import { workersAiFor } from '../../../src/adapters/ai';
+import { loadPdfFonts } from '../../../src/lib/pdf-fonts';
 
 let op: Operator;
 let web: ReturnType<typeof fakeWeb> | null = null;
@@ -36,6 +38,8 @@ Thank you!`;
 const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
 
 async function receiptPdf(): Promise<Uint8Array> {
+  // pdf-lib's standard-font metrics are a static asset of the deployment (wrangler.toml [alias], src/lib/pdf-fonts.ts).
+  await loadPdfFonts(env.ASSETS);
   const doc = await PDFDocument.create();
   const page = doc.addPage([300, 400]);
   const font = await doc.embedFont(StandardFonts.Helvetica);
