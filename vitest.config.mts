@@ -3,15 +3,6 @@ import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 
-const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, 'test/fixtures/wallet', name), 'utf8');
-const walletPassCerts = () => ({
-  APPLE_PASS_CERT_PEM: fixture('pass-cert.pem'),
-  APPLE_PASS_KEY_PEM: fixture('pass-key.pem'),
-  APPLE_WWDR_CERT_PEM: fixture('wwdr-cert.pem'),
-  APPLE_PASS_TYPE_ID: 'pass.test.berth.booking',
-  APPLE_TEAM_ID: 'ABCDE12345',
-});
-
 /** The `[alias]` table of wrangler.toml as exact-match Vite aliases, so the tests run the modules wrangler bundles. */
 function wranglerAliases(root: string) {
   const table =
@@ -23,6 +14,14 @@ function wranglerAliases(root: string) {
     replacement: path.resolve(root, file),
   }));
 }
+const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, 'test/fixtures/wallet', name), 'utf8');
+const walletPassCerts = () => ({
+  APPLE_PASS_CERT_PEM: fixture('pass-cert.pem'),
+  APPLE_PASS_KEY_PEM: fixture('pass-key.pem'),
+  APPLE_WWDR_CERT_PEM: fixture('wwdr-cert.pem'),
+  APPLE_PASS_TYPE_ID: 'pass.test.berth.booking',
+  APPLE_TEAM_ID: 'ABCDE12345',
+});
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
