@@ -101,6 +101,8 @@ export interface Env {
   AI?: Ai;
   /** Workers AI text model (default @cf/meta/llama-3.1-8b-instruct). */
   AI_MODEL?: string;
+  /** Workers AI vision model for receipts, licences and check-in photos (default @cf/meta/llama-3.2-11b-vision-instruct). */
+  AI_VISION_MODEL?: string;
   /** Apple Wallet passes (wallet-pass-a): pass type certificate and key (PEM, unencrypted PKCS#8), Apple WWDR certificate (PEM), ids. */
   APPLE_PASS_CERT_PEM?: string;
   APPLE_PASS_KEY_PEM?: string;
@@ -191,6 +193,7 @@ const Common = z.object({
   RENTER_TOKEN_SECRET: optional(z.string().min(32)),
   STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_...)')),
   AI_MODEL: optional(z.string().regex(/^@cf\/[\w.\-/]+$/, 'must be a Workers AI model name (@cf/...)')),
+  AI_VISION_MODEL: optional(z.string().regex(/^@cf\/[\w.\-/]+$/, 'must be a Workers AI model name (@cf/...)')),
   APPLE_PASS_CERT_PEM: optional(z.string().includes('BEGIN CERTIFICATE')),
   APPLE_PASS_KEY_PEM: optional(z.string().includes('BEGIN PRIVATE KEY')),
   APPLE_WWDR_CERT_PEM: optional(z.string().includes('BEGIN CERTIFICATE')),

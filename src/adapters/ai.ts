@@ -18,7 +18,8 @@
  */
 import type { Env } from '../env';
 
-export type AiRequestType = 'booking_sidekick' | 'fleet_concierge' | 'analytics_insight' | 'email_enhancement' | 'social_media_post' | 'business_audit';
+export type AiRequestType =
+  'booking_sidekick' | 'fleet_concierge' | 'analytics_insight' | 'email_enhancement' | 'social_media_post' | 'business_audit' | 'operator_sidekick';
 
 export interface AiTurn {
   role: 'user' | 'assistant';
@@ -54,11 +55,61 @@ export interface AiRequest {
   instructions?: string;
   /** The deterministic answer from the same facts (the offline default and the fallback of a refused model answer). */
   fallback: () => AiResult | Promise<AiResult>;
+  /** `short` (default): two or three sentences. `long`: a whole text (an e-mail, a post, a report), up to about 600 words. */
+  length?: 'short' | 'long';
+}
+
+/**
+ * Reading an image (a receipt, a licence, a check-in photo): Workers AI vision when the binding is
+ * configured (model `AI_VISION_MODEL`, default @cf/meta/llama-3.2-11b-vision-instruct), asked for
+ * JSON; without it the answer is honestly `not_analysed` (no image is ever guessed at).
+ */
+export interface AiVisionRequest {
+  /** What to read, and the JSON shape to answer in. */
+  prompt: string;
+  image: Uint8Array;
+}
+
+export type AiVisionResult =
+  | { status: 'analysed'; text: string; json: unknown; source: 'model'; model: string }
+  | {
+      status: 'not_analysed';
+      reason: 'no_vision_model' | 'model_error' | 'unreadable_answer';
+      message: string;
+      source: 'rules' | 'model';
+      model: string | null;
+    };
+
+export const DEFAULT_AI_VISION_MODEL = '@cf/meta/llama-3.2-11b-vision-instruct';
+const NO_VISION: AiVisionResult = {
+  status: 'not_analysed',
+  reason: 'no_vision_model',
+  message: 'Images are read by Workers AI vision, which this deployment has not configured (the AI binding); nothing was read from the image.',
+  source: 'rules',
+  model: null,
+};
+
+/** The first JSON object or array in a model's answer (models wrap JSON in prose or code fences). */
+export function jsonIn(text: string): unknown {
+  const start = text.search(/[[{]/);
+  if (start < 0) return undefined;
+  for (let end = text.length; end > start; end--) {
+    const c = text[end - 1];
+    if (c !== '}' && c !== ']') continue;
+    try {
+      return JSON.parse(text.slice(start, end));
+    } catch {
+      // a shorter slice may parse
+    }
+  }
+  return undefined;
 }
 
 export interface AiPort {
   readonly mode: 'workers_ai' | 'rules';
   answer(req: AiRequest): Promise<AiResult>;
+  /** Reads an image (see AiVisionRequest). */
+  see(req: AiVisionRequest): Promise<AiVisionResult>;
 }
 
 export const DEFAULT_AI_MODEL = '@cf/meta/llama-3.1-8b-instruct';
@@ -97,6 +148,9 @@ class RulesAi implements AiPort {
   async answer(req: AiRequest): Promise<AiResult> {
     return req.fallback();
   }
+  async see(): Promise<AiVisionResult> {
+    return NO_VISION;
+  }
 }
 
 const SYSTEM: Record<AiRequestType, string> = {
@@ -106,6 +160,7 @@ const SYSTEM: Record<AiRequestType, string> = {
   email_enhancement: 'You improve the wording of an e-mail of a rental business to its customers.',
   social_media_post: 'You write a short social media post for a rental business.',
   business_audit: 'You review the online presence of a rental business.',
+  operator_sidekick: "You answer a rental business owner's questions about the bookings given to you.",
 };
 
 class WorkersAi implements AiPort {
@@ -113,13 +168,45 @@ class WorkersAi implements AiPort {
   constructor(
     private readonly binding: Ai,
     private readonly model: string,
+    private readonly visionModel: string = DEFAULT_AI_VISION_MODEL,
   ) {}
+
+  async see(req: AiVisionRequest): Promise<AiVisionResult> {
+    let text = '';
+    try {
+      const run = this.binding.run(
+        this.visionModel as keyof AiModels,
+        {
+          prompt: `${req.prompt}\nAnswer with JSON only. Use null for anything you cannot read; never guess.`,
+          image: Array.from(req.image),
+          max_tokens: 512,
+        } as never,
+      ) as Promise<{ response?: string; description?: string }>;
+      const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), TIMEOUT_MS * 2));
+      const out = await Promise.race([run, timeout]);
+      text = (out && typeof (out.response ?? out.description) === 'string' ? String(out.response ?? out.description) : '').trim();
+    } catch {
+      return { status: 'not_analysed', reason: 'model_error', message: 'The vision model did not answer.', source: 'model', model: this.visionModel };
+    }
+    const json = text ? jsonIn(text) : undefined;
+    if (json === undefined)
+      return {
+        status: 'not_analysed',
+        reason: 'unreadable_answer',
+        message: 'The vision model gave no readable answer.',
+        source: 'model',
+        model: this.visionModel,
+      };
+    return { status: 'analysed', text, json, source: 'model', model: this.visionModel };
+  }
 
   async answer(req: AiRequest): Promise<AiResult> {
     const facts = req.facts.map((f) => `- ${f.label}: ${f.value}`).join('\n');
     const system = [
       SYSTEM[req.type],
-      'Answer in two or three short sentences, in the language of the question.',
+      req.length === 'long'
+        ? 'Answer with the whole text asked for (at most about 600 words), in the language of the request.'
+        : 'Answer in two or three short sentences, in the language of the question.',
       'Use ONLY the facts below. Never state a price, amount, date, time or policy that is not in the facts; never guess.',
       `If the facts do not answer the question, reply exactly ${CANNOT}.`,
       req.instructions ?? '',
@@ -134,7 +221,9 @@ class WorkersAi implements AiPort {
     ];
     let text = '';
     try {
-      const run = this.binding.run(this.model as keyof AiModels, { messages, max_tokens: 300 } as never) as Promise<{ response?: string }>;
+      const run = this.binding.run(this.model as keyof AiModels, { messages, max_tokens: req.length === 'long' ? 900 : 300 } as never) as Promise<{
+        response?: string;
+      }>;
       const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), TIMEOUT_MS));
       const out = await Promise.race([run, timeout]);
       text = (out && typeof out.response === 'string' ? out.response : '').trim();
@@ -153,10 +242,10 @@ class WorkersAi implements AiPort {
 
 /** Workers AI when the binding is configured, else the deterministic rules. */
 export function ai(env: Env): AiPort {
-  return env.AI ? new WorkersAi(env.AI, env.AI_MODEL || DEFAULT_AI_MODEL) : new RulesAi();
+  return env.AI ? new WorkersAi(env.AI, env.AI_MODEL || DEFAULT_AI_MODEL, env.AI_VISION_MODEL || DEFAULT_AI_VISION_MODEL) : new RulesAi();
 }
 
 /** For tests: a port over any object with Workers AI's `run`. */
-export function workersAiFor(binding: Pick<Ai, 'run'>, model = DEFAULT_AI_MODEL): AiPort {
-  return new WorkersAi(binding as Ai, model);
+export function workersAiFor(binding: Pick<Ai, 'run'>, model = DEFAULT_AI_MODEL, visionModel = DEFAULT_AI_VISION_MODEL): AiPort {
+  return new WorkersAi(binding as Ai, model, visionModel);
 }

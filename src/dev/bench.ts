@@ -309,3 +309,104 @@ benchRoutes.post('/__dev/bench/d1-insert', async (c) => {
 });
 
 export default benchRoutes;
+
+/**
+ * POST /__dev/bench/analytics-seed {customerId, locationId, bookings?, posSales?}: two years of
+ * history for the analytics figures, written with a few set-based statements: 20 items, `bookings`
+ * rentals (default 20,000; a tenth cancelled, most completed) with four ledger entries each
+ * (revenue, discount, tax, payment) and `posSales` point-of-sale sales (default 10,000) with two
+ * entries each: 100,000 ledger entries by default, which the analytics triggers also roll up; and
+ * `widgetEvents` booking-widget funnel events (default 50,000: visits of four steps, a third of them
+ * booked, from three host pages, some with an affiliate code) for the widget metrics.
+ */
+benchRoutes.post('/__dev/bench/analytics-seed', async (c) => {
+  guard(c);
+  const body = (await c.req.json().catch(() => ({}))) as {
+    customerId?: string;
+    locationId?: string;
+    bookings?: number;
+    posSales?: number;
+    widgetEvents?: number;
+  };
+  const customerId = String(body.customerId ?? '');
+  const locationId = String(body.locationId ?? '');
+  if (!/^[\w-]+$/.test(customerId) || !/^[\w-]+$/.test(locationId)) throw new ApiError('bad_request', 'customerId and locationId are required');
+  const nBookings = Math.min(Math.max(Number(body.bookings ?? 20_000), 0), 100_000);
+  const nPos = Math.min(Math.max(Number(body.posSales ?? 10_000), 0), 100_000);
+  const nEvents = Math.min(Math.max(Number(body.widgetEvents ?? 50_000), 0), 200_000);
+  const db = getDb(c.env.DB);
+  const DAYS = 730;
+  const today = localDate(Date.now(), TZ);
+  const fromMs = wallTimeToUtc(addDays(today, -DAYS), '00:00', TZ);
+  const items: Stmt[] = [];
+  for (let i = 0; i < 20; i++) {
+    const data = InventoryData.parse({
+      name: `History boat ${i + 1}`,
+      type: 'rental',
+      locationId,
+      capacity: 6,
+      seasons: [{ name: 'Default', hourlyPrices: everyDay({ basePrice: 100 }) }],
+      assets: [{ assetId: `ast_hist_${i}`, name: `Hull ${i + 1}` }],
+    });
+    items.push(
+      db.insert(inventoryItems).values({ id: `inv_hist_${i}`, customerId, locationId, name: data.name, kind: 'rental', data: data as Record<string, unknown> }),
+    );
+    items.push(db.insert(inventoryAssets).values({ id: `ast_hist_${i}`, customerId, itemId: `inv_hist_${i}`, name: `Hull ${i + 1}`, displayOrder: 0 }));
+  }
+  await runBatches(db, items);
+  const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const startOf = (i: string) => `(${fromMs} + (${i} % ${DAYS}) * 86400000 + (8 + (${i} / ${DAYS}) % 10) * 3600000)`;
+  const iso = (ms: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', (${ms}) / 1000.0, 'unixepoch')`;
+  const seq = (n: number) => `WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i + 1 < ${n})`;
+  const t0 = Date.now();
+  await c.env.DB.prepare(
+    `${seq(nBookings)}
+     INSERT INTO bookings (id, customer_id, transaction_id, location_id, item_id, status, source, start, "end", local_date, quantity, asset_ids, currency,
+       subtotal, discount_total, tax_total, total, amount_paid, test_mode, version, created_at, updated_at)
+     SELECT 'bk_hist_' || i, ${q(customerId)}, 'txn_hist_' || i, ${q(locationId)}, 'inv_hist_' || (i % 20),
+       CASE WHEN i % 10 = 0 THEN 'cancelled' WHEN i % 10 <= 7 THEN 'completed' ELSE 'confirmed' END, 'operator',
+       ${startOf('i')}, ${startOf('i')} + 7200000, date((${startOf('i')} - 18000000) / 1000, 'unixepoch'), 1 + i % 4, json_array('ast_hist_' || (i % 20)), 'usd',
+       20000, 2000, 1260, 19260, 19260, 0, 1, ${iso(startOf('i'))}, ${iso(startOf('i'))}
+     FROM seq`,
+  ).run();
+  await c.env.DB.prepare(
+    `${seq(nBookings * 4)}
+     INSERT INTO ledger_entries (id, customer_id, location_id, transaction_id, rental_id, item_id, asset_id, entry_type, amount, currency, affects_balance,
+       occurred_at, description, source, created_at)
+     SELECT 'led_hist_' || i, ${q(customerId)}, ${q(locationId)}, 'txn_hist_' || (i / 4), 'bk_hist_' || (i / 4), 'inv_hist_' || ((i / 4) % 20),
+       'ast_hist_' || ((i / 4) % 20),
+       CASE i % 4 WHEN 0 THEN 'revenue' WHEN 1 THEN 'discount' WHEN 2 THEN 'tax' ELSE 'payment' END,
+       CASE i % 4 WHEN 0 THEN 20000 + ((i / 4) % 7) * 1000 WHEN 1 THEN -2000 WHEN 2 THEN 1260 ELSE -19260 END, 'usd', 1,
+       ${iso(startOf('(i / 4)'))}, 'Bench history', 'operator', ${iso(startOf('(i / 4)'))}
+     FROM seq`,
+  ).run();
+  await c.env.DB.prepare(
+    `${seq(nPos * 2)}
+     INSERT INTO ledger_entries (id, customer_id, location_id, transaction_id, entry_type, amount, currency, affects_balance, occurred_at, description,
+       source, metadata, created_at)
+     SELECT 'led_hpos_' || i, ${q(customerId)}, ${q(locationId)}, 'ptx_hist_' || (i / 2), CASE i % 2 WHEN 0 THEN 'revenue' ELSE 'tax' END,
+       CASE i % 2 WHEN 0 THEN 500 + ((i / 2) % 13) * 100 ELSE 40 END, 'usd', 1,
+       ${iso(`${fromMs} + (i / 2) * ${Math.floor((DAYS * 86_400_000) / Math.max(nPos, 1))}`)}, 'Bench POS', 'pos',
+       json_object('posItemId', 'pitm_hist_' || ((i / 2) % 8), 'quantity', 1), ${iso(`${fromMs} + (i / 2) * 1000`)}
+     FROM seq`,
+  ).run();
+  const visitGap = Math.floor((DAYS * 86_400_000) / Math.max(Math.ceil(nEvents / 4), 1));
+  await c.env.DB.prepare(
+    `${seq(nEvents)}
+     INSERT INTO widget_events (id, customer_id, location_id, inventory_id, session_id, event, ref, source, created_at)
+     SELECT 'wev_hist_' || i, ${q(customerId)}, ${q(locationId)}, 'inv_hist_' || ((i / 4) % 20), 'visit_hist_' || (i / 4),
+       CASE i % 4 WHEN 0 THEN 'view' WHEN 1 THEN 'date_chosen' WHEN 2 THEN 'slot_chosen' ELSE CASE WHEN (i / 4) % 3 = 0 THEN 'booked' ELSE 'checkout' END END,
+       CASE WHEN (i / 4) % 7 = 0 THEN 'PARTNER' || ((i / 4) % 3) END,
+       CASE (i / 4) % 3 WHEN 0 THEN 'www.bench-marina.test' WHEN 1 THEN 'blog.bench.test' ELSE NULL END,
+       ${iso(`${fromMs} + (i / 4) * ${visitGap} + (i % 4) * 60000`)}
+     FROM seq`,
+  ).run();
+  return c.json({
+    bookings: nBookings,
+    ledgerEntries: nBookings * 4 + nPos * 2,
+    widgetEvents: nEvents,
+    from: addDays(today, -DAYS),
+    to: addDays(today, -1),
+    ms: Date.now() - t0,
+  });
+});

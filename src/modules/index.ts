@@ -65,6 +65,8 @@ import renterSelfService from './renter-self-service/module';
 import walletPasses from './wallet-passes/module';
 import assistants from './assistants/module';
 import widget from './widget/module';
+import analytics from './analytics/module';
+import aiHelpers from './ai-helpers/module';
 
 /**
  * Every module of the API, in the order their routes are mounted. The app, the cron dispatcher,
@@ -139,4 +141,6 @@ export const modules: ModuleDef[] = [
   walletPasses,
   assistants,
   widget,
+  analytics,
+  aiHelpers,
 ];

@@ -20,6 +20,7 @@ import { octoSeed } from './octo';
 import { coverageSeed } from './coverage';
 import { integrationsSeed } from './integrations';
 import { widgetSeed } from './widget';
+import { analyticsSeed } from './analytics';
 
 export { SEED, type SeedStep } from './types';
 
@@ -165,6 +166,7 @@ export const SEED_STEPS: SeedStep[] = [
   coverageSeed,
   integrationsSeed,
   widgetSeed,
+  analyticsSeed,
 ];
 
 export async function seedSandbox(env: Env): Promise<Record<string, boolean>> {

@@ -30,6 +30,13 @@ const DENSE = Number(process.env.BENCH_DENSE ?? 5000);
 // Enough keys that the per-key limit (500/min on the enterprise plan) never answers 429 below ~130 bookings/s.
 const KEYS = Number(process.env.BENCH_KEYS ?? 16);
 const TOKEN = `bench-${randomBytes(12).toString('hex')}`;
+// Analytics history: rentals (four ledger entries each) and point-of-sale sales (two each): 100,000 entries by default.
+const ANALYTICS_BOOKINGS = Number(process.env.BENCH_ANALYTICS_BOOKINGS ?? 20_000);
+const ANALYTICS_POS = Number(process.env.BENCH_ANALYTICS_POS ?? 10_000);
+// Booking-widget funnel events of the same location (four per visit), for the widget metrics.
+const ANALYTICS_WIDGET_EVENTS = Number(process.env.BENCH_ANALYTICS_WIDGET_EVENTS ?? 50_000);
+// BENCH_ONLY=analytics runs only the analytics figures (and their baseline).
+const ONLY = process.env.BENCH_ONLY ?? '';
 
 const log = (...a) => console.error('[bench]', ...a);
 
@@ -99,7 +106,7 @@ const summary = (r) => ({
 });
 
 async function main() {
-  const port = await freePort();
+  const port = Number(process.env.BENCH_PORT) || (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const state = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   log(`state ${state}, port ${port}, ${DURATION}s per scenario, ${CONNS} connections`);
@@ -147,6 +154,22 @@ async function main() {
     if (!seedRes.ok) throw new Error(`seed failed: ${seedRes.status} ${await seedRes.text()}`);
     const seed = await seedRes.json();
     log(`seeded ${seed.dense.bookings} bookings on the dense item for ${seed.dense.month}`);
+    const hist = await fetch(`${base}/__dev/bench/analytics-seed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-seed-token': TOKEN },
+      body: JSON.stringify({
+        customerId: seed.customerId,
+        locationId: seed.locationId,
+        bookings: ANALYTICS_BOOKINGS,
+        posSales: ANALYTICS_POS,
+        widgetEvents: ANALYTICS_WIDGET_EVENTS,
+      }),
+    });
+    if (!hist.ok) throw new Error(`analytics seed failed: ${hist.status} ${await hist.text()}`);
+    seed.history = await hist.json();
+    log(
+      `seeded ${seed.history.ledgerEntries} ledger entries and ${seed.history.widgetEvents} widget events of history (${seed.history.from} to ${seed.history.to}) in ${seed.history.ms} ms`,
+    );
     const results = await scenarios(base, seed);
     print(results, seed);
   } finally {
@@ -242,6 +265,7 @@ async function scenarios(base, seed) {
   };
   // Warm-up: wake every key's rate limiter (and stamp its last use), the lock objects, JIT the paths.
   for (const key of seed.keys) await fetch(`${base}/location`, { headers: { 'x-api-key': key } });
+  if (ONLY === 'analytics') return analyticsScenarios(base, seed, step, tokenHeaders, r);
   await cannon(base, { duration: 2, connections: 4, next: () => ({ method: 'GET', path: '/health' }) });
   await cannon(base, { duration: 2, connections: 4, next: bookingRequests(seed, 'hotB', 300) });
 
@@ -334,10 +358,109 @@ async function scenarios(base, seed) {
   trips.chanReplay = await probe(base, chanProbe);
   await step('chanBook', { next: chanBooking(400) });
   await step('chanBook1', { connections: 1, next: chanBooking(500) });
+  return analyticsScenarios(base, seed, step, tokenHeaders, r);
+}
+
+/** Analytics over the location with the history (one client: what one answer costs), keys rotated so no rate limit bites. */
+async function analyticsScenarios(base, seed, step, tokenHeaders, r) {
+  const h = seed.history;
+  const lastMonthFrom = addDaysIso(h.to, -29);
+  let k = 0;
+  const key = () => seed.keys[k++ % seed.keys.length];
+  const analyticsGet = (path) => () => ({ method: 'GET', path, headers: { 'x-api-key': key() } });
+  const A = Math.min(DURATION, 5);
+  // Realize the history once (the steady state: later runs find only what completed since).
+  await fetch(`${base}/analytics/realize-completed-bookings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key() },
+    body: '{}',
+  });
+  const one = { connections: 1, duration: A };
+  await step('d1readA1', { ...one, next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }) });
+  await step('metrics1', { ...one, next: analyticsGet(`/analytics/metrics?locationIds=${seed.locationId}&startDate=${lastMonthFrom}&endDate=${h.to}`) });
+  await step('perf1', {
+    ...one,
+    next: analyticsGet(`/analytics/inventory-performance?locationIds=${seed.locationId}&startDate=${lastMonthFrom}&endDate=${h.to}`),
+  });
+  await step('yoy1', { ...one, next: analyticsGet(`/analytics/year-over-year?locationIds=${seed.locationId}`) });
+  await step('forecast1', { ...one, next: analyticsGet(`/forecast?locationId=${seed.locationId}&days=14`) });
+  await step('widget1', { ...one, next: analyticsGet(`/analytics/widget-metrics?locationIds=${seed.locationId}&startDate=${lastMonthFrom}&endDate=${h.to}`) });
+  let target = 0;
+  await step('target1', {
+    ...one,
+    next: () => ({
+      method: 'PATCH',
+      path: '/analytics/revenue-target',
+      headers: { 'content-type': 'application/json', 'x-api-key': key() },
+      body: JSON.stringify({ locationId: seed.locationId, revenueTarget: 250_000 + (target++ % 1000) }),
+    }),
+  });
+  await step('realize1', {
+    ...one,
+    next: () => ({
+      method: 'POST',
+      path: '/analytics/realize-completed-bookings',
+      headers: { 'content-type': 'application/json', 'x-api-key': key() },
+      body: '{"dryRun":true}',
+    }),
+  });
+  await step('location1', { ...one, next: analyticsGet('/location') });
   return r;
 }
 
+const addDaysIso = (date, n) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** The analytics figures: each against one D1 read, and the authenticated control that shows what authentication alone costs. */
+function analyticsRows(r, seed, row) {
+  for (const [name, label] of [
+    ['metrics1', 'analytics metrics, last 30 days with daily breakdown'],
+    ['perf1', 'inventory performance, last 30 days'],
+    ['yoy1', 'year over year (two years of history)'],
+    ['forecast1', 'forecast, 14 days from 16 weeks of history'],
+    ['widget1', 'widget metrics, last 30 days (funnel, heatmap, daily, sources, products)'],
+    ['target1', 'revenue target (PATCH)'],
+    ['realize1', 'realize completed bookings (dry run)'],
+  ]) {
+    const ratio = r[name].p50 / r.d1readA1.p50;
+    const overControl = r[name].p50 / r.location1.p50;
+    row(
+      `${label}, 1 client (${seed.history.ledgerEntries} ledger entries)`,
+      `p50 ${fmt(r[name].p50)} ms (${fmt(overControl, 2)}x GET /location)`,
+      'one D1 read, 1 client',
+      `p50 ${fmt(r.d1readA1.p50)} ms`,
+      `${fmt(ratio, 2)}x`,
+      '<= 3x',
+      ratio <= 3,
+    );
+  }
+  row(
+    '  control: GET /location (authenticated one-read list), 1 client',
+    `p50 ${fmt(r.location1.p50)} ms`,
+    'one D1 read, 1 client',
+    `p50 ${fmt(r.d1readA1.p50)} ms`,
+    `${fmt(r.location1.p50 / r.d1readA1.p50, 2)}x`,
+    '(the cost of authentication)',
+    null,
+  );
+}
+
+/** BENCH_ONLY=analytics: the analytics rows alone. */
+function printAnalytics(r, seed) {
+  const rows = [];
+  analyticsRows(r, seed, (figure, value, baselineName, baseline, ratio, goal, pass) =>
+    rows.push([figure, value, baselineName, baseline, ratio, goal, pass === null ? '' : pass ? 'PASS' : 'MISS']),
+  );
+  const width = rows[0].map((_, i) => Math.max(...rows.map((x) => String(x[i]).length)));
+  for (const x of rows) console.log(x.map((c, i) => String(c).padEnd(width[i])).join(' | '));
+  console.log(
+    `\n${Math.min(DURATION, 5)}s per scenario, ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}.`,
+  );
+}
+
 function print(r, seed) {
+  if (ONLY === 'analytics') return printAnalytics(r, seed);
   const rows = [];
   let trips = '';
   const row = (figure, value, baselineName, baseline, ratio, goal, pass) =>
@@ -470,6 +593,8 @@ function print(r, seed) {
   );
   trips = '0';
   row(`no-op route (${CONNS} clients)`, `${fmt(r.noop.rps)} req/s, p50 ${fmt(r.noop.p50)} ms`, '', '', '', '(baseline)', null);
+  trips = '';
+  analyticsRows(r, seed, row);
 
   const cols = ['figure', 'value', 'trips', 'baselineName', 'baseline', 'ratio', 'goal', 'verdict'];
   const head = {

@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { SELF, env } from 'cloudflare:test';
-import { BASE, api, createOperator, eventually, get, post, put, signToken, type Caller, type Operator } from '../harness';
+import { BASE, api, createOperator, eventually, get, patch, post, put, signToken, type Caller, type Operator } from '../harness';
 import { at, bookBody, dateAhead, rentalItem, tourItem, type TestItem } from '../modules/bookings/factories';
 import { ch, connect, idem, partnerKey, platform, rentalItem as channelItem } from '../modules/channel/factories';
 import { createItem, form, pngBytes, rentalData } from '../modules/inventory/helpers';
 import { day, makeSlip, reserve } from '../modules/marina/helpers';
 import { PLATFORM, REDIRECT, approve, bearer, createApp, installAndToken, openAuthorize, raw, registerPartner } from '../modules/partners/helpers';
-import { outbound } from '../../src/adapters/http';
+import { outbound, resolver } from '../../src/adapters/http';
 import { localDateTime } from '../../src/modules/octo/slots';
 import { wallTimeToUtc } from '../../src/lib/time';
 import { integrationCases, integrationsWorld, type IntegrationsWorld } from '../modules/integrations/contract-world';
@@ -578,6 +578,23 @@ const CASES: Case[] = [
   { op: 'getWidgetPage', path: () => `/widget?${q({ customer: w.op.customerId })}`, caller: anonymous },
   { op: 'getWidgetCatalog', path: () => `/public/widget/catalog?${q({ customerId: w.op.customerId })}`, caller: anonymous },
   { op: 'listAffiliates', path: () => `/affiliate?${q({ customerId: w.op.customerId })}` },
+  // Analytics, forecast, AI helpers
+  {
+    op: 'getAnalyticsMetrics',
+    path: () => `/analytics/metrics?${q({ locationIds: w.op.locationId, startDate: dateAhead(TZ, -1), endDate: dateAhead(TZ, 5) })}`,
+  },
+  {
+    op: 'getInventoryPerformance',
+    path: () => `/analytics/inventory-performance?${q({ locationIds: w.op.locationId, startDate: dateAhead(TZ, -1), endDate: dateAhead(TZ, 5), limit: 5 })}`,
+  },
+  { op: 'getYearOverYear', path: () => `/analytics/year-over-year?${q({ locationIds: w.op.locationId })}` },
+  {
+    op: 'getWidgetMetrics',
+    path: () => `/analytics/widget-metrics?${q({ locationIds: w.op.locationId, startDate: dateAhead(TZ, -1), endDate: dateAhead(TZ, 1) })}`,
+  },
+  { op: 'getForecast', path: () => `/forecast?${q({ locationId: w.op.locationId, days: 14 })}` },
+  { op: 'listBusinessAuditCharges', path: () => '/ai/business-audit/billing' },
+  { op: 'proxyPage', path: () => `/ai/proxy-page?${q({ url: CONTRACT_SITE })}` },
   // Marina II: waitlist, guest access, documents, tenant portal, public slips, haul services, meter readings
   { op: 'listSlipWaitlist', path: () => `/slips/waitlist?${q({ locationId: w.op.locationId })}` },
   { op: 'getSlipWaitlistStats', path: () => `/slips/waitlist/stats?${q({ locationId: w.op.locationId })}` },
@@ -667,13 +684,23 @@ async function ok<T = any>(p: Promise<{ status: number; body: T; text: string }>
 }
 
 const realFetch = outbound.fetch;
+const realResolve = resolver.resolve;
+/** The public page of the AI helpers' cases (the page proxy, the business audit). */
+const CONTRACT_SITE = 'https://contract-site.example.test/';
 afterAll(() => {
   outbound.fetch = realFetch;
+  resolver.resolve = realResolve;
 });
 
 beforeAll(async () => {
   // Webhook deliveries go to a receiver that answers 200 (no network in tests).
-  outbound.fetch = async () => new Response('ok', { status: 200 });
+  outbound.fetch = async (input: Request | string | URL) =>
+    String(input instanceof Request ? input.url : input) === CONTRACT_SITE
+      ? new Response('<html lang="en"><head><title>Contract Marina</title></head><body><h1>Boats</h1><script>x()</script></body></html>', {
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+        })
+      : new Response('ok', { status: 200 });
+  resolver.resolve = async () => ['93.184.216.34'];
   const r = await get('/openapi.json');
   doc = r.body as Doc;
   ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
@@ -996,6 +1023,11 @@ beforeAll(async () => {
   const docForm = new FormData();
   docForm.set('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'insurance.pdf', { type: 'application/pdf' }));
   const uploaded = await ok(api('POST', `/public/bookings/${widgetSale.rentalId}/documents`, { rawBody: docForm }));
+
+  // A paid business audit (the account's integration on, a card on file).
+  await ok(patch('/customer', { integrations: { businessAudit: { enabled: true } } }, { key }));
+  await ok(post('/customer/payment-method', { paymentMethodId: 'pm_card_visa' }, { key }));
+  await ok(post('/ai/business-audit', { websiteUrl: CONTRACT_SITE }, { key }));
 
   w = {
     op,

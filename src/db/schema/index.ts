@@ -43,3 +43,5 @@ export * from './voice';
 export * from './gps';
 export * from './renter-self-service';
 export * from './widget';
+export * from './analytics';
+export * from './ai-helpers';

@@ -8,20 +8,29 @@ import { boatRecords, inventoryAssets } from '../../db/schema/inventory';
 import { bookings } from '../../db/schema/bookings';
 import { getItemInTenant } from '../inventory/service';
 import { analyzeCondition, isCheckin, photosOf } from './condition';
+import { enqueuePhotoAnalysis, queuedPhotoAnalysis } from './photo-analysis';
 import { checkoutBefore, getRecord, normalizeTs } from './queries';
 import { recordOut, type RecordRow } from './views';
 
 export { listRecords, rundownRecords } from './queries';
 export { recordOut } from './views';
+export { analyzeRecordPhotos, resendStalePhotoAnalyses, PHOTO_ANALYSIS_KIND } from './photo-analysis';
 
-/** A check-in with photos gets `Details.conditionAnalysis` (see ./condition.ts). */
+/**
+ * A check-in with photos gets `Details.conditionAnalysis` (the rule-based comparison of ./condition.ts)
+ * and its photo analysis queued (./photo-analysis.ts); photos unchanged by an update keep their analysis.
+ */
 async function withAnalysis(
   ctx: Ctx,
   r: Pick<RecordRow, 'customerId' | 'inventoryId' | 'rentalId' | 'assetId' | 'timestamp' | 'recordType'>,
   details: Record<string, unknown>,
-) {
-  if (!isCheckin(r.recordType) || !photosOf(details).length) return details;
-  return { ...details, conditionAnalysis: analyzeCondition(details, await checkoutBefore(ctx, r)) };
+  previous?: Record<string, unknown>,
+): Promise<{ details: Record<string, unknown>; queue: boolean }> {
+  if (!isCheckin(r.recordType) || !photosOf(details).length) return { details, queue: false };
+  const rules = analyzeCondition(details, await checkoutBefore(ctx, r));
+  const before = (previous?.conditionAnalysis as { photoAnalysis?: unknown } | undefined)?.photoAnalysis;
+  const same = previous && before && JSON.stringify(photosOf(previous)) === JSON.stringify(photosOf(details));
+  return { details: { ...details, conditionAnalysis: { ...rules, photoAnalysis: same ? before : queuedPhotoAnalysis() } }, queue: !same };
 }
 
 export interface CreateInput {
@@ -69,7 +78,7 @@ export async function createRecord(ctx: Ctx, input: CreateInput) {
     new ApiError('already_exists', `The item already has a record at ${timestamp}; use PATCH /boatRecords to change it`, { extra: { timestamp } });
   if (exists) throw duplicate();
   const base = { customerId, inventoryId: item.id, rentalId: input.RentalId ?? null, assetId: input.AssetId ?? null, timestamp, recordType: input.RecordType };
-  const details = await withAnalysis(ctx, base, input.Details);
+  const { details, queue } = await withAnalysis(ctx, base, input.Details);
   const now = new Date().toISOString();
   const row: RecordRow = { id: newId('rec'), ...base, details, createdAt: now, updatedAt: now };
   try {
@@ -86,6 +95,7 @@ export async function createRecord(ctx: Ctx, input: CreateInput) {
       throw duplicate();
     throw err;
   }
+  if (queue) enqueuePhotoAnalysis(ctx, row);
   return recordOut(row);
 }
 
@@ -98,7 +108,8 @@ export async function updateRecord(ctx: Ctx, input: { inventoryId: string; times
     if (v === null) delete details[k];
     else details[k] = v;
   }
-  if (!('conditionAnalysis' in input.Updates)) details = await withAnalysis(ctx, row, details);
+  let queue = false;
+  if (!('conditionAnalysis' in input.Updates)) ({ details, queue } = await withAnalysis(ctx, row, details, row.details ?? {}));
   const updatedAt = new Date().toISOString();
   await commit(
     ctx,
@@ -117,6 +128,7 @@ export async function updateRecord(ctx: Ctx, input: { inventoryId: string; times
       },
     },
   );
+  if (queue) enqueuePhotoAnalysis(ctx, row);
   return recordOut({ ...row, details, updatedAt });
 }
 

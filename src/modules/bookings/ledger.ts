@@ -13,13 +13,15 @@
  *   deposit_hold       memo (affects no balance): a security deposit pre-authorized
  *   deposit_release    memo: that hold released
  *   platform_fee       memo, or whatever the caller passes (the channel's 5 dollar fee to the operator)
+ *   revenue_realized   memo: the net revenue of a completed rental, realized once (analytics' realize-completed-bookings)
  *
  * A cancellation writes a reversal of each charge with the same type and the opposite sign, with
  * the id `led_rev_{original id}`: a second reversal of the same entry is impossible.
  */
+import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
-import { ledgerEntries } from '../../db/schema/bookings';
+import { bookings, ledgerEntries } from '../../db/schema/bookings';
 import { newId } from '../../lib/ids';
 import type { LineQuote } from './pricing';
 
@@ -172,3 +174,53 @@ export function reversalOf(e: LedgerRow, description: string): NewLedger {
 
 /** One INSERT per entry (D1 caps bound parameters per statement). */
 export const insertLedger = (ctx: Ctx, rows: NewLedger[]): Stmt[] => rows.map((r) => ctx.db.insert(ledgerEntries).values(r));
+
+/** Entry type of realized revenue: a memo (affects no balance), one per completed rental, id `led_rlz_{rentalId}`. */
+export const REALIZED_REVENUE = 'revenue_realized';
+
+/**
+ * The one INSERT that realizes the revenue of completed rentals (analytics' realize-completed-bookings):
+ * for each rental of `rentals` (a subquery of rental ids) that is `completed` and not a test booking,
+ * a `revenue_realized` memo entry with the rental's net revenue (its `revenue` and `discount` entries,
+ * reversals included), dated when it was checked out (its end otherwise). The id is
+ * `led_rlz_{rentalId}`, so a rental is realized once, ever, however many runs race; the statement's
+ * `changes` is the number realized by this run.
+ */
+export function realizationStmt(ctx: Ctx, o: { customerId: string; rentals: SQL; reference: string; nowIso: string }): Stmt {
+  const b = bookings;
+  return ctx.db
+    .insert(ledgerEntries)
+    .select(
+      ctx.db
+        .select({
+          id: sql<string>`'led_rlz_' || ${b.id}`.as('id'),
+          customerId: b.customerId,
+          locationId: b.locationId,
+          renterId: b.renterId,
+          transactionId: b.transactionId,
+          rentalId: b.id,
+          itemId: b.itemId,
+          assetId: sql<string | null>`json_extract(${b.assetIds}, '$[0]')`.as('asset_id'),
+          entryType: sql<string>`${REALIZED_REVENUE}`.as('entry_type'),
+          amount: sql<number>`coalesce((SELECT sum(l.amount) FROM ledger_entries l
+            WHERE l.rental_id = bookings.id AND l.customer_id = bookings.customer_id AND l.entry_type IN ('revenue', 'discount') AND l.deleted_at IS NULL), 0)`.as(
+            'amount',
+          ),
+          currency: b.currency,
+          affectsBalance: sql<boolean>`0`.as('affects_balance'),
+          occurredAt: sql<string>`coalesce(${b.checkedOutAt}, strftime('%Y-%m-%dT%H:%M:%fZ', ${b.end} / 1000.0, 'unixepoch'))`.as('occurred_at'),
+          description: sql<string>`${'Revenue realized (booking completed)'}`.as('description'),
+          source: sql<string>`${'analytics'}`.as('source'),
+          reference: sql<string>`${o.reference}`.as('reference'),
+          metadata: sql<null>`NULL`.as('metadata'),
+          deletedAt: sql<null>`NULL`.as('deleted_at'),
+          createdAt: sql<string>`${o.nowIso}`.as('created_at'),
+        })
+        .from(b)
+        .where(
+          // Unary + keeps the planner on the primary key (the few queued ids), not on the (customer, status) index of every completed rental.
+          sql`${b.id} IN (${o.rentals}) AND +${b.customerId} = ${o.customerId} AND +${b.status} = 'completed' AND ${b.testMode} = 0`,
+        ),
+    )
+    .onConflictDoNothing({ target: ledgerEntries.id });
+}

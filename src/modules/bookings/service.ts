@@ -24,6 +24,8 @@ export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from '
 
 // Ledger and activity pieces that deposits and the public widget write with.
 export { insertLedger, memoEntry, type LedgerScope, type NewLedger } from './ledger';
+// Realized revenue of completed rentals (analytics).
+export { realizationStmt, REALIZED_REVENUE } from './ledger';
 export { scopeOf } from './changes';
 export { activityStmt, isVersionRace } from './activity';
 // Money other modules add to a booking (the point of sale, protection plans).

@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { customers } from '../../db/schema/accounts';
 import { isEmailTaken, ownerUserStmt } from '../users/service';
-import { payments, PaymentError } from '../../adapters/payments';
+import { payments, PaymentError, type PaymentMethod } from '../../adapters/payments';
 import { customerErrors } from './errors';
 import { getOwnCustomer } from './queries';
 import { customerOut, subscriptionOut, type CustomerRow } from './views';
@@ -145,7 +145,7 @@ export async function createPaymentCustomer(ctx: Ctx) {
 export async function addPaymentMethod(ctx: Ctx, paymentMethodId: string) {
   const { row } = await ensurePaymentCustomer(ctx);
   try {
-    const pm = await payments(ctx.env).attachPaymentMethod(row.paymentCustomerId!, paymentMethodId, { makeDefault: true });
+    const pm = paymentMethodOut(await payments(ctx.env).attachPaymentMethod(row.paymentCustomerId!, paymentMethodId, { makeDefault: true }));
     await commit(ctx, [], {
       audit: { action: 'customer.payment_method_attach', targetType: 'customer', targetId: row.id, details: { paymentMethodId: pm.id } },
     });
@@ -167,8 +167,19 @@ export async function createSetupIntent(ctx: Ctx) {
 export async function listPaymentMethods(ctx: Ctx) {
   const row = await getOwnCustomer(ctx);
   if (!row.paymentCustomerId) return { data: [] };
-  return { data: await payments(ctx.env).listPaymentMethods(row.paymentCustomerId) };
+  return { data: (await payments(ctx.env).listPaymentMethods(row.paymentCustomerId)).map(paymentMethodOut) };
 }
+
+/** A card as the API answers it (`PaymentMethod`): never the provider's customer id. */
+const paymentMethodOut = (pm: PaymentMethod) => ({
+  id: pm.id,
+  type: pm.type,
+  brand: pm.brand,
+  last4: pm.last4,
+  expMonth: pm.expMonth,
+  expYear: pm.expYear,
+  ...(pm.isDefault !== undefined ? { isDefault: pm.isDefault } : {}),
+});
 
 async function currentSubscription(ctx: Ctx) {
   const row = await getOwnCustomer(ctx);

@@ -66,8 +66,14 @@ const FAMILIES: { family: string; method: string; path: (op: Operator) => string
   },
   { family: 'point of sale', method: 'GET', path: (op) => `/pos/inventory?locationId=${op.locationId}`, scope: 'read:pos', ok: 200 },
   { family: 'transactions', method: 'GET', path: (op) => `/pos/transaction?locationId=${op.locationId}`, scope: 'read:transactions', ok: 200 },
-  { family: 'analytics (read)', method: 'GET', path: () => '/analytics/metrics', scope: 'read:analytics', ok: 404 },
-  { family: 'reports (read)', method: 'GET', path: () => '/analytics/year-over-year', scope: 'read:reports', ok: 404 },
+  {
+    family: 'analytics (read)',
+    method: 'GET',
+    path: (op) => `/analytics/metrics?locationIds=${op.locationId}&startDate=2026-01-01&endDate=2026-01-31`,
+    scope: 'read:analytics',
+    ok: 200,
+  },
+  { family: 'reports (read)', method: 'GET', path: (op) => `/analytics/year-over-year?locationIds=${op.locationId}`, scope: 'read:reports', ok: 200 },
 ];
 
 describe('Partner gateway: scope checks for every exposed family', () => {

@@ -1,0 +1,65 @@
+/**
+ * SQL pieces shared by the analytics reads. Figures come from the ledger (`ledger_entries`, signed
+ * cents from the renter's point of view) and from the bookings, point-of-sale and membership
+ * records, never from figures a client sends.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * The kind of an entry: `booking` (it has a rental), `pos` (source `pos`), `slip` (source `slip`) or
+ * `other`. The triggers of migration `analytics_triggers` use the same expression; keep them identical.
+ */
+export const kindOf = (alias: string): SQL =>
+  sql.raw(
+    `CASE WHEN ${alias}.rental_id IS NOT NULL THEN 'booking' WHEN ${alias}.source = 'pos' THEN 'pos' WHEN ${alias}.source = 'slip' THEN 'slip' ELSE 'other' END`,
+  );
+
+/** Entries counted by analytics: not soft-deleted, not of a test-mode (sandbox channel) booking. */
+export const countedEntry = (alias: string): SQL =>
+  sql.raw(`${alias}.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM bookings tb WHERE tb.id = ${alias}.rental_id AND tb.test_mode = 1)`);
+
+/** Entry types the reports read. */
+export const REPORTED_TYPES = ['revenue', 'discount', 'tax', 'tip', 'refund', 'payment', 'revenue_realized'] as const;
+export type ReportedType = (typeof REPORTED_TYPES)[number];
+
+export const typeList = (types: readonly string[]): SQL => sql.raw(types.map((t) => `'${t}'`).join(', '));
+
+/** True for a rental revenue row whose rental has no realization entry yet (id `led_rlz_{rentalId}`). */
+export const unrealized = (alias: string): SQL =>
+  sql.raw(
+    `${alias}.rental_id IS NOT NULL AND ${alias}.entry_type IN ('revenue', 'discount') AND NOT EXISTS (SELECT 1 FROM ledger_entries rz WHERE rz.id = 'led_rlz_' || ${alias}.rental_id)`,
+  );
+
+export type Kind = 'booking' | 'pos' | 'slip' | 'other';
+
+/** Sums of one group of ledger rows (a day, a month, a location), by kind and entry type. */
+export class LedgerSums {
+  private readonly byType = new Map<string, number>();
+  unrealizedCents = 0;
+
+  add(kind: string, type: string, amount: number, unrealizedCents = 0) {
+    const key = `${kind}|${type}`;
+    this.byType.set(key, (this.byType.get(key) ?? 0) + Number(amount));
+    this.unrealizedCents += Number(unrealizedCents);
+  }
+
+  merge(o: LedgerSums) {
+    for (const [k, v] of o.byType) this.byType.set(k, (this.byType.get(k) ?? 0) + v);
+    this.unrealizedCents += o.unrealizedCents;
+  }
+
+  /** Signed sum of an entry type, of one kind or of all. */
+  sum(type: string, kind?: Kind): number {
+    let s = 0;
+    for (const [k, v] of this.byType) {
+      const [kk, t] = k.split('|');
+      if (t === type && (!kind || kk === kind)) s += v;
+    }
+    return s;
+  }
+
+  /** Net revenue (revenue and discount entries) of one kind or of all. */
+  net(kind?: Kind): number {
+    return this.sum('revenue', kind) + this.sum('discount', kind);
+  }
+}
