@@ -60,6 +60,8 @@ async function refusal(ctx: Ctx, q: QuoteRow | undefined, customerId: string, in
   if (rd.items || rd.bundleCode) return 'booking_differs_from_quote: coverage is sold with single-item orders';
   if (rd.inventoryId !== q.inventoryId || Date.parse(rd.startTime ?? '') !== q.start) return 'booking_differs_from_quote';
   if (rd.endTime && Date.parse(rd.endTime) !== q.end) return 'booking_differs_from_quote';
+  // The premium covers the quoted boats or guests: a larger or smaller party needs a new quote.
+  if ((rd.quantity ?? 1) !== q.quantity) return 'booking_differs_from_quote';
   const plan = input.paymentPlan?.type ?? (input.paymentMethodId ? 'full' : 'pay_later');
   if (plan !== 'full' || !input.paymentMethodId) return 'not_paid_now: coverage is bought with a booking paid in full by card';
   const offering = await getOffering(ctx, q.offeringId);

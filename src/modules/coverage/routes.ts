@@ -351,7 +351,7 @@ the coverage's \`depositEffect\` (\`waive\`, \`reduce_to\`, \`reduce_by\`, \`red
 account only after the bind confirms.
 
 **Coverage never blocks the rental**: when the quote is unknown, expired, declined, failed, unanswered or already used, when the booking is not the
-quoted item and time, when it is not paid in full by card now, or when the offering is no longer offered, the booking is placed without coverage and
+quoted item, time and quantity, when it is not paid in full by card now, or when the offering is no longer offered, the booking is placed without coverage and
 \`coverage.status\` is \`not_purchased\` with the \`reason\`. The one stop is the spec's rule: a final price above the displayed estimate that the renter
 has not accepted answers 409 \`coverage_price_changed\` (accept it with POST .../accept, or book without the coverage). A declined card (402) or a
 taken time (409 \`unavailable\`) writes nothing and leaves the quote buyable.`;

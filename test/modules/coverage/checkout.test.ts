@@ -291,6 +291,12 @@ describe('Checkout with coverage', () => {
     const c = (await quote(w, window2h(2))).body.data[0];
     await post(`/coverage/quotes/${c.quoteId}/answers`, { answers: SOME }, k(w));
     expect((await book(c.quoteId, window2h(14))).coverage.reason).toBe('booking_differs_from_quote');
+    // Quoted for one boat, booked for two: the rental goes ahead without the coverage.
+    const one = (await quote(w, window2h(15))).body.data[0];
+    await post(`/coverage/quotes/${one.quoteId}/answers`, { answers: SOME }, k(w));
+    const two = await book(one.quoteId, window2h(15), { rentalDetails: { inventoryId: w.item.id, ...window2h(15), quantity: 2 } });
+    expect(two.coverage.reason).toBe('booking_differs_from_quote');
+    expect(two.order.total).toBe(400);
     const later = { paymentMethodId: undefined, paymentPlan: { type: 'pay_later' }, depositInformation: { amount: 0, required: false } };
     expect((await book(c.quoteId, window2h(2), later)).coverage.reason).toMatch(/^not_paid_now/);
     // A declined card writes nothing and leaves the quote buyable.
