@@ -172,6 +172,15 @@ export function systemCtxFor(ctx: Ctx, customerId: string): Ctx {
   return { ...systemCtx(ctx.env, { customerId, requestId: ctx.requestId, waitUntil: ctx.waitUntil, hooks: ctx.hooks }), db: ctx.db, log: ctx.log };
 }
 
+/**
+ * An anonymous caller (a renter, the booking widget) acting for one operator: the operator is the
+ * tenant of every read and write, and audit rows name `name` with `credentialId` as the actor.
+ */
+export function anonymousFor(ctx: Ctx, customerId: string, credentialId: string, name: string): Ctx {
+  const principal: Principal = { kind: 'anonymous', credentialId, userId: null, customerId, role: null, permissions: [], plan: 'standard', name };
+  return { ...ctx, principal };
+}
+
 /** The caller's operator account; 403 when the identity has none yet. */
 export function tenantOf(ctx: Ctx): string {
   const id = ctx.principal.customerId;

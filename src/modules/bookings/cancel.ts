@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
@@ -12,7 +12,7 @@ import { insertLedger, memoEntry, refundEntry, reversalOf } from './ledger';
 import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
 import { bookingOut, type BookingRow } from './views';
-import { getBookingRow, getBookingWithZone } from './queries';
+import { getBookingRow, getBookingWithZone, paidByCard } from './queries';
 import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, seatsOf, statusEvents } from './changes';
 
 // ------------------------------------------------------------------------------------------------
@@ -133,20 +133,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
 }
 
 async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Promise<NonNullable<CancelResult['refund']>> {
-  const paidByCard = await ctx.db
-    .select({ total: sql<number>`coalesce(sum(-${ledgerEntries.amount}), 0)` })
-    .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.customerId, b.customerId),
-        eq(ledgerEntries.rentalId, b.id),
-        inArray(ledgerEntries.entryType, ['payment', 'refund']),
-        eq(ledgerEntries.source, 'card'),
-        isNull(ledgerEntries.deletedAt),
-      ),
-    )
-    .get();
-  const amount = Math.max(0, Math.min(Number(paidByCard?.total ?? 0), b.amountPaid));
+  const amount = await paidByCard(ctx, b);
   if (!wanted || amount <= 0 || !b.paymentIntentId) return { status: 'none', amount: 0, refundId: null };
   try {
     // Through the payments service: payment.refunded is committed with the refund's ledger entry.

@@ -1,8 +1,8 @@
 /** Tenant-scoped reads of bookings. */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { tenantOf, type Ctx } from '../../lib/context';
 import { notFound } from '../../lib/errors';
-import { bookings } from '../../db/schema/bookings';
+import { bookings, ledgerEntries } from '../../db/schema/bookings';
 import { locations } from '../../db/schema/locations';
 import type { BookingRow } from './views';
 
@@ -30,4 +30,22 @@ export async function getBookingWithZone(ctx: Ctx, rentalId: string): Promise<{ 
     .get();
   if (!hit) throw notFound('Booking');
   return { row: hit.row, timezone: hit.timezone ?? 'UTC' };
+}
+
+/** Cents the renter paid by card for a rental (card payments minus card refunds), at most its amount paid. */
+export async function paidByCard(ctx: Ctx, b: BookingRow): Promise<number> {
+  const r = await ctx.db
+    .select({ total: sql<number>`coalesce(sum(-${ledgerEntries.amount}), 0)` })
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.customerId, b.customerId),
+        eq(ledgerEntries.rentalId, b.id),
+        inArray(ledgerEntries.entryType, ['payment', 'refund']),
+        eq(ledgerEntries.source, 'card'),
+        isNull(ledgerEntries.deletedAt),
+      ),
+    )
+    .get();
+  return Math.max(0, Math.min(Number(r?.total ?? 0), b.amountPaid));
 }

@@ -18,7 +18,7 @@ export {
   type CancelResult,
 } from './lifecycle';
 export { bookingOut, type BookingRow, type BookingView } from './views';
-export { getBookingRow, getBookingWithZone } from './queries';
+export { getBookingRow, getBookingWithZone, paidByCard } from './queries';
 export { bundlesOf } from './offers';
 export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from './status';
 

@@ -12,7 +12,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
-import type { Ctx, Principal } from '../../lib/context';
+import { anonymousFor, type Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -175,19 +175,7 @@ export async function checkoutWithCoverage(
 }
 
 /** The operator as the tenant of an anonymous widget request (audit rows name the widget). */
-function asWidget(ctx: Ctx, customerId: string): Ctx {
-  const principal: Principal = {
-    kind: 'anonymous',
-    credentialId: 'widget',
-    userId: null,
-    customerId,
-    role: null,
-    permissions: [],
-    plan: 'standard',
-    name: 'Booking widget',
-  };
-  return { ...ctx, principal };
-}
+const asWidget = (ctx: Ctx, customerId: string): Ctx => anonymousFor(ctx, customerId, 'widget', 'Booking widget');
 
 /** POST /public/coverage/checkout: the widget's booking with coverage (a public item, paid in full by card). */
 export async function publicCheckout(

@@ -9,8 +9,8 @@ import { formatMoney, toDollars } from '../../lib/money';
 import { locations } from '../../db/schema/locations';
 import { eq } from 'drizzle-orm';
 import { locationCancellationPolicy, refundPercentAt } from '../public-settings/service';
-import type { BookingRow } from '../bookings/service';
-import { paidByCard, rentalById } from './queries';
+import { paidByCard, type BookingRow } from '../bookings/service';
+import { rentalById } from './queries';
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();

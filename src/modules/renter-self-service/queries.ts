@@ -3,10 +3,10 @@
  * no operator credentials, so these reads are not tenant-scoped by a caller: the booking found
  * decides the operator, and every later read and write filters by that booking's `customer_id`.
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Ctx, Principal } from '../../lib/context';
+import { eq } from 'drizzle-orm';
+import { anonymousFor, type Ctx } from '../../lib/context';
 import { notFound } from '../../lib/errors';
-import { bookings, ledgerEntries } from '../../db/schema/bookings';
+import { bookings } from '../../db/schema/bookings';
 import type { BookingRow } from '../bookings/service';
 
 /** A rental by id whatever its operator; 404 when unknown. */
@@ -18,35 +18,7 @@ export async function rentalById(ctx: Ctx, rentalId: string): Promise<BookingRow
 
 /** The context of a renter acting on their booking: the booking's operator is the tenant; audit rows name the renter. */
 export function asRenter(ctx: Ctx, b: Pick<BookingRow, 'customerId'>, actor: string): Ctx {
-  const principal: Principal = {
-    kind: 'anonymous',
-    credentialId: actor,
-    userId: null,
-    customerId: b.customerId,
-    role: null,
-    permissions: [],
-    plan: 'standard',
-    name: 'Renter',
-  };
-  return { ...ctx, principal };
-}
-
-/** Cents the renter paid by card for a rental (card payments minus card refunds), at most its amount paid. */
-export async function paidByCard(ctx: Ctx, b: BookingRow): Promise<number> {
-  const r = await ctx.db
-    .select({ total: sql<number>`coalesce(sum(-${ledgerEntries.amount}), 0)` })
-    .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.customerId, b.customerId),
-        eq(ledgerEntries.rentalId, b.id),
-        inArray(ledgerEntries.entryType, ['payment', 'refund']),
-        eq(ledgerEntries.source, 'card'),
-        isNull(ledgerEntries.deletedAt),
-      ),
-    )
-    .get();
-  return Math.max(0, Math.min(Number(r?.total ?? 0), b.amountPaid));
+  return anonymousFor(ctx, b.customerId, actor, 'Renter');
 }
 
 /** The booking's contact e-mail: its customer info, else its renter's. */

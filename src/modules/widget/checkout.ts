@@ -10,7 +10,7 @@
  * coverage checkout (premium in the same card payment, policy in the same batch); coverage never
  * blocks the booking. Only public items of the named operator can be sold here.
  */
-import type { Ctx, Principal } from '../../lib/context';
+import { anonymousFor, type Ctx } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
@@ -42,17 +42,7 @@ type Order = {
 
 /** The operator as the tenant of an anonymous widget request (audit rows name the widget). */
 export function asWidget(ctx: Ctx, customerId: string): Ctx {
-  const principal: Principal = {
-    kind: 'anonymous',
-    credentialId: 'widget',
-    userId: null,
-    customerId,
-    role: null,
-    permissions: [],
-    plan: 'standard',
-    name: 'Booking widget',
-  };
-  return { ...ctx, principal };
+  return anonymousFor(ctx, customerId, 'widget', 'Booking widget');
 }
 
 /**
