@@ -10,7 +10,7 @@ describe('bookings seed', () => {
     const first = await seedSandbox(env);
     expect(first.bookings).toBe(true);
     const rows = await env.DB.prepare(
-      "SELECT transaction_id, status, bundle_group_id, item_id FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%' AND transaction_id NOT LIKE 'txn_demo_hist_%'",
+      `SELECT transaction_id, status, bundle_group_id, item_id FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%' AND transaction_id NOT LIKE 'txn_demo_hist_%'`,
     ).all<any>();
     const byTxn = new Map<string, any[]>();
     for (const r of rows.results) byTxn.set(r.transaction_id, [...(byTxn.get(r.transaction_id) ?? []), r]);
@@ -29,7 +29,7 @@ describe('bookings seed', () => {
     const again = await seedSandbox(env);
     expect(again.bookings).toBe(false);
     const count = await env.DB.prepare(
-      "SELECT COUNT(*) AS n FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%' AND transaction_id NOT LIKE 'txn_demo_hist_%'",
+      `SELECT COUNT(*) AS n FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%' AND transaction_id NOT LIKE 'txn_demo_hist_%'`,
     ).first<any>();
     expect(count.n).toBe(8);
   });
