@@ -11,7 +11,7 @@ import { oauthFail } from './errors';
 import { devicePage } from './pages';
 import type { Outcome } from './authorize';
 
-/** RFC 8628 6.1: 20 consonants (no vowels: no words), 8 characters = 20^8 codes; shown as XXXX-XXXX. */
+/** RFC 8628 6.1: 20 consonants (no vowels: no words), 8 characters = 20^8 codes; shown as two groups of four (BCDF-GHJK). */
 const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 const normalizeUserCode = (raw: string) => raw.toUpperCase().replace(/[^A-Z]/g, '');
 const displayUserCode = (c: string) => `${c.slice(0, 4)}-${c.slice(4)}`;

@@ -113,7 +113,7 @@ export function devicePage(v: { userCode: string; error?: string; done?: 'approv
 <p>Check that the code below is the one your terminal shows, then sign in with your partner account.</p>
 ${v.error ? `<p class="error">${esc(v.error)}</p>` : ''}
 <form method="post" action="/device">
-<label for="user_code">Code</label><input id="user_code" name="user_code" value="${esc(v.userCode)}" autocomplete="off" required placeholder="XXXX-XXXX">
+<label for="user_code">Code</label><input id="user_code" name="user_code" value="${esc(v.userCode)}" autocomplete="off" required placeholder="BCDF-GHJK">
 <label for="email">Partner e-mail</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="row"><button class="secondary" type="submit" name="action" value="deny">Deny</button><button type="submit" name="action" value="approve">Approve</button></div></form>`,

@@ -140,7 +140,7 @@ export const deviceCode = route({
   form: s.DeviceCodeForm,
   ok: s.DeviceCodeResponse,
   errors: [],
-  description: `\`client_id=berth-cli\`. Answers \`device_code\`, \`user_code\` (XXXX-XXXX), \`verification_uri\` (the approval page, \`/device\`), \`verification_uri_complete\`, \`expires_in\` (900) and \`interval\` (5). The tool shows the code and URL, then polls POST /oauth/token with the device code grant.`,
+  description: `\`client_id=berth-cli\`. Answers \`device_code\`, \`user_code\` (eight consonants in two groups of four, e.g. BCDF-GHJK), \`verification_uri\` (the approval page, \`/device\`), \`verification_uri_complete\`, \`expires_in\` (900) and \`interval\` (5). The tool shows the code and URL, then polls POST /oauth/token with the device code grant.`,
 });
 export const devicePage = route({
   method: 'get',

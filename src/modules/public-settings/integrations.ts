@@ -5,7 +5,7 @@
  * (`enabled: false`) or malformed entry counts as not configured.
  *
  *   customCode        { head?: string, body?: string }   HTML snippets for the host page (at most 50 KB each)
- *   tagManager        { containerId: "GTM-XXXXXXX" }
+ *   tagManager        { containerId: "GTM-AB12CD3" }
  *   socialConversion  { metaPixelId?, tiktokPixelId?, snapPixelId?, pinterestTagId?, linkedinPartnerId?,
  *                       googleAdsConversionId?, googleAdsConversionLabel? }
  *   videoPixel        { provider: "youtube" | "tiktok" | "vimeo" | "wistia" | ..., pixelId }

@@ -45,7 +45,7 @@ export const tagManager = route({
   summary: "The operator's tag manager container",
   query: s.CustomerQuery,
   ok: s.TagManager,
-  description: `\`integrations.tagManager\`: \`{containerId: "GTM-XXXXXXX"}\`. ${NOT_CONFIGURED}`,
+  description: `\`integrations.tagManager\`: \`{containerId: "GTM-AB12CD3"}\`. ${NOT_CONFIGURED}`,
 });
 
 export const socialConversion = route({
