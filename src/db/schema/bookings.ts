@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, real, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { json, tenant, timestamps, createdAt } from './_columns';
 
@@ -113,6 +114,8 @@ export const bookings = sqliteTable(
     index('bookings_renter_idx').on(t.renterId),
     index('bookings_channel_idx').on(t.channelConnectionId, t.channelReference),
     uniqueIndex('bookings_channel_idem_uq').on(t.channelIdempotencyKey),
+    // The few test-mode (sandbox channel) bookings: analytics probes it per ledger entry (ledger-sql.ts).
+    index('bookings_test_mode_idx').on(t.id).where(sql`test_mode = 1`),
   ],
 );
 

@@ -14,9 +14,16 @@ export const kindOf = (alias: string): SQL =>
     `CASE WHEN ${alias}.rental_id IS NOT NULL THEN 'booking' WHEN ${alias}.source = 'pos' THEN 'pos' WHEN ${alias}.source = 'slip' THEN 'slip' ELSE 'other' END`,
   );
 
-/** Entries counted by analytics: not soft-deleted, not of a test-mode (sandbox channel) booking. */
+/**
+ * Entries counted by analytics: not soft-deleted, not of a test-mode (sandbox channel) booking. The
+ * probe goes through the partial index of test-mode bookings (a handful of rows), not the bookings'
+ * primary key: it runs once per ledger entry of the range, and the primary-key probe was a third of
+ * a 30-day report's time.
+ */
 export const countedEntry = (alias: string): SQL =>
-  sql.raw(`${alias}.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM bookings tb WHERE tb.id = ${alias}.rental_id AND tb.test_mode = 1)`);
+  sql.raw(
+    `${alias}.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM bookings tb INDEXED BY bookings_test_mode_idx WHERE tb.id = ${alias}.rental_id AND tb.test_mode = 1)`,
+  );
 
 /** Entry types the reports read. */
 export const REPORTED_TYPES = ['revenue', 'discount', 'tax', 'tip', 'refund', 'payment', 'revenue_realized'] as const;

@@ -1,0 +1,1 @@
+CREATE INDEX `bookings_test_mode_idx` ON `bookings` (`id`) WHERE test_mode = 1;
