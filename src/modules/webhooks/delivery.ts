@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { dispatchEvents } from '../../lib/commit';
 import { newId } from '../../lib/ids';
@@ -50,15 +50,31 @@ export function redactForReseller(payload: Record<string, unknown>): Record<stri
 /** Creates one delivery per subscribed endpoint and attempts each once; failures are re-queued with backoff. */
 export async function fanOut(ctx: Ctx, eventId: string): Promise<void> {
   const db = ctx.db;
-  const event = await db.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).get();
+  // One batch: the event, marked dispatched (the first time only), and its operator's active endpoints.
+  const [marked, endpoints] = await db.batch([
+    db
+      .update(webhookEvents)
+      .set({ dispatchedAt: sql`coalesce(${webhookEvents.dispatchedAt}, ${new Date().toISOString()})` })
+      .where(eq(webhookEvents.id, eventId))
+      .returning({
+        customerId: webhookEvents.customerId,
+        type: webhookEvents.type,
+        // Only a test event names its endpoint; the payload itself is not needed here.
+        testTarget: sql<string | null>`json_extract(${webhookEvents.payload}, '$.data.endpointId')`,
+      }),
+    db
+      .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+      .from(webhookEndpoints)
+      .where(
+        and(
+          eq(webhookEndpoints.customerId, db.select({ c: webhookEvents.customerId }).from(webhookEvents).where(eq(webhookEvents.id, eventId))),
+          eq(webhookEndpoints.status, 'active'),
+        ),
+      ),
+  ]);
+  const event = marked[0];
   if (!event) return;
-  if (!event.dispatchedAt) await db.update(webhookEvents).set({ dispatchedAt: new Date().toISOString() }).where(eq(webhookEvents.id, eventId));
-  const endpoints = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.customerId, event.customerId), eq(webhookEndpoints.status, 'active')))
-    .all();
-  const target = event.type === 'webhook.test' ? (event.payload.data as { endpointId?: string })?.endpointId : undefined;
+  const target = event.type === 'webhook.test' ? (event.testTarget ?? undefined) : undefined;
   const subscribed = endpoints.filter((e) => (target ? e.id === target : e.events.includes('*') || e.events.includes(event.type)));
   if (!subscribed.length) return;
   const now = new Date().toISOString();
