@@ -102,10 +102,18 @@ export async function commit(
   return { eventIds, results: results as unknown[] };
 }
 
-/** Queues the fan-out of committed events; a failed send is logged and left to the cron sweep. */
+/** Events per fan-out message: the consumer binds them in one statement (D1 takes at most 100 parameters). */
+const FANOUT_CHUNK = 40;
+
+/**
+ * Queues the fan-out of committed events, the events of one commit in one message (the consumer
+ * reads and marks them in one D1 batch); a failed send is logged and left to the cron sweep.
+ */
 export async function dispatchEvents(ctx: Ctx, eventIds: string[]): Promise<void> {
   try {
-    await ctx.env.EVENTS_QUEUE.sendBatch(eventIds.map((eventId) => ({ body: { kind: 'webhook.fanout' as const, eventId } })));
+    const chunks: string[][] = [];
+    for (let i = 0; i < eventIds.length; i += FANOUT_CHUNK) chunks.push(eventIds.slice(i, i + FANOUT_CHUNK));
+    await ctx.env.EVENTS_QUEUE.sendBatch(chunks.map((ids) => ({ body: { kind: 'webhook.fanout' as const, eventIds: ids } })));
   } catch (err) {
     ctx.log.warn('event dispatch deferred to sweep', { eventIds, error: String(err) });
   }

@@ -42,11 +42,19 @@ export interface WallTime {
   weekday: string; // Monday..Sunday
 }
 
+// Recent conversions (a sale converts the same few instants many times: opening hours, pricing
+// days, the write): formatToParts is the costly part, and an instant's wall time in a zone never changes.
+const wallCache = new Map<string, WallTime>();
+const WALL_CACHE_MAX = 2000;
+
 /** Wall-clock fields of an instant in a zone. */
 export function toWallTime(instantMs: number, tz: string): WallTime {
+  const key = `${tz}|${instantMs}`;
+  const hit = wallCache.get(key);
+  if (hit) return { ...hit };
   const parts = formatter(tz).formatToParts(new Date(instantMs));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '0';
-  return {
+  const w: WallTime = {
     year: Number(get('year')),
     month: Number(get('month')),
     day: Number(get('day')),
@@ -55,6 +63,9 @@ export function toWallTime(instantMs: number, tz: string): WallTime {
     second: Number(get('second')),
     weekday: get('weekday'),
   };
+  if (wallCache.size >= WALL_CACHE_MAX) wallCache.clear();
+  wallCache.set(key, w);
+  return { ...w };
 }
 
 const wallAsUtc = (w: Pick<WallTime, 'year' | 'month' | 'day' | 'hour' | 'minute'> & { second?: number }) =>

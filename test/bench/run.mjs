@@ -35,7 +35,8 @@ const ANALYTICS_BOOKINGS = Number(process.env.BENCH_ANALYTICS_BOOKINGS ?? 20_000
 const ANALYTICS_POS = Number(process.env.BENCH_ANALYTICS_POS ?? 10_000);
 // Booking-widget funnel events of the same location (four per visit), for the widget metrics.
 const ANALYTICS_WIDGET_EVENTS = Number(process.env.BENCH_ANALYTICS_WIDGET_EVENTS ?? 50_000);
-// BENCH_ONLY=analytics runs only the analytics figures (and their baseline).
+// BENCH_ONLY=analytics runs only the analytics figures (and their baseline); BENCH_ONLY=booking only the booking-create
+// figures (throughput at BENCH_CONNECTIONS clients and latency at 1 client, with their D1 baselines), without the history.
 const ONLY = process.env.BENCH_ONLY ?? '';
 
 const log = (...a) => console.error('[bench]', ...a);
@@ -154,6 +155,10 @@ async function main() {
     if (!seedRes.ok) throw new Error(`seed failed: ${seedRes.status} ${await seedRes.text()}`);
     const seed = await seedRes.json();
     log(`seeded ${seed.dense.bookings} bookings on the dense item for ${seed.dense.month}`);
+    if (ONLY === 'booking') {
+      printBooking(await bookingScenarios(base, seed));
+      return;
+    }
     const hist = await fetch(`${base}/__dev/bench/analytics-seed`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-seed-token': TOKEN },
@@ -359,6 +364,47 @@ async function scenarios(base, seed) {
   await step('chanBook', { next: chanBooking(400) });
   await step('chanBook1', { connections: 1, next: chanBooking(500) });
   return analyticsScenarios(base, seed, step, tokenHeaders, r);
+}
+
+/** BENCH_ONLY=booking: the two booking goals and their baselines, each run twice (interleaved, the machine is noisy). */
+async function bookingScenarios(base, seed) {
+  const tokenHeaders = { 'x-seed-token': TOKEN };
+  const r = { trips: {} };
+  for (const key of seed.keys) await fetch(`${base}/location`, { headers: { 'x-api-key': key } });
+  await cannon(base, { duration: 2, connections: 4, next: bookingRequests(seed, 'hotB', 300) });
+  r.trips.book = await probe(base, bookingRequests(seed, 'hotB', 600)());
+  const d1read = () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders });
+  const d1insert = () => ({
+    method: 'POST',
+    path: `/__dev/bench/d1-insert?customerId=${seed.customerId}&itemId=${seed.items.raw}&locationId=${seed.locationId}`,
+    headers: tokenHeaders,
+  });
+  for (const round of [1, 2]) {
+    log(`round ${round}...`);
+    r[`d1insert${round}`] = summary(await cannon(base, { next: d1insert }));
+    r[`bookA${round}`] = summary(await cannon(base, { next: bookingRequests(seed, 'hotA', 2 + 120 * (round - 1)) }));
+    r[`d1read1${round}`] = summary(await cannon(base, { connections: 1, next: d1read }));
+    r[`bookA1${round}`] = summary(await cannon(base, { connections: 1, next: bookingRequests(seed, 'hotA', 360 + 60 * round) }));
+  }
+  return r;
+}
+
+function printBooking(r) {
+  for (const round of [1, 2]) {
+    const ins = r[`d1insert${round}`];
+    const b = r[`bookA${round}`];
+    const d1 = r[`d1read1${round}`];
+    const b1 = r[`bookA1${round}`];
+    console.log(
+      `round ${round}: throughput ${fmt(b.rps)} / insert ${fmt(ins.rps)} req/s = ${fmt(b.rps / ins.rps, 2)}x (goal >= 0.30x, ${b.non2xx} non-2xx); ` +
+        `1 client p50 ${fmt(b1.p50)} / read ${fmt(d1.p50)} ms = ${fmt(b1.p50 / d1.p50, 2)}x (goal <= 3x)`,
+    );
+  }
+  console.log(
+    `booking round trips: ${r.trips.book.total} (${r.trips.book.op} after auth); load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 }
 
 /** Analytics over the location with the history (one client: what one answer costs), keys rotated so no rate limit bites. */

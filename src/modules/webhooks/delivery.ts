@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { dispatchEvents } from '../../lib/commit';
 import { newId } from '../../lib/ids';
@@ -47,43 +47,75 @@ export function redactForReseller(payload: Record<string, unknown>): Record<stri
   return { ...payload, data: pick(inner) };
 }
 
-/** Creates one delivery per subscribed endpoint and attempts each once; failures are re-queued with backoff. */
-export async function fanOut(ctx: Ctx, eventId: string): Promise<void> {
+/**
+ * Creates one delivery per (event, subscribed endpoint) and attempts each once; failures are
+ * re-queued with backoff. Takes the events of one commit together (one queue message per commit,
+ * see `dispatchEvents`): the events, marked dispatched (the first time only), and their operators'
+ * active endpoints are one D1 batch. Safe to run twice: one original delivery per (event, endpoint).
+ */
+export async function fanOut(ctx: Ctx, eventIds: string | string[]): Promise<void> {
+  const ids = [...new Set(Array.isArray(eventIds) ? eventIds : [eventIds])];
+  if (!ids.length) return;
   const db = ctx.db;
-  const event = await db.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).get();
-  if (!event) return;
-  if (!event.dispatchedAt) await db.update(webhookEvents).set({ dispatchedAt: new Date().toISOString() }).where(eq(webhookEvents.id, eventId));
-  const endpoints = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.customerId, event.customerId), eq(webhookEndpoints.status, 'active')))
-    .all();
-  const target = event.type === 'webhook.test' ? (event.payload.data as { endpointId?: string })?.endpointId : undefined;
-  const subscribed = endpoints.filter((e) => (target ? e.id === target : e.events.includes('*') || e.events.includes(event.type)));
-  if (!subscribed.length) return;
+  const [marked, endpoints] = await db.batch([
+    db
+      .update(webhookEvents)
+      .set({ dispatchedAt: sql`coalesce(${webhookEvents.dispatchedAt}, ${new Date().toISOString()})` })
+      .where(inArray(webhookEvents.id, ids))
+      .returning({
+        id: webhookEvents.id,
+        customerId: webhookEvents.customerId,
+        type: webhookEvents.type,
+        // Only a test event names its endpoint; the payload itself is not needed here.
+        testTarget: sql<string | null>`json_extract(${webhookEvents.payload}, '$.data.endpointId')`,
+      }),
+    db
+      .select({ id: webhookEndpoints.id, customerId: webhookEndpoints.customerId, events: webhookEndpoints.events })
+      .from(webhookEndpoints)
+      .where(
+        and(
+          inArray(webhookEndpoints.customerId, db.select({ c: webhookEvents.customerId }).from(webhookEvents).where(inArray(webhookEvents.id, ids))),
+          eq(webhookEndpoints.status, 'active'),
+        ),
+      ),
+  ]);
   const now = new Date().toISOString();
-  // One original delivery per (event, endpoint), even when the queue hands us the event twice.
-  await db
-    .insert(webhookDeliveries)
-    .values(
-      subscribed.map((e) => ({
-        id: newId('whd'),
-        dedupeKey: `${eventId}:${e.id}`,
-        customerId: event.customerId,
-        eventId,
-        endpointId: e.id,
-        eventType: event.type,
-        status: 'pending' as const,
-        nextAttemptAt: now,
-      })),
-    )
-    .onConflictDoNothing();
+  const inserts = [];
+  const withDeliveries: string[] = [];
+  for (const event of marked) {
+    const target = event.type === 'webhook.test' ? (event.testTarget ?? undefined) : undefined;
+    const subscribed = endpoints.filter(
+      (e) => e.customerId === event.customerId && (target ? e.id === target : e.events.includes('*') || e.events.includes(event.type)),
+    );
+    if (!subscribed.length) continue;
+    withDeliveries.push(event.id);
+    // One original delivery per (event, endpoint), even when the queue hands us the event twice.
+    inserts.push(
+      db
+        .insert(webhookDeliveries)
+        .values(
+          subscribed.map((e) => ({
+            id: newId('whd'),
+            dedupeKey: `${event.id}:${e.id}`,
+            customerId: event.customerId,
+            eventId: event.id,
+            endpointId: e.id,
+            eventType: event.type,
+            status: 'pending' as const,
+            nextAttemptAt: now,
+          })),
+        )
+        .onConflictDoNothing(),
+    );
+  }
+  if (!inserts.length) return;
+  await db.batch(inserts as [(typeof inserts)[number], ...typeof inserts]);
   const pending = await db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .where(
       and(
-        eq(webhookDeliveries.eventId, eventId),
+        inArray(webhookDeliveries.eventId, withDeliveries),
         isNull(webhookDeliveries.replayOf),
         eq(webhookDeliveries.status, 'pending'),
         eq(webhookDeliveries.attempts, 0),

@@ -7,7 +7,8 @@ export default defineModule({
   router,
   jobs: [{ name: 'webhooks.sweep', cron: '*/5 * * * *', run: (ctx) => sweepWebhooks(ctx) }],
   queue: {
-    'webhook.fanout': (ctx, m) => fanOut(ctx, String(m.eventId)),
+    // One message per commit (`eventIds`); a message of one `eventId` is still understood.
+    'webhook.fanout': (ctx, m) => fanOut(ctx, Array.isArray(m.eventIds) ? m.eventIds.map(String) : [String(m.eventId)]),
     'webhook.deliver': async (ctx, m) => void (await attemptDelivery(ctx, String(m.deliveryId))),
   },
   tags: [{ name: 'Webhooks', description: 'Webhook endpoints of the operator, signed deliveries with retries, delivery log and replay.' }],
