@@ -451,6 +451,9 @@ async function analyticsScenarios(base, seed, step, tokenHeaders, r) {
     }),
   });
   await step('location1', { ...one, next: analyticsGet('/location') });
+  // The baseline again after the reports: the figure they are held against is the mean of both runs,
+  // so one noisy moment of the shared machine does not decide every row.
+  await step('d1readA2', { ...one, next: () => ({ method: 'GET', path: `/__dev/bench/d1-read?id=${seed.items.raw}`, headers: tokenHeaders }) });
   return r;
 }
 
@@ -458,6 +461,8 @@ const addDaysIso = (date, n) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 8
 
 /** The analytics figures: each against one D1 read, and the authenticated control that shows what authentication alone costs. */
 function analyticsRows(r, seed, row) {
+  const readA = (r.d1readA1.p50 + r.d1readA2.p50) / 2;
+  const readLabel = `p50 ${fmt(readA)} ms (${fmt(r.d1readA1.p50)} before, ${fmt(r.d1readA2.p50)} after)`;
   for (const [name, label] of [
     ['metrics1', 'analytics metrics, last 30 days with daily breakdown'],
     ['perf1', 'inventory performance, last 30 days'],
@@ -467,13 +472,13 @@ function analyticsRows(r, seed, row) {
     ['target1', 'revenue target (PATCH)'],
     ['realize1', 'realize completed bookings (dry run)'],
   ]) {
-    const ratio = r[name].p50 / r.d1readA1.p50;
+    const ratio = r[name].p50 / readA;
     const overControl = r[name].p50 / r.location1.p50;
     row(
       `${label}, 1 client (${seed.history.ledgerEntries} ledger entries)`,
       `p50 ${fmt(r[name].p50)} ms (${fmt(overControl, 2)}x GET /location)`,
       'one D1 read, 1 client',
-      `p50 ${fmt(r.d1readA1.p50)} ms`,
+      readLabel,
       `${fmt(ratio, 2)}x`,
       '<= 3x',
       ratio <= 3,
@@ -483,8 +488,8 @@ function analyticsRows(r, seed, row) {
     '  control: GET /location (authenticated one-read list), 1 client',
     `p50 ${fmt(r.location1.p50)} ms`,
     'one D1 read, 1 client',
-    `p50 ${fmt(r.d1readA1.p50)} ms`,
-    `${fmt(r.location1.p50 / r.d1readA1.p50, 2)}x`,
+    readLabel,
+    `${fmt(r.location1.p50 / readA, 2)}x`,
     '(the cost of authentication)',
     null,
   );

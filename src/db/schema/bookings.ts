@@ -153,7 +153,19 @@ export const ledgerEntries = sqliteTable(
     index('ledger_customer_date_idx').on(t.customerId, t.occurredAt),
     index('ledger_renter_idx').on(t.customerId, t.renterId),
     index('ledger_rental_idx').on(t.rentalId),
-    index('ledger_location_date_idx').on(t.locationId, t.occurredAt),
+    // Covers the analytics reports' ledger scans (local days, kind and type, amount, item and asset): no row lookups.
+    index('ledger_location_date_idx').on(
+      t.locationId,
+      t.occurredAt,
+      t.entryType,
+      t.amount,
+      t.rentalId,
+      t.source,
+      t.deletedAt,
+      t.customerId,
+      t.itemId,
+      t.assetId,
+    ),
   ],
 );
 

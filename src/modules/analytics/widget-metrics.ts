@@ -32,10 +32,12 @@ function statements(customerId: string, q: { startDate: string; endDate: string 
     ranged.map((l) => sql`(ev.loc = ${lit(l.locationId)} AND ev.created_at >= ${lit(l.fromIso)} AND ev.created_at < ${lit(l.toIso)})`),
     sql.raw(' OR '),
   );
-  // The caller's events of the period with their location (the event's, else its item's), kept for the requested locations.
+  // The caller's events of the period with their location (the event's, else its item's: looked up
+  // only for events without one), kept for the requested locations.
   const events = sql`WITH ev AS (
-      SELECT e.session_id, e.event, e.inventory_id, e.source, e.ref, e.created_at, coalesce(e.location_id, i.location_id) AS loc
-      FROM widget_events e LEFT JOIN inventory_items i ON i.id = e.inventory_id AND i.customer_id = ${lit(customerId)}
+      SELECT e.session_id, e.event, e.inventory_id, e.source, e.ref, e.created_at,
+        coalesce(e.location_id, (SELECT i.location_id FROM inventory_items i WHERE i.id = e.inventory_id AND i.customer_id = ${lit(customerId)})) AS loc
+      FROM widget_events e
       WHERE e.customer_id = ${lit(customerId)} AND e.created_at >= ${lit(from)} AND e.created_at < ${lit(to)}
     ), f AS (SELECT ev.*, ${day} AS day, ${weekHour} AS wh FROM ev WHERE ev.loc IN (${litList(locs.map((l) => l.locationId))}) AND (${inRange}))`;
   return [
