@@ -115,7 +115,9 @@ export const bookings = sqliteTable(
     index('bookings_channel_idx').on(t.channelConnectionId, t.channelReference),
     uniqueIndex('bookings_channel_idem_uq').on(t.channelIdempotencyKey),
     // The few test-mode (sandbox channel) bookings: analytics probes it per ledger entry (ledger-sql.ts).
-    index('bookings_test_mode_idx').on(t.id).where(sql`test_mode = 1`),
+    index('bookings_test_mode_idx')
+      .on(t.id)
+      .where(sql`test_mode = 1`),
   ],
 );
 
