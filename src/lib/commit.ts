@@ -1,6 +1,7 @@
 import type { Ctx } from './context';
 import type { Stmt } from '../db/client';
 import { auditLogs } from '../db/schema/accounts';
+import { sql } from 'drizzle-orm';
 import { webhookEvents } from '../db/schema/events';
 import { effectStmt } from './idempotency';
 import { newId } from './ids';
@@ -65,12 +66,21 @@ export function auditStmt(ctx: Ctx, entry: AuditEntry): Stmt {
   });
 }
 
-export function eventStmt(ctx: Ctx, event: DomainEvent): { id: string; stmt: Stmt } {
-  const customerId = event.customerId ?? ctx.principal.customerId;
-  if (!customerId) throw new Error('event without a customer');
-  const id = newId('evt');
-  const payload = { id, type: event.type, createdAt: new Date().toISOString(), customerId, data: event.data };
-  return { id, stmt: ctx.db.insert(webhookEvents).values({ id, customerId, type: event.type, payload }) };
+/** Outbox rows per INSERT (six columns each; D1 binds at most 100 parameters). */
+const EVENTS_PER_INSERT = 16;
+
+/** The outbox rows of some events, several per INSERT, and their ids. */
+export function eventStmts(ctx: Ctx, events: DomainEvent[]): { ids: string[]; stmts: Stmt[] } {
+  const createdAt = new Date().toISOString();
+  const rows = events.map((event) => {
+    const customerId = event.customerId ?? ctx.principal.customerId;
+    if (!customerId) throw new Error('event without a customer');
+    const id = newId('evt');
+    return { id, customerId, type: event.type, payload: { id, type: event.type, createdAt, customerId, data: event.data } };
+  });
+  const stmts: Stmt[] = [];
+  for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) stmts.push(ctx.db.insert(webhookEvents).values(rows.slice(i, i + EVENTS_PER_INSERT)));
+  return { ids: rows.map((r) => r.id), stmts };
 }
 
 /**
@@ -86,20 +96,35 @@ export async function commit(
   const all: Stmt[] = [...statements];
   if (ctx.idempotencyClaimId && statements.length) all.push(effectStmt(ctx.db, ctx.idempotencyClaimId));
   for (const a of opts.audit ? (Array.isArray(opts.audit) ? opts.audit : [opts.audit]) : []) all.push(auditStmt(ctx, a));
-  const eventIds: string[] = [];
-  for (const e of opts.events ?? []) {
-    const { id, stmt } = eventStmt(ctx, e);
-    eventIds.push(id);
-    all.push(stmt);
-  }
-  const results = all.length ? await ctx.db.batch(all as [Stmt, ...Stmt[]]) : [];
+  const { ids: eventIds, stmts: eventInserts } = eventStmts(ctx, opts.events ?? []);
+  all.push(...eventInserts);
+  if (eventIds.length) all.push(markUnsubscribed(ctx, eventIds));
+  const results = (all.length ? await ctx.db.batch(all as [Stmt, ...Stmt[]]) : []) as unknown[];
   if (eventIds.length) {
+    const unsubscribed = (results.pop() as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0;
     // Requests hand the queue send to waitUntil (off the response path); jobs and services without
-    // a request await it. Either way a lost send is re-sent by the cron sweep.
-    if (ctx.principal.kind === 'system') await dispatchEvents(ctx, eventIds);
-    else ctx.waitUntil(dispatchEvents(ctx, eventIds));
+    // a request await it. Either way a lost send is re-sent by the cron sweep. Events that no
+    // endpoint can receive were marked dispatched in the batch itself: nothing to queue.
+    if (unsubscribed < eventIds.length) {
+      if (ctx.principal.kind === 'system') await dispatchEvents(ctx, eventIds);
+      else ctx.waitUntil(dispatchEvents(ctx, eventIds));
+    }
   }
-  return { eventIds, results: results as unknown[] };
+  return { eventIds, results };
+}
+
+/**
+ * The last statement of a batch with events: marks dispatched the events whose operator has no
+ * active webhook endpoint (reseller and partner subscriptions are endpoints too), so the commit
+ * queues nothing for them and the sweep never picks them up. Its `changes` say how many.
+ */
+function markUnsubscribed(ctx: Ctx, eventIds: string[]): Stmt {
+  return ctx.db
+    .update(webhookEvents)
+    .set({ dispatchedAt: new Date().toISOString() })
+    .where(
+      sql`${webhookEvents.id} IN (SELECT value FROM json_each(${JSON.stringify(eventIds)})) AND NOT EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.customer_id = webhook_events.customer_id AND we.status = 'active')`,
+    );
 }
 
 /** Events per fan-out message: the consumer binds them in one statement (D1 takes at most 100 parameters). */

@@ -173,7 +173,15 @@ export function reversalOf(e: LedgerRow, description: string): NewLedger {
 }
 
 /** One INSERT per entry (D1 caps bound parameters per statement). */
-export const insertLedger = (ctx: Ctx, rows: NewLedger[]): Stmt[] => rows.map((r) => ctx.db.insert(ledgerEntries).values(r));
+/** Ledger rows per INSERT: every statement binds each of the table's 20 columns per row, and D1 binds at most 100 parameters. */
+const LEDGER_ROWS_PER_INSERT = 5;
+
+/** The INSERTs of some ledger rows: several rows per statement (a sale's entries are one or two statements, not one each). */
+export function insertLedger(ctx: Ctx, rows: NewLedger[]): Stmt[] {
+  const out: Stmt[] = [];
+  for (let i = 0; i < rows.length; i += LEDGER_ROWS_PER_INSERT) out.push(ctx.db.insert(ledgerEntries).values(rows.slice(i, i + LEDGER_ROWS_PER_INSERT)));
+  return out;
+}
 
 /** Entry type of realized revenue: a memo (affects no balance), one per completed rental, id `led_rlz_{rentalId}`. */
 export const REALIZED_REVENUE = 'revenue_realized';
