@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { RateCount, RateLimiterRpc } from './rate-limiter-protocol';
+import type { RateCount, RateLimiterRpc } from '../src/lib/rate-limiter-protocol';
 
 interface Window {
   start: number;

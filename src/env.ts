@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { InventoryLockRpc } from './modules/availability/types';
-import type { RateLimiterRpc } from '../durable-objects/rate-limiter-protocol';
+import type { RateLimiterRpc } from './lib/rate-limiter-protocol';
 import type { SlipLockRpc } from '../durable-objects/slip-lock-protocol';
 import type { OAuthGrantRpc } from '../durable-objects/oauth-grant-protocol';
 import type { AccountingQueueRpc } from '../durable-objects/accounting-queue-protocol';

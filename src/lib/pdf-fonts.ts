@@ -18,6 +18,27 @@ import { installStandardFonts, standardFontsInstalled } from './pdf-standard-fon
 export const UNICODE_FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'] as const;
 export type UnicodeFontFile = (typeof UNICODE_FONT_FILES)[number];
 
+/** Precomputed metrics of one subset font (pdf-fonts-data.ts, generated) that pdf-unicode.ts builds a pdf-lib font from. */
+export interface PdfFontData {
+  postscriptName: string;
+  unitsPerEm: number;
+  ascent: number;
+  descent: number;
+  capHeight: number;
+  xHeight: number;
+  bbox: number[];
+  italicAngle: number;
+  isFixedPitch: boolean;
+  familyClass: number;
+  italic: boolean;
+  /** Flat pairs: code point, glyph id, code point, glyph id, ... */
+  cmap: number[];
+  /** Advance width of each glyph id, in font units. */
+  widths: number[];
+  /** The subset TrueType font: a file of public/_pdf/ (static assets, pdf-fonts.ts). */
+  file: UnicodeFontFile;
+}
+
 let unicodeFonts: Map<string, Uint8Array> | undefined;
 
 async function read(assets: Fetcher, file: string): Promise<Response> {

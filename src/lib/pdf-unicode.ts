@@ -12,28 +12,8 @@
  * Characters outside the subset print as "?".
  */
 import { PDFDocument, type PDFFont } from 'pdf-lib';
-import { unicodeFontBytes, type UnicodeFontFile } from './pdf-fonts';
+import { unicodeFontBytes, type PdfFontData } from './pdf-fonts';
 import { DEJAVU_SANS_BOLD, DEJAVU_SANS_REGULAR } from './pdf-fonts-data';
-
-export interface PdfFontData {
-  postscriptName: string;
-  unitsPerEm: number;
-  ascent: number;
-  descent: number;
-  capHeight: number;
-  xHeight: number;
-  bbox: number[];
-  italicAngle: number;
-  isFixedPitch: boolean;
-  familyClass: number;
-  italic: boolean;
-  /** Flat pairs: code point, glyph id, code point, glyph id, ... */
-  cmap: number[];
-  /** Advance width of each glyph id, in font units. */
-  widths: number[];
-  /** The subset TrueType font: a file of public/_pdf/ (static assets, pdf-fonts.ts). */
-  file: UnicodeFontFile;
-}
 
 interface Glyph {
   id: number;

@@ -9,7 +9,7 @@ import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
 import type { AuthScheme } from '../lib/openapi';
 import { afterResponse, markAuthenticated } from '../lib/round-trips';
-import type { RateCount } from '../../durable-objects/rate-limiter-protocol';
+import type { RateCount } from '../lib/rate-limiter-protocol';
 import { applyRateLimit, countRequest, lookupAndCount } from './rate-limit';
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();

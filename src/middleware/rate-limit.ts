@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../lib/context';
 import { ApiError } from '../lib/errors';
-import type { RateCount } from '../../durable-objects/rate-limiter-protocol';
+import type { RateCount } from '../lib/rate-limiter-protocol';
 
 export interface RateState {
   allowed: boolean;

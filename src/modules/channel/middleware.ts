@@ -8,7 +8,7 @@ import { channels } from '../../db/schema/channel';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { markAuthenticated } from '../../lib/round-trips';
 import { applyRateLimit, lookupAndCount } from '../../middleware/rate-limit';
-import type { RateCount } from '../../../durable-objects/rate-limiter-protocol';
+import type { RateCount } from '../../lib/rate-limiter-protocol';
 import { checkChannelKeyFormat, resolveChannelKey, type ChannelPrincipal, type ChannelRow } from './keys';
 
 export const CHANNEL_RATE_LIMIT = 300;
