@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ANONYMOUS, isAdmin, isPlatformStaff, type AppEnv, type Authenticator, type Principal } from '../lib/context';
 import { ApiError } from '../lib/errors';
 import { base64UrlDecodeString, sha256Hex, timingSafeEqual } from '../lib/crypto';
-import { getDb } from '../db/client';
+import { getDb, reusable } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
 import type { AuthScheme } from '../lib/openapi';
@@ -114,17 +114,23 @@ async function fromApiKey(c: Context<AppEnv>, key: string): Promise<{ principal:
   if (key.length < 16 || key.length > 200) throw unauthenticated('Invalid API key');
   const hash = await sha256Hex(key);
   const db = getDb(c.env.DB);
-  const lookup = db
-    .select({
-      key: { id: apiKeys.id, customerId: apiKeys.customerId, keyHash: apiKeys.keyHash, lastUsedAt: apiKeys.lastUsedAt },
-      user: principalUser,
-      customer: principalCustomer,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .leftJoin(customers, eq(customers.id, apiKeys.customerId))
-    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
-    .get();
+  // Built once per isolate (`reusable`): every request with an API key runs it.
+  const lookup = reusable(
+    db,
+    'auth|apiKey',
+    () =>
+      db
+        .select({
+          key: { id: apiKeys.id, customerId: apiKeys.customerId, keyHash: apiKeys.keyHash, lastUsedAt: apiKeys.lastUsedAt },
+          user: principalUser,
+          customer: principalCustomer,
+        })
+        .from(apiKeys)
+        .innerJoin(users, eq(users.id, apiKeys.userId))
+        .leftJoin(customers, eq(customers.id, apiKeys.customerId))
+        .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt))),
+    { hash },
+  ).get();
   const [row, count] = await lookupAndCount(c, `key:${hash}`, lookup);
   if (!row || !timingSafeEqual(row.key.keyHash, hash) || row.user.customerId !== row.key.customerId) throw unauthenticated('Invalid API key');
   const stale = !row.key.lastUsedAt || Date.now() - Date.parse(row.key.lastUsedAt) > 5 * 60_000;

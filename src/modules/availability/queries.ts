@@ -11,7 +11,7 @@
  * matches, so a warm cache costs the same single round trip and almost no transfer.
  */
 import { and, asc, eq, gt, inArray, isNull, lt, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { DB, Stmt } from '../../db/client';
+import { reusable, type DB, type Stmt } from '../../db/client';
 import { allocations, inventoryAssets, inventoryItems } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { locations } from '../../db/schema/locations';
@@ -113,36 +113,50 @@ export async function itemContextOf(db: DB, row: ItemRow, location: LocationRow)
   return itemContextFrom(row, location, await engineAssets(db, row));
 }
 
-const itemWhere = (itemIds: string[], customerId: string | null) =>
-  and(
-    itemIds.length === 1 ? eq(inventoryItems.id, itemIds[0]) : inJson(inventoryItems.id, itemIds),
-    customerId ? eq(inventoryItems.customerId, customerId) : undefined,
-    isNull(inventoryItems.deletedAt),
-  );
-
 /**
  * Statements for a caller's batch that read items with their locations and assets (tenant-scoped
  * when `customerId` is given; null for public reads, which check visibility themselves). Turn the
  * results into contexts with `itemContextsFrom`.
  */
 export function itemStatements(db: DB, itemIds: string[], customerId: string | null) {
-  const ids = [...new Set(itemIds)];
-  const ofItems = db.select({ id: inventoryItems.id }).from(inventoryItems).where(itemWhere(ids, customerId));
-  const ofLocations = db.select({ id: inventoryItems.locationId }).from(inventoryItems).where(itemWhere(ids, customerId));
+  // Built once per isolate (`reusable`): every sale reads its items this way.
+  const shape = `items|${+!!customerId}`;
+  const values = { ids: JSON.stringify([...new Set(itemIds)]), customerId };
+  const where = () =>
+    and(
+      sql`${inventoryItems.id} in (select value from json_each(${sql.placeholder('ids')}))`,
+      customerId ? eq(inventoryItems.customerId, sql.placeholder('customerId')) : undefined,
+      isNull(inventoryItems.deletedAt),
+    );
   return [
-    db.select().from(inventoryItems).where(itemWhere(ids, customerId)),
-    db.select().from(locations).where(inArray(locations.id, ofLocations)),
-    db
-      .select({
-        id: inventoryAssets.id,
-        itemId: inventoryAssets.itemId,
-        name: inventoryAssets.name,
-        status: inventoryAssets.status,
-        displayOrder: inventoryAssets.displayOrder,
-        customerId: inventoryAssets.customerId,
-      })
-      .from(inventoryAssets)
-      .where(inArray(inventoryAssets.itemId, ofItems)),
+    reusable(db, `${shape}|items`, () => db.select().from(inventoryItems).where(where()), values),
+    reusable(
+      db,
+      `${shape}|locations`,
+      () =>
+        db
+          .select()
+          .from(locations)
+          .where(inArray(locations.id, db.select({ id: inventoryItems.locationId }).from(inventoryItems).where(where()))),
+      values,
+    ),
+    reusable(
+      db,
+      `${shape}|assets`,
+      () =>
+        db
+          .select({
+            id: inventoryAssets.id,
+            itemId: inventoryAssets.itemId,
+            name: inventoryAssets.name,
+            status: inventoryAssets.status,
+            displayOrder: inventoryAssets.displayOrder,
+            customerId: inventoryAssets.customerId,
+          })
+          .from(inventoryAssets)
+          .where(inArray(inventoryAssets.itemId, db.select({ id: inventoryItems.id }).from(inventoryItems).where(where()))),
+      values,
+    ),
   ] as const;
 }
 
@@ -361,45 +375,138 @@ export interface ItemState {
   holds: { id: string; email: string }[];
 }
 
+interface ItemStateValues {
+  itemId: string;
+  customerId: string | null;
+  cachedKey: string | null;
+  from: number;
+  to: number;
+  busyUnlessKey: string | null;
+  pending: string | null;
+  holdsAfter: string | null;
+}
+
+const ph = (name: keyof ItemStateValues) => sql.placeholder(name);
+
+/**
+ * The statements of `loadItemState`, built once per shape and isolate (`reusable`): the lock reads
+ * them for every sale of its item. The item and its location, its assets (unless the cached model
+ * key still matches), its active allocations over the window (unless the state key still matches),
+ * which pending allocation ids are written, and the item's active holds.
+ */
+function itemStateStatements(db: DB, v: ItemStateValues): Stmt[] {
+  const shape = `itemState|${+!!v.customerId}${+!!v.cachedKey}${+!!v.busyUnlessKey}`;
+  const byId = eq(inventoryItems.id, ph('itemId'));
+  const keyOfItem = (key: SQL) => db.select({ k: key }).from(inventoryItems).where(byId);
+  const values = v as unknown as Record<string, unknown>;
+  const statements: Stmt[] = [
+    reusable(
+      db,
+      `${shape}|item`,
+      () =>
+        db
+          .select()
+          .from(inventoryItems)
+          .where(and(byId, v.customerId ? eq(inventoryItems.customerId, ph('customerId')) : undefined, isNull(inventoryItems.deletedAt))),
+      values,
+    ),
+    // The location is read every time (a zone can change without the item's version changing).
+    reusable(
+      db,
+      `${shape}|location`,
+      () =>
+        db
+          .select()
+          .from(locations)
+          .where(eq(locations.id, db.select({ l: inventoryItems.locationId }).from(inventoryItems).where(byId))),
+      values,
+    ),
+    reusable(
+      db,
+      `${shape}|assets`,
+      () =>
+        db
+          .select()
+          .from(inventoryAssets)
+          .where(and(eq(inventoryAssets.itemId, ph('itemId')), v.cachedKey ? sql`(${keyOfItem(modelKeySql)}) is not ${ph('cachedKey')}` : undefined)),
+      values,
+    ),
+    reusable(
+      db,
+      `${shape}|allocations`,
+      () =>
+        db
+          .select()
+          .from(allocations)
+          .where(
+            and(
+              eq(allocations.itemId, ph('itemId')),
+              v.customerId
+                ? eq(allocations.customerId, ph('customerId'))
+                : eq(allocations.customerId, db.select({ c: inventoryItems.customerId }).from(inventoryItems).where(byId)),
+              eq(allocations.active, true),
+              lt(allocations.blockedStart, ph('to')),
+              gt(allocations.blockedEnd, ph('from')),
+              v.busyUnlessKey ? sql`(${keyOfItem(stateKeySql)}) is not ${ph('busyUnlessKey')}` : undefined,
+            ),
+          ),
+      values,
+    ),
+  ];
+  if (v.pending)
+    statements.push(
+      reusable(
+        db,
+        'itemState|pending',
+        () =>
+          db
+            .select({ id: allocations.id })
+            .from(allocations)
+            .where(sql`${allocations.id} in (select value from json_each(${ph('pending')}))`),
+        values,
+      ),
+    );
+  if (v.holdsAfter)
+    statements.push(
+      reusable(
+        db,
+        'itemState|holds',
+        () =>
+          db
+            .select({ id: holds.id, email: holds.email })
+            .from(holds)
+            .where(
+              and(
+                eq(holds.inventoryId, ph('itemId')),
+                eq(holds.customerId, ph('customerId')),
+                eq(holds.status, 'active'),
+                gt(holds.expiresAt, ph('holdsAfter')),
+              ),
+            ),
+        values,
+      ),
+    );
+  return statements;
+}
+
 /**
  * An item and its allocations over a range, in ONE D1 round trip (one batch, one consistent
  * snapshot). 404 for unknown, deleted or (with `customerId`) foreign items.
  */
 export async function loadItemState(db: DB, q: ItemStateQuery): Promise<ItemState> {
   const now = q.now ?? Date.now();
-  const byId = eq(inventoryItems.id, q.itemId);
-  const itemWhereSql = and(byId, q.customerId ? eq(inventoryItems.customerId, q.customerId) : undefined, isNull(inventoryItems.deletedAt));
-  const keyOfItem = (key: SQL) => db.select({ k: key }).from(inventoryItems).where(byId);
   const cachedKey = q.cached && q.cached.row.id === q.itemId ? modelKeyOf(q.cached.row) : null;
-  const customerOfItem = db.select({ c: inventoryItems.customerId }).from(inventoryItems).where(byId);
-  const statements: Stmt[] = [
-    db.select().from(inventoryItems).where(itemWhereSql),
-    // The location is read every time (a zone can change without the item's version changing).
-    db
-      .select()
-      .from(locations)
-      .where(eq(locations.id, db.select({ l: inventoryItems.locationId }).from(inventoryItems).where(byId))),
-    db
-      .select()
-      .from(inventoryAssets)
-      .where(and(eq(inventoryAssets.itemId, q.itemId), cachedKey ? sql`(${keyOfItem(modelKeySql)}) is not ${cachedKey}` : undefined)),
-    db
-      .select()
-      .from(allocations)
-      .where(
-        and(
-          eq(allocations.itemId, q.itemId),
-          q.customerId ? eq(allocations.customerId, q.customerId) : eq(allocations.customerId, customerOfItem),
-          eq(allocations.active, true),
-          lt(allocations.blockedStart, q.to + MARGIN_MS),
-          gt(allocations.blockedEnd, q.fromExact ? q.from : q.from - MARGIN_MS),
-          q.busyUnlessKey ? sql`(${keyOfItem(stateKeySql)}) is not ${q.busyUnlessKey}` : undefined,
-        ),
-      ),
-  ];
   const pendingIds = q.pendingIds ?? [];
-  if (pendingIds.length) statements.push(db.select({ id: allocations.id }).from(allocations).where(inJson(allocations.id, pendingIds)));
-  if (q.holds && q.customerId) statements.push(activeHoldsStatement(db, q.itemId, q.customerId, now));
+  const statements = itemStateStatements(db, {
+    itemId: q.itemId,
+    customerId: q.customerId ?? null,
+    cachedKey,
+    from: q.fromExact ? q.from : q.from - MARGIN_MS,
+    to: q.to + MARGIN_MS,
+    busyUnlessKey: q.busyUnlessKey ?? null,
+    pending: pendingIds.length ? JSON.stringify(pendingIds) : null,
+    holdsAfter: q.holds && q.customerId ? new Date(now).toISOString() : null,
+  });
   const res = (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown[][];
   const [items, locs, assets, allocs] = res as [ItemRow[], LocationRow[], AssetRow[], AllocationRow[]];
   let i = 4;

@@ -18,7 +18,8 @@
  * items once its definition is known (one more), a payment adds the provider's calls, an affiliate's
  * booking its commission write.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { reusable } from '../../db/client';
 import { tenantOf, type Ctx } from '../../lib/context';
 import { toCents } from '../../lib/money';
 import { ApiError, notFound } from '../../lib/errors';
@@ -66,7 +67,16 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
 /** The first round trip of a sale: the operator's settings, the items (tenant-scoped) with locations and assets, the location's other items. */
 async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOthers: boolean) {
   const db = ctx.db;
-  const settingsOf = db.select({ settings: customers.settings }).from(customers).where(eq(customers.id, customerId));
+  const settingsOf = reusable(
+    db,
+    'sale|settings',
+    () =>
+      db
+        .select({ settings: customers.settings })
+        .from(customers)
+        .where(eq(customers.id, sql.placeholder('customerId'))),
+    { customerId },
+  );
   if (!itemIds.length) {
     const row = await settingsOf.get();
     return { settings: (row?.settings ?? {}) as Record<string, unknown>, items: new Map<string, ItemContext>(), others: undefined };

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { reusable, type DB } from '../../db/client';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, tenantOf } from '../../lib/context';
 import { notFound } from '../../lib/errors';
@@ -150,11 +151,17 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** The renter of an operator with this e-mail (lowercased), deleted or not. */
 export async function findRenterByEmail(ctx: Ctx, customerId: string, email: string): Promise<RenterRow | undefined> {
-  return ctx.db
-    .select()
-    .from(renters)
-    .where(and(eq(renters.customerId, customerId), eq(renters.email, normalizeEmail(email))))
-    .get();
+  // Built once per isolate (`reusable`): every sale looks its renter up.
+  return reusable(
+    ctx.db,
+    'renters|byEmail',
+    (db: DB) =>
+      db
+        .select()
+        .from(renters)
+        .where(and(eq(renters.customerId, sql.placeholder('customerId')), eq(renters.email, sql.placeholder('email')))),
+    { customerId, email: normalizeEmail(email) },
+  ).get();
 }
 
 /**
