@@ -44,15 +44,14 @@ const STORAGE_KEY = 'pending';
  * - a pending reservation counts for every read until it is settled; when its rows are seen in a
  *   read's snapshot, that read counts the rows instead (pending rows carry the ids of the
  *   allocation rows they become, so they are never counted twice);
- * - it is settled when its caller releases it (abandoned; reads that start afterwards trust D1) or
- *   when a read sees its rows (written); it is dropped once every read that started before that
- *   moment has finished, or after RESERVATION_TTL_MS.
+ * - it is settled when its caller releases it (written or abandoned; reads that start afterwards see
+ *   the rows in D1 if they were written) or when a read sees its rows; it is dropped once every read
+ *   that started before that moment has finished, or after RESERVATION_TTL_MS.
  *
- * Payment and the D1 write happen outside the object (see src/modules/availability/lock.ts). A
- * written reservation needs no call back: the next read finds its rows and settles it (until then
- * it counts once, by the ids its rows carry). Pending reservations are kept in the object's storage
- * so an eviction does not forget them. The SQLite triggers on `allocations` stay the last line of
- * defence.
+ * Payment and the D1 write happen outside the object (see src/modules/availability/lock.ts). The
+ * caller may release after its response (a lost release only keeps the reservation until the next
+ * read sees its rows), and pending reservations are kept in the object's storage so an eviction
+ * does not forget them. The SQLite triggers on `allocations` stay the last line of defence.
  */
 export class InventoryLock extends DurableObject<Env> implements InventoryLockRpc {
   private pending: Map<string, Pending> | undefined;
@@ -83,7 +82,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     const oldestRead = this.inflight.size ? Math.min(...this.inflight) : Infinity;
     let changed = false;
     for (const [id, p] of map) {
-      if (p.expiresAt <= now || (p.settledAt !== undefined && oldestRead > p.settledAt)) {
+      if (p.expiresAt <= now || (p.released && p.settledAt !== undefined && oldestRead > p.settledAt)) {
         map.delete(id);
         changed = true;
       }
@@ -107,7 +106,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     }
   }
 
-  /** The reservation was abandoned (or written): reads from now on trust D1 for it. */
+  /** The reservation was written, or abandoned: reads from now on trust D1 for it. */
   async release(reservationId: string): Promise<boolean> {
     const p = this.pendingMap().get(reservationId);
     if (!p || p.released) return false;

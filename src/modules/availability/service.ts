@@ -520,4 +520,4 @@ export {
   type LocationRow,
 } from './queries';
 export { allocate } from './allocate';
-export { backstopConflict, isAllocationConflict, release, releaseAll, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';
+export { backstopConflict, isAllocationConflict, release, releaseAll, releaseLater, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';

@@ -36,6 +36,7 @@ import {
   loadItemContext,
   otherItemsAtLocationStatement,
   releaseAll,
+  releaseLater,
   reserveAll,
   type ItemContext,
   type ReserveRequest,
@@ -346,9 +347,10 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
     if (isGiftCardOverdrawn(err)) throw giftCardOverdrawn(opts.giftCard?.code ?? '');
     throw err;
   } finally {
-    // Not written: released before answering, so a retry finds the units free at once. Written:
-    // nothing to send, the lock's next read finds the rows in D1 and settles the reservation.
-    if (!written) await releaseAll(ctx, reservations);
+    // Written: the lock finds the rows in D1, the release is housekeeping after the response.
+    // Not written: released before answering, so a retry finds the units free at once.
+    if (written) releaseLater(ctx, reservations);
+    else await releaseAll(ctx, reservations);
   }
 }
 

@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/errors';
 import { localDate } from '../../lib/time';
 import { allocations } from '../../db/schema/inventory';
 import { ledgerEntries } from '../../db/schema/bookings';
-import { departureAt, loadItemContext, release, reserve } from '../availability/service';
+import { departureAt, loadItemContext, release, releaseLater, reserve } from '../availability/service';
 import { activityStmt } from './activity';
 import { CHARGE_TYPES } from './ledger';
 import { bookingOut, type BookingRow } from './views';
@@ -145,7 +145,8 @@ export async function rescheduleBooking(
     });
     return view;
   } finally {
-    // Not written: released before answering. Written: the lock's next read finds the rows.
-    if (!written) await release(ctx, res);
+    // Written: the release is housekeeping after the response; not written: before answering.
+    if (written) releaseLater(ctx, [res]);
+    else await release(ctx, res);
   }
 }

@@ -16,7 +16,7 @@ import { addDays, localDate, wallTimeToUtc } from '../../lib/time';
 import { isCalendarDate } from '../inventory/types';
 import { allocations } from '../../db/schema/inventory';
 import { drydocks } from '../../db/schema/bookings';
-import { backstopConflict, isAllocationConflict, loadItemContext, release, reserve, type ItemContext } from '../availability/service';
+import { backstopConflict, isAllocationConflict, loadItemContext, release, releaseLater, reserve, type ItemContext } from '../availability/service';
 
 type DrydockRow = typeof drydocks.$inferSelect;
 
@@ -117,8 +117,9 @@ export async function createDrydock(ctx: Ctx, input: { boatId: string; startDate
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
   } finally {
-    // Not written: released before answering. Written: the lock's next read finds the rows.
-    if (!written) await release(ctx, res);
+    // Written: the release is housekeeping after the response; not written: before answering.
+    if (written) releaseLater(ctx, [res]);
+    else await release(ctx, res);
   }
 }
 
@@ -187,8 +188,9 @@ export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDa
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
   } finally {
-    // Not written: released before answering. Written: the lock's next read finds the rows.
-    if (!written) await release(ctx, res);
+    // Written: the release is housekeeping after the response; not written: before answering.
+    if (written) releaseLater(ctx, [res]);
+    else await release(ctx, res);
   }
 }
 

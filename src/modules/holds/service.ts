@@ -15,7 +15,7 @@ import type { Env } from '../../env';
 import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { customers } from '../../db/schema/accounts';
-import { backstopConflict, isAllocationConflict, loadItemContext, release, reserve } from '../availability/service';
+import { backstopConflict, isAllocationConflict, loadItemContext, release, releaseLater, reserve } from '../availability/service';
 
 export const HOLD_TTL_MS = 2 * 86_400_000;
 
@@ -108,8 +108,9 @@ export async function holdAsset(ctx: Ctx, input: { customerId: string; email: st
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
   } finally {
-    // Not written: released before answering. Written: the lock's next read finds the rows.
-    if (!written) await release(ctx, res);
+    // Written: the release is housekeeping after the response; not written: before answering.
+    if (written) releaseLater(ctx, [res]);
+    else await release(ctx, res);
   }
 }
 
