@@ -12,14 +12,14 @@
  *
  * Round trips on the critical path (pinned by test/bench/round-trips.test.ts): ONE batched read of
  * everything the sale needs (the operator's settings, the items with their locations and assets,
- * the other items of the location when global add-ons are asked for; the renter's membership in
- * parallel), ONE lock call (the renter is read in parallel with it) and ONE write batch; the release
- * of the reservation and the webhook events go after the response (`waitUntil`). A bundle reads its
- * items once its definition is known (one more), a payment adds the provider's calls, an affiliate's
- * booking its commission write.
+ * the other items of the location when global add-ons are asked for, the renter's membership
+ * benefit), ONE lock call (the renter is read in parallel with it) and ONE write batch; the release
+ * of the reservation goes after the response (`waitUntil`), and webhook events too, queued only when
+ * the operator has an endpoint. A bundle reads its items once its definition is known (one more), a
+ * payment adds the provider's calls, an affiliate's booking its commission write.
  */
 import { eq, sql } from 'drizzle-orm';
-import { reusable } from '../../db/client';
+import { reusable, type Stmt } from '../../db/client';
 import { tenantOf, type Ctx } from '../../lib/context';
 import { toCents } from '../../lib/money';
 import { ApiError, notFound } from '../../lib/errors';
@@ -53,8 +53,8 @@ import type { BookingRow } from './views';
 import { planLines, prepareLine, type PreparedLine } from './lines';
 import { planPayment } from './payment-plan';
 import { buildWrite } from './write';
-import { creditPayment, creditsToUse, loadMemberBenefit, membershipDiscount } from './member-benefits';
-import { creditOverdraftError, isCreditOverdraft } from '../memberships/service';
+import { benefitEmailOf, creditPayment, creditsToUse, loadMemberBenefit, membershipDiscount } from './member-benefits';
+import { creditOverdraftError, isCreditOverdraft, memberBenefitFrom, memberBenefitQuery } from '../memberships/service';
 
 // Order lines are planned and priced in lines.ts, the payment plan in payment-plan.ts, and the batch is
 // built in write.ts; the option and result types are in types.ts.
@@ -65,8 +65,12 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   return (await createBookingRows(ctx, input, opts)).result;
 }
 
-/** The first round trip of a sale: the operator's settings, the items (tenant-scoped) with locations and assets, the location's other items. */
-async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOthers: boolean) {
+/**
+ * The first round trip of a sale, one D1 batch: the operator's settings, the items (tenant-scoped)
+ * with locations and assets, the location's other items (only when global add-ons are asked for)
+ * and the renter's best membership benefit (when the sale prices one).
+ */
+async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOthers: boolean, benefitEmail: string | null) {
   const db = ctx.db;
   const settingsOf = reusable(
     db,
@@ -78,19 +82,19 @@ async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOth
         .where(eq(customers.id, sql.placeholder('customerId'))),
     { customerId },
   );
-  if (!itemIds.length) {
-    const row = await settingsOf.get();
-    return { settings: (row?.settings ?? {}) as Record<string, unknown>, items: new Map<string, ItemContext>(), others: undefined };
-  }
-  const [s, items, locs, assets, others] = await db.batch([
-    settingsOf,
-    ...itemStatements(db, itemIds, customerId),
-    otherItemsAtLocationStatement(db, withOthers ? itemIds[0] : '', customerId),
-  ]);
+  const items = itemIds.length ? itemStatements(db, itemIds, customerId) : [];
+  const others = withOthers && itemIds.length ? [otherItemsAtLocationStatement(db, itemIds[0], customerId)] : [];
+  const benefit = benefitEmail ? [memberBenefitQuery(db, customerId, benefitEmail)] : [];
+  const res = (await db.batch([settingsOf, ...items, ...others, ...benefit] as [Stmt, ...Stmt[]])) as unknown[][];
+  let i = 0;
+  const s = res[i++] as { settings: unknown }[];
+  const read = items.length ? (res.slice(i, (i += 3)) as Parameters<typeof itemContextsFrom>[0]) : null;
+  const otherRows = others.length ? (res[i++] as Awaited<ReturnType<ReturnType<typeof otherItemsAtLocationStatement>['all']>>) : undefined;
   return {
     settings: (s[0]?.settings ?? {}) as Record<string, unknown>,
-    items: itemContextsFrom([items, locs, assets]),
-    others: withOthers ? others : undefined,
+    items: read ? itemContextsFrom(read) : new Map<string, ItemContext>(),
+    others: otherRows,
+    member: benefit.length ? memberBenefitFrom(res[i++] as Parameters<typeof memberBenefitFrom>[0]) : null,
   };
 }
 
@@ -104,12 +108,16 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   const rd = input.rentalDetails;
   const direct = rd.bundleCode ? [] : [...new Set(rd.items ? rd.items.map((l) => l.inventoryId) : rd.inventoryId ? [rd.inventoryId] : [])];
   const wantsGlobalAddons = (input.globalAddons?.length ?? 0) > 0;
-  const [first, member] = await Promise.all([
-    opts.preloaded
-      ? { settings: opts.preloaded.settings, items: new Map(opts.preloaded.items.map((i) => [i.row.id, i])), others: undefined }
-      : readSale(ctx, customerId, direct, wantsGlobalAddons),
-    loadMemberBenefit(ctx, customerId, input, opts),
-  ]);
+  // Preloaded sales (the channel read their items in its own batch) read the benefit on their own.
+  const first = opts.preloaded
+    ? {
+        settings: opts.preloaded.settings,
+        items: new Map(opts.preloaded.items.map((i) => [i.row.id, i])),
+        others: undefined,
+        member: await loadMemberBenefit(ctx, customerId, input, opts),
+      }
+    : await readSale(ctx, customerId, direct, wantsGlobalAddons, benefitEmailOf(input, opts));
+  const member = first.member;
   const { settings } = first;
   for (const id of direct) if (!first.items.has(id)) throw notFound('Inventory item');
   const { lines: lineReqs, bundle } = planLines(input, bundlesOf(settings));

@@ -24,9 +24,13 @@ import type { BookInput } from './schemas';
 
 /** The renter's membership benefit, read alongside the operator's settings (null for reseller-priced or prepaid sales). */
 export function loadMemberBenefit(ctx: Ctx, customerId: string, input: BookInput, opts: CreateBookingOptions): Promise<MemberBenefit | null> {
-  if (opts.priceOverride || opts.prepaid) return Promise.resolve(null);
-  return memberBenefitFor(ctx, customerId, input.customerInfo.email);
+  const email = benefitEmailOf(input, opts);
+  return email ? memberBenefitFor(ctx, customerId, email) : Promise.resolve(null);
 }
+
+/** The e-mail whose membership benefit a sale looks up, or null when the sale prices none (a seller-set price, a prepaid sale). */
+export const benefitEmailOf = (input: BookInput, opts: CreateBookingOptions): string | null =>
+  opts.priceOverride || opts.prepaid ? null : input.customerInfo.email;
 
 /** The membership discount of the order at this location, if any. */
 export function membershipDiscount(b: MemberBenefit | null, locationId: string): OrderDiscount | null {

@@ -7,14 +7,19 @@
  * renter is matched by e-mail inside the statement, the candidates come from the three paths, and
  * each carries its tier and credit balance.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import type { DB } from '../../db/client';
+import { reusable, type DB } from '../../db/client';
 import { normalizeEmail } from '../renters/service';
 import type { MemberBenefit } from './types';
 
 export function memberBenefitQuery(db: DB, customerId: string, email: string) {
-  const e = normalizeEmail(email);
+  // Built once per isolate (`reusable`): every priced sale looks the renter's benefit up.
+  const c = sql.placeholder('customerId');
+  return reusable(db, 'memberships|benefit', () => benefitQuery(db, c, sql.placeholder('email')), { customerId, email: normalizeEmail(email) });
+}
+
+function benefitQuery(db: DB, customerId: SQLWrapper, e: SQLWrapper) {
   return db
     .select({
       membershipId: sql<string>`b.membership_id`,

@@ -33,11 +33,8 @@ describe('InventoryLock', () => {
     // B fails (say a declined card) and releases: its seat is free again.
     expect(await lock.release(b1.reservationId)).toBe(true);
     expect(await lock.release(b1.reservationId)).toBe(false);
-    const c = (await lock.reserve(req('bk_c', 1))) as Reservation;
-    expect(c.ok).toBe(true);
-    // A was never released: a read saw its rows, so it was settled and dropped without a call back.
-    expect(await lock.release(a.reservationId)).toBe(false);
-    expect(await lock.pendingCount()).toBe(1);
+    expect(((await lock.reserve(req('bk_c', 1))) as Reservation).ok).toBe(true);
+    expect(await lock.release(a.reservationId)).toBe(true);
   });
 
   it('refuses unknown or foreign items and a changed item version', async () => {
