@@ -12,8 +12,8 @@
  *
  * Round trips on the critical path (pinned by test/bench/round-trips.test.ts): ONE batched read of
  * everything the sale needs (the operator's settings, the items with their locations and assets,
- * the other items of the location when global add-ons are asked for, the renter's membership
- * benefit), ONE lock call (the renter is read in parallel with it) and ONE write batch; the release
+ * the other items of the location when global add-ons are asked for, the renter and their
+ * membership benefit), ONE lock call and ONE write batch; the release
  * of the reservation goes after the response (`waitUntil`), and webhook events too, queued only when
  * the operator has an endpoint. A bundle reads its items once its definition is known (one more), a
  * payment adds the provider's calls, an affiliate's booking its commission write.
@@ -27,7 +27,7 @@ import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
 import { customers } from '../../db/schema/accounts';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
-import { renterUpsert, isRenterEmailConflict, type RenterUpsert } from '../renters/service';
+import { renterByEmailStatement, renterUpsert, isRenterEmailConflict, type RenterRow, type RenterUpsert } from '../renters/service';
 import {
   backstopConflict,
   isAllocationConflict,
@@ -66,11 +66,11 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
 }
 
 /**
- * The first round trip of a sale, one D1 batch: the operator's settings, the items (tenant-scoped)
- * with locations and assets, the location's other items (only when global add-ons are asked for)
- * and the renter's best membership benefit (when the sale prices one).
+ * The first round trip of a sale, one D1 batch: the operator's settings, the renter by e-mail, the
+ * items (tenant-scoped) with locations and assets, the location's other items (only when global
+ * add-ons are asked for) and the renter's best membership benefit (when the sale prices one).
  */
-async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOthers: boolean, benefitEmail: string | null) {
+async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOthers: boolean, renterEmail: string, benefitEmail: string | null) {
   const db = ctx.db;
   const settingsOf = reusable(
     db,
@@ -85,9 +85,13 @@ async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOth
   const items = itemIds.length ? itemStatements(db, itemIds, customerId) : [];
   const others = withOthers && itemIds.length ? [otherItemsAtLocationStatement(db, itemIds[0], customerId)] : [];
   const benefit = benefitEmail ? [memberBenefitQuery(db, customerId, benefitEmail)] : [];
-  const res = (await db.batch([settingsOf, ...items, ...others, ...benefit] as [Stmt, ...Stmt[]])) as unknown[][];
+  const res = (await db.batch([settingsOf, renterByEmailStatement(db, customerId, renterEmail), ...items, ...others, ...benefit] as [
+    Stmt,
+    ...Stmt[],
+  ])) as unknown[][];
   let i = 0;
   const s = res[i++] as { settings: unknown }[];
+  const renter = (res[i++] as RenterRow[])[0];
   const read = items.length ? (res.slice(i, (i += 3)) as Parameters<typeof itemContextsFrom>[0]) : null;
   const otherRows = others.length ? (res[i++] as Awaited<ReturnType<ReturnType<typeof otherItemsAtLocationStatement>['all']>>) : undefined;
   return {
@@ -95,6 +99,7 @@ async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOth
     items: read ? itemContextsFrom(read) : new Map<string, ItemContext>(),
     others: otherRows,
     member: benefit.length ? memberBenefitFrom(res[i++] as Parameters<typeof memberBenefitFrom>[0]) : null,
+    renter: { existing: renter },
   };
 }
 
@@ -115,8 +120,9 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
         items: new Map(opts.preloaded.items.map((i) => [i.row.id, i])),
         others: undefined,
         member: await loadMemberBenefit(ctx, customerId, input, opts),
+        renter: undefined,
       }
-    : await readSale(ctx, customerId, direct, wantsGlobalAddons, benefitEmailOf(input, opts));
+    : await readSale(ctx, customerId, direct, wantsGlobalAddons, input.customerInfo.email, benefitEmailOf(input, opts));
   const member = first.member;
   const { settings } = first;
   for (const id of direct) if (!first.items.has(id)) throw notFound('Inventory item');
@@ -236,7 +242,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
       ...(opts.replacesHold ? { excludeSourceIds: [opts.replacesHold.sourceId] } : {}),
     },
   }));
-  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput), reserveAll(ctx, reqs)]);
+  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput, first.renter), reserveAll(ctx, reqs)]);
   if (reserveRes.status === 'rejected') throw reserveRes.reason;
   const reservations = reserveRes.value;
   if (upsertRes.status === 'rejected') {

@@ -151,17 +151,24 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** The renter of an operator with this e-mail (lowercased), deleted or not. */
 export async function findRenterByEmail(ctx: Ctx, customerId: string, email: string): Promise<RenterRow | undefined> {
-  // Built once per isolate (`reusable`): every sale looks its renter up.
+  return renterByEmailStatement(ctx.db, customerId, email).get();
+}
+
+/**
+ * The statement of `findRenterByEmail`, for a caller's batch (rows: zero or one renter). Built once
+ * per isolate (`reusable`): every sale looks its renter up.
+ */
+export function renterByEmailStatement(db: DB, customerId: string, email: string) {
   return reusable(
-    ctx.db,
+    db,
     'renters|byEmail',
-    (db: DB) =>
+    () =>
       db
         .select()
         .from(renters)
         .where(and(eq(renters.customerId, sql.placeholder('customerId')), eq(renters.email, sql.placeholder('email')))),
     { customerId, email: normalizeEmail(email) },
-  ).get();
+  );
 }
 
 /**

@@ -6,7 +6,16 @@
 // journal entries).
 
 export { renterUpsert, isRenterEmailConflict, renterEventData, waiverSignedStmt, type RenterUpsert, type RenterUpsertInput } from './upsert';
-export { findRenterByEmail, getRenter, getRenterInTenant, listRenters, normalizeEmail, renterBalanceCents, searchSuggestions } from './queries';
+export {
+  findRenterByEmail,
+  renterByEmailStatement,
+  getRenter,
+  getRenterInTenant,
+  listRenters,
+  normalizeEmail,
+  renterBalanceCents,
+  searchSuggestions,
+} from './queries';
 export { renterOut, type Accounting, type RenterRow } from './views';
 export { CSV_COLUMNS, EXPORT_PAGE_SIZE, exportRenters } from './export';
 export { deleteRenter, patchRenter, upsertRenter } from './edit';

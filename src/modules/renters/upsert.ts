@@ -52,9 +52,10 @@ export function renterEventData(r: Pick<RenterRow, 'id' | 'customerId' | 'firstN
  * index (customer_id, email); `isRenterEmailConflict(err)` recognises it and a retry of the
  * upsert then finds the renter and updates it.
  */
-export async function renterUpsert(ctx: Ctx, input: RenterUpsertInput): Promise<RenterUpsert> {
+export async function renterUpsert(ctx: Ctx, input: RenterUpsertInput, read?: { existing: RenterRow | undefined }): Promise<RenterUpsert> {
   const email = normalizeEmail(input.email);
-  const existing = await findRenterByEmail(ctx, input.customerId, email);
+  // `read`: the caller read the renter in one of its batches (`renterByEmailStatement`).
+  const existing = read ? read.existing : await findRenterByEmail(ctx, input.customerId, email);
   if (!existing) {
     const id = newId('rnt');
     const now = new Date().toISOString();
