@@ -1,19 +1,9 @@
 // Slip contracts: templates (templates.ts) with `{{variables}}` (variables.ts), contracts generated
-// for reservations as PDFs with embedded Unicode fonts (pdf.ts), sent for signature, signed with a
-// signature record (contracts.ts). The tenant portal signs with `signContract(..., { token })`.
+// for reservations as PDFs with embedded Unicode fonts (pdf.ts, contracts.ts), sent for signature,
+// signed with a signature record, voided (signing.ts), read and counted (queries.ts, views.ts). The
+// tenant portal signs with `signContract(..., { token })`.
 export { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, listTemplates, templatesOfLocation, updateTemplate } from './templates';
-export {
-  contractPdf,
-  contractsByStatus,
-  contractsOfReservation,
-  contractStats,
-  generateContract,
-  getContract,
-  onReservationDeleted,
-  regenerateSignedPdf,
-  resendContract,
-  sendContract,
-  signContract,
-  voidContract,
-} from './contracts';
+export { generateContract, onReservationDeleted } from './contracts';
+export { regenerateSignedPdf, resendContract, sendContract, signContract, voidContract } from './signing';
+export { contractPdf, contractsByStatus, contractsOfReservation, contractStats, getContract } from './queries';
 export { TEMPLATE_VARIABLES } from './variables';

@@ -1,31 +1,31 @@
-import { and, eq, lte, ne } from 'drizzle-orm';
+/**
+ * The status of a reservation: confirm (and the confirmation or hold release as statements for a
+ * caller's batch), check-in, check-out, cancel, delete. Also what the other write paths of a
+ * reservation share: `save` (a lost compare-and-swap answers 409), `relocking` (re-take a unit an
+ * expired or lapsed hold let go), the renter's e-mail, dollars and the location's today.
+ */
+import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { requirePermission, systemCtx, type Hooks } from '../../lib/context';
+import { requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { localDate } from '../../lib/time';
-import type { Env } from '../../env';
 import type { Stmt } from '../../db/client';
-import { getDb } from '../../db/client';
 import { slipPayments, slipReservationChanges, slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
-import { emailStmt, smsStmt } from '../../adapters/messages';
+import { emailStmt } from '../../adapters/messages';
 import { getLocationInTenant } from '../locations/service';
-import { getSlipRow, slipOccupancyStmt } from '../slips/service';
+import { slipOccupancyStmt } from '../slips/service';
 import { changeWithLedger, reservationEvent, underSlipLock } from './create';
 import { isReservationRace, raceError, reservationChange } from './changes';
 import { reservationErrors } from './errors';
-import { isDeferred, recognitionLedger } from './ledger';
-import { depositFor, monthSegments } from './pricing';
 import { getReservationRow, reservationView } from './queries';
-import { quote, rateOf, settingsOf, totalsOf } from './quote';
-import type { ChargeLine } from '../marina-settings/service';
 import { isBlocking } from './types';
 import { balanceOf, netPaid, type ReservationRow } from './views';
 
-const dollars = (c: number) => `$${(c / 100).toFixed(2)}`;
+export const dollars = (c: number) => `$${(c / 100).toFixed(2)}`;
 
 /** Commits a change; a lost compare-and-swap answers 409 `version_conflict`. */
-async function save(ctx: Ctx, stmts: Stmt[], opts: Parameters<typeof commit>[2]) {
+export async function save(ctx: Ctx, stmts: Stmt[], opts: Parameters<typeof commit>[2]) {
   try {
     await commit(ctx, stmts, opts);
   } catch (err) {
@@ -35,12 +35,12 @@ async function save(ctx: Ctx, stmts: Stmt[], opts: Parameters<typeof commit>[2])
 }
 
 /** Runs `write` under the unit's lock when the reservation does not hold its unit any more (an expired or lapsed bill hold). */
-async function relocking<T>(ctx: Ctx, r: ReservationRow, write: () => Promise<T>): Promise<T> {
+export async function relocking<T>(ctx: Ctx, r: ReservationRow, write: () => Promise<T>): Promise<T> {
   if (isBlocking(r, Date.now())) return await write();
   return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, write);
 }
 
-function renterMail(ctx: Ctx, r: ReservationRow, subject: string, body: string, template: string) {
+export function renterMail(ctx: Ctx, r: ReservationRow, subject: string, body: string, template: string) {
   return emailStmt(ctx, {
     to: r.renter.email,
     subject,
@@ -104,90 +104,7 @@ export async function confirmReservation(ctx: Ctx, id: string, input: { note?: s
   });
 }
 
-/**
- * Adds charge lines (haul services, metered utilities) to a reservation, re-priced with its own
- * rate, fees, tax and discount, as statements for the caller's batch (the reservation's
- * compare-and-swap and the ledger entries of the difference).
- */
-export async function chargeLinesChange(
-  ctx: Ctx,
-  r: ReservationRow,
-  add: { fees?: ChargeLine[]; utilities?: ChargeLine[] },
-  action: string,
-  details: Record<string, unknown> = {},
-) {
-  const slip = await getSlipRow(ctx, r.slipId);
-  const settings = await settingsOf(ctx, r.locationId);
-  const price = quote(slip, settings, r, {
-    ratePerFootCents: r.pricing.ratePerFootCents,
-    fees: [...r.pricing.fees, ...(add.fees ?? [])],
-    utilities: [...r.pricing.utilities, ...(add.utilities ?? [])],
-    taxRatePercent: r.pricing.taxRatePercent,
-    discountCents: r.pricing.discountCents,
-  });
-  const { row, stmts } = changeWithLedger(ctx, r, totalsOf(price), action, { previousTotalCents: r.totalCents, totalCents: price.totalCents, ...details });
-  return { row, stmts, events: [reservationEvent('booking.updated', row, { charges: action, previousTotalCents: r.totalCents })] };
-}
-
-export async function sendBill(ctx: Ctx, id: string, input: { holdHours?: number; message?: string; channel: 'email' | 'sms' }) {
-  requirePermission(ctx, 'marina');
-  const r = await getReservationRow(ctx, id);
-  if (!['pending', 'awaiting_payment', 'expired', 'confirmed', 'checked_in'].includes(r.status))
-    throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation cannot be billed`);
-  const balance = balanceOf(r);
-  if (balance <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
-  if (input.channel === 'sms' && !r.renter.phone) throw new ApiError('bad_request', 'The renter has no phone number for an SMS bill');
-  const settings = await settingsOf(ctx, r.locationId);
-  const holding = ['pending', 'awaiting_payment', 'expired'].includes(r.status);
-  const hours = input.holdHours ?? settings.billHoldHours;
-  const now = Date.now();
-  const holdExpiresAt = holding ? now + hours * 3_600_000 : null;
-  const dueNow = holding && r.depositCents > 0 ? Math.max(0, r.depositCents - netPaid(r)) || balance : balance;
-  const lines = [
-    `Bill for slip reservation ${r.reservationNumber} (${r.boat.vesselName}), ${r.arrivalDate} to ${r.departureDate}.`,
-    ...r.pricing.lines.map((l) => `${l.description}: ${dollars(l.amountCents)}`),
-    `Total ${dollars(r.totalCents)}; paid ${dollars(netPaid(r))}; balance ${dollars(balance)}.`,
-    holding ? `Due now: ${dollars(dueNow)}. The slip is held for you until ${new Date(holdExpiresAt!).toISOString()}; after that it is released.` : '',
-    input.message ?? '',
-  ].filter(Boolean);
-  const body = lines.join('\n');
-  const patch: Partial<ReservationRow> = { billSentAt: new Date(now).toISOString() };
-  if (holding) Object.assign(patch, { status: 'awaiting_payment', holdExpiresAt, expiredAt: null });
-  return await relocking(ctx, r, async () => {
-    const { row, stmts } = reservationChange(ctx, r, patch, 'send_bill', { holdHours: holding ? hours : null, dueNowCents: dueNow, channel: input.channel });
-    const meta = { slipReservationId: r.id, reservationNumber: r.reservationNumber, dueNowCents: dueNow };
-    const out =
-      input.channel === 'sms'
-        ? smsStmt(ctx, { to: r.renter.phone!, body, template: 'slip_reservation.bill', customerId: r.customerId, metadata: meta })
-        : emailStmt(ctx, {
-            to: r.renter.email,
-            subject: `Bill for reservation ${r.reservationNumber}`,
-            body,
-            template: 'slip_reservation.bill',
-            customerId: r.customerId,
-            metadata: meta,
-          });
-    const msg = ctx.db.insert(slipReservationMessages).values({
-      id: `smsg_${out.id}`,
-      customerId: r.customerId,
-      reservationId: r.id,
-      direction: 'outbound',
-      channel: input.channel,
-      subject: `Bill for reservation ${r.reservationNumber}`,
-      body,
-      sentTo: input.channel === 'sms' ? r.renter.phone : r.renter.email,
-      senderId: ctx.principal.userId ?? ctx.principal.credentialId,
-      outboxMessageId: out.id,
-    });
-    await save(ctx, [...stmts, out.stmt, msg], {
-      audit: { action: 'slip_reservation.send_bill', targetType: 'slip_reservation', targetId: r.id, details: { dueNowCents: dueNow, holdExpiresAt } },
-      events: holding && r.status !== 'awaiting_payment' ? [reservationEvent('booking.status_changed', row, { previousStatus: r.status })] : [],
-    });
-    return reservationView(ctx, row);
-  });
-}
-
-async function today(ctx: Ctx, r: ReservationRow) {
+export async function today(ctx: Ctx, r: ReservationRow) {
   return localDate(Date.now(), (await getLocationInTenant(ctx, r.locationId)).timezone);
 }
 
@@ -271,149 +188,4 @@ export async function deleteReservation(ctx: Ctx, id: string) {
   );
   await ctx.hooks.emit(ctx, 'slip_reservation.deleted', { customerId: r.customerId, reservationId: r.id, locationId: r.locationId });
   return { id: r.id, deleted: true as const };
-}
-
-/** POST /slip-reservations/{id}/contract-signed: staff record a contract signed outside Berth (on paper). */
-export async function markContractSigned(ctx: Ctx, id: string, input: { contractId?: string; signedAt?: string; note?: string }) {
-  requirePermission(ctx, 'marina');
-  const r = await getReservationRow(ctx, id);
-  if (r.status === 'cancelled') throw new ApiError('invalid_state', 'The reservation is cancelled');
-  const signedAt = input.signedAt ? new Date(input.signedAt).toISOString() : new Date().toISOString();
-  const { row, stmts } = reservationChange(
-    ctx,
-    r,
-    { contractStatus: 'signed', contractSignedAt: signedAt, contractId: input.contractId ?? r.contractId },
-    'contract_signed',
-    { contractId: input.contractId ?? null, note: input.note ?? null },
-  );
-  await save(ctx, stmts, { audit: { action: 'slip_reservation.contract_signed', targetType: 'slip_reservation', targetId: r.id, details: { signedAt } } });
-  return reservationView(ctx, row);
-}
-
-/**
- * For the contracts module: the statements that set the reservation's contract state (in the
- * contract's own batch, with the reservation's compare-and-swap).
- */
-export function contractStateStmts(
-  ctx: Ctx,
-  r: ReservationRow,
-  state: { status: ReservationRow['contractStatus']; contractId: string | null; signedAt?: string | null },
-) {
-  return reservationChange(
-    ctx,
-    r,
-    { contractStatus: state.status, contractId: state.contractId, contractSignedAt: state.signedAt ?? null },
-    `contract_${state.status}`,
-    {
-      contractId: state.contractId,
-    },
-  ).stmts;
-}
-
-export async function recalculateTotal(ctx: Ctx, id: string, input: { refreshRates: boolean }) {
-  requirePermission(ctx, 'marina');
-  const r = await getReservationRow(ctx, id);
-  if (r.status === 'cancelled' || r.status === 'expired') throw new ApiError('invalid_state', `A ${r.status} reservation is not re-priced`);
-  const slip = await getSlipRow(ctx, r.slipId);
-  const settings = await settingsOf(ctx, r.locationId);
-  const price = quote(slip, settings, r, {
-    ratePerFootCents: input.refreshRates ? rateOf(slip, settings, r.rateType) : r.pricing.ratePerFootCents,
-    fees: r.pricing.fees,
-    utilities: r.pricing.utilities,
-    taxRatePercent: r.pricing.taxRatePercent,
-    discountCents: r.pricing.discountCents,
-  });
-  const { row, stmts } = changeWithLedger(ctx, r, { ...totalsOf(price), depositCents: depositFor(settings.deposit, price) }, 'recalculate', {
-    previousTotalCents: r.totalCents,
-    totalCents: price.totalCents,
-  });
-  await save(ctx, stmts, {
-    audit: { action: 'slip_reservation.recalculate', targetType: 'slip_reservation', targetId: r.id, details: { from: r.totalCents, to: price.totalCents } },
-  });
-  return { ...(await reservationView(ctx, row)), previousTotalCents: r.totalCents };
-}
-
-/** Recognises the deferred revenue of a seasonal or annual term month by month, up to `throughMonth`. */
-export async function recognizeRevenue(ctx: Ctx, id: string, input: { throughMonth?: string }) {
-  requirePermission(ctx, 'marina');
-  const r = await getReservationRow(ctx, id);
-  if (!isDeferred(r))
-    throw new ApiError('invalid_state', 'Only seasonal and annual reservations defer revenue (nightly and monthly stays post revenue at once)');
-  const deferred = r.postedCharges?.deferred_revenue ?? 0;
-  if (!['confirmed', 'checked_in', 'checked_out'].includes(r.status) || deferred <= 0)
-    throw new ApiError('invalid_state', 'Revenue is recognised once the reservation is confirmed and its charges are posted');
-  const through = input.throughMonth ?? (await today(ctx, r)).slice(0, 7);
-  const recognized = r.postedCharges?.recognized ?? 0;
-  const remaining = monthSegments(r.arrivalDate, r.departureDate).filter((s) => !r.recognizedThrough || s.month > r.recognizedThrough);
-  const nights = remaining.reduce((n, s) => n + s.nights, 0);
-  const left = deferred - recognized;
-  const due: { month: string; amountCents: number }[] = [];
-  let given = 0;
-  remaining.forEach((s, i) => {
-    const share = i === remaining.length - 1 ? left - given : Math.round((left * s.nights) / nights);
-    given += share;
-    if (s.month <= through) due.push({ month: s.month, amountCents: share });
-  });
-  const summary = (row: ReservationRow, list: typeof due) => ({
-    reservationId: row.id,
-    recognized: list,
-    recognizedThrough: row.recognizedThrough,
-    deferredCents: deferred,
-    recognizedCents: row.postedCharges?.recognized ?? 0,
-    remainingDeferredCents: deferred - (row.postedCharges?.recognized ?? 0),
-  });
-  if (!due.length) return summary(r, []);
-  const total = due.reduce((n, d) => n + d.amountCents, 0);
-  const { row, stmts } = reservationChange(
-    ctx,
-    r,
-    { recognizedThrough: due.at(-1)!.month, postedCharges: { ...(r.postedCharges ?? {}), recognized: recognized + total } },
-    'recognize_revenue',
-    { months: due },
-  );
-  await save(ctx, [...stmts, ...due.flatMap((d) => recognitionLedger(ctx, r, d.month, d.amountCents))], {
-    audit: { action: 'slip_reservation.recognize_revenue', targetType: 'slip_reservation', targetId: r.id, details: { months: due } },
-  });
-  return summary(row, due);
-}
-
-/**
- * Cron: bill holds past their expiry become `expired` (the unit was already free from that instant)
- * and the renter is told. Holds of waitlist offers are left to the waitlist's own sweep (it answers
- * the offer and tells the renter about the offer, not a bill).
- */
-export async function expireBillHolds(env: Env, now = new Date(), hooks?: Hooks) {
-  const db = getDb(env.DB);
-  const rows = await db
-    .select()
-    .from(slipReservations)
-    .where(and(eq(slipReservations.status, 'awaiting_payment'), lte(slipReservations.holdExpiresAt, now.getTime()), ne(slipReservations.source, 'waitlist')))
-    .limit(200)
-    .all();
-  let expired = 0;
-  for (const r of rows) {
-    const ctx = systemCtx(env, { customerId: r.customerId, hooks });
-    const { row, stmts } = reservationChange(ctx, r, { status: 'expired', expiredAt: now.toISOString() }, 'hold_expired', {
-      holdExpiresAt: r.holdExpiresAt,
-    });
-    const mail = renterMail(
-      ctx,
-      row,
-      `Hold released for reservation ${r.reservationNumber}`,
-      `The bill for slip reservation ${r.reservationNumber} was not paid in time, so the slip is no longer held. Contact the marina to book again.`,
-      'slip_reservation.hold_expired',
-    );
-    try {
-      await commit(ctx, [...stmts, mail], {
-        audit: { action: 'slip_reservation.hold_expired', targetType: 'slip_reservation', targetId: r.id, customerId: r.customerId },
-        events: [reservationEvent('booking.status_changed', row, { previousStatus: 'awaiting_payment' })],
-      });
-      expired++;
-      await ctx.hooks.emit(ctx, 'slip_reservation.ended', { customerId: r.customerId, reservationId: r.id, locationId: r.locationId, status: 'expired' });
-    } catch (err) {
-      // Paid or changed meanwhile (version race): nothing to expire.
-      if (!isReservationRace(err)) ctx.log.error('bill hold expiry failed', { reservationId: r.id, error: String(err) });
-    }
-  }
-  return { expired };
 }

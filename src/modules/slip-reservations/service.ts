@@ -1,6 +1,7 @@
 // Slip reservations: the entry point other code imports. create.ts (create, update, transfer and
-// the lock helper), lifecycle.ts (confirm, bill with hold, check-in/out, cancel, delete, contract
-// state, re-pricing, revenue recognition, hold expiry), charging.ts (payments and refunds),
+// the lock helper), lifecycle.ts (confirm, check-in/out, cancel, delete), bill-holds.ts (bill with
+// hold, hold expiry), repricing.ts (charge lines, re-pricing, revenue recognition),
+// contract-state.ts (the reservation's contract state), charging.ts (payments and refunds),
 // messages.ts, availability.ts (fit and free units), queries.ts (reads), pricing.ts, ledger.ts.
 export {
   changeBoat,
@@ -12,22 +13,10 @@ export {
   writeNewReservation,
   type CreateOptions,
 } from './create';
-export {
-  cancelReservation,
-  chargeLinesChange,
-  checkIn,
-  confirmationChange,
-  holdReleaseChange,
-  checkOut,
-  confirmReservation,
-  contractStateStmts,
-  deleteReservation,
-  expireBillHolds,
-  markContractSigned,
-  recalculateTotal,
-  recognizeRevenue,
-  sendBill,
-} from './lifecycle';
+export { cancelReservation, checkIn, confirmationChange, holdReleaseChange, checkOut, confirmReservation, deleteReservation } from './lifecycle';
+export { expireBillHolds, sendBill } from './bill-holds';
+export { chargeLinesChange, recalculateTotal, recognizeRevenue } from './repricing';
+export { contractStateStmts, markContractSigned } from './contract-state';
 export {
   cardIntentOf,
   chargeCard,
