@@ -6,7 +6,8 @@
 import { tenantOf, type Ctx } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { checkWindow, type Busy, type Reason } from './engine';
-import { loadBusy, loadItemState, type ItemContext } from './queries';
+import { loadBusy, type ItemContext } from './queries';
+import { loadItemState } from './item-state';
 
 export interface AvailabilityQuery {
   start: number;

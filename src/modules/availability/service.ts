@@ -50,12 +50,12 @@ export {
   loadAllocationsFor,
   loadItemContext,
   loadItemRows,
-  loadItemState,
   otherItemsAtLocationStatement,
   stateKeyOf,
   type ItemContext,
   type ItemRow,
   type LocationRow,
 } from './queries';
+export { loadItemState, type ItemState, type ItemStateQuery } from './item-state';
 export { allocate } from './allocate';
 export { backstopConflict, isAllocationConflict, release, releaseAll, releaseLater, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';
