@@ -36,6 +36,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * URL (on stderr, also in --json mode: a person has to read them), opens the browser when it can,
  * then polls the token endpoint at the interval the server asks for (`slow_down` adds 5 s).
  */
+/** Answers to a device-code poll that say nothing about the code: the poll is simply made again. */
+const TRANSIENT = [429, 502, 503, 504];
+
 async function login(o: { browser: boolean }) {
   const base = apiUrl();
   const api = anonymousApi();
@@ -50,10 +53,19 @@ async function login(o: { browser: boolean }) {
   while (!token) {
     await sleep(interval);
     if (Date.now() > deadline) throw new CliError('The code expired before it was approved', EXIT.failure, 'expired_token', 'Run `berth login` again.');
-    const r = await api.request<TokenAnswer>('POST', '/oauth/token', {
-      form: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: dc.device_code, client_id: CLI_CLIENT_ID },
-      accept: [400],
-    });
+    let r: Awaited<ReturnType<typeof api.request<TokenAnswer>>>;
+    try {
+      r = await api.request<TokenAnswer>('POST', '/oauth/token', {
+        form: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: dc.device_code, client_id: CLI_CLIENT_ID },
+        accept: [400, ...TRANSIENT],
+      });
+    } catch (err) {
+      // A poll lost on the way (the connection dropped): poll again at the next interval.
+      if (err instanceof CliError && err.exitCode === EXIT.network) continue;
+      throw err;
+    }
+    // A busy or restarting server (429, 502-504) is not an answer: poll again at the next interval.
+    if (TRANSIENT.includes(r.status)) continue;
     const t = r.body;
     if (r.status === 200 && t.access_token) {
       token = { value: t.access_token, expiresIn: t.expires_in ?? 30 * 86400 };
