@@ -25,4 +25,36 @@ export interface RateLimiterRpc extends Rpc.DurableObjectBranded {
   hit(limit: number, windowMs?: number): Promise<{ allowed: boolean; limit: number; remaining: number; reset: number }>;
   /** The state of the window without counting a request (a limit that only some answers consume, such as unknown guest-pass codes). */
   peek(limit: number, windowMs?: number): Promise<{ allowed: boolean; limit: number; remaining: number; reset: number }>;
+  /**
+   * The object of an operator API key (named `key:<hash>`) also holds the key's row, so one call
+   * authenticates: counts one request and answers the live key with this SHA-256 hex hash (read
+   * from D1 when not held, or held for too long).
+   */
+  authenticate(hash: string, windowMs?: number): Promise<ApiKeyAuth>;
+  /** Drops the held key row: the next request reads the key again. Called after every change to what the row is made of. */
+  forget(): Promise<void>;
 }
+
+/** An operator API key as authentication reads it: the key, its user and its operator's plan (src/lib/credentials.ts). */
+export interface ApiKeyRow {
+  key: { id: string; customerId: string; keyHash: string; lastUsedAt: string | null };
+  user: {
+    id: string;
+    customerId: string;
+    role: 'admin' | 'manager' | 'staff';
+    permissions: string[];
+    email: string;
+    name: string;
+    idpSubject: string | null;
+  };
+  customer: { plan: 'standard' | 'enterprise' } | null;
+}
+
+/** What `authenticate` answers: the request counted, the key's row (null when no live key has this hash). */
+export interface ApiKeyAuth {
+  count: RateCount;
+  row: ApiKeyRow | null;
+  /** True once per LAST_USED_EVERY_MS: the caller records the key's `last_used_at` (after its response). */
+  touch: boolean;
+}
+

@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { ANONYMOUS, isAdmin, isPlatformStaff, type AppEnv, type Authenticator, type Principal } from '../lib/context';
 import { ApiError } from '../lib/errors';
 import { base64UrlDecodeString, sha256Hex, timingSafeEqual } from '../lib/crypto';
-import { getDb, reusable } from '../db/client';
+import { getDb } from '../db/client';
+import { apiKeyBucket } from '../lib/credentials';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
 import type { AuthScheme } from '../lib/openapi';
@@ -106,35 +107,20 @@ function later(c: Context<AppEnv>, fn: () => Promise<unknown>) {
 }
 
 /**
- * An API key: the key row (with its user and operator) is read in parallel with the key's rate
- * count (the count's bucket is the key's hash), so authentication is one round trip. Nothing is
- * cached: a rotated or revoked key is refused by the very next request.
+ * An API key: ONE call to the key's rate-limiter object, which counts the request and answers the
+ * key's row, held in its memory (read from D1 when it holds none). Every change to a key, its user
+ * or its operator's plan tells the object to forget the row once written (src/lib/credentials.ts),
+ * so a rotated or revoked key is refused by the very next request.
  */
 async function fromApiKey(c: Context<AppEnv>, key: string): Promise<{ principal: Principal; count: RateCount }> {
   if (key.length < 16 || key.length > 200) throw unauthenticated('Invalid API key');
   const hash = await sha256Hex(key);
-  const db = getDb(c.env.DB);
-  // Built once per isolate (`reusable`): every request with an API key runs it.
-  const lookup = reusable(
-    db,
-    'auth|apiKey',
-    () =>
-      db
-        .select({
-          key: { id: apiKeys.id, customerId: apiKeys.customerId, keyHash: apiKeys.keyHash, lastUsedAt: apiKeys.lastUsedAt },
-          user: principalUser,
-          customer: principalCustomer,
-        })
-        .from(apiKeys)
-        .innerJoin(users, eq(users.id, apiKeys.userId))
-        .leftJoin(customers, eq(customers.id, apiKeys.customerId))
-        .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt))),
-    { hash },
-  ).get();
-  const [row, count] = await lookupAndCount(c, `key:${hash}`, lookup);
+  const { count, row, touch } = await c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(apiKeyBucket(hash))).authenticate(hash, 60_000);
   if (!row || !timingSafeEqual(row.key.keyHash, hash) || row.user.customerId !== row.key.customerId) throw unauthenticated('Invalid API key');
-  const stale = !row.key.lastUsedAt || Date.now() - Date.parse(row.key.lastUsedAt) > 5 * 60_000;
-  if (stale) later(c, () => db.update(apiKeys).set({ lastUsedAt: new Date().toISOString() }).where(eq(apiKeys.id, row.key.id)).run());
+  if (touch) {
+    const db = getDb(c.env.DB);
+    later(c, () => db.update(apiKeys).set({ lastUsedAt: new Date().toISOString() }).where(eq(apiKeys.id, row.key.id)).run());
+  }
   return { principal: principalOf('api_key', `key:${row.key.id}`, row.user, row.customer), count };
 }
 

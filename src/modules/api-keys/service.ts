@@ -5,6 +5,7 @@ import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
+import { forgetApiKeyHashes } from '../../lib/credentials';
 import type { Stmt } from '../../db/client';
 import { apiKeys } from '../../db/schema/accounts';
 import { keyInTenant } from './queries';
@@ -57,6 +58,8 @@ export async function revokeKey(ctx: Ctx, id: string) {
       audit: { action: 'api_key.revoke', targetType: 'api_key', targetId: id },
     },
   );
+  // Written: the key's rate-limiter object drops the row it holds, so the next request is refused.
+  await forgetApiKeyHashes(ctx.env, [row.keyHash]);
   return keyOut({ ...row, revokedAt });
 }
 

@@ -3,6 +3,7 @@ import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { forgetApiKeys } from '../../lib/credentials';
 import { customers } from '../../db/schema/accounts';
 import { isEmailTaken, ownerUserStmt } from '../users/service';
 import { payments, PaymentError, type PaymentMethod } from '../../adapters/payments';
@@ -115,6 +116,8 @@ export async function updateCustomer(
     await commit(ctx, [ctx.db.update(customers).set(patch).where(eq(customers.id, existing.id))], {
       audit: { action: 'customer.update', targetType: 'customer', targetId: existing.id, details: { fields: Object.keys(patch) } },
     });
+    // API keys carry the operator's plan (their rate limit): every key's rate-limiter object reads it again.
+    if (patch.plan) await forgetApiKeys(ctx.env, ctx.db, { customerId: existing.id });
   }
   return customerOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
 }

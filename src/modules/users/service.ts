@@ -10,6 +10,7 @@ import { auditLogs, customers, pushTokens, users } from '../../db/schema/account
 import { locations, phoneNumbers } from '../../db/schema/locations';
 import { createIdentity, deleteIdentity, passwordLink } from '../../adapters/identity';
 import { emailStmt } from '../../adapters/messages';
+import { forgetApiKeys } from '../../lib/credentials';
 import { buyNumber, findNumbers } from '../../adapters/telephony';
 import { getLocationInTenant, locationOut, newNumberIvr } from '../locations/service';
 import { revokeUserKeysStmt, userKeys } from '../api-keys/service';
@@ -127,6 +128,8 @@ export async function updateMe(ctx: Ctx, input: { profileName?: string; location
       audit: { action: 'user.update_self', targetType: 'user', targetId: user.id, details: { fields: Object.keys(patch) } },
     },
   );
+  // The user's API keys carry their permissions: their rate-limiter objects read them again.
+  if (patch.permissions) await forgetApiKeys(ctx.env, ctx.db, { customerId: user.customerId, userIds: [user.id] });
   return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
 }
 
@@ -172,6 +175,9 @@ export async function updateUser(
       audit: { action: 'user.update', targetType: 'user', targetId: user.id, details: { fields: Object.keys(patch) } },
     },
   );
+  // The user's API keys carry their name, e-mail, role and permissions: their rate-limiter objects read them again.
+  if (patch.name !== undefined || patch.email || patch.role || patch.permissions)
+    await forgetApiKeys(ctx.env, ctx.db, { customerId: user.customerId, userIds: [user.id] });
   return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
 }
 
@@ -188,6 +194,7 @@ export async function deleteUser(ctx: Ctx, id: string) {
     ],
     { audit: { action: 'user.delete', targetType: 'user', targetId: user.id, details: { email: user.email } } },
   );
+  await forgetApiKeys(ctx.env, ctx.db, { customerId: user.customerId, userIds: [user.id], revokedSince: now });
   await deleteIdentity(ctx.env, user.idpSubject);
   return { success: true, id: user.id };
 }
