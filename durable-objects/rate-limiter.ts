@@ -1,12 +1,21 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env';
-import { getDb } from '../src/db/client';
-import { API_KEY_ROW_TTL_MS, LAST_USED_EVERY_MS, readApiKeyRow } from '../src/lib/credentials';
-import type { ApiKeyAuth, ApiKeyRow, RateCount, RateLimiterRpc } from '../src/lib/rate-limiter-protocol';
+import { getDb, type DB } from '../src/db/client';
+import { CREDENTIAL_ROW_TTL_MS, LAST_USED_EVERY_MS, readApiKeyRow, readChannelKeyRecord } from '../src/lib/credentials';
+import type { ApiKeyAuth, ApiKeyRow, ChannelKeyAuth, ChannelKeyRecord, RateCount, RateLimiterRpc } from '../src/lib/rate-limiter-protocol';
 
 interface Window {
   start: number;
   count: number;
+}
+
+interface Held {
+  kind: 'api_key' | 'channel_key';
+  hash: string;
+  row: unknown;
+  readAt: number;
+  /** When this object last answered `touch` (API keys). */
+  touchedAt: number;
 }
 
 /**
@@ -14,31 +23,44 @@ interface Window {
  * hash of the credential so the count can start before the credential is looked up. A Durable
  * Object runs one request at a time, so the count is exact. Fixed one-minute windows.
  *
- * The object of an operator API key also holds the key's row (src/lib/credentials.ts), so an
- * authenticated request is one call and no D1 read.
+ * The object of an operator API key or a channel key also holds the key's row
+ * (src/lib/credentials.ts), so an authenticated request is one call and no D1 read.
  */
 export class RateLimiter extends DurableObject<Env> implements RateLimiterRpc {
   private window: Window | undefined;
-  private held: { row: ApiKeyRow; readAt: number; touchedAt: number } | undefined;
+  /** The credential's row as last read (one credential per object: the object is named by its hash). */
+  private held: Held | undefined;
   /** Counts `forget` calls: a read that a forget overtook is answered but not held. */
   private epoch = 0;
 
+  /** The held row of this credential, or a fresh read of it (held unless a forget came while D1 answered). */
+  private async row<T>(kind: Held['kind'], hash: string, read: (db: DB, hash: string) => Promise<T | undefined>): Promise<Held | null> {
+    const now = Date.now();
+    const h = this.held;
+    if (h && h.kind === kind && h.hash === hash && now - h.readAt < CREDENTIAL_ROW_TTL_MS) return h;
+    const epoch = this.epoch;
+    const row = await read(getDb(this.env.DB), hash);
+    if (!row) return null;
+    const fresh: Held = { kind, hash, row, readAt: now, touchedAt: h?.kind === kind && h.hash === hash ? h.touchedAt : 0 };
+    if (epoch === this.epoch) this.held = fresh;
+    return fresh;
+  }
+
   async authenticate(hash: string, windowMs = 60_000): Promise<ApiKeyAuth> {
     const count = await this.count(windowMs);
+    const held = await this.row('api_key', hash, readApiKeyRow);
+    if (!held) return { count, row: null, touch: false };
+    const row = held.row as ApiKeyRow;
     const now = Date.now();
-    let held = this.held && now - this.held.readAt < API_KEY_ROW_TTL_MS && this.held.row.key.keyHash === hash ? this.held : undefined;
-    if (!held) {
-      // Other calls may run while D1 answers (a forget among them): the row is held only if none did forget.
-      const epoch = this.epoch;
-      const row = (await readApiKeyRow(getDb(this.env.DB), hash)) ?? null;
-      if (!row) return { count, row: null, touch: false };
-      const lastUsed = row.key.lastUsedAt ? Date.parse(row.key.lastUsedAt) : 0;
-      held = { row, readAt: now, touchedAt: Math.max(lastUsed, this.held?.row.key.id === row.key.id ? this.held.touchedAt : 0) };
-      if (epoch === this.epoch) this.held = held;
-    }
-    const touch = now - held.touchedAt > LAST_USED_EVERY_MS;
+    const touch = now - Math.max(held.touchedAt, row.key.lastUsedAt ? Date.parse(row.key.lastUsedAt) : 0) > LAST_USED_EVERY_MS;
     if (touch) held.touchedAt = now;
-    return { count, row: held.row, touch };
+    return { count, row, touch };
+  }
+
+  async authenticateChannel(hash: string, windowMs = 60_000): Promise<ChannelKeyAuth> {
+    const count = await this.count(windowMs);
+    const held = await this.row('channel_key', hash, readChannelKeyRecord);
+    return { count, row: held ? (held.row as ChannelKeyRecord) : null };
   }
 
   async forget(): Promise<void> {

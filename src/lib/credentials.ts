@@ -1,27 +1,30 @@
 /**
- * Operator API keys as the per-credential RateLimiter object holds them. The object a request
- * already calls to count the key's requests (named `key:<sha-256 of the key>`) also keeps the key's
- * row (key, user, operator plan) in memory, so an authenticated request makes ONE call and no D1
- * read. Revocation stays instant because every change to what a key row is made of tells the key's
- * object to forget it, after the change is written (`forgetApiKeys`):
+ * Keys as the per-credential RateLimiter object holds them. The object a request already calls to
+ * count a key's requests (named `key:<sha-256>` for an operator API key, `chan:<sha-256>` for a
+ * channel key) also keeps the key's row in memory, so an authenticated request makes ONE call and
+ * no D1 read. Revocation stays instant because every change to what a row is made of tells the
+ * key's object to forget it, after the change is written:
  *
- * - revoking a key (`DELETE /api-keys/{id}`), and deleting a user (their keys are revoked);
- * - changing a user (role, permissions, name, e-mail): all keys of that user;
- * - changing an operator's plan: all keys of that operator.
+ * - API keys (`forgetApiKeys`): revoking a key and deleting a user (their keys are revoked);
+ *   changing a user's role, permissions, name or e-mail (all keys of that user); changing an
+ *   operator's plan (all keys of that operator);
+ * - channel keys (`forgetChannelKeys` in modules/channel/keys.ts): rotating a key; any change to a
+ *   channel (status, webhook) or a connection (status, terms, removal).
  *
- * The object never keeps a row read before a `forget` reached it (see RateLimiter.authenticate),
- * and keeps none longer than API_KEY_ROW_TTL_MS, a bound for changes made outside the API.
+ * The object never keeps a row read before a `forget` reached it (see RateLimiter.row), and keeps
+ * none longer than CREDENTIAL_ROW_TTL_MS, a bound for changes made outside the API.
  */
 import { and, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import { reusable, type DB } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import type { Env } from '../env';
-import type { ApiKeyRow } from './rate-limiter-protocol';
+import { channelConnections, channelKeys, channels } from '../db/schema/channel';
+import type { ApiKeyRow, ChannelKeyRecord } from './rate-limiter-protocol';
 
 export type { ApiKeyRow } from './rate-limiter-protocol';
 
 /** How long a key's object trusts the row it read (changes through the API are forgotten at once). */
-export const API_KEY_ROW_TTL_MS = 60_000;
+export const CREDENTIAL_ROW_TTL_MS = 60_000;
 /** `last_used_at` is written at most this often per key. */
 export const LAST_USED_EVERY_MS = 5 * 60_000;
 
@@ -56,11 +59,24 @@ export function readApiKeyRow(db: DB, hash: string): Promise<ApiKeyRow | undefin
   ).get() as Promise<ApiKeyRow | undefined>;
 }
 
-/** Tells each key's object to forget the row it holds (call after the change is written). */
-export async function forgetApiKeyHashes(env: Env, hashes: Iterable<string>): Promise<void> {
-  const unique = [...new Set(hashes)];
-  await Promise.all(unique.map((h) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(apiKeyBucket(h))).forget()));
+/** The live channel key with this SHA-256 hex hash, with its channel (platform key) or connection (single-operator key). One read. */
+export function readChannelKeyRecord(db: DB, hash: string): Promise<ChannelKeyRecord | undefined> {
+  return db
+    .select({ key: channelKeys, channel: channels, connection: channelConnections })
+    .from(channelKeys)
+    .leftJoin(channels, eq(channels.id, channelKeys.channelId))
+    .leftJoin(channelConnections, eq(channelConnections.id, channelKeys.connectionId))
+    .where(and(eq(channelKeys.keyHash, hash), isNull(channelKeys.revokedAt)))
+    .get();
 }
+
+/** Tells each credential's object (by bucket name) to forget the row it holds (call after the change is written). */
+export async function forgetCredentials(env: Env, buckets: Iterable<string>): Promise<void> {
+  await Promise.all([...new Set(buckets)].map((b) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(b)).forget()));
+}
+
+/** Tells each API key's object to forget the row it holds (call after the change is written). */
+export const forgetApiKeyHashes = (env: Env, hashes: Iterable<string>) => forgetCredentials(env, [...hashes].map(apiKeyBucket));
 
 /**
  * The live keys of some users or of a whole operator, forgotten by their objects; with

@@ -1,8 +1,9 @@
 /**
  * The RPC interface of the per-credential RateLimiter Durable Object (durable-objects/rate-limiter.ts).
- * This file imports nothing: `src/env.ts` types the `RATE_LIMITER` binding with it and the client
+ * This file imports types only: `src/env.ts` types the `RATE_LIMITER` binding with it and the client
  * (src/middleware/rate-limit.ts) calls it, without importing the object's class.
  */
+import type { channelConnections, channelKeys, channels } from '../db/schema/channel';
 
 /** The state of a credential's current window after counting one request. */
 export interface RateCount {
@@ -31,6 +32,8 @@ export interface RateLimiterRpc extends Rpc.DurableObjectBranded {
    * from D1 when not held, or held for too long).
    */
   authenticate(hash: string, windowMs?: number): Promise<ApiKeyAuth>;
+  /** The same for a channel key (named `chan:<hash>`): counts one request and answers the key with its channel or connection. */
+  authenticateChannel(hash: string, windowMs?: number): Promise<ChannelKeyAuth>;
   /** Drops the held key row: the next request reads the key again. Called after every change to what the row is made of. */
   forget(): Promise<void>;
 }
@@ -58,3 +61,15 @@ export interface ApiKeyAuth {
   touch: boolean;
 }
 
+/** A channel key as authentication reads it: the key with its channel (platform key) or its connection (single-operator key). */
+export interface ChannelKeyRecord {
+  key: typeof channelKeys.$inferSelect;
+  channel: typeof channels.$inferSelect | null;
+  connection: typeof channelConnections.$inferSelect | null;
+}
+
+/** What `authenticateChannel` answers: the request counted, the key's record (null when no live key has this hash). */
+export interface ChannelKeyAuth {
+  count: RateCount;
+  row: ChannelKeyRecord | null;
+}

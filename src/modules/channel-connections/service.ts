@@ -5,7 +5,16 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { channelConnections, channelKeys, channels } from '../../db/schema/channel';
 import { inventoryItems } from '../../db/schema/inventory';
-import { keyRow, newChannelKey, settlement, syncChannelEndpoints, type ConnectionRow, type KeyMode } from '../channel/service';
+import {
+  forgetChannelKeyHashes,
+  forgetChannelKeys,
+  keyRow,
+  newChannelKey,
+  settlement,
+  syncChannelEndpoints,
+  type ConnectionRow,
+  type KeyMode,
+} from '../channel/service';
 
 export function connectionOut(c: ConnectionRow, channelName?: string) {
   return {
@@ -205,6 +214,8 @@ export async function updateConnection(
       audit: { action: 'channel.connection_update', targetType: 'channel_connection', targetId: id, details: patch },
     },
   );
+  // A single-operator key carries its connection (status, terms): its rate-limiter object reads it again.
+  await forgetChannelKeys(ctx.env, ctx.db, { connectionIds: [id] });
   if (existing.channelId) await syncChannelEndpoints(ctx, existing.channelId);
   return getConnection(ctx, id);
 }
@@ -226,6 +237,7 @@ export async function removeConnection(ctx: Ctx, id: string) {
     ],
     { audit: { action: 'channel.connection_remove', targetType: 'channel_connection', targetId: id } },
   );
+  await forgetChannelKeys(ctx.env, ctx.db, { connectionIds: [id], revokedSince: now });
   if (existing.channelId) await syncChannelEndpoints(ctx, existing.channelId);
   return getConnection(ctx, id);
 }
@@ -241,6 +253,7 @@ export async function rotateKey(ctx: Ctx, id: string, mode: KeyMode) {
     .where(and(eq(channelKeys.connectionId, id), isNull(channelKeys.revokedAt)))
     .all();
   const old = keys.filter((k) => k.mode === mode).map((k) => k.id);
+  const oldHashes = keys.filter((k) => k.mode === mode).map((k) => k.keyHash);
   await commit(
     ctx,
     [
@@ -249,6 +262,8 @@ export async function rotateKey(ctx: Ctx, id: string, mode: KeyMode) {
     ],
     { audit: { action: 'channel.key_rotate', targetType: 'channel_connection', targetId: id, details: { mode, revoked: old.length } } },
   );
+  // Written: the old key's rate-limiter object drops its record, so the very next request with it is refused.
+  await forgetChannelKeyHashes(ctx.env, oldHashes);
   return { ...(await getConnection(ctx, id)), key: secret, mode };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
 import { channelFail } from './errors';
 import type { DB } from '../../db/client';
 import type { Ctx } from '../../lib/context';
@@ -6,6 +6,9 @@ import { channelConnections, channelKeys, channels } from '../../db/schema/chann
 import { customers } from '../../db/schema/accounts';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { newId, randomString } from '../../lib/ids';
+import { forgetCredentials, readChannelKeyRecord } from '../../lib/credentials';
+import type { ChannelKeyRecord, RateCount } from '../../lib/rate-limiter-protocol';
+import type { Env } from '../../env';
 
 export type ChannelRow = typeof channels.$inferSelect;
 export type ConnectionRow = typeof channelConnections.$inferSelect;
@@ -52,19 +55,9 @@ export function checkChannelKeyFormat(secret: string): void {
   if (!/^rtc_(live|test)_[A-Za-z0-9_]{16,120}$/.test(secret)) throw invalidKey();
 }
 
-/** The key holder of a channel key (`hash`: its SHA-256, when the caller computed it already). One read. */
-export async function resolveChannelKey(db: DB, secret: string, hash?: string): Promise<ChannelPrincipal> {
+/** The key holder of a channel key record: 401 `invalid_api_key` when unknown, rotated or removed; 403 `connection_paused`. */
+export function channelPrincipalOf(row: ChannelKeyRecord | null | undefined, hash: string): ChannelPrincipal {
   const invalid = invalidKey;
-  checkChannelKeyFormat(secret);
-  hash ??= await sha256Hex(secret);
-  // One read: the key with its channel or connection.
-  const row = await db
-    .select({ key: channelKeys, channel: channels, connection: channelConnections })
-    .from(channelKeys)
-    .leftJoin(channels, eq(channels.id, channelKeys.channelId))
-    .leftJoin(channelConnections, eq(channelConnections.id, channelKeys.connectionId))
-    .where(and(eq(channelKeys.keyHash, hash), isNull(channelKeys.revokedAt)))
-    .get();
   if (!row || !timingSafeEqual(row.key.keyHash, hash)) throw invalid();
   const { key, channel, connection } = row;
   if (key.channelId) {
@@ -75,6 +68,55 @@ export async function resolveChannelKey(db: DB, secret: string, hash?: string): 
   if (!connection || connection.status === 'removed') throw invalid();
   if (connection.status === 'paused') throw channelFail('connection_paused', 'The operator paused this connection');
   return { keyId: key.id, mode: key.mode, kind: 'single', channel: null, connection, scope: `${connection.id}:${key.mode}` };
+}
+
+/** The key holder of a channel key (`hash`: its SHA-256, when the caller computed it already). One read. */
+export async function resolveChannelKey(db: DB, secret: string, hash?: string): Promise<ChannelPrincipal> {
+  checkChannelKeyFormat(secret);
+  hash ??= await sha256Hex(secret);
+  return channelPrincipalOf(await readChannelKeyRecord(db, hash), hash);
+}
+
+/** The rate-limit bucket (and RateLimiter object name) of a channel key, by its SHA-256 hex hash. */
+export const channelKeyBucket = (hash: string) => `chan:${hash}`;
+
+/**
+ * Authenticates a channel key with ONE call: the key's rate-limiter object counts the request and
+ * answers the key's record, held in its memory (read from D1 when it holds none). Every change to a
+ * channel key, a channel or a connection makes the objects of its keys forget (`forgetChannelKeys`),
+ * so a rotated key or a paused connection is refused by the very next request.
+ */
+export async function authenticateChannelKey(env: Env, secret: string): Promise<{ principal: ChannelPrincipal; count: RateCount }> {
+  checkChannelKeyFormat(secret);
+  const hash = await sha256Hex(secret);
+  const { count, row } = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(channelKeyBucket(hash))).authenticateChannel(hash, 60_000);
+  return { principal: channelPrincipalOf(row, hash), count };
+}
+
+/** Makes the rate-limiter objects of these channel keys (by SHA-256 hex hash) forget the record they hold. */
+export const forgetChannelKeyHashes = (env: Env, hashes: string[]) => forgetCredentials(env, hashes.map(channelKeyBucket));
+
+/**
+ * Makes the rate-limiter objects of the keys of a channel or of a connection forget the record
+ * they hold: the live keys, and with `revokedSince` those revoked at or after that instant (by the
+ * change itself). Call after the change is written.
+ */
+export async function forgetChannelKeys(env: Env, db: DB, of: { channelId?: string; connectionIds?: string[]; revokedSince?: string }): Promise<void> {
+  const owner = of.channelId
+    ? eq(channelKeys.channelId, of.channelId)
+    : of.connectionIds?.length
+      ? inArray(channelKeys.connectionId, of.connectionIds)
+      : undefined;
+  if (!owner) return;
+  const rows = await db
+    .select({ hash: channelKeys.keyHash })
+    .from(channelKeys)
+    .where(and(owner, of.revokedSince ? or(isNull(channelKeys.revokedAt), gte(channelKeys.revokedAt, of.revokedSince)) : isNull(channelKeys.revokedAt)))
+    .all();
+  await forgetCredentials(
+    env,
+    rows.map((r) => channelKeyBucket(r.hash)),
+  );
 }
 
 export async function sandboxCustomerId(ctx: Ctx): Promise<string> {

@@ -9,7 +9,7 @@ import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { markAuthenticated } from '../../lib/round-trips';
 import { applyRateLimit, lookupAndCount } from '../../middleware/rate-limit';
 import type { RateCount } from '../../lib/rate-limiter-protocol';
-import { checkChannelKeyFormat, resolveChannelKey, type ChannelPrincipal, type ChannelRow } from './keys';
+import { authenticateChannelKey, type ChannelPrincipal, type ChannelRow } from './keys';
 
 export const CHANNEL_RATE_LIMIT = 300;
 
@@ -22,17 +22,16 @@ export const portalOf = (c: { get: (k: 'channel') => unknown }) => c.get('channe
  * Channel keys: `Authorization: Bearer rtc_...` or `X-Channel-Key: rtc_...`. Missing → 401
  * `missing_api_key`; unknown or rotated → 401 `invalid_api_key`; paused → 403 `connection_paused`.
  * 300 requests per minute per key (a key holder has one active key per mode: rotation revokes the
- * old one) with X-RateLimit-* on every answer. One round trip: the key is read in parallel with its
- * rate count (bucketed by the key's hash), and never cached, so a rotated key stops at once.
+ * old one) with X-RateLimit-* on every answer. One round trip: the key's rate-limiter object counts
+ * the request and answers the key's record (`authenticateChannelKey`); rotation, pausing and every
+ * other change make that object forget the record, so a rotated key stops at once.
  */
 export const channelAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const authz = c.req.header('authorization');
   const bearer = authz ? /^Bearer\s+(.+)$/i.exec(authz.trim())?.[1] : undefined;
   const key = (bearer ?? c.req.header('x-channel-key') ?? '').trim();
   if (!key) throw channelFail('missing_api_key', 'Send your channel key as "Authorization: Bearer rtc_..." or "X-Channel-Key: rtc_..."');
-  checkChannelKeyFormat(key);
-  const hash = await sha256Hex(key);
-  const [principal, count] = await lookupAndCount(c, `chan:${hash}`, resolveChannelKey(getDb(c.env.DB), key, hash));
+  const { principal, count } = await authenticateChannelKey(c.env, key);
   c.set('channel', principal);
   markAuthenticated(c.env);
   const headers = applyRateLimit(count, CHANNEL_RATE_LIMIT);

@@ -8,7 +8,7 @@ import { checkUserUrl } from '../../adapters/http';
 import { channelConnections, channelKeys, channels } from '../../db/schema/channel';
 import { customers } from '../../db/schema/accounts';
 import { webhookEndpoints } from '../../db/schema/events';
-import { keyRow, newChannelKey, newPortalToken, type ChannelRow, type KeyMode } from './keys';
+import { forgetChannelKeyHashes, forgetChannelKeys, keyRow, newChannelKey, newPortalToken, type ChannelRow, type KeyMode } from './keys';
 import { createPartnerAccount, issuePartnerToken } from '../partners/service';
 import { settlement } from './settlement';
 
@@ -112,7 +112,7 @@ export async function rotatePlatformKey(ctx: Ctx, channel: ChannelRow, mode: Key
   const db = ctx.db;
   const secret = newChannelKey(mode);
   const old = await db
-    .select({ id: channelKeys.id })
+    .select({ id: channelKeys.id, hash: channelKeys.keyHash })
     .from(channelKeys)
     .where(and(eq(channelKeys.channelId, channel.id), eq(channelKeys.mode, mode), isNull(channelKeys.revokedAt)))
     .all();
@@ -130,12 +130,18 @@ export async function rotatePlatformKey(ctx: Ctx, channel: ChannelRow, mode: Key
         ),
     );
   await db.batch(stmts as [Stmt, ...Stmt[]]);
+  // Written: the old keys' rate-limiter objects drop their record, so the very next request with one is refused.
+  await forgetChannelKeyHashes(
+    ctx.env,
+    old.map((o) => o.hash),
+  );
   return { mode, key: secret, revoked: old.length };
 }
 
 export async function setStatus(ctx: Ctx, channel: ChannelRow, status: 'active' | 'paused') {
   const db = ctx.db;
   await db.update(channels).set({ status }).where(eq(channels.id, channel.id));
+  await forgetChannelKeys(ctx.env, db, { channelId: channel.id });
   return getChannel(ctx, { ...channel, status });
 }
 
@@ -211,6 +217,7 @@ export async function setWebhook(ctx: Ctx, channel: ChannelRow, input: { url: st
   const secret = `whsec_${randomString(40)}`;
   const events = input.events?.length ? [...new Set(input.events)] : [...RESELLER_EVENTS];
   await ctx.db.update(channels).set({ webhookUrl: input.url, webhookEvents: events, webhookSecret: secret }).where(eq(channels.id, channel.id));
+  await forgetChannelKeys(ctx.env, ctx.db, { channelId: channel.id });
   await syncChannelEndpoints(ctx, channel.id);
   return { url: input.url, events, secret };
 }
@@ -218,6 +225,7 @@ export async function setWebhook(ctx: Ctx, channel: ChannelRow, input: { url: st
 export async function removeWebhook(ctx: Ctx, channel: ChannelRow) {
   const db = ctx.db;
   await db.update(channels).set({ webhookUrl: null, webhookEvents: null, webhookSecret: null }).where(eq(channels.id, channel.id));
+  await forgetChannelKeys(ctx.env, db, { channelId: channel.id });
   await syncChannelEndpoints(ctx, channel.id);
   return { removed: true };
 }

@@ -1,11 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
-import { getDb } from '../../db/client';
-import { sha256Hex } from '../../lib/crypto';
 import { markAuthenticated } from '../../lib/round-trips';
-import { applyRateLimit, lookupAndCount } from '../../middleware/rate-limit';
-import { CHANNEL_RATE_LIMIT, resolveChannelKey, type ChannelPrincipal } from '../channel/service';
+import { applyRateLimit } from '../../middleware/rate-limit';
+import { authenticateChannelKey, CHANNEL_RATE_LIMIT, type ChannelPrincipal } from '../channel/service';
 import { OCTO_CAPABILITIES, type OctoCapability } from './types';
 
 /** Who calls `/octo/v1`: the channel key holder and the capabilities negotiated for this request. */
@@ -51,9 +49,8 @@ export const octoAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
     setOctoHeaders(c, { capabilities });
     throw new ApiError('unauthenticated', 'Send your API key as "Authorization: Bearer <key>"');
   }
-  // As the channel API: the key is read in parallel with its count in the key's bucket (one round trip).
-  const hash = await sha256Hex(key);
-  const [p, count] = await lookupAndCount(c, `chan:${hash}`, resolveChannelKey(getDb(c.env.DB), key, hash));
+  // As the channel API: one call to the key's rate-limiter object counts the request and answers the key (same bucket).
+  const { principal: p, count } = await authenticateChannelKey(c.env, key);
   const url = new URL(c.req.url);
   const caller: OctoCaller = { p, capabilities, endpoint: `${url.origin}/octo/v1` };
   c.set('channel', caller);
