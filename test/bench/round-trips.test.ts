@@ -16,8 +16,10 @@
  * | authenticated read of one record (API key)       | <= 2    | <= 1      |
  * | authenticated read of one record (OAuth gateway) | <= 2    | <= 1      |
  *
- * Authentication is one round trip (the credential lookup and its rate count run in parallel) and
- * nothing about credentials is cached, so a rotated or revoked key is refused by the next request.
+ * Authentication is one round trip: an API key or a channel key is one call to its rate-limiter
+ * object, which counts the request and holds the key's row (forgotten on every change, so a rotated
+ * or revoked key is refused by the next request); other credentials are read in parallel with
+ * their count.
  * Bookings here are pay-later, like the benchmark's: paying now adds the payment provider's calls
  * (one HTTP call to Stripe in production; the offline simulator keeps its state in D1).
  */
