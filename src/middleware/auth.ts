@@ -5,7 +5,7 @@ import { ANONYMOUS, isAdmin, isPlatformStaff, type AppEnv, type Authenticator, t
 import { ApiError } from '../lib/errors';
 import { base64UrlDecodeString, sha256Hex, timingSafeEqual } from '../lib/crypto';
 import { getDb } from '../db/client';
-import { apiKeyBucket } from '../lib/credentials';
+import { apiKeyBucket, principalCustomer, principalUser } from '../lib/credentials';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
 import type { AuthScheme } from '../lib/openapi';
@@ -56,20 +56,6 @@ export async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
   throw unauthenticated('Bearer tokens are not accepted: no identity provider is configured');
 }
 
-/**
- * The columns a principal is made of (not whole rows: building and mapping every column of three
- * tables, the operator's settings JSON included, was a measurable share of each request's CPU).
- */
-const principalUser = {
-  id: users.id,
-  customerId: users.customerId,
-  role: users.role,
-  permissions: users.permissions,
-  email: users.email,
-  name: users.name,
-  idpSubject: users.idpSubject,
-};
-const principalCustomer = { plan: customers.plan };
 type UserRow = { [K in keyof typeof principalUser]: (typeof users.$inferSelect)[K] };
 type CustomerRow = { plan: (typeof customers.$inferSelect)['plan'] };
 
