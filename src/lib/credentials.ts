@@ -17,7 +17,7 @@
 import { and, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import { reusable, type DB } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
-import type { Env } from '../env';
+import type { Ctx } from './context';
 import { channelConnections, channelKeys, channels } from '../db/schema/channel';
 import type { ApiKeyRow, ChannelKeyRecord } from './rate-limiter-protocol';
 
@@ -78,21 +78,22 @@ export function readChannelKeyRecord(db: DB, hash: string): Promise<ChannelKeyRe
 }
 
 /** Tells each credential's object (by bucket name) to forget the row it holds (call after the change is written). */
-export async function forgetCredentials(env: Env, buckets: Iterable<string>): Promise<void> {
-  await Promise.all([...new Set(buckets)].map((b) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(b)).forget()));
+export async function forgetCredentials(ctx: Pick<Ctx, 'env'>, buckets: Iterable<string>): Promise<void> {
+  const ns = ctx.env.RATE_LIMITER;
+  await Promise.all([...new Set(buckets)].map((b) => ns.get(ns.idFromName(b)).forget()));
 }
 
 /** Tells each API key's object to forget the row it holds (call after the change is written). */
-export const forgetApiKeyHashes = (env: Env, hashes: Iterable<string>) => forgetCredentials(env, [...hashes].map(apiKeyBucket));
+export const forgetApiKeyHashes = (ctx: Pick<Ctx, 'env'>, hashes: Iterable<string>) => forgetCredentials(ctx, [...hashes].map(apiKeyBucket));
 
 /**
  * The live keys of some users or of a whole operator, forgotten by their objects; with
  * `revokedSince`, also the keys revoked at or after that instant (by the change itself). Call after
  * the change is written.
  */
-export async function forgetApiKeys(env: Env, db: DB, of: { customerId: string; userIds?: string[]; revokedSince?: string }): Promise<void> {
+export async function forgetApiKeys(ctx: Pick<Ctx, 'env' | 'db'>, of: { customerId: string; userIds?: string[]; revokedSince?: string }): Promise<void> {
   if (of.userIds && !of.userIds.length) return;
-  const rows = await db
+  const rows = await ctx.db
     .select({ hash: apiKeys.keyHash })
     .from(apiKeys)
     .where(
@@ -104,7 +105,7 @@ export async function forgetApiKeys(env: Env, db: DB, of: { customerId: string; 
     )
     .all();
   await forgetApiKeyHashes(
-    env,
+    ctx,
     rows.map((r) => r.hash),
   );
 }

@@ -59,7 +59,7 @@ export async function revokeKey(ctx: Ctx, id: string) {
     },
   );
   // Written: the key's rate-limiter object drops the row it holds, so the next request is refused.
-  await forgetApiKeyHashes(ctx.env, [row.keyHash]);
+  await forgetApiKeyHashes(ctx, [row.keyHash]);
   return keyOut({ ...row, revokedAt });
 }
 

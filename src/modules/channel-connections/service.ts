@@ -215,7 +215,7 @@ export async function updateConnection(
     },
   );
   // A single-operator key carries its connection (status, terms): its rate-limiter object reads it again.
-  await forgetChannelKeys(ctx.env, ctx.db, { connectionIds: [id] });
+  await forgetChannelKeys(ctx, { connectionIds: [id] });
   if (existing.channelId) await syncChannelEndpoints(ctx, existing.channelId);
   return getConnection(ctx, id);
 }
@@ -237,7 +237,7 @@ export async function removeConnection(ctx: Ctx, id: string) {
     ],
     { audit: { action: 'channel.connection_remove', targetType: 'channel_connection', targetId: id } },
   );
-  await forgetChannelKeys(ctx.env, ctx.db, { connectionIds: [id], revokedSince: now });
+  await forgetChannelKeys(ctx, { connectionIds: [id], revokedSince: now });
   if (existing.channelId) await syncChannelEndpoints(ctx, existing.channelId);
   return getConnection(ctx, id);
 }
@@ -263,7 +263,7 @@ export async function rotateKey(ctx: Ctx, id: string, mode: KeyMode) {
     { audit: { action: 'channel.key_rotate', targetType: 'channel_connection', targetId: id, details: { mode, revoked: old.length } } },
   );
   // Written: the old key's rate-limiter object drops its record, so the very next request with it is refused.
-  await forgetChannelKeyHashes(ctx.env, oldHashes);
+  await forgetChannelKeyHashes(ctx, oldHashes);
   return { ...(await getConnection(ctx, id)), key: secret, mode };
 }
 

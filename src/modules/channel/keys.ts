@@ -94,27 +94,30 @@ export async function authenticateChannelKey(env: Env, secret: string): Promise<
 }
 
 /** Makes the rate-limiter objects of these channel keys (by SHA-256 hex hash) forget the record they hold. */
-export const forgetChannelKeyHashes = (env: Env, hashes: string[]) => forgetCredentials(env, hashes.map(channelKeyBucket));
+export const forgetChannelKeyHashes = (ctx: Pick<Ctx, 'env'>, hashes: string[]) => forgetCredentials(ctx, hashes.map(channelKeyBucket));
 
 /**
  * Makes the rate-limiter objects of the keys of a channel or of a connection forget the record
  * they hold: the live keys, and with `revokedSince` those revoked at or after that instant (by the
  * change itself). Call after the change is written.
  */
-export async function forgetChannelKeys(env: Env, db: DB, of: { channelId?: string; connectionIds?: string[]; revokedSince?: string }): Promise<void> {
+export async function forgetChannelKeys(
+  ctx: Pick<Ctx, 'env' | 'db'>,
+  of: { channelId?: string; connectionIds?: string[]; revokedSince?: string },
+): Promise<void> {
   const owner = of.channelId
     ? eq(channelKeys.channelId, of.channelId)
     : of.connectionIds?.length
       ? inArray(channelKeys.connectionId, of.connectionIds)
       : undefined;
   if (!owner) return;
-  const rows = await db
+  const rows = await ctx.db
     .select({ hash: channelKeys.keyHash })
     .from(channelKeys)
     .where(and(owner, of.revokedSince ? or(isNull(channelKeys.revokedAt), gte(channelKeys.revokedAt, of.revokedSince)) : isNull(channelKeys.revokedAt)))
     .all();
   await forgetCredentials(
-    env,
+    ctx,
     rows.map((r) => channelKeyBucket(r.hash)),
   );
 }

@@ -132,7 +132,7 @@ export async function rotatePlatformKey(ctx: Ctx, channel: ChannelRow, mode: Key
   await db.batch(stmts as [Stmt, ...Stmt[]]);
   // Written: the old keys' rate-limiter objects drop their record, so the very next request with one is refused.
   await forgetChannelKeyHashes(
-    ctx.env,
+    ctx,
     old.map((o) => o.hash),
   );
   return { mode, key: secret, revoked: old.length };
@@ -141,7 +141,7 @@ export async function rotatePlatformKey(ctx: Ctx, channel: ChannelRow, mode: Key
 export async function setStatus(ctx: Ctx, channel: ChannelRow, status: 'active' | 'paused') {
   const db = ctx.db;
   await db.update(channels).set({ status }).where(eq(channels.id, channel.id));
-  await forgetChannelKeys(ctx.env, db, { channelId: channel.id });
+  await forgetChannelKeys(ctx, { channelId: channel.id });
   return getChannel(ctx, { ...channel, status });
 }
 
@@ -217,7 +217,7 @@ export async function setWebhook(ctx: Ctx, channel: ChannelRow, input: { url: st
   const secret = `whsec_${randomString(40)}`;
   const events = input.events?.length ? [...new Set(input.events)] : [...RESELLER_EVENTS];
   await ctx.db.update(channels).set({ webhookUrl: input.url, webhookEvents: events, webhookSecret: secret }).where(eq(channels.id, channel.id));
-  await forgetChannelKeys(ctx.env, ctx.db, { channelId: channel.id });
+  await forgetChannelKeys(ctx, { channelId: channel.id });
   await syncChannelEndpoints(ctx, channel.id);
   return { url: input.url, events, secret };
 }
@@ -225,7 +225,7 @@ export async function setWebhook(ctx: Ctx, channel: ChannelRow, input: { url: st
 export async function removeWebhook(ctx: Ctx, channel: ChannelRow) {
   const db = ctx.db;
   await db.update(channels).set({ webhookUrl: null, webhookEvents: null, webhookSecret: null }).where(eq(channels.id, channel.id));
-  await forgetChannelKeys(ctx.env, db, { channelId: channel.id });
+  await forgetChannelKeys(ctx, { channelId: channel.id });
   await syncChannelEndpoints(ctx, channel.id);
   return { removed: true };
 }

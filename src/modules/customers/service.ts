@@ -117,7 +117,7 @@ export async function updateCustomer(
       audit: { action: 'customer.update', targetType: 'customer', targetId: existing.id, details: { fields: Object.keys(patch) } },
     });
     // API keys carry the operator's plan (their rate limit): every key's rate-limiter object reads it again.
-    if (patch.plan) await forgetApiKeys(ctx.env, ctx.db, { customerId: existing.id });
+    if (patch.plan) await forgetApiKeys(ctx, { customerId: existing.id });
   }
   return customerOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
 }

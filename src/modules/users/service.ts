@@ -129,7 +129,7 @@ export async function updateMe(ctx: Ctx, input: { profileName?: string; location
     },
   );
   // The user's API keys carry their permissions: their rate-limiter objects read them again.
-  if (patch.permissions) await forgetApiKeys(ctx.env, ctx.db, { customerId: user.customerId, userIds: [user.id] });
+  if (patch.permissions) await forgetApiKeys(ctx, { customerId: user.customerId, userIds: [user.id] });
   return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
 }
 
@@ -176,8 +176,7 @@ export async function updateUser(
     },
   );
   // The user's API keys carry their name, e-mail, role and permissions: their rate-limiter objects read them again.
-  if (patch.name !== undefined || patch.email || patch.role || patch.permissions)
-    await forgetApiKeys(ctx.env, ctx.db, { customerId: user.customerId, userIds: [user.id] });
+  if (patch.name !== undefined || patch.email || patch.role || patch.permissions) await forgetApiKeys(ctx, { customerId: user.customerId, userIds: [user.id] });
   return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
 }
 
@@ -194,7 +193,7 @@ export async function deleteUser(ctx: Ctx, id: string) {
     ],
     { audit: { action: 'user.delete', targetType: 'user', targetId: user.id, details: { email: user.email } } },
   );
-  await forgetApiKeys(ctx.env, ctx.db, { customerId: user.customerId, userIds: [user.id], revokedSince: now });
+  await forgetApiKeys(ctx, { customerId: user.customerId, userIds: [user.id], revokedSince: now });
   await deleteIdentity(ctx.env, user.idpSubject);
   return { success: true, id: user.id };
 }
