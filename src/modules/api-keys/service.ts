@@ -44,7 +44,11 @@ export async function createKey(ctx: Ctx, name: string) {
 export async function revokeKey(ctx: Ctx, id: string) {
   const row = await keyInTenant(ctx, id);
   const customerId = row.customerId;
-  if (row.revokedAt) return keyOut(row);
+  if (row.revokedAt) {
+    // Revoked already (a retry, perhaps after the object could not be told): tell it again.
+    await forgetApiKeyHashes(ctx, [row.keyHash]);
+    return keyOut(row);
+  }
   const revokedAt = new Date().toISOString();
   await commit(
     ctx,

@@ -4,7 +4,7 @@
  * the API, and proves the very next request sees the change.
  */
 import { describe, it, expect } from 'vitest';
-import { createOperator, del, expectError, get, patch, post, signToken } from '../../harness';
+import { createOperator, del, eventually, expectError, get, patch, post, signToken } from '../../harness';
 
 const warm = async (key: string, path = '/customer') => {
   for (let i = 0; i < 3; i++) expect((await get(path, { key })).status).toBe(200);
@@ -61,5 +61,21 @@ describe('API keys held by their rate-limiter object', () => {
     expect((await get('/customer', { key: b.body.key })).status).toBe(200);
     expectError(await get('/customer', { key: `${b.body.key.slice(0, -4)}zzzz` }), 401, 'unauthenticated');
     expectError(await get('/customer'), 401);
+  });
+
+  it("records a key's last use once the object answers it (after the response), and again only after five minutes", async () => {
+    const op = await createOperator();
+    const k = await post('/api-keys', { name: 'used' }, { key: op.adminKey });
+    expect(k.status, k.text).toBe(201);
+    expect(k.body.lastUsedAt).toBeNull();
+    await warm(k.body.key);
+    const used = await eventually(async () => {
+      const list = await get('/api-keys', { key: op.adminKey });
+      return list.body.data.find((x: { id: string; lastUsedAt: string | null }) => x.id === k.body.id)?.lastUsedAt;
+    });
+    expect(Date.now() - Date.parse(used)).toBeLessThan(60_000);
+    await warm(k.body.key);
+    const list = await get('/api-keys', { key: op.adminKey });
+    expect(list.body.data.find((x: { id: string }) => x.id === k.body.id).lastUsedAt).toBe(used);
   });
 });
