@@ -1,7 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env';
 import { getDb, type DB } from '../src/db/client';
-import { CREDENTIAL_ROW_TTL_MS, LAST_USED_EVERY_MS, readApiKeyRow, readChannelKeyRecord } from '../src/lib/credentials';
+import { CREDENTIAL_ROW_TTL_MS, LAST_USED_EVERY_MS, readApiKeyRow } from '../src/lib/credentials';
+import { readChannelKeyRecord } from '../src/modules/channel/service';
 import type { ApiKeyAuth, ApiKeyRow, ChannelKeyAuth, ChannelKeyRecord, RateCount, RateLimiterRpc } from '../src/lib/rate-limiter-protocol';
 
 interface Window {

@@ -8,8 +8,8 @@
  * - API keys (`forgetApiKeys`): revoking a key and deleting a user (their keys are revoked);
  *   changing a user's role, permissions, name or e-mail (all keys of that user); changing an
  *   operator's plan (all keys of that operator);
- * - channel keys (`forgetChannelKeys` in modules/channel/keys.ts): rotating a key; any change to a
- *   channel (status, webhook) or a connection (status, terms, removal).
+ * - channel keys (`readChannelKeyRecord` and `forgetChannelKeys` in modules/channel/keys.ts):
+ *   rotating a key; any change to a channel (status, webhook) or a connection (status, terms, removal).
  *
  * The object never keeps a row read before a `forget` reached it (see RateLimiter.row), and keeps
  * none longer than CREDENTIAL_ROW_TTL_MS, a bound for changes made outside the API.
@@ -18,8 +18,7 @@ import { and, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import { reusable, type DB } from '../db/client';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import type { Ctx } from './context';
-import { channelConnections, channelKeys, channels } from '../db/schema/channel';
-import type { ApiKeyRow, ChannelKeyRecord } from './rate-limiter-protocol';
+import type { ApiKeyRow } from './rate-limiter-protocol';
 
 export type { ApiKeyRow } from './rate-limiter-protocol';
 
@@ -64,17 +63,6 @@ export function readApiKeyRow(db: DB, hash: string): Promise<ApiKeyRow | undefin
         .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt))),
     { hash },
   ).get() as Promise<ApiKeyRow | undefined>;
-}
-
-/** The live channel key with this SHA-256 hex hash, with its channel (platform key) or connection (single-operator key). One read. */
-export function readChannelKeyRecord(db: DB, hash: string): Promise<ChannelKeyRecord | undefined> {
-  return db
-    .select({ key: channelKeys, channel: channels, connection: channelConnections })
-    .from(channelKeys)
-    .leftJoin(channels, eq(channels.id, channelKeys.channelId))
-    .leftJoin(channelConnections, eq(channelConnections.id, channelKeys.connectionId))
-    .where(and(eq(channelKeys.keyHash, hash), isNull(channelKeys.revokedAt)))
-    .get();
 }
 
 /** Tells each credential's object (by bucket name) to forget the row it holds (call after the change is written). */

@@ -6,7 +6,7 @@ import { channelConnections, channelKeys, channels } from '../../db/schema/chann
 import { customers } from '../../db/schema/accounts';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { newId, randomString } from '../../lib/ids';
-import { forgetCredentials, readChannelKeyRecord } from '../../lib/credentials';
+import { forgetCredentials } from '../../lib/credentials';
 import type { ChannelKeyRecord, RateCount } from '../../lib/rate-limiter-protocol';
 import type { Env } from '../../env';
 
@@ -53,6 +53,17 @@ const invalidKey = () => channelFail('invalid_api_key', 'The key does not exist 
 /** 401 `invalid_api_key` for a string that cannot be a channel key (checked before any lookup). */
 export function checkChannelKeyFormat(secret: string): void {
   if (!/^rtc_(live|test)_[A-Za-z0-9_]{16,120}$/.test(secret)) throw invalidKey();
+}
+
+/** The live channel key with this SHA-256 hex hash, with its channel (platform key) or connection (single-operator key). One read. */
+export function readChannelKeyRecord(db: DB, hash: string): Promise<ChannelKeyRecord | undefined> {
+  return db
+    .select({ key: channelKeys, channel: channels, connection: channelConnections })
+    .from(channelKeys)
+    .leftJoin(channels, eq(channels.id, channelKeys.channelId))
+    .leftJoin(channelConnections, eq(channelConnections.id, channelKeys.connectionId))
+    .where(and(eq(channelKeys.keyHash, hash), isNull(channelKeys.revokedAt)))
+    .get();
 }
 
 /** The key holder of a channel key record: 401 `invalid_api_key` when unknown, rotated or removed; 403 `connection_paused`. */

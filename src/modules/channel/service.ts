@@ -78,6 +78,14 @@ export { keyRow, newChannelKey, type ConnectionRow, type KeyMode } from './keys'
 export { settlement } from './settlement';
 export { syncChannelEndpoints } from './portal';
 // What the OCTO supplier API (src/modules/octo) sells with: the same keys, connections, offer sets and rate limit.
-export { authenticateChannelKey, forgetChannelKeyHashes, forgetChannelKeys, resolveChannelKey, merchantConnections, type ChannelPrincipal } from './keys';
+export {
+  authenticateChannelKey,
+  forgetChannelKeyHashes,
+  forgetChannelKeys,
+  readChannelKeyRecord,
+  resolveChannelKey,
+  merchantConnections,
+  type ChannelPrincipal,
+} from './keys';
 export { findOffered, offeredItems, modelOf, narrowedTaxes } from './catalog';
 export { CHANNEL_RATE_LIMIT } from './middleware';
