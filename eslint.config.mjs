@@ -54,6 +54,21 @@ export default tseslint.config(
     },
   },
   {
+    // Time is an input (src/lib/clock.ts): "now" comes from the context's clock, never the machine's.
+    files: ['src/**/*.ts', 'durable-objects/**/*.ts'],
+    ignores: ['src/lib/clock.ts', 'src/cli/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Read "now" from the context\'s clock (ctx.clock, lib/clock.ts), not Date.now().',
+        },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read "now" from the context\'s clock (nowDate(ctx), lib/clock.ts), not new Date().' },
+      ],
+    },
+  },
+  {
     files: ['src/lib/**/*.ts'],
     rules: {
       'no-restricted-imports': [

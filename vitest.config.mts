@@ -62,6 +62,7 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       setupFiles: ['./test/setup.ts'],
+      isolate: false,
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },

@@ -3,13 +3,14 @@ import { checkConfig, ConfigError, type Env } from './env';
 import { moduleHooks, type ModuleDef, type QueueMessage } from './lib/module';
 import { handleQueue, queueHandlers } from './jobs/queue';
 import { runJobs } from './jobs/cron';
+import { CLOCK_ADVANCE_KIND, clockAdvanceHandler } from './jobs/advance';
 import { instrumentEnv, roundTripHeaders, roundTripsOf } from './lib/round-trips';
 
 /** The Worker's three handlers (fetch, queue, scheduled) over a list of modules; the configuration is checked once per isolate. */
 export function createWorker(modules: ModuleDef[]) {
   const app = buildApp(modules);
   const hooks = moduleHooks(modules);
-  const handlers = queueHandlers(modules);
+  const handlers = queueHandlers(modules, { [CLOCK_ADVANCE_KIND]: clockAdvanceHandler({ modules, hooks }) });
   return {
     fetch: async (req: Request, env: Env, ctx: ExecutionContext) => {
       try {

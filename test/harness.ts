@@ -4,6 +4,8 @@ import { expect } from 'vitest';
 import { getDb } from '../src/db/client';
 import { customers, users, apiKeys } from '../src/db/schema/accounts';
 import { locations } from '../src/db/schema/locations';
+import { testClocks } from '../src/db/schema/sandbox';
+import { TEST_CLOCK_OPERATOR_PREFIX } from '../src/lib/clock';
 import { keyRow, generateKeySecret } from '../src/modules/api-keys/service';
 import { newId } from '../src/lib/ids';
 import { modules } from '../src/modules';
@@ -14,7 +16,7 @@ import { jobsFor, runJobs } from '../src/jobs/cron';
 export const appHooks = moduleHooks(modules);
 
 /** Runs the cron jobs of one schedule as the Worker's `scheduled` handler does. */
-export const runCron = (cron: string, now?: Date) => runJobs(modules, appHooks, cron, env, now);
+export const runCron = (cron: string, now: Date = new Date()) => runJobs(modules, appHooks, cron, env, now);
 
 /** The names of the jobs a schedule runs. */
 export const cronJobNames = (cron: string) => jobsFor(modules, cron).map((j) => j.name);
@@ -77,6 +79,8 @@ export interface Operator {
   adminKey: string;
   locationId: string;
   timezone: string;
+  /** The test clock pinning this operator's time (`createOperator({ clockAt })`). */
+  clockId?: string;
   /** Makes another user of this operator with its own API key. */
   addUser(opts?: {
     role?: 'admin' | 'manager' | 'staff';
@@ -87,16 +91,36 @@ export interface Operator {
 }
 
 /** A fresh operator with an admin user, an API key and one location. Tests never depend on seeded ids. */
-export async function createOperator(opts: { plan?: 'standard' | 'enterprise'; name?: string; timezone?: string } = {}): Promise<Operator> {
+export async function createOperator(
+  opts: {
+    plan?: 'standard' | 'enterprise';
+    name?: string;
+    timezone?: string;
+    /**
+     * Pins the operator's "now": the operator is a sandbox operator on a test clock frozen at this
+     * instant (every request it makes, and every job run for it, reads this time; move it with
+     * `advanceClock`). Jobs run with `runCron` on the wall clock leave such an operator out.
+     */
+    clockAt?: Date | string | number;
+  } = {},
+): Promise<Operator> {
   const d = db();
-  const customerId = newId('cus');
+  const clocked = opts.clockAt !== undefined;
+  const customerId = clocked ? newId(TEST_CLOCK_OPERATOR_PREFIX.slice(0, -1)) : newId('cus');
+  const clockId = clocked ? newId('clk') : undefined;
   const adminId = newId('usr');
   const locationId = newId('loc');
   const timezone = opts.timezone ?? 'America/New_York';
   const adminKey = generateKeySecret();
   const tag = customerId.slice(-8).toLowerCase();
   await d.batch([
-    d.insert(customers).values({ id: customerId, name: opts.name ?? `Operator ${tag}`, email: `owner-${tag}@example.test`, plan: opts.plan ?? 'enterprise' }),
+    d.insert(customers).values({
+      id: customerId,
+      name: opts.name ?? `Operator ${tag}`,
+      email: `owner-${tag}@example.test`,
+      plan: opts.plan ?? 'enterprise',
+      isSandbox: clocked,
+    }),
     d.insert(users).values({
       id: adminId,
       customerId,
@@ -108,10 +132,22 @@ export async function createOperator(opts: { plan?: 'standard' | 'enterprise'; n
     }),
     d.insert(locations).values({ id: locationId, customerId, name: 'Main dock', address: '1 Harbour Way', phoneNumber: '+15555550100', timezone }),
     d.insert(apiKeys).values(await keyRow({ customerId, userId: adminId, name: 'test', secret: adminKey })),
+    ...(clockId
+      ? [
+          d.insert(testClocks).values({
+            id: clockId,
+            customerId,
+            operatorId: customerId,
+            name: 'test',
+            frozenTime: new Date(opts.clockAt!).toISOString(),
+          }),
+        ]
+      : []),
   ]);
   let n = 0;
   return {
     customerId,
+    clockId,
     adminId,
     adminKey,
     locationId,

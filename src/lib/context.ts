@@ -4,6 +4,7 @@ import { getDb, type DB } from '../db/client';
 import { ApiError } from './errors';
 import type { HookEvents, HookName } from './hooks';
 import { createLogger, type Logger, type LogLevel } from './logger';
+import { wallClock, type Clock } from './clock';
 
 export type Role = 'admin' | 'manager' | 'staff';
 
@@ -58,6 +59,8 @@ export interface AppEnv {
     idempotencyClaim?: string;
     /** Runs a request through the whole app as the given principal (set by the app; the partner gateway uses it). */
     dispatch: Dispatch;
+    /** The request's clock: the wall clock, or the caller's operator's sandbox test clock (set by authentication). */
+    clock: Clock;
   };
 }
 
@@ -116,6 +119,8 @@ export interface Ctx {
   log: Logger;
   /** The request's `Idempotency-Key` claim: `commit()` marks it in the same batch as the first write. */
   idempotencyClaimId?: string;
+  /** Where every "now" comes from (lib/clock.ts): the wall clock, or the operator's sandbox test clock. */
+  clock: Clock;
 }
 
 export function ctxOf(c: Context<AppEnv>): Ctx {
@@ -127,6 +132,7 @@ export function ctxOf(c: Context<AppEnv>): Ctx {
     hooks: c.get('hooks') ?? NO_HOOKS,
     log: c.get('log') ?? createLogger({ requestId: c.get('requestId') }, logLevelOf(c.env)),
     idempotencyClaimId: c.get('idempotencyClaim'),
+    clock: c.get('clock') ?? wallClock,
     waitUntil: (p) => {
       try {
         c.executionCtx.waitUntil(p);
@@ -138,8 +144,12 @@ export function ctxOf(c: Context<AppEnv>): Ctx {
 }
 
 /** A context for cron, queue consumers and seeding. */
-export function systemCtx(env: Env, opts: { customerId?: string; waitUntil?: (p: Promise<unknown>) => void; requestId?: string; hooks?: Hooks } = {}): Ctx {
-  const requestId = opts.requestId ?? `sys_${Date.now()}`;
+export function systemCtx(
+  env: Env,
+  opts: { customerId?: string; waitUntil?: (p: Promise<unknown>) => void; requestId?: string; hooks?: Hooks; clock?: Clock } = {},
+): Ctx {
+  const clock = opts.clock ?? wallClock;
+  const requestId = opts.requestId ?? `sys_${clock.now()}`;
   return {
     env,
     db: getDb(env.DB),
@@ -156,6 +166,7 @@ export function systemCtx(env: Env, opts: { customerId?: string; waitUntil?: (p:
     waitUntil: opts.waitUntil ?? ((p) => void p),
     hooks: opts.hooks ?? NO_HOOKS,
     log: createLogger({ requestId }, logLevelOf(env)),
+    clock,
   };
 }
 
@@ -163,13 +174,17 @@ export function systemCtx(env: Env, opts: { customerId?: string; waitUntil?: (p:
  * For service entry points that jobs, tests and scripts may also call with a bare `env`: the context
  * itself, or a system context for the env.
  */
-export function callerCtx(from: Ctx | Env, opts: { customerId?: string } = {}): Ctx {
+export function callerCtx(from: Ctx | Env, opts: { customerId?: string; clock?: Clock } = {}): Ctx {
   return 'principal' in from ? from : systemCtx(from, opts);
 }
 
 /** A system context acting for one operator, inheriting the request id, waitUntil, hooks and logger of `ctx`. */
 export function systemCtxFor(ctx: Ctx, customerId: string): Ctx {
-  return { ...systemCtx(ctx.env, { customerId, requestId: ctx.requestId, waitUntil: ctx.waitUntil, hooks: ctx.hooks }), db: ctx.db, log: ctx.log };
+  return {
+    ...systemCtx(ctx.env, { customerId, requestId: ctx.requestId, waitUntil: ctx.waitUntil, hooks: ctx.hooks, clock: ctx.clock }),
+    db: ctx.db,
+    log: ctx.log,
+  };
 }
 
 /**

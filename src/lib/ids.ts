@@ -1,7 +1,9 @@
+import { wallClock } from './clock';
+
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** A ULID: 48-bit millisecond timestamp + 80 random bits, Crockford base32, sortable by creation time. */
-export function ulid(now = Date.now()): string {
+export function ulid(now = wallClock.now()): string {
   let ts = '';
   let t = now;
   for (let i = 0; i < 10; i++) {

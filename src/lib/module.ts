@@ -5,11 +5,30 @@ import type { Hono } from 'hono';
 /** The cron schedules declared in wrangler.toml `[triggers]`. */
 export type CronSchedule = '*/5 * * * *' | '0 3 * * *';
 
+/**
+ * A cron job. It reads "now" from `ctx.clock` (the schedule's instant, or a sandbox test clock's
+ * instant while the clock advances) and limits the operators it works on with `inJobScope`
+ * (lib/job-scope.ts): on the wall clock it works for every operator not on a test clock; while a
+ * test clock advances, for that clock's operator only.
+ */
 export interface CronJob {
   /** `module.job`, unique. */
   name: string;
   cron: CronSchedule;
-  run: (ctx: Ctx, now: Date) => Promise<unknown>;
+  /**
+   * `operator` (the default): business work per operator, also run for a sandbox test clock's operator
+   * as the clock advances. `platform`: the platform's own housekeeping (purging expired keys,
+   * seeding), run on the wall clock only.
+   */
+  scope?: 'operator' | 'platform';
+  run: (ctx: Ctx) => Promise<unknown>;
+  /**
+   * The earliest instant (ms) after `ctx.clock.now()` at which this job has work for the operators
+   * in scope (a message's send time, a hold's expiry, a renewal date), or null when none is known.
+   * A test clock's advance steps from one such instant to the next, so work runs at its own time
+   * and in time order. A job without it runs at every step and at least once a day.
+   */
+  nextDue?: (ctx: Ctx) => Promise<number | null>;
 }
 
 /** A queue message: `kind` routes it to the one module that consumes it. */

@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Access, AppEnv } from './context';
 import { ApiError, errorBody, type ErrorDetail } from './errors';
 import { IDEMPOTENCY_DOC, idempotency } from './idempotency';
+import { bindRequestClock } from './operator-clock';
 
 /** JSON bodies are capped at 1 MiB; multipart upload routes at 50 MiB unless they declare their own `bodyLimit`. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -200,10 +201,11 @@ const IdempotencyHeaders = z.object({
  * public route they are optional, but invalid ones are refused), or the route's own scheme.
  */
 function authMiddleware(access: Access, scheme: AuthScheme | undefined): MiddlewareHandler<AppEnv> {
-  if (scheme) return scheme.middleware;
+  if (scheme) return (c, next) => scheme.middleware(c, async () => (await bindRequestClock(c), await next()));
   if (access === 'none') return async (_c, next) => next();
   return async (c, next) => {
     const headers = await c.get('authenticate')(c, access);
+    await bindRequestClock(c);
     await next();
     for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
   };

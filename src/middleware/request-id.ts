@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { logLevelOf, type AppEnv } from '../lib/context';
 import { newId } from '../lib/ids';
 import { createLogger } from '../lib/logger';
+import { stopwatch, wallClock, withClock } from '../lib/clock';
 
 const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -12,8 +13,10 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('requestId', requestId);
   const log = createLogger({ requestId }, logLevelOf(c.env));
   c.set('log', log);
-  const started = Date.now();
-  await next();
+  const elapsed = stopwatch();
+  c.set('clock', wallClock);
+  // The request's ambient clock scope: authentication binds the operator's clock into it.
+  await withClock(wallClock, next);
   c.res.headers.set('X-Request-Id', requestId);
   const principal = c.get('principal');
   const line = c.res.status >= 500 ? log.error : log.info;
@@ -22,7 +25,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
     route: c.req.routePath,
     path: new URL(c.req.url).pathname,
     status: c.res.status,
-    durationMs: Date.now() - started,
+    durationMs: elapsed(),
     customerId: principal?.customerId ?? undefined,
     actor: principal && principal.kind !== 'anonymous' ? `${principal.kind}:${principal.userId ?? principal.credentialId}` : undefined,
   });

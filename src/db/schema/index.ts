@@ -45,3 +45,4 @@ export * from './renter-self-service';
 export * from './widget';
 export * from './analytics';
 export * from './ai-helpers';
+export * from './sandbox';
