@@ -64,7 +64,10 @@ export default tseslint.config(
           selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
           message: 'Read "now" from the context\'s clock (ctx.clock, lib/clock.ts), not Date.now().',
         },
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read "now" from the context\'s clock (nowDate(ctx), lib/clock.ts), not new Date().' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read "now" from the context\'s clock (nowDate(ctx), lib/clock.ts), not new Date().',
+        },
       ],
     },
   },

@@ -1,5 +1,5 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 
@@ -22,6 +22,31 @@ const walletPassCerts = () => ({
   APPLE_PASS_TYPE_ID: 'pass.test.berth.booking',
   APPLE_TEAM_ID: 'ABCDE12345',
 });
+
+/**
+ * Test files that need a runtime of their own: each starts a fresh Worker with an empty database
+ * (about 20 s of loading the Worker each on this 2-core machine, so keep this list short). Every other
+ * file shares one of the `maxWorkers` runtimes with the files before it: same database, same Durable
+ * Objects, same module state, so it must not depend on what other files did (each test builds its own
+ * operator; GUIDE, Tests). A file belongs here only for a reason given beside it.
+ */
+const ISOLATED: string[] = [
+  // Each asserts that its sandbox seed step reports work done on its first run ("first.X is true") and
+  // counts the demo operator's rows: only an empty database gives that. In a shared runtime another
+  // file has seeded the demo operator already (test/modules/*/seed.test.ts, sandbox, channel, octo).
+  'test/modules/bookings/seed.test.ts',
+  'test/modules/integrations/seed.test.ts',
+  'test/modules/marina/seed.test.ts',
+  'test/modules/marina/marina2-seed.test.ts',
+  'test/modules/memberships/seed.test.ts',
+  'test/modules/partners/seed.test.ts',
+];
+
+/** Isolated files first, each in a runtime of its own; then the rest, sharing `maxWorkers` runtimes. */
+const projects: TestProjectInlineConfiguration[] = [
+  ...(ISOLATED.length ? [{ extends: true as const, test: { name: 'isolated', include: ISOLATED, isolate: true } }] : []),
+  { extends: true as const, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false } },
+];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
@@ -60,11 +85,14 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      include: ['test/**/*.test.ts'],
       setupFiles: ['./test/setup.ts'],
-      isolate: false,
+      // One runtime per worker, two on this 2-core machine (vitest's default would be one): each
+      // loads the Worker once and then runs its files one after another (`isolate: false`).
+      maxWorkers: 2,
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      // vitest runs the projects one after the other in name order, each file of `isolated` first.
+      projects,
     },
   };
 });

@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env';
 import { accountingProvider } from '../src/adapters/accounting';
+import { wallClock } from '../src/lib/clock';
 import { MAX_ATTEMPTS, sendExport } from '../src/modules/accounting/service';
 import type { AccountingJob, AccountingQueueRpc, AccountingQueueStatus } from './accounting-queue-protocol';
 
@@ -20,6 +21,12 @@ interface Window {
 
 const JOBS = 'jobs';
 const WINDOW = 'window';
+/**
+ * The provider's request window, backoff and the object's alarms run on real time: they pace calls
+ * to an outside service. The exports themselves are stamped on their operator's clock (sendExport).
+ */
+const paceNow = (): number => wallClock.now();
+
 const DEFAULT_LIMITS = { requests: 30, windowMs: 60_000, perJournal: 1 };
 
 /**
@@ -66,7 +73,7 @@ export class AccountingQueue extends DurableObject<Env> implements AccountingQue
   async enqueue(job: AccountingJob): Promise<{ queued: number }> {
     return this.exclusive(async () => {
       const jobs = this.jobs();
-      const now = Date.now();
+      const now = paceNow();
       if (!jobs.some((j) => j.exportId === job.exportId)) jobs.push({ ...job, attempts: 0, notBefore: now, queuedAt: now });
       this.saveJobs(jobs);
       await this.wakeAt(now);
@@ -76,7 +83,7 @@ export class AccountingQueue extends DurableObject<Env> implements AccountingQue
 
   async status(): Promise<AccountingQueueStatus> {
     return this.exclusive(async () => {
-      const now = Date.now();
+      const now = paceNow();
       const w = this.window(now);
       const alarm = await this.ctx.storage.getAlarm();
       const l = this.limits();
@@ -104,7 +111,7 @@ export class AccountingQueue extends DurableObject<Env> implements AccountingQue
     for (;;) {
       const jobs = this.jobs();
       if (!jobs.length) return;
-      const now = Date.now();
+      const now = paceNow();
       const ready = jobs.filter((j) => j.notBefore <= now);
       if (!ready.length) {
         await this.wakeAt(Math.min(...jobs.map((j) => j.notBefore)));
@@ -129,11 +136,11 @@ export class AccountingQueue extends DurableObject<Env> implements AccountingQue
       if (i < 0) continue;
       if (out.outcome === 'rate_limited') {
         // The provider says slow down: nothing more this window, this job first when it reopens.
-        rest[i].notBefore = Date.now() + out.retryAfterMs;
+        rest[i].notBefore = paceNow() + out.retryAfterMs;
         this.ctx.storage.kv.put(WINDOW, { start: w.start, used: limits.requests });
       } else if (out.outcome === 'retry') {
         rest[i].attempts++;
-        rest[i].notBefore = Date.now() + Math.min(30_000 * 2 ** (rest[i].attempts - 1), 3_600_000);
+        rest[i].notBefore = paceNow() + Math.min(30_000 * 2 ** (rest[i].attempts - 1), 3_600_000);
         // Others go ahead meanwhile.
         rest.push(rest.splice(i, 1)[0]);
       } else {

@@ -3,6 +3,7 @@ import type { Env } from '../src/env';
 import { getDb } from '../src/db/client';
 import { ApiError } from '../src/lib/errors';
 import { newId } from '../src/lib/ids';
+import { wallClock } from '../src/lib/clock';
 import { allocate, loadItemState, type ItemContext } from '../src/modules/availability/service';
 import {
   RESERVATION_TTL_MS,
@@ -28,6 +29,13 @@ interface Pending {
 }
 
 const STORAGE_KEY = 'pending';
+
+/**
+ * The object's own reservation leases (RESERVATION_TTL_MS) run on real time: they bound how long a
+ * sale in flight may take, whatever the seller's clock. What the check decides (the past, minimum
+ * notice, holds' expiry) is measured against the caller's "now" (`ReserveRequest.now`).
+ */
+const leaseNow = (): number => wallClock.now();
 
 /**
  * One object per inventory item (`idFromName(itemId)`): the place where a sale of that item is
@@ -102,7 +110,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       throw err;
     } finally {
       this.inflight.delete(readSeq);
-      this.prune(Date.now());
+      this.prune(leaseNow());
     }
   }
 
@@ -113,18 +121,21 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     p.released = true;
     p.settledAt ??= this.seq;
     this.persist();
-    this.prune(Date.now());
+    this.prune(leaseNow());
     return true;
   }
 
   /** Pending reservations not yet settled (diagnostics and tests). */
   async pendingCount(): Promise<number> {
-    this.prune(Date.now());
+    this.prune(leaseNow());
     return [...this.pendingMap().values()].filter((p) => p.settledAt === undefined && !p.released).length;
   }
 
   private async doReserve(req: ReserveRequest, readSeq: number): Promise<ReserveResult> {
     const line = req.line;
+    // The seller's "now" decides business state (expired holds, the past, minimum notice); real time
+    // only for a caller that does not say.
+    const sellerNow = req.now ?? leaseNow();
     const state = await loadItemState(getDb(this.env.DB), {
       itemId: req.itemId,
       customerId: req.customerId,
@@ -134,9 +145,10 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       cached: this.itemCache,
       pendingIds: [...this.pendingMap().values()].filter((p) => p.settledAt === undefined).flatMap((p) => p.busy.map((b) => b.id!)),
       holds: line.kind === 'booking' && !!line.holdEmail,
+      now: sellerNow,
     });
     // From here to the end nothing awaits: the check and the new reservation are one step.
-    const now = Date.now();
+    const now = leaseNow();
     const ctx = state.ctx;
     this.itemCache = ctx;
     if (req.expectVersion != null && ctx.row.version !== req.expectVersion) {
@@ -157,7 +169,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       }
       pendingBusy.push(...p.busy);
     }
-    const allocation = allocate(ctx, [...written, ...pendingBusy], line, now, state.holds);
+    const allocation = allocate(ctx, [...written, ...pendingBusy], line, sellerNow, state.holds);
     if (!allocation.ok) return allocation;
     const reservation: Pending = {
       id: newId('rsv'),

@@ -3,6 +3,7 @@ import type { Env } from '../src/env';
 import type { OAuthGrantRpc } from './oauth-grant-protocol';
 import { base64Encode, sha256Hex } from '../src/lib/crypto';
 import { randomString } from '../src/lib/ids';
+import { wallClock } from '../src/lib/clock';
 import {
   ACCESS_TOKEN_TTL_MS,
   REFRESH_GRACE_MS,
@@ -32,6 +33,12 @@ interface State extends GrantInit {
   /** Hashes of refresh tokens rotated out before: presenting one is reuse, and revokes the grant. */
   spent: string[];
 }
+
+/**
+ * OAuth code and token lifetimes (and the cleanup alarm) run on real time, never an operator's
+ * sandbox clock: clients check them against their own clocks (lib/clock.ts).
+ */
+const tokenNow = (): number => wallClock.now();
 
 const KEY = 'grant';
 const MAX_SPENT = 5000;
@@ -114,7 +121,7 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
     if (this.load()) throw new Error(`grant ${init.grantId} already exists`);
     const s: State = {
       ...init,
-      createdAt: Date.now(),
+      createdAt: tokenNow(),
       revokedAt: null,
       revokedReason: null,
       codeUsed: false,
@@ -138,7 +145,7 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
     const digest = p.verifier ? await s256(p.verifier) : undefined;
     // ---- no await below: decide and write atomically ----
     const s = this.load()!;
-    const now = Date.now();
+    const now = tokenNow();
     if (!s.code || s.code.hash !== p.codeHash) return { ok: false, reason: 'Unknown authorization code' };
     if (s.codeUsed) {
       const wasLive = !s.revokedAt;
@@ -175,7 +182,7 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
     const minted = await this.mint(grantId);
     // ---- no await below ----
     const s = this.load()!;
-    const now = Date.now();
+    const now = tokenNow();
     if (s.revokedAt) return { ok: false, reason: 'The grant was revoked' };
     const isCurrent = s.refresh?.hash === p.tokenHash;
     const isPrevious = s.previous?.hash === p.tokenHash;
@@ -214,7 +221,7 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
     if (!grantId) return { ok: false, reason: 'Unknown grant' };
     const minted = await this.mint(grantId);
     const s = this.load()!;
-    const now = Date.now();
+    const now = tokenNow();
     if (s.revokedAt) return { ok: false, reason: 'The grant was revoked' };
     if (p.clientId !== s.appId) return { ok: false, reason: 'The grant belongs to another client' };
     s.scopes = p.scopes;
@@ -230,7 +237,7 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
     const s = this.load();
     if (!s || s.revokedAt) return null;
     const a = s.access.find((x) => x.hash === accessHash);
-    if (!a || a.expiresAt <= Date.now()) return null;
+    if (!a || a.expiresAt <= tokenNow()) return null;
     return this.info(s, a.scopes, a.expiresAt);
   }
 
@@ -247,7 +254,7 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
     if (p.clientId !== s.appId) return { found: true, grantRevoked: false, wrongClient: true };
     if (isRefresh) {
       const was = !s.revokedAt;
-      this.revokeState(s, 'revoked by the client', Date.now());
+      this.revokeState(s, 'revoked by the client', tokenNow());
       this.save(s);
       return { found: true, grantRevoked: was };
     }
@@ -260,7 +267,7 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
   async revoke(reason: string): Promise<boolean> {
     const s = this.load();
     if (!s || s.revokedAt) return false;
-    this.revokeState(s, reason, Date.now());
+    this.revokeState(s, reason, tokenNow());
     this.save(s);
     return true;
   }
@@ -269,7 +276,7 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
     const s = this.load();
     if (!s) return;
     const last = Math.max(s.refresh?.expiresAt ?? 0, ...s.access.map((a) => a.expiresAt), s.code?.expiresAt ?? 0);
-    if (Date.now() >= last) await this.ctx.storage.deleteAll();
+    if (tokenNow() >= last) await this.ctx.storage.deleteAll();
     else this.scheduleCleanup(s);
   }
 }

@@ -1,9 +1,16 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env';
 import { getDb, type DB } from '../src/db/client';
+import { wallClock } from '../src/lib/clock';
 import { CREDENTIAL_ROW_TTL_MS, LAST_USED_EVERY_MS, readApiKeyRow } from '../src/lib/credentials';
 import { readChannelKeyRecord } from '../src/modules/channel/service';
 import type { ApiKeyAuth, ApiKeyRow, ChannelKeyAuth, ChannelKeyRecord, RateCount, RateLimiterRpc } from '../src/lib/rate-limiter-protocol';
+
+/**
+ * Rate-limit windows, the held row's freshness and the last-used throttle run on real time, never an
+ * operator's sandbox clock: they measure how fast requests really come (lib/clock.ts).
+ */
+const realNow = (): number => wallClock.now();
 
 interface Window {
   start: number;
@@ -36,7 +43,7 @@ export class RateLimiter extends DurableObject<Env> implements RateLimiterRpc {
 
   /** The held row of this credential, or a fresh read of it (held unless a forget came while D1 answered). */
   private async row<T>(kind: Held['kind'], hash: string, read: (db: DB, hash: string) => Promise<T | undefined>): Promise<Held | null> {
-    const now = Date.now();
+    const now = realNow();
     const h = this.held;
     if (h && h.kind === kind && h.hash === hash && now - h.readAt < CREDENTIAL_ROW_TTL_MS) return h;
     const epoch = this.epoch;
@@ -52,7 +59,7 @@ export class RateLimiter extends DurableObject<Env> implements RateLimiterRpc {
     const held = await this.row('api_key', hash, readApiKeyRow);
     if (!held) return { count, row: null, touch: false };
     const row = held.row as ApiKeyRow;
-    const now = Date.now();
+    const now = realNow();
     const touch = now - Math.max(held.touchedAt, row.key.lastUsedAt ? Date.parse(row.key.lastUsedAt) : 0) > LAST_USED_EVERY_MS;
     if (touch) held.touchedAt = now;
     return { count, row, touch };
@@ -86,7 +93,7 @@ export class RateLimiter extends DurableObject<Env> implements RateLimiterRpc {
   }
 
   private current(windowMs: number): Window {
-    const start = Math.floor(Date.now() / windowMs) * windowMs;
+    const start = Math.floor(realNow() / windowMs) * windowMs;
     if (!this.window) this.window = this.ctx.storage.kv.get<Window>('w') ?? { start, count: 0 };
     if (this.window.start !== start) this.window = { start, count: 0 };
     return this.window;
@@ -94,7 +101,7 @@ export class RateLimiter extends DurableObject<Env> implements RateLimiterRpc {
 
   /** The state of the window without counting a request (a limit that only some answers consume, such as failed guesses). */
   async peek(limit: number, windowMs = 60_000): Promise<{ allowed: boolean; limit: number; remaining: number; reset: number }> {
-    const now = Date.now();
+    const now = realNow();
     const start = Math.floor(now / windowMs) * windowMs;
     if (!this.window) this.window = this.ctx.storage.kv.get<Window>('w') ?? { start, count: 0 };
     const count = this.window.start === start ? this.window.count : 0;

@@ -5,8 +5,15 @@
  */
 import type { SlipReserveRequest, SlipReserveResult } from '../src/modules/slip-reservations/types';
 
+/**
+ * A reserve request as the lock takes it: `now` is the seller's "now" (its context's clock,
+ * lib/clock.ts), against which bill holds' expiry is measured; the lock's own pending entries
+ * (SLIP_LOCK_TTL_MS) stay on real time. Without it the lock reads real time.
+ */
+export type SlipLockReserve = SlipReserveRequest & { now?: number };
+
 export interface SlipLockRpc extends Rpc.DurableObjectBranded {
-  reserve(req: SlipReserveRequest): Promise<SlipReserveResult>;
+  reserve(req: SlipLockReserve): Promise<SlipReserveResult>;
   release(lockId: string): Promise<boolean>;
   pendingCount(): Promise<number>;
 }

@@ -1,12 +1,13 @@
 import { DurableObject } from 'cloudflare:workers';
 import { and, eq, gt, lt, ne, or, inArray } from 'drizzle-orm';
 import type { Env } from '../src/env';
-import type { SlipLockRpc } from './slip-lock-protocol';
+import type { SlipLockReserve, SlipLockRpc } from './slip-lock-protocol';
 import { getDb } from '../src/db/client';
 import { newId } from '../src/lib/ids';
+import { wallClock } from '../src/lib/clock';
 import { slips } from '../src/db/schema/slips';
 import { slipReservations } from '../src/db/schema/slip-reservations';
-import { isBlocking, SLIP_LOCK_TTL_MS, type SlipConflict, type SlipReserveRequest, type SlipReserveResult } from '../src/modules/slip-reservations/types';
+import { isBlocking, SLIP_LOCK_TTL_MS, type SlipConflict, type SlipReserveResult } from '../src/modules/slip-reservations/types';
 
 interface Pending {
   id: string;
@@ -17,6 +18,9 @@ interface Pending {
 }
 
 const STORAGE_KEY = 'pending';
+
+/** The object's pending entries (SLIP_LOCK_TTL_MS) are short technical leases: real time. */
+const leaseNow = (): number => wallClock.now();
 
 /**
  * One object per marina unit (`idFromName(slipId)`), following the protocol of InventoryLock
@@ -69,7 +73,7 @@ export class SlipLock extends DurableObject<Env> implements SlipLockRpc {
     return [...map.values()];
   }
 
-  async reserve(req: SlipReserveRequest): Promise<SlipReserveResult> {
+  async reserve(req: SlipLockReserve): Promise<SlipReserveResult> {
     return this.exclusive(() => this.doReserve(req));
   }
 
@@ -82,11 +86,13 @@ export class SlipLock extends DurableObject<Env> implements SlipLockRpc {
   }
 
   async pendingCount(): Promise<number> {
-    return this.exclusive(async () => this.livePending(Date.now()).length);
+    return this.exclusive(async () => this.livePending(leaseNow()).length);
   }
 
-  private async doReserve(req: SlipReserveRequest): Promise<SlipReserveResult> {
-    const now = Date.now();
+  private async doReserve(req: SlipLockReserve): Promise<SlipReserveResult> {
+    const now = leaseNow();
+    // Bill holds' expiry is the seller's business: its "now" when it says.
+    const sellerNow = req.now ?? now;
     // Snapshot the pending entries before reading D1: one released meanwhile was written first.
     const pending = this.livePending(now).filter((p) => p.reservationId !== req.reservationId);
     const db = getDb(this.env.DB);
@@ -119,7 +125,7 @@ export class SlipLock extends DurableObject<Env> implements SlipLockRpc {
       )
       .all();
     const conflicts: SlipConflict[] = rows
-      .filter((r) => isBlocking(r, now))
+      .filter((r) => isBlocking(r, sellerNow))
       .map((r) => ({ reservationId: r.id, reservationNumber: r.number, status: r.status, arrivalDate: r.arrivalDate, departureDate: r.departureDate }));
     const written = new Set(rows.map((r) => r.id));
     for (const p of pending)

@@ -133,7 +133,7 @@ export function buildApp(modules: ModuleDef[]) {
 
   for (const m of modules) if (m.router) app.route('/', m.router);
 
-  app.get('/health', (c) => c.json({ status: 'ok', time: new Date().toISOString() }));
+  app.get('/health', (c) => c.json({ status: 'ok', time: new Date(c.get('clock').now()).toISOString() }));
   const description = `${API_DESCRIPTION}\n\n**Error codes.** Every code the API answers, with its status:\n\n${errorTableMarkdown(registry)}`;
   app.get('/openapi.json', (c) => {
     const origin = new URL(c.req.url).origin;

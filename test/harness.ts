@@ -102,6 +102,8 @@ export async function createOperator(
      * `advanceClock`). Jobs run with `runCron` on the wall clock leave such an operator out.
      */
     clockAt?: Date | string | number;
+    /** A sandbox operator (on the wall clock unless `clockAt` is given). */
+    sandbox?: boolean;
   } = {},
 ): Promise<Operator> {
   const d = db();
@@ -119,7 +121,7 @@ export async function createOperator(
       name: opts.name ?? `Operator ${tag}`,
       email: `owner-${tag}@example.test`,
       plan: opts.plan ?? 'enterprise',
-      isSandbox: clocked,
+      isSandbox: clocked || !!opts.sandbox,
     }),
     d.insert(users).values({
       id: adminId,
@@ -213,4 +215,22 @@ export async function eventually<T>(fn: () => Promise<T | undefined | null | fal
     await new Promise((r) => setTimeout(r, stepMs));
   }
   throw new Error(`condition not met within ${timeoutMs}ms${last ? `: ${String(last)}` : ''}`);
+}
+
+/**
+ * Advances a test clock through the API (`POST /sandbox/test-clocks/{id}/advance`) and waits until it
+ * is ready (or failed): scheduled work of the clock's operator due in between has run. `key` is an
+ * admin key of the clock's operator or of the operator that created it.
+ */
+export async function advanceClock(clockId: string, to: Date | string | number, key: string, timeoutMs = 60_000): Promise<any> {
+  const r = await post(`/sandbox/test-clocks/${clockId}/advance`, { frozenTime: new Date(to).toISOString() }, { key });
+  expect(r.status, r.text).toBe(200);
+  return eventually(
+    async () => {
+      const c = await get(`/sandbox/test-clocks/${clockId}`, { key });
+      return c.body?.status !== 'advancing' ? c.body : undefined;
+    },
+    timeoutMs,
+    100,
+  );
 }

@@ -13,7 +13,7 @@ import type { Env } from '../env';
 import { sha256Hex } from '../lib/crypto';
 import { signToken, verifyToken } from '../lib/sealed';
 import { outbound } from './http';
-import { liveIntegrations, ProviderError, providerError, simStore } from './simulators';
+import { liveIntegrations, ProviderError, providerError, providerNow, providerNowIso, simStore } from './simulators';
 
 export interface AcctTokens {
   accessToken: string;
@@ -113,7 +113,7 @@ export class WaveAccounting implements AccountingProvider {
     if (res.status === 400 || res.status === 401) throw new ProviderError('The accounting provider refused the grant', 'auth', res.status);
     if (!res.ok) throw providerError('The accounting provider', res, text);
     const t = JSON.parse(text) as { access_token: string; refresh_token?: string; expires_in?: number };
-    return { accessToken: t.access_token, refreshToken: t.refresh_token ?? null, expiresAt: Date.now() + (t.expires_in ?? 7200) * 1000 };
+    return { accessToken: t.access_token, refreshToken: t.refresh_token ?? null, expiresAt: providerNow() + (t.expires_in ?? 7200) * 1000 };
   }
 
   exchangeCode(code: string, redirectUri: string) {
@@ -260,7 +260,7 @@ export class SimulatedAccounting implements AccountingProvider {
     if (!t.ok || t.data.redirectUri !== redirectUri) throw new ProviderError('invalid_grant', 'auth', 400);
     const usedKey = `accounting/codes/${t.nonce}`;
     if (await simStore.get(this.env, usedKey)) throw new ProviderError('invalid_grant: code already used', 'auth', 400);
-    await simStore.put(this.env, usedKey, { usedAt: new Date().toISOString() });
+    await simStore.put(this.env, usedKey, { usedAt: providerNowIso() });
     return this.issue(t.nonce);
   }
 
@@ -268,7 +268,7 @@ export class SimulatedAccounting implements AccountingProvider {
     return {
       accessToken: await signToken(this.env, 'sim.acct.access', { account }, 2 * 3_600_000),
       refreshToken: await signToken(this.env, 'sim.acct.refresh', { account }, 365 * 86_400_000),
-      expiresAt: Date.now() + 2 * 3_600_000,
+      expiresAt: providerNow() + 2 * 3_600_000,
     };
   }
 
@@ -279,7 +279,7 @@ export class SimulatedAccounting implements AccountingProvider {
   }
 
   async revoke(token: string) {
-    await simStore.put(this.env, `accounting/revoked/${await sha256Hex(token)}`, { revokedAt: new Date().toISOString() });
+    await simStore.put(this.env, `accounting/revoked/${await sha256Hex(token)}`, { revokedAt: providerNowIso() });
   }
 
   private async authorize(accessToken: string): Promise<string> {
@@ -304,7 +304,7 @@ export class SimulatedAccounting implements AccountingProvider {
 
   async postJournal(accessToken: string, businessId: string, j: JournalPost) {
     const account = await this.authorize(accessToken);
-    const now = Date.now();
+    const now = providerNow();
     const rate = await simStore.update<SimRateDoc>(
       this.env,
       `accounting/rate/${account}/${businessId}.json`,
@@ -328,7 +328,7 @@ export class SimulatedAccounting implements AccountingProvider {
     await simStore.update<SimJournalDoc>(this.env, key, { journals: {} }, (doc) => {
       const existing = doc.journals[j.externalId];
       id = existing?.id ?? `simtxn_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
-      if (!existing) doc.journals[j.externalId] = { ...j, id, postedAt: new Date().toISOString() };
+      if (!existing) doc.journals[j.externalId] = { ...j, id, postedAt: providerNowIso() };
     });
     return { id };
   }

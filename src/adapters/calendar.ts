@@ -11,7 +11,7 @@ import type { Env } from '../env';
 import { sha256Hex } from '../lib/crypto';
 import { signToken, verifyToken } from '../lib/sealed';
 import { outbound } from './http';
-import { liveIntegrations, ProviderError, providerError, simStore } from './simulators';
+import { liveIntegrations, ProviderError, providerError, providerNow, providerNowIso, simStore } from './simulators';
 
 export interface CalendarTokens {
   accessToken: string;
@@ -146,14 +146,14 @@ export class GoogleCalendar implements CalendarProvider {
     return {
       accessToken: t.access_token,
       refreshToken: t.refresh_token ?? null,
-      expiresAt: Date.now() + t.expires_in * 1000,
+      expiresAt: providerNow() + t.expires_in * 1000,
       accountEmail: emailOfIdToken(t.id_token),
     };
   }
 
   async refresh(refreshToken: string) {
     const t = await this.token({ grant_type: 'refresh_token', refresh_token: refreshToken });
-    return { accessToken: t.access_token, expiresAt: Date.now() + t.expires_in * 1000 };
+    return { accessToken: t.access_token, expiresAt: providerNow() + t.expires_in * 1000 };
   }
 
   async revoke(token: string) {
@@ -298,21 +298,24 @@ export class SimulatedCalendar implements CalendarProvider {
     if (!t.ok || t.data.redirectUri !== redirectUri) throw new ProviderError('invalid_grant: unknown, expired or mismatched code', 'auth', 400);
     const usedKey = `calendar/codes/${t.nonce}`;
     if (await simStore.get(this.env, usedKey)) throw new ProviderError('invalid_grant: code already used', 'auth', 400);
-    await simStore.put(this.env, usedKey, { usedAt: new Date().toISOString() });
+    await simStore.put(this.env, usedKey, { usedAt: providerNowIso() });
     const accessToken = await signToken(this.env, 'sim.calendar.access', { account: t.data.account }, SIM_TOKEN_TTL);
     const refreshToken = await signToken(this.env, 'sim.calendar.refresh', { account: t.data.account }, 365 * 86_400_000);
-    return { accessToken, refreshToken, expiresAt: Date.now() + SIM_TOKEN_TTL, accountEmail: t.data.account };
+    return { accessToken, refreshToken, expiresAt: providerNow() + SIM_TOKEN_TTL, accountEmail: t.data.account };
   }
 
   async refresh(refreshToken: string) {
     const t = await verifyToken<{ account: string }>(this.env, 'sim.calendar.refresh', refreshToken);
     if (!t.ok || (await simStore.get(this.env, `calendar/revoked/${await sha256Hex(refreshToken)}`)))
       throw new ProviderError('invalid_grant: refresh token revoked or expired', 'auth', 400);
-    return { accessToken: await signToken(this.env, 'sim.calendar.access', { account: t.data.account }, SIM_TOKEN_TTL), expiresAt: Date.now() + SIM_TOKEN_TTL };
+    return {
+      accessToken: await signToken(this.env, 'sim.calendar.access', { account: t.data.account }, SIM_TOKEN_TTL),
+      expiresAt: providerNow() + SIM_TOKEN_TTL,
+    };
   }
 
   async revoke(token: string) {
-    await simStore.put(this.env, `calendar/revoked/${await sha256Hex(token)}`, { revokedAt: new Date().toISOString() });
+    await simStore.put(this.env, `calendar/revoked/${await sha256Hex(token)}`, { revokedAt: providerNowIso() });
   }
 
   async listCalendars(accessToken: string): Promise<CalendarInfo[]> {

@@ -9,7 +9,7 @@
 import type { Env } from '../env';
 import { signToken, verifyToken } from '../lib/sealed';
 import { safeFetch } from './http';
-import { liveIntegrations, ProviderError, providerError, simStore } from './simulators';
+import { liveIntegrations, ProviderError, providerError, providerNow, simStore } from './simulators';
 
 export interface FleetCredentials {
   clientId: string;
@@ -96,7 +96,7 @@ export class FleetApi implements FleetProvider {
     if (!res.ok) throw providerError('The fleet system', res, text);
     const t = JSON.parse(text) as { access_token?: string; expires_in?: number };
     if (!t.access_token) throw new ProviderError('The fleet system answered no access_token', 'invalid', 502);
-    return { accessToken: t.access_token, expiresAt: Date.now() + (t.expires_in ?? 3600) * 1000 };
+    return { accessToken: t.access_token, expiresAt: providerNow() + (t.expires_in ?? 3600) * 1000 };
   }
 
   private async call<T>(c: FleetCredentials, token: string, path: string, init: RequestInit = {}): Promise<T> {
@@ -168,7 +168,7 @@ export class SimulatedFleet implements FleetProvider {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProviderError('The token URL must use https', 'invalid', 400);
     if (/^invalid/i.test(c.clientSecret) || c.clientId.length < 3) throw new ProviderError('invalid_client', 'auth', 401);
-    return { accessToken: await signToken(this.env, 'sim.fleet.token', { clientId: c.clientId }, 3_600_000), expiresAt: Date.now() + 3_600_000 };
+    return { accessToken: await signToken(this.env, 'sim.fleet.token', { clientId: c.clientId }, 3_600_000), expiresAt: providerNow() + 3_600_000 };
   }
 
   private async doc(c: FleetCredentials, token: string) {

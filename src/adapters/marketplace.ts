@@ -8,7 +8,7 @@
  */
 import type { Env } from '../env';
 import { outbound } from './http';
-import { liveIntegrations, ProviderError, providerError, simStore } from './simulators';
+import { liveIntegrations, ProviderError, providerError, providerNowIso, simStore } from './simulators';
 
 export interface AvailabilityNotice {
   supplierId: string;
@@ -51,7 +51,7 @@ export class SimulatedMarketplace implements MarketplaceOutbound {
   async notifyAvailability(n: AvailabilityNotice) {
     if (!n.outboundApiKey) throw new ProviderError('Missing exp-api-key', 'auth', 401);
     await simStore.update<{ received: unknown[] }>(this.env, `marketplace/${encodeURIComponent(n.supplierId)}/notifications.json`, { received: [] }, (d) => {
-      d.received.push({ ...JSON.parse(body(n)), receivedAt: new Date().toISOString() });
+      d.received.push({ ...JSON.parse(body(n)), receivedAt: providerNowIso() });
       d.received = d.received.slice(-200);
     });
   }

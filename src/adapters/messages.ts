@@ -1,5 +1,8 @@
-import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, lte, min, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../lib/context';
+import { nowIso as nowIsoOf, nowMs } from '../lib/clock';
+import { inJobScope } from '../lib/job-scope';
+import { enqueueLater } from '../lib/queue';
 import type { QueueMessage } from '../lib/module';
 import type { Stmt } from '../db/client';
 import { messageOutbox } from '../db/schema/events';
@@ -77,7 +80,7 @@ const optedOutSql = (to: string) => sql`EXISTS (SELECT 1 FROM ${smsOptOuts} WHER
 export const OPTED_OUT_REASON = 'opted_out: the number replied STOP; START re-opens it';
 
 function insertQuery(ctx: Ctx, id: string, msg: OutgoingMessage, provider: string, skip: string | undefined) {
-  const now = new Date().toISOString();
+  const now = nowIsoOf(ctx);
   const ids = msg.metadata?.rentalIds;
   const single = Array.isArray(ids) && ids.length === 1 && typeof ids[0] === 'string' ? ids[0] : null;
   const rentalId = msg.rentalId ?? (typeof msg.metadata?.rentalId === 'string' ? msg.metadata.rentalId : single);
@@ -122,8 +125,8 @@ export function messageStmt(ctx: Ctx, msg: OutgoingMessage, opts: { skip?: strin
   const stmt = insertQuery(ctx, id, msg, provider, opts.skip);
   if (provider !== 'outbox' && !opts.skip) {
     // Delivered after the caller's commit: the consumer waits for the row (retries) and drops it if the batch failed.
-    const send = ctx.env.EVENTS_QUEUE.send({ kind: 'message.deliver', messageId: id, enqueuedAt: Date.now() }, { delaySeconds: 2 });
-    ctx.waitUntil(send.catch((err) => ctx.log.warn('message delivery deferred to the sweep', { messageId: id, error: String(err) })));
+    // On a sandbox test clock the delayed send is not made: the sweep delivers the row at its due time.
+    enqueueLater(ctx, { kind: 'message.deliver', messageId: id, enqueuedAt: nowMs(ctx) }, { delaySeconds: 2 });
   }
   return { id, stmt };
 }
@@ -164,8 +167,9 @@ export const readMessage = (ctx: Pick<Ctx, 'db'>, id: string) => ctx.db.select()
  * (`queued` -> `sending`), so two deliveries of the same message never both send it. Answers the
  * outcome, or the row as it is when another sender has it (null when there is no such row).
  */
-export async function deliverMessage(ctx: Ctx, id: string, now = new Date()): Promise<SendResult | null> {
-  const nowIso = now.toISOString();
+export async function deliverMessage(ctx: Ctx, id: string): Promise<SendResult | null> {
+  const now = nowMs(ctx);
+  const nowIso = new Date(now).toISOString();
   const claimed = await ctx.db
     .update(messageOutbox)
     .set({ status: 'sending', attempts: sql`${messageOutbox.attempts} + 1`, updatedAt: nowIso })
@@ -179,7 +183,7 @@ export async function deliverMessage(ctx: Ctx, id: string, now = new Date()): Pr
   const finish = async (set: Partial<Row>) => {
     const row = await ctx.db
       .update(messageOutbox)
-      .set({ ...set, updatedAt: new Date().toISOString() })
+      .set({ ...set, updatedAt: nowIsoOf(ctx) })
       .where(and(eq(messageOutbox.id, id), eq(messageOutbox.status, 'sending')))
       .returning()
       .get();
@@ -224,7 +228,7 @@ export async function deliverMessage(ctx: Ctx, id: string, now = new Date()): Pr
     });
   }
   if (result.retry && claimed.attempts < MAX_ATTEMPTS) {
-    const next = new Date(now.getTime() + RETRY_BASE_MS * 2 ** (claimed.attempts - 1)).toISOString();
+    const next = new Date(now + RETRY_BASE_MS * 2 ** (claimed.attempts - 1)).toISOString();
     return finish({ status: 'queued', provider, nextAttemptAt: next, statusReason: `retrying: ${result.reason}` });
   }
   if (claimed.channel === 'sms' && result.code === TWILIO_UNSUBSCRIBED) {
@@ -234,18 +238,29 @@ export async function deliverMessage(ctx: Ctx, id: string, now = new Date()): Pr
 }
 
 /**
+ * The rows of the operators a sweep works on (lib/job-scope.ts). Messages of no operator (platform
+ * mail) are swept on the wall clock only.
+ */
+function sweepScope(ctx: Ctx) {
+  const own = inJobScope(ctx, messageOutbox.customerId);
+  return ctx.principal.customerId ? own : or(isNull(messageOutbox.customerId), own);
+}
+
+/**
  * The sweep (every 5 minutes): delivers queued messages that are due (retries, and rows whose
  * queued delivery was lost), and fails messages whose sender vanished mid-send.
  */
-export async function deliverDueMessages(ctx: Ctx, now = new Date(), limit = 100) {
-  const nowIso = now.toISOString();
+export async function deliverDueMessages(ctx: Ctx, opts: { limit?: number } = {}) {
+  const now = nowMs(ctx);
+  const nowIso = new Date(now).toISOString();
+  const scope = sweepScope(ctx);
   const stale = await ctx.db
     .update(messageOutbox)
     .set({ status: 'failed', statusReason: 'interrupted: the sender stopped mid-delivery; not retried, the provider may have accepted it', updatedAt: nowIso })
-    .where(and(eq(messageOutbox.status, 'sending'), lt(messageOutbox.updatedAt, new Date(now.getTime() - STALE_SENDING_MS).toISOString())))
+    .where(and(eq(messageOutbox.status, 'sending'), lt(messageOutbox.updatedAt, new Date(now - STALE_SENDING_MS).toISOString()), scope))
     .returning({ id: messageOutbox.id })
     .all();
-  const graceIso = new Date(now.getTime() - SWEEP_GRACE_MS).toISOString();
+  const graceIso = new Date(now - SWEEP_GRACE_MS).toISOString();
   const due = await ctx.db
     .select({ id: messageOutbox.id })
     .from(messageOutbox)
@@ -253,14 +268,15 @@ export async function deliverDueMessages(ctx: Ctx, now = new Date(), limit = 100
       and(
         eq(messageOutbox.status, 'queued'),
         or(and(isNull(messageOutbox.nextAttemptAt), lte(messageOutbox.createdAt, graceIso)), lte(messageOutbox.nextAttemptAt, nowIso)),
+        scope,
       ),
     )
     .orderBy(asc(messageOutbox.createdAt))
-    .limit(limit)
+    .limit(opts.limit ?? 100)
     .all();
   const counts = { sent: 0, failed: 0, skipped: 0, retrying: 0, interrupted: stale.length };
   for (const { id } of due) {
-    const r = await deliverMessage(ctx, id, now);
+    const r = await deliverMessage(ctx, id);
     if (r?.status === 'sent') counts.sent++;
     else if (r?.status === 'failed') counts.failed++;
     else if (r?.status === 'skipped') counts.skipped++;
@@ -269,13 +285,36 @@ export async function deliverDueMessages(ctx: Ctx, now = new Date(), limit = 100
   return counts;
 }
 
+/**
+ * When the sweep next has work (its `nextDue`): the earliest retry of a queued message, or the end
+ * of the grace of a queued message whose delivery was never made (on a test clock, every one).
+ */
+export async function nextMessageDue(ctx: Ctx): Promise<number | null> {
+  const now = nowMs(ctx);
+  const scope = sweepScope(ctx);
+  const queued = eq(messageOutbox.status, 'queued');
+  const [retry, fresh] = await ctx.db.batch([
+    ctx.db
+      .select({ at: min(messageOutbox.nextAttemptAt) })
+      .from(messageOutbox)
+      .where(and(queued, gt(messageOutbox.nextAttemptAt, new Date(now).toISOString()), scope)),
+    ctx.db
+      .select({ at: min(messageOutbox.createdAt) })
+      .from(messageOutbox)
+      .where(and(queued, isNull(messageOutbox.nextAttemptAt), gt(messageOutbox.createdAt, new Date(now - SWEEP_GRACE_MS).toISOString()), scope)),
+  ]);
+  const dues = [retry[0]?.at ? Date.parse(retry[0].at) : null, fresh[0]?.at ? Date.parse(fresh[0].at) + SWEEP_GRACE_MS : null];
+  const next = dues.filter((d): d is number => d != null && d > now);
+  return next.length ? Math.min(...next) : null;
+}
+
 /** Queue consumer of `message.deliver`: waits for the caller's commit (retried), drops a row that never appeared. */
 export async function deliverQueuedMessage(ctx: Ctx, msg: QueueMessage): Promise<void> {
   const id = typeof msg.messageId === 'string' ? msg.messageId : null;
   if (!id) return;
   const row = await readMessage(ctx, id);
   if (!row) {
-    const age = Date.now() - (typeof msg.enqueuedAt === 'number' ? msg.enqueuedAt : 0);
+    const age = nowMs(ctx) - (typeof msg.enqueuedAt === 'number' ? msg.enqueuedAt : 0);
     if (age < UNCOMMITTED_DROP_MS) throw new Error(`message ${id} is not committed yet`);
     return;
   }
@@ -285,7 +324,7 @@ export async function deliverQueuedMessage(ctx: Ctx, msg: QueueMessage): Promise
 /** A delivery report of the provider (Twilio status callback): stores its status; `failed`/`undelivered` fail the message. */
 export async function recordProviderStatus(ctx: Ctx, r: { provider: string; providerMessageId: string; status: string; errorCode?: string | null }) {
   const failed = r.status === 'failed' || r.status === 'undelivered';
-  const set: Partial<Row> = { providerStatus: r.status.slice(0, 40), updatedAt: new Date().toISOString() };
+  const set: Partial<Row> = { providerStatus: r.status.slice(0, 40), updatedAt: nowIsoOf(ctx) };
   if (failed) Object.assign(set, { status: 'failed', statusReason: `${r.provider} reported ${r.status}${r.errorCode ? ` (error ${r.errorCode})` : ''}` });
   const row = await ctx.db
     .update(messageOutbox)
@@ -305,20 +344,23 @@ export async function isOptedOut(ctx: Pick<Ctx, 'db'>, phone: string): Promise<b
   return row?.status === 'opted_out';
 }
 
-export async function recordSmsOptOut(ctx: Pick<Ctx, 'db'>, o: { phone: string; keyword: string; source: 'inbound' | 'provider'; toNumber?: string | null }) {
+export async function recordSmsOptOut(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  o: { phone: string; keyword: string; source: 'inbound' | 'provider'; toNumber?: string | null },
+) {
   await setOptStatus(ctx, 'opted_out', o);
 }
 
-export async function recordSmsOptIn(ctx: Pick<Ctx, 'db'>, o: { phone: string; keyword: string; toNumber?: string | null }) {
+export async function recordSmsOptIn(ctx: Pick<Ctx, 'db' | 'clock'>, o: { phone: string; keyword: string; toNumber?: string | null }) {
   await setOptStatus(ctx, 'opted_in', { ...o, source: 'inbound' });
 }
 
 async function setOptStatus(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Pick<Ctx, 'db' | 'clock'>,
   status: 'opted_out' | 'opted_in',
   o: { phone: string; keyword: string; source: string; toNumber?: string | null },
 ) {
-  const now = new Date().toISOString();
+  const now = nowIsoOf(ctx);
   const values = { phone: o.phone, status, keyword: o.keyword.slice(0, 40), source: o.source, toNumber: o.toNumber ?? null, updatedAt: now };
   await ctx.db
     .insert(smsOptOuts)

@@ -11,10 +11,19 @@
  */
 import type { Env } from '../env';
 import { isProduction } from '../env';
+import { wallClock } from '../lib/clock';
 
 export const liveIntegrations = (env: Env) => isProduction(env) || env.INTEGRATIONS_LIVE === 'on';
 
 const PREFIX = 'simulators/';
+
+/**
+ * A provider's own clock: real time. What a provider (or its simulator) stamps or checks on its side
+ * (token lifetimes, codes used, journals posted, notifications received, its rate windows) is its
+ * time, never a Berth operator's sandbox clock.
+ */
+export const providerNow = (): number => wallClock.now();
+export const providerNowIso = (): string => new Date(providerNow()).toISOString();
 
 /** The simulated providers' storage (R2 JSON documents). Read-modify-write is fine here: each simulated account is used by one caller at a time. */
 export const simStore = {

@@ -1,4 +1,5 @@
 import type { Env } from '../env';
+import { wallClock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import { outbound } from './http';
 
@@ -80,7 +81,8 @@ const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>
  * seconds and then completed; nothing is dialled. With Twilio credentials the call is real.
  */
 export async function placeCall(env: TelEnv, input: { from: string; to: string; message: string }): Promise<CallState> {
-  if (!configured(env)) return { providerId: `CA_offline_${Date.now()}_${crypto.randomUUID().slice(0, 8)}`, status: 'queued', durationSeconds: null };
+  // The simulated call's life runs on the (simulated) provider's clock: real time.
+  if (!configured(env)) return { providerId: `CA_offline_${wallClock.now()}_${crypto.randomUUID().slice(0, 8)}`, status: 'queued', durationSeconds: null };
   const auth = btoa(`${env.TWILIO_ACCOUNT_SID}:${env.TWILIO_AUTH_TOKEN}`);
   const res = await outbound.fetch(`https://api.twilio.com/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/Calls.json`, {
     method: 'POST',
@@ -96,7 +98,8 @@ export async function placeCall(env: TelEnv, input: { from: string; to: string; 
 export async function getCall(env: TelEnv, providerId: string): Promise<CallState> {
   const offline = /^CA_offline_(\d+)_/.exec(providerId);
   if (offline) {
-    const age = Date.now() - Number(offline[1]);
+    // The simulated provider's clock: real time (placeCall).
+    const age = wallClock.now() - Number(offline[1]);
     if (age < 1_000) return { providerId, status: 'queued', durationSeconds: null };
     if (age < OFFLINE_CALL_MS) return { providerId, status: 'in-progress', durationSeconds: null };
     return { providerId, status: 'completed', durationSeconds: Math.round((OFFLINE_CALL_MS - 1_000) / 1000) };

@@ -16,6 +16,7 @@
  * `npm start` and the tests need no network.
  */
 import type { Env } from '../env';
+import { stopwatch, wallClock } from '../lib/clock';
 import { hmacSha256Hex, timingSafeEqual } from '../lib/crypto';
 import { readCapped, ResponseTooLarge, safeFetch } from './http';
 import { REFERENCE_HOST, asFetch, createReferenceUnderwriter } from '../../examples/reference-underwriter/src/underwriter';
@@ -60,7 +61,8 @@ export async function verifySigned(
   timestamp: string | undefined,
   signature: string | undefined,
   body: string,
-  nowMs = Date.now(),
+  // The underwriter signs on its own clock: the tolerance is checked against real time.
+  nowMs = wallClock.now(),
 ): Promise<string | null> {
   if (!timestamp || !signature) return `Send ${TIMESTAMP_HEADER} and ${SIGNATURE_HEADER}`;
   if (!/^\d{1,12}$/.test(timestamp)) return `${TIMESTAMP_HEADER} must be Unix seconds`;
@@ -99,7 +101,8 @@ export async function callUnderwriter(
 ): Promise<CallResult> {
   const url = `${c.baseUrl.replace(/\/+$/, '')}/${c.endpoint}`;
   const body = JSON.stringify(c.body);
-  const timestamp = Math.floor(Date.now() / 1000).toString();
+  // The underwriter checks the signature's timestamp against its own clock: real time.
+  const timestamp = Math.floor(wallClock.now() / 1000).toString();
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -110,8 +113,8 @@ export async function callUnderwriter(
     [REQUEST_ID_HEADER]: c.requestId,
   };
   const transport = isReferenceUrl(c.baseUrl) ? asFetch(createReferenceUnderwriter({ secrets: c.secrets, store: referenceStore })) : undefined;
-  const started = Date.now();
-  const done = (r: Omit<CallResult, 'durationMs'>): CallResult => ({ ...r, durationMs: Date.now() - started });
+  const elapsed = stopwatch();
+  const done = (r: Omit<CallResult, 'durationMs'>): CallResult => ({ ...r, durationMs: elapsed() });
   let res: Response;
   try {
     res = await safeFetch(env, url, { method: 'POST', headers, body, timeoutMs: c.timeoutMs, transport });

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerApp } from './commands/app';
 import { registerAuth } from './commands/auth';
+import { registerClock } from './commands/clock';
 import { registerCoverage } from './commands/coverage';
 import { registerInit } from './commands/init';
 import { CliError, EXIT } from './lib/errors';
@@ -19,6 +20,7 @@ Exit codes:
 Environment:
   BERTH_API_URL           API base URL (default https://api.berth.example); alias SERVICE_API_URL
   BERTH_APP_URL           dashboard and partner portal (default https://app.berth.example); alias SERVICE_APP_URL
+  BERTH_API_KEY           an operator's admin API key (berth clock: a sandbox operator's)
   BERTH_SIGNING_SECRET    coverage signing secret (else the one stored by \`coverage secret\`); alias SERVICE_SIGNING_SECRET
   NO_COLOR                no colour when set (also off when output is not a terminal, and with --json)
   The BERTH_ name wins when both are set. Credentials live in ~/.berth/credentials.json (0600).`;
@@ -43,6 +45,7 @@ export function buildProgram(): Command {
   registerAuth(program);
   registerApp(program);
   registerCoverage(program);
+  registerClock(program);
   return program;
 }
 

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
-import type { AppEnv } from '../lib/context';
+import { ctxOf, type AppEnv } from '../lib/context';
+import { nowIso, nowMs, stopwatch, todayIn } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import { timingSafeEqual } from '../lib/crypto';
 import { newId } from '../lib/ids';
@@ -92,7 +93,7 @@ benchRoutes.post('/__dev/bench/seed', async (c) => {
   await runBatches(db, stmts);
 
   // The dense item: five 2-hour bookings a day per asset (08:00 to 18:00 local) from next month on.
-  const today = localDate(Date.now(), TZ);
+  const today = todayIn(ctxOf(c), TZ);
   const nextMonth = addDays(`${today.slice(0, 7)}-01`, 32).slice(0, 7);
   const firstDay = `${nextMonth}-01`;
   const dense = items.dense;
@@ -248,7 +249,7 @@ async function installBenchApp(c: Context<AppEnv>, db: ReturnType<typeof getDb>,
     embedLocations: [],
     webhooks: { url: null, events: [] },
   };
-  const now = new Date().toISOString();
+  const now = nowIso(ctxOf(c));
   await db.batch([
     db.insert(partnerAccounts).values({ id: partnerId, email: `bench-${partnerId.slice(-8).toLowerCase()}@partner.test`, name: 'Bench Partner' }),
     db.insert(partnerApps).values({
@@ -287,7 +288,7 @@ benchRoutes.get('/__dev/bench/d1-read', async (c) => {
 benchRoutes.post('/__dev/bench/d1-insert', async (c) => {
   guard(c);
   const q = { customerId: c.req.query('customerId') ?? '', itemId: c.req.query('itemId') ?? '', locationId: c.req.query('locationId') ?? '' };
-  const start = Date.now() + 86_400_000;
+  const start = nowMs(ctxOf(c)) + 86_400_000;
   const id = newId('bk');
   await getDb(c.env.DB)
     .insert(bookings)
@@ -336,7 +337,7 @@ benchRoutes.post('/__dev/bench/analytics-seed', async (c) => {
   const nEvents = Math.min(Math.max(Number(body.widgetEvents ?? 50_000), 0), 200_000);
   const db = getDb(c.env.DB);
   const DAYS = 730;
-  const today = localDate(Date.now(), TZ);
+  const today = todayIn(ctxOf(c), TZ);
   const fromMs = wallTimeToUtc(addDays(today, -DAYS), '00:00', TZ);
   const items: Stmt[] = [];
   for (let i = 0; i < 20; i++) {
@@ -358,7 +359,7 @@ benchRoutes.post('/__dev/bench/analytics-seed', async (c) => {
   const startOf = (i: string) => `(${fromMs} + (${i} % ${DAYS}) * 86400000 + (8 + (${i} / ${DAYS}) % 10) * 3600000)`;
   const iso = (ms: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', (${ms}) / 1000.0, 'unixepoch')`;
   const seq = (n: number) => `WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i + 1 < ${n})`;
-  const t0 = Date.now();
+  const elapsed = stopwatch();
   await c.env.DB.prepare(
     `${seq(nBookings)}
      INSERT INTO bookings (id, customer_id, transaction_id, location_id, item_id, status, source, start, "end", local_date, quantity, asset_ids, currency,
@@ -407,6 +408,6 @@ benchRoutes.post('/__dev/bench/analytics-seed', async (c) => {
     widgetEvents: nEvents,
     from: addDays(today, -DAYS),
     to: addDays(today, -1),
-    ms: Date.now() - t0,
+    ms: elapsed(),
   });
 });

@@ -14,25 +14,20 @@ import { and, eq } from 'drizzle-orm';
 import type { Env } from '../env';
 import { fixedClock, stopwatch, withClock } from '../lib/clock';
 import { systemCtx, type Hooks } from '../lib/context';
-import type { CronJob, ModuleDef, QueueHandler } from '../lib/module';
+import { nextScheduledRun, type CronJob, type ModuleDef, type QueueHandler } from '../lib/module';
 import { enqueue } from '../lib/queue';
 import { getDb } from '../db/client';
 import { testClocks } from '../db/schema/sandbox';
 import { settleLater } from './later';
+import { CLOCK_ADVANCE_KIND } from '../modules/sandbox/types';
 
-export const CLOCK_ADVANCE_KIND = 'sandbox.clock_advance';
+export { CLOCK_ADVANCE_KIND };
 
 /** Real time one queue message spends advancing before it hands on to the next. */
 const SLICE_MS = 15_000;
-const DAY_MS = 86_400_000;
-/** The daily schedule's hour (UTC), as in wrangler.toml: `0 3 * * *`. */
-const DAILY_AT_MS = 3 * 3_600_000;
 
 /** The next daily run strictly after `t`. */
-export function nextDailyRun(t: number): number {
-  const day = Math.floor(t / DAY_MS) * DAY_MS + DAILY_AT_MS;
-  return day > t ? day : day + DAY_MS;
-}
+export const nextDailyRun = (t: number): number => nextScheduledRun('0 3 * * *', t);
 
 /** Jobs that run for a test clock's operator. */
 export const operatorJobs = (modules: ModuleDef[]): CronJob[] => modules.flatMap((m) => m.jobs ?? []).filter((j) => (j.scope ?? 'operator') === 'operator');
@@ -58,7 +53,17 @@ async function nextStep(deps: AdvanceDeps, env: Env, operatorId: string, clockId
   const ctx = systemCtx(env, { customerId: operatorId, hooks: deps.hooks, clock: fixedClock(t, clockId) });
   let next = target;
   if (jobs.some((j) => !j.nextDue)) next = Math.min(next, nextDailyRun(t));
-  const dues = await Promise.all(jobs.filter((j) => j.nextDue).map((j) => withClock(ctx.clock, () => j.nextDue!(ctx)).catch(() => null)));
+  const dues = await Promise.all(
+    jobs
+      .filter((j) => j.nextDue)
+      .map((j) =>
+        withClock(ctx.clock, () => j.nextDue!(ctx)).catch((err) => {
+          // The job still runs at every step (and daily); a broken query must not stop the clock, but it is logged.
+          ctx.log.error('nextDue failed', { job: j.name, clockId, error: String(err) });
+          return null;
+        }),
+      ),
+  );
   for (const d of dues) if (d != null && Number.isFinite(d) && d > t && d < next) next = d;
   return next;
 }
@@ -67,7 +72,7 @@ async function nextStep(deps: AdvanceDeps, env: Env, operatorId: string, clockId
 export async function advanceClock(deps: AdvanceDeps, env: Env, clockId: string): Promise<void> {
   const db = getDb(env.DB);
   const clock = await db.select().from(testClocks).where(eq(testClocks.id, clockId)).get();
-  if (!clock || clock.deletedAt || clock.status !== 'advancing' || !clock.targetTime) return;
+  if (!clock || clock.status !== 'advancing' || !clock.targetTime) return;
   const target = Date.parse(clock.targetTime);
   const jobs = operatorJobs(deps.modules);
   const progress: Progress = clock.progress ?? { steps: 0, ran: {} };

@@ -5,6 +5,8 @@ import { sql } from 'drizzle-orm';
 import { webhookEvents } from '../db/schema/events';
 import { effectStmt } from './idempotency';
 import { newId } from './ids';
+import { nowIso } from './clock';
+import { enqueueBatch } from './queue';
 
 export interface AuditEntry {
   action: string;
@@ -71,7 +73,7 @@ const EVENTS_PER_INSERT = 16;
 
 /** The outbox rows of some events, several per INSERT, and their ids. */
 export function eventStmts(ctx: Ctx, events: DomainEvent[]): { ids: string[]; stmts: Stmt[] } {
-  const createdAt = new Date().toISOString();
+  const createdAt = nowIso(ctx);
   const rows = events.map((event) => {
     const customerId = event.customerId ?? ctx.principal.customerId;
     if (!customerId) throw new Error('event without a customer');
@@ -121,7 +123,7 @@ export async function commit(
 function markUnsubscribed(ctx: Ctx, eventIds: string[]): Stmt {
   return ctx.db
     .update(webhookEvents)
-    .set({ dispatchedAt: new Date().toISOString() })
+    .set({ dispatchedAt: nowIso(ctx) })
     .where(
       sql`${webhookEvents.id} IN (SELECT value FROM json_each(${JSON.stringify(eventIds)})) AND NOT EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.customer_id = webhook_events.customer_id AND we.status = 'active')`,
     );
@@ -138,7 +140,10 @@ export async function dispatchEvents(ctx: Ctx, eventIds: string[]): Promise<void
   try {
     const chunks: string[][] = [];
     for (let i = 0; i < eventIds.length; i += FANOUT_CHUNK) chunks.push(eventIds.slice(i, i + FANOUT_CHUNK));
-    await ctx.env.EVENTS_QUEUE.sendBatch(chunks.map((ids) => ({ body: { kind: 'webhook.fanout' as const, eventIds: ids } })));
+    await enqueueBatch(
+      ctx,
+      chunks.map((ids) => ({ kind: 'webhook.fanout', eventIds: ids })),
+    );
   } catch (err) {
     ctx.log.warn('event dispatch deferred to sweep', { eventIds, error: String(err) });
   }

@@ -16,10 +16,16 @@
  * a request that wrote and then died (the answer lost) is never run a second time: a retry gets
  * 409 explaining that the effect happened. A claim abandoned before any write is taken over after
  * two minutes.
+ *
+ * Time: a key's 24-hour expiry is business time, on the caller's clock (a sandbox test clock's
+ * operator keeps its keys until its own clock passes their expiry). Whether a claim was abandoned
+ * is a technical lease about a request that died, so `claimedAt` is real time (`wallClock`); the
+ * housekeeping purge runs on real time too and keeps every key at least 24 real hours.
  */
 import type { MiddlewareHandler } from 'hono';
 import { and, eq, lt } from 'drizzle-orm';
-import type { AppEnv } from './context';
+import type { AppEnv, Ctx } from './context';
+import { wallClock, type Clock } from './clock';
 import { ApiError } from './errors';
 import { newId } from './ids';
 import { sha256Hex } from './crypto';
@@ -63,12 +69,15 @@ async function fingerprint(method: string, url: string, body: string): Promise<s
 type Row = typeof idempotencyKeys.$inferSelect;
 type Claim = { kind: 'claimed'; id: string } | { kind: 'replay'; row: Row };
 
-async function claim(db: DB, scope: string, key: string, hash: string, depth = 0): Promise<Claim> {
-  const now = Date.now();
+async function claim(db: DB, clock: Clock, scope: string, key: string, hash: string, depth = 0): Promise<Claim> {
+  // Business expiry of the key: the caller's clock.
+  const now = clock.now();
+  // Technical lease of the claim (has the request died?): real time, whatever the caller's clock.
+  const claimedAt = wallClock.now();
   const id = newId('idem');
   const res = await db
     .insert(idempotencyKeys)
-    .values({ id, scope, key, requestHash: hash, status: 'in_flight', claimedAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS })
+    .values({ id, scope, key, requestHash: hash, status: 'in_flight', claimedAt, expiresAt: now + IDEMPOTENCY_TTL_MS })
     .onConflictDoNothing()
     .run();
   if ((res.meta.changes ?? 0) === 1) return { kind: 'claimed', id };
@@ -79,11 +88,11 @@ async function claim(db: DB, scope: string, key: string, hash: string, depth = 0
     .get();
   if (!row) {
     if (depth > 3) throw new ApiError('request_in_progress', 'A request with this Idempotency-Key is being processed; retry shortly');
-    return claim(db, scope, key, hash, depth + 1); // freed between our insert and read
+    return claim(db, clock, scope, key, hash, depth + 1); // freed between our insert and read
   }
   if (row.expiresAt < now) {
     await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, row.id), lt(idempotencyKeys.expiresAt, now)));
-    return claim(db, scope, key, hash, depth + 1);
+    return claim(db, clock, scope, key, hash, depth + 1);
   }
   if (row.requestHash !== hash)
     throw new ApiError('idempotency_key_reuse', 'This Idempotency-Key was already used with a different request (method, path or body); use a new key');
@@ -94,11 +103,11 @@ async function claim(db: DB, scope: string, key: string, hash: string, depth = 0
       `The request with this Idempotency-Key changed data but its answer was lost or it is still finishing; look the result up instead of retrying it with this key`,
     );
   }
-  if (now - row.claimedAt > ABANDONED_CLAIM_MS) {
+  if (claimedAt - row.claimedAt > ABANDONED_CLAIM_MS) {
     // Take over an abandoned claim (compare-and-swap on claimedAt, so one retry wins).
     const taken = await db
       .update(idempotencyKeys)
-      .set({ claimedAt: now })
+      .set({ claimedAt })
       .where(
         and(
           eq(idempotencyKeys.id, row.id),
@@ -121,12 +130,12 @@ async function claim(db: DB, scope: string, key: string, hash: string, depth = 0
  * `request_in_progress` (as the middleware does).
  */
 export async function claimKey(
-  db: DB,
+  ctx: Pick<Ctx, 'db' | 'clock'>,
   scope: string,
   key: string,
   fields: unknown,
 ): Promise<{ kind: 'claimed'; id: string } | { kind: 'replay'; body: string | null }> {
-  const got = await claim(db, scope, key, await sha256Hex(JSON.stringify(canonical(fields))));
+  const got = await claim(ctx.db, ctx.clock, scope, key, await sha256Hex(JSON.stringify(canonical(fields))));
   return got.kind === 'claimed' ? got : { kind: 'replay', body: got.row.responseBody };
 }
 
@@ -167,7 +176,8 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const principal = c.get('principal');
   const scope = principal?.credentialId ?? 'anonymous';
   const hash = await fingerprint(c.req.method, c.req.url, await c.req.text());
-  const got = await claim(db, scope, key, hash);
+  // Authentication ran first: the clock is the caller's operator's (a sandbox test clock, or real time).
+  const got = await claim(db, c.get('clock') ?? wallClock, scope, key, hash);
   if (got.kind === 'replay') {
     return new Response(got.row.responseBody ?? '', {
       status: got.row.responseStatus ?? 200,
@@ -202,8 +212,15 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 };
 
-/** Cron: drops expired keys. */
-export async function purgeIdempotencyKeys(db: DB, now = Date.now()) {
-  const res = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).run();
+/**
+ * Cron (platform housekeeping, on real time `now`): drops the keys that are expired and were
+ * claimed at least 24 real hours ago. The second condition keeps the fresh keys of a sandbox test
+ * clock frozen in the past (their expiry, on that clock, is already behind real time).
+ */
+export async function purgeIdempotencyKeys(db: DB, now: number) {
+  const res = await db
+    .delete(idempotencyKeys)
+    .where(and(lt(idempotencyKeys.expiresAt, now), lt(idempotencyKeys.claimedAt, now - IDEMPOTENCY_TTL_MS)))
+    .run();
   return { purged: res.meta.changes ?? 0 };
 }

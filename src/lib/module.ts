@@ -5,6 +5,13 @@ import type { Hono } from 'hono';
 /** The cron schedules declared in wrangler.toml `[triggers]`. */
 export type CronSchedule = '*/5 * * * *' | '0 3 * * *';
 
+/** The next instant (ms) strictly after `after` at which a schedule fires (UTC, as Cloudflare's cron triggers). */
+export function nextScheduledRun(cron: CronSchedule, after: number): number {
+  const step = cron === '*/5 * * * *' ? 5 * 60_000 : 86_400_000;
+  const offset = cron === '*/5 * * * *' ? 0 : 3 * 3_600_000;
+  return Math.floor((after - offset) / step) * step + offset + step;
+}
+
 /**
  * A cron job. It reads "now" from `ctx.clock` (the schedule's instant, or a sandbox test clock's
  * instant while the clock advances) and limits the operators it works on with `inJobScope`

@@ -21,8 +21,16 @@ export async function loadOperatorClock(db: DB, customerId: string | null | unde
  * request began (the booking widget, public pages, the channel API acting for a seller).
  */
 export async function onOperatorClock(ctx: Ctx, customerId: string): Promise<Ctx> {
-  if (!isTestClockOperator(customerId) || ctx.clock.testClockId) return ctx;
+  if (!isTestClockOperator(customerId)) {
+    if (!ctx.clock.testClockId) return ctx;
+    // A test-clock operator's credentials acting on a live operator's pages: that operator's time is real.
+    bindAmbientClock(wallClock);
+    return { ...ctx, clock: wallClock };
+  }
+  // Already on this operator's clock (its own requests, and its jobs while the clock advances, whose instant is the step's).
+  if (ctx.clock.testClockId && ctx.principal.customerId === customerId) return ctx;
   const clock = await loadOperatorClock(ctx.db, customerId);
+  if (clock.testClockId === ctx.clock.testClockId) return ctx;
   bindAmbientClock(clock);
   return { ...ctx, clock };
 }

@@ -5,6 +5,7 @@
  * production require that secret, development and tests fall back to a fixed key.
  */
 import type { Env } from '../env';
+import { wallClock } from './clock';
 import { aesGcmDecrypt, aesGcmEncrypt, base64UrlDecodeString, base64UrlEncodeString, hmacSha256Hex, timingSafeEqual } from './crypto';
 
 /** Development and tests only (staging and production refuse to start without the secret). */
@@ -40,9 +41,14 @@ interface Signed<T> {
 
 const macKey = (env: Env) => `berth-signed-token:${keyOf(env)}`;
 
-/** A compact signed token `{payload}.{hmac}` that expires after `ttlMs`. */
+/**
+ * A compact signed token `{payload}.{hmac}` that expires after `ttlMs` of real time: these tokens
+ * (OAuth `state`, the simulated providers' codes and access tokens) live through a round trip with
+ * another party, who keeps real time whatever a sandbox operator's test clock reads.
+ */
 export async function signToken<T>(env: Env, purpose: string, data: T, ttlMs: number): Promise<string> {
-  const body: Signed<T> = { p: purpose, d: data, exp: Date.now() + ttlMs, n: crypto.randomUUID() };
+  // Real time: a lifetime checked across a round trip with another party (see above).
+  const body: Signed<T> = { p: purpose, d: data, exp: wallClock.now() + ttlMs, n: crypto.randomUUID() };
   const payload = base64UrlEncodeString(JSON.stringify(body));
   return `${payload}.${await hmacSha256Hex(macKey(env), payload)}`;
 }
@@ -65,6 +71,7 @@ export async function verifyToken<T>(env: Env, purpose: string, token: string | 
     return { ok: false, reason: 'malformed' };
   }
   if (body.p !== purpose) return { ok: false, reason: 'wrong_purpose' };
-  if (!(typeof body.exp === 'number' && body.exp > Date.now())) return { ok: false, reason: 'expired' };
+  // Real time, as the token was signed (signToken).
+  if (!(typeof body.exp === 'number' && body.exp > wallClock.now())) return { ok: false, reason: 'expired' };
   return { ok: true, data: body.d, nonce: body.n, expiresAt: body.exp };
 }

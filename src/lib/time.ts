@@ -141,4 +141,3 @@ export function datesOfMonth(month: string): string[] {
 
 export const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 export const isoMonth = /^\d{4}-(0[1-9]|1[0-2])$/;
-

@@ -3,6 +3,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { eq } from 'drizzle-orm';
 import { ANONYMOUS, isAdmin, isPlatformStaff, type AppEnv, type Authenticator, type Principal } from '../lib/context';
 import { ApiError } from '../lib/errors';
+import { nowIso, wallClock } from '../lib/clock';
 import { base64UrlDecodeString, sha256Hex, timingSafeEqual } from '../lib/crypto';
 import { getDb } from '../db/client';
 import { apiKeyBucket, principalCustomer, principalUser } from '../lib/credentials';
@@ -105,7 +106,14 @@ async function fromApiKey(c: Context<AppEnv>, key: string): Promise<{ principal:
   if (!row || !timingSafeEqual(row.key.keyHash, hash) || row.user.customerId !== row.key.customerId) throw unauthenticated('Invalid API key');
   if (touch) {
     const db = getDb(c.env.DB);
-    later(c, () => db.update(apiKeys).set({ lastUsedAt: new Date().toISOString() }).where(eq(apiKeys.id, row.key.id)).run());
+    // After the response: by then the request runs on its operator's clock (bound after authentication).
+    later(c, () =>
+      db
+        .update(apiKeys)
+        .set({ lastUsedAt: nowIso({ clock: c.get('clock') ?? wallClock }) })
+        .where(eq(apiKeys.id, row.key.id))
+        .run(),
+    );
   }
   return { principal: principalOf('api_key', `key:${row.key.id}`, row.user, row.customer), count };
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../lib/context';
 import { ApiError } from '../lib/errors';
+import { wallClock } from '../lib/clock';
 import type { RateCount } from '../lib/rate-limiter-protocol';
 
 export interface RateState {
@@ -33,7 +34,8 @@ export function applyRateLimit(count: RateCount, limit: number): Record<string, 
   const state: RateState = { allowed: count.count <= limit, limit, remaining: Math.max(0, limit - count.count), reset: count.reset };
   const headers = rateHeaders(state);
   if (!state.allowed) {
-    const retryAfter = Math.max(1, state.reset - Math.floor(Date.now() / 1000));
+    // Real time: rate-limit windows are counted in real time by the RateLimiter objects.
+    const retryAfter = Math.max(1, state.reset - Math.floor(wallClock.now() / 1000));
     throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter}s`, {
       headers: { ...headers, 'Retry-After': String(retryAfter) },
     });

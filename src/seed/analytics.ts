@@ -1,20 +1,18 @@
 import { eq } from 'drizzle-orm';
-import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { getDb, type Stmt } from '../db/client';
-import { systemCtx } from '../lib/context';
+import { MIAMI_TZ, demoId, type DemoOperator, type OperatorSeedStep } from './types';
+import type { Stmt } from '../db/client';
+import type { Ctx } from '../lib/context';
+import { todayIn } from '../lib/clock';
 import { newId } from '../lib/ids';
-import { addDays, localDate, wallTimeToUtc, weekdayOf } from '../lib/time';
+import { addDays, wallTimeToUtc, weekdayOf } from '../lib/time';
 import { bookings, ledgerEntries } from '../db/schema/bookings';
 import { posTransactions } from '../db/schema/pos';
 import { widgetEvents } from '../db/schema/widget';
-import { DEMO_INVENTORY, DEMO_ASSETS } from './inventory';
+import { assetIds, inventoryIds } from './inventory';
 import { setRevenueTarget } from '../modules/analytics/service';
 import { addPaymentMethod, updateCustomer } from '../modules/customers/service';
 
-const D = SEED.demo;
-const TZ = 'America/New_York';
-const MARK = 'bk_demo_hist_0000';
+const TZ = MIAMI_TZ;
 
 /** A small deterministic generator, so every sandbox shows the same history. */
 function rng(seed: number) {
@@ -27,26 +25,32 @@ function rng(seed: number) {
 
 /** Renters a day in Miami by weekday: the weekly pattern the forecast learns. */
 const DEMAND: Record<string, number> = { Monday: 2, Tuesday: 1, Wednesday: 1, Thursday: 2, Friday: 3, Saturday: 5, Sunday: 4 };
-const ITEMS = [
-  { id: DEMO_INVENTORY.pontoon, assets: DEMO_ASSETS.pontoon, price: 45000, hours: 4 },
-  { id: DEMO_INVENTORY.centerConsole, assets: DEMO_ASSETS.centerConsole, price: 60000, hours: 4 },
-];
+const itemsOf = (op: DemoOperator) => {
+  const inv = inventoryIds(op);
+  const assets = assetIds(op);
+  return [
+    { id: inv.pontoon, assets: assets.pontoon, price: 45000, hours: 4 },
+    { id: inv.centerConsole, assets: assets.centerConsole, price: 60000, hours: 4 },
+  ];
+};
 
 /**
- * History for the analytics of Demo Marina Miami (the booking commit refuses past times, so this
- * step writes the rows the commit would have written): 16 weeks of completed rentals up to
- * yesterday with their ledger entries (revenue, 7% tax, payment) following a weekly pattern, the
- * same weeks of the year before (for year over year), counter sales, 30 days of booking-widget
- * visits (funnel, sources, an affiliate), this year's revenue target, and the business audit
+ * History for the analytics of the operator's Miami location (the booking commit refuses past
+ * times, so this step writes the rows the commit would have written): 16 weeks of completed rentals
+ * up to yesterday (Miami's calendar from the clock, so every row is in the past at any hour) with
+ * their ledger entries (revenue, 7% tax, payment) following a weekly pattern, the same weeks of
+ * the year before (for year over year), counter sales, 30 days of booking-widget visits (funnel,
+ * sources, an affiliate), this year's revenue target, and the business audit
  * enabled with the test card on file. The completed rentals are left unrealized, so
  * `realize-completed-bookings` has work to show.
  */
-async function seedAnalytics(env: Env): Promise<boolean> {
-  const db = getDb(env.DB);
+async function seedAnalytics(ctx: Ctx, D: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
+  const MARK = demoId(D, 'bk', 'hist_0000');
+  const ITEMS = itemsOf(D);
   if (await db.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, MARK)).get()) return false;
-  const ctx = systemCtx(env, { customerId: D.customerId });
   const rand = rng(20260101);
-  const today = localDate(Date.now(), TZ);
+  const today = todayIn(ctx, TZ);
   const stmts: Stmt[] = [];
   let n = 0;
   const ledger = (e: Omit<typeof ledgerEntries.$inferInsert, 'id' | 'customerId' | 'locationId' | 'currency' | 'affectsBalance'>) =>
@@ -59,12 +63,12 @@ async function seedAnalytics(env: Env): Promise<boolean> {
     const hour = 9 + Math.floor(rand() * 6);
     const start = wallTimeToUtc(date, `${String(hour).padStart(2, '0')}:00`, TZ);
     const end = start + item.hours * 3_600_000;
-    const id = n === 0 ? MARK : `bk_demo_hist_${String(n).padStart(4, '0')}`;
+    const id = demoId(D, 'bk', `hist_${String(n).padStart(4, '0')}`);
     n++;
     const price = Math.round(item.price * (yearsBack ? 0.85 : 1));
     const tax = Math.round(price * 0.07);
     const people = 2 + Math.floor(rand() * 5);
-    const txn = `txn_demo_hist_${id.slice(-4)}`;
+    const txn = demoId(D, 'txn', `hist_${id.slice(-4)}`);
     const at = new Date(start).toISOString();
     stmts.push(
       db.insert(bookings).values({
@@ -143,7 +147,7 @@ async function seedAnalytics(env: Env): Promise<boolean> {
   for (let back = 30; back >= 1; back--) {
     const date = addDays(today, -back);
     for (let v = 0, visits = 6 + Math.floor(rand() * 10); v < visits; v++) {
-      const sessionId = `visit_demo_${back}_${v}`;
+      const sessionId = demoId(D, 'visit', `${back}_${v}`);
       const item = ITEMS[v % ITEMS.length].id;
       const fromBlog = rand() < 0.25;
       const base = wallTimeToUtc(date, `${String(8 + Math.floor(rand() * 12)).padStart(2, '0')}:${String(Math.floor(rand() * 60)).padStart(2, '0')}`, TZ);
@@ -173,4 +177,4 @@ async function seedAnalytics(env: Env): Promise<boolean> {
   return true;
 }
 
-export const analyticsSeed: SeedStep = { name: 'analytics', run: seedAnalytics };
+export const analyticsSeed: OperatorSeedStep = { name: 'analytics', run: seedAnalytics };

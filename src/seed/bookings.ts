@@ -1,30 +1,32 @@
-import { eq, inArray } from 'drizzle-orm';
-import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { getDb } from '../db/client';
-import { systemCtx } from '../lib/context';
-import { addDays, localDate, wallTimeToUtc } from '../lib/time';
+import { and, eq, inArray } from 'drizzle-orm';
+import { DEMO_OPERATOR, MIAMI_TZ, demoId, type DemoOperator, type OperatorSeedStep } from './types';
+import type { Ctx } from '../lib/context';
+import { todayIn } from '../lib/clock';
+import { addDays, wallTimeToUtc } from '../lib/time';
 import { customers } from '../db/schema/accounts';
 import { bookings } from '../db/schema/bookings';
-import { DEMO_INVENTORY } from './inventory';
+import { inventoryIds } from './inventory';
 import { BookBody } from '../modules/bookings/types';
 import { cancelBooking, checkInBooking, createBooking } from '../modules/bookings/service';
 
-const DEMO = SEED.demo;
-const MIAMI_TZ = 'America/New_York';
-
-export const DEMO_BUNDLE = {
-  bundleCode: 'BOAT-TOUR',
-  name: 'Boat + Tour',
-  items: [
-    { inventoryId: DEMO_INVENTORY.pontoon, quantity: 1 },
-    { inventoryId: DEMO_INVENTORY.dolphinTour, quantity: 2 },
-  ],
-  discountPercentage: 10,
+/** The operator's bundle (in its settings): a pontoon and two dolphin tour tickets, 10% off. */
+export const bundleOf = (op: { tag: string }) => {
+  const inv = inventoryIds(op);
+  return {
+    bundleCode: 'BOAT-TOUR',
+    name: 'Boat + Tour',
+    items: [
+      { inventoryId: inv.pontoon, quantity: 1 },
+      { inventoryId: inv.dolphinTour, quantity: 2 },
+    ],
+    discountPercentage: 10,
+  };
 };
 
-/** A Miami wall-clock time `days` from today, as an ISO instant. */
-const miami = (days: number, time: string) => new Date(wallTimeToUtc(addDays(localDate(Date.now(), MIAMI_TZ), days), time, MIAMI_TZ)).toISOString();
+export const DEMO_BUNDLE = bundleOf(DEMO_OPERATOR);
+
+/** The transaction id of one of the operator's demo bookings (`txn_<tag>_pontoon`). */
+export const demoTransactionId = (op: { tag: string }, name: string) => demoId(op, 'txn', name);
 
 interface DemoBooking {
   transactionId: string;
@@ -32,7 +34,16 @@ interface DemoBooking {
   then?: 'cancel' | 'check_in';
 }
 
-function demoBookings(): DemoBooking[] {
+/**
+ * The demo bookings, all from tomorrow on (Miami's calendar, from the clock), so the minimum notice
+ * holds at any hour: the checked-in one starts tomorrow afternoon (an early check-in).
+ */
+function demoBookings(ctx: Ctx, op: DemoOperator): DemoBooking[] {
+  const today = todayIn(ctx, MIAMI_TZ);
+  /** A Miami wall-clock time `days` from today, as an ISO instant. */
+  const miami = (days: number, time: string) => new Date(wallTimeToUtc(addDays(today, days), time, MIAMI_TZ)).toISOString();
+  const DEMO_INVENTORY = inventoryIds(op);
+  const txn = (name: string) => demoTransactionId(op, name);
   const who = (firstName: string, lastName: string) => ({
     firstName,
     lastName,
@@ -42,17 +53,17 @@ function demoBookings(): DemoBooking[] {
   const card = { paymentMethodId: 'pm_card_visa' };
   return [
     {
-      transactionId: 'txn_demo_checked_in',
+      transactionId: txn('checked_in'),
       body: {
         ...card,
-        rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(0, '14:00'), endTime: miami(0, '17:00') },
+        rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(1, '14:00'), endTime: miami(1, '17:00') },
         customerInfo: who('Carlos', 'Mendez'),
         selectedBoatAddons: [{ addonId: 'cooler' }],
       },
       then: 'check_in',
     },
     {
-      transactionId: 'txn_demo_pontoon',
+      transactionId: txn('pontoon'),
       body: {
         ...card,
         rentalDetails: { inventoryId: DEMO_INVENTORY.pontoon, startTime: miami(3, '10:00'), endTime: miami(3, '14:00'), participants: 6 },
@@ -61,7 +72,7 @@ function demoBookings(): DemoBooking[] {
       },
     },
     {
-      transactionId: 'txn_demo_tour',
+      transactionId: txn('tour'),
       body: {
         ...card,
         rentalDetails: { inventoryId: DEMO_INVENTORY.dolphinTour, startTime: miami(4, '18:00'), tickets: { Adult: 2, Child: 1 } },
@@ -70,7 +81,7 @@ function demoBookings(): DemoBooking[] {
       },
     },
     {
-      transactionId: 'txn_demo_installments',
+      transactionId: txn('installments'),
       body: {
         ...card,
         paymentPlan: { type: 'installments', installments: 2 },
@@ -79,7 +90,7 @@ function demoBookings(): DemoBooking[] {
       },
     },
     {
-      transactionId: 'txn_demo_bundle',
+      transactionId: txn('bundle'),
       body: {
         ...card,
         rentalDetails: {
@@ -93,7 +104,7 @@ function demoBookings(): DemoBooking[] {
       },
     },
     {
-      transactionId: 'txn_demo_pay_later',
+      transactionId: txn('pay_later'),
       body: {
         ...card,
         paymentPlan: { type: 'pay_later' },
@@ -102,7 +113,7 @@ function demoBookings(): DemoBooking[] {
       },
     },
     {
-      transactionId: 'txn_demo_cancelled',
+      transactionId: txn('cancelled'),
       body: {
         ...card,
         rentalDetails: { inventoryId: DEMO_INVENTORY.pontoon, startTime: miami(9, '10:00'), endTime: miami(9, '12:00') },
@@ -114,38 +125,41 @@ function demoBookings(): DemoBooking[] {
 }
 
 /**
- * Demo Marina's bundle (in the operator's settings) and a handful of bookings over the coming
- * weeks, placed through the booking service (priced, paid with the simulator's test card, with
+ * The operator's bundle (in its settings) and a handful of bookings over the coming
+ * weeks (from tomorrow on), placed through the booking service (priced, paid with the simulator's test card, with
  * deposits, ledger entries and events), one of them cancelled and one checked in. Idempotent:
  * each booking has a fixed transaction id and is skipped when it exists.
  */
-async function seedBookings(env: Env): Promise<boolean> {
-  const db = getDb(env.DB);
-  const ctx = systemCtx(env, { customerId: DEMO.customerId, requestId: 'seed_bookings' });
+async function seedBookings(ctx: Ctx, op: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
   let wrote = false;
+  const bundle = bundleOf(op);
 
-  const cust = await db.select({ settings: customers.settings }).from(customers).where(eq(customers.id, DEMO.customerId)).get();
+  const cust = await db.select({ settings: customers.settings }).from(customers).where(eq(customers.id, op.customerId)).get();
   if (!cust) return false;
   const settings = (cust.settings ?? {}) as Record<string, unknown>;
   const bundles = Array.isArray(settings.bundles) ? (settings.bundles as { bundleCode?: string }[]) : [];
-  if (!bundles.some((b) => b.bundleCode === DEMO_BUNDLE.bundleCode)) {
+  if (!bundles.some((b) => b.bundleCode === bundle.bundleCode)) {
     await db
       .update(customers)
-      .set({ settings: { ...settings, bundles: [...bundles, DEMO_BUNDLE] } })
-      .where(eq(customers.id, DEMO.customerId));
+      .set({ settings: { ...settings, bundles: [...bundles, bundle] } })
+      .where(eq(customers.id, op.customerId));
     wrote = true;
   }
 
-  const plan = demoBookings();
+  const plan = demoBookings(ctx, op);
   const done = new Set(
     (
       await db
         .select({ t: bookings.transactionId })
         .from(bookings)
         .where(
-          inArray(
-            bookings.transactionId,
-            plan.map((p) => p.transactionId),
+          and(
+            eq(bookings.customerId, op.customerId),
+            inArray(
+              bookings.transactionId,
+              plan.map((p) => p.transactionId),
+            ),
           ),
         )
         .all()
@@ -167,4 +181,4 @@ async function seedBookings(env: Env): Promise<boolean> {
   return wrote;
 }
 
-export const bookingsSeed: SeedStep = { name: 'bookings', run: seedBookings };
+export const bookingsSeed: OperatorSeedStep = { name: 'bookings', run: seedBookings };

@@ -1,19 +1,34 @@
 import { eq } from 'drizzle-orm';
-import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { getDb } from '../db/client';
+import { MIAMI_TZ, demoId, type DemoOperator, type OperatorSeedStep } from './types';
+import type { Ctx } from '../lib/context';
+import { nowIso, todayIn } from '../lib/clock';
 import { posFolderItems, posFolders, posItems, posStock, posVariants } from '../db/schema/pos';
 import { giftCardEntries, promoCodes } from '../db/schema/promo-codes';
 import { affiliates } from '../db/schema/affiliates';
 import { protectionSettings } from '../db/schema/protection-plans';
 
-const D = SEED.demo;
-const now = () => new Date().toISOString();
+/** The ids of an operator's counter records (`pitm_<tag>_fuel`, `promo_<tag>_summer10`, ...). */
+export const counterIds = (op: { tag: string }) => ({
+  fuel: demoId(op, 'pitm', 'fuel'),
+  fuelRegular: demoId(op, 'pvar', 'fuel_regular'),
+  soda: demoId(op, 'pitm', 'soda'),
+  sodaCan: demoId(op, 'pvar', 'soda_can'),
+  sodaBottle: demoId(op, 'pvar', 'soda_bottle'),
+  ice: demoId(op, 'pitm', 'ice'),
+  iceVariant: demoId(op, 'pvar', 'ice'),
+  folder: demoId(op, 'pfld', 'dock'),
+  harborBlog: demoId(op, 'aff', 'harbor_blog'),
+  summer10: demoId(op, 'promo', 'summer10'),
+  gift50: demoId(op, 'promo', 'gift50'),
+  gift50Issue: demoId(op, 'gce', 'gift50_issue'),
+  protection: demoId(op, 'pset', 'miami'),
+});
 
-/** Counter sales of Demo Marina Miami: a fuel item, drinks and ice in a folder of till-1. */
-async function seedPos(env: Env): Promise<boolean> {
-  const db = getDb(env.DB);
-  if (await db.select({ id: posItems.id }).from(posItems).where(eq(posItems.id, 'pitm_demo_fuel')).get()) return false;
+/** Counter sales of the operator's Miami location: a fuel item, drinks and ice in a folder of till-1. */
+async function seedPos(ctx: Ctx, D: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
+  const ids = counterIds(D);
+  if (await db.select({ id: posItems.id }).from(posItems).where(eq(posItems.id, ids.fuel)).get()) return false;
   const item = (id: string, name: string, category: string, taxRate: number, tags: string[], allowNegativeStock = false) =>
     db.insert(posItems).values({ id, customerId: D.customerId, locationId: D.miamiId, name, category, taxRate, tags, allowNegativeStock });
   const variant = (id: string, itemId: string, name: string, price: number, quantity: number, unit: string | null = null, allowNegative = false) => [
@@ -21,15 +36,15 @@ async function seedPos(env: Env): Promise<boolean> {
     db.insert(posStock).values({ id: `pstk_${id}`, customerId: D.customerId, itemId, variantId: id, tillId: '', quantity, allowNegative }),
   ];
   await db.batch([
-    item('pitm_demo_fuel', 'Marine fuel', 'Fuel', 0, ['fuel'], true),
-    ...variant('pvar_demo_fuel_regular', 'pitm_demo_fuel', 'Regular (gallon)', 549, 0, 'gallon', true),
-    item('pitm_demo_soda', 'Soda', 'Drinks', 7, ['cold']),
-    ...variant('pvar_demo_soda_can', 'pitm_demo_soda', 'Can', 199, 48),
-    ...variant('pvar_demo_soda_bottle', 'pitm_demo_soda', 'Bottle', 299, 24),
-    item('pitm_demo_ice', 'Ice bag', 'Supplies', 7, []),
-    ...variant('pvar_demo_ice', 'pitm_demo_ice', 'Default', 450, 30),
+    item(ids.fuel, 'Marine fuel', 'Fuel', 0, ['fuel'], true),
+    ...variant(ids.fuelRegular, ids.fuel, 'Regular (gallon)', 549, 0, 'gallon', true),
+    item(ids.soda, 'Soda', 'Drinks', 7, ['cold']),
+    ...variant(ids.sodaCan, ids.soda, 'Can', 199, 48),
+    ...variant(ids.sodaBottle, ids.soda, 'Bottle', 299, 24),
+    item(ids.ice, 'Ice bag', 'Supplies', 7, []),
+    ...variant(ids.iceVariant, ids.ice, 'Default', 450, 30),
     db.insert(posFolders).values({
-      id: 'pfld_demo_dock',
+      id: ids.folder,
       customerId: D.customerId,
       locationId: D.miamiId,
       tillId: 'till-1',
@@ -38,23 +53,25 @@ async function seedPos(env: Env): Promise<boolean> {
       favorite: true,
       position: 0,
     }),
-    db.insert(posFolderItems).values({ folderId: 'pfld_demo_dock', itemId: 'pitm_demo_soda', customerId: D.customerId }),
-    db.insert(posFolderItems).values({ folderId: 'pfld_demo_dock', itemId: 'pitm_demo_ice', customerId: D.customerId }),
+    db.insert(posFolderItems).values({ folderId: ids.folder, itemId: ids.soda, customerId: D.customerId }),
+    db.insert(posFolderItems).values({ folderId: ids.folder, itemId: ids.ice, customerId: D.customerId }),
   ]);
   return true;
 }
 
-/** Promo codes of Demo Marina: SUMMER10 (10%, 100 uses, affiliate), a 50 dollar gift card DEMO-GIFT-50. */
-async function seedPromoCodes(env: Env): Promise<boolean> {
-  const db = getDb(env.DB);
-  if (await db.select({ id: promoCodes.id }).from(promoCodes).where(eq(promoCodes.id, 'promo_demo_summer10')).get()) return false;
-  const expiry = `${new Date().getUTCFullYear() + 2}-12-31T23:59:59.999Z`;
+/**
+ * Promo codes of the operator: SUMMER10 (10%, 100 uses, affiliate), a 50 dollar gift card
+ * DEMO-GIFT-50, both valid to the end of the year after next (Miami's year, from the clock).
+ */
+async function seedPromoCodes(ctx: Ctx, D: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
+  const ids = counterIds(D);
+  if (await db.select({ id: promoCodes.id }).from(promoCodes).where(eq(promoCodes.id, ids.summer10)).get()) return false;
+  const expiry = `${Number(todayIn(ctx, MIAMI_TZ).slice(0, 4)) + 2}-12-31T23:59:59.999Z`;
   await db.batch([
-    db
-      .insert(affiliates)
-      .values({ id: 'aff_demo_harbor_blog', customerId: D.customerId, name: 'Harbor Blog', email: 'hello@harbor-blog.test', percentageEarned: 10 }),
+    db.insert(affiliates).values({ id: ids.harborBlog, customerId: D.customerId, name: 'Harbor Blog', email: 'hello@harbor-blog.test', percentageEarned: 10 }),
     db.insert(promoCodes).values({
-      id: 'promo_demo_summer10',
+      id: ids.summer10,
       customerId: D.customerId,
       code: 'SUMMER10',
       codeKey: 'summer10',
@@ -63,10 +80,10 @@ async function seedPromoCodes(env: Env): Promise<boolean> {
       percentOff: 10,
       expiryDate: expiry,
       usageLimit: 100,
-      affiliateId: 'aff_demo_harbor_blog',
+      affiliateId: ids.harborBlog,
     }),
     db.insert(promoCodes).values({
-      id: 'promo_demo_gift50',
+      id: ids.gift50,
       customerId: D.customerId,
       code: 'DEMO-GIFT-50',
       codeKey: 'demo-gift-50',
@@ -77,9 +94,9 @@ async function seedPromoCodes(env: Env): Promise<boolean> {
       expiryDate: expiry,
     }),
     db.insert(giftCardEntries).values({
-      id: 'gce_demo_gift50_issue',
+      id: ids.gift50Issue,
       customerId: D.customerId,
-      promoCodeId: 'promo_demo_gift50',
+      promoCodeId: ids.gift50,
       kind: 'issue',
       amount: 5000,
       reference: 'sandbox seed',
@@ -88,23 +105,24 @@ async function seedPromoCodes(env: Env): Promise<boolean> {
   return true;
 }
 
-/** Protection settings of Demo Marina Miami: every marine plan but the weather guarantee, a 10% damage waiver capped at 200 dollars. */
-async function seedProtection(env: Env): Promise<boolean> {
-  const db = getDb(env.DB);
-  if (await db.select({ id: protectionSettings.id }).from(protectionSettings).where(eq(protectionSettings.id, 'pset_demo_miami')).get()) return false;
+/** Protection settings of the operator's Miami location: every marine plan but the weather guarantee, a 10% damage waiver capped at 200 dollars. */
+async function seedProtection(ctx: Ctx, D: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
+  const id = counterIds(D).protection;
+  if (await db.select({ id: protectionSettings.id }).from(protectionSettings).where(eq(protectionSettings.id, id)).get()) return false;
   await db.insert(protectionSettings).values({
-    id: 'pset_demo_miami',
+    id,
     customerId: D.customerId,
     locationId: D.miamiId,
     industry: 'marine',
     enabledPlanCodes: ['MARINE_DAMAGE_WAIVER', 'MARINE_CANCELLATION', 'MARINE_FUEL_EQUIPMENT'],
     enabledBundleCodes: ['MARINE_ESSENTIALS', 'MARINE_COMPLETE'],
     planOverrides: { MARINE_DAMAGE_WAIVER: { percentage: 10, maxCap: 200 } },
-    updatedAt: now(),
+    updatedAt: nowIso(ctx),
   });
   return true;
 }
 
-export const posSeed: SeedStep = { name: 'pos', run: seedPos };
-export const promoCodesSeed: SeedStep = { name: 'promo-codes', run: seedPromoCodes };
-export const protectionSeed: SeedStep = { name: 'protection-plans', run: seedProtection };
+export const posSeed: OperatorSeedStep = { name: 'pos', run: seedPos };
+export const promoCodesSeed: OperatorSeedStep = { name: 'promo-codes', run: seedPromoCodes };
+export const protectionSeed: OperatorSeedStep = { name: 'protection-plans', run: seedProtection };

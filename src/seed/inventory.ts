@@ -1,27 +1,35 @@
 import { inArray } from 'drizzle-orm';
-import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { getDb } from '../db/client';
-import { systemCtx } from '../lib/context';
+import { DEMO_OPERATOR, HAMBURG_TZ, demoId, type DemoOperator, type OperatorSeedStep } from './types';
+import type { Ctx } from '../lib/context';
+import { todayIn } from '../lib/clock';
 import { inventoryItems } from '../db/schema/inventory';
 import { InventoryData, type InventoryDataInput } from '../modules/inventory/types';
 import { setupInventory } from '../modules/inventory/service';
 
-const DEMO = SEED.demo;
+/** The ids of an operator's demo inventory (`inv_<tag>_pontoon`). */
+export const inventoryIds = (op: { tag: string }) => ({
+  centerConsole: demoId(op, 'inv', 'center_console'),
+  pontoon: demoId(op, 'inv', 'pontoon'),
+  sailboatHamburg: demoId(op, 'inv', 'sailboat_hh'),
+  dolphinTour: demoId(op, 'inv', 'dolphin_tour'),
+});
+
+/** The ids of an operator's demo assets (`ast_<tag>_pt_1`). */
+export const assetIds = (op: { tag: string }) => ({
+  centerConsole: [1, 2, 3, 4].map((i) => demoId(op, 'ast', `cc_${i}`)),
+  pontoon: [1, 2, 3].map((i) => demoId(op, 'ast', `pt_${i}`)),
+  sailboatHamburg: [1, 2].map((i) => demoId(op, 'ast', `hh_${i}`)),
+});
 
 /** Fixed ids of the sandbox inventory, so other modules, docs and tests can refer to them. */
-export const DEMO_INVENTORY = {
-  centerConsole: 'inv_demo_center_console',
-  pontoon: 'inv_demo_pontoon',
-  sailboatHamburg: 'inv_demo_sailboat_hh',
-  dolphinTour: 'inv_demo_dolphin_tour',
-} as const;
+export const DEMO_INVENTORY = inventoryIds(DEMO_OPERATOR);
+export const DEMO_ASSETS = assetIds(DEMO_OPERATOR);
 
-export const DEMO_ASSETS = {
-  centerConsole: ['ast_demo_cc_1', 'ast_demo_cc_2', 'ast_demo_cc_3', 'ast_demo_cc_4'],
-  pontoon: ['ast_demo_pt_1', 'ast_demo_pt_2', 'ast_demo_pt_3'],
-  sailboatHamburg: ['ast_demo_hh_1', 'ast_demo_hh_2'],
-} as const;
+/** The next `MM-DD` on or after `today` (YYYY-MM-DD). */
+const nextAnnual = (today: string, monthDay: string) => {
+  const y = Number(today.slice(0, 4));
+  return `${today.slice(5) <= monthDay ? y : y + 1}-${monthDay}`;
+};
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday'] as const;
 const WEEKEND = ['Friday', 'Saturday', 'Sunday'] as const;
@@ -44,13 +52,15 @@ const hourly = (basePrice: number) => ({
 const FLORIDA_TAX = { taxId: 'fl_sales_tax', name: 'Florida sales tax', rate: 7, appliesTo: 'all' as const };
 const COOLER = { addonId: 'cooler', name: 'Cooler with ice', price: 15, priceType: 'flat' as const, maxQuantity: 2 };
 
-function items(): { id: string; assets?: readonly string[]; data: InventoryDataInput }[] {
-  const d = DEMO;
+function items(op: DemoOperator, hamburgToday: string): { id: string; assets?: readonly string[]; data: InventoryDataInput }[] {
+  const d = op;
+  const inv = inventoryIds(op);
+  const assets = assetIds(op);
   const miamiHours = { open: '08:00', close: '18:00' };
   return [
     {
-      id: DEMO_INVENTORY.centerConsole,
-      assets: DEMO_ASSETS.centerConsole,
+      id: inv.centerConsole,
+      assets: assets.centerConsole,
       data: {
         name: 'Center Console 24',
         type: 'rental',
@@ -93,8 +103,8 @@ function items(): { id: string; assets?: readonly string[]; data: InventoryDataI
       },
     },
     {
-      id: DEMO_INVENTORY.pontoon,
-      assets: DEMO_ASSETS.pontoon,
+      id: inv.pontoon,
+      assets: assets.pontoon,
       data: {
         name: 'Pontoon 22',
         type: 'rental',
@@ -114,8 +124,8 @@ function items(): { id: string; assets?: readonly string[]; data: InventoryDataI
       },
     },
     {
-      id: DEMO_INVENTORY.sailboatHamburg,
-      assets: DEMO_ASSETS.sailboatHamburg,
+      id: inv.sailboatHamburg,
+      assets: assets.sailboatHamburg,
       data: {
         name: 'Segelboot Elbe 28',
         type: 'rental',
@@ -138,14 +148,15 @@ function items(): { id: string; assets?: readonly string[]; data: InventoryDataI
             hourlyPrices: week({ basePrice: 60, minimumHours: 3, maximumHours: 10 }, { basePrice: 70, minimumHours: 3, maximumHours: 10 }),
           },
         ],
-        scheduleExceptions: [{ date: '2026-05-08', closed: true, note: 'Hafengeburtstag: harbour closed to rentals' }],
+        // The harbour's birthday in May: the next one in Hamburg's calendar.
+        scheduleExceptions: [{ date: nextAnnual(hamburgToday, '05-08'), closed: true, note: 'Hafengeburtstag: harbour closed to rentals' }],
         addons: [{ addonId: 'skipper', name: 'Skipper', price: 45, priceType: 'per_hour', maxQuantity: 1 }],
         taxes: [{ taxId: 'de_vat', name: 'MwSt', rate: 19, appliesTo: 'all' }],
         deposit: { amount: 750, required: true },
       },
     },
     {
-      id: DEMO_INVENTORY.dolphinTour,
+      id: inv.dolphinTour,
       data: {
         name: 'Sunset Dolphin Tour',
         type: 'tour',
@@ -179,10 +190,10 @@ function items(): { id: string; assets?: readonly string[]; data: InventoryDataI
   ];
 }
 
-/** Demo Marina's rentals and tour. Idempotent: an item that exists is left as it is. */
-async function seedInventory(env: Env): Promise<boolean> {
-  const all = items();
-  const db = getDb(env.DB);
+/** The operator's rentals and tour. Idempotent: an item that exists is left as it is. */
+async function seedInventory(ctx: Ctx, op: DemoOperator): Promise<boolean> {
+  const all = items(op, todayIn(ctx, HAMBURG_TZ));
+  const db = ctx.db;
   const existing = new Set(
     (
       await db
@@ -197,7 +208,6 @@ async function seedInventory(env: Env): Promise<boolean> {
         .all()
     ).map((r) => r.id),
   );
-  const ctx = systemCtx(env, { customerId: DEMO.customerId, requestId: 'seed_inventory' });
   let wrote = false;
   for (const item of all) {
     if (existing.has(item.id)) continue;
@@ -211,4 +221,4 @@ async function seedInventory(env: Env): Promise<boolean> {
   return wrote;
 }
 
-export const inventorySeed: SeedStep = { name: 'inventory', run: seedInventory };
+export const inventorySeed: OperatorSeedStep = { name: 'inventory', run: seedInventory };

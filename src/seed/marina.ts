@@ -1,18 +1,14 @@
 import { and, eq } from 'drizzle-orm';
-import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { getDb } from '../db/client';
-import { systemCtx } from '../lib/context';
-import { addDays, localDate } from '../lib/time';
+import { MIAMI_TZ, type DemoOperator, type OperatorSeedStep } from './types';
+import type { Ctx } from '../lib/context';
+import { todayIn } from '../lib/clock';
+import { addDays } from '../lib/time';
 import { slips } from '../db/schema/slips';
 import { updateSlipSettings } from '../modules/marina-settings/service';
 import { bulkCreateSlips, createCheckout, slipRowsOfLocation, subscriptionStatus } from '../modules/slips/service';
 import { batchPins, createMap } from '../modules/marina-maps/service';
 import { confirmReservation, createReservation, sendBill } from '../modules/slip-reservations/service';
 import { createTemplate, generateContract } from '../modules/slip-contracts/service';
-
-const DEMO = SEED.demo;
-const MIAMI_TZ = 'America/New_York';
 
 /** The demo contract template (every location; default). */
 export const DEMO_CONTRACT_BODY = `This slip license agreement is made between {{marina.name}} ("the Marina") and {{renter.fullName}} ("the Licensee") for the vessel {{vessel.name}} (length overall {{vessel.loaFt}} ft, registration {{vessel.registration}}).
@@ -27,19 +23,24 @@ export const DEMO_CONTRACT_BODY = `This slip license agreement is made between {
 
 5. Cancellation. {{settings.cancellationPolicy}}`;
 
-async function seedMarina(env: Env): Promise<boolean> {
-  const db = getDb(env.DB);
+/**
+ * The operator's marina at Miami: slip settings, 42 slips in three docks on a map, the contract
+ * template, and reservations from the clock's Miami date: a transient stay from 3 days ahead
+ * (confirmed), a billed one 10 days ahead, a monthly one from tomorrow, and the next winter season
+ * (from the next 1 November) with its contract.
+ */
+async function seedMarina(ctx: Ctx, op: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
   const exists = await db
     .select({ id: slips.id })
     .from(slips)
-    .where(and(eq(slips.customerId, DEMO.customerId), eq(slips.locationId, DEMO.miamiId), eq(slips.unitNumber, 'A-01')))
+    .where(and(eq(slips.customerId, op.customerId), eq(slips.locationId, op.miamiId), eq(slips.unitNumber, 'A-01')))
     .get();
   if (exists) return false;
-  const ctx = systemCtx(env, { customerId: DEMO.customerId });
-  const base = env.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? 'http://127.0.0.1:8787';
+  const base = ctx.env.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? 'http://127.0.0.1:8787';
   if (!(await subscriptionStatus(ctx)).active) await createCheckout(ctx, { quota: 50 }, base);
 
-  await updateSlipSettings(ctx, DEMO.miamiId, {
+  await updateSlipSettings(ctx, op.miamiId, {
     approvalRequired: true,
     deposit: { policy: 'percent', percent: 25 },
     clearances: { overhangAllowanceFt: 1, sideClearanceFt: 1, underKeelClearanceFt: 1 },
@@ -66,7 +67,7 @@ async function seedMarina(env: Env): Promise<boolean> {
   ];
   for (const d of docks)
     await bulkCreateSlips(ctx, {
-      locationId: DEMO.miamiId,
+      locationId: op.miamiId,
       prefix: d.prefix,
       start: 1,
       end: d.end,
@@ -80,11 +81,11 @@ async function seedMarina(env: Env): Promise<boolean> {
       water: true,
       amenities: ['wifi', 'pump-out'],
     });
-  const units = await slipRowsOfLocation(ctx, { locationId: DEMO.miamiId });
+  const units = await slipRowsOfLocation(ctx, { locationId: op.miamiId });
   const byNumber = new Map(units.map((u) => [u.unitNumber, u]));
 
   const map = await createMap(ctx, {
-    locationId: DEMO.miamiId,
+    locationId: op.miamiId,
     name: 'Miami docks',
     imageUrl: 'https://example.com/maps/miami-docks.png',
     imageWidth: 1600,
@@ -108,7 +109,7 @@ async function seedMarina(env: Env): Promise<boolean> {
     isDefault: true,
   });
 
-  const today = localDate(Date.now(), MIAMI_TZ);
+  const today = todayIn(ctx, MIAMI_TZ);
   const [y] = today.split('-').map(Number);
   const seasonStart = `${today >= `${y}-11-01` ? y + 1 : y}-11-01`;
   const seasonEnd = `${Number(seasonStart.slice(0, 4)) + 1}-05-01`;
@@ -158,4 +159,4 @@ async function seedMarina(env: Env): Promise<boolean> {
   return true;
 }
 
-export const marinaSeed: SeedStep = { name: 'marina', run: seedMarina };
+export const marinaSeed: OperatorSeedStep = { name: 'marina', run: seedMarina };

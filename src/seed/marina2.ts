@@ -1,9 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { getDb } from '../db/client';
-import { systemCtx } from '../lib/context';
-import { addDays, localDate, wallTimeToUtc } from '../lib/time';
+import { MIAMI_TZ, type DemoOperator, type OperatorSeedStep } from './types';
+import type { Ctx } from '../lib/context';
+import { todayIn } from '../lib/clock';
+import { addDays, wallTimeToUtc } from '../lib/time';
 import { slipWaitlistEntries } from '../db/schema/slip-waitlist';
 import { createEntry } from '../modules/slip-waitlist/service';
 import { createPass } from '../modules/slip-guest-access/service';
@@ -12,33 +11,31 @@ import { recordReading } from '../modules/meter-readings/service';
 import { listReservations } from '../modules/slip-reservations/service';
 import { slipRowsOfLocation } from '../modules/slips/service';
 
-const DEMO = SEED.demo;
-const MIAMI_TZ = 'America/New_York';
-
 /**
- * Marina II in the sandbox (Miami, after the marina step): waitlist entries, guest passes of the
- * confirmed transient stay, haul services in several states, and a month of weekly meter readings
- * of five units (one electricity meter rolling over, one water spike flagged for review).
+ * Marina II in the sandbox (Miami, after the marina step): waitlist entries (arrivals 4 and 20 days
+ * ahead), guest passes of the confirmed transient stay, haul services in several states (2 to 9
+ * days ahead), and a month of weekly meter readings of five units, the last one yesterday at 09:00
+ * Miami time, so every reading is in the past at any hour (one electricity meter rolling over, one
+ * water spike flagged for review). Dates from the clock's Miami calendar.
  */
-async function seedMarina2(env: Env): Promise<boolean> {
-  const db = getDb(env.DB);
+async function seedMarina2(ctx: Ctx, op: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
   const exists = await db
     .select({ id: slipWaitlistEntries.id })
     .from(slipWaitlistEntries)
-    .where(and(eq(slipWaitlistEntries.customerId, DEMO.customerId), eq(slipWaitlistEntries.locationId, DEMO.miamiId)))
+    .where(and(eq(slipWaitlistEntries.customerId, op.customerId), eq(slipWaitlistEntries.locationId, op.miamiId)))
     .get();
   if (exists) return false;
-  const ctx = systemCtx(env, { customerId: DEMO.customerId });
-  const units = await slipRowsOfLocation(ctx, { locationId: DEMO.miamiId });
+  const units = await slipRowsOfLocation(ctx, { locationId: op.miamiId });
   const unit = new Map(units.map((u) => [u.unitNumber, u]));
   if (!unit.size) return false;
-  const today = localDate(Date.now(), MIAMI_TZ);
-  const reservations = (await listReservations(ctx, { locationId: DEMO.miamiId, limit: 50, offset: 0 })).data;
+  const today = todayIn(ctx, MIAMI_TZ);
+  const reservations = (await listReservations(ctx, { locationId: op.miamiId, limit: 50, offset: 0 })).data;
   const byVessel = new Map(reservations.map((r) => [r.boat.vesselName, r]));
 
   // Waitlist: a seasonal boat too big for A and B docks, a monthly catamaran, a weekend boater.
   await createEntry(ctx, {
-    locationId: DEMO.miamiId,
+    locationId: op.miamiId,
     renter: { firstName: 'Henrik', lastName: 'Larsen', email: 'henrik.larsen@renter.test', phone: '+4520123456' },
     boat: { vesselName: 'Nordlys', loaFt: 58, beamFt: 16, draftFt: 6 },
     unitType: 'slip',
@@ -47,7 +44,7 @@ async function seedMarina2(env: Env): Promise<boolean> {
     notes: 'Prefers C dock, needs 100 A shore power.',
   });
   await createEntry(ctx, {
-    locationId: DEMO.miamiId,
+    locationId: op.miamiId,
     renter: { firstName: 'Amara', lastName: 'Okafor', email: 'amara.okafor@renter.test' },
     boat: { vesselName: 'Twin Tides', loaFt: 42, beamFt: 22, draftFt: 4 },
     rateType: 'monthly',
@@ -55,7 +52,7 @@ async function seedMarina2(env: Env): Promise<boolean> {
     departureDate: addDays(today, 81),
   });
   await createEntry(ctx, {
-    locationId: DEMO.miamiId,
+    locationId: op.miamiId,
     renter: { firstName: 'Luis', lastName: 'Ortega', email: 'luis.ortega@renter.test', phone: '+13055550199' },
     boat: { vesselName: 'Pelican', loaFt: 26, beamFt: 8.5, draftFt: 2.5 },
     unitType: 'slip',
@@ -108,7 +105,7 @@ async function seedMarina2(env: Env): Promise<boolean> {
       notes: 'Check the prop before the trip home.',
     });
   const launch = await createHaulService(ctx, {
-    locationId: DEMO.miamiId,
+    locationId: op.miamiId,
     renter: { firstName: 'Grace', lastName: 'Kim', email: 'grace.kim@renter.test' },
     boat: { vesselName: 'Dry Spell', loaFt: 24, beamFt: 8.5, draftFt: 2, weightLbs: 5200 },
     serviceType: 'launch',
@@ -117,8 +114,8 @@ async function seedMarina2(env: Env): Promise<boolean> {
   });
   await scheduleHaulService(ctx, launch.id, { scheduledDate: addDays(today, 2), scheduledTime: '09:30' });
 
-  // A month of weekly readings (5 readings per meter) of five units.
-  const start = addDays(today, -28);
+  // A month of weekly readings (5 readings per meter) of five units, the last one yesterday.
+  const start = addDays(today, -29);
   const meters: { unitNumber: string; electricity: number[]; water: number[]; digits?: number }[] = [
     { unitNumber: 'A-03', electricity: [1520, 1598, 1671, 1755, 1830], water: [20410, 20700, 20960, 21250, 21510] },
     { unitNumber: 'B-07', electricity: [8840, 8991, 9132, 9290, 9441], water: [51200, 51620, 52010, 52400, 52830] },
@@ -147,4 +144,4 @@ async function seedMarina2(env: Env): Promise<boolean> {
   return true;
 }
 
-export const marina2Seed: SeedStep = { name: 'marina2', run: seedMarina2 };
+export const marina2Seed: OperatorSeedStep = { name: 'marina2', run: seedMarina2 };

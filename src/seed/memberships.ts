@@ -1,32 +1,35 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { getDb } from '../db/client';
-import { systemCtx } from '../lib/context';
+import { DEMO_OPERATOR, demoId, type DemoOperator, type OperatorSeedStep } from './types';
+import type { Ctx } from '../lib/context';
 import { memberships, membershipTiers, organizations } from '../db/schema/memberships';
 import { affiliates } from '../db/schema/affiliates';
 import { renters } from '../db/schema/bookings';
 import { createMembership } from '../modules/memberships/service';
 
-const DEMO = SEED.demo;
+/**
+ * The ids of an operator's membership records. An affiliate's id is its public affiliate ID, unique
+ * across the platform: `SUNNY-DAYS` for Demo Marina, `SUNNY-DAYS-<TAG>` for a private operator.
+ */
+export const membershipIds = (op: { tag: string }) => ({
+  clubTier: demoId(op, 'mtr', 'captains_club'),
+  basicTier: demoId(op, 'mtr', 'marina_basic'),
+  organization: demoId(op, 'org', 'biscayne_sailing'),
+  affiliate: op.tag === 'demo' ? 'SUNNY-DAYS' : `SUNNY-DAYS-${op.tag.toUpperCase()}`,
+  memberEmail: 'alice.jones@renter.test',
+});
 
 /** Fixed ids of the sandbox's membership records (README examples use them). */
-export const DEMO_MEMBERSHIPS = {
-  clubTier: 'mtr_demo_captains_club',
-  basicTier: 'mtr_demo_marina_basic',
-  organization: 'org_demo_biscayne_sailing',
-  affiliate: 'SUNNY-DAYS',
-  memberEmail: 'alice.jones@renter.test',
-} as const;
+export const DEMO_MEMBERSHIPS = membershipIds(DEMO_OPERATOR);
 
 /**
  * Two tiers (the public "Captain's Club" with a 10% booking discount, monthly credits, pauses and
  * family members; "Marina Basic"), an organization, an affiliate, and an active membership of the
- * demo renter Alice Jones (paid with the simulator's test card). Idempotent.
+ * demo renter Alice Jones (paid with the simulator's test card; its period starts at the clock's
+ * now, through the membership service). Idempotent.
  */
-async function seedMemberships(env: Env): Promise<boolean> {
-  const db = getDb(env.DB);
-  const ids = DEMO_MEMBERSHIPS;
+async function seedMemberships(ctx: Ctx, op: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
+  const ids = membershipIds(op);
   const have = await db
     .select({ id: membershipTiers.id })
     .from(membershipTiers)
@@ -39,7 +42,7 @@ async function seedMemberships(env: Env): Promise<boolean> {
         .insert(membershipTiers)
         .values({
           id: ids.clubTier,
-          customerId: DEMO.customerId,
+          customerId: op.customerId,
           name: "Captain's Club",
           description: '10% off every rental, 10 dollars of credits a month, bring your family.',
           monthlyPrice: 4900,
@@ -56,7 +59,7 @@ async function seedMemberships(env: Env): Promise<boolean> {
         .insert(membershipTiers)
         .values({
           id: ids.basicTier,
-          customerId: DEMO.customerId,
+          customerId: op.customerId,
           name: 'Marina Basic',
           description: '5% off rentals.',
           monthlyPrice: 1900,
@@ -70,7 +73,7 @@ async function seedMemberships(env: Env): Promise<boolean> {
         .insert(organizations)
         .values({
           id: ids.organization,
-          customerId: DEMO.customerId,
+          customerId: op.customerId,
           name: 'Biscayne Sailing Club',
           contactEmail: 'office@biscayne-sailing.test',
           contactName: 'Sam Skipper',
@@ -81,7 +84,7 @@ async function seedMemberships(env: Env): Promise<boolean> {
         .insert(affiliates)
         .values({
           id: ids.affiliate,
-          customerId: DEMO.customerId,
+          customerId: op.customerId,
           name: 'Sunny Days Blog',
           email: 'hello@sunnydays.test',
           percentageEarned: 8,
@@ -94,18 +97,17 @@ async function seedMemberships(env: Env): Promise<boolean> {
   const alice = await db
     .select({ id: renters.id })
     .from(renters)
-    .where(and(eq(renters.customerId, DEMO.customerId), eq(renters.email, ids.memberEmail)))
+    .where(and(eq(renters.customerId, op.customerId), eq(renters.email, ids.memberEmail)))
     .get();
   if (alice) {
     const live = await db
       .select({ id: memberships.id })
       .from(memberships)
-      .where(and(eq(memberships.customerId, DEMO.customerId), eq(memberships.renterId, alice.id)))
+      .where(and(eq(memberships.customerId, op.customerId), eq(memberships.renterId, alice.id)))
       .get();
     if (!live) {
-      const ctx = systemCtx(env, { customerId: DEMO.customerId, requestId: 'seed_memberships' });
       await createMembership(ctx, {
-        customerId: DEMO.customerId,
+        customerId: op.customerId,
         tierId: ids.clubTier,
         memberEmail: ids.memberEmail,
         renterId: alice.id,
@@ -119,4 +121,4 @@ async function seedMemberships(env: Env): Promise<boolean> {
   return wrote;
 }
 
-export const membershipsSeed: SeedStep = { name: 'memberships', run: seedMemberships };
+export const membershipsSeed: OperatorSeedStep = { name: 'memberships', run: seedMemberships };

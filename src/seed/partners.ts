@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { DEMO_ASSETS } from './inventory';
+import { DEMO_OPERATOR, demoId, type DemoOperator, type OperatorSeedStep } from './types';
+import { assetIds } from './inventory';
+import type { Ctx } from '../lib/context';
+import { fromNowIso } from '../lib/clock';
 import { getDb } from '../db/client';
 import { partnerAccounts, partnerApps } from '../db/schema/partners';
 import { geofences, staffLocations } from '../db/schema/geofences';
@@ -9,24 +11,28 @@ import { assetPools } from '../db/schema/asset-pools';
 import { sha256Hex } from '../lib/crypto';
 import { hashPassword } from '../modules/partners/service';
 
+/** The ids of an operator's fleet records: the Miami marina geofence, the pontoon pool, the captain's position. */
+export const fleetIds = (op: { tag: string }) => ({
+  geofenceId: demoId(op, 'gfn', 'miami_basin'),
+  poolId: demoId(op, 'apl', 'pontoon_fleet'),
+  captainLocationId: demoId(op, 'sloc', 'captain'),
+});
+
 /** Fixed ids of the sandbox's partner platform records (README and docs refer to them). */
 export const DEMO_PARTNER = {
   partnerId: 'ptn_demo_partner',
   email: 'demo-partner@berth.local',
   /** An app id is its OAuth client id: a ULID-shaped id like every app's. */
   appId: 'app_0DEM0F1EETTRACKER000000000',
-  geofenceId: 'gfn_demo_miami_basin',
-  poolId: 'apl_demo_pontoon_fleet',
-  captainLocationId: 'sloc_demo_captain',
+  ...fleetIds(DEMO_OPERATOR),
 };
 
 /**
- * The partner platform in the sandbox: a demo partner account (password DEMO_PARTNER_PASSWORD),
- * its draft app "Fleet Tracker" (client secret DEMO_APP_CLIENT_SECRET) that installs in the
- * sandbox without approval, a geofence of the Miami marina, an asset pool of the pontoons and the
- * last known position of the captain for the live map.
+ * The partner platform in the sandbox (platform-wide, Demo Marina's seed only): a demo partner
+ * account (password DEMO_PARTNER_PASSWORD) and its draft app "Fleet Tracker" (client secret
+ * DEMO_APP_CLIENT_SECRET) that installs in the sandbox without approval.
  */
-async function seedPartners(env: Env): Promise<boolean> {
+async function seedPartnerPlatform(env: Env): Promise<boolean> {
   const db = getDb(env.DB);
   let wrote = false;
   if (!(await db.select({ id: partnerAccounts.id }).from(partnerAccounts).where(eq(partnerAccounts.id, DEMO_PARTNER.partnerId)).get())) {
@@ -59,42 +65,57 @@ async function seedPartners(env: Env): Promise<boolean> {
     });
     wrote = true;
   }
-  const miami = SEED.demo.miamiId;
-  if (!(await db.select({ id: geofences.id }).from(geofences).where(eq(geofences.id, DEMO_PARTNER.geofenceId)).get())) {
-    await db.batch([
-      db.insert(geofences).values({
-        id: DEMO_PARTNER.geofenceId,
-        customerId: SEED.demo.customerId,
-        locationId: miami,
-        name: 'Miami marina basin',
-        shape: 'circle',
-        centerLat: 25.7781,
-        centerLng: -80.1868,
-        radiusMeters: 400,
-      }),
-      db.insert(assetPools).values({
-        id: DEMO_PARTNER.poolId,
-        customerId: SEED.demo.customerId,
-        locationId: miami,
-        name: 'Pontoon fleet',
-        description: 'The three pontoons, sold as one pool',
-        assetIds: [...DEMO_ASSETS.pontoon],
-      }),
-      db.insert(staffLocations).values({
-        id: DEMO_PARTNER.captainLocationId,
-        customerId: SEED.demo.customerId,
-        userId: SEED.demo.captainId,
-        locationId: miami,
-        lat: 25.7779,
-        lng: -80.1871,
-        accuracyMeters: 8,
-        recordedAt: '2026-01-01T12:00:00.000Z',
-        source: 'staff',
-      }),
-    ]);
-    wrote = true;
-  }
   return wrote;
 }
 
-export const partnersSeed: SeedStep = { name: 'partners', run: seedPartners };
+/**
+ * The operator's fleet for the live map: a geofence of the Miami marina, an asset pool of the
+ * pontoons and the captain's last known position (ten minutes before the clock's now).
+ */
+async function seedFleet(ctx: Ctx, op: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
+  const ids = fleetIds(op);
+  const miami = op.miamiId;
+  if (await db.select({ id: geofences.id }).from(geofences).where(eq(geofences.id, ids.geofenceId)).get()) return false;
+  await db.batch([
+    db.insert(geofences).values({
+      id: ids.geofenceId,
+      customerId: op.customerId,
+      locationId: miami,
+      name: 'Miami marina basin',
+      shape: 'circle',
+      centerLat: 25.7781,
+      centerLng: -80.1868,
+      radiusMeters: 400,
+    }),
+    db.insert(assetPools).values({
+      id: ids.poolId,
+      customerId: op.customerId,
+      locationId: miami,
+      name: 'Pontoon fleet',
+      description: 'The three pontoons, sold as one pool',
+      assetIds: [...assetIds(op).pontoon],
+    }),
+    db.insert(staffLocations).values({
+      id: ids.captainLocationId,
+      customerId: op.customerId,
+      userId: op.captainId,
+      locationId: miami,
+      lat: 25.7779,
+      lng: -80.1871,
+      accuracyMeters: 8,
+      recordedAt: fromNowIso(ctx, -10 * 60_000),
+      source: 'staff',
+    }),
+  ]);
+  return true;
+}
+
+export const fleetSeed: OperatorSeedStep = { name: 'fleet', run: seedFleet };
+
+/** Demo Marina's partners step: the partner platform and Demo Marina's fleet. */
+export async function seedPartners(ctx: Ctx, op: DemoOperator): Promise<boolean> {
+  const platform = await seedPartnerPlatform(ctx.env);
+  const fleet = await seedFleet(ctx, op);
+  return platform || fleet;
+}

@@ -1,22 +1,21 @@
-import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { systemCtx } from '../lib/context';
+import { HAMBURG_TZ, MIAMI_TZ, type DemoOperator, type OperatorSeedStep } from './types';
+import type { Ctx } from '../lib/context';
+import { todayIn } from '../lib/clock';
+import { wallTimeToUtc } from '../lib/time';
 import { updateCustomer } from '../modules/customers/service';
 import { getLocationInTenant, updateLocation } from '../modules/locations/service';
 import { createShift } from '../modules/staff-schedule/service';
 import { createTemplate } from '../modules/waivers/service';
 
-const D = SEED.demo;
-
 /**
- * The booking widget of Demo Marina: its look and host-page integrations (tag manager, a social pixel,
+ * The operator's booking widget: its look and host-page integrations (tag manager, a social pixel,
  * chat, a Google review link), the Miami cancellation policy (full refund 72 hours ahead, half 24
  * hours ahead), the Miami rental agreement the widget asks renters to sign, and the captain (Miami)
- * and the coach (Hamburg) on shift every day for a year (public staff availability). The Miami policy is written last
+ * and the coach (Hamburg) on shift 08:00–18:00 local time every day for a year from today (each
+ * location's date, from the clock) (public staff availability). The Miami policy is written last
  * and marks the step as done.
  */
-async function seedWidget(env: Env): Promise<boolean> {
-  const ctx = systemCtx(env, { customerId: D.customerId });
+async function seedWidget(ctx: Ctx, D: DemoOperator): Promise<boolean> {
   const miami = await getLocationInTenant(ctx, D.miamiId);
   if ((miami.details as { cancellationPolicy?: unknown } | null)?.cancellationPolicy) return false;
   await createTemplate(ctx, {
@@ -29,17 +28,18 @@ async function seedWidget(env: Env): Promise<boolean> {
       { type: 'signature', id: 'signature', label: 'Signature' },
     ],
   });
-  const today = new Date().toISOString().slice(0, 10);
-  for (const [staffId, locationId, offset] of [
-    [D.captainId, D.miamiId, '-05:00'],
-    [D.coachId, D.hamburgId, '+01:00'],
+  for (const [staffId, locationId, tz] of [
+    [D.captainId, D.miamiId, MIAMI_TZ],
+    [D.coachId, D.hamburgId, HAMBURG_TZ],
   ]) {
+    const today = todayIn(ctx, tz);
+    const at = (time: string) => new Date(wallTimeToUtc(today, time, tz)).toISOString();
     await createShift(ctx, {
       customerId: D.customerId,
       locationId,
       staffId,
-      startTime: `${today}T08:00:00${offset}`,
-      endTime: `${today}T18:00:00${offset}`,
+      startTime: at('08:00'),
+      endTime: at('18:00'),
       recurring: true,
       recurrencePattern: { frequency: 'daily', interval: 1, count: 365 },
     });
@@ -69,4 +69,4 @@ async function seedWidget(env: Env): Promise<boolean> {
   return true;
 }
 
-export const widgetSeed: SeedStep = { name: 'widget', run: seedWidget };
+export const widgetSeed: OperatorSeedStep = { name: 'widget', run: seedWidget };

@@ -115,6 +115,11 @@ interface PartnerPlatform {
   callId: string;
 }
 let pf: PartnerPlatform;
+/** A sandbox operator on a test clock (the test-clock reads answer sandbox operators only). */
+let clocked: Operator;
+beforeAll(async () => {
+  clocked = await createOperator({ clockAt: '2027-01-14T15:00:00Z' });
+});
 
 /**
  * A copy of the document where every object schema that lists its properties and says nothing of
@@ -525,6 +530,9 @@ const CASES: Case[] = [
   { op: 'getAssetPool', path: () => `/asset-pools/${pf.poolId}` },
   { op: 'listPartnerCalls', path: () => '/calls/partner/calls' },
   { op: 'getPartnerCall', path: () => `/calls/partner/calls/${pf.callId}` },
+  // Sandbox test clocks (a sandbox operator on its own clock)
+  { op: 'listTestClocks', path: () => '/sandbox/test-clocks', caller: () => ({ key: clocked.adminKey }) },
+  { op: 'getTestClock', path: () => `/sandbox/test-clocks/${clocked.clockId}`, caller: () => ({ key: clocked.adminKey }) },
   // Memberships, member portal, affiliates
   { op: 'listMembershipTiers', path: () => `/memberships/tiers?${q({ customerId: w.op.customerId })}` },
   { op: 'getMembershipTier', path: () => `/memberships/tiers/${w.members.tierId}?${q({ customerId: w.op.customerId })}` },

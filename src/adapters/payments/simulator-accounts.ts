@@ -1,6 +1,7 @@
 /** The payment simulator's connected accounts (onboarded at once) and transfers to them. */
 import { and, eq, sql } from 'drizzle-orm';
 import { simAccounts, simTransfers } from '../../db/schema/payments';
+import { wallClock } from '../../lib/clock';
 import { newId, randomString } from '../../lib/ids';
 import { PaymentError, type ConnectedAccount, type Transfer } from './types';
 import { SimulatorCustomers } from './simulator-customers';
@@ -35,7 +36,7 @@ const SIM_BASE = 'https://connect.simulator.berth.invalid';
 /** Connected accounts and transfers of the simulator. */
 export class SimulatorAccounts extends SimulatorCustomers {
   async createAccount(input: { country?: string; email?: string | null; type?: 'express' | 'standard'; metadata?: Record<string, string> }) {
-    const now = new Date().toISOString();
+    const now = this.nowIso();
     const row: AccountRow = {
       id: newId('acct_sim'),
       type: input.type ?? 'express',
@@ -69,14 +70,16 @@ export class SimulatorAccounts extends SimulatorCustomers {
   async createAccountLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }) {
     await this.mustAccount(accountId);
     await this.db.update(simAccounts).set({ detailsSubmitted: true }).where(eq(simAccounts.id, accountId));
-    const expires = new Date(Date.now() + 300_000).toISOString();
+    // A hosted link's lifetime is the provider's, on real time.
+    const expires = new Date(wallClock.now() + 300_000).toISOString();
     const q = new URLSearchParams({ refresh_url: urls.refreshUrl, return_url: urls.returnUrl });
     return { url: `${SIM_BASE}/setup/${accountId}/${randomString(24)}?${q.toString()}`, expiresAt: expires };
   }
 
   async createAccountSession(accountId: string) {
     await this.mustAccount(accountId);
-    return { clientSecret: `accs_sim_${randomString(16)}_secret_${randomString(24)}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() };
+    // An embedded session's lifetime is the provider's, on real time.
+    return { clientSecret: `accs_sim_${randomString(16)}_secret_${randomString(24)}`, expiresAt: new Date(wallClock.now() + 3600_000).toISOString() };
   }
 
   async createLoginLink(accountId: string) {
@@ -100,7 +103,7 @@ export class SimulatorAccounts extends SimulatorCustomers {
     const acct = await this.getAccount(input.destination);
     if (!acct) throw new PaymentError('provider_error', `No such connected account: ${input.destination}`);
     if (!acct.payoutsEnabled) throw new PaymentError('provider_error', `The account ${input.destination} has not completed onboarding`);
-    const now = new Date().toISOString();
+    const now = this.nowIso();
     const row: TransferRow = {
       id,
       amount: input.amount,
@@ -122,7 +125,7 @@ export class SimulatorAccounts extends SimulatorCustomers {
     if (!row) throw new PaymentError('provider_error', `No such transfer: ${transferId}`);
     await this.db
       .update(simTransfers)
-      .set({ amountReversed: sql`${simTransfers.amount}`, updatedAt: new Date().toISOString() })
+      .set({ amountReversed: sql`${simTransfers.amount}`, updatedAt: this.nowIso() })
       .where(and(eq(simTransfers.id, transferId), sql`${simTransfers.amountReversed} < ${simTransfers.amount}`));
     return transferOut((await this.db.select().from(simTransfers).where(eq(simTransfers.id, transferId)).get())!);
   }

@@ -40,8 +40,8 @@ const addMonth = (iso: string) => {
 /** Subscriptions, checkouts and billing portal sessions of the simulator. */
 export class SimulatorBilling extends SimulatorIntents {
   async createSubscription(customerId: string, plan: 'standard' | 'enterprise', opts: { trialDays?: number } = {}) {
-    const now = new Date().toISOString();
-    const trialEnd = opts.trialDays ? new Date(Date.now() + opts.trialDays * 86_400_000).toISOString() : null;
+    const now = this.nowIso();
+    const trialEnd = opts.trialDays ? new Date(this.clock.now() + opts.trialDays * 86_400_000).toISOString() : null;
     const row = {
       id: newId('sub_sim'),
       customerId,
@@ -55,7 +55,7 @@ export class SimulatorBilling extends SimulatorIntents {
       canceledAt: null,
       quantity: 1,
     };
-    await this.db.insert(simSubscriptions).values(row);
+    await this.db.insert(simSubscriptions).values({ ...row, createdAt: now, updatedAt: now });
     return subOut({ ...row, createdAt: now, updatedAt: now });
   }
 
@@ -70,7 +70,7 @@ export class SimulatorBilling extends SimulatorIntents {
     const patch: Partial<SubRow> = {};
     if (change.cancelAtPeriodEnd !== undefined) {
       patch.cancelAtPeriodEnd = change.cancelAtPeriodEnd;
-      patch.canceledAt = change.cancelAtPeriodEnd ? new Date().toISOString() : null;
+      patch.canceledAt = change.cancelAtPeriodEnd ? this.nowIso() : null;
     }
     if (change.plan && change.plan !== row.plan) {
       if (change.plan === 'enterprise') {
@@ -94,7 +94,7 @@ export class SimulatorBilling extends SimulatorIntents {
   }): Promise<CheckoutSession> {
     const cust = await this.db.select().from(simCustomers).where(eq(simCustomers.id, input.customerId)).get();
     if (!cust || cust.deleted) throw new PaymentError('invalid_payment_method', `No such customer: ${input.customerId}`);
-    const now = new Date().toISOString();
+    const now = this.nowIso();
     const subscriptionId = newId('sub_sim');
     const id = newId('cs_sim');
     // The offline checkout is paid at once with the test card: the subscription starts active.
@@ -111,6 +111,8 @@ export class SimulatorBilling extends SimulatorIntents {
         cancelAtPeriodEnd: false,
         canceledAt: null,
         quantity: input.quantity,
+        createdAt: now,
+        updatedAt: now,
       }),
       this.db.insert(simCheckoutSessions).values({
         id,

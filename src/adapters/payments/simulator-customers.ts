@@ -5,6 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { DB } from '../../db/client';
+import { wallClock, type Clock } from '../../lib/clock';
 import { simCustomers, simPaymentMethods, simSetupIntents } from '../../db/schema/payments';
 import { newId, randomString } from '../../lib/ids';
 import { PaymentError, type PaymentMethod } from './types';
@@ -44,14 +45,28 @@ const pmOut = (r: PmRow, defaultId?: string | null): PaymentMethod => ({
 
 /** Customers and payment methods of the simulator; the base class of the others (simulator.ts). */
 export class SimulatorCustomers {
+  /**
+   * `clock` stamps the simulated provider's objects (customers, payment methods, intents,
+   * subscriptions, transfers): the caller's clock when it passed one (`payments(ctx)`, like a
+   * provider's test clock following a sandbox operator's time), else the provider's own real time.
+   */
   constructor(
     protected readonly db: DB,
     protected readonly region: 'US' | 'CA' = 'US',
+    protected readonly clock: Clock = wallClock,
   ) {}
+
+  /** The simulated provider's "now" as ISO (see `clock`). */
+  protected nowIso(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
 
   async createCustomer(input: { email?: string | null; name?: string | null; metadata?: Record<string, string> }) {
     const id = newId('cus_sim');
-    await this.db.insert(simCustomers).values({ id, email: input.email ?? null, name: input.name ?? null, metadata: input.metadata ?? null });
+    const now = this.nowIso();
+    await this.db
+      .insert(simCustomers)
+      .values({ id, email: input.email ?? null, name: input.name ?? null, metadata: input.metadata ?? null, createdAt: now, updatedAt: now });
     return { id };
   }
 
@@ -72,10 +87,10 @@ export class SimulatorCustomers {
       brand: token.brand,
       last4: token.last4,
       expMonth: 12,
-      expYear: new Date().getUTCFullYear() + 3,
+      expYear: new Date(this.clock.now()).getUTCFullYear() + 3,
       behavior: token.behavior,
-      createdAt: new Date().toISOString(),
-      updatedAt: new Date().toISOString(),
+      createdAt: this.nowIso(),
+      updatedAt: this.nowIso(),
     };
     await this.db.insert(simPaymentMethods).values(row);
     return row;

@@ -79,8 +79,8 @@ export class SimulatorIntents extends SimulatorAccounts {
       lastError: null,
       applicationFeeAmount: input.applicationFeeAmount ?? null,
       transferDestination: input.transferDestination ?? input.onBehalfOfAccount ?? null,
-      createdAt: new Date().toISOString(),
-      updatedAt: new Date().toISOString(),
+      createdAt: this.nowIso(),
+      updatedAt: this.nowIso(),
     };
     if (!Number.isInteger(input.amount) || input.amount <= 0) throw new PaymentError('provider_error', 'Amount must be a positive integer of cents');
     if (input.applicationFeeAmount != null && (input.applicationFeeAmount < 0 || input.applicationFeeAmount > input.amount))

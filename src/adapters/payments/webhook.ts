@@ -1,3 +1,4 @@
+import { wallClock } from '../../lib/clock';
 import { hmacSha256Hex, timingSafeEqual } from '../../lib/crypto';
 
 /**
@@ -7,14 +8,12 @@ import { hmacSha256Hex, timingSafeEqual } from '../../lib/crypto';
  */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
+/** Signature timestamps are checked against the provider's clock: real time, never an operator's sandbox clock. */
+const realSeconds = () => Math.floor(wallClock.now() / 1000);
+
 export type WebhookCheck = { ok: true } | { ok: false; reason: string };
 
-export async function verifyWebhookSignature(
-  payload: string,
-  header: string | undefined,
-  secret: string,
-  nowSeconds = Math.floor(Date.now() / 1000),
-): Promise<WebhookCheck> {
+export async function verifyWebhookSignature(payload: string, header: string | undefined, secret: string, nowSeconds = realSeconds()): Promise<WebhookCheck> {
   if (!header) return { ok: false, reason: 'missing signature header' };
   const parts = header.split(',').map((p) => p.trim().split('='));
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
@@ -26,6 +25,6 @@ export async function verifyWebhookSignature(
 }
 
 /** Signs a payload as the provider does (the simulator's events and tests). */
-export async function signWebhookPayload(payload: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
+export async function signWebhookPayload(payload: string, secret: string, nowSeconds = realSeconds()): Promise<string> {
   return `t=${nowSeconds},v1=${await hmacSha256Hex(secret, `${nowSeconds}.${payload}`)}`;
 }

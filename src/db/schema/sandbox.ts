@@ -23,7 +23,6 @@ export const testClocks = sqliteTable(
     failure: json<{ job: string; at: string; error: string } | null>('failure'),
     /** The advance's progress: steps run and jobs that did work. */
     progress: json<{ steps: number; ran: Record<string, number> } | null>('progress'),
-    deletedAt: text('deleted_at'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('test_clocks_operator_uq').on(t.operatorId), index('test_clocks_customer_idx').on(t.customerId, t.createdAt)],

@@ -5,6 +5,8 @@
  * but keeps the GL mappings for a later reconnection.
  */
 import { eq } from 'drizzle-orm';
+import { nowIso, wallClock } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requireAdmin, requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -47,7 +49,8 @@ export async function connect(ctx: Ctx, input: { businessId: string; origin: str
   return {
     authorizationUrl: await provider.authorizationUrl({ state, redirectUri }),
     state,
-    expiresAt: new Date(Date.now() + STATE_TTL_MS).toISOString(),
+    // The signed state's lifetime runs on real time (lib/sealed checks it so).
+    expiresAt: new Date(wallClock.now() + STATE_TTL_MS).toISOString(),
     provider: provider.name,
   };
 }
@@ -78,9 +81,10 @@ export async function callback(ctx: Ctx, q: { code?: string; state?: string; err
     if (err instanceof ProviderError) return to('error', { reason: err.kind === 'auth' ? 'invalid_grant' : 'provider_error' });
     throw err;
   }
-  const tctx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId, userId } };
+  // The operator is known from the state: its clock stamps the connection.
+  const tctx: Ctx = await onOperatorClock({ ...ctx, principal: { ...ctx.principal, customerId, userId } }, customerId);
   const existing = await linkOf(tctx, customerId);
-  const now = new Date().toISOString();
+  const now = nowIso(tctx);
   const values = {
     provider: provider.name,
     status: 'connected' as const,
@@ -102,7 +106,8 @@ export async function callback(ctx: Ctx, q: { code?: string; state?: string; err
 /** A usable access token (refreshed when about to expire); 400 when not connected. */
 export async function tokenOf(ctx: Ctx, link: LinkRow | undefined, provider: AccountingProvider): Promise<{ link: LinkRow; token: string }> {
   if (!link || link.status !== 'connected' || !link.accessToken) throw acctFail('accounting_not_connected', 'The accounting system is not connected');
-  if ((link.tokenExpiresAt ?? 0) > Date.now() + 60_000) return { link, token: await unseal(ctx.env, link.accessToken) };
+  // The provider's access token expires on the provider's clock: real time.
+  if ((link.tokenExpiresAt ?? 0) > wallClock.now() + 60_000) return { link, token: await unseal(ctx.env, link.accessToken) };
   if (!link.refreshToken) throw acctFail('accounting_not_connected', 'The accounting access expired; connect again');
   try {
     const t = await provider.refresh(await unseal(ctx.env, link.refreshToken));

@@ -6,11 +6,14 @@
  * its `externalId`.
  */
 import { and, eq } from 'drizzle-orm';
+import { nowIso, todayIn } from '../../lib/clock';
+import { nextScheduledRun } from '../../lib/module';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission, systemCtx } from '../../lib/context';
+import { loadOperatorClock } from '../../lib/operator-clock';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { addDays, dayBounds, localDate } from '../../lib/time';
+import { addDays, dayBounds } from '../../lib/time';
 import type { Env } from '../../env';
 import { accountingProvider, isBalanced } from '../../adapters/accounting';
 import { ProviderError } from '../../adapters/simulators';
@@ -64,7 +67,7 @@ export async function ensureExport(ctx: Ctx, link: LinkRow, loc: LocationRow, da
     throw acctFail('accounting_not_ready', `Map these GL accounts first (PUT /acct/gl-mappings): ${missing.join(', ')}`, {
       details: missing.map((k) => ({ field: `glMappings.${k}`, message: 'not mapped' })),
     });
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const values = {
     currency: loc.currency,
     status: journal.lines.length ? ('queued' as const) : ('empty' as const),
@@ -96,7 +99,7 @@ export async function createExport(ctx: Ctx, input: { businessId: string; locati
   const customerId = ownCustomer(ctx, input.businessId);
   requirePermission(ctx, 'accounting');
   const loc = await getLocationInTenant(ctx, input.locationId);
-  if (input.date >= localDate(Date.now(), loc.timezone))
+  if (input.date >= todayIn(ctx, loc.timezone))
     throw new ApiError('bad_request', 'Only finished days can be exported (the date must be before today at the location)', {
       details: [{ field: 'date', message: 'must be a past day' }],
     });
@@ -113,12 +116,17 @@ export async function createExport(ctx: Ctx, input: { businessId: string; locati
 
 export type SendOutcome = { outcome: 'sent' | 'failed' | 'done' } | { outcome: 'retry'; error: string } | { outcome: 'rate_limited'; retryAfterMs: number };
 
-/** Sends one queued export (called by the AccountingQueue object, one at a time per operator). */
+/**
+ * Sends one queued export (called by the AccountingQueue object, one at a time per operator, at the
+ * provider's real-time pace). The export is stamped on its operator's clock (a sandbox test clock's
+ * operator reads its clock's time).
+ */
 export async function sendExport(env: Env, exportId: string, giveUp = false): Promise<SendOutcome> {
   const ctx = systemCtx(env, { requestId: `acct_${exportId}` });
   const row = await ctx.db.select().from(acctExports).where(eq(acctExports.id, exportId)).get();
   if (!row || row.status !== 'queued') return { outcome: 'done' };
-  const tctx = systemCtx(env, { customerId: row.customerId, requestId: ctx.requestId });
+  const clock = await loadOperatorClock(ctx.db, row.customerId);
+  const tctx = systemCtx(env, { customerId: row.customerId, requestId: ctx.requestId, clock });
   const where = and(eq(acctExports.id, row.id), eq(acctExports.status, 'queued'));
   const fail = async (message: string) => {
     await tctx.db
@@ -153,7 +161,7 @@ export async function sendExport(env: Env, exportId: string, giveUp = false): Pr
     });
     await tctx.db
       .update(acctExports)
-      .set({ status: 'sent', externalId: res.id, sentAt: new Date().toISOString(), attempts: row.attempts + 1, lastError: null })
+      .set({ status: 'sent', externalId: res.id, sentAt: nowIso(tctx), attempts: row.attempts + 1, lastError: null })
       .where(where);
     return { outcome: 'sent' };
   } catch (err) {
@@ -177,17 +185,26 @@ export async function sendExport(env: Env, exportId: string, giveUp = false): Pr
   }
 }
 
-/** Cron (daily): yesterday's journal of every location of every operator ready to export. */
-export async function dailyExports(env: Env, now = new Date()) {
-  const links = await connectedLinks(systemCtx(env));
+/**
+ * Cron (daily): yesterday's journal (the location's yesterday, on the job's clock) of every location
+ * of every operator in the job's scope that is ready to export.
+ */
+/** When the daily export has work for the operators in scope: the next daily run while one is connected, else never. */
+export async function nextDailyExport(job: Ctx): Promise<number | null> {
+  const links = await connectedLinks(job);
+  return links.some((l) => l.acctBusinessId && l.bankAccountId) ? nextScheduledRun('0 3 * * *', job.clock.now()) : null;
+}
+
+export async function dailyExports(job: Ctx) {
+  const links = await connectedLinks(job);
   let queued = 0;
   let skipped = 0;
   for (const link of links) {
     if (!link.acctBusinessId || !link.bankAccountId) continue;
-    const ctx = systemCtx(env, { customerId: link.customerId });
+    const ctx = systemCtx(job.env, { customerId: link.customerId, clock: job.clock, hooks: job.hooks, waitUntil: job.waitUntil, requestId: job.requestId });
     const locs = await activeLocations(ctx, link.customerId);
     for (const loc of locs) {
-      const date = addDays(localDate(now.getTime(), loc.timezone), -1);
+      const date = addDays(todayIn(ctx, loc.timezone), -1);
       try {
         const row = await ensureExport(ctx, link, loc, date);
         if (row.status === 'queued') queued++;

@@ -2,6 +2,7 @@
 import { and, count, desc, eq, gte, isNull, lt } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission } from '../../lib/context';
+import { inJobScope } from '../../lib/job-scope';
 import { acctExports, acctLinks } from '../../db/schema/accounting';
 import { ledgerEntries } from '../../db/schema/bookings';
 import { locations } from '../../db/schema/locations';
@@ -13,9 +14,13 @@ export async function linkOf(ctx: Ctx, customerId: string): Promise<LinkRow | un
   return ctx.db.select().from(acctLinks).where(eq(acctLinks.customerId, customerId)).get();
 }
 
-/** Every connected link (the daily job; any operator). */
+/** Every connected link of the operators in the job's scope (the daily job). */
 export async function connectedLinks(ctx: Ctx): Promise<LinkRow[]> {
-  return ctx.db.select().from(acctLinks).where(eq(acctLinks.status, 'connected')).all();
+  return ctx.db
+    .select()
+    .from(acctLinks)
+    .where(and(eq(acctLinks.status, 'connected'), inJobScope(ctx, acctLinks.customerId)))
+    .all();
 }
 
 /** The ledger entries of a location in [start, end) (epoch ms), not deleted. */

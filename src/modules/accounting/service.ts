@@ -13,6 +13,6 @@ export {
   getGlMappings,
   setGlMappings,
 } from './connection';
-export { createExport, sendExport, dailyExports, MAX_ATTEMPTS, type SendOutcome } from './exports';
+export { createExport, sendExport, dailyExports, nextDailyExport, MAX_ATTEMPTS, type SendOutcome } from './exports';
 export { listExports } from './queries';
 export { buildJournal, GL_ACCOUNTS, GL_KEYS } from './journal';

@@ -133,7 +133,7 @@ export async function recalculate(ctx: Ctx, input: { customerId: string; affilia
   const list = input.affiliateId
     ? [await getAffiliateInTenant(ctx, customerId, input.affiliateId)]
     : await ctx.db.select().from(affiliates).where(eq(affiliates.customerId, customerId)).all();
-  const nowIso = new Date().toISOString();
+  const nowIso = new Date(ctx.clock.now()).toISOString();
   const data = [];
   for (const a of list) data.push(await recalculateOne(ctx, a, nowIso));
   return { data, recalculatedAt: nowIso };

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
@@ -32,6 +33,6 @@ export function totalsStmt(ctx: Ctx, customerId: string, affiliateId: string, ex
         AND ${affiliateEntries.kind} = ${kind} AND ${affiliateEntries.excluded} = 0)`;
   return ctx.db
     .update(affiliates)
-    .set({ commissionTotal: sum('commission'), paidOut: sum('payout'), updatedAt: new Date().toISOString(), ...extra })
+    .set({ commissionTotal: sum('commission'), paidOut: sum('payout'), updatedAt: nowIso(ctx), ...extra })
     .where(and(eq(affiliates.id, affiliateId), eq(affiliates.customerId, customerId)));
 }

@@ -1,4 +1,5 @@
 /** Affiliates: ID availability, create, list, delete and the PATCH actions (payout, rate, manual commission). */
+import { nowIso } from '../../lib/clock';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission } from '../../lib/context';
@@ -32,7 +33,7 @@ export async function createAffiliate(
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
   requirePermission(ctx, PERMISSION);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: AffiliateRow = {
     id: input.customAffiliateId ?? newId('aff'),
     customerId,
@@ -95,7 +96,7 @@ export async function updateAffiliate(
   const customerId = ownCustomer(ctx, input.customerId);
   requirePermission(ctx, PERMISSION);
   const a = await getAffiliateInTenant(ctx, customerId, input.affiliateId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const entry = (kind: 'commission' | 'payout', source: 'manual' | 'payout', amount: number) =>
     ctx.db.insert(affiliateEntries).values({
       id: newId('affe'),

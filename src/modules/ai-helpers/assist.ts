@@ -17,8 +17,9 @@ import { ai, answered, cannotAnswer, type AiFact, type AiResult } from '../../ad
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
-import { localDate } from '../../lib/time';
-import { addDays } from '../../lib/time';
+import { nowMs, todayIn } from '../../lib/clock';
+import { formatLocalDateTime } from '../../lib/local-time';
+import { addDays, localDate } from '../../lib/time';
 import { listLocations } from '../locations/service';
 
 export const AI_REQUESTS = ['emailEnhancement', 'socialMediaPost', 'bookingSidekick', 'businessAudit'] as const;
@@ -150,14 +151,32 @@ function normalizeBooking(b: Record<string, unknown>): SideBooking {
 
 const money = (x: number) => `$${x.toFixed(2)}`;
 
-export function sidekickAnswer(message: string, list: SideBooking[], today: string, now: number): AiResult {
+/** An instant given with its time and zone (ISO 8601 with `Z` or an offset), as ms; null for a bare date or other text. */
+const instantOf = (v: string | null) =>
+  v && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}.*(Z|[+-]\d{2}:?\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)) ? Date.parse(v) : null;
+
+/**
+ * The rules' answer about the bookings given, for the operator: `today` (YYYY-MM-DD) and `now` (ms) are
+ * the operator's, `tz` its location's zone; instants are read and said in that zone.
+ */
+export function sidekickAnswer(message: string, list: SideBooking[], today: string, now: number, tz: string): AiResult {
   if (!list.length) return cannotAnswer('No bookings were given to answer from: send them in `bookings`.', 'no_bookings');
   const q = message.toLowerCase();
+  /** The local date of a booking's start (an instant's date in the zone; a bare date as given). */
+  const dayOf = (start: string | null) => {
+    const ms = instantOf(start);
+    return ms != null ? localDate(ms, tz) : (start?.slice(0, 10) ?? null);
+  };
+  /** A start as a person reads it: "Fri 15 Jan 2027, 09:00 EST" (text that is not an instant is said as given). */
+  const when = (start: string) => {
+    const ms = instantOf(start);
+    return ms != null ? formatLocalDateTime(ms, tz) : start;
+  };
   let rows = list;
   const filters: string[] = [];
   const day = /\b(\d{4}-\d{2}-\d{2})\b/.exec(q)?.[1] ?? (/\btomorrow\b/.test(q) ? addDays(today, 1) : /\btoday\b/.test(q) ? today : null);
   if (day) {
-    rows = rows.filter((b) => b.start?.slice(0, 10) === day);
+    rows = rows.filter((b) => dayOf(b.start) === day);
     filters.push(`on ${day}`);
   }
   const status = ['cancelled', 'confirmed', 'pending', 'completed', 'checked_in', 'no_show'].find((st) => q.includes(st.replace('_', ' ')) || q.includes(st));
@@ -178,7 +197,7 @@ export function sidekickAnswer(message: string, list: SideBooking[], today: stri
       .sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!))[0];
     if (!next) return cannotAnswer(`None of the bookings given${scope} is upcoming.`, 'not_in_facts', ['next']);
     return answered(
-      `The next booking${scope} is ${next.item ? `${next.item} ` : ''}at ${next.start}${next.name ? ` for ${next.name}` : ''}${next.id ? ` (${next.id})` : ''}.`,
+      `The next booking${scope} is ${next.item ? `${next.item} ` : ''}at ${when(next.start!)}${next.name ? ` for ${next.name}` : ''}${next.id ? ` (${next.id})` : ''}.`,
       ['next'],
     );
   }
@@ -314,7 +333,7 @@ export async function assist(ctx: Ctx, input: AssistInput) {
     const list = (input.bookings ?? []).map(normalizeBooking);
     const locs = await listLocations(ctx, {});
     const tz = 'data' in locs ? (locs.data[0]?.timezone ?? 'UTC') : locs.timezone;
-    const today = localDate(Date.now(), tz);
+    const today = todayIn(ctx, tz);
     details = { bookingsGiven: list.length, today, timezone: tz };
     facts = [
       { label: 'Today', value: today },
@@ -325,7 +344,8 @@ export async function assist(ctx: Ctx, input: AssistInput) {
     ];
     message = input.message;
     length = 'short';
-    fallback = () => sidekickAnswer(input.message!, list, today, Date.now());
+    const now = nowMs(ctx);
+    fallback = () => sidekickAnswer(input.message!, list, today, now, tz);
   } else {
     const out = quickAudit(input);
     details = { findings: out.findings, score: out.score, fullAudit: 'POST /ai/business-audit' };

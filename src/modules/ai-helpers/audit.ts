@@ -18,6 +18,7 @@ import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowIso, stopwatch } from '../../lib/clock';
 import { aiBusinessAudits } from '../../db/schema/ai-helpers';
 import { getOwnCustomer, listPaymentMethods } from '../customers/service';
 import { collectPayment } from '../payments/service';
@@ -129,9 +130,9 @@ export async function businessAudit(ctx: Ctx, input: { websiteUrl: string; busin
   if (!card || !customer.paymentCustomerId)
     throw new ApiError('not_found', 'No payment method on file to charge the audit to: add one with POST /customer/payment-method');
 
-  const started = Date.now();
+  const elapsed = stopwatch(); // how long the page took to load: real time
   const page = await fetchPublic(input.websiteUrl, { field: 'websiteUrl', accept: ['text/html', 'application/xhtml+xml'], maxBytes: 3 * 1024 * 1024 });
-  const ms = Date.now() - started;
+  const ms = elapsed();
   const html = new TextDecoder().decode(page.body);
   const facts = await pageFacts(html, page.url);
   const findings = auditChecks(facts, { url: page.url, bytes: page.body.byteLength, ms });
@@ -187,7 +188,7 @@ export async function businessAudit(ctx: Ctx, input: { websiteUrl: string; busin
           paymentMethodId: card.id,
           score,
           report,
-          createdAt: new Date().toISOString(),
+          createdAt: nowIso(ctx),
         };
         await commitMoney([ctx.db.insert(aiBusinessAudits).values(row)], {
           audit: { action: 'ai.business_audit', targetType: 'ai_business_audit', targetId: auditId, details: { websiteUrl: input.websiteUrl, score } },

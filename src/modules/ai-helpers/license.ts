@@ -8,6 +8,8 @@
 import { ai } from '../../adapters/ai';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
+import { todayIn } from '../../lib/clock';
+import { listLocations } from '../locations/service';
 import { readMedia } from './media';
 
 export interface LicenseFields {
@@ -86,10 +88,11 @@ const MRZ_VALUES = (c: string) => (c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.
 /** ICAO 9303 check digit (weights 7, 3, 1). */
 export const mrzCheck = (s: string) => String([...s].reduce((sum, c, i) => sum + MRZ_VALUES(c) * [7, 3, 1][i % 3], 0) % 10);
 
-function mrzDate(v: string, kind: 'birth' | 'expiry'): string | null {
+/** A YYMMDD date of a zone; a birth year after this year's two digits (of `today`, YYYY-MM-DD) is of the 1900s. */
+function mrzDate(v: string, kind: 'birth' | 'expiry', today: string): string | null {
   if (!/^\d{6}$/.test(v)) return null;
   const yy = Number(v.slice(0, 2));
-  const now = new Date().getUTCFullYear() % 100;
+  const now = Number(today.slice(2, 4));
   const year = kind === 'birth' ? (yy > now ? 1900 + yy : 2000 + yy) : 2000 + yy;
   return valid(year, +v.slice(2, 4), +v.slice(4, 6));
 }
@@ -100,8 +103,11 @@ const mrzName = (s: string) => {
   return { lastName: title(last.replace(/</g, ' ')), firstName: title(names[0]), middleName: title(names.slice(1).join(' ')) };
 };
 
-/** Machine-readable zones: TD3 (passports, 2 x 44) and TD1 (ID cards, 3 x 30); a zone whose check digits fail is not read. */
-export function parseMrz(text: string): LicenseFields | null {
+/**
+ * Machine-readable zones: TD3 (passports, 2 x 44) and TD1 (ID cards, 3 x 30); a zone whose check digits fail is not read.
+ * `today` (YYYY-MM-DD) decides the century of two-digit birth years.
+ */
+export function parseMrz(text: string, today: string): LicenseFields | null {
   const lines = text
     .toUpperCase()
     .split(/\r?\n/)
@@ -116,8 +122,8 @@ export function parseMrz(text: string): LicenseFields | null {
       Object.assign(f, mrzName(a.slice(5)));
       f.documentType = 'passport';
       f.number = b.slice(0, 9).replace(/</g, '');
-      f.dateOfBirth = mrzDate(b.slice(13, 19), 'birth');
-      f.expiry = mrzDate(b.slice(21, 27), 'expiry');
+      f.dateOfBirth = mrzDate(b.slice(13, 19), 'birth', today);
+      f.expiry = mrzDate(b.slice(21, 27), 'expiry', today);
       f.issuer = a.slice(2, 5).replace(/</g, '');
       return f;
     }
@@ -128,8 +134,8 @@ export function parseMrz(text: string): LicenseFields | null {
       Object.assign(f, mrzName(c));
       f.documentType = 'id_card';
       f.number = a.slice(5, 14).replace(/</g, '');
-      f.dateOfBirth = mrzDate(b.slice(0, 6), 'birth');
-      f.expiry = mrzDate(b.slice(8, 14), 'expiry');
+      f.dateOfBirth = mrzDate(b.slice(0, 6), 'birth', today);
+      f.expiry = mrzDate(b.slice(8, 14), 'expiry', today);
       f.issuer = a.slice(2, 5).replace(/</g, '');
       return f;
     }
@@ -143,9 +149,16 @@ const VISION_PROMPT = `Read this driving licence or ID card. Answer as JSON: {"f
 const isoOrNull = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? valid(+v.slice(0, 4), +v.slice(5, 7), +v.slice(8, 10)) : null);
 const strOrNull = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 100) : null);
 
+/** Today in the operator's zone (its first location's; UTC when it has none). */
+async function operatorToday(ctx: Ctx): Promise<string> {
+  const locs = await listLocations(ctx, {});
+  const tz = 'data' in locs ? (locs.data[0]?.timezone ?? 'UTC') : locs.timezone;
+  return todayIn(ctx, tz);
+}
+
 export async function extractLicense(ctx: Ctx, input: { image: string }) {
   tenantOf(ctx);
-  const media = await readMedia(input.image, 'image', { rawText: true });
+  const [media, today] = await Promise.all([readMedia(input.image, 'image', { rawText: true }), operatorToday(ctx)]);
   let fields: LicenseFields | null = null;
   let method: 'barcode_aamva' | 'mrz' | 'vision_model' | 'none' = 'none';
   let source: 'rules' | 'model' = 'rules';
@@ -154,7 +167,7 @@ export async function extractLicense(ctx: Ctx, input: { image: string }) {
     fields = parseAamva(media.text ?? '');
     method = fields ? 'barcode_aamva' : 'none';
     if (!fields) {
-      fields = parseMrz(media.text ?? '');
+      fields = parseMrz(media.text ?? '', today);
       method = fields ? 'mrz' : 'none';
     }
     if (!fields) reason = 'The text is neither a licence barcode payload (AAMVA) nor a machine-readable zone with valid check digits.';
@@ -177,7 +190,6 @@ export async function extractLicense(ctx: Ctx, input: { image: string }) {
     } else reason = seen.message;
   } else reason = 'A PDF is not read as a licence; send a photo of the licence or its barcode payload.';
   const f = fields ?? empty();
-  const today = new Date().toISOString().slice(0, 10);
   const missing = (['firstName', 'lastName', 'number', 'expiry', 'dateOfBirth'] as const).filter((k) => !f[k]);
   return {
     status: !fields

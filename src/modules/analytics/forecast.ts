@@ -20,7 +20,8 @@ import { sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { addDays, localDate, wallTimeToUtc, weekdayOf } from '../../lib/time';
+import { todayIn } from '../../lib/clock';
+import { addDays, wallTimeToUtc, weekdayOf } from '../../lib/time';
 import { localDateOfMs, offsetSegments } from './local-days';
 import { reportBatch } from './queries';
 import { lit } from './sql-literals';
@@ -82,7 +83,7 @@ export async function getForecast(ctx: Ctx, q: { locationId: string; days: numbe
   let plan = { tz: '', today: '', first: '' };
   const { locs, results } = await reportBatch(ctx, [q.locationId], ([loc]) => {
     const tz = q.timezone ?? loc.timezone;
-    const today = localDate(Date.now(), tz);
+    const today = todayIn(ctx, tz);
     const first = addDays(today, -HISTORY_DAYS);
     const from = wallTimeToUtc(first, '00:00', tz);
     const to = wallTimeToUtc(addDays(addDays(today, q.days - 1), 1), '00:00', tz);

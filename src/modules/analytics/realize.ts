@@ -7,6 +7,7 @@
  * rental exactly once and their counts add up to the number of rentals.
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -34,7 +35,7 @@ export async function realizeCompletedBookings(ctx: Ctx, input: { locationIds?: 
   const { results } = await commit(
     ctx,
     [
-      realizationStmt(ctx, { customerId, rentals: pending, reference, nowIso: new Date().toISOString() }),
+      realizationStmt(ctx, { customerId, rentals: pending, reference, nowIso: nowIso(ctx) }),
       ctx.db.all(sql`SELECT COUNT(*) AS n, coalesce(SUM(amount), 0) AS amount FROM ledger_entries
         WHERE id IN (SELECT 'led_rlz_' || p.rental_id FROM analytics_unrealized_bookings p WHERE ${inScope}) AND reference = ${lit(reference)}`),
       ctx.db

@@ -10,7 +10,7 @@ import { requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { toCents, toDollars } from '../../lib/money';
-import { localDate } from '../../lib/time';
+import { nowIso, todayIn } from '../../lib/clock';
 import { analyticsRevenueTargets } from '../../db/schema/analytics';
 import { locationsInTenant } from './queries';
 import type { RevenueTarget } from './schemas';
@@ -48,13 +48,13 @@ export async function setRevenueTarget(
   const [loc] = await locationsInTenant(ctx, [input.locationId]);
   if (input.revenueTarget === undefined && input.previousYearRevenueOverride === undefined)
     throw new ApiError('no_changes', 'Give revenueTarget and/or previousYearRevenueOverride');
-  const year = input.year ?? Number(localDate(Date.now(), loc.timezone).slice(0, 4));
+  const year = input.year ?? Number(todayIn(ctx, loc.timezone).slice(0, 4));
   const set: Partial<TargetRow> = {};
   const target = positiveCents('revenueTarget', input.revenueTarget);
   const override = positiveCents('previousYearRevenueOverride', input.previousYearRevenueOverride);
   if (target !== undefined) set.revenueTarget = target;
   if (override !== undefined) set.previousYearRevenueOverride = override;
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [

@@ -11,7 +11,8 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { localDate, wallTimeToUtc } from '../../lib/time';
+import { todayIn } from '../../lib/clock';
+import { wallTimeToUtc } from '../../lib/time';
 import { analyticsLedgerMonths, analyticsRevenueTargets } from '../../db/schema/analytics';
 import { countedEntry, kindOf, LedgerSums } from './ledger-sql';
 import { currencyOf, reportBatch, type AnalyticsLocation } from './queries';
@@ -37,7 +38,7 @@ export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; curr
   let plan: Plan = { currentYear: 0, windowMeta: [] };
   const build = (locs: AnalyticsLocation[]) => {
     currencyOf(locs);
-    const currentYear = q.currentYear ?? Number(localDate(Date.now(), locs[0].timezone).slice(0, 4));
+    const currentYear = q.currentYear ?? Number(todayIn(ctx, locs[0].timezone).slice(0, 4));
     const previousYear = currentYear - 1;
     const ids = locs.map((l) => l.locationId);
     // Month k = 0..23 is previousYear-01 .. currentYear-12; boundary k (0..24) starts month k.

@@ -5,6 +5,7 @@ import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
+import { nowIso } from '../../lib/clock';
 import { forgetApiKeyHashes } from '../../lib/credentials';
 import type { Stmt } from '../../db/client';
 import { apiKeys } from '../../db/schema/accounts';
@@ -16,8 +17,17 @@ export { listKeys, userKeys } from './queries';
 /** Key format: `brk_` + 40 random base62 characters. */
 export const generateKeySecret = () => `brk_${randomString(40)}`;
 
-/** Insert statement for a key with a known secret (used by seeding and tests). */
-export async function keyRow(input: { customerId: string; userId: string; name: string; secret: string }): Promise<KeyRow> {
+/**
+ * The row of a key with a known secret (used by seeding and tests). Without `createdAt` the column's
+ * default dates it (the ambient clock of the request or seed that writes it).
+ */
+export async function keyRow(input: {
+  customerId: string;
+  userId: string;
+  name: string;
+  secret: string;
+  createdAt?: string;
+}): Promise<Omit<KeyRow, 'createdAt'> & { createdAt?: string }> {
   return {
     id: newId('key'),
     customerId: input.customerId,
@@ -27,7 +37,7 @@ export async function keyRow(input: { customerId: string; userId: string; name: 
     prefix: input.secret.slice(0, 10),
     lastUsedAt: null,
     revokedAt: null,
-    createdAt: new Date().toISOString(),
+    ...(input.createdAt ? { createdAt: input.createdAt } : {}),
   };
 }
 
@@ -36,7 +46,7 @@ export async function createKey(ctx: Ctx, name: string) {
   const userId = ctx.principal.userId;
   if (!userId) throw new ApiError('no_account', 'Only a user can create API keys');
   const secret = generateKeySecret();
-  const row = await keyRow({ customerId, userId, name, secret });
+  const row = { ...(await keyRow({ customerId, userId, name, secret })), createdAt: nowIso(ctx) };
   await commit(ctx, [ctx.db.insert(apiKeys).values(row)], { audit: { action: 'api_key.create', targetType: 'api_key', targetId: row.id, details: { name } } });
   return { ...keyOut(row), key: secret };
 }
@@ -49,7 +59,7 @@ export async function revokeKey(ctx: Ctx, id: string) {
     await forgetApiKeyHashes(ctx, [row.keyHash]);
     return keyOut(row);
   }
-  const revokedAt = new Date().toISOString();
+  const revokedAt = nowIso(ctx);
   await commit(
     ctx,
     [
@@ -68,7 +78,7 @@ export async function revokeKey(ctx: Ctx, id: string) {
 }
 
 /** The UPDATE that revokes every live key of a user (in the caller's batch, for example when the user is deleted). */
-export function revokeUserKeysStmt(ctx: Ctx, user: { id: string; customerId: string }, at = new Date().toISOString()): Stmt {
+export function revokeUserKeysStmt(ctx: Ctx, user: { id: string; customerId: string }, at = nowIso(ctx)): Stmt {
   return ctx.db
     .update(apiKeys)
     .set({ revokedAt: at })

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
@@ -80,7 +81,7 @@ export async function createPool(
   const customerId = tenantOf(ctx);
   await getLocationInTenant(ctx, input.locationId);
   const assets = await checkAssets(ctx, input.locationId, input.assetIds);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: PoolRow = {
     id: newId('apl'),
     customerId,
@@ -124,7 +125,7 @@ export async function updatePool(
     ],
     { audit: { action: 'asset_pool.update', targetType: 'asset_pool', targetId: id, details: { fields: Object.keys(patch) } } },
   );
-  const row = { ...existing, ...patch, updatedAt: new Date().toISOString() };
+  const row = { ...existing, ...patch, updatedAt: nowIso(ctx) };
   return poolOut(row, await getAssetsInTenant(ctx, row.assetIds));
 }
 

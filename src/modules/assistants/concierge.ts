@@ -6,10 +6,12 @@
  * the operator's data does not answer is `cannot_answer` with the operator's phone number.
  */
 import type { Ctx } from '../../lib/context';
+import { todayIn } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import { limitIp } from '../../lib/ip-limit';
 import { formatMoney } from '../../lib/money';
-import { addDays, isoDate, localDate } from '../../lib/time';
+import { onOperatorClock } from '../../lib/operator-clock';
+import { addDays, isoDate } from '../../lib/time';
 import { ai, answered, cannotAnswer, type AiFact, type AiResult, type AiTurn } from '../../adapters/ai';
 import { getPublicCustomer } from '../customers/service';
 import { listPublicLocations } from '../locations/service';
@@ -35,24 +37,26 @@ interface ItemSummary {
 }
 
 /** A date the visitor means: `selectedDate`, an ISO date in the message, or today / tomorrow in the location's zone. */
-function dateMeant(message: string, selected: string | undefined, tz: string): string | null {
+function dateMeant(ctx: Ctx, message: string, selected: string | undefined, tz: string): string | null {
   if (selected && isoDate.test(selected)) return selected;
   const iso = /\b(\d{4}-\d{2}-\d{2})\b/.exec(message);
   if (iso) return iso[1];
-  const today = localDate(Date.now(), tz);
+  const today = todayIn(ctx, tz);
   if (/\btomorrow\b/i.test(message)) return addDays(today, 1);
   if (/\btoday|tonight|this (afternoon|evening|morning)\b/i.test(message)) return today;
   return null;
 }
 
 export async function fleetConcierge(
-  ctx: Ctx,
+  rctx: Ctx,
   input: { customerId: string; message: string; conversationHistory?: AiTurn[]; selectedDate?: string; locationId?: string },
   ip: string | null,
 ) {
-  await limitIp(ctx, { kind: 'ai-concierge', ip, limit: 30, windowMs: 60_000 });
-  const customer = await getPublicCustomer(ctx, input.customerId);
+  await limitIp(rctx, { kind: 'ai-concierge', ip, limit: 30, windowMs: 60_000 });
+  const customer = await getPublicCustomer(rctx, input.customerId);
   if (!customer) throw notFound('Customer');
+  // The operator is known only now: "today" and the day views are on its clock.
+  const ctx = await onOperatorClock(rctx, customer.id);
   const locs = (await listPublicLocations(ctx, customer.id)).filter((l) => !input.locationId || l.id === input.locationId);
   if (input.locationId && !locs.length) throw notFound('Location');
   const locById = new Map(locs.map((l) => [l.id, l]));
@@ -60,7 +64,7 @@ export async function fleetConcierge(
   const tz = locs[0]?.timezone ?? 'UTC';
   const business = customer.businessName ?? customer.name;
   const phone = locs[0]?.phoneNumber ?? '';
-  const date = dateMeant(input.message, input.selectedDate, tz);
+  const date = dateMeant(ctx, input.message, input.selectedDate, tz);
   const items: ItemSummary[] = rows.map((r) => {
     const m = readData(r);
     const sp = startingPrice(m);

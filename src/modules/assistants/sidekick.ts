@@ -7,8 +7,9 @@
  */
 import type { Ctx } from '../../lib/context';
 import { limitIp } from '../../lib/ip-limit';
+import { formatLocalRange } from '../../lib/local-time';
 import { formatMoney } from '../../lib/money';
-import { localDate, localTime } from '../../lib/time';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { createEvent } from '../booking-events/service';
 import { ai, answered, cannotAnswer, type AiFact, type AiResult } from '../../adapters/ai';
 import { getPublicCustomer } from '../customers/service';
@@ -22,9 +23,11 @@ interface Topic {
   say: () => string;
 }
 
-export async function bookingSidekick(ctx: Ctx, input: { rentalId: string; message: string }, ip: string | null) {
-  await limitIp(ctx, { kind: 'ai-sidekick', ip, limit: 30, windowMs: 60_000 });
-  const b = await rentalById(ctx, input.rentalId);
+export async function bookingSidekick(rctx: Ctx, input: { rentalId: string; message: string }, ip: string | null) {
+  await limitIp(rctx, { kind: 'ai-sidekick', ip, limit: 30, windowMs: 60_000 });
+  const b = await rentalById(rctx, input.rentalId);
+  // The operator is known only now: whether and with what refund it can be cancelled "now" is on its clock.
+  const ctx = await onOperatorClock(rctx, b.customerId);
   const [loc, customer, item, partySize, elig] = await Promise.all([
     getPublicLocation(ctx, b.locationId).catch(() => null),
     getPublicCustomer(ctx, b.customerId),
@@ -42,7 +45,7 @@ export async function bookingSidekick(ctx: Ctx, input: { rentalId: string; messa
     (a) => `${a.name ?? a.addonId ?? 'add-on'}${a.quantity && a.quantity > 1 ? ` x${a.quantity}` : ''}`,
   );
   const signed = (((b.extendedData ?? {}) as { signedWaivers?: unknown[] }).signedWaivers ?? []).length;
-  const when = `${localDate(b.start, tz)} from ${localTime(b.start, tz)} to ${localTime(b.end, tz)} (${tz} time)`;
+  const when = formatLocalRange(b.start, b.end, tz);
   const facts: AiFact[] = [
     { label: 'Business', value: business },
     { label: 'Booked item', value: itemName },

@@ -1,6 +1,8 @@
 /** Month and day views of an item: cached per isolate for the public reads, and computed at once for an item already loaded. */
 import type { z } from '@hono/zod-openapi';
+import { isTestClockOperator, wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { ApiError } from '../../lib/errors';
 import { etagOf } from '../../lib/http-cache';
 import { addDays, isoMonth } from '../../lib/time';
@@ -28,6 +30,9 @@ import type { DayResult, MonthResult } from './schemas';
  * most AVAILABILITY_FRESH_MS older than a write made elsewhere (the sale itself is always checked
  * inside the item's lock). Time-based rules (past, minimum notice, holds expiring) move with the
  * clock, so an entry lives at most VIEW_TTL_MS and never past the first hold expiry in it.
+ *
+ * The cache serves operators on the wall clock (its freshness is real time); the views of a sandbox
+ * test clock's operator are computed at that operator's clock on every read, never served from it.
  */
 export const AVAILABILITY_FRESH_MS = 2_000;
 /** The tables a view depends on: a write to one of them through this isolate makes its views check D1 again. */
@@ -75,9 +80,10 @@ async function cachedView<V>(
   q: { itemId: string; from: number; to: number; revalidate?: boolean },
   compute: (item: ItemContext, busy: Busy[], now: number) => V,
 ): Promise<CachedView<V>> {
-  const now = Date.now();
+  // Real time: the cache's own freshness (entries of test-clock operators are never served).
+  const now = wallClock.now();
   const hit = cache.get(key);
-  const usable = hit && hit.validUntil > now ? hit : undefined;
+  const usable = hit && hit.validUntil > now && !isTestClockOperator(hit.item.row.customerId) ? hit : undefined;
   if (usable && !q.revalidate && now - usable.checkedAt < AVAILABILITY_FRESH_MS && usable.writes === localWriteCount(VIEW_TABLES)) return usable;
   const writes = localWriteCount(VIEW_TABLES);
   const running = cache.running.get(key);
@@ -97,8 +103,8 @@ async function checkView<V>(
   compute: (item: ItemContext, busy: Busy[], now: number) => V,
   usable: CachedView<V> | undefined,
 ): Promise<CachedView<V>> {
-  const now = Date.now();
   const writes = localWriteCount(VIEW_TABLES);
+  // The operator is known once the item is read: expired rows are dropped at its clock (`now: 0` keeps them all here).
   const state = await loadItemState(ctx.db, {
     itemId: q.itemId,
     customerId: null,
@@ -106,13 +112,17 @@ async function checkView<V>(
     to: q.to,
     cached: usable?.item,
     busyUnlessKey: usable?.stateKey,
+    now: 0,
   });
+  const now = (await onOperatorClock(ctx, state.ctx.row.customerId)).clock.now();
+  // Real time: when the entry was last checked against D1 (the cache's freshness, not business time).
+  const checkedAt = wallClock.now();
   if (state.busy === null && usable && usable.tz === state.ctx.item.timezone) {
-    const refreshed = { ...usable, item: state.ctx, checkedAt: now, writes };
+    const refreshed = { ...usable, item: state.ctx, checkedAt, writes };
     cache.set(key, refreshed);
     return refreshed;
   }
-  const busy = state.busy ?? (await loadBusy(ctx.db, state.ctx, q.from, q.to, now));
+  const busy = (state.busy ?? (await loadBusy(ctx.db, state.ctx, q.from, q.to, now))).filter((b) => b.expiresAt == null || b.expiresAt > now);
   const firstExpiry = busy.reduce((m, b) => (b.expiresAt != null && b.expiresAt > now ? Math.min(m, b.expiresAt) : m), Infinity);
   const entry: CachedView<V> = {
     stateKey: stateKeyOf(state.ctx.row),
@@ -120,7 +130,7 @@ async function checkView<V>(
     item: state.ctx,
     value: compute(state.ctx, busy, now),
     validUntil: Math.min(now + VIEW_TTL_MS, firstExpiry),
-    checkedAt: now,
+    checkedAt,
     writes,
   };
   cache.set(key, entry);
@@ -234,7 +244,7 @@ export async function monthView(ctx: Ctx, item: ItemContext, month: string, opts
   if (!isoMonth.test(month)) throw new ApiError('bad_request', 'month must be YYYY-MM', { details: [{ field: 'month', message: 'must be YYYY-MM' }] });
   const tz = item.item.timezone;
   const display = opts.displayTz ?? tz;
-  const now = Date.now();
+  const now = (await onOperatorClock(ctx, item.row.customerId)).clock.now();
   const { start, end } = monthBounds(month, tz);
   const days = monthAvailability(item.item, await loadBusy(ctx.db, item, start, end, now), month, { now, enforceRules: true, withSlots: opts.withSlots });
   return {
@@ -246,7 +256,7 @@ export async function monthView(ctx: Ctx, item: ItemContext, month: string, opts
 
 /** Slots of one local date of an item already loaded (see dayAvailabilityView for the cached public read). */
 export async function dayView(ctx: Ctx, item: ItemContext, date: string, opts: { displayTz?: string } = {}) {
-  const now = Date.now();
+  const now = (await onOperatorClock(ctx, item.row.customerId)).clock.now();
   const tz = item.item.timezone;
   const display = opts.displayTz ?? tz;
   const busy = await loadBusy(ctx.db, item, Date.parse(`${addDays(date, -1)}T00:00:00Z`), Date.parse(`${addDays(date, 2)}T00:00:00Z`), now);

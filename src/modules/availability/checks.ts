@@ -4,6 +4,7 @@
  * meet), the asset check, and the public read of an item.
  */
 import { tenantOf, type Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { ApiError, notFound } from '../../lib/errors';
 import { checkWindow, type Busy, type Reason } from './engine';
 import { loadBusy, type ItemContext } from './queries';
@@ -35,7 +36,7 @@ export interface ItemAvailability {
 
 /** Is [start, end) bookable on an item of the caller's operator? A booking placed moments later meets the same checks. One round trip. */
 export async function getItemAvailability(ctx: Ctx, itemId: string, q: AvailabilityQuery): Promise<ItemAvailability> {
-  const state = await loadItemState(ctx.db, { itemId, customerId: tenantOf(ctx), from: q.start, to: q.end });
+  const state = await loadItemState(ctx.db, { itemId, customerId: tenantOf(ctx), from: q.start, to: q.end, now: ctx.clock.now() });
   return availabilityOf(ctx, state.ctx, q, state.busy!);
 }
 
@@ -60,7 +61,7 @@ export async function windowAvailability(
 }
 
 export async function availabilityOf(ctx: Ctx, item: ItemContext, q: AvailabilityQuery, loaded?: Busy[]): Promise<ItemAvailability> {
-  const now = Date.now();
+  const now = ctx.clock.now();
   const busy = loaded ?? (await loadBusy(ctx.db, item, q.start, q.end, now));
   const c = checkWindow(item.item, busy, {
     start: q.start,
@@ -86,7 +87,7 @@ export async function availabilityOf(ctx: Ctx, item: ItemContext, q: Availabilit
  * and, when a location is named, be at that location. Anything else answers 404.
  */
 export async function publicItem(ctx: Ctx, inventoryId: string, locationId?: string): Promise<ItemContext> {
-  const item = await loadItemState(ctx.db, { itemId: inventoryId, customerId: null, from: 0, to: 0, busyUnlessKey: '' }).then((s) => s.ctx);
+  const item = await loadItemState(ctx.db, { itemId: inventoryId, customerId: null, from: 0, to: 0, busyUnlessKey: '', now: 0 }).then((s) => s.ctx);
   return visibleItem(ctx, item, locationId);
 }
 
@@ -102,11 +103,12 @@ export function visibleItem(ctx: Ctx, item: ItemContext, locationId?: string): I
 export async function checkAsset(ctx: Ctx, q: { inventoryId: string; assetId: string; startUtc: number; endUtc: number; excludeRentalId?: string }) {
   const start = q.startUtc * 1000;
   const end = q.endUtc * 1000;
-  const state = await loadItemState(ctx.db, { itemId: q.inventoryId, customerId: null, from: start, to: end });
+  // The operator is known once the item is read: expired rows are dropped below, at its clock.
+  const state = await loadItemState(ctx.db, { itemId: q.inventoryId, customerId: null, from: start, to: end, now: 0 });
   const item = visibleItem(ctx, state.ctx);
   if (!item.item.assets.some((a) => a.id === q.assetId)) throw notFound('Asset of this inventory item');
   if (!(end > start)) throw new ApiError('bad_request', 'endUtc must be after startUtc', { details: [{ field: 'endUtc', message: 'must be after startUtc' }] });
-  const now = Date.now();
+  const now = (await onOperatorClock(ctx, item.row.customerId)).clock.now();
   const busy = state.busy!;
   const c = checkWindow(item.item, busy, {
     start,

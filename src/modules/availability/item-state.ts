@@ -47,7 +47,8 @@ export interface ItemStateQuery {
   pendingIds?: string[];
   /** Also read the item's active holds (id and e-mail). */
   holds?: boolean;
-  now?: number;
+  /** The caller's "now" (its clock, lib/clock.ts): expired holds and allocations are left out as of it. */
+  now: number;
 }
 
 export interface ItemState {
@@ -178,7 +179,7 @@ function itemStateStatements(db: DB, v: ItemStateValues): Stmt[] {
  * snapshot). 404 for unknown, deleted or (with `customerId`) foreign items.
  */
 export async function loadItemState(db: DB, q: ItemStateQuery): Promise<ItemState> {
-  const now = q.now ?? Date.now();
+  const now = q.now;
   const cachedKey = q.cached && q.cached.row.id === q.itemId ? modelKeyOf(q.cached.row) : null;
   const pendingIds = q.pendingIds ?? [];
   const statements = itemStateStatements(db, {

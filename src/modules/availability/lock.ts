@@ -55,7 +55,8 @@ export function refusalError(r: ReserveRefusal): ApiError {
 
 /** Reserves inside the item's lock object; throws the refusal as an ApiError (409 `unavailable`, 404, ...). */
 export async function reserve(caller: Caller, req: ReserveRequest): Promise<Reservation> {
-  const res = await lockOf(envOf(caller), req.itemId).reserve(req);
+  const now = req.now ?? ('principal' in caller ? caller.clock.now() : undefined);
+  const res = await lockOf(envOf(caller), req.itemId).reserve(now === undefined ? req : { ...req, now });
   if (!res.ok) throw refusalError(res);
   return res;
 }

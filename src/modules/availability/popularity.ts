@@ -1,6 +1,7 @@
 /** How popular each start time of an item is, from its bookings (with the weekday parsing it takes). */
 import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { ApiError } from '../../lib/errors';
 import { addDays, localDate, localTime, WEEKDAYS, type Weekday } from '../../lib/time';
 import { bookings } from '../../db/schema/bookings';
@@ -34,7 +35,7 @@ export function parseWeekday(v: string): Weekday {
  */
 export async function timeSlotPopularity(ctx: Ctx, item: ItemContext, q: { dayOfWeek?: string; duration?: number }) {
   const weekday = q.dayOfWeek ? parseWeekday(q.dayOfWeek) : null;
-  const now = Date.now();
+  const now = (await onOperatorClock(ctx, item.row.customerId)).clock.now();
   const tz = item.item.timezone;
   const rows = await ctx.db
     .select({ start: bookings.start, end: bookings.end, localDate: bookings.localDate, quantity: bookings.quantity })

@@ -273,7 +273,7 @@ export function allocationsStatement(db: DB, q: { itemIds: string[] | SQL; custo
 }
 
 /** Active, unexpired allocations of several items touching [from, to), grouped by item, in one read. */
-export async function loadAllocationsFor(db: DB, items: { id: string; customerId: string }[], from: number, to: number, now = Date.now()) {
+export async function loadAllocationsFor(db: DB, items: { id: string; customerId: string }[], from: number, to: number, now: number) {
   const out = new Map<string, AllocationRow[]>(items.map((i) => [i.id, []]));
   if (!items.length) return out;
   const rows = await allocationsStatement(db, { itemIds: items.map((i) => i.id), customerIds: [...new Set(items.map((i) => i.customerId))], from, to }).all();
@@ -282,7 +282,7 @@ export async function loadAllocationsFor(db: DB, items: { id: string; customerId
 }
 
 /** Allocation rows grouped by item, unexpired only (for rows a batch read with `allocationsStatement`). */
-export function groupAllocations(rows: AllocationRow[], now = Date.now()): Map<string, AllocationRow[]> {
+export function groupAllocations(rows: AllocationRow[], now: number): Map<string, AllocationRow[]> {
   const out = new Map<string, AllocationRow[]>();
   for (const a of rows) {
     if (a.expiresAt != null && a.expiresAt <= now) continue;
@@ -311,18 +311,18 @@ export function allocationToBusy(
 }
 
 /** Engine busy rows of an item from its allocation rows (unexpired ones), plus the model's maintenance blocks. */
-export function busyOf(ctx: ItemContext, rows: AllocationRow[], now = Date.now()): Busy[] {
+export function busyOf(ctx: ItemContext, rows: AllocationRow[], now: number): Busy[] {
   return [...rows.filter((r) => r.expiresAt == null || r.expiresAt > now).map(allocationToBusy), ...maintenanceBusy(ctx.item)];
 }
 
 /** Active allocations of an item touching [from, to) (with a margin for buffers), plus maintenance blocks. */
-export async function loadBusy(db: DB, ctx: ItemContext, from: number, to: number, now = Date.now()): Promise<Busy[]> {
+export async function loadBusy(db: DB, ctx: ItemContext, from: number, to: number, now: number): Promise<Busy[]> {
   const rows = await allocationsStatement(db, { itemIds: [ctx.item.id], customerIds: [ctx.row.customerId], from, to }).all();
   return busyOf(ctx, rows, now);
 }
 
 /** Active, unexpired holds of an item (id and e-mail), so a booking by the same e-mail can use its held unit. */
-export async function loadActiveHolds(db: DB, ctx: ItemContext, now = Date.now()): Promise<{ id: string; email: string }[]> {
+export async function loadActiveHolds(db: DB, ctx: ItemContext, now: number): Promise<{ id: string; email: string }[]> {
   return activeHoldsStatement(db, ctx.item.id, ctx.row.customerId, now).all();
 }
 

@@ -104,6 +104,12 @@ export interface ReserveRequest {
   /** The item version the caller priced with; a different one answers 409 `version_conflict`. */
   expectVersion?: number;
   line: ReserveLine;
+  /**
+   * The seller's "now" (its context's clock, lib/clock.ts): what the check measures the past, the
+   * minimum notice and holds' expiry against. `reserve()` fills it from the caller's context; the
+   * lock's own reservation leases stay on real time.
+   */
+  now?: number;
 }
 
 /** An `allocations` row to write (its `createdAt` is set by the writer). */

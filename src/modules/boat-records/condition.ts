@@ -79,7 +79,7 @@ export const FUEL_TOLERANCE_POINTS = 5;
 export function analyzeCondition(
   checkin: Record<string, unknown>,
   checkout: { Details: Record<string, unknown>; timestamp: string; RecordType: string } | null,
-  now = new Date(),
+  now: number,
 ): ConditionAnalysis {
   const findings: Finding[] = [];
   const photos = photosOf(checkin);
@@ -135,7 +135,7 @@ export function analyzeCondition(
     status: 'completed',
     method: 'rules',
     rulesVersion: 1,
-    analyzedAt: now.toISOString(),
+    analyzedAt: new Date(now).toISOString(),
     comparedTo: checkout ? { timestamp: checkout.timestamp, RecordType: checkout.RecordType } : null,
     photoCount: photos.length,
     severity,

@@ -14,7 +14,10 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { ai, type AiVisionResult } from '../../adapters/ai';
 import { fetchPublic } from '../../adapters/http';
 import type { Ctx } from '../../lib/context';
+import { nowIso, nowMs, wallClock } from '../../lib/clock';
+import { inJobScope } from '../../lib/job-scope';
 import type { QueueMessage } from '../../lib/module';
+import { enqueue } from '../../lib/queue';
 import { boatRecords } from '../../db/schema/inventory';
 import { photosOf } from './condition';
 import { checkoutBefore } from './queries';
@@ -23,8 +26,12 @@ import type { RecordRow } from './views';
 export const PHOTO_ANALYSIS_KIND = 'boat-records.analyze-photos';
 const MAX_PHOTOS = 6;
 const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
-/** A message for a record that is still not committed after this long is dropped (its batch failed). */
+/** A message for a record that is still not committed after this long (real time) is dropped (its batch failed). */
 const UNCOMMITTED_DROP_MS = 60_000;
+/** A photo analysis still queued this long after its record was written is re-sent by the sweep (a lost send). */
+const STALE_MS = 10 * 60_000;
+/** The sweep looks this far back. */
+const SWEEP_WINDOW_MS = 3 * 86_400_000;
 
 export interface PhotoDamage {
   area: string | null;
@@ -32,12 +39,22 @@ export interface PhotoDamage {
   severity: 'minor' | 'major';
 }
 
-export const queuedPhotoAnalysis = () => ({ status: 'queued' as const, queuedAt: new Date().toISOString() });
+export const queuedPhotoAnalysis = (ctx: Ctx) => ({ status: 'queued' as const, queuedAt: nowIso(ctx) });
+
+/**
+ * The queue message of a record's analysis. `enqueuedAt` is real time: the consumer compares it with
+ * real time to tell a batch still in flight from one that failed (a technical delay, not business time).
+ */
+const analysisMessage = (r: Pick<RecordRow, 'id' | 'customerId'>) => ({
+  kind: PHOTO_ANALYSIS_KIND,
+  recordId: r.id,
+  customerId: r.customerId,
+  enqueuedAt: wallClock.now(),
+});
 
 /** Sends the record's analysis to the queue after the caller's commit (a lost send is re-sent by the sweep). */
 export function enqueuePhotoAnalysis(ctx: Ctx, r: Pick<RecordRow, 'id' | 'customerId'>) {
-  const send = ctx.env.EVENTS_QUEUE.send({ kind: PHOTO_ANALYSIS_KIND, recordId: r.id, customerId: r.customerId, enqueuedAt: Date.now() });
-  ctx.waitUntil(send.catch((err) => ctx.log.warn('photo analysis deferred to the sweep', { recordId: r.id, error: String(err) })));
+  ctx.waitUntil(enqueue(ctx, analysisMessage(r)).catch((err) => ctx.log.warn('photo analysis deferred to the sweep', { recordId: r.id, error: String(err) })));
 }
 
 const PROMPT = `List the visible damage on this boat photo (scratches, dents, cracks, tears, stains, missing or broken parts).
@@ -107,13 +124,14 @@ export async function analyzeRecordPhotos(ctx: Ctx, msg: QueueMessage): Promise<
     .where(and(eq(boatRecords.id, recordId), eq(boatRecords.customerId, customerId)))
     .get();
   if (!row) {
-    if (Date.now() - (typeof msg.enqueuedAt === 'number' ? msg.enqueuedAt : 0) < UNCOMMITTED_DROP_MS)
+    // Real time, as `enqueuedAt` (see analysisMessage).
+    if (wallClock.now() - (typeof msg.enqueuedAt === 'number' ? msg.enqueuedAt : 0) < UNCOMMITTED_DROP_MS)
       throw new Error(`record ${recordId} is not committed yet`);
     return;
   }
   const current = (row.details?.conditionAnalysis as { photoAnalysis?: { status?: string } } | undefined)?.photoAnalysis;
   if (current?.status !== 'queued') return;
-  const analyzedAt = new Date().toISOString();
+  const analyzedAt = nowIso(ctx);
   const port = ai(ctx.env);
   let result: Record<string, unknown>;
   if (port.mode === 'rules') {
@@ -157,22 +175,34 @@ export async function analyzeRecordPhotos(ctx: Ctx, msg: QueueMessage): Promise<
     .run();
 }
 
+/** The analyses still queued, of records of the operators in scope written in the sweep's window (before `staleBefore`). */
+const queuedAnalyses = (ctx: Ctx, now: number) =>
+  and(
+    inJobScope(ctx, boatRecords.customerId),
+    sql`${boatRecords.updatedAt} >= ${new Date(now - SWEEP_WINDOW_MS).toISOString()}`,
+    sql`json_extract(${boatRecords.details}, '$.conditionAnalysis.photoAnalysis.status') = 'queued'`,
+  );
+
 /** Cron: re-sends the analyses still queued after ten minutes (a lost queue send), at most 100 a run. */
-export async function resendStalePhotoAnalyses(ctx: Ctx, now: Date) {
-  const stale = new Date(now.getTime() - 10 * 60_000).toISOString();
-  const since = new Date(now.getTime() - 3 * 86_400_000).toISOString();
+export async function resendStalePhotoAnalyses(ctx: Ctx) {
+  const now = nowMs(ctx);
   const rows = await ctx.db
     .select({ id: boatRecords.id, customerId: boatRecords.customerId })
     .from(boatRecords)
-    .where(
-      and(
-        lt(boatRecords.updatedAt, stale),
-        sql`${boatRecords.updatedAt} >= ${since}`,
-        sql`json_extract(${boatRecords.details}, '$.conditionAnalysis.photoAnalysis.status') = 'queued'`,
-      ),
-    )
+    .where(and(queuedAnalyses(ctx, now), lt(boatRecords.updatedAt, new Date(now - STALE_MS).toISOString())))
     .limit(100)
     .all();
-  for (const r of rows) await ctx.env.EVENTS_QUEUE.send({ kind: PHOTO_ANALYSIS_KIND, recordId: r.id, customerId: r.customerId, enqueuedAt: Date.now() });
+  for (const r of rows) await enqueue(ctx, analysisMessage(r));
   return { resent: rows.length };
+}
+
+/** The sweep's next due instant: when the oldest analysis still queued (and not yet stale) becomes stale. */
+export async function nextStalePhotoAnalysis(ctx: Ctx): Promise<number | null> {
+  const now = nowMs(ctx);
+  const row = await ctx.db
+    .select({ oldest: sql<string | null>`min(${boatRecords.updatedAt})` })
+    .from(boatRecords)
+    .where(and(queuedAnalyses(ctx, now), sql`${boatRecords.updatedAt} >= ${new Date(now - STALE_MS).toISOString()}`))
+    .get();
+  return row?.oldest ? Date.parse(row.oldest) + STALE_MS + 1 : null;
 }

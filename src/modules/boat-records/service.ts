@@ -4,6 +4,7 @@ import { requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowIso, nowMs } from '../../lib/clock';
 import { boatRecords, inventoryAssets } from '../../db/schema/inventory';
 import { bookings } from '../../db/schema/bookings';
 import { getItemInTenant } from '../inventory/service';
@@ -14,7 +15,7 @@ import { recordOut, type RecordRow } from './views';
 
 export { listRecords, rundownRecords } from './queries';
 export { recordOut } from './views';
-export { analyzeRecordPhotos, resendStalePhotoAnalyses, PHOTO_ANALYSIS_KIND } from './photo-analysis';
+export { analyzeRecordPhotos, resendStalePhotoAnalyses, nextStalePhotoAnalysis, PHOTO_ANALYSIS_KIND } from './photo-analysis';
 
 /**
  * A check-in with photos gets `Details.conditionAnalysis` (the rule-based comparison of ./condition.ts)
@@ -27,10 +28,10 @@ async function withAnalysis(
   previous?: Record<string, unknown>,
 ): Promise<{ details: Record<string, unknown>; queue: boolean }> {
   if (!isCheckin(r.recordType) || !photosOf(details).length) return { details, queue: false };
-  const rules = analyzeCondition(details, await checkoutBefore(ctx, r));
+  const rules = analyzeCondition(details, await checkoutBefore(ctx, r), nowMs(ctx));
   const before = (previous?.conditionAnalysis as { photoAnalysis?: unknown } | undefined)?.photoAnalysis;
   const same = previous && before && JSON.stringify(photosOf(previous)) === JSON.stringify(photosOf(details));
-  return { details: { ...details, conditionAnalysis: { ...rules, photoAnalysis: same ? before : queuedPhotoAnalysis() } }, queue: !same };
+  return { details: { ...details, conditionAnalysis: { ...rules, photoAnalysis: same ? before : queuedPhotoAnalysis(ctx) } }, queue: !same };
 }
 
 export interface CreateInput {
@@ -68,7 +69,7 @@ export async function createRecord(ctx: Ctx, input: CreateInput) {
       });
     }
   }
-  const timestamp = normalizeTs(input.timestamp ?? new Date().toISOString());
+  const timestamp = normalizeTs(input.timestamp ?? nowIso(ctx));
   const exists = await ctx.db
     .select({ id: boatRecords.id })
     .from(boatRecords)
@@ -79,7 +80,7 @@ export async function createRecord(ctx: Ctx, input: CreateInput) {
   if (exists) throw duplicate();
   const base = { customerId, inventoryId: item.id, rentalId: input.RentalId ?? null, assetId: input.AssetId ?? null, timestamp, recordType: input.RecordType };
   const { details, queue } = await withAnalysis(ctx, base, input.Details);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: RecordRow = { id: newId('rec'), ...base, details, createdAt: now, updatedAt: now };
   try {
     await commit(ctx, [ctx.db.insert(boatRecords).values(row)], {
@@ -110,7 +111,7 @@ export async function updateRecord(ctx: Ctx, input: { inventoryId: string; times
   }
   let queue = false;
   if (!('conditionAnalysis' in input.Updates)) ({ details, queue } = await withAnalysis(ctx, row, details, row.details ?? {}));
-  const updatedAt = new Date().toISOString();
+  const updatedAt = nowIso(ctx);
   await commit(
     ctx,
     [

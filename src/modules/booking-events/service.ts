@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer } from '../../lib/context';
@@ -70,7 +71,7 @@ export async function createEvent(ctx: Ctx, input: CreateEventInput) {
     details: input.details ?? null,
     actorName: input.actorName ?? ctx.principal.name ?? null,
     actorId: input.actorId ?? ctx.principal.userId ?? ctx.principal.credentialId,
-    createdAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
   };
   await commit(ctx, [ctx.db.insert(bookingEvents).values(row)], {
     audit: {

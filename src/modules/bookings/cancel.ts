@@ -4,7 +4,9 @@ import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { bookings, deposits, ledgerEntries, renters } from '../../db/schema/bookings';
+import { nowIso } from '../../lib/clock';
 import { emailStmt } from '../../adapters/messages';
+import { formatLocalRange } from '../../lib/local-time';
 import { payments, PaymentError } from '../../adapters/payments';
 import { refundPayment } from '../payments/service';
 import { activityStmt } from './activity';
@@ -39,7 +41,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   if (!canMove(b.status as BookingStatus, 'cancelled')) {
     throw new ApiError('not_cancellable', `A ${b.status.replace('_', '-')} booking cannot be cancelled`, { extra: { status: b.status } });
   }
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const entries = await ctx.db
     .select()
     .from(ledgerEntries)
@@ -87,7 +89,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
         customerId: b.customerId,
         to: email.email,
         subject: `Your booking ${b.id} is cancelled`,
-        body: `Hello ${email.firstName ?? ''},\n\nYour booking ${b.id} (${view.startTime}) has been cancelled.${opts.reason ? `\nReason: ${opts.reason}` : ''}`,
+        body: `Hello ${email.firstName ?? ''},\n\nYour booking ${b.id} (${formatLocalRange(b.start, b.end, timezone)}) has been cancelled.${opts.reason ? `\nReason: ${opts.reason}` : ''}`,
         template: 'booking.cancelled',
         metadata: { rentalId: b.id, transactionId: b.transactionId },
       }).stmt,
@@ -197,13 +199,13 @@ async function releaseDeposits(ctx: Ctx, b: BookingRow) {
     .all();
   for (const d of rows) {
     try {
-      await payments(ctx.env).cancelPaymentIntent(d.paymentIntentId);
+      await payments(ctx).cancelPaymentIntent(d.paymentIntentId);
       await commit(
         ctx,
         [
           ctx.db
             .update(deposits)
-            .set({ status: 'released', releasedAt: new Date().toISOString() })
+            .set({ status: 'released', releasedAt: nowIso(ctx) })
             .where(and(eq(deposits.id, d.id), eq(deposits.status, 'authorized'))),
           ...insertLedger(ctx, [
             memoEntry(scopeOf(b), {

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit, type DomainEvent } from '../../lib/commit';
@@ -17,7 +18,7 @@ import { bookingOut, type BookingRow } from './views';
 export const casUpdate = (ctx: Ctx, b: BookingRow, set: Partial<BookingRow>) =>
   ctx.db
     .update(bookings)
-    .set({ ...set, version: b.version + 1, updatedAt: new Date().toISOString() })
+    .set({ ...set, version: b.version + 1, updatedAt: nowIso(ctx) })
     .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId), eq(bookings.version, b.version)));
 
 export const scopeOf = (b: BookingRow): LedgerScope => ({

@@ -24,6 +24,7 @@ import { tenantOf, type Ctx } from '../../lib/context';
 import { toCents } from '../../lib/money';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { todayIn } from '../../lib/clock';
 import { localDate } from '../../lib/time';
 import { customers } from '../../db/schema/accounts';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
@@ -47,7 +48,7 @@ import { bookingPromoUse, isGiftCardOverdrawn, isPromoExhausted } from '../promo
 import { dollars, quoteFromTotal, quoteOrder, quoteOut, type LineQuote, type OrderDiscount } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
-import { bad } from './errors';
+import { bad, inThePast } from './errors';
 import type { BookingResult, BookingSource, CreateBookingOptions } from './types';
 import type { BookingRow } from './views';
 import { planLines, prepareLine, type PreparedLine } from './lines';
@@ -107,7 +108,7 @@ async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOth
 export async function createBookingRows(ctx: Ctx, input: BookInput, opts: CreateBookingOptions = {}): Promise<{ result: BookingResult; rows: BookingRow[] }> {
   const customerId = tenantOf(ctx);
   const source: BookingSource = opts.source ?? 'operator';
-  const now = Date.now();
+  const now = ctx.clock.now();
   // Items (tenant-scoped: another operator's item is 404) and their location. Without a bundle the
   // item ids are known up front, so the items are read together with the operator's settings.
   const rd = input.rentalDetails;
@@ -148,6 +149,8 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   const prepared: PreparedLine[] = [];
   for (const [i, req] of lineReqs.entries())
     prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride, i === 0 ? first.others : undefined));
+  // Every sales path refuses a time already past (on the operator's clock); minimum notice stays the items' rule.
+  for (const p of prepared) if (p.start < now) throw inThePast(p.start, p.item.item.timezone, now);
   const discounts: OrderDiscount[] = [];
   const dd = input.discountDetails;
   let promoUse: PromoUse | null = null;
@@ -187,7 +190,8 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   const surcharge = opts.surcharge?.amount ?? 0;
   const grandTotal = total + surcharge;
   const firstStart = Math.min(...prepared.map((p) => p.start));
-  const plan = planPayment(input, grandTotal, opts, localDate(firstStart, prepared[0].item.item.timezone));
+  const tz = prepared[0].item.item.timezone;
+  const plan = planPayment(input, grandTotal, opts, localDate(firstStart, tz), todayIn(ctx, tz));
   // Membership credits pay part of what is due now (or, paying later, of the total); the card pays the rest.
   const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : grandTotal);
   // A gift card pays what it can of the rest.
@@ -251,7 +255,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   }
   let upsert: RenterUpsert = upsertRes.value;
 
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   let depositIntent: PaymentIntent | null = null;
   let stage: 'deposit' | 'payment' = 'deposit';
   let written = false;
@@ -315,7 +319,6 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
           charge,
           depositIntent,
           depositAmount,
-          now,
           credits,
           giftCard,
         });
@@ -370,7 +373,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
 
 /** Gives back what was taken when the booking could not be written. */
 async function compensate(ctx: Ctx, charge: PaymentIntent | null, deposit: PaymentIntent | null) {
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   if (charge?.status === 'succeeded') {
     await pay
       .refund(charge.id, undefined, 'booking_not_written')

@@ -1,8 +1,18 @@
 import { ApiError, defineErrors } from '../../lib/errors';
+import { formatLocalDateTime } from '../../lib/local-time';
 
 export const bookingErrors = defineErrors({
   invalid_promo_code: { status: 400, meaning: 'An unknown, expired or inapplicable promo code' },
 });
+
+/**
+ * 400 `in_the_past`: a booking (or a move) for a time already past on the operator's clock. The message
+ * names the start in the location's time and the current time there.
+ */
+export const inThePast = (start: number, tz: string, now: number, field = 'rentalDetails.startTime') =>
+  new ApiError('in_the_past', `The start (${formatLocalDateTime(start, tz)}) is already past: it is ${formatLocalDateTime(now, tz)} at the location`, {
+    details: [{ field, message: 'must not be in the past' }],
+  });
 
 /** 400 `bad_request` naming the field at fault. */
 export const bad = (message: string, field?: string) => new ApiError('bad_request', message, field ? { details: [{ field, message }] } : {});

@@ -1,7 +1,9 @@
 /**
  * Charges the installments that POST /coreBooking/book stores (`paymentPlan.type: "installments"`:
  * the first is paid at booking, the rest are `scheduled` with a due date) — the cron job
- * `bookings.installments`, daily at 03:00 UTC (due dates are dates).
+ * `bookings.installments`, daily at 03:00 UTC. Due dates are dates of the rental location's calendar:
+ * an installment is due from the start of its due date there, on the context's clock; `nextDue`
+ * answers the next such instant (or retry time) so a sandbox test clock charges it on time.
  *
  * Same guarantees as membership renewals: each due installment is CLAIMED with one conditional
  * UPDATE on the order's first open rental (`scheduled`/`failed` -> `processing`, or a
@@ -11,15 +13,19 @@
  * of the order, `amountPaid`, a card `payment` ledger entry per rental (deterministic ids, so a
  * second write of the same installment fails as a whole) and `payment.completed` (kind
  * `installment`). A decline marks the installment `failed`, e-mails the renter and is retried 1, 3
- * and 5 days after its due date; after the fourth failed attempt it is `overdue` (no more
- * automatic attempts). Cancelled and no-show rentals are not charged.
+ * and 5 days after its due date (from the start of that local day); after the fourth failed attempt
+ * it is `overdue` (no more automatic attempts). Cancelled and no-show rentals are not charged.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
+import { inJobScope } from '../../lib/job-scope';
+import { formatLocalDay } from '../../lib/local-time';
+import { addDays, localDate, wallTimeToUtc } from '../../lib/time';
 import type { Stmt } from '../../db/client';
 import { toCents, toDollars } from '../../lib/money';
 import { bookings } from '../../db/schema/bookings';
+import { locations } from '../../db/schema/locations';
 import { emailStmt } from '../../adapters/messages';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
 import { insertLedger, paymentEntry } from './ledger';
@@ -49,11 +55,14 @@ export interface InstallmentRunSummary {
 
 const scheduleOf = (b: BookingRow) => ((b.paymentPlan as { schedule?: Installment[] } | null)?.schedule ?? []) as Installment[];
 
-/** The installments of a plan that are due now (status, due date, retry time, stale claim). */
-function dueIndexes(b: BookingRow, now: Date): number[] {
-  const today = now.toISOString().slice(0, 10);
-  const nowIso = now.toISOString();
-  const stale = new Date(now.getTime() - CLAIM_MS).toISOString();
+/** The start of a due date in the location's zone. */
+const dueStart = (dueDate: string, tz: string) => wallTimeToUtc(dueDate, '00:00', tz);
+
+/** The installments of a plan that are due at `now` (status, due date in the location's calendar, retry time, stale claim). */
+function dueIndexes(b: BookingRow, now: number, tz: string): number[] {
+  const today = localDate(now, tz);
+  const nowIso = new Date(now).toISOString();
+  const stale = new Date(now - CLAIM_MS).toISOString();
   return scheduleOf(b)
     .map((s, i) => ({ s, i }))
     .filter(
@@ -68,31 +77,45 @@ function dueIndexes(b: BookingRow, now: Date): number[] {
 
 const jsonPath = (i: number, field: string) => `$.schedule[${i}].${field}`;
 
-/** The cron job. */
-export async function chargeDueInstallments(ctx: Ctx, now: Date, opts: { customerId?: string } = {}): Promise<InstallmentRunSummary> {
-  const today = now.toISOString().slice(0, 10);
-  const out: InstallmentRunSummary = { charged: 0, declined: 0, overdue: 0, skipped: 0 };
-  const rows = await ctx.db
-    .select()
+/**
+ * Open rentals of the job's operators with installments still to charge (due by `latestDate`, when
+ * given), with their location's zone.
+ */
+function openPlans(ctx: Ctx, latestDate?: string) {
+  const pending = latestDate
+    ? sql`json_extract(value, '$.status') IN ('scheduled', 'failed', 'processing') AND json_extract(value, '$.dueDate') <= ${latestDate}`
+    : sql`json_extract(value, '$.status') IN ('scheduled', 'failed', 'processing')`;
+  return ctx.db
+    .select({ b: bookings, tz: locations.timezone })
     .from(bookings)
+    .innerJoin(locations, eq(locations.id, bookings.locationId))
     .where(
       and(
         sql`json_extract(${bookings.paymentPlan}, '$.type') = 'installments'`,
         inArray(bookings.status, OPEN),
-        sql`EXISTS (SELECT 1 FROM json_each(${bookings.paymentPlan}, '$.schedule') WHERE json_extract(value, '$.status') IN ('scheduled', 'failed', 'processing') AND json_extract(value, '$.dueDate') <= ${today})`,
-        ...(opts.customerId ? [eq(bookings.customerId, opts.customerId)] : []),
+        sql`EXISTS (SELECT 1 FROM json_each(${bookings.paymentPlan}, '$.schedule') WHERE ${pending})`,
+        inJobScope(ctx, bookings.customerId),
       ),
     )
-    .orderBy(asc(bookings.id))
+    .orderBy(asc(bookings.id));
+}
+
+/** The cron job: charges the installments due at the context's clock. */
+export async function chargeDueInstallments(ctx: Ctx): Promise<InstallmentRunSummary> {
+  const now = ctx.clock.now();
+  const out: InstallmentRunSummary = { charged: 0, declined: 0, overdue: 0, skipped: 0 };
+  // Today in the zone furthest ahead (UTC+14) bounds every location's today; each plan is checked in its own zone below.
+  const rows = await openPlans(ctx, addDays(new Date(now).toISOString().slice(0, 10), 1))
     .limit(500)
     .all();
   // One plan per order: the first open rental holds the claim.
-  const holders = new Map<string, BookingRow>();
-  for (const r of rows) if (!holders.has(`${r.customerId}|${r.transactionId}`)) holders.set(`${r.customerId}|${r.transactionId}`, r as BookingRow);
-  for (const holder of holders.values()) {
-    for (const i of dueIndexes(holder, now)) {
+  const holders = new Map<string, { b: BookingRow; tz: string }>();
+  for (const r of rows)
+    if (!holders.has(`${r.b.customerId}|${r.b.transactionId}`)) holders.set(`${r.b.customerId}|${r.b.transactionId}`, { b: r.b as BookingRow, tz: r.tz });
+  for (const { b: holder, tz } of holders.values()) {
+    for (const i of dueIndexes(holder, now, tz)) {
       try {
-        const r = await chargeInstallment(ctx, holder, i, now);
+        const r = await chargeInstallment(ctx, holder, i, now, tz);
         out[r]++;
         if (r !== 'charged') break; // later installments wait for this one
       } catch (err) {
@@ -104,9 +127,29 @@ export async function chargeDueInstallments(ctx: Ctx, now: Date, opts: { custome
   return out;
 }
 
-async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: Date): Promise<keyof InstallmentRunSummary> {
-  const nowIso = now.toISOString();
-  const stale = new Date(now.getTime() - CLAIM_MS).toISOString();
+/**
+ * The job's next due instant after the context's clock: the start of an installment's due date in its
+ * location's zone, its retry time, or when a stale claim may be taken over; null when none is pending.
+ */
+export async function nextInstallmentDue(ctx: Ctx): Promise<number | null> {
+  const now = ctx.clock.now();
+  let next: number | null = null;
+  for (const { b, tz } of await openPlans(ctx).all()) {
+    for (const s of scheduleOf(b as BookingRow)) {
+      let due: number | null = null;
+      if (s.status === 'scheduled') due = Math.max(dueStart(s.dueDate, tz), s.nextAttemptAt ? Date.parse(s.nextAttemptAt) : 0);
+      else if (s.status === 'failed' && s.nextAttemptAt) due = Math.max(dueStart(s.dueDate, tz), Date.parse(s.nextAttemptAt));
+      // A claim is taken over once strictly older than CLAIM_MS.
+      else if (s.status === 'processing') due = Date.parse(s.claimedAt ?? '') + CLAIM_MS + 1;
+      if (due != null && Number.isFinite(due) && due > now && (next == null || due < next)) next = due;
+    }
+  }
+  return next;
+}
+
+async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: number, tz: string): Promise<keyof InstallmentRunSummary> {
+  const nowIso = new Date(now).toISOString();
+  const stale = new Date(now - CLAIM_MS).toISOString();
   const claimed = await ctx.db
     .update(bookings)
     .set({ paymentPlan: sql`json_set(${bookings.paymentPlan}, ${jsonPath(i, 'status')}, 'processing', ${jsonPath(i, 'claimedAt')}, ${nowIso})` })
@@ -132,7 +175,7 @@ async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: D
       .orderBy(asc(bookings.id))
       .all()
   ).filter((b) => OPEN.includes(b.status)) as BookingRow[];
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   let intent: PaymentIntent | null = null;
   let failure: { code: string; message: string } | null = null;
   const first = holder.paymentIntentId ? await pay.getPaymentIntent(holder.paymentIntentId) : null;
@@ -219,7 +262,7 @@ async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: D
   }
 
   const retryDays = RETRY_DAYS[attempt - 1];
-  const nextAttemptAt = retryDays == null ? null : new Date(Date.parse(`${inst.dueDate}T03:00:00Z`) + retryDays * 86_400_000).toISOString();
+  const nextAttemptAt = retryDays == null ? null : new Date(dueStart(addDays(inst.dueDate, retryDays), tz)).toISOString();
   const status = nextAttemptAt ? 'failed' : 'overdue';
   for (const { b, expr } of setAll([
     ['status', status],
@@ -243,7 +286,7 @@ async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: D
         to: to.email,
         subject: `Installment ${i + 1} of your booking ${holder.transactionId} could not be charged`,
         body: `Hello ${to.firstName ?? ''},\n\nWe could not charge installment ${i + 1} (${inst.amount.toFixed(2)} ${holder.currency.toUpperCase()}) of your booking ${holder.transactionId}.${
-          nextAttemptAt ? ` We will try again on ${nextAttemptAt.slice(0, 10)}.` : ' Please contact us to pay it.'
+          nextAttemptAt ? ` We will try again on ${formatLocalDay(Date.parse(nextAttemptAt), tz)}.` : ' Please contact us to pay it.'
         }`,
         template: 'booking.installment_failed',
         metadata: { transactionId: holder.transactionId, installment: i + 1, attempt },

@@ -19,6 +19,7 @@
  * the id `led_rev_{original id}`: a second reversal of the same entry is impossible.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { bookings, ledgerEntries } from '../../db/schema/bookings';
@@ -27,6 +28,8 @@ import type { LineQuote } from './pricing';
 
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
 export type NewLedger = typeof ledgerEntries.$inferInsert;
+/** An entry before it is written: without `occurredAt` it is dated at the writer's "now" (`insertLedger`, the context's clock). */
+export type LedgerDraft = Omit<NewLedger, 'occurredAt'> & { occurredAt?: string };
 
 /** Entry types that are charges or credits of the sale (reversed on cancellation). */
 export const CHARGE_TYPES = ['revenue', 'discount', 'tax', 'tip'] as const;
@@ -44,8 +47,8 @@ export interface LedgerScope {
 
 const entry = (
   s: LedgerScope,
-  e: Omit<NewLedger, 'id' | 'customerId' | 'locationId' | 'renterId' | 'transactionId' | 'rentalId' | 'itemId' | 'assetId' | 'currency'> & { id?: string },
-): NewLedger => ({
+  e: Omit<LedgerDraft, 'id' | 'customerId' | 'locationId' | 'renterId' | 'transactionId' | 'rentalId' | 'itemId' | 'assetId' | 'currency'> & { id?: string },
+): LedgerDraft => ({
   id: e.id ?? newId('led'),
   customerId: s.customerId,
   locationId: s.locationId,
@@ -59,8 +62,8 @@ const entry = (
 });
 
 /** The charge entries of one priced rental, dated at its start. */
-export function saleEntries(s: LedgerScope, q: LineQuote, occurredAt: string, source: string): NewLedger[] {
-  const out: NewLedger[] = [];
+export function saleEntries(s: LedgerScope, q: LineQuote, occurredAt: string, source: string): LedgerDraft[] {
+  const out: LedgerDraft[] = [];
   if (q.rental)
     out.push(
       entry(s, { entryType: 'revenue', amount: q.rental, occurredAt, description: 'Rental', source, metadata: { unit: q.unit, hours: q.hours, days: q.days } }),
@@ -106,23 +109,25 @@ export function saleEntries(s: LedgerScope, q: LineQuote, occurredAt: string, so
   return out;
 }
 
+/** A payment, dated `occurredAt` or when it is written. */
 export function paymentEntry(
   s: LedgerScope,
   amount: number,
   opts: { source: 'card' | 'channel' | 'cash' | 'membership_credits' | 'gift_card'; reference?: string | null; description?: string; occurredAt?: string },
-): NewLedger {
+): LedgerDraft {
   return entry(s, {
     entryType: 'payment',
     amount: -amount,
-    occurredAt: opts.occurredAt ?? new Date().toISOString(),
+    occurredAt: opts.occurredAt,
     description: opts.description ?? 'Payment',
     source: opts.source,
     reference: opts.reference ?? null,
   });
 }
 
-export function refundEntry(s: LedgerScope, amount: number, reference: string | null): NewLedger {
-  return entry(s, { entryType: 'refund', amount, occurredAt: new Date().toISOString(), description: 'Refund', source: 'card', reference });
+/** A refund, dated when it is written. */
+export function refundEntry(s: LedgerScope, amount: number, reference: string | null): LedgerDraft {
+  return entry(s, { entryType: 'refund', amount, description: 'Refund', source: 'card', reference });
 }
 
 export function memoEntry(
@@ -136,12 +141,12 @@ export function memoEntry(
     metadata?: Record<string, unknown>;
     affectsBalance?: boolean;
   },
-): NewLedger {
+): LedgerDraft {
+  // Dated when it is written (insertLedger, on the context's clock).
   return entry(s, {
     entryType: e.entryType,
     amount: e.amount,
     affectsBalance: e.affectsBalance ?? false,
-    occurredAt: new Date().toISOString(),
     description: e.description,
     source: e.source ?? null,
     reference: e.reference ?? null,
@@ -176,10 +181,15 @@ export function reversalOf(e: LedgerRow, description: string): NewLedger {
 /** Ledger rows per INSERT: every statement binds each of the table's 20 columns per row, and D1 binds at most 100 parameters. */
 const LEDGER_ROWS_PER_INSERT = 5;
 
-/** The INSERTs of some ledger rows: several rows per statement (a sale's entries are one or two statements, not one each). */
-export function insertLedger(ctx: Ctx, rows: NewLedger[]): Stmt[] {
+/**
+ * The INSERTs of some ledger rows: several rows per statement (a sale's entries are one or two statements, not one each).
+ * Rows without `occurredAt` are dated at the context's "now".
+ */
+export function insertLedger(ctx: Ctx, rows: LedgerDraft[]): Stmt[] {
   const out: Stmt[] = [];
-  for (let i = 0; i < rows.length; i += LEDGER_ROWS_PER_INSERT) out.push(ctx.db.insert(ledgerEntries).values(rows.slice(i, i + LEDGER_ROWS_PER_INSERT)));
+  const at = nowIso(ctx);
+  const dated: NewLedger[] = rows.map((r) => ({ ...r, occurredAt: r.occurredAt ?? at }));
+  for (let i = 0; i < dated.length; i += LEDGER_ROWS_PER_INSERT) out.push(ctx.db.insert(ledgerEntries).values(dated.slice(i, i + LEDGER_ROWS_PER_INSERT)));
   return out;
 }
 

@@ -7,6 +7,7 @@
  * many times the operation is called. Events are fired here, never in routes: every status change
  * fires `booking.status_changed` plus its own event.
  */
+import { nowIso } from '../../lib/clock';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { type Ctx, requirePermission } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
@@ -62,7 +63,7 @@ async function applyMove(
   opts: { notes?: string; set?: Partial<BookingRow>; statements?: (b: BookingRow) => Stmt[]; events?: DomainEvent[] },
 ) {
   const set: Partial<BookingRow> = { status: to, ...(opts.set ?? {}) };
-  const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: new Date().toISOString() };
+  const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: nowIso(ctx) };
   const view = bookingOut(after, { timezone });
   await commitChange(
     ctx,
@@ -101,7 +102,7 @@ export async function confirmBooking(ctx: Ctx, rentalId: string, input: { paymen
     throw new ApiError('not_pending', `Only a pending booking can be confirmed (this one is ${b.status})`, { extra: { status: b.status } });
   const due = Math.max(0, b.total - b.amountPaid);
   if (!input.paymentMethodId || due === 0) return applyMove(ctx, b, timezone, 'confirmed', { notes: input.notes });
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   let intent;
   try {
     intent = await pay.createPaymentIntent({
@@ -146,14 +147,14 @@ export async function confirmBooking(ctx: Ctx, rentalId: string, input: { paymen
 
 /** confirmed -> checked_in. */
 export const checkInBooking = async (ctx: Ctx, rentalId: string, input: { notes?: string } = {}) =>
-  (await moveStatus(ctx, rentalId, 'checked_in', { notes: input.notes, set: { checkedInAt: new Date().toISOString() } })).view;
+  (await moveStatus(ctx, rentalId, 'checked_in', { notes: input.notes, set: { checkedInAt: nowIso(ctx) } })).view;
 
 /**
  * checked_in -> completed. A rental returned early gives its remaining time back: its asset
  * allocations end now (plus the turnaround buffer).
  */
 export async function checkOutBooking(ctx: Ctx, rentalId: string, input: { notes?: string } = {}) {
-  const now = Date.now();
+  const now = ctx.clock.now();
   const moved = await moveStatus(ctx, rentalId, 'completed', {
     notes: input.notes,
     set: { checkedOutAt: new Date(now).toISOString() },

@@ -3,6 +3,7 @@
  * point of sale settling a booking) or a charge paid with it (a protection plan bought later).
  * Statements only, for the caller's own batch (the payments service commits them with the event).
  */
+import { nowIso } from '../../lib/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
@@ -39,7 +40,7 @@ export function bookingPaymentStmts(
     ]),
     ctx.db
       .update(bookings)
-      .set({ amountPaid: sql`${bookings.amountPaid} + ${p.amount}`, updatedAt: new Date().toISOString() })
+      .set({ amountPaid: sql`${bookings.amountPaid} + ${p.amount}`, updatedAt: nowIso(ctx) })
       .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
   ];
 }
@@ -70,7 +71,7 @@ export function bookingChargeStmts(
       .set({
         total: sql`${bookings.total} + ${c.amount}`,
         feeTotal: sql`${bookings.feeTotal} + ${c.amount}`,
-        updatedAt: new Date().toISOString(),
+        updatedAt: nowIso(ctx),
       })
       .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
   ];
@@ -96,7 +97,7 @@ export function bookingRefundStmts(
     ]),
     ctx.db
       .update(bookings)
-      .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${r.amount})`, updatedAt: new Date().toISOString() })
+      .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${r.amount})`, updatedAt: nowIso(ctx) })
       .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
   ];
 }

@@ -10,13 +10,16 @@ export interface PaymentPlanOut {
   schedule?: { dueDate: string; amount: number; status: 'paid' | 'scheduled' }[];
 }
 
-export function planPayment(input: BookInput, total: number, opts: CreateBookingOptions, firstStartDate: string): PaymentPlanOut {
+/**
+ * The payment plan of an order. Installment due dates are dates of the location's calendar: the first
+ * is `today` there (on the context's clock), the last the day before the first rental starts.
+ */
+export function planPayment(input: BookInput, total: number, opts: CreateBookingOptions, firstStartDate: string, today: string): PaymentPlanOut {
   if (opts.prepaid) return { type: 'prepaid', chargeNow: 0 };
   const type = input.paymentPlan?.type ?? (input.paymentMethodId ? 'full' : 'pay_later');
   if (type === 'pay_later') return { type, chargeNow: 0 };
   if (type === 'full') return { type, chargeNow: total };
   const pp = input.paymentPlan!;
-  const today = new Date().toISOString().slice(0, 10);
   let schedule: { dueDate: string; amount: number }[];
   if (pp.schedule) {
     schedule = pp.schedule.map((s) => ({ dueDate: s.dueDate, amount: toCents(s.amount) }));

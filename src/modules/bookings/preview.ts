@@ -31,7 +31,7 @@ export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?
       customerId,
       locationId: prepared[0].item.row.locationId,
       itemIds: [...items.keys()],
-      now: Date.now(),
+      now: ctx.clock.now(),
     });
     discounts.push(promo.discount);
   }
@@ -56,7 +56,12 @@ export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?
   );
   const total = quotes.reduce((s, q) => s + q.total, 0);
   const gift = opts.giftCard
-    ? await resolveGiftCard(ctx, opts.giftCard.code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now: Date.now() })
+    ? await resolveGiftCard(ctx, opts.giftCard.code, {
+        customerId,
+        locationId: prepared[0].item.row.locationId,
+        itemIds: [...items.keys()],
+        now: ctx.clock.now(),
+      })
     : null;
   const giftApplied = gift ? Math.min(gift.balance, total) : 0;
   return {

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { localDate } from '../../lib/time';
@@ -10,6 +11,7 @@ import { CHARGE_TYPES } from './ledger';
 import { bookingOut, type BookingRow } from './views';
 import { getBookingRow } from './queries';
 import { casUpdate, commitChange, releaseAllocations, seatsOf } from './changes';
+import { inThePast } from './errors';
 
 // ------------------------------------------------------------------------------------------------
 // Reschedule
@@ -31,6 +33,8 @@ export async function rescheduleBooking(
     throw new ApiError('invalid_state', `A ${b.status} booking cannot be rescheduled`, { extra: { status: b.status } });
   const item = await loadItemContext(ctx.db, b.itemId, b.customerId);
   const start = Date.parse(input.startTime);
+  // A booking is not moved to a time already past (on the operator's clock).
+  if (start < ctx.clock.now()) throw inThePast(start, item.item.timezone, ctx.clock.now(), 'startTime');
   let end: number;
   if (item.item.kind === 'tour') {
     const dep = departureAt(item.item, start);
@@ -84,9 +88,9 @@ export async function rescheduleBooking(
       localDate: localDate(newStart, item.item.timezone),
       assetIds: res.assetIds.length ? res.assetIds : (b.assetIds ?? []),
     };
-    const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: new Date().toISOString() };
+    const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: nowIso(ctx) };
     const view = bookingOut(after, { timezone: item.item.timezone });
-    const nowIso = new Date().toISOString();
+    const at = nowIso(ctx);
     const from = { startTime: new Date(b.start).toISOString(), endTime: new Date(b.end).toISOString(), assetIds: b.assetIds ?? [] };
     await commitChange(
       ctx,
@@ -99,7 +103,7 @@ export async function rescheduleBooking(
         }),
         casUpdate(ctx, b, set),
         releaseAllocations(ctx, b),
-        ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso })),
+        ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: at })),
         ctx.db
           .update(ledgerEntries)
           .set({ occurredAt: new Date(newStart).toISOString() })

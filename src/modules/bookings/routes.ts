@@ -20,7 +20,8 @@ within one cent or the answer is 400 \`price_mismatch\` with the server's breakd
 inapplicable code is 400 \`invalid_promo_code\`. Manual \`discountPercentage\`/\`discountAmount\` are for operator bookings.`,
     `**Availability**: checked and reserved inside the item's lock (one Durable Object per item; multi-item orders and bundles all-or-nothing in
 item-id order) — 409 \`unavailable\` with \`reasons\` when the time is taken, closed or has no departure. A renter's own active hold on the item does
-not block them and is consumed. Operator bookings skip the minimum-notice and advance-window rules.`,
+not block them and is consumed. Operator bookings skip the minimum-notice and advance-window rules. A start already past (on the operator's
+clock) is 400 \`in_the_past\` for every seller.`,
     `**Payment** (\`paymentPlan.type\`): \`full\` charges the total (default when \`paymentMethodId\` is given), \`installments\` charges the first of
 \`installments\` equal parts (or of \`schedule\`) and stores the schedule, \`pay_later\` charges nothing (default without a payment method) and the
 booking is \`pending\` until POST /coreBooking/{rentalId}/confirm. A decline is 402 \`payment_failed\` (\`declineCode\`, \`stage\`) and leaves nothing
@@ -80,8 +81,8 @@ export const reschedule = route({
   summary: 'Move a pending or confirmed booking to another window (re-checked inside the lock)',
   description: `The new window is checked inside the item's lock, its own current allocations not counting; the old allocations are released and the
 new ones taken in one batch. Rentals keep their assets when they are free (or take \`assetIds\`); tours move their seats to the departure at
-\`startTime\`. The price is kept (revenue entries are re-dated). 409 \`unavailable\` when the new window is taken, \`invalid_state\` for other
-statuses. Fires \`booking.updated\` and \`booking.rescheduled\`.`,
+\`startTime\`. The price is kept (revenue entries are re-dated). 400 \`in_the_past\` for a start already past, 409 \`unavailable\` when the new
+window is taken, \`invalid_state\` for other statuses. Fires \`booking.updated\` and \`booking.rescheduled\`.`,
   params: s.RentalParams,
   body: s.RescheduleBody,
   ok: s.Booking,

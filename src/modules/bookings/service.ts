@@ -32,7 +32,7 @@ export { activityStmt, isVersionRace } from './activity';
 export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, bookingRefundStmts } from './money';
 
 // Installments of payment plans (the cron job in module.ts).
-export { chargeDueInstallments, type InstallmentRunSummary } from './installments';
+export { chargeDueInstallments, nextInstallmentDue, type InstallmentRunSummary } from './installments';
 
 // Reads of the affiliates module (referrals and promo codes attributed to an affiliate).
 export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from './affiliate-reads';

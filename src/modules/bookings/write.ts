@@ -7,11 +7,12 @@ import { localDate } from '../../lib/time';
 import { allocations } from '../../db/schema/inventory';
 import { bookings, deposits, holds, renters } from '../../db/schema/bookings';
 import { emailStmt } from '../../adapters/messages';
+import { formatLocalRange } from '../../lib/local-time';
 import type { PaymentIntent } from '../../adapters/payments';
 import type { RenterUpsert } from '../renters/service';
 import type { Reservation } from '../availability/service';
 import { activityStmt } from './activity';
-import { insertLedger, memoEntry, paymentEntry, saleEntries, type LedgerScope, type NewLedger } from './ledger';
+import { insertLedger, memoEntry, paymentEntry, saleEntries, type LedgerDraft, type LedgerScope } from './ledger';
 import { dollars, loyaltyPointsFor, quoteOut, type LineQuote } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
@@ -39,7 +40,6 @@ interface WriteInput {
   charge: PaymentIntent | null;
   depositIntent: PaymentIntent | null;
   depositAmount: number;
-  now: number;
   /** Membership credits paying part of the order: per rental (cents) and the credit movements. */
   credits?: { perRental: number[]; statements: Stmt[] };
   /** A gift card paying part of the order: per rental (cents), the card's code and the spend. */
@@ -47,7 +47,7 @@ interface WriteInput {
 }
 
 export function buildWrite(ctx: Ctx, w: WriteInput) {
-  const nowIso = new Date(w.now).toISOString();
+  const nowIso = new Date(ctx.clock.now()).toISOString();
   const statements: Stmt[] = [...w.upsert.statements];
   const events: DomainEvent[] = [...w.upsert.events];
   const renterId = w.upsert.renterId;
@@ -183,7 +183,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
       assetId: r.assetIds[0] ?? null,
       currency: w.currency,
     };
-    const ledger: NewLedger[] = saleEntries(scope, q, new Date(row.start).toISOString(), w.source);
+    const ledger: LedgerDraft[] = saleEntries(scope, q, new Date(row.start).toISOString(), w.source);
     const byCredits = w.credits?.perRental[i] ?? 0;
     if (byCredits > 0) {
       ledger.push(paymentEntry(scope, byCredits, { source: 'membership_credits', reference: w.transactionId, description: 'Paid with membership credits' }));
@@ -261,7 +261,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   const lines = rows
     .map(
       (r, i) =>
-        `- ${w.prepared[i].item.row.name}: ${views[i].startTime} to ${views[i].endTime}${r.assetIds.length ? ` (${r.assetIds.length} unit${r.assetIds.length > 1 ? 's' : ''})` : ` (${r.quantity} guest${r.quantity > 1 ? 's' : ''})`}`,
+        `- ${w.prepared[i].item.row.name}: ${formatLocalRange(r.start, r.end, w.prepared[i].item.item.timezone)}${r.assetIds.length ? ` (${r.assetIds.length} unit${r.assetIds.length > 1 ? 's' : ''})` : ` (${r.quantity} guest${r.quantity > 1 ? 's' : ''})`}`,
     )
     .join('\n');
   statements.push(

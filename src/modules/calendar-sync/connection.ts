@@ -4,6 +4,8 @@
  * disconnecting (tokens revoked at the provider, credentials and links deleted).
  */
 import { and, count, eq } from 'drizzle-orm';
+import { nowIso, wallClock } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -44,7 +46,8 @@ export async function connect(ctx: Ctx, input: { userId: string; customerId: str
   const redirectUri = callbackUrl(ctx, input.origin);
   const state = await signToken<StateData>(ctx.env, STATE_PURPOSE, { customerId, userId: user.id, redirectUri }, STATE_TTL_MS);
   const authorizationUrl = await provider.authorizationUrl({ state, redirectUri, loginHint: provider.name === 'simulator' ? user.id : user.email });
-  return { authorizationUrl, state, expiresAt: new Date(Date.now() + STATE_TTL_MS).toISOString(), provider: provider.name };
+  // The signed state's lifetime runs on real time (lib/sealed checks it so).
+  return { authorizationUrl, state, expiresAt: new Date(wallClock.now() + STATE_TTL_MS).toISOString(), provider: provider.name };
 }
 
 export type CallbackResult =
@@ -81,10 +84,11 @@ export async function callback(ctx: Ctx, q: { code?: string; state?: string; err
       throw new ApiError('bad_request', 'The calendar provider refused the authorization code (used or expired)');
     throw err;
   }
-  const tctx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId, userId } };
+  // The operator is known from the state: its clock stamps the connection.
+  const tctx: Ctx = await onOperatorClock({ ...ctx, principal: { ...ctx.principal, customerId, userId } }, customerId);
   const existing = await connectionOf(tctx, customerId, userId);
   const id = existing?.id ?? newId('cal');
-  const now = new Date().toISOString();
+  const now = nowIso(tctx);
   const values = {
     provider: provider.name,
     status: 'connected' as const,
@@ -127,7 +131,8 @@ export async function callback(ctx: Ctx, q: { code?: string; state?: string; err
 
 /** A usable access token: refreshed when it expires within a minute. A refused refresh marks the connection as needing a new consent. */
 export async function accessTokenOf(ctx: Ctx, conn: ConnectionRow, provider: CalendarProvider): Promise<string> {
-  if (conn.tokenExpiresAt > Date.now() + 60_000) return unseal(ctx.env, conn.accessToken);
+  // The provider's access token expires on the provider's clock: real time.
+  if (conn.tokenExpiresAt > wallClock.now() + 60_000) return unseal(ctx.env, conn.accessToken);
   if (!conn.refreshToken) throw calendarFail('calendar_reauthorization_required', 'The calendar access expired and no refresh token is stored; connect again');
   try {
     const t = await provider.refresh(await unseal(ctx.env, conn.refreshToken));

@@ -7,7 +7,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
+import { nowIso } from '../../lib/clock';
 import { sha256Hex } from '../../lib/crypto';
+import { formatLocalRange } from '../../lib/local-time';
 import { calendarEventVersions } from '../../db/schema/calendar-sync';
 import type { ScheduleBooking } from './queries';
 
@@ -26,7 +28,11 @@ export interface EventContent {
 /** Statuses whose event is shown as cancelled (feeds) or removed (provider calendars). */
 const GONE = new Set(['cancelled', 'no_show']);
 
-/** Stable per booking: the same UID in every feed and provider calendar. */
+/**
+ * Stable per booking: the same UID in every feed and provider calendar. The event's start and end
+ * stay machine instants (DTSTART/DTEND in UTC); the text a person reads (the description) gives the
+ * booking's times in its location's zone (lib/local-time.ts).
+ */
 export const eventUid = (rentalId: string) => `${rentalId}@berth`;
 
 export function eventContent(s: ScheduleBooking): EventContent {
@@ -42,6 +48,7 @@ export function eventContent(s: ScheduleBooking): EventContent {
     summary: `${prefix}${s.itemName}: ${renter} (${party})`,
     description: [
       `Booking ${b.id} (order ${b.transactionId})`,
+      `When: ${formatLocalRange(b.start, b.end, s.location.timezone)}`,
       `Status: ${b.status}`,
       `Renter: ${renter}${ci.phone ? `, ${ci.phone}` : ''}${ci.email ? `, ${ci.email}` : ''}`,
       `Party: ${party}`,
@@ -87,7 +94,7 @@ export async function versionsOf(ctx: Ctx, customerId: string, events: EventCont
   for (const e of events) prints.set(e.rentalId, await fingerprintOf(e));
   const ids = [...prints.keys()];
   const known = await readVersions(ctx, customerId, ids);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const stmts: Stmt[] = [];
   const touched: string[] = [];
   for (const [rentalId, fp] of prints) {

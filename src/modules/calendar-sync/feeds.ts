@@ -4,6 +4,8 @@
  * token is shown once and stored as its SHA-256; a revoked or unknown token answers 404.
  */
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import type { Ctx } from '../../lib/context';
 import { requireAdmin, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -43,7 +45,7 @@ export async function createFeed(ctx: Ctx, input: { userId?: string; name?: stri
     createdBy: ctx.principal.userId,
     revokedAt: null,
     lastFetchedAt: null,
-    createdAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
   };
   await commit(ctx, [ctx.db.insert(calendarFeeds).values(row)], {
     audit: { action: 'calendar_feed.create', targetType: 'calendar_feed', targetId: row.id, details: { userId: row.userId } },
@@ -71,7 +73,7 @@ export async function revokeFeed(ctx: Ctx, feedId: string) {
   const feed = await feedInTenant(ctx, feedId);
   if (feed.userId) await calendarUser(ctx, feed.userId);
   else requireAdmin(ctx);
-  const revokedAt = feed.revokedAt ?? new Date().toISOString();
+  const revokedAt = feed.revokedAt ?? nowIso(ctx);
   if (!feed.revokedAt) {
     await commit(
       ctx,
@@ -94,16 +96,17 @@ export async function renderFeed(ctx: Ctx, token: string): Promise<string> {
   if (!feed || feed.revokedAt) throw notFound('Calendar feed');
   const user = feed.userId ? await scheduleUser(ctx, feed.customerId, feed.userId) : null;
   if (feed.userId && !user) throw notFound('Calendar feed');
-  const tctx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: feed.customerId } };
+  // The operator is known from the feed: its clock (a sandbox test clock's operator reads its clock's time).
+  const tctx: Ctx = await onOperatorClock({ ...ctx, principal: { ...ctx.principal, customerId: feed.customerId } }, feed.customerId);
   const locs = await scheduleLocations(tctx, feed.customerId, user ?? null);
-  const now = Date.now();
+  const now = tctx.clock.now();
   const scheduled = await scheduleBookings(tctx, feed.customerId, locs, now - 30 * DAY, now + 365 * DAY);
   const contents = scheduled.map(eventContent);
   const versions = await versionsOf(tctx, feed.customerId, contents);
   ctx.waitUntil(
     db
       .update(calendarFeeds)
-      .set({ lastFetchedAt: new Date().toISOString() })
+      .set({ lastFetchedAt: nowIso(tctx) })
       .where(eq(calendarFeeds.id, feed.id))
       .run()
       .catch(() => undefined),

@@ -11,7 +11,9 @@
  * /integrations/calendar/sync runs a full one.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
+import { inJobScope } from '../../lib/job-scope';
 import { requirePermission, tenantOf } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
@@ -138,8 +140,8 @@ export async function syncConnection(ctx: Ctx, conn: ConnectionRow, opts: { full
             eventId: keep,
             sequence: -1,
             fingerprint: '',
-            createdAt: new Date().toISOString(),
-            updatedAt: new Date().toISOString(),
+            createdAt: nowIso(ctx),
+            updatedAt: nowIso(ctx),
           };
           links.set(rentalId, l);
           stmts.push(ctx.db.insert(calendarEventLinks).values(l));
@@ -155,7 +157,7 @@ export async function syncConnection(ctx: Ctx, conn: ConnectionRow, opts: { full
 
     const user = await scheduleUser(ctx, conn.customerId, conn.userId);
     const locs = user ? await scheduleLocations(ctx, conn.customerId, user) : [];
-    const now = Date.now();
+    const now = ctx.clock.now();
     const scheduled = await scheduleBookings(ctx, conn.customerId, locs, now - PUSH_BACK, now + PUSH_AHEAD);
     const contents = scheduled.map(eventContent);
     const versions = await versionsOf(ctx, conn.customerId, contents);
@@ -186,12 +188,11 @@ export async function syncConnection(ctx: Ctx, conn: ConnectionRow, opts: { full
         eventId = (await provider.insertEvent(token, conn.calendarId, toInput(e, sequence))).id;
         out.created++;
       }
-      const nowIso = new Date().toISOString();
       if (link) {
         stmts.push(
           ctx.db
             .update(calendarEventLinks)
-            .set({ eventId, fingerprint: fp, sequence, updatedAt: nowIso })
+            .set({ eventId, fingerprint: fp, sequence, updatedAt: nowIso(ctx) })
             .where(and(eq(calendarEventLinks.id, link.id), eq(calendarEventLinks.customerId, conn.customerId))),
         );
       } else {
@@ -203,14 +204,14 @@ export async function syncConnection(ctx: Ctx, conn: ConnectionRow, opts: { full
         );
       }
     }
-    const nowIso = new Date().toISOString();
+    const syncedAt = nowIso(ctx);
     stmts.push(
       ctx.db
         .update(calendarConnections)
         .set({
           syncToken: r.nextSyncToken,
-          lastSyncAt: nowIso,
-          ...(out.full ? { lastFullSyncAt: nowIso } : {}),
+          lastSyncAt: syncedAt,
+          ...(out.full ? { lastFullSyncAt: syncedAt } : {}),
           status: 'connected',
           lastError: null,
         })
@@ -223,7 +224,7 @@ export async function syncConnection(ctx: Ctx, conn: ConnectionRow, opts: { full
     ctx.log.warn('calendar sync failed', { connectionId: conn.id, error: message });
     await ctx.db
       .update(calendarConnections)
-      .set({ lastError: message.slice(0, 500), lastSyncAt: new Date().toISOString() })
+      .set({ lastError: message.slice(0, 500), lastSyncAt: nowIso(ctx) })
       .where(where);
     return { ...out, error: message };
   }
@@ -239,12 +240,15 @@ export async function syncNow(ctx: Ctx) {
   return { connections: conns.length, results };
 }
 
-/** Cron (every 5 minutes): incremental sync of connected calendars, least recently synced first. */
+/**
+ * Cron (every 5 minutes): incremental sync of the connected calendars of the operators in the job's
+ * scope, least recently synced first.
+ */
 export async function syncAll(ctx: Ctx, max = 50) {
   const conns = await ctx.db
     .select()
     .from(calendarConnections)
-    .where(eq(calendarConnections.status, 'connected'))
+    .where(and(eq(calendarConnections.status, 'connected'), inJobScope(ctx, calendarConnections.customerId)))
     .orderBy(asc(calendarConnections.lastSyncAt))
     .limit(max)
     .all();

@@ -3,7 +3,9 @@ import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
-import { addDays, dayBounds, localDate } from '../../lib/time';
+import { addDays, dayBounds } from '../../lib/time';
+import { nowIso, nowMs, todayIn } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { toDollars } from '../../lib/money';
 import { cartRecoveryItems } from '../../db/schema/cart-recovery';
 import { bookings } from '../../db/schema/bookings';
@@ -40,19 +42,21 @@ export interface PublicCreateInput {
  * IP (429) and per address (silently: the cart is kept but no e-mail goes out), so the answer is
  * the same for every address.
  */
-export async function upsertCart(ctx: Ctx, input: PublicCreateInput, ip: string | null) {
-  const caller = ctx.principal.customerId;
+export async function upsertCart(ctx0: Ctx, input: PublicCreateInput, ip: string | null) {
+  const caller = ctx0.principal.customerId;
   if (caller && input.customerId && input.customerId !== caller) throw new ApiError('forbidden', 'customerId does not belong to the authenticated operator');
-  const location = await publicLocation(ctx, input.locationId, input.customerId);
+  const location = await publicLocation(ctx0, input.locationId, input.customerId);
   if (!location) throw notFound('Location');
+  // The operator is known now: its clock dates the cart and its contact time.
+  const ctx = await onOperatorClock(ctx0, location.customerId);
   const existing = await getCartAnyTenant(ctx, input.id);
   // The address budget counts new addresses only: the widget re-posting the same cart costs nothing.
   const sameAddress = existing?.email === input.email;
   const { addressAllowed } = await throttlePublicSend(ctx, { kind: 'cart-recovery', ip, address: sameAddress ? null : input.email });
   const allowed = addressAllowed && !(sameAddress && existing?.statusReason?.startsWith('throttled'));
-  const now = new Date();
-  const nowIso = now.toISOString();
-  const contactOn = allowed ? new Date(now.getTime() + contactDelayMs(location.details)).toISOString() : null;
+  const now = nowMs(ctx);
+  const stamp = new Date(now).toISOString();
+  const contactOn = allowed ? new Date(now + contactDelayMs(location.details)).toISOString() : null;
   if (!existing) {
     const row: CartRow = {
       id: input.id,
@@ -72,8 +76,8 @@ export async function upsertCart(ctx: Ctx, input: PublicCreateInput, ip: string 
       transactionId: null,
       revenue: null,
       statusReason: allowed ? null : THROTTLED,
-      createdAt: nowIso,
-      updatedAt: nowIso,
+      createdAt: stamp,
+      updatedAt: stamp,
     };
     const inserted = await ctx.db.insert(t).values(row).onConflictDoNothing().returning({ id: t.id }).get();
     if (inserted) return publicCartOut(row);
@@ -87,7 +91,7 @@ export async function upsertCart(ctx: Ctx, input: PublicCreateInput, ip: string 
     });
   }
   if (current.status !== 'active') return publicCartOut(current);
-  const set: Partial<CartRow> = { email: input.email, updatedAt: nowIso };
+  const set: Partial<CartRow> = { email: input.email, updatedAt: stamp };
   if (input.firstName !== undefined) set.firstName = input.firstName;
   if (input.lastName !== undefined) set.lastName = input.lastName;
   if (input.bookingInfo !== undefined) set.bookingInfo = input.bookingInfo;
@@ -124,13 +128,14 @@ async function orderTotal(ctx: Ctx, customerId: string, transactionId: string): 
 /** Marks a cart completed (the booking was made). Answers the same for any id, so it tells nothing about unknown ones. */
 export async function completeCart(ctx: Ctx, id: string, q: { transactionId?: string }) {
   const row = await getCartAnyTenant(ctx, id);
-  if (row && row.status !== 'completed') await markCompleted(ctx, row, q.transactionId ?? null, 'completed by the widget');
+  if (row && row.status !== 'completed')
+    await markCompleted(await onOperatorClock(ctx, row.customerId), row, q.transactionId ?? null, 'completed by the widget');
   return { success: true as const, id, status: 'completed' as const };
 }
 
 export async function markCompleted(ctx: Ctx, row: CartRow, transactionId: string | null, reason: string) {
   const revenue = transactionId ? await orderTotal(ctx, row.customerId, transactionId) : null;
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await ctx.db
     .update(t)
     .set({ status: 'completed', completedAt: now, transactionId: revenue === null ? null : transactionId, revenue, statusReason: reason, updatedAt: now })
@@ -138,21 +143,18 @@ export async function markCompleted(ctx: Ctx, row: CartRow, transactionId: strin
 }
 
 /** Funnel of a location's carts created in a period of local days (public: counts only). */
-export async function cartAnalytics(ctx: Ctx, locationId: string, q: { startDate?: string; endDate?: string }) {
-  const location = await publicLocation(ctx, locationId);
+export async function cartAnalytics(ctx0: Ctx, locationId: string, q: { startDate?: string; endDate?: string }) {
+  const location = await publicLocation(ctx0, locationId);
+  const ctx = location ? await onOperatorClock(ctx0, location.customerId) : ctx0;
   const timezone = location?.timezone ?? 'UTC';
-  const endDate = q.endDate ?? localDate(Date.now(), timezone);
+  const endDate = q.endDate ?? todayIn(ctx, timezone);
   const startDate = q.startDate ?? addDays(endDate, -29);
   if (startDate > endDate)
     throw new ApiError('bad_request', 'startDate must not be after endDate', { details: [{ field: 'startDate', message: 'after endDate' }] });
   const from = new Date(dayBounds(startDate, timezone).start).toISOString();
   const to = new Date(dayBounds(endDate, timezone).end).toISOString();
   const c = location
-    ? await cartCounts(
-        ctx,
-        and(eq(t.customerId, location.customerId), eq(t.locationId, location.id), gte(t.createdAt, from), lt(t.createdAt, to)),
-        new Date().toISOString(),
-      )
+    ? await cartCounts(ctx, and(eq(t.customerId, location.customerId), eq(t.locationId, location.id), gte(t.createdAt, from), lt(t.createdAt, to)), nowIso(ctx))
     : null;
   const contacted = c?.contacted ?? 0;
   const recovered = c?.recovered ?? 0;
@@ -185,7 +187,7 @@ export async function listCartsWithStats(ctx: Ctx, locationId: string, q: { incl
   const l = await getLocationInTenant(ctx, locationId);
   const mine = and(eq(t.customerId, l.customerId), eq(t.locationId, l.id));
   const where = q.includeContacted ? and(mine, eq(t.status, 'active')) : and(mine, eq(t.status, 'active'), sql`${t.contactedAt} IS NULL`);
-  const [page, c] = await Promise.all([pageOf(ctx, where, q), cartCounts(ctx, mine, new Date().toISOString())]);
+  const [page, c] = await Promise.all([pageOf(ctx, where, q), cartCounts(ctx, mine, nowIso(ctx))]);
   return {
     ...page,
     statistics: {
@@ -203,13 +205,13 @@ export async function listCartsWithStats(ctx: Ctx, locationId: string, q: { incl
 }
 
 export async function itemsNeedingContact(ctx: Ctx, page: { limit: number; offset: number }) {
-  return pageOf(ctx, and(eq(t.customerId, tenantOf(ctx)), needingContact(new Date().toISOString())), page);
+  return pageOf(ctx, and(eq(t.customerId, tenantOf(ctx)), needingContact(nowIso(ctx))), page);
 }
 
 /** Staff contacted the person: the contacted marker is set to now. */
 export async function markContacted(ctx: Ctx, id: string) {
   const row = await getCartInTenant(ctx, id);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const updated = await ctx.db
     .update(t)
     .set({ contactedAt: now, updatedAt: now })

@@ -1,5 +1,7 @@
-import { and, asc, desc, eq, gte, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNull, min, ne, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { nowIso, nowMs } from '../../lib/clock';
+import { inJobScope } from '../../lib/job-scope';
 import { requireAdmin, tenantOf } from '../../lib/context';
 import { sendMessage } from '../../adapters/messages';
 import { cartRecoveryItems } from '../../db/schema/cart-recovery';
@@ -62,7 +64,7 @@ export async function sendRecoveryEmail(ctx: Ctx, input: RecoveryEmailInput, api
     metadata: { shortCode: link.code, ...(cart ? { cartRecoveryId: cart.id } : {}), ...(src.location ? { locationId: src.location.id } : {}) },
   });
   if (cart) {
-    const now = new Date().toISOString();
+    const now = nowIso(ctx);
     await ctx.db
       .update(t)
       .set({ contactedAt: cart.contactedAt && known ? cart.contactedAt : now, contactMessageId: msg.messageId, shortCode: link.code, updatedAt: now })
@@ -135,13 +137,14 @@ async function slotGone(ctx: Ctx, cart: CartRow, now: number): Promise<string | 
  * that is gone expires it), then claimed with a conditional UPDATE that sets `contactedAt` (so it
  * is e-mailed once, even by overlapping runs) and e-mailed with a short tracking link.
  */
-export async function processCartRecovery(ctx: Ctx, now = new Date(), opts: { customerId?: string; apiBase?: string } = {}) {
-  const nowIso = now.toISOString();
+export async function processCartRecovery(ctx: Ctx, opts: { apiBase?: string } = {}) {
+  const now = nowMs(ctx);
+  const stamp = new Date(now).toISOString();
   const apiBase = opts.apiBase ?? publicBaseUrl(ctx.env);
   const due = await ctx.db
     .select()
     .from(t)
-    .where(and(needingContact(nowIso), opts.customerId ? eq(t.customerId, opts.customerId) : undefined))
+    .where(and(needingContact(stamp), inJobScope(ctx, t.customerId)))
     .orderBy(asc(t.contactOn))
     .limit(100)
     .all();
@@ -155,17 +158,17 @@ export async function processCartRecovery(ctx: Ctx, now = new Date(), opts: { cu
         counts.completed++;
         continue;
       }
-      const gone = await slotGone(tctx, cart, now.getTime());
+      const gone = await slotGone(tctx, cart, now);
       if (gone) {
         await ctx.db
           .update(t)
-          .set({ status: 'expired', statusReason: gone, updatedAt: nowIso })
+          .set({ status: 'expired', statusReason: gone, updatedAt: stamp })
           .where(and(eq(t.id, cart.id), eq(t.status, 'active')));
         counts.expired++;
         continue;
       }
-      // Stamped with the wall clock (when the e-mail actually goes), whatever time the run is for.
-      const sentAt = new Date().toISOString();
+      // Stamped when the e-mail actually goes (on the wall clock that is later than the run's instant).
+      const sentAt = nowIso(ctx);
       const claimed = await ctx.db
         .update(t)
         .set({ contactedAt: sentAt, updatedAt: sentAt })
@@ -193,9 +196,20 @@ export async function processCartRecovery(ctx: Ctx, now = new Date(), opts: { cu
 /** `POST /communication/process-scheduled`: both processors now, for the caller's operator (admin only). */
 export async function processNow(ctx: Ctx, apiBase: string) {
   requireAdmin(ctx);
-  const customerId = tenantOf(ctx);
-  const now = new Date();
-  const scheduled = await processScheduledMessages(ctx, now, { customerId });
-  const cartRecovery = await processCartRecovery(ctx, now, { customerId, apiBase });
-  return { ranAt: now.toISOString(), scheduled, cartRecovery };
+  tenantOf(ctx);
+  // Both processors work for the caller's operator only: its context is their job scope.
+  const ranAt = nowIso(ctx);
+  const scheduled = await processScheduledMessages(ctx);
+  const cartRecovery = await processCartRecovery(ctx, { apiBase });
+  return { ranAt, scheduled, cartRecovery };
+}
+
+/** When the processor next has work (its `nextDue`): the earliest contact time of a cart not yet contacted. */
+export async function nextCartDue(ctx: Ctx): Promise<number | null> {
+  const row = await ctx.db
+    .select({ at: min(t.contactOn) })
+    .from(t)
+    .where(and(eq(t.status, 'active'), isNull(t.contactedAt), gt(t.contactOn, nowIso(ctx)), inJobScope(ctx, t.customerId)))
+    .get();
+  return row?.at ? Date.parse(row.at) : null;
 }

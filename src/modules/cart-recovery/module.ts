@@ -1,11 +1,12 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { processCartRecovery } from './service';
+import { nextCartDue, processCartRecovery } from './service';
 
 export default defineModule({
   name: 'cart-recovery',
   router,
-  jobs: [{ name: 'cart-recovery.contact', cron: '*/5 * * * *', run: (ctx, now) => processCartRecovery(ctx, now) }],
+  // nextDue: the next cart's contact time.
+  jobs: [{ name: 'cart-recovery.contact', cron: '*/5 * * * *', run: (ctx) => processCartRecovery(ctx), nextDue: nextCartDue }],
   tags: [
     {
       name: 'Cart recovery',

@@ -15,4 +15,4 @@ export {
   DEFAULT_CONTACT_DELAY_MINUTES,
   type PublicCreateInput,
 } from './carts';
-export { sendRecoveryEmail, processCartRecovery, processNow, recoveryUrlOf, type RecoveryEmailInput } from './contact';
+export { sendRecoveryEmail, processCartRecovery, nextCartDue, processNow, recoveryUrlOf, type RecoveryEmailInput } from './contact';

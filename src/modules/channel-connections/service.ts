@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import { type Ctx, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
@@ -122,7 +123,7 @@ export async function connect(ctx: Ctx, input: { channelId: string; commissionRa
       ),
     )
     .get();
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   if (existing && existing.status !== 'removed') throw new ApiError('already_exists', 'Already connected to this channel; PATCH the connection to change it');
   const row: ConnectionRow = {
     id: existing?.id ?? newId('con'),
@@ -164,7 +165,7 @@ export async function createPartnerKey(
 ) {
   const customerId = tenantOf(ctx);
   await assertItems(ctx, input.offeredItemIds);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: ConnectionRow = {
     id: newId('con'),
     customerId,
@@ -222,7 +223,7 @@ export async function updateConnection(
 
 export async function removeConnection(ctx: Ctx, id: string) {
   const existing = await connectionInTenant(ctx, id);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [
@@ -257,7 +258,14 @@ export async function rotateKey(ctx: Ctx, id: string, mode: KeyMode) {
   await commit(
     ctx,
     [
-      ...(old.length ? [ctx.db.update(channelKeys).set({ revokedAt: new Date().toISOString() }).where(inArray(channelKeys.id, old))] : []),
+      ...(old.length
+        ? [
+            ctx.db
+              .update(channelKeys)
+              .set({ revokedAt: nowIso(ctx) })
+              .where(inArray(channelKeys.id, old)),
+          ]
+        : []),
       ctx.db.insert(channelKeys).values(await keyRow(secret, { connectionId: id })),
     ],
     { audit: { action: 'channel.key_rotate', targetType: 'channel_connection', targetId: id, details: { mode, revoked: old.length } } },

@@ -1,6 +1,7 @@
 /** The channel's availability lines: one line per product, checked by the same engine as the operator's checkout, cached per isolate. */
 import { and, inArray, isNull } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
+import { isTestClockOperator } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { allocations, inventoryAssets, inventoryItems } from '../../db/schema/inventory';
 import { locations } from '../../db/schema/locations';
@@ -39,7 +40,10 @@ const WINDOW_CACHE_TTL_MS = 30_000;
 export async function availability(reqCtx: Ctx, p: ChannelPrincipal, body: z.output<typeof AvailabilityBody>) {
   const db = reqCtx.db;
   const { start, end } = windowOf(body.startTime, body.endTime);
-  const now = Date.now();
+  // The cache's own validity runs on the request's clock; the lines of an operator on a sandbox test
+  // clock are never cached (its time moves only when its clock advances), and every check reads the
+  // seller's clock.
+  const now = reqCtx.clock.now();
   const ids = [...new Set(body.productIds)];
   const cacheKey = (id: string) => `${id}|${start}|${end}|${body.quantity}`;
   const known = new Map<string, string>();
@@ -97,17 +101,20 @@ export async function availability(reqCtx: Ctx, p: ChannelPrincipal, body: z.out
     else stale.add(id);
   }
   const contexts = itemContextsFrom([itemRows, locRows, assetRows], stale);
-  const allocsByItem = groupAllocations(allocRows, now);
+  // Expired rows are left out per seller below (busyOf, on the seller's clock).
+  const allocsByItem = groupAllocations(allocRows, Number.NEGATIVE_INFINITY);
   for (const id of stale) {
     const { row, conn } = offered.get(id)!;
     const item = contexts.get(id)!;
     const own = allocsByItem.get(id) ?? [];
     const isTour = item.item.kind === 'tour';
+    const mctx = await merchantCtx(reqCtx, p, conn);
+    const sellerNow = mctx.clock.now();
     const a = await availabilityOf(
-      merchantCtx(reqCtx, p, conn),
+      mctx,
       item,
       { start, end: end!, source: 'channel', ...(isTour ? { seats: body.quantity } : { quantity: body.quantity }) },
-      busyOf(item, own, now),
+      busyOf(item, own, sellerNow),
     );
     const line = {
       available: a.available,
@@ -116,6 +123,7 @@ export async function availability(reqCtx: Ctx, p: ChannelPrincipal, body: z.out
       ...(!a.available && a.reasons?.[0] ? { reason: a.reasons[0].code } : {}),
     };
     computed.set(id, line);
+    if (isTestClockOperator(row.customerId)) continue;
     const firstExpiry = own.reduce((m, b) => (b.expiresAt != null && b.expiresAt > now ? Math.min(m, b.expiresAt) : m), Infinity);
     if (windowCache.size >= 2000) windowCache.delete(windowCache.keys().next().value!);
     windowCache.set(cacheKey(id), { stateKey: stateKeyOf(row), validUntil: Math.min(now + WINDOW_CACHE_TTL_MS, firstExpiry), line });

@@ -72,7 +72,7 @@ export async function cancelChannelBooking(reqCtx: Ctx, p: ChannelPrincipal, boo
   const db = reqCtx.db;
   const b = await bookingOfKey(reqCtx, p, bookingId);
   const conn = await db.select().from(channelConnections).where(eq(channelConnections.id, b.channelConnectionId!)).get();
-  const ctx = merchantCtx(reqCtx, p, conn!);
+  const ctx = await merchantCtx(reqCtx, p, conn!);
   const res = await cancelBooking(ctx, b.id, { reason: 'Cancelled by the reseller' });
   const after = await db.select().from(bookings).where(eq(bookings.id, b.id)).get();
   return { ...channelBookingOut(after!, p.mode), alreadyCancelled: res.alreadyCancelled };

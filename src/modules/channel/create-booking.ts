@@ -137,7 +137,7 @@ export async function createChannelBooking(
     }
   }
 
-  const ctx = merchantCtx(reqCtx, p, found.conn);
+  const ctx = await merchantCtx(reqCtx, p, found.conn);
   const testMode = p.mode === 'test';
   const transactionId = newId('txn');
   const isTour = found.model.type === 'tour';

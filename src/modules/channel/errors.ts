@@ -5,7 +5,6 @@ export const channelErrors = defineErrors({
   missing_api_key: { status: 401, meaning: 'No channel key sent' },
   invalid_api_key: { status: 401, meaning: 'Unknown or rotated key (do not retry)' },
   connection_paused: { status: 403, meaning: 'The operator paused the connection, or the channel is paused' },
-  not_sandbox: { status: 403, meaning: 'Sandbox reset with a live key' },
   unknown_product: { status: 404, meaning: 'The product is not offered to the key (also a line of an availability answer)' },
   booking_in_progress: { status: 409, meaning: 'The same Idempotency-Key is still in flight' },
   idempotency_unavailable: { status: 503, meaning: 'Transient; retry with the same key' },

@@ -5,6 +5,13 @@ import type { DB } from '../../db/client';
 import { channelIdempotency } from '../../db/schema/channel';
 import { sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
+import { wallClock } from '../../lib/clock';
+
+/**
+ * A key's lifetime and an abandoned claim's lease run on real time: the reseller retries on its own
+ * clock, whatever the seller's clock (lib/clock.ts).
+ */
+const leaseNow = (): number => wallClock.now();
 
 /** Keys are kept 48 hours (the contract promises at least 24). */
 export const IDEMPOTENCY_TTL_MS = 48 * 3600_000;
@@ -22,7 +29,7 @@ export const requestHash = (fields: Record<string, unknown>) => sha256Hex(JSON.s
  * (this request's, or the one that was there). Settle them with `settleClaim`.
  */
 export function claimStatements(ctx: Ctx, scope: string, key: string, hash: string) {
-  const now = Date.now();
+  const now = leaseNow();
   const id = newId('idem');
   return {
     id,
@@ -46,7 +53,7 @@ export function claimStatements(ctx: Ctx, scope: string, key: string, hash: stri
  * abandoned claim to take over) cost more round trips.
  */
 export async function settleClaim(ctx: Ctx, row: ClaimRow | undefined, ourId: string, scope: string, key: string, hash: string): Promise<Claim> {
-  const now = Date.now();
+  const now = leaseNow();
   if (row?.id === ourId) return { kind: 'claimed', id: ourId };
   if (!row) return claim(ctx, scope, key, hash); // released between the insert and the read
   if (row.expiresAt < now) {
@@ -95,8 +102,8 @@ export async function release(ctx: Ctx, id: string) {
   await ctx.db.delete(channelIdempotency).where(and(eq(channelIdempotency.id, id), eq(channelIdempotency.status, 'in_flight')));
 }
 
-/** Cron: drop expired keys. */
-export async function purgeExpiredKeys(ctx: Ctx, now = Date.now()) {
-  const res = await ctx.db.delete(channelIdempotency).where(lt(channelIdempotency.expiresAt, now)).run();
+/** Cron (platform housekeeping, on the job's clock): drop expired keys. */
+export async function purgeExpiredKeys(ctx: Ctx) {
+  const res = await ctx.db.delete(channelIdempotency).where(lt(channelIdempotency.expiresAt, ctx.clock.now())).run();
   return { purged: res.meta.changes ?? 0 };
 }

@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
 import { channelFail } from './errors';
 import type { DB } from '../../db/client';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { channelConnections, channelKeys, channels } from '../../db/schema/channel';
 import { customers } from '../../db/schema/accounts';
@@ -22,6 +23,7 @@ export const newChannelKey = (mode: KeyMode) => `rtc_${mode}_${randomString(40)}
 /** Partner-portal token: `rtp_` + 40 random characters. */
 export const newPortalToken = () => `rtp_${randomString(40)}`;
 
+/** A channel key's row (its `createdAt` is the column's default: the ambient clock of the request, lib/clock.ts). */
 export async function keyRow(secret: string, owner: { channelId?: string | null; connectionId?: string | null }) {
   const mode: KeyMode = secret.startsWith('rtc_test_') ? 'test' : 'live';
   return {
@@ -32,7 +34,6 @@ export async function keyRow(secret: string, owner: { channelId?: string | null;
     channelId: owner.channelId ?? null,
     connectionId: owner.connectionId ?? null,
     revokedAt: null,
-    createdAt: new Date().toISOString(),
   };
 }
 
@@ -149,7 +150,7 @@ export async function sandboxConnection(ctx: Ctx, p: ChannelPrincipal): Promise<
       : and(eq(channelConnections.sandbox, true), eq(channelConnections.parentConnectionId, p.connection!.id), eq(channelConnections.customerId, customerId));
   const existing = await db.select().from(channelConnections).where(where).get();
   if (existing) return existing;
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: ConnectionRow = {
     id: newId('con'),
     customerId,

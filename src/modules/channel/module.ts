@@ -13,7 +13,7 @@ export default defineModule({
   name: 'channel',
   router,
   errors: channelErrors.table,
-  jobs: [{ name: 'channel.idempotency_purge', cron: '0 3 * * *', run: (ctx, now) => purgeExpiredKeys(ctx, now.getTime()) }],
+  jobs: [{ name: 'channel.idempotency_purge', cron: '0 3 * * *', scope: 'platform', run: (ctx) => purgeExpiredKeys(ctx) }],
   tags: [
     {
       name: 'Channel API',

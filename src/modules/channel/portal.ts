@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
@@ -76,7 +77,7 @@ export async function register(ctx: Ctx, input: { name: string; slug: string; co
   const token = newPortalToken();
   const live = newChannelKey('live');
   const test = newChannelKey('test');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: ChannelRow = {
     id: newId('chn'),
     slug: input.slug,
@@ -121,7 +122,7 @@ export async function rotatePlatformKey(ctx: Ctx, channel: ChannelRow, mode: Key
     stmts.unshift(
       db
         .update(channelKeys)
-        .set({ revokedAt: new Date().toISOString() })
+        .set({ revokedAt: nowIso(ctx) })
         .where(
           inArray(
             channelKeys.id,

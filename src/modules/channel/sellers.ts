@@ -7,13 +7,17 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx, Principal } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { inJson } from '../availability/service';
 import { merchantConnections, sandboxConnection, sellerStatements, type ChannelPrincipal, type ConnectionRow } from './keys';
 
 const MAX_WINDOW_MS = 366 * 86_400_000;
 
-/** A service context acting for the operator a reseller sells. */
-export function merchantCtx(ctx: Ctx, p: ChannelPrincipal, conn: ConnectionRow): Ctx {
+/**
+ * A service context acting for the operator a reseller sells, on that operator's clock (a sandbox
+ * test clock's operator reads its clock's time: lib/operator-clock.ts).
+ */
+export async function merchantCtx(ctx: Ctx, p: ChannelPrincipal, conn: ConnectionRow): Promise<Ctx> {
   const principal: Principal = {
     kind: 'system',
     credentialId: `channel:${p.scope}`,
@@ -24,7 +28,7 @@ export function merchantCtx(ctx: Ctx, p: ChannelPrincipal, conn: ConnectionRow):
     plan: 'enterprise',
     name: conn.name,
   };
-  return { ...ctx, principal };
+  return onOperatorClock({ ...ctx, principal }, conn.customerId);
 }
 
 export async function activeConnections(ctx: Ctx, p: ChannelPrincipal) {

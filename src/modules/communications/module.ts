@@ -1,16 +1,17 @@
 import { defineModule } from '../../lib/module';
-import { deliverDueMessages, deliverQueuedMessage } from '../../adapters/messages';
+import { deliverDueMessages, deliverQueuedMessage, nextMessageDue } from '../../adapters/messages';
 import { commsErrors } from './errors';
 import router from './index';
-import { onBookingCancelled, onBookingRescheduled, processScheduledMessages } from './service';
+import { nextScheduledDue, onBookingCancelled, onBookingRescheduled, processScheduledMessages } from './service';
 
 export default defineModule({
   name: 'communications',
   router,
   jobs: [
-    { name: 'communications.scheduled', cron: '*/5 * * * *', run: (ctx, now) => processScheduledMessages(ctx, now) },
-    // Retries of temporary provider failures and deliveries whose queue message was lost.
-    { name: 'communications.deliver', cron: '*/5 * * * *', run: (ctx, now) => deliverDueMessages(ctx, now) },
+    // Scheduled messages and reminders, at their send time (nextDue: the next pending send time).
+    { name: 'communications.scheduled', cron: '*/5 * * * *', run: (ctx) => processScheduledMessages(ctx), nextDue: nextScheduledDue },
+    // Retries of temporary provider failures and deliveries whose queue message was lost (nextDue: the next retry).
+    { name: 'communications.deliver', cron: '*/5 * * * *', run: (ctx) => deliverDueMessages(ctx), nextDue: nextMessageDue },
   ],
   queue: { 'message.deliver': (ctx, msg) => deliverQueuedMessage(ctx, msg) },
   // Pending messages of a booking follow its lifecycle, whichever path cancelled or moved it.

@@ -1,8 +1,12 @@
-import { and, asc, eq, lt, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, lt, lte, min } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { nowIso as clockIso, nowMs } from '../../lib/clock';
+import { inJobScope } from '../../lib/job-scope';
+import { formatLocalDateTime } from '../../lib/local-time';
 import { sendMessage, type SendResult } from '../../adapters/messages';
 import { scheduledCommunications } from '../../db/schema/communications';
 import { getBookingRow, type BookingRow } from '../bookings/service';
+import { getLocationInTenant } from '../locations/service';
 import { ANCHORED, sendTimeOf, type Trigger } from './schedule';
 import { renderTemplate, TEMPLATES, type TemplateId } from './templates';
 import { loadRenderSource, variablesFor } from './variables';
@@ -43,8 +47,9 @@ const fromMessage = (m: SendResult): Outcome => ({
   messageId: m.messageId,
 });
 
-async function runOne(ctx: Ctx, row: ScheduleRow, now: number): Promise<Outcome> {
-  let dueAt = Date.parse(row.sendAt ?? new Date(now).toISOString());
+async function runOne(ctx: Ctx, row: ScheduleRow): Promise<Outcome> {
+  const now = nowMs(ctx);
+  let dueAt = row.sendAt ? Date.parse(row.sendAt) : now;
   if (row.rentalId) {
     const booking = await getBookingRow(ctx, row.rentalId).catch(() => null);
     if (!booking) return { status: 'skipped', reason: 'booking_not_found: the booking no longer exists' };
@@ -59,7 +64,10 @@ async function runOne(ctx: Ctx, row: ScheduleRow, now: number): Promise<Outcome>
       }
     }
   }
-  if (now - dueAt > LATE_GRACE_MS) return { status: 'skipped', reason: `send_window_missed: due at ${new Date(dueAt).toISOString()}; not sent late` };
+  if (now - dueAt > LATE_GRACE_MS) {
+    const tz = (await getLocationInTenant(ctx, row.locationId).catch(() => null))?.timezone ?? 'UTC';
+    return { status: 'skipped', reason: `send_window_missed: due at ${formatLocalDateTime(dueAt, tz)}; not sent late` };
+  }
 
   const template = TEMPLATES[row.templateId as TemplateId];
   if (!template) return { status: 'failed', reason: `unknown template ${row.templateId}` };
@@ -89,12 +97,14 @@ async function runOne(ctx: Ctx, row: ScheduleRow, now: number): Promise<Outcome>
  * Each due message is claimed with a conditional UPDATE (`pending` -> `processing` while still due),
  * so overlapping runs never send one message twice; then it is checked again (booking still there
  * and not cancelled, send time still right, conditions met), rendered and sent through the one send
- * function. `customerId` limits a run to one operator.
+ * function. It runs at `ctx.clock`'s "now" for the operators of the job's scope (one operator when
+ * `ctx` acts for one: a test clock's advance, or `POST /communication/process-scheduled`).
  */
-export async function processScheduledMessages(ctx: Ctx, now = new Date(), opts: { customerId?: string } = {}) {
+export async function processScheduledMessages(ctx: Ctx) {
   const t = scheduledCommunications;
-  const nowIso = now.toISOString();
-  const own = opts.customerId ? eq(t.customerId, opts.customerId) : undefined;
+  const now = nowMs(ctx);
+  const nowIso = new Date(now).toISOString();
+  const own = inJobScope(ctx, t.customerId);
   const counts = { claimed: 0, sent: 0, skipped: 0, failed: 0, cancelled: 0, rescheduled: 0, interrupted: 0 };
   const stale = await ctx.db
     .update(t)
@@ -104,7 +114,7 @@ export async function processScheduledMessages(ctx: Ctx, now = new Date(), opts:
       processedAt: nowIso,
       updatedAt: nowIso,
     })
-    .where(and(eq(t.status, 'processing'), lt(t.claimedAt, new Date(now.getTime() - STALE_PROCESSING_MS).toISOString()), own))
+    .where(and(eq(t.status, 'processing'), lt(t.claimedAt, new Date(now - STALE_PROCESSING_MS).toISOString()), own))
     .returning({ id: t.id })
     .all();
   counts.interrupted = stale.length;
@@ -119,19 +129,19 @@ export async function processScheduledMessages(ctx: Ctx, now = new Date(), opts:
     const claimed = await ctx.db
       .update(t)
       .set({ status: 'processing', claimedAt: nowIso, updatedAt: nowIso })
-      .where(and(eq(t.id, id), eq(t.status, 'pending'), lte(t.sendAt, nowIso)))
+      .where(and(eq(t.id, id), eq(t.status, 'pending'), lte(t.sendAt, nowIso), own))
       .returning()
       .get();
     if (!claimed) continue; // another run has it
     counts.claimed++;
     let out: Outcome;
     try {
-      out = await runOne(forTenant(ctx, claimed.customerId), claimed, now.getTime());
+      out = await runOne(forTenant(ctx, claimed.customerId), claimed);
     } catch (err) {
       ctx.log.error('scheduled communication failed', { scheduleId: id, error: String(err) });
       out = { status: 'failed', reason: `error: ${String((err as Error)?.message ?? err)}` };
     }
-    const done = new Date().toISOString();
+    const done = clockIso(ctx);
     await ctx.db
       .update(t)
       .set(
@@ -144,4 +154,15 @@ export async function processScheduledMessages(ctx: Ctx, now = new Date(), opts:
     else counts[out.status]++;
   }
   return counts;
+}
+
+/** When the processor next has work (its `nextDue`): the earliest pending send time after now. */
+export async function nextScheduledDue(ctx: Ctx): Promise<number | null> {
+  const t = scheduledCommunications;
+  const row = await ctx.db
+    .select({ at: min(t.sendAt) })
+    .from(t)
+    .where(and(eq(t.status, 'pending'), gt(t.sendAt, clockIso(ctx)), inJobScope(ctx, t.customerId)))
+    .get();
+  return row?.at ? Date.parse(row.at) : null;
 }

@@ -5,6 +5,8 @@ import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import type { BookingCancelled, BookingRescheduled } from '../../lib/hooks';
 import { newId } from '../../lib/ids';
+import { nowIso, nowMs } from '../../lib/clock';
+import { formatLocalDateTime } from '../../lib/local-time';
 import { scheduledCommunications } from '../../db/schema/communications';
 import { getBookingRow, type BookingRow } from '../bookings/service';
 import { getLocationInTenant } from '../locations/service';
@@ -43,7 +45,7 @@ export function sendTimeOf(trigger: Trigger, delayMinutes: number, b: Pick<Booki
   }
 }
 
-const pastReason = (at: number) => `send_time_passed: the computed send time ${new Date(at).toISOString()} is already past; not sent late`;
+const pastReason = (at: number, tz: string) => `send_time_passed: the computed send time ${formatLocalDateTime(at, tz)} is already past; not sent late`;
 
 export interface ScheduleInput {
   customerId: string;
@@ -66,9 +68,9 @@ export async function scheduleCommunication(ctx: Ctx, input: ScheduleInput) {
   if (!booking && TEMPLATES[input.templateId].needsBooking) throw bad(`template ${input.templateId} needs a rentalId`, 'rentalId');
   if (booking?.status === 'cancelled' && input.trigger !== 'on_cancel') throw bad('The booking is cancelled', 'rentalId');
 
-  const now = Date.now();
+  const now = nowMs(ctx);
   const at = sendTimeOf(input.trigger, input.delayMinutes, booking, now);
-  const nowIso = new Date(now).toISOString();
+  const stamp = new Date(now).toISOString();
   const row: ScheduleRow = {
     id: newId('sch'),
     customerId,
@@ -81,13 +83,13 @@ export async function scheduleCommunication(ctx: Ctx, input: ScheduleInput) {
     conditions: input.conditions ?? {},
     status: at === null ? 'waiting' : at < now - PAST_TOLERANCE_MS ? 'skipped' : 'pending',
     sendAt: at === null ? null : new Date(at).toISOString(),
-    statusReason: at !== null && at < now - PAST_TOLERANCE_MS ? pastReason(at) : null,
+    statusReason: at !== null && at < now - PAST_TOLERANCE_MS ? pastReason(at, location.timezone) : null,
     messageId: null,
     claimedAt: null,
-    processedAt: at !== null && at < now - PAST_TOLERANCE_MS ? nowIso : null,
+    processedAt: at !== null && at < now - PAST_TOLERANCE_MS ? stamp : null,
     createdBy: ctx.principal.userId ?? ctx.principal.credentialId,
-    createdAt: nowIso,
-    updatedAt: nowIso,
+    createdAt: stamp,
+    updatedAt: stamp,
   };
   await commit(ctx, [ctx.db.insert(scheduledCommunications).values(row)], {
     audit: {
@@ -114,7 +116,7 @@ async function getScheduleRow(ctx: Ctx, id: string): Promise<ScheduleRow> {
 export async function cancelSchedule(ctx: Ctx, id: string) {
   const row = await getScheduleRow(ctx, id);
   if (row.status === 'cancelled') return scheduleOut(row);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const done = await ctx.db
     .update(scheduledCommunications)
     .set({ status: 'cancelled', statusReason: 'cancelled by the operator', processedAt: now, updatedAt: now })
@@ -145,7 +147,7 @@ export async function listSchedulesForRental(ctx: Ctx, rentalId: string) {
 
 /** A cancelled booking cancels its pending messages and starts its `on_cancel` ones. */
 export async function onBookingCancelled(ctx: Ctx, e: BookingCancelled) {
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const t = scheduledCommunications;
   await ctx.db
     .update(t)
@@ -157,7 +159,7 @@ export async function onBookingCancelled(ctx: Ctx, e: BookingCancelled) {
     .where(and(eq(t.customerId, e.customerId), eq(t.rentalId, e.rentalId), eq(t.status, 'waiting'), eq(t.trigger, 'on_cancel')))
     .all();
   for (const w of waiting) {
-    const at = sendTimeOf('on_cancel', w.delayMinutes, { start: 0, end: 0, cancelledAt: e.cancelledAt }, Date.now())!;
+    const at = sendTimeOf('on_cancel', w.delayMinutes, { start: 0, end: 0, cancelledAt: e.cancelledAt }, nowMs(ctx))!;
     await ctx.db
       .update(t)
       .set({ status: 'pending', sendAt: new Date(at).toISOString(), updatedAt: now })
@@ -173,8 +175,13 @@ export async function onBookingRescheduled(ctx: Ctx, e: BookingRescheduled) {
     .from(t)
     .where(and(eq(t.customerId, e.customerId), eq(t.rentalId, e.rentalId), eq(t.status, 'pending'), inArray(t.trigger, [...ANCHORED])))
     .all();
-  const now = Date.now();
-  const nowIso = new Date(now).toISOString();
+  const now = nowMs(ctx);
+  const at0 = new Date(now).toISOString();
+  const zones = new Map<string, string>();
+  const zoneOf = async (locationId: string) => {
+    if (!zones.has(locationId)) zones.set(locationId, (await getLocationInTenant(ctx, locationId).catch(() => null))?.timezone ?? 'UTC');
+    return zones.get(locationId)!;
+  };
   for (const r of rows) {
     const at = sendTimeOf(r.trigger as Trigger, r.delayMinutes, { start: e.start, end: e.end, cancelledAt: null }, now)!;
     const past = at < now - PAST_TOLERANCE_MS;
@@ -185,11 +192,11 @@ export async function onBookingRescheduled(ctx: Ctx, e: BookingRescheduled) {
           ? {
               status: 'skipped',
               sendAt: new Date(at).toISOString(),
-              statusReason: `${pastReason(at)} (booking rescheduled)`,
-              processedAt: nowIso,
-              updatedAt: nowIso,
+              statusReason: `${pastReason(at, await zoneOf(r.locationId))} (booking rescheduled)`,
+              processedAt: at0,
+              updatedAt: at0,
             }
-          : { sendAt: new Date(at).toISOString(), updatedAt: nowIso },
+          : { sendAt: new Date(at).toISOString(), updatedAt: at0 },
       )
       .where(and(eq(t.id, r.id), eq(t.status, 'pending')));
   }

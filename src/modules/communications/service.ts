@@ -21,7 +21,7 @@ export {
   sendTimeOf,
   PAST_TOLERANCE_MS,
 } from './schedule';
-export { processScheduledMessages, forTenant, unmetCondition, LATE_GRACE_MS } from './process';
+export { processScheduledMessages, nextScheduledDue, forTenant, unmetCondition, LATE_GRACE_MS } from './process';
 export { receiveInboundSms, receiveSmsStatus, STOP_KEYWORDS, START_KEYWORDS } from './inbound';
 export { throttlePublicSend, PUBLIC_SEND_LIMITS } from './throttle';
 

@@ -23,11 +23,12 @@ export const VARIABLES: VariableDef[] = [
   { name: 'booking.rentalId', description: 'Booking (rental) id', kind: 'text' },
   { name: 'booking.transactionId', description: 'Order (transaction) id', kind: 'text' },
   { name: 'booking.itemName', description: 'Name of the booked inventory item', kind: 'text' },
-  { name: 'booking.date', description: 'Local date of the start, e.g. "Thursday, July 15, 2027"', kind: 'text' },
-  { name: 'booking.startTime', description: 'Local start time with the zone, e.g. "10:00 AM EDT"', kind: 'text' },
-  { name: 'booking.endTime', description: 'Local end time with the zone', kind: 'text' },
-  { name: 'booking.start', description: 'Local date and start time, e.g. "Thursday, July 15, 2027 at 10:00 AM EDT"', kind: 'text' },
-  { name: 'booking.end', description: 'Local date and end time', kind: 'text' },
+  { name: 'booking.date', description: 'Local date of the start, e.g. "Thu 15 Jul 2027"', kind: 'text' },
+  { name: 'booking.startTime', description: 'Local start time with the zone, e.g. "10:00 EDT"', kind: 'text' },
+  { name: 'booking.endTime', description: 'Local end time with the zone, e.g. "14:00 EDT"', kind: 'text' },
+  { name: 'booking.start', description: 'Local date and start time, e.g. "Thu 15 Jul 2027, 10:00 EDT"', kind: 'text' },
+  { name: 'booking.end', description: 'Local date and end time, e.g. "Thu 15 Jul 2027, 14:00 EDT"', kind: 'text' },
+  { name: 'booking.when', description: 'Local date, start and end, e.g. "Thu 15 Jul 2027, 10:00–14:00 EDT"', kind: 'text' },
   { name: 'booking.quantity', description: 'Units booked', kind: 'text' },
   { name: 'booking.participants', description: 'Participants', kind: 'text' },
   { name: 'booking.status', description: 'Booking status', kind: 'text' },
@@ -96,7 +97,7 @@ export const TEMPLATES: Record<TemplateId, Template> = {
 Your booking {{booking.rentalId}} is confirmed.
 
 What: {{booking.itemName}}
-When: {{booking.start}} to {{booking.endTime}}
+When: {{booking.when}}
 Where: {{location.name}}, {{location.address}}
 Total: {{booking.total}} (paid {{booking.amountPaid}}, balance due {{booking.balanceDue}})
 
@@ -107,7 +108,7 @@ ${sign}`,
 <p>Your booking <strong>{{booking.rentalId}}</strong> is confirmed.</p>
 <table>
 <tr><td>What</td><td>{{booking.itemName}}</td></tr>
-<tr><td>When</td><td>{{booking.start}} to {{booking.endTime}}</td></tr>
+<tr><td>When</td><td>{{booking.when}}</td></tr>
 <tr><td>Where</td><td>{{location.name}}, {{location.address}}</td></tr>
 <tr><td>Total</td><td>{{booking.total}} (paid {{booking.amountPaid}}, balance due {{booking.balanceDue}})</td></tr>
 </table>
@@ -123,7 +124,7 @@ ${signHtml}`,
     subject: 'Reminder: {{booking.itemName}} on {{booking.date}}',
     text: `Hello {{renter.firstName}},
 
-A reminder of your booking {{booking.rentalId}}: {{booking.itemName}} on {{booking.start}} at {{location.name}}, {{location.address}}.
+A reminder of your booking {{booking.rentalId}}: {{booking.itemName}} on {{booking.when}} at {{location.name}}, {{location.address}}.
 Balance due: {{booking.balanceDue}}.
 
 {{message.custom}}
@@ -131,12 +132,12 @@ Balance due: {{booking.balanceDue}}.
 See you soon!
 ${sign}`,
     html: `<p>Hello {{renter.firstName}},</p>
-<p>A reminder of your booking <strong>{{booking.rentalId}}</strong>: {{booking.itemName}} on <strong>{{booking.start}}</strong> at {{location.name}}, {{location.address}}.</p>
+<p>A reminder of your booking <strong>{{booking.rentalId}}</strong>: {{booking.itemName}} on <strong>{{booking.when}}</strong> at {{location.name}}, {{location.address}}.</p>
 <p>Balance due: {{booking.balanceDue}}.</p>
 <p>{{message.custom}}</p>
 <p>See you soon!</p>
 ${signHtml}`,
-    sms: 'Reminder from {{business.name}}: {{booking.itemName}} on {{booking.start}} at {{location.name}}.',
+    sms: 'Reminder from {{business.name}}: {{booking.itemName}} on {{booking.when}} at {{location.name}}.',
   },
   booking_cancellation: {
     templateId: 'booking_cancellation',
@@ -146,13 +147,13 @@ ${signHtml}`,
     subject: 'Your booking {{booking.rentalId}} is cancelled',
     text: `Hello {{renter.firstName}},
 
-Your booking {{booking.rentalId}} ({{booking.itemName}} on {{booking.start}}) has been cancelled.
+Your booking {{booking.rentalId}} ({{booking.itemName}} on {{booking.when}}) has been cancelled.
 
 {{message.custom}}
 
 ${sign}`,
     html: `<p>Hello {{renter.firstName}},</p>
-<p>Your booking <strong>{{booking.rentalId}}</strong> ({{booking.itemName}} on {{booking.start}}) has been cancelled.</p>
+<p>Your booking <strong>{{booking.rentalId}}</strong> ({{booking.itemName}} on {{booking.when}}) has been cancelled.</p>
 <p>{{message.custom}}</p>
 ${signHtml}`,
     sms: '{{business.name}}: your booking {{booking.rentalId}} on {{booking.start}} has been cancelled.',

@@ -1,6 +1,7 @@
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/crypto';
+import { wallClock } from '../../lib/clock';
 
 /**
  * Throttle of public endpoints that lead to a message (counted exactly in RateLimiter Durable
@@ -15,7 +16,8 @@ export async function throttlePublicSend(ctx: Ctx, q: { kind: string; ip: string
   const ns = ctx.env.RATE_LIMITER;
   const ipState = await ns.get(ns.idFromName(`public-send:ip:${q.kind}:${q.ip ?? 'unknown'}`)).hit(PUBLIC_SEND_LIMITS.perIpPerMinute, 60_000);
   if (!ipState.allowed) {
-    const retryAfter = Math.max(1, ipState.reset - Math.floor(Date.now() / 1000));
+    // Real time: the rate limiter's windows are wall-clock windows.
+    const retryAfter = Math.max(1, ipState.reset - Math.floor(wallClock.now() / 1000));
     throw new ApiError('rate_limited', `Too many requests from this address; retry in ${retryAfter}s`, { headers: { 'Retry-After': String(retryAfter) } });
   }
   if (q.address === null) return { addressAllowed: true }; // nothing new to send to: only the IP counts

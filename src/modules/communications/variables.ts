@@ -5,6 +5,7 @@ import { getItemInTenant } from '../inventory/service';
 import { getLocationInTenant, type LocationRow } from '../locations/service';
 import { getRenterInTenant } from '../renters/service';
 import { VARIABLES } from './templates';
+import { formatCalendarDate, formatLocalClock, formatLocalDateTime, formatLocalDay, formatLocalRange, zoneAbbreviation } from '../../lib/local-time';
 
 /** Who the message is for, as far as the template cares. */
 export interface Person {
@@ -73,14 +74,14 @@ function localeOf(location: LocationRow | null): string {
   return 'en-US';
 }
 
-/** Formatters in the location's time zone, currency and locale. */
+/**
+ * Formatters in the location's time zone (times through lib/local-time.ts, the one formatter of
+ * times a person reads: "Sat 12 Dec 2026, 10:00–14:00 EST") and its currency and locale (money).
+ */
 export function formattersFor(location: LocationRow | null) {
   const timeZone = location?.timezone || 'UTC';
   const locale = localeOf(location);
   const currency = (location?.currency || 'usd').toUpperCase();
-  const dateFmt = new Intl.DateTimeFormat(locale, { timeZone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
-  const timeFmt = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
-  const plainDateFmt = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
   let moneyFmt: Intl.NumberFormat;
   try {
     moneyFmt = new Intl.NumberFormat(locale, { style: 'currency', currency });
@@ -90,11 +91,16 @@ export function formattersFor(location: LocationRow | null) {
   return {
     timeZone,
     currency,
-    date: (ms: number) => dateFmt.format(ms),
-    time: (ms: number) => timeFmt.format(ms),
-    dateTime: (ms: number) => `${dateFmt.format(ms)} at ${timeFmt.format(ms)}`,
-    /** A calendar date (YYYY-MM-DD) as is, without a zone shift. */
-    calendarDate: (d: string) => plainDateFmt.format(Date.parse(`${d}T00:00:00Z`)),
+    /** "Sat 12 Dec 2026" (the local day of the instant). */
+    date: (ms: number) => formatLocalDay(ms, timeZone),
+    /** "10:00 EST". */
+    time: (ms: number) => `${formatLocalClock(ms, timeZone)} ${zoneAbbreviation(ms, timeZone)}`,
+    /** "Sat 12 Dec 2026, 10:00 EST". */
+    dateTime: (ms: number) => formatLocalDateTime(ms, timeZone),
+    /** "Sat 12 Dec 2026, 10:00–14:00 EST". */
+    range: (start: number, end: number) => formatLocalRange(start, end, timeZone),
+    /** A calendar date (YYYY-MM-DD) as is, without a zone shift: "Sat 12 Dec 2026". */
+    calendarDate: (d: string) => formatCalendarDate(d),
     money: (cents: number) => moneyFmt.format(cents / 100),
   };
 }
@@ -129,6 +135,7 @@ export function variablesFor(src: RenderSource, person: Person | null, extra: Re
       'booking.endTime': f.time(b.end),
       'booking.start': f.dateTime(b.start),
       'booking.end': f.dateTime(b.end),
+      'booking.when': f.range(b.start, b.end),
       'booking.quantity': String(b.quantity),
       'booking.participants': b.participants != null ? String(b.participants) : '',
       'booking.status': b.status,

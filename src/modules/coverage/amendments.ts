@@ -12,10 +12,13 @@
 import { and, asc, eq, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { newId } from '../../lib/ids';
+import { formatLocalRange } from '../../lib/local-time';
+import { enqueue } from '../../lib/queue';
 import { coverageAmendments, coveragePolicies } from '../../db/schema/coverage';
 import { backoffMs, callOffering, logRejected, retriable } from './calls';
 import { raiseFlag } from './flags';
-import { activePolicyOfRental, getOffering, getPolicy, getQuote } from './queries';
+import { activePolicyOfRental, getOffering, getPolicy, getQuote, policyZone } from './queries';
+import { inJobScope } from '../../lib/job-scope';
 import type { AmendmentRow, PolicyRow } from './views';
 
 const RETRY_WINDOW_MS = 24 * 3600_000;
@@ -23,9 +26,10 @@ const RETRY_WINDOW_MS = 24 * 3600_000;
 export const HOURLY_DELAY_MS = 5 * 60_000;
 const LEASE_MS = 60_000;
 
-/** Records that a bound policy's booking now runs `start`-`end` (epoch ms). */
-export async function recordMove(ctx: Ctx, policy: PolicyRow, start: number, end: number, now = Date.now()) {
+/** Records that a bound policy's booking now runs `start`-`end` (epoch ms), at the context's clock. */
+export async function recordMove(ctx: Ctx, policy: PolicyRow, start: number, end: number) {
   if (policy.status !== 'bound') return;
+  const now = ctx.clock.now();
   const nowIso = new Date(now).toISOString();
   // A newer window supersedes what was not delivered yet.
   await ctx.db
@@ -78,13 +82,17 @@ export async function recordMove(ctx: Ctx, policy: PolicyRow, start: number, end
           .get()
       : undefined;
   const fresh = inserted ?? again;
-  if (fresh && mode !== 'none') queueDelivery(ctx, fresh.id, mode === 'hourly' ? HOURLY_DELAY_MS : 0);
+  if (fresh && mode !== 'none') await queueDelivery(ctx, fresh.id, mode === 'hourly' ? HOURLY_DELAY_MS : 0);
 }
 
-/** Queues a delivery (a lost message is picked up by the 5-minute sweep once due). */
-function queueDelivery(ctx: Ctx, amendmentId: string, delayMs: number) {
-  const send = ctx.env.EVENTS_QUEUE.send({ kind: 'coverage.reschedule', amendmentId }, delayMs ? { delaySeconds: Math.ceil(delayMs / 1000) } : undefined);
-  ctx.waitUntil(send.catch((err) => ctx.log.warn('coverage reschedule deferred to the sweep', { amendmentId, error: String(err) })));
+/**
+ * Queues a delivery and waits for the send. A lost message, or a delayed one on a test clock (not
+ * sent there), is picked up by the sweep once due (`dueAt`, the sweep's `nextDue`).
+ */
+async function queueDelivery(ctx: Ctx, amendmentId: string, delayMs: number) {
+  await enqueue(ctx, { kind: 'coverage.reschedule', amendmentId }, { delaySeconds: Math.ceil(delayMs / 1000) }).catch((err) =>
+    ctx.log.warn('coverage reschedule deferred to the sweep', { amendmentId, error: String(err) }),
+  );
 }
 
 /** Hook: a booking moved (operator, widget, channel or app: every path through rescheduleBooking). */
@@ -93,16 +101,17 @@ export async function onBookingRescheduled(ctx: Ctx, e: { customerId: string; re
   if (policy) await recordMove(ctx, policy, e.start, e.end);
 }
 
-/** Due amendments for the sweep. */
-export const dueAmendments = (ctx: Ctx, now: number, limit = 50) =>
+/** Due amendments for the sweep (at the context's clock, of the operators in the job's scope). */
+export const dueAmendments = (ctx: Ctx, limit = 50) =>
   ctx.db
     .select({ id: coverageAmendments.id })
     .from(coverageAmendments)
     .where(
       and(
         eq(coverageAmendments.status, 'pending'),
-        lte(coverageAmendments.dueAt, new Date(now).toISOString()),
-        or(isNull(coverageAmendments.leaseUntil), lt(coverageAmendments.leaseUntil, new Date(now).toISOString())),
+        lte(coverageAmendments.dueAt, new Date(ctx.clock.now()).toISOString()),
+        or(isNull(coverageAmendments.leaseUntil), lt(coverageAmendments.leaseUntil, new Date(ctx.clock.now()).toISOString())),
+        inJobScope(ctx, coverageAmendments.customerId),
       ),
     )
     .orderBy(asc(coverageAmendments.dueAt))
@@ -118,8 +127,9 @@ async function finish(ctx: Ctx, a: AmendmentRow, set: Partial<AmendmentRow>) {
     .get();
 }
 
-/** One `/reschedule` delivery. */
-export async function deliverAmendment(ctx: Ctx, amendmentId: string, now = Date.now()) {
+/** One `/reschedule` delivery, at the context's clock. */
+export async function deliverAmendment(ctx: Ctx, amendmentId: string) {
+  const now = ctx.clock.now();
   const nowIso = new Date(now).toISOString();
   const a = await ctx.db
     .update(coverageAmendments)
@@ -191,7 +201,7 @@ export async function deliverAmendment(ctx: Ctx, amendmentId: string, now = Date
         kind: 'not_covered',
         dedupeKey: `not_covered:${a.id}`,
         subject: `Paid renter no longer covered: booking ${policy.rentalId ?? policy.transactionId}`,
-        message: `Paid renter no longer covered: the underwriter declined the new dates ${new Date(a.start).toISOString()} to ${new Date(a.end).toISOString()} (${reason}). The renter paid the premium; void the coverage to refund it (POST /coverage/policies/${policy.id}/void) or move the booking back.`,
+        message: `Paid renter no longer covered: the underwriter declined the new dates ${formatLocalRange(a.start, a.end, await policyZone(ctx, policy))} (${reason}). The renter paid the premium; void the coverage to refund it (POST /coverage/policies/${policy.id}/void) or move the booking back.`,
       });
     return;
   }
@@ -202,6 +212,6 @@ export async function deliverAmendment(ctx: Ctx, amendmentId: string, now = Date
   if (giveUp) await finish(ctx, a, { status: 'failed', lastError: error.slice(0, 500), completedAt: nowIso });
   else {
     await finish(ctx, a, { status: 'pending', lastError: error.slice(0, 500), dueAt: new Date(now + delay).toISOString() });
-    queueDelivery(ctx, a.id, delay);
+    await queueDelivery(ctx, a.id, delay);
   }
 }

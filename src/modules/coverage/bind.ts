@@ -7,10 +7,16 @@
  * then). A bind still failing BIND_WINDOW_MS after payment (or refused outright) leaves the policy
  * `not_issued`: the booking stands, the operator is flagged and e-mailed (within 30 minutes), and the
  * renter's page says the policy has not issued yet.
+ *
+ * Times are the context's clock (an operator's sandbox test clock included): a retry is recorded as
+ * due (`nextBindAt`) and also queued with the queue's delay; on a test clock delayed messages are not
+ * sent, and the sweep's `nextDue` makes the clock's advance run the retry at its due time.
  */
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
+import { enqueue, enqueueLater } from '../../lib/queue';
 import { toDollars } from '../../lib/money';
 import { payments } from '../../adapters/payments';
 import { coveragePolicies } from '../../db/schema/coverage';
@@ -24,10 +30,19 @@ import type { OfferingRow, PolicyRow } from './views';
 
 const LEASE_MS = 60_000;
 
-/** Queues a bind attempt now (a lost message is picked up by the sweep: `nextBindAt` is due). */
-export function enqueueBind(ctx: Ctx, policyId: string, delaySeconds = 0) {
-  const send = ctx.env.EVENTS_QUEUE.send({ kind: 'coverage.bind', policyId }, delaySeconds ? { delaySeconds } : undefined);
-  ctx.waitUntil(send.catch((err) => ctx.log.warn('coverage bind deferred to the sweep', { policyId, error: String(err) })));
+/** Queues a bind attempt now, after the response (a lost message is picked up by the sweep: `nextBindAt` is due). */
+export function enqueueBind(ctx: Ctx, policyId: string) {
+  enqueueLater(ctx, { kind: 'coverage.bind', policyId });
+}
+
+/**
+ * Queues a retry after `delaySeconds` and waits for the send (a queue handler's retries are awaited).
+ * A failed send, or a test clock (where delayed messages are not sent), leaves it to the sweep at `nextBindAt`.
+ */
+async function enqueueBindRetry(ctx: Ctx, policyId: string, delaySeconds: number) {
+  await enqueue(ctx, { kind: 'coverage.bind', policyId }, { delaySeconds }).catch((err) =>
+    ctx.log.warn('coverage bind retry deferred to the sweep', { policyId, error: String(err) }),
+  );
 }
 
 /** A context acting for the policy's operator (jobs run as the system). */
@@ -49,7 +64,7 @@ export async function transferPremium(ctx: Ctx, policy: PolicyRow, offering: Off
     return;
   }
   try {
-    const t = await payments(ctx.env).createTransfer({
+    const t = await payments(ctx).createTransfer({
       amount: policy.premium,
       currency: policy.currency,
       destination: offering.payoutAccountId,
@@ -73,7 +88,7 @@ export async function transferPremium(ctx: Ctx, policy: PolicyRow, offering: Off
 async function notIssued(ctx: Ctx, policy: PolicyRow, error: string) {
   const updated = await ctx.db
     .update(coveragePolicies)
-    .set({ status: 'not_issued', lastError: error.slice(0, 500), bindLeaseUntil: null, nextBindAt: null, updatedAt: new Date().toISOString() })
+    .set({ status: 'not_issued', lastError: error.slice(0, 500), bindLeaseUntil: null, nextBindAt: null, updatedAt: nowIso(ctx) })
     .where(and(eq(coveragePolicies.id, policy.id), eq(coveragePolicies.status, 'pending')))
     .returning()
     .get();
@@ -90,17 +105,17 @@ async function notIssued(ctx: Ctx, policy: PolicyRow, error: string) {
  * One bind attempt. Answers the policy's status afterwards (`busy` when another binder holds it).
  * `manual`: an operator's retry, which is not bound by the bind window.
  */
-export async function bindPolicy(ctx: Ctx, policyId: string, opts: { now?: number; manual?: boolean } = {}): Promise<PolicyRow['status'] | 'busy' | 'missing'> {
-  const now = opts.now ?? Date.now();
-  const nowIso = new Date(now).toISOString();
+export async function bindPolicy(ctx: Ctx, policyId: string, opts: { manual?: boolean } = {}): Promise<PolicyRow['status'] | 'busy' | 'missing'> {
+  const now = ctx.clock.now();
+  const at = new Date(now).toISOString();
   const claimed = await ctx.db
     .update(coveragePolicies)
-    .set({ bindLeaseUntil: new Date(now + LEASE_MS).toISOString(), bindAttempts: sql`${coveragePolicies.bindAttempts} + 1`, updatedAt: nowIso })
+    .set({ bindLeaseUntil: new Date(now + LEASE_MS).toISOString(), bindAttempts: sql`${coveragePolicies.bindAttempts} + 1`, updatedAt: at })
     .where(
       and(
         eq(coveragePolicies.id, policyId),
         eq(coveragePolicies.status, 'pending'),
-        or(isNull(coveragePolicies.bindLeaseUntil), lt(coveragePolicies.bindLeaseUntil, nowIso)),
+        or(isNull(coveragePolicies.bindLeaseUntil), lt(coveragePolicies.bindLeaseUntil, at)),
       ),
     )
     .returning()
@@ -155,14 +170,14 @@ async function attemptBind(ctx: Ctx, policy: PolicyRow, now: number, manual: boo
         status: 'bound',
         policyNumber: a.policyNumber,
         documentUrl: a.documentUrl,
-        boundAt: new Date().toISOString(),
+        boundAt: nowIso(ctx),
         coveredStart: b.start,
         coveredEnd: b.end,
         rentalId,
         bindLeaseUntil: null,
         nextBindAt: null,
         lastError: null,
-        updatedAt: new Date().toISOString(),
+        updatedAt: nowIso(ctx),
       })
       .where(and(eq(coveragePolicies.id, policy.id), eq(coveragePolicies.status, 'pending')))
       .returning()
@@ -194,9 +209,9 @@ async function attemptBind(ctx: Ctx, policy: PolicyRow, now: number, manual: boo
   }
   await ctx.db
     .update(coveragePolicies)
-    .set({ lastError: error.slice(0, 500), nextBindAt: new Date(now + delay).toISOString(), bindLeaseUntil: null, updatedAt: new Date().toISOString() })
+    .set({ lastError: error.slice(0, 500), nextBindAt: new Date(now + delay).toISOString(), bindLeaseUntil: null, updatedAt: nowIso(ctx) })
     .where(and(eq(coveragePolicies.id, policy.id), eq(coveragePolicies.status, 'pending')));
-  enqueueBind(ctx, policy.id, Math.ceil(delay / 1000));
+  await enqueueBindRetry(ctx, policy.id, Math.ceil(delay / 1000));
   return 'pending';
 }
 
@@ -208,7 +223,7 @@ export async function retryBind(ctx: Ctx, policyId: string) {
   if (p.status === 'not_issued')
     await ctx.db
       .update(coveragePolicies)
-      .set({ status: 'pending', nextBindAt: new Date().toISOString(), updatedAt: new Date().toISOString() })
+      .set({ status: 'pending', nextBindAt: nowIso(ctx), updatedAt: nowIso(ctx) })
       .where(and(eq(coveragePolicies.id, p.id), eq(coveragePolicies.status, 'not_issued')));
   await bindPolicy(ctx, p.id, { manual: p.status === 'not_issued' });
   return getPolicyInTenant(ctx, p.id);

@@ -54,9 +54,12 @@ export async function logRejected(ctx: Ctx, offeringId: string, endpoint: string
   await logCall(ctx, offeringId, `${endpoint}:rejected`, { outcome: 'rejected', status: 200, durationMs: 0, error: reason }, subjectId);
 }
 
-/** Cron: the call log keeps 30 days. */
-export async function purgeCalls(ctx: Ctx, now: Date) {
-  const cutoff = new Date(now.getTime() - 30 * 86_400_000).toISOString();
+/**
+ * Cron (platform housekeeping, on the wall clock): the call log keeps 30 days. The log is the
+ * underwriters' (per offering, no operator column), so it is not swept per operator.
+ */
+export async function purgeCalls(ctx: Ctx) {
+  const cutoff = new Date(ctx.clock.now() - 30 * 86_400_000).toISOString();
   await ctx.db.delete(coverageCalls).where(lt(coverageCalls.createdAt, cutoff));
 }
 

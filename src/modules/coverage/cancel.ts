@@ -6,8 +6,10 @@
  * with the rest of its payment), and `/cancel` is called from the queue with retries.
  */
 import { and, eq, inArray, lte } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
+import { enqueue } from '../../lib/queue';
 import { payments } from '../../adapters/payments';
 import { coveragePolicies } from '../../db/schema/coverage';
 import { bookingChargeStmts, bookingRefundStmts, getBookingRow } from '../bookings/service';
@@ -19,11 +21,23 @@ import type { PolicyRow } from './views';
 const CANCEL_RETRY_WINDOW_MS = 24 * 3600_000;
 const forOperator = (ctx: Ctx, customerId: string): Ctx => ({ ...ctx, principal: { ...ctx.principal, customerId } });
 
+/**
+ * Queues a `/cancel` delivery (after `delaySeconds`) and waits for the send; a failed send, or a
+ * delayed one on a test clock, is left to the sweep at `nextCancelAt`.
+ */
+async function queueCancel(ctx: Ctx, policyId: string, delaySeconds = 0) {
+  await enqueue(ctx, { kind: 'coverage.cancel', policyId }, { delaySeconds }).catch((err) =>
+    ctx.log.warn('coverage cancel deferred to the sweep', { policyId, error: String(err) }),
+  );
+}
+
 /** Marks `/cancel` as due now and queues it. */
 export async function requestCancelCall(ctx: Ctx, policy: PolicyRow) {
-  await ctx.db.update(coveragePolicies).set({ cancelStatus: 'pending', nextCancelAt: new Date().toISOString() }).where(eq(coveragePolicies.id, policy.id));
-  const send = ctx.env.EVENTS_QUEUE.send({ kind: 'coverage.cancel', policyId: policy.id });
-  ctx.waitUntil(send.catch((err) => ctx.log.warn('coverage cancel deferred to the sweep', { policyId: policy.id, error: String(err) })));
+  await ctx.db
+    .update(coveragePolicies)
+    .set({ cancelStatus: 'pending', nextCancelAt: nowIso(ctx) })
+    .where(eq(coveragePolicies.id, policy.id));
+  await queueCancel(ctx, policy.id);
 }
 
 /** Reverses the premium's transfer of a cancelled policy (idempotent); a failure is retried by the sweep. */
@@ -34,7 +48,7 @@ export async function reverseTransfer(ctx: Ctx, policy: PolicyRow) {
     return;
   }
   try {
-    await payments(ctx.env).reverseTransfer(policy.transferId, { idempotencyKey: `coverage_reversal_${policy.id}`, metadata: { policyId: policy.id } });
+    await payments(ctx).reverseTransfer(policy.transferId, { idempotencyKey: `coverage_reversal_${policy.id}`, metadata: { policyId: policy.id } });
     await ctx.db
       .update(coveragePolicies)
       .set({ transferStatus: 'reversed' })
@@ -46,7 +60,7 @@ export async function reverseTransfer(ctx: Ctx, policy: PolicyRow) {
 
 /** Turns a policy `cancelled` (once), reverses its transfer and queues `/cancel`. Answers the cancelled row, or null when it already was. */
 async function cancel(ctx: Ctx, policy: PolicyRow, reason: string): Promise<PolicyRow | null> {
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const done = await ctx.db
     .update(coveragePolicies)
     .set({ status: 'cancelled', cancelledAt: now, cancelReason: reason.slice(0, 500), bindLeaseUntil: null, nextBindAt: null, updatedAt: now })
@@ -125,13 +139,14 @@ async function refundPremium(ctx: Ctx, policy: PolicyRow) {
   );
 }
 
-/** One `/cancel` delivery (queue and sweep); retried with backoff for 24 hours. */
-export async function deliverCancel(ctx: Ctx, policyId: string, now = Date.now()) {
-  const nowIso = new Date(now).toISOString();
+/** One `/cancel` delivery (queue and sweep), at the context's clock; retried with backoff for 24 hours. */
+export async function deliverCancel(ctx: Ctx, policyId: string) {
+  const now = ctx.clock.now();
+  const at = new Date(now).toISOString();
   const claimed = await ctx.db
     .update(coveragePolicies)
     .set({ nextCancelAt: new Date(now + 60_000).toISOString() })
-    .where(and(eq(coveragePolicies.id, policyId), eq(coveragePolicies.cancelStatus, 'pending'), lte(coveragePolicies.nextCancelAt, nowIso)))
+    .where(and(eq(coveragePolicies.id, policyId), eq(coveragePolicies.cancelStatus, 'pending'), lte(coveragePolicies.nextCancelAt, at)))
     .returning()
     .get();
   if (!claimed) return;
@@ -155,7 +170,7 @@ export async function deliverCancel(ctx: Ctx, policyId: string, now = Date.now()
     return;
   }
   const delay = backoffMs(attempts, 30, 3600);
-  const giveUp = now + delay - Date.parse(claimed.cancelledAt ?? nowIso) > CANCEL_RETRY_WINDOW_MS;
+  const giveUp = now + delay - Date.parse(claimed.cancelledAt ?? at) > CANCEL_RETRY_WINDOW_MS;
   await ctx.db
     .update(coveragePolicies)
     .set({
@@ -165,5 +180,5 @@ export async function deliverCancel(ctx: Ctx, policyId: string, now = Date.now()
       lastError: `cancel: ${r.outcome}${r.error ? `: ${r.error}` : ''}`.slice(0, 500),
     })
     .where(eq(coveragePolicies.id, policyId));
-  if (!giveUp) await ctx.env.EVENTS_QUEUE.send({ kind: 'coverage.cancel', policyId }, { delaySeconds: Math.ceil(delay / 1000) });
+  if (!giveUp) await queueCancel(ctx, policyId, Math.ceil(delay / 1000));
 }

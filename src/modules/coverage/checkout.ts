@@ -10,6 +10,8 @@
  * estimate that the renter has not accepted (409 `coverage_price_changed`); the renter accepts it or
  * drops the coverage.
  */
+import { nowIso } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { and, eq } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import { anonymousFor, type Ctx } from '../../lib/context';
@@ -45,7 +47,7 @@ const none = (status: 'not_purchased' | 'not_requested', reason: string | null, 
 async function refusal(ctx: Ctx, q: QuoteRow | undefined, customerId: string, input: BookInput): Promise<string | null> {
   if (!q || q.customerId !== customerId) return 'unknown_quote';
   const open = q.status === 'quoted' || q.status === 'ready' || q.status === 'needs_acceptance';
-  if (open && Date.parse(q.expiresAt) <= Date.now()) return 'quote_expired';
+  if (open && Date.parse(q.expiresAt) <= ctx.clock.now()) return 'quote_expired';
   if (q.status === 'needs_acceptance')
     throw coverageFail(
       'coverage_price_changed',
@@ -91,7 +93,7 @@ export async function checkoutWithCoverage(
   // Claim the quote (one purchase per quote, whatever races): ready -> purchasing.
   const claimed = await ctx.db
     .update(coverageQuotes)
-    .set({ status: 'purchasing', version: q.version + 1, updatedAt: new Date().toISOString() })
+    .set({ status: 'purchasing', version: q.version + 1, updatedAt: nowIso(ctx) })
     .where(and(eq(coverageQuotes.id, q.id), eq(coverageQuotes.status, 'ready'), eq(coverageQuotes.version, q.version)))
     .returning()
     .get();
@@ -100,7 +102,7 @@ export async function checkoutWithCoverage(
   const offering = (await getOffering(ctx, q.offeringId))!;
   const transactionId = opts.booking?.transactionId ?? newId('txn');
   const policyId = newId('cpl');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const policy: PolicyRow = {
     id: policyId,
     customerId,
@@ -162,7 +164,7 @@ export async function checkoutWithCoverage(
     // The booking was not written (declined card, taken time, ...): the quote can be bought again.
     await ctx.db
       .update(coverageQuotes)
-      .set({ status: 'ready', updatedAt: new Date().toISOString() })
+      .set({ status: 'ready', updatedAt: nowIso(ctx) })
       .where(and(eq(coverageQuotes.id, q.id), eq(coverageQuotes.status, 'purchasing')));
     throw err;
   }
@@ -196,7 +198,7 @@ export async function publicCheckout(
   const anon: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: null } };
   const item = await publicItem(anon, input.inventoryId, input.locationId);
   if (item.row.customerId !== input.customerId) throw notFound('Inventory item');
-  const wctx = asWidget(ctx, input.customerId);
+  const wctx = asWidget(await onOperatorClock(ctx, input.customerId), input.customerId);
   const book: BookInput = {
     rentalDetails: {
       inventoryId: input.inventoryId,

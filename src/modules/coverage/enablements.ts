@@ -2,6 +2,7 @@
  * The operator's side of offerings: which ones it may use (approved ones; a sandbox operator also
  * drafts and offerings in review) and at which locations it offers them to renters.
  */
+import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requireAdmin, tenantOf } from '../../lib/context';
@@ -45,7 +46,7 @@ export async function enableOffering(ctx: Ctx, input: { locationId: string; offe
   const account = await operatorAccount(ctx, customerId);
   const offering = await getOffering(ctx, input.offeringId);
   if (!offering || !usableBy(offering, account.isSandbox)) throw notFound('Offering');
-  const row = { id: newId('cen'), customerId, locationId: input.locationId, offeringId: offering.id, createdAt: new Date().toISOString() };
+  const row = { id: newId('cen'), customerId, locationId: input.locationId, offeringId: offering.id, createdAt: nowIso(ctx) };
   try {
     await commit(ctx, [ctx.db.insert(coverageEnablements).values(row)], {
       audit: { action: 'coverage.enable', targetType: 'coverage_offering', targetId: offering.id, details: { locationId: input.locationId } },

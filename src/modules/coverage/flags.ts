@@ -3,6 +3,7 @@
  * (`bind_failed`) and a paid renter no longer covered after a date change (`not_covered`). Each is
  * listed by GET /coverage/flags and e-mailed to the operator's address once.
  */
+import { nowIso } from '../../lib/clock';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
@@ -81,7 +82,7 @@ export async function resolveFlag(ctx: Ctx, flagId: string, resolution: string) 
   if (!row) throw notFound('Flag');
   const updated = await ctx.db
     .update(coverageFlags)
-    .set({ resolvedAt: new Date().toISOString(), resolution })
+    .set({ resolvedAt: nowIso(ctx), resolution })
     .where(and(eq(coverageFlags.id, row.id), eq(coverageFlags.customerId, customerId), isNull(coverageFlags.resolvedAt)))
     .returning()
     .get();

@@ -7,6 +7,8 @@
  * offering's support address as reply-to; one message per category per policy (a retry is a no-op);
  * refused (403 `offering_disabled`) as soon as the operator no longer offers the coverage there.
  */
+import { nowIso } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import type { Context } from 'hono';
 import { and, eq } from 'drizzle-orm';
 import type { AppEnv, Ctx, Principal } from '../../lib/context';
@@ -118,7 +120,8 @@ export async function requestMessage(
   const dup = await existing();
   if (dup) return { status: 200, body: { messageId: dup.messageId, policyId: policy.id, category: input.category, duplicate: true, createdAt: dup.createdAt } };
 
-  const octx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: policy.customerId } };
+  // The renter's operator (its clock: a sandbox test clock's time) from here on.
+  const octx: Ctx = { ...(await onOperatorClock(ctx, policy.customerId)), principal: { ...ctx.principal, customerId: policy.customerId } };
   const b = await getBookingRow(octx, policy.rentalId ?? '');
   const info = (b.customerInfo ?? {}) as { email?: string; firstName?: string };
   if (!info.email) throw new ApiError('invalid_state', 'The booking of this policy has no renter e-mail address');
@@ -138,7 +141,7 @@ export async function requestMessage(
     template: `coverage.${input.category}`,
     metadata: { policyId: policy.id, offeringId, category: input.category, rentalId: b.id },
   });
-  const createdAt = new Date().toISOString();
+  const createdAt = nowIso(octx);
   try {
     await commit(
       octx,

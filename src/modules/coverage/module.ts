@@ -1,7 +1,16 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { coverageErrors } from './errors';
-import { onBindMessage, onBookingCancelled, onBookingRescheduled, onCancelMessage, onRescheduleMessage, sweepCoverage } from './service';
+import {
+  nextCoverageDue,
+  onBindMessage,
+  onBookingCancelled,
+  onBookingRescheduled,
+  onCancelMessage,
+  onRescheduleMessage,
+  purgeCoverageCalls,
+  sweepCoverage,
+} from './service';
 
 const SIGNING_DOC = `**Signed calls.** Berth calls the underwriter at \`POST {baseUrl}/quote\`, \`/schema\`, \`/requote\`, \`/bind\`, \`/reschedule\` and \`/cancel\`
 (JSON in, HTTP 200 with JSON out), each signed like Berth's webhooks: \`X-Service-Timestamp\` is the Unix time in seconds and
@@ -34,7 +43,10 @@ export default defineModule({
   errors: coverageErrors.table,
   hooks: { 'booking.cancelled': onBookingCancelled, 'booking.rescheduled': onBookingRescheduled },
   queue: { 'coverage.bind': onBindMessage, 'coverage.reschedule': onRescheduleMessage, 'coverage.cancel': onCancelMessage },
-  jobs: [{ name: 'coverage.sweep', cron: '*/5 * * * *', run: sweepCoverage }],
+  jobs: [
+    { name: 'coverage.sweep', cron: '*/5 * * * *', run: sweepCoverage, nextDue: nextCoverageDue },
+    { name: 'coverage.purge-calls', cron: '0 3 * * *', scope: 'platform', run: purgeCoverageCalls },
+  ],
   tags: [
     {
       name: 'Coverage offerings',

@@ -8,6 +8,7 @@
  * is approved again; the sandbox keeps using it); name, support address, timeout and the switch
  * change freely.
  */
+import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { isProduction } from '../../env';
@@ -49,7 +50,7 @@ export async function createOffering(
   const partnerId = requirePartner(ctx);
   const baseUrl = checkBaseUrl(ctx, input.baseUrl);
   const payout = await payoutAccountOf(ctx, partnerId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: OfferingRow = {
     id: newId('cov'),
     partnerId,
@@ -126,10 +127,10 @@ export async function updateOffering(
     set.currencies = input.currencies;
     reviewed = true;
   }
-  if (reviewed && row.status === 'approved') Object.assign(set, { status: 'in_review', submittedAt: new Date().toISOString() });
+  if (reviewed && row.status === 'approved') Object.assign(set, { status: 'in_review', submittedAt: nowIso(ctx) });
   const updated = await ctx.db
     .update(coverageOfferings)
-    .set({ ...set, version: row.version + 1, updatedAt: new Date().toISOString() })
+    .set({ ...set, version: row.version + 1, updatedAt: nowIso(ctx) })
     .where(and(eq(coverageOfferings.id, row.id), eq(coverageOfferings.version, row.version)))
     .returning()
     .get();
@@ -142,7 +143,7 @@ export async function deleteOffering(ctx: Ctx, offeringId: string) {
   const row = await ownOffering(ctx, requirePartner(ctx), offeringId);
   await ctx.db
     .update(coverageOfferings)
-    .set({ deletedAt: new Date().toISOString(), enabled: false, version: row.version + 1 })
+    .set({ deletedAt: nowIso(ctx), enabled: false, version: row.version + 1 })
     .where(eq(coverageOfferings.id, row.id));
   return { success: true, offeringId: row.id };
 }
@@ -201,7 +202,7 @@ export async function submitOffering(ctx: Ctx, offeringId: string) {
     });
   const updated = await ctx.db
     .update(coverageOfferings)
-    .set({ status: 'in_review', submittedAt: new Date().toISOString(), version: row.version + 1 })
+    .set({ status: 'in_review', submittedAt: nowIso(ctx), version: row.version + 1 })
     .where(and(eq(coverageOfferings.id, row.id), eq(coverageOfferings.version, row.version), eq(coverageOfferings.status, 'draft')))
     .returning()
     .get();

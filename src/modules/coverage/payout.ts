@@ -5,6 +5,7 @@
  * offering of the partner automatically; a different account on an approved offering sends it back
  * to review.
  */
+import { nowIso } from '../../lib/clock';
 import { and, eq, isNull, ne, or } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
@@ -25,7 +26,7 @@ const base = (ctx: Ctx) => (ctx.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8787').
 
 /** Attaches the account to the partner's offerings; approved offerings that had another account go back to review. */
 async function attach(ctx: Ctx, partnerId: string, accountId: string) {
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const other = or(isNull(coverageOfferings.payoutAccountId), ne(coverageOfferings.payoutAccountId, accountId));
   const mine = and(eq(coverageOfferings.partnerId, partnerId), isNull(coverageOfferings.deletedAt), other);
   await ctx.db.batch([
@@ -42,7 +43,7 @@ export async function payoutAccountOf(ctx: Ctx, partnerId: string, opts: { refre
   const row = await ctx.db.select().from(coveragePayoutAccounts).where(eq(coveragePayoutAccounts.partnerId, partnerId)).get();
   if (!row || !opts.refresh) return row ?? null;
   if (row.status === 'onboarding') {
-    const acct = await payments(ctx.env)
+    const acct = await payments(ctx)
       .getAccount(row.accountId)
       .catch(() => null);
     const country = acct?.country.toUpperCase();
@@ -54,7 +55,7 @@ export async function payoutAccountOf(ctx: Ctx, partnerId: string, opts: { refre
     if (!acct?.payoutsEnabled || !PAYOUT_COUNTRIES.includes(row.country)) return row;
     await ctx.db
       .update(coveragePayoutAccounts)
-      .set({ status: 'active', updatedAt: new Date().toISOString() })
+      .set({ status: 'active', updatedAt: nowIso(ctx) })
       .where(and(eq(coveragePayoutAccounts.partnerId, partnerId), eq(coveragePayoutAccounts.accountId, row.accountId)));
     row.status = 'active';
   }
@@ -81,7 +82,7 @@ async function payoutOut(ctx: Ctx, row: PayoutRow, link: { url: string; expiresA
 
 async function onboardingLink(ctx: Ctx, accountId: string) {
   const url = `${base(ctx)}/partners/payout-account`;
-  return payments(ctx.env).createAccountLink(accountId, { refreshUrl: url, returnUrl: url }).catch(providerError);
+  return payments(ctx).createAccountLink(accountId, { refreshUrl: url, returnUrl: url }).catch(providerError);
 }
 
 /** Connects a payout account in `country` (or continues an unfinished onboarding): answers the onboarding link. */
@@ -97,10 +98,10 @@ export async function connectPayoutAccount(ctx: Ctx, input: { country: string })
   let row = existing;
   if (!existing || existing.country !== country) {
     const partner = await getPartner(ctx, partnerId);
-    const acct = await payments(ctx.env)
+    const acct = await payments(ctx)
       .createAccount({ country, email: partner?.email ?? null, type: 'express', metadata: { berthPartnerId: partnerId, purpose: 'coverage_payouts' } })
       .catch(providerError);
-    const now = new Date().toISOString();
+    const now = nowIso(ctx);
     row = { partnerId, accountId: acct.id, country, status: 'onboarding', createdAt: now, updatedAt: now };
     await ctx.db
       .insert(coveragePayoutAccounts)

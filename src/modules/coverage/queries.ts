@@ -1,9 +1,11 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
+import { inJobScope } from '../../lib/job-scope';
 import { notFound } from '../../lib/errors';
 import { customers } from '../../db/schema/accounts';
 import { bookings } from '../../db/schema/bookings';
+import { locations } from '../../db/schema/locations';
 import {
   coverageAmendments,
   coverageCalls,
@@ -165,7 +167,18 @@ export async function firstRentalOf(ctx: Pick<Ctx, 'db'>, customerId: string, tr
 }
 
 /** Bound policies whose booking moved away from the covered window (any path that moves dates). */
-export async function movedPolicies(ctx: Pick<Ctx, 'db'>, limit = 100) {
+/** The time zone of a policy's location (for times in the texts people read); UTC when the location is gone. */
+export async function policyZone(ctx: Pick<Ctx, 'db'>, policy: Pick<PolicyRow, 'locationId' | 'customerId'>): Promise<string> {
+  const row = await ctx.db
+    .select({ tz: locations.timezone })
+    .from(locations)
+    .where(and(eq(locations.id, policy.locationId), eq(locations.customerId, policy.customerId)))
+    .get();
+  return row?.tz ?? 'UTC';
+}
+
+/** Bound policies whose booking moved since they were covered (of the operators in the job's scope). */
+export async function movedPolicies(ctx: Ctx, limit = 100) {
   return ctx.db
     .select({ policy: coveragePolicies, start: bookings.start, end: bookings.end })
     .from(coveragePolicies)
@@ -175,6 +188,7 @@ export async function movedPolicies(ctx: Pick<Ctx, 'db'>, limit = 100) {
         eq(coveragePolicies.status, 'bound'),
         inArray(bookings.status, ['pending', 'confirmed']),
         or(ne(bookings.start, coveragePolicies.coveredStart), ne(bookings.end, coveragePolicies.coveredEnd)),
+        inJobScope(ctx, coveragePolicies.customerId),
       ),
     )
     .limit(limit)

@@ -10,6 +10,8 @@
  * price than Berth's record of the displayed estimate blocks the purchase until the renter accepts
  * it; a lower one goes on at the new price; a decline or a failure removes the card.
  */
+import { nowIso } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
@@ -104,7 +106,7 @@ async function questionsOf(ctx: Ctx, offering: OfferingRow, version: string, sub
   }
   await ctx.db
     .insert(coverageSchemas)
-    .values({ offeringId: offering.id, version, fields: clean.fields, dropped: clean.dropped, fetchedAt: new Date().toISOString() })
+    .values({ offeringId: offering.id, version, fields: clean.fields, dropped: clean.dropped, fetchedAt: nowIso(ctx) })
     .onConflictDoNothing();
   return (await cachedSchema(ctx, offering.id, version)) ?? clean.fields;
 }
@@ -192,7 +194,7 @@ async function quoteItem(ctx: Ctx, customerId: string, item: ItemContext, input:
         unavailable.push({ offeringId: offering.id, name: offering.name, reason: questions });
         return null;
       }
-      const now = Date.now();
+      const now = ctx.clock.now();
       const row: QuoteRow = {
         id,
         customerId,
@@ -243,7 +245,7 @@ export async function quoteForWidget(ctx: Ctx, input: QuoteInput & { customerId:
   const anon: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: null } };
   const item = await publicItem(anon, input.inventoryId, input.locationId);
   if (item.row.customerId !== input.customerId) throw notFound('Inventory item');
-  return quoteItem(ctx, input.customerId, item, input);
+  return quoteItem(await onOperatorClock(ctx, input.customerId), input.customerId, item, input);
 }
 
 export async function quoteView(ctx: Ctx, row: QuoteRow) {
@@ -264,7 +266,7 @@ export async function getQuoteView(ctx: Ctx, quoteId: string, surface: 'operator
 async function casQuote(ctx: Ctx, row: QuoteRow, set: Partial<QuoteRow>): Promise<QuoteRow> {
   const updated = await ctx.db
     .update(coverageQuotes)
-    .set({ ...set, version: row.version + 1, updatedAt: new Date().toISOString() })
+    .set({ ...set, version: row.version + 1, updatedAt: nowIso(ctx) })
     .where(and(eq(coverageQuotes.id, row.id), eq(coverageQuotes.version, row.version)))
     .returning()
     .get();
@@ -272,7 +274,8 @@ async function casQuote(ctx: Ctx, row: QuoteRow, set: Partial<QuoteRow>): Promis
   return updated;
 }
 
-function usable(row: QuoteRow, now = Date.now()) {
+/** A quote still open at `now` (the operator's clock, ms). */
+function usable(row: QuoteRow, now: number) {
   if (Date.parse(row.expiresAt) <= now && (row.status === 'quoted' || row.status === 'ready' || row.status === 'needs_acceptance'))
     throw new ApiError('expired', 'This coverage quote has expired: ask for a new one');
   if (row.status !== 'quoted' && row.status !== 'ready' && row.status !== 'needs_acceptance')
@@ -282,7 +285,8 @@ function usable(row: QuoteRow, now = Date.now()) {
 /** The renter's answers: checked against the pinned questions, then `/requote`. */
 export async function submitAnswers(ctx: Ctx, quoteId: string, answers: Record<string, unknown>, surface: 'operator' | 'widget') {
   const row = await loadQuote(ctx, quoteId, surface);
-  usable(row);
+  ctx = await onOperatorClock(ctx, row.customerId);
+  usable(row, ctx.clock.now());
   const offering = await getOffering(ctx, row.offeringId);
   if (!offering) return quoteView(ctx, await casQuote(ctx, row, { status: 'failed', reason: 'offering_unavailable' }));
   const questions = (await cachedSchema(ctx, row.offeringId, row.schemaVersion)) ?? [];
@@ -321,7 +325,8 @@ export async function submitAnswers(ctx: Ctx, quoteId: string, answers: Record<s
 /** The renter accepts the higher final price (as displayed: `premium` must equal it). */
 export async function acceptPrice(ctx: Ctx, quoteId: string, premium: number, surface: 'operator' | 'widget') {
   const row = await loadQuote(ctx, quoteId, surface);
-  usable(row);
+  ctx = await onOperatorClock(ctx, row.customerId);
+  usable(row, ctx.clock.now());
   if (row.status !== 'needs_acceptance') throw new ApiError('invalid_state', `There is no new price to accept (the quote is ${row.status})`);
   if (toCents(premium) !== row.premium)
     throw coverageFail('coverage_price_changed', `The price to accept is ${(row.premium / 100).toFixed(2)} ${row.currency.toUpperCase()}`, {

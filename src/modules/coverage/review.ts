@@ -3,6 +3,7 @@
  * approving fixes how date changes reach `/reschedule` (spec rule 9: within the hour by default,
  * immediately, or not at all).
  */
+import { nowIso } from '../../lib/clock';
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import { requirePlatformStaff, type Ctx } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
@@ -59,7 +60,7 @@ async function decide(ctx: Ctx, offeringId: string, set: Partial<OfferingRow>, w
   if (o.status !== 'in_review') throw new ApiError('invalid_state', `Only an offering in review can be ${what} (this one is ${o.status})`);
   const updated = await ctx.db
     .update(coverageOfferings)
-    .set({ ...set, reviewedAt: new Date().toISOString(), version: o.version + 1 })
+    .set({ ...set, reviewedAt: nowIso(ctx), version: o.version + 1 })
     .where(and(eq(coverageOfferings.id, o.id), eq(coverageOfferings.version, o.version), eq(coverageOfferings.status, 'in_review')))
     .returning()
     .get();
@@ -77,7 +78,7 @@ export const approveOffering = (ctx: Ctx, offeringId: string, input: { reschedul
       rescheduleDelivery: input.rescheduleDelivery,
       reviewNote: input.note ?? null,
       reviewReasons: null,
-      approvedAt: new Date().toISOString(),
+      approvedAt: nowIso(ctx),
     },
     'approved',
   );

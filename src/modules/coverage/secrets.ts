@@ -5,6 +5,7 @@
  * (two comma-separated signatures) and accepts message requests signed with either.
  */
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
+import { wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import type { Env } from '../../env';
@@ -33,7 +34,9 @@ export async function secretInsert(ctx: Ctx, offeringId: string, secret: string)
 }
 
 /** Statements of a rotation: every still-current secret expires after the overlap, and the new one is inserted. */
-export async function rotationStmts(ctx: Ctx, offeringId: string, secret: string, now = Date.now()): Promise<{ stmts: Stmt[]; previousValidUntil: string }> {
+export async function rotationStmts(ctx: Ctx, offeringId: string, secret: string): Promise<{ stmts: Stmt[]; previousValidUntil: string }> {
+  // Real time: the overlap of signing secrets is checked by the underwriter against its own clock.
+  const now = wallClock.now();
   const until = new Date(now + SECRET_OVERLAP_MS).toISOString();
   return {
     previousValidUntil: until,
@@ -48,7 +51,9 @@ export async function rotationStmts(ctx: Ctx, offeringId: string, secret: string
 }
 
 /** The secrets that sign and verify now: the current one first, then any previous one still in its overlap. */
-export async function activeSecrets(ctx: Pick<Ctx, 'db' | 'env'>, offeringId: string, now = Date.now()): Promise<string[]> {
+export async function activeSecrets(ctx: Pick<Ctx, 'db' | 'env'>, offeringId: string): Promise<string[]> {
+  // Real time: which secrets sign is between Berth and the underwriter, whose clock checks the signatures.
+  const now = wallClock.now();
   const rows = await ctx.db
     .select()
     .from(coverageSecrets)
@@ -61,7 +66,9 @@ export async function activeSecrets(ctx: Pick<Ctx, 'db' | 'env'>, offeringId: st
 }
 
 /** What the partner may see of its secrets: prefixes and expiry, never the secret. */
-export async function secretInfo(ctx: Ctx, offeringId: string, now = Date.now()) {
+export async function secretInfo(ctx: Ctx, offeringId: string) {
+  // Real time, as activeSecrets.
+  const now = wallClock.now();
   const rows = await ctx.db
     .select()
     .from(coverageSecrets)

@@ -27,6 +27,6 @@ export { onBookingRescheduled, deliverAmendment } from './amendments';
 export { flagList, resolveFlag } from './flags';
 export { policyDetail, policyList, publicCoverage } from './policies';
 export { requestMessage, underwriterAuth } from './messages';
-export { sweepCoverage, onBindMessage, onCancelMessage, onRescheduleMessage } from './jobs';
+export { sweepCoverage, nextCoverageDue, purgeCoverageCalls, onBindMessage, onCancelMessage, onRescheduleMessage } from './jobs';
 export { sanitiseSchema, validateAnswers, hasNestedQuantifier } from './questions';
 export { ensureSandboxCoverage, type SandboxCoverage } from './sandbox';

@@ -10,6 +10,7 @@ import { payments, PaymentError, type PaymentMethod } from '../../adapters/payme
 import { customerErrors } from './errors';
 import { getOwnCustomer } from './queries';
 import { customerOut, subscriptionOut, type CustomerRow } from './views';
+import { nowIso } from '../../lib/clock';
 
 export { getOwnCustomer } from './queries';
 export { customerOut, subscriptionOut } from './views';
@@ -46,7 +47,7 @@ export async function createCustomer(
   if (!email)
     throw new ApiError('validation_failed', 'email is required when the token carries none', { details: [{ field: 'email', message: 'email is required' }] });
   if (await isEmailTaken(ctx, email.toLowerCase())) throw new ApiError('already_exists', 'A user with this e-mail already exists');
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   const id = newId('cus');
   let paymentCustomerId: string;
   let subscriptionId: string;
@@ -56,7 +57,7 @@ export async function createCustomer(
   } catch (err) {
     paymentFailure(err);
   }
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: CustomerRow = {
     id,
     name: input.name,
@@ -104,7 +105,7 @@ export async function updateCustomer(
   if (input.plan !== undefined && input.plan !== existing.plan) {
     if (!existing.subscriptionId) throw customerErrors.fail('subscription_change_failed', 'The account has no subscription to change');
     try {
-      await payments(ctx.env).updateSubscription(existing.subscriptionId, { plan: input.plan });
+      await payments(ctx).updateSubscription(existing.subscriptionId, { plan: input.plan });
     } catch (err) {
       paymentFailure(err, 'subscription_change_failed');
     }
@@ -119,7 +120,7 @@ export async function updateCustomer(
     // API keys carry the operator's plan (their rate limit): every key's rate-limiter object reads it again.
     if (patch.plan) await forgetApiKeys(ctx, { customerId: existing.id });
   }
-  return customerOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
+  return customerOut({ ...existing, ...patch, updatedAt: nowIso(ctx) });
 }
 
 /** Creates the payment-provider customer if the account has none. */
@@ -128,9 +129,8 @@ export async function ensurePaymentCustomer(ctx: Ctx): Promise<{ row: CustomerRo
   if (row.paymentCustomerId) return { row, created: false };
   let paymentCustomerId: string;
   try {
-    paymentCustomerId = (
-      await payments(ctx.env).createCustomer({ email: row.email, name: row.businessName ?? row.name, metadata: { berthCustomerId: row.id } })
-    ).id;
+    paymentCustomerId = (await payments(ctx).createCustomer({ email: row.email, name: row.businessName ?? row.name, metadata: { berthCustomerId: row.id } }))
+      .id;
   } catch (err) {
     paymentFailure(err);
   }
@@ -148,7 +148,7 @@ export async function createPaymentCustomer(ctx: Ctx) {
 export async function addPaymentMethod(ctx: Ctx, paymentMethodId: string) {
   const { row } = await ensurePaymentCustomer(ctx);
   try {
-    const pm = paymentMethodOut(await payments(ctx.env).attachPaymentMethod(row.paymentCustomerId!, paymentMethodId, { makeDefault: true }));
+    const pm = paymentMethodOut(await payments(ctx).attachPaymentMethod(row.paymentCustomerId!, paymentMethodId, { makeDefault: true }));
     await commit(ctx, [], {
       audit: { action: 'customer.payment_method_attach', targetType: 'customer', targetId: row.id, details: { paymentMethodId: pm.id } },
     });
@@ -161,7 +161,7 @@ export async function addPaymentMethod(ctx: Ctx, paymentMethodId: string) {
 export async function createSetupIntent(ctx: Ctx) {
   const { row } = await ensurePaymentCustomer(ctx);
   try {
-    return await payments(ctx.env).createSetupIntent(row.paymentCustomerId!);
+    return await payments(ctx).createSetupIntent(row.paymentCustomerId!);
   } catch (err) {
     paymentFailure(err);
   }
@@ -170,7 +170,7 @@ export async function createSetupIntent(ctx: Ctx) {
 export async function listPaymentMethods(ctx: Ctx) {
   const row = await getOwnCustomer(ctx);
   if (!row.paymentCustomerId) return { data: [] };
-  return { data: (await payments(ctx.env).listPaymentMethods(row.paymentCustomerId)).map(paymentMethodOut) };
+  return { data: (await payments(ctx).listPaymentMethods(row.paymentCustomerId)).map(paymentMethodOut) };
 }
 
 /** A card as the API answers it (`PaymentMethod`): never the provider's customer id. */
@@ -186,7 +186,7 @@ const paymentMethodOut = (pm: PaymentMethod) => ({
 
 async function currentSubscription(ctx: Ctx) {
   const row = await getOwnCustomer(ctx);
-  const sub = row.subscriptionId ? await payments(ctx.env).getSubscription(row.subscriptionId) : null;
+  const sub = row.subscriptionId ? await payments(ctx).getSubscription(row.subscriptionId) : null;
   if (!sub) throw notFound('Subscription');
   return { row, sub };
 }
@@ -198,7 +198,7 @@ export async function getSubscription(ctx: Ctx) {
 export async function cancelSubscription(ctx: Ctx) {
   const { row, sub } = await currentSubscription(ctx);
   if (sub.status === 'canceled') throw new ApiError('not_found', 'No active subscription');
-  const updated = await payments(ctx.env).updateSubscription(sub.id, { cancelAtPeriodEnd: true });
+  const updated = await payments(ctx).updateSubscription(sub.id, { cancelAtPeriodEnd: true });
   await commit(ctx, [], {
     audit: { action: 'subscription.cancel', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id, endsAt: sub.currentPeriodEnd } },
   });
@@ -208,7 +208,7 @@ export async function cancelSubscription(ctx: Ctx) {
 export async function reactivateSubscription(ctx: Ctx) {
   const { row, sub } = await currentSubscription(ctx);
   if (sub.status === 'canceled') throw new ApiError('not_found', 'The subscription has ended; start a new one');
-  const updated = await payments(ctx.env).updateSubscription(sub.id, { cancelAtPeriodEnd: false });
+  const updated = await payments(ctx).updateSubscription(sub.id, { cancelAtPeriodEnd: false });
   await commit(ctx, [], { audit: { action: 'subscription.reactivate', targetType: 'customer', targetId: row.id, details: { subscriptionId: sub.id } } });
   return subscriptionOut(updated);
 }

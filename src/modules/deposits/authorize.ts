@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer } from '../../lib/context';
@@ -83,7 +84,7 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   if (rental.status === 'cancelled' || rental.status === 'no_show')
     throw new ApiError('invalid_state', `The rental is ${rental.status}; no deposit can be taken for it`);
   const locationId = input.locationId ? (await getLocationInTenant(ctx, input.locationId)).id : rental.locationId;
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   const readerCard = terminal && pay.mode === 'simulator' ? simulatedReader(input.readerId!) : undefined;
   const amount = toCents(input.authorizeAmount);
   const currency = input.currency ?? rental.currency;
@@ -125,7 +126,7 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
     }
     paymentFailure(err);
   }
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: DepositRow = {
     id: newId('dep'),
     customerId,
@@ -190,7 +191,7 @@ export async function postDeposit(
   ownCustomer(ctx, input.customerId);
   const rental = await rentalInTenant(ctx, input.rentalId);
   if (input.locationId) await getLocationInTenant(ctx, input.locationId);
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   const pi = await intentOfTenant(ctx, pay, input.intentId);
   if (pi.metadata?.rentalId && pi.metadata.rentalId !== rental.id)
     throw new ApiError('bad_request', `Payment intent ${pi.id} belongs to rental ${pi.metadata.rentalId}`);
@@ -211,7 +212,7 @@ export async function postDeposit(
   }
   const status = statusFromIntent(pi);
   if (existing && existing.status === status) return { ...depositOut(existing), provider: intentState(pi) };
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: DepositRow = existing
     ? { ...existing, status, capturedAmount: pi.amountReceived, notes: input.notes ?? existing.notes, updatedAt: now }
     : {

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission } from '../../lib/context';
@@ -47,7 +48,7 @@ export async function captureDeposit(
   const d = await depositForRental(ctx, rental, input.paymentIntentId);
   const notCapturable = (why: string) => depositErrors.fail('not_capturable', `The deposit cannot be captured: ${why}`, { extra: { depositStatus: d.status } });
   if (d.status !== 'authorized') throw notCapturable(`it is ${d.status}`);
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   const pi = await pay.getPaymentIntent(d.paymentIntentId);
   if (!pi) throw notFound('Payment intent');
   if (pi.status !== 'requires_capture') throw notCapturable(`the provider reports it ${pi.status}`);
@@ -62,7 +63,7 @@ export async function captureDeposit(
     capturedAmount: cents,
     claimType: input.claimType ?? d.claimType,
     notes: input.description ?? d.notes,
-    updatedAt: new Date().toISOString(),
+    updatedAt: nowIso(ctx),
   };
   const stmts: Stmt[] = [
     ctx.db
@@ -145,7 +146,7 @@ export async function releaseDeposit(
       { details: [{ field: 'amount', message: 'must equal the held amount' }] },
     );
   }
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   let pi = await pay.getPaymentIntent(d.paymentIntentId);
   if (!pi) throw notFound('Payment intent');
   if (pi.status === 'succeeded')
@@ -158,7 +159,7 @@ export async function releaseDeposit(
       throw err;
     }
   }
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: DepositRow = { ...d, status: 'released', releasedAt: now, updatedAt: now };
   const stmts: Stmt[] = [
     ctx.db

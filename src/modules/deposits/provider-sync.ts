@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
@@ -16,7 +17,7 @@ import { depositOut, intentState, statusFromIntent, type DepositRow } from './vi
 /** POST /preAuth/sync-missing-preauth/{paymentIntentId}: records a hold the provider has and Berth lacks. */
 export async function syncMissingPreauth(ctx: Ctx, paymentIntentId: string, input: { rentalId?: string; locationId?: string }) {
   const customerId = tenantOf(ctx);
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   const pi = await intentOfTenant(ctx, pay, paymentIntentId);
   const existing = await ctx.db.select().from(deposits).where(eq(deposits.paymentIntentId, pi.id)).get();
   if (existing) {
@@ -33,7 +34,7 @@ export async function syncMissingPreauth(ctx: Ctx, paymentIntentId: string, inpu
   const rental = await rentalInTenant(ctx, rentalId);
   const locationId = input.locationId ? (await getLocationInTenant(ctx, input.locationId)).id : (pi.metadata?.locationId ?? rental.locationId);
   const status = statusFromIntent(pi);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: DepositRow = {
     id: newId('dep'),
     customerId,
@@ -88,7 +89,7 @@ export async function auditPreauths(ctx: Ctx, rentalId: string, q: { locationId?
     .where(and(...conds))
     .orderBy(asc(deposits.createdAt))
     .all();
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   const out = await Promise.all(
     rows.map(async (d) => {
       const pi = await pay.getPaymentIntent(d.paymentIntentId);
@@ -126,6 +127,6 @@ export async function connectionToken(ctx: Ctx, input: { locationId?: string }) 
   tenantOf(ctx);
   const loc = input.locationId ? await getLocationInTenant(ctx, input.locationId) : undefined;
   const terminalLocation = typeof loc?.details?.terminalLocationId === 'string' ? (loc.details.terminalLocationId as string) : undefined;
-  const token = await payments(ctx.env).createConnectionToken(terminalLocation);
+  const token = await payments(ctx).createConnectionToken(terminalLocation);
   return { secret: token.secret, locationId: loc?.id ?? null };
 }

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { toDollars } from '../../lib/money';
@@ -37,7 +38,7 @@ export function depositInfoStmt(ctx: Ctx, b: BookingRow, d: DepositRow): Stmt {
     capturedAmount: toDollars(d.capturedAmount),
     currency: d.currency,
     method: d.method,
-    updatedAt: new Date().toISOString(),
+    updatedAt: nowIso(ctx),
   };
   return ctx.db
     .update(bookings)

@@ -8,6 +8,7 @@
  * instants with offset. The drydock id is answered as `rentalId` (the spec's name).
  */
 import { and, asc, eq } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import { type Ctx, requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
@@ -89,7 +90,7 @@ export async function createDrydock(ctx: Ctx, input: { boatId: string; startDate
   const res = await reserve(ctx, { customerId, itemId: item.row.id, line: { kind: 'drydock', sourceId: id, start: p.start, end: p.end, assetIds } });
   let written = false;
   try {
-    const nowIso = new Date().toISOString();
+    const at = nowIso(ctx);
     const row: DrydockRow = {
       id,
       customerId,
@@ -100,10 +101,10 @@ export async function createDrydock(ctx: Ctx, input: { boatId: string; startDate
       startDate: p.startDate,
       endDate: p.endDate,
       notes: input.notes ?? null,
-      createdAt: nowIso,
-      updatedAt: nowIso,
+      createdAt: at,
+      updatedAt: at,
     };
-    await commit(ctx, [ctx.db.insert(drydocks).values(row), ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }))], {
+    await commit(ctx, [ctx.db.insert(drydocks).values(row), ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: at }))], {
       audit: {
         action: 'drydock.create',
         targetType: 'drydock',
@@ -150,7 +151,7 @@ export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDa
   });
   let written = false;
   try {
-    const nowIso = new Date().toISOString();
+    const at = nowIso(ctx);
     const patch = {
       start: p.start,
       end: p.end,
@@ -158,7 +159,7 @@ export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDa
       endDate: p.endDate,
       assetIds: assetIds ?? [],
       ...(input.notes !== undefined ? { notes: input.notes } : {}),
-      updatedAt: nowIso,
+      updatedAt: at,
     };
     await commit(
       ctx,
@@ -167,7 +168,7 @@ export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDa
           .update(allocations)
           .set({ active: false })
           .where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true))),
-        ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso })),
+        ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: at })),
         ctx.db
           .update(drydocks)
           .set(patch)

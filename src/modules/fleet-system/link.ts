@@ -6,6 +6,7 @@
  * the system is unreachable).
  */
 import { eq } from 'drizzle-orm';
+import { nowIso, wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requireAdmin, requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -68,7 +69,7 @@ export async function connect(ctx: Ctx, input: { customerId: string; clientId: s
     throw fleetFail('fleetsys_connection_failed', `The connection test failed: ${reason}`);
   }
   const existing = await linkOf(ctx, id);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const values = {
     clientId: creds.clientId,
     clientSecret: await seal(ctx.env, creds.clientSecret),
@@ -122,7 +123,8 @@ export async function session(ctx: Ctx, customerId: string): Promise<Session> {
     tokenUrl: link.tokenUrl,
     apiBaseUrl: link.apiBaseUrl,
   };
-  let token = link.accessToken && (link.tokenExpiresAt ?? 0) > Date.now() + 60_000 ? await unseal(ctx.env, link.accessToken) : null;
+  // The provider's access token expires on the provider's clock: real time.
+  let token = link.accessToken && (link.tokenExpiresAt ?? 0) > wallClock.now() + 60_000 ? await unseal(ctx.env, link.accessToken) : null;
   const fresh = async () => {
     const t = await provider.token(creds);
     token = t.accessToken;

@@ -8,6 +8,7 @@
  * others answer 409 `request_in_progress`.
  */
 import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
+import { wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -47,7 +48,8 @@ export async function syncBooking(ctx: Ctx, input: { rentalId: string; customerI
       },
     );
 
-  const now = Date.now();
+  // The claim is a short technical lease against concurrent syncs: real time.
+  const now = wallClock.now();
   const rowsWhere = and(eq(fleetsysSyncs.customerId, customerId), eq(fleetsysSyncs.rentalId, booking.rentalId));
   const inserts: Stmt[] = lines.map((l) =>
     ctx.db

@@ -194,6 +194,8 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   // ---- default-deny: account and billing ----
   '* /customer/**': deny('account'),
   '* /api-keys/**': deny('account'),
+  // Sandbox test clocks make operators and admin keys: account management, never an app's.
+  '* /sandbox/**': deny('account'),
   '* /webhooks/**': deny('integrations'),
   '* /channel-connections/**': deny('integrations'),
   '* /apps/**': deny('apps'),

@@ -2,6 +2,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
+import { nowIso, nowMs } from '../../lib/clock';
 import { ApiError, notFound, type ErrorDetail } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { assetPositions, geofences, staffLocations, type LatLng } from '../../db/schema/geofences';
@@ -82,7 +83,7 @@ export async function createGeofence(ctx: Ctx, input: Geometry & { locationId: s
   requirePermission(ctx, 'geofences');
   const customerId = tenantOf(ctx);
   await getLocationInTenant(ctx, input.locationId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: GeofenceRow = {
     id: newId('gfn'),
     customerId,
@@ -130,7 +131,7 @@ export async function updateGeofence(ctx: Ctx, id: string, input: Partial<Geomet
     ],
     { audit: { action: 'geofence.update', targetType: 'geofence', targetId: id, details: { fields: Object.keys(patch) } } },
   );
-  return geofenceOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
+  return geofenceOut({ ...existing, ...patch, updatedAt: nowIso(ctx) });
 }
 
 export async function deleteGeofence(ctx: Ctx, id: string) {
@@ -144,9 +145,10 @@ export async function deleteGeofence(ctx: Ctx, id: string) {
 
 // ---- positions ----
 
-function instant(recordedAt: string | undefined): string {
-  const t = recordedAt ? Date.parse(recordedAt) : Date.now();
-  if (t > Date.now() + 5 * 60_000) throw invalid([detail('recordedAt', 'is in the future')]);
+function instant(ctx: Ctx, recordedAt: string | undefined): string {
+  const now = nowMs(ctx);
+  const t = recordedAt ? Date.parse(recordedAt) : now;
+  if (t > now + 5 * 60_000) throw invalid([detail('recordedAt', 'is in the future')]);
   return new Date(t).toISOString();
 }
 
@@ -210,7 +212,7 @@ export async function reportStaffLocation(ctx: Ctx, input: Reading & { userId?: 
   if (userId !== ctx.principal.userId) requirePermission(ctx, 'staff_locations');
   const user = await getUserInTenant(ctx, userId);
   if (input.locationId) await getLocationInTenant(ctx, input.locationId);
-  const recordedAt = instant(input.recordedAt);
+  const recordedAt = instant(ctx, input.recordedAt);
   const source = ctx.principal.kind === 'app' ? `app:${ctx.principal.app?.appId}` : 'staff';
   const values = {
     lat: input.lat,
@@ -221,7 +223,7 @@ export async function reportStaffLocation(ctx: Ctx, input: Reading & { userId?: 
     recordedAt,
     source,
     locationId: input.locationId ?? null,
-    updatedAt: new Date().toISOString(),
+    updatedAt: nowIso(ctx),
   };
   const written = await ctx.db
     .insert(staffLocations)
@@ -263,7 +265,7 @@ export async function reportAssetPosition(ctx: Ctx, input: Reading & { assetId: 
   const customerId = tenantOf(ctx);
   const [asset] = await getAssetsInTenant(ctx, [input.assetId]);
   if (!asset) throw notFound('Asset');
-  const recordedAt = instant(input.recordedAt);
+  const recordedAt = instant(ctx, input.recordedAt);
   const written = await assetPositionUpsert(ctx, customerId, asset, { ...input, recordedAt })
     .returning()
     .get();
@@ -298,7 +300,7 @@ export function assetPositionUpsert(
     speedMps: r.speedMps ?? null,
     recordedAt: r.recordedAt,
     source: r.source,
-    updatedAt: new Date().toISOString(),
+    updatedAt: nowIso(ctx),
   };
   return ctx.db
     .insert(assetPositions)
@@ -344,6 +346,6 @@ export async function liveMap(ctx: Ctx, locationId: string) {
     geofences: fences.map(geofenceOut),
     assets: assets.map((a) => ({ assetId: a.id, name: a.name, itemId: a.itemId, itemName: a.itemName, status: a.status, position: byAsset.get(a.id) ?? null })),
     staff: staff.data,
-    generatedAt: new Date().toISOString(),
+    generatedAt: nowIso(ctx),
   };
 }

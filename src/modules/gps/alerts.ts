@@ -1,15 +1,17 @@
 /** GPS alerts: firing (deduplicated per crossing or rental) and overdue returns (on ingest and every 5 minutes). */
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { systemCtx } from '../../lib/context';
+import { systemCtxFor } from '../../lib/context';
+import { nowIso, nowMs } from '../../lib/clock';
 import { newId } from '../../lib/ids';
-import type { Env } from '../../env';
+import { inJobScope } from '../../lib/job-scope';
 import { gpsAlerts, gpsDevices, gpsFenceStates } from '../../db/schema/gps';
-import { homeAreaOf, rentalsOut, settingsOf } from './queries';
+import { homeAreaOf, rentalsOut, settingsOf, SETTINGS_DEFAULTS } from './queries';
 import type { AlertRow, DeviceRow } from './views';
 
-/** An alert row (written by the caller, in its batch). */
+/** An alert row (written by the caller, in its batch), created at the context's "now". */
 export function fireAlert(
+  ctx: Ctx,
   device: DeviceRow,
   a: {
     type: AlertRow['type'];
@@ -35,7 +37,7 @@ export function fireAlert(
     message: a.message,
     dedupeKey: a.dedupeKey,
     details: null,
-    createdAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
   };
 }
 
@@ -45,8 +47,8 @@ export function fireAlert(
  */
 export async function checkOverdue(ctx: Ctx, device: DeviceRow, settings: { overdueGraceMinutes: number }): Promise<AlertRow[]> {
   if (!device.assetId) return [];
-  const now = Date.now();
-  const late = (await rentalsOut(ctx, device.customerId, device.assetId, now)).filter((r) => r.end + settings.overdueGraceMinutes * 60_000 < now);
+  const now = nowMs(ctx);
+  const late = (await rentalsOut(ctx, device.customerId, device.assetId)).filter((r) => r.end + settings.overdueGraceMinutes * 60_000 < now);
   if (!late.length) return [];
   const home = await homeAreaOf(ctx, device.customerId, device.locationId);
   if (home) {
@@ -59,7 +61,7 @@ export async function checkOverdue(ctx: Ctx, device: DeviceRow, settings: { over
   }
   const out: AlertRow[] = [];
   for (const r of late) {
-    const a = fireAlert(device, {
+    const a = fireAlert(ctx, device, {
       type: 'overdue_return',
       rentalId: r.rentalId,
       fix: device.lastLat != null && device.lastLng != null ? { lat: device.lastLat, lng: device.lastLng, accuracy: device.lastAccuracy ?? undefined } : null,
@@ -72,19 +74,35 @@ export async function checkOverdue(ctx: Ctx, device: DeviceRow, settings: { over
   return out;
 }
 
-/** Cron (every 5 minutes): overdue returns of every tracked boat, whether or not it reports. */
-export async function overdueSweep(env: Env) {
-  const base = systemCtx(env);
-  const devices = await base.db
+/** Cron (every 5 minutes): overdue returns of every tracked boat of the operators in scope, whether or not it reports. */
+export async function overdueSweep(ctx: Ctx) {
+  const devices = await ctx.db
     .select()
     .from(gpsDevices)
-    .where(and(eq(gpsDevices.status, 'active'), isNotNull(gpsDevices.assetId)))
+    .where(and(eq(gpsDevices.status, 'active'), isNotNull(gpsDevices.assetId), inJobScope(ctx, gpsDevices.customerId)))
     .limit(1000)
     .all();
   let fired = 0;
   for (const d of devices) {
-    const ctx = systemCtx(env, { customerId: d.customerId, requestId: base.requestId });
-    fired += (await checkOverdue(ctx, d, await settingsOf(ctx, d.customerId))).length;
+    const octx = systemCtxFor(ctx, d.customerId);
+    fired += (await checkOverdue(octx, d, await settingsOf(octx, d.customerId))).length;
   }
   return { devices: devices.length, fired };
+}
+
+/**
+ * The sweep's next due instant: the first moment after "now" at which a checked-in rental of a
+ * tracked boat is past its end plus the operator's grace period (`checkOverdue` fires strictly after).
+ */
+export async function nextOverdueDue(ctx: Ctx): Promise<number | null> {
+  const now = nowMs(ctx);
+  const row = await ctx.db.get<{ due: number | null }>(sql`
+    SELECT min(b."end" + coalesce(s.overdue_grace_minutes, ${SETTINGS_DEFAULTS.overdueGraceMinutes}) * 60000 + 1) AS due
+    FROM gps_devices
+    JOIN bookings b ON b.customer_id = gps_devices.customer_id AND b.status = 'checked_in'
+      AND EXISTS (SELECT 1 FROM json_each(b.asset_ids) j WHERE j.value = gps_devices.asset_id)
+    LEFT JOIN gps_settings s ON s.customer_id = gps_devices.customer_id
+    WHERE gps_devices.status = 'active' AND gps_devices.asset_id IS NOT NULL AND ${inJobScope(ctx, gpsDevices.customerId)}
+      AND b."end" + coalesce(s.overdue_grace_minutes, ${SETTINGS_DEFAULTS.overdueGraceMinutes}) * 60000 + 1 > ${now}`);
+  return row?.due == null ? null : Number(row.due);
 }

@@ -14,6 +14,7 @@ import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowMs } from '../../lib/clock';
 import type { Stmt } from '../../db/client';
 import { gpsAlerts, gpsDevices, gpsFenceStates, gpsFixes } from '../../db/schema/gps';
 import { assetPositionUpsert, fencesOf } from '../geofences/service';
@@ -57,7 +58,7 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
     states.set(s.geofenceId, s);
   const original = new Map([...states].map(([k, v]) => [k, { ...v }]));
 
-  const now = Date.now();
+  const now = nowMs(ctx);
   // Fixes dated more than a minute ahead (a device clock gone wrong) are dropped.
   const fixes = input.fixes
     .map((f) => ({ ...f, at: f.recordedAt ? Date.parse(f.recordedAt) : now }))
@@ -110,7 +111,7 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
       cur.changedAt = f.at;
       if (from === 'inside' && side === 'outside') {
         alerts.push(
-          fireAlert(device, {
+          fireAlert(ctx, device, {
             type: 'geofence_exit',
             geofenceId: fence.id,
             fix: f,
@@ -188,7 +189,7 @@ export async function ingest(ctx: Ctx, input: { fixes: Fix[] }) {
         throw err;
       }
       returnedRentalIds.push(r.rentalId);
-      const a = fireAlert(device, {
+      const a = fireAlert(ctx, device, {
         type: 'auto_returned',
         rentalId: r.rentalId,
         fix: last!,

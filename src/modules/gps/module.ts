@@ -1,13 +1,13 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { gpsErrors } from './errors';
-import { overdueSweep } from './service';
+import { nextOverdueDue, overdueSweep } from './service';
 
 export default defineModule({
   name: 'gps',
   router,
   errors: gpsErrors.table,
-  jobs: [{ name: 'gps.overdue', cron: '*/5 * * * *', run: (ctx) => overdueSweep(ctx.env) }],
+  jobs: [{ name: 'gps.overdue', cron: '*/5 * * * *', run: (ctx) => overdueSweep(ctx), nextDue: (ctx) => nextOverdueDue(ctx) }],
   tags: [
     {
       name: 'GPS alerts',

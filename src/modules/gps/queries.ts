@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { notFound } from '../../lib/errors';
+import { fromNowIso, nowMs } from '../../lib/clock';
 import { gpsAlerts, gpsDevices, gpsHomeAreas, gpsSettings } from '../../db/schema/gps';
 import { bookings } from '../../db/schema/bookings';
 import { fencesOf } from '../geofences/service';
@@ -69,8 +70,9 @@ export interface OutRental {
   status: string;
 }
 
-/** Checked-in rentals of an asset that started by `now`. */
-export async function rentalsOut(ctx: Ctx, customerId: string, assetId: string, now = Date.now()): Promise<OutRental[]> {
+/** Checked-in rentals of an asset that started by the context's "now". */
+export async function rentalsOut(ctx: Ctx, customerId: string, assetId: string): Promise<OutRental[]> {
+  const now = nowMs(ctx);
   const rows = await ctx.db
     .select({ id: bookings.id, start: bookings.start, end: bookings.end, status: bookings.status, assetIds: bookings.assetIds })
     .from(bookings)
@@ -86,12 +88,12 @@ export async function rentalsOut(ctx: Ctx, customerId: string, assetId: string, 
   return rows.filter((r) => (r.assetIds ?? []).includes(assetId)).map((r) => ({ rentalId: r.id, start: r.start, end: r.end, status: r.status }));
 }
 
-const since = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+const since = (ctx: Ctx, minutes: number) => fromNowIso(ctx, -minutes * 60_000);
 
 /** GET /integrations/alerts */
 export async function listAlerts(ctx: Ctx, q: { minutes: number; limit: number; locationId?: string }) {
   requirePermission(ctx, 'integrations');
-  const from = since(q.minutes);
+  const from = since(ctx, q.minutes);
   const rows = await ctx.db
     .select()
     .from(gpsAlerts)
@@ -112,7 +114,7 @@ export async function deviceAlerts(ctx: Ctx, deviceName: string, q: { minutes: n
     .where(and(eq(gpsDevices.customerId, customerId), eq(gpsDevices.deviceName, deviceName)))
     .get();
   if (!device) throw notFound('GPS device');
-  const from = since(q.minutes);
+  const from = since(ctx, q.minutes);
   const rows = await ctx.db
     .select()
     .from(gpsAlerts)
@@ -126,7 +128,7 @@ export async function deviceAlerts(ctx: Ctx, deviceName: string, q: { minutes: n
 /** GET /integrations/alert-summary: counts per device and type over the last `hours`. */
 export async function alertSummary(ctx: Ctx, q: { hours: number }) {
   requirePermission(ctx, 'integrations');
-  const from = since(q.hours * 60);
+  const from = since(ctx, q.hours * 60);
   const rows = await ctx.db
     .select({ deviceId: gpsAlerts.deviceId, deviceName: gpsAlerts.deviceName, type: gpsAlerts.type, createdAt: gpsAlerts.createdAt })
     .from(gpsAlerts)

@@ -4,4 +4,4 @@
 export { createDevice, deleteDevice, setHomeArea, deleteHomeArea, getSettings, updateSettings } from './setup';
 export { listDevices, listHomeAreas, listAlerts, deviceAlerts, alertSummary } from './queries';
 export { ingest, CONFIRMING_FIXES } from './ingest';
-export { overdueSweep } from './alerts';
+export { overdueSweep, nextOverdueDue } from './alerts';

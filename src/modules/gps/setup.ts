@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requireAdmin, requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
+import { nowIso } from '../../lib/clock';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
@@ -30,7 +31,7 @@ export async function createDevice(ctx: Ctx, input: { locationId: string; device
     if (!item) throw new ApiError('bad_request', 'Unknown inventoryId', { details: [{ field: 'inventoryId', message: 'unknown item' }] });
   }
   const key = `gpd_${randomString(40)}`;
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: DeviceRow = {
     id: newId('gpd'),
     customerId,
@@ -83,7 +84,7 @@ export async function setHomeArea(ctx: Ctx, locationId: string, input: { geofenc
     throw new ApiError('bad_request', 'The geofence belongs to another location', {
       details: [{ field: 'geofenceId', message: 'not a geofence of this location' }],
     });
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [
@@ -124,7 +125,7 @@ export async function updateSettings(ctx: Ctx, input: { autoReturn?: boolean; ma
       ctx.db
         .insert(gpsSettings)
         .values({ customerId, ...next })
-        .onConflictDoUpdate({ target: gpsSettings.customerId, set: { ...next, updatedAt: new Date().toISOString() } }),
+        .onConflictDoUpdate({ target: gpsSettings.customerId, set: { ...next, updatedAt: nowIso(ctx) } }),
     ],
     { audit: { action: 'gps.settings', targetType: 'gps_settings', targetId: customerId, details: next } },
   );

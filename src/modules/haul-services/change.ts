@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import type { Stmt } from '../../db/client';
@@ -26,7 +27,7 @@ export async function commitChange(
   audit: { action: string; details?: Record<string, unknown> },
   events: DomainEvent[] = [],
 ) {
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   try {
     await commit(
       ctx,

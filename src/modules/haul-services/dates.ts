@@ -1,8 +1,18 @@
 import { ApiError } from '../../lib/errors';
+import { formatCalendarDate } from '../../lib/local-time';
 import type { HaulServiceType } from '../marina-settings/service';
 import { RETURNING } from './types';
 
 const bad = (field: string, message: string) => new ApiError('validation_failed', message, { details: [{ field, message }] });
+
+/** 400 `in_the_past`: a day before today at the location (its calendar, on the operator's clock). Today is allowed. */
+export function requireNotPast(field: string, date: string, today: string) {
+  if (date < today)
+    throw new ApiError('in_the_past', `${field} ${date} (${formatCalendarDate(date)}) is already past: today is ${formatCalendarDate(today)} at the location`, {
+      details: [{ field, message: `must be today (${today}) or later` }],
+      extra: { today },
+    });
+}
 
 /** A real calendar date (the pattern alone lets 2027-02-30 through). */
 export function checkDay(field: string, d: string) {
@@ -12,7 +22,7 @@ export function checkDay(field: string, d: string) {
 
 export function checkRequestDates(type: HaulServiceType, requested: string, ret: string | null | undefined, today: string) {
   checkDay('requestedDate', requested);
-  if (requested < today) throw bad('requestedDate', `requestedDate is in the past (today is ${today} at the location)`);
+  requireNotPast('requestedDate', requested, today);
   if (ret != null) {
     checkDay('requestedReturnDate', ret);
     if (!RETURNING.includes(type)) throw bad('requestedReturnDate', 'Only a round trip or a haul and hold has a return date');

@@ -14,10 +14,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
+import { nowIso, todayIn } from '../../lib/clock';
+import { formatCalendarDate, formatLocalDateTime } from '../../lib/local-time';
 import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { localDate } from '../../lib/time';
+import { wallTimeToUtc } from '../../lib/time';
 import type { Stmt } from '../../db/client';
 import { haulLiftBookings as L, haulServices as H, type HaulPricing } from '../../db/schema/haul-services';
 import { emailStmt } from '../../adapters/messages';
@@ -28,7 +30,7 @@ import { haulErrors } from './errors';
 import type * as s from './schemas';
 import { getHaulRow, haulView, liftsBookedOn } from './queries';
 import { commitChange, failed } from './change';
-import { checkDay } from './dates';
+import { checkDay, requireNotPast } from './dates';
 import { NOT_STARTED, RETURNING, type LiftKind } from './types';
 import type { HaulRow } from './views';
 
@@ -90,10 +92,10 @@ export async function scheduleHaulService(ctx: Ctx, id: string, input: z.output<
   const h = await getHaulRow(ctx, id);
   if (!NOT_STARTED.includes(h.status)) throw new ApiError('invalid_state', `A ${h.status.replace('_', ' ')} haul service cannot be scheduled`);
   const [loc, settings] = await Promise.all([getLocationInTenant(ctx, h.locationId), getSlipSettings(ctx, h.locationId)]);
-  const today = localDate(Date.now(), loc.timezone);
+  const today = todayIn(ctx, loc.timezone);
   const bad = (field: string, message: string) => new ApiError('validation_failed', message, { details: [{ field, message }] });
   checkDay('scheduledDate', input.scheduledDate);
-  if (input.scheduledDate < today) throw bad('scheduledDate', `scheduledDate is in the past (today is ${today} at the location)`);
+  requireNotPast('scheduledDate', input.scheduledDate, today);
   if (input.returnDate !== undefined) {
     checkDay('returnDate', input.returnDate);
     if (!RETURNING.includes(h.serviceType)) throw bad('returnDate', 'Only a round trip or a haul and hold has a return date');
@@ -111,7 +113,7 @@ export async function scheduleHaulService(ctx: Ctx, id: string, input: z.output<
   if (settings.dailyLiftCapacity === 0) throw haulErrors.fail('lift_capacity_full', 'The lift is out of service at this location (daily lift capacity 0)');
   const r = h.reservationId ? ((await reservationRowsByIds(ctx, [h.reservationId]))[0] ?? null) : null;
   const pricing = priceOf(h, settings, r?.pricing.taxRatePercent ?? null, input.pricing);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const capacity = settings.dailyLiftCapacity;
   const liftStmts: Stmt[] = lifts.map((l) =>
     ctx.db.insert(L).values({
@@ -126,7 +128,11 @@ export async function scheduleHaulService(ctx: Ctx, id: string, input: z.output<
       capacity,
     }),
   );
-  const when = `${input.scheduledDate}${input.scheduledTime ? ` at ${input.scheduledTime}` : ''}${returnDate && returnDate !== input.scheduledDate ? `, back in the water on ${returnDate}` : ''}`;
+  // In the renter's words and the location's time: "Sat 12 Dec 2026, 08:30 EST", never ISO.
+  const day = input.scheduledTime
+    ? formatLocalDateTime(wallTimeToUtc(input.scheduledDate, input.scheduledTime, loc.timezone), loc.timezone)
+    : formatCalendarDate(input.scheduledDate);
+  const when = `${day}${returnDate && returnDate !== input.scheduledDate ? `, back in the water on ${formatCalendarDate(returnDate)}` : ''}`;
   const mail = renterMail(
     ctx,
     h,
@@ -186,7 +192,7 @@ export async function scheduleHaulService(ctx: Ctx, id: string, input: z.output<
 export async function confirmRow(ctx: Ctx, h: HaulRow, by: string, note?: string) {
   if (h.status === 'confirmed') return h;
   if (h.status !== 'scheduled') throw new ApiError('invalid_state', `Only a scheduled haul service can be confirmed (it is ${h.status.replace('_', ' ')})`);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commitChange(ctx, h, { status: 'confirmed', confirmedAt: now, confirmedBy: by }, [], {
     action: 'haul_service.confirm',
     details: { by, note: note ?? null },
@@ -205,7 +211,7 @@ export async function startHaulService(ctx: Ctx, id: string, input: { note?: str
   const h = await getHaulRow(ctx, id);
   if (h.status !== 'confirmed')
     throw new ApiError('invalid_state', `Only a confirmed haul service can start (it is ${h.status.replace('_', ' ')}); confirm the schedule first`);
-  await commitChange(ctx, h, { status: 'in_progress', startedAt: new Date().toISOString() }, [], {
+  await commitChange(ctx, h, { status: 'in_progress', startedAt: nowIso(ctx) }, [], {
     action: 'haul_service.start',
     details: { note: input.note ?? null },
   });
@@ -221,7 +227,7 @@ export async function completeHaulService(ctx: Ctx, id: string, input: { note?: 
   requirePermission(ctx, 'marina');
   const h = await getHaulRow(ctx, id);
   if (h.status !== 'in_progress') throw new ApiError('invalid_state', `Only a haul service in progress can be completed (it is ${h.status.replace('_', ' ')})`);
-  const patch: Partial<HaulRow> = { status: 'completed', completedAt: new Date().toISOString() };
+  const patch: Partial<HaulRow> = { status: 'completed', completedAt: nowIso(ctx) };
   const extra: Stmt[] = [];
   const events: DomainEvent[] = [];
   let posted: { reservationId: string; chargedCents: number } | null = null;
@@ -264,11 +270,11 @@ export async function cancelRow(ctx: Ctx, h: HaulRow, reason: string | null, by:
         ctx,
         h,
         `${LABEL[h.serviceType]} ${h.serviceNumber} cancelled`,
-        `the ${LABEL[h.serviceType].toLowerCase()} of ${h.boat.vesselName} on ${h.scheduledDate} was cancelled by the marina.${reason ? ` Reason: ${reason}` : ''}`,
+        `the ${LABEL[h.serviceType].toLowerCase()} of ${h.boat.vesselName} on ${h.scheduledDate ? formatCalendarDate(h.scheduledDate) : 'the scheduled day'} was cancelled by the marina.${reason ? ` Reason: ${reason}` : ''}`,
         'haul_service.cancelled',
       ),
     );
-  await commitChange(ctx, h, { status: 'cancelled', cancelledAt: new Date().toISOString(), cancelReason: reason }, extra, {
+  await commitChange(ctx, h, { status: 'cancelled', cancelledAt: nowIso(ctx), cancelReason: reason }, extra, {
     action: 'haul_service.cancel',
     details: { by, reason },
   });

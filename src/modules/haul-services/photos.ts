@@ -6,6 +6,7 @@
  */
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { EXTENSIONS, sniffFile } from '../../lib/sniff';
@@ -36,7 +37,7 @@ export async function addPhotos(ctx: Ctx, id: string, read: () => Promise<{ file
   });
   if (h.photos.length + checked.length > MAX_PHOTOS)
     throw haulErrors.fail('haul_photo_limit', `The service has ${h.photos.length} photos; at most ${MAX_PHOTOS} are kept`);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const photos: HaulPhoto[] = [];
   for (const { f, type } of checked) {
     const pid = newId('hph');

@@ -2,8 +2,9 @@ import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-or
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
+import { todayIn } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
-import { addDays, localDate } from '../../lib/time';
+import { addDays } from '../../lib/time';
 import { haulLiftBookings as L, haulServices as H } from '../../db/schema/haul-services';
 import { getLocationInTenant } from '../locations/service';
 import { getSlipSettings } from '../marina-settings/service';
@@ -135,7 +136,7 @@ export async function scheduledOn(ctx: Ctx, date: string, q: { locationId: strin
 export async function haulStats(ctx: Ctx, q: { locationId: string }) {
   const loc = await getLocationInTenant(ctx, q.locationId);
   const customerId = tenantOf(ctx);
-  const today = localDate(Date.now(), loc.timezone);
+  const today = todayIn(ctx, loc.timezone);
   const base = and(eq(H.customerId, customerId), eq(H.locationId, q.locationId));
   const [byStatusRows, byTypeRows, upcoming, revenue, settings, booked] = await Promise.all([
     ctx.db

@@ -7,10 +7,10 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
+import { nowIso, todayIn } from '../../lib/clock';
 import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
-import { localDate } from '../../lib/time';
 import type { Stmt } from '../../db/client';
 import { haulLiftBookings as L, haulServices as H, type HaulBoat } from '../../db/schema/haul-services';
 import { getLocationInTenant } from '../locations/service';
@@ -97,8 +97,8 @@ async function writeRequest(
   via: 'staff' | 'portal',
 ) {
   const loc = await getLocationInTenant(ctx, who.locationId);
-  checkRequestDates(input.serviceType, input.requestedDate, input.requestedReturnDate, localDate(Date.now(), loc.timezone));
-  const now = new Date().toISOString();
+  checkRequestDates(input.serviceType, input.requestedDate, input.requestedReturnDate, todayIn(ctx, loc.timezone));
+  const now = nowIso(ctx);
   const row: HaulRow = {
     id: newId('haul'),
     customerId: tenantOf(ctx),
@@ -188,7 +188,7 @@ export async function updateHaulService(ctx: Ctx, id: string, input: z.output<ty
     const requested = input.requestedDate ?? h.requestedDate;
     const ret = input.requestedReturnDate !== undefined ? input.requestedReturnDate : RETURNING.includes(type) ? h.requestedReturnDate : null;
     // The requested date may stay in the past once it was accepted; a new one may not.
-    checkRequestDates(type, requested, ret, input.requestedDate !== undefined ? localDate(Date.now(), loc.timezone) : requested);
+    checkRequestDates(type, requested, ret, input.requestedDate !== undefined ? todayIn(ctx, loc.timezone) : requested);
     patch.requestedDate = requested;
     patch.requestedReturnDate = ret;
   }

@@ -1,9 +1,9 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { expireHolds } from './service';
+import { expireHolds, nextHoldExpiry } from './service';
 
 export default defineModule({
   name: 'holds',
   router,
-  jobs: [{ name: 'holds.expire', cron: '*/5 * * * *', run: (ctx, now) => expireHolds(ctx, now) }],
+  jobs: [{ name: 'holds.expire', cron: '*/5 * * * *', run: expireHolds, nextDue: nextHoldExpiry }],
 });

@@ -6,12 +6,13 @@
  * sweep marks expired holds and deactivates their allocations (an expired hold stops counting at
  * once, sweep or not). Taken inside the item's lock like every sale.
  */
-import { and, eq, gt, lte } from 'drizzle-orm';
-import { callerCtx, type Ctx } from '../../lib/context';
+import { and, eq, gt, lte, min } from 'drizzle-orm';
+import type { Ctx } from '../../lib/context';
+import { inJobScope } from '../../lib/job-scope';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { Env } from '../../env';
 import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { customers } from '../../db/schema/accounts';
@@ -48,8 +49,10 @@ export async function holdAsset(ctx: Ctx, input: { customerId: string; email: st
   if (!owner) throw notFound('Operator');
   const item = await loadItemContext(ctx.db, input.inventoryId, input.customerId);
   if (item.row.locationId !== input.locationId) throw notFound('Inventory item at this location');
+  // The operator is known from the request's body: its clock (a sandbox test clock's time) from here on.
+  ctx = await onOperatorClock(ctx, input.customerId);
   const tctx = asTenant(ctx, input.customerId);
-  const now = Date.now();
+  const now = ctx.clock.now();
   const email = input.email.trim().toLowerCase();
   const existing = await ctx.db
     .select()
@@ -114,18 +117,40 @@ export async function holdAsset(ctx: Ctx, input: { customerId: string; email: st
   }
 }
 
-/** Cron: marks holds past their expiry and deactivates their allocations. Takes a context (or a bare env). */
-export async function expireHolds(from: Ctx | Env, now = new Date()): Promise<{ expired: number }> {
-  const db = callerCtx(from).db;
+/**
+ * Cron: marks holds past their expiry and deactivates the `hold` allocations past theirs (holds,
+ * waitlist offers, marketplace and OCTO holds), as of the context's clock, for the operators in the
+ * job's scope.
+ */
+export async function expireHolds(ctx: Ctx): Promise<{ expired: number }> {
+  const db = ctx.db;
+  const now = ctx.clock.now();
   const [h] = await db.batch([
     db
       .update(holds)
       .set({ status: 'expired' })
-      .where(and(eq(holds.status, 'active'), lte(holds.expiresAt, now.toISOString()))),
+      .where(and(eq(holds.status, 'active'), lte(holds.expiresAt, new Date(now).toISOString()), inJobScope(ctx, holds.customerId))),
     db
       .update(allocations)
       .set({ active: false })
-      .where(and(eq(allocations.kind, 'hold'), eq(allocations.active, true), lte(allocations.expiresAt, now.getTime()))),
+      .where(and(eq(allocations.kind, 'hold'), eq(allocations.active, true), lte(allocations.expiresAt, now), inJobScope(ctx, allocations.customerId))),
   ]);
   return { expired: (h as { meta?: { changes?: number } }).meta?.changes ?? 0 };
+}
+
+/** The job's next due instant: the first hold or `hold` allocation to expire after the clock's now, in scope. */
+export async function nextHoldExpiry(ctx: Ctx): Promise<number | null> {
+  const now = ctx.clock.now();
+  const [[h], [a]] = await ctx.db.batch([
+    ctx.db
+      .select({ at: min(holds.expiresAt) })
+      .from(holds)
+      .where(and(eq(holds.status, 'active'), gt(holds.expiresAt, new Date(now).toISOString()), inJobScope(ctx, holds.customerId))),
+    ctx.db
+      .select({ at: min(allocations.expiresAt) })
+      .from(allocations)
+      .where(and(eq(allocations.kind, 'hold'), eq(allocations.active, true), gt(allocations.expiresAt, now), inJobScope(ctx, allocations.customerId))),
+  ]);
+  const dues = [h?.at ? Date.parse(h.at) : null, a?.at ?? null].filter((d): d is number => d != null && Number.isFinite(d));
+  return dues.length ? Math.min(...dues) : null;
 }

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
@@ -49,7 +50,7 @@ export async function setAssetMap(ctx: Ctx, itemId: string, input: AssetMapInput
       customMetadata: { customerId, itemId: item0.id, kind: 'asset-map', originalName: (input.mapImage.fileName ?? '').slice(0, 200) },
     });
   }
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   try {
     return await withVersionRetry(undefined, async () => {
       const item = await getItemInTenant(ctx, itemId);

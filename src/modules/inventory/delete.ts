@@ -1,3 +1,4 @@
+import { nowDate } from '../../lib/clock';
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
@@ -12,7 +13,7 @@ import { getOwnedItemOr403 } from './queries';
 export async function deleteInventory(ctx: Ctx, id: string) {
   requirePermission(ctx, 'inventory');
   const item = await getOwnedItemOr403(ctx, id);
-  const now = new Date();
+  const now = nowDate(ctx);
   const upcoming = await ctx.db
     .select({ n: sql<number>`count(*)` })
     .from(bookings)

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission } from '../../lib/context';
@@ -29,7 +30,7 @@ export async function reorderInventory(ctx: Ctx, input: { orderedBoats: string[]
   // Items not listed keep their relative order after the listed ones.
   const order = [...input.orderedBoats, ...rows.filter((r) => !seen.has(r.id)).map((r) => r.id)];
   const currentOrder = new Map(rows.map((r) => [r.id, r.displayOrder]));
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const stmts: Stmt[] = order
     .map((id, i) => ({ id, i }))
     .filter(({ id, i }) => currentOrder.get(id) !== i)

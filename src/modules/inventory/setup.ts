@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission } from '../../lib/context';
@@ -58,7 +59,7 @@ function planAssets(ctx: Ctx, customerId: string, itemId: string, current: Asset
       used.add(row.id);
     }
   });
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const stmts: Stmt[] = [];
   const listed: AssetPlan['listed'] = [];
   input.forEach((a, i) => {

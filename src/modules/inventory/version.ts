@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
@@ -47,6 +48,6 @@ export function checkExpected(item: ItemRow, expectedVersion: number | undefined
 export function dataUpdateStmt(ctx: Ctx, item: ItemRow, data: Record<string, unknown>, extra: Partial<ItemRow> = {}): Stmt {
   return ctx.db
     .update(inventoryItems)
-    .set({ ...extra, data, version: item.version + 1, updatedAt: new Date().toISOString() })
+    .set({ ...extra, data, version: item.version + 1, updatedAt: nowIso(ctx) })
     .where(and(eq(inventoryItems.id, item.id), eq(inventoryItems.customerId, item.customerId)));
 }

@@ -57,3 +57,18 @@ export async function listLocations(ctx: Ctx, q: { inventoryId?: string }) {
   const rows = await ctx.db.select().from(locations).where(eq(locations.customerId, customerId)).orderBy(asc(locations.createdAt)).all();
   return { data: rows.map(locationOut) };
 }
+
+/**
+ * The time zone of an operator's text that belongs to no one location (membership e-mails, account
+ * notices): its first active location's (the oldest), else its first location's, else UTC.
+ */
+export async function operatorTimeZone(ctx: Ctx, customerId: string = tenantOf(ctx)): Promise<string> {
+  const rows = await ctx.db
+    .select({ timezone: locations.timezone, status: locations.status })
+    .from(locations)
+    .where(eq(locations.customerId, customerId))
+    .orderBy(asc(locations.createdAt), asc(locations.id))
+    .limit(20)
+    .all();
+  return (rows.find((r) => r.status === 'active') ?? rows[0])?.timezone || 'UTC';
+}

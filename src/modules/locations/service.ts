@@ -1,5 +1,7 @@
-import { and, eq, lt, inArray } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, min } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { nowIso, nowMs } from '../../lib/clock';
+import { inJobScope } from '../../lib/job-scope';
 import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
@@ -11,7 +13,7 @@ import { locations, phoneNumbers, staffSchedules } from '../../db/schema/locatio
 import { getLocationInTenant } from './queries';
 import { locationOut, type LocationRow } from './views';
 
-export { getLocationInTenant, getPublicLocation, listLocations, listPublicLocations, locationRowAnyOperator } from './queries';
+export { getLocationInTenant, getPublicLocation, listLocations, listPublicLocations, locationRowAnyOperator, operatorTimeZone } from './queries';
 export { locationOut, type LocationRow } from './views';
 
 export const DELETION_GRACE_DAYS = 60;
@@ -24,7 +26,7 @@ export async function createLocation(
   requirePermission(ctx, 'locations');
   const geo = await geocode(ctx.env, input.address);
   const tz = input.timezone ?? (typeof input.details?.timezone === 'string' ? (input.details.timezone as string) : null) ?? geo.timezone ?? 'UTC';
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: LocationRow = {
     id: newId('loc'),
     customerId,
@@ -93,7 +95,7 @@ export async function updateLocation(
       audit: { action: 'location.update', targetType: 'location', targetId: existing.id, details: { fields: Object.keys(patch) } },
     },
   );
-  return locationOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
+  return locationOut({ ...existing, ...patch, updatedAt: nowIso(ctx) });
 }
 
 export async function scheduleDeletion(ctx: Ctx, input: { locationId: string; customerId?: string }) {
@@ -101,11 +103,11 @@ export async function scheduleDeletion(ctx: Ctx, input: { locationId: string; cu
   requirePermission(ctx, 'locations');
   const existing = await getLocationInTenant(ctx, input.locationId);
   if (existing.status === 'pending_deletion') throw new ApiError('invalid_state', 'The location is already scheduled for deletion');
-  const now = new Date();
+  const now = nowMs(ctx);
   const patch = {
     status: 'pending_deletion' as const,
-    deletionScheduledAt: now.toISOString(),
-    purgeAfter: new Date(now.getTime() + DELETION_GRACE_DAYS * 86_400_000).toISOString(),
+    deletionScheduledAt: new Date(now).toISOString(),
+    purgeAfter: new Date(now + DELETION_GRACE_DAYS * 86_400_000).toISOString(),
   };
   await commit(
     ctx,
@@ -119,7 +121,7 @@ export async function scheduleDeletion(ctx: Ctx, input: { locationId: string; cu
       audit: { action: 'location.delete_scheduled', targetType: 'location', targetId: existing.id, details: { purgeAfter: patch.purgeAfter } },
     },
   );
-  return locationOut({ ...existing, ...patch, updatedAt: now.toISOString() });
+  return locationOut({ ...existing, ...patch, updatedAt: patch.deletionScheduledAt });
 }
 
 export async function restoreLocation(ctx: Ctx, input: { locationId: string }) {
@@ -139,7 +141,7 @@ export async function restoreLocation(ctx: Ctx, input: { locationId: string }) {
       audit: { action: 'location.restore', targetType: 'location', targetId: existing.id },
     },
   );
-  return locationOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
+  return locationOut({ ...existing, ...patch, updatedAt: nowIso(ctx) });
 }
 
 export async function updateIvr(ctx: Ctx, input: { locationId: string; ivrConfig: Record<string, unknown> }) {
@@ -147,7 +149,7 @@ export async function updateIvr(ctx: Ctx, input: { locationId: string; ivrConfig
   const existing = await getLocationInTenant(ctx, input.locationId);
   const ivrConfig = { ...(existing.ivrConfig ?? {}), ...input.ivrConfig };
   await commit(ctx, [ivrStmt(ctx, existing, ivrConfig)], { audit: { action: 'location.ivr_update', targetType: 'location', targetId: existing.id } });
-  return locationOut({ ...existing, ivrConfig, updatedAt: new Date().toISOString() });
+  return locationOut({ ...existing, ivrConfig, updatedAt: nowIso(ctx) });
 }
 
 const ivrStmt = (ctx: Ctx, location: LocationRow, ivrConfig: Record<string, unknown>): Stmt =>
@@ -185,11 +187,11 @@ export function defaultIvr(location: LocationRow, phoneNumber: string): Record<s
  * only make sense with them (staff shifts, phone numbers). Inventory and bookings of the location
  * are kept as history by their own modules.
  */
-export async function purgeDeletedLocations(ctx: Ctx, now = new Date()): Promise<{ purged: number }> {
+export async function purgeDeletedLocations(ctx: Ctx): Promise<{ purged: number }> {
   const due = await ctx.db
     .select({ id: locations.id, customerId: locations.customerId })
     .from(locations)
-    .where(and(eq(locations.status, 'pending_deletion'), lt(locations.purgeAfter, now.toISOString())))
+    .where(and(eq(locations.status, 'pending_deletion'), lte(locations.purgeAfter, nowIso(ctx)), inJobScope(ctx, locations.customerId)))
     .limit(200)
     .all();
   if (!due.length) return { purged: 0 };
@@ -200,4 +202,14 @@ export async function purgeDeletedLocations(ctx: Ctx, now = new Date()): Promise
     ctx.db.delete(locations).where(and(inArray(locations.id, ids), eq(locations.status, 'pending_deletion'))),
   ]);
   return { purged: ids.length };
+}
+
+/** When the purge next has work (its `nextDue`): the earliest end of a grace period still running. */
+export async function nextPurgeDue(ctx: Ctx): Promise<number | null> {
+  const row = await ctx.db
+    .select({ at: min(locations.purgeAfter) })
+    .from(locations)
+    .where(and(eq(locations.status, 'pending_deletion'), gt(locations.purgeAfter, nowIso(ctx)), inJobScope(ctx, locations.customerId)))
+    .get();
+  return row?.at ? Date.parse(row.at) : null;
 }

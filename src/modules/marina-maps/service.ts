@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -111,7 +112,7 @@ export async function createMap(ctx: Ctx, input: z.output<typeof s.CreateBody>) 
       .get();
     order = max?.m == null ? 0 : Number(max.m) + 1;
   }
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: MapRow = {
     id: newId('smap'),
     customerId,

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -69,7 +70,7 @@ export async function updateSlipSettings(ctx: Ctx, locationId: string, patch: St
     throw new ApiError('validation_failed', 'A fixed deposit needs deposit.amountCents above 0', {
       details: [{ field: 'deposit.amountCents', message: 'must be above 0 when policy is fixed' }],
     });
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const stmt = ctx.db
     .insert(slipSettings)
     .values({ id: newId('sset'), customerId, locationId, settings: stored as Record<string, unknown> })

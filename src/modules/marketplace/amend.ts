@@ -1,5 +1,6 @@
 /** POST /ota/booking-amendment: a new date or start time for a confirmed booking (rescheduleBooking; the same travelers, the price kept). */
 import { and, eq } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { localDate, localTime } from '../../lib/time';
@@ -49,7 +50,7 @@ export async function amendReservation(
       start: next.start,
       end: next.end,
       amendments: next.amendments,
-      updatedAt: new Date().toISOString(),
+      updatedAt: nowIso(ctx),
     })
     .where(and(eq(marketplaceReservations.id, r.id), eq(marketplaceReservations.customerId, r.customerId)));
   return confirmed(next);

@@ -35,12 +35,12 @@ export function sameCurrency(cfg: ConfigRow, item: ItemContext) {
     );
 }
 
-function tourOf(item: ItemContext, currency: string) {
+function tourOf(item: ItemContext, currency: string, now: number) {
   const m = item.item.model;
   const isTour = item.item.kind === 'tour';
   const tiers = m.tourPricing?.priceTiers ?? [];
   const std = tiers.find((t) => t.isStandard) ?? tiers.find((t) => /^adult$/i.test(t.name)) ?? tiers[0];
-  const options = optionHours(item).map((h) => {
+  const options = optionHours(item, now).map((h) => {
     const dep = isTour ? (m.timeSlots?.[0]?.durationMinutes ?? null) : h == null ? null : Math.round(h * 60);
     let fromPrice: ReturnType<typeof money> | null = null;
     if (isTour && std) fromPrice = money(std.price, currency);
@@ -78,7 +78,7 @@ export async function tourList(ctx: Ctx, cfg: ConfigRow) {
   const tours = [];
   for (const id of ids) {
     const found = await optionItem(ctx, id).catch(() => null);
-    if (found && found.item.currency === cfg.currency) tours.push(tourOf(found.item, cfg.currency));
+    if (found && found.item.currency === cfg.currency) tours.push(tourOf(found.item, cfg.currency, ctx.clock.now()));
   }
   return { supplierId: cfg.supplierId, currency: cfg.currency.toUpperCase(), tours };
 }
@@ -99,7 +99,7 @@ export async function availabilityCalendar(ctx: Ctx, cfg: ConfigRow, body: { pro
     const out = [];
     for (const date of dates) {
       const times = [];
-      for (const st of startTimes(item, ref, date)) {
+      for (const st of startTimes(item, ref, date, ctx.clock.now())) {
         const v = await vacancies(ctx, item, { start: st.start, end: st.end, seats: item.item.kind === 'tour' ? 1 : undefined }, busy);
         times.push({ startTime: st.time, available: v.available, vacancies: v.available ? v.vacancies : 0 });
       }
@@ -143,7 +143,7 @@ export async function availabilityCheck(
     const tz = item.item.timezone;
     const { start, end } = dayBounds(body.travelDate, tz);
     const busy = await busyOf(ctx, item, start, end);
-    const times = startTimes(item, ref, body.travelDate).filter((st) => !po.startTime || st.time === po.startTime);
+    const times = startTimes(item, ref, body.travelDate, ctx.clock.now()).filter((st) => !po.startTime || st.time === po.startTime);
     const out = [];
     for (const st of times.slice(0, 48)) {
       const v = await vacancies(ctx, item, { start: st.start, end: st.end, seats: item.item.kind === 'tour' ? demand.seatsHint : undefined }, busy);

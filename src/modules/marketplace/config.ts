@@ -4,6 +4,7 @@
  * across operators), the outbound key sealed with AES-GCM; neither is ever returned.
  */
 import { and, eq } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx, Principal } from '../../lib/context';
 import { ownCustomer, requireAdmin } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -31,7 +32,7 @@ export async function configure(
     .where(eq(marketplaceConfigs.apiKeyHash, apiKeyHash))
     .get();
   if (clash && clash.customerId !== customerId) throw new ApiError('already_exists', 'This apiKey is already used by another configuration; choose another');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: ConfigRow = {
     id: existing?.id ?? newId('mkc'),
     customerId,

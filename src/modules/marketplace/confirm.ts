@@ -5,6 +5,7 @@
  * on the marketplace's \`bookingRef\`.
  */
 import { and, eq, sql } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -54,7 +55,7 @@ export async function confirmReservation(
   if (r.status === 'confirmed')
     return r.bookingRef === body.bookingRef ? confirmed(r) : rejected('ALREADY_CONFIRMED', 'This reservation was confirmed under another bookingRef', r);
   if (r.status === 'confirming') return rejected('IN_PROGRESS', 'This reservation is being confirmed; retry in a moment', r);
-  if (r.status !== 'held' || r.expiresAt <= Date.now()) {
+  if (r.status !== 'held' || r.expiresAt <= ctx.clock.now()) {
     if (r.status === 'held') await expire(ctx, r);
     return rejected('HOLD_EXPIRED', 'The reservation hold expired or was released; reserve again', { ...r, bookingRef: body.bookingRef });
   }
@@ -66,7 +67,7 @@ export async function confirmReservation(
   const where = and(eq(marketplaceReservations.id, r.id), eq(marketplaceReservations.customerId, r.customerId));
   const claim = await ctx.db
     .update(marketplaceReservations)
-    .set({ status: 'confirming', bookingRef: body.bookingRef, transactionId, updatedAt: new Date().toISOString() })
+    .set({ status: 'confirming', bookingRef: body.bookingRef, transactionId, updatedAt: nowIso(ctx) })
     .where(and(where, eq(marketplaceReservations.status, 'held')))
     .run()
     .catch((err: unknown) => {
@@ -97,7 +98,7 @@ export async function confirmReservation(
               status: 'confirmed',
               traveler: { ...renter, travelers: body.travelers.length },
               rentalId: sql`(SELECT ${bookings.id} FROM ${bookings} WHERE ${bookings.transactionId} = ${transactionId} AND ${bookings.customerId} = ${r.customerId} LIMIT 1)`,
-              updatedAt: new Date().toISOString(),
+              updatedAt: nowIso(ctx),
             })
             .where(and(where, eq(marketplaceReservations.status, 'confirming'))),
         ],

@@ -7,6 +7,7 @@
  * booking.* events as any other.
  */
 import { and, eq } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import type { Stmt } from '../../db/client';
@@ -51,20 +52,23 @@ export async function optionItem(ctx: Ctx, productOptionId: string): Promise<{ r
     throw err;
   }
   if (!item.row.isPublic || item.item.model.isPublic === false) throw marketplaceFail('unknown_product_option', `Unknown product option ${productOptionId}`);
-  if (item.item.kind === 'tour' ? ref.hours != null : ref.hours != null && !optionHours(item).includes(ref.hours))
+  if (item.item.kind === 'tour' ? ref.hours != null : ref.hours != null && !optionHours(item, ctx.clock.now()).includes(ref.hours))
     throw marketplaceFail('unknown_product_option', `Unknown product option ${productOptionId}`);
   return { ref, item };
 }
 
-/** Rental options (hours): the item's durations, or its default slot length; null for a full-day-only rental. */
-export function optionHours(item: ItemContext): (number | null)[] {
+/**
+ * Rental options (hours): the item's durations, or its default slot length (as of `now`'s local
+ * date); null for a full-day-only rental.
+ */
+export function optionHours(item: ItemContext, now: number): (number | null)[] {
   const m = item.item.model;
   if (item.item.kind === 'tour' || m.fullDayOnly) return [null];
   if (m.durations?.length) return [...m.durations].sort((a, b) => a - b);
-  return [slotLengthMinutes(item.item, localDate(Date.now(), item.item.timezone)) / 60];
+  return [slotLengthMinutes(item.item, localDate(now, item.item.timezone)) / 60];
 }
 
-export const optionIdsOf = (item: ItemContext) => optionHours(item).map((h) => optionId(item.row.id, h));
+export const optionIdsOf = (item: ItemContext, now: number) => optionHours(item, now).map((h) => optionId(item.row.id, h));
 
 export interface StartTime {
   time: string;
@@ -74,13 +78,16 @@ export interface StartTime {
   capacity: number | null;
 }
 
-/** Start times of an option on a local date (tours: departures; rentals: every slot interval from opening while the option fits before closing). */
-export function startTimes(item: ItemContext, ref: OptionRef, date: string): StartTime[] {
+/**
+ * Start times of an option on a local date (tours: departures; rentals: every slot interval from
+ * opening while the option fits before closing). `now` is the seller's (for the default option).
+ */
+export function startTimes(item: ItemContext, ref: OptionRef, date: string, now: number): StartTime[] {
   if (item.item.kind === 'tour') return departuresOn(item.item, date).map((d) => ({ time: d.time, start: d.start, end: d.end, capacity: d.capacity }));
   const b = openingBounds(item.item, date);
   if (!b) return [];
   if (ref.hours == null && item.item.model.fullDayOnly) return [{ time: b.openTime, start: b.open, end: b.close, capacity: null }];
-  const hours = ref.hours ?? (optionHours(item)[0] as number);
+  const hours = ref.hours ?? (optionHours(item, now)[0] as number);
   const len = Math.round(hours * 60) * MIN;
   const step = Math.max(5, item.item.model.slotIntervalMinutes ?? 60);
   const out: StartTime[] = [];
@@ -97,7 +104,7 @@ export function startTimes(item: ItemContext, ref: OptionRef, date: string): Sta
 
 /** Allocations and maintenance of an item over [from, to), read once for many checks. */
 export async function busyOf(ctx: Ctx, item: ItemContext, from: number, to: number): Promise<Busy[]> {
-  const map = await loadAllocationsFor(ctx.db, [{ id: item.row.id, customerId: item.row.customerId }], from, to);
+  const map = await loadAllocationsFor(ctx.db, [{ id: item.row.id, customerId: item.row.customerId }], from, to, ctx.clock.now());
   return [...(map.get(item.row.id) ?? []).map(allocationToBusy), ...maintenanceBusy(item.item)];
 }
 
@@ -150,7 +157,7 @@ export async function holdInventory(
       const units = h.privateCharter ? (h.capacity ?? h.seats) : h.seats;
       for (let i = 0; i < units; i++) {
         taken.push(
-          await reserve(ctx.env, {
+          await reserve(ctx, {
             customerId,
             itemId: h.item.row.id,
             line: { kind: 'hold', sourceId: h.holdId, start: h.start, end: h.start + 1, expiresAt: h.expiresAt },
@@ -160,15 +167,15 @@ export async function holdInventory(
     } else {
       const buffer = (h.item.item.model.turnaroundBufferMinutes ?? 0) * MIN;
       taken.push(
-        await reserve(ctx.env, {
+        await reserve(ctx, {
           customerId,
           itemId: h.item.row.id,
           line: { kind: 'hold', sourceId: h.holdId, start: h.start, end: h.end + buffer, expiresAt: h.expiresAt },
         }),
       );
     }
-    const nowIso = new Date().toISOString();
-    await write(taken.flatMap((r) => r.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }))));
+    const createdAt = nowIso(ctx);
+    await write(taken.flatMap((r) => r.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt }))));
   } catch (err) {
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
@@ -211,7 +218,7 @@ export const amendRental = (ctx: Ctx, rentalId: string, w: { start: number; end:
 
 /** The window of an option on a date: the start time asked for, or the first one with room. */
 export async function windowOf(ctx: Ctx, item: ItemContext, ref: OptionRef, date: string, time: string | undefined, seats: number) {
-  const times = startTimes(item, ref, date);
+  const times = startTimes(item, ref, date, ctx.clock.now());
   if (time) {
     const st = times.find((t) => t.time === time);
     if (!st)

@@ -1,14 +1,21 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { marketplaceErrors } from './errors';
-import { onCapacityReleased, sweepReservations } from './service';
+import { nextDueReservations, onCapacityReleased, sweepReservations } from './service';
 
 export default defineModule({
   name: 'marketplace',
   router,
   errors: marketplaceErrors.table,
   hooks: { 'capacity.released': onCapacityReleased },
-  jobs: [{ name: 'marketplace.sweep', cron: '*/5 * * * *', run: (ctx, now) => sweepReservations(ctx.env, now.getTime()) }],
+  jobs: [
+    {
+      name: 'marketplace.sweep',
+      cron: '*/5 * * * *',
+      run: (ctx) => sweepReservations(ctx),
+      nextDue: (ctx) => nextDueReservations(ctx),
+    },
+  ],
   tags: [
     { name: 'Tour marketplace', description: "The operator's tour-marketplace configuration (admins)." },
     {

@@ -4,6 +4,7 @@
  * refresh, with the operator's outbound key. An inactive configuration, or one without an
  * outbound key, sends nothing. Every call is logged in `marketplace_notifications`.
  */
+import { onOperatorClock } from '../../lib/operator-clock';
 import type { Ctx } from '../../lib/context';
 import type { CapacityReleased } from '../../lib/hooks';
 import { newId } from '../../lib/ids';
@@ -22,10 +23,15 @@ export async function onCapacityReleased(ctx: Ctx, e: CapacityReleased) {
 async function notifyReleased(ctx: Ctx, e: CapacityReleased) {
   const cfg = await configOfCustomer(ctx, e.customerId);
   if (!cfg || !cfg.isActive || !cfg.outboundApiKey) return;
-  const tctx: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: e.customerId } };
+  const tctx: Ctx = await onOperatorClock({ ...ctx, principal: { ...ctx.principal, customerId: e.customerId } }, e.customerId);
   const found = await optionItem(tctx, e.itemId).catch(() => null);
   if (!found || found.item.currency !== cfg.currency) return;
-  const payload = { productOptionIds: optionIdsOf(found.item), dates: [localDate(e.start, found.item.item.timezone)], rentalId: e.rentalId, reason: e.reason };
+  const payload = {
+    productOptionIds: optionIdsOf(found.item, tctx.clock.now()),
+    dates: [localDate(e.start, found.item.item.timezone)],
+    rentalId: e.rentalId,
+    reason: e.reason,
+  };
   let status: 'sent' | 'failed' = 'sent';
   let error: string | null = null;
   try {

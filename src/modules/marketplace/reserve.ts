@@ -34,7 +34,7 @@ export async function reserveHold(
     throw new ApiError('unavailable', v.reasons.map((r) => r.message).join('; ') || 'No room at that time', {
       extra: { reasons: v.reasons, vacancies: v.vacancies },
     });
-  const now = Date.now();
+  const now = ctx.clock.now();
   const row: ReservationRow = {
     id: newId('mkr'),
     customerId: tenantOf(ctx),
@@ -73,5 +73,5 @@ export async function reserveHold(
       });
     },
   );
-  return reservationOut(row);
+  return reservationOut(row, ctx.clock.now());
 }

@@ -14,7 +14,7 @@ export { reserveHold } from './reserve';
 export { confirmReservation } from './confirm';
 export { cancelReservation } from './cancel';
 export { amendReservation } from './amend';
-export { sweepReservations } from './sweep';
+export { nextDueReservations, sweepReservations } from './sweep';
 export { dispatch } from './dispatcher';
 export { onCapacityReleased } from './notify';
 

@@ -31,9 +31,10 @@ export const STATUS_OUT: Record<ReservationRow['status'], 'RESERVED' | 'CONFIRME
 
 export const money = (cents: number, currency: string) => ({ amount: cents / 100, currency: currency.toUpperCase() });
 
-export const reservationOut = (r: ReservationRow): z.output<typeof s.Reservation> => ({
+/** A reservation as of `now` (the seller's clock): a hold past its expiry reads EXPIRED. */
+export const reservationOut = (r: ReservationRow, now: number): z.output<typeof s.Reservation> => ({
   reservationReference: r.id,
-  status: r.status === 'held' && r.expiresAt <= Date.now() ? ('EXPIRED' as const) : STATUS_OUT[r.status],
+  status: r.status === 'held' && r.expiresAt <= now ? ('EXPIRED' as const) : STATUS_OUT[r.status],
   productOptionId: r.productOptionId,
   travelDate: r.travelDate,
   startTime: r.startTime,

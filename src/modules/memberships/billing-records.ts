@@ -2,9 +2,11 @@
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/clock';
+import { localDate } from '../../lib/time';
 import { emailStmt } from '../../adapters/messages';
 import { membershipEvents, membershipInvoices, membershipPayments } from '../../db/schema/memberships';
-import { linesTotal, money, type InvoiceLine } from './periods';
+import { linesTotal, localDay, money, type InvoiceLine } from './periods';
 import { creditEntryStmt } from './credits';
 import { benefitsOf, type InvoiceRow, type MembershipRow, type PaymentRow, type TierRow } from './views';
 
@@ -28,8 +30,13 @@ export function historyStmt(
   });
 }
 
-/** A new invoice row (not yet written). Its number is readable and unique: M-{yyyymmdd}-{id tail}. */
+/**
+ * A new invoice row (not yet written), dated now. Its number is readable and unique:
+ * M-{yyyymmdd}-{id tail}, the date the operator's local day (`tz`).
+ */
 export function newInvoice(
+  ctx: Ctx,
+  tz: string,
   m: Pick<MembershipRow, 'id' | 'customerId' | 'currency'>,
   o: {
     kind: InvoiceRow['kind'];
@@ -47,12 +54,12 @@ export function newInvoice(
   },
 ): InvoiceRow {
   const id = o.id ?? newId('minv');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   return {
     id,
     customerId: m.customerId,
     membershipId: m.id,
-    number: `M-${now.slice(0, 10).replace(/-/g, '')}-${id.slice(-6)}`,
+    number: `M-${localDate(Date.parse(now), tz).replace(/-/g, '')}-${id.slice(-6)}`,
     kind: o.kind,
     status: o.status,
     periodStart: o.periodStart,
@@ -75,6 +82,7 @@ export function newInvoice(
 export const invoiceStmt = (ctx: Ctx, inv: InvoiceRow): Stmt => ctx.db.insert(membershipInvoices).values(inv);
 
 export function paymentRow(
+  ctx: Ctx,
   m: Pick<MembershipRow, 'id' | 'customerId' | 'currency'>,
   o: Pick<PaymentRow, 'invoiceId' | 'kind' | 'status' | 'amount'> &
     Partial<Pick<PaymentRow, 'paymentIntentId' | 'refundId' | 'failureCode' | 'failureMessage' | 'attempt' | 'reason'>>,
@@ -94,7 +102,7 @@ export function paymentRow(
     failureMessage: o.failureMessage ?? null,
     attempt: o.attempt ?? null,
     reason: o.reason ?? null,
-    createdAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
   };
 }
 
@@ -116,8 +124,18 @@ export function periodGrantStmts(ctx: Ctx, m: Pick<MembershipRow, 'id' | 'custom
   ];
 }
 
-/** The receipt e-mail of an invoice (also what POST .../invoices/{invoiceId}/resend sends again). */
-export function receiptStmt(ctx: Ctx, m: Pick<MembershipRow, 'id' | 'customerId' | 'memberName' | 'currency'>, inv: InvoiceRow, to: string, tierName?: string) {
+/**
+ * The receipt e-mail of an invoice (also what POST .../invoices/{invoiceId}/resend sends again); its
+ * dates are the operator's local days (`tz`).
+ */
+export function receiptStmt(
+  ctx: Ctx,
+  tz: string,
+  m: Pick<MembershipRow, 'id' | 'customerId' | 'memberName' | 'currency'>,
+  inv: InvoiceRow,
+  to: string,
+  tierName?: string,
+) {
   const lines = ((inv.lines ?? []) as unknown as InvoiceLine[])
     .map((l) => `- ${l.description}: ${money(l.amount, inv.currency)}${l.proration ? ` (${l.proration.formula} cents)` : ''}`)
     .join('\n');
@@ -125,7 +143,7 @@ export function receiptStmt(ctx: Ctx, m: Pick<MembershipRow, 'id' | 'customerId'
     customerId: m.customerId,
     to,
     subject: `Receipt ${inv.number}${tierName ? ` - ${tierName}` : ''}`,
-    body: `Hello ${m.memberName ?? ''},\n\nInvoice ${inv.number} for the period ${inv.periodStart.slice(0, 10)} to ${inv.periodEnd.slice(0, 10)}:\n${lines}\n\nTotal: ${money(inv.total, inv.currency)}; paid: ${money(inv.amountPaid, inv.currency)}${inv.amountRefunded ? `; refunded: ${money(inv.amountRefunded, inv.currency)}` : ''}.`,
+    body: `Hello ${m.memberName ?? ''},\n\nInvoice ${inv.number} for the period ${localDay(inv.periodStart, tz)} to ${localDay(inv.periodEnd, tz)}:\n${lines}\n\nTotal: ${money(inv.total, inv.currency)}; paid: ${money(inv.amountPaid, inv.currency)}${inv.amountRefunded ? `; refunded: ${money(inv.amountRefunded, inv.currency)}` : ''}.`,
     template: 'membership.receipt',
     metadata: { membershipId: m.id, invoiceId: inv.id },
   });

@@ -21,6 +21,7 @@ import { commit, type DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowIso as clockIso, nowMs } from '../../lib/clock';
 import { PaymentError } from '../../adapters/payments';
 import { membershipInvoices, membershipPayments } from '../../db/schema/memberships';
 import { membershipErrors } from './errors';
@@ -30,8 +31,8 @@ import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, receiptS
 import { creditEntryStmt } from './credits';
 import { tierPrice } from './create';
 import { chargeCard, declined, paymentCompletedEvent, paymentRefundedEvent, refundCard, type ChargeRequest } from './payments';
-import { addCycles, anchorDayOf, daysBetween, linesTotal, prorationLine, type InvoiceLine } from './periods';
-import { findTier, getInvoiceInTenant, getMembershipInTenant, historyOf, invoicesOf, invoiceView, membershipView } from './queries';
+import { addCycles, anchorDayOf, daysBetween, linesTotal, localDay, prorationLine, type InvoiceLine } from './periods';
+import { findTier, getInvoiceInTenant, getMembershipInTenant, historyOf, invoicesOf, invoiceView, memberZone, membershipView } from './queries';
 import type { BillingCycle } from './types';
 import type { MembershipRow } from './views';
 
@@ -42,7 +43,7 @@ async function loadForChange(ctx: Ctx, id: string, customerIdInput: string, acti
   requireManage(ctx);
   const m = await getMembershipInTenant(ctx, customerId, id);
   if (m.status !== 'active' || m.openInvoiceId) throw stateError(m, action);
-  assertBillingIdle(m);
+  assertBillingIdle(ctx, m);
   return m;
 }
 
@@ -55,8 +56,8 @@ interface Change {
 }
 
 /** Charges a positive net, credits a negative one, and commits the change with its invoice. */
-async function applyChange(ctx: Ctx, m: MembershipRow, c: Change) {
-  const nowIso = new Date().toISOString();
+async function applyChange(ctx: Ctx, m: MembershipRow, c: Change, tz: string) {
+  const nowIso = clockIso(ctx);
   const statements: Stmt[] = changeStmts(ctx, m, c.set, c.historyType, c.details);
   const events: DomainEvent[] = [];
   let invoiceId: string | null = null;
@@ -84,7 +85,7 @@ async function applyChange(ctx: Ctx, m: MembershipRow, c: Change) {
       if (!paid.ok) throw declined(paid);
       chargedIntentId = paid.intent.id;
       statements.push(
-        paymentStmt(ctx, paymentRow(m, { invoiceId, kind: 'charge', status: 'succeeded', amount: total, paymentIntentId: paid.intent.id, attempt: 1 })),
+        paymentStmt(ctx, paymentRow(ctx, m, { invoiceId, kind: 'charge', status: 'succeeded', amount: total, paymentIntentId: paid.intent.id, attempt: 1 })),
       );
       events.push(paymentCompletedEvent(charge, paid.intent));
     } else if (total < 0) {
@@ -99,7 +100,7 @@ async function applyChange(ctx: Ctx, m: MembershipRow, c: Change) {
         }).stmt,
       );
     }
-    const invoice = newInvoice(m, {
+    const invoice = newInvoice(ctx, tz, m, {
       id: invoiceId,
       kind: c.invoice.kind,
       status: total < 0 ? 'credited' : 'paid',
@@ -112,7 +113,7 @@ async function applyChange(ctx: Ctx, m: MembershipRow, c: Change) {
       reason: c.invoice.reason ?? null,
     });
     statements.push(invoiceStmt(ctx, invoice));
-    if (total !== 0) statements.push(receiptStmt(ctx, m, invoice, m.memberEmail).stmt);
+    if (total !== 0) statements.push(receiptStmt(ctx, tz, m, invoice, m.memberEmail).stmt);
   }
   try {
     await commitChange(ctx, statements, {
@@ -150,43 +151,55 @@ export async function addFreeMonth(ctx: Ctx, id: string, input: { customerId: st
   requireManage(ctx);
   const m = await getMembershipInTenant(ctx, customerId, id);
   if (m.status !== 'active' && m.status !== 'paused') throw stateError(m, 'given a free period');
-  assertBillingIdle(m);
+  assertBillingIdle(ctx, m);
   const end = addCycles(m.currentPeriodEnd, m.billingCycle, 1, m.billingAnchorDay);
-  return applyChange(ctx, m, {
-    set: { currentPeriodEnd: end, ...(m.status === 'active' && !m.openInvoiceId ? { nextChargeAt: end } : {}) },
-    historyType: 'free_period_added',
-    details: { previousPeriodEnd: m.currentPeriodEnd, currentPeriodEnd: end, reason: input.reason ?? null },
-    invoice: {
-      kind: 'free_period',
-      lines: [
-        { description: `Free ${m.billingCycle === 'yearly' ? 'year' : 'month'}${input.reason ? `: ${input.reason}` : ''}`, kind: 'free_period', amount: 0 },
-      ],
-      periodStart: m.currentPeriodEnd,
-      periodEnd: end,
-      reason: input.reason ?? null,
+  const tz = await memberZone(ctx, m.customerId);
+  return applyChange(
+    ctx,
+    m,
+    {
+      set: { currentPeriodEnd: end, ...(m.status === 'active' && !m.openInvoiceId ? { nextChargeAt: end } : {}) },
+      historyType: 'free_period_added',
+      details: { previousPeriodEnd: m.currentPeriodEnd, currentPeriodEnd: end, reason: input.reason ?? null },
+      invoice: {
+        kind: 'free_period',
+        lines: [
+          { description: `Free ${m.billingCycle === 'yearly' ? 'year' : 'month'}${input.reason ? `: ${input.reason}` : ''}`, kind: 'free_period', amount: 0 },
+        ],
+        periodStart: m.currentPeriodEnd,
+        periodEnd: end,
+        reason: input.reason ?? null,
+      },
     },
-  });
+    tz,
+  );
 }
 
 export async function changeBillingDate(ctx: Ctx, id: string, input: { customerId: string; newBillingDate: string; proRate?: boolean; reason?: string }) {
   const m = await loadForChange(ctx, id, input.customerId, 'given a new billing date');
-  const nowIso = new Date().toISOString();
+  const nowIso = clockIso(ctx);
+  const tz = await memberZone(ctx, m.customerId);
   const target = input.newBillingDate;
-  if (Date.parse(target) <= Date.now()) throw bad('newBillingDate must be in the future', 'newBillingDate');
+  if (Date.parse(target) <= nowMs(ctx)) throw bad('newBillingDate must be in the future', 'newBillingDate');
   if (daysBetween(m.currentPeriodEnd, target) === 0) throw bad('newBillingDate is the current billing date', 'newBillingDate');
   let invoice: Change['invoice'] = null;
   if (input.proRate) {
-    const credit = unusedCredit(m, nowIso, `Unused days to ${m.currentPeriodEnd.slice(0, 10)} at the current price`);
+    const credit = unusedCredit(m, nowIso, `Unused days to ${localDay(m.currentPeriodEnd, tz)} at the current price`);
     const days = Math.max(0, daysBetween(nowIso, target));
-    const charge = prorationLine('proration_charge', `Days to ${target.slice(0, 10)} at the current price`, m.price, days, credit.periodDays);
+    const charge = prorationLine('proration_charge', `Days to ${localDay(target, tz)} at the current price`, m.price, days, credit.periodDays);
     invoice = { kind: 'proration', lines: [credit.line, charge], periodStart: nowIso, periodEnd: target, reason: input.reason ?? null };
   }
-  return applyChange(ctx, m, {
-    set: { currentPeriodEnd: target, billingAnchorDay: anchorDayOf(target), nextChargeAt: target },
-    historyType: 'billing_date_changed',
-    details: { previousPeriodEnd: m.currentPeriodEnd, currentPeriodEnd: target, proRate: !!input.proRate, reason: input.reason ?? null },
-    invoice,
-  });
+  return applyChange(
+    ctx,
+    m,
+    {
+      set: { currentPeriodEnd: target, billingAnchorDay: anchorDayOf(target), nextChargeAt: target },
+      historyType: 'billing_date_changed',
+      details: { previousPeriodEnd: m.currentPeriodEnd, currentPeriodEnd: target, proRate: !!input.proRate, reason: input.reason ?? null },
+      invoice,
+    },
+    tz,
+  );
 }
 
 export async function switchBillingCycle(
@@ -207,54 +220,77 @@ export async function switchBillingCycle(
     proRate: !!input.proRate,
     reason: input.reason ?? null,
   };
+  const tz = await memberZone(ctx, m.customerId);
   if (!input.proRate) {
-    return applyChange(ctx, m, {
-      set: { billingCycle: input.newBillingCycle, price: newPrice },
-      historyType: 'billing_cycle_switched',
-      details,
-      invoice: null,
-    });
+    return applyChange(
+      ctx,
+      m,
+      {
+        set: { billingCycle: input.newBillingCycle, price: newPrice },
+        historyType: 'billing_cycle_switched',
+        details,
+        invoice: null,
+      },
+      tz,
+    );
   }
-  const nowIso = new Date().toISOString();
-  const credit = unusedCredit(m, nowIso, `Unused ${m.billingCycle} period to ${m.currentPeriodEnd.slice(0, 10)} at ${m.price}`);
+  const nowIso = clockIso(ctx);
+  const credit = unusedCredit(m, nowIso, `Unused ${m.billingCycle} period to ${localDay(m.currentPeriodEnd, tz)} at ${m.price}`);
   const end = addCycles(nowIso, input.newBillingCycle, 1, anchorDayOf(nowIso));
   const newDays = daysBetween(nowIso, end);
-  const charge = prorationLine('proration_charge', `${input.newBillingCycle} period ${nowIso.slice(0, 10)} to ${end.slice(0, 10)}`, newPrice, newDays, newDays);
-  return applyChange(ctx, m, {
-    set: {
-      billingCycle: input.newBillingCycle,
-      price: newPrice,
-      currentPeriodStart: nowIso,
-      currentPeriodEnd: end,
-      billingAnchorDay: anchorDayOf(nowIso),
-      nextChargeAt: end,
+  const charge = prorationLine(
+    'proration_charge',
+    `${input.newBillingCycle} period ${localDay(nowIso, tz)} to ${localDay(end, tz)}`,
+    newPrice,
+    newDays,
+    newDays,
+  );
+  return applyChange(
+    ctx,
+    m,
+    {
+      set: {
+        billingCycle: input.newBillingCycle,
+        price: newPrice,
+        currentPeriodStart: nowIso,
+        currentPeriodEnd: end,
+        billingAnchorDay: anchorDayOf(nowIso),
+        nextChargeAt: end,
+      },
+      historyType: 'billing_cycle_switched',
+      details: { ...details, currentPeriodEnd: end },
+      invoice: { kind: 'proration', lines: [credit.line, charge], periodStart: nowIso, periodEnd: end, reason: input.reason ?? null },
     },
-    historyType: 'billing_cycle_switched',
-    details: { ...details, currentPeriodEnd: end },
-    invoice: { kind: 'proration', lines: [credit.line, charge], periodStart: nowIso, periodEnd: end, reason: input.reason ?? null },
-  });
+    tz,
+  );
 }
 
 export async function changePrice(ctx: Ctx, id: string, input: { customerId: string; newPrice: number; proRate?: boolean; reason?: string }) {
   const m = await loadForChange(ctx, id, input.customerId, 'given a new price');
   if (input.newPrice === m.price) throw bad(`The price is already ${m.price} cents`, 'newPrice');
   const details = { previousPrice: m.price, price: input.newPrice, proRate: !!input.proRate, reason: input.reason ?? null };
-  if (!input.proRate) return applyChange(ctx, m, { set: { price: input.newPrice }, historyType: 'price_changed', details, invoice: null });
-  const nowIso = new Date().toISOString();
-  const credit = unusedCredit(m, nowIso, `Unused days to ${m.currentPeriodEnd.slice(0, 10)} at the old price`);
+  const tz = await memberZone(ctx, m.customerId);
+  if (!input.proRate) return applyChange(ctx, m, { set: { price: input.newPrice }, historyType: 'price_changed', details, invoice: null }, tz);
+  const nowIso = clockIso(ctx);
+  const credit = unusedCredit(m, nowIso, `Unused days to ${localDay(m.currentPeriodEnd, tz)} at the old price`);
   const charge = prorationLine(
     'proration_charge',
-    `Days to ${m.currentPeriodEnd.slice(0, 10)} at the new price`,
+    `Days to ${localDay(m.currentPeriodEnd, tz)} at the new price`,
     input.newPrice,
     credit.remaining,
     credit.periodDays,
   );
-  return applyChange(ctx, m, {
-    set: { price: input.newPrice },
-    historyType: 'price_changed',
-    details,
-    invoice: { kind: 'proration', lines: [credit.line, charge], periodStart: nowIso, periodEnd: m.currentPeriodEnd, reason: input.reason ?? null },
-  });
+  return applyChange(
+    ctx,
+    m,
+    {
+      set: { price: input.newPrice },
+      historyType: 'price_changed',
+      details,
+      invoice: { kind: 'proration', lines: [credit.line, charge], periodStart: nowIso, periodEnd: m.currentPeriodEnd, reason: input.reason ?? null },
+    },
+    tz,
+  );
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -333,7 +369,7 @@ export async function refundInvoice(ctx: Ctx, id: string, input: { customerId: s
     [
       paymentStmt(
         ctx,
-        paymentRow(m, {
+        paymentRow(ctx, m, {
           invoiceId: inv.id,
           kind: 'refund',
           status: 'succeeded',
@@ -375,7 +411,7 @@ export async function resendReceipt(ctx: Ctx, id: string, invoiceId: string, inp
   const inv = await getInvoiceInTenant(ctx, customerId, m.id, invoiceId);
   const tier = await findTier(ctx, customerId, m.tierId);
   const to = input.email ?? m.memberEmail;
-  const mail = receiptStmt(ctx, m, inv, to, tier?.name);
+  const mail = receiptStmt(ctx, await memberZone(ctx, customerId), m, inv, to, tier?.name);
   await commit(ctx, [mail.stmt], {
     audit: { action: 'membership.receipt_resend', targetType: 'membership', targetId: m.id, details: { invoiceId: inv.id, to } },
   });

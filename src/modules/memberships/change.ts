@@ -9,6 +9,7 @@ import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
+import { nowIso, nowMs } from '../../lib/clock';
 import { memberships } from '../../db/schema/memberships';
 import { membershipErrors } from './errors';
 import { actorOf } from './access';
@@ -18,7 +19,7 @@ import type { MembershipRow } from './views';
 export function casStmt(ctx: Ctx, m: MembershipRow, set: Partial<MembershipRow>): Stmt {
   return ctx.db
     .update(memberships)
-    .set({ ...set, version: m.version + 1, updatedAt: new Date().toISOString() })
+    .set({ ...set, version: m.version + 1, updatedAt: nowIso(ctx) })
     .where(and(eq(memberships.id, m.id), eq(memberships.customerId, m.customerId), eq(memberships.version, m.version)));
 }
 
@@ -42,8 +43,8 @@ export async function commitChange(ctx: Ctx, statements: Stmt[], meta: Parameter
 }
 
 /** A renewal run holds the membership while it charges: changes wait for it (a few seconds). */
-export function assertBillingIdle(m: MembershipRow, now = Date.now()) {
-  if (m.billingClaim && m.billingClaimUntil && Date.parse(m.billingClaimUntil) > now) {
+export function assertBillingIdle(ctx: Ctx, m: MembershipRow) {
+  if (m.billingClaim && m.billingClaimUntil && Date.parse(m.billingClaimUntil) > nowMs(ctx)) {
     throw membershipErrors.fail('membership_state', 'A renewal of this membership is being charged right now; retry in a moment');
   }
 }

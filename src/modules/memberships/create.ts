@@ -21,6 +21,7 @@ import { commit, type DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowIso as clockIso } from '../../lib/clock';
 import { emailStmt } from '../../adapters/messages';
 import { payments } from '../../adapters/payments';
 import { memberships } from '../../db/schema/memberships';
@@ -36,11 +37,11 @@ import {
 } from '../renters/service';
 import { membershipErrors } from './errors';
 import { actorOf, requireManage } from './access';
-import { addCycles, anchorDayOf, money, type InvoiceLine } from './periods';
+import { addCycles, anchorDayOf, localDay, money, type InvoiceLine } from './periods';
 import { chargeCard, declined, paymentCompletedEvent, refundCard, type ChargeRequest } from './payments';
 import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, periodGrantStmts } from './billing-records';
 import { portalLinkStatements } from './portal-links';
-import { getMembershipInTenant, getTierInTenant, membershipView } from './queries';
+import { getMembershipInTenant, getTierInTenant, memberZone, membershipView } from './queries';
 import { familyOptionsOf, type MembershipRow, type OrgRow, type TierRow } from './views';
 import type { BillingCycle, MemberType } from './types';
 
@@ -114,8 +115,8 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
   }
 
   // Claim the member before any money moves.
-  const now = new Date();
-  const nowIso = now.toISOString();
+  const nowIso = clockIso(ctx);
+  const tz = await memberZone(ctx, customerId);
   const id = newId('mbr');
   const periodEnd = addCycles(nowIso, o.billingCycle, 1, anchorDayOf(nowIso));
   const claim: MembershipRow = {
@@ -177,7 +178,7 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
     if (price > 0 && !paymentCustomerId) {
       const contact =
         o.member.kind === 'organization' ? { email: o.member.org.contactEmail, name: o.member.org.name } : { email: o.memberEmail, name: o.memberName };
-      newPaymentCustomer = (await payments(ctx.env).createCustomer({ ...contact, metadata: { berthCustomerId: customerId, berthMembershipId: id } })).id;
+      newPaymentCustomer = (await payments(ctx).createCustomer({ ...contact, metadata: { berthCustomerId: customerId, berthMembershipId: id } })).id;
       paymentCustomerId = newPaymentCustomer;
     }
     if (price > 0) {
@@ -202,9 +203,9 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
     claim.paymentMethodId = intent?.ok ? (intent.intent.paymentMethodId ?? paymentMethodId) : (paymentMethodId ?? null);
 
     const lines: InvoiceLine[] = [
-      { description: `${tier.name}, ${o.billingCycle} (${nowIso.slice(0, 10)} to ${periodEnd.slice(0, 10)})`, kind: 'membership', amount: price },
+      { description: `${tier.name}, ${o.billingCycle} (${localDay(nowIso, tz)} to ${localDay(periodEnd, tz)})`, kind: 'membership', amount: price },
     ];
-    const invoice = newInvoice(claim, {
+    const invoice = newInvoice(ctx, tz, claim, {
       id: invoiceId,
       kind: 'initial',
       status: 'paid',
@@ -240,7 +241,10 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
       );
       if (charge && intent?.ok) {
         statements.push(
-          paymentStmt(ctx, paymentRow(claim, { invoiceId, kind: 'charge', status: 'succeeded', amount: price, paymentIntentId: intent.intent.id, attempt: 1 })),
+          paymentStmt(
+            ctx,
+            paymentRow(ctx, claim, { invoiceId, kind: 'charge', status: 'succeeded', amount: price, paymentIntentId: intent.intent.id, attempt: 1 }),
+          ),
         );
         events.push(paymentCompletedEvent({ ...charge, renterId: finalRenterId }, intent.intent));
       }
@@ -254,7 +258,7 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
           customerId,
           to: claim.memberEmail,
           subject: `Welcome to ${tier.name}`,
-          body: `Hello ${claim.memberName ?? ''},\n\nYour ${tier.name} membership is active until ${periodEnd.slice(0, 10)} and renews ${o.billingCycle} at ${money(price, tier.currency)}.${portalLink}`,
+          body: `Hello ${claim.memberName ?? ''},\n\nYour ${tier.name} membership is active until ${localDay(periodEnd, tz)} and renews ${o.billingCycle} at ${money(price, tier.currency)}.${portalLink}`,
           template: 'membership.welcome',
           metadata: { membershipId: id, invoiceId },
         }).stmt,
@@ -305,7 +309,7 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
       );
     }
     if (newPaymentCustomer) {
-      await payments(ctx.env)
+      await payments(ctx)
         .deleteCustomer(newPaymentCustomer)
         .catch(() => undefined);
     }

@@ -11,6 +11,7 @@ import { ownCustomer } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/clock';
 import { membershipCredits, membershipEvents } from '../../db/schema/memberships';
 import { membershipErrors } from './errors';
 import { actorOf, requireStaffOverride } from './access';
@@ -34,7 +35,7 @@ export interface CreditMovement {
 /** The INSERT of one movement (conditional on the resulting balance through the CHECK). */
 export function creditEntryStmt(ctx: Ctx, e: CreditMovement): { id: string; stmt: Stmt } {
   const id = newId('mcr');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   // Columns in the table's order: id, customer_id, membership_id, kind, amount, balance_after, description, staff_id, reference, created_at.
   const stmt = ctx.db.insert(membershipCredits).select(
     sql`SELECT ${id}, ${e.customerId}, ${e.membershipId}, ${e.kind}, ${e.amount}, coalesce(sum(amount), 0) + ${e.amount},

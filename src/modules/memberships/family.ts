@@ -19,6 +19,7 @@ import { stateError } from './change';
 import { findTier, getMembershipInTenant, membershipView } from './queries';
 import { LIVE_STATUSES } from './types';
 import { familyOptionsOf } from './views';
+import { nowIso as clockIso } from '../../lib/clock';
 
 const errText = (err: unknown) => String((err as Error)?.message ?? err) + String((err as { cause?: unknown })?.cause ?? '');
 
@@ -51,7 +52,7 @@ export async function addFamilyMember(ctx: Ctx, id: string, input: { customerId:
       extra: { membershipId: own?.id ?? otherFamily?.id },
     });
   const rowId = newId('mfam');
-  const nowIso = new Date().toISOString();
+  const nowIso = clockIso(ctx);
   // Columns in the table's order: id, customer_id, membership_id, renter_id, email, name, created_at.
   const insert = ctx.db.insert(membershipFamily).select(
     sql`SELECT ${rowId}, ${customerId}, ${m.id},

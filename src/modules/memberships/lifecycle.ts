@@ -22,6 +22,7 @@ import { ownCustomer } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowIso as clockIso, nowMs } from '../../lib/clock';
 import { emailStmt } from '../../adapters/messages';
 import { membershipEvents, membershipInvoices, memberships } from '../../db/schema/memberships';
 import { membershipErrors } from './errors';
@@ -30,8 +31,8 @@ import { assertBillingIdle, changeStmts, commitChange, stateError } from './chan
 import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, periodGrantStmts } from './billing-records';
 import { isLiveMemberConflict } from './create';
 import { chargeCard, declined, paymentCompletedEvent, type ChargeRequest } from './payments';
-import { addCycles, addDaysIso, anchorDayOf, daysBetween } from './periods';
-import { findTier, getMembershipInTenant, membershipView } from './queries';
+import { addCycles, addDaysIso, anchorDayOf, daysBetween, localDay } from './periods';
+import { findTier, getMembershipInTenant, memberZone, membershipView } from './queries';
 import { renewOne } from './renewals';
 import { pausePolicyOf, type MembershipRow } from './views';
 
@@ -42,8 +43,9 @@ const DAY = 86_400_000;
 
 export async function cancelMembershipRow(ctx: Ctx, m: MembershipRow, o: { cancelImmediately?: boolean; reason?: string; via?: 'operator' | 'portal' }) {
   if (m.status === 'canceled') throw stateError(m, 'canceled again');
-  assertBillingIdle(m);
-  const nowIso = new Date().toISOString();
+  assertBillingIdle(ctx, m);
+  const nowIso = clockIso(ctx);
+  const tz = await memberZone(ctx, m.customerId);
   const now = o.cancelImmediately || m.status !== 'active' || !!m.openInvoiceId;
   if (!now && m.cancelAtPeriodEnd) return m; // already scheduled: nothing to do
   const set: Partial<MembershipRow> = now
@@ -68,7 +70,7 @@ export async function cancelMembershipRow(ctx: Ctx, m: MembershipRow, o: { cance
       customerId: m.customerId,
       to: m.memberEmail,
       subject: now ? 'Your membership is canceled' : 'Your membership will end at the end of the period',
-      body: `Hello ${m.memberName ?? ''},\n\n${now ? 'Your membership has been canceled today.' : `Your membership stays active until ${m.currentPeriodEnd.slice(0, 10)} and will not renew.`}`,
+      body: `Hello ${m.memberName ?? ''},\n\n${now ? 'Your membership has been canceled today.' : `Your membership stays active until ${localDay(m.currentPeriodEnd, tz)} and will not renew.`}`,
       template: now ? 'membership.canceled' : 'membership.cancel_scheduled',
       metadata: { membershipId: m.id },
     }).stmt,
@@ -99,7 +101,7 @@ export async function reactivateMembership(ctx: Ctx, id: string, input: { custom
   const customerId = ownCustomer(ctx, input.customerId);
   requireManage(ctx);
   const m = await getMembershipInTenant(ctx, customerId, id);
-  assertBillingIdle(m);
+  assertBillingIdle(ctx, m);
   if (m.status === 'active' && m.cancelAtPeriodEnd) {
     await commitChange(ctx, changeStmts(ctx, m, { cancelAtPeriodEnd: false }, 'cancel_unscheduled'), {
       audit: { action: 'membership.reactivate', targetType: 'membership', targetId: m.id, details: { unscheduled: true } },
@@ -127,7 +129,7 @@ export async function reactivateMembership(ctx: Ctx, id: string, input: { custom
  * charged, then written; a decline puts it back to canceled.
  */
 async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride?: string): Promise<MembershipRow> {
-  const nowIso = new Date().toISOString();
+  const nowIso = clockIso(ctx);
   const pm = paymentMethodOverride ?? m.paymentMethodId;
   if (m.price > 0 && !pm) throw membershipErrors.fail('payment_method_required', 'The membership has no card on file: give paymentMethodId');
   try {
@@ -150,7 +152,7 @@ async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride
       .where(and(eq(memberships.id, m.id), eq(memberships.status, 'incomplete')))
       .run();
   try {
-    const tier = await findTier(ctx, m.customerId, m.tierId);
+    const [tier, tz] = await Promise.all([findTier(ctx, m.customerId, m.tierId), memberZone(ctx, m.customerId)]);
     const periodEnd = addCycles(nowIso, m.billingCycle, 1, anchorDayOf(nowIso));
     const invoiceId = newId('minv');
     let charge: ChargeRequest | null = null;
@@ -173,7 +175,7 @@ async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride
       paid = await chargeCard(ctx, charge);
       if (!paid.ok) throw declined(paid);
     }
-    const invoice = newInvoice(m, {
+    const invoice = newInvoice(ctx, tz, m, {
       id: invoiceId,
       kind: 'reactivation',
       status: 'paid',
@@ -181,7 +183,7 @@ async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride
       periodEnd,
       lines: [
         {
-          description: `${tier?.name ?? 'Membership'}, ${m.billingCycle} (${nowIso.slice(0, 10)} to ${periodEnd.slice(0, 10)})`,
+          description: `${tier?.name ?? 'Membership'}, ${m.billingCycle} (${localDay(nowIso, tz)} to ${localDay(periodEnd, tz)})`,
           kind: 'membership',
           amount: m.price,
         },
@@ -217,7 +219,12 @@ async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride
         invoiceStmt(ctx, invoice),
         ...periodGrantStmts(ctx, m, tier, invoiceId),
         ...(charge && paid?.ok
-          ? [paymentStmt(ctx, paymentRow(m, { invoiceId, kind: 'charge', status: 'succeeded', amount: m.price, paymentIntentId: paid.intent.id, attempt: 1 }))]
+          ? [
+              paymentStmt(
+                ctx,
+                paymentRow(ctx, m, { invoiceId, kind: 'charge', status: 'succeeded', amount: m.price, paymentIntentId: paid.intent.id, attempt: 1 }),
+              ),
+            ]
           : []),
       ],
       {
@@ -255,8 +262,8 @@ export async function pauseMembershipRow(ctx: Ctx, m: MembershipRow, o: { resume
   if (m.status !== 'active') throw stateError(m, 'paused');
   if (m.openInvoiceId) throw membershipErrors.fail('membership_state', 'A renewal payment is outstanding; it must be paid before the membership can be paused');
   if (m.cancelAtPeriodEnd) throw stateError(m, 'paused');
-  assertBillingIdle(m);
-  const now = Date.now();
+  assertBillingIdle(ctx, m);
+  const now = nowMs(ctx);
   const tier = await findTier(ctx, m.customerId, m.tierId);
   const policy = tier ? pausePolicyOf(tier) : { enabled: false, maxPausesPerYear: 0, maxPauseDays: 0 };
   if (o.resumeAt && Date.parse(o.resumeAt) <= now)
@@ -274,7 +281,7 @@ export async function pauseMembershipRow(ctx: Ctx, m: MembershipRow, o: { resume
     if (resumeAt && Date.parse(resumeAt) > latest + 60_000) {
       throw membershipErrors.fail(
         'pause_not_allowed',
-        `A pause may last at most ${policy.maxPauseDays} days (resumeAt by ${new Date(latest).toISOString().slice(0, 10)})`,
+        `A pause may last at most ${policy.maxPauseDays} days (resumeAt by ${localDay(new Date(latest).toISOString(), await memberZone(ctx, m.customerId))})`,
       );
     }
     resumeAt ??= new Date(latest).toISOString();
@@ -302,9 +309,10 @@ export async function pauseMembership(ctx: Ctx, id: string, input: { customerId:
 }
 
 /** paused -> active; the period end moves forward by the whole days paused (also the billing job's auto-resume). */
-export async function resumeMembershipRow(ctx: Ctx, m: MembershipRow, now = new Date(), via: 'operator' | 'portal' | 'auto' = 'operator') {
+export async function resumeMembershipRow(ctx: Ctx, m: MembershipRow, via: 'operator' | 'portal' | 'auto' = 'operator') {
   if (m.status !== 'paused') throw stateError(m, 'resumed (it is not paused)');
-  const paused = Math.max(0, daysBetween(m.pausedAt ?? now.toISOString(), now.getTime()));
+  const now = nowMs(ctx);
+  const paused = Math.max(0, daysBetween(m.pausedAt ?? now, now));
   const end = addDaysIso(m.currentPeriodEnd, paused);
   await commitChange(
     ctx,
@@ -328,4 +336,4 @@ export async function resumeMembership(ctx: Ctx, id: string, input: { customerId
 }
 
 /** The billing job's auto-resume (resumeAt reached). */
-export const autoResume = (ctx: Ctx, m: MembershipRow, now: Date) => resumeMembershipRow(ctx, m, now, 'auto');
+export const autoResume = (ctx: Ctx, m: MembershipRow) => resumeMembershipRow(ctx, m, 'auto');

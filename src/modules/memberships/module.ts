@@ -1,14 +1,15 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { membershipErrors } from './errors';
-import { autoResume, restoreCreditsOfCancelledRental, runMembershipBilling } from './service';
+import { autoResume, nextBillingDue, restoreCreditsOfCancelledRental, runMembershipBilling } from './service';
 
 export default defineModule({
   name: 'memberships',
   router,
   errors: membershipErrors.table,
   // Renewals, dunning retries, period-end cancellations and auto-resumes (one charge per membership and period, even when runs overlap).
-  jobs: [{ name: 'memberships.billing', cron: '*/5 * * * *', run: (ctx, now) => runMembershipBilling(ctx, now, autoResume) }],
+  // nextDue: the next renewal or dunning retry, period-end cancellation or auto-resume.
+  jobs: [{ name: 'memberships.billing', cron: '*/5 * * * *', run: (ctx) => runMembershipBilling(ctx, autoResume), nextDue: nextBillingDue }],
   // A cancelled booking paid with membership credits gives them back, whichever path cancelled it.
   hooks: { 'capacity.released': restoreCreditsOfCancelledRental },
   tags: [

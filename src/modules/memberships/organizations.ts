@@ -17,6 +17,7 @@ import { openMembership } from './create';
 import { getOrgInTenant, getTierInTenant, liveOrgMembership, membershipView, orgMembersOf } from './queries';
 import { LIVE_STATUSES, type BillingCycle } from './types';
 import { orgOut, type OrgRow } from './views';
+import { nowIso as clockIso } from '../../lib/clock';
 
 const errText = (err: unknown) => String((err as Error)?.message ?? err) + String((err as { cause?: unknown })?.cause ?? '');
 
@@ -52,7 +53,7 @@ export async function createOrganization(
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
   requireManage(ctx);
-  const now = new Date().toISOString();
+  const now = clockIso(ctx);
   const row: OrgRow = {
     id: newId('org'),
     customerId,
@@ -96,7 +97,7 @@ export async function updateOrganization(
   if (patch.maxAuthorizedRenters !== undefined) {
     conds.push(sql`(SELECT count(*) FROM ${organizationMembers} WHERE ${organizationMembers.organizationId} = ${o.id}) <= ${patch.maxAuthorizedRenters}`);
   }
-  const now = new Date().toISOString();
+  const now = clockIso(ctx);
   const res = await commit(
     ctx,
     [
@@ -157,7 +158,7 @@ export async function addOrgMember(ctx: Ctx, orgId: string, input: { customerId:
   const o = await getOrgInTenant(ctx, customerId, orgId);
   const renter = await getRenterInTenant(ctx, input.renterId);
   const id = newId('orgm');
-  const nowIso = new Date().toISOString();
+  const nowIso = clockIso(ctx);
   // Columns in the table's order: id, customer_id, organization_id, renter_id, email, first_name, last_name, created_at.
   const insert = ctx.db.insert(organizationMembers).select(
     sql`SELECT ${id}, ${customerId}, ${o.id},

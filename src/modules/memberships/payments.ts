@@ -37,7 +37,7 @@ export type ChargeOutcome =
 /** Charges a card now. Declines come back as an outcome; other failures throw. */
 export async function chargeCard(ctx: Ctx, req: ChargeRequest): Promise<ChargeOutcome> {
   try {
-    const intent = await payments(ctx.env).createPaymentIntent({
+    const intent = await payments(ctx).createPaymentIntent({
       amount: req.amount,
       currency: req.currency,
       customerId: req.paymentCustomerId,
@@ -89,7 +89,7 @@ export function paymentCompletedEvent(req: ChargeRequest, intent: PaymentIntent)
 
 /** Refunds part or all of a captured membership payment; a provider refusal throws PaymentError. */
 export async function refundCard(ctx: Ctx, paymentIntentId: string, amount: number, reason: string): Promise<Refund> {
-  return payments(ctx.env).refund(paymentIntentId, amount, reason);
+  return payments(ctx).refund(paymentIntentId, amount, reason);
 }
 
 export function paymentRefundedEvent(o: {

@@ -14,6 +14,7 @@
  * periodDays. Each invoice line carries these figures as its formula.
  */
 import type { BillingCycle } from './types';
+import { formatLocalDay } from '../../lib/local-time';
 
 const DAY = 86_400_000;
 
@@ -78,6 +79,9 @@ export function prorationLine(kind: 'proration_credit' | 'proration_charge', des
 }
 
 export const linesTotal = (lines: InvoiceLine[]) => lines.reduce((s, l) => s + l.amount, 0);
+
+/** The local day of an instant, as members read it ("Sun 14 Feb 2027"), in the operator's zone `tz`. */
+export const localDay = (iso: string, tz: string) => formatLocalDay(Date.parse(iso), tz);
 
 /** "$49.00" from cents (for e-mails and line descriptions). */
 export const money = (cents: number, currency = 'usd') => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;

@@ -10,6 +10,8 @@ import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { sha256Hex } from '../../lib/crypto';
 import { newId, randomString } from '../../lib/ids';
+import { fromNowIso, nowIso, type Clock } from '../../lib/clock';
+import { loadOperatorClock, onOperatorClock } from '../../lib/operator-clock';
 import { membershipPortalTokens } from '../../db/schema/memberships';
 import { getOwnCustomer } from '../customers/service';
 
@@ -34,35 +36,39 @@ export async function portalLinkStatements(ctx: Ctx, o: { customerId: string; me
     membershipId: o.membershipId,
     kind: 'link',
     tokenHash: await sha256Hex(token),
-    expiresAt: new Date(Date.now() + LINK_MINUTES * 60_000).toISOString(),
+    expiresAt: fromNowIso(ctx, LINK_MINUTES * 60_000),
   });
   return { stmt, url, token, validMinutes: LINK_MINUTES };
 }
 
-export type LinkUse = { ok: true; customerId: string; membershipId: string } | { ok: false; reason: 'unknown' | 'used_or_expired' };
+export type LinkUse = { ok: true; customerId: string; membershipId: string; ctx: Ctx } | { ok: false; reason: 'unknown' | 'used_or_expired' };
 
-/** Consumes a link token (single use, conditional UPDATE). */
-export async function consumeLink(ctx: Ctx, token: string): Promise<LinkUse> {
+/**
+ * Consumes a link token (single use, conditional UPDATE), at the time of the link's operator (its
+ * clock is learned from the token): the answer carries `ctx` on that clock.
+ */
+export async function consumeLink(ctx0: Ctx, token: string): Promise<LinkUse> {
   const hash = await sha256Hex(token);
-  const now = new Date().toISOString();
-  const row = await ctx.db
+  const row = await ctx0.db
     .select()
     .from(membershipPortalTokens)
     .where(and(eq(membershipPortalTokens.tokenHash, hash), eq(membershipPortalTokens.kind, 'link')))
     .get();
   if (!row) return { ok: false, reason: 'unknown' };
+  const ctx = await onOperatorClock(ctx0, row.customerId);
+  const now = nowIso(ctx);
   const res = await ctx.db
     .update(membershipPortalTokens)
     .set({ usedAt: now })
     .where(and(eq(membershipPortalTokens.id, row.id), isNull(membershipPortalTokens.usedAt), gt(membershipPortalTokens.expiresAt, now)))
     .run();
   if (!(res.meta?.changes ?? 0)) return { ok: false, reason: 'used_or_expired' };
-  return { ok: true, customerId: row.customerId, membershipId: row.membershipId };
+  return { ok: true, customerId: row.customerId, membershipId: row.membershipId, ctx };
 }
 
 export async function newSession(ctx: Ctx, o: { customerId: string; membershipId: string }) {
   const token = `mps_${randomString(48)}`;
-  const expiresAt = new Date(Date.now() + SESSION_MINUTES * 60_000).toISOString();
+  const expiresAt = fromNowIso(ctx, SESSION_MINUTES * 60_000);
   await ctx.db.insert(membershipPortalTokens).values({
     id: newId('mpt'),
     customerId: o.customerId,
@@ -74,19 +80,22 @@ export async function newSession(ctx: Ctx, o: { customerId: string; membershipId
   return { token, expiresAt };
 }
 
-/** The membership a live session token belongs to (null when unknown or expired). */
-export async function sessionOf(ctx: Pick<Ctx, 'db'>, token: string): Promise<{ customerId: string; membershipId: string; sessionId: string } | null> {
+/**
+ * The membership a live session token belongs to (null when unknown or expired), with the clock of
+ * its operator (the session expires on that clock).
+ */
+export async function sessionOf(
+  ctx: Pick<Ctx, 'db'>,
+  token: string,
+): Promise<{ customerId: string; membershipId: string; sessionId: string; clock: Clock } | null> {
   const hash = await sha256Hex(token);
   const row = await ctx.db
     .select()
     .from(membershipPortalTokens)
-    .where(
-      and(
-        eq(membershipPortalTokens.tokenHash, hash),
-        eq(membershipPortalTokens.kind, 'session'),
-        gt(membershipPortalTokens.expiresAt, new Date().toISOString()),
-      ),
-    )
+    .where(and(eq(membershipPortalTokens.tokenHash, hash), eq(membershipPortalTokens.kind, 'session')))
     .get();
-  return row ? { customerId: row.customerId, membershipId: row.membershipId, sessionId: row.id } : null;
+  if (!row) return null;
+  const clock = await loadOperatorClock(ctx.db, row.customerId);
+  if (Date.parse(row.expiresAt) <= clock.now()) return null;
+  return { customerId: row.customerId, membershipId: row.membershipId, sessionId: row.id, clock };
 }

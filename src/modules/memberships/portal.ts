@@ -19,6 +19,8 @@ import { ANONYMOUS, type AppEnv, type Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { getDb } from '../../db/client';
+import { bindAmbientClock } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { emailStmt } from '../../adapters/messages';
 import { payments, PaymentError } from '../../adapters/payments';
 import { memberships, membershipTiers } from '../../db/schema/memberships';
@@ -42,7 +44,8 @@ export const PORTAL_RATE_LIMIT = 100;
 async function operatorCtx(ctx: Ctx, customerId: string): Promise<Ctx> {
   if (ctx.principal.customerId && ctx.principal.customerId !== customerId)
     throw new ApiError('forbidden', 'customerId does not belong to the authenticated operator');
-  const tctx = forTenant(ctx, customerId);
+  // The operator is known now: the rest of the call runs on its clock.
+  const tctx = forTenant(await onOperatorClock(ctx, customerId), customerId);
   await getOwnCustomer(tctx).catch(() => {
     throw notFound('Operator');
   });
@@ -51,7 +54,7 @@ async function operatorCtx(ctx: Ctx, customerId: string): Promise<Ctx> {
 
 async function cardOf(ctx: Ctx, m: MembershipRow): Promise<{ brand: string; last4: string } | null> {
   if (!m.paymentCustomerId || !m.paymentMethodId) return null;
-  const list = await payments(ctx.env)
+  const list = await payments(ctx)
     .listPaymentMethods(m.paymentCustomerId)
     .catch(() => []);
   const pm = list.find((p) => p.id === m.paymentMethodId);
@@ -170,7 +173,7 @@ export async function openPortalSession(ctx: Ctx, input: { token: string }) {
     if (use.reason === 'unknown') throw notFound('Portal link');
     throw new ApiError('expired', 'This portal link was already used or has expired; ask for a new one');
   }
-  const tctx = forTenant(ctx, use.customerId);
+  const tctx = forTenant(use.ctx, use.customerId);
   const m = await getMembershipInTenant(tctx, use.customerId, use.membershipId);
   const session = await newSession(tctx, use);
   return { sessionToken: session.token, expiresAt: session.expiresAt, membership: await portalView(tctx, m) };
@@ -185,6 +188,9 @@ export const memberPortalAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const s = await sessionOf({ db: getDb(c.env.DB) }, token);
   if (!s) throw new ApiError('unauthenticated', 'The member-portal session is unknown or has expired; open the portal link again');
   c.set('principal', { ...ANONYMOUS, customerId: s.customerId, credentialId: `member:${s.sessionId}`, subject: s.membershipId });
+  // The member acts for the operator: the request runs on its clock.
+  c.set('clock', s.clock);
+  bindAmbientClock(s.clock);
   const headers = await enforceRateLimit(c, `mportal:${s.sessionId}`, PORTAL_RATE_LIMIT);
   await next();
   for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
@@ -218,7 +224,7 @@ export async function portalPause(ctx: Ctx, input: { resumeAt?: string; force?: 
 
 export async function portalResume(ctx: Ctx) {
   const m = await sessionMembership(ctx);
-  return portalView(ctx, await resumeMembershipRow(ctx, m, new Date(), 'portal'));
+  return portalView(ctx, await resumeMembershipRow(ctx, m, 'portal'));
 }
 
 /** Members cancel at the end of the paid period (a paused or past-due membership ends now). */
@@ -234,8 +240,8 @@ export async function portalCancel(ctx: Ctx, input: { reason?: string }) {
 export async function portalCard(ctx: Ctx, input: { paymentMethodId: string }) {
   const m = await sessionMembership(ctx);
   if (m.status === 'canceled') throw membershipErrors.fail('membership_state', 'A canceled membership has no card to update');
-  assertBillingIdle(m);
-  const pay = payments(ctx.env);
+  assertBillingIdle(ctx, m);
+  const pay = payments(ctx);
   let paymentCustomerId = m.paymentCustomerId;
   let pm;
   try {

@@ -13,6 +13,7 @@ import {
   organizationMembers,
   organizations,
 } from '../../db/schema/memberships';
+import { operatorTimeZone } from '../locations/service';
 import { LIVE_STATUSES } from './types';
 import { invoiceOut, membershipOut, type FamilyView, type InvoiceRow, type MembershipRow, type OrgMemberView, type OrgRow, type TierRow } from './views';
 
@@ -204,3 +205,6 @@ export async function liveOrgMembership(ctx: Ctx, customerId: string, orgId: str
     .where(and(eq(memberships.customerId, customerId), eq(memberships.memberKey, `org:${orgId}`), inArray(memberships.status, [...LIVE_STATUSES])))
     .get();
 }
+
+/** The operator's time zone: the dates of membership e-mails and invoice lines (a membership belongs to no one location). */
+export const memberZone = (ctx: Ctx, customerId: string): Promise<string> => operatorTimeZone(ctx, customerId);

@@ -16,8 +16,10 @@
  * - ends memberships scheduled to cancel at their period end, resumes paused memberships whose
  *   `resumeAt` has come, and clears stale claims and expired portal tokens.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, min, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { nowIso as clockIso, nowMs } from '../../lib/clock';
+import { inJobScope } from '../../lib/job-scope';
 import { commit, type DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
@@ -26,9 +28,9 @@ import { membershipInvoices, membershipPortalTokens, memberships } from '../../d
 import { forTenant } from './access';
 import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, periodGrantStmts, receiptStmt } from './billing-records';
 import { chargeCard, paymentCompletedEvent, type ChargeOutcome, type ChargeRequest } from './payments';
-import { addCycles, anchorDayOf, MAX_RENEWAL_ATTEMPTS, money, nextDunningAttempt, type InvoiceLine } from './periods';
+import { addCycles, anchorDayOf, localDay, MAX_RENEWAL_ATTEMPTS, money, nextDunningAttempt, type InvoiceLine } from './periods';
 import { portalLinkStatements } from './portal-links';
-import { findTier } from './queries';
+import { findTier, memberZone } from './queries';
 import type { InvoiceRow, MembershipRow } from './views';
 
 const CLAIM_MS = 10 * 60_000;
@@ -49,9 +51,9 @@ const changesOf = (r: unknown) => (r as { meta?: { changes?: number } })?.meta?.
  * Charges the membership's due renewal (or its open invoice) once. `manual` is a retry asked for
  * by staff or the member (past due, or a new card): it does not wait for the dunning schedule.
  */
-export async function renewOne(ctx: Ctx, m0: MembershipRow, opts: { now?: Date; manual?: boolean; paymentMethodId?: string } = {}): Promise<RenewalOutcome> {
-  const now = opts.now ?? new Date();
-  const nowIso = now.toISOString();
+export async function renewOne(ctx: Ctx, m0: MembershipRow, opts: { manual?: boolean; paymentMethodId?: string } = {}): Promise<RenewalOutcome> {
+  const now = nowMs(ctx);
+  const nowIso = new Date(now).toISOString();
   const runId = newId('run');
   // The claim: one conditional UPDATE. Only one run can hold a membership's billing at a time.
   const claimConds = [
@@ -67,7 +69,7 @@ export async function renewOne(ctx: Ctx, m0: MembershipRow, opts: { now?: Date; 
   }
   const claimed = await ctx.db
     .update(memberships)
-    .set({ billingClaim: runId, billingClaimUntil: new Date(now.getTime() + CLAIM_MS).toISOString(), version: sql`${memberships.version} + 1` })
+    .set({ billingClaim: runId, billingClaimUntil: new Date(now + CLAIM_MS).toISOString(), version: sql`${memberships.version} + 1` })
     .where(and(...claimConds))
     .run();
   if (!changesOf(claimed)) return { status: 'skipped' };
@@ -79,23 +81,17 @@ export async function renewOne(ctx: Ctx, m0: MembershipRow, opts: { now?: Date; 
       .run();
   try {
     const m = (await ctx.db.select().from(memberships).where(eq(memberships.id, m0.id)).get())!;
-    return await chargeClaimed(ctx, m, runId, now, opts);
+    return await chargeClaimed(ctx, m, runId, opts);
   } catch (err) {
     await release().catch(() => undefined);
     throw err;
   }
 }
 
-async function chargeClaimed(
-  ctx: Ctx,
-  m: MembershipRow,
-  runId: string,
-  now: Date,
-  opts: { manual?: boolean; paymentMethodId?: string },
-): Promise<RenewalOutcome> {
+async function chargeClaimed(ctx: Ctx, m: MembershipRow, runId: string, opts: { manual?: boolean; paymentMethodId?: string }): Promise<RenewalOutcome> {
   const tctx = forTenant(ctx, m.customerId);
-  const nowIso = now.toISOString();
-  const tier = await findTier(ctx, m.customerId, m.tierId);
+  const nowIso = clockIso(ctx);
+  const [tier, tz] = await Promise.all([findTier(ctx, m.customerId, m.tierId), memberZone(ctx, m.customerId)]);
   const open = m.openInvoiceId
     ? await ctx.db
         .select()
@@ -178,7 +174,7 @@ async function chargeClaimed(
   const intentId = outcome?.ok ? outcome.intent.id : (outcome?.intentId ?? null);
   const lines: InvoiceLine[] = [
     {
-      description: `${tier?.name ?? 'Membership'}, ${m.billingCycle} (${periodStart.slice(0, 10)} to ${periodEnd.slice(0, 10)})`,
+      description: `${tier?.name ?? 'Membership'}, ${m.billingCycle} (${localDay(periodStart, tz)} to ${localDay(periodEnd, tz)})`,
       kind: 'membership',
       amount: m.price,
     },
@@ -212,7 +208,7 @@ async function chargeClaimed(
           .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open'))),
       );
     } else {
-      invoice = newInvoice(m, {
+      invoice = newInvoice(ctx, tz, m, {
         id: invoiceId,
         kind: 'renewal',
         status: 'paid',
@@ -254,10 +250,12 @@ async function chargeClaimed(
         m.version + 1,
       ),
       ...periodGrantStmts(ctx, m, tier, invoiceId),
-      receiptStmt(tctx, m, invoice, m.memberEmail, tier?.name).stmt,
+      receiptStmt(tctx, tz, m, invoice, m.memberEmail, tier?.name).stmt,
     );
     if (charge && outcome?.ok) {
-      statements.push(paymentStmt(ctx, paymentRow(m, { invoiceId, kind: 'charge', status: 'succeeded', amount, paymentIntentId: outcome.intent.id, attempt })));
+      statements.push(
+        paymentStmt(ctx, paymentRow(ctx, m, { invoiceId, kind: 'charge', status: 'succeeded', amount, paymentIntentId: outcome.intent.id, attempt })),
+      );
       events.push(paymentCompletedEvent(charge, outcome.intent));
     }
   } else {
@@ -275,13 +273,23 @@ async function chargeClaimed(
           .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open'))),
       );
     } else {
-      invoice = newInvoice(m, { id: invoiceId, kind: 'renewal', status: 'open', periodStart, periodEnd, lines, renewalKey, attempts: attempt, nextAttemptAt });
+      invoice = newInvoice(ctx, tz, m, {
+        id: invoiceId,
+        kind: 'renewal',
+        status: 'open',
+        periodStart,
+        periodEnd,
+        lines,
+        renewalKey,
+        attempts: attempt,
+        nextAttemptAt,
+      });
       statements.push(invoiceStmt(ctx, invoice));
     }
     statements.push(
       paymentStmt(
         ctx,
-        paymentRow(m, {
+        paymentRow(ctx, m, {
           invoiceId,
           kind: 'charge',
           status: 'failed',
@@ -326,7 +334,7 @@ async function chargeClaimed(
           body: `Hello ${m.memberName ?? ''},\n\nWe could not charge ${money(amount, m.currency)} for your ${tier?.name ?? ''} membership (${failed.code}).${
             goesPastDue
               ? ' Your membership is now past due and its benefits are suspended until the invoice is paid.'
-              : ` We will try again on ${nextAttemptAt!.slice(0, 10)}.`
+              : ` We will try again on ${localDay(nextAttemptAt!, tz)}.`
           }\n\nUpdate your card: ${link.url}\nThis link works once and expires in ${link.validMinutes} minutes.`,
           template: goesPastDue ? 'membership.past_due' : 'membership.payment_failed',
           metadata: { membershipId: m.id, invoiceId, attempt },
@@ -358,6 +366,7 @@ async function chargeClaimed(
 /** Ends a membership scheduled to cancel at its period end. */
 async function endAtPeriodEnd(ctx: Ctx, m: MembershipRow, nowIso: string) {
   const tctx = forTenant(ctx, m.customerId);
+  const tz = await memberZone(ctx, m.customerId);
   const set = { status: 'canceled' as const, canceledAt: m.currentPeriodEnd, nextChargeAt: null, cancelAtPeriodEnd: false };
   const res = await commit(
     tctx,
@@ -371,7 +380,7 @@ async function endAtPeriodEnd(ctx: Ctx, m: MembershipRow, nowIso: string) {
         customerId: m.customerId,
         to: m.memberEmail,
         subject: 'Your membership has ended',
-        body: `Hello ${m.memberName ?? ''},\n\nYour membership ended on ${m.currentPeriodEnd.slice(0, 10)} as requested. We hope to see you again.`,
+        body: `Hello ${m.memberName ?? ''},\n\nYour membership ended on ${localDay(m.currentPeriodEnd, tz)} as requested. We hope to see you again.`,
         template: 'membership.ended',
         metadata: { membershipId: m.id },
       }).stmt,
@@ -392,28 +401,27 @@ export interface BillingRunSummary {
 }
 
 /**
- * The cron job. `resume` is passed in by the module (lifecycle.ts owns the resume rules) so this
- * file does not import it.
+ * The cron job, at `ctx.clock`'s "now" for the operators of the job's scope (lib/job-scope.ts).
+ * `resume` is passed in by the module (lifecycle.ts owns the resume rules) so this file does not
+ * import it.
  */
-export async function runMembershipBilling(
-  ctx: Ctx,
-  now: Date,
-  resume: (ctx: Ctx, m: MembershipRow, now: Date) => Promise<unknown>,
-  opts: { customerId?: string } = {},
-): Promise<BillingRunSummary> {
-  const nowIso = now.toISOString();
-  const scope = opts.customerId ? [eq(memberships.customerId, opts.customerId)] : [];
+export async function runMembershipBilling(ctx: Ctx, resume: (ctx: Ctx, m: MembershipRow) => Promise<unknown>): Promise<BillingRunSummary> {
+  const now = nowMs(ctx);
+  const nowIso = new Date(now).toISOString();
+  const scope = [inJobScope(ctx, memberships.customerId)];
   const out: BillingRunSummary = { renewed: 0, declined: 0, pastDue: 0, skipped: 0, ended: 0, resumed: 0, sweptClaims: 0 };
 
   // Stale claims: a create or reactivation that crashed between its claim and its write.
-  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
+  const stale = new Date(now - STALE_CLAIM_MS).toISOString();
   const [revived, dropped] = await ctx.db.batch([
     ctx.db
       .update(memberships)
       .set({ status: 'canceled' })
       .where(and(eq(memberships.status, 'incomplete'), isNotNull(memberships.canceledAt), lt(memberships.updatedAt, stale), ...scope)),
     ctx.db.delete(memberships).where(and(eq(memberships.status, 'incomplete'), isNull(memberships.canceledAt), lt(memberships.updatedAt, stale), ...scope)),
-    ctx.db.delete(membershipPortalTokens).where(lt(membershipPortalTokens.expiresAt, new Date(now.getTime() - 86_400_000).toISOString())),
+    ctx.db
+      .delete(membershipPortalTokens)
+      .where(and(lt(membershipPortalTokens.expiresAt, new Date(now - 86_400_000).toISOString()), inJobScope(ctx, membershipPortalTokens.customerId))),
   ]);
   out.sweptClaims = changesOf(revived) + changesOf(dropped);
 
@@ -440,7 +448,7 @@ export async function runMembershipBilling(
     .all();
   for (const m of resuming) {
     try {
-      await resume(forTenant(ctx, m.customerId), m, now);
+      await resume(forTenant(ctx, m.customerId), m);
       out.resumed++;
     } catch (err) {
       ctx.log.error('membership auto-resume failed', { membershipId: m.id, error: String(err) });
@@ -456,7 +464,7 @@ export async function runMembershipBilling(
     .all();
   for (const m of due) {
     try {
-      const r = await renewOne(ctx, m, { now });
+      const r = await renewOne(ctx, m);
       if (r.status === 'renewed') out.renewed++;
       else if (r.status === 'declined') out.declined++;
       else if (r.status === 'past_due') out.pastDue++;
@@ -466,4 +474,29 @@ export async function runMembershipBilling(
     }
   }
   return out;
+}
+
+/**
+ * When billing next has work (its `nextDue`): the earliest renewal or dunning retry
+ * (`nextChargeAt`), period-end cancellation or auto-resume after now.
+ */
+export async function nextBillingDue(ctx: Ctx): Promise<number | null> {
+  const nowIso = clockIso(ctx);
+  const scope = inJobScope(ctx, memberships.customerId);
+  const [charge, ending, resuming] = await ctx.db.batch([
+    ctx.db
+      .select({ at: min(memberships.nextChargeAt) })
+      .from(memberships)
+      .where(and(eq(memberships.status, 'active'), eq(memberships.cancelAtPeriodEnd, false), gt(memberships.nextChargeAt, nowIso), scope)),
+    ctx.db
+      .select({ at: min(memberships.currentPeriodEnd) })
+      .from(memberships)
+      .where(and(eq(memberships.status, 'active'), eq(memberships.cancelAtPeriodEnd, true), gt(memberships.currentPeriodEnd, nowIso), scope)),
+    ctx.db
+      .select({ at: min(memberships.resumeAt) })
+      .from(memberships)
+      .where(and(eq(memberships.status, 'paused'), gt(memberships.resumeAt, nowIso), scope)),
+  ]);
+  const dues = [charge[0]?.at, ending[0]?.at, resuming[0]?.at].filter((d): d is string => !!d).map((d) => Date.parse(d));
+  return dues.length ? Math.min(...dues) : null;
 }

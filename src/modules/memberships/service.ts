@@ -10,7 +10,7 @@ export { createMembership, openMembership } from './create';
 export { listMemberships, getMembership } from './reads';
 export { cancelMembership, reactivateMembership, pauseMembership, resumeMembership, autoResume } from './lifecycle';
 export { addFreeMonth, changeBillingDate, switchBillingCycle, changePrice, listInvoices, refundInvoice, resendReceipt } from './billing';
-export { runMembershipBilling, renewOne } from './renewals';
+export { runMembershipBilling, nextBillingDue, renewOne } from './renewals';
 export { getCredits, adjustCredits, creditSpendStatements, isCreditOverdraft, creditOverdraftError, restoreCreditsOfCancelledRental } from './credits';
 export { addFamilyMember, removeFamilyMember } from './family';
 export {

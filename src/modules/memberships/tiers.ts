@@ -11,6 +11,7 @@ import { requireManage } from './access';
 import { getTierInTenant } from './queries';
 import { LIVE_STATUSES } from './types';
 import { tierOut, type TierRow } from './views';
+import { nowIso } from '../../lib/clock';
 
 interface TierFields {
   name?: string;
@@ -57,7 +58,7 @@ export async function createTier(ctx: Ctx, input: TierFields & { customerId: str
   const scope = input.scope ?? 'all_locations';
   const locationIds = [...new Set(input.locationIds ?? [])];
   checkScope(scope, locationIds);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: TierRow = {
     id: newId('mtr'),
     customerId,
@@ -109,7 +110,7 @@ export async function updateTier(ctx: Ctx, tierId: string, input: TierFields & {
   if (input.isPublic !== undefined) patch.isPublic = input.isPublic;
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one field to update');
   checkScope(patch.scope ?? t.scope, patch.locationIds ?? t.locationIds ?? []);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [
@@ -147,7 +148,7 @@ export async function deleteTier(ctx: Ctx, tierId: string, q: { customerId: stri
     [
       ctx.db
         .update(membershipTiers)
-        .set({ deletedAt: new Date().toISOString(), isActive: false, isPublic: false })
+        .set({ deletedAt: nowIso(ctx), isActive: false, isPublic: false })
         .where(and(eq(membershipTiers.id, t.id), eq(membershipTiers.customerId, customerId), isNull(membershipTiers.deletedAt), sql`NOT ${live}`)),
     ],
     { audit: { action: 'membership_tier.delete', targetType: 'membership_tier', targetId: t.id } },

@@ -10,6 +10,7 @@ import { and, asc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -62,7 +63,7 @@ export async function markBilled(ctx: Ctx, input: z.output<typeof s.MarkBilledBo
   if (billed.length)
     throw meterErrors.fail('meter_already_billed', `Already billed; nothing was changed: ${billed.slice(0, 20).join(', ')}`, { extra: { billed } });
   const billingId = newId('mbill');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const stmts: Stmt[] = rows.map((r) =>
     ctx.db
       .update(M)
@@ -142,7 +143,7 @@ export async function addToReservation(ctx: Ctx, input: z.output<typeof s.AddToR
     };
   }).filter((l) => l.readings > 0);
   const billingId = newId('mbill');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const add: ChargeLine[] = lines.map((l) => ({ name: l.description, amountCents: l.amountCents, per: 'stay', taxable: l.taxable }));
   const change = await chargeLinesChange(ctx, r, { utilities: add }, 'meter_charges', { billingId, readingIds: billable.map((c) => c.id) });
   const stmts: Stmt[] = [

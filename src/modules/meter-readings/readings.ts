@@ -16,6 +16,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -34,6 +35,13 @@ export const isBilledGuard = (err: unknown) => /meter_billed/.test(errText(err))
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const bad = (field: string, message: string) => new ApiError('validation_failed', message, { details: [{ field, message }] });
 const DAY_MS = 86_400_000;
+/** How far ahead of the clock a reading may be stamped (a reader's device clock running a little fast). */
+const FUTURE_SLACK_MS = 5 * 60_000;
+
+/** 400 when `readAt` is later than now on the context's clock (plus the slack). */
+function notInFuture(ctx: Ctx, readAt: string) {
+  if (Date.parse(readAt) > ctx.clock.now() + FUTURE_SLACK_MS) throw bad('readAt', 'readAt is in the future');
+}
 
 interface Values {
   slipId: string;
@@ -122,9 +130,8 @@ const iso = (v: string) => new Date(v).toISOString();
 export async function recordReading(ctx: Ctx, input: z.output<typeof s.CreateBody>) {
   requirePermission(ctx, 'marina');
   const slip = await getSlipRow(ctx, input.slipId);
-  const now = new Date();
-  const readAt = input.readAt ? iso(input.readAt) : now.toISOString();
-  if (Date.parse(readAt) > now.getTime() + 5 * 60_000) throw bad('readAt', 'readAt is in the future');
+  const readAt = input.readAt ? iso(input.readAt) : nowIso(ctx);
+  notInFuture(ctx, readAt);
   for (let attempt = 0; ; attempt++) {
     const prev = await latestOf(ctx, slip.id, input.utility);
     if (prev && readAt <= prev.readAt)
@@ -147,7 +154,7 @@ export async function recordReading(ctx: Ctx, input: z.output<typeof s.CreateBod
       rollover: input.rollover,
     };
     const ev = await evaluate(ctx, prev, v);
-    const stamp = new Date().toISOString();
+    const stamp = nowIso(ctx);
     const row: ReadingRow = {
       id: newId('mtr'),
       customerId: slip.customerId,
@@ -211,7 +218,7 @@ export async function updateReading(ctx: Ctx, id: string, input: z.output<typeof
   if (m.billed) throw meterErrors.fail('meter_reading_billed', 'A billed reading cannot change');
   const fields = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
   if (!fields.length) throw new ApiError('no_changes', 'Give at least one field to change');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const reviewer = ctx.principal.userId ?? ctx.principal.credentialId;
   const measured = ['reading', 'digits', 'meterId', 'readAt', 'rollover'].some((k) => fields.includes(k));
   const patch: Partial<ReadingRow> = { updatedAt: now };
@@ -221,7 +228,7 @@ export async function updateReading(ctx: Ctx, id: string, input: z.output<typeof
     const prev = m.previousReadingId ? await getReadingRow(ctx, m.previousReadingId).catch(() => null) : null;
     const next = await successorOf(ctx, m);
     const readAt = input.readAt ? iso(input.readAt) : m.readAt;
-    if (Date.parse(readAt) > Date.now() + 5 * 60_000) throw bad('readAt', 'readAt is in the future');
+    notInFuture(ctx, readAt);
     if ((prev && readAt <= prev.readAt) || (next && readAt >= next.readAt))
       throw meterErrors.fail('meter_reading_out_of_order', 'readAt must stay between the previous and the next reading of the unit');
     const digits = input.digits ?? m.digits;
@@ -278,7 +285,7 @@ export async function deleteReading(ctx: Ctx, id: string) {
     stmts.push(
       ctx.db
         .update(M)
-        .set({ ...ne, updatedAt: new Date().toISOString() })
+        .set({ ...ne, updatedAt: nowIso(ctx) })
         .where(and(eq(M.id, next.id), eq(M.customerId, next.customerId))),
     );
   }

@@ -23,7 +23,7 @@ export const record = route({
   operationId: 'recordMeterReading',
   tags,
   summary: 'Record a meter reading',
-  description: `A reading of a unit's electricity (kWh) or water (gallons) meter. \`readAt\` (default now, not in the future) must be later than the unit's latest reading of the utility (409 \`meter_reading_out_of_order\`; correct earlier ones with PUT). ${USAGE} Two readings of one unit recorded at once are chained one after the other. Needs the \`marina\` permission.`,
+  description: `A reading of a unit's electricity (kWh) or water (gallons) meter. \`readAt\` (default now; later than now on the operator's clock, beyond five minutes' slack, answers 400 \`validation_failed\`) must be later than the unit's latest reading of the utility (409 \`meter_reading_out_of_order\`; correct earlier ones with PUT). ${USAGE} Two readings of one unit recorded at once are chained one after the other. Needs the \`marina\` permission.`,
   body: s.CreateBody,
   ok: s.Reading,
   status: 201,

@@ -180,7 +180,9 @@ export const CreateBody = z
       .max(60)
       .optional()
       .openapi({ description: 'Serial of the meter; a reading from another meter than the previous one starts a new series (no usage).' }),
-    readAt: instant().optional().openapi({ description: 'When the meter was read (default now; not in the future).' }),
+    readAt: instant()
+      .optional()
+      .openapi({ description: "When the meter was read (default now; not in the future on the operator's clock, with five minutes' slack)." }),
     rollover: z.boolean().optional().openapi({ description: 'The meter went past 10^digits − 1 since the previous reading (detected by itself otherwise).' }),
     notes: z.string().trim().max(1000).optional(),
   })

@@ -1,4 +1,5 @@
 import { and, eq, gt } from 'drizzle-orm';
+import { wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
@@ -93,18 +94,22 @@ export async function startAuthorization(ctx: Ctx, issuer: string, q: AuthorizeQ
     codeChallenge: q.code_challenge ?? null,
     browserHash: await sha256Hex(secret),
     status: 'pending',
-    expiresAt: Date.now() + AUTHORIZE_TTL_MS,
+    // OAuth request and code lifetimes run on real time (RFC 9700; the client's own clock).
+    expiresAt: wallClock.now() + AUTHORIZE_TTL_MS,
   });
   const row = (await loadRequest(ctx, id))!;
   return page(200, await signIn(ctx, issuer, row, app), { name: cookieName(id), value: secret });
 }
 
 async function loadRequest(ctx: Ctx, id: string): Promise<AuthorizationRow | undefined> {
-  return ctx.db
-    .select()
-    .from(oauthAuthorizations)
-    .where(and(eq(oauthAuthorizations.id, id), gt(oauthAuthorizations.expiresAt, Date.now())))
-    .get();
+  return (
+    ctx.db
+      .select()
+      .from(oauthAuthorizations)
+      // The request's lifetime runs on real time (startAuthorize).
+      .where(and(eq(oauthAuthorizations.id, id), gt(oauthAuthorizations.expiresAt, wallClock.now())))
+      .get()
+  );
 }
 
 /** The pending request of this browser: the request id and its cookie must match; expired and finished requests are refused. */
@@ -294,7 +299,8 @@ export async function decide(ctx: Ctx, issuer: string, cookie: string | undefine
     scopes: row.scopes,
     redirectUri: row.redirectUri,
     challenge: row.codeChallenge,
-    code: { hash: await sha256Hex(code), expiresAt: Date.now() + CODE_TTL_MS, grantId },
+    // The 60-second code lifetime runs on real time (the grant object checks it on the same clock).
+    code: { hash: await sha256Hex(code), expiresAt: wallClock.now() + CODE_TTL_MS, grantId },
   });
   return back({ code });
 }

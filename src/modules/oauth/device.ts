@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
@@ -30,7 +31,8 @@ export async function createDeviceCode(ctx: Ctx, issuer: string, clientId: strin
         clientId,
         status: 'pending',
         intervalSeconds: DEVICE_POLL_INTERVAL_S,
-        expiresAt: Date.now() + DEVICE_CODE_TTL_MS,
+        // Device-code lifetimes run on real time (RFC 8628: the terminal polls on its own clock).
+        expiresAt: wallClock.now() + DEVICE_CODE_TTL_MS,
       });
     } catch (err) {
       if (/UNIQUE/i.test(String(err))) continue;
@@ -49,9 +51,9 @@ export async function createDeviceCode(ctx: Ctx, issuer: string, clientId: strin
   throw new ApiError('service_unavailable', 'Could not allocate a user code; retry');
 }
 
-/** Purges device codes that expired more than a day ago. */
-export async function purgeDeviceCodes(ctx: Ctx, now: number) {
-  await ctx.db.delete(deviceCodes).where(lt(deviceCodes.expiresAt, now - 24 * 3600_000));
+/** Purges device codes that expired more than a day ago (platform housekeeping, on the job's clock). */
+export async function purgeDeviceCodes(ctx: Ctx) {
+  await ctx.db.delete(deviceCodes).where(lt(deviceCodes.expiresAt, ctx.clock.now() - 24 * 3600_000));
 }
 
 /**
@@ -77,7 +79,8 @@ export async function decideDeviceCode(
   const done = await ctx.db
     .update(deviceCodes)
     .set({ status, partnerId })
-    .where(and(eq(deviceCodes.userCode, userCode), eq(deviceCodes.status, 'pending'), gt(deviceCodes.expiresAt, Date.now())))
+    // Device-code lifetimes run on real time (createDeviceCode).
+    .where(and(eq(deviceCodes.userCode, userCode), eq(deviceCodes.status, 'pending'), gt(deviceCodes.expiresAt, wallClock.now())))
     .returning({ id: deviceCodes.id })
     .get();
   if (!done) return show(400, 'This code is unknown, expired or already used; start again with `berth login`');
@@ -94,7 +97,8 @@ export async function pollDeviceCode(ctx: Ctx, deviceCode: string | undefined) {
   const hash = await sha256Hex(deviceCode);
   const row = await ctx.db.select().from(deviceCodes).where(eq(deviceCodes.deviceCodeHash, hash)).get();
   if (!row) throw oauthFail('invalid_grant', 'Unknown device code');
-  const now = Date.now();
+  // Device-code lifetimes and the polling interval run on real time (the terminal's clock).
+  const now = wallClock.now();
   if (row.status === 'used') throw oauthFail('invalid_grant', 'The device code was already used');
   if (now > row.expiresAt) throw oauthFail('expired_token', 'The device code expired; run the login again');
   if (row.status === 'denied') throw oauthFail('access_denied', 'The partner denied the request');

@@ -1,4 +1,6 @@
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import type { Ctx, Principal } from '../../lib/context';
 import { requireAdmin, tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
@@ -72,7 +74,9 @@ export async function recordConsent(
     code: { hash: string; expiresAt: number; grantId: string };
   },
 ): Promise<InstallationRow> {
-  const now = new Date().toISOString();
+  // The operator is known from the consent: its clock stamps the installation.
+  ctx = await onOperatorClock(ctx, p.customerId);
+  const now = nowIso(ctx);
   const existing = await ctx.db
     .select()
     .from(appInstallations)
@@ -149,7 +153,7 @@ export async function markGrantsRevoked(ctx: Ctx, grantIds: string[], reason: st
   if (!grantIds.length) return;
   await ctx.db
     .update(oauthGrants)
-    .set({ status: 'revoked', revokedAt: new Date().toISOString(), revokedReason: reason })
+    .set({ status: 'revoked', revokedAt: nowIso(ctx), revokedReason: reason })
     .where(and(inArray(oauthGrants.id, grantIds), eq(oauthGrants.status, 'active')));
 }
 
@@ -163,7 +167,7 @@ async function uninstallRow(ctx: Ctx, inst: InstallationRow, reason: string, by:
     .from(oauthGrants)
     .where(and(eq(oauthGrants.installationId, inst.id), eq(oauthGrants.status, 'active')))
     .all();
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await ctx.db.batch([
     ctx.db
       .update(appInstallations)

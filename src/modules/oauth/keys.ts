@@ -1,5 +1,6 @@
 import { SignJWT, calculateJwkThumbprint, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { eq } from 'drizzle-orm';
+import { wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -78,7 +79,8 @@ export interface SessionClaims {
 /** An embedded session token: audience = the app's client id, subject = the operator user, short-lived. */
 export async function signSessionToken(ctx: Ctx, p: { issuer: string; clientId: string; userId: string; ttlSeconds: number; claims: SessionClaims }) {
   const { signing } = await keySet(ctx);
-  const now = Math.floor(Date.now() / 1000);
+  // JWT iat/nbf/exp: the app verifies them against its own clock, so real time.
+  const now = Math.floor(wallClock.now() / 1000);
   const exp = now + p.ttlSeconds;
   const token = await new SignJWT({ ...p.claims })
     .setProtectedHeader({ alg: signing.alg, kid: signing.kid, typ: 'JWT' })

@@ -14,9 +14,11 @@ export default defineModule({
     {
       name: 'oauth.purge',
       cron: '0 3 * * *',
-      run: async (ctx, now) => {
-        await purgeDeviceCodes(ctx, now.getTime());
-        await ctx.db.delete(oauthAuthorizations).where(lt(oauthAuthorizations.expiresAt, now.getTime() - 24 * 3600_000));
+      // Housekeeping of credentials that are no operator's business state.
+      scope: 'platform',
+      run: async (ctx) => {
+        await purgeDeviceCodes(ctx);
+        await ctx.db.delete(oauthAuthorizations).where(lt(oauthAuthorizations.expiresAt, ctx.clock.now() - 24 * 3600_000));
       },
     },
   ],

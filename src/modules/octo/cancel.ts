@@ -7,6 +7,7 @@
  * resellers: the policy always applies.
  */
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { cancelBooking as cancelRental } from '../bookings/service';
@@ -24,10 +25,12 @@ const HOUR = 3_600_000;
 export async function cancelBooking(ctx: Ctx, caller: OctoCaller, uuid: string, reason: string | null | undefined) {
   const p = caller.p;
   const row = await bookingOfKey(ctx, p, uuid);
+  // The seller is known: its clock (a sandbox test clock's operator reads its clock's time).
+  ctx = await onOperatorClock(ctx, row.customerId);
   const rentals = await rentalsOf(ctx, [row]);
   const rental = rentals.get(row.transactionId) ?? null;
-  const status = statusOf(row, { rental });
-  const nowIso = new Date().toISOString();
+  const now = ctx.clock.now();
+  const status = statusOf(row, { rental }, now);
   const audit = {
     action: 'octo.cancel',
     targetType: 'octo_booking',
@@ -39,8 +42,14 @@ export async function cancelBooking(ctx: Ctx, caller: OctoCaller, uuid: string, 
   if (status === 'EXPIRED') throw octoFail('UNPROCESSABLE_ENTITY', 'The reservation already expired; there is nothing to cancel');
   if (status === 'REDEEMED') throw octoFail('UNPROCESSABLE_ENTITY', 'The booking was redeemed (checked in) and can no longer be cancelled');
   const def = await defOfRow(ctx, p, row);
-  const mctx = merchantCtx(ctx, p, def.conn);
-  const done = { status: 'CANCELLED' as const, cancelledAt: nowIso, cancellationReason: reason ?? null, cancellationRefund: 'FULL' as const, expiresAt: null };
+  const mctx = await merchantCtx(ctx, p, def.conn);
+  const done = {
+    status: 'CANCELLED' as const,
+    cancelledAt: new Date(now).toISOString(),
+    cancellationReason: reason ?? null,
+    cancellationRefund: 'FULL' as const,
+    expiresAt: null,
+  };
   try {
     if (status === 'ON_HOLD') {
       await commit(mctx, [releaseHoldStmt(ctx, row), casStmt(ctx, row, done)], { audit });
@@ -49,7 +58,7 @@ export async function cancelBooking(ctx: Ctx, caller: OctoCaller, uuid: string, 
       if (status === 'CONFIRMED') {
         const { cancellationCutoffHours } = await settingsOf(ctx, row.customerId);
         const start = rental?.start ?? row.start;
-        if (Date.now() >= start - cancellationCutoffHours * HOUR)
+        if (now >= start - cancellationCutoffHours * HOUR)
           throw octoFail(
             'UNPROCESSABLE_ENTITY',
             `The cancellation cut-off has passed: bookings are cancellable until ${cancellationCutoffHours} hours before the start`,
@@ -69,8 +78,8 @@ export async function cancelBooking(ctx: Ctx, caller: OctoCaller, uuid: string, 
     }
   } catch (err) {
     if (isVersionConflict(err)) {
-      const now = await bookingOfKey(ctx, p, row.id);
-      if (now.status === 'CANCELLED') return bookingView(ctx, caller, now);
+      const latest = await bookingOfKey(ctx, p, row.id);
+      if (latest.status === 'CANCELLED') return bookingView(ctx, caller, latest);
       throw octoFail('UNPROCESSABLE_ENTITY', 'The booking was changed by another request at the same time; read it and retry');
     }
     throw err;

@@ -10,7 +10,9 @@
 import type { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { octoBookings } from '../../db/schema/octo';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { ApiError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/crypto';
 import { createBooking } from '../bookings/service';
@@ -29,7 +31,9 @@ const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : unde
 export async function confirmBooking(ctx: Ctx, caller: OctoCaller, uuid: string, body: z.output<typeof ConfirmBody>) {
   const p = caller.p;
   const row = await bookingOfKey(ctx, p, uuid);
-  const status = statusOf(row, { rental: null });
+  // The seller is known: its clock (a sandbox test clock's operator reads its clock's time).
+  ctx = await onOperatorClock(ctx, row.customerId);
+  const status = statusOf(row, { rental: null }, ctx.clock.now());
   if (status === 'CONFIRMED') return bookingView(ctx, caller, row);
   if (status === 'EXPIRED') throw octoFail('INVALID_BOOKING_UUID', 'The reservation expired before it was confirmed; reserve again', { extra: { uuid } });
   if (status !== 'ON_HOLD') throw octoFail('UNPROCESSABLE_ENTITY', `A ${status} booking cannot be confirmed`);
@@ -47,8 +51,8 @@ export async function confirmBooking(ctx: Ctx, caller: OctoCaller, uuid: string,
   const firstName = str(contact.firstName) ?? full[0] ?? 'Guest';
   const lastName = str(contact.lastName) ?? (full.length > 1 ? full.slice(1).join(' ') : `of ${def.conn.name}`.slice(0, 100));
   const email = str(contact.emailAddress) ?? `guest+${(await sha256Hex(def.conn.id)).slice(0, 12)}@channel.berth.invalid`;
-  const nowIso = new Date().toISOString();
-  const mctx = merchantCtx(ctx, p, def.conn);
+  const confirmedAt = nowIso(ctx);
+  const mctx = await merchantCtx(ctx, p, def.conn);
   try {
     const res = await createBooking(
       mctx,
@@ -101,7 +105,7 @@ export async function confirmBooking(ctx: Ctx, caller: OctoCaller, uuid: string,
         statements: [
           casStmt(ctx, row, {
             status: 'CONFIRMED',
-            confirmedAt: nowIso,
+            confirmedAt,
             expiresAt: null,
             contact,
             resellerReference,
@@ -124,7 +128,7 @@ export async function confirmBooking(ctx: Ctx, caller: OctoCaller, uuid: string,
       );
     }
     if (err instanceof ApiError && err.code === 'unavailable') {
-      if ((row.expiresAt ?? 0) <= Date.now())
+      if ((row.expiresAt ?? 0) <= ctx.clock.now())
         throw octoFail('INVALID_BOOKING_UUID', 'The reservation expired before it was confirmed; reserve again', { extra: { uuid } });
       throw octoFail('UNPROCESSABLE_ENTITY', `Cannot confirm: ${err.message}`);
     }

@@ -5,7 +5,9 @@
  * `version` (the `octo_triggers` guard aborts the batch over a stale read).
  */
 import { and, eq } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { commit, type AuditEntry } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
@@ -119,6 +121,8 @@ export async function factsOf(ctx: Ctx, row: OctoBookingRow, def: ProductDef, re
     cutoffHours: settings.cancellationCutoffHours,
     pricingPer: def.pricingPer,
     rental,
+    // The seller's "now" (a sandbox test clock's operator reads its clock's time).
+    now: (await onOperatorClock(ctx, row.customerId)).clock.now(),
   };
 }
 
@@ -154,7 +158,7 @@ export function holdLine(
 
 /** Allocation rows of a reservation, to insert. */
 export const allocationInserts = (ctx: Ctx, r: Reservation): Stmt[] => {
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   return r.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: now }));
 };
 
@@ -169,7 +173,7 @@ export const releaseHoldStmt = (ctx: Ctx, row: Pick<OctoBookingRow, 'id' | 'cust
 export const casStmt = (ctx: Ctx, row: OctoBookingRow, set: Partial<OctoBookingRow>): Stmt =>
   ctx.db
     .update(octoBookings)
-    .set({ ...set, version: row.version + 1, updatedAt: new Date().toISOString() })
+    .set({ ...set, version: row.version + 1, updatedAt: nowIso(ctx) })
     .where(and(eq(octoBookings.id, row.id), eq(octoBookings.customerId, row.customerId)));
 
 export const isVersionConflict = (err: unknown) =>
@@ -190,7 +194,7 @@ export async function writeHold(
 ): Promise<void> {
   let r: Reservation;
   try {
-    r = await reserve(ctx.env, lockReq);
+    r = await reserve(ctx, lockReq);
   } catch (err) {
     if (err instanceof ApiError && err.code === 'unavailable') throw octoFail('UNPROCESSABLE_ENTITY', `Not available: ${err.message}`);
     if (err instanceof ApiError && err.code === 'version_conflict')
@@ -198,7 +202,7 @@ export async function writeHold(
     throw err;
   }
   try {
-    await commit(merchantCtx(ctx, p, def.conn), build(r), { audit });
+    await commit(await merchantCtx(ctx, p, def.conn), build(r), { audit });
   } catch (err) {
     if (isAllocationConflict(err)) throw octoFail('UNPROCESSABLE_ENTITY', 'The time was taken by another sale at the last moment');
     if (isVersionConflict(err)) throw octoFail('UNPROCESSABLE_ENTITY', 'The booking was changed by another request at the same time; read it and retry');

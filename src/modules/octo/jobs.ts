@@ -1,5 +1,6 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, min, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { inJobScope } from '../../lib/job-scope';
 import type { ChannelSandboxReset } from '../../lib/hooks';
 import { forgetKeys } from '../../lib/idempotency';
 import { allocations } from '../../db/schema/inventory';
@@ -8,11 +9,12 @@ import { octoBookings } from '../../db/schema/octo';
 /**
  * Cron (every 5 minutes): marks lapsed OCTO holds EXPIRED and deactivates their allocations. The
  * time was already free at the expiry instant (expired allocations count for nobody); this keeps
- * the records tidy. `version` moves by one, so a confirmation racing the sweep is refused.
+ * the records tidy. `version` moves by one, so a confirmation racing the sweep is refused. On the
+ * job's clock, for the operators in its scope.
  */
-export async function expireOctoHolds(ctx: Ctx, now = new Date()) {
-  const t = now.getTime();
-  const lapsed = and(eq(octoBookings.status, 'ON_HOLD'), lte(octoBookings.expiresAt, t));
+export async function expireOctoHolds(ctx: Ctx) {
+  const t = ctx.clock.now();
+  const lapsed = and(eq(octoBookings.status, 'ON_HOLD'), lte(octoBookings.expiresAt, t), inJobScope(ctx, octoBookings.customerId));
   const ids = (await ctx.db.select({ id: octoBookings.id }).from(octoBookings).where(lapsed).limit(500).all()).map((r) => r.id);
   if (!ids.length) return { expired: 0 };
   const [, res] = await ctx.db.batch([
@@ -22,10 +24,20 @@ export async function expireOctoHolds(ctx: Ctx, now = new Date()) {
       .where(and(inArray(allocations.sourceId, ids), eq(allocations.active, true), lte(allocations.expiresAt, t))),
     ctx.db
       .update(octoBookings)
-      .set({ status: 'EXPIRED', version: sql`${octoBookings.version} + 1`, updatedAt: now.toISOString() })
+      .set({ status: 'EXPIRED', version: sql`${octoBookings.version} + 1`, updatedAt: new Date(t).toISOString() })
       .where(and(inArray(octoBookings.id, ids), lapsed)),
   ]);
   return { expired: (res as { meta?: { changes?: number } }).meta?.changes ?? 0 };
+}
+
+/** The next hold to lapse after the clock's "now" for the operators in scope (ms), or null. */
+export async function nextOctoHoldExpiry(ctx: Ctx): Promise<number | null> {
+  const row = await ctx.db
+    .select({ at: min(octoBookings.expiresAt) })
+    .from(octoBookings)
+    .where(and(eq(octoBookings.status, 'ON_HOLD'), gt(octoBookings.expiresAt, ctx.clock.now()), inJobScope(ctx, octoBookings.customerId)))
+    .get();
+  return row?.at ?? null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/module';
 import { errorTableMarkdown } from '../../lib/errors';
 import router from './index';
 import { octoErrors } from './errors';
-import { expireOctoHolds, onSandboxReset } from './service';
+import { expireOctoHolds, nextOctoHoldExpiry, onSandboxReset } from './service';
 
 const OCTO_TABLE = errorTableMarkdown({
   ...octoErrors.table,
@@ -19,7 +19,7 @@ export default defineModule({
   router,
   errors: octoErrors.table,
   hooks: { 'channel.sandbox_reset': onSandboxReset },
-  jobs: [{ name: 'octo.expire_holds', cron: '*/5 * * * *', run: (ctx, now) => expireOctoHolds(ctx, now) }],
+  jobs: [{ name: 'octo.expire_holds', cron: '*/5 * * * *', run: (ctx) => expireOctoHolds(ctx), nextDue: (ctx) => nextOctoHoldExpiry(ctx) }],
   tags: [
     {
       name: 'OCTO',

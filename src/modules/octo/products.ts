@@ -1,4 +1,5 @@
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import type { OctoCaller } from './auth';
 import { findProduct, listProducts, settingsOf, supplierOf } from './queries';
 import { productOut, supplierOut } from './views';
@@ -30,11 +31,15 @@ export async function getProducts(ctx: Ctx, caller: OctoCaller) {
     ctx,
     defs.map((d) => d.it.row.customerId),
   );
-  return defs.map((d) => productOut(d, caller, cut.get(d.it.row.customerId) ?? 0));
+  const out = [];
+  // Each product as of its seller's "now" (a sandbox test clock's operator reads its clock's time).
+  for (const d of defs) out.push(productOut(d, caller, cut.get(d.it.row.customerId) ?? 0, (await onOperatorClock(ctx, d.it.row.customerId)).clock.now()));
+  return out;
 }
 
 /** GET /octo/v1/products/{productId}. */
 export async function getProduct(ctx: Ctx, caller: OctoCaller, productId: string) {
   const def = await findProduct(ctx, caller.p, productId);
-  return productOut(def, caller, (await settingsOf(ctx, def.it.row.customerId)).cancellationCutoffHours);
+  ctx = await onOperatorClock(ctx, def.it.row.customerId);
+  return productOut(def, caller, (await settingsOf(ctx, def.it.row.customerId)).cancellationCutoffHours, ctx.clock.now());
 }

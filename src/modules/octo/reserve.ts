@@ -6,6 +6,7 @@
  */
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { ApiError } from '../../lib/errors';
 import { commit } from '../../lib/commit';
 import { newId } from '../../lib/ids';
@@ -90,6 +91,8 @@ export async function reserveBooking(ctx: Ctx, caller: OctoCaller, body: z.outpu
   if (!body.unitItems) throw octoFail('UNPROCESSABLE_ENTITY', 'unitItems is required: one item per ticket or rented unit');
   if (!body.unitItems.length) throw octoFail('UNPROCESSABLE_ENTITY', 'unitItems must hold at least one unit item');
   const def = await findProduct(ctx, p, body.productId);
+  // The seller is known: its clock (a sandbox test clock's operator reads its clock's time).
+  ctx = await onOperatorClock(ctx, def.it.row.customerId);
   const option = optionOrFail(def, body.optionId);
   const want = demandOf(def, body.unitItems);
   const slot = await slotOrFail(ctx, caller, def, option, body.availabilityId, want);
@@ -97,7 +100,7 @@ export async function reserveBooking(ctx: Ctx, caller: OctoCaller, body: z.outpu
 
   let claim: { kind: 'claimed'; id: string } | { kind: 'replay'; body: string | null };
   try {
-    claim = await claimKey(ctx.db, `octo:${p.scope}`, uuid, {
+    claim = await claimKey(ctx, `octo:${p.scope}`, uuid, {
       productId: body.productId,
       optionId: body.optionId,
       availabilityId: body.availabilityId,
@@ -115,7 +118,7 @@ export async function reserveBooking(ctx: Ctx, caller: OctoCaller, body: z.outpu
     if (!slot.available) throw unavailable(slot);
     const quote = quoteFor(def, slot, body.unitItems);
     const id = newId('ocb');
-    const now = Date.now();
+    const now = ctx.clock.now();
     const expiresAt = now + holdMinutes(body.expirationMinutes) * MIN;
     const nowIso = new Date(now).toISOString();
     const row: OctoBookingRow = {
@@ -166,21 +169,27 @@ export async function reserveBooking(ctx: Ctx, caller: OctoCaller, body: z.outpu
   }
 }
 
-/** The booking is a hold still in force; EXPIRED answers INVALID_BOOKING_UUID (OCTO's code for a lapsed reservation). */
+/**
+ * The booking is a hold still in force; EXPIRED answers INVALID_BOOKING_UUID (OCTO's code for a
+ * lapsed reservation). With the context on the seller's clock.
+ */
 async function liveHold(ctx: Ctx, caller: OctoCaller, uuid: string) {
   const row = await bookingOfKey(ctx, caller.p, uuid);
-  const status = statusOf(row, { rental: null });
+  const sctx = await onOperatorClock(ctx, row.customerId);
+  const status = statusOf(row, { rental: null }, sctx.clock.now());
   if (status === 'EXPIRED') throw octoFail('INVALID_BOOKING_UUID', 'The reservation expired; reserve again', { extra: { uuid } });
-  return { row, status };
+  return { row, status, ctx: sctx };
 }
 
 /** POST /octo/v1/bookings/{uuid}/extend: the hold lasts `expirationMinutes` (at least 15) from now. */
 export async function extendBooking(ctx: Ctx, caller: OctoCaller, uuid: string, expirationMinutes: number | undefined) {
-  const { row, status } = await liveHold(ctx, caller, uuid);
+  const hold = await liveHold(ctx, caller, uuid);
+  ctx = hold.ctx;
+  const { row, status } = hold;
   if (status !== 'ON_HOLD') throw octoFail('UNPROCESSABLE_ENTITY', `Only a reservation on hold can be extended; this booking is ${status}`);
   const def = await defOfRow(ctx, caller.p, row);
   const want = demandOf(def, row.unitItems);
-  const expiresAt = Date.now() + holdMinutes(expirationMinutes) * MIN;
+  const expiresAt = ctx.clock.now() + holdMinutes(expirationMinutes) * MIN;
   await writeHold(
     ctx,
     caller.p,
@@ -205,7 +214,9 @@ export async function extendBooking(ctx: Ctx, caller: OctoCaller, uuid: string, 
  * reference change on both; changing the product or the units of a confirmed booking is refused.
  */
 export async function updateBooking(ctx: Ctx, caller: OctoCaller, uuid: string, body: z.output<typeof UpdateBody>) {
-  const { row, status } = await liveHold(ctx, caller, uuid);
+  const hold = await liveHold(ctx, caller, uuid);
+  ctx = hold.ctx;
+  const { row, status } = hold;
   if (status !== 'ON_HOLD' && status !== 'CONFIRMED') throw octoFail('UNPROCESSABLE_ENTITY', `A ${status} booking cannot be updated`);
   const fields: Partial<OctoBookingRow> = {
     ...(body.contact ? { contact: { ...(row.contact ?? {}), ...body.contact } } : {}),
@@ -232,7 +243,7 @@ export async function updateBooking(ctx: Ctx, caller: OctoCaller, uuid: string, 
       if (!rental) throw octoFail('UNPROCESSABLE_ENTITY', 'The operator has no booking for this confirmation any more');
       try {
         await rescheduleBooking(
-          merchantCtx(ctx, caller.p, def.conn),
+          await merchantCtx(ctx, caller.p, def.conn),
           rental.id,
           { startTime: new Date(slot.start).toISOString(), endTime: new Date(slot.end).toISOString() },
           { source: 'channel' },
@@ -258,7 +269,7 @@ export async function updateBooking(ctx: Ctx, caller: OctoCaller, uuid: string, 
   const want = demandOf(def, items);
   const slot = await slotOrFail(ctx, caller, def, option, body.availabilityId ?? row.availabilityId, want);
   const quote = quoteFor(def, slot, items);
-  const expiresAt = body.expirationMinutes !== undefined ? Date.now() + holdMinutes(body.expirationMinutes) * MIN : row.expiresAt!;
+  const expiresAt = body.expirationMinutes !== undefined ? ctx.clock.now() + holdMinutes(body.expirationMinutes) * MIN : row.expiresAt!;
   const sameItem = def.it.row.id === row.productId;
   await writeHold(
     ctx,
@@ -290,7 +301,7 @@ export async function updateBooking(ctx: Ctx, caller: OctoCaller, uuid: string, 
 /** A compare-and-swap of the booking's own fields (no inventory change). */
 async function casOnly(ctx: Ctx, caller: OctoCaller, row: OctoBookingRow, fields: Partial<OctoBookingRow>, audit: Parameters<typeof writeHold>[5]) {
   try {
-    await commit(merchantCtx(ctx, caller.p, (await defOfRow(ctx, caller.p, row)).conn), [casStmt(ctx, row, fields)], { audit });
+    await commit(await merchantCtx(ctx, caller.p, (await defOfRow(ctx, caller.p, row)).conn), [casStmt(ctx, row, fields)], { audit });
   } catch (err) {
     if (isVersionConflict(err)) throw octoFail('UNPROCESSABLE_ENTITY', 'The booking was changed by another request at the same time; read it and retry');
     throw err;

@@ -14,4 +14,4 @@ export { confirmBooking } from './confirm';
 export { cancelBooking } from './cancel';
 export { getBooking, listBookings } from './lookup';
 export { getSettings, putSettings } from './settings';
-export { expireOctoHolds, onSandboxReset } from './jobs';
+export { expireOctoHolds, nextOctoHoldExpiry, onSandboxReset } from './jobs';

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { requireAdmin, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -13,7 +14,7 @@ export async function getSettings(ctx: Ctx) {
 export async function putSettings(ctx: Ctx, input: { cancellationCutoffHours: number }) {
   requireAdmin(ctx);
   const customerId = tenantOf(ctx);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [

@@ -113,10 +113,11 @@ export function datesBetween(first: string, last: string): string[] {
  */
 export async function slotsFor(ctx: Ctx, p: ChannelPrincipal, def: ProductDef, option: OptionDef, dates: string[], demand: Demand = {}): Promise<Slot[]> {
   if (!dates.length) return [];
-  const now = Date.now();
+  // The seller's context and clock: past starts are those before the seller's "now".
+  const mctx = await merchantCtx(ctx, p, def.conn);
+  const now = mctx.clock.now();
   const tz = def.it.item.timezone;
   const busy = await busyOver(ctx, def, dates[0], dates[dates.length - 1], now);
-  const mctx = merchantCtx(ctx, p, def.conn);
   const isTour = def.kind === 'tour';
   const pool = def.it.item.assets.filter((a) => a.status === 'active').length;
   const notice = (def.it.item.model.minimumNoticeHours ?? 0) * HOUR;
@@ -239,7 +240,7 @@ export function charterPreTax(def: ProductDef, guests: number): number | null {
 }
 
 /** The lowest pre-tax unit price of an option over the next week (rentals vary by weekday and season), for `pricingFrom`. */
-export function unitPreTaxFrom(def: ProductDef, option: OptionDef, unit: UnitDef, now = Date.now()): number | null {
+export function unitPreTaxFrom(def: ProductDef, option: OptionDef, unit: UnitDef, now: number): number | null {
   if (def.kind === 'tour') return def.privateCharter ? charterPreTax(def, def.it.item.model.tourPricing?.privatePricing?.baseHeadcount ?? 1) : unit.priceCents;
   const tz = def.it.item.timezone;
   let best: number | null = null;

@@ -26,8 +26,8 @@ function cutoffFields(hours: number) {
   return { cancellationCutoff: `${hours} hour${hours === 1 ? '' : 's'}`, cancellationCutoffAmount: hours, cancellationCutoffUnit: 'hour' as const };
 }
 
-function unitOut(def: ProductDef, option: OptionDef, u: UnitDef, caller: OctoCaller): Out<typeof s.Unit> & Plain<octo.Unit> {
-  const pre = def.pricingPer === 'UNIT' ? unitPreTaxFrom(def, option, u) : null;
+function unitOut(def: ProductDef, option: OptionDef, u: UnitDef, caller: OctoCaller, now: number): Out<typeof s.Unit> & Plain<octo.Unit> {
+  const pre = def.pricingPer === 'UNIT' ? unitPreTaxFrom(def, option, u, now) : null;
   return {
     id: u.id,
     internalName: u.name,
@@ -130,8 +130,9 @@ function optionOut(
   caller: OctoCaller,
   cutoffHours: number,
   loc: typeof locations.$inferSelect | null,
+  now: number,
 ): Out<typeof s.Option> & Plain<octo.Option> {
-  const charterFrom = def.pricingPer === 'BOOKING' ? unitPreTaxFrom(def, option, def.units[0]) : null;
+  const charterFrom = def.pricingPer === 'BOOKING' ? unitPreTaxFrom(def, option, def.units[0], now) : null;
   return {
     id: option.id,
     default: option.isDefault,
@@ -141,7 +142,7 @@ function optionOut(
     ...cutoffFields(cutoffHours),
     requiredContactFields: [],
     restrictions: { minUnits: def.minUnits, maxUnits: def.maxUnits },
-    units: def.units.map((u) => unitOut(def, option, u, caller)),
+    units: def.units.map((u) => unitOut(def, option, u, caller, now)),
     ...(has(caller, 'octo/pricing') && def.pricingPer === 'BOOKING'
       ? { pricingFrom: charterFrom == null ? [] : [pricingOut(priceOf(def, charterFrom), def.currency)] }
       : {}),
@@ -149,10 +150,13 @@ function optionOut(
   };
 }
 
-/** An item as an OCTO product (its options and units); pricing and content fields when their capability was asked for. */
-export function productOut(def: ProductDef, caller: OctoCaller, cutoffHours: number): Out<typeof s.Product> & Plain<octo.Product> {
+/**
+ * An item as an OCTO product (its options and units); pricing and content fields when their
+ * capability was asked for. `now` is the seller's (prices "from" look at the week ahead of it).
+ */
+export function productOut(def: ProductDef, caller: OctoCaller, cutoffHours: number, now: number): Out<typeof s.Product> & Plain<octo.Product> {
   const loc = def.it.location ?? null;
-  const options = def.options.map((o) => optionOut(def, o, caller, cutoffHours, loc));
+  const options = def.options.map((o) => optionOut(def, o, caller, cutoffHours, loc, now));
   const minutes = def.options.map((o) => minutesOf(def, o));
   return {
     id: def.it.row.id,
@@ -246,10 +250,12 @@ export interface BookingFacts {
   cutoffHours: number;
   pricingPer: 'UNIT' | 'BOOKING';
   rental: Pick<BookingRow, 'status' | 'start' | 'end' | 'cancelledAt' | 'cancellationReason' | 'checkedInAt'> | null;
+  /** The seller's "now" (ms), against which the status and the cancellation cut-off are read. */
+  now: number;
 }
 
 /** The OCTO status of a booking now: a lapsed hold is EXPIRED, an operator's cancellation or check-in shows through. */
-export function statusOf(row: OctoBookingRow, facts: Pick<BookingFacts, 'rental'>, now = Date.now()): OctoBookingStatus | 'REDEEMED' {
+export function statusOf(row: OctoBookingRow, facts: Pick<BookingFacts, 'rental'>, now: number): OctoBookingStatus | 'REDEEMED' {
   if (row.status === 'ON_HOLD' && row.expiresAt != null && row.expiresAt <= now) return 'EXPIRED';
   if (row.status === 'CONFIRMED' && facts.rental) {
     if (facts.rental.status === 'cancelled') return 'CANCELLED';
@@ -258,7 +264,8 @@ export function statusOf(row: OctoBookingRow, facts: Pick<BookingFacts, 'rental'
   return row.status;
 }
 
-export function bookingOut(row: OctoBookingRow, facts: BookingFacts, caller: OctoCaller, now = Date.now()): Out<typeof s.Booking> & Plain<octo.Booking> {
+export function bookingOut(row: OctoBookingRow, facts: BookingFacts, caller: OctoCaller): Out<typeof s.Booking> & Plain<octo.Booking> {
+  const now = facts.now;
   const status = statusOf(row, facts, now);
   const start = facts.rental?.start ?? row.start;
   const end = facts.rental?.end ?? row.end;

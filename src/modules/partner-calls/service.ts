@@ -1,4 +1,5 @@
 import { and, count, desc, eq } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -48,7 +49,7 @@ export async function placePartnerCall(ctx: Ctx, input: { locationId: string; to
   const customerId = tenantOf(ctx);
   const location = await getLocationInTenant(ctx, input.locationId);
   const placed = await placeCall(ctx.env, { from: location.phoneNumber, to: input.to, message: input.message });
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: CallRow = {
     id: newId('call'),
     customerId,
@@ -78,7 +79,7 @@ async function refreshed(ctx: Ctx, row: CallRow): Promise<CallRow> {
   const state = await providerCall(ctx.env, row.providerId);
   if (state.status === row.status && state.durationSeconds === row.durationSeconds) return row;
   const ended = FINAL_CALL_STATUSES.includes(state.status);
-  const patch = { status: state.status, durationSeconds: state.durationSeconds, endedAt: ended ? new Date().toISOString() : null };
+  const patch = { status: state.status, durationSeconds: state.durationSeconds, endedAt: ended ? nowIso(ctx) : null };
   await ctx.db
     .update(partnerCalls)
     .set(patch)
@@ -106,7 +107,7 @@ export async function hangupPartnerCall(ctx: Ctx, id: string) {
   const row = await refreshed(ctx, await callInScope(ctx, id));
   if (FINAL_CALL_STATUSES.includes(row.status)) throw new ApiError('invalid_state', `The call already ended (${row.status})`);
   const state = await hangupCall(ctx.env, row.providerId);
-  const patch = { status: state.status, durationSeconds: state.durationSeconds, endedAt: new Date().toISOString() };
+  const patch = { status: state.status, durationSeconds: state.durationSeconds, endedAt: nowIso(ctx) };
   await commit(
     ctx,
     [
@@ -117,5 +118,5 @@ export async function hangupPartnerCall(ctx: Ctx, id: string) {
     ],
     { audit: { action: 'call.hangup', targetType: 'call', targetId: row.id } },
   );
-  return callOut({ ...row, ...patch, updatedAt: new Date().toISOString() });
+  return callOut({ ...row, ...patch, updatedAt: nowIso(ctx) });
 }

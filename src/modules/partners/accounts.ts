@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
+import { nowIso, wallClock } from '../../lib/clock';
 import type { Ctx, Principal } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
@@ -47,7 +48,8 @@ export function partnerPrincipal(p: PartnerRow, tokenId: string): Principal {
 /** Issues a partner token (`bpt_...`, 30 days); only its hash is stored. */
 export async function issuePartnerToken(ctx: Ctx, partnerId: string, kind: TokenKind, label?: string | null) {
   const token = `bpt_${randomString(40)}`;
-  const expiresAt = new Date(Date.now() + PARTNER_TOKEN_TTL_MS).toISOString();
+  // A credential's lifetime is real time (the partner's own clock), checked in resolvePartnerToken on the same clock.
+  const expiresAt = new Date(wallClock.now() + PARTNER_TOKEN_TTL_MS).toISOString();
   const id = newId('ptk');
   await ctx.db.insert(partnerTokens).values({ id, partnerId, tokenHash: await sha256Hex(token), kind, label: label ?? null, expiresAt });
   return { tokenId: id, token, tokenType: 'Bearer' as const, expiresAt };
@@ -57,7 +59,8 @@ export async function issuePartnerToken(ctx: Ctx, partnerId: string, kind: Token
 async function throttle(ctx: Ctx, bucket: string, limit: number) {
   const state = await ctx.env.RATE_LIMITER.get(ctx.env.RATE_LIMITER.idFromName(bucket)).hit(limit, 60_000);
   if (!state.allowed) {
-    const retryAfter = Math.max(1, state.reset - Math.floor(Date.now() / 1000));
+    // Rate-limit windows run on real time.
+    const retryAfter = Math.max(1, state.reset - Math.floor(wallClock.now() / 1000));
     throw new ApiError('rate_limited', `Too many sign-in attempts; retry in ${retryAfter}s`, { headers: { 'Retry-After': String(retryAfter) } });
   }
 }
@@ -103,8 +106,8 @@ export async function createPartnerAccount(ctx: Ctx, input: { email: string; nam
     company: input.company ?? null,
     passwordHash: input.password ? await hashPassword(input.password) : null,
     status: 'active',
-    createdAt: new Date().toISOString(),
-    updatedAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
+    updatedAt: nowIso(ctx),
   };
   try {
     await ctx.db.insert(partnerAccounts).values(row);
@@ -132,18 +135,26 @@ export async function resolvePartnerToken(ctx: Ctx, token: string): Promise<{ pa
   const invalid = () => new ApiError('unauthenticated', 'Invalid, expired or revoked partner token');
   if (!TOKEN_RE.test(token)) throw invalid();
   const hash = await sha256Hex(token);
+  // Token lifetimes run on real time (issuePartnerToken).
+  const now = wallClock.now();
   const row = await ctx.db
     .select({ token: partnerTokens, partner: partnerAccounts })
     .from(partnerTokens)
     .innerJoin(partnerAccounts, eq(partnerAccounts.id, partnerTokens.partnerId))
-    .where(and(eq(partnerTokens.tokenHash, hash), isNull(partnerTokens.revokedAt), gt(partnerTokens.expiresAt, new Date().toISOString())))
+    .where(and(eq(partnerTokens.tokenHash, hash), isNull(partnerTokens.revokedAt), gt(partnerTokens.expiresAt, new Date(now).toISOString())))
     .get();
   if (!row || row.token.kind === 'password_reset' || !timingSafeEqual(row.token.tokenHash, hash)) throw invalid();
   if (row.partner.status !== 'active') throw new ApiError('forbidden', 'This partner account is suspended');
-  const stale = !row.token.lastUsedAt || Date.now() - Date.parse(row.token.lastUsedAt) > 5 * 60_000;
+  const stale = !row.token.lastUsedAt || now - Date.parse(row.token.lastUsedAt) > 5 * 60_000;
   // After the response: not on the request's critical path.
   if (stale)
-    afterResponse(ctx, () => ctx.db.update(partnerTokens).set({ lastUsedAt: new Date().toISOString() }).where(eq(partnerTokens.id, row.token.id)).run());
+    afterResponse(ctx, () =>
+      ctx.db
+        .update(partnerTokens)
+        .set({ lastUsedAt: new Date(now).toISOString() })
+        .where(eq(partnerTokens.id, row.token.id))
+        .run(),
+    );
   return { partner: row.partner, tokenId: row.token.id };
 }
 
@@ -177,7 +188,7 @@ export async function changePassword(ctx: Ctx, input: { currentPassword?: string
       throw new ApiError('validation_failed', 'currentPassword is required', { details: [{ field: 'currentPassword', message: 'required' }] });
     await verifyPartnerCredentials(ctx, row.email, input.currentPassword);
   }
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await ctx.db.batch([
     ctx.db
       .update(partnerAccounts)
@@ -222,7 +233,8 @@ export async function forgotPassword(ctx: Ctx, email: string, baseUrl: string, c
         partnerId: row.id,
         tokenHash: await sha256Hex(token),
         kind: 'password_reset',
-        expiresAt: new Date(Date.now() + RESET_TTL_MS).toISOString(),
+        // A credential's lifetime: real time, as resetPassword checks it.
+        expiresAt: new Date(wallClock.now() + RESET_TTL_MS).toISOString(),
       }),
       msg.stmt,
     ]);
@@ -233,7 +245,8 @@ export async function forgotPassword(ctx: Ctx, email: string, baseUrl: string, c
 /** Sets a new password with a reset token (single use: claimed by a conditional update) and signs out every token. */
 export async function resetPassword(ctx: Ctx, input: { token: string; newPassword: string }) {
   const hash = await sha256Hex(input.token);
-  const now = new Date().toISOString();
+  // The reset token's lifetime runs on real time (forgotPassword).
+  const now = new Date(wallClock.now()).toISOString();
   const claimed = await ctx.db
     .update(partnerTokens)
     .set({ revokedAt: now })
@@ -256,10 +269,11 @@ export async function resetPassword(ctx: Ctx, input: { token: string; newPasswor
 
 export async function listTokens(ctx: Ctx) {
   const partnerId = requirePartner(ctx);
+  // Token lifetimes run on real time (issuePartnerToken).
   const rows = await ctx.db
     .select()
     .from(partnerTokens)
-    .where(and(eq(partnerTokens.partnerId, partnerId), isNull(partnerTokens.revokedAt), gt(partnerTokens.expiresAt, new Date().toISOString())))
+    .where(and(eq(partnerTokens.partnerId, partnerId), isNull(partnerTokens.revokedAt), gt(partnerTokens.expiresAt, new Date(wallClock.now()).toISOString())))
     .orderBy(desc(partnerTokens.createdAt))
     .all();
   return {
@@ -284,7 +298,7 @@ export async function revokeToken(ctx: Ctx, tokenId?: string) {
   if (!id) throw new ApiError('not_found', 'Token not found');
   const done = await ctx.db
     .update(partnerTokens)
-    .set({ revokedAt: new Date().toISOString() })
+    .set({ revokedAt: nowIso(ctx) })
     .where(and(eq(partnerTokens.id, id), eq(partnerTokens.partnerId, partnerId), isNull(partnerTokens.revokedAt)))
     .returning({ id: partnerTokens.id })
     .get();
@@ -296,6 +310,6 @@ export async function revokeToken(ctx: Ctx, tokenId?: string) {
 export async function revokePartnerTokenByHash(ctx: Ctx, tokenHash: string): Promise<void> {
   await ctx.db
     .update(partnerTokens)
-    .set({ revokedAt: new Date().toISOString() })
+    .set({ revokedAt: nowIso(ctx) })
     .where(and(eq(partnerTokens.tokenHash, tokenHash), isNull(partnerTokens.revokedAt), ne(partnerTokens.kind, 'password_reset')));
 }

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { fromNowIso, nowIso, stopwatch, wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError, notFound, type ErrorDetail } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
@@ -133,7 +134,7 @@ export async function createApp(ctx: Ctx, input: ManifestPatch & { name: string;
   const m = applyPatch(ctx, EMPTY, input, input.clientType);
   const secret = input.clientType === 'confidential' ? await newClientSecret() : null;
   const webhookSecret = `whsec_${randomString(40)}`;
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: AppRow = {
     id: newId('app'),
     partnerId,
@@ -186,7 +187,7 @@ async function updateManifest(ctx: Ctx, appId: string, patch: ManifestPatch, exp
   const current = manifestData(row);
   const next = applyPatch(ctx, current, patch, row.clientType);
   if (sameManifest(current, next)) return appOut(row);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const backToReview = row.status === 'approved';
   const set = {
     ...rowFields(next),
@@ -250,7 +251,7 @@ export async function submitApp(ctx: Ctx, appId: string) {
   const missing = missingForReview(row);
   if (missing.length)
     throw partnerFail('not_ready', `Not ready for review: ${missing.map((d) => `${d.field} (${d.message})`).join('; ')}`, { details: missing });
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const updated = await ctx.db
     .update(partnerApps)
     .set({ status: 'in_review', submittedAt: now, reviewReason: null, version: row.version + 1 })
@@ -266,7 +267,7 @@ export async function deleteApp(ctx: Ctx, appId: string) {
   const row = await ownApp(ctx, appId);
   await ctx.db
     .update(partnerApps)
-    .set({ deletedAt: new Date().toISOString(), version: row.version + 1 })
+    .set({ deletedAt: nowIso(ctx), version: row.version + 1 })
     .where(eq(partnerApps.id, row.id));
   await ctx.hooks.emit(ctx, 'app.changed', { appId: row.id, deleted: true });
   return { success: true, appId: row.id };
@@ -297,8 +298,8 @@ export async function rotateWebhookSecret(ctx: Ctx, appId: string) {
 }
 
 /** A sample booking for test deliveries. */
-function sampleBooking(type: string) {
-  const start = new Date(Date.now() + 7 * 86400_000);
+function sampleBooking(ctx: Ctx, type: string) {
+  const start = new Date(fromNowIso(ctx, 7 * 86400_000));
   start.setUTCHours(14, 0, 0, 0);
   const booking = {
     rentalId: 'bk_sample_0000000000000000000',
@@ -322,11 +323,12 @@ export async function sendTestWebhook(ctx: Ctx, appId: string, event: string) {
   const row = await ownApp(ctx, appId);
   if (!row.webhookUrl) throw new ApiError('invalid_state', 'Set webhooks.url on the app first');
   const id = newId('evt');
-  const payload = { id, type: event, createdAt: new Date().toISOString(), customerId: 'cus_sample', test: true, data: sampleBooking(event) };
+  const payload = { id, type: event, createdAt: nowIso(ctx), customerId: 'cus_sample', test: true, data: sampleBooking(ctx, event) };
   const body = JSON.stringify(payload);
-  const timestamp = Math.floor(Date.now() / 1000).toString();
+  // The receiver checks the signature's timestamp against its own clock: real time.
+  const timestamp = Math.floor(wallClock.now() / 1000).toString();
   const signature = await hmacSha256Hex(row.webhookSecret, `${timestamp}.${body}`);
-  const started = Date.now();
+  const elapsed = stopwatch();
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
@@ -350,7 +352,7 @@ export async function sendTestWebhook(ctx: Ctx, appId: string, event: string) {
   } catch (err) {
     error = (err as Error).message || String(err);
   }
-  return { eventId: id, event, url: row.webhookUrl, delivered: !error, statusCode, error, durationMs: Date.now() - started };
+  return { eventId: id, event, url: row.webhookUrl, delivered: !error, statusCode, error, durationMs: elapsed() };
 }
 
 // ---- for other modules (oauth, gateway) ----

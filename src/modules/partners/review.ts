@@ -1,4 +1,5 @@
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import { requirePlatformStaff, type Ctx } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { partnerAccounts, partnerApps } from '../../db/schema/partners';
@@ -51,7 +52,7 @@ export async function approveApp(ctx: Ctx, appId: string, note?: string) {
       status: 'approved',
       live: manifestData(app),
       reviewReason: note ?? null,
-      reviewedAt: new Date().toISOString(),
+      reviewedAt: nowIso(ctx),
       reviewedBy: ctx.principal.userId ?? ctx.principal.credentialId,
       version: app.version + 1,
     })
@@ -72,7 +73,7 @@ export async function rejectApp(ctx: Ctx, appId: string, reason: string) {
     .set({
       status: 'draft',
       reviewReason: reason,
-      reviewedAt: new Date().toISOString(),
+      reviewedAt: nowIso(ctx),
       reviewedBy: ctx.principal.userId ?? ctx.principal.credentialId,
       version: app.version + 1,
     })

@@ -4,5 +4,5 @@ import { purgeExpiredIdempotencyKeys } from './service';
 /** The payments service (no routes): every capture and refund goes through it; it also purges expired Idempotency-Key records. */
 export default defineModule({
   name: 'payments',
-  jobs: [{ name: 'payments.idempotency-purge', cron: '0 3 * * *', run: purgeExpiredIdempotencyKeys }],
+  jobs: [{ name: 'payments.idempotency-purge', cron: '0 3 * * *', scope: 'platform', run: purgeExpiredIdempotencyKeys }],
 });

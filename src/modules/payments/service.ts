@@ -78,7 +78,7 @@ export async function collectPayment<T>(
       void (await commit(ctx, statements, meta ?? {}));
     return record(null, Object.assign(plain, { alreadyRecorded: () => undefined }));
   }
-  const pay = payments(ctx.env, req.region);
+  const pay = payments(ctx, req.region);
   let paid: Collected;
   let madeHere = false;
   if (req.mode === 'charge') {
@@ -138,7 +138,7 @@ export async function collectPayment<T>(
 export async function refundPayment<T>(ctx: Ctx, req: RefundRequest, record: (refund: Refunded, commitMoney: CommitMoney) => Promise<T>): Promise<T> {
   let refund: Refunded;
   if (req.mode === 'provider') {
-    const r = await payments(ctx.env, req.region).refund(req.paymentIntentId, req.amount, req.reason);
+    const r = await payments(ctx, req.region).refund(req.paymentIntentId, req.amount, req.reason);
     refund = { refundId: r.id, amount: r.amount, currency: req.currency, method: 'card', paymentIntentId: req.paymentIntentId };
   } else {
     refund = { refundId: null, amount: req.amount, currency: req.currency, method: req.method, paymentIntentId: null };
@@ -182,4 +182,5 @@ export async function refundPayment<T>(ctx: Ctx, req: RefundRequest, record: (re
 }
 
 /** Cron: drops expired Idempotency-Key records (kept 24 hours). */
-export const purgeExpiredIdempotencyKeys = (ctx: Ctx, now: Date) => purgeIdempotencyKeys(ctx.db, now.getTime());
+/** Cron (platform housekeeping): purges the Idempotency-Key records expired at the context's clock. */
+export const purgeExpiredIdempotencyKeys = (ctx: Ctx) => purgeIdempotencyKeys(ctx.db, ctx.clock.now());

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
@@ -174,7 +175,7 @@ export async function updateItem(
       stmts.push(
         ctx.db
           .update(posVariants)
-          .set({ deletedAt: new Date().toISOString() })
+          .set({ deletedAt: nowIso(ctx) })
           .where(and(inArray(posVariants.id, dropped), eq(posVariants.customerId, customerId))),
       );
   }
@@ -199,7 +200,7 @@ export async function deleteItem(ctx: Ctx, input: { locationId: string; itemId: 
     [
       ctx.db
         .update(posItems)
-        .set({ deletedAt: new Date().toISOString() })
+        .set({ deletedAt: nowIso(ctx) })
         .where(and(eq(posItems.id, item.id), eq(posItems.customerId, customerId))),
       ctx.db.delete(posFolderItems).where(and(eq(posFolderItems.itemId, item.id), eq(posFolderItems.customerId, customerId))),
     ],
@@ -238,12 +239,12 @@ export async function changeStock(ctx: Ctx, input: { locationId: string; itemId:
           .values({ id: newId('pstk'), customerId, itemId: item.id, variantId: v.id, tillId, quantity: input.quantity, allowNegative: item.allowNegativeStock })
           .onConflictDoUpdate({
             target: [posStock.variantId, posStock.tillId],
-            set: { quantity: sql`${posStock.quantity} + ${input.quantity}`, updatedAt: new Date().toISOString() },
+            set: { quantity: sql`${posStock.quantity} + ${input.quantity}`, updatedAt: nowIso(ctx) },
           })
           .returning({ quantity: posStock.quantity })
       : ctx.db
           .update(posStock)
-          .set({ quantity: sql`${posStock.quantity} + ${input.quantity}`, updatedAt: new Date().toISOString() })
+          .set({ quantity: sql`${posStock.quantity} + ${input.quantity}`, updatedAt: nowIso(ctx) })
           .where(and(eq(posStock.variantId, v.id), eq(posStock.tillId, tillId), eq(posStock.customerId, customerId)))
           .returning({ quantity: posStock.quantity });
   const what = `"${item.name} / ${v.name}"${input.tillId ? ` at till ${input.tillId}` : ''}`;

@@ -60,7 +60,7 @@ export async function createTerminalPayment(ctx: Ctx, input: { amount: number; c
   const customerId = tenantOf(ctx);
   requirePermission(ctx, 'pos');
   try {
-    const pi = await payments(ctx.env).createPaymentIntent({
+    const pi = await payments(ctx).createPaymentIntent({
       amount: input.amount,
       currency: input.currency ?? 'usd',
       captureMethod: 'automatic',
@@ -90,7 +90,7 @@ export async function createPosPaymentIntent(
   if (input.connected_account_id) await ownAccount(ctx, input.connected_account_id);
   const destination = input.use_destination_charges !== false;
   try {
-    const pi = await payments(ctx.env).createPaymentIntent({
+    const pi = await payments(ctx).createPaymentIntent({
       amount: input.amount,
       currency: input.currency ?? 'usd',
       captureMethod: 'automatic',
@@ -162,7 +162,7 @@ export async function createAccount(ctx: Ctx, input: { country?: string; stripeR
   requirePermission(ctx, 'payments');
   const region = input.stripeRegion ?? 'US';
   try {
-    const a = await payments(ctx.env, region).createAccount({ country: input.country ?? region, type: 'express', metadata: { berthCustomerId: customerId } });
+    const a = await payments(ctx, region).createAccount({ country: input.country ?? region, type: 'express', metadata: { berthCustomerId: customerId } });
     await commit(ctx, [ctx.db.insert(posConnectedAccounts).values({ accountId: a.id, customerId, region, country: a.country })], {
       audit: { action: 'pos.account.create', targetType: 'connected_account', targetId: a.id, details: { region, country: a.country } },
     });
@@ -187,7 +187,7 @@ export async function accountLink(ctx: Ctx, input: { account: string; stripeRegi
   const region = input.stripeRegion ?? (await ownAccount(ctx, input.account)) ?? 'US';
   if (input.stripeRegion) await ownAccount(ctx, input.account);
   try {
-    const l = await payments(ctx.env, region).createAccountLink(input.account, {
+    const l = await payments(ctx, region).createAccountLink(input.account, {
       refreshUrl: `${base(ctx)}/pos/account_link/refresh?account=${encodeURIComponent(input.account)}`,
       returnUrl: `${base(ctx)}/pos/account_link/return?account=${encodeURIComponent(input.account)}`,
     });
@@ -202,7 +202,7 @@ export async function accountSession(ctx: Ctx, input: { account: string; stripeR
   const region = input.stripeRegion ?? (await ownAccount(ctx, input.account)) ?? 'US';
   if (input.stripeRegion) await ownAccount(ctx, input.account);
   try {
-    const s = await payments(ctx.env, region).createAccountSession(input.account);
+    const s = await payments(ctx, region).createAccountSession(input.account);
     return { client_secret: s.clientSecret, expires_at: s.expiresAt };
   } catch (err) {
     providerFailure(err);
@@ -214,7 +214,7 @@ export async function dashboardLink(ctx: Ctx, input: { account: string; stripeRe
   const region = input.stripeRegion ?? (await ownAccount(ctx, input.account)) ?? 'US';
   if (input.stripeRegion) await ownAccount(ctx, input.account);
   try {
-    const l = await payments(ctx.env, region).createLoginLink(input.account);
+    const l = await payments(ctx, region).createLoginLink(input.account);
     return { url: l.url, expires_at: l.expiresAt };
   } catch (err) {
     providerFailure(err);
@@ -226,7 +226,7 @@ export async function connectionToken(ctx: Ctx) {
   tenantOf(ctx);
   requirePermission(ctx, 'pos');
   try {
-    return { secret: (await payments(ctx.env).createConnectionToken()).secret };
+    return { secret: (await payments(ctx).createConnectionToken()).secret };
   } catch (err) {
     providerFailure(err);
   }

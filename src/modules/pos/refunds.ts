@@ -89,7 +89,7 @@ export async function refundTransaction(
       .run();
 
   const refundId = newId('pref');
-  const nowIso = new Date().toISOString();
+  const nowIso = new Date(ctx.clock.now()).toISOString();
   const method = t.paymentType;
   let providerRefundId: string | null = null;
   let providerRefunded = false;

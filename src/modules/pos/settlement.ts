@@ -52,7 +52,7 @@ export async function settleRange(
   requirePermission(ctx, 'pos');
   const loc = await locationOf(ctx, input.locationId);
   const drawer = input.drawerId ?? '';
-  const now = Date.now();
+  const now = ctx.clock.now();
   const sameDrawer = drawer ? or(eq(posSettlements.drawerId, drawer), eq(posSettlements.drawerId, '')) : undefined;
   const last = await ctx.db
     .select({ rangeEnd: posSettlements.rangeEnd })
@@ -129,7 +129,7 @@ export async function settleRange(
   };
 
   const id = newId('pset');
-  const nowIso = new Date().toISOString();
+  const nowIso = new Date(ctx.clock.now()).toISOString();
   const overlapFree = sql`NOT EXISTS (SELECT 1 FROM pos_settlements o WHERE o.customer_id = ${customerId} AND o.location_id = ${loc.id}
       AND (${drawer} = '' OR o.drawer_id = '' OR o.drawer_id = ${drawer}) AND o.range_start < ${endIso} AND o.range_end > ${startIso})`;
   // The report's number is NULL (a NOT NULL failure that aborts the whole batch) when a report of the

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { commit } from '../../lib/commit';
 import type { Ctx } from '../../lib/context';
@@ -65,7 +66,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
   const loc = await locationOf(ctx, input.locationId);
   const currency = loc.currency;
   const id = newId('ptx');
-  const nowIso = new Date().toISOString();
+  const nowIso = new Date(ctx.clock.now()).toISOString();
   const type = input.paymentType;
 
   if (DRAWER.has(type)) {
@@ -172,7 +173,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
   if (type === 'card' && !input.paymentMethodId) throw bad('A card sale needs paymentMethodId', 'paymentMethodId');
   if (type === 'terminal') {
     if (!input.paymentIntentId) throw bad('A terminal sale needs the paymentIntentId the reader completed', 'paymentIntentId');
-    terminalIntent = await payments(ctx.env).getPaymentIntent(input.paymentIntentId);
+    terminalIntent = await payments(ctx).getPaymentIntent(input.paymentIntentId);
     if (!terminalIntent) throw notFound('Payment intent');
     if (terminalIntent.status !== 'succeeded') throw bad(`The terminal payment is ${terminalIntent.status}, not completed`, 'paymentIntentId');
     const used = await ctx.db.select({ id: posTransactions.id }).from(posTransactions).where(eq(posTransactions.paymentIntentId, terminalIntent.id)).get();
@@ -383,7 +384,7 @@ export async function settleTransaction(ctx: Ctx, transactionId: string) {
   const customerId = tenantOf(ctx);
   requirePermission(ctx, 'pos');
   const t = await transactionInTenant(ctx, customerId, transactionId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const res = await ctx.db
     .update(posTransactions)
     .set({ settled: true, settledAt: now })

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission, requirePlatformStaff } from '../../lib/context';
@@ -60,7 +61,7 @@ export async function listCodes(ctx: Ctx, q: { customerId: string; promoCode?: s
     ctx.db.select().from(promoCodes).where(where).orderBy(asc(promoCodes.codeKey)).limit(q.limit).offset(q.offset).all(),
     ctx.db.select({ n: count() }).from(promoCodes).where(where).get(),
   ]);
-  return { data: rows.map(promoOut), total: total?.n ?? 0, limit: q.limit, offset: q.offset };
+  return { data: rows.map((r) => promoOut(r, ctx.clock.now())), total: total?.n ?? 0, limit: q.limit, offset: q.offset };
 }
 
 export interface CreateCodeInput {
@@ -84,7 +85,7 @@ export async function createCode(ctx: Ctx, input: CreateCodeInput) {
   if (input.locationId) await getLocationInTenant(ctx, input.locationId);
   if (input.affiliateId) await affiliateOf(ctx, customerId, input.affiliateId);
   if (await findCode(ctx, customerId, input.promoCode)) throw new ApiError('already_exists', `The code "${input.promoCode}" exists for this operator`);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: PromoRow = {
     id: newId('promo'),
     customerId,
@@ -123,7 +124,7 @@ export async function createCode(ctx: Ctx, input: CreateCodeInput) {
     if (isUnique(err, 'promo_codes')) throw new ApiError('already_exists', `The code "${input.promoCode}" exists for this operator`);
     throw err;
   }
-  return promoOut(row);
+  return promoOut(row, ctx.clock.now());
 }
 
 export async function updateCode(
@@ -189,7 +190,7 @@ export async function updateCode(
       });
     throw err;
   }
-  return promoOut(await getCode(ctx, customerId, input.promoCode));
+  return promoOut(await getCode(ctx, customerId, input.promoCode), ctx.clock.now());
 }
 
 export async function deleteCode(ctx: Ctx, q: { promoCode: string; customerId: string }) {
@@ -217,7 +218,7 @@ export async function searchCodes(ctx: Ctx, q: { promoCode: string }) {
     .orderBy(asc(promoCodes.customerId))
     .limit(100)
     .all();
-  return { data: rows.map(promoOut) };
+  return { data: rows.map((r) => promoOut(r, ctx.clock.now())) };
 }
 
 export async function balanceOf(ctx: Ctx, q: { promoCode: string; customerId?: string }) {
@@ -234,7 +235,7 @@ export async function balanceOf(ctx: Ctx, q: { promoCode: string; customerId?: s
     initialValue: p.kind === 'gift_card' ? toDollars(p.amountOff ?? 0) : null,
     currency: p.currency,
     remainingUses: p.usageLimit === null ? null : Math.max(0, p.usageLimit - p.timesUsed),
-    expired: isExpired(p),
+    expired: isExpired(p, ctx.clock.now()),
     active: p.active,
     ExpiryDate: p.expiryDate,
     entries: entries.map((e) => ({ kind: e.kind, amount: toDollars(e.amount), reference: e.reference, createdAt: e.createdAt })),

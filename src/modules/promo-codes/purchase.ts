@@ -4,6 +4,9 @@
  * or by the payment provider's webhook, whichever comes first (the card row is unique per payment
  * intent, so the second path finds the first one's card). A saved card can buy a card directly.
  */
+import { nowIso } from '../../lib/clock';
+import { formatCalendarDate } from '../../lib/local-time';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -66,6 +69,7 @@ export async function createGiftCardIntent(
   },
 ) {
   await operatorOf(ctx, input.customerId);
+  ctx = await onOperatorClock(ctx, input.customerId);
   const amount = toCents(input.amount);
   const value = toCents(input.giftCardAmount ?? input.amount);
   if (value > amount)
@@ -88,7 +92,7 @@ export async function createGiftCardIntent(
   const purchaseId = newId('gcp');
   let intent: PaymentIntent;
   try {
-    intent = await payments(ctx.env).createPaymentIntent({
+    intent = await payments(ctx).createPaymentIntent({
       amount,
       currency,
       captureMethod: 'automatic',
@@ -155,7 +159,7 @@ async function completePurchase(ctx: Ctx, purchase: PurchaseRow, intent: Payment
   const existing = await cardOfIntent(ctx, intent.id);
   if (existing) return { card: existing, created: false };
   if (purchase.status === 'refunded') throw new ApiError('already_exists', `The code "${purchase.code}" was taken by another card; this payment was refunded`);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const card: PromoRow = {
     id: newId('promo'),
     customerId: purchase.customerId,
@@ -275,8 +279,8 @@ async function purchaseOfIntent(ctx: Ctx, paymentIntentId: string) {
   return ctx.db.select().from(giftCardPurchases).where(eq(giftCardPurchases.paymentIntentId, paymentIntentId)).get();
 }
 
-const issued = (r: { card: PromoRow; created: boolean }, intent: PaymentIntent) => ({
-  giftCard: promoOut(r.card),
+const issued = (r: { card: PromoRow; created: boolean }, intent: PaymentIntent, now: number) => ({
+  giftCard: promoOut(r.card, now),
   paymentIntentId: intent.id,
   amountCharged: toDollars(intent.amountReceived || intent.amount),
   created: r.created,
@@ -286,13 +290,14 @@ const issued = (r: { card: PromoRow; created: boolean }, intent: PaymentIntent) 
 export async function confirmGiftCardPayment(ctx: Ctx, input: { paymentIntentId: string }) {
   const purchase = await purchaseOfIntent(ctx, input.paymentIntentId);
   if (!purchase) throw notFound('Gift-card payment');
-  const intent = await payments(ctx.env).getPaymentIntent(purchase.paymentIntentId);
+  ctx = await onOperatorClock(ctx, purchase.customerId);
+  const intent = await payments(ctx).getPaymentIntent(purchase.paymentIntentId);
   if (!intent) throw notFound('Payment intent');
   if (intent.status !== 'succeeded')
     throw promoFail('payment_not_completed', `The payment is ${intent.status}; confirm it with the client secret first`, {
       extra: { providerStatus: intent.status },
     });
-  return issued(await completePurchase(ctx, purchase, intent), intent);
+  return issued(await completePurchase(ctx, purchase, intent), intent, ctx.clock.now());
 }
 
 /** POST /public/gift-card/webhook: the provider's event, signature-checked; `payment_intent.succeeded` of a gift card issues it. */
@@ -312,7 +317,8 @@ export async function giftCardWebhook(ctx: Ctx, payload: string, signature: stri
     return { received: true, handled: false, eventId: event.id ?? null };
   const purchase = await purchaseOfIntent(ctx, obj.id);
   if (!purchase) return { received: true, handled: false, eventId: event.id ?? null };
-  const intent = await payments(ctx.env).getPaymentIntent(obj.id);
+  ctx = await onOperatorClock(ctx, purchase.customerId);
+  const intent = await payments(ctx).getPaymentIntent(obj.id);
   if (!intent || intent.status !== 'succeeded') return { received: true, handled: false, eventId: event.id ?? null };
   try {
     const r = await completePurchase(ctx, purchase, intent);
@@ -338,6 +344,7 @@ export async function sendGiftCardEmail(
   },
 ) {
   const op = await operatorOf(ctx, input.customerId);
+  ctx = await onOperatorClock(ctx, input.customerId);
   const card = await findCode(ctx, input.customerId, input.giftCardCode);
   if (!card || card.kind !== 'gift_card' || card.amountOff !== toCents(input.giftCardAmount))
     throw new ApiError('bad_request', 'No gift card with this code and amount', { details: [{ field: 'giftCardCode', message: 'unknown gift card' }] });
@@ -347,7 +354,7 @@ export async function sendGiftCardEmail(
     to: input.recipientEmail,
     subject: `${input.recipientName ? `${input.recipientName}, you` : 'You'} received a gift card from ${from}`,
     body: `${input.message ? `${input.message}\n\n` : ''}Your gift card code: ${card.code}\nValue: ${input.giftCardAmount.toFixed(2)} ${card.currency.toUpperCase()}${
-      card.expiryDate || input.expiryDate ? `\nValid until: ${(card.expiryDate ?? input.expiryDate)!.slice(0, 10)}` : ''
+      card.expiryDate || input.expiryDate ? `\nValid until: ${formatCalendarDate((card.expiryDate ?? input.expiryDate)!.slice(0, 10))}` : ''
     }\n\nUse it when you book with ${from}.`,
     template: 'gift_card.delivery',
     metadata: { promoCodeId: card.id },
@@ -378,6 +385,7 @@ export async function chargeSavedCard(
   },
 ) {
   await operatorOf(ctx, input.customerId);
+  ctx = await onOperatorClock(ctx, input.customerId);
   const md = input.metadata ?? {};
   const amount = toCents(input.amount);
   const value = md.giftCardAmount !== undefined ? toCents(Number(md.giftCardAmount)) : amount;
@@ -391,7 +399,7 @@ export async function chargeSavedCard(
   const currency = input.currency ?? 'usd';
   let intent: PaymentIntent;
   try {
-    intent = await payments(ctx.env).createPaymentIntent({
+    intent = await payments(ctx).createPaymentIntent({
       amount,
       currency,
       confirm: true,
@@ -430,5 +438,5 @@ export async function chargeSavedCard(
   });
   const purchase = (await purchaseOfIntent(ctx, intent.id))!;
   const r = await completePurchase(ctx, purchase, intent);
-  return { ...issued(r, intent), status: intent.status };
+  return { ...issued(r, intent, ctx.clock.now()), status: intent.status };
 }

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer } from '../../lib/context';
@@ -15,8 +16,8 @@ import type { BookingGiftCard, BookingPromo } from './types';
 
 const GENERIC_REFUSAL = 'This code cannot be used';
 
-/** Why a code cannot be used now (null when it can). */
-export function refusalOf(p: PromoRow, scope: { now?: number; locationId?: string; itemIds?: string[] } = {}): string | null {
+/** Why a code cannot be used at `scope.now` (the caller's clock, ms; null when it can). */
+export function refusalOf(p: PromoRow, scope: { now: number; locationId?: string; itemIds?: string[] }): string | null {
   if (!p.active) return `The code "${p.code}" is inactive`;
   if (isExpired(p, scope.now)) return `The code "${p.code}" has expired`;
   if (p.usageLimit !== null && p.timesUsed >= p.usageLimit) return `The code "${p.code}" has reached its usage limit of ${p.usageLimit}`;
@@ -58,7 +59,7 @@ export async function useCode(ctx: Ctx, input: { promoCode: string; customerId: 
   const order = toCents(input.orderAmount);
   for (let attempt = 0; ; attempt++) {
     const p = await getCode(ctx, customerId, input.promoCode);
-    const refusal = refusalOf(p);
+    const refusal = refusalOf(p, { now: ctx.clock.now() });
     if (refusal) throw notUsable(ctx, refusal);
     const discount =
       p.kind === 'gift_card' ? Math.min(p.balance, order) : p.percentOff !== null ? percentOf(order, p.percentOff) : Math.min(p.amountOff ?? 0, order);
@@ -282,7 +283,7 @@ export async function releaseBookingUse(ctx: Ctx, e: CapacityReleased) {
                   amount: promoUses.discount,
                   useId: promoUses.id,
                   reference: promoUses.transactionId,
-                  createdAt: sql<string>`${new Date().toISOString()}`.as('created_at'),
+                  createdAt: sql<string>`${nowIso(ctx)}`.as('created_at'),
                 })
                 .from(promoUses)
                 .where(and(eq(promoUses.id, use.id), eq(promoUses.status, 'active'), eq(promoUses.openRentals, 1))),
@@ -294,7 +295,7 @@ export async function releaseBookingUse(ctx: Ctx, e: CapacityReleased) {
         .set({
           openRentals: sql`${promoUses.openRentals} - 1`,
           status: sql`CASE WHEN ${promoUses.openRentals} = 1 THEN 'released' ELSE ${promoUses.status} END`,
-          releasedAt: sql`CASE WHEN ${promoUses.openRentals} = 1 THEN ${new Date().toISOString()} ELSE NULL END`,
+          releasedAt: sql`CASE WHEN ${promoUses.openRentals} = 1 THEN ${nowIso(ctx)} ELSE NULL END`,
         })
         .where(and(eq(promoUses.id, use.id), eq(promoUses.status, 'active'), sql`${promoUses.openRentals} >= 1`)),
     ],

@@ -5,9 +5,11 @@ import type * as s from './schemas';
 
 export type PromoRow = typeof promoCodes.$inferSelect;
 
-export const isExpired = (p: PromoRow, now = Date.now()) => p.expiryDate !== null && Date.parse(p.expiryDate) < now;
+/** Whether the code's expiry is before `now` (the caller's clock, ms). */
+export const isExpired = (p: PromoRow, now: number) => p.expiryDate !== null && Date.parse(p.expiryDate) < now;
 
-export function promoOut(p: PromoRow): z.output<typeof s.PromoCode> {
+/** A code as answered; `now` (the caller's clock, ms) says whether it has expired. */
+export function promoOut(p: PromoRow, now: number): z.output<typeof s.PromoCode> {
   return {
     promoCode: p.code,
     customerId: p.customerId,
@@ -23,7 +25,7 @@ export function promoOut(p: PromoRow): z.output<typeof s.PromoCode> {
     balance: p.kind === 'gift_card' ? toDollars(p.balance) : null,
     currency: p.currency,
     active: p.active,
-    expired: isExpired(p),
+    expired: isExpired(p, now),
     recipientName: p.recipientName,
     recipientEmail: p.recipientEmail,
     createdAt: p.createdAt,

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
@@ -20,7 +21,7 @@ const tenantCtx = (ctx: Ctx, customerId: string): Ctx => ({ ...ctx, principal: {
 
 /** The stored payment method: the renter's default card, else the card that paid the booking. */
 async function storedMethod(ctx: Ctx, b: Awaited<ReturnType<typeof getBookingRow>>): Promise<{ paymentMethodId: string; customer: string | null } | null> {
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   if (b.renterId) {
     const r = await getRenterInTenant(ctx, b.renterId).catch(() => null);
     if (r?.paymentCustomerId) {
@@ -67,7 +68,8 @@ export async function purchasePlan(
   input: { planId: string; planName: string; calculatedCost: number; percentage?: number; minimum?: number; price?: number; bookingTotal?: number },
 ) {
   const found = await findRentalAnyOperator(reqCtx, rentalId);
-  const ctx = tenantCtx(reqCtx, found.customerId);
+  // The booking's operator is known now: its clock (a sandbox test clock's time) from here on.
+  const ctx = tenantCtx(await onOperatorClock(reqCtx, found.customerId), found.customerId);
   const b = await getBookingRow(ctx, rentalId);
   const existing = await ctx.db
     .select()

@@ -1,3 +1,4 @@
+import { nowIso } from '../../lib/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
@@ -110,7 +111,7 @@ export async function putSettings(
       ctx.db
         .insert(protectionSettings)
         .values({ id: newId('pset'), customerId, locationId: loc.id, ...next })
-        .onConflictDoUpdate({ target: [protectionSettings.customerId, protectionSettings.locationId], set: { ...next, updatedAt: new Date().toISOString() } }),
+        .onConflictDoUpdate({ target: [protectionSettings.customerId, protectionSettings.locationId], set: { ...next, updatedAt: nowIso(ctx) } }),
     ],
     { audit: { action: 'protection.settings.put', targetType: 'location', targetId: loc.id, details: next } },
   );
@@ -144,7 +145,7 @@ export async function togglePlan(ctx: Ctx, locationId: string, kind: 'plan' | 'b
         .update(protectionSettings)
         .set({
           [kind === 'plan' ? 'enabledPlanCodes' : 'enabledBundleCodes']: enable ? jsonWith(col, code) : jsonWithout(col, code),
-          updatedAt: new Date().toISOString(),
+          updatedAt: nowIso(ctx),
         })
         .where(and(eq(protectionSettings.customerId, customerId), eq(protectionSettings.locationId, loc.id))),
     ],
@@ -176,7 +177,7 @@ export async function setOverride(ctx: Ctx, locationId: string, planCode: string
           planOverrides: o
             ? sql`json_set(${protectionSettings.planOverrides}, ${path}, json(${JSON.stringify(overrideCents(o))}))`
             : sql`json_remove(${protectionSettings.planOverrides}, ${path})`,
-          updatedAt: new Date().toISOString(),
+          updatedAt: nowIso(ctx),
         })
         .where(and(eq(protectionSettings.customerId, customerId), eq(protectionSettings.locationId, loc.id))),
     ],

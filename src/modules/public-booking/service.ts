@@ -1,5 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { toDollars } from '../../lib/money';
@@ -215,12 +217,13 @@ export async function patchPublicBooking(ctx: Ctx, input: { rentalId: string; da
   const changes = checkPatch(input.data);
   const b = await ctx.db.select().from(bookings).where(eq(bookings.id, input.rentalId)).get();
   if (!b) throw notFound('Booking');
+  ctx = await onOperatorClock(ctx, b.customerId);
   if (CLOSED.has(b.status)) throw new ApiError('invalid_state', `The booking is ${b.status}; its details can no longer be changed`);
   const customerInfo = structuredClone(b.customerInfo ?? {}) as Record<string, unknown>;
   const extendedData = structuredClone(b.extendedData ?? {}) as Record<string, unknown>;
   for (const c of changes) setPath(c.root === 'customerInfo' ? customerInfo : extendedData, c.segments, c.value);
   const next = b.version + 1;
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const paths = changes.map((c) => c.path);
   try {
     await commit(
@@ -276,6 +279,7 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
     .where(eq(customers.id, customerId))
     .get();
   if (!customer) throw notFound('Customer');
+  ctx = await onOperatorClock(ctx, customerId);
   const [items, locs] = await Promise.all([
     publicItems(ctx, customerId),
     ctx.db
@@ -285,7 +289,7 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
       .all(),
   ]);
   const itemIds = items.map((i) => i.id);
-  const now = Date.now();
+  const now = ctx.clock.now();
   const horizon = now + BUSY_HORIZON_DAYS * 86_400_000;
   const [assets, busy] = itemIds.length
     ? await Promise.all([

@@ -14,9 +14,10 @@ import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { ApiError, notFound } from '../../lib/errors';
 import { randomString } from '../../lib/ids';
 import { slipPublicBookings as PB } from '../../db/schema/public-slips';
+import { formatCalendarRange } from '../../lib/local-time';
 import { emailStmt } from '../../adapters/messages';
 import { announceDocument, receiveUpload, requirementsOf } from '../slip-documents/service';
-import { balanceOf, getReservationRow, nightsBetween, quoteStay, writeNewReservation, type ReservationRow } from '../slip-reservations/service';
+import { balanceOf, getReservationRow, nightsBetween, quoteStay, requireNotPast, writeNewReservation, type ReservationRow } from '../slip-reservations/service';
 import type * as s from './schemas';
 import { dueAtBooking, requirePublicBooking, requireRateType } from './pages';
 import { forOperator, publicUnit } from './queries';
@@ -46,6 +47,8 @@ export async function book(ctx: Ctx, input: z.output<typeof s.BookBody>) {
   const op = await publicUnit(ctx, input.slipId);
   requirePublicBooking(op.settings, 'bookings');
   requireRateType(op.settings, input.rateType);
+  // A stay starts today at the earliest (the marina's calendar, on its clock): 400 `in_the_past`, nothing charged.
+  await requireNotPast(op.ctx, op.location.id, input.arrivalDate);
   // The same price the reservation will have: what is due now is known before anything is written.
   const q = await quoteStay(op.ctx, {
     slip: op.slip,
@@ -92,8 +95,8 @@ export async function book(ctx: Ctx, input: z.output<typeof s.BookBody>) {
             body: [
               `Hello ${row.renter.firstName},`,
               status === 'pending'
-                ? `we received your request for unit ${op.slip.unitNumber} from ${row.arrivalDate} to ${row.departureDate} (${row.boat.vesselName}). The marina will confirm it shortly.`
-                : `your reservation of unit ${op.slip.unitNumber} from ${row.arrivalDate} to ${row.departureDate} (${row.boat.vesselName}) is confirmed.`,
+                ? `we received your request for unit ${op.slip.unitNumber}, ${formatCalendarRange(row.arrivalDate, row.departureDate)} (${row.boat.vesselName}). The marina will confirm it shortly.`
+                : `your reservation of unit ${op.slip.unitNumber}, ${formatCalendarRange(row.arrivalDate, row.departureDate)} (${row.boat.vesselName}), is confirmed.`,
               `Total ${dollars(row.totalCents)}${charged ? `, paid now ${dollars(charged)}` : ''}.`,
               op.settings.requiredDocuments.length ? `Please send us these documents: ${op.settings.requiredDocuments.join(', ')}.` : '',
             ]
@@ -135,7 +138,7 @@ async function bookedReservation(ctx: Ctx, reservationId: string, token: string 
   if (!token) throw new ApiError('unauthenticated', 'Send the bookingToken of the booking as the X-Booking-Token header');
   const row = await ctx.db.select().from(PB).where(eq(PB.reservationId, reservationId)).get();
   if (!row || !timingSafeEqual(row.tokenHash, await sha256Hex(token))) throw notFound('Reservation');
-  const tctx = forOperator(ctx, row.customerId);
+  const tctx = await forOperator(ctx, row.customerId);
   return { ctx: tctx, r: await getReservationRow(tctx, row.reservationId) };
 }
 

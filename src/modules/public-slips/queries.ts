@@ -6,6 +6,7 @@
 import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { notFound } from '../../lib/errors';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { slips } from '../../db/schema/slips';
 import { getLocationInTenant, locationRowAnyOperator, type LocationRow } from '../locations/service';
 import { getSlipSettings, type SlipSettings } from '../marina-settings/service';
@@ -18,21 +19,24 @@ export interface Operator {
   settings: SlipSettings;
 }
 
-/** The same context acting for the operator of the record (anonymous callers have none). */
-export const forOperator = (ctx: Ctx, customerId: string): Ctx =>
-  ctx.principal.customerId === customerId ? ctx : { ...ctx, principal: { ...ctx.principal, customerId } };
+/**
+ * The same context acting for the operator of the record (anonymous callers have none), on that
+ * operator's clock (a sandbox test clock's operator reads its frozen time).
+ */
+export const forOperator = async (ctx: Ctx, customerId: string): Promise<Ctx> =>
+  onOperatorClock(ctx.principal.customerId === customerId ? ctx : { ...ctx, principal: { ...ctx.principal, customerId } }, customerId);
 
 export async function publicLocation(ctx: Ctx, locationId: string): Promise<Operator> {
   const loc = await locationRowAnyOperator(ctx, locationId);
   if (!loc || loc.status !== 'active') throw notFound('Location');
-  const tctx = forOperator(ctx, loc.customerId);
+  const tctx = await forOperator(ctx, loc.customerId);
   return { ctx: tctx, location: loc, settings: await getSlipSettings(tctx, loc.id) };
 }
 
 export async function publicUnit(ctx: Ctx, slipId: string): Promise<Operator & { slip: SlipRow }> {
   const slip = await slipRowAnyOperator(ctx, slipId);
   if (!slip || slip.status === 'out_of_service') throw notFound('Slip');
-  const tctx = forOperator(ctx, slip.customerId);
+  const tctx = await forOperator(ctx, slip.customerId);
   const location = await getLocationInTenant(tctx, slip.locationId);
   if (location.status !== 'active') throw notFound('Slip');
   return { ctx: tctx, location, settings: await getSlipSettings(tctx, location.id), slip };

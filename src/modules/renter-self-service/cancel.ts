@@ -11,11 +11,11 @@ import { ApiError } from '../../lib/errors';
 import { cancelBooking } from '../bookings/service';
 import { eligibilityOf } from './eligibility';
 import { refundCancellation } from './money';
-import { asRenter, rentalById } from './queries';
+import { asRenter, rentalOnItsClock } from './queries';
 import { requireSession, useSessionStmt } from './sessions';
 
-export async function cancelByRenter(ctx: Ctx, rentalId: string, input: { token?: string | null; reason?: string }) {
-  const b = await rentalById(ctx, rentalId);
+export async function cancelByRenter(ctx0: Ctx, rentalId: string, input: { token?: string | null; reason?: string }) {
+  const { b, ctx } = await rentalOnItsClock(ctx0, rentalId);
   const session = await requireSession(ctx, input.token, b, 'cancel');
   const rctx = asRenter(ctx, b, `renter:${session.id}`);
   const elig = await eligibilityOf(ctx, b);

@@ -16,7 +16,8 @@ import { limitIp } from '../../lib/ip-limit';
 import { bookingDocuments } from '../../db/schema/renter-self-service';
 import { getBookingRow } from '../bookings/service';
 import { renterFail } from './errors';
-import { ACTIVE_STATUSES, asRenter, guardRefused, rentalById } from './queries';
+import { ACTIVE_STATUSES, asRenter, guardRefused, rentalOnItsClock } from './queries';
+import { nowIso, nowMs } from '../../lib/clock';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const MAX_DOCUMENTS = 10;
@@ -67,11 +68,12 @@ const safeName = (name: string, ext: string) => {
 };
 
 /** POST /public/bookings/{rentalId}/documents. `read` is called once the booking is known to take uploads. */
-export async function uploadDocument(ctx: Ctx, rentalId: string, ip: string | null, read: () => Promise<DocumentUpload>) {
-  await limitIp(ctx, { kind: 'document-upload', ip, limit: 30, windowMs: 10 * 60_000 });
-  const b = await rentalById(ctx, rentalId);
-  if (!ACTIVE_STATUSES.has(b.status) || b.end <= Date.now())
-    throw renterFail('booking_finished', `This booking is ${b.end <= Date.now() ? 'over' : b.status.replace('_', '-')}; it takes no more documents`);
+export async function uploadDocument(ctx0: Ctx, rentalId: string, ip: string | null, read: () => Promise<DocumentUpload>) {
+  await limitIp(ctx0, { kind: 'document-upload', ip, limit: 30, windowMs: 10 * 60_000 });
+  const { b, ctx } = await rentalOnItsClock(ctx0, rentalId);
+  const over = b.end <= nowMs(ctx);
+  if (!ACTIVE_STATUSES.has(b.status) || over)
+    throw renterFail('booking_finished', `This booking is ${over ? 'over' : b.status.replace('_', '-')}; it takes no more documents`);
   const file = await read();
   if (file.bytes.length > MAX_DOCUMENT_BYTES) throw renterFail('document_too_large', 'A document is at most 10 MB');
   if (file.bytes.length === 0) throw renterFail('unsupported_document_type', 'The file is empty');
@@ -81,7 +83,7 @@ export async function uploadDocument(ctx: Ctx, rentalId: string, ip: string | nu
   const key = `${b.customerId}/bookings/${b.id}/documents/${id}.${type.ext}`;
   const sha256 = await sha256Hex(file.bytes);
   const fileName = safeName(file.name, type.ext);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await ctx.env.FILES.put(key, file.bytes, {
     httpMetadata: { contentType: type.mime },
     customMetadata: { customerId: b.customerId, rentalId: b.id, kind: file.kind, originalName: file.name.slice(0, 200) },

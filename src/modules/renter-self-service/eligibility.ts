@@ -10,7 +10,8 @@ import { locations } from '../../db/schema/locations';
 import { eq } from 'drizzle-orm';
 import { locationCancellationPolicy, refundPercentAt } from '../public-settings/service';
 import { paidByCard, type BookingRow } from '../bookings/service';
-import { rentalById } from './queries';
+import { rentalOnItsClock } from './queries';
+import { nowMs } from '../../lib/clock';
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -36,7 +37,9 @@ export interface Eligibility {
   checkedAt: string;
 }
 
-export async function eligibilityOf(ctx: Ctx, b: BookingRow, now = Date.now()): Promise<Eligibility> {
+/** Whether and with what refund the renter may cancel, now on `ctx`'s clock (the operator's). */
+export async function eligibilityOf(ctx: Ctx, b: BookingRow): Promise<Eligibility> {
+  const now = nowMs(ctx);
   const [loc, paid] = await Promise.all([
     ctx.db.select({ details: locations.details, timezone: locations.timezone }).from(locations).where(eq(locations.id, b.locationId)).get(),
     paidByCard(ctx, b),
@@ -94,6 +97,7 @@ export async function eligibilityOf(ctx: Ctx, b: BookingRow, now = Date.now()): 
 }
 
 /** GET /public/bookings/{rentalId}/cancellation-eligibility. */
-export async function cancellationEligibility(ctx: Ctx, rentalId: string) {
-  return eligibilityOf(ctx, await rentalById(ctx, rentalId));
+export async function cancellationEligibility(ctx0: Ctx, rentalId: string) {
+  const { b, ctx } = await rentalOnItsClock(ctx0, rentalId);
+  return eligibilityOf(ctx, b);
 }

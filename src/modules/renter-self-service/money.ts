@@ -17,6 +17,7 @@ import { bookingTips } from '../../db/schema/renter-self-service';
 import { payments, PaymentError } from '../../adapters/payments';
 import { insertLedger, memoEntry, scopeOf, type BookingRow } from '../bookings/service';
 import { collectPayment, refundPayment } from '../payments/service';
+import { nowIso } from '../../lib/clock';
 
 export interface StoredCard {
   paymentMethodId: string;
@@ -28,7 +29,7 @@ export interface StoredCard {
 
 /** The card to charge after a booking's commit: the renter's default stored card, else the card that paid the booking. */
 export async function storedCard(ctx: Ctx, b: BookingRow): Promise<StoredCard | null> {
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   if (b.renterId) {
     const r = await ctx.db
       .select({ paymentCustomerId: renters.paymentCustomerId })
@@ -79,7 +80,7 @@ export async function chargeTip(ctx: Ctx, b: BookingRow, tip: { id: string; amou
       },
       async (paid, commitMoney) => {
         const reference = paid!.reference;
-        const now = new Date().toISOString();
+        const now = nowIso(ctx);
         await commitMoney(
           [
             ...insertLedger(ctx, [

@@ -17,7 +17,8 @@ import { getBookingRow, type BookingRow } from '../bookings/service';
 import { loadItemContext } from '../availability/service';
 import { signatureInfo } from '../waivers/service';
 import { renterFail } from './errors';
-import { asRenter, guardRefused, rentalById } from './queries';
+import { asRenter, guardRefused, rentalById, rentalOnItsClock } from './queries';
+import { nowIso } from '../../lib/clock';
 import { requireSession } from './sessions';
 
 type ParticipantRow = typeof bookingParticipants.$inferSelect;
@@ -88,8 +89,9 @@ async function view(ctx: Ctx, b: BookingRow) {
   };
 }
 
-async function renterBooking(ctx: Ctx, rentalId: string, token: string | null | undefined) {
-  const b = await rentalById(ctx, rentalId);
+/** The booking of a renter's call, checked against its session, with the renter's context on the operator's clock. */
+async function renterBooking(ctx0: Ctx, rentalId: string, token: string | null | undefined) {
+  const { b, ctx } = await rentalOnItsClock(ctx0, rentalId);
   const session = await requireSession(ctx, token, b, 'manage');
   return { b, rctx: asRenter(ctx, b, `renter:${session.id}`) };
 }
@@ -116,7 +118,7 @@ export async function addParticipant(ctx: Ctx, rentalId: string, token: string |
   if (!editable(b)) throw closed(b);
   const partySize = await partySizeOf(ctx, b);
   const id = newId('bpt');
-  const now = new Date().toISOString();
+  const now = nowIso(rctx);
   try {
     await commit(
       rctx,
@@ -168,7 +170,7 @@ export async function updateParticipant(ctx: Ctx, rentalId: string, participantI
     ...(input.dob !== undefined ? { dob: input.dob } : {}),
     // A waiver covers the person who signed it: a new name needs its own waiver.
     ...(renamed ? { waiverSignatureId: null, waiverSignedAt: null } : {}),
-    updatedAt: new Date().toISOString(),
+    updatedAt: nowIso(rctx),
   };
   const { results } = await commit(
     rctx,
@@ -225,7 +227,7 @@ export async function linkParticipantWaiver(
     [
       ctx.db
         .update(bookingParticipants)
-        .set({ waiverSignatureId: sig.signatureId, waiverSignedAt: sig.signedAt, updatedAt: new Date().toISOString() })
+        .set({ waiverSignatureId: sig.signatureId, waiverSignedAt: sig.signedAt, updatedAt: nowIso(rctx) })
         .where(and(eq(bookingParticipants.id, p.id), eq(bookingParticipants.customerId, b.customerId), stillEditable(b))),
     ],
     {

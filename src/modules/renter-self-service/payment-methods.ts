@@ -14,7 +14,7 @@ export async function maskedPaymentMethods(ctx: Ctx, stripeCustomerId: string, i
   await limitIp(ctx, { kind: 'payment-methods', ip, limit: 30, windowMs: 60_000 });
   const owner = await ctx.db.select({ id: renters.id }).from(renters).where(eq(renters.paymentCustomerId, stripeCustomerId)).limit(1).get();
   const methods = owner
-    ? await payments(ctx.env)
+    ? await payments(ctx)
         .listPaymentMethods(stripeCustomerId)
         .catch(() => [])
     : [];

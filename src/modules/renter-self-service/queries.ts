@@ -5,6 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { anonymousFor, type Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { notFound } from '../../lib/errors';
 import { bookings } from '../../db/schema/bookings';
 import type { BookingRow } from '../bookings/service';
@@ -14,6 +15,15 @@ export async function rentalById(ctx: Ctx, rentalId: string): Promise<BookingRow
   const row = await ctx.db.select().from(bookings).where(eq(bookings.id, rentalId)).get();
   if (!row) throw notFound('Booking');
   return row;
+}
+
+/**
+ * A rental by id whatever its operator (404 when unknown), with `ctx` moved onto that operator's
+ * clock: a renter's call learns the operator from the booking, and "now" is the operator's.
+ */
+export async function rentalOnItsClock(ctx: Ctx, rentalId: string): Promise<{ b: BookingRow; ctx: Ctx }> {
+  const b = await rentalById(ctx, rentalId);
+  return { b, ctx: await onOperatorClock(ctx, b.customerId) };
 }
 
 /** The context of a renter acting on their booking: the booking's operator is the tenant; audit rows name the renter. */

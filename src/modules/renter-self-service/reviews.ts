@@ -8,6 +8,8 @@ import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { reviewRequests } from '../../db/schema/renter-self-service';
 import { emailStmt } from '../../adapters/messages';
 import { getPublicLocation } from '../locations/service';
@@ -17,8 +19,9 @@ import { renterFail } from './errors';
 import { asRenter, bookingEmail, rentalById } from './queries';
 import { maskEmail } from './sessions';
 
-export async function requestReviews(ctx: Ctx, locationId: string, input: { reviewConnections: string[]; rentalId?: string }) {
-  const loc = await getPublicLocation(ctx, locationId);
+export async function requestReviews(ctx0: Ctx, locationId: string, input: { reviewConnections: string[]; rentalId?: string }) {
+  const loc = await getPublicLocation(ctx0, locationId);
+  const ctx = await onOperatorClock(ctx0, loc.customerId);
   const configured = await reviewConnections(ctx, loc.customerId, { id: loc.id, details: loc.details });
   const names = [...new Set(input.reviewConnections.map((n) => n.trim().toLowerCase()))];
   const unknown = names.filter((n) => !configured.some((c) => c.name === n));
@@ -57,7 +60,7 @@ export async function requestReviews(ctx: Ctx, locationId: string, input: { revi
     template: 'review.request',
     metadata: { rentalId: b.id, transactionId: b.transactionId, connections: connections.map((c) => c.name) },
   });
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   try {
     await commit(
       rctx,

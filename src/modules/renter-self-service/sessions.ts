@@ -14,14 +14,16 @@ import { commit } from '../../lib/commit';
 import { newId, randomDigits, randomString } from '../../lib/ids';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { sign } from '../../lib/signing';
-import { localDate, localTime } from '../../lib/time';
+import { nowIso, nowMs } from '../../lib/clock';
+import { formatLocalRange } from '../../lib/local-time';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { renterOtps, renterSessions } from '../../db/schema/renter-self-service';
 import { locations } from '../../db/schema/locations';
 import { emailStmt } from '../../adapters/messages';
 import { throttlePublicSend } from '../communications/service';
 import type { BookingRow } from '../bookings/service';
 import { renterFail } from './errors';
-import { asRenter, bookingEmail, guardRefused, rentalById } from './queries';
+import { asRenter, bookingEmail, guardRefused, rentalById, rentalOnItsClock } from './queries';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_ATTEMPTS = 5;
@@ -41,14 +43,14 @@ export function maskEmail(email: string): string {
 const codeHash = (ctx: Ctx, sessionId: string, code: string) => sign(ctx.env, 'renter-otp', `${sessionId}:${code}`, 32);
 
 /** POST /public/bookings/{rentalId}/cancellation-otp: e-mails a code to the booking's address. */
-export async function requestCode(ctx: Ctx, rentalId: string, ip: string | null) {
-  const b = await rentalById(ctx, rentalId);
+export async function requestCode(ctx0: Ctx, rentalId: string, ip: string | null) {
+  const { b, ctx } = await rentalOnItsClock(ctx0, rentalId);
   const email = bookingEmail(b);
   if (!email) throw renterFail('no_booking_email', 'This booking has no e-mail address to send a code to; please contact the operator');
   const { addressAllowed } = await throttlePublicSend(ctx, { kind: 'renter-code', ip, address: email });
   const sessionId = newId('otp');
   const code = randomDigits(6);
-  const now = Date.now();
+  const now = nowMs(ctx);
   const expiresAt = now + CODE_TTL_MS;
   const loc = await ctx.db.select({ name: locations.name, timezone: locations.timezone }).from(locations).where(eq(locations.id, b.locationId)).get();
   const tz = loc?.timezone ?? 'UTC';
@@ -59,7 +61,7 @@ export async function requestCode(ctx: Ctx, rentalId: string, ip: string | null)
     to: email,
     subject: `Your code: ${code}`,
     body:
-      `Hello ${first},\n\nYour code for booking ${b.id} (${localDate(b.start, tz)} ${localTime(b.start, tz)}, ${loc?.name ?? ''}) is ${code}.\n` +
+      `Hello ${first},\n\nYour code for booking ${b.id} (${formatLocalRange(b.start, b.end, tz)}, ${loc?.name ?? ''}) is ${code}.\n` +
       `It is valid for 10 minutes. If you did not ask for it, ignore this e-mail: nothing changes without the code.`,
     template: 'renter.code',
     metadata: { rentalId: b.id, transactionId: b.transactionId, sessionId },
@@ -87,14 +89,16 @@ export async function requestCode(ctx: Ctx, rentalId: string, ip: string | null)
 }
 
 /** POST /public/bookings/{rentalId}/verify-cancellation-otp: a right code answers a 30-minute session token. */
-export async function verifyCode(ctx: Ctx, rentalId: string, input: { sessionId: string; code: string }) {
-  const otp = await ctx.db
+export async function verifyCode(ctx0: Ctx, rentalId: string, input: { sessionId: string; code: string }) {
+  const otp = await ctx0.db
     .select()
     .from(renterOtps)
     .where(and(eq(renterOtps.id, input.sessionId), eq(renterOtps.rentalId, rentalId)))
     .get();
   if (!otp) throw renterFail('invalid_code', 'Unknown code session for this booking; ask for a new code', { extra: { attemptsLeft: 0 } });
-  const now = Date.now();
+  // The operator is known now: the code expires on its clock.
+  const ctx = await onOperatorClock(ctx0, otp.customerId);
+  const now = nowMs(ctx);
   if (otp.verifiedAt || otp.expiresAt <= now) throw renterFail('code_expired', 'This code has expired or was used; ask for a new one');
   // Count the attempt first: one conditional UPDATE, so parallel guesses never exceed the limit.
   const counted = await ctx.db
@@ -158,7 +162,7 @@ export async function verifyCode(ctx: Ctx, rentalId: string, input: { sessionId:
 /** A `checkout` session for the renter who just booked: manages the order (not cancellation) for 24 hours. */
 export async function checkoutSessionStmt(ctx: Ctx, b: { customerId: string; transactionId: string }) {
   const token = `rst_${randomString(40)}`;
-  const now = Date.now();
+  const now = nowMs(ctx);
   const expiresAt = now + CHECKOUT_SESSION_TTL_MS;
   const stmt = ctx.db.insert(renterSessions).values({
     id: newId('rss'),
@@ -188,7 +192,7 @@ export async function requireSession(ctx: Ctx, token: string | null | undefined,
     .where(eq(renterSessions.tokenHash, await sha256Hex(token)))
     .get();
   if (!s || s.customerId !== b.customerId || s.transactionId !== b.transactionId) throw fail('This session token is not valid for this booking');
-  if (s.expiresAt <= Date.now()) throw fail('This session has expired; ask for a new code');
+  if (s.expiresAt <= nowMs(ctx)) throw fail('This session has expired; ask for a new code');
   if (s.usedAt) throw fail('This session was used to cancel; ask for a new code');
   if (need === 'cancel' && s.origin !== 'otp') throw fail('Cancelling needs the code e-mailed to the booking address');
   return s;
@@ -198,5 +202,5 @@ export async function requireSession(ctx: Ctx, token: string | null | undefined,
 export const useSessionStmt = (ctx: Ctx, s: SessionRow) =>
   ctx.db
     .update(renterSessions)
-    .set({ usedAt: new Date().toISOString() })
+    .set({ usedAt: nowIso(ctx) })
     .where(and(eq(renterSessions.id, s.id), isNull(renterSessions.usedAt)));

@@ -11,7 +11,8 @@ import { toCents, toDollars } from '../../lib/money';
 import { bookingTips } from '../../db/schema/renter-self-service';
 import { renterFail } from './errors';
 import { chargeTip, storedCard } from './money';
-import { asRenter, rentalById } from './queries';
+import { asRenter, rentalOnItsClock } from './queries';
+import { nowIso } from '../../lib/clock';
 
 type TipRow = typeof bookingTips.$inferSelect;
 const MAX_TIP_CENTS = 1_000_000;
@@ -28,8 +29,8 @@ const tipOut = (t: TipRow, charged: boolean, card: { brand: string; last4: strin
   createdAt: t.createdAt,
 });
 
-export async function tipBooking(ctx: Ctx, rentalId: string, input: { amount: number; percentage?: number }) {
-  const b = await rentalById(ctx, rentalId);
+export async function tipBooking(ctx0: Ctx, rentalId: string, input: { amount: number; percentage?: number }) {
+  const { b, ctx } = await rentalOnItsClock(ctx0, rentalId);
   const existing = await ctx.db.select().from(bookingTips).where(eq(bookingTips.rentalId, b.id)).get();
   if (existing?.status === 'paid') return tipOut(existing, false, null);
   if (existing) throw new ApiError('request_in_progress', 'A tip for this booking is being charged right now; retry in a moment');
@@ -52,7 +53,7 @@ export async function tipBooking(ctx: Ctx, rentalId: string, input: { amount: nu
   }
   const card = await storedCard(ctx, b);
   if (!card) throw renterFail('no_stored_card', 'This booking has no stored card to charge the tip to');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: TipRow = {
     id: newId('tip'),
     customerId: b.customerId,

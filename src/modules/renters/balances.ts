@@ -6,6 +6,7 @@ import { addDays, isoDate } from '../../lib/time';
 import { ledgerEntries, renters } from '../../db/schema/bookings';
 import { getRenterInTenant, renterBalanceCents } from './queries';
 import { journalEntryOut } from './views';
+import { nowIso } from '../../lib/clock';
 
 export const OWING_THRESHOLD_CENTS = 100;
 
@@ -19,7 +20,7 @@ export async function owingRenters(ctx: Ctx, q: { asOfDate?: string; customerId?
   let bound: SQL;
   let asOf: string;
   if (!q.asOfDate) {
-    asOf = new Date().toISOString();
+    asOf = nowIso(ctx);
     bound = lte(ledgerEntries.occurredAt, asOf);
   } else if (isoDate.test(q.asOfDate)) {
     asOf = q.asOfDate;

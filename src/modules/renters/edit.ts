@@ -11,6 +11,7 @@ import { isRenterEmailConflict, renterUpsert } from './upsert';
 import { paymentFailure } from './payment-methods';
 import { accountingOf, getRenterInTenant, normalizeEmail } from './queries';
 import { renterOut, type Status } from './views';
+import { nowIso } from '../../lib/clock';
 
 export async function upsertRenter(
   ctx: Ctx,
@@ -121,7 +122,7 @@ export async function patchRenter(
     const note = {
       ...input.note,
       id: noteId,
-      createdAt: new Date().toISOString(),
+      createdAt: nowIso(ctx),
       createdBy: ctx.principal.userId ?? ctx.principal.credentialId,
       createdByName: ctx.principal.name ?? null,
     };
@@ -134,7 +135,7 @@ export async function patchRenter(
       'Give at least one valid field to update (add_note with note, firstName, lastName, email, phone, dob, address, status, riskScore, ' +
         'additional_info, transactions)',
     );
-  set.updatedAt = new Date().toISOString();
+  set.updatedAt = nowIso(ctx);
   try {
     await commit(
       ctx,
@@ -165,7 +166,7 @@ export async function deleteRenter(ctx: Ctx, id: string) {
   let paymentCustomerDeleted = false;
   if (existing.paymentCustomerId) {
     try {
-      await payments(ctx.env).deleteCustomer(existing.paymentCustomerId);
+      await payments(ctx).deleteCustomer(existing.paymentCustomerId);
       paymentCustomerDeleted = true;
     } catch (err) {
       // Already gone at the provider: nothing left to delete.
@@ -173,7 +174,7 @@ export async function deleteRenter(ctx: Ctx, id: string) {
       paymentCustomerDeleted = true;
     }
   }
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [

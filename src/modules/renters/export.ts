@@ -3,6 +3,8 @@ import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
 import { listWhere, selectPage, type ListFilters } from './queries';
 import type { renterOut } from './views';
+import { todayIn } from '../../lib/clock';
+import { operatorTimeZone } from '../locations/service';
 
 export const EXPORT_PAGE_SIZE = 200;
 export const CSV_COLUMNS = [
@@ -88,7 +90,8 @@ export async function exportRenters(
       }
     },
   });
-  const date = new Date().toISOString().slice(0, 10);
+  // Today at the operator (its first location's zone), on its clock.
+  const date = todayIn(ctx, await operatorTimeZone(ctx));
   return {
     stream,
     contentType: q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',

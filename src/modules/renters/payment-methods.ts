@@ -16,7 +16,7 @@ export function paymentFailure(err: unknown): never {
 /** The renter's customer at the payment provider, created on first use (a racing creation keeps the first one). */
 async function ensurePaymentCustomer(ctx: Ctx, r: RenterRow): Promise<string> {
   if (r.paymentCustomerId) return r.paymentCustomerId;
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   let created: string;
   try {
     created = (
@@ -50,7 +50,7 @@ export async function attachPaymentMethod(ctx: Ctx, id: string, input: { payment
   const paymentCustomerId = await ensurePaymentCustomer(ctx, r);
   let pm;
   try {
-    pm = await payments(ctx.env).attachPaymentMethod(paymentCustomerId, input.payment_method_id, { makeDefault: true });
+    pm = await payments(ctx).attachPaymentMethod(paymentCustomerId, input.payment_method_id, { makeDefault: true });
   } catch (err) {
     paymentFailure(err);
   }
@@ -69,7 +69,7 @@ export async function listPaymentMethods(ctx: Ctx, id: string) {
   const r = await getRenterInTenant(ctx, id);
   if (!r.paymentCustomerId) return { renterId: r.id, payment_customer_id: null, data: [] };
   try {
-    return { renterId: r.id, payment_customer_id: r.paymentCustomerId, data: await payments(ctx.env).listPaymentMethods(r.paymentCustomerId) };
+    return { renterId: r.id, payment_customer_id: r.paymentCustomerId, data: await payments(ctx).listPaymentMethods(r.paymentCustomerId) };
   } catch (err) {
     paymentFailure(err);
   }
@@ -80,7 +80,7 @@ export async function paymentSetupIntent(ctx: Ctx, id: string) {
   const r = await getRenterInTenant(ctx, id);
   const paymentCustomerId = await ensurePaymentCustomer(ctx, r);
   try {
-    const si = await payments(ctx.env).createSetupIntent(paymentCustomerId);
+    const si = await payments(ctx).createSetupIntent(paymentCustomerId);
     return { renterId: r.id, paymentCustomerId, setupIntentId: si.id, clientSecret: si.clientSecret, status: si.status };
   } catch (err) {
     paymentFailure(err);

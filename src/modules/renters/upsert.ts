@@ -7,6 +7,7 @@ import { renters } from '../../db/schema/bookings';
 import { sqlJsonAppend, sqlJsonAppendUnique, sqlJsonMerge } from '../../db/json';
 import { findRenterByEmail, normalizeEmail } from './queries';
 import type { RenterRow } from './views';
+import { nowIso } from '../../lib/clock';
 
 /** What the renter upsert takes (POST /renters, the booking commit, memberships, waivers). */
 export interface RenterUpsertInput {
@@ -58,7 +59,7 @@ export async function renterUpsert(ctx: Ctx, input: RenterUpsertInput, read?: { 
   const existing = read ? read.existing : await findRenterByEmail(ctx, input.customerId, email);
   if (!existing) {
     const id = newId('rnt');
-    const now = new Date().toISOString();
+    const now = nowIso(ctx);
     const row: RenterRow = {
       id,
       customerId: input.customerId,
@@ -89,7 +90,7 @@ export async function renterUpsert(ctx: Ctx, input: RenterUpsertInput, read?: { 
       events: [{ type: 'customer.created', customerId: input.customerId, data: renterEventData(row) }],
     };
   }
-  const set: Record<string, unknown> = { firstName: input.firstName.trim(), lastName: input.lastName.trim(), updatedAt: new Date().toISOString() };
+  const set: Record<string, unknown> = { firstName: input.firstName.trim(), lastName: input.lastName.trim(), updatedAt: nowIso(ctx) };
   if (input.phone !== undefined) set.phone = input.phone;
   if (input.address !== undefined) set.address = input.address;
   if (input.dob !== undefined) set.dob = input.dob;
@@ -150,7 +151,7 @@ export function waiverSignedStmt(
       waiversSignedUrls: sqlJsonAppendUnique(renters.waiversSignedUrls, [r.waiverUrl]),
       ...(r.phone ? { phone: sql`coalesce(${renters.phone}, ${r.phone})` } : {}),
       ...(r.dob ? { dob: sql`coalesce(${renters.dob}, ${r.dob})` } : {}),
-      updatedAt: r.at ?? new Date().toISOString(),
+      updatedAt: r.at ?? nowIso(ctx),
     })
     .where(and(eq(renters.id, r.renterId), eq(renters.customerId, r.customerId)));
 }

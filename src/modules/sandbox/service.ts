@@ -3,6 +3,8 @@ import type { Ctx } from '../../lib/context';
 import { customers } from '../../db/schema/accounts';
 import { SEED, seedSandbox } from '../../seed';
 
+export { createTestClock, listTestClocks, getTestClock, advanceTestClock, deleteTestClock } from './test-clocks';
+
 /**
  * Seeds the sandbox tenant when it is missing (one indexed read when it is there). Runs unless
  * `SANDBOX_AUTOSEED` is `off` (the test pool turns it off: tests build their own operators).

@@ -4,6 +4,10 @@ import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { randomString } from '../../lib/ids';
+import { nowIso, nowMs } from '../../lib/clock';
+import { formatLocalDateTime } from '../../lib/local-time';
+import { onOperatorClock } from '../../lib/operator-clock';
+import { operatorTimeZone } from '../locations/service';
 import { shortLinks } from '../../db/schema/short-links';
 import { shortLinkOut } from './views';
 
@@ -35,8 +39,8 @@ export function httpUrl(raw: string, field = 'originalUrl'): URL {
 export async function createShortLink(ctx: Ctx, input: { originalUrl: string; metadata?: Record<string, unknown>; baseUrl: string }) {
   const customerId = tenantOf(ctx);
   const url = httpUrl(input.originalUrl).toString();
-  const now = new Date();
-  const expiresAt = new Date(now.getTime() + SHORT_LINK_DAYS * 86_400_000).toISOString();
+  const now = nowMs(ctx);
+  const expiresAt = new Date(now + SHORT_LINK_DAYS * 86_400_000).toISOString();
   for (let attempt = 0; ; attempt++) {
     const row = {
       code: randomString(CODE_LENGTH),
@@ -46,11 +50,11 @@ export async function createShortLink(ctx: Ctx, input: { originalUrl: string; me
       clicks: 0,
       lastClickedAt: null,
       expiresAt,
-      createdAt: now.toISOString(),
+      createdAt: new Date(now).toISOString(),
     };
     try {
       await ctx.db.insert(shortLinks).values(row);
-      return shortLinkOut(row, input.baseUrl, now.getTime());
+      return shortLinkOut(row, input.baseUrl, now);
     } catch (err) {
       // 62^8 codes: a collision is rare; try a new code a few times.
       if (attempt < 3 && /UNIQUE|constraint/i.test(String((err as Error)?.message ?? err))) continue;
@@ -59,19 +63,28 @@ export async function createShortLink(ctx: Ctx, input: { originalUrl: string; me
   }
 }
 
-/** The redirect target of a code, counting the click in the same statement: 404 unknown, 410 expired. */
-export async function followShortLink(ctx: Ctx, code: string, now = new Date()): Promise<string> {
-  const nowIso = now.toISOString();
+/**
+ * The redirect target of a code, counting the click in the same statement: 404 unknown, 410 expired
+ * (on the clock of the link's operator).
+ */
+export async function followShortLink(ctx0: Ctx, code: string): Promise<string> {
+  const link = await ctx0.db
+    .select({ customerId: shortLinks.customerId, expiresAt: shortLinks.expiresAt })
+    .from(shortLinks)
+    .where(eq(shortLinks.code, code))
+    .get();
+  if (!link) throw notFound('Short link');
+  const ctx = await onOperatorClock(ctx0, link.customerId);
+  const at = nowIso(ctx);
   const hit = await ctx.db
     .update(shortLinks)
-    .set({ clicks: sql`${shortLinks.clicks} + 1`, lastClickedAt: nowIso })
-    .where(and(eq(shortLinks.code, code), gt(shortLinks.expiresAt, nowIso)))
+    .set({ clicks: sql`${shortLinks.clicks} + 1`, lastClickedAt: at })
+    .where(and(eq(shortLinks.code, code), gt(shortLinks.expiresAt, at)))
     .returning({ originalUrl: shortLinks.originalUrl })
     .get();
   if (hit) return hit.originalUrl;
-  const row = await ctx.db.select({ expiresAt: shortLinks.expiresAt }).from(shortLinks).where(eq(shortLinks.code, code)).get();
-  if (!row) throw notFound('Short link');
-  throw new ApiError('expired', `This link expired on ${row.expiresAt}`);
+  const tz = await operatorTimeZone(ctx, link.customerId);
+  throw new ApiError('expired', `This link expired on ${formatLocalDateTime(link.expiresAt, tz)}`);
 }
 
 export async function getShortLink(ctx: Ctx, code: string, baseUrl: string) {
@@ -81,5 +94,5 @@ export async function getShortLink(ctx: Ctx, code: string, baseUrl: string) {
     .where(and(eq(shortLinks.code, code), eq(shortLinks.customerId, tenantOf(ctx))))
     .get();
   if (!row) throw notFound('Short link');
-  return shortLinkOut(row, baseUrl);
+  return shortLinkOut(row, baseUrl, nowMs(ctx));
 }

@@ -4,7 +4,8 @@ import type * as s from './schemas';
 
 export type ShortLinkRow = typeof shortLinks.$inferSelect;
 
-export function shortLinkOut(row: ShortLinkRow, baseUrl: string, now = Date.now()): z.output<typeof s.ShortLink> {
+/** `now` (ms, the operator's clock) tells whether the link has expired. */
+export function shortLinkOut(row: ShortLinkRow, baseUrl: string, now: number): z.output<typeof s.ShortLink> {
   return {
     code: row.code,
     shortUrl: `${baseUrl}/s/${row.code}`,

@@ -13,7 +13,8 @@ import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
 import { loadPdfFonts } from '../../lib/pdf-fonts';
-import { localDate } from '../../lib/time';
+import { nowIso, todayIn } from '../../lib/clock';
+import { formatCalendarDate, formatCalendarRange } from '../../lib/local-time';
 import type { SlipReservationDeleted } from '../../lib/hooks';
 import type { Stmt } from '../../db/client';
 import { slipContracts } from '../../db/schema/slip-contracts';
@@ -63,8 +64,9 @@ async function valuesFor(ctx: Ctx, r: ReservationRow): Promise<Record<string, st
     'slip.lengthFt': str(slip.lengthFt),
     'reservation.number': r.reservationNumber,
     'reservation.rateType': r.rateType,
-    'reservation.arrivalDate': r.arrivalDate,
-    'reservation.departureDate': r.departureDate,
+    // Dates as the renter reads them ("Sat 1 May 2027"), never ISO.
+    'reservation.arrivalDate': formatCalendarDate(r.arrivalDate),
+    'reservation.departureDate': formatCalendarDate(r.departureDate),
     'reservation.nights': String(Math.round((Date.parse(r.departureDate) - Date.parse(r.arrivalDate)) / 86_400_000)),
     'reservation.ratePerFoot': money(r.pricing.ratePerFootCents),
     'reservation.billableLengthFt': String(r.pricing.billableLengthFt),
@@ -78,7 +80,7 @@ async function valuesFor(ctx: Ctx, r: ReservationRow): Promise<Record<string, st
     'settings.checkInTime': settings.checkInTime,
     'settings.checkOutTime': settings.checkOutTime,
     'settings.cancellationPolicy': str(settings.cancellationPolicy),
-    'contract.date': localDate(Date.now(), loc.timezone),
+    'contract.date': formatCalendarDate(todayIn(ctx, loc.timezone)),
   };
 }
 
@@ -110,7 +112,7 @@ export async function generateContract(ctx: Ctx, input: z.output<typeof s.Genera
   const values = { ...(t.defaults ?? {}), ...(await valuesFor(ctx, r)), ...(input.values ?? {}) };
   const title = render(t.title, values);
   const body = render(t.body, values);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const id = newId('sctr');
   const loc = await getLocationInTenant(ctx, r.locationId);
   await loadPdfFonts(ctx.env.ASSETS);
@@ -124,7 +126,7 @@ export async function generateContract(ctx: Ctx, input: z.output<typeof s.Genera
       ['Renter', values['renter.fullName']],
       ['Vessel', `${r.boat.vesselName} (${r.boat.loaFt} ft${r.boat.registration ? `, ${r.boat.registration}` : ''})`],
       ['Unit', `${values['slip.unitNumber']}${values['slip.section'] ? `, ${values['slip.section']}` : ''}`],
-      ['Term', `${r.rateType}, ${r.arrivalDate} to ${r.departureDate}`],
+      ['Term', `${r.rateType}, ${formatCalendarRange(r.arrivalDate, r.departureDate)}`],
       ['Total', values['reservation.total']],
     ],
     signerName: values['renter.fullName'],

@@ -1,5 +1,6 @@
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { embedUnicodeFonts, unicodeSafe } from '../../lib/pdf-unicode';
+import { formatLocalDateTime } from '../../lib/local-time';
 
 const PAGE_W = 612;
 const PAGE_H = 792;
@@ -123,6 +124,8 @@ function finishPages(doc: PDFDocument, font: PDFFont, id: string) {
 }
 
 export interface SignatureRecord {
+  /** The location's time zone: the signature time is printed in it. */
+  timezone: string;
   signerName: string;
   signerEmail: string | null;
   signedAt: string;
@@ -154,7 +157,7 @@ export async function buildSignedPdf(original: Uint8Array, contractId: string, r
   w.text(`Signed electronically by ${rec.signerName}`, { gap: 10 });
   w.text(`Signer: ${rec.signerName}`, { gap: 1 });
   w.text(`E-mail: ${rec.signerEmail ?? '-'}`, { gap: 1 });
-  w.text(`Signed at (UTC): ${rec.signedAt}`, { gap: 1 });
+  w.text(`Signed at: ${formatLocalDateTime(rec.signedAt, rec.timezone)}`, { gap: 1 });
   w.text(`IP address: ${rec.ip ?? '-'}`, { gap: 1 });
   w.text(`User agent: ${rec.userAgent ?? '-'}`, { gap: 1 });
   w.text(`Contract: ${contractId}`, { gap: 1 });

@@ -2,6 +2,7 @@
 import { and, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
+import { fromNowIso } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import { slipContracts } from '../../db/schema/slip-contracts';
 import { getLocationInTenant } from '../locations/service';
@@ -99,7 +100,7 @@ export async function contractStats(ctx: Ctx, q: { locationId?: string }) {
     .all();
   const byStatus: Record<string, number> = { generated: 0, sent: 0, signed: 0, voided: 0 };
   for (const r of rows) byStatus[r.status] = Number(r.n);
-  const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
+  const since = fromNowIso(ctx, -30 * 86_400_000);
   const signed = await ctx.db
     .select({
       n: sql<number>`count(*)`,

@@ -7,6 +7,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
+import { nowDate, nowIso } from '../../lib/clock';
+import { formatCalendarRange } from '../../lib/local-time';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { randomString } from '../../lib/ids';
@@ -14,6 +16,7 @@ import { base64Decode, sha256Hex } from '../../lib/crypto';
 import { loadPdfFonts } from '../../lib/pdf-fonts';
 import { slipContracts } from '../../db/schema/slip-contracts';
 import { emailStmt } from '../../adapters/messages';
+import { getLocationInTenant } from '../locations/service';
 import { contractStateStmts, getReservationRow, type ReservationRow } from '../slip-reservations/service';
 import type * as s from './schemas';
 import { buildSignedPdf, type SignatureRecord } from './pdf';
@@ -28,7 +31,7 @@ function signLinkMail(ctx: Ctx, c: ContractRow, r: ReservationRow, to: string, t
     subject: `Please sign: ${c.title}`,
     body: [
       `Hello ${r.renter.firstName},`,
-      `please read and sign the contract for your slip reservation ${r.reservationNumber} (${r.arrivalDate} to ${r.departureDate}).`,
+      `please read and sign the contract for your slip reservation ${r.reservationNumber} (${formatCalendarRange(r.arrivalDate, r.departureDate)}).`,
       message ?? '',
       `Sign here: ${link}`,
     ]
@@ -52,7 +55,7 @@ export async function sendContract(ctx: Ctx, input: z.output<typeof s.SendBody>,
   const r = await getReservationRow(ctx, c.reservationId);
   const to = input.email ?? r.renter.email;
   const { token, hash } = await newToken();
-  const now = new Date();
+  const now = nowDate(ctx);
   const expires = new Date(now.getTime() + input.expiresInDays * 86_400_000).toISOString();
   const patch: Partial<ContractRow> = {
     status: 'sent',
@@ -118,18 +121,18 @@ export async function signContract(
   if (input.renterPortal && !input.token && c.status !== 'sent') throw new ApiError('invalid_state', 'The marina has not sent this contract for signature yet');
   if (input.token) {
     if (!c.signTokenHash || (await sha256Hex(input.token)) !== c.signTokenHash) throw new ApiError('forbidden', 'The signing link is not valid');
-    if (c.signTokenExpiresAt && c.signTokenExpiresAt < new Date().toISOString())
-      throw new ApiError('expired', 'The signing link has expired; ask the marina to resend it');
+    if (c.signTokenExpiresAt && c.signTokenExpiresAt < nowIso(ctx)) throw new ApiError('expired', 'The signing link has expired; ask the marina to resend it');
   }
   const obj = await ctx.env.FILES.get(c.pdfKey);
   if (!obj) throw new ApiError('invalid_state', 'The contract PDF is missing; generate the contract again');
   const original = new Uint8Array(await obj.arrayBuffer());
   const sha = await sha256Hex(original);
   if (sha !== c.documentSha256) throw new ApiError('invalid_state', 'The stored contract does not match what was generated; generate it again');
-  const r = await getReservationRow(ctx, c.reservationId);
+  const [r, loc] = await Promise.all([getReservationRow(ctx, c.reservationId), getLocationInTenant(ctx, c.locationId)]);
   const signature = parseSignature(input.signature, input.signerName);
-  const signedAt = new Date().toISOString();
+  const signedAt = nowIso(ctx);
   const record: SignatureRecord = {
+    timezone: loc.timezone,
     signerName: input.signerName,
     signerEmail: input.signerEmail ?? null,
     signedAt,
@@ -188,7 +191,7 @@ export async function voidContract(ctx: Ctx, input: { contractId: string; reason
   const c = await getContractRow(ctx, input.contractId);
   if (c.status === 'voided') return contractOut(c);
   const r = await getReservationRow(ctx, c.reservationId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const patch: Partial<ContractRow> = { status: 'voided', voidedAt: now, voidReason: input.reason, signTokenHash: null };
   await commitContract(
     ctx,
@@ -216,6 +219,7 @@ export async function regenerateSignedPdf(ctx: Ctx, input: { contractId: string 
     c.signatureType === 'drawn' && c.signature ? parseSignature(c.signature, c.signerName ?? '') : { type: 'typed', text: c.signature ?? c.signerName ?? '' };
   await loadPdfFonts(ctx.env.ASSETS);
   const pdf = await buildSignedPdf(original, c.id, {
+    timezone: (await getLocationInTenant(ctx, c.locationId)).timezone,
     signerName: c.signerName ?? '',
     signerEmail: c.signerEmail,
     signedAt: c.signedAt,
@@ -226,7 +230,7 @@ export async function regenerateSignedPdf(ctx: Ctx, input: { contractId: string 
   });
   const key = pdfKey(c, 'signed');
   await ctx.env.FILES.put(key, pdf, { httpMetadata: { contentType: 'application/pdf' }, customMetadata: { documentSha256: c.documentSha256 } });
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [

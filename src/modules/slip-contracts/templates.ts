@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -113,7 +114,7 @@ export async function createTemplate(ctx: Ctx, input: z.output<typeof s.CreateTe
   const customerId = tenantOf(ctx);
   if (input.locationId) await getLocationInTenant(ctx, input.locationId);
   checkVariables(input.title, input.body, input.defaults ?? {});
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: TemplateRow = {
     id: newId('sctp'),
     customerId,
@@ -155,7 +156,7 @@ export async function updateTemplate(ctx: Ctx, id: string, input: z.output<typeo
   await commit(ctx, stmts, {
     audit: { action: 'slip_contract_template.update', targetType: 'slip_contract_template', targetId: t.id, details: { fields: Object.keys(patch) } },
   });
-  return templateOut({ ...next, updatedAt: new Date().toISOString() });
+  return templateOut({ ...next, updatedAt: nowIso(ctx) });
 }
 
 /** Contracts already generated keep their own copy of the text, so deleting a template changes none of them. */

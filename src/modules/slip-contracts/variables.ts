@@ -20,8 +20,8 @@ export const TEMPLATE_VARIABLES: { name: string; description: string; example: s
   { name: 'slip.lengthFt', description: 'Slip length (feet)', example: '40' },
   { name: 'reservation.number', description: 'Reservation number', example: 'SR-7KQ2M9X' },
   { name: 'reservation.rateType', description: 'nightly, monthly, seasonal or annual', example: 'seasonal' },
-  { name: 'reservation.arrivalDate', description: 'Arrival date', example: '2027-05-01' },
-  { name: 'reservation.departureDate', description: 'Departure date', example: '2027-11-01' },
+  { name: 'reservation.arrivalDate', description: 'Arrival date', example: 'Sat 1 May 2027' },
+  { name: 'reservation.departureDate', description: 'Departure date', example: 'Mon 1 Nov 2027' },
   { name: 'reservation.nights', description: 'Nights', example: '184' },
   { name: 'reservation.ratePerFoot', description: 'Rate per foot', example: '$90.00' },
   { name: 'reservation.billableLengthFt', description: 'Billed length: max(LOA, slip length)', example: '40' },
@@ -35,7 +35,7 @@ export const TEMPLATE_VARIABLES: { name: string; description: string; example: s
   { name: 'settings.checkInTime', description: 'Check-in time', example: '14:00' },
   { name: 'settings.checkOutTime', description: 'Check-out time', example: '11:00' },
   { name: 'settings.cancellationPolicy', description: "The location's cancellation policy", example: 'Full refund up to 30 days before arrival.' },
-  { name: 'contract.date', description: 'Date the contract was generated', example: '2027-04-02' },
+  { name: 'contract.date', description: 'Date the contract was generated (at the location)', example: 'Fri 2 Apr 2027' },
 ];
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;

@@ -1,14 +1,16 @@
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, min, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
-import { requirePermission, systemCtx, tenantOf } from '../../lib/context';
+import { requirePermission, tenantOf } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
+import { inJobScope } from '../../lib/job-scope';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { EXTENSIONS, safeFileName, sniffFile } from '../../lib/sniff';
 import type { SlipReservationDeleted, SlipReservationDetail } from '../../lib/hooks';
-import type { Env } from '../../env';
 import { slipDocuments as D, slipUploads as U } from '../../db/schema/slip-documents';
 import type { ReservationRow } from '../slip-reservations/service';
 import { documentErrors } from './errors';
@@ -54,7 +56,7 @@ export async function storeUpload(ctx: Ctx, renterId: string, file: { bytes: Uin
     sizeBytes: file.bytes.length,
     sha256: sha,
     attachedDocumentId: null,
-    createdAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
   };
   await ctx.env.FILES.put(row.r2Key, file.bytes, { httpMetadata: { contentType: type }, customMetadata: { sha256: sha } });
   await commit(ctx, [ctx.db.insert(U).values(row)], {
@@ -78,7 +80,7 @@ export async function attachUpload(
     .get();
   if (!up) throw notFound('Upload');
   if (up.attachedDocumentId) throw new ApiError('invalid_state', 'The upload is already attached to a document');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const doc: DocumentRow = {
     id: newId('sdoc'),
     customerId: r.customerId,
@@ -140,7 +142,7 @@ export async function announceDocument(
   requireLive(r);
   if (input.sizeBytes > MAX_DOCUMENT_BYTES) throw new ApiError('payload_too_large', `A document is at most ${MAX_DOCUMENT_BYTES / 1048576} MB`);
   const token = randomString(40);
-  const now = Date.now();
+  const now = ctx.clock.now();
   const doc: DocumentRow = {
     id: newId('sdoc'),
     customerId: r.customerId,
@@ -191,16 +193,18 @@ export async function receiveUpload(ctx: Ctx, documentId: string, token: string 
   if (!doc || !doc.uploadTokenHash || !token || !timingSafeEqual(doc.uploadTokenHash, hash))
     throw new ApiError('unauthenticated', 'The upload URL is not valid');
   if (doc.status !== 'pending_upload') throw new ApiError('invalid_state', 'The file of this document was already uploaded');
-  if ((doc.uploadExpiresAt ?? 0) <= Date.now()) throw new ApiError('expired', 'The upload URL has expired; submit the document again for a new one');
+  // The operator is known from here: its clock says whether the URL has expired.
+  const octx = await onOperatorClock(ctx, doc.customerId);
+  if ((doc.uploadExpiresAt ?? 0) <= octx.clock.now()) throw new ApiError('expired', 'The upload URL has expired; submit the document again for a new one');
   const type = checkFile(bytes);
   if (doc.declaredSizeBytes != null && doc.declaredSizeBytes !== bytes.length)
     throw documentErrors.fail('upload_size_mismatch', `The file has ${bytes.length} bytes; ${doc.declaredSizeBytes} were declared`);
-  const ctxT: Ctx = { ...ctx, principal: { ...ctx.principal, customerId: doc.customerId } };
+  const ctxT: Ctx = { ...octx, principal: { ...octx.principal, customerId: doc.customerId } };
   const sha = await sha256Hex(bytes);
   // A key of its own per attempt: two uploads racing on one URL never overwrite the file of the winner.
   const key = fileKey(doc.customerId, doc.reservationId, `${doc.id}_${randomString(8)}`, EXTENSIONS[type]);
   await ctx.env.FILES.put(key, bytes, { httpMetadata: { contentType: type }, customMetadata: { sha256: sha } });
-  const now = new Date().toISOString();
+  const now = nowIso(octx);
   const res = await ctx.db
     .update(D)
     .set({ status: 'submitted', contentType: type, sizeBytes: bytes.length, sha256: sha, r2Key: key, uploadTokenHash: null, updatedAt: now })
@@ -234,7 +238,7 @@ export async function reviewDocument(ctx: Ctx, id: string, input: z.output<typeo
   requirePermission(ctx, 'marina');
   const d = await getDocumentRow(ctx, id);
   if (d.status === 'pending_upload') throw new ApiError('invalid_state', 'The file of this document has not been uploaded yet');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const patch = {
     status: input.decision,
     reviewedAt: now,
@@ -301,18 +305,25 @@ export async function onReservationDeleted(ctx: Ctx, e: SlipReservationDeleted) 
     .run();
 }
 
-/** Cron (daily): uploads never attached after a day and public documents whose upload URL expired unused are removed. */
-export async function purgeStaleUploads(env: Env, now = new Date()) {
-  const ctx = systemCtx(env);
-  const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
+const DAY_MS = 86_400_000;
+
+/** Unattached portal uploads in scope (purged a day after they were made). */
+const looseUploads = (ctx: Ctx) => and(sql`${U.attachedDocumentId} IS NULL`, inJobScope(ctx, U.customerId));
+/** Public documents in scope whose file never came (purged a day after their upload URL expired). */
+const unsentDocuments = (ctx: Ctx) => and(eq(D.status, 'pending_upload'), inJobScope(ctx, D.customerId));
+
+/** Cron (daily, on the clock): uploads never attached after a day and public documents whose upload URL expired unused a day ago are removed. */
+export async function purgeStaleUploads(ctx: Ctx) {
+  const now = ctx.clock.now();
+  const dayAgo = new Date(now - DAY_MS).toISOString();
   const stale = await ctx.db
     .select()
     .from(U)
-    .where(and(sql`${U.attachedDocumentId} IS NULL`, lt(U.createdAt, dayAgo)))
+    .where(and(looseUploads(ctx), lte(U.createdAt, dayAgo)))
     .limit(500)
     .all();
   if (stale.length) {
-    await env.FILES.delete(stale.map((u) => u.r2Key));
+    await ctx.env.FILES.delete(stale.map((u) => u.r2Key));
     await ctx.db
       .delete(U)
       .where(
@@ -325,7 +336,24 @@ export async function purgeStaleUploads(env: Env, now = new Date()) {
   }
   const res = await ctx.db
     .delete(D)
-    .where(and(eq(D.status, 'pending_upload'), lt(D.uploadExpiresAt, now.getTime() - 86_400_000)))
+    .where(and(unsentDocuments(ctx), lte(D.uploadExpiresAt, now - DAY_MS)))
     .run();
   return { uploads: stale.length, announced: Number((res as { meta?: { changes?: number } }).meta?.changes ?? 0) };
+}
+
+/** The purge's next due instant (ms): the first upload or unsent document in scope to become stale after the clock's now, or null. */
+export async function nextStaleUpload(ctx: Ctx): Promise<number | null> {
+  const now = ctx.clock.now();
+  const [[u], [d]] = await ctx.db.batch([
+    ctx.db
+      .select({ at: min(U.createdAt) })
+      .from(U)
+      .where(and(looseUploads(ctx), gt(U.createdAt, new Date(now - DAY_MS).toISOString()))),
+    ctx.db
+      .select({ at: min(D.uploadExpiresAt) })
+      .from(D)
+      .where(and(unsentDocuments(ctx), gt(D.uploadExpiresAt, now - DAY_MS))),
+  ]);
+  const dues = [u?.at ? Date.parse(u.at) + DAY_MS : null, d?.at != null ? d.at + DAY_MS : null].filter((t): t is number => t != null && t > now);
+  return dues.length ? Math.min(...dues) : null;
 }

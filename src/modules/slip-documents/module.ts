@@ -1,13 +1,14 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { documentErrors } from './errors';
-import { onReservationDeleted, onReservationDetail, purgeStaleUploads } from './service';
+import { nextStaleUpload, onReservationDeleted, onReservationDetail, purgeStaleUploads } from './service';
 
 export default defineModule({
   name: 'slip-documents',
   router,
   errors: documentErrors.table,
-  jobs: [{ name: 'slip-documents.purge_stale_uploads', cron: '0 3 * * *', run: (ctx, now) => purgeStaleUploads(ctx.env, now) }],
+  // Uploads never attached and public documents never sent, a day on; due when the next one turns a day old.
+  jobs: [{ name: 'slip-documents.purge_stale_uploads', cron: '0 3 * * *', run: purgeStaleUploads, nextDue: nextStaleUpload }],
   hooks: { 'slip_reservation.detail': onReservationDetail, 'slip_reservation.deleted': onReservationDeleted },
   tags: [
     {

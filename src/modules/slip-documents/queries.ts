@@ -3,7 +3,7 @@ import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
-import { localDate } from '../../lib/time';
+import { todayIn } from '../../lib/clock';
 import { slipDocuments as D } from '../../db/schema/slip-documents';
 import { getLocationInTenant } from '../locations/service';
 import { getSlipSettings } from '../marina-settings/service';
@@ -35,7 +35,7 @@ export async function requirementsOf(ctx: Ctx, r: ReservationRow) {
       .orderBy(asc(D.createdAt))
       .all(),
   ]);
-  const today = localDate(Date.now(), loc.timezone);
+  const today = todayIn(ctx, loc.timezone);
   const requirements = settings.requiredDocuments.map((raw) => {
     const type = raw.trim().toLowerCase();
     const best = rows.filter((d) => d.type === type).sort((a, b) => RANK[b.status] - RANK[a.status] || b.createdAt.localeCompare(a.createdAt))[0];

@@ -11,6 +11,7 @@ export {
   documentFile,
   onReservationDeleted,
   onReservationDetail,
+  nextStaleUpload,
   purgeStaleUploads,
   receiveUpload,
   reviewDocument,

@@ -1,13 +1,14 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { guestAccessErrors } from './errors';
-import { onReservationDeleted, onReservationDetail, onReservationEnded, sweepExpiredPasses } from './service';
+import { nextPassExpiry, onReservationDeleted, onReservationDetail, onReservationEnded, sweepExpiredPasses } from './service';
 
 export default defineModule({
   name: 'slip-guest-access',
   router,
   errors: guestAccessErrors.table,
-  jobs: [{ name: 'slip-guest-access.expire_passes', cron: '*/5 * * * *', run: (ctx, now) => sweepExpiredPasses(ctx.env, now) }],
+  // Passes past their window become `expired`; due when the next active pass ends.
+  jobs: [{ name: 'slip-guest-access.expire_passes', cron: '*/5 * * * *', run: sweepExpiredPasses, nextDue: nextPassExpiry }],
   // Passes die with their reservation, go with a deleted one, and show on its detail view.
   hooks: { 'slip_reservation.ended': onReservationEnded, 'slip_reservation.deleted': onReservationDeleted, 'slip_reservation.detail': onReservationDetail },
   tags: [

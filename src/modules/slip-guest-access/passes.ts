@@ -1,13 +1,15 @@
-import { and, desc, eq, lte, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, lte, gt, min, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
-import { requirePermission, systemCtx, tenantOf } from '../../lib/context';
+import { requirePermission, tenantOf } from '../../lib/context';
+import { nowIso, wallClock } from '../../lib/clock';
+import { inJobScope } from '../../lib/job-scope';
+import { formatLocalDateTime, formatLocalRange } from '../../lib/local-time';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { wallTimeToUtc } from '../../lib/time';
 import type { SlipReservationDeleted, SlipReservationDetail, SlipReservationEnded } from '../../lib/hooks';
-import type { Env } from '../../env';
 import { slipGuestPasses as P } from '../../db/schema/slip-guest-access';
 import { emailStmt } from '../../adapters/messages';
 import { getLocationInTenant } from '../locations/service';
@@ -43,17 +45,17 @@ async function stayWindow(ctx: Ctx, r: ReservationRow) {
   };
 }
 
-function checkWindow(from: string, until: string, w: { start: string; end: string }) {
+function checkWindow(from: string, until: string, w: { start: string; end: string; timezone: string }) {
   const bad = (field: string, message: string) => new ApiError('validation_failed', message, { details: [{ field, message }] });
   if (!(until > from)) throw bad('validUntil', 'validUntil must be after validFrom');
-  if (from < w.start) throw bad('validFrom', `A pass starts on the arrival day at the earliest (${w.start})`);
-  if (until > w.end) throw bad('validUntil', `A pass ends at the reservation's check-out at the latest (${w.end})`);
+  if (from < w.start) throw bad('validFrom', `A pass starts on the arrival day at the earliest (${formatLocalDateTime(w.start, w.timezone)})`);
+  if (until > w.end) throw bad('validUntil', `A pass ends at the reservation's check-out at the latest (${formatLocalDateTime(w.end, w.timezone)})`);
 }
 
 const iso = (v: string) => new Date(v).toISOString();
 const newCode = () => randomString(CODE_LENGTH, CODE_ALPHABET);
 
-function codeMail(ctx: Ctx, p: PassRow, r: ReservationRow) {
+function codeMail(ctx: Ctx, p: PassRow, r: ReservationRow, timezone: string) {
   return emailStmt(ctx, {
     to: p.guestEmail!,
     subject: 'Your marina guest pass',
@@ -61,7 +63,7 @@ function codeMail(ctx: Ctx, p: PassRow, r: ReservationRow) {
       `Hello ${p.guestName},`,
       `${r.renter.firstName} ${r.renter.lastName} invited you aboard ${r.boat.vesselName}.`,
       `Your access code: ${p.accessCode}`,
-      `Valid from ${p.validFrom} until ${p.validUntil}. Show the code at the marina gate${p.idRequired ? ' with a photo ID' : ''}.`,
+      `Valid ${formatLocalRange(p.validFrom, p.validUntil, timezone)}. Show the code at the marina gate${p.idRequired ? ' with a photo ID' : ''}.`,
     ].join('\n\n'),
     template: 'slip_guest_pass.code',
     customerId: p.customerId,
@@ -81,7 +83,7 @@ export async function addPass(
 ) {
   if (!LIVE_RESERVATION.includes(r.status)) throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation takes no guest passes`);
   const w = await stayWindow(ctx, r);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const validFrom = input.validFrom ? iso(input.validFrom) : now > w.start ? now : w.start;
   const validUntil = input.validUntil ? iso(input.validUntil) : w.end;
   checkWindow(validFrom, validUntil, w);
@@ -131,10 +133,10 @@ export async function addPass(
       updatedAt: now,
     };
     try {
-      await commit(ctx, [ctx.db.insert(P).values(row), ...(row.guestEmail && input.notifyGuest !== false ? [codeMail(ctx, row, r)] : [])], {
+      await commit(ctx, [ctx.db.insert(P).values(row), ...(row.guestEmail && input.notifyGuest !== false ? [codeMail(ctx, row, r, w.timezone)] : [])], {
         audit: { action: 'slip_guest_pass.create', targetType: 'slip_guest_pass', targetId: row.id, details: { reservationId: r.id, via } },
       });
-      return passOut(row);
+      return passOut(row, now);
     } catch (err) {
       if (!isCodeTaken(err)) throw err;
       if (input.accessCode !== undefined) throw new ApiError('already_exists', 'Another active pass uses this access code');
@@ -150,7 +152,7 @@ export async function createPass(ctx: Ctx, input: z.output<typeof s.CreateBody>)
 }
 
 export async function getPass(ctx: Ctx, id: string) {
-  return passOut(await getPassRow(ctx, id));
+  return passOut(await getPassRow(ctx, id), nowIso(ctx));
 }
 
 export async function updatePass(ctx: Ctx, id: string, input: z.output<typeof s.UpdateBody>) {
@@ -158,8 +160,9 @@ export async function updatePass(ctx: Ctx, id: string, input: z.output<typeof s.
   const p = await getPassRow(ctx, id);
   const fields = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
   if (!fields.length) throw new ApiError('no_changes', 'Give at least one field to change');
-  if (statusAt(p) !== 'active') throw new ApiError('invalid_state', `A ${statusAt(p)} pass cannot be changed; create a new one`);
-  const patch: Partial<PassRow> = { updatedAt: new Date().toISOString() };
+  const status = statusAt(p, nowIso(ctx));
+  if (status !== 'active') throw new ApiError('invalid_state', `A ${status} pass cannot be changed; create a new one`);
+  const patch: Partial<PassRow> = { updatedAt: nowIso(ctx) };
   for (const k of ['guestName', 'guestEmail', 'guestPhone', 'vehiclePlate', 'permissions', 'idRequired', 'notes'] as const)
     if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
   if (input.validFrom || input.validUntil) {
@@ -186,7 +189,7 @@ export async function updatePass(ctx: Ctx, id: string, input: z.output<typeof s.
       if (!isCodeTaken(err) || attempt >= 3) throw err;
     }
   }
-  return passOut(await getPassRow(ctx, p.id));
+  return passOut(await getPassRow(ctx, p.id), nowIso(ctx));
 }
 
 export async function deletePass(ctx: Ctx, id: string) {
@@ -200,8 +203,8 @@ export async function deletePass(ctx: Ctx, id: string) {
 
 /** Revokes an active pass at once; a pass that is not active is answered unchanged. */
 export async function revokeRow(ctx: Ctx, p: PassRow, reason: string) {
-  if (p.status !== 'active') return passOut(p);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
+  if (p.status !== 'active') return passOut(p, now);
   await commit(
     ctx,
     [
@@ -212,7 +215,7 @@ export async function revokeRow(ctx: Ctx, p: PassRow, reason: string) {
     ],
     { audit: { action: 'slip_guest_pass.revoke', targetType: 'slip_guest_pass', targetId: p.id, details: { reason } } },
   );
-  return passOut(await getPassRow(ctx, p.id));
+  return passOut(await getPassRow(ctx, p.id), now);
 }
 
 export async function revokePass(ctx: Ctx, id: string, input: { reason?: string }) {
@@ -223,7 +226,7 @@ export async function revokePass(ctx: Ctx, id: string, input: { reason?: string 
 /** What a pass is worth right now, with its reservation read live: a pass dies with a reservation that ended. */
 async function judge(ctx: Ctx, p: PassRow): Promise<{ result: VerifyResult; reason: string | null; r: ReservationRow | null }> {
   const r = (await reservationRowsByIds(ctx, [p.reservationId]))[0] ?? null;
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   if (p.status === 'revoked') return { result: 'revoked', reason: p.revokedReason ?? 'revoked_by_staff', r };
   if (!r) return { result: 'revoked', reason: 'reservation_deleted', r };
   if (!LIVE_RESERVATION.includes(r.status)) return { result: 'revoked', reason: `reservation_${r.status}`, r };
@@ -239,7 +242,7 @@ async function verificationOf(ctx: Ctx, p: PassRow) {
     valid: j.result === 'valid',
     result: j.result,
     reason: j.reason,
-    pass: passOut(p),
+    pass: passOut(p, nowIso(ctx)),
     reservation: {
       id: p.reservationId,
       reservationNumber: j.r?.reservationNumber ?? '',
@@ -262,7 +265,8 @@ export async function verifyCode(ctx: Ctx, accessCode: string) {
   const misses = ns.get(ns.idFromName(`guest-verify-miss:${ctx.principal.credentialId}`));
   const state = await misses.peek(VERIFY_MISS_LIMIT, VERIFY_MISS_WINDOW_MS);
   const refuse = (reset: number) => {
-    const retryAfter = Math.max(1, reset - Math.floor(Date.now() / 1000));
+    // The limiter's window is real time (a rate limit), so is the wait it asks for.
+    const retryAfter = Math.max(1, reset - Math.floor(wallClock.now() / 1000));
     return new ApiError('rate_limited', `Too many unknown access codes; retry in ${retryAfter}s`, { headers: { 'Retry-After': String(retryAfter) } });
   };
   if (!state.allowed) throw refuse(state.reset);
@@ -294,7 +298,7 @@ export async function checkInGuest(ctx: Ctx, id: string, input: { note?: string 
       extra: { result: v.result, reason: v.reason },
     });
   if (p.idRequired && !p.idVerified) throw guestAccessErrors.fail('guest_id_not_verified', "Check the guest's ID first (POST .../verify-id)");
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [
@@ -305,13 +309,13 @@ export async function checkInGuest(ctx: Ctx, id: string, input: { note?: string 
     ],
     { audit: { action: 'slip_guest_pass.check_in', targetType: 'slip_guest_pass', targetId: p.id, details: { note: input.note ?? null } } },
   );
-  return passOut(await getPassRow(ctx, p.id));
+  return passOut(await getPassRow(ctx, p.id), now);
 }
 
 export async function verifyGuestId(ctx: Ctx, id: string, input: { idType: string; note?: string }) {
   const p = await getPassRow(ctx, id);
   if (p.status === 'revoked') throw new ApiError('invalid_state', 'The pass is revoked');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const by = ctx.principal.userId ?? ctx.principal.credentialId;
   await commit(
     ctx,
@@ -330,14 +334,14 @@ export async function verifyGuestId(ctx: Ctx, id: string, input: { idType: strin
       },
     },
   );
-  return passOut(await getPassRow(ctx, p.id));
+  return passOut(await getPassRow(ctx, p.id), now);
 }
 
 export async function expireLocationPasses(ctx: Ctx, input: { locationId: string }) {
   requirePermission(ctx, 'marina');
   const customerId = tenantOf(ctx);
   await getLocationInTenant(ctx, input.locationId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const res = await ctx.db
     .update(P)
     .set({ status: 'expired', updatedAt: now })
@@ -350,7 +354,7 @@ export async function expireLocationPasses(ctx: Ctx, input: { locationId: string
 
 /** Hook: the reservation ended (cancelled, checked out, hold expired): its active passes are revoked at once. */
 export async function onReservationEnded(ctx: Ctx, e: SlipReservationEnded) {
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await ctx.db
     .update(P)
     .set({ status: 'revoked', revokedAt: now, revokedReason: `reservation_${e.status}`, updatedAt: now })
@@ -375,7 +379,7 @@ export async function onReservationDetail(ctx: Ctx, d: SlipReservationDetail) {
     .orderBy(desc(P.createdAt))
     .limit(100)
     .all();
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   d.guestPasses.push(
     ...rows.map((p) => ({
       id: p.id,
@@ -389,13 +393,23 @@ export async function onReservationDetail(ctx: Ctx, d: SlipReservationDetail) {
   );
 }
 
-/** Cron: active passes past their window become `expired` (every operator). */
-export async function sweepExpiredPasses(env: Env, now = new Date()) {
-  const ctx = systemCtx(env);
+/** Cron (every 5 minutes, on the clock): active passes in scope past their window become `expired`. */
+export async function sweepExpiredPasses(ctx: Ctx) {
+  const now = nowIso(ctx);
   const res = await ctx.db
     .update(P)
-    .set({ status: 'expired', updatedAt: now.toISOString() })
-    .where(and(eq(P.status, 'active'), lte(P.validUntil, now.toISOString())))
+    .set({ status: 'expired', updatedAt: now })
+    .where(and(eq(P.status, 'active'), lte(P.validUntil, now), inJobScope(ctx, P.customerId)))
     .run();
   return { expired: Number((res as { meta?: { changes?: number } }).meta?.changes ?? 0) };
+}
+
+/** The sweep's next due instant (ms): the first active pass in scope to end after the clock's now, or null. */
+export async function nextPassExpiry(ctx: Ctx): Promise<number | null> {
+  const row = await ctx.db
+    .select({ at: min(P.validUntil) })
+    .from(P)
+    .where(and(eq(P.status, 'active'), gt(P.validUntil, nowIso(ctx)), inJobScope(ctx, P.customerId)))
+    .get();
+  return row?.at ? Date.parse(row.at) : null;
 }

@@ -2,8 +2,9 @@ import { and, desc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
+import { fromNowIso, nowIso, todayIn } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
-import { addDays, localDate, wallTimeToUtc } from '../../lib/time';
+import { addDays, wallTimeToUtc } from '../../lib/time';
 import { slipGuestPasses as P } from '../../db/schema/slip-guest-access';
 import { getLocationInTenant } from '../locations/service';
 import type * as s from './schemas';
@@ -29,7 +30,7 @@ function statusFilter(status: PassStatus, now: string): SQL {
 export async function listPasses(ctx: Ctx, q: z.output<typeof s.ListQuery>) {
   const customerId = tenantOf(ctx);
   await getLocationInTenant(ctx, q.locationId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const conds: SQL[] = [eq(P.customerId, customerId), eq(P.locationId, q.locationId)];
   if (q.reservationId) conds.push(eq(P.reservationId, q.reservationId));
   if (q.status) conds.push(statusFilter(q.status, now));
@@ -61,16 +62,16 @@ export async function passesOfReservation(ctx: Ctx, reservationId: string, page:
       .where(where)
       .get(),
   ]);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   return { data: rows.map((p) => passOut(p, now)), total: Number(count?.n ?? 0), limit: page.limit, offset: page.offset };
 }
 
 export async function passStats(ctx: Ctx, q: { locationId: string }) {
   const customerId = tenantOf(ctx);
   const loc = await getLocationInTenant(ctx, q.locationId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const base = [eq(P.customerId, customerId), eq(P.locationId, q.locationId)];
-  const today = localDate(Date.now(), loc.timezone);
+  const today = todayIn(ctx, loc.timezone);
   const dayStart = new Date(wallTimeToUtc(today, '00:00', loc.timezone)).toISOString();
   const dayEnd = new Date(wallTimeToUtc(addDays(today, 1), '00:00', loc.timezone)).toISOString();
   const count = async (...extra: SQL[]) =>
@@ -83,7 +84,7 @@ export async function passStats(ctx: Ctx, q: { locationId: string }) {
           .get()
       )?.n ?? 0,
     );
-  const soon = new Date(Date.now() + 86_400_000).toISOString();
+  const soon = fromNowIso(ctx, 86_400_000);
   const [active, expired, revoked, validNow, expiring, checkedIn, idVerified] = await Promise.all([
     count(statusFilter('active', now)),
     count(statusFilter('expired', now)),

@@ -16,6 +16,7 @@ export {
   onReservationEnded,
   revokePass,
   revokeRow,
+  nextPassExpiry,
   sweepExpiredPasses,
   updatePass,
   verifyCode,

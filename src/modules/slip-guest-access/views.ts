@@ -5,11 +5,11 @@ import type { PassStatus } from './types';
 
 export type PassRow = typeof slipGuestPasses.$inferSelect;
 
-/** The status at `now`: an active pass past its window is expired. */
-export const statusAt = (p: Pick<PassRow, 'status' | 'validUntil'>, now = new Date().toISOString()): PassStatus =>
+/** The status at `now` (ISO, the caller's clock): an active pass past its window is expired. */
+export const statusAt = (p: Pick<PassRow, 'status' | 'validUntil'>, now: string): PassStatus =>
   p.status === 'active' && p.validUntil <= now ? 'expired' : p.status;
 
-export function passOut(p: PassRow, now = new Date().toISOString()): z.output<typeof s.Pass> {
+export function passOut(p: PassRow, now: string): z.output<typeof s.Pass> {
   return {
     id: p.id,
     customerId: p.customerId,

@@ -11,6 +11,8 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ANONYMOUS, requirePermission, type AppEnv, type Ctx } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
+import { loadOperatorClock, onOperatorClock } from '../../lib/operator-clock';
 import { commit } from '../../lib/commit';
 import { sha256Hex } from '../../lib/crypto';
 import { ApiError, notFound } from '../../lib/errors';
@@ -25,9 +27,12 @@ import { findRenterByEmail, getRenterInTenant } from '../renters/service';
 import { getReservationRow, listReservations } from '../slip-reservations/service';
 import { LINK_MINUTES, LINK_PREFIX, LINK_REQUESTS_PER_IP, SESSION_HOURS, SESSION_PREFIX, SESSION_RATE_LIMIT } from './types';
 
-/** The same context acting for one operator (public calls act for the operator of the location or link). */
-export const forTenant = (ctx: Ctx, customerId: string): Ctx =>
-  ctx.principal.customerId === customerId ? ctx : { ...ctx, principal: { ...ctx.principal, customerId } };
+/**
+ * The same context acting for one operator (public calls act for the operator of the location or
+ * link), on that operator's clock.
+ */
+export const forTenant = async (ctx: Ctx, customerId: string): Promise<Ctx> =>
+  onOperatorClock(ctx.principal.customerId === customerId ? ctx : { ...ctx, principal: { ...ctx.principal, customerId } }, customerId);
 
 const LINK_ANSWER = {
   sent: true as const,
@@ -40,7 +45,7 @@ async function linkMail(ctx: Ctx, o: { customerId: string; locationId: string; r
   const settings = await getSlipSettings(ctx, o.locationId);
   const page = (settings.portalUrl ?? `${(ctx.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8787').replace(/\/$/, '')}/slip-portal`).replace(/\/$/, '');
   const url = `${page}${page.includes('?') ? '&' : '?'}token=${token}`;
-  const expiresAt = Date.now() + LINK_MINUTES * 60_000;
+  const expiresAt = ctx.clock.now() + LINK_MINUTES * 60_000;
   const stmts = [
     ctx.db.insert(LK).values({
       id: newId('spl'),
@@ -74,7 +79,7 @@ export async function requestLink(c: Context<AppEnv>, ctx: Ctx, input: { email: 
   const loc = await locationRowAnyOperator(ctx, input.locationId);
   if (!loc || loc.status !== 'active') throw notFound('Location');
   if (ctx.principal.customerId && ctx.principal.customerId !== loc.customerId) throw notFound('Location');
-  const tctx = forTenant(ctx, loc.customerId);
+  const tctx = await forTenant(ctx, loc.customerId);
   const renter = await findRenterByEmail(tctx, loc.customerId, input.email);
   if (!renter) return LINK_ANSWER;
   const own = await listReservations(tctx, { locationId: loc.id, renterId: renter.id, limit: 1, offset: 0 });
@@ -115,8 +120,10 @@ export async function openSession(ctx: Ctx, input: { token: string }) {
   const hash = await sha256Hex(input.token);
   const link = await ctx.db.select().from(LK).where(eq(LK.tokenHash, hash)).get();
   if (!link) throw notFound('Portal link');
+  // The link's operator is known from here: its clock says whether the link has expired.
+  const tctx = await forTenant(ctx, link.customerId);
   const sessionId = newId('sps');
-  const now = Date.now();
+  const now = tctx.clock.now();
   const used = await ctx.db
     .update(LK)
     .set({ usedAt: new Date(now).toISOString(), sessionId })
@@ -125,7 +132,6 @@ export async function openSession(ctx: Ctx, input: { token: string }) {
   if (!(used.meta?.changes ?? 0)) throw new ApiError('expired', 'This portal link was already used or has expired; ask for a new one');
   const token = `${SESSION_PREFIX}${randomString(48)}`;
   const expiresAt = now + SESSION_HOURS * 3_600_000;
-  const tctx = forTenant(ctx, link.customerId);
   await commit(
     tctx,
     [ctx.db.insert(SS).values({ id: sessionId, customerId: link.customerId, renterId: link.renterId, tokenHash: await sha256Hex(token), expiresAt })],
@@ -175,7 +181,7 @@ export async function closeSession(ctx: Ctx) {
   const id = sessionIdOf(ctx);
   await ctx.db
     .update(SS)
-    .set({ revokedAt: new Date().toISOString() })
+    .set({ revokedAt: nowIso(ctx) })
     .where(and(eq(SS.id, id), isNull(SS.revokedAt)))
     .run();
   return { signedOut: true as const };
@@ -190,9 +196,11 @@ export const tenantSessionAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const row = await db
     .select()
     .from(SS)
-    .where(and(eq(SS.tokenHash, await sha256Hex(token)), gt(SS.expiresAt, Date.now()), isNull(SS.revokedAt)))
+    .where(and(eq(SS.tokenHash, await sha256Hex(token)), isNull(SS.revokedAt)))
     .get();
-  if (!row) throw new ApiError('unauthenticated', 'The tenant-portal session is unknown, signed out or expired; open a new portal link');
+  // A session lasts SESSION_HOURS on its operator's clock (a sandbox test clock's operator: its frozen time).
+  if (!row || row.expiresAt <= (await loadOperatorClock(db, row.customerId)).now())
+    throw new ApiError('unauthenticated', 'The tenant-portal session is unknown, signed out or expired; open a new portal link');
   c.set('principal', { ...ANONYMOUS, customerId: row.customerId, credentialId: `tenant:${row.id}`, subject: row.renterId });
   const headers = await enforceRateLimit(c, `slip-portal:${row.id}`, SESSION_RATE_LIMIT);
   await next();

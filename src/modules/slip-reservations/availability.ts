@@ -23,7 +23,7 @@ const boatOf = (q: BoatQuery): BoatDimensions | null =>
 async function conflictsBySlip(ctx: Ctx, slipIds: string[], arrivalDate: string, departureDate: string, excludeId?: string) {
   const out = new Map<string, SlipConflict[]>();
   if (!slipIds.length) return out;
-  const now = Date.now();
+  const now = ctx.clock.now();
   for (let i = 0; i < slipIds.length; i += 90) {
     const conds = [
       eq(slipReservations.customerId, tenantOf(ctx)),

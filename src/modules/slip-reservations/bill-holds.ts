@@ -2,15 +2,17 @@
  * Bills with a hold: the bill sent to the renter (by e-mail or SMS) holds the unit of a reservation
  * not yet confirmed until a deadline; the cron job expires the holds that ran out.
  */
-import { and, eq, lte, ne } from 'drizzle-orm';
+import { and, eq, gt, lte, min, ne } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { requirePermission, systemCtx, type Hooks } from '../../lib/context';
+import { requirePermission, systemCtxFor } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
-import type { Env } from '../../env';
-import { getDb } from '../../db/client';
+import { inJobScope } from '../../lib/job-scope';
+import { formatCalendarRange, formatLocalDateTime } from '../../lib/local-time';
 import { slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
 import { emailStmt, smsStmt } from '../../adapters/messages';
+import { getLocationInTenant } from '../locations/service';
 import { reservationEvent } from './create';
 import { isReservationRace, reservationChange } from './changes';
 import { reservationErrors } from './errors';
@@ -27,17 +29,19 @@ export async function sendBill(ctx: Ctx, id: string, input: { holdHours?: number
   const balance = balanceOf(r);
   if (balance <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
   if (input.channel === 'sms' && !r.renter.phone) throw new ApiError('bad_request', 'The renter has no phone number for an SMS bill');
-  const settings = await settingsOf(ctx, r.locationId);
+  const [settings, loc] = await Promise.all([settingsOf(ctx, r.locationId), getLocationInTenant(ctx, r.locationId)]);
   const holding = ['pending', 'awaiting_payment', 'expired'].includes(r.status);
   const hours = input.holdHours ?? settings.billHoldHours;
-  const now = Date.now();
+  const now = ctx.clock.now();
   const holdExpiresAt = holding ? now + hours * 3_600_000 : null;
   const dueNow = holding && r.depositCents > 0 ? Math.max(0, r.depositCents - netPaid(r)) || balance : balance;
   const lines = [
-    `Bill for slip reservation ${r.reservationNumber} (${r.boat.vesselName}), ${r.arrivalDate} to ${r.departureDate}.`,
+    `Bill for slip reservation ${r.reservationNumber} (${r.boat.vesselName}), ${formatCalendarRange(r.arrivalDate, r.departureDate)}.`,
     ...r.pricing.lines.map((l) => `${l.description}: ${dollars(l.amountCents)}`),
     `Total ${dollars(r.totalCents)}; paid ${dollars(netPaid(r))}; balance ${dollars(balance)}.`,
-    holding ? `Due now: ${dollars(dueNow)}. The slip is held for you until ${new Date(holdExpiresAt!).toISOString()}; after that it is released.` : '',
+    holding
+      ? `Due now: ${dollars(dueNow)}. The slip is held for you until ${formatLocalDateTime(holdExpiresAt!, loc.timezone)}; after that it is released.`
+      : '',
     input.message ?? '',
   ].filter(Boolean);
   const body = lines.join('\n');
@@ -77,43 +81,56 @@ export async function sendBill(ctx: Ctx, id: string, input: { holdHours?: number
   });
 }
 
+/** Bill holds (not of waitlist offers) still awaiting payment: the job's rows. */
+const billHolds = (ctx: Ctx) =>
+  and(eq(slipReservations.status, 'awaiting_payment'), ne(slipReservations.source, 'waitlist'), inJobScope(ctx, slipReservations.customerId));
+
 /**
- * Cron: bill holds past their expiry become `expired` (the unit was already free from that instant)
- * and the renter is told. Holds of waitlist offers are left to the waitlist's own sweep (it answers
- * the offer and tells the renter about the offer, not a bill).
+ * Cron (every 5 minutes, on the clock): bill holds past their expiry become `expired` (the unit was
+ * already free from that instant) and the renter is told. Holds of waitlist offers are left to the
+ * waitlist's own sweep (it answers the offer and tells the renter about the offer, not a bill).
  */
-export async function expireBillHolds(env: Env, now = new Date(), hooks?: Hooks) {
-  const db = getDb(env.DB);
-  const rows = await db
+export async function expireBillHolds(ctx: Ctx) {
+  const rows = await ctx.db
     .select()
     .from(slipReservations)
-    .where(and(eq(slipReservations.status, 'awaiting_payment'), lte(slipReservations.holdExpiresAt, now.getTime()), ne(slipReservations.source, 'waitlist')))
+    .where(and(billHolds(ctx), lte(slipReservations.holdExpiresAt, ctx.clock.now())))
     .limit(200)
     .all();
   let expired = 0;
   for (const r of rows) {
-    const ctx = systemCtx(env, { customerId: r.customerId, hooks });
-    const { row, stmts } = reservationChange(ctx, r, { status: 'expired', expiredAt: now.toISOString() }, 'hold_expired', {
+    const octx = systemCtxFor(ctx, r.customerId);
+    const { row, stmts } = reservationChange(octx, r, { status: 'expired', expiredAt: nowIso(octx) }, 'hold_expired', {
       holdExpiresAt: r.holdExpiresAt,
     });
     const mail = renterMail(
-      ctx,
+      octx,
       row,
       `Hold released for reservation ${r.reservationNumber}`,
-      `The bill for slip reservation ${r.reservationNumber} was not paid in time, so the slip is no longer held. Contact the marina to book again.`,
+      `The bill for slip reservation ${r.reservationNumber} (${formatCalendarRange(r.arrivalDate, r.departureDate)}) was not paid in time, so the slip is no longer held. Contact the marina to book again.`,
       'slip_reservation.hold_expired',
     );
     try {
-      await commit(ctx, [...stmts, mail], {
+      await commit(octx, [...stmts, mail], {
         audit: { action: 'slip_reservation.hold_expired', targetType: 'slip_reservation', targetId: r.id, customerId: r.customerId },
         events: [reservationEvent('booking.status_changed', row, { previousStatus: 'awaiting_payment' })],
       });
       expired++;
-      await ctx.hooks.emit(ctx, 'slip_reservation.ended', { customerId: r.customerId, reservationId: r.id, locationId: r.locationId, status: 'expired' });
+      await octx.hooks.emit(octx, 'slip_reservation.ended', { customerId: r.customerId, reservationId: r.id, locationId: r.locationId, status: 'expired' });
     } catch (err) {
       // Paid or changed meanwhile (version race): nothing to expire.
-      if (!isReservationRace(err)) ctx.log.error('bill hold expiry failed', { reservationId: r.id, error: String(err) });
+      if (!isReservationRace(err)) octx.log.error('bill hold expiry failed', { reservationId: r.id, error: String(err) });
     }
   }
   return { expired };
+}
+
+/** The job's next due instant: the first bill hold in scope to run out after the clock's now (ms), or null. */
+export async function nextBillHoldExpiry(ctx: Ctx): Promise<number | null> {
+  const row = await ctx.db
+    .select({ at: min(slipReservations.holdExpiresAt) })
+    .from(slipReservations)
+    .where(and(billHolds(ctx), gt(slipReservations.holdExpiresAt, ctx.clock.now())))
+    .get();
+  return row?.at ?? null;
 }

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import type { Stmt } from '../../db/client';
 import { slipReservationChanges, slipReservations } from '../../db/schema/slip-reservations';
@@ -18,7 +19,7 @@ export function reservationChange(
   details?: Record<string, unknown>,
 ): { stmts: Stmt[]; row: ReservationRow } {
   const version = r.version + 1;
-  const row: ReservationRow = { ...r, ...patch, version, updatedAt: new Date().toISOString() };
+  const row: ReservationRow = { ...r, ...patch, version, updatedAt: nowIso(ctx) };
   return {
     row,
     stmts: [

@@ -13,6 +13,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { requirePermission } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -60,7 +61,7 @@ async function collect(ctx: Ctx, r: ReservationRow, charge: SlipCharge, onRecord
         throw err;
       }
     });
-  if (confirms && !isBlocking(r, Date.now()))
+  if (confirms && !isBlocking(r, ctx.clock.now()))
     return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, run);
   try {
     return await run();
@@ -77,7 +78,7 @@ async function writePayment(ctx: Ctx, r: ReservationRow, w: SlipPaymentWrite, co
   const stmts = [...w.stmts];
   const events = [];
   if (confirms) {
-    const change = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: new Date().toISOString(), holdExpiresAt: null }, 'confirm_by_payment', {
+    const change = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: nowIso(ctx), holdExpiresAt: null }, 'confirm_by_payment', {
       paymentId: p.id,
     });
     stmts.push(...change.stmts);
@@ -117,7 +118,7 @@ export async function chargeCardOf(ctx: Ctx, r: ReservationRow, input: { amountC
   const amount = input.amountCents ?? balanceOf(r);
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
   const renter = await getRenterInTenant(ctx, r.renterId);
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   let pm = input.paymentMethodId;
   if (!pm) {
     const saved = renter.paymentCustomerId ? await pay.listPaymentMethods(renter.paymentCustomerId).catch(() => []) : [];
@@ -136,7 +137,7 @@ export async function chargeCardOf(ctx: Ctx, r: ReservationRow, input: { amountC
 export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?: number; readerId?: string; paymentIntentId?: string }) {
   requirePermission(ctx, 'payments');
   const r = await getReservationRow(ctx, id);
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   if (input.paymentIntentId) {
     const existing = await ctx.db
       .select()
@@ -218,7 +219,7 @@ export async function cardIntentOf(ctx: Ctx, r: ReservationRow, input: { amountC
       details: [{ field: 'amountCents', message: 'above the balance' }],
     });
   const renter = await getRenterInTenant(ctx, r.renterId);
-  const intent = await payments(ctx.env)
+  const intent = await payments(ctx)
     .createPaymentIntent({
       amount,
       currency: r.currency,
@@ -243,7 +244,7 @@ export async function recordCardIntent(ctx: Ctx, id: string, input: { paymentInt
 
 /** `recordCardIntent` without the permission check (the tenant portal checks ownership). */
 export async function recordCardIntentOf(ctx: Ctx, r: ReservationRow, input: { paymentIntentId: string; paymentMethodId?: string }) {
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   const recorded = async () => {
     const existing = await ctx.db
       .select()
@@ -350,7 +351,7 @@ export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: s
           note: input.reason ?? null,
           recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
           paymentIntentId: null,
-          createdAt: new Date().toISOString(),
+          createdAt: nowIso(ctx),
         };
         await commitMoney(
           [

@@ -1,5 +1,6 @@
 /** The contract state of a reservation: recorded by staff (a contract signed on paper) or set by the contracts module in its own batch. */
 import type { Ctx } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { requirePermission } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { reservationChange } from './changes';
@@ -12,7 +13,7 @@ export async function markContractSigned(ctx: Ctx, id: string, input: { contract
   requirePermission(ctx, 'marina');
   const r = await getReservationRow(ctx, id);
   if (r.status === 'cancelled') throw new ApiError('invalid_state', 'The reservation is cancelled');
-  const signedAt = input.signedAt ? new Date(input.signedAt).toISOString() : new Date().toISOString();
+  const signedAt = input.signedAt ? new Date(input.signedAt).toISOString() : nowIso(ctx);
   const { row, stmts } = reservationChange(
     ctx,
     r,

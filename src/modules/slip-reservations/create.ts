@@ -2,6 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { commit, type AuditEntry, type DomainEvent } from '../../lib/commit';
+import { nowIso } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import type { Stmt } from '../../db/client';
@@ -15,7 +16,7 @@ import { takeSlipPayment, type SlipCharge, type SlipPaymentWrite } from './payme
 import { isSlipConflict, releaseSlip, reserveSlip, slipBackstopConflict, type SlipLockEntry } from './lock';
 import { depositFor } from './pricing';
 import { getReservationRow, reservationView } from './queries';
-import { boatOf, checkDates, quote, requireFit, requireOpen, settingsOf, totalsOf } from './quote';
+import { boatOf, checkDates, quote, requireFit, requireNotPast, requireOpen, settingsOf, totalsOf } from './quote';
 import { isBlocking } from './types';
 import type { ReservationRow } from './views';
 
@@ -60,7 +61,7 @@ export async function underSlipLock<T>(
   req: { slipId: string; reservationId: string; arrivalDate: string; departureDate: string },
   write: (entry: SlipLockEntry) => Promise<T>,
 ): Promise<T> {
-  const entry = await reserveSlip(ctx.env, { customerId: tenantOf(ctx), ...req });
+  const entry = await reserveSlip(ctx, { customerId: tenantOf(ctx), ...req });
   try {
     return await write(entry);
   } catch (err) {
@@ -126,6 +127,8 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
 export async function writeNewReservation(ctx: Ctx, input: z.output<typeof s.CreateBody>, opts: CreateOptions = {}) {
   checkDates(input.arrivalDate, input.departureDate);
   const slip = await getSlipRow(ctx, input.slipId);
+  // Before anything is held or charged: a stay starts today at the earliest (the location's calendar, on the clock).
+  await requireNotPast(ctx, slip.locationId, input.arrivalDate);
   requireOpen(slip);
   const settings = await settingsOf(ctx, slip.locationId);
   const boat = boatOf(input.boat);
@@ -136,7 +139,7 @@ export async function writeNewReservation(ctx: Ctx, input: z.output<typeof s.Cre
   const id = newId('srv');
   for (let attempt = 0; ; attempt++) {
     const renter = await renterFor(ctx, input);
-    const now = new Date().toISOString();
+    const now = nowIso(ctx);
     let row: ReservationRow = {
       id,
       customerId: slip.customerId,
@@ -247,6 +250,8 @@ export async function updateReservation(ctx: Ctx, id: string, input: z.output<ty
   checkDates(arrivalDate, departureDate);
   if (r.status === 'checked_in' && arrivalDate !== r.arrivalDate)
     throw new ApiError('invalid_state', 'The boat is checked in: the arrival date cannot change (the departure date can)');
+  // A new arrival date is today at the earliest; an arrival already past may stay as it is.
+  if (arrivalDate !== r.arrivalDate) await requireNotPast(ctx, r.locationId, arrivalDate);
   const slip = await getSlipRow(ctx, r.slipId);
   const settings = await settingsOf(ctx, r.locationId);
   const boat = input.boat ? boatOf({ ...r.boat, ...input.boat } as typeof r.boat) : r.boat;
@@ -282,7 +287,8 @@ export async function updateReservation(ctx: Ctx, id: string, input: z.output<ty
     return reservationView(ctx, row);
   };
   // New nights go through the unit's lock; other changes are a plain compare-and-swap.
-  if (datesChanged && isBlocking(r, Date.now())) return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate, departureDate }, write);
+  if (datesChanged && isBlocking(r, ctx.clock.now()))
+    return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate, departureDate }, write);
   try {
     return await write();
   } catch (err) {

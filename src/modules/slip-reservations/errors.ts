@@ -1,4 +1,5 @@
-import { defineErrors } from '../../lib/errors';
+import { ApiError, defineErrors } from '../../lib/errors';
+import { formatCalendarDate } from '../../lib/local-time';
 
 export const reservationErrors = defineErrors({
   slip_does_not_fit: { status: 409, meaning: 'The boat does not fit the unit; `fit` lists each dimension that fails and by how much' },
@@ -8,3 +9,13 @@ export const reservationErrors = defineErrors({
   nothing_to_bill: { status: 409, meaning: 'The reservation owes nothing' },
   already_recognized: { status: 409, meaning: 'The revenue of these months was already recognised' },
 });
+
+/**
+ * 400 `in_the_past` (a shared code): a stay, offer or request whose day is already past at the
+ * location (its calendar, on the operator's clock). Today is allowed.
+ */
+export const pastDate = (field: string, date: string, today: string) =>
+  new ApiError('in_the_past', `${field} ${date} (${formatCalendarDate(date)}) is already past: today is ${formatCalendarDate(today)} at the location`, {
+    details: [{ field, message: `must be today (${today}) or later` }],
+    extra: { today },
+  });

@@ -11,6 +11,7 @@
  * month is recognised once, ever). Payments post `payment` (negative), refunds `refund`.
  */
 import type { Ctx } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { insertLedger, type NewLedger } from '../bookings/service';
@@ -77,7 +78,7 @@ export function paymentLedger(ctx: Ctx, r: ReservationRow, amount: number, metho
       entryType: 'payment',
       amount: -amount,
       affectsBalance: true,
-      occurredAt: new Date().toISOString(),
+      occurredAt: nowIso(ctx),
       description: `Slip ${r.reservationNumber}: payment (${method})`,
       source: method === 'card' || method === 'terminal' ? 'card' : method,
       reference,
@@ -94,7 +95,7 @@ export function refundLedger(ctx: Ctx, r: ReservationRow, amount: number, refere
       entryType: 'refund',
       amount,
       affectsBalance: true,
-      occurredAt: new Date().toISOString(),
+      occurredAt: nowIso(ctx),
       description: `Slip ${r.reservationNumber}: refund`,
       source: 'card',
       reference,

@@ -9,16 +9,17 @@ import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
-import { localDate } from '../../lib/time';
+import { nowIso } from '../../lib/clock';
+import { formatCalendarRange } from '../../lib/local-time';
 import type { Stmt } from '../../db/client';
 import { slipPayments, slipReservationChanges, slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
 import { emailStmt } from '../../adapters/messages';
-import { getLocationInTenant } from '../locations/service';
 import { slipOccupancyStmt } from '../slips/service';
 import { changeWithLedger, reservationEvent, underSlipLock } from './create';
 import { isReservationRace, raceError, reservationChange } from './changes';
 import { reservationErrors } from './errors';
 import { getReservationRow, reservationView } from './queries';
+import { todayAtLocation } from './quote';
 import { isBlocking } from './types';
 import { balanceOf, netPaid, type ReservationRow } from './views';
 
@@ -36,7 +37,7 @@ export async function save(ctx: Ctx, stmts: Stmt[], opts: Parameters<typeof comm
 
 /** Runs `write` under the unit's lock when the reservation does not hold its unit any more (an expired or lapsed bill hold). */
 export async function relocking<T>(ctx: Ctx, r: ReservationRow, write: () => Promise<T>): Promise<T> {
-  if (isBlocking(r, Date.now())) return await write();
+  if (isBlocking(r, ctx.clock.now())) return await write();
   return await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, write);
 }
 
@@ -57,7 +58,7 @@ export function renterMail(ctx: Ctx, r: ReservationRow, subject: string, body: s
  * offer accepted). The caller holds the unit (a running hold or the unit's lock).
  */
 export function confirmationChange(ctx: Ctx, r: ReservationRow, action: string, details: Record<string, unknown> = {}) {
-  const { row, stmts } = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: new Date().toISOString(), holdExpiresAt: null }, action, {
+  const { row, stmts } = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: nowIso(ctx), holdExpiresAt: null }, action, {
     from: r.status,
     ...details,
   });
@@ -65,7 +66,7 @@ export function confirmationChange(ctx: Ctx, r: ReservationRow, action: string, 
     ctx,
     row,
     `Reservation ${row.reservationNumber} confirmed`,
-    `Your ${row.rateType} reservation ${row.reservationNumber} for ${row.boat.vesselName} from ${row.arrivalDate} to ${row.departureDate} is confirmed. Total ${dollars(row.totalCents)}, balance ${dollars(balanceOf(row))}.`,
+    `Your ${row.rateType} reservation ${row.reservationNumber} for ${row.boat.vesselName}, ${formatCalendarRange(row.arrivalDate, row.departureDate)}, is confirmed. Total ${dollars(row.totalCents)}, balance ${dollars(balanceOf(row))}.`,
     'slip_reservation.confirmed',
   );
   return { row, stmts: [...stmts, mail], events: [reservationEvent('booking.status_changed', row, { previousStatus: r.status })] };
@@ -77,7 +78,7 @@ export function confirmationChange(ctx: Ctx, r: ReservationRow, action: string, 
  * the caller tells the renter in its own words.
  */
 export function holdReleaseChange(ctx: Ctx, r: ReservationRow, outcome: 'cancelled' | 'expired', reason: string) {
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const patch: Partial<ReservationRow> =
     outcome === 'expired' ? { status: 'expired', expiredAt: now } : { status: 'cancelled', cancelledAt: now, cancellationReason: reason, holdExpiresAt: null };
   const { row, stmts } = changeWithLedger(ctx, r, patch, outcome === 'expired' ? 'hold_expired' : 'hold_released', { from: r.status, reason });
@@ -104,9 +105,8 @@ export async function confirmReservation(ctx: Ctx, id: string, input: { note?: s
   });
 }
 
-export async function today(ctx: Ctx, r: ReservationRow) {
-  return localDate(Date.now(), (await getLocationInTenant(ctx, r.locationId)).timezone);
-}
+/** Today at the reservation's location (its calendar, on the context's clock). */
+export const today = (ctx: Ctx, r: ReservationRow) => todayAtLocation(ctx, r.locationId);
 
 export async function checkIn(ctx: Ctx, id: string) {
   requirePermission(ctx, 'marina');
@@ -116,7 +116,7 @@ export async function checkIn(ctx: Ctx, id: string) {
   if (d < r.arrivalDate)
     throw new ApiError('invalid_state', `Check-in opens on the arrival date ${r.arrivalDate} (today is ${d}); change the dates for an early arrival`);
   if (d >= r.departureDate) throw new ApiError('invalid_state', `The stay ended on ${r.departureDate}`);
-  const { row, stmts } = reservationChange(ctx, r, { status: 'checked_in', checkedInAt: new Date().toISOString() }, 'check_in');
+  const { row, stmts } = reservationChange(ctx, r, { status: 'checked_in', checkedInAt: nowIso(ctx) }, 'check_in');
   await save(ctx, [...stmts, slipOccupancyStmt(ctx, r.slipId, true)], {
     audit: { action: 'slip_reservation.check_in', targetType: 'slip_reservation', targetId: r.id },
     events: [reservationEvent('booking.checked_in', row)],
@@ -128,7 +128,7 @@ export async function checkOut(ctx: Ctx, id: string) {
   requirePermission(ctx, 'marina');
   const r = await getReservationRow(ctx, id);
   if (r.status !== 'checked_in') throw new ApiError('invalid_state', `Only a checked-in reservation can check out (this one is ${r.status.replace('_', ' ')})`);
-  const { row, stmts } = reservationChange(ctx, r, { status: 'checked_out', checkedOutAt: new Date().toISOString() }, 'check_out');
+  const { row, stmts } = reservationChange(ctx, r, { status: 'checked_out', checkedOutAt: nowIso(ctx) }, 'check_out');
   await save(ctx, [...stmts, slipOccupancyStmt(ctx, r.slipId, false)], {
     audit: { action: 'slip_reservation.check_out', targetType: 'slip_reservation', targetId: r.id, details: { balanceCents: balanceOf(r) } },
     events: [reservationEvent('booking.checked_out', row, { balanceCents: balanceOf(row) })],
@@ -149,7 +149,7 @@ export async function cancelReservation(ctx: Ctx, id: string, input: { reason?: 
   const { row, stmts } = changeWithLedger(
     ctx,
     r,
-    { status: 'cancelled', cancelledAt: new Date().toISOString(), cancellationReason: input.reason ?? null, holdExpiresAt: null },
+    { status: 'cancelled', cancelledAt: nowIso(ctx), cancellationReason: input.reason ?? null, holdExpiresAt: null },
     'cancel',
     { from: r.status, reason: input.reason ?? null },
   );
@@ -157,7 +157,7 @@ export async function cancelReservation(ctx: Ctx, id: string, input: { reason?: 
     ctx,
     row,
     `Reservation ${row.reservationNumber} cancelled`,
-    `Your slip reservation ${row.reservationNumber} (${row.arrivalDate} to ${row.departureDate}) was cancelled.${netPaid(row) > 0 ? ` ${dollars(netPaid(row))} paid is on file; the marina will contact you about a refund.` : ''}`,
+    `Your slip reservation ${row.reservationNumber} (${formatCalendarRange(row.arrivalDate, row.departureDate)}) was cancelled.${netPaid(row) > 0 ? ` ${dollars(netPaid(row))} paid is on file; the marina will contact you about a refund.` : ''}`,
     'slip_reservation.cancelled',
   );
   await save(ctx, [...stmts, mail], {

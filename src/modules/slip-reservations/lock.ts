@@ -8,6 +8,7 @@
  * The triggers on slip_reservations abort any batch that would still overlap (`isSlipConflict`).
  */
 import type { Env } from '../../env';
+import type { Ctx } from '../../lib/context';
 import { ApiError, reviveError } from '../../lib/errors';
 import type { SlipReserveRequest, SlipReserveResult } from './types';
 
@@ -18,8 +19,9 @@ export interface SlipLockEntry {
 
 const lockOf = (env: Env, slipId: string) => env.SLIP_LOCK.get(env.SLIP_LOCK.idFromName(slipId));
 
-export async function reserveSlip(env: Env, req: SlipReserveRequest): Promise<SlipLockEntry> {
-  const res = (await lockOf(env, req.slipId).reserve(req)) as SlipReserveResult;
+/** Reserves the nights in the unit's lock; bill holds count as holding at the context's "now" (its clock). */
+export async function reserveSlip(ctx: Ctx, req: SlipReserveRequest): Promise<SlipLockEntry> {
+  const res = (await lockOf(ctx.env, req.slipId).reserve({ ...req, now: ctx.clock.now() })) as SlipReserveResult;
   if (!res.ok) throw reviveError(res, { extra: res.conflicts ? { conflicts: res.conflicts } : undefined });
   return { lockId: res.lockId, slipId: res.slipId };
 }

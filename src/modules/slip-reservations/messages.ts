@@ -1,5 +1,6 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
@@ -40,7 +41,7 @@ export async function sendMessage(ctx: Ctx, id: string, input: { body: string; s
     sentTo,
     senderId: ctx.principal.userId ?? ctx.principal.credentialId,
     outboxMessageId: outboxId,
-    createdAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
   };
   stmts.push(ctx.db.insert(slipReservationMessages).values(row));
   await commit(ctx, stmts, {
@@ -77,7 +78,7 @@ export async function recordRenterMessage(ctx: Ctx, id: string, input: { body: s
     sentTo: null,
     senderId: `renter:${r.renterId}`,
     outboxMessageId: null,
-    createdAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
   };
   await commit(ctx, [ctx.db.insert(slipReservationMessages).values(row)], {
     audit: { action: 'slip_reservation.renter_message', targetType: 'slip_reservation', targetId: r.id, details: { messageId: row.id } },

@@ -1,14 +1,14 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { reservationErrors } from './errors';
-import { expireBillHolds } from './service';
+import { expireBillHolds, nextBillHoldExpiry } from './service';
 
 export default defineModule({
   name: 'slip-reservations',
   router,
   errors: reservationErrors.table,
-  // Bill holds that ran out become `expired` (the unit is free from the hold's expiry instant already).
-  jobs: [{ name: 'slip-reservations.expire_bill_holds', cron: '*/5 * * * *', run: (ctx, now) => expireBillHolds(ctx.env, now, ctx.hooks) }],
+  // Bill holds that ran out become `expired` (the unit is free from the hold's expiry instant already); due at the next hold's expiry.
+  jobs: [{ name: 'slip-reservations.expire_bill_holds', cron: '*/5 * * * *', run: expireBillHolds, nextDue: nextBillHoldExpiry }],
   tags: [
     {
       name: 'Slip reservations',

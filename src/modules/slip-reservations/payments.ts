@@ -9,6 +9,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Stmt } from '../../db/client';
@@ -133,7 +134,7 @@ function paymentWrite(
     cardBrand: card?.brand ?? null,
     cardLast4: card?.last4 ?? null,
     recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
-    createdAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
   };
   return {
     payment: p,
@@ -154,7 +155,7 @@ async function cardOf(ctx: Ctx, c: SlipCharge, paid: Collected) {
   const pm = paid.intent?.paymentMethodId;
   if (!customer || !pm) return null;
   const m = (
-    await payments(ctx.env)
+    await payments(ctx)
       .listPaymentMethods(customer)
       .catch(() => [])
   ).find((x) => x.id === pm);

@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import { todayIn } from '../../lib/clock';
 import { tenantOf } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import type { SlipReservationDetail } from '../../lib/hooks';
-import { localDate, addDays } from '../../lib/time';
+import { addDays } from '../../lib/time';
 import { slipPayments, slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
 import { getLocationInTenant } from '../locations/service';
 import { slipRowsByIds } from '../slips/service';
@@ -29,7 +30,7 @@ export async function viewsOf(ctx: Ctx, rows: ReservationRow[]) {
       )
     ).map((s) => [s.id, s]),
   );
-  const now = Date.now();
+  const now = ctx.clock.now();
   return rows.map((r) => reservationOut(r, units.get(r.slipId), now));
 }
 
@@ -138,7 +139,7 @@ export async function listReservations(ctx: Ctx, q: ListInput) {
 /** Today at the location (or in UTC across locations). */
 async function todayAt(ctx: Ctx, locationId?: string): Promise<string> {
   const tz = locationId ? (await getLocationInTenant(ctx, locationId)).timezone : 'UTC';
-  return localDate(Date.now(), tz);
+  return todayIn(ctx, tz);
 }
 
 /** Reservations that owe money and arrive within `withinDays` days (or are already in house or awaiting payment). */

@@ -1,9 +1,11 @@
 import type { Ctx } from '../../lib/context';
+import { todayIn } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import type { SlipBoat, SlipChargeLine } from '../../db/schema/slip-reservations';
+import { getLocationInTenant } from '../locations/service';
 import { getSlipSettings, type RateType, type SlipSettings } from '../marina-settings/service';
 import { CLOSED_SLIP_STATUSES, fitUnit, type FitRefusal, type SlipRow } from '../slips/service';
-import { reservationErrors } from './errors';
+import { pastDate, reservationErrors } from './errors';
 import { depositFor, nightsBetween, priceReservation, type PriceResult } from './pricing';
 
 const RATE_KEY: Record<RateType, 'nightlyPerFootCents' | 'monthlyPerFootCents' | 'seasonalPerFootCents' | 'annualPerFootCents'> = {
@@ -26,6 +28,18 @@ export function checkDates(arrivalDate: string, departureDate: string) {
     });
   if (nightsBetween(arrivalDate, departureDate) > 3 * 366)
     throw new ApiError('validation_failed', 'A reservation covers at most three years', { details: [{ field: 'departureDate', message: 'at most 3 years' }] });
+}
+
+/** Today's date at a location: its calendar, on the context's clock. */
+export async function todayAtLocation(ctx: Ctx, locationId: string): Promise<string> {
+  return todayIn(ctx, (await getLocationInTenant(ctx, locationId)).timezone);
+}
+
+/** 400 `in_the_past` when `date` is before today at the location; answers today. */
+export async function requireNotPast(ctx: Ctx, locationId: string, date: string, field = 'arrivalDate'): Promise<string> {
+  const today = await todayAtLocation(ctx, locationId);
+  if (date < today) throw pastDate(field, date, today);
+  return today;
 }
 
 /** 409 `slip_does_not_fit` with every failing dimension, unless the staff override it. */

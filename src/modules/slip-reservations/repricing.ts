@@ -70,7 +70,13 @@ export async function recognizeRevenue(ctx: Ctx, id: string, input: { throughMon
   const deferred = r.postedCharges?.deferred_revenue ?? 0;
   if (!['confirmed', 'checked_in', 'checked_out'].includes(r.status) || deferred <= 0)
     throw new ApiError('invalid_state', 'Revenue is recognised once the reservation is confirmed and its charges are posted');
-  const through = input.throughMonth ?? (await today(ctx, r)).slice(0, 7);
+  // Never past the current month at the location (its calendar, on the clock): months that have not begun earn nothing yet.
+  const thisMonth = (await today(ctx, r)).slice(0, 7);
+  if (input.throughMonth && input.throughMonth > thisMonth)
+    throw new ApiError('validation_failed', `throughMonth ${input.throughMonth} has not begun: it is ${thisMonth} at the location`, {
+      details: [{ field: 'throughMonth', message: `must not be after the current month (${thisMonth})` }],
+    });
+  const through = input.throughMonth ?? thisMonth;
   const recognized = r.postedCharges?.recognized ?? 0;
   const remaining = monthSegments(r.arrivalDate, r.departureDate).filter((s) => !r.recognizedThrough || s.month > r.recognizedThrough);
   const nights = remaining.reduce((n, s) => n + s.nights, 0);

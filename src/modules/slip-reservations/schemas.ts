@@ -438,7 +438,7 @@ export const RecognizeBody = z
       .string()
       .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM')
       .optional()
-      .openapi({ description: 'Default: the current month at the location.' }),
+      .openapi({ description: 'Default: the current month at the location. A later month answers 400 (revenue is not recognised ahead of time).' }),
   })
   .strict();
 export const RecalcBody = z

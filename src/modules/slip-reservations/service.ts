@@ -14,7 +14,7 @@ export {
   type CreateOptions,
 } from './create';
 export { cancelReservation, checkIn, confirmationChange, holdReleaseChange, checkOut, confirmReservation, deleteReservation } from './lifecycle';
-export { expireBillHolds, sendBill } from './bill-holds';
+export { expireBillHolds, nextBillHoldExpiry, sendBill } from './bill-holds';
 export { chargeLinesChange, recalculateTotal, recognizeRevenue } from './repricing';
 export { contractStateStmts, markContractSigned } from './contract-state';
 export {
@@ -46,7 +46,8 @@ export {
   viewsOf,
 } from './queries';
 export { priceReservation, monthSegments, depositFor, nightsBetween } from './pricing';
-export { quoteStay, rateOf as unitRateOf } from './quote';
+export { quoteStay, rateOf as unitRateOf, requireNotPast, todayAtLocation } from './quote';
+export { pastDate } from './errors';
 export { reservationOut, balanceOf, type ReservationRow } from './views';
 export {
   Reservation as ReservationSchema,

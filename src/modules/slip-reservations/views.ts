@@ -11,7 +11,8 @@ export type MessageRow = typeof slipReservationMessages.$inferSelect;
 export const netPaid = (r: Pick<ReservationRow, 'amountPaidCents' | 'amountRefundedCents'>) => r.amountPaidCents - r.amountRefundedCents;
 export const balanceOf = (r: Pick<ReservationRow, 'totalCents' | 'amountPaidCents' | 'amountRefundedCents'>) => r.totalCents - netPaid(r);
 
-export function reservationOut(r: ReservationRow, slip?: SlipRow | null, now = Date.now()): z.output<typeof s.Reservation> {
+/** The API view of a reservation; `now` (the caller's clock) says whether a bill hold has lapsed. */
+export function reservationOut(r: ReservationRow, slip: SlipRow | null | undefined, now: number): z.output<typeof s.Reservation> {
   return {
     id: r.id,
     reservationNumber: r.reservationNumber,

@@ -2,6 +2,8 @@ import { and, eq, inArray, isNotNull, min, or, sql, type SQL } from 'drizzle-orm
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
+import { nowIso, todayIn } from '../../lib/clock';
+import { formatCalendarRange } from '../../lib/local-time';
 import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -12,7 +14,7 @@ import { emailStmt } from '../../adapters/messages';
 import { getLocationInTenant } from '../locations/service';
 import { getRenterInTenant, isRenterEmailConflict, renterUpsert } from '../renters/service';
 import { getSlipSettings } from '../marina-settings/service';
-import { checkAvailability } from '../slip-reservations/service';
+import { checkAvailability, pastDate } from '../slip-reservations/service';
 import { fitUnit, getSlipRow, type SlipRow } from '../slips/service';
 import type * as s from './schemas';
 import { bottomOf, entryDetail, entryView, entryViews, getEntryRow, pageOfEntries, topOf } from './queries';
@@ -42,6 +44,13 @@ function checkWish(w: { arrivalDate?: string | null; departureDate?: string | nu
     throw new ApiError('validation_failed', 'departureDate must be after arrivalDate', {
       details: [{ field: 'departureDate', message: 'must be after arrivalDate' }],
     });
+}
+
+/** 400 `in_the_past`: a wish whose arrival is before today at the location (its calendar, on the clock). */
+function notPast(ctx: Ctx, arrivalDate: string | null | undefined, tz: string) {
+  if (!arrivalDate) return;
+  const today = todayIn(ctx, tz);
+  if (arrivalDate < today) throw pastDate('arrivalDate', arrivalDate, today);
 }
 
 const isOpenEntryConflict = (err: unknown) =>
@@ -87,8 +96,9 @@ interface JoinInput {
  */
 export async function addEntry(ctx: Ctx, input: JoinInput, source: 'staff' | 'public', mail?: (row: EntryRow) => Stmt) {
   const customerId = tenantOf(ctx);
-  await getLocationInTenant(ctx, input.locationId);
+  const loc = await getLocationInTenant(ctx, input.locationId);
   checkWish(input);
+  notPast(ctx, input.arrivalDate, loc.timezone);
   if (input.preferredSlipId) {
     const slip = await getSlipRow(ctx, input.preferredSlipId);
     if (slip.locationId !== input.locationId) throw new ApiError('bad_request', 'preferredSlipId is a unit of another location');
@@ -114,7 +124,7 @@ export async function addEntry(ctx: Ctx, input: JoinInput, source: 'staff' | 'pu
       });
     const open = await openEntryOf(ctx, input.locationId, renterId, input.rateType);
     if (open) return { created: false, entry: open };
-    const now = new Date().toISOString();
+    const now = nowIso(ctx);
     const row: EntryRow = {
       id: newId('swl'),
       customerId,
@@ -220,7 +230,9 @@ export async function updateEntry(ctx: Ctx, id: string, input: z.output<typeof s
   if (input.season !== undefined) patch.season = input.season;
   if (input.notes !== undefined) patch.notes = input.notes;
   checkWish({ arrivalDate: patch.arrivalDate ?? e.arrivalDate, departureDate: patch.departureDate ?? e.departureDate });
-  const set: Record<string, unknown> = { ...patch, updatedAt: new Date().toISOString() };
+  // A new arrival date is today at the earliest; one already past may stay.
+  if (patch.arrivalDate && patch.arrivalDate !== e.arrivalDate) notPast(ctx, patch.arrivalDate, (await getLocationInTenant(ctx, e.locationId)).timezone);
+  const set: Record<string, unknown> = { ...patch, updatedAt: nowIso(ctx) };
   if (input.moveTo) set.position = input.moveTo === 'top' ? topOf(e.customerId, e.locationId) : bottomOf(e.customerId, e.locationId);
   try {
     await commit(
@@ -358,7 +370,7 @@ export async function joinFromUnitPage(ctx: Ctx, slip: SlipRow, input: z.output<
       subject: 'You are on the slip waitlist',
       body: [
         `Hello ${row.renter.firstName},`,
-        `you are on the waitlist for a ${row.rateType} slip for ${row.boat.vesselName} (${row.boat.loaFt} ft)${row.arrivalDate ? ` from ${row.arrivalDate} to ${row.departureDate}` : row.season ? ` for ${row.season}` : ''}.`,
+        `you are on the waitlist for a ${row.rateType} slip for ${row.boat.vesselName} (${row.boat.loaFt} ft)${row.arrivalDate && row.departureDate ? `, ${formatCalendarRange(row.arrivalDate, row.departureDate)}` : row.season ? ` for ${row.season}` : ''}.`,
         'When a slip that fits your boat is free, the marina will offer it to you by e-mail; the offer is held for you for a limited time.',
       ].join('\n\n'),
       template: 'slip_waitlist.joined',

@@ -1,14 +1,15 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { waitlistErrors } from './errors';
-import { sweepOffers } from './service';
+import { nextOfferExpiry, sweepOffers } from './service';
 
 export default defineModule({
   name: 'slip-waitlist',
   router,
   errors: waitlistErrors.table,
   // Offers not answered in time expire (the unit is free from the expiry instant already); offers settled elsewhere are closed.
-  jobs: [{ name: 'slip-waitlist.sweep_offers', cron: '*/5 * * * *', run: (ctx, now) => sweepOffers(ctx.env, now, ctx.hooks) }],
+  // Due at the next open offer's expiry.
+  jobs: [{ name: 'slip-waitlist.sweep_offers', cron: '*/5 * * * *', run: sweepOffers, nextDue: nextOfferExpiry }],
   tags: [
     {
       name: 'Slip waitlist',

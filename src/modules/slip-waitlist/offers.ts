@@ -6,18 +6,20 @@
  * reservation with its compare-and-swap in the same batch as the offer and the entry, so two
  * answers racing (accept and decline, accept and the expiry sweep) cannot both land.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, min, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
-import { requirePermission, systemCtx, type Hooks } from '../../lib/context';
+import { requirePermission, systemCtxFor } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
+import { inJobScope } from '../../lib/job-scope';
+import { formatCalendarRange, formatLocalDateTime } from '../../lib/local-time';
 import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { Env } from '../../env';
 import type { Stmt } from '../../db/client';
-import { getDb } from '../../db/client';
 import { slipWaitlistEntries as E, slipWaitlistOffers as O } from '../../db/schema/slip-waitlist';
 import { emailStmt } from '../../adapters/messages';
+import { getLocationInTenant } from '../locations/service';
 import { getSlipSettings } from '../marina-settings/service';
 import {
   confirmationChange,
@@ -86,9 +88,9 @@ export async function makeOffer(ctx: Ctx, id: string, input: z.output<typeof s.O
     throw new ApiError('validation_failed', 'The entry has no dates: give arrivalDate and departureDate', {
       details: [{ field: 'arrivalDate', code: 'required', message: 'arrivalDate and departureDate are required for an entry without dates' }],
     });
-  const settings = await getSlipSettings(ctx, e.locationId);
+  const [settings, loc] = await Promise.all([getSlipSettings(ctx, e.locationId), getLocationInTenant(ctx, e.locationId)]);
   const hours = input.holdHours ?? settings.waitlistOfferHoldHours;
-  const expiresAt = Date.now() + hours * 3_600_000;
+  const expiresAt = ctx.clock.now() + hours * 3_600_000;
   const offerId = newId('swo');
   const rateType = input.rateType ?? e.rateType;
   let reservationId = '';
@@ -129,9 +131,9 @@ export async function makeOffer(ctx: Ctx, id: string, input: z.output<typeof s.O
           };
           const body = [
             `Hello ${e.renter.firstName},`,
-            `a slip is available for ${e.boat.vesselName}: unit ${slip.unitNumber}${slip.section ? ` (${slip.section})` : ''}, ${rateType}, from ${arrivalDate} to ${departureDate}.`,
+            `a slip is available for ${e.boat.vesselName}: unit ${slip.unitNumber}${slip.section ? ` (${slip.section})` : ''}, ${rateType}, ${formatCalendarRange(arrivalDate, departureDate)}.`,
             `Total ${dollars(r.totalCents)}${r.depositCents ? `, deposit ${dollars(r.depositCents)}` : ''} (reservation ${r.reservationNumber}).`,
-            `We hold it for you until ${new Date(expiresAt).toISOString()}. Reply to this e-mail or call the marina to accept or decline; after that time the offer expires and the slip goes to the next boater on the list.`,
+            `We hold it for you until ${formatLocalDateTime(expiresAt, loc.timezone)}. Reply to this e-mail or call the marina to accept or decline; after that time the offer expires and the slip goes to the next boater on the list.`,
             input.message ?? '',
           ]
             .filter(Boolean)
@@ -179,7 +181,7 @@ function closeOffer(
   outcome: Outcome,
   opts: { note?: string | null; cancelEntry?: string | null } = {},
 ): { stmts: Stmt[]; events: DomainEvent[] } {
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const stmts: Stmt[] = [];
   const events: DomainEvent[] = [];
   if (r && r.status === 'awaiting_payment') {
@@ -223,7 +225,7 @@ function closeOffer(
         ctx,
         e,
         'Your slip offer expired',
-        `Hello ${e.renter.firstName},\n\nthe offer of a slip from ${o.arrivalDate} to ${o.departureDate} was not answered in time, so the slip went back to the marina. You are still on the waitlist.`,
+        `Hello ${e.renter.firstName},\n\nthe offer of a slip for ${formatCalendarRange(o.arrivalDate, o.departureDate)} was not answered in time, so the slip went back to the marina. You are still on the waitlist.`,
         'slip_waitlist.offer_expired',
         { offerId: o.id },
       ),
@@ -285,20 +287,23 @@ export async function acceptOffer(ctx: Ctx, id: string, input: { note?: string }
   const e = await getEntryRow(ctx, id);
   const o = await openOffer(ctx, e);
   const r = await getReservationRow(ctx, o.reservationId);
-  const settled = settledOutcome(e, o, r, Date.now());
+  const settled = settledOutcome(e, o, r, ctx.clock.now());
   if (settled === 'accepted') {
     await settle(ctx, e, o, r, 'accepted', 'accept');
     return await offerResult(ctx, e.id, o.id, o.reservationId);
   }
   if (settled) {
     await settle(ctx, e, o, r, settled, 'accept');
-    if (settled === 'expired') throw new ApiError('expired', `The offer expired at ${new Date(o.expiresAt).toISOString()}; the unit is no longer held`);
+    if (settled === 'expired') {
+      const tz = (await getLocationInTenant(ctx, e.locationId)).timezone;
+      throw new ApiError('expired', `The offer expired on ${formatLocalDateTime(o.expiresAt, tz)}; the unit is no longer held`);
+    }
     throw new ApiError('invalid_state', 'The held reservation was cancelled: the offer is withdrawn; make a new offer');
   }
   const { stmts, events } = closeOffer(ctx, e, o, r, 'accepted', { note: input.note });
   const write = () => commitAnswer(ctx, stmts, events, 'slip_waitlist.accept', e, o);
   // The hold is running (checked above); should it lapse this very moment, the unit is taken again through its lock.
-  if (!isBlocking(r, Date.now()))
+  if (!isBlocking(r, ctx.clock.now()))
     await underSlipLock(ctx, { slipId: r.slipId, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, write);
   else await write();
   return await offerResult(ctx, e.id, o.id, o.reservationId);
@@ -333,7 +338,7 @@ export async function cancelEntry(ctx: Ctx, id: string, input: { reason?: string
       return await entryView(ctx, await getEntryRow(ctx, e.id));
     }
   }
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [
@@ -348,30 +353,37 @@ export async function cancelEntry(ctx: Ctx, id: string, input: { reason?: string
 }
 
 /**
- * Cron (every 5 minutes): offers past their expiry expire (the hold is released as `expired`, the
- * entry goes to the bottom of the queue, the renter is told); open offers whose held reservation
- * was settled another way are closed to match it: confirmed (paid in the portal, or confirmed by
- * staff) → accepted; the reservation or the entry cancelled → withdrawn (the entry keeps its place).
+ * Cron (every 5 minutes, on the clock): offers past their expiry expire (the hold is released as
+ * `expired`, the entry goes to the bottom of the queue, the renter is told); open offers whose held
+ * reservation was settled another way are closed to match it: confirmed (paid in the portal, or
+ * confirmed by staff) → accepted; the reservation or the entry cancelled → withdrawn (the entry keeps
+ * its place).
  */
-export async function sweepOffers(env: Env, now = new Date(), hooks?: Hooks) {
-  const db = getDb(env.DB);
-  const open = await db.select().from(O).where(eq(O.status, 'offered')).orderBy(O.expiresAt).limit(500).all();
+export async function sweepOffers(ctx: Ctx) {
+  const now = ctx.clock.now();
+  const open = await ctx.db
+    .select()
+    .from(O)
+    .where(and(eq(O.status, 'offered'), inJobScope(ctx, O.customerId)))
+    .orderBy(O.expiresAt)
+    .limit(500)
+    .all();
   const out = { expired: 0, accepted: 0, withdrawn: 0 };
   const byCustomer = new Map<string, OfferRow[]>();
   for (const o of open) byCustomer.set(o.customerId, [...(byCustomer.get(o.customerId) ?? []), o]);
   for (const [customerId, offers] of byCustomer) {
-    const ctx = systemCtx(env, { customerId, hooks });
+    const octx = systemCtxFor(ctx, customerId);
     const reservations = new Map(
       (
         await reservationRowsByIds(
-          ctx,
+          octx,
           offers.map((o) => o.reservationId),
         )
       ).map((r) => [r.id, r]),
     );
     const entries = new Map(
       (
-        await db
+        await octx.db
           .select()
           .from(E)
           .where(
@@ -390,14 +402,24 @@ export async function sweepOffers(env: Env, now = new Date(), hooks?: Hooks) {
       const e = entries.get(o.entryId);
       if (!e) continue;
       const r = reservations.get(o.reservationId) ?? null;
-      const outcome = settledOutcome(e, o, r, now.getTime());
+      const outcome = settledOutcome(e, o, r, now);
       if (!outcome) continue;
       try {
-        if (await settle(ctx, e, o, r, outcome, 'sweep')) out[outcome === 'declined' ? 'withdrawn' : outcome]++;
+        if (await settle(octx, e, o, r, outcome, 'sweep')) out[outcome === 'declined' ? 'withdrawn' : outcome]++;
       } catch (err) {
-        ctx.log.error('waitlist offer sweep failed', { offerId: o.id, error: String(err) });
+        octx.log.error('waitlist offer sweep failed', { offerId: o.id, error: String(err) });
       }
     }
   }
   return out;
+}
+
+/** The sweep's next due instant: the first open offer in scope to expire after the clock's now (ms), or null. */
+export async function nextOfferExpiry(ctx: Ctx): Promise<number | null> {
+  const row = await ctx.db
+    .select({ at: min(O.expiresAt) })
+    .from(O)
+    .where(and(eq(O.status, 'offered'), gt(O.expiresAt, ctx.clock.now()), inJobScope(ctx, O.customerId)))
+    .get();
+  return row?.at ?? null;
 }

@@ -1,13 +1,14 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { slipErrors } from './errors';
-import { reconcileSlipSubscriptions } from './service';
+import { nextSlipReconcile, reconcileSlipSubscriptions } from './service';
 
 export default defineModule({
   name: 'slips',
   router,
   errors: slipErrors.table,
-  jobs: [{ name: 'slips.subscription_reconcile', cron: '0 3 * * *', run: (ctx) => reconcileSlipSubscriptions(ctx.env) }],
+  // Daily drift repair of the slip subscription's quantity; no due time of its own (runs daily as a test clock advances).
+  jobs: [{ name: 'slips.subscription_reconcile', cron: '0 3 * * *', run: reconcileSlipSubscriptions, nextDue: nextSlipReconcile }],
   tags: [
     {
       name: 'Slips',

@@ -34,6 +34,7 @@ export {
   cancelSubscriptionAtPeriodEnd,
   createCheckout,
   reconcileSlipSubscriptions,
+  nextSlipReconcile,
   requireActiveSubscription,
   subscriptionStatus,
   syncSlipQuantity,

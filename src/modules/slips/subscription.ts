@@ -6,13 +6,14 @@
  * adapter, and a daily job reconciles any drift (a provider call that failed, racing changes).
  */
 import { eq, sql } from 'drizzle-orm';
+import { nextScheduledRun } from '../../lib/module';
 import type { Ctx } from '../../lib/context';
-import { requireAdmin, systemCtx, tenantOf } from '../../lib/context';
+import { requireAdmin, systemCtxFor, tenantOf } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
+import { inJobScope } from '../../lib/job-scope';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
-import type { Env } from '../../env';
 import { slipSubscriptions } from '../../db/schema/slips';
-import { getDb } from '../../db/client';
 import { payments, PaymentError } from '../../adapters/payments';
 import { ensurePaymentCustomer } from '../customers/service';
 import { slipErrors } from './errors';
@@ -55,7 +56,7 @@ function view(row: SubRow | undefined, inService: number) {
 
 /** Reads the provider's state into the row: a finished checkout becomes the subscription; status, period end and cancellation follow the provider. */
 async function refresh(ctx: Ctx, row: SubRow): Promise<SubRow> {
-  const pay = payments(ctx.env);
+  const pay = payments(ctx);
   const patch: Partial<SubRow> = {};
   let subscriptionId = row.providerSubscriptionId;
   if (!subscriptionId && row.checkoutSessionId) {
@@ -74,7 +75,7 @@ async function refresh(ctx: Ctx, row: SubRow): Promise<SubRow> {
   }
   const changed = Object.entries(patch).some(([k, v]) => row[k as keyof SubRow] !== v);
   if (!changed) return row;
-  patch.lastSyncedAt = new Date().toISOString();
+  patch.lastSyncedAt = nowIso(ctx);
   await ctx.db.update(slipSubscriptions).set(patch).where(eq(slipSubscriptions.customerId, row.customerId));
   return { ...row, ...patch };
 }
@@ -113,14 +114,14 @@ export async function syncSlipQuantity(ctx: Ctx, customerId = tenantOf(ctx)): Pr
     const desired = Math.max(1, row.quota, await slipsInService(ctx, customerId));
     if (desired === row.billedQuantity) return desired;
     try {
-      await payments(ctx.env).setSubscriptionQuantity(row.providerSubscriptionId, desired);
+      await payments(ctx).setSubscriptionQuantity(row.providerSubscriptionId, desired);
     } catch (err) {
       ctx.log.warn('slip subscription quantity not updated', { customerId, desired, error: String(err) });
       return null;
     }
     await ctx.db
       .update(slipSubscriptions)
-      .set({ billedQuantity: desired, lastSyncedAt: new Date().toISOString() })
+      .set({ billedQuantity: desired, lastSyncedAt: nowIso(ctx) })
       .where(eq(slipSubscriptions.customerId, customerId));
   }
   return null;
@@ -138,7 +139,7 @@ export async function createCheckout(ctx: Ctx, input: { quota: number; successUr
   const quantity = Math.max(input.quota, inService);
   let cs;
   try {
-    cs = await payments(ctx.env).createSubscriptionCheckout({
+    cs = await payments(ctx).createSubscriptionCheckout({
       customerId: account.paymentCustomerId!,
       plan: 'marina_slip',
       quantity,
@@ -189,7 +190,7 @@ export async function addSubscribedSlips(ctx: Ctx, input: { count: number }) {
   const desired = Math.max(1, row.quota, await slipsInService(ctx, customerId));
   if (desired !== row.billedQuantity) {
     try {
-      await payments(ctx.env).setSubscriptionQuantity(row.providerSubscriptionId!, desired);
+      await payments(ctx).setSubscriptionQuantity(row.providerSubscriptionId!, desired);
     } catch (err) {
       // The quota stays raised; the daily reconciliation bills it once the provider answers.
       ctx.log.warn('slip subscription quantity not updated', { customerId, desired, error: String(err) });
@@ -207,7 +208,7 @@ export async function billingPortal(ctx: Ctx, input: { returnUrl?: string }, bas
   if (!row || row.status === 'none') throw new ApiError('not_found', 'No slip subscription: start one with POST /slip-subscription/create-checkout');
   const { row: account } = await ensurePaymentCustomer(ctx);
   try {
-    return await payments(ctx.env).createBillingPortalSession(account.paymentCustomerId!, input.returnUrl ?? `${baseUrl}/slip-subscription/status`);
+    return await payments(ctx).createBillingPortalSession(account.paymentCustomerId!, input.returnUrl ?? `${baseUrl}/slip-subscription/status`);
   } catch (err) {
     providerFailure(err);
   }
@@ -222,7 +223,7 @@ export async function cancelSubscriptionAtPeriodEnd(ctx: Ctx) {
   if (row.cancelAtPeriodEnd) return subscriptionStatus(ctx);
   let sub;
   try {
-    sub = await payments(ctx.env).updateSubscription(row.providerSubscriptionId, { cancelAtPeriodEnd: true });
+    sub = await payments(ctx).updateSubscription(row.providerSubscriptionId, { cancelAtPeriodEnd: true });
   } catch (err) {
     providerFailure(err);
   }
@@ -239,17 +240,25 @@ export async function cancelSubscriptionAtPeriodEnd(ctx: Ctx) {
   return subscriptionStatus(ctx);
 }
 
-/** Daily: brings every active subscription's quantity (and status) in line with the slips in service. */
-export async function reconcileSlipSubscriptions(env: Env) {
-  const db = getDb(env.DB);
-  const rows = await db.select().from(slipSubscriptions).all();
+/**
+ * Daily (on the clock): brings every active subscription in scope (quantity and status) in line with
+ * the slips in service. No due time of its own: the provider's state is read each run.
+ */
+/** When the reconciliation has work for the operators in scope: the next daily run while a subscription is live, else never. */
+export async function nextSlipReconcile(ctx: Ctx): Promise<number | null> {
+  const rows = await ctx.db.select({ status: slipSubscriptions.status }).from(slipSubscriptions).where(inJobScope(ctx, slipSubscriptions.customerId)).all();
+  return rows.some((r) => ACTIVE.includes(r.status) || r.status === 'incomplete') ? nextScheduledRun('0 3 * * *', ctx.clock.now()) : null;
+}
+
+export async function reconcileSlipSubscriptions(ctx: Ctx) {
+  const rows = await ctx.db.select().from(slipSubscriptions).where(inJobScope(ctx, slipSubscriptions.customerId)).all();
   let changed = 0;
   for (const row of rows) {
     if (!ACTIVE.includes(row.status) && row.status !== 'incomplete') continue;
-    const ctx = systemCtx(env, { customerId: row.customerId });
-    const fresh = await refresh(ctx, row);
+    const octx = systemCtxFor(ctx, row.customerId);
+    const fresh = await refresh(octx, row);
     const before = fresh.billedQuantity;
-    const after = await syncSlipQuantity(ctx, row.customerId);
+    const after = await syncSlipQuantity(octx, row.customerId);
     if (after != null && after !== before) changed++;
   }
   return { subscriptions: rows.length, changed };

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
+import { nowIso } from '../../lib/clock';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -28,8 +29,7 @@ function fieldsOf(f: Fields): Partial<SlipRow> {
   return out;
 }
 
-function newRow(customerId: string, locationId: string, unitNumber: string, f: Fields, status: SlipStatus | undefined): SlipRow {
-  const now = new Date().toISOString();
+function newRow(customerId: string, locationId: string, unitNumber: string, f: Fields, status: SlipStatus | undefined, now: string): SlipRow {
   return {
     id: newId('slp'),
     customerId,
@@ -80,7 +80,7 @@ export async function createSlip(ctx: Ctx, input: z.output<typeof s.CreateBody>)
   const { locationId, unitNumber, status, ...fields } = input;
   if ((await existingUnitNumbers(ctx, locationId, [unitNumber])).length)
     throw new ApiError('already_exists', `Unit number ${unitNumber} already exists at this location`);
-  const row = newRow(customerId, locationId, unitNumber, fields, status);
+  const row = newRow(customerId, locationId, unitNumber, fields, status, nowIso(ctx));
   try {
     await commit(ctx, [ctx.db.insert(slips).values(row)], {
       audit: { action: 'slip.create', targetType: 'slip', targetId: row.id, details: { unitNumber, locationId } },
@@ -108,7 +108,8 @@ export async function bulkCreateSlips(ctx: Ctx, input: z.output<typeof s.BulkCre
     throw new ApiError('already_exists', `These unit numbers already exist at this location; nothing was created: ${taken.slice(0, 20).join(', ')}`, {
       extra: { existingUnitNumbers: taken },
     });
-  const rows = numbers.map((n) => newRow(customerId, locationId, n, fields, status));
+  const now = nowIso(ctx);
+  const rows = numbers.map((n) => newRow(customerId, locationId, n, fields, status, now));
   try {
     await commit(
       ctx,
@@ -157,7 +158,7 @@ export async function updateSlip(ctx: Ctx, id: string, input: z.output<typeof s.
     if (isUnitConflict(err)) throw new ApiError('already_exists', `Unit number ${input.unitNumber} already exists at this location`);
     throw err;
   }
-  return slipOut({ ...row, ...patch, updatedAt: new Date().toISOString() });
+  return slipOut({ ...row, ...patch, updatedAt: nowIso(ctx) });
 }
 
 export async function setSlipStatus(ctx: Ctx, id: string, input: { status: SlipStatus; reason?: string }) {
@@ -179,7 +180,7 @@ export async function setSlipStatus(ctx: Ctx, id: string, input: { status: SlipS
     },
   );
   if (reopening || input.status === 'out_of_service') await syncSlipQuantity(ctx, row.customerId);
-  return slipOut({ ...row, status: input.status, updatedAt: new Date().toISOString() });
+  return slipOut({ ...row, status: input.status, updatedAt: nowIso(ctx) });
 }
 
 /** DELETE: a soft delete (status out_of_service). Reservations keep the unit; transfer them if needed. */
@@ -213,7 +214,7 @@ export async function bulkUpdateSlips(ctx: Ctx, input: z.output<typeof s.BulkUpd
     audit: { action: 'slip.bulk_update', targetType: 'slip', targetId: null, details: { count: ids.length, fields: Object.keys(patch) } },
   });
   if (status) await syncSlipQuantity(ctx, customerId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   return { updated: ids.length, data: rows.map((r) => slipOut({ ...r, ...patch, updatedAt: now })) };
 }
 

@@ -52,10 +52,11 @@ function subtract(free: Span[], busy: Span[]): Span[] {
 const clip = (spans: Span[], w: Span) => spans.map((s) => ({ start: Math.max(s.start, w.start), end: Math.min(s.end, w.end) })).filter((s) => s.end > s.start);
 
 /** Per staff member: worked spans (shifts) and busy spans (assigned bookings) overlapping the window. */
-async function loadState(ctx: Ctx, customerId: string, locationId: string, w: Span) {
+async function loadState(ctx: Ctx, loc: { customerId: string; id: string; timezone: string }, w: Span) {
+  const { customerId, id: locationId, timezone } = loc;
   const [staff, shifts, assigned] = await Promise.all([
     staffAtLocation(ctx, { customerId, locationId }),
-    shiftOccurrencesAt(ctx, { customerId, locationId, from: new Date(w.start), to: new Date(w.end) }),
+    shiftOccurrencesAt(ctx, { customerId, locationId, timezone, from: new Date(w.start), to: new Date(w.end) }),
     ctx.db.all<{ staffId: string; start: number; end: number }>(sql`
       SELECT j.value AS staffId, b.start AS start, b."end" AS "end"
       FROM bookings b, json_each(coalesce(json_extract(b.extended_data, '$.assignedStaffIds'), '[]')) j
@@ -79,7 +80,7 @@ export async function availableStaff(ctx: Ctx, q: { locationId: string; skill: S
   if (!(end > start)) throw bad('endTime', 'endTime must be after startTime');
   if (end - start > DAY) throw bad('endTime', 'The window is at most 24 hours');
   const loc = await getPublicLocation(ctx, q.locationId);
-  const state = await loadState(ctx, loc.customerId, loc.id, { start, end });
+  const state = await loadState(ctx, loc, { start, end });
   const staff = state
     .filter((m) => m.skills.includes(q.skill) && m.free.some((f) => f.start <= start && f.end >= end))
     .map((m) => ({ staffId: m.staffId, displayName: m.displayName }))
@@ -104,7 +105,7 @@ export async function availableStaffRange(ctx: Ctx, q: { locationId: string; sta
   if (end - start > 62 * DAY) throw bad('end', 'The range is at most 62 days');
   const loc = await getPublicLocation(ctx, q.locationId);
   const tz = loc.timezone;
-  const state = await loadState(ctx, loc.customerId, loc.id, { start, end });
+  const state = await loadState(ctx, loc, { start, end });
   const days: {
     date: string;
     skills: { skill: Skill; availableCount: number; staff: { staffId: string; displayName: string; free: { startTime: string; endTime: string }[] }[] }[];

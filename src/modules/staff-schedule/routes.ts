@@ -15,8 +15,10 @@ export const createShift = route({
   status: 201,
   errors: [403, 404],
   description: `A shift of the staff member \`staffId\` (a user of the account) at \`locationId\`, from \`startTime\` to \`endTime\` (ISO 8601 with
-offset, at most 24 hours). With \`recurrencePattern\` (or \`recurring: true\`, which requires it) the shift repeats; the pattern is stored with its
-RFC 5545 \`rrule\`. Needs the \`staff_schedule\` permission; another operator's \`customerId\` answers 403, an unknown location or staff member 404.`,
+offset, at most 24 hours). With \`recurrencePattern\` (or \`recurring: true\`, which requires it) the shift repeats in the location's wall-clock
+time: the pattern is stored with its RFC 5545 \`rrule\` in the location's zone (\`DTSTART;TZID=America/New_York:20270104T080000\`), so a shift
+from 08:00 to 18:00 stays 08:00–18:00 local on both sides of a daylight-saving change. Needs the \`staff_schedule\` permission; another
+operator's \`customerId\` answers 403, an unknown location or staff member 404.`,
 });
 export const listShifts = route({
   method: 'get',
@@ -29,7 +31,7 @@ export const listShifts = route({
   errors: [403],
   description: `The account's shifts in start order, of one location (\`locationId\`) or of the whole account (\`customerId\`, which must be the
 caller's), optionally of one \`staffId\`. With \`from\` and \`to\` (together, at most 62 days apart) only shifts occurring in that window are answered,
-each with its \`occurrences\` in it (recurring shifts expanded).`,
+each with its \`occurrences\` in it (recurring shifts expanded per local date: each occurrence starts and ends at the first one's local times).`,
 });
 export const updateShift = route({
   method: 'put',

@@ -11,7 +11,9 @@ export const RecurrencePattern = z
     until: z.string().datetime({ offset: true }).optional(),
     count: z.number().int().min(1).max(1000).optional(),
   })
-  .openapi('RecurrencePattern', { description: 'Repeats the shift; turned into an RFC 5545 RRULE with the rrule library.' });
+  .openapi('RecurrencePattern', {
+    description: "Repeats the shift at the first occurrence's local wall-clock times; turned into an RFC 5545 RRULE in the location's zone (TZID).",
+  });
 
 export const Shift = z
   .object({

@@ -4,11 +4,12 @@ import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/clock';
 import { staffSchedules } from '../../db/schema/locations';
 import { users } from '../../db/schema/accounts';
 import { getLocationInTenant } from '../locations/service';
-import { buildRule, type Pattern } from './recurrence';
-import { shiftInTenant } from './queries';
+import { ruleText, type Pattern } from './recurrence';
+import { rowOccurrences, shiftInTenant } from './queries';
 import { shiftOut, type ShiftRow } from './views';
 
 export { listShifts } from './queries';
@@ -35,7 +36,7 @@ export async function createShift(
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
   requirePermission(ctx, 'staff_schedule');
-  await getLocationInTenant(ctx, input.locationId);
+  const location = await getLocationInTenant(ctx, input.locationId);
   const staff = await ctx.db
     .select({ id: users.id })
     .from(users)
@@ -50,7 +51,7 @@ export async function createShift(
     });
   const startTime = new Date(input.startTime).toISOString();
   const endTime = new Date(input.endTime).toISOString();
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: ShiftRow = {
     id: newId('shf'),
     customerId,
@@ -60,7 +61,8 @@ export async function createShift(
     endTime,
     recurring,
     recurrencePattern: recurring ? (input.recurrencePattern as Record<string, unknown>) : null,
-    rrule: recurring ? buildRule(startTime, input.recurrencePattern!).toString() : null,
+    // The recurrence in the location's wall-clock time (DTSTART;TZID=...): see ./recurrence.ts.
+    rrule: recurring ? ruleText(startTime, input.recurrencePattern!, location.timezone) : null,
     templateId: input.templateId ?? null,
     createdBy: ctx.principal.userId,
     createdAt: now,
@@ -91,12 +93,15 @@ export async function updateShift(
     throw new ApiError('validation_failed', 'recurrencePattern is required for a recurring shift', {
       details: [{ field: 'recurrencePattern', message: 'required when recurring is true' }],
     });
+  // The rule is written again in the location's zone (a rule stored before shifts kept wall-clock time gets its zone here).
+  const zone = recurring && pattern ? (await getLocationInTenant(ctx, existing.locationId)).timezone : null;
   const patch = {
     startTime,
     endTime,
     recurring,
     recurrencePattern: recurring ? (pattern as Record<string, unknown>) : null,
-    rrule: recurring && pattern ? buildRule(startTime, pattern).toString() : null,
+    rrule: zone && pattern ? ruleText(startTime, pattern, zone) : null,
+    updatedAt: nowIso(ctx),
   };
   await commit(
     ctx,
@@ -110,7 +115,7 @@ export async function updateShift(
       audit: { action: 'staff_schedule.update', targetType: 'staff_schedule', targetId: id },
     },
   );
-  return shiftOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
+  return shiftOut({ ...existing, ...patch });
 }
 
 export async function deleteShift(ctx: Ctx, id: string) {
@@ -126,21 +131,16 @@ export async function deleteShift(ctx: Ctx, id: string) {
 }
 
 /**
- * Shift occurrences of a location's staff overlapping [from, to) (recurring shifts expanded), for
- * public staff availability. No permission check: callers answer only availability, never the shifts.
+ * Shift occurrences of a location's staff overlapping [from, to) (recurring shifts expanded in the
+ * location's wall-clock time, `timezone`), for public staff availability. No permission check:
+ * callers answer only availability, never the shifts.
  */
-export async function shiftOccurrencesAt(ctx: Ctx, q: { customerId: string; locationId: string; from: Date; to: Date }) {
+export async function shiftOccurrencesAt(ctx: Ctx, q: { customerId: string; locationId: string; timezone: string; from: Date; to: Date }) {
   const rows = await ctx.db
     .select()
     .from(staffSchedules)
     .where(and(eq(staffSchedules.customerId, q.customerId), eq(staffSchedules.locationId, q.locationId)))
     .all();
-  const window = { from: q.from, to: q.to };
-  return rows.flatMap((r) =>
-    ((shiftOut(r, window) as { occurrences?: { startTime: string; endTime: string }[] }).occurrences ?? []).map((o) => ({
-      staffId: r.staffId,
-      start: Date.parse(o.startTime),
-      end: Date.parse(o.endTime),
-    })),
-  );
+  const window = { from: q.from.getTime(), to: q.to.getTime() };
+  return rows.flatMap((r) => rowOccurrences(r, q.timezone, window).map((o) => ({ staffId: r.staffId, start: o.start, end: o.end })));
 }

@@ -1,12 +1,13 @@
 import type { z } from '@hono/zod-openapi';
 import type { staffSchedules } from '../../db/schema/locations';
-import { buildRule, type Pattern } from './recurrence';
 import type { Shift } from './schemas';
 
 export type ShiftRow = typeof staffSchedules.$inferSelect;
 
-/** A shift as the API answers it (`StaffShift`); with a window, its occurrences that overlap the window. */
-export function shiftOut(r: ShiftRow, window?: { from: Date; to: Date }): z.output<typeof Shift> {
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A shift as the API answers it (`StaffShift`); with `occurrences` (expanded for a window: ./recurrence.ts), those too. */
+export function shiftOut(r: ShiftRow, occurrences?: { start: number; end: number }[]): z.output<typeof Shift> {
   const base = {
     id: r.id,
     customerId: r.customerId,
@@ -21,17 +22,6 @@ export function shiftOut(r: ShiftRow, window?: { from: Date; to: Date }): z.outp
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   };
-  if (!window) return base;
-  const duration = Date.parse(r.endTime) - Date.parse(r.startTime);
-  let starts: Date[];
-  if (r.recurring && r.recurrencePattern) {
-    // Look back one shift length so a shift that started before `from` and is still running is included.
-    starts = buildRule(r.startTime, r.recurrencePattern as Pattern).between(new Date(window.from.getTime() - duration), window.to, true);
-  } else {
-    starts = [new Date(r.startTime)];
-  }
-  const occurrences = starts
-    .filter((s) => s.getTime() < window.to.getTime() && s.getTime() + duration > window.from.getTime())
-    .map((s) => ({ startTime: s.toISOString(), endTime: new Date(s.getTime() + duration).toISOString() }));
-  return { ...base, occurrences };
+  if (!occurrences) return base;
+  return { ...base, occurrences: occurrences.map((o) => ({ startTime: iso(o.start), endTime: iso(o.end) })) };
 }

@@ -5,6 +5,7 @@
  */
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { itemFacts, itemJsonLd, locationFacts, locationJsonLd } from './views';
 import { liveItem, liveOffer } from './live';
 import { isVisible, itemById, locationById, operatorName, publicItems } from './queries';
@@ -12,17 +13,19 @@ import { isVisible, itemById, locationById, operatorName, publicItems } from './
 const baseOf = (q: { baseUrl?: string }, origin: string) => (q.baseUrl ?? origin).replace(/\/$/, '');
 
 /** GET /schema/inventory/{inventoryId} */
-export async function inventorySchema(ctx: Ctx, inventoryId: string, q: { baseUrl?: string }, origin: string) {
-  const row = await itemById(ctx, inventoryId);
+export async function inventorySchema(rctx: Ctx, inventoryId: string, q: { baseUrl?: string }, origin: string) {
+  const row = await itemById(rctx, inventoryId);
   if (!isVisible(row)) throw new ApiError('forbidden', 'This inventory item is not publicly visible');
+  const ctx = await onOperatorClock(rctx, row.customerId);
   const item = await liveItem(ctx, inventoryId);
   const base = baseOf(q, origin);
   return itemJsonLd(itemFacts(item, await operatorName(ctx, row.customerId), base), await liveOffer(ctx, item));
 }
 
 /** GET /schema/location/{locationId} */
-export async function locationSchema(ctx: Ctx, locationId: string, q: { baseUrl?: string }, origin: string) {
-  const loc = await locationById(ctx, locationId);
+export async function locationSchema(rctx: Ctx, locationId: string, q: { baseUrl?: string }, origin: string) {
+  const loc = await locationById(rctx, locationId);
+  const ctx = await onOperatorClock(rctx, loc.customerId);
   const base = baseOf(q, origin);
   const name = await operatorName(ctx, loc.customerId);
   const rows = await publicItems(ctx, loc.customerId, loc.id);
@@ -35,8 +38,9 @@ export async function locationSchema(ctx: Ctx, locationId: string, q: { baseUrl?
 }
 
 /** GET /schema/all/{customerId} */
-export async function operatorSchema(ctx: Ctx, customerId: string, q: { baseUrl?: string }, origin: string) {
-  const name = await operatorName(ctx, customerId);
+export async function operatorSchema(rctx: Ctx, customerId: string, q: { baseUrl?: string }, origin: string) {
+  const name = await operatorName(rctx, customerId);
+  const ctx = await onOperatorClock(rctx, customerId);
   const base = baseOf(q, origin);
   const rows = await publicItems(ctx, customerId);
   const out = [];

@@ -63,7 +63,7 @@ function offerOf(f: ItemFacts, live: LiveOffer): Offer & { '@type': 'Offer' } {
           },
         }
       : {}),
-    ...(live.departure ? { validFrom: new Date().toISOString(), availabilityEnds: live.departure.start } : {}),
+    ...(live.departure ? { validFrom: live.asOf, availabilityEnds: live.departure.start } : {}),
   };
 }
 

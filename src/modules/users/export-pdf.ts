@@ -1,7 +1,11 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { formatLocalDateTime } from '../../lib/local-time';
 
-/** Renders the personal-data export as a PDF (pdf-lib runs inside workerd). */
-export async function renderDataExport(data: Record<string, unknown>): Promise<Uint8Array> {
+/**
+ * Renders the personal-data export as a PDF (pdf-lib runs inside workerd), stamped with the time it
+ * was made (`generatedAt`, ms) in the operator's zone.
+ */
+export async function renderDataExport(data: Record<string, unknown>, stamp: { generatedAt: number; timezone: string }): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle('Berth personal data export');
   doc.setProducer('Berth');
@@ -23,7 +27,7 @@ export async function renderDataExport(data: Record<string, unknown>): Promise<U
     }
   };
   line('Berth - personal data export', { bold: true, size: 16 });
-  line(`Generated ${new Date().toISOString()}`);
+  line(`Generated ${formatLocalDateTime(stamp.generatedAt, stamp.timezone)}`);
   y -= 8;
   const walk = (label: string, value: unknown, depth = 0) => {
     const pad = '  '.repeat(depth);

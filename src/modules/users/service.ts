@@ -12,11 +12,12 @@ import { createIdentity, deleteIdentity, passwordLink } from '../../adapters/ide
 import { emailStmt } from '../../adapters/messages';
 import { forgetApiKeys } from '../../lib/credentials';
 import { buyNumber, findNumbers } from '../../adapters/telephony';
-import { getLocationInTenant, locationOut, newNumberIvr } from '../locations/service';
+import { getLocationInTenant, locationOut, newNumberIvr, operatorTimeZone } from '../locations/service';
 import { revokeUserKeysStmt, userKeys } from '../api-keys/service';
 import { renderDataExport } from './export-pdf';
 import { assertLocationsInTenant, currentUser, isEmailTaken, userInTenant } from './queries';
 import { userOut, type UserRow } from './views';
+import { nowIso, nowMs } from '../../lib/clock';
 
 export { isEmailTaken, listAuditLogs, listUsers, staffAtLocation } from './queries';
 export { userOut } from './views';
@@ -81,9 +82,9 @@ export async function createUser(
     phone: null,
     termsVersion: null,
     termsAcceptedAt: null,
-    invitedAt: new Date().toISOString(),
-    createdAt: new Date().toISOString(),
-    updatedAt: new Date().toISOString(),
+    invitedAt: nowIso(ctx),
+    createdAt: nowIso(ctx),
+    updatedAt: nowIso(ctx),
   };
   const invite = emailStmt(ctx, {
     to: row.email,
@@ -130,7 +131,7 @@ export async function updateMe(ctx: Ctx, input: { profileName?: string; location
   );
   // The user's API keys carry their permissions: their rate-limiter objects read them again.
   if (patch.permissions) await forgetApiKeys(ctx, { customerId: user.customerId, userIds: [user.id] });
-  return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
+  return userOut({ ...user, ...patch, updatedAt: nowIso(ctx) });
 }
 
 export async function updateUser(
@@ -177,13 +178,13 @@ export async function updateUser(
   );
   // The user's API keys carry their name, e-mail, role and permissions: their rate-limiter objects read them again.
   if (patch.name !== undefined || patch.email || patch.role || patch.permissions) await forgetApiKeys(ctx, { customerId: user.customerId, userIds: [user.id] });
-  return userOut({ ...user, ...patch, updatedAt: new Date().toISOString() });
+  return userOut({ ...user, ...patch, updatedAt: nowIso(ctx) });
 }
 
 export async function deleteUser(ctx: Ctx, id: string) {
   const user = await userInTenant(ctx, id);
   if (user.id === ctx.principal.userId) throw new ApiError('invalid_state', 'You cannot delete your own user');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [
@@ -200,7 +201,7 @@ export async function deleteUser(ctx: Ctx, id: string) {
 
 export async function acceptTerms(ctx: Ctx) {
   const user = await currentUser(ctx);
-  const at = new Date().toISOString();
+  const at = nowIso(ctx);
   await commit(
     ctx,
     [
@@ -247,14 +248,17 @@ export async function exportMyData(ctx: Ctx): Promise<Uint8Array> {
   ]);
   await loadPdfFonts(ctx.env.ASSETS);
   await commit(ctx, [], { audit: { action: 'user.export_data', targetType: 'user', targetId: user.id } });
-  return renderDataExport({
-    user: userOut(user),
-    extra: { phone: user.phone, termsVersion: user.termsVersion, termsAcceptedAt: user.termsAcceptedAt, settings: user.settings },
-    customer: customer ? { id: customer.id, name: customer.name } : null,
-    pushTokens: tokens?.n ?? 0,
-    apiKeys: keys,
-    audit,
-  });
+  return renderDataExport(
+    {
+      user: userOut(user),
+      extra: { phone: user.phone, termsVersion: user.termsVersion, termsAcceptedAt: user.termsAcceptedAt, settings: user.settings },
+      customer: customer ? { id: customer.id, name: customer.name } : null,
+      pushTokens: tokens?.n ?? 0,
+      apiKeys: keys,
+      audit,
+    },
+    { generatedAt: nowMs(ctx), timezone: await operatorTimeZone(ctx, user.customerId) },
+  );
 }
 
 export async function addPushToken(ctx: Ctx, token: string) {
@@ -346,7 +350,7 @@ export async function resendInvitation(ctx: Ctx, id: string) {
       mail.stmt,
       ctx.db
         .update(users)
-        .set({ invitedAt: new Date().toISOString() })
+        .set({ invitedAt: nowIso(ctx) })
         .where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
     ],
     {

@@ -16,10 +16,10 @@ export async function incomingCall(ctx: Ctx, p: Record<string, string>): Promise
   const t = new TwiML();
   const loc = await locationByNumber(ctx, p.To);
   if (!loc || loc.status !== 'active') return t.say('The number you have called is not in service. Goodbye.').hangup().toString();
-  const pctx = providerCtx(ctx, loc.customerId);
+  const pctx = await providerCtx(ctx, loc.customerId);
   const caller = await identifyCaller(pctx, loc, p.From);
   const callSid = p.CallSid || newId('call');
-  await ctx.db
+  await pctx.db
     .insert(voiceCalls)
     .values({
       id: newId('vcl'),
@@ -41,8 +41,9 @@ export async function incomingCall(ctx: Ctx, p: Record<string, string>): Promise
 }
 
 /** POST /communication/voice/handle-key */
-export async function handleKey(ctx: Ctx, q: { locationId: string; callSid: string; attempt?: number }, p: Record<string, string>): Promise<string> {
-  const loc = await locationInCall(ctx, q.locationId);
+export async function handleKey(rctx: Ctx, q: { locationId: string; callSid: string; attempt?: number }, p: Record<string, string>): Promise<string> {
+  const loc = await locationInCall(rctx, q.locationId);
+  const ctx = await providerCtx(rctx, loc.customerId);
   const call = await callOf(ctx, q.callSid);
   if (call && call.locationId !== loc.id) throw voiceFail('unknown_call', 'This call belongs to another location');
   const caller = await callerOfCall(ctx, call);

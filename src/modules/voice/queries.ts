@@ -7,6 +7,7 @@ import { and, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { notFound } from '../../lib/errors';
+import { nowMs } from '../../lib/clock';
 import { locations, phoneNumbers } from '../../db/schema/locations';
 import { bookings, renters } from '../../db/schema/bookings';
 import { inventoryItems } from '../../db/schema/inventory';
@@ -82,7 +83,7 @@ export async function identifyCaller(ctx: Ctx, loc: LocationRow, from: string | 
           matches.map((m) => m.id),
         ),
         inArray(bookings.status, ['pending', 'confirmed', 'checked_in']),
-        gt(bookings.end, Date.now()),
+        gt(bookings.end, nowMs(ctx)),
       ),
     )
     .orderBy(bookings.start)

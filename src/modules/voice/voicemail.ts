@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/clock';
 import { emailStmt } from '../../adapters/messages';
 import { voiceCalls, voicemails } from '../../db/schema/voice';
 import { TwiML } from './twiml';
@@ -22,7 +23,7 @@ async function upsertVoicemail(
     recordingUrl: v.recordingUrl ?? null,
     durationSeconds: duration,
     status: v.status,
-    updatedAt: new Date().toISOString(),
+    updatedAt: nowIso(ctx),
   };
   const set = Object.fromEntries(Object.entries(values).filter(([, x]) => x !== null)) as Partial<typeof values>;
   await ctx.db
@@ -41,8 +42,9 @@ async function upsertVoicemail(
 }
 
 /** POST /communication/voice/handle-recording: the caller finished the message. */
-export async function handleRecording(ctx: Ctx, q: { locationId: string }, p: Record<string, string>): Promise<string> {
-  const loc = await locationInCall(ctx, q.locationId);
+export async function handleRecording(rctx: Ctx, q: { locationId: string }, p: Record<string, string>): Promise<string> {
+  const loc = await locationInCall(rctx, q.locationId);
+  const ctx = await providerCtx(rctx, loc.customerId);
   const call = p.CallSid ? await callOf(ctx, p.CallSid) : undefined;
   const t = new TwiML();
   if (call && call.locationId === loc.id && p.RecordingUrl) {
@@ -55,7 +57,7 @@ export async function handleRecording(ctx: Ctx, q: { locationId: string }, p: Re
     const email = ivrOf(loc).voicemailEmail;
     if (email) {
       await ctx.db.batch([
-        emailStmt(providerCtx(ctx, loc.customerId), {
+        emailStmt(ctx, {
           customerId: loc.customerId,
           to: email,
           subject: `New voicemail at ${loc.name}`,
@@ -83,6 +85,11 @@ export async function recordingWebhook(ctx: Ctx, p: Record<string, string>) {
   const call = await callOf(ctx, p.CallSid);
   if (!call) throw voiceFail('unknown_call', 'Unknown CallSid');
   const status = p.RecordingStatus === 'failed' || p.RecordingStatus === 'absent' ? 'failed' : p.RecordingStatus === 'completed' ? 'completed' : 'recording';
-  const vm = await upsertVoicemail(ctx, call, { recordingSid: p.RecordingSid, recordingUrl: p.RecordingUrl, duration: p.RecordingDuration, status });
+  const vm = await upsertVoicemail(await providerCtx(ctx, call.customerId), call, {
+    recordingSid: p.RecordingSid,
+    recordingUrl: p.RecordingUrl,
+    duration: p.RecordingDuration,
+    status,
+  });
   return { success: true, voicemailId: vm.id, status: vm.status };
 }

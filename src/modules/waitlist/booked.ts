@@ -2,6 +2,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { systemCtxFor, type Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
+import { nowIso as clockIso } from '../../lib/clock';
 import { waitlistEntries } from '../../db/schema/waitlist';
 import { bookings, holds } from '../../db/schema/bookings';
 import { changes, chunks } from './d1-results';
@@ -16,7 +17,7 @@ export async function syncOne(ctx: Ctx, e: EntryRow): Promise<EntryRow> {
  * Marks `booked` the offered entries whose hold was consumed by a booking of the same e-mail, with
  * the booking that used it when it can be identified. Returns the rows as they are now.
  */
-export async function syncBooked(ctx: Ctx, rows: EntryRow[], now = new Date()): Promise<Map<string, EntryRow>> {
+export async function syncBooked(ctx: Ctx, rows: EntryRow[]): Promise<Map<string, EntryRow>> {
   const out = new Map(rows.map((r) => [r.id, r]));
   const offered = rows.filter((r) => r.status === 'offered' && r.offerId);
   if (!offered.length) return out;
@@ -45,7 +46,7 @@ export async function syncBooked(ctx: Ctx, rows: EntryRow[], now = new Date()): 
       .orderBy(sql`${bookings.start} = ${e.offerStart ?? 0} DESC`, asc(bookings.createdAt))
       .limit(1)
       .get();
-    const nowIso = now.toISOString();
+    const nowIso = clockIso(ctx);
     const set = { status: 'booked' as const, bookedAt: nowIso, bookedRentalId: rental?.id ?? null, activeKey: null, updatedAt: nowIso };
     const sctx = systemCtxFor(ctx, e.customerId);
     const { results } = await commit(

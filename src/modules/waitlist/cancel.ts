@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type Ctx, requirePermission } from '../../lib/context';
 import { commit, type AuditEntry } from '../../lib/commit';
+import { nowIso as clockIso } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import type { Stmt } from '../../db/client';
 import { waitlistEntries } from '../../db/schema/waitlist';
@@ -54,7 +55,7 @@ export async function cancelEntry(ctx: Ctx, id: string) {
     if (e.status === 'cancelled') return { ...entryOut(e), alreadyCancelled: true };
     if (e.status !== 'waiting' && e.status !== 'offered')
       throw new ApiError('invalid_state', `The entry is ${e.status} and can no longer be cancelled`, { extra: { status: e.status } });
-    const nowIso = new Date().toISOString();
+    const nowIso = clockIso(ctx);
     const set = { status: 'cancelled' as const, cancelledAt: nowIso, activeKey: null, updatedAt: nowIso };
     const audit: AuditEntry = {
       action: 'waitlist.cancel',

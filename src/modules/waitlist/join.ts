@@ -3,14 +3,16 @@ import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { localDate } from '../../lib/time';
+import { nowMs, todayIn } from '../../lib/clock';
+import { formatCalendarDate, formatLocalDateTime } from '../../lib/local-time';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { waitlistEntries } from '../../db/schema/waitlist';
 import { emailStmt } from '../../adapters/messages';
 import { departuresOn, existingWallTime, loadItemContext, openingBounds, type ItemContext } from '../availability/service';
 import { asTenant } from '../holds/service';
 import { entryOut, iso } from './views';
 import { activeKey, type EntryRow } from './types';
-import { bad } from './errors';
+import { bad, inThePast } from './errors';
 import { errText } from './d1-results';
 import { syncOne } from './booked';
 
@@ -34,16 +36,18 @@ export interface JoinInput {
   refAffiliate?: string;
 }
 
-export async function joinWaitlist(ctx: Ctx, input: JoinInput): Promise<{ entry: ReturnType<typeof entryOut>; created: boolean }> {
-  const caller = ctx.principal.customerId;
+export async function joinWaitlist(ctx0: Ctx, input: JoinInput): Promise<{ entry: ReturnType<typeof entryOut>; created: boolean }> {
+  const caller = ctx0.principal.customerId;
   if (caller && input.customerId && input.customerId !== caller) throw new ApiError('forbidden', 'customerId does not belong to the authenticated operator');
-  const ic = await loadItemContext(ctx.db, input.inventoryId, input.customerId ?? caller ?? null);
+  const ic = await loadItemContext(ctx0.db, input.inventoryId, input.customerId ?? caller ?? null);
   if (ic.row.locationId !== input.locationId) throw notFound('Inventory item at this location');
   const own = caller === ic.row.customerId;
   if (!own && (!ic.row.isPublic || ic.item.model.isPublic === false)) throw notFound('Inventory item');
   const customerId = ic.row.customerId;
-  const now = Date.now();
-  validateWanted(ic, input, now);
+  // The operator is known now: "today" and "past" are on its clock.
+  const ctx = await onOperatorClock(ctx0, customerId);
+  const now = nowMs(ctx);
+  validateWanted(ic, input, now, todayIn(ctx, ic.item.timezone));
 
   const email = input.email.trim().toLowerCase();
   const key = activeKey(ic.row.id, email, input.date, input.time);
@@ -85,7 +89,8 @@ export async function joinWaitlist(ctx: Ctx, input: JoinInput): Promise<{ entry:
     updatedAt: nowIso,
   };
   const tctx = asTenant(ctx, customerId);
-  const when = `${input.date}${input.time ? ` at ${input.time}` : ''}`;
+  const wantedStart = input.time ? existingWallTime(input.date, input.time, ic.item.timezone) : null;
+  const when = wantedStart != null ? formatLocalDateTime(wantedStart, ic.item.timezone) : formatCalendarDate(input.date);
   const mail = emailStmt(tctx, {
     customerId,
     to: email,
@@ -123,11 +128,13 @@ async function findActive(ctx: Ctx, customerId: string, key: string) {
     .get();
 }
 
-/** The wanted date/time must exist for the item: a departure of the tour, or a start within a rental's opening hours; not in the past. */
-function validateWanted(ic: ItemContext, input: Pick<JoinInput, 'date' | 'time' | 'duration' | 'quantity'>, now: number) {
+/**
+ * The wanted date/time must exist for the item: a departure of the tour, or a start within a rental's
+ * opening hours; not in the past (400 `in_the_past`: `today` is the location's date at `now`).
+ */
+function validateWanted(ic: ItemContext, input: Pick<JoinInput, 'date' | 'time' | 'duration' | 'quantity'>, now: number, today: string) {
   const tz = ic.item.timezone;
-  const today = localDate(now, tz);
-  if (input.date < today) throw bad('date', `The date has passed (today is ${today} at this location)`);
+  if (input.date < today) throw inThePast('date', `The date has passed (today is ${formatCalendarDate(today)} at this location)`);
   const quantity = input.quantity ?? 1;
   if (ic.item.kind === 'tour') {
     const deps = departuresOn(ic.item, input.date);
@@ -135,11 +142,11 @@ function validateWanted(ic: ItemContext, input: Pick<JoinInput, 'date' | 'time' 
     if (input.time) {
       const dep = deps.find((d) => d.time === input.time);
       if (!dep) throw bad('time', `${input.time} is not a departure of this tour on ${input.date}; departures: ${deps.map((d) => d.time).join(', ')}`);
-      if (dep.start <= now) throw bad('time', `The ${input.time} departure on ${input.date} has already left`);
+      if (dep.start <= now) throw inThePast('time', `The ${input.time} departure on ${input.date} has already left`);
       if (quantity > dep.capacity) throw bad('quantity', `The ${input.time} departure has ${dep.capacity} seats`);
     } else {
       const ahead = deps.filter((d) => d.start > now);
-      if (!ahead.length) throw bad('date', `Every departure on ${input.date} has already left`);
+      if (!ahead.length) throw inThePast('date', `Every departure on ${input.date} has already left`);
       const most = Math.max(...ahead.map((d) => d.capacity));
       if (quantity > most) throw bad('quantity', `Departures on ${input.date} have at most ${most} seats`);
     }
@@ -153,8 +160,8 @@ function validateWanted(ic: ItemContext, input: Pick<JoinInput, 'date' | 'time' 
     const start = existingWallTime(input.date, input.time, tz);
     if (start == null) throw bad('time', `${input.time} does not exist on ${input.date} (clock change)`);
     if (start < b.open || start >= b.close) throw bad('time', `${input.time} is outside the opening hours (${b.openTime}-${b.closeTime}) on ${input.date}`);
-    if (start <= now) throw bad('time', `${input.date} ${input.time} has passed`);
+    if (start <= now) throw inThePast('time', `${input.date} ${input.time} has passed`);
   } else if (b.close <= now) {
-    throw bad('date', `${input.date} is over at this location`);
+    throw inThePast('date', `${input.date} is over at this location`);
   }
 }

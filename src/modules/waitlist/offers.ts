@@ -4,6 +4,8 @@ import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { localDate, localTime } from '../../lib/time';
+import { nowMs, todayIn } from '../../lib/clock';
+import { formatCalendarDate, formatLocalDateTime, formatLocalRange } from '../../lib/local-time';
 import type { Env } from '../../env';
 import type { Stmt } from '../../db/client';
 import { waitlistEntries, waitlistOffers } from '../../db/schema/waitlist';
@@ -25,7 +27,7 @@ import {
 import type { CapacityReleased } from '../../lib/hooks';
 import { bookingUrl, entryOut, iso } from './views';
 import type { EntryRow, Trigger } from './types';
-import { bad } from './errors';
+import { bad, inThePast } from './errors';
 import { errText } from './d1-results';
 import { getEntryRow } from './queries';
 import { syncOne } from './booked';
@@ -106,13 +108,15 @@ async function offerEntry(
       offerBookingUrl: url,
       updatedAt: nowIso,
     };
-    const what = `${entry.quantity > 1 ? `${entry.quantity} ${isTour ? 'seats' : 'units'} on ` : ''}${ic.row.name} on ${date} at ${time}`;
+    // Times a person reads: the location's, e.g. "Sat 12 Dec 2026, 10:00 EST" (lib/local-time.ts).
+    const when = isTour ? formatLocalDateTime(spot.start, tz) : formatLocalRange(spot.start, spot.end, tz);
+    const what = `${entry.quantity > 1 ? `${entry.quantity} ${isTour ? 'seats' : 'units'} on ` : ''}${ic.row.name} on ${when}`;
     const mail = emailStmt(wctx, {
       customerId: entry.customerId,
       to: entry.email,
-      subject: `A spot opened up: ${ic.row.name} on ${date} at ${time}`,
+      subject: `A spot opened up: ${ic.row.name} on ${formatLocalDateTime(spot.start, tz)}`,
       body:
-        `Hello ${entry.firstName},\n\nGood news from ${ic.location.name}: ${what} is held for you until ${localDate(expiresAt, tz)} ${localTime(expiresAt, tz)} (${tz}).\n` +
+        `Hello ${entry.firstName},\n\nGood news from ${ic.location.name}: ${what} is held for you until ${formatLocalDateTime(expiresAt, tz)}.\n` +
         `Book it here: ${url}\nBook with this e-mail address (${entry.email}) so the held spot is yours. If you do not book before the hold ends, the spot goes to the next person on the waitlist.`,
       template: 'waitlist.offer',
       metadata: {
@@ -216,7 +220,7 @@ export interface FreedSpot {
  * entries are not offered (first come, first served); operators can still offer by hand.
  * Takes the caller's context (or, from jobs, tests and scripts, a bare env); offers are made as the system.
  */
-export async function cascadeSpot(from: Ctx | Env, spot: FreedSpot, opts: { now?: Date } = {}): Promise<{ offered: string[] }> {
+export async function cascadeSpot(from: Ctx | Env, spot: FreedSpot): Promise<{ offered: string[] }> {
   const ctx = callerCtx(from, { customerId: spot.customerId });
   const db = ctx.db;
   const any = await db
@@ -255,7 +259,7 @@ export async function cascadeSpot(from: Ctx | Env, spot: FreedSpot, opts: { now?
     .limit(CASCADE_LIMIT)
     .all();
   const sctx = systemCtxFor(ctx, spot.customerId);
-  const now = (opts.now ?? new Date()).getTime();
+  const now = nowMs(ctx);
   const offered: string[] = [];
   for (const e of candidates) {
     const w = windowFor(ic, e, freed);
@@ -279,18 +283,26 @@ export async function offerManually(ctx: Ctx, id: string, body: { time?: string;
   if (e.status !== 'waiting')
     throw new ApiError('invalid_state', `The entry is ${e.status}; only waiting entries can be offered`, { extra: { status: e.status } });
   const ic = await loadItemContext(ctx.db, e.inventoryId, e.customerId);
-  const now = Date.now();
+  const now = nowMs(ctx);
   const tz = ic.item.timezone;
   const time = body.time ?? e.time;
+  // A date already past at the location (on the operator's clock) is 400 `in_the_past`, nothing held.
+  const today = todayIn(ctx, tz);
+  if (e.date < today)
+    throw inThePast('date', `The entry's date (${formatCalendarDate(e.date)}) has passed: today is ${formatCalendarDate(today)} at this location`);
   let spots: Spot[];
   if (ic.item.kind === 'tour') {
-    const deps = departuresOn(ic.item, e.date).filter((d) => (!time || d.time === time) && d.start > now);
+    const all = departuresOn(ic.item, e.date).filter((d) => !time || d.time === time);
+    const deps = all.filter((d) => d.start > now);
+    if (all.length && !deps.length)
+      throw inThePast('time', time ? `The ${time} departure on ${e.date} has already left` : `Every departure on ${e.date} has already left`);
     if (!deps.length) throw new ApiError('unavailable', time ? `No upcoming departure at ${time} on ${e.date}` : `No upcoming departure on ${e.date}`);
     spots = deps.map((d) => ({ start: d.start, end: d.end }));
   } else {
     if (!time) throw bad('time', 'This rental entry has no time: give `time` (and `duration`) for the offer');
     const start = existingWallTime(e.date, time, tz);
     if (start == null) throw bad('time', `${time} does not exist on ${e.date} (clock change)`);
+    if (start <= now) throw inThePast('time', `${e.date} ${time} has passed: it is ${formatLocalDateTime(now, tz)} at the location`);
     const hours = body.duration ?? e.duration;
     spots = [{ start, end: start + (hours ? hours * HOUR : slotLengthMinutes(ic.item, e.date) * MIN) }];
   }

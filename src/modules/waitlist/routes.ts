@@ -27,7 +27,8 @@ export const join = route({
   description: `Public (credentials optional; an authenticated operator may only use its own items: another \`customerId\` is 403). \`inventoryId\`,
 \`locationId\` and, when given, \`customerId\` must belong together (404 otherwise; private items answer 404 to anyone but their operator). \`date\`
 is the local date at the item's location and must be today or later; \`time\` must be a departure of the tour on that date that has not left, or for a
-rental a start within the opening hours (400 otherwise). \`quantity\` is the number of seats (tours) or units (rentals) to hold when a spot is offered
+rental a start within the opening hours (400 otherwise; a date, departure or start already past at the location, on the operator's clock, is 400
+\`in_the_past\`). \`quantity\` is the number of seats (tours) or units (rentals) to hold when a spot is offered
 (default 1). One active (waiting or offered) entry per e-mail, item, date and time: joining again answers that entry with 200 and \`created: false\`.
 A confirmation e-mail (template \`waitlist.joined\`) is sent. ${CASCADE_DOC} ${STATUS_DOC}`,
   body: s.JoinBody,
@@ -83,7 +84,8 @@ export const offer = route({
   description: `Takes a hold of the entry's \`quantity\` through the item's inventory lock and e-mails the offer, exactly like the automatic cascade
 but regardless of queue order. Tours: the entry's departure, or without a time the first upcoming departure of the date with room. Rentals: the
 entry's time and duration (or \`time\`/\`duration\` from the body; a rental entry without a time needs \`time\`, 400 otherwise; the duration defaults
-to the item's shortest rental). Send \`{}\` to use the entry's own time. 409 \`unavailable\` when the lock finds no room; 409 \`invalid_state\` when
+to the item's shortest rental). Send \`{}\` to use the entry's own time. 400 \`in_the_past\` when the entry's date, or the departure or start
+offered, is already past at the location (on the operator's clock; nothing is held). 409 \`unavailable\` when the lock finds no room; 409 \`invalid_state\` when
 the entry is not \`waiting\` (an entry is offered at most once). Needs the \`bookings\` permission. ${STATUS_DOC}`,
   params: s.IdParams,
   body: s.OfferBody,

@@ -30,4 +30,4 @@ export { getEntry, getEntryRow, listEntries } from './queries';
 export { syncBooked } from './booked';
 export { cascadeSpot, offerManually, onCapacityReleased, OFFER_TTL_MS, type FreedSpot } from './offers';
 export { cancelEntry } from './cancel';
-export { closePastEntries, expireOffers, sweepWaitlist } from './sweep';
+export { closePastEntries, expireOffers, nextWaitlistDue, sweepWaitlist } from './sweep';

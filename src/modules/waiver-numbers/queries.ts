@@ -2,8 +2,11 @@ import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, tenantOf } from '../../lib/context';
 import { ApiError, notFound } from '../../lib/errors';
+import { nowMs } from '../../lib/clock';
+import { formatLocalDateTime } from '../../lib/local-time';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { waiverNumbers, waiverTemplates } from '../../db/schema/waivers';
-import { getLocationInTenant } from '../locations/service';
+import { getLocationInTenant, locationRowAnyOperator, operatorTimeZone } from '../locations/service';
 import { getRenterInTenant } from '../renters/service';
 import { normalizePin } from './pin';
 import { isExpired, publicWaiverNumberOut, waiverNumberOut, type Status, type WaiverNumberRow } from './views';
@@ -56,11 +59,29 @@ export async function listWaiverNumbers(
     .limit(q.limit)
     .offset(q.offset)
     .all();
-  return { data: rows.map(waiverNumberOut), total: Number(n), limit: q.limit, offset: q.offset };
+  const now = nowMs(ctx);
+  return { data: rows.map((r) => waiverNumberOut(r, now)), total: Number(n), limit: q.limit, offset: q.offset };
 }
 
-/** The pending waiver number of a PIN (public). 404 unknown or used PIN, 410 expired. */
-export async function findPendingByPin(ctx: Ctx, pin: string, opts: { customerId?: string; locationId?: string } = {}): Promise<WaiverNumberRow> {
+/**
+ * When a waiver number's PIN expires, as its holder reads it: in its location's zone (else the
+ * operator's), e.g. "Sat 12 Dec 2026, 10:00 EST".
+ */
+export async function pinExpiryText(ctx: Ctx, r: Pick<WaiverNumberRow, 'pinExpiresAt' | 'locationId' | 'customerId'>): Promise<string> {
+  const loc = r.locationId ? await locationRowAnyOperator(ctx, r.locationId) : null;
+  const tz = loc?.customerId === r.customerId && loc.timezone ? loc.timezone : await operatorTimeZone(ctx, r.customerId);
+  return formatLocalDateTime(r.pinExpiresAt, tz);
+}
+
+/**
+ * The pending waiver number of a PIN (public). 404 unknown or used PIN, 410 expired (on the clock of
+ * the waiver number's operator). Answers it with `ctx` on that clock.
+ */
+export async function findPendingByPin(
+  ctx: Ctx,
+  pin: string,
+  opts: { customerId?: string; locationId?: string } = {},
+): Promise<{ row: WaiverNumberRow; ctx: Ctx }> {
   const conds: SQL[] = [eq(waiverNumbers.pin, normalizePin(pin))];
   if (opts.customerId) conds.push(eq(waiverNumbers.customerId, opts.customerId));
   if (opts.locationId) conds.push(eq(waiverNumbers.locationId, opts.locationId));
@@ -71,10 +92,13 @@ export async function findPendingByPin(ctx: Ctx, pin: string, opts: { customerId
     .limit(2)
     .all();
   if (rows.length !== 1 || rows[0].status !== 'PENDING') throw new ApiError('not_found', 'Invalid PIN, or the waiver was already completed');
-  if (isExpired(rows[0])) throw new ApiError('expired', `This PIN expired on ${rows[0].pinExpiresAt}; ask the operator for a new waiver number`);
-  return rows[0];
+  const octx = await onOperatorClock(ctx, rows[0].customerId);
+  if (isExpired(rows[0], nowMs(octx)))
+    throw new ApiError('expired', `This PIN expired on ${await pinExpiryText(octx, rows[0])}; ask the operator for a new waiver number`);
+  return { row: rows[0], ctx: octx };
 }
 
-export async function validatePin(ctx: Ctx, pin: string) {
-  return publicWaiverNumberOut(await findPendingByPin(ctx, pin));
+export async function validatePin(ctx0: Ctx, pin: string) {
+  const { row, ctx } = await findPendingByPin(ctx0, pin);
+  return publicWaiverNumberOut(row, nowMs(ctx));
 }

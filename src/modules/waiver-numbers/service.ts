@@ -10,8 +10,9 @@ import { waiverSignedStmt } from '../renters/service';
 import { generateNumber, generatePin, PIN_TTL_DAYS } from './pin';
 import { checkRefs, getWaiverNumberInTenant } from './queries';
 import { waiverNumberOut, type Status, type WaiverNumberRow } from './views';
+import { nowDate, nowIso, nowMs } from '../../lib/clock';
 
-export { findPendingByPin, getWaiverNumberInTenant, listWaiverNumbers, validatePin } from './queries';
+export { findPendingByPin, getWaiverNumberInTenant, listWaiverNumbers, pinExpiryText, validatePin } from './queries';
 export { isExpired, publicWaiverNumberOut, waiverNumberOut, type WaiverNumberRow } from './views';
 export { generatePin, normalizePin, PIN_LENGTH, PIN_TTL_DAYS } from './pin';
 
@@ -58,7 +59,7 @@ export async function createWaiverNumber(ctx: Ctx, input: CreateInput) {
       .get();
     if (exists) throw new ApiError('already_exists', `Waiver number ${input.waiverNumber} already exists`);
   }
-  const now = new Date();
+  const now = nowDate(ctx);
   for (let attempt = 0; ; attempt++) {
     const row: WaiverNumberRow = {
       id: newId('wn'),
@@ -98,7 +99,7 @@ export async function createWaiverNumber(ctx: Ctx, input: CreateInput) {
           details: { transactionId: row.transactionId, locationId: row.locationId },
         },
       });
-      return waiverNumberOut(row);
+      return waiverNumberOut(row, nowMs(ctx));
     } catch (err) {
       const which = uniqueViolation(err);
       if (which === 'number' && input.waiverNumber) throw new ApiError('already_exists', `Waiver number ${input.waiverNumber} already exists`);
@@ -181,7 +182,7 @@ export async function patchWaiverNumber(
   }
   await checkRefs(ctx, { renterId: input.renterId, templateId: input.templateId });
   return versionedWrite(ctx, waiverNumber, input.expectedVersion, async (row) => {
-    const now = new Date().toISOString();
+    const now = nowIso(ctx);
     const set: Partial<WaiverNumberRow> = { version: row.version + 1, updatedAt: now };
     for (const k of fields) (set as Record<string, unknown>)[k] = input[k];
     if (input.status !== undefined && input.status !== row.status) {
@@ -200,7 +201,7 @@ export async function patchWaiverNumber(
           details: { fields, status: set.status, version: set.version },
         },
       },
-      result: waiverNumberOut,
+      result: (r: WaiverNumberRow) => waiverNumberOut(r, nowMs(ctx)),
     };
   });
 }
@@ -208,7 +209,7 @@ export async function patchWaiverNumber(
 export async function deleteWaiverNumber(ctx: Ctx, waiverNumber: string) {
   return versionedWrite(ctx, waiverNumber, undefined, async (row) => {
     if (row.status !== 'PENDING') throw new ApiError('not_pending', `The waiver number is ${row.status}; only a pending waiver number can be deleted`);
-    const now = new Date().toISOString();
+    const now = nowIso(ctx);
     return {
       statements: [
         ctx.db
@@ -234,7 +235,7 @@ export function completionStatements(
   input: { renterId: string | null; waiverUrl: string; signatureId?: string | null; completionData?: Record<string, unknown> | null; updateRenter?: boolean },
 ): Stmt[] {
   if (row.status !== 'PENDING') throw new ApiError('not_pending', `The waiver number is ${row.status}, not pending`);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const out: Stmt[] = [
     ctx.db
       .update(waiverNumbers)
@@ -281,6 +282,6 @@ export async function completeWaiverNumber(
         details: { renterId: input.renterId, signatureId: input.signatureId ?? null, version: row.version + 1 },
       },
     },
-    result: waiverNumberOut,
+    result: (r: WaiverNumberRow) => waiverNumberOut(r, nowMs(ctx)),
   }));
 }

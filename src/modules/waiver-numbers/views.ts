@@ -5,11 +5,11 @@ import type { PublicWaiverNumber, WaiverNumber } from './schemas';
 export type WaiverNumberRow = typeof waiverNumbers.$inferSelect;
 export type Status = 'PENDING' | 'COMPLETED' | 'CANCELLED';
 
-/** The PIN has passed its expiry (410 `expired` when used). */
-export const isExpired = (r: Pick<WaiverNumberRow, 'pinExpiresAt'>, now = Date.now()) => Date.parse(r.pinExpiresAt) <= now;
+/** The PIN has passed its expiry at `now` (ms, the operator's clock): 410 `expired` when used. */
+export const isExpired = (r: Pick<WaiverNumberRow, 'pinExpiresAt'>, now: number) => Date.parse(r.pinExpiresAt) <= now;
 
 /** A waiver number as the operator sees it (`WaiverNumber`); `version` is an opaque string. */
-export function waiverNumberOut(r: WaiverNumberRow): z.output<typeof WaiverNumber> {
+export function waiverNumberOut(r: WaiverNumberRow, now: number): z.output<typeof WaiverNumber> {
   return {
     waiverNumber: r.waiverNumber,
     pin: r.pin,
@@ -29,7 +29,7 @@ export function waiverNumberOut(r: WaiverNumberRow): z.output<typeof WaiverNumbe
     rawData: r.rawData ?? null,
     status: r.status,
     expiresAt: r.pinExpiresAt,
-    expired: r.status === 'PENDING' && isExpired(r),
+    expired: r.status === 'PENDING' && isExpired(r, now),
     waiverUrl: r.waiverUrl,
     signatureId: r.signatureId,
     completionData: r.completionData ?? null,
@@ -41,7 +41,7 @@ export function waiverNumberOut(r: WaiverNumberRow): z.output<typeof WaiverNumbe
 }
 
 /** What a renter holding the PIN sees: no PIN, no operator notes (`rawData`), no completion data. */
-export function publicWaiverNumberOut(r: WaiverNumberRow): z.output<typeof PublicWaiverNumber> {
-  const { pin: _pin, rawData: _raw, completionData: _cd, renterId: _rid, ...rest } = waiverNumberOut(r);
+export function publicWaiverNumberOut(r: WaiverNumberRow, now: number): z.output<typeof PublicWaiverNumber> {
+  const { pin: _pin, rawData: _raw, completionData: _cd, renterId: _rid, ...rest } = waiverNumberOut(r, now);
   return rest;
 }

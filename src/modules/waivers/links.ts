@@ -1,6 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
+import { nowMs } from '../../lib/clock';
+import { formatLocalDateTime } from '../../lib/local-time';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { waiverNumbers } from '../../db/schema/waivers';
 import { isExpired, normalizePin, publicWaiverNumberOut } from '../waiver-numbers/service';
 import { logoOf, publicLocation } from './queries';
@@ -21,8 +24,10 @@ export async function locationLogo(ctx: Ctx, locationId: string) {
 }
 
 /** The pending waiver number of a PIN at a location (public). 404 unknown, used or ambiguous; 410 expired. */
-export async function waiverNumberValidation(ctx: Ctx, q: { waiverNumber: string; locationId: string }) {
-  const l = await publicLocation(ctx, q.locationId);
+export async function waiverNumberValidation(ctx0: Ctx, q: { waiverNumber: string; locationId: string }) {
+  const l = await publicLocation(ctx0, q.locationId);
+  const ctx = await onOperatorClock(ctx0, l.customerId);
+  const now = nowMs(ctx);
   const rows = await ctx.db
     .select()
     .from(waiverNumbers)
@@ -38,6 +43,6 @@ export async function waiverNumberValidation(ctx: Ctx, q: { waiverNumber: string
     .all();
   if (rows.length === 0) throw new ApiError('not_found', 'No pending waiver with this number at this location');
   if (rows.length > 1) throw new ApiError('not_found', 'This waiver number matches more than one waiver; ask the operator');
-  if (isExpired(rows[0])) throw new ApiError('expired', `This waiver number expired on ${rows[0].pinExpiresAt}`);
-  return { valid: true, waiver: publicWaiverNumberOut(rows[0]) };
+  if (isExpired(rows[0], now)) throw new ApiError('expired', `This waiver number expired on ${formatLocalDateTime(rows[0].pinExpiresAt, l.timezone || 'UTC')}`);
+  return { valid: true, waiver: publicWaiverNumberOut(rows[0], now) };
 }

@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { embedUnicodeFonts, unicodeSafe } from '../../lib/pdf-unicode';
+import { formatLocalDateTime } from '../../lib/local-time';
 
 /** A section as stored on a template (after normalization: every section has an id). */
 export type StoredSection =
@@ -39,6 +40,8 @@ export interface WaiverPdfInput {
   transactionId: string | null;
   bookingData: Record<string, unknown> | null;
   signedAt: string;
+  /** The location's zone: the signing time is printed in it (UTC when not given). */
+  timezone?: string;
   ipAddress: string | null;
   userAgent: string | null;
   contentHash: string;
@@ -193,7 +196,11 @@ export async function buildWaiverPdf(input: WaiverPdfInput): Promise<Uint8Array>
       }
       page.drawLine({ start: { x: MARGIN, y }, end: { x: MARGIN + 260, y }, thickness: 0.7 });
       y -= 2;
-      text(`Signed electronically by ${fullName} on ${input.signedAt}`, { size: 8, gap: 10, color: [0.3, 0.3, 0.3] });
+      text(`Signed electronically by ${fullName} on ${formatLocalDateTime(input.signedAt, input.timezone ?? 'UTC')}`, {
+        size: 8,
+        gap: 10,
+        color: [0.3, 0.3, 0.3],
+      });
     }
   }
 
@@ -223,7 +230,7 @@ export async function buildWaiverPdf(input: WaiverPdfInput): Promise<Uint8Array>
 
   rule();
   text('Signature record', { f: bold, size: 12, gap: 2 });
-  text(`Signed at (UTC): ${input.signedAt}`, { gap: 1 });
+  text(`Signed at: ${formatLocalDateTime(input.signedAt, input.timezone ?? 'UTC')}`, { gap: 1 });
   text(`IP address: ${display(input.ipAddress)}`, { gap: 1 });
   text(`User agent: ${display(input.userAgent)}`, { gap: 1 });
   text(`Signature id: ${input.signatureId}`, { gap: 1 });

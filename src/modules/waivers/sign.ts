@@ -5,13 +5,15 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId, ulid } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
 import { loadPdfFonts } from '../../lib/pdf-fonts';
+import { nowIso, nowMs } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import type { Stmt } from '../../db/client';
 import { locations } from '../../db/schema/locations';
 import { bookings, renters } from '../../db/schema/bookings';
 import { waiverNumbers, waiverSignatures, waiverTemplates } from '../../db/schema/waivers';
 import { findRenterByEmail, isRenterEmailConflict, renterUpsert, waiverSignedStmt } from '../renters/service';
 import { sqlJsonAppend } from '../../db/json';
-import { completionStatements, isExpired, isVersionConflict, normalizePin, type WaiverNumberRow } from '../waiver-numbers/service';
+import { completionStatements, isExpired, isVersionConflict, normalizePin, pinExpiryText, type WaiverNumberRow } from '../waiver-numbers/service';
 import { BadImageError, buildWaiverPdf, type StoredSection } from './pdf';
 import { logoOf } from './queries';
 import { signatureLink, type SignatureRow } from './views';
@@ -34,7 +36,7 @@ async function findWaiverNumberForSigning(ctx: Ctx, customerId: string, ref: str
   if (rows.length !== 1) throw new ApiError('not_found', 'Waiver number not found');
   const wn = rows[0];
   if (wn.status !== 'PENDING') throw new ApiError('not_pending', `Waiver number ${wn.waiverNumber} is ${wn.status}, not pending`);
-  if (isExpired(wn)) throw new ApiError('expired', `Waiver number ${wn.waiverNumber} expired on ${wn.pinExpiresAt}`);
+  if (isExpired(wn, nowMs(ctx))) throw new ApiError('expired', `Waiver number ${wn.waiverNumber} expired on ${await pinExpiryText(ctx, wn)}`);
   return wn;
 }
 
@@ -66,14 +68,16 @@ export interface SignInput {
  * given the waiver URL) and the bookings of the transaction. If the batch fails the PDF is
  * removed again, so nothing is left half-written.
  */
-export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: string; observedIp: string | null; userAgent: string | null }) {
-  const t = await ctx.db
+export async function signWaiver(ctx0: Ctx, input: SignInput, meta: { baseUrl: string; observedIp: string | null; userAgent: string | null }) {
+  const t = await ctx0.db
     .select()
     .from(waiverTemplates)
     .where(and(eq(waiverTemplates.id, input.templateId), isNull(waiverTemplates.deletedAt)))
     .get();
   if (!t) throw notFound('Waiver template');
   const customerId = t.customerId;
+  // The operator is known now: the signature is dated on its clock.
+  const ctx = await onOperatorClock(ctx0, customerId);
   const signatureId = input.signatureId ?? newId('sig');
   const dup = await ctx.db.select({ id: waiverSignatures.id }).from(waiverSignatures).where(eq(waiverSignatures.id, signatureId)).get();
   if (dup) throw new ApiError('already_exists', `Signature ${signatureId} already exists`);
@@ -85,7 +89,7 @@ export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: st
 
   const location = await ctx.db.select().from(locations).where(eq(locations.id, t.locationId)).get();
   const { businessName } = location ? await logoOf(ctx, location) : { businessName: '' };
-  const signedAt = new Date().toISOString();
+  const signedAt = nowIso(ctx);
   const ipAddress = input.ipAddress ?? meta.observedIp;
   const userAgent = input.userAgent ?? meta.userAgent;
   const email = input.userEmail ?? wn?.email ?? null;
@@ -135,6 +139,7 @@ export async function signWaiver(ctx: Ctx, input: SignInput, meta: { baseUrl: st
       transactionId: txnRef,
       bookingData: input.bookingData ?? null,
       signedAt,
+      timezone: location?.timezone || 'UTC',
       ipAddress,
       userAgent,
       contentHash,

@@ -9,6 +9,7 @@ import { getLocationInTenant } from '../locations/service';
 import type { StoredSection } from './pdf';
 import { logoOf, ownTemplate, publicLocation, templatesOfLocation } from './queries';
 import { templateOut, type TemplateRow } from './views';
+import { nowIso } from '../../lib/clock';
 
 type SectionInput = { type: string; id?: string } & Record<string, unknown>;
 
@@ -34,7 +35,7 @@ export async function createTemplate(
   const customerId = ownCustomer(ctx, input.customerId);
   requirePermission(ctx, 'waivers');
   await getLocationInTenant(ctx, input.locationId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const row: TemplateRow = {
     id: newId('wvt'),
     customerId,
@@ -81,7 +82,7 @@ export async function updateTemplate(
     patch.locationId = input.locationId;
   }
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one of title, description, sections, locationId, assignTo');
-  patch.updatedAt = new Date().toISOString();
+  patch.updatedAt = nowIso(ctx);
   await commit(
     ctx,
     [
@@ -105,7 +106,7 @@ export async function updateTemplate(
 export async function deleteTemplate(ctx: Ctx, templateId: string) {
   requirePermission(ctx, 'waivers');
   const t = await ownTemplate(ctx, templateId);
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   await commit(
     ctx,
     [

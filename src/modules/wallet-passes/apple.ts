@@ -8,7 +8,7 @@
 import type { Env } from '../../env';
 import { iconPng, zipStored } from './png';
 import { signDetached } from './cms';
-import type { PassData } from './passes';
+import { passTimes, type PassData } from './passes';
 
 export interface ApplePassConfig {
   certPem: string;
@@ -46,6 +46,7 @@ export async function detachedSignature(content: Uint8Array, cfg: Pick<ApplePass
 
 /** The pass.json of a booking (an event ticket with the check-in QR code). */
 export function passJson(p: PassData, cfg: Pick<ApplePassConfig, 'passTypeId' | 'teamId'>) {
+  const t = passTimes(p);
   return {
     formatVersion: 1,
     passTypeIdentifier: cfg.passTypeId,
@@ -67,8 +68,8 @@ export function passJson(p: PassData, cfg: Pick<ApplePassConfig, 'passTypeId' | 
     eventTicket: {
       primaryFields: [{ key: 'item', label: 'BOOKING', value: p.itemName }],
       secondaryFields: [
-        { key: 'date', label: 'DATE', value: p.localDate },
-        { key: 'time', label: `TIME (${p.timezone})`, value: `${p.localStartTime}–${p.localEndTime}` },
+        { key: 'date', label: 'DATE', value: t.day },
+        { key: 'time', label: 'TIME', value: t.time },
       ],
       auxiliaryFields: [
         { key: 'name', label: 'NAME', value: p.renterName },

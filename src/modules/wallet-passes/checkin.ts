@@ -6,13 +6,14 @@
  */
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
+import { nowMs } from '../../lib/clock';
 import { checkInBooking, getBookingRow } from '../bookings/service';
 import { walletFail } from './errors';
 import { readCheckInToken } from './token';
 
 export async function scanCheckIn(ctx: Ctx, input: { token: string; notes?: string }) {
   requirePermission(ctx, 'bookings');
-  const rentalId = await readCheckInToken(ctx.env, input.token);
+  const rentalId = await readCheckInToken(ctx.env, input.token, nowMs(ctx));
   if (!rentalId) throw walletFail('invalid_pass_token', 'This code is not a valid Berth pass code, or it has expired');
   const b = await getBookingRow(ctx, rentalId);
   if (b.status === 'checked_in' || b.status === 'completed') {

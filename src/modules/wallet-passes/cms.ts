@@ -4,6 +4,7 @@
  * carried as they are; only the signer's issuer name and serial number are read from its DER. Kept
  * small on purpose (a general ASN.1 library would add hundreds of KiB to the Worker bundle).
  */
+import { wallClock } from '../../lib/clock';
 
 const OID = {
   data: '2a864886f70d010701', // 1.2.840.113549.1.7.1
@@ -107,7 +108,8 @@ export async function signDetached(content: Uint8Array, o: { signerCert: Uint8Ar
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', content));
   const attrs = [
     seq(oid(OID.contentType), setOf(0x31, [oid(OID.data)])),
-    seq(oid(OID.signingTime), setOf(0x31, [utcTime(o.now ?? new Date())])),
+    // Real time: the signing time is checked by Apple's devices against their own clocks.
+    seq(oid(OID.signingTime), setOf(0x31, [utcTime(o.now ?? new Date(wallClock.now()))])),
     seq(oid(OID.messageDigest), setOf(0x31, [octets(digest)])),
   ];
   // The signature covers the attributes encoded as a SET (tag 0x31); in the SignerInfo they are [0] IMPLICIT.

@@ -41,7 +41,7 @@ export function saveClaims(p: PassData, cfg: Pick<GoogleWalletConfig, 'issuerId'
           state: p.status === 'cancelled' ? 'INACTIVE' : 'ACTIVE',
           cardTitle: text(p.businessName),
           header: text(p.itemName),
-          subheader: text(`${p.localDate} ${p.localStartTime}–${p.localEndTime} (${p.timezone})`),
+          subheader: text(p.when),
           textModulesData: [
             { id: 'name', header: 'Name', body: p.renterName },
             { id: 'party', header: 'Party', body: String(p.partySize) },

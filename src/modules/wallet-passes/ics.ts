@@ -20,7 +20,8 @@ function fold(line: string): string {
   return out.join('\r\n ');
 }
 
-export function bookingIcs(p: PassData, origin: string, now = new Date()): string {
+/** `now` (ms) stamps the event (DTSTAMP); the description reads the times in the location's zone. */
+export function bookingIcs(p: PassData, origin: string, now: number): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -29,14 +30,14 @@ export function bookingIcs(p: PassData, origin: string, now = new Date()): strin
     'METHOD:PUBLISH',
     'BEGIN:VEVENT',
     `UID:${p.rentalId}@berth`,
-    `DTSTAMP:${stamp(now.toISOString())}`,
+    `DTSTAMP:${stamp(new Date(now).toISOString())}`,
     `DTSTART:${stamp(p.startTime)}`,
     `DTEND:${stamp(p.endTime)}`,
     `SUMMARY:${esc(`${p.itemName} – ${p.businessName}`)}`,
     `LOCATION:${esc(`${p.locationName}, ${p.address}`)}`,
     `DESCRIPTION:${esc(
       `Booking ${p.rentalId} (order ${p.transactionId}) for ${p.partySize} ${p.partySize === 1 ? 'person' : 'people'}.\n` +
-        `${p.localDate} ${p.localStartTime}–${p.localEndTime} (${p.timezone} time).\nPhone: ${p.phoneNumber}\nYour pass: ${origin}/widget?pass=${p.rentalId}`,
+        `${p.when}.\nPhone: ${p.phoneNumber}\nYour pass: ${origin}/widget?pass=${p.rentalId}`,
     )}`,
     `URL:${origin}/widget?pass=${encodeURIComponent(p.rentalId)}`,
     'STATUS:CONFIRMED',

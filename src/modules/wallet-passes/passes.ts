@@ -7,6 +7,7 @@ import { renderSVG } from 'uqr';
 import type { Ctx } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { localDate, localTime } from '../../lib/time';
+import { formatLocalClock, formatLocalDay, formatLocalRange, zoneAbbreviation } from '../../lib/local-time';
 import { loadItemContext } from '../availability/service';
 import { getPublicCustomer } from '../customers/service';
 import { getPublicLocation } from '../locations/service';
@@ -32,6 +33,8 @@ export interface PassData {
   localDate: string;
   localStartTime: string;
   localEndTime: string;
+  /** The date and times as people read them, in the location's zone: "Sat 12 Dec 2026, 10:00–14:00 EST". */
+  when: string;
   startTime: string;
   endTime: string;
   validUntil: string;
@@ -70,6 +73,7 @@ export async function loadPass(ctx: Ctx, rentalId: string): Promise<PassData> {
     localDate: localDate(b.start, tz),
     localStartTime: localTime(b.start, tz),
     localEndTime: localTime(b.end, tz),
+    when: formatLocalRange(b.start, b.end, tz),
     startTime: iso(b.start),
     endTime: iso(b.end),
     validUntil: iso(b.end + DAY),
@@ -77,6 +81,21 @@ export async function loadPass(ctx: Ctx, rentalId: string): Promise<PassData> {
     partySize,
     checkInToken: token,
     color: widgetLookOf(customer?.integrations ?? {}).primaryColor ?? '#0b5cab',
+  };
+}
+
+/**
+ * The text of a pass's date and time fields, in the location's zone (lib/local-time.ts): the day
+ * ("Sat 12 Dec 2026"), the times ("10:00–14:00 EST"; a booking over several days reads in full).
+ */
+export function passTimes(p: Pick<PassData, 'startTime' | 'endTime' | 'timezone'>): { day: string; time: string } {
+  const s = Date.parse(p.startTime);
+  const e = Date.parse(p.endTime);
+  const tz = p.timezone;
+  const oneDay = localDate(s, tz) === localDate(e, tz) && zoneAbbreviation(s, tz) === zoneAbbreviation(e, tz);
+  return {
+    day: formatLocalDay(s, tz),
+    time: oneDay ? `${formatLocalClock(s, tz)}–${formatLocalClock(e, tz)} ${zoneAbbreviation(e, tz)}` : formatLocalRange(s, e, tz),
   };
 }
 

@@ -18,6 +18,7 @@ export const PassData = z
     localDate: z.string(),
     localStartTime: z.string(),
     localEndTime: z.string(),
+    when: z.string().openapi({ description: "The date and times as people read them, in the location's zone", example: 'Sat 12 Dec 2026, 10:00–14:00 EST' }),
     startTime: z.string(),
     endTime: z.string(),
     validUntil: z.string().openapi({ description: 'The check-in code is valid until then (a day after the booking ends)' }),

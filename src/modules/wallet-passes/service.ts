@@ -4,6 +4,8 @@
  * pass page), and the operator's check-in by the scanned code.
  */
 import type { Ctx } from '../../lib/context';
+import { nowMs } from '../../lib/clock';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { applePassConfig, buildPkpass } from './apple';
 import { googleWalletConfig, saveUrl } from './google';
 import { loadPass, qrSvg } from './passes';
@@ -47,5 +49,6 @@ export async function walletSaveLink(ctx: Ctx, rentalId: string, origin: string)
 
 export async function calendarFile(ctx: Ctx, rentalId: string, origin: string) {
   const p = await loadPass(ctx, rentalId);
-  return { text: bookingIcs(p, origin), fileName: `booking-${p.rentalId}.ics` };
+  const octx = await onOperatorClock(ctx, p.customerId);
+  return { text: bookingIcs(p, origin, nowMs(octx)), fileName: `booking-${p.rentalId}.ics` };
 }

@@ -16,8 +16,8 @@ export async function checkInToken(env: Env, rentalId: string, bookingEnd: numbe
   return `${body}.${await sign(env, 'checkin-token', body)}`;
 }
 
-/** The rental a check-in code names, or null when it is malformed, forged or expired. */
-export async function readCheckInToken(env: Env, token: string, now = Date.now()): Promise<string | null> {
+/** The rental a check-in code names, or null when it is malformed, forged or expired at `now` (ms, the operator's clock). */
+export async function readCheckInToken(env: Env, token: string, now: number): Promise<string | null> {
   const m = TOKEN.exec(token.trim());
   if (!m) return null;
   const [, rentalId, exp] = m;

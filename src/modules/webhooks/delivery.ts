@@ -1,6 +1,10 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lte, min, sql } from 'drizzle-orm';
+import { nowIso, stopwatch, wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { dispatchEvents } from '../../lib/commit';
+import { inJobScope } from '../../lib/job-scope';
+import { onOperatorClock } from '../../lib/operator-clock';
+import { enqueue } from '../../lib/queue';
 import { newId } from '../../lib/ids';
 import { hmacSha256Hex } from '../../lib/crypto';
 import { safeFetch } from '../../adapters/http';
@@ -11,6 +15,16 @@ export const RETRY_WINDOW_MS = 3 * 24 * 3600_000;
 export const MAX_DELAY_S = 6 * 3600;
 /** Delay before attempt n+1 after n failed attempts: 30 s doubling, capped at 6 h. */
 export const backoffSeconds = (attempts: number) => Math.min(MAX_DELAY_S, 30 * 2 ** Math.max(0, attempts - 1));
+
+/** An event not handed to the fan-out this long after it was written is dispatched by the sweep. */
+const UNDISPATCHED_AFTER_MS = 60_000;
+/**
+ * On the wall clock a retry is a delayed queue message; the sweep re-sends only those this late
+ * (lost messages). On a sandbox test clock delayed messages are not sent: the sweep runs each retry
+ * at its own due time as the clock advances.
+ */
+const LOST_AFTER_MS = 15 * 60_000;
+const retryGraceMs = (ctx: Ctx) => (ctx.clock.testClockId ? 0 : LOST_AFTER_MS);
 
 /** Fields a reseller may see about an operator's booking: capacity and time, never renter data or prices. */
 const RESELLER_FIELDS = [
@@ -60,7 +74,7 @@ export async function fanOut(ctx: Ctx, eventIds: string | string[]): Promise<voi
   const [marked, endpoints] = await db.batch([
     db
       .update(webhookEvents)
-      .set({ dispatchedAt: sql`coalesce(${webhookEvents.dispatchedAt}, ${new Date().toISOString()})` })
+      .set({ dispatchedAt: sql`coalesce(${webhookEvents.dispatchedAt}, ${nowIso(ctx)})` })
       .where(inArray(webhookEvents.id, ids))
       .returning({
         id: webhookEvents.id,
@@ -79,7 +93,9 @@ export async function fanOut(ctx: Ctx, eventIds: string | string[]): Promise<voi
         ),
       ),
   ]);
-  const now = new Date().toISOString();
+  // Each operator's deliveries are due at its "now" (a sandbox test clock's operator: its clock's time).
+  const nowOf = new Map<string, string>();
+  for (const c of new Set(marked.map((e) => e.customerId))) nowOf.set(c, nowIso(await onOperatorClock(ctx, c)));
   const inserts = [];
   const withDeliveries: string[] = [];
   for (const event of marked) {
@@ -102,7 +118,7 @@ export async function fanOut(ctx: Ctx, eventIds: string | string[]): Promise<voi
             endpointId: e.id,
             eventType: event.type,
             status: 'pending' as const,
-            nextAttemptAt: now,
+            nextAttemptAt: nowOf.get(event.customerId)!,
           })),
         )
         .onConflictDoNothing(),
@@ -125,17 +141,23 @@ export async function fanOut(ctx: Ctx, eventIds: string | string[]): Promise<voi
   await Promise.all(pending.map((d) => attemptDelivery(ctx, d.id)));
 }
 
-/** One delivery attempt: signs, posts, logs the attempt, then succeeds, schedules a retry, or gives up after 3 days. */
+/**
+ * One delivery attempt: signs, posts, logs the attempt, then succeeds, schedules a retry, or gives up
+ * after 3 days (of the operator's time). A retry is due at `nextAttemptAt` and queued with that
+ * delay; on a sandbox test clock the queue sends no delayed message and the sweep runs it when the
+ * clock reaches it.
+ */
 export async function attemptDelivery(ctx: Ctx, deliveryId: string): Promise<DeliveryRow['status'] | 'missing'> {
   const db = ctx.db;
   const d = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
   if (!d) return 'missing';
   if (d.status === 'succeeded' || d.status === 'failed') return d.status;
+  ctx = await onOperatorClock(ctx, d.customerId);
   const [ep, event] = await Promise.all([
     db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, d.endpointId)).get(),
     db.select().from(webhookEvents).where(eq(webhookEvents.id, d.eventId)).get(),
   ]);
-  const nowMs = Date.now();
+  const nowMs = ctx.clock.now();
   const attempt = d.attempts + 1;
   const firstAttemptAt = d.firstAttemptAt ?? new Date(nowMs).toISOString();
   if (!ep || !event || ep.status !== 'active') {
@@ -150,11 +172,12 @@ export async function attemptDelivery(ctx: Ctx, deliveryId: string): Promise<Del
     return 'failed';
   }
   const body = JSON.stringify(ep.ownerType === 'channel' ? redactForReseller(event.payload) : event.payload);
-  const timestamp = Math.floor(nowMs / 1000).toString();
+  // The receiver checks the signature's timestamp against its own clock: real time.
+  const timestamp = Math.floor(wallClock.now() / 1000).toString();
   const signature = await hmacSha256Hex(ep.secret, `${timestamp}.${body}`);
   let statusCode: number | null = null;
   let error: string | null = null;
-  const started = Date.now();
+  const elapsed = stopwatch();
   try {
     const res = await safeFetch(ctx.env, ep.url, {
       method: 'POST',
@@ -176,7 +199,7 @@ export async function attemptDelivery(ctx: Ctx, deliveryId: string): Promise<Del
   } catch (err) {
     error = (err as Error).message || String(err);
   }
-  const durationMs = Date.now() - started;
+  const durationMs = elapsed();
   const attemptRow = db.insert(webhookAttempts).values({ id: newId('wha'), deliveryId: d.id, attempt, statusCode, error, durationMs });
   if (!error) {
     await db.batch([
@@ -190,7 +213,7 @@ export async function attemptDelivery(ctx: Ctx, deliveryId: string): Promise<Del
           lastError: null,
           firstAttemptAt,
           nextAttemptAt: null,
-          completedAt: new Date().toISOString(),
+          completedAt: new Date(nowMs).toISOString(),
         })
         .where(eq(webhookDeliveries.id, d.id)),
     ]);
@@ -209,22 +232,29 @@ export async function attemptDelivery(ctx: Ctx, deliveryId: string): Promise<Del
         lastError: error,
         firstAttemptAt,
         nextAttemptAt: giveUp ? null : new Date(nowMs + delay * 1000).toISOString(),
-        completedAt: giveUp ? new Date().toISOString() : null,
+        completedAt: giveUp ? new Date(nowMs).toISOString() : null,
       })
       .where(eq(webhookDeliveries.id, d.id)),
   ]);
-  if (!giveUp) await ctx.env.EVENTS_QUEUE.send({ kind: 'webhook.deliver', deliveryId: d.id }, { delaySeconds: delay });
+  // Not sent on a test clock (false): `nextAttemptAt` is what the sweep runs it by.
+  if (!giveUp) await enqueue(ctx, { kind: 'webhook.deliver', deliveryId: d.id }, { delaySeconds: delay });
   return giveUp ? 'failed' : 'retrying';
 }
 
-/** Cron: re-dispatch events whose queue send was lost and deliveries whose retry message was lost. */
+/**
+ * Cron (every 5 minutes): re-dispatches events whose queue send was lost, and runs deliveries whose
+ * retry is due. On the wall clock a retry is a delayed queue message, so only retries overdue by
+ * LOST_AFTER_MS (the message was lost) are queued again; while a sandbox test clock advances, every
+ * retry due by the clock's time is attempted here, in the step of its due time (`nextDueWebhooks`).
+ */
 export async function sweepWebhooks(ctx: Ctx): Promise<{ events: number; deliveries: number }> {
   const db = ctx.db;
-  const cutoff = new Date(Date.now() - 60_000).toISOString();
+  const now = ctx.clock.now();
+  const cutoff = new Date(now - UNDISPATCHED_AFTER_MS).toISOString();
   const events = await db
     .select({ id: webhookEvents.id })
     .from(webhookEvents)
-    .where(and(isNull(webhookEvents.dispatchedAt), lt(webhookEvents.createdAt, cutoff)))
+    .where(and(isNull(webhookEvents.dispatchedAt), lte(webhookEvents.createdAt, cutoff), inJobScope(ctx, webhookEvents.customerId)))
     .limit(500)
     .all();
   if (events.length)
@@ -232,13 +262,51 @@ export async function sweepWebhooks(ctx: Ctx): Promise<{ events: number; deliver
       ctx,
       events.map((e) => e.id),
     );
-  const lost = new Date(Date.now() - 15 * 60_000).toISOString();
+  const due = new Date(now - retryGraceMs(ctx)).toISOString();
   const stuck = await db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
-    .where(and(inArray(webhookDeliveries.status, ['pending', 'retrying']), lt(webhookDeliveries.nextAttemptAt, lost)))
+    .where(and(retryPending(), lte(webhookDeliveries.nextAttemptAt, due), inJobScope(ctx, webhookDeliveries.customerId)))
+    .orderBy(webhookDeliveries.nextAttemptAt)
     .limit(500)
     .all();
-  for (const s of stuck) await ctx.env.EVENTS_QUEUE.send({ kind: 'webhook.deliver', deliveryId: s.id });
+  if (ctx.clock.testClockId) {
+    // A test clock's step: the attempt happens at this instant, before the clock moves on.
+    for (const s of stuck) await attemptDelivery(ctx, s.id);
+  } else {
+    for (const s of stuck) await enqueue(ctx, { kind: 'webhook.deliver', deliveryId: s.id });
+  }
   return { events: events.length, deliveries: stuck.length };
+}
+
+const retryPending = () => and(inArray(webhookDeliveries.status, ['pending', 'retrying']), isNotNull(webhookDeliveries.nextAttemptAt));
+
+/**
+ * The sweep's next work after the clock's "now" for the operators in scope: an undispatched event
+ * coming of age, or a retry coming due (ms), or null.
+ */
+export async function nextDueWebhooks(ctx: Ctx): Promise<number | null> {
+  const db = ctx.db;
+  const now = ctx.clock.now();
+  const grace = retryGraceMs(ctx);
+  const [ev, dl] = await db.batch([
+    db
+      .select({ at: min(webhookEvents.createdAt) })
+      .from(webhookEvents)
+      .where(
+        and(
+          isNull(webhookEvents.dispatchedAt),
+          gt(webhookEvents.createdAt, new Date(now - UNDISPATCHED_AFTER_MS).toISOString()),
+          inJobScope(ctx, webhookEvents.customerId),
+        ),
+      ),
+    db
+      .select({ at: min(webhookDeliveries.nextAttemptAt) })
+      .from(webhookDeliveries)
+      .where(and(retryPending(), gt(webhookDeliveries.nextAttemptAt, new Date(now - grace).toISOString()), inJobScope(ctx, webhookDeliveries.customerId))),
+  ]);
+  const dues = [ev[0]?.at ? Date.parse(ev[0].at) + UNDISPATCHED_AFTER_MS : null, dl[0]?.at ? Date.parse(dl[0].at) + grace : null].filter(
+    (d): d is number => d != null && d > now,
+  );
+  return dues.length ? Math.min(...dues) : null;
 }

@@ -1,11 +1,11 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { attemptDelivery, fanOut, sweepWebhooks } from './service';
+import { attemptDelivery, fanOut, nextDueWebhooks, sweepWebhooks } from './service';
 
 export default defineModule({
   name: 'webhooks',
   router,
-  jobs: [{ name: 'webhooks.sweep', cron: '*/5 * * * *', run: (ctx) => sweepWebhooks(ctx) }],
+  jobs: [{ name: 'webhooks.sweep', cron: '*/5 * * * *', run: (ctx) => sweepWebhooks(ctx), nextDue: (ctx) => nextDueWebhooks(ctx) }],
   queue: {
     // One message per commit (`eventIds`); a message of one `eventId` is still understood.
     'webhook.fanout': (ctx, m) => fanOut(ctx, Array.isArray(m.eventIds) ? m.eventIds.map(String) : [String(m.eventId)]),

@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
+import { enqueue } from '../../lib/queue';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
@@ -10,7 +12,7 @@ import { endpointInTenant } from './queries';
 import { deliveryOut, endpointOut, type DeliveryRow, type EndpointRow } from './views';
 
 export { getEndpoint, listDeliveries, listEndpoints } from './queries';
-export { attemptDelivery, backoffSeconds, fanOut, MAX_DELAY_S, redactForReseller, RETRY_WINDOW_MS, sweepWebhooks } from './delivery';
+export { attemptDelivery, backoffSeconds, fanOut, MAX_DELAY_S, nextDueWebhooks, redactForReseller, RETRY_WINDOW_MS, sweepWebhooks } from './delivery';
 
 export async function createEndpoint(ctx: Ctx, input: { url: string; events: string[]; description?: string }) {
   const customerId = tenantOf(ctx);
@@ -25,8 +27,8 @@ export async function createEndpoint(ctx: Ctx, input: { url: string; events: str
     status: 'active' as const,
     ownerType: 'operator',
     ownerId: null,
-    createdAt: new Date().toISOString(),
-    updatedAt: new Date().toISOString(),
+    createdAt: nowIso(ctx),
+    updatedAt: nowIso(ctx),
   };
   await commit(ctx, [ctx.db.insert(webhookEndpoints).values(row)], {
     audit: { action: 'webhook.create', targetType: 'webhook_endpoint', targetId: row.id, details: { url: row.url, events: row.events } },
@@ -59,7 +61,7 @@ export async function updateEndpoint(
     ],
     { audit: { action: 'webhook.update', targetType: 'webhook_endpoint', targetId: id, details: patch } },
   );
-  return endpointOut({ ...existing, ...patch, updatedAt: new Date().toISOString() });
+  return endpointOut({ ...existing, ...patch, updatedAt: nowIso(ctx) });
 }
 
 export async function deleteEndpoint(ctx: Ctx, id: string) {
@@ -78,7 +80,7 @@ export async function replayDelivery(ctx: Ctx, deliveryId: string) {
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.customerId, customerId)))
     .get();
   if (!d) throw notFound('Delivery');
-  const now = new Date().toISOString();
+  const now = nowIso(ctx);
   const replayId = newId('whd');
   const replay: DeliveryRow = {
     ...d,
@@ -98,7 +100,7 @@ export async function replayDelivery(ctx: Ctx, deliveryId: string) {
   await commit(ctx, [ctx.db.insert(webhookDeliveries).values(replay)], {
     audit: { action: 'webhook.replay', targetType: 'webhook_delivery', targetId: d.id, details: { replay: replay.id } },
   });
-  await ctx.env.EVENTS_QUEUE.send({ kind: 'webhook.deliver', deliveryId: replay.id });
+  await enqueue(ctx, { kind: 'webhook.deliver', deliveryId: replay.id });
   return deliveryOut(replay);
 }
 

@@ -4,7 +4,9 @@
  * its time zone), the widget's look and how payments are taken. Plain data: no renter data, nothing
  * that is not already public on the items (GET /public/widget-info answers the same per item).
  */
+import { todayIn } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { notFound } from '../../lib/errors';
 import { TEST_TOKENS } from '../../adapters/payments';
 import { getPublicCustomer } from '../customers/service';
@@ -22,11 +24,10 @@ export const TEST_CARDS: { number: string; token: string; label: string }[] = [
 ];
 
 /** Rental lengths to offer: the item's `durations`, else 1, 2 and 4 times the shortest rental (at most 12 hours). */
-function lengthsOf(item: Awaited<ReturnType<typeof loadItemContext>>): number[] {
+function lengthsOf(item: Awaited<ReturnType<typeof loadItemContext>>, today: string): number[] {
   const m = item.item.model;
   if (m.durations?.length) return [...m.durations].sort((a, b) => a - b);
   if (m.fullDayOnly) return [];
-  const today = new Date().toISOString().slice(0, 10);
   const base = Math.max(0.5, slotLengthMinutes(item.item, today) / 60);
   return [...new Set([base, base * 2, base * 4].filter((h) => h <= 12))];
 }
@@ -34,6 +35,7 @@ function lengthsOf(item: Awaited<ReturnType<typeof loadItemContext>>): number[] 
 export async function widgetCatalog(ctx: Ctx, q: { customerId: string; locationId?: string }) {
   const customer = await getPublicCustomer(ctx, q.customerId);
   if (!customer) throw notFound('Customer');
+  ctx = await onOperatorClock(ctx, customer.id);
   const locs = (await listPublicLocations(ctx, customer.id)).filter((l) => !q.locationId || l.id === q.locationId);
   if (q.locationId && !locs.length) throw notFound('Location');
   const locById = new Map(locs.map((l) => [l.id, l]));
@@ -57,7 +59,7 @@ export async function widgetCatalog(ctx: Ctx, q: { customerId: string; locationI
         currency: ic.currency,
         startingPrice: sp.startingPrice,
         priceUnit: sp.priceUnit,
-        durations: ic.item.kind === 'tour' ? [] : lengthsOf(ic),
+        durations: ic.item.kind === 'tour' ? [] : lengthsOf(ic, todayIn(ctx, ic.item.timezone)),
         fullDayOnly: !!m.fullDayOnly,
         tiers: (tp?.priceTiers ?? []).map((t) => ({ tierId: t.tierId ?? null, name: t.name, price: t.price, seats: t.seats ?? 1, isStandard: !!t.isStandard })),
         isPrivate: !!tp?.isPrivate,

@@ -11,6 +11,7 @@
  * blocks the booking. Only public items of the named operator can be sold here.
  */
 import { anonymousFor, type Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
@@ -65,7 +66,7 @@ async function codesOf(ctx: Ctx, o: Order): Promise<{ promoCode?: string; giftCa
   let giftCode = o.giftCardCode;
   if (promoCode && !giftCode) {
     // Whether the code names a gift card (its validity here is checked by the booking commit).
-    const card = await findBookingGiftCard(ctx, o.customerId, promoCode, { locationId: '', itemIds: [], now: Date.now() });
+    const card = await findBookingGiftCard(ctx, o.customerId, promoCode, { locationId: '', itemIds: [], now: ctx.clock.now() });
     if (card) {
       giftCode = promoCode;
       promoCode = undefined;
@@ -96,7 +97,8 @@ function bookInput(o: Order & { locationId?: string }, extra: Partial<BookInput>
 
 /** POST /public/widget/quote. */
 export async function quoteOrder(ctx: Ctx, o: Order) {
-  const wctx = asWidget(ctx, o.customerId);
+  // The operator is named in the body: its clock (a sandbox test clock's time) from here on.
+  const wctx = asWidget(await onOperatorClock(ctx, o.customerId), o.customerId);
   await sellable(wctx, o);
   const codes = await codesOf(wctx, o);
   const p = await previewBooking(wctx, bookInput({ ...o, promoCode: codes.promoCode }), { source: 'widget', giftCard: codes.giftCard });
@@ -148,6 +150,8 @@ async function signedWaivers(ctx: Ctx, customerId: string, ids: string[], origin
 
 /** POST /public/widget/checkout. */
 export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
+  // The operator is named in the body: its clock (a sandbox test clock's time) from here on.
+  ctx = await onOperatorClock(ctx, input.customerId);
   const wctx = asWidget(ctx, input.customerId);
   const codes = input.promoCode || input.giftCardCode ? await codesOf(wctx, input) : {};
   const waivers = input.waiverSignatureIds?.length ? await signedWaivers(ctx, input.customerId, input.waiverSignatureIds, origin) : [];

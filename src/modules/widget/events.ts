@@ -5,6 +5,7 @@
  * data. At most 120 events per client IP a minute (429).
  */
 import type { Ctx } from '../../lib/context';
+import { onOperatorClock } from '../../lib/operator-clock';
 import { notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { limitIp } from '../../lib/ip-limit';
@@ -57,6 +58,8 @@ export function widgetEventStmt(ctx: Ctx, e: WidgetEventInput, id = newId('wev')
 export async function recordEvent(ctx: Ctx, e: WidgetEventInput, ip: string | null) {
   await limitIp(ctx, { kind: 'widget-events', ip, limit: 120, windowMs: 60_000 });
   if (!(await getPublicCustomer(ctx, e.customerId))) throw notFound('Customer');
+  // Stamped on the operator's clock (a sandbox test clock's time).
+  ctx = await onOperatorClock(ctx, e.customerId);
   const id = newId('wev');
   await widgetEventStmt(ctx, e, id).run();
   return { accepted: true, eventId: id };

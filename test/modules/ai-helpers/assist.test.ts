@@ -2,7 +2,7 @@
 import { beforeAll, describe, it, expect } from 'vitest';
 import { createOperator, expectError, post, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
-import { localDate, addDays } from '../../../src/lib/time';
+import { addDays } from '../../../src/lib/time';
 
 let op: Operator;
 beforeAll(async () => {
@@ -48,7 +48,9 @@ describe('POST /ai', () => {
   });
 
   it('bookingSidekick answers from the bookings given, and honestly refuses the rest', async () => {
-    const today = localDate(Date.now(), 'America/New_York');
+    // The operator's clock is pinned: Thu 14 Jan 2027, 10:00 EST.
+    const pinned = await createOperator({ timezone: 'America/New_York', clockAt: '2027-01-14T15:00:00Z' });
+    const today = '2027-01-14';
     const tomorrow = addDays(today, 1);
     const bookings = [
       { rentalId: 'bk_1', customerName: 'Ana Lopez', itemName: 'Pontoon 22', startTime: `${tomorrow}T14:00:00.000Z`, status: 'confirmed', total: 250 },
@@ -62,13 +64,18 @@ describe('POST /ai', () => {
       },
       { rentalId: 'bk_3', customerName: 'Cy Park', itemName: 'Jet Ski', startTime: `${addDays(today, 3)}T15:00:00.000Z`, status: 'cancelled', total: 95 },
     ];
-    const ask = (message: string, list: unknown[] = bookings) => ai({ what: 'bookingSidekick', message, bookings: list });
+    const ask = (message: string, list: unknown[] = bookings) => ai({ what: 'bookingSidekick', message, bookings: list }, pinned.adminKey);
     expect((await ask('How many bookings do I have tomorrow?')).body).toMatchObject({
       status: 'answered',
       result: `2 of the 3 booking(s) given (on ${tomorrow}).`,
     });
     expect((await ask('What is the total value of my bookings tomorrow?')).body.result).toBe(`The 2 booking(s) given (on ${tomorrow}) total $290.50.`);
-    expect((await ask('Which is the next booking?')).body.result).toBe(`The next booking is Pontoon 22 at ${tomorrow}T14:00:00.000Z for Ana Lopez (bk_1).`);
+    // Said in the location's time, never as an ISO timestamp.
+    expect((await ask('Which is the next booking?')).body.result).toBe('The next booking is Pontoon 22 at Fri 15 Jan 2027, 09:00 EST for Ana Lopez (bk_1).');
+    // A start late in the evening is on the local day, not on its UTC date.
+    const late = [{ rentalId: 'bk_4', customerName: 'Di Ng', startTime: `${tomorrow}T03:00:00.000Z`, status: 'confirmed' }];
+    expect((await ask('How many bookings today?', late)).body.result).toBe(`1 of the 1 booking(s) given (on ${today}).`);
+    expect((await ask('Which is the next booking?', late)).body.result).toBe('The next booking is at Thu 14 Jan 2027, 22:00 EST for Di Ng (bk_4).');
     expect((await ask('How many cancelled?')).body.result).toBe('1 of the 3 booking(s) given (cancelled).');
     expect((await ask('Who booked tomorrow?')).body.result).toBe(`Bookings (on ${tomorrow}): Ana Lopez, Bo Kim.`);
     const weather = await ask('What will the weather be like?');

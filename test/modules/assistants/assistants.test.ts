@@ -11,6 +11,9 @@ import { systemCtx } from '../../../src/lib/context';
 import type { Env } from '../../../src/env';
 import { answered, moneyAmounts, pricesGrounded, workersAiFor } from '../../../src/adapters/ai';
 import { fleetConcierge } from '../../../src/modules/assistants/service';
+import { formatLocalRange, ISO_TIMESTAMP } from '../../../src/lib/local-time';
+import { addDays, localDate } from '../../../src/lib/time';
+import { pinnedClocks } from '../../clocks';
 import { at, book, bookBody, dateAhead, email, rentalItem, tourItem } from '../bookings/factories';
 
 let ipSeq = 0;
@@ -35,7 +38,11 @@ describe('POST /public/customer-sidekick', () => {
     const r = await ask(rentalId, 'When does it start and where do we meet?');
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ rentalId, status: 'answered', reason: null, source: 'rules', model: null, topics: ['time', 'location'] });
-    expect(r.body.answer).toContain(`${dateAhead(op.timezone, 3)} from 10:00 to 12:00 (America/New_York time)`);
+    // In the location's zone, through the one formatter of times a person reads ("Sat 12 Dec 2026, 10:00–12:00 EST").
+    const start = at(op.timezone, 3, '10:00');
+    expect(r.body.answer).toContain(formatLocalRange(start, at(op.timezone, 3, '12:00'), op.timezone));
+    expect(r.body.answer).toMatch(/, 10:00–12:00 E[SD]T\./);
+    expect(r.body.answer).not.toMatch(ISO_TIMESTAMP);
     expect(r.body.answer).toContain('Main dock, 1 Harbour Way');
     const money = await ask(rentalId, 'How much do I still owe?');
     expect(money.body.answer).toBe('Your booking total is $200.00; you have paid $200.00.');
@@ -114,6 +121,15 @@ describe('POST /public/boat-concierge', () => {
       reason: 'no_items',
       items: [],
     });
+  });
+
+  it.each(pinnedClocks())("reads 'today' and 'tomorrow' on the operator's clock, in the location's zone ($label)", async (c) => {
+    const op = await createOperator({ clockAt: c.at, timezone: c.timezone });
+    const today = localDate(Date.parse(c.at), c.timezone);
+    const r = await concierge({ customerId: op.customerId, message: 'What is open today?' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.selectedDate).toBe(today);
+    expect((await concierge({ customerId: op.customerId, message: 'And tomorrow?' })).body.selectedDate).toBe(addDays(today, 1));
   });
 
   it('answers 404 for an unknown operator or location and 400 without a message', async () => {

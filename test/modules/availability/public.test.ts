@@ -126,7 +126,8 @@ describe('GET /public/day-availability', () => {
   }
 
   it('a booking on a coming DST day lands at 10:00 local', async () => {
-    const op = await createOperator({ timezone: 'America/New_York' });
+    // Pinned before the DST day, so the day is "coming" whenever the test runs.
+    const op = await createOperator({ timezone: 'America/New_York', clockAt: '2027-03-01T17:00:00.000Z' });
     const item = await rentalItem(op);
     const r = await book(op, bookBody({ inventoryId: item.id, startTime: '2027-03-14T10:00:00-04:00', endTime: '2027-03-14T12:00:00-04:00' }));
     expect(r.status, r.text).toBe(201);

@@ -1,10 +1,11 @@
 /** Condition analysis of check-in photos: queued without blocking the record, honest `not_analysed` offline, Workers AI vision compared with the check-out. */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { createOperator, eventually, patch, post, appHooks } from '../../harness';
+import { advanceClock, createOperator, eventually, patch, post, appHooks, runCron } from '../../harness';
 import { createItem } from '../inventory/helpers';
 import { systemCtx } from '../../../src/lib/context';
-import { analyzeRecordPhotos, PHOTO_ANALYSIS_KIND } from '../../../src/modules/boat-records/service';
+import { fixedClock } from '../../../src/lib/clock';
+import { analyzeRecordPhotos, nextStalePhotoAnalysis, PHOTO_ANALYSIS_KIND } from '../../../src/modules/boat-records/service';
 
 const photo = (tag: string) => `data:image/png;base64,${btoa(tag)}`;
 const photoAnalysisOf = async (recordId: string) => {
@@ -101,5 +102,40 @@ describe('condition analysis of check-in photos', () => {
     // A repeated message changes nothing (the result is written only while queued).
     await analyzeRecordPhotos(ctx, { kind: PHOTO_ANALYSIS_KIND, recordId: r.body.recordId, customerId: op.customerId });
     expect(await photoAnalysisOf(r.body.recordId)).toEqual(p);
+  });
+
+  it('a lost send is re-sent by the sweep ten minutes after the record was written, on the operator clock', async () => {
+    const t0 = Date.parse('2027-01-14T15:00:00Z');
+    const op = await createOperator({ clockAt: t0 });
+    const item = await createItem(op);
+    // A check-in whose analysis is queued but whose message was lost (written directly: no message sent).
+    const id = `rec_lost_${op.customerId.slice(-8)}`;
+    const iso = new Date(t0).toISOString();
+    await env.DB.prepare(
+      `INSERT INTO boat_records (id, customer_id, inventory_id, record_type, details, timestamp, created_at, updated_at) VALUES (?, ?, ?, 'check-in', ?, ?, ?, ?)`,
+    )
+      .bind(
+        id,
+        op.customerId,
+        item.inventory_id,
+        JSON.stringify({ photos: [photo('x')], conditionAnalysis: { photoAnalysis: { status: 'queued' } } }),
+        iso,
+        iso,
+        iso,
+      )
+      .run();
+    const at = (ms: number) => systemCtx(env, { customerId: op.customerId, clock: fixedClock(ms, op.clockId!) });
+    expect(await nextStalePhotoAnalysis(at(t0))).toBe(t0 + 10 * 60_000 + 1);
+    expect(await nextStalePhotoAnalysis(at(t0 + 11 * 60_000))).toBeNull();
+    // The wall-clock schedule leaves a test-clock operator alone.
+    expect((await runCron('*/5 * * * *', new Date(t0 + 3_600_000)))['boat-records.photo-analysis-sweep']).toEqual({ resent: 0 });
+    expect((await photoAnalysisOf(id)).status).toBe('queued');
+    // Advancing the clock past the due time runs the sweep for this operator: the analysis is re-sent and done.
+    expect((await advanceClock(op.clockId!, t0 + 20 * 60_000, op.adminKey)).status).toBe('ready');
+    const done = await eventually(async () => {
+      const p = await photoAnalysisOf(id);
+      return p?.status !== 'queued' ? p : null;
+    });
+    expect(done).toMatchObject({ status: 'not_analysed', reason: 'no_vision_model' });
   });
 });

@@ -1,12 +1,14 @@
 /**
  * The installments job: the scheduled installments of a payment plan are charged on their due
- * date, once even when runs overlap, with payment.completed; a decline is retried 1, 3 and 5 days
- * after the due date and then marked overdue; cancelled bookings are not charged.
+ * date (of the location's calendar), once even when runs overlap, with payment.completed; a decline
+ * is retried 1, 3 and 5 days after the due date and then marked overdue; cancelled bookings are not
+ * charged.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { env } from 'cloudflare:test';
 import { createOperator, cronJobNames, post, runCron, type Operator } from '../../harness';
 import { at, book, bookBody, eventsOf, rentalItem, type TestItem } from './factories';
+import { addDays, wallTimeToUtc } from '../../../src/lib/time';
 
 let op: Operator;
 let item: TestItem;
@@ -35,7 +37,10 @@ const planOf = async (rentalId: string) => {
   const row = await env.DB.prepare('SELECT payment_plan, amount_paid FROM bookings WHERE id = ?').bind(rentalId).first<any>();
   return { plan: JSON.parse(row.payment_plan), amountPaid: row.amount_paid as number };
 };
-const at3 = (date: string, plusDays = 0) => new Date(Date.parse(`${date}T03:00:00Z`) + plusDays * DAY + 60_000);
+/** 03:01 on a date of the location's calendar (due dates are the location's), plus some days. */
+const at3 = (date: string, plusDays = 0) => new Date(wallTimeToUtc(date, '03:01', op.timezone) + plusDays * DAY);
+/** The start of a date of the location's calendar. */
+const dayStart = (date: string) => new Date(wallTimeToUtc(date, '00:00', op.timezone)).toISOString();
 
 describe('booking installments', () => {
   it('runs on the daily schedule', () => {
@@ -50,7 +55,7 @@ describe('booking installments', () => {
       [66.66, 'scheduled'],
     ]);
     const second = b.payment.installments[1].dueDate;
-    await runCron('0 3 * * *', new Date(Date.parse(`${second}T00:00:00Z`) - DAY));
+    await runCron('0 3 * * *', new Date(Date.parse(dayStart(second)) - 60_000));
     expect((await planOf(b.rentalId)).plan.schedule[1].status).toBe('scheduled');
     await Promise.all([runCron('0 3 * * *', at3(second)), runCron('0 3 * * *', at3(second)), runCron('0 3 * * *', at3(second))]);
     const { plan, amountPaid } = await planOf(b.rentalId);
@@ -83,7 +88,7 @@ describe('booking installments', () => {
       status: 'failed',
       attempts: 1,
       lastError: 'card_declined',
-      nextAttemptAt: at3(due, 1).toISOString().replace(':01:00.000', ':00:00.000'),
+      nextAttemptAt: dayStart(addDays(due, 1)),
     });
     await runCron('0 3 * * *', at3(due, 0.5));
     expect((await attempts()).attempts).toBe(1);

@@ -9,7 +9,8 @@ import { createOperator } from '../../harness';
 import type { Env } from '../../../src/env';
 import { systemCtx } from '../../../src/lib/context';
 import { outbound } from '../../../src/adapters/http';
-import { deliverDueMessages, deliverQueuedMessage, emailStmt, isOptedOut, readMessage, sendMessage } from '../../../src/adapters/messages';
+import { deliverDueMessages, deliverQueuedMessage, emailStmt, isOptedOut, nextMessageDue, readMessage, sendMessage } from '../../../src/adapters/messages';
+import { fixedClock } from '../../../src/lib/clock';
 
 const PM_TOKEN = 'pm-server-token-test-0001';
 const SID = `AC${'0123456789abcdef'.repeat(2)}`;
@@ -130,9 +131,10 @@ describe('Postmark e-mail', () => {
     const row = await readMessage(ctx, later.messageId);
     expect(Date.parse(row!.nextAttemptAt!)).toBeGreaterThan(Date.now());
     fake.state.postmark = 'ok';
-    const early = await deliverDueMessages(ctx, new Date());
+    const early = await deliverDueMessages(ctx);
     expect(early.sent).toBe(0); // not due yet
-    const swept = await deliverDueMessages(ctx, new Date(Date.now() + 2 * 60_000));
+    expect(await nextMessageDue(ctx)).toBe(Date.parse(row!.nextAttemptAt!)); // the sweep's next due time is the retry
+    const swept = await deliverDueMessages({ ...ctx, clock: fixedClock(Date.now() + 2 * 60_000) });
     expect(swept.sent).toBeGreaterThanOrEqual(1);
     expect(await readMessage(ctx, later.messageId)).toMatchObject({ status: 'sent', attempts: 2, statusReason: null });
     expect(fake.calls.filter((c) => JSON.parse(c.body).To === 'later@example.test')).toHaveLength(2);

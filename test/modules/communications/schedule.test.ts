@@ -1,7 +1,10 @@
 /** Scheduled communications: send times, booking hooks, conditions and the processor (claimed once). */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { createOperator, del, expectError, get, post, runCron, type Operator } from '../../harness';
+import { advanceClock, createOperator, del, expectError, get, post, runCron, type Operator } from '../../harness';
+import { dayAfter, pinnedClocks } from '../../clocks';
+import { localDate, wallTimeToUtc } from '../../../src/lib/time';
+import { formatLocalDay, ISO_TIMESTAMP, zoneAbbreviation } from '../../../src/lib/local-time';
 import { checkSecurity } from '../../security';
 import { at, HOUR } from '../bookings/factories';
 import { messagesOf, rental } from './helpers';
@@ -185,5 +188,78 @@ describe('processor', () => {
   it('is admin only', async () => {
     const op = await createOperator();
     await checkSecurity(op, { method: 'POST', path: '/communication/process-scheduled', body: {}, adminOnly: true });
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// On a sandbox test clock: messages go at their own time as the clock advances, and read local time.
+
+const wall = (date: string, time: string, tz: string) => new Date(wallTimeToUtc(date, time, tz)).toISOString();
+const sentAt = async (customerId: string, template: string) =>
+  (
+    await env.DB.prepare('SELECT created_at FROM message_outbox WHERE customer_id = ? AND template = ? ORDER BY created_at')
+      .bind(customerId, template)
+      .all<any>()
+  ).results.map((m) => m.created_at as string);
+
+describe('on a test clock', () => {
+  it('a reminder goes at its send time and reads the booking in New York time ("…10:00–14:00 EST"), never an ISO timestamp', async () => {
+    const NY = 'America/New_York';
+    // Thu 14 Jan 2027, 12:00 in New York; the rental is Sat 16 Jan, 10:00–14:00 EST.
+    const op = await createOperator({ clockAt: '2027-01-14T17:00:00.000Z', timezone: NY });
+    const r = await rental(op, { start: wall('2027-01-16', '10:00', NY), end: wall('2027-01-16', '14:00', NY) });
+    const s = (await schedule(op, { templateId: 'booking_reminder', rentalId: r.rentalId, trigger: 'before_start', delayMinutes: 24 * 60 })).body;
+    expect(s).toMatchObject({ status: 'pending', sendAt: '2027-01-15T15:00:00.000Z' });
+
+    // A minute before its time nothing is sent; past it, it was sent at its time exactly.
+    expect((await advanceClock(op.clockId!, '2027-01-15T14:59:00.000Z', op.adminKey)).status).toBe('ready');
+    expect(await messagesOf(op.customerId, 'booking_reminder')).toHaveLength(0);
+    expect((await advanceClock(op.clockId!, '2027-01-15T18:00:00.000Z', op.adminKey)).status).toBe('ready');
+    const [m] = await messagesOf(op.customerId, 'booking_reminder');
+    expect(m).toMatchObject({ status: 'sent', to: 'guest@example.test', subject: 'Reminder: Pontoon 22 on Sat 16 Jan 2027' });
+    expect(m.body).toContain('Pontoon 22 on Sat 16 Jan 2027, 10:00–14:00 EST at Main dock');
+    expect(m.html).toContain('Sat 16 Jan 2027, 10:00–14:00 EST');
+    for (const text of [m.subject, m.body, m.html]) expect(text).not.toMatch(ISO_TIMESTAMP);
+    expect(await sentAt(op.customerId, 'booking_reminder')).toEqual(['2027-01-15T15:00:00.000Z']);
+    expect(await scheduleRow(s.scheduleId)).toMatchObject({ status: 'sent', processed_at: '2027-01-15T15:00:00.000Z' });
+  });
+
+  it('the wall-clock cron leaves a test-clock operator alone; its messages wait for its clock', async () => {
+    const op = await createOperator({ clockAt: '2027-01-14T17:00:00.000Z' });
+    const s = (await schedule(op, { templateId: 'gift_card', delayMinutes: 5 })).body;
+    expect(s.sendAt).toBe('2027-01-14T17:05:00.000Z');
+    await runCron('*/5 * * * *', new Date('2027-01-14T17:10:00.000Z'));
+    expect((await scheduleRow(s.scheduleId)).status).toBe('pending');
+    await advanceClock(op.clockId!, '2027-01-14T17:10:00.000Z', op.adminKey);
+    expect(await scheduleRow(s.scheduleId)).toMatchObject({ status: 'sent', processed_at: '2027-01-14T17:05:00.000Z' });
+  });
+});
+
+describe.each(pinnedClocks())('reminders at $label', ({ timezone, at: now }) => {
+  it("a reminder of tomorrow's 10:00–14:00 booking goes two hours before the start, in local time", async () => {
+    const op = await createOperator({ clockAt: now, timezone });
+    const day = dayAfter(localDate(Date.parse(now), timezone));
+    const start = wall(day, '10:00', timezone);
+    const r = await rental(op, { start, end: wall(day, '14:00', timezone) });
+    const s = (await schedule(op, { templateId: 'booking_reminder', rentalId: r.rentalId, trigger: 'before_start', delayMinutes: 120 })).body;
+    expect(s).toMatchObject({ status: 'pending', sendAt: wall(day, '08:00', timezone) });
+    expect((await advanceClock(op.clockId!, wall(day, '09:00', timezone), op.adminKey)).status).toBe('ready');
+    const [m] = await messagesOf(op.customerId, 'booking_reminder');
+    expect(m.body).toContain(`${formatLocalDay(Date.parse(start), timezone)}, 10:00–14:00 ${zoneAbbreviation(Date.parse(start), timezone)}`);
+    expect(`${m.subject} ${m.body} ${m.html}`).not.toMatch(ISO_TIMESTAMP);
+    expect(await sentAt(op.customerId, 'booking_reminder')).toEqual([s.sendAt]);
+  });
+});
+
+describe.each(pinnedClocks())('scheduled messages at $label', ({ at: now }) => {
+  it('a message scheduled 30 minutes ahead goes then, once', async () => {
+    const op = await createOperator({ clockAt: now });
+    const s = (await schedule(op, { templateId: 'gift_card', delayMinutes: 30 })).body;
+    expect(s).toMatchObject({ status: 'pending', sendAt: new Date(Date.parse(now) + 30 * MIN).toISOString() });
+    expect((await advanceClock(op.clockId!, Date.parse(now) + 29 * MIN, op.adminKey)).status).toBe('ready');
+    expect((await scheduleRow(s.scheduleId)).status).toBe('pending');
+    expect((await advanceClock(op.clockId!, Date.parse(now) + 40 * MIN, op.adminKey)).status).toBe('ready');
+    expect(await scheduleRow(s.scheduleId)).toMatchObject({ status: 'sent', processed_at: s.sendAt });
+    expect(await sentAt(op.customerId, 'gift_card')).toEqual([s.sendAt]);
   });
 });

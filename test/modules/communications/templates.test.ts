@@ -3,6 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { createOperator, expectError, get, post } from '../../harness';
 import { checkSecurity } from '../../security';
 import { messagesOf, rental } from './helpers';
+import { ISO_TIMESTAMP } from '../../../src/lib/local-time';
 
 const YEAR = new Date().getUTCFullYear() + 1;
 // 13:00-15:00 UTC on July 15th: 9:00-11:00 in New York (EDT), 15:00-17:00 in Berlin (CEST).
@@ -28,7 +29,7 @@ describe('default templates', () => {
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ templateId: 'booking_reminder', needsBooking: true, channels: ['email', 'sms'] });
     expect(one.body.subject).toContain('{{booking.itemName}}');
-    expect(one.body.variables.map((v: any) => v.name)).toEqual(expect.arrayContaining(['renter.firstName', 'booking.start', 'location.name']));
+    expect(one.body.variables.map((v: any) => v.name)).toEqual(expect.arrayContaining(['renter.firstName', 'booking.when', 'location.name']));
     expectError(await get('/communication/templates/defaults/no_such_template', { key: op.adminKey }), 404, 'not_found');
     await checkSecurity(op, { method: 'GET', path: '/communication/templates/defaults' });
     await checkSecurity(op, { method: 'GET', path: '/communication/templates/defaults/booking_reminder' });
@@ -52,12 +53,14 @@ describe('send-templated', () => {
     const mails = await messagesOf(op.customerId, 'booking_confirmation');
     const nyMail = mails.find((m) => m.rental_id === ny.rentalId)!;
     const deMail = mails.find((m) => m.rental_id === berlin.rentalId)!;
-    expect(nyMail.body).toContain(`July 15, ${YEAR} at 9:00 AM EDT to 11:00 AM EDT`);
-    expect(deMail.body).toContain(`July 15, ${YEAR} at 3:00 PM GMT+2 to 5:00 PM GMT+2`);
+    // Times in each location's zone, through the one formatter (lib/local-time.ts); no ISO timestamp.
+    expect(nyMail.body).toContain(`15 Jul ${YEAR}, 09:00–11:00 EDT`);
+    expect(deMail.body).toContain(`15 Jul ${YEAR}, 15:00–17:00 CEST`);
+    for (const m of [nyMail, deMail]) expect(`${m.subject} ${m.body} ${m.html}`).not.toMatch(ISO_TIMESTAMP);
     expect(nyMail.body).toMatch(/Total: \$\d+\.\d\d/);
     expect(deMail.body).toMatch(/Total: €\d+\.\d\d/);
     expect(nyMail).toMatchObject({ channel: 'email', status: 'sent', provider: 'outbox', subject: 'Your booking at Dock America/New_York is confirmed' });
-    expect(nyMail.html).toContain('9:00 AM EDT');
+    expect(nyMail.html).toContain('09:00–11:00 EDT');
   });
 
   it('escapes values in the HTML part only', async () => {
@@ -127,7 +130,7 @@ describe('send-templated', () => {
     expect(m.body).toContain('Hello Gina,');
     expect(m.body).toContain('worth $50.00');
     expect(m.body).toContain('Code: GIFT-123');
-    expect(m.body).toContain(`December 31, ${YEAR}`);
+    expect(m.body).toContain(`31 Dec ${YEAR}`);
 
     const base = { customerId: op.customerId, locationId: op.locationId, templateId: 'gift_card' };
     expectError(await post('/communication/send-templated', base, { key: op.adminKey }), 400, 'validation_failed');

@@ -5,7 +5,7 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { env } from 'cloudflare:test';
-import { createOperator, del, eventually, expectError, get, post, put, runCron, type Operator } from '../../harness';
+import { advanceClock, createOperator, del, eventually, expectError, get, post, put, runCron, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { at, book, bookBody, eventsOf, rentalItem, type TestItem } from '../bookings/factories';
 
@@ -232,5 +232,31 @@ describe('GPS: returns', () => {
     expect((await send(g.key, [fix(north(700))])).body.alerts).toEqual([]);
     await runCron('*/5 * * * *');
     expect((await get('/integrations/alerts', { key: op.adminKey })).body.data.filter((a: any) => a.type === 'overdue_return')).toHaveLength(1);
+  });
+
+  it("on a sandbox test clock the overdue alert fires at the rental's end plus the grace period, as the clock advances", async () => {
+    const t0 = Date.parse('2027-01-14T15:00:00Z');
+    const op = await createOperator({ clockAt: t0 });
+    const item = await rentalItem(op);
+    await setup(op, item, 'boat-11');
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const b = await book(op, bookBody({ inventoryId: item.id, startTime: iso(t0 + 2 * 3_600_000), endTime: iso(t0 + 4 * 3_600_000) }));
+    expect(b.status, b.text).toBe(201);
+    // Out since an hour before the clock's time, due back an hour after it.
+    await env.DB.prepare('UPDATE bookings SET start = ?, "end" = ? WHERE id = ?')
+      .bind(t0 - 3_600_000, t0 + 3_600_000, b.body.rentalId)
+      .run();
+    expect((await post(`/coreBooking/${b.body.rentalId}/check-in`, {}, { key: op.adminKey })).status).toBe(200);
+    const overdue = async () =>
+      (await get('/integrations/alerts?minutes=1440&limit=10', { key: op.adminKey })).body.data.filter((a: any) => a.type === 'overdue_return');
+    // The wall-clock schedule leaves a test-clock operator alone, whatever its time.
+    await runCron('*/5 * * * *', new Date(t0 + 3 * 3_600_000));
+    expect(await overdue()).toEqual([]);
+    const clock = await advanceClock(op.clockId!, t0 + 2 * 3_600_000, op.adminKey);
+    expect(clock.status, JSON.stringify(clock)).toBe('ready');
+    const fired = await overdue();
+    expect(fired).toHaveLength(1);
+    // At its own instant: the end (t0 + 1 h) plus the default 15-minute grace.
+    expect(fired[0]).toMatchObject({ rentalId: b.body.rentalId, createdAt: iso(t0 + 3_600_000 + 15 * 60_000 + 1) });
   });
 });

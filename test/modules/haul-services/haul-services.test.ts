@@ -6,8 +6,11 @@
  */
 import { describe, it, expect } from 'vitest';
 import { api, del, expectError, get, post, put } from '../../harness';
+import { pinnedClocks } from '../../clocks';
+import { formatCalendarDate, formatLocalDateTime, ISO_TIMESTAMP } from '../../../src/lib/local-time';
+import { wallTimeToUtc } from '../../../src/lib/time';
 import { checkSecurity } from '../../security';
-import { day, makeSlip, marinaOperator, reserve } from '../marina/helpers';
+import { day, makeSlip, marinaOperator, reserve, today } from '../marina/helpers';
 import { key, mailsTo } from '../marina/marina2-helpers';
 import { form, pngBytes } from '../inventory/helpers';
 
@@ -31,7 +34,7 @@ describe('haul services', () => {
     // Wrong states answer 409.
     expectError(await post(`/haul-services/${h.body.id}/confirm`, {}, key(op)), 409, 'invalid_state');
     expectError(await post(`/haul-services/${h.body.id}/start`, {}, key(op)), 409, 'invalid_state');
-    expectError(await post(`/haul-services/${h.body.id}/schedule`, { scheduledDate: day(op, -1) }, key(op)), 400, 'validation_failed');
+    expectError(await post(`/haul-services/${h.body.id}/schedule`, { scheduledDate: day(op, -1) }, key(op)), 400, 'in_the_past');
     const s = await post(`/haul-services/${h.body.id}/schedule`, { scheduledDate: day(op, 5), scheduledTime: '08:00' }, key(op));
     expect(s.status, s.text).toBe(200);
     // 1500 cents per foot × 30 ft = 45000; tax 10% (the reservation's rate) = 4500.
@@ -244,5 +247,32 @@ describe('haul services', () => {
       ['DELETE', `/haul-services/${id}`, undefined],
     ];
     for (const [method, path, body] of writes) await checkSecurity(op, { method, path, body, otherStatus: 404, adminOnly: true });
+  });
+});
+
+describe.each(pinnedClocks())('haul services at $label', ({ timezone, at }) => {
+  it('takes today and refuses yesterday in the location calendar, and tells the renter the local time', async () => {
+    const op = await marinaOperator(20, { clockAt: at, timezone });
+    const slip = await makeSlip(op);
+    const r = (await reserve(op, slip.id, { arrivalDate: today(op), departureDate: day(op, 5) })).body;
+    const ask = (requestedDate: string) =>
+      post('/haul-services', { reservationId: r.id, serviceType: 'round_trip', requestedDate, requestedReturnDate: day(op, 1) }, key(op));
+    const past = await ask(day(op, -1));
+    expectError(past, 400, 'in_the_past');
+    expect(past.body.details).toEqual([{ field: 'requestedDate', message: `must be today (${today(op)}) or later` }]);
+    const h = await ask(today(op));
+    expect(h.status, h.text).toBe(201);
+    expectError(await post(`/haul-services/${h.body.id}/schedule`, { scheduledDate: day(op, -1) }, key(op)), 400, 'in_the_past');
+    const s = await post(`/haul-services/${h.body.id}/schedule`, { scheduledDate: today(op), scheduledTime: '16:30' }, key(op));
+    expect(s.status, s.text).toBe(200);
+    expect(s.body.lifts).toEqual([
+      { date: today(op), kind: 'haul_out' },
+      { date: day(op, 1), kind: 'launch' },
+    ]);
+    const [mail] = await mailsTo(r.renter.email, 'haul_service.scheduled');
+    expect(mail.body).toContain(
+      `${formatLocalDateTime(wallTimeToUtc(today(op), '16:30', timezone), timezone)}, back in the water on ${formatCalendarDate(day(op, 1))}`,
+    );
+    expect(mail.body).not.toMatch(ISO_TIMESTAMP);
   });
 });

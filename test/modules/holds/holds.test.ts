@@ -2,7 +2,9 @@
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { api, createOperator, expectError, get, post, cronJobNames } from '../../harness';
-import { expireHolds } from '../../../src/modules/holds/service';
+import { expireHolds, nextHoldExpiry } from '../../../src/modules/holds/service';
+import { fixedClock } from '../../../src/lib/clock';
+import { systemCtx } from '../../../src/lib/context';
 import { at, book, bookBody, email, rentalItem, tourItem, assetOverlaps } from '../bookings/factories';
 
 const hold = (body: unknown, key?: string) => post('/holdAsset', body, key ? { key } : {});
@@ -84,7 +86,7 @@ describe('POST /holdAsset', () => {
     const w = { inventoryId: item.id, startTime: at(op.timezone, 1, '10:00'), endTime: at(op.timezone, 1, '12:00') };
     expect((await book(op, bookBody({ ...w, email: email('late') }))).status).toBe(201);
     expect(cronJobNames('*/5 * * * *')).toContain('holds.expire');
-    const res = await expireHolds(env);
+    const res = await expireHolds(systemCtx(env));
     expect(res.expired).toBeGreaterThanOrEqual(1);
     const row = await env.DB.prepare('SELECT status FROM holds WHERE id = ?').bind(r.body.holdId).first<any>();
     expect(row.status).toBe('expired');
@@ -103,5 +105,24 @@ describe('POST /holdAsset', () => {
     expect(rs.filter((r) => r.status === 201)).toHaveLength(1);
     expect(rs.filter((r) => r.status === 409)).toHaveLength(9);
     expect(await assetOverlaps(item.id)).toEqual([]);
+  });
+
+  it("runs on the operator's clock: a hold from a pinned clock's now for two days, due then (nextDue) and expired then", async () => {
+    const NOW = Date.parse('2026-12-10T15:00:00.000Z');
+    const op = await createOperator({ clockAt: NOW });
+    const item = await rentalItem(op, { assets: 1 });
+    // Anonymous: the operator is named in the body, and its clock is the one read.
+    const r = await hold({ customerId: op.customerId, email: email(), inventoryId: item.id, locationId: item.locationId });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toMatchObject({ createdAt: new Date(NOW).toISOString(), expiresAt: new Date(NOW + 48 * 3_600_000).toISOString() });
+    const ctxAt = (t: number) => systemCtx(env, { customerId: op.customerId, clock: fixedClock(t, op.clockId!) });
+    expect(await nextHoldExpiry(ctxAt(NOW))).toBe(NOW + 48 * 3_600_000);
+    // The wall clock's sweep leaves an operator on a test clock alone.
+    await expireHolds(systemCtx(env, { clock: fixedClock(NOW + 72 * 3_600_000) }));
+    expect((await env.DB.prepare('SELECT status FROM holds WHERE id = ?').bind(r.body.holdId).first<any>()).status).toBe('active');
+    expect(await expireHolds(ctxAt(NOW + 48 * 3_600_000 - 1))).toEqual({ expired: 0 });
+    expect(await expireHolds(ctxAt(NOW + 48 * 3_600_000))).toEqual({ expired: 1 });
+    expect((await env.DB.prepare('SELECT active FROM allocations WHERE source_id = ?').bind(r.body.holdId).first<any>()).active).toBe(0);
+    expect(await nextHoldExpiry(ctxAt(NOW + 48 * 3_600_000))).toBeNull();
   });
 });

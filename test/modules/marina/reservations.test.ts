@@ -1,13 +1,23 @@
 /**
  * Slip reservations through HTTP: per-foot and pro-rated pricing against hand-computed cents,
  * racing reservations and transfers into one unit (exactly one wins), the trigger backstop, the
- * bill hold and its expiry, the lifecycle, payments and refunds (never more than paid), revenue
- * recognition.
+ * bill hold and its expiry (on the wall clock, and as a test clock advances at every pinned
+ * instant), the past refused in the location's calendar, the lifecycle, payments and refunds (never
+ * more than paid), revenue recognition (never ahead of the current month).
  */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { api, expectError, get, post, put, runCron } from '../../harness';
-import { boat, day, makeSlip, marinaOperator, renter, reserve, today } from './helpers';
+import { advanceClock, api, appHooks, expectError, get, post, put, runCron } from '../../harness';
+import { pinnedClocks } from '../../clocks';
+import { fixedClock } from '../../../src/lib/clock';
+import { systemCtx } from '../../../src/lib/context';
+import { formatCalendarRange, formatLocalDateTime, ISO_TIMESTAMP } from '../../../src/lib/local-time';
+import { addDays } from '../../../src/lib/time';
+import slipReservationsModule from '../../../src/modules/slip-reservations/module';
+import { boat, day, makeSlip, marinaOperator, renter, reserve, setClock, today } from './helpers';
+
+/** The tests that name calendar dates of 2027 pin their operator's clock before them. */
+const EARLY_2027 = '2027-01-05T15:00:00Z';
 
 const key = (op: { adminKey: string }) => ({ key: op.adminKey });
 const events = (customerId: string, type: string) =>
@@ -18,7 +28,7 @@ const events = (customerId: string, type: string) =>
 
 describe('slip pricing', () => {
   it('nightly: rate per foot × max(LOA, slip length) × nights, fees, utilities, discount, tax in cents', async () => {
-    const op = await marinaOperator();
+    const op = await marinaOperator(20, { clockAt: EARLY_2027 });
     const s = await makeSlip(op, { lengthFt: 40, maxLoaFt: 45, widthFt: 16 });
     const r = await reserve(op, s.id, {
       arrivalDate: '2027-03-10',
@@ -64,7 +74,7 @@ describe('slip pricing', () => {
   });
 
   it('monthly pro-rates partial months by their days; seasonal bills the term once', async () => {
-    const op = await marinaOperator();
+    const op = await marinaOperator(20, { clockAt: EARLY_2027 });
     const s = await makeSlip(op, { lengthFt: 32, maxLoaFt: 34 });
     const m = await reserve(op, s.id, {
       rateType: 'monthly',
@@ -92,7 +102,7 @@ describe('slip pricing', () => {
   });
 
   it('recalculate-total picks up a re-measured slip; PUT re-prices new dates', async () => {
-    const op = await marinaOperator();
+    const op = await marinaOperator(20, { clockAt: EARLY_2027 });
     const s = await makeSlip(op, { lengthFt: 30, maxLoaFt: 40 });
     const r = await reserve(op, s.id, {
       arrivalDate: '2027-04-01',
@@ -172,6 +182,28 @@ describe('one unit, racing writers', () => {
     await reserve(op, s.id, { arrivalDate: day(op, 12), departureDate: day(op, 14) });
     expectError(await put(`/slip-reservations/${r1.body.id}`, { departureDate: day(op, 13) }, key(op)), 409, 'unavailable');
     expect((await put(`/slip-reservations/${r1.body.id}`, { arrivalDate: day(op, 9) }, key(op))).status).toBe(200);
+  });
+});
+
+describe('the past, in the location calendar', () => {
+  it('a reservation, or a new arrival date, before today at the location answers 400 in_the_past; today is fine', async () => {
+    // 00:05 on 14 January in Kiritimati (UTC+14) is 10:05 on 13 January in UTC.
+    const op = await marinaOperator(20, { clockAt: '2027-01-13T10:05:00Z', timezone: 'Pacific/Kiritimati' });
+    expect(today(op)).toBe('2027-01-14');
+    const s = await makeSlip(op);
+    const past = await reserve(op, s.id, { arrivalDate: '2027-01-13', departureDate: '2027-01-16' });
+    expectError(past, 400, 'in_the_past');
+    expect(past.body).toMatchObject({ today: '2027-01-14', details: [{ field: 'arrivalDate' }] });
+    const r = await reserve(op, s.id, { arrivalDate: '2027-01-14', departureDate: '2027-01-16' });
+    expect(r.status, r.text).toBe(201);
+    expectError(await put(`/slip-reservations/${r.body.id}`, { arrivalDate: '2027-01-13' }, key(op)), 400, 'in_the_past');
+    const held = await env.DB.prepare('SELECT count(*) AS n FROM slip_reservations WHERE customer_id = ?').bind(op.customerId).first<{ n: number }>();
+    expect(held!.n).toBe(1);
+    // A day later the arrival is past and may stay so: the stay can still be extended.
+    await setClock(op, '2027-01-14T12:00:00Z');
+    const longer = await put(`/slip-reservations/${r.body.id}`, { departureDate: '2027-01-17' }, key(op));
+    expect(longer.status, longer.text).toBe(200);
+    expect(longer.body).toMatchObject({ arrivalDate: '2027-01-14', departureDate: '2027-01-17' });
   });
 });
 
@@ -324,8 +356,9 @@ describe('lifecycle and money', () => {
     expect(Object.fromEntries(ledger.results.map((x: any) => [x.entry_type, x.s]))).toMatchObject({ revenue: 120000, payment: -22000, refund: 11000 });
   });
 
-  it('seasonal revenue is recognised month by month, once', async () => {
-    const op = await marinaOperator();
+  it('seasonal revenue is recognised month by month, once, and never ahead of the current month at the location', async () => {
+    // New York: April 2027, before the season.
+    const op = await marinaOperator(20, { clockAt: '2027-04-20T15:00:00Z' });
     const s = await makeSlip(op, { lengthFt: 50 });
     const r = await reserve(op, s.id, {
       rateType: 'seasonal',
@@ -335,15 +368,28 @@ describe('lifecycle and money', () => {
       ratePerFootCents: 9000,
       taxRatePercent: 0,
     });
-    const first = await post(`/slip-reservations/${r.body.id}/recognize-revenue`, { throughMonth: '2027-06' }, key(op));
+    expect(r.status, r.text).toBe(201);
+    const recognize = (throughMonth?: string) => post(`/slip-reservations/${r.body.id}/recognize-revenue`, throughMonth ? { throughMonth } : {}, key(op));
+    // May has not begun: asking for it is refused, the default (April) recognises nothing.
+    const ahead = await recognize('2027-06');
+    expectError(ahead, 400, 'validation_failed');
+    expect(ahead.body.details).toEqual([{ field: 'throughMonth', message: 'must not be after the current month (2027-04)' }]);
+    expect((await recognize()).body).toMatchObject({ recognized: [], recognizedThrough: null, recognizedCents: 0 });
+    // 1 July 02:00 UTC is still 30 June in New York: July is refused, June is the current month.
+    await setClock(op, '2027-07-01T02:00:00Z');
+    expectError(await recognize('2027-07'), 400, 'validation_failed');
+    const first = await recognize();
     expect(first.status, first.text).toBe(200);
     // 450000 by nights: May 31/184 → 75815, June 30/184 → 73370.
     expect(first.body.recognized).toEqual([
       { month: '2027-05', amountCents: 75815 },
       { month: '2027-06', amountCents: 73370 },
     ]);
-    expect((await post(`/slip-reservations/${r.body.id}/recognize-revenue`, { throughMonth: '2027-06' }, key(op))).body.recognized).toEqual([]);
-    const rest = await post(`/slip-reservations/${r.body.id}/recognize-revenue`, { throughMonth: '2027-12' }, key(op));
+    expect((await recognize('2027-06')).body.recognized).toEqual([]);
+    expectError(await recognize('2027-12'), 400, 'validation_failed');
+    expect((await get(`/slip-reservations/${r.body.id}`, key(op))).body).toMatchObject({ recognizedThrough: '2027-06' });
+    await setClock(op, '2027-12-01T15:00:00Z');
+    const rest = await recognize('2027-12');
     expect(rest.body.recognized.map((m: any) => m.amountCents)).toEqual([75815, 75815, 73370, 75815]);
     expect(rest.body).toMatchObject({ recognizedCents: 450000, remainingDeferredCents: 0, recognizedThrough: '2027-10' });
     const revenue = await env.DB.prepare("SELECT sum(amount) AS s FROM ledger_entries WHERE transaction_id = ? AND entry_type = 'revenue'")
@@ -371,5 +417,58 @@ describe('lifecycle and money', () => {
     expect(list.body.data.map((x: any) => x.direction)).toEqual(['internal', 'outbound']);
     const cs = await post(`/slip-reservations/${r.body.id}/contract-signed`, {}, key(op));
     expect(cs.body.contract.status).toBe('signed');
+  });
+});
+
+const mailsOf = (customerId: string, template: string) =>
+  env.DB.prepare('SELECT subject, body FROM message_outbox WHERE customer_id = ? AND template = ? ORDER BY created_at DESC, id DESC')
+    .bind(customerId, template)
+    .all<{ subject: string; body: string }>()
+    .then((r) => r.results);
+
+describe('bill hold expiry on the clock', () => {
+  it('the job reads its clock and scope: nextDue is the next expiry; a wall-clock run leaves a test-clock operator alone', async () => {
+    const t0 = Date.parse('2027-02-01T15:00:00Z');
+    const op = await marinaOperator(20, { clockAt: t0 });
+    const s = await makeSlip(op);
+    const r = await reserve(op, s.id, { status: 'pending' });
+    expect((await post(`/slip-reservations/${r.body.id}/send-bill`, { holdHours: 3 }, key(op))).status).toBe(200);
+    const job = slipReservationsModule.jobs!.find((j) => j.name === 'slip-reservations.expire_bill_holds')!;
+    const expiry = t0 + 3 * 3_600_000;
+    const on = (ms: number) => systemCtx(env, { customerId: op.customerId, hooks: appHooks, clock: fixedClock(ms, op.clockId) });
+    expect(await job.nextDue!(on(t0))).toBe(expiry);
+    expect(await job.nextDue!(on(expiry))).toBeNull();
+    // The wall clock's run (even years ahead) works for live operators only.
+    await job.run(systemCtx(env, { hooks: appHooks, clock: fixedClock(Date.parse('2030-01-01T00:00:00Z')) }));
+    expect((await get(`/slip-reservations/${r.body.id}`, key(op))).body.status).toBe('awaiting_payment');
+    expect(await job.run(on(expiry - 1))).toEqual({ expired: 0 });
+    expect(await job.run(on(expiry))).toEqual({ expired: 1 });
+    expect((await get(`/slip-reservations/${r.body.id}`, key(op))).body).toMatchObject({ status: 'expired', expiredAt: new Date(expiry).toISOString() });
+  });
+});
+
+describe.each(pinnedClocks())('bill hold at $label', ({ timezone, at }) => {
+  it('refuses yesterday, holds from the clock, tells the renter in local time, expires as the clock advances', async () => {
+    const t0 = Date.parse(at);
+    const op = await marinaOperator(20, { clockAt: t0, timezone });
+    const s = await makeSlip(op);
+    const yesterday = addDays(today(op), -1);
+    expectError(await reserve(op, s.id, { status: 'pending', arrivalDate: yesterday, departureDate: day(op, 1) }), 400, 'in_the_past');
+    const r = await reserve(op, s.id, { status: 'pending', arrivalDate: today(op), departureDate: day(op, 2) });
+    expect(r.status, r.text).toBe(201);
+    const bill = await post(`/slip-reservations/${r.body.id}/send-bill`, { holdHours: 1 }, key(op));
+    expect(bill.status, bill.text).toBe(200);
+    const expiry = t0 + 3_600_000;
+    expect(bill.body).toMatchObject({ status: 'awaiting_payment', hold: { expiresAt: new Date(expiry).toISOString(), expired: false } });
+    const [mail] = await mailsOf(op.customerId, 'slip_reservation.bill');
+    expect(mail.body).toContain(formatLocalDateTime(expiry, timezone));
+    expect(mail.body).toContain(formatCalendarRange(today(op), day(op, 2)));
+    expect(mail.body).not.toMatch(ISO_TIMESTAMP);
+    const done = await advanceClock(op.clockId!, t0 + 2 * 3_600_000, op.adminKey);
+    expect(done, JSON.stringify(done.failure)).toMatchObject({ status: 'ready' });
+    expect((await get(`/slip-reservations/${r.body.id}`, key(op))).body).toMatchObject({ status: 'expired', expiredAt: new Date(expiry).toISOString() });
+    const told = await mailsOf(op.customerId, 'slip_reservation.hold_expired');
+    expect(told).toHaveLength(1);
+    expect(told[0].body).not.toMatch(ISO_TIMESTAMP);
   });
 });

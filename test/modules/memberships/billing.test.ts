@@ -5,7 +5,8 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { env } from 'cloudflare:test';
-import { createOperator, expectError, get, post, runCron, type Operator } from '../../harness';
+import { advanceClock, createOperator, expectError, get, post, runCron, type Operator } from '../../harness';
+import { ISO_TIMESTAMP } from '../../../src/lib/local-time';
 import { act, DAY, events, getM, invoices, mails, makeMembership, makeTier, payments, row, setPeriod } from './factories';
 
 let op: Operator;
@@ -282,4 +283,63 @@ describe('renewals on the cron', () => {
     const paid = (await invoices(m.membershipId)).find((i: any) => i.id === open.id);
     expect(paid).toMatchObject({ status: 'paid', amount_paid: 3000, attempts: 6 });
   });
+});
+
+// ------------------------------------------------------------------------------------------------
+// On a sandbox test clock: billing runs at its own dates as the clock advances (the README's worked example).
+
+describe('on a test clock', () => {
+  const T0 = '2027-01-14T15:00:00.000Z'; // Thu 14 Jan 2027, 10:00 in New York
+  const sent = async (customerId: string, templates: string[]) =>
+    (
+      await env.DB.prepare(
+        `SELECT template, subject, body, created_at FROM message_outbox WHERE customer_id = ? AND template IN (${templates.map(() => '?').join(',')}) ORDER BY created_at, id`,
+      )
+        .bind(customerId, ...templates)
+        .all<any>()
+    ).results;
+
+  it('three months of a monthly membership: three renewals on their dates; then a declined card: dunning e-mails and the pause, in time order', async () => {
+    const clocked = await createOperator({ clockAt: T0 });
+    const t = (await makeTier(clocked, { pricing: { monthly: 3000, yearly: 30000 } })).tierId;
+    const m = await makeMembership(clocked, t);
+    expect(m).toMatchObject({ currentPeriodStart: T0, currentPeriodEnd: '2027-02-14T15:00:00.000Z' });
+    const [welcome] = await sent(clocked.customerId, ['membership.welcome']);
+    expect(welcome.body).toContain('active until Sun 14 Feb 2027');
+
+    // Three months on: exactly three renewals, each charged at its due instant.
+    expect(await advanceClock(clocked.clockId!, '2027-04-14T16:00:00.000Z', clocked.adminKey, 170_000)).toMatchObject({ status: 'ready' });
+    const months = ['2027-02-14T15:00:00.000Z', '2027-03-14T15:00:00.000Z', '2027-04-14T15:00:00.000Z'];
+    expect((await invoices(m.membershipId)).map((i) => [i.kind, i.status, i.total, i.period_start, i.paid_at])).toEqual([
+      ['initial', 'paid', 3000, T0, T0],
+      ...months.map((at) => ['renewal', 'paid', 3000, at, at]),
+    ]);
+    const receipts = await sent(clocked.customerId, ['membership.receipt']);
+    expect(receipts.map((r) => r.created_at)).toEqual(months);
+    expect(receipts[0].body).toContain('for the period Sun 14 Feb 2027 to Sun 14 Mar 2027');
+    expect((await getM(clocked, m.membershipId)).body).toMatchObject({ status: 'active', currentPeriodEnd: '2027-05-14T15:00:00.000Z' });
+
+    // From now on the card is declined: the renewal of 14 May fails and is retried 1, 3 and 5 days later; the fourth
+    // failure makes the membership past due (its benefits paused). Each e-mail goes at its attempt, in time order.
+    await env.DB.prepare('UPDATE memberships SET payment_method_id = ? WHERE id = ?').bind('pm_card_chargeDeclined', m.membershipId).run();
+    expect(await advanceClock(clocked.clockId!, '2027-05-20T12:00:00.000Z', clocked.adminKey, 170_000)).toMatchObject({ status: 'ready' });
+    const dunning = await sent(clocked.customerId, ['membership.payment_failed', 'membership.past_due']);
+    expect(dunning.map((d) => [d.template, d.created_at])).toEqual([
+      ['membership.payment_failed', '2027-05-14T15:00:00.000Z'],
+      ['membership.payment_failed', '2027-05-15T15:00:00.000Z'],
+      ['membership.payment_failed', '2027-05-17T15:00:00.000Z'],
+      ['membership.past_due', '2027-05-19T15:00:00.000Z'],
+    ]);
+    expect(dunning.map((d) => /We will try again on ([^.]+)\./.exec(d.body)?.[1] ?? null)).toEqual([
+      'Sat 15 May 2027',
+      'Mon 17 May 2027',
+      'Wed 19 May 2027',
+      null,
+    ]);
+    for (const d of [welcome, ...receipts, ...dunning]) expect(`${d.subject} ${d.body}`).not.toMatch(ISO_TIMESTAMP);
+    expect((await getM(clocked, m.membershipId)).body).toMatchObject({ status: 'past_due' });
+    const charges = (await payments(m.membershipId)).filter((p) => p.kind === 'charge');
+    expect(charges.map((p) => p.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'failed', 'failed', 'failed', 'failed']);
+    expect((await invoices(m.membershipId)).filter((i) => i.kind === 'renewal')).toHaveLength(4);
+  }, 400_000);
 });

@@ -5,7 +5,12 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { env } from 'cloudflare:test';
-import { createOperator, del, expectError, get, patch, post, runCron, type Operator } from '../../harness';
+import { appHooks, createOperator, del, expectError, get, patch, post, runCron, type Operator } from '../../harness';
+import { pinnedClocks } from '../../clocks';
+import { fixedClock, withClock } from '../../../src/lib/clock';
+import { systemCtx } from '../../../src/lib/context';
+import { formatLocalDay, ISO_TIMESTAMP } from '../../../src/lib/local-time';
+import { autoResume, nextBillingDue, runMembershipBilling } from '../../../src/modules/memberships/service';
 import { act, DAY, email, events, getM, invoices, mails, makeMembership, makeRenter, makeTier, payments, row, setPeriod } from './factories';
 
 let op: Operator;
@@ -328,5 +333,34 @@ describe('state table', () => {
     await setPeriod(m.membershipId, 5, 30);
     const r = await row(m.membershipId);
     expect(r.billing_anchor_day).toBe(new Date(r.current_period_end).getUTCDate());
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// The core time-sensitive path at each pinned clock: a membership sold "now" (the operator's clock),
+// its e-mail in local dates, and the billing job renewing it once at its due instant (its nextDue).
+
+describe.each(pinnedClocks())('memberships at $label', ({ timezone, at: now }) => {
+  it('sells a period from now, e-mails its local end date, and renews once when the period ends', async () => {
+    const clocked = await createOperator({ clockAt: now, timezone });
+    const t = (await makeTier(clocked, { pricing: { monthly: 3000 } })).tierId;
+    const m = await makeMembership(clocked, t);
+    const end = m.currentPeriodEnd as string;
+    expect(m.currentPeriodStart).toBe(now);
+    const [welcome] = await mails(clocked.customerId, 'membership.welcome');
+    expect(welcome.body).toContain(`active until ${formatLocalDay(Date.parse(end), timezone)}`);
+    expect(welcome.body).not.toMatch(ISO_TIMESTAMP);
+
+    const jobAt = (ms: number) => systemCtx(env, { customerId: clocked.customerId, hooks: appHooks, clock: fixedClock(ms, clocked.clockId!) });
+    expect(await nextBillingDue(jobAt(Date.parse(now)))).toBe(Date.parse(end));
+    const early = jobAt(Date.parse(end) - 1);
+    expect((await withClock(early.clock, () => runMembershipBilling(early, autoResume))).renewed).toBe(0);
+    const due = jobAt(Date.parse(end));
+    expect((await withClock(due.clock, () => runMembershipBilling(due, autoResume))).renewed).toBe(1);
+    expect((await withClock(due.clock, () => runMembershipBilling(due, autoResume))).renewed).toBe(0);
+    expect((await invoices(m.membershipId)).map((i) => [i.kind, i.period_start, i.paid_at])).toEqual([
+      ['initial', now, now],
+      ['renewal', end, end],
+    ]);
   });
 });

@@ -5,9 +5,23 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { env } from 'cloudflare:test';
-import { api, createOperator, expectError, get, post, runCron, type Operator } from '../../harness';
+import { advanceClock, api, createOperator, expectError, get, post, runCron, type Operator } from '../../harness';
 import { checkSecurity, otherOperator } from '../../security';
-import { act, DAY, email, events, getM, invoices, lastPortalToken, makeMembership, makeRenter, makeTier, payments, setPeriod } from './factories';
+import {
+  act,
+  DAY,
+  email,
+  events,
+  getM,
+  invoices,
+  lastPortalToken,
+  makeMembership,
+  makeRenter,
+  makeTier,
+  memberPortalSession,
+  payments,
+  setPeriod,
+} from './factories';
 
 let op: Operator;
 let tierId: string;
@@ -223,5 +237,19 @@ describe('security', () => {
       await checkSecurity(op, { method, path, body: method === 'POST' ? {} : undefined });
       expectError(await api(method, path, { key: op.adminKey, body: method === 'POST' ? {} : undefined }), 401, 'unauthenticated');
     }
+  });
+});
+
+describe('on a test clock', () => {
+  it("enrollment, the link and the session run on the operator's clock: the session expires two hours later on that clock", async () => {
+    // A clock in the past of the wall clock: a session that expired on the wall clock is live on the operator's.
+    const T0 = '2025-03-10T14:00:00.000Z';
+    const clocked = await createOperator({ clockAt: T0 });
+    const session = await memberPortalSession(clocked);
+    const me = await get('/public/memberships/portal', portal(session));
+    expect(me.status, me.text).toBe(200);
+    expect(me.body).toMatchObject({ status: 'active', currentPeriodStart: T0 });
+    await advanceClock(clocked.clockId!, Date.parse(T0) + 2 * 3_600_000 + 60_000, clocked.adminKey);
+    expectError(await get('/public/memberships/portal', portal(session)), 401, 'unauthenticated');
   });
 });

@@ -7,11 +7,11 @@
  */
 import { describe, it, expect } from 'vitest';
 import { del, expectError, get, post, put } from '../../harness';
+import { pinnedClocks } from '../../clocks';
+import { wallTimeToUtc } from '../../../src/lib/time';
 import { checkSecurity } from '../../security';
-import { day, makeSlip, marinaOperator, reserve } from '../marina/helpers';
+import { ago, day, makeSlip, marinaOperator, reserve, setClock, today } from '../marina/helpers';
 import { key } from '../marina/marina2-helpers';
-
-const ago = (days: number, hours = 0) => new Date(Date.now() - days * 86_400_000 - hours * 3_600_000).toISOString();
 
 async function read(
   op: { adminKey: string },
@@ -30,54 +30,50 @@ describe('meter readings', () => {
   it('counts usage from the previous reading, across a rollover, and flags what needs a review', async () => {
     const op = await marinaOperator();
     const slip = await makeSlip(op);
-    const first = await read(op, slip.id, 'electricity', 99000, ago(20), { digits: 5, meterId: 'E-1' });
+    const first = await read(op, slip.id, 'electricity', 99000, ago(op, 20), { digits: 5, meterId: 'E-1' });
     expect(first).toMatchObject({ usage: null, previousReadingId: null, unit: 'kWh', digits: 5, flagged: false });
-    const second = await read(op, slip.id, 'electricity', 99500, ago(18));
+    const second = await read(op, slip.id, 'electricity', 99500, ago(op, 18));
     expect(second).toMatchObject({ usage: 500, previousReadingId: first.id, previousValue: 99000, digits: 5, meterId: 'E-1' });
-    const third = await read(op, slip.id, 'electricity', 99950, ago(16));
+    const third = await read(op, slip.id, 'electricity', 99950, ago(op, 16));
     expect(third.usage).toBe(450);
     // 99950 → 200 on a 5-digit meter: 200 + 100000 − 99950 = 250.
-    const wrapped = await read(op, slip.id, 'electricity', 200, ago(14));
+    const wrapped = await read(op, slip.id, 'electricity', 200, ago(op, 14));
     expect(wrapped).toMatchObject({ usage: 250, rollover: true, flagged: false });
     // Below the previous reading without a rollover: flagged, no usage.
-    const lower = await read(op, slip.id, 'electricity', 100, ago(12));
+    const lower = await read(op, slip.id, 'electricity', 100, ago(op, 12));
     expect(lower).toMatchObject({ usage: null, rollover: false, flagged: true, flagReasons: ['reading_below_previous'] });
     // Refusals: out of order, too many digits, a rollover that is not one, the future.
     expectError(
-      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 150, readAt: ago(13) }, key(op)),
+      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 150, readAt: ago(op, 13) }, key(op)),
       409,
       'meter_reading_out_of_order',
     );
     expectError(
-      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 100000, readAt: ago(11) }, key(op)),
+      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 100000, readAt: ago(op, 11) }, key(op)),
       400,
       'validation_failed',
     );
     expectError(
-      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 300, readAt: ago(11), rollover: true }, key(op)),
+      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 300, readAt: ago(op, 11), rollover: true }, key(op)),
       400,
       'validation_failed',
     );
     expectError(
-      await post(
-        '/meter-readings',
-        { slipId: slip.id, utility: 'electricity', reading: 300, readAt: new Date(Date.now() + 86_400_000).toISOString() },
-        key(op),
-      ),
+      await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 300, readAt: ago(op, -1) }, key(op)),
       400,
       'validation_failed',
     );
 
     // Water: 50 gallons a day as usual, then 350 a day: above 3× the usual usage.
-    const w = [await read(op, slip.id, 'water', 1000, ago(10))];
+    const w = [await read(op, slip.id, 'water', 1000, ago(op, 10))];
     for (const [v, d] of [
       [1100, 8],
       [1200, 6],
       [1300, 4],
     ])
-      w.push(await read(op, slip.id, 'water', v, ago(d)));
+      w.push(await read(op, slip.id, 'water', v, ago(op, d)));
     expect(w.map((x) => x.flagged)).toEqual([false, false, false, false]);
-    const spike = await read(op, slip.id, 'water', 2000, ago(2));
+    const spike = await read(op, slip.id, 'water', 2000, ago(op, 2));
     expect(spike).toMatchObject({ usage: 700, unit: 'gal', flagged: true, flagReasons: ['usage_above_3x_usual'], reviewedAt: null });
     const reviewed = await put(`/meter-readings/${spike.id}`, { reviewed: true }, key(op));
     expect(reviewed.body.reviewedAt).not.toBeNull();
@@ -98,30 +94,32 @@ describe('meter readings', () => {
   it('recomputes the next reading on a correction or a delete', async () => {
     const op = await marinaOperator();
     const slip = await makeSlip(op);
-    const a = await read(op, slip.id, 'electricity', 1000, ago(6));
-    const b = await read(op, slip.id, 'electricity', 1100, ago(4));
-    const c = await read(op, slip.id, 'electricity', 1250, ago(2));
+    const a = await read(op, slip.id, 'electricity', 1000, ago(op, 6));
+    const b = await read(op, slip.id, 'electricity', 1100, ago(op, 4));
+    const c = await read(op, slip.id, 'electricity', 1250, ago(op, 2));
     expect([b.usage, c.usage]).toEqual([100, 150]);
     const fixed = await put(`/meter-readings/${b.id}`, { reading: 1050, notes: 'Misread' }, key(op));
     expect(fixed.status, fixed.text).toBe(200);
     expect(fixed.body).toMatchObject({ reading: 1050, usage: 50, notes: 'Misread' });
     expect((await get(`/meter-readings/${c.id}`, key(op))).body).toMatchObject({ previousValue: 1050, usage: 200 });
-    expectError(await put(`/meter-readings/${b.id}`, { readAt: ago(1) }, key(op)), 409, 'meter_reading_out_of_order');
+    expectError(await put(`/meter-readings/${b.id}`, { readAt: ago(op, 1) }, key(op)), 409, 'meter_reading_out_of_order');
     expect((await del(`/meter-readings/${b.id}`, undefined, key(op))).body).toEqual({ id: b.id, deleted: true });
     expect((await get(`/meter-readings/${c.id}`, key(op))).body).toMatchObject({ previousReadingId: a.id, previousValue: 1000, usage: 250 });
   });
 
   it('turns unbilled usage into reservation charges at the location rates exactly once', async () => {
-    const op = await marinaOperator();
+    // The stay begins today on a pinned clock; five days later the readings of the stay are charged.
+    const op = await marinaOperator(20, { clockAt: '2027-03-01T17:00:00Z' });
     await put(`/slip-settings/${op.locationId}`, { utilityRates: { electricityPerKwhCents: 32.5, waterPerGallonCents: 1.5, taxable: false } }, key(op));
     const slip = await makeSlip(op);
-    const r = (await reserve(op, slip.id, { arrivalDate: day(op, -5), departureDate: day(op, 5) })).body;
+    const r = (await reserve(op, slip.id, { arrivalDate: today(op), departureDate: day(op, 10) })).body;
+    await setClock(op, '2027-03-06T17:00:00Z');
     const ids = [
-      await read(op, slip.id, 'electricity', 5000, ago(4)),
-      await read(op, slip.id, 'electricity', 5100, ago(3)),
-      await read(op, slip.id, 'electricity', 5180, ago(2)),
-      await read(op, slip.id, 'water', 2000, ago(4)),
-      await read(op, slip.id, 'water', 2300, ago(1)),
+      await read(op, slip.id, 'electricity', 5000, ago(op, 4)),
+      await read(op, slip.id, 'electricity', 5100, ago(op, 3)),
+      await read(op, slip.id, 'electricity', 5180, ago(op, 2)),
+      await read(op, slip.id, 'water', 2000, ago(op, 4)),
+      await read(op, slip.id, 'water', 2300, ago(op, 1)),
     ].map((x) => x.id);
     const unbilled = await get(`/meter-readings/unbilled?locationId=${op.locationId}`, key(op));
     // 100 kWh × 32.5 = 3250, 80 kWh × 32.5 = 2600, 300 gal × 1.5 = 450.
@@ -167,9 +165,9 @@ describe('meter readings', () => {
   it('marks several readings billed atomically', async () => {
     const op = await marinaOperator();
     const slip = await makeSlip(op);
-    const a = await read(op, slip.id, 'water', 10, ago(3));
-    const b = await read(op, slip.id, 'water', 20, ago(2));
-    const c = await read(op, slip.id, 'water', 35, ago(1));
+    const a = await read(op, slip.id, 'water', 10, ago(op, 3));
+    const b = await read(op, slip.id, 'water', 20, ago(op, 2));
+    const c = await read(op, slip.id, 'water', 35, ago(op, 1));
     const first = await post('/meter-readings/mark-billed', { ids: [c.id], billingReference: 'INV-1' }, key(op));
     expect(first.status, first.text).toBe(200);
     expect(first.body).toMatchObject({ billed: 1, data: [{ id: c.id, billed: true, billingReference: 'INV-1' }] });
@@ -189,7 +187,7 @@ describe('meter readings', () => {
   it('gets the shared security checks on every route', async () => {
     const op = await marinaOperator();
     const slip = await makeSlip(op);
-    const m = await read(op, slip.id, 'electricity', 10, ago(1));
+    const m = await read(op, slip.id, 'electricity', 10, ago(op, 1));
     const r = (await reserve(op, slip.id)).body;
     const reads = [
       `/meter-readings?locationId=${op.locationId}`,
@@ -208,5 +206,28 @@ describe('meter readings', () => {
       ['POST', '/meter-readings/add-to-reservation', { reservationId: r.id }],
     ];
     for (const [method, path, body] of writes) await checkSecurity(op, { method, path, body, otherStatus: 404, adminOnly: true });
+  });
+});
+
+describe.each(pinnedClocks())('meter readings at $label', ({ timezone, at }) => {
+  it('reads "now" and "the future" from the clock, and charges the stay from local midnight', async () => {
+    const op = await marinaOperator(20, { clockAt: at, timezone });
+    await put(`/slip-settings/${op.locationId}`, { utilityRates: { electricityPerKwhCents: 20, waterPerGallonCents: 1, taxable: false } }, key(op));
+    const slip = await makeSlip(op);
+    const r = (await reserve(op, slip.id, { arrivalDate: today(op), departureDate: day(op, 2) })).body;
+    // Local midnight of today has passed at every instant; ten past midnight tomorrow has not.
+    const midnight = new Date(wallTimeToUtc(today(op), '00:00', timezone)).toISOString();
+    const first = await read(op, slip.id, 'electricity', 100, midnight);
+    expect(first.readAt).toBe(midnight);
+    const tomorrow = new Date(wallTimeToUtc(day(op, 1), '00:10', timezone)).toISOString();
+    expectError(await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 120, readAt: tomorrow }, key(op)), 400, 'validation_failed');
+    // Without readAt the reading is taken at the clock's now.
+    const second = await post('/meter-readings', { slipId: slip.id, utility: 'electricity', reading: 150 }, key(op));
+    expect(second.status, second.text).toBe(201);
+    expect(second.body).toMatchObject({ readAt: new Date(at).toISOString(), usage: 50, previousReadingId: first.id });
+    // 50 kWh × 20¢ within the stay (from the arrival day's local midnight).
+    const billed = await post('/meter-readings/add-to-reservation', { reservationId: r.id }, key(op));
+    expect(billed.status, billed.text).toBe(201);
+    expect(billed.body).toMatchObject({ chargedCents: 1000, lines: [{ utility: 'electricity', usage: 50, amountCents: 1000, readings: 1 }] });
   });
 });

@@ -6,7 +6,9 @@
  * rate limits per IP address, and what operator credentials change (nothing).
  */
 import { describe, it, expect } from 'vitest';
+import { env } from 'cloudflare:test';
 import { api, expectError, get, post, put } from '../../harness';
+import { formatCalendarRange, ISO_TIMESTAMP } from '../../../src/lib/local-time';
 import { boat, day, makeSlip, marinaOperator, renter, reserve } from '../marina/helpers';
 import { eventsOf, key, mailsTo } from '../marina/marina2-helpers';
 
@@ -213,5 +215,38 @@ describe('public slips', () => {
     // Operator credentials change nothing on a public page (another operator reads the same public data).
     expect((await get(`/public/slips/${slip.id}`, { ...c, key: op.adminKey })).status).toBe(200);
     expectError(await get(`/public/slips/${slip.id}`, { ...c, key: 'brk_not_a_real_key_000000000000000000000' }), 401, 'unauthenticated');
+  });
+});
+
+describe('public slips on the marina clock', () => {
+  it("refuses a booking whose arrival is already past in the marina's zone and charges nothing; today books", async () => {
+    // The marina's clock says 15 June 2027 in New York; 1 to 3 June is past there, though ahead in real time.
+    const op = await marinaOperator(20, { clockAt: '2027-06-15T15:00:00Z' });
+    await put(`/slip-settings/${op.locationId}`, { approvalRequired: false }, key(op));
+    const slip = await makeSlip(op);
+    const c = ip();
+    const intents = () => env.DB.prepare('SELECT count(*) AS n FROM sim_payment_intents').first<{ n: number }>();
+    const before = (await intents())!.n;
+    const late = await post(
+      '/public/slips/book',
+      { ...bookBody(op, slip.id, { arrivalDate: '2027-06-01', departureDate: '2027-06-03' }), paymentMethodId: 'pm_card_visa' },
+      c,
+    );
+    expectError(late, 400, 'in_the_past');
+    expect(late.body).toMatchObject({ today: '2027-06-15', details: [{ field: 'arrivalDate' }] });
+    expect((await intents())!.n).toBe(before);
+    expect(await eventsOf(op.customerId, 'payment.completed')).toEqual([]);
+    expect((await get(`/slip-reservations?locationId=${op.locationId}`, key(op))).body.total).toBe(0);
+    const who = renter('today');
+    const ok = await post(
+      '/public/slips/book',
+      { ...bookBody(op, slip.id, { arrivalDate: '2027-06-15', departureDate: '2027-06-17' }), renter: who, paymentMethodId: 'pm_card_visa' },
+      c,
+    );
+    expect(ok.status, ok.text).toBe(201);
+    expect(ok.body.reservation).toMatchObject({ status: 'confirmed', arrivalDate: '2027-06-15' });
+    const [mail] = await mailsTo(who.email, 'slip_public.booking');
+    expect(mail.body).toContain(formatCalendarRange('2027-06-15', '2027-06-17'));
+    expect(mail.body).not.toMatch(ISO_TIMESTAMP);
   });
 });

@@ -5,8 +5,12 @@
  * reservation, and the shared security checks on every route.
  */
 import { describe, it, expect } from 'vitest';
-import { api, del, expectError, get, post } from '../../harness';
+import { env } from 'cloudflare:test';
+import { api, appHooks, del, expectError, get, post } from '../../harness';
 import { checkSecurity } from '../../security';
+import { fixedClock } from '../../../src/lib/clock';
+import { systemCtx } from '../../../src/lib/context';
+import documentsModule from '../../../src/modules/slip-documents/module';
 import { day, makeSlip, marinaOperator, renter, reserve } from '../marina/helpers';
 import { key, mailsTo } from '../marina/marina2-helpers';
 import { pngBytes } from '../inventory/helpers';
@@ -96,5 +100,30 @@ describe('slip documents', () => {
     for (const path of [`/slip-documents?locationId=${op.locationId}`, `/slip-documents/${d.id}`, `/slip-documents/${d.id}/file`])
       await checkSecurity(op, { method: 'GET', path, otherStatus: 404 });
     await checkSecurity(op, { method: 'POST', path: `/slip-documents/${d.id}/review`, body: { decision: 'approved' }, otherStatus: 404, adminOnly: true });
+  });
+});
+
+describe('stale upload purge on the clock', () => {
+  it('purges an upload never attached a day after it was made on its clock, and only in its scope', async () => {
+    const t0 = Date.parse('2027-02-01T15:00:00Z');
+    const op = await marinaOperator(20, { clockAt: t0 });
+    const slip = await makeSlip(op);
+    const r = (await reserve(op, slip.id, { renter: renter('stale') })).body;
+    await post('/slip-portal/invite', { reservationId: r.id }, key(op));
+    const token = /token=(spl_[A-Za-z0-9]+)/.exec((await mailsTo(r.renter.email, 'slip_portal.magic_link'))[0].body)![1];
+    const session = (await post('/slip-portal/session', { token })).body.sessionToken as string;
+    const fd = new FormData();
+    fd.append('file', new File([PDF], 'left.pdf', { type: 'application/pdf' }));
+    const up = await api('POST', '/slip-portal/upload', { token: session, rawBody: fd });
+    expect(up.status, up.text).toBe(201);
+    expect(up.body.createdAt).toBe(new Date(t0).toISOString());
+    const job = documentsModule.jobs!.find((j) => j.name === 'slip-documents.purge_stale_uploads')!;
+    const on = (ms: number) => systemCtx(env, { customerId: op.customerId, hooks: appHooks, clock: fixedClock(ms, op.clockId) });
+    const due = t0 + 86_400_000;
+    expect(await job.nextDue!(on(t0))).toBe(due);
+    await job.run(systemCtx(env, { hooks: appHooks, clock: fixedClock(Date.parse('2030-01-01T00:00:00Z')) }));
+    expect(await job.run(on(due - 1))).toEqual({ uploads: 0, announced: 0 });
+    expect(await job.run(on(due))).toEqual({ uploads: 1, announced: 0 });
+    expect(await job.nextDue!(on(due))).toBeNull();
   });
 });

@@ -6,7 +6,11 @@
  */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { expectError, get, post, put, del, runCron } from '../../harness';
+import { appHooks, expectError, get, post, put, del, runCron } from '../../harness';
+import { fixedClock } from '../../../src/lib/clock';
+import { systemCtx } from '../../../src/lib/context';
+import { formatLocalRange, ISO_TIMESTAMP } from '../../../src/lib/local-time';
+import guestAccessModule from '../../../src/modules/slip-guest-access/module';
 import { day, makeSlip, marinaOperator, reserve, today } from '../marina/helpers';
 import { key, mailsTo } from '../marina/marina2-helpers';
 import { checkSecurity } from '../../security';
@@ -26,7 +30,11 @@ describe('slip guest access', () => {
     expect(p.status, p.text).toBe(201);
     expect(p.body.accessCode).toMatch(CODE);
     expect(p.body).toMatchObject({ status: 'active', permissions: ['gate', 'pool'], createdVia: 'staff' });
-    expect((await mailsTo('gina@example.test', 'slip_guest_pass.code'))[0].body).toContain(p.body.accessCode);
+    const codeMail = (await mailsTo('gina@example.test', 'slip_guest_pass.code'))[0].body;
+    expect(codeMail).toContain(p.body.accessCode);
+    // The window in the marina's time, never ISO.
+    expect(codeMail).toContain(`Valid ${formatLocalRange(p.body.validFrom, p.body.validUntil, op.timezone)}.`);
+    expect(codeMail).not.toMatch(ISO_TIMESTAMP);
     const v = await get(`/slips/guest-access/verify/${p.body.accessCode.toLowerCase()}`, key(op));
     expect(v.status, v.text).toBe(200);
     expect(v.body).toMatchObject({
@@ -156,5 +164,25 @@ describe('slip guest access', () => {
     // The dock's own operations: any user of the operator (no marina permission needed).
     await checkSecurity(op, { method: 'POST', path: `/slips/guest-access/${q.id}/check-in`, body: {}, otherStatus: 404 });
     await checkSecurity(op, { method: 'POST', path: `/slips/guest-access/${q.id}/verify-id`, body: { idType: 'passport' }, otherStatus: 404 });
+  });
+});
+
+describe('guest pass expiry on the clock', () => {
+  it('the sweep reads its clock and scope: nextDue is the next pass to end; a wall-clock run leaves a test-clock operator alone', async () => {
+    const t0 = Date.parse('2027-02-01T15:00:00Z');
+    const op = await marinaOperator(20, { clockAt: t0 });
+    const slip = await makeSlip(op);
+    const r = (await reserve(op, slip.id, { arrivalDate: today(op), departureDate: day(op, 3) })).body;
+    const until = new Date(t0 + 2 * 3_600_000).toISOString();
+    const p = await post('/slips/guest-access', { reservationId: r.id, guestName: 'Two Hours', validUntil: until }, key(op));
+    expect(p.status, p.text).toBe(201);
+    expect(p.body).toMatchObject({ validFrom: new Date(t0).toISOString(), validUntil: until, status: 'active' });
+    const job = guestAccessModule.jobs!.find((j) => j.name === 'slip-guest-access.expire_passes')!;
+    const on = (ms: number) => systemCtx(env, { customerId: op.customerId, hooks: appHooks, clock: fixedClock(ms, op.clockId) });
+    expect(await job.nextDue!(on(t0))).toBe(Date.parse(until));
+    await job.run(systemCtx(env, { hooks: appHooks, clock: fixedClock(Date.parse('2030-01-01T00:00:00Z')) }));
+    expect((await get(`/slips/guest-access/${p.body.id}`, key(op))).body.status).toBe('active');
+    expect(await job.run(on(Date.parse(until)))).toEqual({ expired: 1 });
+    expect(await job.nextDue!(on(Date.parse(until)))).toBeNull();
   });
 });

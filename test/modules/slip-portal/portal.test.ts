@@ -9,7 +9,7 @@ import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
 import { api, del, expectError, get, post, put, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
-import { boat, day, makeSlip, marinaOperator, renter, reserve } from '../marina/helpers';
+import { boat, day, makeSlip, marinaOperator, renter, reserve, setClock } from '../marina/helpers';
 import { eventsOf, key, mailsTo } from '../marina/marina2-helpers';
 
 const PDF = new TextEncoder().encode('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -279,7 +279,7 @@ describe('slip tenant portal', () => {
     expectError(
       await post(`/slip-portal/reservations/${r.id}/haul-services`, { serviceType: 'haul_out', requestedDate: day(op, -1) }, tenant(t)),
       400,
-      'validation_failed',
+      'in_the_past',
     );
   });
 
@@ -320,5 +320,32 @@ describe('slip tenant portal', () => {
       expectError(await api(method, path, { key: op.adminKey, body }), 401, 'unauthenticated');
       expectError(await api(method, path, { token: 'sps_not_a_real_session_000000000000', body }), 401, 'unauthenticated');
     }
+  });
+});
+
+describe('slip tenant portal on the marina clock', () => {
+  it("a tenant's session and their haul requests run on the marina's clock", async () => {
+    const t0 = Date.parse('2027-06-15T15:00:00Z');
+    const op = await marinaOperator(20, { clockAt: t0 });
+    const slip = await makeSlip(op);
+    const who = renter('clock');
+    const r = (await reserve(op, slip.id, { renter: who })).body;
+    expect((await post('/slip-portal/invite', { reservationId: r.id }, key(op))).body.linkExpiresAt).toBe(new Date(t0 + 20 * 60_000).toISOString());
+    const link = /token=(spl_[A-Za-z0-9]+)/.exec((await mailsTo(who.email, 'slip_portal.magic_link'))[0].body)![1];
+    const s = await post('/slip-portal/session', { token: link });
+    expect(s.status, s.text).toBe(201);
+    expect(s.body.expiresAt).toBe(new Date(t0 + 12 * 3_600_000).toISOString());
+    const t = s.body.sessionToken as string;
+    // 14 June is past on the marina's clock (though ahead in real time).
+    expectError(
+      await post(`/slip-portal/reservations/${r.id}/haul-services`, { serviceType: 'haul_out', requestedDate: '2027-06-14' }, tenant(t)),
+      400,
+      'in_the_past',
+    );
+    const h = await post(`/slip-portal/reservations/${r.id}/haul-services`, { serviceType: 'haul_out', requestedDate: '2027-06-15' }, tenant(t));
+    expect(h.status, h.text).toBe(201);
+    // Thirteen hours later on that clock the session has ended.
+    await setClock(op, t0 + 13 * 3_600_000);
+    expectError(await get('/slip-portal/session', tenant(t)), 401, 'unauthenticated');
   });
 });

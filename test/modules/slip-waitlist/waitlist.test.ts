@@ -5,9 +5,13 @@
  */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { del, expectError, get, post, put, runCron } from '../../harness';
+import { appHooks, del, expectError, get, post, put, runCron } from '../../harness';
+import { fixedClock } from '../../../src/lib/clock';
+import { systemCtx } from '../../../src/lib/context';
+import waitlistModule from '../../../src/modules/slip-waitlist/module';
 import { checkSecurity } from '../../security';
-import { boat, day, makeSlip, marinaOperator, reserve } from '../marina/helpers';
+import { formatCalendarRange, formatLocalDateTime, ISO_TIMESTAMP } from '../../../src/lib/local-time';
+import { boat, day, makeSlip, marinaOperator, renter, reserve } from '../marina/helpers';
 import { joinWaitlist, key, mailsTo } from '../marina/marina2-helpers';
 
 describe('slip waitlist', () => {
@@ -184,5 +188,58 @@ describe('slip waitlist', () => {
       ['DELETE', `/slips/waitlist/${other.id}`, undefined],
     ];
     for (const [method, path, body] of writes) await checkSecurity(op, { method, path, body, otherStatus: 404, adminOnly: true });
+  });
+});
+
+describe('slip waitlist on the marina clock', () => {
+  it('refuses joins, changes and offers for dates already past at the location; the offer e-mail reads local time', async () => {
+    // 15 June 2027 in New York: 14 June is past on this clock, though still ahead in real time.
+    const op = await marinaOperator(20, { clockAt: '2027-06-15T15:00:00Z' });
+    const slip = await makeSlip(op);
+    const join = (arrivalDate: string, departureDate: string) =>
+      post('/slips/waitlist', { locationId: op.locationId, renter: renter('wlp'), boat: boat(), rateType: 'nightly', arrivalDate, departureDate }, key(op));
+    const past = await join('2027-06-14', '2027-06-20');
+    expectError(past, 400, 'in_the_past');
+    expect(past.body).toMatchObject({ today: '2027-06-15', details: [{ field: 'arrivalDate' }] });
+    expectError(
+      await post(`/public/slips/${slip.id}/waitlist`, {
+        renter: renter('wlpub'),
+        boat: boat(),
+        rateType: 'nightly',
+        arrivalDate: '2027-06-14',
+        departureDate: '2027-06-16',
+      }),
+      400,
+      'in_the_past',
+    );
+    const e = await join('2027-06-15', '2027-06-20');
+    expect(e.status, e.text).toBe(201);
+    expectError(await put(`/slips/waitlist/${e.body.id}`, { arrivalDate: '2027-06-10' }, key(op)), 400, 'in_the_past');
+    // An offer for past nights holds nothing.
+    expectError(
+      await post(`/slips/waitlist/${e.body.id}/offer`, { slipId: slip.id, arrivalDate: '2027-06-14', departureDate: '2027-06-16' }, key(op)),
+      400,
+      'in_the_past',
+    );
+    expect((await get(`/slip-reservations?slipId=${slip.id}`, key(op))).body.total).toBe(0);
+    const offer = await post(`/slips/waitlist/${e.body.id}/offer`, { slipId: slip.id, holdHours: 24 }, key(op));
+    expect(offer.status, offer.text).toBe(201);
+    const expires = Date.parse('2027-06-16T15:00:00Z');
+    expect(offer.body.offer.expiresAt).toBe(new Date(expires).toISOString());
+    const [mail] = await mailsTo(e.body.renter.email, 'slip_waitlist.offer');
+    expect(mail.body).toContain(formatLocalDateTime(expires, op.timezone));
+    expect(mail.body).toContain(formatCalendarRange('2027-06-15', '2027-06-20'));
+    expect(mail.body).not.toMatch(ISO_TIMESTAMP);
+    // The sweep is due at the offer's expiry on this clock; a wall-clock run leaves it alone.
+    const job = waitlistModule.jobs!.find((j) => j.name === 'slip-waitlist.sweep_offers')!;
+    const on = (ms: number) => systemCtx(env, { customerId: op.customerId, hooks: appHooks, clock: fixedClock(ms, op.clockId) });
+    expect(await job.nextDue!(on(Date.parse('2027-06-15T15:00:00Z')))).toBe(expires);
+    await job.run(systemCtx(env, { hooks: appHooks, clock: fixedClock(Date.parse('2030-01-01T00:00:00Z')) }));
+    expect((await get(`/slips/waitlist/${e.body.id}`, key(op))).body.status).toBe('offered');
+    expect(await job.run(on(expires - 1))).toMatchObject({ expired: 0 });
+    expect(await job.run(on(expires))).toMatchObject({ expired: 1 });
+    const [gone] = await mailsTo(e.body.renter.email, 'slip_waitlist.offer_expired');
+    expect(gone.body).toContain(formatCalendarRange('2027-06-15', '2027-06-20'));
+    expect(gone.body).not.toMatch(ISO_TIMESTAMP);
   });
 });

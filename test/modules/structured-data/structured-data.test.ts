@@ -188,4 +188,13 @@ describe('structured data', () => {
     expect(all.body.length).toBeGreaterThanOrEqual(2);
     expectError(await get('/schema/all/cus_unknown'), 404);
   });
+
+  it("reads the operator's clock: the next departure and the offer's validFrom follow a pinned clock", async () => {
+    // Thu 14 Jan 2027, 10:30 in New York: the 10:00 departure has left, the 14:00 one is next.
+    const pinned = await createOperator({ name: 'Pinned Boats', clockAt: '2027-01-14T15:30:00Z', timezone: 'America/New_York' });
+    const t = await tourItem(pinned, { capacity: 4 });
+    const ev = valid(Event, (await get(`/schema/inventory/${t.id}`)).body);
+    expect(ev).toMatchObject({ startDate: '2027-01-14T19:00:00.000Z', endDate: '2027-01-14T21:00:00.000Z' });
+    expect(ev.offers).toMatchObject({ validFrom: '2027-01-14T15:30:00.000Z', availabilityEnds: '2027-01-14T19:00:00.000Z' });
+  });
 });

@@ -225,4 +225,24 @@ describe('voice: calls', () => {
     const other = await createOperator();
     expect((await get('/communication/voice/voicemails', { key: other.adminKey })).body.total).toBe(0);
   });
+
+  it("the provider's calls run on the clock of the operator called (a sandbox test clock)", async () => {
+    const t0 = '2027-01-14T15:00:00.000Z';
+    const pinned = await createOperator({ clockAt: t0 });
+    const called = uniqueNumber();
+    await env.DB.prepare('UPDATE locations SET phone_number = ? WHERE id = ?').bind(called, pinned.locationId).run();
+    await twilio('/communication/voice/incoming-call', { CallSid: 'CA_clock_1', From: '+17865550142', To: called });
+    await twilio(`/communication/voice/handle-recording?locationId=${pinned.locationId}`, {
+      CallSid: 'CA_clock_1',
+      RecordingSid: 'RE_clock_1',
+      RecordingUrl: 'https://api.twilio.example/recordings/RE_clock_1',
+      RecordingDuration: '9',
+    });
+    const call = await env.DB.prepare('SELECT created_at AS createdAt FROM voice_calls WHERE call_sid = ?').bind('CA_clock_1').first<any>();
+    expect(call.createdAt).toBe(t0);
+    const list = await get('/communication/voice/voicemails', { key: pinned.adminKey });
+    expect(list.body.data).toMatchObject([{ callSid: 'CA_clock_1', status: 'completed', createdAt: t0 }]);
+    const updated = await env.DB.prepare('SELECT updated_at AS updatedAt FROM voicemails WHERE call_sid = ?').bind('CA_clock_1').first<any>();
+    expect(updated.updatedAt).toBe(t0);
+  });
 });

@@ -4,7 +4,10 @@
  */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { api, createOperator, del, expectError, get, post, type Operator, runCron, cronJobNames } from '../../harness';
+import { advanceClock, api, createOperator, db, del, expectError, get, post, type Operator, runCron, cronJobNames } from '../../harness';
+import { eq } from 'drizzle-orm';
+import { testClocks } from '../../../src/db/schema/sandbox';
+import { ISO_TIMESTAMP } from '../../../src/lib/local-time';
 import { checkSecurity, otherOperator } from '../../security';
 import { cascadeSpot } from '../../../src/modules/waitlist/service';
 import { wallTimeToUtc } from '../../../src/lib/time';
@@ -132,7 +135,6 @@ describe('POST /public/waitlist', () => {
       { ...t, date: '2027-13-01' },
       { ...t, date: '2027-02-30' },
       { ...t, date: '06/01/2027' },
-      { ...t, date: dateAhead(op.timezone, -1) },
       { ...t, time: '11:00' },
       { ...t, time: '25:00' },
       { ...t, time: '10:00', quantity: 4 },
@@ -148,6 +150,8 @@ describe('POST /public/waitlist', () => {
       expect(res.status, `${JSON.stringify(bad)}: ${res.text}`).toBe(400);
       expect(['validation_failed', 'bad_request']).toContain(res.body.error);
     }
+    // A date already past at the location is 400 in_the_past.
+    expectError(await join({ ...t, date: dateAhead(op.timezone, -1) }), 400, 'in_the_past');
     // Today's departure that has not left yet is fine; a rental with a time and duration is fine.
     expect((await join({ ...r, time: '10:00', duration: 3 })).status).toBe(201);
   });
@@ -512,5 +516,70 @@ describe('the cascade', () => {
     const offered = (await entryOf(op, e.body.entryId)).body;
     expect(offered).toMatchObject({ status: 'offered', offer: { startTime } });
     expect((await mails(op.customerId, 'waitlist.offer')).map((m: any) => m.to)).toEqual([w.email]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// On the operator's clock (a sandbox test clock): the past is refused, offers expire at their time.
+
+describe("on the operator's clock", () => {
+  const NY = 'America/New_York';
+  const T0 = '2027-01-14T17:00:00.000Z'; // Thu 14 Jan 2027, 12:00 in New York
+  const wall = (date: string, time: string) => new Date(wallTimeToUtc(date, time, NY)).toISOString();
+
+  it('joins and offers for a date, departure or time already past answer 400 in_the_past', async () => {
+    const op = await createOperator({ clockAt: T0, timezone: NY });
+    const tour = await tourItem(op);
+    const boat = await rentalItem(op, { assets: 1 });
+    const onTour = { inventoryId: tour.id, locationId: tour.locationId };
+    const onBoat = { inventoryId: boat.id, locationId: boat.locationId };
+    expectError(await join({ ...person(), ...onTour, date: '2027-01-13' }), 400, 'in_the_past');
+    expectError(await join({ ...person(), ...onTour, date: '2027-01-14', time: '10:00' }), 400, 'in_the_past'); // left at 10:00; it is 12:00
+    expectError(await join({ ...person(), ...onBoat, date: '2027-01-14', time: '09:00' }), 400, 'in_the_past');
+    expect((await join({ ...person(), ...onTour, date: '2027-01-14', time: '14:00' })).status).toBe(201);
+
+    // Manual offers of a departure or a start already past.
+    const anyDeparture = await join({ ...person('any'), ...onTour, date: '2027-01-14' });
+    expect(anyDeparture.status, anyDeparture.text).toBe(201);
+    expectError(await post(`/waitlist/${anyDeparture.body.entryId}/offer`, { time: '10:00' }, { key: op.adminKey }), 400, 'in_the_past');
+    const boatToday = await join({ ...person('boat'), ...onBoat, date: '2027-01-14' });
+    expect(boatToday.status, boatToday.text).toBe(201);
+    expectError(await post(`/waitlist/${boatToday.body.entryId}/offer`, { time: '09:00', duration: 2 }, { key: op.adminKey }), 400, 'in_the_past');
+
+    // An entry whose date passed before the sweep closed it (the clock moved on without its jobs): in_the_past, nothing held.
+    const tomorrow = await join({ ...person('tomorrow'), ...onBoat, date: '2027-01-15', time: '10:00', duration: 2 });
+    expect(tomorrow.status, tomorrow.text).toBe(201);
+    await db().update(testClocks).set({ frozenTime: '2027-01-16T17:00:00.000Z' }).where(eq(testClocks.id, op.clockId!));
+    expectError(await post(`/waitlist/${tomorrow.body.entryId}/offer`, {}, { key: op.adminKey }), 400, 'in_the_past');
+    expect((await entryOf(op, tomorrow.body.entryId)).body.status).toBe('waiting');
+  });
+
+  it('an offer expires at its expiry as the clock advances and passes to the next entry; the e-mails read local time', async () => {
+    const op = await createOperator({ clockAt: T0, timezone: NY });
+    const tour = await tourItem(op, { capacity: 1 });
+    const start = wall('2027-01-17', '10:00');
+    const sold = await book(op, bookBody({ inventoryId: tour.id, startTime: start, tickets: { Adult: 1 }, paymentMethodId: 'pm_card_visa' }));
+    expect(sold.status, sold.text).toBe(201);
+    const first = await joinTour(op, tour, '2027-01-17', { tag: 'first' });
+    const second = await joinTour(op, tour, '2027-01-17', { tag: 'second' });
+    const joined = await mails(op.customerId, 'waitlist.joined');
+    expect(joined[0].subject).toBe('You are on the waitlist: Dolphin tour on Sun 17 Jan 2027, 10:00 EST');
+
+    expect((await cancelBooking(op, sold.body.rentalId)).status).toBe(200);
+    const offer = (await entryOf(op, first.id)).body.offer;
+    expect(offer).toMatchObject({ startTime: start, expiresAt: '2027-01-15T17:00:00.000Z' }); // 24 hours on the operator's clock
+    const [mail] = await mails(op.customerId, 'waitlist.offer');
+    expect(mail.subject).toBe('A spot opened up: Dolphin tour on Sun 17 Jan 2027, 10:00 EST');
+    expect(mail.body).toContain('is held for you until Fri 15 Jan 2027, 12:00 EST.');
+    for (const m of [...joined, mail]) expect(`${m.subject} ${m.body}`).not.toMatch(ISO_TIMESTAMP);
+
+    expect((await advanceClock(op.clockId!, '2027-01-15T18:00:00.000Z', op.adminKey)).status).toBe('ready');
+    expect((await entryOf(op, first.id)).body).toMatchObject({ status: 'expired', expiredAt: offer.expiresAt });
+    const next = (await entryOf(op, second.id)).body;
+    expect(next).toMatchObject({ status: 'offered', offer: { startTime: start, expiresAt: '2027-01-16T17:00:00.000Z' } });
+    // After the departure's day the sweep closes what still waits (at the end of that local day).
+    const late = await joinTour(op, tour, '2027-01-17', { time: '14:00', tag: 'late' });
+    expect((await advanceClock(op.clockId!, '2027-01-18T06:00:00.000Z', op.adminKey)).status).toBe('ready');
+    expect((await entryOf(op, late.id)).body.status).toBe('closed');
   });
 });

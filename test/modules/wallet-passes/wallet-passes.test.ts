@@ -15,6 +15,7 @@ import { systemCtx } from '../../../src/lib/context';
 import type { Env } from '../../../src/env';
 import { loadPass, walletPassFile, walletSaveLink } from '../../../src/modules/wallet-passes/service';
 import { at, book, bookBody, everyDay, rentalItem } from '../bookings/factories';
+import { formatLocalDay, ISO_TIMESTAMP } from '../../../src/lib/local-time';
 
 const TZ = 'America/Los_Angeles';
 
@@ -57,6 +58,7 @@ describe('GET /public/bookings/{rentalId}/wallet-pass-a', () => {
       download: { available: true, contentType: 'application/vnd.apple.pkpass' },
     });
     expect(r.body.startTime).toBe(at(TZ, 3, '10:00'));
+    expect(r.body.when).toMatch(new RegExp(`^${formatLocalDay(Date.parse(at(TZ, 3, '10:00')), TZ)}, 10:00–12:00 P[SD]T$`));
     expect(r.body.barcode.format).toBe('QR');
     expect(r.body.barcode.message).toMatch(new RegExp(`^bci1\\.${rentalId}\\.\\d+\\.[A-Za-z0-9_-]{22}$`));
     expect(r.body.barcode.svg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
@@ -96,7 +98,10 @@ describe('GET /public/bookings/{rentalId}/wallet-pass-a/download', () => {
       voided: false,
       barcodes: [{ format: 'PKBarcodeFormatQR', message: pass.body.barcode.message, altText: rentalId }],
     });
-    expect(passJson.eventTicket.secondaryFields[1]).toEqual({ key: 'time', label: `TIME (${TZ})`, value: '10:00–12:00' });
+    // The date and time fields read the location's time (lib/local-time.ts), never an ISO timestamp.
+    expect(passJson.eventTicket.secondaryFields[0]).toEqual({ key: 'date', label: 'DATE', value: formatLocalDay(Date.parse(at(TZ, 3, '10:00')), TZ) });
+    expect(passJson.eventTicket.secondaryFields[1]).toEqual({ key: 'time', label: 'TIME', value: expect.stringMatching(/^10:00–12:00 P[SD]T$/) });
+    expect(JSON.stringify(passJson.eventTicket)).not.toMatch(ISO_TIMESTAMP);
     // The manifest: SHA-1 of every other file.
     const manifest = JSON.parse(strFromU8(files['manifest.json']));
     expect(Object.keys(manifest).sort()).toEqual(['icon.png', 'icon@2x.png', 'logo.png', 'pass.json']);
@@ -168,6 +173,8 @@ describe('GET /public/bookings/{rentalId}/wallet-pass-b', () => {
     const obj = (payload as any).payload.genericObjects[0];
     const pass = await loadPass(ctx, rentalId);
     expect(obj).toMatchObject({ id: `3388000000012345678.${rentalId}`, state: 'ACTIVE', barcode: { type: 'QR_CODE', value: pass.checkInToken } });
+    expect(obj.subheader.defaultValue.value).toBe(pass.when); // local time, e.g. "Tue 1 Dec 2026, 10:00–12:00 PST"
+    expect(obj.subheader.defaultValue.value).not.toMatch(ISO_TIMESTAMP);
     expect((payload as any).payload.genericClasses[0].id).toBe(obj.classId);
     expect(decodeJwt(jwt).iat).toBeGreaterThan(0);
   });
@@ -187,7 +194,10 @@ describe('GET /public/bookings/{rentalId}/calendar.ics', () => {
     expect(text).toContain(`DTSTART:${stamp(at(TZ, 3, '10:00'))}`);
     expect(text).toContain(`DTEND:${stamp(at(TZ, 3, '12:00'))}`);
     expect(text).toContain(`UID:${rentalId}@berth`);
-    expect(text).toContain(`10:00–12:00 (${TZ} time)`);
+    const description = text.split('\r\n').find((l) => l.startsWith('DESCRIPTION:'))!;
+    expect(description).toContain(`${formatLocalDay(Date.parse(at(TZ, 3, '10:00')), TZ)}\\, 10:00–12:00 P`);
+    expect(description).toMatch(/10:00–12:00 P[SD]T\./);
+    expect(description).not.toMatch(ISO_TIMESTAMP);
     expect(text).toContain('TRIGGER:-PT24H');
   });
 });
