@@ -40,6 +40,10 @@ const ISOLATED: string[] = [
   'test/modules/marina/marina2-seed.test.ts',
   'test/modules/memberships/seed.test.ts',
   'test/modules/partners/seed.test.ts',
+  // "the sandbox reseller sells Demo Marina" expects the demo reseller's first product to be Demo
+  // Marina's harbor cruise; files before it in a shared runtime can add items that the demo
+  // reseller's key also sells (seen: an `inv_01M8…` item listed first), and it failed.
+  'test/modules/octo/octo.test.ts',
 ];
 
 /** Isolated files first, each in a runtime of its own; then the rest, sharing `maxWorkers` runtimes. */

@@ -4,9 +4,11 @@
 // script stops the server and exits non-zero with the reason (it never prints "ready" then).
 //
 // Cron triggers do not fire by themselves under `wrangler dev`, so this script fires each schedule of
-// wrangler.toml [triggers] at its times through the Worker's own scheduled handler
-// (`/cdn-cgi/handler/scheduled`, served because of --test-scheduled) and prints one line per run
-// saying what ran (read from the Worker's `cron` log line).
+// wrangler.toml [triggers] at its times through the Worker's own scheduled handler and prints one
+// line per run saying what ran (read from the Worker's `cron` log line). It fires them at
+// `/__scheduled?cron=...`, the route `--test-scheduled` adds to the Worker: wrangler 4.86 sends
+// `/cdn-cgi/handler/scheduled` to the static-assets router in front of the Worker, which has no
+// scheduled handler and answers 500 `exception` (a wrangler limitation with [assets]; not Berth's code).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -146,7 +148,7 @@ function schedule(cron) {
   setTimeout(async () => {
     schedule(cron);
     try {
-      const r = await fetch(`${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(cron)}&time=${at}`);
+      const r = await fetch(`${base}/__scheduled?cron=${encodeURIComponent(cron)}`);
       if (!r.ok) console.error(`[berth] cron "${cron}": the scheduled handler answered ${r.status}`);
     } catch (err) {
       console.error(`[berth] cron "${cron}" could not be fired: ${err}`);
