@@ -7,8 +7,7 @@ export default defineModule({
   name: 'accounting',
   router,
   errors: acctErrors.table,
-  // Daily: yesterday's journals. No `nextDue`: its work is due once a day, which is the schedule a
-  // test clock's advance already steps through.
+  // Daily: yesterday's journals (on a test clock, at each daily run while the operator is connected).
   jobs: [{ name: 'accounting.daily_export', cron: '0 3 * * *', run: (ctx) => dailyExports(ctx), nextDue: nextDailyExport }],
   tags: [
     {

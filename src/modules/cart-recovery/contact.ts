@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, gte, isNull, min, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, ne, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { nowIso, nowMs } from '../../lib/clock';
-import { inJobScope } from '../../lib/job-scope';
+import { inJobScope, nextDueAt } from '../../lib/job-scope';
 import { requireAdmin, tenantOf } from '../../lib/context';
 import { sendMessage } from '../../adapters/messages';
 import { cartRecoveryItems } from '../../db/schema/cart-recovery';
@@ -206,10 +206,5 @@ export async function processNow(ctx: Ctx, apiBase: string) {
 
 /** When the processor next has work (its `nextDue`): the earliest contact time of a cart not yet contacted. */
 export async function nextCartDue(ctx: Ctx): Promise<number | null> {
-  const row = await ctx.db
-    .select({ at: min(t.contactOn) })
-    .from(t)
-    .where(and(eq(t.status, 'active'), isNull(t.contactedAt), gt(t.contactOn, nowIso(ctx)), inJobScope(ctx, t.customerId)))
-    .get();
-  return row?.at ? Date.parse(row.at) : null;
+  return nextDueAt(ctx, { table: t, due: t.contactOn, customer: t.customerId }, and(eq(t.status, 'active'), isNull(t.contactedAt)));
 }

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, lt, lte, min } from 'drizzle-orm';
+import { and, asc, eq, lt, lte } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { nowIso as clockIso, nowMs } from '../../lib/clock';
-import { inJobScope } from '../../lib/job-scope';
+import { inJobScope, nextDueAt } from '../../lib/job-scope';
 import { formatLocalDateTime } from '../../lib/local-time';
 import { sendMessage, type SendResult } from '../../adapters/messages';
 import { scheduledCommunications } from '../../db/schema/communications';
@@ -159,10 +159,5 @@ export async function processScheduledMessages(ctx: Ctx) {
 /** When the processor next has work (its `nextDue`): the earliest pending send time after now. */
 export async function nextScheduledDue(ctx: Ctx): Promise<number | null> {
   const t = scheduledCommunications;
-  const row = await ctx.db
-    .select({ at: min(t.sendAt) })
-    .from(t)
-    .where(and(eq(t.status, 'pending'), gt(t.sendAt, clockIso(ctx)), inJobScope(ctx, t.customerId)))
-    .get();
-  return row?.at ? Date.parse(row.at) : null;
+  return nextDueAt(ctx, { table: t, due: t.sendAt, customer: t.customerId }, eq(t.status, 'pending'));
 }

@@ -1,7 +1,7 @@
-import { and, eq, gt, inArray, lte, min } from 'drizzle-orm';
+import { and, eq, inArray, lte } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { nowIso, nowMs } from '../../lib/clock';
-import { inJobScope } from '../../lib/job-scope';
+import { inJobScope, nextDueAt } from '../../lib/job-scope';
 import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
@@ -206,10 +206,5 @@ export async function purgeDeletedLocations(ctx: Ctx): Promise<{ purged: number 
 
 /** When the purge next has work (its `nextDue`): the earliest end of a grace period still running. */
 export async function nextPurgeDue(ctx: Ctx): Promise<number | null> {
-  const row = await ctx.db
-    .select({ at: min(locations.purgeAfter) })
-    .from(locations)
-    .where(and(eq(locations.status, 'pending_deletion'), gt(locations.purgeAfter, nowIso(ctx)), inJobScope(ctx, locations.customerId)))
-    .get();
-  return row?.at ? Date.parse(row.at) : null;
+  return nextDueAt(ctx, { table: locations, due: locations.purgeAfter, customer: locations.customerId }, eq(locations.status, 'pending_deletion'));
 }

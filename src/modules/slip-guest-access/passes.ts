@@ -1,9 +1,9 @@
-import { and, desc, eq, lte, gt, min, sql } from 'drizzle-orm';
+import { and, desc, eq, lte, gt, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { nowIso, wallClock } from '../../lib/clock';
-import { inJobScope } from '../../lib/job-scope';
+import { inJobScope, nextDueAt } from '../../lib/job-scope';
 import { formatLocalDateTime, formatLocalRange } from '../../lib/local-time';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
@@ -406,10 +406,5 @@ export async function sweepExpiredPasses(ctx: Ctx) {
 
 /** The sweep's next due instant (ms): the first active pass in scope to end after the clock's now, or null. */
 export async function nextPassExpiry(ctx: Ctx): Promise<number | null> {
-  const row = await ctx.db
-    .select({ at: min(P.validUntil) })
-    .from(P)
-    .where(and(eq(P.status, 'active'), gt(P.validUntil, nowIso(ctx)), inJobScope(ctx, P.customerId)))
-    .get();
-  return row?.at ? Date.parse(row.at) : null;
+  return nextDueAt(ctx, { table: P, due: P.validUntil, customer: P.customerId }, eq(P.status, 'active'));
 }

@@ -6,12 +6,12 @@
  * reservation with its compare-and-swap in the same batch as the offer and the entry, so two
  * answers racing (accept and decline, accept and the expiry sweep) cannot both land.
  */
-import { and, eq, gt, inArray, min, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, systemCtxFor } from '../../lib/context';
 import { nowIso } from '../../lib/clock';
-import { inJobScope } from '../../lib/job-scope';
+import { inJobScope, nextDueAt } from '../../lib/job-scope';
 import { formatCalendarRange, formatLocalDateTime } from '../../lib/local-time';
 import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
@@ -416,10 +416,5 @@ export async function sweepOffers(ctx: Ctx) {
 
 /** The sweep's next due instant: the first open offer in scope to expire after the clock's now (ms), or null. */
 export async function nextOfferExpiry(ctx: Ctx): Promise<number | null> {
-  const row = await ctx.db
-    .select({ at: min(O.expiresAt) })
-    .from(O)
-    .where(and(eq(O.status, 'offered'), gt(O.expiresAt, ctx.clock.now()), inJobScope(ctx, O.customerId)))
-    .get();
-  return row?.at ?? null;
+  return nextDueAt(ctx, { table: O, due: O.expiresAt, customer: O.customerId }, eq(O.status, 'offered'));
 }
