@@ -29,7 +29,10 @@ interface Held {
 /**
  * One object per credential (API key, identity, channel key, partner-portal token), named by a
  * hash of the credential so the count can start before the credential is looked up. A Durable
- * Object runs one request at a time, so the count is exact. Fixed one-minute windows.
+ * Object runs one request at a time, so the count is exact. Fixed windows (one minute unless the
+ * caller says otherwise), each starting at the first request after the previous one ended, not at a
+ * multiple of the window on the epoch: a credential's first request always opens a whole window, and
+ * `reset` (X-RateLimit-Reset, Retry-After) is when that window ends.
  *
  * The object of an operator API key or a channel key also holds the key's row
  * (src/lib/credentials.ts), so an authenticated request is one call and no D1 read.
@@ -92,19 +95,26 @@ export class RateLimiter extends DurableObject<Env> implements RateLimiterRpc {
     return { allowed: true, limit, remaining: limit - w.count, reset };
   }
 
+  /** The window in force at `now`, if any: it started at most `windowMs` ago. */
+  private open(now: number, windowMs: number): Window | undefined {
+    this.window ??= this.ctx.storage.kv.get<Window>('w');
+    const w = this.window;
+    return w && w.start <= now && now < w.start + windowMs ? w : undefined;
+  }
+
+  /** The window in force, or a new one starting now. */
   private current(windowMs: number): Window {
-    const start = Math.floor(realNow() / windowMs) * windowMs;
-    if (!this.window) this.window = this.ctx.storage.kv.get<Window>('w') ?? { start, count: 0 };
-    if (this.window.start !== start) this.window = { start, count: 0 };
-    return this.window;
+    const now = realNow();
+    return this.open(now, windowMs) ?? (this.window = { start: now, count: 0 });
   }
 
   /** The state of the window without counting a request (a limit that only some answers consume, such as failed guesses). */
   async peek(limit: number, windowMs = 60_000): Promise<{ allowed: boolean; limit: number; remaining: number; reset: number }> {
     const now = realNow();
-    const start = Math.floor(now / windowMs) * windowMs;
-    if (!this.window) this.window = this.ctx.storage.kv.get<Window>('w') ?? { start, count: 0 };
-    const count = this.window.start === start ? this.window.count : 0;
+    const w = this.open(now, windowMs);
+    const count = w?.count ?? 0;
+    // No window in force: the next counted request opens one now.
+    const start = w?.start ?? now;
     return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), reset: Math.ceil((start + windowMs) / 1000) };
   }
 }

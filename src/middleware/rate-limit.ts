@@ -21,9 +21,10 @@ export function rateHeaders(s: RateState): Record<string, string> {
 }
 
 /**
- * Starts counting one request for `bucket` in its Durable Object (exact, per minute). The bucket
- * is known before the credential is looked up (a hash of the credential), so authentication runs
- * the count and the lookup in parallel: one round trip, not two. Settle it with `applyRateLimit`.
+ * Starts counting one request for `bucket` in its Durable Object (exact; one-minute windows, the first
+ * opened by the bucket's first request: durable-objects/rate-limiter.ts). The bucket is known before
+ * the credential is looked up (a hash of the credential), so authentication runs the count and the
+ * lookup in parallel: one round trip, not two. Settle it with `applyRateLimit`.
  */
 export function countRequest(c: Context<AppEnv>, bucket: string): Promise<RateCount> {
   return c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(bucket)).count(60_000);

@@ -1,36 +1,65 @@
-/** The sandbox seed's bookings: placed through the booking service, idempotent. */
+/**
+ * The sandbox seed's bookings: placed through the booking service, idempotent. The step is checked
+ * on a private operator of this test's own (`seedDemoOperator` writes Demo Marina's operator data
+ * for any id), so the file needs no empty database; Demo Marina's own run is checked by "seeded,
+ * idempotent, the fixed ids are there" (other files in this runtime may have seeded it first).
+ */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { seedSandbox } from '../../../src/seed';
-import { DEMO_BUNDLE } from '../../../src/seed/bookings';
+import { seedDemoOperator, seedSandbox, SEED, tagOf } from '../../../src/seed';
+import { bundleOf, DEMO_BUNDLE, demoTransactionId } from '../../../src/seed/bookings';
+import { systemCtx } from '../../../src/lib/context';
+import { newId } from '../../../src/lib/ids';
 
-// The analytics step's history (`txn_demo_hist_*`) is its own test's concern (test/modules/analytics/seed.test.ts).
+const NAMES = ['checked_in', 'pontoon', 'tour', 'installments', 'bundle', 'pay_later', 'cancelled'];
+
+/** The seeded bookings of an operator (`txn_<tag>_*`), without the analytics step's history (`txn_<tag>_hist_*`, test/modules/analytics/seed.test.ts). */
+async function demoBookings(customerId: string, tag: string) {
+  const rows = await env.DB.prepare(
+    'SELECT transaction_id, status, bundle_group_id, item_id FROM bookings WHERE customer_id = ? AND transaction_id LIKE ? AND transaction_id NOT LIKE ?',
+  )
+    .bind(customerId, `txn_${tag}_%`, `txn_${tag}_hist_%`)
+    .all<any>();
+  const byTxn = new Map<string, any[]>();
+  for (const r of rows.results) byTxn.set(r.transaction_id, [...(byTxn.get(r.transaction_id) ?? []), r]);
+  return { rows: rows.results, byTxn };
+}
+
+const bundlesOf = async (customerId: string) =>
+  JSON.parse((await env.DB.prepare('SELECT settings FROM customers WHERE id = ?').bind(customerId).first<any>()).settings).bundles;
+
 describe('bookings seed', () => {
   it('creates the bundle and demo bookings once (one cancelled, one checked in)', async () => {
-    const first = await seedSandbox(env);
-    expect(first.bookings).toBe(true);
-    const rows = await env.DB.prepare(
-      `SELECT transaction_id, status, bundle_group_id, item_id FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%' AND transaction_id NOT LIKE 'txn_demo_hist_%'`,
-    ).all<any>();
-    const byTxn = new Map<string, any[]>();
-    for (const r of rows.results) byTxn.set(r.transaction_id, [...(byTxn.get(r.transaction_id) ?? []), r]);
-    expect(byTxn.get('txn_demo_cancelled')?.[0].status).toBe('cancelled');
-    expect(byTxn.get('txn_demo_checked_in')?.[0].status).toBe('checked_in');
-    expect(byTxn.get('txn_demo_pay_later')?.[0].status).toBe('pending');
-    const bundle = byTxn.get('txn_demo_bundle')!;
+    const ctx = systemCtx(env);
+    const first = await seedDemoOperator(ctx, { customerId: newId('cus') });
+    expect(first.seeded.bookings).toBe(true);
+    const op = { tag: tagOf(first.customerId) };
+    const txn = (name: string) => demoTransactionId(op, name);
+    const { byTxn } = await demoBookings(first.customerId, op.tag);
+    expect(byTxn.get(txn('cancelled'))?.[0].status).toBe('cancelled');
+    expect(byTxn.get(txn('checked_in'))?.[0].status).toBe('checked_in');
+    expect(byTxn.get(txn('pay_later'))?.[0].status).toBe('pending');
+    const bundle = byTxn.get(txn('bundle'))!;
     expect(bundle).toHaveLength(2);
     expect(new Set(bundle.map((b) => b.bundle_group_id)).size).toBe(1);
     expect(byTxn.size).toBe(7);
-    const settings = await env.DB.prepare("SELECT settings FROM customers WHERE id = 'cus_demo_marina'").first<any>();
-    expect(JSON.parse(settings.settings).bundles).toContainEqual(DEMO_BUNDLE);
-    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_entries WHERE customer_id = 'cus_demo_marina'").first<any>();
+    expect(await bundlesOf(first.customerId)).toContainEqual(bundleOf(op));
+    const ledger = await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_entries WHERE customer_id = ?').bind(first.customerId).first<any>();
     expect(ledger.n).toBeGreaterThan(10);
 
-    const again = await seedSandbox(env);
-    expect(again.bookings).toBe(false);
-    const count = await env.DB.prepare(
-      `SELECT COUNT(*) AS n FROM bookings WHERE customer_id = 'cus_demo_marina' AND transaction_id LIKE 'txn_demo_%' AND transaction_id NOT LIKE 'txn_demo_hist_%'`,
-    ).first<any>();
-    expect(count.n).toBe(8);
+    const again = await seedDemoOperator(ctx, { customerId: first.customerId });
+    expect(again.seeded.bookings).toBe(false);
+    expect((await demoBookings(first.customerId, op.tag)).rows).toHaveLength(8);
+  });
+
+  // Statuses are checked on the private operator above: Demo Marina's bookings are shared with the other files of this runtime.
+  it('gives Demo Marina the bundle and the bookings with their fixed ids, idempotently', async () => {
+    await seedSandbox(env);
+    expect((await seedSandbox(env)).bookings).toBe(false);
+    const { rows, byTxn } = await demoBookings(SEED.demo.customerId, 'demo');
+    expect([...byTxn.keys()].sort()).toEqual(NAMES.map((n) => `txn_demo_${n}`).sort());
+    expect(rows).toHaveLength(8);
+    expect(byTxn.get('txn_demo_bundle')).toHaveLength(2);
+    expect(await bundlesOf(SEED.demo.customerId)).toContainEqual(DEMO_BUNDLE);
   });
 });
