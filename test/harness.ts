@@ -38,8 +38,18 @@ export interface ApiResult<T = any> {
 }
 
 /** One HTTP call through the Worker's fetch handler. */
+let clientSeq = 0;
+/**
+ * The client address of a request that names none: a new one each time (IPv6 documentation range).
+ * The test runtime trusts `cf-connecting-ip` as Cloudflare's edge sets it (lib/ip-limit.ts), and
+ * files share runtimes: without this, every request of every file would count against one per-IP
+ * limit. A test of a per-IP limit names its address.
+ */
+const freshClientIp = () => `2001:db8::${(++clientSeq).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+
 export async function api<T = any>(method: string, path: string, opts: Caller & { body?: unknown; rawBody?: BodyInit } = {}): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (!Object.keys(headers).some((h) => h.toLowerCase() === 'cf-connecting-ip')) headers['cf-connecting-ip'] = freshClientIp();
   if (opts.key) headers['x-api-key'] = opts.key;
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: BodyInit | undefined = opts.rawBody;
@@ -189,16 +199,6 @@ export async function signToken(
     .setIssuedAt()
     .setExpirationTime(opts.expiresIn ?? '1h')
     .sign(new TextEncoder().encode(opts.secret ?? env.JWT_SECRET));
-}
-
-/**
- * Waits for a fresh fixed window of the rate limiters (windows are aligned to the epoch) when less
- * than `marginMs` is left in the current one, so a test that counts up to a limit never straddles
- * two windows on a slow machine.
- */
-export async function freshWindow(windowMs = 60_000, marginMs = 25_000): Promise<void> {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
 }
 
 /** Polls until `fn` returns a truthy value (for queue-driven effects). */

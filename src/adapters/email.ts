@@ -32,6 +32,24 @@ export interface EmailTransport {
 
 export const POSTMARK_URL = 'https://api.postmarkapp.com/email';
 
+// C0 controls (CR, LF, tab, NUL...), DEL, C1 controls (NEL...), and the Unicode line and paragraph separators.
+// eslint-disable-next-line no-control-regex
+const HEADER_BREAKERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/**
+ * A value bound for a message header (subject, names, sender, recipient, reply-to, tag): CR, LF and
+ * every other control character become one space, so no text a user wrote (a gift card's
+ * recipient name, a business name) can end a header line and add headers of its own. Whitespace
+ * runs collapse; the value is trimmed and capped (RFC 5322 lines are at most 998 characters).
+ */
+export function headerText(value: string, max = 998): string {
+  return value
+    .replace(HEADER_BREAKERS, ' ')
+    .replace(/\s{2,}/g, ' ')
+    .trim()
+    .slice(0, max);
+}
+
 /** The configured e-mail transport, or null for the offline default (the outbox). */
 export function emailTransport(env: Env): EmailTransport | null {
   const token = env.POSTMARK_SERVER_TOKEN;
@@ -40,16 +58,17 @@ export function emailTransport(env: Env): EmailTransport | null {
     name: 'postmark',
     async send(msg) {
       if (!env.EMAIL_FROM) return { ok: false, reason: 'EMAIL_FROM is not configured (the sender address for Postmark)', retry: false };
+      // Header fields are cleaned here too (messages.ts cleans what it records): rows recorded before are sent clean.
       const body: Record<string, unknown> = {
-        From: env.EMAIL_FROM,
-        To: msg.to,
-        Subject: msg.subject,
+        From: headerText(env.EMAIL_FROM),
+        To: headerText(msg.to),
+        Subject: headerText(msg.subject),
         TextBody: msg.text,
         MessageStream: env.POSTMARK_MESSAGE_STREAM ?? 'outbound',
       };
       if (msg.html) body.HtmlBody = msg.html;
-      if (msg.replyTo) body.ReplyTo = msg.replyTo;
-      if (msg.tag) body.Tag = msg.tag.slice(0, 1000);
+      if (msg.replyTo) body.ReplyTo = headerText(msg.replyTo);
+      if (msg.tag) body.Tag = headerText(msg.tag, 1000);
       if (msg.metadata && Object.keys(msg.metadata).length) body.Metadata = msg.metadata;
       let res: Response;
       try {

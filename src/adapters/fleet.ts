@@ -2,13 +2,13 @@
  * Fleet-software port (`fleetsys`): OAuth 2.0 client credentials at the operator's `tokenUrl`,
  * then a REST API (inventory types, products, reservations, invoices) under `apiBaseUrl`
  * (default: the token URL's origin + `/api/v1`). Both URLs are the operator's, so every call goes
- * through the safe fetch (https only and no private addresses in production). The simulator
+ * through the outbound URL policy (adapters/http.ts; a local fleet system only while developing). The simulator
  * plays a fleet system offline: a client secret starting with `invalid` is refused like a wrong
  * one, products and types are a fixed catalog, reservations and invoices live in R2.
  */
 import type { Env } from '../env';
 import { signToken, verifyToken } from '../lib/sealed';
-import { safeFetch } from './http';
+import { safeFetch, type UrlPolicy } from './http';
 import { liveIntegrations, ProviderError, providerError, providerNow, simStore } from './simulators';
 
 export interface FleetCredentials {
@@ -81,12 +81,16 @@ export const defaultApiBase = (tokenUrl: string) => `${new URL(tokenUrl).origin}
 const list = <T>(body: unknown): T[] => (Array.isArray(body) ? body : ((body as { data?: T[] })?.data ?? [])) as T[];
 const one = <T>(body: unknown): T => ((body as { data?: T })?.data ?? body) as T;
 
+/** The operator's own fleet system (its URLs are checked when connected, and at every call): a local one is allowed while developing. */
+const FLEET_URL: UrlPolicy = { localInDevelopment: true };
+
 export class FleetApi implements FleetProvider {
   readonly name = 'fleet-api' as const;
   constructor(private env: Env) {}
 
   async token(c: FleetCredentials) {
     const res = await safeFetch(this.env, c.tokenUrl, {
+      policy: FLEET_URL,
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${c.clientId}:${c.clientSecret}`)}` },
       body: new URLSearchParams({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret }),
@@ -102,6 +106,7 @@ export class FleetApi implements FleetProvider {
   private async call<T>(c: FleetCredentials, token: string, path: string, init: RequestInit = {}): Promise<T> {
     const res = await safeFetch(this.env, `${c.apiBaseUrl.replace(/\/$/, '')}${path}`, {
       ...init,
+      policy: FLEET_URL,
       headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) },
     });
     const text = await res.text();

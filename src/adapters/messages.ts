@@ -8,7 +8,7 @@ import type { Stmt } from '../db/client';
 import { messageOutbox } from '../db/schema/events';
 import { smsOptOuts } from '../db/schema/communications';
 import { newId } from '../lib/ids';
-import { emailTransport, type ProviderResult } from './email';
+import { emailTransport, headerText, type ProviderResult } from './email';
 import { smsTransport, TWILIO_UNSUBSCRIBED } from './sms';
 
 /**
@@ -79,7 +79,23 @@ export function providerFor(ctx: Pick<Ctx, 'env'>, channel: MessageChannel): 'ou
 const optedOutSql = (to: string) => sql`EXISTS (SELECT 1 FROM ${smsOptOuts} WHERE ${smsOptOuts.phone} = ${to} AND ${smsOptOuts.status} = 'opted_out')`;
 export const OPTED_OUT_REASON = 'opted_out: the number replied STOP; START re-opens it';
 
-function insertQuery(ctx: Ctx, id: string, msg: OutgoingMessage, provider: string, skip: string | undefined) {
+/**
+ * The header-bound fields of a message (recipient, subject, reply-to, template tag) as recorded and
+ * sent: CR, LF and other control characters never reach a header, whoever built the message
+ * (adapters/email.ts `headerText`). The body keeps its line breaks.
+ */
+function clean(msg: OutgoingMessage): OutgoingMessage {
+  return {
+    ...msg,
+    to: headerText(msg.to, 320),
+    subject: msg.subject == null ? msg.subject : headerText(msg.subject),
+    replyTo: msg.replyTo ? headerText(msg.replyTo, 320) : msg.replyTo,
+    template: msg.template == null ? msg.template : headerText(msg.template, 200),
+  };
+}
+
+function insertQuery(ctx: Ctx, id: string, raw: OutgoingMessage, provider: string, skip: string | undefined) {
+  const msg = clean(raw);
   const now = nowIsoOf(ctx);
   const ids = msg.metadata?.rentalIds;
   const single = Array.isArray(ids) && ids.length === 1 && typeof ids[0] === 'string' ? ids[0] : null;

@@ -1,6 +1,6 @@
 import type { Env } from '../env';
 import { timingSafeEqual } from '../lib/crypto';
-import type { ProviderResult } from './email';
+import { headerText, type ProviderResult } from './email';
 import { outbound } from './http';
 
 /**
@@ -34,7 +34,7 @@ export function smsTransport(env: Env): SmsTransport | null {
   return {
     name: 'twilio',
     async send(msg) {
-      const form = new URLSearchParams({ To: msg.to, Body: msg.body });
+      const form = new URLSearchParams({ To: headerText(msg.to, 64), Body: msg.body });
       if (env.TWILIO_MESSAGING_SERVICE_SID) form.set('MessagingServiceSid', env.TWILIO_MESSAGING_SERVICE_SID);
       else form.set('From', env.TWILIO_FROM_NUMBER!);
       if (msg.statusCallback) form.set('StatusCallback', msg.statusCallback);

@@ -18,7 +18,7 @@
 import type { Env } from '../env';
 import { stopwatch, wallClock } from '../lib/clock';
 import { hmacSha256Hex, timingSafeEqual } from '../lib/crypto';
-import { readCapped, ResponseTooLarge, safeFetch } from './http';
+import { NOT_DELIVERED, readCapped, ResponseTooLarge, safeFetch } from './http';
 import { REFERENCE_HOST, asFetch, createReferenceUnderwriter } from '../../examples/reference-underwriter/src/underwriter';
 
 export { REFERENCE_HOST } from '../../examples/reference-underwriter/src/underwriter';
@@ -34,7 +34,7 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export type UnderwriterEndpoint = 'quote' | 'schema' | 'requote' | 'bind' | 'reschedule' | 'cancel';
 
-export type CallOutcome = 'ok' | 'timeout' | 'network' | 'http_error' | 'invalid_json' | 'too_large' | 'refused_url';
+export type CallOutcome = 'ok' | 'timeout' | 'network' | 'http_error' | 'invalid_json' | 'too_large';
 
 export interface CallResult {
   outcome: CallOutcome;
@@ -122,8 +122,9 @@ export async function callUnderwriter(
     const e = err as Error;
     if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
       return done({ outcome: 'timeout', status: null, json: null, error: `no answer within ${c.timeoutMs} ms` });
-    if ((e as { code?: string }).code === 'validation_failed') return done({ outcome: 'refused_url', status: null, json: null, error: e.message });
-    return done({ outcome: 'network', status: null, json: null, error: e?.message || String(err) });
+    // A URL the policy refuses now (its name resolves elsewhere since it was checked) and a network failure are one
+    // outcome with one message: the call log says nothing about what answers where.
+    return done({ outcome: 'network', status: null, json: null, error: NOT_DELIVERED });
   }
   let text: string;
   try {

@@ -45,6 +45,20 @@ export const principalUser = {
 };
 export const principalCustomer = { plan: customers.plan };
 
+/** The permission that is the admin role (held exactly by admins). */
+export const ADMIN_PERMISSION = 'admin';
+
+/**
+ * Roles and permissions are one model: a user's role decides whether they hold `admin` (an admin
+ * always does, a manager or staff member never does); the other permissions are extra grants, kept
+ * once each, in their order. Every write of a user's role or permissions stores this, and
+ * authentication reads a principal through it.
+ */
+export function permissionsOfRole(role: 'admin' | 'manager' | 'staff', permissions: readonly string[]): string[] {
+  const grants = [...new Set(permissions.filter((p) => p !== ADMIN_PERMISSION))];
+  return role === 'admin' ? [ADMIN_PERMISSION, ...grants] : grants;
+}
+
 /** The live key with this hash, its user and its operator's plan (one read, built once per isolate). */
 export function readApiKeyRow(db: DB, hash: string): Promise<ApiKeyRow | undefined> {
   return reusable(

@@ -23,6 +23,10 @@ export const CORE_ERRORS = {
   price_mismatch: { status: 400, meaning: "The client's total differs from the server's price by more than a cent" },
   payment_provider_error: { status: 400, meaning: 'The payment provider refused the request' },
   invalid_payment_method: { status: 400, meaning: 'An unknown or unusable payment method' },
+  currency_mismatch: {
+    status: 400,
+    meaning: 'Money in one currency offered for an amount in another (a gift card, promo amount, credit or payment): nothing was redeemed or charged',
+  },
   unauthenticated: { status: 401, meaning: 'No credentials, or credentials that are invalid, expired or revoked' },
   payment_failed: { status: 402, meaning: 'The card was declined or needs authentication; nothing was written' },
   forbidden: { status: 403, meaning: "Valid credentials without the needed permission, or another operator's `customerId`" },
@@ -131,4 +135,17 @@ export function errorBody(err: ApiError, requestId: string) {
     ...(err.details && err.details.length ? { details: err.details } : {}),
     ...(err.extra ?? {}),
   };
+}
+
+/**
+ * The database refused a write for a unique index (`constraint`: the index or column named in the
+ * message, when it matters). drizzle wraps D1's error ("Failed query: …") and keeps D1's message in
+ * `cause`, so the whole chain is read: the one way to recognise a lost insert race.
+ */
+export function isUniqueViolation(err: unknown, constraint?: RegExp): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const text = String((e as Error).message ?? e);
+    if (/UNIQUE constraint failed|UNIQUE/i.test(text) && (!constraint || constraint.test(text))) return true;
+  }
+  return false;
 }

@@ -10,6 +10,8 @@ import { bindRequestClock } from './operator-clock';
 /** JSON bodies are capped at 1 MiB; multipart upload routes at 50 MiB unless they declare their own `bodyLimit`. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 50 * 1024 * 1024;
+/** Nesting of a JSON body (objects and arrays, the body itself counting as 1): deeper answers 400 before any work. */
+export const JSON_MAX_DEPTH = 32;
 
 /** A credential scheme of its own (channel keys, portal tokens, OAuth tokens): its OpenAPI security and the middleware that checks it. */
 export interface AuthScheme {
@@ -155,8 +157,14 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
   for (const code of [...errors].sort()) {
     responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: spec.errorSchema ?? ErrorSchema } } };
   }
-  const middleware: MiddlewareHandler[] = [authMiddleware(access, spec.auth) as MiddlewareHandler];
-  if (spec.body || spec.multipart || spec.form) middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
+  // The body's limits come first, at the edge: size (413) and JSON nesting (400) are checked before
+  // any credential lookup, body-reading signature check, validation or handler runs.
+  const middleware: MiddlewareHandler[] = [];
+  if (spec.body || spec.multipart || spec.form) {
+    middleware.push(sizeLimit(spec.bodyLimit ?? (spec.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT)));
+    middleware.push(jsonDepthLimit as MiddlewareHandler);
+  }
+  middleware.push(authMiddleware(access, spec.auth) as MiddlewareHandler);
   if (spec.body) middleware.push(requireJson as MiddlewareHandler);
   if (spec.idempotent) middleware.push(idempotency as MiddlewareHandler);
   return createRoute({
@@ -222,6 +230,40 @@ function sizeLimit(maxSize: number): MiddlewareHandler<AppEnv> {
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * True when JSON text nests objects and arrays deeper than `max` (a linear scan, no parse: a
+ * body nested thousands of levels deep never reaches `JSON.parse`, zod or a handler, whose
+ * recursion it would exhaust). Brackets inside strings do not count.
+ */
+export function jsonTooDeep(text: string, max = JSON_MAX_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92)
+        i++; // backslash: skip the escaped character
+      else if (ch === 34) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) {
+      if (++depth > max) return true;
+    } else if (ch === 125 || ch === 93) depth--;
+  }
+  return false;
+}
+
+/** A JSON body nested deeper than JSON_MAX_DEPTH answers 400 `validation_failed` (the text stays cached for the validator). */
+const jsonDepthLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.req.raw.body || !JSON_TYPE.test(c.req.header('content-type') ?? '')) return next();
+  if (jsonTooDeep(await c.req.text())) {
+    const message = `nests objects and arrays more than ${JSON_MAX_DEPTH} levels deep`;
+    throw new ApiError('validation_failed', `Invalid request: the body ${message}`, {
+      details: [{ field: 'body', location: 'body', code: 'too_deep', message: `body ${message}` }],
+    });
+  }
+  await next();
+};
 
 /** JSON endpoints take `Content-Type: application/json` only (415 otherwise); an absent body is left to validation. */
 const requireJson: MiddlewareHandler<AppEnv> = async (c, next) => {

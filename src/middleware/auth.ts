@@ -6,7 +6,7 @@ import { ApiError } from '../lib/errors';
 import { nowIso, wallClock } from '../lib/clock';
 import { base64UrlDecodeString, sha256Hex, timingSafeEqual } from '../lib/crypto';
 import { getDb } from '../db/client';
-import { apiKeyBucket, principalCustomer, principalUser } from '../lib/credentials';
+import { apiKeyBucket, permissionsOfRole, principalCustomer, principalUser } from '../lib/credentials';
 import { apiKeys, customers, users } from '../db/schema/accounts';
 import { isProduction, type Env } from '../env';
 import type { AuthScheme } from '../lib/openapi';
@@ -32,11 +32,36 @@ function preflight(token: string, algorithms: string[]): void {
     throw unauthenticated(`Invalid bearer token: algorithm ${String(header.alg)} is not accepted`);
 }
 
+/**
+ * The longest life a bearer token may have: `exp` is required, at most this far after `iat` (or
+ * after now, for a token without `iat`). A token that never expires, or lives longer, is refused.
+ */
+export const MAX_TOKEN_LIFETIME_S = 24 * 3600;
+/** Clock skew accepted between the identity provider and the Worker. */
+const CLOCK_TOLERANCE_S = 5;
+
+/** `exp` present and within MAX_TOKEN_LIFETIME_S of its issue (real time: the provider checks its tokens against its own clock). */
+function checkLifetime(payload: JWTPayload, nowS: number): void {
+  if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) throw unauthenticated('Invalid bearer token: it has no expiry (exp)');
+  const from = typeof payload.iat === 'number' && Number.isFinite(payload.iat) ? Math.min(payload.iat, nowS) : nowS;
+  if (payload.exp - from > MAX_TOKEN_LIFETIME_S + CLOCK_TOLERANCE_S)
+    throw unauthenticated(`Invalid bearer token: it lives longer than the ${MAX_TOKEN_LIFETIME_S / 3600} hours allowed`);
+}
+
 export async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
   const asymmetric = ['RS256', 'ES256'];
   if (env.JWKS_URL) preflight(token, asymmetric);
   else if (env.JWT_SECRET && !isProduction(env)) preflight(token, ['HS256']);
-  const common = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, clockTolerance: 5 };
+  // Real time: token lifetimes are checked against real time, never an operator's sandbox clock.
+  const now = wallClock.now();
+  const common = {
+    issuer: env.JWT_ISSUER,
+    audience: env.JWT_AUDIENCE,
+    clockTolerance: CLOCK_TOLERANCE_S,
+    requiredClaims: ['exp'],
+    currentDate: new Date(now),
+  };
+  let payload: JWTPayload | undefined;
   try {
     if (env.JWKS_URL) {
       let jwks = jwksCache.get(env.JWKS_URL);
@@ -45,16 +70,17 @@ export async function verifyJwt(env: Env, token: string): Promise<JWTPayload> {
         jwksCache.set(env.JWKS_URL, jwks);
       }
       // Asymmetric only: a token signed with HS256 using the public key as secret is refused.
-      return (await jwtVerify(token, jwks, { ...common, algorithms: asymmetric })).payload;
-    }
-    if (env.JWT_SECRET && !isProduction(env)) {
+      payload = (await jwtVerify(token, jwks, { ...common, algorithms: asymmetric })).payload;
+    } else if (env.JWT_SECRET && !isProduction(env)) {
       const key = new TextEncoder().encode(env.JWT_SECRET);
-      return (await jwtVerify(token, key, { ...common, algorithms: ['HS256'] })).payload;
+      payload = (await jwtVerify(token, key, { ...common, algorithms: ['HS256'] })).payload;
     }
   } catch (err) {
     throw unauthenticated(`Invalid bearer token: ${(err as Error).message}`);
   }
-  throw unauthenticated('Bearer tokens are not accepted: no identity provider is configured');
+  if (!payload) throw unauthenticated('Bearer tokens are not accepted: no identity provider is configured');
+  checkLifetime(payload, Math.floor(now / 1000));
+  return payload;
 }
 
 type UserRow = { [K in keyof typeof principalUser]: (typeof users.$inferSelect)[K] };
@@ -67,7 +93,8 @@ function principalOf(kind: Principal['kind'], credentialId: string, user: UserRo
     userId: user.id,
     customerId: user.customerId,
     role: user.role,
-    permissions: user.permissions ?? [],
+    // One model: the `admin` permission is the admin role (a row written before roles and permissions moved together included).
+    permissions: permissionsOfRole(user.role, user.permissions ?? []),
     plan: customer?.plan ?? 'standard',
     email: user.email,
     name: user.name,
@@ -202,9 +229,24 @@ export const authenticateOperator: Authenticator = async (c, access) => {
     if (access === 'operator' || access === 'admin') throw unauthenticated('Authentication required: send x-api-key or Authorization: Bearer <token>');
     return {};
   }
-  if (access === 'admin' && !isAdmin(principal)) throw new ApiError('forbidden', 'This operation needs admin permission');
-  return applyRateLimit(found.count, principal.plan === 'enterprise' ? 500 : 100);
+  const headers = applyRateLimit(found.count, principal.plan === 'enterprise' ? 500 : 100);
+  // Berth's staff belong to no operator: operator and admin routes answer them 403 `no_account` (as /docs says).
+  if ((access === 'operator' || access === 'admin') && isPlatformStaff(principal))
+    throw new ApiError('no_account', "Berth's platform staff have no operator account: this operation is for an operator's credentials", { headers });
+  if (access === 'admin' && !isAdmin(principal)) throw new ApiError('forbidden', 'This operation needs admin permission', { headers });
+  return headers;
 };
+
+/**
+ * Reads the request's credentials through the app's authenticator as a public route does (so the
+ * operator-route refusal of platform staff does not apply), then requires some: 401 without.
+ * Answers the rate-limit headers.
+ */
+async function anyCredentials(c: Context<AppEnv>): Promise<Record<string, string>> {
+  const headers = await c.get('authenticate')(c, 'public');
+  if (c.get('principal').kind === 'anonymous') throw unauthenticated('Authentication required: send x-platform-key or Authorization: Bearer <token>');
+  return headers;
+}
 
 /**
  * Route scheme of the endpoints for Berth's own staff (app and coverage review): the
@@ -215,9 +257,23 @@ export const authenticateOperator: Authenticator = async (c, access) => {
 export const platformAuth: AuthScheme = {
   security: [{ PlatformKey: [] }, { BearerJwt: [] }],
   middleware: async (c, next) => {
-    const headers = await c.get('authenticate')(c, 'operator');
+    const headers = await anyCredentials(c);
     if (!isPlatformStaff(c.get('principal')))
-      throw new ApiError('forbidden', `This operation is for Berth's platform staff (x-platform-key or a platform-role token)`);
+      throw new ApiError('forbidden', `This operation is for Berth's platform staff (x-platform-key or a platform-role token)`, { headers });
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  },
+};
+
+/**
+ * Route scheme of a platform-staff endpoint whose service checks the role itself (after the input
+ * is validated, so a malformed request answers 400 first): any valid credential passes this scheme,
+ * missing ones answer 401, and the service answers operators 403 (`requirePlatformStaff`).
+ */
+export const platformCheckedInService: AuthScheme = {
+  security: [{ PlatformKey: [] }, { BearerJwt: [] }],
+  middleware: async (c, next) => {
+    const headers = await anyCredentials(c);
     await next();
     for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
   },

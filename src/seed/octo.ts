@@ -1,30 +1,31 @@
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Env } from '../env';
-import { SEED, type SeedStep } from './types';
-import { getDb } from '../db/client';
-import { systemCtx } from '../lib/context';
+import { DEMO_OPERATOR, SEED, demoId, type DemoOperator, type OperatorSeedStep, type SeedStep } from './types';
+import { systemCtx, type Ctx } from '../lib/context';
 import { inventoryItems } from '../db/schema/inventory';
 import { octoSettings } from '../db/schema/octo';
 import { InventoryData, type InventoryDataInput } from '../modules/inventory/types';
 import { reorderInventory, setupInventory } from '../modules/inventory/service';
 import { putSettings } from '../modules/octo/service';
 
-const DEMO = SEED.demo;
+/** The ids of an operator's OCTO showcase: a shared harbor cruise (seats by fare tier) and kayaks rented by the day (an OPENING_HOURS product). */
+export const octoItemIds = (op: { tag: string }) => ({ harborCruise: demoId(op, 'inv', 'harbor_cruise'), kayak: demoId(op, 'inv', 'kayak_day') });
 
-/** The sandbox's OCTO showcase: a shared harbor cruise (seats by fare tier) and kayaks rented by the day (an OPENING_HOURS product). */
-export const DEMO_OCTO_ITEMS = { harborCruise: 'inv_demo_harbor_cruise', kayak: 'inv_demo_kayak_day' } as const;
+/** Demo Marina's OCTO showcase (`inv_demo_harbor_cruise`, `inv_demo_kayak_day`). */
+export const DEMO_OCTO_ITEMS = octoItemIds(DEMO_OPERATOR);
 
 const EVERY_DAY = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 const FLORIDA_TAX = { taxId: 'fl_sales_tax', name: 'Florida sales tax', rate: 7, appliesTo: 'all' as const };
 
-function items(): { id: string; assets?: number; data: InventoryDataInput }[] {
+function items(op: DemoOperator): { id: string; assets?: number; data: InventoryDataInput }[] {
+  const ids = octoItemIds(op);
   return [
     {
-      id: DEMO_OCTO_ITEMS.harborCruise,
+      id: ids.harborCruise,
       data: {
         name: 'Harbor Sightseeing Cruise',
         type: 'tour',
-        locationId: DEMO.miamiId,
+        locationId: op.miamiId,
         description: 'Ninety minutes around Biscayne Bay, the Port of Miami and Millionaires Row, with live commentary. Shared cruise, 80 seats.',
         category: 'Tour',
         capacity: 80,
@@ -44,12 +45,12 @@ function items(): { id: string; assets?: number; data: InventoryDataInput }[] {
       },
     },
     {
-      id: DEMO_OCTO_ITEMS.kayak,
+      id: ids.kayak,
       assets: 12,
       data: {
         name: 'Kayak Day Rental',
         type: 'rental',
-        locationId: DEMO.miamiId,
+        locationId: op.miamiId,
         description: 'A sit-on-top kayak with paddle and life jacket for the day, launched from our beach.',
         category: 'Kayak',
         capacity: 1,
@@ -71,29 +72,34 @@ function items(): { id: string; assets?: number; data: InventoryDataInput }[] {
 }
 
 /**
- * OCTO in the sandbox: the two showcase items (the cruise listed first, so an OCTO certification
- * run books a departure with room for all its test reservations) and Demo Marina's OCTO
- * cancellation policy (1 hour before the start). The sandbox reseller's test key
- * (DEMO_CHANNEL_TEST_KEY) sells them on /octo/v1. Idempotent.
+ * OCTO in a sandbox: the operator's two showcase items (the cruise listed first, so an OCTO
+ * certification run books a departure with room for all its test reservations) and its OCTO
+ * cancellation policy (1 hour before the start). `ctx` acts for `op.customerId`. Idempotent.
+ *
+ * Demo Marina's (the `octo` step of `seedSandbox`) is sold by the demo reseller's test key
+ * (DEMO_CHANNEL_TEST_KEY); a private sandbox of a reseller (modules/partners/sandbox.ts) gets its own.
  */
-async function seedOcto(env: Env): Promise<boolean> {
-  const db = getDb(env.DB);
-  const all = items();
+async function seedOctoFor(ctx: Ctx, op: DemoOperator): Promise<boolean> {
+  const db = ctx.db;
+  const all = items(op);
+  const ids = octoItemIds(op);
   const existing = new Set(
     (
       await db
         .select({ id: inventoryItems.id })
         .from(inventoryItems)
         .where(
-          inArray(
-            inventoryItems.id,
-            all.map((i) => i.id),
+          and(
+            eq(inventoryItems.customerId, op.customerId),
+            inArray(
+              inventoryItems.id,
+              all.map((i) => i.id),
+            ),
           ),
         )
         .all()
     ).map((r) => r.id),
   );
-  const ctx = systemCtx(env, { customerId: DEMO.customerId, requestId: 'seed_octo' });
   let wrote = false;
   for (const item of all) {
     if (existing.has(item.id)) continue;
@@ -104,12 +110,8 @@ async function seedOcto(env: Env): Promise<boolean> {
     await setupInventory(ctx, { data, inventory_id: item.id }, { fixedIds: true });
     wrote = true;
   }
-  if (!existing.has(DEMO_OCTO_ITEMS.harborCruise)) await reorderInventory(ctx, { orderedBoats: [DEMO_OCTO_ITEMS.harborCruise] });
-  const settings = await db
-    .select()
-    .from(octoSettings)
-    .where(inArray(octoSettings.customerId, [DEMO.customerId]))
-    .get();
+  if (!existing.has(ids.harborCruise)) await reorderInventory(ctx, { orderedBoats: [ids.harborCruise] });
+  const settings = await db.select().from(octoSettings).where(eq(octoSettings.customerId, op.customerId)).get();
   if (!settings) {
     await putSettings(ctx, { cancellationCutoffHours: 1 });
     wrote = true;
@@ -117,4 +119,11 @@ async function seedOcto(env: Env): Promise<boolean> {
   return wrote;
 }
 
-export const octoSeed: SeedStep = { name: 'octo', run: seedOcto };
+/** Demo Marina's OCTO showcase (`seedSandbox`, on the wall clock). */
+export const octoSeed: SeedStep = {
+  name: 'octo',
+  run: (env: Env) => seedOctoFor(systemCtx(env, { customerId: SEED.demo.customerId, requestId: 'seed_octo' }), DEMO_OPERATOR),
+};
+
+/** A private sandbox operator's OCTO showcase (an operator step: `ctx` acts for the operator on its clock). */
+export const octoOperatorSeed: OperatorSeedStep = { name: 'octo', run: seedOctoFor };

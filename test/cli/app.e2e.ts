@@ -202,6 +202,10 @@ describe('dev', () => {
     const dev = spawnBerth(['dev', '--url', 'http://localhost:4321/embed'], { home, cwd: dir });
     const started = await waitForOutput(dev, (r) => r.stdout.includes('API reference'));
     expect(started.stdout).toContain(`http://app.berth.test/sandbox/apps/${app.appId}`);
+    // The embedded links open the partner's own private sandbox, never Demo Marina.
+    const sandbox = await api<{ customerId: string }>('GET', '/partners/sandbox', { token: p.token });
+    expect(started.stdout).toContain(`http://app.berth.test/sandbox/${sandbox.body.customerId}/dashboard?app=${app.appId}`);
+    expect(started.stdout).not.toContain('cus_demo_marina');
     expect(started.stdout).toContain('Embedded (dashboard)');
     const during = await api<{ manifest: { urls: { embed: string } } }>('GET', `/partners/apps/${app.appId}`, { token: p.token });
     expect(during.body.manifest.urls.embed).toBe('http://localhost:4321/embed');
@@ -303,12 +307,17 @@ describe('webhook trigger, open', () => {
     }
   });
 
-  it('open prints the URL of each surface', async () => {
+  it("open prints the URL of each surface; the booking page is the partner's own sandbox's", async () => {
     const home = tempDir('home');
     expect((await berth(['open', 'docs'], { home })).stdout.trim()).toBe(`${BASE}/docs`);
-    expect(JSON.parse((await berth(['open', 'booking', '--json'], { home })).stdout)).toEqual({
+    // Not signed in: no sandbox of one's own to open (exit 3).
+    expect((await berth(['open', 'booking'], { home })).code).toBe(3);
+    const p = await newPartner();
+    const sandbox = await api<{ customerId: string }>('GET', '/partners/sandbox', { token: p.token });
+    expect(sandbox.body.customerId).toMatch(/^cus_sbx_/);
+    expect(JSON.parse((await berth(['open', 'booking', '--json'], { home: homeWithSession(p) })).stdout)).toEqual({
       target: 'booking',
-      url: 'http://app.berth.test/book/cus_demo_marina',
+      url: `http://app.berth.test/book/${sandbox.body.customerId}`,
     });
     expect((await berth(['open', 'nowhere'], { home })).code).toBe(2);
   });

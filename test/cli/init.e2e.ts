@@ -3,9 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { BASE, devVars } from './env';
+import { BASE } from './env';
 import { api, berth, homeWithSession, newPartner } from './helpers';
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
@@ -18,17 +17,11 @@ async function freePort() {
   return port;
 }
 
-/** What the dashboard's user would hold: a token of the development identity provider for Dana Admin of the sandbox. */
-function danaToken() {
-  const v = devVars();
-  return new SignJWT({ email: 'dana@demo-marina.test', name: 'Dana Admin' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('local|usr_demo_admin')
-    .setIssuer('https://auth.berth.local/')
-    .setAudience('berth-api')
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(v.JWT_SECRET));
+/** The partner's own sandbox operator and an admin API key of it (what the sandbox dashboard's admin would hold). */
+async function sandboxAdmin(token: string) {
+  const r = await api<{ customerId: string; locationIds: string[]; apiKey: string }>('POST', '/partners/sandbox/keys', { token });
+  expect(r.status).toBe(201);
+  return r.body;
 }
 
 describe('berth init (embedded app)', () => {
@@ -78,18 +71,21 @@ describe('berth init (embedded app)', () => {
       const back = decision.headers.get('location')!;
       expect(back.startsWith(`${local}/callback?`)).toBe(true);
       const installed = (await (await fetch(back)).json()) as { ok: boolean; installationId: string; customerId: string };
-      expect(installed).toMatchObject({ ok: true, customerId: 'cus_demo_marina' });
+      // The developer's install lands on the partner account's own private sandbox, not on Demo Marina.
+      const sandbox = await sandboxAdmin(p.token);
+      expect(sandbox.customerId).toMatch(/^cus_sbx_/);
+      expect(installed).toMatchObject({ ok: true, customerId: sandbox.customerId });
 
       // The dashboard asks Berth for a session token for the iframe (what BerthHost.embed does), the page posts it to the app.
       const st = await api<{ sessionToken: string }>('POST', `/apps/installations/${installed.installationId}/session-token`, {
-        headers: { authorization: `Bearer ${await danaToken()}` },
-        body: { locationId: 'loc_demo_miami', embedLocation: 'dashboard' },
+        headers: { 'x-api-key': sandbox.apiKey },
+        body: { locationId: sandbox.locationIds[0], embedLocation: 'dashboard' },
       });
       expect(st.status).toBe(200);
       const hs = await fetch(`${local}/api/handshake`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(st.body) });
       const result = (await hs.json()) as Record<string, unknown>;
       expect(hs.status).toBe(200);
-      expect(result).toMatchObject({ ok: true, operator: 'cus_demo_marina', installationId: installed.installationId, gateway: { status: 200 } });
+      expect(result).toMatchObject({ ok: true, operator: sandbox.customerId, installationId: installed.installationId, gateway: { status: 200 } });
 
       // A token whose payload was changed does not verify against Berth's published keys.
       const [h, , s] = st.body.sessionToken.split('.');

@@ -479,6 +479,7 @@ const CASES: Case[] = [
   // Partner accounts, apps and their review
   { op: 'getPartnerMe', path: () => '/partners/me', caller: partner },
   { op: 'listPartnerTokens', path: () => '/partners/tokens', caller: partner },
+  { op: 'getPartnerSandbox', path: () => '/partners/sandbox', caller: partner },
   { op: 'listPartnerApps', path: () => '/partners/apps', caller: partner },
   { op: 'getPartnerApp', path: () => `/partners/apps/${pf.appId}`, caller: partner },
   { op: 'getPartnerApp', label: 'in review, never approved', path: () => `/partners/apps/${pf.reviewAppId}`, caller: partner },

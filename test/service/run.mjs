@@ -6,7 +6,9 @@
 //   1. the scheduled handler answers 200 for each cron expression of wrangler.toml;
 //   2. a message scheduled one minute ahead is sent when the five-minute trigger fires after that minute;
 //   3. a coverage bind that fails with 500: on a test clock, the retries at their due times, then the
-//      operator's flag within 30 minutes of clock time.
+//      operator's flag within 30 minutes of clock time;
+//   4. a client-sent `cf-connecting-ip` is not trusted under `wrangler dev`: rotating it does not lift the
+//      slip portal's per-address magic-link limit (lib/ip-limit.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -203,7 +205,22 @@ async function coverageRetriesOnTestClock() {
 
 await scenario('the scheduled handler answers 200 for every cron trigger', schedulerAnswers);
 await scenario('a message scheduled one minute ahead is sent by the next trigger', scheduledMessageSent);
+async function rotatedIpStaysLimited() {
+  const locations = await call('GET', '/locations');
+  assert.equal(locations.status, 200, locations.text);
+  const locationId = (locations.body.data ?? locations.body)[0]?.id ?? (locations.body.data ?? locations.body)[0]?.locationId;
+  assert.ok(locationId, `a demo location: ${locations.text.slice(0, 200)}`);
+  const statuses = [];
+  // The limit is 10 a minute per address; a fresh minute may hold earlier requests of this address, so at most 11 tries.
+  for (let i = 0; i < 11 && !statuses.includes(429); i++) {
+    const r = await call('POST', '/slip-portal/magic-link', { email: `nobody${i}@example.com`, locationId }, { 'cf-connecting-ip': `203.0.113.${i + 1}` });
+    statuses.push(r.status);
+  }
+  assert.ok(statuses.includes(429), `rotating cf-connecting-ip lifted the per-address limit: ${statuses.join(' ')}`);
+}
+
 await scenario('a failing coverage bind on a test clock: retries, then the flag within 30 minutes of clock time', coverageRetriesOnTestClock);
+await scenario('a rotated cf-connecting-ip does not lift a per-address limit under wrangler dev', rotatedIpStaysLimited);
 
 const failed = results.filter((r) => !r.ok);
 console.log(`\n${results.length - failed.length} passed, ${failed.length} failed`);

@@ -2,7 +2,7 @@ import { Argument, type Command } from 'commander';
 import { APP_EVENTS } from '../../modules/partners/types';
 import { partnerApi, type Api } from '../lib/api';
 import { openBrowser } from '../lib/browser';
-import { apiUrl, APP_FILE, appUrl, SANDBOX_CUSTOMER_ID } from '../lib/config';
+import { apiUrl, APP_FILE, appUrl, SANDBOX_PATH, SANDBOX_TIMEOUT_MS } from '../lib/config';
 import { updateAccount } from '../lib/credentials';
 import { holdAndRestore, recordedSession, restoreNow, restoreRecorded, startDevSession, type DevTarget } from '../lib/dev-session';
 import { diffFields, diffLines } from '../lib/diff';
@@ -54,6 +54,9 @@ function linkedAppId(): { appId: string; file: Partial<AppManifest> } {
 }
 
 const getApp = (api: Api, appId: string) => api.get<AppRecord>(`/partners/apps/${encodeURIComponent(appId)}`);
+
+/** The signed-in partner's private sandbox operator (created and seeded on first use). */
+const partnerSandbox = (api: Api) => api.get<{ customerId: string; name: string }>(SANDBOX_PATH, { timeoutMs: SANDBOX_TIMEOUT_MS });
 
 const devKey = (appId: string) => `app:${appId}`;
 
@@ -197,17 +200,21 @@ async function dev(o: { url: string; restore?: boolean }) {
       `${app.manifest.name} (${appId}) is ${app.status === 'approved' ? 'approved' : 'in review'}: dev would change the manifest ${app.status === 'approved' ? 'and send it back to review' : 'under review'}`,
       'Develop against a separate draft app: `berth link --create` in a copy of the project.',
     );
+  // The partner's own sandbox (before the embed URL changes: nothing to restore if it cannot be reached).
+  const sandbox = await partnerSandbox(api);
   const previous = await startDevSession(target, app.manifest.urls.embed, url.toString());
   try {
     const k = c();
     const base = appUrl();
     const links = {
       embed: url.toString(),
+      sandbox: { customerId: sandbox.customerId, name: sandbox.name },
       sandboxApp: `${base}/sandbox/apps/${appId}`,
-      places: app.manifest.embedLocations.map((place) => ({ place, url: `${base}/sandbox/${SANDBOX_CUSTOMER_ID}/${place}?app=${appId}` })),
+      places: app.manifest.embedLocations.map((place) => ({ place, url: `${base}/sandbox/${sandbox.customerId}/${place}?app=${appId}` })),
       docs: `${api.base}/docs`,
     };
     success(`urls.embed of ${app.manifest.name} (${appId}) now points at ${k.bold(url.toString())} (sandbox installs use it at once)`);
+    data(`Your sandbox:    ${sandbox.name} (${sandbox.customerId})`);
     data(`Sandbox app:     ${links.sandboxApp}`);
     for (const p of links.places) data(`Embedded (${p.place}): ${p.url}`);
     if (!links.places.length) data('Embedded:        (no embedLocations in the app; add one to see it in the dashboard)');
@@ -247,13 +254,14 @@ async function webhookTrigger(event: string) {
 
 const OPEN_TARGETS = ['booking', 'portal', 'docs'] as const;
 
-function openTarget(target: (typeof OPEN_TARGETS)[number], o: { browser: boolean }) {
+async function openTarget(target: (typeof OPEN_TARGETS)[number], o: { browser: boolean }) {
   const urls = {
-    booking: `${appUrl()}/book/${SANDBOX_CUSTOMER_ID}`,
-    portal: `${appUrl()}/partners`,
-    docs: `${apiUrl()}/docs`,
+    // The booking page of the partner's own sandbox operator (needs the session: exit 3 when not signed in).
+    booking: async () => `${appUrl()}/book/${(await partnerSandbox(partnerApi())).customerId}`,
+    portal: async () => `${appUrl()}/partners`,
+    docs: async () => `${apiUrl()}/docs`,
   };
-  const url = urls[target];
+  const url = await urls[target]();
   data(url);
   json({ target, url });
   if (o.browser && !isJson() && openBrowser(url)) info('(opened in your browser)');
@@ -297,7 +305,7 @@ export function registerApp(program: Command) {
     });
   program
     .command('open')
-    .description('Open a sandbox surface: the booking page, the partner portal or the API reference (prints the URL)')
+    .description("Open a sandbox surface: your sandbox's booking page (signed in), the partner portal or the API reference (prints the URL)")
     .addArgument(new Argument('[target]', 'what to open').choices(OPEN_TARGETS as unknown as string[]).default('portal'))
     .option('--no-browser', 'only print the URL')
     .action((target: (typeof OPEN_TARGETS)[number], o: { browser: boolean }) => openTarget(target, o));

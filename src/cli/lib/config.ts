@@ -39,5 +39,11 @@ export const APP_FILE = 'berth.app.json';
 export const COVERAGE_FILE = 'berth.coverage.json';
 /** The public OAuth client of the command line (device authorization grant). */
 export const CLI_CLIENT_ID = 'berth-cli';
-/** The sandbox operator every partner can install into and book against. */
-export const SANDBOX_CUSTOMER_ID = 'cus_demo_marina';
+/**
+ * The partner's own private sandbox operator: every partner account has one, created and seeded on
+ * first use (GET /partners/sandbox); its sandbox installs and the links `dev` and `open` print land
+ * there, never on another partner's (nor on Demo Marina, the shared local demo).
+ */
+export const SANDBOX_PATH = '/partners/sandbox';
+/** Seeding a sandbox on first use takes a few seconds (and the server waits for a seeding under way). */
+export const SANDBOX_TIMEOUT_MS = 60_000;

@@ -46,3 +46,4 @@ export * from './widget';
 export * from './analytics';
 export * from './ai-helpers';
 export * from './sandbox';
+export * from './sandbox-operators';

@@ -131,7 +131,7 @@ export async function businessAudit(ctx: Ctx, input: { websiteUrl: string; busin
     throw new ApiError('not_found', 'No payment method on file to charge the audit to: add one with POST /customer/payment-method');
 
   const elapsed = stopwatch(); // how long the page took to load: real time
-  const page = await fetchPublic(input.websiteUrl, { field: 'websiteUrl', accept: ['text/html', 'application/xhtml+xml'], maxBytes: 3 * 1024 * 1024 });
+  const page = await fetchPublic(ctx.env, input.websiteUrl, { field: 'websiteUrl', accept: ['text/html', 'application/xhtml+xml'], maxBytes: 3 * 1024 * 1024 });
   const ms = elapsed();
   const html = new TextDecoder().decode(page.body);
   const facts = await pageFacts(html, page.url);

@@ -158,7 +158,7 @@ async function operatorToday(ctx: Ctx): Promise<string> {
 
 export async function extractLicense(ctx: Ctx, input: { image: string }) {
   tenantOf(ctx);
-  const [media, today] = await Promise.all([readMedia(input.image, 'image', { rawText: true }), operatorToday(ctx)]);
+  const [media, today] = await Promise.all([readMedia(ctx.env, input.image, 'image', { rawText: true }), operatorToday(ctx)]);
   let fields: LicenseFields | null = null;
   let method: 'barcode_aamva' | 'mrz' | 'vision_model' | 'none' = 'none';
   let source: 'rules' | 'model' = 'rules';

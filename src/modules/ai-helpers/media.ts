@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../../lib/errors';
 import { fetchPublic } from '../../adapters/http';
+import type { Env } from '../../env';
 
 export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 
@@ -62,13 +63,13 @@ function decodeBase64(raw: string, field: string): Uint8Array {
  * Reads a document given as base64, a data: URL or an http(s) URL. With `rawText`, a value that is
  * none of these is taken as the document's text itself (a receipt's text, a scanned barcode payload).
  */
-export async function readMedia(input: string, field: string, opts: { rawText?: boolean } = {}): Promise<Media> {
+export async function readMedia(env: Env, input: string, field: string, opts: { rawText?: boolean } = {}): Promise<Media> {
   const value = input.trim();
   let bytes: Uint8Array;
   let from: Media['from'] = 'base64';
   if (/^https?:\/\//i.test(value)) {
     from = 'url';
-    const res = await fetchPublic(value, {
+    const res = await fetchPublic(env, value, {
       field,
       accept: ['image/', 'application/pdf', 'text/plain', 'text/html', 'application/json', 'application/octet-stream'],
       maxBytes: MAX_DOCUMENT_BYTES,

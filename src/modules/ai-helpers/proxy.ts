@@ -68,7 +68,7 @@ export function proxyCsp(nonce: string): string {
 
 export async function proxyPage(ctx: Ctx, q: { url: string }): Promise<{ html: string; headers: Record<string, string> }> {
   tenantOf(ctx);
-  const page = await fetchPublic(q.url, { accept: ['text/html', 'application/xhtml+xml'], maxBytes: 3 * 1024 * 1024 });
+  const page = await fetchPublic(ctx.env, q.url, { accept: ['text/html', 'application/xhtml+xml'], maxBytes: 3 * 1024 * 1024 });
   const nonce = crypto.randomUUID().replace(/-/g, '');
   const csp = proxyCsp(nonce);
   let headSeen = false;

@@ -356,7 +356,7 @@ export function receiptOut(r: ReceiptReading) {
 
 export async function extractReceiptData(ctx: Ctx, input: { receiptImage: string }) {
   tenantOf(ctx);
-  const media = await readMedia(input.receiptImage, 'receiptImage', { rawText: true });
+  const media = await readMedia(ctx.env, input.receiptImage, 'receiptImage', { rawText: true });
   return receiptOut(await readReceipt(ctx, media));
 }
 
@@ -372,7 +372,7 @@ const norm = (s: string) =>
 
 export async function validateReceipt(ctx: Ctx, input: { receiptImage: string; inputData?: Record<string, unknown> }) {
   tenantOf(ctx);
-  const media = await readMedia(input.receiptImage, 'receiptImage', { rawText: true });
+  const media = await readMedia(ctx.env, input.receiptImage, 'receiptImage', { rawText: true });
   const reading = await readReceipt(ctx, media);
   const f = reading.fields;
   const want = input.inputData ?? {};

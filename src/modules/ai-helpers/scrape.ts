@@ -163,7 +163,7 @@ function fromSections(sections: Section[]): DraftItem[] {
 
 export async function scrapeInventory(ctx: Ctx, input: { url: string }) {
   tenantOf(ctx);
-  const page = await fetchPublic(input.url, { accept: ['text/html', 'application/xhtml+xml'], maxBytes: 3 * 1024 * 1024 });
+  const page = await fetchPublic(ctx.env, input.url, { accept: ['text/html', 'application/xhtml+xml'], maxBytes: 3 * 1024 * 1024 });
   const facts = await pageFacts(new TextDecoder().decode(page.body), page.url);
   const structured = fromStructured(facts.jsonLd);
   const seen = new Set(structured.map((d) => d.name.toLowerCase()));

@@ -60,7 +60,7 @@ export function enqueuePhotoAnalysis(ctx: Ctx, r: Pick<RecordRow, 'id' | 'custom
 const PROMPT = `List the visible damage on this boat photo (scratches, dents, cracks, tears, stains, missing or broken parts).
 Answer as JSON: {"damages": [{"area": string|null, "description": string, "severity": "minor"|"major"}]}. An empty list when none is visible.`;
 
-async function photoBytes(url: string): Promise<Uint8Array | null> {
+async function photoBytes(ctx: Ctx, url: string): Promise<Uint8Array | null> {
   const data = /^data:image\/[\w.+-]+;base64,(.*)$/s.exec(url);
   if (data) {
     try {
@@ -72,7 +72,7 @@ async function photoBytes(url: string): Promise<Uint8Array | null> {
   }
   if (!/^https?:\/\//i.test(url)) return null;
   try {
-    return (await fetchPublic(url, { field: 'photo', accept: ['image/'], maxBytes: MAX_PHOTO_BYTES })).body;
+    return (await fetchPublic(ctx.env, url, { field: 'photo', accept: ['image/'], maxBytes: MAX_PHOTO_BYTES })).body;
   } catch {
     return null;
   }
@@ -97,7 +97,7 @@ async function analyse(ctx: Ctx, urls: string[]) {
   const photos: { url: string; status: 'analysed' | 'unreadable'; damages: PhotoDamage[] }[] = [];
   let model: string | null = null;
   for (const url of urls.slice(0, MAX_PHOTOS)) {
-    const bytes = await photoBytes(url);
+    const bytes = await photoBytes(ctx, url);
     const seen = bytes ? await port.see({ prompt: PROMPT, image: bytes }) : null;
     if (seen?.model) model = seen.model;
     const damages = seen ? damagesOf(seen) : null;

@@ -20,6 +20,28 @@ const zRecordType = () =>
     .regex(/^[A-Za-z0-9][A-Za-z0-9 _.:-]*$/, 'letters, digits, space, _ . : - only')
     .openapi({ example: 'checkin', description: 'Free-form kind, for example checkout, checkin, damage, fuel, maintenance' });
 
+/** Nesting of `Details` (and of `Updates`) a record may hold: deeper is refused before anything is written. */
+export const DETAILS_MAX_DEPTH = 16;
+
+/** Levels of objects and arrays in a JSON value (1 for `{}`), counted without recursion; stops past `cap`. */
+export function nestingOf(value: unknown, cap = Infinity): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (d + 1 > deepest) deepest = d + 1;
+    if (deepest > cap) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
+const zDetails = () =>
+  z
+    .record(z.string(), z.unknown())
+    .refine((v) => nestingOf(v, DETAILS_MAX_DEPTH) <= DETAILS_MAX_DEPTH, `must not nest objects and arrays more than ${DETAILS_MAX_DEPTH} levels deep`);
+
 export const BoatRecord = z
   .object({
     recordId: z.string(),
@@ -61,7 +83,7 @@ export const CreateBody = z
   .object({
     inventoryId: zId(),
     RecordType: zRecordType(),
-    Details: z.record(z.string(), z.unknown()),
+    Details: zDetails().openapi({ description: `Free-form JSON object, at most ${DETAILS_MAX_DEPTH} levels deep` }),
     RentalId: zId().optional().openapi({ description: "A booking (rental) of this item; 400 when it is not one of the caller's bookings of the item" }),
     AssetId: zId().optional().openapi({ description: 'An asset of this item' }),
     timestamp: zTimestamp().optional().openapi({ description: 'Defaults to now; 409 when the item already has a record at this instant' }),
@@ -72,7 +94,7 @@ export const UpdateBody = z
   .object({
     inventoryId: zId(),
     timestamp: zTimestamp(),
-    Updates: z.record(z.string(), z.unknown()).openapi({ description: 'Merged into Details key by key; a key set to null is removed' }),
+    Updates: zDetails().openapi({ description: 'Merged into Details key by key; a key set to null is removed' }),
   })
   .openapi('UpdateInventoryRecord');
 

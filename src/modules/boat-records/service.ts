@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { ApiError } from '../../lib/errors';
+import { ApiError, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso, nowMs } from '../../lib/clock';
 import { boatRecords, inventoryAssets } from '../../db/schema/inventory';
@@ -92,8 +92,7 @@ export async function createRecord(ctx: Ctx, input: CreateInput) {
       },
     });
   } catch (err) {
-    if (/UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err)) || /UNIQUE/i.test(String((err as { cause?: Error })?.cause?.message ?? '')))
-      throw duplicate();
+    if (isUniqueViolation(err)) throw duplicate();
     throw err;
   }
   if (queue) enqueuePhotoAnalysis(ctx, row);

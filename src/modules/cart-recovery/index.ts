@@ -4,12 +4,17 @@ import { ctxOf, type AppEnv } from '../../lib/context';
 import { publicBaseUrl } from '../short-links/service';
 import * as r from './routes';
 import * as svc from './service';
+import { limitAbuse } from '../../lib/abuse';
+import { locationRowAnyOperator } from '../locations/service';
+import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
 const apiBase = (c: Context<AppEnv>) => publicBaseUrl(c.env, new URL(c.req.url).origin);
-const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? null;
 
-mount(router, r.createCart, async (c, { body }) => c.json(await svc.upsertCart(ctxOf(c), body, clientIp(c))));
+mount(router, r.createCart, async (c, { body }) => {
+  await limitAbuse(c, 'cart-recovery', { operator: async () => (await locationRowAnyOperator(ctxOf(c), body.locationId))?.customerId, target: body.email });
+  return c.json(await svc.upsertCart(ctxOf(c), body, clientIp(c)));
+});
 mount(router, r.analytics, async (c, { params, query }) => c.json(await svc.cartAnalytics(ctxOf(c), params.locationId, query)));
 mount(router, r.getPublicCart, async (c, { params }) => c.json(await svc.getPublicCart(ctxOf(c), params.id)));
 mount(router, r.completeCart, async (c, { params, query }) => c.json(await svc.completeCart(ctxOf(c), params.id, query)));

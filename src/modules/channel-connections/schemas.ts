@@ -39,7 +39,9 @@ export const PartnerKeyBody = z
     commissionRate: rate(),
     offerAllInventory: z.boolean().default(true),
     offeredItemIds: itemIds().optional(),
-    mode: z.enum(['live', 'test']).default('live').openapi({ description: 'A test key sells the sandbox operator and never moves money' }),
+    mode: z.enum(['live', 'test']).default('live').openapi({
+      description: "A test key sells a sandbox operator (the partner's private demo operator; this operator itself when it is a sandbox) and never moves money",
+    }),
   })
   .openapi('CreatePartnerKey');
 

@@ -7,7 +7,8 @@ import { allocations } from '../../db/schema/inventory';
 import { bookingEvents, bookings, ledgerEntries } from '../../db/schema/bookings';
 import { channelConnections, channelIdempotency } from '../../db/schema/channel';
 import { cancelBooking } from '../bookings/service';
-import { merchantConnections, type ChannelPrincipal } from './keys';
+import { sandboxConnection, sandboxOwner, type ChannelPrincipal } from './keys';
+import { findPrivateSandbox, resetPrivateSandbox } from '../partners/service';
 import { merchantCtx } from './sellers';
 
 export type BookingRow = typeof bookings.$inferSelect;
@@ -78,10 +79,17 @@ export async function cancelChannelBooking(reqCtx: Ctx, p: ChannelPrincipal, boo
   return { ...channelBookingOut(after!, p.mode), alreadyCancelled: res.alreadyCancelled };
 }
 
-/** Wipes the key holder's test bookings (and their allocations, ledger rows and activity). */
+/**
+ * A test key's sandbox reset: the key holder's test bookings go (with their allocations, ledger rows
+ * and activity), its idempotency keys are forgotten and its OCTO sales go too (hook
+ * `channel.sandbox_reset`); then, when the key sells its own private sandbox, that operator alone is
+ * purged and seeded again (same ids), so it is back to its seeded state. A key selling a sandbox it
+ * does not own (the demo reseller's Demo Marina, a test clock's operator) only wipes its own bookings.
+ */
 export async function sandboxReset(ctx: Ctx, p: ChannelPrincipal) {
   const db = ctx.db;
   if (p.mode !== 'test') throw channelFail('not_sandbox', 'Sandbox reset needs a test key (rtc_test_...); live keys never wipe bookings');
+  const sandbox = await sandboxConnection(ctx, p);
   const rows = await db
     .select({ id: bookings.id })
     .from(bookings)
@@ -98,7 +106,10 @@ export async function sandboxReset(ctx: Ctx, p: ChannelPrincipal) {
     ]);
   }
   await db.delete(channelIdempotency).where(eq(channelIdempotency.scope, p.scope));
-  const sandbox = (await merchantConnections(ctx, p))[0];
-  if (sandbox) await ctx.hooks.emit(ctx, 'channel.sandbox_reset', { scope: p.scope, customerId: sandbox.customerId });
-  return { reset: true, deletedBookings: rentalIds.length };
+  await ctx.hooks.emit(ctx, 'channel.sandbox_reset', { scope: p.scope, customerId: sandbox.customerId });
+  const owner = sandboxOwner(p);
+  const own = await findPrivateSandbox(ctx, owner);
+  const reseeded = own?.operatorId === sandbox.customerId;
+  if (reseeded) await resetPrivateSandbox(ctx, owner);
+  return { reset: true as const, deletedBookings: rentalIds.length, merchantId: sandbox.customerId, reseeded };
 }

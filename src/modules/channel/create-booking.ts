@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import { channelFail } from './errors';
 import type { Ctx } from '../../lib/context';
-import { ApiError } from '../../lib/errors';
+import { ApiError, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
 import { sha256Hex } from '../../lib/crypto';
@@ -190,7 +190,7 @@ export async function createChannelBooking(
       },
     ));
   } catch (err) {
-    if (/UNIQUE/i.test(String(err)) && /channel_idempotency_key/i.test(String(err))) {
+    if (isUniqueViolation(err, /channel_idempotency_key/i)) {
       const done = await db.select().from(bookings).where(eq(bookings.channelIdempotencyKey, uniqueKey)).get();
       if (done) return replayOf(done.transactionId, [done]);
     }

@@ -10,6 +10,7 @@ import { newId, randomString } from '../../lib/ids';
 import { forgetCredentials } from '../../lib/credentials';
 import type { ChannelKeyRecord, RateCount } from '../../lib/rate-limiter-protocol';
 import type { Env } from '../../env';
+import { privateSandbox, type SandboxOwner } from '../partners/service';
 
 export type ChannelRow = typeof channels.$inferSelect;
 export type ConnectionRow = typeof channelConnections.$inferSelect;
@@ -134,25 +135,47 @@ export async function forgetChannelKeys(
   );
 }
 
-export async function sandboxCustomerId(ctx: Ctx): Promise<string> {
-  const row = await ctx.db.select({ id: customers.id }).from(customers).where(eq(customers.isSandbox, true)).orderBy(customers.createdAt).get();
-  if (!row) throw channelFail('service_unavailable', 'The sandbox operator is not seeded');
-  return row.id;
+/** The private sandbox of a key holder: a platform key's channel, or a single-operator key's connection. */
+export function sandboxOwner(p: ChannelPrincipal): SandboxOwner {
+  return p.kind === 'platform'
+    ? { kind: 'channel', id: p.channel!.id, label: p.channel!.name }
+    : { kind: 'connection', id: p.connection!.id, label: p.connection!.name };
 }
 
-/** The sandbox connection of a key holder (created on first use): test keys sell the sandbox operator. */
+/** The id of a key holder's sandbox connection: one per key holder (its primary key makes a second insert a no-op). */
+export const sandboxConnectionId = (p: ChannelPrincipal) => `con_sbx_${p.kind === 'platform' ? p.channel!.id : p.connection!.id}`;
+
+/**
+ * The operator a test key sells. A single-operator key of a sandbox operator (the demo reseller of
+ * Demo Marina, DEMO_CHANNEL_TEST_KEY; a test clock's or a partner's sandbox operator) sells that
+ * operator; every other key holder sells its own private sandbox (modules/partners/sandbox.ts:
+ * created and seeded on first use, seen by no other reseller).
+ */
+async function sandboxTarget(ctx: Ctx, p: ChannelPrincipal): Promise<string> {
+  if (p.kind === 'single') {
+    const own = await ctx.db
+      .select({ id: customers.id, isSandbox: customers.isSandbox })
+      .from(customers)
+      .where(eq(customers.id, p.connection!.customerId))
+      .get();
+    if (own?.isSandbox) return own.id;
+  }
+  return (await privateSandbox(ctx, sandboxOwner(p))).operatorId;
+}
+
+/**
+ * The sandbox connection of a key holder (made on first use, once its operator is ready): test keys
+ * sell a sandbox operator (`sandboxTarget`) through it, at the key holder's commission.
+ */
 export async function sandboxConnection(ctx: Ctx, p: ChannelPrincipal): Promise<ConnectionRow> {
   const db = ctx.db;
-  const customerId = await sandboxCustomerId(ctx);
-  const where =
-    p.kind === 'platform'
-      ? and(eq(channelConnections.sandbox, true), eq(channelConnections.channelId, p.channel!.id), eq(channelConnections.customerId, customerId))
-      : and(eq(channelConnections.sandbox, true), eq(channelConnections.parentConnectionId, p.connection!.id), eq(channelConnections.customerId, customerId));
-  const existing = await db.select().from(channelConnections).where(where).get();
+  const id = sandboxConnectionId(p);
+  const existing = await db.select().from(channelConnections).where(eq(channelConnections.id, id)).get();
   if (existing) return existing;
+  const customerId = await sandboxTarget(ctx, p);
   const now = nowIso(ctx);
   const row: ConnectionRow = {
-    id: newId('con'),
+    id,
     customerId,
     channelId: p.kind === 'platform' ? p.channel!.id : null,
     parentConnectionId: p.kind === 'single' ? p.connection!.id : null,
@@ -167,8 +190,8 @@ export async function sandboxConnection(ctx: Ctx, p: ChannelPrincipal): Promise<
     createdAt: now,
     updatedAt: now,
   };
-  await db.insert(channelConnections).values(row);
-  return row;
+  await db.insert(channelConnections).values(row).onConflictDoNothing();
+  return (await db.select().from(channelConnections).where(eq(channelConnections.id, id)).get()) ?? row;
 }
 
 /** The operators a key sells, as their connections (active or paused; callers filter). */
@@ -187,18 +210,13 @@ export async function merchantConnections(ctx: Ctx, p: ChannelPrincipal): Promis
  * The operators a key sells, for a caller's batch: the statement reading their connections (null
  * when the key's own connection is all there is) and their operator ids as a subquery, so the
  * products, locations and allocations of those operators are read in the same round trip. A test
- * key sells the sandbox operator through its sandbox connection (made on first use, see
- * `sandboxConnection`: until then the statement finds none).
+ * key sells its sandbox operator through its sandbox connection (made on first use, see
+ * `sandboxConnection`: until then, and while a sandbox reset runs, the statement finds none).
  */
 export function sellerStatements(ctx: Ctx, p: ChannelPrincipal): { connections: ReturnType<typeof connectionsWhere> | null; customerIds: string[] | SQL } {
   const db = ctx.db;
   if (p.mode === 'test') {
-    const sandboxCustomer = db.select({ id: customers.id }).from(customers).where(eq(customers.isSandbox, true)).orderBy(customers.createdAt).limit(1);
-    const where = and(
-      eq(channelConnections.sandbox, true),
-      p.kind === 'platform' ? eq(channelConnections.channelId, p.channel!.id) : eq(channelConnections.parentConnectionId, p.connection!.id),
-      eq(channelConnections.customerId, sandboxCustomer),
-    )!;
+    const where = and(eq(channelConnections.id, sandboxConnectionId(p)), eq(channelConnections.sandbox, true))!;
     return { connections: connectionsWhere(db, where), customerIds: customerIdsWhere(db, where) };
   }
   if (p.kind === 'single') return { connections: null, customerIds: [p.connection!.customerId] };

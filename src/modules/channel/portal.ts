@@ -2,10 +2,10 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
-import { ApiError } from '../../lib/errors';
+import { ApiError, isUniqueViolation } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
-import { checkUserUrl } from '../../adapters/http';
+import { checkOutboundUrl } from '../../adapters/http';
 import { channelConnections, channelKeys, channels } from '../../db/schema/channel';
 import { customers } from '../../db/schema/accounts';
 import { webhookEndpoints } from '../../db/schema/events';
@@ -99,7 +99,7 @@ export async function register(ctx: Ctx, input: { name: string; slug: string; co
       ctx.db.insert(channelKeys).values(await keyRow(test, { channelId: row.id })),
     ]);
   } catch (err) {
-    if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', 'A channel with this slug is already registered');
+    if (isUniqueViolation(err)) throw new ApiError('already_exists', 'A channel with this slug is already registered');
     throw err;
   }
   return { ...channelOut(row), portalToken: token, keys: { live, test }, partnerToken };
@@ -214,7 +214,8 @@ export async function syncChannelEndpoints(ctx: Ctx, channelId: string): Promise
 }
 
 export async function setWebhook(ctx: Ctx, channel: ChannelRow, input: { url: string; events?: string[] }) {
-  checkUserUrl(ctx.env, input.url);
+  // A self-registered reseller's URL: the outbound policy, never a local URL (not even while developing).
+  await checkOutboundUrl(ctx.env, input.url, { field: 'url' });
   const secret = `whsec_${randomString(40)}`;
   const events = input.events?.length ? [...new Set(input.events)] : [...RESELLER_EVENTS];
   await ctx.db.update(channels).set({ webhookUrl: input.url, webhookEvents: events, webhookSecret: secret }).where(eq(channels.id, channel.id));

@@ -70,7 +70,7 @@ key is still being processed; wait and retry.`,
     `- 422 \`idempotency_key_reuse\`: same key, different product, window, quantity or price. - 409 \`unavailable\`: a real conflict; the key is freed
 and may be reused. - 503 \`idempotency_unavailable\` / \`inventory_locked\`: transient; retry with the same key.`,
     `The booking runs under the same per-item lock as the operator's checkout, lands on the operator's calendar fully paid with \`commissionRate\`
-stamped, and the operator is charged a 5 dollar platform fee (reversed on cancel). Test keys sell the sandbox operator and never move money. 404
+stamped, and the operator is charged a 5 dollar platform fee (reversed on cancel). Test keys sell the key holder's private sandbox operator and never move money. 404
 \`unknown_product\` when the product is not offered to the key.`,
   ].join('\n\n'),
 });
@@ -122,10 +122,13 @@ export const sandboxReset = route({
   tags,
   access: 'none',
   auth: channelKey,
-  summary: "Wipe this key's test bookings (test keys only)",
+  summary: "Reset this key's sandbox (test keys only)",
   errors: channelErrors,
-  description: `Deletes the bookings the test key made on the sandbox operator (and their allocations) and forgets its idempotency keys, so a
-certification run can start over. A live key answers 403 \`not_sandbox\`.`,
+  description: `Every reseller channel (its platform test key) and every single-operator key's holder sells a private demo operator of its own in test
+mode, seeded with the demo data on first use and seen by no other reseller. The reset deletes the test bookings the key made (with their allocations and
+OCTO sales), forgets its idempotency keys, and brings that private operator back to its seeded state (\`reseeded: true\`: purged and seeded again, same
+product ids), leaving every other reseller's sandbox alone. A key that sells a sandbox it does not own (the demo reseller's key selling Demo Marina, a
+test clock's operator) only wipes its own bookings. A live key answers 403 \`not_sandbox\`.`,
   ok: s.SandboxReset,
 });
 export const settlement = route({

@@ -131,7 +131,7 @@ export const ChannelIdentity = z
         ),
       })
       .optional()
-      .openapi({ description: 'Platform keys: the channel and one entry per connected operator (test keys: the sandbox operator)' }),
+      .openapi({ description: "Platform keys: the channel and one entry per connected operator (test keys: the key holder's sandbox operator)" }),
   })
   .openapi('ChannelIdentity');
 
@@ -197,7 +197,14 @@ export const Settlement = z
   })
   .openapi('ChannelSettlement');
 
-export const SandboxReset = z.object({ reset: z.literal(true), deletedBookings: z.number().int() }).openapi('ChannelSandboxReset');
+export const SandboxReset = z
+  .object({
+    reset: z.literal(true),
+    deletedBookings: z.number().int().openapi({ description: "The key's test bookings deleted" }),
+    merchantId: z.string().openapi({ description: 'The sandbox operator the key sells' }),
+    reseeded: z.boolean().openapi({ description: "true when that operator is the key holder's private sandbox, purged and seeded again" }),
+  })
+  .openapi('ChannelSandboxReset');
 
 export const PortalChannel = z
   .object({

@@ -38,7 +38,8 @@ export async function activeConnections(ctx: Ctx, p: ChannelPrincipal) {
 /**
  * Reads, in ONE round trip, the connections a key sells through (see `sellerStatements`) plus the
  * caller's statements (`extra`, which may use the operators' ids as a subquery). A test key whose
- * sandbox connection does not exist yet makes it first (once per key holder).
+ * sandbox connection does not exist yet makes it first (once per key holder, after its private
+ * sandbox operator is seeded; again after a sandbox reset).
  */
 export async function readWithSellers<T extends Stmt[]>(ctx: Ctx, p: ChannelPrincipal, extra: (customerIds: string[] | SQL) => [...T]) {
   const run = async () => {

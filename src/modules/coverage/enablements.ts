@@ -6,7 +6,7 @@ import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requireAdmin, tenantOf } from '../../lib/context';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError, notFound, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { commit } from '../../lib/commit';
 import { coverageEnablements } from '../../db/schema/coverage';
@@ -52,7 +52,7 @@ export async function enableOffering(ctx: Ctx, input: { locationId: string; offe
       audit: { action: 'coverage.enable', targetType: 'coverage_offering', targetId: offering.id, details: { locationId: input.locationId } },
     });
   } catch (err) {
-    if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', 'This offering is already enabled at this location');
+    if (isUniqueViolation(err)) throw new ApiError('already_exists', 'This offering is already enabled at this location');
     throw err;
   }
   return enablementOut(row, offering.name);

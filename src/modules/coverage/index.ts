@@ -2,6 +2,7 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf } from '../../lib/context';
 import * as r from './routes';
 import * as svc from './service';
+import { limitAbuse } from '../../lib/abuse';
 
 const router = createRouter();
 
@@ -57,7 +58,10 @@ mount(router, r.publicQuote, async (c, { body }) => c.json(await svc.quoteForWid
 mount(router, r.publicGetQuote, async (c, { params }) => c.json(await svc.getQuoteView(ctxOf(c), params.quoteId, 'widget')));
 mount(router, r.publicAnswers, async (c, { params, body }) => c.json(await svc.submitAnswers(ctxOf(c), params.quoteId, body.answers, 'widget')));
 mount(router, r.publicAccept, async (c, { params, body }) => c.json(await svc.acceptPrice(ctxOf(c), params.quoteId, body.premium, 'widget')));
-mount(router, r.publicCheckout, async (c, { body }) => c.json(await svc.publicCheckout(ctxOf(c), body), 201));
+mount(router, r.publicCheckout, async (c, { body }) => {
+  await limitAbuse(c, 'coverage-checkout', { operator: body.customerId, target: body.paymentMethodId });
+  return c.json(await svc.publicCheckout(ctxOf(c), body), 201);
+});
 mount(router, r.publicCoverage, async (c, { query }) => c.json(await svc.publicCoverage(ctxOf(c), query.TransactionId)));
 
 // Underwriter -> Berth

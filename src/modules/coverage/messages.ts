@@ -13,7 +13,7 @@ import type { Context } from 'hono';
 import { and, eq } from 'drizzle-orm';
 import type { AppEnv, Ctx, Principal } from '../../lib/context';
 import { ctxOf } from '../../lib/context';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError, notFound, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { AuthScheme } from '../../lib/openapi';
 import { commit } from '../../lib/commit';
@@ -163,7 +163,7 @@ export async function requestMessage(
     );
   } catch (err) {
     // A concurrent request of the same category won: this one is the no-op retry.
-    const won = /UNIQUE/i.test(String(err)) ? await existing() : undefined;
+    const won = isUniqueViolation(err) ? await existing() : undefined;
     if (!won) throw err;
     return { status: 200, body: { messageId: won.messageId, policyId: policy.id, category: input.category, duplicate: true, createdAt: won.createdAt } };
   }

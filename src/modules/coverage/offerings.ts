@@ -11,10 +11,10 @@
 import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { isProduction } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { isPrivateHost } from '../../adapters/http';
+import { checkOutboundUrl } from '../../adapters/http';
+import { isReferenceUrl } from '../../adapters/underwriter';
 import { coverageOfferings } from '../../db/schema/coverage';
 import { requirePartner } from '../partners/service';
 import { coverageFail } from './errors';
@@ -24,8 +24,13 @@ import { PAYOUT_COUNTRIES } from './types';
 import { listCalls, listPartnerOfferings, ownOffering } from './queries';
 import { callOut, offeringOut, type OfferingRow } from './views';
 
-/** An underwriter base URL: https only, no query, fragment or credentials; no private, loopback or link-local host in staging and production. */
-export function checkBaseUrl(ctx: Ctx, raw: string): string {
+/**
+ * An underwriter base URL: https only, no query, fragment or credentials, and the outbound URL
+ * policy (adapters/http.ts) as for every URL a self-registered partner gives: never a local,
+ * private or special-use host, in any environment. The in-process reference underwriter's host is
+ * served without the network and needs no check.
+ */
+export async function checkBaseUrl(ctx: Ctx, raw: string): Promise<string> {
   const bad = (message: string) => new ApiError('validation_failed', `baseUrl ${message}`, { details: [{ field: 'baseUrl', message }] });
   let u: URL;
   try {
@@ -35,7 +40,7 @@ export function checkBaseUrl(ctx: Ctx, raw: string): string {
   }
   if (u.protocol !== 'https:') throw bad('must use https');
   if (u.search || u.hash || u.username || u.password) throw bad('must not carry a query, a fragment or credentials');
-  if (isProduction(ctx.env) && isPrivateHost(u.hostname)) throw bad('must not point to a private, loopback or link-local address');
+  if (!isReferenceUrl(u.toString())) await checkOutboundUrl(ctx.env, raw, { field: 'baseUrl' });
   return u.toString().replace(/\/+$/, '');
 }
 
@@ -48,7 +53,7 @@ export async function createOffering(
   input: { name: string; supportEmail: string; baseUrl: string; supportedCountries: string[]; currencies: string[]; quoteTimeoutMs: number; enabled: boolean },
 ) {
   const partnerId = requirePartner(ctx);
-  const baseUrl = checkBaseUrl(ctx, input.baseUrl);
+  const baseUrl = await checkBaseUrl(ctx, input.baseUrl);
   const payout = await payoutAccountOf(ctx, partnerId);
   const now = nowIso(ctx);
   const row: OfferingRow = {
@@ -113,7 +118,7 @@ export async function updateOffering(
   if (input.enabled !== undefined) set.enabled = input.enabled;
   let reviewed = false;
   if (input.baseUrl !== undefined) {
-    const url = checkBaseUrl(ctx, input.baseUrl);
+    const url = await checkBaseUrl(ctx, input.baseUrl);
     if (url !== row.baseUrl) {
       set.baseUrl = url;
       reviewed = true;

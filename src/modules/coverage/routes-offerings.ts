@@ -123,7 +123,8 @@ export const offeringCalls = route({
   tags: otags,
   ...partner,
   summary: 'The calls Berth made to the underwriter (30 days): endpoint, outcome, status, duration',
-  description: `Newest first. \`outcome\` is \`ok\`, \`timeout\`, \`network\`, \`http_error\`, \`invalid_json\`, \`too_large\` or \`refused_url\`; an
+  description: `Newest first. \`outcome\` is \`ok\`, \`timeout\`, \`network\` (also a base URL the outbound URL policy refuses at call time: one
+outcome, one message, whatever happened), \`http_error\`, \`invalid_json\` or \`too_large\`; an
 answer that broke the contract (a string premium, a deposit effect without its value, an http documentUrl, a hostile schema) is logged beside it
 as \`<endpoint>:rejected\` with the reason.`,
   params: s.OfferingParams,

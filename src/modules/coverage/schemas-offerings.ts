@@ -115,7 +115,9 @@ export const Call = z
     callId: z.string(),
     endpoint: z.string(),
     outcome: z.string().openapi({
-      description: '`ok`, `timeout`, `network`, `http_error`, `invalid_json`, `too_large`, `refused_url` or `rejected` (an answer that breaks the contract)',
+      description:
+        '`ok`, `timeout`, `network` (unreachable, or refused by the outbound URL policy), `http_error`, `invalid_json`, `too_large` ' +
+        'or `rejected` (an answer that breaks the contract)',
     }),
     statusCode: z.number().int().nullable(),
     durationMs: z.number().int(),

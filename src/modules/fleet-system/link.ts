@@ -12,7 +12,7 @@ import { ownCustomer, requireAdmin, requirePermission } from '../../lib/context'
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { seal, unseal } from '../../lib/sealed';
-import { checkUserUrl } from '../../adapters/http';
+import { checkOutboundUrl } from '../../adapters/http';
 import { defaultApiBase, fleetProvider, type FleetCredentials, type FleetProvider } from '../../adapters/fleet';
 import { ProviderError } from '../../adapters/simulators';
 import { fleetsysLinks, type FleetProductMapping } from '../../db/schema/fleet-system';
@@ -45,13 +45,9 @@ export async function status(ctx: Ctx, customerId: string) {
 /** POST /fleetsys/connect: nothing is saved unless a token is obtained and a test call succeeds. */
 export async function connect(ctx: Ctx, input: { customerId: string; clientId: string; clientSecret: string; tokenUrl: string; apiBaseUrl?: string }) {
   const id = customerOf(ctx, input.customerId, true);
+  // The operator's own fleet system: the outbound URL policy, with a local fleet system allowed while developing.
   for (const [field, url] of [['tokenUrl', input.tokenUrl], ...(input.apiBaseUrl ? [['apiBaseUrl', input.apiBaseUrl]] : [])] as const) {
-    try {
-      checkUserUrl(ctx.env, url);
-    } catch (err) {
-      if (err instanceof ApiError) throw new ApiError('validation_failed', `${field}: ${err.message}`, { details: [{ field, message: err.message }] });
-      throw err;
-    }
+    await checkOutboundUrl(ctx.env, url, { field, localInDevelopment: true });
   }
   const creds: FleetCredentials = {
     clientId: input.clientId,

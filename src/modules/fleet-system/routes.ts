@@ -26,8 +26,10 @@ export const connect = route({
   ok: s.Status.extend({ success: s.Status.shape.connected }).openapi('FleetConnected'),
   errors: [403],
   description: `Admins only. A token is fetched from \`tokenUrl\` (OAuth 2.0 client credentials) and a test call made before anything is saved:
-400 \`fleetsys_connection_failed\` when either fails. The URLs must be https (no private addresses in production). The client secret and the
-token are stored encrypted.`,
+400 \`fleetsys_connection_failed\` when either fails. The URLs follow the outbound URL policy (400 \`validation_failed\` naming the field): in
+staging and production https on port 443, a public host name (no IP address, no internal or special-use name, resolving only to public
+addresses), no user or password; while developing, a local fleet system (localhost) is allowed too. The client secret and the token are stored
+encrypted.`,
 });
 export const disconnect = route({
   method: 'delete',

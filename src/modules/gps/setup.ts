@@ -4,7 +4,7 @@ import type { Ctx } from '../../lib/context';
 import { requireAdmin, requirePermission, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { nowIso } from '../../lib/clock';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError, notFound, isUniqueViolation } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
 import { gpsDevices, gpsFenceStates, gpsHomeAreas, gpsSettings } from '../../db/schema/gps';
@@ -54,7 +54,7 @@ export async function createDevice(ctx: Ctx, input: { locationId: string; device
       audit: { action: 'gps.device_create', targetType: 'gps_device', targetId: row.id, details: { deviceName: row.deviceName, assetId: row.assetId } },
     });
   } catch (err) {
-    if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', `A device named ${input.deviceName} exists`);
+    if (isUniqueViolation(err)) throw new ApiError('already_exists', `A device named ${input.deviceName} exists`);
     throw err;
   }
   return { ...deviceOut(row), deviceKey: key };

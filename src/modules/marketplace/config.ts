@@ -8,7 +8,7 @@ import { nowIso } from '../../lib/clock';
 import type { Ctx, Principal } from '../../lib/context';
 import { ownCustomer, requireAdmin } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError, notFound, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
 import { seal } from '../../lib/sealed';
@@ -67,7 +67,7 @@ export async function configure(
       },
     );
   } catch (err) {
-    if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', 'This apiKey is already used by another configuration; choose another');
+    if (isUniqueViolation(err)) throw new ApiError('already_exists', 'This apiKey is already used by another configuration; choose another');
     throw err;
   }
   return configOut(row);

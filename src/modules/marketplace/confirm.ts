@@ -7,7 +7,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
-import { ApiError } from '../../lib/errors';
+import { ApiError, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { bookings } from '../../db/schema/bookings';
 import { marketplaceReservations } from '../../db/schema/marketplace';
@@ -71,7 +71,7 @@ export async function confirmReservation(
     .where(and(where, eq(marketplaceReservations.status, 'held')))
     .run()
     .catch((err: unknown) => {
-      if (/UNIQUE/i.test(String(err))) return null;
+      if (isUniqueViolation(err)) return null;
       throw err;
     });
   if (!claim) return rejected('DUPLICATE_BOOKING_REF', `bookingRef ${body.bookingRef} is already used`, r);

@@ -2,6 +2,7 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf } from '../../lib/context';
 import * as r from './routes';
 import * as svc from './service';
+import { limitAbuse } from '../../lib/abuse';
 
 const router = createRouter();
 
@@ -42,8 +43,14 @@ mount(router, r.addFamily, async (c, { params, body }) => c.json(await svc.addFa
 mount(router, r.removeFamily, async (c, { params, query }) => c.json(await svc.removeFamilyMember(ctxOf(c), params.membershipId, params.renterId, query)));
 
 mount(router, r.publicTiers, async (c, { query }) => c.json(await svc.publicTiers(ctxOf(c), query)));
-mount(router, r.enroll, async (c, { body }) => c.json(await svc.enroll(ctxOf(c), body), 201));
-mount(router, r.portalLink, async (c, { body }) => c.json(await svc.requestPortalLink(ctxOf(c), body)));
+mount(router, r.enroll, async (c, { body }) => {
+  await limitAbuse(c, 'membership-enroll', { operator: body.customerId, target: body.paymentMethodId });
+  return c.json(await svc.enroll(ctxOf(c), body), 201);
+});
+mount(router, r.portalLink, async (c, { body }) => {
+  await limitAbuse(c, 'member-portal-link', { operator: body.customerId, target: body.email });
+  return c.json(await svc.requestPortalLink(ctxOf(c), body));
+});
 mount(router, r.portalSession, async (c, { body }) => c.json(await svc.openPortalSession(ctxOf(c), body)));
 mount(router, r.portalGet, async (c) => c.json(await svc.portalGet(ctxOf(c))));
 mount(router, r.portalInvoices, async (c, { query }) => c.json(await svc.portalInvoices(ctxOf(c), query)));

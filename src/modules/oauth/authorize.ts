@@ -8,9 +8,18 @@ import { isProduction } from '../../env';
 import { exchangeLoginCode, loginUrl } from '../../adapters/identity';
 import { verifyJwt } from '../../middleware/auth';
 import { oauthAuthorizations } from '../../db/schema/oauth';
-import { effectiveManifest, findApp, getPartner, manifestData, verifyPartnerCredentials, type AppRow } from '../partners/service';
+import {
+  effectiveManifest,
+  findApp,
+  getPartner,
+  isPrivateSandboxOperator,
+  manifestData,
+  partnerSandboxAdmin,
+  verifyPartnerCredentials,
+  type AppRow,
+} from '../partners/service';
 import { isScope } from '../partners/types';
-import { findSandboxAdmin, findUserWithCustomer, listLocalUsers } from '../users/service';
+import { findUserWithCustomer, listLocalUsers } from '../users/service';
 import { AUTHORIZE_TTL_MS, CODE_TTL_MS } from './types';
 import { consentPage, errorPage, signInPage } from './pages';
 import { recordConsent } from './installations';
@@ -129,7 +138,7 @@ async function signIn(ctx: Ctx, issuer: string, row: AuthorizationRow, app: AppR
   const partner = await getPartner(ctx, app.partnerId);
   let idpUrl: string | null = null;
   if (ctx.env.IDP_DOMAIN && ctx.env.IDP_CLIENT_ID) idpUrl = `${issuer}/oauth/authorize/login/idp?request=${row.id}`;
-  const devUsers = isProduction(ctx.env) ? null : await listLocalUsers(ctx);
+  const devUsers = isProduction(ctx.env) ? null : (await listLocalUsers(ctx)).filter((u) => !isPrivateOperator(u.customerId));
   return signInPage({
     requestId: row.id,
     appName: manifestData(app).name,
@@ -140,6 +149,13 @@ async function signIn(ctx: Ctx, issuer: string, row: AuthorizationRow, app: AppR
     error,
   });
 }
+
+/**
+ * A private operator: a partner's or a reseller's own sandbox. Its users are not offered by the
+ * development sign-in (only its owner reaches it: the partner's own sign-in lands in the partner's
+ * sandbox). A test clock's operator is its creator's, who signs in as any local operator does.
+ */
+const isPrivateOperator = (customerId: string) => isPrivateSandboxOperator(customerId);
 
 const bindUser = (ctx: Ctx, row: AuthorizationRow, userId: string, customerId: string, method: string) =>
   ctx.db
@@ -155,7 +171,8 @@ const toConsent = (issuer: string, row: AuthorizationRow): Outcome => ({
 
 /**
  * POST /oauth/authorize/login: development sign-in as a seeded user (development and tests only),
- * or the app's own developer with the partner account (sandbox install only).
+ * or the app's own developer with the partner account (sandbox install only: the partner account's
+ * own private sandbox operator, never another partner's nor Demo Marina).
  */
 export async function signInForm(
   ctx: Ctx,
@@ -170,7 +187,7 @@ export async function signInForm(
   if (input.method === 'development') {
     if (isProduction(ctx.env)) return failPage(403, 'Not available', 'Development sign-in exists only in development.');
     const who = input.userId ? await findUserWithCustomer(ctx, { id: input.userId }) : undefined;
-    if (!who) return page(400, await signIn(ctx, issuer, row, app, 'Unknown user'));
+    if (!who || isPrivateOperator(who.customer.id)) return page(400, await signIn(ctx, issuer, row, app, 'Unknown user'));
     await bindUser(ctx, row, who.user.id, who.customer.id, 'development');
     return toConsent(issuer, row);
   }
@@ -185,9 +202,16 @@ export async function signInForm(
     }
     if (partnerId !== app.partnerId)
       return page(403, await signIn(ctx, issuer, row, app, 'Only the partner that owns this app can install it in the sandbox.'));
-    const sandbox = await findSandboxAdmin(ctx);
-    if (!sandbox) return failPage(503, 'Sandbox unavailable', 'The sandbox operator is not seeded yet.');
-    await bindUser(ctx, row, sandbox.user.id, sandbox.customer.id, 'partner');
+    // The developer's own installs land in the partner account's private sandbox (created and seeded on first use).
+    let sandbox: { customerId: string; userId: string };
+    try {
+      sandbox = await partnerSandboxAdmin(ctx, partnerId);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'service_unavailable')
+        return failPage(503, 'Sandbox being prepared', 'Your sandbox is still being prepared. Go back and sign in again in a few seconds.');
+      throw err;
+    }
+    await bindUser(ctx, row, sandbox.userId, sandbox.customerId, 'partner');
     return toConsent(issuer, row);
   }
   return page(400, await signIn(ctx, issuer, row, app, 'Choose a way to sign in'));

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import { wallClock } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
-import { ApiError } from '../../lib/errors';
+import { ApiError, isUniqueViolation } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex } from '../../lib/crypto';
 import { deviceCodes } from '../../db/schema/oauth';
@@ -35,7 +35,7 @@ export async function createDeviceCode(ctx: Ctx, issuer: string, clientId: strin
         expiresAt: wallClock.now() + DEVICE_CODE_TTL_MS,
       });
     } catch (err) {
-      if (/UNIQUE/i.test(String(err))) continue;
+      if (isUniqueViolation(err)) continue;
       throw err;
     }
     const shown = displayUserCode(userCode);

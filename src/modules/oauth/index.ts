@@ -7,6 +7,7 @@ import * as s from './schemas';
 import * as svc from './service';
 import { readForm } from './form';
 import { html } from './pages';
+import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
 
@@ -29,7 +30,6 @@ function render(c: Context<AppEnv>, o: svc.Outcome) {
 }
 
 const cookieFor = (c: Context<AppEnv>, requestId: string | undefined) => (requestId ? getCookie(c, svc.cookieName(requestId)) : undefined);
-const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip');
 
 /** Token answers are never cached (RFC 6749 5.1). */
 function noStore(res: Response) {

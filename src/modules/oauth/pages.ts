@@ -62,7 +62,7 @@ export function signInPage(v: SignInView): string {
       .join('')}</select><div class="row"><button type="submit">Continue as this user</button></div></form>`);
   }
   parts.push(`<hr><form method="post" action="/oauth/authorize/login">${hidden('request', v.requestId)}${hidden('method', 'partner')}
-<p class="muted">Developer of this app? Sign in with your partner account to install it in the sandbox (no approval needed).</p>
+<p class="muted">Developer of this app? Sign in with your partner account to install it in your own private sandbox (no approval needed).</p>
 <label for="email">Partner e-mail</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="row"><button class="secondary" type="submit">Install in the sandbox</button></div></form>`);

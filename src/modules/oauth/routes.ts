@@ -13,8 +13,9 @@ const AUTHORIZE_DOC = `The operator's consent (RFC 6749 4.1 with the rules of RF
 and \`code_challenge_method=S256\` (\`plain\` is refused; required for public clients); \`scope\` (space-separated, default all of the app's scopes)
 within the app's scopes.
 
-The page asks the operator to sign in: at the identity provider in staging and production, as a seeded user in development; the app's own developer
-can sign in with the partner account to install it in the sandbox. The consent lists the scopes; \`Allow\` (an admin of the operator) installs the
+The page asks the operator to sign in: at the identity provider in staging and production, as a seeded user in development (the shared demo
+operators, never a private sandbox); the app's own developer can sign in with the partner account to install it in the partner account's own
+private sandbox operator (GET /partners/sandbox: created and seeded on first use, seen by no other partner). The consent lists the scopes; \`Allow\` (an admin of the operator) installs the
 app and redirects with \`code\` (single use, 60 seconds), \`state\` and \`iss\`; \`Deny\` redirects with \`error=access_denied\`. Live operators can
 install approved apps only, with the approved redirect URIs and scopes; sandbox operators install any app at once.`;
 
@@ -39,7 +40,7 @@ export const signIn = route({
   summary: 'Consent page form: development sign-in or the developer sandbox sign-in',
   form: s.LoginForm,
   errors: [401, 403],
-  description: `Form of the consent page, bound to the browser that opened the request (cookie). \`method=development\` with \`userId\` (development and tests only); \`method=partner\` with \`email\` and \`password\` of the partner that owns the app (installs in the sandbox). Answers 303 to the consent page.`,
+  description: `Form of the consent page, bound to the browser that opened the request (cookie). \`method=development\` with \`userId\` (development and tests only); \`method=partner\` with \`email\` and \`password\` of the partner that owns the app (installs in that partner account's private sandbox, seeded on first use). Answers 303 to the consent page.`,
 });
 export const idpSignIn = route({
   method: 'get',

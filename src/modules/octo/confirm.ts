@@ -13,7 +13,7 @@ import { octoBookings } from '../../db/schema/octo';
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { onOperatorClock } from '../../lib/operator-clock';
-import { ApiError } from '../../lib/errors';
+import { ApiError, isUniqueViolation } from '../../lib/errors';
 import { sha256Hex } from '../../lib/crypto';
 import { createBooking } from '../bookings/service';
 import { merchantCtx, PLATFORM_FEE_CENTS } from '../channel/service';
@@ -121,7 +121,7 @@ export async function confirmBooking(ctx: Ctx, caller: OctoCaller, uuid: string,
     // A confirmation racing this one may have won (its pending seats refused ours, or its batch came first): answer it.
     const now = await bookingOfKey(ctx, p, row.id);
     if (now.status === 'CONFIRMED') return bookingView(ctx, caller, now);
-    if (/UNIQUE/i.test(String(err)) || isVersionConflict(err)) {
+    if (isUniqueViolation(err) || isVersionConflict(err)) {
       throw octoFail(
         'UNPROCESSABLE_ENTITY',
         `The booking was ${now.status === 'ON_HOLD' ? 'changed' : now.status.toLowerCase()} by another request at the same time`,

@@ -41,7 +41,7 @@ export async function nextOctoHoldExpiry(ctx: Ctx): Promise<number | null> {
 }
 
 /**
- * Hook `channel.sandbox_reset`: a test key wiped its sandbox bookings; its OCTO bookings go too
+ * Hook `channel.sandbox_reset`: a test key reset its sandbox (its bookings, and its private operator when it owns one); its OCTO bookings go too
  * (their holds' allocations, the OCTO records and their uuids), so a certification run starts over.
  */
 export async function onSandboxReset(ctx: Ctx, e: ChannelSandboxReset) {

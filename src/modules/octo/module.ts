@@ -24,8 +24,8 @@ export default defineModule({
     {
       name: 'OCTO',
       description: `OCTO (Open Connectivity for Tours, Activities and Attractions) supplier API: every operator can be sold by any OCTO reseller.
-Authenticate with a channel key as \`Authorization: Bearer rtc_live_...\` (or \`rtc_test_...\`: test keys sell the sandbox operator and
-never move money); the same connections, offer sets, 300 requests per minute, commission and settlement as the channel API apply.
+Authenticate with a channel key as \`Authorization: Bearer rtc_live_...\` (or \`rtc_test_...\`: test keys sell the key holder's private sandbox
+operator, seeded with the demo data on first use and seen by no other reseller, and never move money); the same connections, offer sets, 300 requests per minute, commission and settlement as the channel API apply.
 
 **Capabilities:** \`octo/pricing\` (net and retail prices in minor units with taxes) and \`octo/content\` (titles, descriptions, images,
 locations), negotiated with the \`Octo-Capabilities\` request header and echoed in the answer's; \`Octo-Env\` is \`test\` or \`live\`.

@@ -154,7 +154,7 @@ export const confirm = route({
   description: `Turns the hold into the operator's booking through Berth's booking commit: on the schedule, paid by the reseller at the retail
 price quoted at reservation, the connection's commission stamped, in the channel's settlement; fires booking.created. \`unitItems\` may
 change the units. Confirming twice answers the confirmed booking; an expired reservation answers 400 INVALID_BOOKING_UUID. Test keys sell
-the sandbox operator and never move money. ${CAPS}`,
+the key holder's private sandbox operator and never move money. ${CAPS}`,
   params: s.UuidParam,
   body: s.ConfirmBody,
   ok: s.Booking,

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import { nowIso, wallClock } from '../../lib/clock';
 import type { Ctx, Principal } from '../../lib/context';
-import { ApiError } from '../../lib/errors';
+import { ApiError, isUniqueViolation } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
 import { afterResponse } from '../../lib/round-trips';
@@ -112,7 +112,7 @@ export async function createPartnerAccount(ctx: Ctx, input: { email: string; nam
   try {
     await ctx.db.insert(partnerAccounts).values(row);
   } catch (err) {
-    if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', 'A partner account with this e-mail exists; sign in instead');
+    if (isUniqueViolation(err)) throw new ApiError('already_exists', 'A partner account with this e-mail exists; sign in instead');
     throw err;
   }
   return row;

@@ -1,11 +1,10 @@
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
-import { fromNowIso, nowIso, stopwatch, wallClock } from '../../lib/clock';
+import { fromNowIso, nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError, notFound, type ErrorDetail } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
-import { hmacSha256Hex, sha256Hex, timingSafeEqual } from '../../lib/crypto';
-import { isProduction } from '../../env';
-import { checkUserUrl, isPrivateHost, safeFetch } from '../../adapters/http';
+import { sha256Hex, timingSafeEqual } from '../../lib/crypto';
+import { checkOutboundUrl, checkUrlShape, deliverSigned, isUrlRefused } from '../../adapters/http';
 import { partnerApps, type AppManifestData } from '../../db/schema/partners';
 import { requirePartner } from './accounts';
 import { partnerFail } from './errors';
@@ -42,7 +41,12 @@ function embedProblem(ctx: Ctx, raw: string): string | undefined {
   if (u.username || u.password) return 'must not carry credentials';
   if (u.protocol === 'http:' && LOOPBACK.has(u.hostname)) return undefined;
   if (u.protocol !== 'https:') return 'must use https (http only for localhost)';
-  if (isProduction(ctx.env) && isPrivateHost(u.hostname)) return 'must not point to a private address';
+  try {
+    checkUrlShape(ctx.env, raw, { field: 'urls.embed' });
+  } catch (err) {
+    if (isUrlRefused(err)) return err.reason;
+    throw err;
+  }
   return undefined;
 }
 
@@ -86,9 +90,10 @@ function applyPatch(ctx: Ctx, current: AppManifestData, patch: ManifestPatch, cl
   if (next.embedLocations.length && !next.urls.embed) problems.push(detail('urls.embed', 'is required when embedLocations are set'));
   if (next.webhooks.url) {
     try {
-      checkUserUrl(ctx.env, next.webhooks.url);
+      checkUrlShape(ctx.env, next.webhooks.url, { field: 'webhooks.url' });
     } catch (err) {
-      problems.push(detail('webhooks.url', (err as ApiError).details?.[0]?.message ?? 'invalid URL'));
+      if (!isUrlRefused(err)) throw err;
+      problems.push(detail('webhooks.url', err.reason));
     }
   }
   if (next.webhooks.events.length && !next.webhooks.url) problems.push(detail('webhooks.url', 'is required when webhooks.events are set'));
@@ -132,6 +137,7 @@ async function ownApp(ctx: Ctx, appId: string): Promise<AppRow> {
 export async function createApp(ctx: Ctx, input: ManifestPatch & { name: string; scopes: string[]; clientType: 'confidential' | 'public' }) {
   const partnerId = requirePartner(ctx);
   const m = applyPatch(ctx, EMPTY, input, input.clientType);
+  if (m.webhooks.url) await checkOutboundUrl(ctx.env, m.webhooks.url, { field: 'webhooks.url' });
   const secret = input.clientType === 'confidential' ? await newClientSecret() : null;
   const webhookSecret = `whsec_${randomString(40)}`;
   const now = nowIso(ctx);
@@ -186,6 +192,7 @@ async function updateManifest(ctx: Ctx, appId: string, patch: ManifestPatch, exp
   }
   const current = manifestData(row);
   const next = applyPatch(ctx, current, patch, row.clientType);
+  if (next.webhooks.url && next.webhooks.url !== current.webhooks.url) await checkOutboundUrl(ctx.env, next.webhooks.url, { field: 'webhooks.url' });
   if (sameManifest(current, next)) return appOut(row);
   const now = nowIso(ctx);
   const backToReview = row.status === 'approved';
@@ -324,35 +331,18 @@ export async function sendTestWebhook(ctx: Ctx, appId: string, event: string) {
   if (!row.webhookUrl) throw new ApiError('invalid_state', 'Set webhooks.url on the app first');
   const id = newId('evt');
   const payload = { id, type: event, createdAt: nowIso(ctx), customerId: 'cus_sample', test: true, data: sampleBooking(ctx, event) };
-  const body = JSON.stringify(payload);
-  // The receiver checks the signature's timestamp against its own clock: real time.
-  const timestamp = Math.floor(wallClock.now() / 1000).toString();
-  const signature = await hmacSha256Hex(row.webhookSecret, `${timestamp}.${body}`);
-  const elapsed = stopwatch();
-  let statusCode: number | null = null;
-  let error: string | null = null;
-  try {
-    const res = await safeFetch(ctx.env, row.webhookUrl, {
-      method: 'POST',
-      timeoutMs: 10_000,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Berth-Webhooks/1.0',
-        'X-Service-Signature': signature,
-        'X-Service-Timestamp': timestamp,
-        'X-Service-Event-Id': id,
-        'X-Service-Event-Type': event,
-        'X-Service-Delivery-Id': newId('whd'),
-      },
-      body,
-    });
-    statusCode = res.status;
-    if (!res.ok) error = `HTTP ${res.status}`;
-    await res.body?.cancel();
-  } catch (err) {
-    error = (err as Error).message || String(err);
-  }
-  return { eventId: id, event, url: row.webhookUrl, delivered: !error, statusCode, error, durationMs: elapsed() };
+  // A partner's URL: the outbound policy at send time too, never a local URL (not even while developing). A refused or
+  // unreachable URL answers only "not delivered": no status, no reason and no duration (the test is no port scanner).
+  const { statusCode, error, durationMs } = await deliverSigned(ctx.env, {
+    url: row.webhookUrl,
+    secret: row.webhookSecret,
+    eventId: id,
+    eventType: event,
+    deliveryId: newId('whd'),
+    body: JSON.stringify(payload),
+    policy: { field: 'webhooks.url' },
+  });
+  return { eventId: id, event, url: row.webhookUrl, delivered: !error, statusCode, error, durationMs };
 }
 
 // ---- for other modules (oauth, gateway) ----

@@ -1,13 +1,16 @@
 import { createRouter, mount } from '../../lib/openapi';
-import { ctxOf } from '../../lib/context';
+import type { Context } from 'hono';
+import { ctxOf, type AppEnv } from '../../lib/context';
 import * as r from './routes';
 import * as svc from './service';
+import { limitAbuse } from '../../lib/abuse';
+import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
 
 const baseUrl = (c: { env: { PUBLIC_BASE_URL?: string }; req: { url: string } }) => c.env.PUBLIC_BASE_URL ?? new URL(c.req.url).origin;
-const clientOf = (c: { req: { header: (h: string) => string | undefined } }) => ({
-  ip: c.req.header('cf-connecting-ip'),
+const clientOf = (c: Context<AppEnv>) => ({
+  ip: clientIp(c),
   userAgent: c.req.header('user-agent'),
 });
 
@@ -17,10 +20,17 @@ mount(router, r.logout, async (c) => c.json(await svc.revokeToken(ctxOf(c))));
 mount(router, r.me, async (c) => c.json(await svc.getMe(ctxOf(c))));
 mount(router, r.updateMe, async (c, { body }) => c.json(await svc.updateMe(ctxOf(c), body)));
 mount(router, r.changePassword, async (c, { body }) => c.json(await svc.changePassword(ctxOf(c), body)));
-mount(router, r.forgotPassword, async (c, { body }) => c.json(await svc.forgotPassword(ctxOf(c), body.email, baseUrl(c), clientOf(c).ip)));
+mount(router, r.forgotPassword, async (c, { body }) => {
+  await limitAbuse(c, 'partner-password-reset', { target: body.email });
+  return c.json(await svc.forgotPassword(ctxOf(c), body.email, baseUrl(c), clientOf(c).ip));
+});
 mount(router, r.resetPassword, async (c, { body }) => c.json(await svc.resetPassword(ctxOf(c), body)));
 mount(router, r.listTokens, async (c) => c.json(await svc.listTokens(ctxOf(c))));
 mount(router, r.revokeToken, async (c, { params }) => c.json(await svc.revokeToken(ctxOf(c), params.tokenId)));
+
+mount(router, r.getSandbox, async (c) => c.json(await svc.getPartnerSandbox(ctxOf(c))));
+mount(router, r.sandboxKey, async (c) => c.json(await svc.issuePartnerSandboxKey(ctxOf(c)), 201));
+mount(router, r.sandboxReset, async (c) => c.json(await svc.resetPartnerSandbox(ctxOf(c))));
 
 mount(router, r.listApps, async (c, { query }) => c.json(await svc.listApps(ctxOf(c), query)));
 mount(router, r.createApp, async (c, { body }) => c.json(await svc.createApp(ctxOf(c), body), 201));

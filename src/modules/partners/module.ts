@@ -17,7 +17,8 @@ Register or sign in for a partner token (\`Authorization: Bearer bpt_...\`, 30 d
 1. Register (POST /partners/register, active at once) or sign in (POST /partners/login); the command line uses the device grant.
 2. Create an app (POST /partners/apps): scopes from the catalogue (GET /oauth/scopes), exact redirect URIs, an embed URL and embed locations,
 booking-event subscriptions. Its manifest (GET/PUT /partners/apps/{appId}/manifest) is the app file \`berth.app.json\`.
-3. Install it in the sandbox without approval: send a sandbox operator (or yourself, signed in with the partner account) to /oauth/authorize
+3. Install it in the sandbox without approval: send a sandbox operator (or yourself, signed in with the partner account: the install lands in your
+account's private sandbox operator, GET /partners/sandbox) to /oauth/authorize
 with PKCE S256; exchange the code at POST /oauth/token; call /api/v1/<documented path> with the access token; refresh before it expires.
 4. Test events with POST /partners/apps/{appId}/webhooks/test; embedded apps take the host's session token (verify it with /.well-known/jwks.json)
 and may exchange it at POST /oauth/token.

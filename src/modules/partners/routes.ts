@@ -339,3 +339,49 @@ export const reject = route({
   errors: [401, 403, 404, 409],
   description: 'An app that was approved before keeps its approved manifest for live installs.',
 });
+
+// ---- the partner's private sandbox ----
+
+const SANDBOX_DOC = `Every partner account has a private demo operator of its own, seeded with the demo data (Miami and Hamburg, rentals, tours,
+bookings and renters, marina, point of sale, memberships, the OCTO showcase) the first time it is needed: here, or when the developer signs in
+with the partner account on the consent page (its apps' sandbox installs land there). Only this partner sees it; Demo Marina stays the shared
+local demo. The first call seeds it (a few seconds); a call while another one seeds it waits, or answers 503 \`service_unavailable\` with
+\`Retry-After\`.`;
+
+export const getSandbox = route({
+  method: 'get',
+  path: '/partners/sandbox',
+  operationId: 'getPartnerSandbox',
+  tags,
+  ...partner,
+  summary: "The partner's private sandbox operator (created on first use)",
+  ok: s.PartnerSandbox,
+  errors: [401, 503],
+  description: `${SANDBOX_DOC} Answers its operator id, name, admin user and locations.`,
+});
+export const sandboxKey = route({
+  method: 'post',
+  path: '/partners/sandbox/keys',
+  operationId: 'createPartnerSandboxKey',
+  tags,
+  ...partner,
+  summary: "A new admin API key of the partner's private sandbox (shown once)",
+  ok: s.PartnerSandboxKey,
+  status: 201,
+  errors: [401, 503],
+  description: `${SANDBOX_DOC} The key (\`x-api-key\`) acts as the sandbox's admin on the operator API: bookings that fire your app's webhooks, session
+tokens for your embedded app (POST /apps/installations/{installationId}/session-token), test clocks. Revoke it with DELETE /api-keys/{id}.`,
+});
+export const sandboxReset = route({
+  method: 'post',
+  path: '/partners/sandbox/reset',
+  operationId: 'resetPartnerSandbox',
+  tags,
+  ...partner,
+  summary: "Bring the partner's private sandbox back to its seeded state",
+  ok: s.PartnerSandbox,
+  errors: [401, 503],
+  description: `Every record of the sandbox operator is deleted and the demo data seeded again as of now, under a new operator id (so new record ids:
+read them again from the answer and GET /partners/sandbox): installations of your apps there, their tokens and the sandbox's API keys stop. A reset
+while another one runs waits for it and answers that one.`,
+});

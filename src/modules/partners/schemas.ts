@@ -167,3 +167,21 @@ export const ReviewedApp = App.extend({
   partner: z.object({ partnerId: z.string(), name: z.string(), email: z.string(), company: z.string().nullable() }),
 }).openapi('ReviewedApp');
 export const ReviewList = z.object({ data: z.array(ReviewedApp), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+
+// ---- the partner's private sandbox ----
+
+export const PartnerSandbox = z
+  .object({
+    customerId: z.string().openapi({ description: 'The private demo operator (`cus_sbx_...`): only this partner account sees it.' }),
+    name: z.string(),
+    status: z.enum(['seeding', 'ready']),
+    adminUserId: z.string().openapi({ description: "The operator's admin: the partner's own sandbox installs are made as this user." }),
+    locationIds: z.array(z.string()).openapi({ description: 'Its Miami and Hamburg locations.' }),
+    createdAt: z.string(),
+    seededAt: z.string().nullable().openapi({ description: 'When it was last seeded (created or reset).' }),
+  })
+  .openapi('PartnerSandbox');
+
+export const PartnerSandboxKey = PartnerSandbox.extend({
+  apiKey: z.string().openapi({ description: 'A new admin API key of the sandbox operator (`x-api-key`). Shown once.' }),
+}).openapi('PartnerSandboxKey');

@@ -1,7 +1,8 @@
 /**
  * Partner accounts, partner tokens and apps. Other modules use: `partnerAuth` (routes owned by a
  * partner), the app review functions of platform staff (the route scheme is `platformAuth` in middleware/auth.ts), the account functions
- * the OAuth pages and the channel portal need, and the app lookups of the OAuth server.
+ * the OAuth pages and the channel portal need, the app lookups of the OAuth server, and the private
+ * sandboxes (one demo operator per partner account, reseller channel and single-operator key).
  */
 export {
   PARTNER_RATE_LIMIT,
@@ -41,6 +42,19 @@ export {
   sendTestWebhook,
   submitApp,
 } from './apps';
+export {
+  PRIVATE_SANDBOX_PREFIX,
+  findPrivateSandbox,
+  getPartnerSandbox,
+  isPrivateSandboxOperator,
+  issuePartnerSandboxKey,
+  partnerSandboxAdmin,
+  privateSandbox,
+  resetPartnerSandbox,
+  resetPrivateSandbox,
+  type SandboxOwner,
+  type SandboxOwnerKind,
+} from './sandbox';
 export { approveApp, getForReview, listForReview, rejectApp } from './review';
 export { partnerAuth } from './middleware';
 export { appOut, manifestData, manifestOut, partnerOut, type AppRow } from './views';

@@ -11,6 +11,7 @@
  * its event with an audit row, so the operator hears about every refund.
  */
 import type { Ctx } from '../../lib/context';
+import { ApiError } from '../../lib/errors';
 import { commit, type AuditEntry, type DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { toDollars } from '../../lib/money';
@@ -50,8 +51,9 @@ interface MoneyBase {
 export type CollectRequest = MoneyBase &
   (
     | { mode: 'charge'; method?: 'card' | 'terminal'; intent: CreateIntentInput }
-    | { mode: 'capture'; paymentIntentId: string; amount?: number }
-    | { mode: 'captured'; method?: 'card' | 'terminal'; intent: PaymentIntent }
+    /** `currency`: what the caller records the money in; an intent in another currency is refused (400 `currency_mismatch`), nothing recorded. */
+    | { mode: 'capture'; paymentIntentId: string; amount?: number; currency?: string }
+    | { mode: 'captured'; method?: 'card' | 'terminal'; intent: PaymentIntent; currency?: string }
     | { mode: 'offline'; method: MoneyMethod; amount: number; currency: string; reference?: string | null }
   );
 
@@ -62,6 +64,15 @@ export type RefundRequest = MoneyBase &
   );
 
 const log = (ctx: Ctx, msg: string, fields: Record<string, unknown>) => ctx.log.error(msg, fields);
+
+/** 400 `currency_mismatch` when a payment was made in another currency than the one it is recorded in. */
+export function requireSameCurrency(intent: Pick<PaymentIntent, 'id' | 'currency'>, currency: string): void {
+  const paid = intent.currency.toLowerCase();
+  const wanted = currency.toLowerCase();
+  if (paid === wanted) return;
+  const message = `Payment ${intent.id} was made in ${paid.toUpperCase()}, not ${wanted.toUpperCase()}`;
+  throw new ApiError('currency_mismatch', message, { details: [{ field: 'paymentIntentId', message }], extra: { currency: paid, requestedCurrency: wanted } });
+}
 
 /**
  * Takes a payment and records it. `record` receives the collected payment and must commit its
@@ -87,11 +98,17 @@ export async function collectPayment<T>(
     madeHere = true;
     paid = { intent, amount: intent.amountReceived || intent.amount, currency: intent.currency, method: req.method ?? 'card', reference: intent.id };
   } else if (req.mode === 'capture') {
+    if (req.currency) {
+      // Checked before the capture: money in another currency is never taken for this amount.
+      const held = await pay.getPaymentIntent(req.paymentIntentId);
+      if (held) requireSameCurrency(held, req.currency);
+    }
     const intent = await pay.capturePaymentIntent(req.paymentIntentId, req.amount);
     paid = { intent, amount: req.amount ?? intent.amountReceived, currency: intent.currency, method: 'card', reference: intent.id };
   } else if (req.mode === 'captured') {
     if (req.intent.status !== 'succeeded' && req.intent.status !== 'requires_capture')
       throw new PaymentError('provider_error', `The payment is ${req.intent.status}, not completed`, req.intent);
+    if (req.currency) requireSameCurrency(req.intent, req.currency);
     paid = {
       intent: req.intent,
       amount: req.intent.amountReceived || req.intent.amount,

@@ -3,15 +3,15 @@ import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { commit } from '../../lib/commit';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError, notFound, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { posItems, posStock, posTransactions, posVariants } from '../../db/schema/pos';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
-import { collectPayment, type CollectRequest } from '../payments/service';
+import { collectPayment, requireSameCurrency, type CollectRequest } from '../payments/service';
 import { bookingPaymentStmts, getBookingRow, insertLedger, type NewLedger } from '../bookings/service';
-import { getRenterInTenant } from '../renters/service';
+import { getRenterInTenant, renterCreditsByCurrency } from '../renters/service';
 import { posFail } from './errors';
 import { insufficientStock } from './catalog';
 import { priceLines } from './pricing';
@@ -40,6 +40,15 @@ export interface CreateTransactionInput {
   amount?: number;
   note?: string;
 }
+
+/** 400 `currency_mismatch`: money in `held` offered for an amount in `wanted`. */
+const currencyMismatch = (what: string, held: string, wanted: string, field: string) => {
+  const message = `${what} is in ${held.toUpperCase()} and cannot pay an amount in ${wanted.toUpperCase()}`;
+  return new ApiError('currency_mismatch', message, {
+    details: [{ field, message }],
+    extra: { currency: held.toLowerCase(), requestedCurrency: wanted.toLowerCase() },
+  });
+};
 
 const bad = (message: string, field?: string) => new ApiError('bad_request', message, field ? { details: [{ field, message }] } : {});
 
@@ -159,6 +168,9 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
   if (input.rentalId) {
     booking = await getBookingRow(ctx, input.rentalId);
     renterId = booking.renterId;
+    // Money keeps its currency: a sale at this till pays a booking in the till's currency only.
+    if (input.settleBooking && booking.currency.toLowerCase() !== currency.toLowerCase())
+      throw currencyMismatch(`A sale at this location (${currency.toUpperCase()})`, currency, booking.currency, 'settleBooking');
     if (input.settleBooking && total > booking.total - booking.amountPaid)
       throw bad(
         `The sale (${toDollars(total).toFixed(2)}) is more than the booking's balance due (${toDollars(Math.max(0, booking.total - booking.amountPaid)).toFixed(2)})`,
@@ -168,6 +180,16 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
   if (type === 'account') {
     if (!input.accountId) throw bad('An account sale needs accountId (the renter charged)', 'accountId');
     renterId = (await getRenterInTenant(ctx, input.accountId)).id;
+    // A renter's credit pays in its own currency only: an account holding credit in another currency cannot buy here.
+    const credits = await renterCreditsByCurrency(ctx, renterId);
+    const other = credits.find((c) => c.currency !== currency.toLowerCase());
+    if (other)
+      throw currencyMismatch(
+        `The renter's account credit (${toDollars(-other.balanceCents).toFixed(2)} ${other.currency.toUpperCase()})`,
+        other.currency,
+        currency,
+        'accountId',
+      );
   }
   let terminalIntent: PaymentIntent | null = null;
   if (type === 'card' && !input.paymentMethodId) throw bad('A card sale needs paymentMethodId', 'paymentMethodId');
@@ -175,6 +197,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
     if (!input.paymentIntentId) throw bad('A terminal sale needs the paymentIntentId the reader completed', 'paymentIntentId');
     terminalIntent = await payments(ctx).getPaymentIntent(input.paymentIntentId);
     if (!terminalIntent) throw notFound('Payment intent');
+    requireSameCurrency(terminalIntent, currency);
     if (terminalIntent.status !== 'succeeded') throw bad(`The terminal payment is ${terminalIntent.status}, not completed`, 'paymentIntentId');
     const used = await ctx.db.select({ id: posTransactions.id }).from(posTransactions).where(eq(posTransactions.paymentIntentId, terminalIntent.id)).get();
     if (used) throw bad(`This terminal payment is already recorded on transaction ${used.id}`, 'paymentIntentId');
@@ -238,6 +261,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
               mode: 'captured',
               method: 'terminal',
               intent: terminalIntent!,
+              currency,
               customerId,
               kind: 'pos_sale',
               data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null },
@@ -302,7 +326,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
     });
   } catch (err) {
     if (isStockCheck(err)) throw insufficientStock('an item of this sale (sold by another sale at the same moment)');
-    if (/UNIQUE/i.test(String(err)) && String(err).includes('pos_transactions.payment_intent_id'))
+    if (isUniqueViolation(err) && String(err).includes('pos_transactions.payment_intent_id'))
       throw bad('This terminal payment is already recorded on another transaction', 'paymentIntentId');
     paymentFailure(err);
   }

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission, requirePlatformStaff } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { ApiError } from '../../lib/errors';
+import { ApiError, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
@@ -12,6 +12,7 @@ import { getLocationInTenant } from '../locations/service';
 import { promoFail } from './errors';
 import { affiliateOf, codeKey, findCode, getCode } from './queries';
 import { isExpired, promoOut, type PromoRow } from './views';
+import { currencyMismatch, holdsMoney, issueCurrency } from './currency';
 
 const invalidDiscount = (message: string) => promoFail('invalid_discount', message, { details: [{ field: 'Details', message }] });
 
@@ -51,7 +52,7 @@ function usageLimitOf(v: unknown): number | null {
 export const expiryOf = (v: string | null | undefined): string | null =>
   v == null ? null : /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T23:59:59.999Z` : new Date(v).toISOString();
 
-const isUnique = (err: unknown, name: string) => /UNIQUE/i.test(String(err)) && String(err).includes(name);
+const isUnique = (err: unknown, name: string) => isUniqueViolation(err) && String(err).includes(name);
 const isCheck = (err: unknown) => /CHECK constraint failed/i.test(String(err));
 
 export async function listCodes(ctx: Ctx, q: { customerId: string; promoCode?: string; limit: number; offset: number }) {
@@ -67,6 +68,7 @@ export async function listCodes(ctx: Ctx, q: { customerId: string; promoCode?: s
 export interface CreateCodeInput {
   promoCode: string;
   customerId: string;
+  currency?: string;
   ExpiryDate: string;
   Details: Record<string, unknown>;
   inventoryIds?: string[];
@@ -83,6 +85,8 @@ export async function createCode(ctx: Ctx, input: CreateCodeInput) {
   if (kind === 'gift_card' && amountOff === null) throw invalidDiscount('A gift card has a value: give $Discount');
   const usageLimit = usageLimitOf(input.usageLimit ?? input.Details.usageLimit);
   if (input.locationId) await getLocationInTenant(ctx, input.locationId);
+  // The code's money (a gift card's value, an amount off) is in its location's currency, else one the operator sells in.
+  const currency = await issueCurrency(ctx, customerId, { locationId: input.locationId, requested: input.currency });
   if (input.affiliateId) await affiliateOf(ctx, customerId, input.affiliateId);
   if (await findCode(ctx, customerId, input.promoCode)) throw new ApiError('already_exists', `The code "${input.promoCode}" exists for this operator`);
   const now = nowIso(ctx);
@@ -102,7 +106,7 @@ export async function createCode(ctx: Ctx, input: CreateCodeInput) {
     usageLimit,
     timesUsed: 0,
     balance: kind === 'gift_card' ? amountOff! : 0,
-    currency: 'usd',
+    currency,
     active: input.Details.active === false ? false : true,
     recipientName: null,
     recipientEmail: null,
@@ -161,7 +165,14 @@ export async function updateCode(
   if (u.ExpiryDate !== undefined) patch.expiryDate = expiryOf(u.ExpiryDate);
   if (u.inventoryIds !== undefined) patch.inventoryIds = u.inventoryIds;
   if (u.locationId !== undefined) {
-    if (u.locationId) await getLocationInTenant(ctx, u.locationId);
+    if (u.locationId) {
+      const loc = await getLocationInTenant(ctx, u.locationId);
+      // A code's money keeps its currency: it moves only to a location selling in it (a percentage takes the new one).
+      const to = (loc.currency || 'usd').toLowerCase();
+      if (holdsMoney({ ...p, ...patch }) && to !== p.currency.toLowerCase())
+        throw currencyMismatch(`The code "${p.code}"`, p.currency, to, 'Updates.locationId');
+      patch.currency = to;
+    }
     patch.locationId = u.locationId;
   }
   if (u.affiliateId !== undefined) {

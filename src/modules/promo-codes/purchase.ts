@@ -10,7 +10,7 @@ import { onOperatorClock } from '../../lib/operator-clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError, notFound, isUniqueViolation } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
 import { customers } from '../../db/schema/accounts';
@@ -23,6 +23,7 @@ import { codeKey, findCode } from './queries';
 import { expiryOf } from './codes';
 import { promoOut, type PromoRow } from './views';
 import { CODE_ALPHABET } from './types';
+import { issueCurrency } from './currency';
 
 type PurchaseRow = typeof giftCardPurchases.$inferSelect;
 
@@ -88,7 +89,8 @@ export async function createGiftCardIntent(
     throw promoFail('gift_card_code_taken', 'This gift-card code is already in use; choose another', {
       details: [{ field: 'giftCardCode', message: 'in use' }],
     });
-  const currency = input.currency ?? 'usd';
+  // The card holds the currency it is paid in: one the operator sells in.
+  const currency = await issueCurrency(ctx, input.customerId, { requested: input.currency });
   const purchaseId = newId('gcp');
   let intent: PaymentIntent;
   try {
@@ -144,7 +146,7 @@ export async function createGiftCardIntent(
   };
 }
 
-const isUnique = (err: unknown, column: string) => /UNIQUE/i.test(String(err)) && String(err).includes(column);
+const isUnique = (err: unknown, column: string) => isUniqueViolation(err) && String(err).includes(column);
 
 async function cardOfIntent(ctx: Ctx, paymentIntentId: string): Promise<PromoRow | undefined> {
   return ctx.db.select().from(promoCodes).where(eq(promoCodes.paymentIntentId, paymentIntentId)).get();
@@ -191,6 +193,8 @@ async function completePurchase(ctx: Ctx, purchase: PurchaseRow, intent: Payment
     {
       mode: 'captured',
       intent,
+      // The card holds the purchase's currency: an intent paid in another one is refused.
+      currency: purchase.currency,
       customerId: purchase.customerId,
       kind: 'gift_card',
       data: { giftCardCode: purchase.code, purchaseId: purchase.id },
@@ -396,7 +400,8 @@ export async function chargeSavedCard(
   const code = typeof md.giftCardCode === 'string' && md.giftCardCode.trim().length >= 6 ? md.giftCardCode.trim() : generateCode();
   if (await findCode(ctx, input.customerId, code)) throw promoFail('gift_card_code_taken', 'This gift-card code is already in use; choose another');
   const purchaseId = newId('gcp');
-  const currency = input.currency ?? 'usd';
+  // The card holds the currency it is paid in: one the operator sells in.
+  const currency = await issueCurrency(ctx, input.customerId, { requested: input.currency });
   let intent: PaymentIntent;
   try {
     intent = await payments(ctx).createPaymentIntent({

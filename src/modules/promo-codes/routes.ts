@@ -1,5 +1,6 @@
 import { route } from '../../lib/openapi';
 import * as s from './schemas';
+import { platformCheckedInService } from '../../middleware/auth';
 
 const tags = ['Promo codes and gift cards'];
 const TENANT = "`customerId` is the operator account and must be the caller's (403 otherwise).";
@@ -61,9 +62,10 @@ export const searchCodes = route({
   summary: "Find a code across every operator (Berth's platform staff only)",
   query: s.SearchQuery,
   ok: s.SearchResult,
-  errors: [403],
-  // Operator authentication then the role check in the service, so a malformed query answers 400 first.
-  security: [{ PlatformKey: [] }, { BearerJwt: [] }],
+  errors: [401, 403, 429],
+  // Any credential, then the role check in the service, so a malformed query answers 400 first.
+  access: 'none',
+  auth: platformCheckedInService,
   description: `For Berth's own staff (support), a role apart from operators' admins: authenticate with \`x-platform-key\` (the \`PLATFORM_API_KEY\` secret) or a bearer token whose \`roles\` claim holds \`platform_staff\`. Operators' credentials, admins included, answer 403. Answers every operator's code that matches \`promoCode\` case-insensitively (at most 100).`,
 });
 

@@ -3,6 +3,13 @@ import { zEmail } from '../../lib/openapi';
 
 const code = () => z.string().trim().min(1).max(64).openapi({ example: 'SUMMER10' });
 const id = () => z.string().trim().min(1).max(128);
+const currency = () =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z]{3}$/, 'must be a three-letter ISO 4217 code')
+    .openapi({ example: 'usd' });
 const dollars = () => z.number().finite().nonnegative().max(1_000_000).openapi({ description: 'Dollars' });
 const positiveDollars = () => z.number().finite().positive().max(1_000_000).openapi({ description: 'Dollars' });
 const dateOrInstant = () =>
@@ -29,6 +36,13 @@ export const CreateBody = z
   .object({
     promoCode: code(),
     customerId: id(),
+    currency: currency()
+      .optional()
+      .openapi({
+        description:
+          "The currency of an amount off or a gift card's value: the location's when `locationId` is given, " +
+          'else one the operator sells in (required when it sells in several)',
+      }),
     ExpiryDate: dateOrInstant().openapi({ description: 'A date (valid through that day, UTC) or an instant' }),
     Details,
     inventoryIds: z.array(id()).max(200).optional(),
@@ -71,6 +85,8 @@ export const UseBody = z
     customerId: id(),
     orderAmount: dollars().openapi({ description: 'Dollars: the order total the code applies to' }),
     userId: id().optional(),
+    currency: currency().optional().openapi({ description: "The order's currency (default: the location's, else the code's own)" }),
+    locationId: id().optional().openapi({ description: 'Where the order is made: a code of another location is refused, and the order is in its currency' }),
   })
   .openapi('UsePromoCode');
 export const AffiliateParams = z.object({ affiliateId: id() });
@@ -162,7 +178,9 @@ export const CreateIntentBody = z
     recipientEmail: zEmail().optional(),
     message: z.string().trim().max(2000).optional(),
     expiryDate: dateOrInstant().optional(),
-    currency: z.string().trim().toLowerCase().length(3).optional(),
+    currency: currency()
+      .optional()
+      .openapi({ description: "One the operator sells in (its locations' currencies); default its only one. The card holds this currency." }),
     connectAccountId: id().optional(),
     applicationFeeAmount: z.number().int().min(0).optional().openapi({ description: 'Cents: the platform fee of a connected-account charge' }),
     paymentMethodId: id()
@@ -225,7 +243,7 @@ export const ChargeSavedCardBody = z
     paymentMethodId: id(),
     amount: positiveDollars(),
     customerId: id(),
-    currency: z.string().trim().toLowerCase().length(3).optional(),
+    currency: currency().optional().openapi({ description: 'One the operator sells in; default its only one. The card holds this currency.' }),
     stripeCustomerId: id().optional(),
     description: z.string().trim().max(500).optional(),
     metadata: z.record(z.string().max(40), z.union([z.string().max(500), z.number(), z.boolean()])).optional(),

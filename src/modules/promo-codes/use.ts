@@ -13,6 +13,7 @@ import { promoFail } from './errors';
 import { affiliateOf, findCode, getCode } from './queries';
 import { isExpired, type PromoRow } from './views';
 import type { BookingGiftCard, BookingPromo } from './types';
+import { holdsMoney, issueCurrency, requireCurrency, saleCurrency } from './currency';
 
 const GENERIC_REFUSAL = 'This code cannot be used';
 
@@ -53,14 +54,22 @@ async function commissionOf(ctx: Ctx, p: PromoRow, base: number): Promise<{ rate
  * `times_used + 1` whose CHECK refuses to pass the usage limit (so parallel uses can never exceed
  * it). A gift card: redeems min(balance, orderAmount) with one `balance - x` whose CHECK refuses to go
  * below zero, in the same batch as its ledger entry. Each use records the affiliate's commission.
+ * The order's currency (`currency`, else the `locationId`'s) must be the code's when the code holds
+ * money (a gift card, an amount off): 400 `currency_mismatch` otherwise.
  */
-export async function useCode(ctx: Ctx, input: { promoCode: string; customerId: string; orderAmount: number; userId?: string }) {
+export async function useCode(
+  ctx: Ctx,
+  input: { promoCode: string; customerId: string; orderAmount: number; userId?: string; currency?: string; locationId?: string },
+) {
   const customerId = ownCustomer(ctx, input.customerId);
   const order = toCents(input.orderAmount);
+  const orderCurrency =
+    input.currency || input.locationId ? await issueCurrency(ctx, customerId, { locationId: input.locationId, requested: input.currency }) : null;
   for (let attempt = 0; ; attempt++) {
     const p = await getCode(ctx, customerId, input.promoCode);
-    const refusal = refusalOf(p, { now: ctx.clock.now() });
+    const refusal = refusalOf(p, { now: ctx.clock.now(), locationId: input.locationId });
     if (refusal) throw notUsable(ctx, refusal);
+    requireCurrency(p, orderCurrency);
     const discount =
       p.kind === 'gift_card' ? Math.min(p.balance, order) : p.percentOff !== null ? percentOf(order, p.percentOff) : Math.min(p.amountOff ?? 0, order);
     if (p.kind === 'gift_card' && discount <= 0) throw notUsable(ctx, 'orderAmount must be above zero to redeem a gift card');
@@ -122,15 +131,31 @@ export async function useCode(ctx: Ctx, input: { promoCode: string; customerId: 
   }
 }
 
+/** Where a booking uses a code: its location and items, its operator's "now", and its currency when the caller knows it. */
+export interface BookingScope {
+  locationId: string;
+  itemIds: string[];
+  now: number;
+  /** The order's currency; read from the first item (as the booking prices it) when not given. */
+  currency?: string;
+}
+
+/** 400 `currency_mismatch` when a code holding money is used on an order in another currency. */
+async function requireOrderCurrency(ctx: Ctx, customerId: string, p: PromoRow, scope: BookingScope, field: string) {
+  if (!scope.currency && !scope.itemIds.length) return; // nothing sold yet (the code's kind only): the booking checks
+  requireCurrency(p, scope.currency ?? (await saleCurrency(ctx, customerId, scope.itemIds)), field);
+}
+
 /**
  * A code of the promo-codes table for the booking commit: null when the operator has no such code
- * (the booking then reads its settings), a refusal, or the discount to apply.
+ * (the booking then reads its settings), a refusal, or the discount to apply. An amount off in
+ * another currency than the order's answers 400 `currency_mismatch`.
  */
 export async function findBookingPromo(
   ctx: Ctx,
   customerId: string,
   code: string,
-  scope: { locationId: string; itemIds: string[]; now: number },
+  scope: BookingScope,
 ): Promise<{ ok: true; use: BookingPromo } | { ok: false; reason: string } | null> {
   const p = await findCode(ctx, customerId, code);
   if (!p) return null;
@@ -138,6 +163,7 @@ export async function findBookingPromo(
     return { ok: false, reason: `"${p.code}" is a gift card: redeem it as a payment (POST /promoGiftCards/use), not as a promo code` };
   const refusal = refusalOf(p, scope);
   if (refusal) return { ok: false, reason: ctx.principal.kind === 'anonymous' ? GENERIC_REFUSAL : refusal };
+  if (holdsMoney(p)) await requireOrderCurrency(ctx, customerId, p, scope, 'discountDetails.promoCode');
   const commission = await commissionOf(ctx, p, 0);
   return {
     ok: true,
@@ -148,18 +174,20 @@ export async function findBookingPromo(
 /**
  * A gift card of the promo-codes table as a booking's tender (the booking widget's "promo or gift
  * code"): null when the operator has no such code or it is a promo code, a refusal, or the card with
- * its balance. What the card pays is spent in the booking's batch by `bookingGiftCardUse`.
+ * its balance. What the card pays is spent in the booking's batch by `bookingGiftCardUse`. A card in
+ * another currency than the order's answers 400 `currency_mismatch` (with items or a currency in scope).
  */
 export async function findBookingGiftCard(
   ctx: Ctx,
   customerId: string,
   code: string,
-  scope: { locationId: string; itemIds: string[]; now: number },
+  scope: BookingScope,
 ): Promise<{ ok: true; card: BookingGiftCard } | { ok: false; reason: string } | null> {
   const p = await findCode(ctx, customerId, code);
   if (!p || p.kind !== 'gift_card') return null;
   const refusal = refusalOf(p, scope);
   if (refusal) return { ok: false, reason: ctx.principal.kind === 'anonymous' ? GENERIC_REFUSAL : refusal };
+  await requireOrderCurrency(ctx, customerId, p, scope, 'giftCard');
   const commission = await commissionOf(ctx, p, 0);
   return { ok: true, card: { promoCodeId: p.id, code: p.code, balance: p.balance, affiliateId: p.affiliateId, commissionRate: commission.rate } };
 }

@@ -2,6 +2,8 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf } from '../../lib/context';
 import * as r from './routes';
 import * as svc from './service';
+import { limitAbuse } from '../../lib/abuse';
+import { findRentalAnyOperator } from '../bookings/service';
 
 const router = createRouter();
 
@@ -17,6 +19,12 @@ mount(router, r.enableBundle, async (c, { params }) => c.json(await svc.togglePl
 mount(router, r.disableBundle, async (c, { params }) => c.json(await svc.togglePlan(ctxOf(c), params.locationId, 'bundle', params.bundleCode, false)));
 mount(router, r.setOverride, async (c, { params, body }) => c.json(await svc.setOverride(ctxOf(c), params.locationId, params.planCode, body)));
 mount(router, r.removeOverride, async (c, { params }) => c.json(await svc.setOverride(ctxOf(c), params.locationId, params.planCode, null)));
-mount(router, r.purchase, async (c, { params, body }) => c.json(await svc.purchasePlan(ctxOf(c), params.rentalId, body)));
+mount(router, r.purchase, async (c, { params, body }) => {
+  await limitAbuse(c, 'protection-plan', {
+    operator: async () => (await findRentalAnyOperator(ctxOf(c), params.rentalId)).customerId,
+    target: params.rentalId,
+  });
+  return c.json(await svc.purchasePlan(ctxOf(c), params.rentalId, body));
+});
 
 export default router;

@@ -7,15 +7,17 @@ import { MAX_DOCUMENT_BYTES } from '../slip-documents/service';
 import * as r from './routes';
 import * as svc from './service';
 import { READS_PER_IP, WRITES_PER_IP } from './types';
+import { limitAbuse } from '../../lib/abuse';
+import { slipRowAnyOperator } from '../slips/service';
+import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
 
-const ipOf = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ?? 'local';
 const baseUrl = (c: Context<AppEnv>) => c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin;
 
 /** Anonymous pages are limited per IP address: reads and writes in buckets of their own. */
 async function limited(c: Context<AppEnv>, kind: 'read' | 'write', run: () => Promise<Response>): Promise<Response> {
-  const headers = await enforceRateLimit(c, `public-slips-${kind}:${ipOf(c)}`, kind === 'read' ? READS_PER_IP : WRITES_PER_IP);
+  const headers = await enforceRateLimit(c, `public-slips-${kind}:${clientIp(c)}`, kind === 'read' ? READS_PER_IP : WRITES_PER_IP);
   const res = await run();
   for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
   return res;
@@ -26,7 +28,15 @@ mount(router, r.maps, (c, { params }) => limited(c, 'read', async () => c.json(a
 mount(router, r.list, (c, { params, query }) => limited(c, 'read', async () => c.json(await svc.publicList(ctxOf(c), params.locationId, query))));
 mount(router, r.location, (c, { params }) => limited(c, 'read', async () => c.json(await svc.locationInfo(ctxOf(c), params.locationId))));
 mount(router, r.calculatePrice, (c, { body }) => limited(c, 'read', async () => c.json(await svc.calculatePrice(ctxOf(c), body))));
-mount(router, r.book, (c, { body }) => limited(c, 'write', async () => c.json(await svc.book(ctxOf(c), body), 201)));
+mount(router, r.book, (c, { body }) =>
+  limited(c, 'write', async () => {
+    await limitAbuse(c, 'slip-booking', {
+      operator: async () => (await slipRowAnyOperator(ctxOf(c), body.slipId))?.customerId,
+      target: body.paymentMethodId ?? body.renter.email,
+    });
+    return c.json(await svc.book(ctxOf(c), body), 201);
+  }),
+);
 mount(router, r.reservationDocuments, (c, { params }) =>
   limited(c, 'read', async () => c.json(await svc.bookingDocuments(ctxOf(c), params.reservationId, c.req.header('x-booking-token')))),
 );
@@ -48,6 +58,10 @@ mount(router, r.detail, (c, { params }) => limited(c, 'read', async () => c.json
 mount(router, r.availability, (c, { params, query }) => limited(c, 'read', async () => c.json(await svc.publicAvailability(ctxOf(c), params.slipId, query))));
 mount(router, r.joinWaitlist, (c, { params, body }) =>
   limited(c, 'write', async () => {
+    await limitAbuse(c, 'slip-waitlist-join', {
+      operator: async () => (await slipRowAnyOperator(ctxOf(c), params.slipId))?.customerId,
+      target: body.renter.email,
+    });
     const out = await svc.joinWaitlist(ctxOf(c), params.slipId, body);
     return c.json(out.result, out.created ? 201 : 200);
   }),

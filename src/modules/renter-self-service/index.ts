@@ -4,9 +4,11 @@ import { ctxOf, type AppEnv } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import * as r from './routes';
 import * as svc from './service';
+import { limitAbuse } from '../../lib/abuse';
+import { locationRowAnyOperator } from '../locations/service';
+import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
-const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? null;
 const renterToken = (c: Context<AppEnv>) => c.req.header(svc.RENTER_TOKEN_HEADER) ?? null;
 
 /** The document of a multipart body: the `file` part (or the only file part) and the optional `kind` field. */
@@ -39,13 +41,19 @@ async function readDocument(c: Context<AppEnv>): Promise<{ bytes: Uint8Array; na
   return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name, kind: kind as svc.DocumentKind };
 }
 
-mount(router, r.requestCode, async (c, { params }) => c.json(await svc.requestCode(ctxOf(c), params.rentalId, clientIp(c))));
+mount(router, r.requestCode, async (c, { params }) => {
+  await limitAbuse(c, 'renter-code', { operator: async () => (await svc.rentalById(ctxOf(c), params.rentalId)).customerId, target: params.rentalId });
+  return c.json(await svc.requestCode(ctxOf(c), params.rentalId, clientIp(c)));
+});
 mount(router, r.verifyCode, async (c, { params, body }) => c.json(await svc.verifyCode(ctxOf(c), params.rentalId, body)));
 mount(router, r.eligibility, async (c, { params }) => c.json(await svc.cancellationEligibility(ctxOf(c), params.rentalId)));
 mount(router, r.cancel, async (c, { params, body }) =>
   c.json(await svc.cancelByRenter(ctxOf(c), params.rentalId, { token: renterToken(c) ?? body.token, reason: body.reason })),
 );
-mount(router, r.tip, async (c, { params, body }) => c.json(await svc.tipBooking(ctxOf(c), params.rentalId, body)));
+mount(router, r.tip, async (c, { params, body }) => {
+  await limitAbuse(c, 'booking-tip', { operator: async () => (await svc.rentalById(ctxOf(c), params.rentalId)).customerId, target: params.rentalId });
+  return c.json(await svc.tipBooking(ctxOf(c), params.rentalId, body));
+});
 mount(router, r.uploadDocument, async (c, { params }) => c.json(await svc.uploadDocument(ctxOf(c), params.rentalId, clientIp(c), () => readDocument(c))));
 mount(router, r.listDocuments, async (c, { params }) => c.json(await svc.listDocuments(ctxOf(c), params.rentalId)));
 mount(router, r.downloadDocument, async (c, { params }) => {
@@ -59,7 +67,13 @@ mount(router, r.downloadDocument, async (c, { params }) => {
   });
 });
 mount(router, r.paymentMethods, async (c, { query }) => c.json(await svc.maskedPaymentMethods(ctxOf(c), query.stripeCustomerId, clientIp(c))));
-mount(router, r.reviews, async (c, { params, body }) => c.json(await svc.requestReviews(ctxOf(c), params.locationId, body)));
+mount(router, r.reviews, async (c, { params, body }) => {
+  await limitAbuse(c, 'review-request', {
+    operator: async () => (await locationRowAnyOperator(ctxOf(c), params.locationId))?.customerId,
+    target: body.rentalId,
+  });
+  return c.json(await svc.requestReviews(ctxOf(c), params.locationId, body));
+});
 mount(router, r.listParticipants, async (c, { params }) => c.json(await svc.listParticipants(ctxOf(c), params.rentalId, renterToken(c))));
 mount(router, r.addParticipant, async (c, { params, body }) => c.json(await svc.addParticipant(ctxOf(c), params.rentalId, renterToken(c), body), 201));
 mount(router, r.updateParticipant, async (c, { params, body }) =>

@@ -192,3 +192,25 @@ export async function renterBalanceCents(ctx: Ctx, renterId: string, opts: { asO
     .get();
   return Number(row?.total ?? 0);
 }
+
+/**
+ * The renter's credits (a negative balance: money the operator owes the renter, such as a refund to
+ * the account), one per currency. A credit pays only in its own currency (see POS account sales).
+ */
+export async function renterCreditsByCurrency(ctx: Ctx, renterId: string): Promise<{ currency: string; balanceCents: number }[]> {
+  const customerId = tenantOf(ctx);
+  const rows = await ctx.db
+    .select({ currency: sql<string>`lower(${ledgerEntries.currency})`, total: sql<number>`sum(${ledgerEntries.amount})` })
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.customerId, customerId),
+        eq(ledgerEntries.renterId, renterId),
+        eq(ledgerEntries.affectsBalance, true),
+        isNull(ledgerEntries.deletedAt),
+      ),
+    )
+    .groupBy(sql`lower(${ledgerEntries.currency})`)
+    .all();
+  return rows.map((r) => ({ currency: r.currency, balanceCents: Number(r.total) })).filter((r) => r.balanceCents < 0);
+}

@@ -14,6 +14,7 @@ export {
   listRenters,
   normalizeEmail,
   renterBalanceCents,
+  renterCreditsByCurrency,
   searchSuggestions,
 } from './queries';
 export { renterOut, type Accounting, type RenterRow } from './views';

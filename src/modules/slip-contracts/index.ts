@@ -3,10 +3,10 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf, type AppEnv } from '../../lib/context';
 import * as r from './routes';
 import * as svc from './service';
+import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
 const origin = (c: Context<AppEnv>) => c.env.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? new URL(c.req.url).origin;
-const callerIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? c.req.header('x-forwarded-for')?.split(',')[0].trim() ?? null;
 
 // Static paths before /slip-contracts/{id} and /slip-contracts/templates/{id}.
 mount(router, r.listTemplates, async (c, { query }) => c.json(await svc.listTemplates(ctxOf(c), query)));
@@ -26,7 +26,7 @@ mount(router, r.stats, async (c, { query }) => c.json(await svc.contractStats(ct
 mount(router, r.generate, async (c, { body }) => c.json(await svc.generateContract(ctxOf(c), body), 201));
 mount(router, r.send, async (c, { body }) => c.json(await svc.sendContract(ctxOf(c), body, origin(c))));
 mount(router, r.sign, async (c, { body }) =>
-  c.json(await svc.signContract(ctxOf(c), body, { ip: callerIp(c), userAgent: c.req.header('user-agent')?.slice(0, 500) ?? null })),
+  c.json(await svc.signContract(ctxOf(c), body, { ip: clientIp(c), userAgent: c.req.header('user-agent')?.slice(0, 500) ?? null })),
 );
 mount(router, r.resend, async (c, { body }) => c.json(await svc.resendContract(ctxOf(c), body, origin(c))));
 mount(router, r.voidContract, async (c, { body }) => c.json(await svc.voidContract(ctxOf(c), body)));

@@ -26,6 +26,7 @@ import { getSlipSettings } from '../marina-settings/service';
 import { findRenterByEmail, getRenterInTenant } from '../renters/service';
 import { getReservationRow, listReservations } from '../slip-reservations/service';
 import { LINK_MINUTES, LINK_PREFIX, LINK_REQUESTS_PER_IP, SESSION_HOURS, SESSION_PREFIX, SESSION_RATE_LIMIT } from './types';
+import { clientIp } from '../../lib/ip-limit';
 
 /**
  * The same context acting for one operator (public calls act for the operator of the location or
@@ -68,14 +69,12 @@ async function linkMail(ctx: Ctx, o: { customerId: string; locationId: string; r
   return { stmts, expiresAt: new Date(expiresAt).toISOString() };
 }
 
-const ipOf = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ?? 'local';
-
 /**
  * POST /slip-portal/magic-link: e-mails a link to a renter with a reservation at the location.
  * Always the same answer (no account discovery); limited per IP address.
  */
 export async function requestLink(c: Context<AppEnv>, ctx: Ctx, input: { email: string; locationId: string }) {
-  await enforceRateLimit(c, `slip-portal-link:${ipOf(c)}`, LINK_REQUESTS_PER_IP);
+  await enforceRateLimit(c, `slip-portal-link:${clientIp(c)}`, LINK_REQUESTS_PER_IP);
   const loc = await locationRowAnyOperator(ctx, input.locationId);
   if (!loc || loc.status !== 'active') throw notFound('Location');
   if (ctx.principal.customerId && ctx.principal.customerId !== loc.customerId) throw notFound('Location');

@@ -4,6 +4,9 @@ import { ctxOf, type AppEnv } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import * as r from './routes';
 import * as svc from './service';
+import { limitAbuse } from '../../lib/abuse';
+import { locationRowAnyOperator } from '../locations/service';
+import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
 
@@ -30,11 +33,14 @@ async function readFile(c: Context<AppEnv>) {
 }
 
 const signer = (c: Context<AppEnv>) => ({
-  ip: c.req.header('cf-connecting-ip') ?? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ?? null,
+  ip: clientIp(c),
   userAgent: c.req.header('user-agent') ?? null,
 });
 
-mount(router, r.magicLink, async (c, { body }) => c.json(await svc.requestLink(c, ctxOf(c), body)));
+mount(router, r.magicLink, async (c, { body }) => {
+  await limitAbuse(c, 'slip-portal-link', { operator: async () => (await locationRowAnyOperator(ctxOf(c), body.locationId))?.customerId, target: body.email });
+  return c.json(await svc.requestLink(c, ctxOf(c), body));
+});
 mount(router, r.invite, async (c, { body }) => c.json(await svc.inviteRenter(ctxOf(c), body)));
 mount(router, r.openSession, async (c, { body }) => c.json(await svc.openSession(ctxOf(c), body), 201));
 mount(router, r.session, async (c) => c.json(await svc.sessionInfo(ctxOf(c))));

@@ -2,6 +2,11 @@ import { z } from '@hono/zod-openapi';
 import { route, Ok } from '../../lib/openapi';
 import * as s from './schemas';
 
+/** How roles and permissions relate (one model), for the descriptions. */
+const ROLE_MODEL = `Role and permissions are one model: the \`admin\` permission is the admin role, so an admin's \`permissions\` always hold \`admin\` and
+a manager's or staff member's never do (naming it for them answers 400 \`validation_failed\`: promote with \`userRole: "admin"\`); the other
+permissions are grants kept across role changes. A change takes effect on the user's very next request, with every token and API key.`;
+
 const tags = ['Users'];
 
 export const getMe = route({
@@ -26,7 +31,7 @@ export const createUser = route({
   status: 201,
   errors: [403, 409],
   description: `Creates the identity at the identity provider and the Berth user of the account \`customerId\` (the caller's; another answers 403),
-then e-mails the user a link to set a password (template \`user.invitation\`). \`role\` defaults to \`staff\`; an admin gets the \`admin\` permission.
+then e-mails the user a link to set a password (template \`user.invitation\`). \`role\` defaults to \`staff\`. ${ROLE_MODEL}
 An e-mail already in use answers 409 \`already_exists\`; a location of another operator in \`locations\` answers 404.`,
 });
 export const updateMe = route({
@@ -143,7 +148,7 @@ export const createManagedUser = route({
   status: 201,
   errors: [403, 409],
   description: `As POST /user with the role in \`userRole\` (default \`staff\`): creates the identity and the user, and e-mails an invitation
-to set a password. An e-mail already in use answers 409 \`already_exists\`; another operator's \`customerId\` answers 403.`,
+to set a password. An e-mail already in use answers 409 \`already_exists\`; another operator's \`customerId\` answers 403. ${ROLE_MODEL}`,
 });
 export const updateManagedUser = route({
   method: 'patch',
@@ -156,7 +161,9 @@ export const updateManagedUser = route({
   ok: s.User,
   errors: [404, 409],
   description: `Changes the user \`id\` of the caller's account: name, e-mail (409 \`already_exists\` when taken), role, permissions, locations,
-skills, setup flag or profile name. A body with nothing to change answers 400 \`no_changes\`; removing your own admin role answers 409 \`invalid_state\`.`,
+skills, setup flag or profile name. A body with nothing to change answers 400 \`no_changes\`; removing your own admin role answers 409 \`invalid_state\`.
+
+${ROLE_MODEL}`,
 });
 export const deleteManagedUser = route({
   method: 'delete',

@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, like } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { isAdmin, ownCustomer, tenantOf } from '../../lib/context';
 import { commit } from '../../lib/commit';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError, notFound, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { loadPdfFonts } from '../../lib/pdf-fonts';
 import type { Stmt } from '../../db/client';
@@ -10,7 +10,7 @@ import { auditLogs, customers, pushTokens, users } from '../../db/schema/account
 import { locations, phoneNumbers } from '../../db/schema/locations';
 import { createIdentity, deleteIdentity, passwordLink } from '../../adapters/identity';
 import { emailStmt } from '../../adapters/messages';
-import { forgetApiKeys } from '../../lib/credentials';
+import { ADMIN_PERMISSION, forgetApiKeys, permissionsOfRole } from '../../lib/credentials';
 import { buyNumber, findNumbers } from '../../adapters/telephony';
 import { getLocationInTenant, locationOut, newNumberIvr, operatorTimeZone } from '../locations/service';
 import { revokeUserKeysStmt, userKeys } from '../api-keys/service';
@@ -27,6 +27,21 @@ export function ownerUserStmt(ctx: Ctx, u: { id: string; customerId: string; ema
   return ctx.db.insert(users).values({ ...u, email: u.email.toLowerCase(), role: 'admin', permissions: ['admin'], isSetup: false });
 }
 
+/**
+ * The permissions to store for `role` (lib/credentials.ts permissionsOfRole: `admin` is the admin
+ * role, held by admins only). Naming `admin` among the permissions of a manager or staff member is
+ * refused (400): a promotion is a role change, `userRole: "admin"`.
+ */
+function accessOf(role: UserRow['role'], permissions: readonly string[], o: { roleGiven: boolean }): string[] {
+  if (role !== 'admin' && permissions.includes(ADMIN_PERMISSION)) {
+    const message = o.roleGiven
+      ? `"admin" is the admin role: a ${role} cannot hold it`
+      : '"admin" is the admin role: to make this user an admin give userRole "admin"';
+    throw new ApiError('validation_failed', message, { details: [{ field: 'permissions', message }] });
+  }
+  return permissionsOfRole(role, permissions);
+}
+
 export const CURRENT_TERMS_VERSION = '2026-01-01';
 
 export async function getMe(ctx: Ctx) {
@@ -40,7 +55,7 @@ export async function getMe(ctx: Ctx) {
     ...userOut(user),
     locations: visible.map(locationOut),
     locationIds: user.locations ?? [],
-    permissions: user.permissions ?? [],
+    permissions: permissionsOfRole(user.role, user.permissions ?? []),
     settings: user.settings ?? {},
     customer: customer ? { customerId: customer.id, name: customer.name, business_name: customer.businessName, plan: customer.plan } : null,
     terms: { currentVersion: CURRENT_TERMS_VERSION, acceptedVersion: user.termsVersion, accepted: user.termsVersion === CURRENT_TERMS_VERSION },
@@ -61,6 +76,8 @@ export async function createUser(
   },
 ) {
   const customerId = ownCustomer(ctx, input.customerId);
+  const role = input.role ?? 'staff';
+  const permissions = accessOf(role, input.permissions ?? [], { roleGiven: input.role !== undefined });
   if (await isEmailTaken(ctx, input.email)) throw new ApiError('already_exists', 'A user with this e-mail already exists');
   await assertLocationsInTenant(ctx, input.locations);
   const id = newId('usr');
@@ -71,8 +88,8 @@ export async function createUser(
     customerId,
     email: input.email,
     name: input.name,
-    role: input.role ?? 'staff',
-    permissions: input.permissions ?? (input.role === 'admin' ? ['admin'] : []),
+    role,
+    permissions,
     locations: input.locations ?? [],
     userSkills: input.userSkills ?? [],
     profileName: null,
@@ -99,7 +116,7 @@ export async function createUser(
     });
   } catch (err) {
     await deleteIdentity(ctx.env, identity.subject);
-    if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', 'A user with this e-mail already exists');
+    if (isUniqueViolation(err)) throw new ApiError('already_exists', 'A user with this e-mail already exists');
     throw err;
   }
   return userOut(row);
@@ -114,7 +131,7 @@ export async function updateMe(ctx: Ctx, input: { profileName?: string; location
   const patch: Partial<UserRow> = {};
   if (input.profileName !== undefined) patch.profileName = input.profileName;
   if (input.locations !== undefined) patch.locations = input.locations;
-  if (input.userPermissions !== undefined) patch.permissions = input.userPermissions;
+  if (input.userPermissions !== undefined) patch.permissions = accessOf(user.role, input.userPermissions, { roleGiven: false });
   if (input.userSkills !== undefined) patch.userSkills = input.userSkills;
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one of profileName, locations, userPermissions, userSkills');
   await commit(
@@ -156,8 +173,14 @@ export async function updateUser(
     if (await isEmailTaken(ctx, input.email)) throw new ApiError('already_exists', 'A user with this e-mail already exists');
     patch.email = input.email;
   }
-  if (input.userRole !== undefined) patch.role = input.userRole;
-  if (input.permissions !== undefined) patch.permissions = input.permissions;
+  // Role and permissions change together: a demotion drops `admin`, a promotion adds it, and the grants stay.
+  if (input.userRole !== undefined || input.permissions !== undefined) {
+    const role = input.userRole ?? user.role;
+    // Without new permissions the user keeps their grants; `admin` follows the role.
+    const grants = input.permissions ?? (user.permissions ?? []).filter((p) => p !== ADMIN_PERMISSION);
+    patch.permissions = accessOf(role, grants, { roleGiven: input.userRole !== undefined });
+    patch.role = role;
+  }
   if (input.locations !== undefined) patch.locations = input.locations;
   if (input.userSkills !== undefined) patch.userSkills = input.userSkills;
   if (input.isSetup !== undefined) patch.isSetup = input.isSetup;
@@ -173,7 +196,12 @@ export async function updateUser(
         .where(and(eq(users.id, user.id), eq(users.customerId, user.customerId))),
     ],
     {
-      audit: { action: 'user.update', targetType: 'user', targetId: user.id, details: { fields: Object.keys(patch) } },
+      audit: {
+        action: 'user.update',
+        targetType: 'user',
+        targetId: user.id,
+        details: { fields: Object.keys(patch), ...(patch.role && patch.role !== user.role ? { role: { from: user.role, to: patch.role } } : {}) },
+      },
     },
   );
   // The user's API keys carry their name, e-mail, role and permissions: their rate-limiter objects read them again.
@@ -328,7 +356,7 @@ export async function purchasePhoneNumber(ctx: Ctx, input: { phoneNumber: string
       { audit: { action: 'phone_number.purchase', targetType: 'location', targetId: location.id, details: { phoneNumber: input.phoneNumber } } },
     );
   } catch (err) {
-    if (/UNIQUE/i.test(String(err))) throw new ApiError('already_exists', 'This number is already in use');
+    if (isUniqueViolation(err)) throw new ApiError('already_exists', 'This number is already in use');
     throw err;
   }
   return { id, phoneNumber: input.phoneNumber, locationId: location.id, providerId, ivrConfig };

@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { auditLogs, users } from '../../db/schema/accounts';
 import type { AuditEntry, User } from './schemas';
+import { permissionsOfRole } from '../../lib/credentials';
 
 export type UserRow = typeof users.$inferSelect;
 type AuditRow = typeof auditLogs.$inferSelect;
@@ -13,7 +14,7 @@ export function userOut(u: UserRow): z.output<typeof User> {
     customerId: u.customerId,
     name: u.name,
     role: u.role,
-    permissions: u.permissions ?? [],
+    permissions: permissionsOfRole(u.role, u.permissions ?? []),
     locations: u.locations ?? [],
     userSkills: u.userSkills ?? [],
     isSetup: u.isSetup,

@@ -2,10 +2,13 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf } from '../../lib/context';
 import * as r from './routes';
 import * as svc from './service';
+import { limitAbuse } from '../../lib/abuse';
+import { locationRowAnyOperator } from '../locations/service';
 
 const router = createRouter();
 
 mount(router, r.join, async (c, { body }) => {
+  await limitAbuse(c, 'waitlist-join', { operator: async () => (await locationRowAnyOperator(ctxOf(c), body.locationId))?.customerId, target: body.email });
   const { entry, created } = await svc.joinWaitlist(ctxOf(c), body);
   return c.json({ ...entry, created }, created ? 201 : 200);
 });

@@ -3,18 +3,18 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf, type AppEnv } from '../../lib/context';
 import * as r from './routes';
 import * as svc from './service';
+import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
 
 /** Origin of the links we hand out (signed waiver PDFs, waiver pages). */
 const baseUrl = (c: Context<AppEnv>) => (c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin).replace(/\/$/, '');
-const callerIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? c.req.header('x-forwarded-for')?.split(',')[0].trim() ?? null;
 
 mount(router, r.waiverUrl, async (c, { query }) => c.json(await svc.waiverUrl(ctxOf(c), query.locationId, baseUrl(c))));
 mount(router, r.waiverNumberValidation, async (c, { query }) => c.json(await svc.waiverNumberValidation(ctxOf(c), query)));
 mount(router, r.logo, async (c, { params }) => c.json(await svc.locationLogo(ctxOf(c), params.locationId)));
 mount(router, r.publicTemplates, async (c, { params, query }) =>
-  c.json(await svc.publicTemplatesOfLocation(ctxOf(c), params.locationId, query, { ip: callerIp(c), userAgent: c.req.header('user-agent') ?? null })),
+  c.json(await svc.publicTemplatesOfLocation(ctxOf(c), params.locationId, query, { ip: clientIp(c), userAgent: c.req.header('user-agent') ?? null })),
 );
 mount(router, r.listTemplates, async (c, { query }) => c.json(await svc.listTemplates(ctxOf(c), query.locationId)));
 mount(router, r.createTemplate, async (c, { body }) => c.json(await svc.createTemplate(ctxOf(c), body), 201));
@@ -22,7 +22,7 @@ mount(router, r.getTemplate, async (c, { params }) => c.json(await svc.getTempla
 mount(router, r.updateTemplate, async (c, { params, body }) => c.json(await svc.updateTemplate(ctxOf(c), params.templateId, body)));
 mount(router, r.deleteTemplate, async (c, { params }) => c.json(await svc.deleteTemplate(ctxOf(c), params.templateId)));
 mount(router, r.sign, async (c, { body }) =>
-  c.json(await svc.signWaiver(ctxOf(c), body, { baseUrl: baseUrl(c), observedIp: callerIp(c), userAgent: c.req.header('user-agent') ?? null }), 201),
+  c.json(await svc.signWaiver(ctxOf(c), body, { baseUrl: baseUrl(c), observedIp: clientIp(c), userAgent: c.req.header('user-agent') ?? null }), 201),
 );
 mount(router, r.signatureInfo, async (c, { params }) => c.json(await svc.signatureInfo(ctxOf(c), params.signatureId, baseUrl(c))));
 mount(router, r.verify, async (c, { params }) => c.json(await svc.verifySignature(ctxOf(c), params.signatureId, baseUrl(c))));

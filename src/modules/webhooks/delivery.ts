@@ -1,13 +1,12 @@
 import { and, eq, gt, inArray, isNotNull, isNull, lte, min, sql } from 'drizzle-orm';
-import { nowIso, stopwatch, wallClock } from '../../lib/clock';
+import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { dispatchEvents } from '../../lib/commit';
 import { inJobScope } from '../../lib/job-scope';
 import { onOperatorClock } from '../../lib/operator-clock';
 import { enqueue } from '../../lib/queue';
 import { newId } from '../../lib/ids';
-import { hmacSha256Hex } from '../../lib/crypto';
-import { safeFetch } from '../../adapters/http';
+import { deliverSigned } from '../../adapters/http';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema/events';
 import type { DeliveryRow } from './views';
 
@@ -172,34 +171,18 @@ export async function attemptDelivery(ctx: Ctx, deliveryId: string): Promise<Del
     return 'failed';
   }
   const body = JSON.stringify(ep.ownerType === 'channel' ? redactForReseller(event.payload) : event.payload);
-  // The receiver checks the signature's timestamp against its own clock: real time.
-  const timestamp = Math.floor(wallClock.now() / 1000).toString();
-  const signature = await hmacSha256Hex(ep.secret, `${timestamp}.${body}`);
-  let statusCode: number | null = null;
-  let error: string | null = null;
-  const elapsed = stopwatch();
-  try {
-    const res = await safeFetch(ctx.env, ep.url, {
-      method: 'POST',
-      timeoutMs: 10_000,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Berth-Webhooks/1.0',
-        'X-Service-Signature': signature,
-        'X-Service-Timestamp': timestamp,
-        'X-Service-Event-Id': event.id,
-        'X-Service-Event-Type': event.type,
-        'X-Service-Delivery-Id': d.id,
-      },
-      body,
-    });
-    statusCode = res.status;
-    if (!res.ok) error = `HTTP ${res.status}`;
-    await res.body?.cancel();
-  } catch (err) {
-    error = (err as Error).message || String(err);
-  }
-  const durationMs = elapsed();
+  // The URL policy again at every attempt (the name may resolve elsewhere by now). Only an operator's own
+  // endpoint may be a local URL while developing; endpoints of apps and reseller channels never. A refused
+  // or unreachable URL is logged as the one NOT_DELIVERED outcome with no duration: no status or timing to probe with.
+  const { statusCode, error, durationMs } = await deliverSigned(ctx.env, {
+    url: ep.url,
+    secret: ep.secret,
+    eventId: event.id,
+    eventType: event.type,
+    deliveryId: d.id,
+    body,
+    policy: { localInDevelopment: ep.ownerType === 'operator' },
+  });
   const attemptRow = db.insert(webhookAttempts).values({ id: newId('wha'), deliveryId: d.id, attempt, statusCode, error, durationMs });
   if (!error) {
     await db.batch([

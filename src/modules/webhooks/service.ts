@@ -6,7 +6,7 @@ import { enqueue } from '../../lib/queue';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId, randomString } from '../../lib/ids';
-import { checkUserUrl } from '../../adapters/http';
+import { checkOutboundUrl, type UrlPolicy } from '../../adapters/http';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema/events';
 import { endpointInTenant } from './queries';
 import { deliveryOut, endpointOut, type DeliveryRow, type EndpointRow } from './views';
@@ -14,9 +14,12 @@ import { deliveryOut, endpointOut, type DeliveryRow, type EndpointRow } from './
 export { getEndpoint, listDeliveries, listEndpoints } from './queries';
 export { attemptDelivery, backoffSeconds, fanOut, MAX_DELAY_S, nextDueWebhooks, redactForReseller, RETRY_WINDOW_MS, sweepWebhooks } from './delivery';
 
+/** An operator's own endpoint: the outbound URL policy, with its local URLs allowed while developing. */
+const OPERATOR_URL: UrlPolicy = { field: 'url', localInDevelopment: true };
+
 export async function createEndpoint(ctx: Ctx, input: { url: string; events: string[]; description?: string }) {
   const customerId = tenantOf(ctx);
-  checkUserUrl(ctx.env, input.url);
+  await checkOutboundUrl(ctx.env, input.url, OPERATOR_URL);
   const row = {
     id: newId('whe'),
     customerId,
@@ -44,7 +47,7 @@ export async function updateEndpoint(
   const existing = await endpointInTenant(ctx, id);
   const patch: Partial<EndpointRow> = {};
   if (input.url !== undefined) {
-    checkUserUrl(ctx.env, input.url);
+    await checkOutboundUrl(ctx.env, input.url, OPERATOR_URL);
     patch.url = input.url;
   }
   if (input.events !== undefined) patch.events = [...new Set(input.events)];

@@ -4,10 +4,11 @@ import { ctxOf, type AppEnv } from '../../lib/context';
 import { sessionCtx } from '../../lib/d1-session';
 import * as r from './routes';
 import * as svc from './service';
+import { limitAbuse } from '../../lib/abuse';
+import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
 const origin = (c: Context<AppEnv>) => (c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin).replace(/\/$/, '');
-const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? null;
 
 mount(router, r.page, (c) =>
   c.html(svc.widgetHtml(), 200, {
@@ -30,6 +31,7 @@ mount(router, r.quote, async (c, { body }) => {
   return c.json(out);
 });
 mount(router, r.checkout, async (c, { body }) => {
+  await limitAbuse(c, 'widget-checkout', { operator: body.customerId, target: body.paymentMethodId ?? body.customerInfo.email });
   const { ctx, stamp } = sessionCtx(c, 'write');
   const out = await svc.checkout(ctx, body, origin(c));
   stamp();

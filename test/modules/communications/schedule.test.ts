@@ -235,7 +235,9 @@ describe('on a test clock', () => {
   });
 });
 
-describe.each(pinnedClocks())('reminders at $label', ({ timezone, at: now }) => {
+// Each pinned instant's test has an operator and a test clock of its own: they run concurrently, so one
+// test's wait for its clock's advance (through the queue) overlaps another's work.
+describe.concurrent.each(pinnedClocks())('reminders at $label', ({ timezone, at: now }) => {
   it("a reminder of tomorrow's 10:00–14:00 booking goes two hours before the start, in local time", async () => {
     const op = await createOperator({ clockAt: now, timezone });
     const day = dayAfter(localDate(Date.parse(now), timezone));
@@ -251,7 +253,7 @@ describe.each(pinnedClocks())('reminders at $label', ({ timezone, at: now }) => 
   });
 });
 
-describe.each(pinnedClocks())('scheduled messages at $label', ({ at: now }) => {
+describe.concurrent.each(pinnedClocks())('scheduled messages at $label', ({ at: now }) => {
   it('a message scheduled 30 minutes ahead goes then, once', async () => {
     const op = await createOperator({ clockAt: now });
     const s = (await schedule(op, { templateId: 'gift_card', delayMinutes: 30 })).body;

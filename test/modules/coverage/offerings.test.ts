@@ -107,8 +107,9 @@ describe('Coverage offerings (partner)', () => {
     expectError(await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', supportedCountries: ['USA'] }, bearer(p.token)), 400);
     expectError(await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', supportedCountries: ['US', 'us'] }, bearer(p.token)), 400);
     expectError(await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://uw.test', currencies: ['dollars'] }, bearer(p.token)), 400);
-    // Loopback, private and link-local hosts are allowed in development and test only (staging and production refuse them: checkBaseUrl).
-    expect((await post('/partners/coverage/offerings', { ...base, baseUrl: 'https://127.0.0.1:8443' }, bearer(p.token))).status).toBe(201);
+    // A self-registered partner's URL never points at this machine or a private network, not even in development and tests (adapters/http.ts).
+    for (const baseUrl of ['https://127.0.0.1:8443', 'https://localhost', 'https://10.0.0.8', 'https://[::7f00:1]', 'https://169.254.169.254'])
+      expectError(await post('/partners/coverage/offerings', { ...base, baseUrl }, bearer(p.token)), 400, 'validation_failed');
   });
 
   it('payout accounts: US, UK, EEA, Canada and Switzerland only; the simulator completes onboarding; attached to every offering', async () => {

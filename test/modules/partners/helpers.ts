@@ -151,3 +151,33 @@ export async function installAndToken(op: Operator, app: TestApp, scope?: string
   expect(t.status, t.text).toBe(200);
   return t.body as { access_token: string; refresh_token: string; scope: string; installation_id: string; customer_id: string; expires_in: number };
 }
+
+/**
+ * Installs `app` as its own developer: the consent page's partner sign-in (`method=partner`), which
+ * installs in the partner account's private sandbox; answers the token response.
+ */
+export async function installAsDeveloper(p: Partner, app: TestApp, scope?: string) {
+  const { verifier, challenge } = await pkce();
+  const { res, request, cookie } = await openAuthorize({
+    client_id: app.appId,
+    redirect_uri: REDIRECT,
+    scope,
+    state: 'dev',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  expect(res.status, res.text).toBe(200);
+  const login = await raw('POST', '/oauth/authorize/login', {
+    headers: { cookie: cookie! },
+    form: { request: request!, method: 'partner', email: p.email, password: p.password },
+  });
+  expect(login.status, login.text).toBe(303);
+  const page = await raw('GET', new URL(login.location!).pathname + new URL(login.location!).search, { headers: { cookie: cookie! } });
+  expect(page.status, page.text).toBe(200);
+  const done = await raw('POST', '/oauth/authorize/decision', { headers: { cookie: cookie! }, form: { request: request!, decision: 'allow' } });
+  expect(done.status, done.text).toBe(302);
+  const code = new URL(done.location!).searchParams.get('code')!;
+  const t = await tokenCall({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }, basic(app.appId, app.clientSecret!));
+  expect(t.status, t.text).toBe(200);
+  return { consentPage: page, token: t.body as { access_token: string; refresh_token: string; installation_id: string; customer_id: string } };
+}

@@ -112,7 +112,8 @@ describe('Sandbox seed', () => {
     expect((await visible(again.adminKey, a.customerId, a.locationIds[0])).bookings).toBe(demoBookings);
   }, 180_000);
 
-  describe.each(pinnedClocks())('on a clock pinned at $label', ({ at }) => {
+  // Each pinned instant seeds an operator of its own on a clock of its own: they run concurrently.
+  describe.concurrent.each(pinnedClocks())('on a clock pinned at $label', ({ at }) => {
     it('seeds a test clock operator: readings and history in the past, bookings ahead, its key works', async () => {
       const now = Date.parse(at);
       const customerId = newId(TEST_CLOCK_OPERATOR_PREFIX.slice(0, -1));
