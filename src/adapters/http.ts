@@ -211,7 +211,7 @@ export async function safeFetch(
 ): Promise<Response> {
   const { timeoutMs = 10_000, transport, policy = {}, ...rest } = init;
   const url = transport ? new URL(raw) : await checkOutboundUrl(env, raw, policy);
-  return (transport ?? outbound.fetch)(url.toString(), { ...rest, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+  return await (transport ?? outbound.fetch)(url.toString(), { ...rest, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
 }
 
 /**

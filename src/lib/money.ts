@@ -1,14 +1,32 @@
 /** Money is integer cents inside Berth; the API speaks dollars or cents exactly where the spec says. */
 export const toCents = (dollars: number) => Math.round(dollars * 100);
 export const toDollars = (cents: number) => Math.round(cents) / 100;
-/** Percentage of an amount in cents, rounded half away from zero. */
-export const percentOf = (cents: number, percent: number) => Math.round((cents * percent) / 100);
+/** Percentage of an amount in cents, rounded half away from zero (a credit's percentage rounds like the charge it mirrors). */
+export const percentOf = (cents: number, percent: number) => Math.sign(cents) * Math.round((Math.abs(cents) * percent) / 100);
 
-/** Cents as renters read them, in a currency ("$95.00", "€45.00"; an unknown code as "45.00 XYZ"). */
+/** Cents as renters read them, in a currency ("$95.00", "€45.00"; a three-letter code without a symbol as "XYZ 45.00", anything else as "45.00 DOLLARS"). */
 export function formatMoney(cents: number, currency: string): string {
   try {
     return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
   } catch {
     return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
   }
+}
+
+/**
+ * `amount` (cents, at most the weights' sum) shared by weight in whole cents: each share is the
+ * rounded running total less the one before, so the shares add up to `amount` exactly, none is
+ * negative and none exceeds its weight.
+ */
+export function shareByWeight(amount: number, weights: number[]): number[] {
+  const total = weights.reduce((s, w) => s + w, 0);
+  let running = 0;
+  let given = 0;
+  return weights.map((w) => {
+    running += w;
+    const upTo = total ? Math.round((amount * running) / total) : 0;
+    const share = upTo - given;
+    given = upTo;
+    return share;
+  });
 }

@@ -130,18 +130,31 @@ describe('quoteOrder: order totals', () => {
     );
   });
 
-  it('a fixed amount off within the order total is shared across lines and given in full', () => {
+  it('a fixed amount off is given in full up to the order total, shared by value, no line discounted beyond its subtotal', () => {
     fc.assert(
-      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 4 }), fc.double({ min: 0, max: 1, noNaN: true }), (raw, f) => {
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 4 }), fc.double({ min: 0, max: 2, noNaN: true }), (raw, f) => {
         const lines = raw.map((l) => ({ ...l, linePercent: undefined }));
         const pool = sum(quoteOrder(lines, {}).map((q) => q.subtotal));
-        const amount = Math.floor(pool * f * 0.5); // well inside the order: no line runs out of value to discount
+        const amount = Math.floor(pool * f); // up to twice the order: what is over the order is not given
         const quotes = quoteOrder(lines, { discounts: [{ type: 'manual', amount }] });
-        expect(sum(quotes.map((q) => q.discountTotal))).toBeLessThanOrEqual(amount);
-        expect(sum(quotes.map((q) => q.discountTotal))).toBeGreaterThanOrEqual(amount - lines.length);
+        expect(sum(quotes.map((q) => q.discountTotal))).toBe(Math.min(amount, pool));
+        for (const q of quotes) {
+          expect(q.discountTotal).toBeLessThanOrEqual(q.subtotal);
+          expect(sum(q.discounts.map((d) => d.amount))).toBe(q.discountTotal);
+          if (pool) expect(Math.abs(q.discountTotal - (Math.min(amount, pool) * q.subtotal) / pool)).toBeLessThan(1);
+        }
       }),
       RUNS,
     );
+  });
+
+  it('by hand: a 10.00 discount on a 2.00 order of two lines takes both to zero; 0.04 off 0.03 + 0.03 + 0.03 gives 1 + 2 + 1 cents', () => {
+    const line = (rental: number): LineInput => ({ unit: 'hour', hours: 1, days: 1, season: null, rental, addons: [], taxes: [] });
+    expect(quoteOrder([line(100), line(100)], { discounts: [{ type: 'manual', amount: 1000 }] }).map((q) => [q.discountTotal, q.total])).toEqual([
+      [100, 0],
+      [100, 0],
+    ]);
+    expect(quoteOrder([line(3), line(3), line(3), line(0)], { discounts: [{ type: 'manual', amount: 4 }] }).map((q) => q.discountTotal)).toEqual([1, 2, 1, 0]);
   });
 
   it('by hand: 295.00 with 10% off, three taxes and a 10.00 tip', () => {

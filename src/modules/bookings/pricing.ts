@@ -13,7 +13,7 @@
  * never taxed.
  */
 import { z } from '@hono/zod-openapi';
-import { toDollars, toCents } from '../../lib/money';
+import { shareByWeight, toDollars, toCents } from '../../lib/money';
 import type { Addon, InventoryModel, Season } from '../inventory/types';
 import { ApiError } from '../../lib/errors';
 import { addDays, localDate, weekdayOf } from '../../lib/time';
@@ -329,12 +329,8 @@ export function quoteOrder(lines: LineInput[], opts: { discounts?: OrderDiscount
     } else if (d.amount != null) {
       const lefts = lines.map((_, i) => Math.max(0, subtotals[i] - lineDiscounts[i].reduce((s, x) => s + x.amount, 0)));
       const pool = lefts.reduce((s, x) => s + x, 0);
-      let remaining = Math.min(d.amount, pool);
-      lines.forEach((_, i) => {
-        const share = i === lines.length - 1 ? remaining : pool ? Math.min(remaining, Math.round((d.amount! * lefts[i]) / pool)) : 0;
-        remaining -= share;
-        lineDiscounts[i].push({ type: d.type, code: d.code, amount: share });
-      });
+      const shares = shareByWeight(Math.min(d.amount, pool), lefts);
+      lines.forEach((_, i) => lineDiscounts[i].push({ type: d.type, code: d.code, amount: shares[i] }));
     }
   }
   return lines.map((l, i) => {

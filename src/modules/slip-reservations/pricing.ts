@@ -7,6 +7,7 @@
  * discount comes off before tax; tax applies to the base and the taxable lines.
  */
 import type { SlipChargeLine, SlipPricing } from '../../db/schema/slip-reservations';
+import { shareByWeight } from '../../lib/money';
 import type { RateType } from '../marina-settings/service';
 
 export interface PriceInput {
@@ -159,14 +160,12 @@ export function depositFor(policy: { policy: string; amountCents: number; percen
   return Math.min(Math.max(0, d), price.totalCents);
 }
 
-/** Months (YYYY-MM) of a stay with the share of `amount` each earns, by nights; the last takes the rounding remainder. */
+/** Months (YYYY-MM) of a stay with the share of `amount` each earns by nights: whole cents adding up to `amount`, each within a cent (shareByWeight). */
 export function monthlyShares(arrival: string, departure: string, amount: number): { month: string; amountCents: number }[] {
   const segs = monthSegments(arrival, departure);
-  const nights = segs.reduce((s, x) => s + x.nights, 0);
-  let given = 0;
-  return segs.map((s, i) => {
-    const share = i === segs.length - 1 ? amount - given : Math.round((amount * s.nights) / nights);
-    given += share;
-    return { month: s.month, amountCents: share };
-  });
+  const shares = shareByWeight(
+    amount,
+    segs.map((s) => s.nights),
+  );
+  return segs.map((s, i) => ({ month: s.month, amountCents: shares[i] }));
 }
