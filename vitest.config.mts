@@ -31,14 +31,8 @@ const walletPassCerts = () => ({
  * operator; GUIDE, Tests). A file belongs here only for a reason given beside it.
  */
 const ISOLATED: string[] = [
-  // Asserts that the partner platform's seed step reports work done on its first run ("first.partners
-  // is true"): only an empty database gives that. In a shared runtime another file has seeded Demo
-  // Marina already (sandbox, channel, coverage and the other seed tests).
-  'test/modules/partners/seed.test.ts',
-  // "the sandbox reseller sells Demo Marina" expects the demo reseller's first product to be Demo
-  // Marina's harbor cruise; files before it in a shared runtime can add items that the demo
-  // reseller's key also sells (seen: an `inv_01M8…` item listed first), and it failed.
-  'test/modules/octo/octo.test.ts',
+  // None today: the seed tests clear what they assert is written (partners/seed.test.ts) and look up
+  // the records they assert on (octo.test.ts), so they share runtimes like the rest.
 ];
 
 /** Isolated files first, each in a runtime of its own; then the rest, sharing `maxWorkers` runtimes. */

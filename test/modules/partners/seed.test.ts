@@ -7,6 +7,15 @@ import { basic, bearer, consent, pkce, tokenCall } from './helpers';
 
 describe('Sandbox seed: the partner platform', () => {
   it('seeds a partner, a draft app that installs in the sandbox, a geofence, a pool and a staff position (idempotently)', async () => {
+    // Files share a runtime: another may have seeded Demo Marina already. Its fleet rows go first, so this run of the
+    // step has work to do (the partner and app are kept: other records may refer to them).
+    await env.DB.batch(
+      [
+        ['geofences', DEMO_PARTNER.geofenceId],
+        ['asset_pools', DEMO_PARTNER.poolId],
+        ['staff_locations', DEMO_PARTNER.captainLocationId],
+      ].map(([table, id]) => env.DB.prepare(`DELETE FROM ${table} WHERE id = ?`).bind(id)),
+    );
     const first = await seedSandbox(env);
     expect(first.partners).toBe(true);
     expect((await seedSandbox(env)).partners).toBe(false);
