@@ -115,6 +115,12 @@ export interface Env {
   GOOGLE_WALLET_PRIVATE_KEY_PEM?: string;
   /** Development only: token that allows POST /__dev/seed. */
   DEV_SEED_TOKEN?: string;
+  /**
+   * Development only, off unless `on`: partners' URLs (app webhooks, coverage baseUrl) may point at
+   * this machine, for the partner CLI's local loops (`berth webhook trigger` to a local receiver,
+   * `berth coverage dev`). The machine's owner turns it on; a self-registered partner never can.
+   */
+  DEV_PARTNER_LOOPBACK?: string;
   DEMO_API_KEY?: string;
   OTHER_API_KEY?: string;
   DEMO_CHANNEL_TEST_KEY?: string;

@@ -38,7 +38,9 @@ export const outbound = {
  * Loopback (`localhost`, 127.0.0.0/8, `[::1]`, on any port) is allowed only where the call
  * site says the URL is an operator's own explicit local URL (`localInDevelopment`: its webhooks,
  * its fleet system); never for a URL a self-registered partner gives (app URLs and webhooks,
- * reseller portal webhooks, coverage `baseUrl`) nor for a page fetched for a user.
+ * reseller portal webhooks, coverage `baseUrl`) nor for a page fetched for a user, unless the
+ * machine's owner turns on DEV_PARTNER_LOOPBACK (development only, off by default) for the partner
+ * CLI's local loops (a local webhook receiver, `berth coverage dev`).
  *
  * What a caller sees of a refused or unreachable URL at delivery time is one generic outcome
  * (NOT_DELIVERED): no status, no reason, so a URL cannot be used to probe what answers where.
@@ -131,6 +133,9 @@ interface Shape {
   local: boolean;
 }
 
+/** DEV_PARTNER_LOOPBACK (see above): the machine's owner lets partners' URLs point at it under `wrangler dev`; never pages fetched for a user. */
+const ownerAllowsLoopback = (env: Env, policy: UrlPolicy) => env.ENVIRONMENT === 'development' && env.DEV_PARTNER_LOOPBACK === 'on' && policy.resolve !== true;
+
 function shapeOf(env: Env, raw: string, policy: UrlPolicy): Shape {
   if (typeof raw !== 'string' || !raw.trim()) throw refuse(policy, 'invalid_url', 'must be an absolute https URL');
   if (raw.length > 2048) throw refuse(policy, 'too_long', 'is longer than 2048 characters');
@@ -150,7 +155,8 @@ function shapeOf(env: Env, raw: string, policy: UrlPolicy): Shape {
   if (!host) throw refuse(policy, 'unsafe_url', 'has no host');
   const ip = host.includes(':') ? host : looseIpv4(host);
   const loopbackName = host === 'localhost' || host.endsWith('.localhost');
-  const local = !prod && !!policy.localInDevelopment && (loopbackName || (ip !== null && isLoopbackIp(ip)));
+  const loopbackAllowed = !prod && (!!policy.localInDevelopment || ownerAllowsLoopback(env, policy));
+  const local = loopbackAllowed && (loopbackName || (ip !== null && isLoopbackIp(ip)));
   if (!local) {
     if (prod ? url.port !== '' : !DEV_PORTS.has(url.port))
       throw refuse(policy, 'unsafe_url', prod ? 'must use the default https port' : 'must use port 80, 443, 8080 or 8443');
@@ -189,7 +195,7 @@ export async function checkOutboundUrl(env: Env, raw: string, policy: UrlPolicy 
     throw refuse(policy, 'unresolvable', 'could not be resolved');
   }
   if (!addresses.length) throw refuse(policy, 'unresolvable', 'has no address');
-  const allowLoopback = !deployed(env) && !!policy.localInDevelopment;
+  const allowLoopback = !deployed(env) && (!!policy.localInDevelopment || ownerAllowsLoopback(env, policy));
   if (addresses.some((a) => isBlockedIp(a) && !(allowLoopback && isLoopbackIp(a))))
     throw refuse(policy, 'unsafe_url', 'resolves to a private, loopback or reserved address');
   return url;

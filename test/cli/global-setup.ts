@@ -43,7 +43,8 @@ export default async function setup() {
   await run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state]);
   const logPath = join(state, 'wrangler-dev.log');
   const log = openSync(logPath, 'w');
-  const vars = Object.entries(devVars()).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
+  // The partner CLI's local loops (a local webhook receiver, `berth coverage dev`) need partners' loopback URLs: the owner's opt-in.
+  const vars = Object.entries({ ...devVars(), DEV_PARTNER_LOOPBACK: 'on' }).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
   const dev = spawn(
     'npx',
     ['wrangler', 'dev', '--port', String(PORT), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', ...vars],
