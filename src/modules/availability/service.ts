@@ -59,3 +59,13 @@ export {
 export { loadItemState, type ItemState, type ItemStateQuery } from './item-state';
 export { allocate } from './allocate';
 export { backstopConflict, isAllocationConflict, release, releaseAll, releaseLater, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';
+// The one writer of `allocations` (allocation-writes.ts): the rows a reservation took, and named releases, early ends, expiries and sandbox deletes.
+export {
+  allocationInserts,
+  deleteAllocationsOf,
+  endAllocationsEarly,
+  expireAllocationsOf,
+  expireLapsedHoldAllocations,
+  releaseAllocationsOf,
+  type AllocationSources,
+} from './allocation-writes';

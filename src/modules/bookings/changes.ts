@@ -4,9 +4,8 @@ import type { Ctx } from '../../lib/context';
 import { commit, type DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
-import { allocations } from '../../db/schema/inventory';
 import { bookings } from '../../db/schema/bookings';
-import { backstopConflict, isAllocationConflict } from '../availability/service';
+import { backstopConflict, isAllocationConflict, releaseAllocationsOf } from '../availability/service';
 import { isVersionRace } from './activity';
 import type { LedgerScope } from './ledger';
 import type { BookingStatus } from './status';
@@ -32,11 +31,8 @@ export const scopeOf = (b: BookingRow): LedgerScope => ({
   currency: b.currency,
 });
 
-export const releaseAllocations = (ctx: Ctx, b: BookingRow) =>
-  ctx.db
-    .update(allocations)
-    .set({ active: false })
-    .where(and(eq(allocations.customerId, b.customerId), eq(allocations.sourceId, b.id), eq(allocations.active, true)));
+/** The booking's time given back (cancel, reschedule). */
+export const releaseAllocations = (ctx: Ctx, b: BookingRow) => releaseAllocationsOf(ctx, { customerId: b.customerId, sourceId: b.id });
 
 /** Commits a booking change; a lost race (another change from the same version) answers 409 version_conflict. */
 export async function commitChange(ctx: Ctx, statements: Stmt[], meta: Parameters<typeof commit>[2]) {

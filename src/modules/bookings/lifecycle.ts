@@ -8,12 +8,11 @@
  * fires `booking.status_changed` plus its own event.
  */
 import { nowIso } from '../../lib/clock';
-import { and, eq, gt, sql } from 'drizzle-orm';
 import { type Ctx, requirePermission } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError, type CoreErrorCode } from '../../lib/errors';
-import { allocations } from '../../db/schema/inventory';
+import { endAllocationsEarly } from '../availability/service';
 import { payments, PaymentError } from '../../adapters/payments';
 import { activityStmt } from './activity';
 import { insertLedger, paymentEntry } from './ledger';
@@ -158,23 +157,7 @@ export async function checkOutBooking(ctx: Ctx, rentalId: string, input: { notes
   const moved = await moveStatus(ctx, rentalId, 'completed', {
     notes: input.notes,
     set: { checkedOutAt: new Date(now).toISOString() },
-    statements: (b) => [
-      ctx.db
-        .update(allocations)
-        .set({
-          end: sql`max(${allocations.start}, ${now})`,
-          blockedEnd: sql`max(${allocations.start}, ${now}) + (${allocations.blockedEnd} - ${allocations.end})`,
-        })
-        .where(
-          and(
-            eq(allocations.customerId, b.customerId),
-            eq(allocations.sourceId, b.id),
-            eq(allocations.active, true),
-            gt(allocations.end, now),
-            sql`${allocations.assetId} IS NOT NULL`,
-          ),
-        ),
-    ],
+    statements: (b) => [endAllocationsEarly(ctx, { customerId: b.customerId, sourceId: b.id }, now)],
   });
   return moved.view;
 }

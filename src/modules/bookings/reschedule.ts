@@ -3,9 +3,8 @@ import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { localDate } from '../../lib/time';
-import { allocations } from '../../db/schema/inventory';
 import { ledgerEntries } from '../../db/schema/bookings';
-import { departureAt, loadItemContext, release, releaseLater, reserve } from '../availability/service';
+import { allocationInserts, departureAt, loadItemContext, release, releaseLater, reserve } from '../availability/service';
 import { activityStmt } from './activity';
 import { CHARGE_TYPES } from './ledger';
 import { bookingOut, type BookingRow } from './views';
@@ -103,7 +102,7 @@ export async function rescheduleBooking(
         }),
         casUpdate(ctx, b, set),
         releaseAllocations(ctx, b),
-        ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: at })),
+        ...allocationInserts(ctx, res, at),
         ctx.db
           .update(ledgerEntries)
           .set({ occurredAt: new Date(newStart).toISOString() })

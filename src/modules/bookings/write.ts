@@ -4,13 +4,12 @@ import type { DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
-import { allocations } from '../../db/schema/inventory';
 import { bookings, deposits, holds, renters } from '../../db/schema/bookings';
 import { emailStmt } from '../../adapters/messages';
 import { formatLocalRange } from '../../lib/local-time';
 import type { PaymentIntent } from '../../adapters/payments';
 import type { RenterUpsert } from '../renters/service';
-import type { Reservation } from '../availability/service';
+import { allocationInserts, releaseAllocationsOf, type Reservation } from '../availability/service';
 import { activityStmt } from './activity';
 import { insertLedger, memoEntry, paymentEntry, saleEntries, type LedgerDraft, type LedgerScope } from './ledger';
 import { dollars, loyaltyPointsFor, quoteOut, type LineQuote } from './pricing';
@@ -54,22 +53,12 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
 
   // The hold this booking replaces (an OCTO reservation being confirmed): released before the new allocations go in.
   if (w.opts.replacesHold) {
-    statements.push(
-      ctx.db
-        .update(allocations)
-        .set({ active: false })
-        .where(and(eq(allocations.customerId, w.customerId), eq(allocations.sourceId, w.opts.replacesHold.sourceId), eq(allocations.active, true))),
-    );
+    statements.push(releaseAllocationsOf(ctx, { customerId: w.customerId, sourceId: w.opts.replacesHold.sourceId }));
   }
   // Holds of this renter's e-mail that the booking uses: released before the new allocations go in.
   const holdIds = [...new Set(w.reservations.flatMap((r) => r.consumedHoldIds))];
   if (holdIds.length) {
-    statements.push(
-      ctx.db
-        .update(allocations)
-        .set({ active: false })
-        .where(and(eq(allocations.customerId, w.customerId), inArray(allocations.sourceId, holdIds), eq(allocations.active, true))),
-    );
+    statements.push(releaseAllocationsOf(ctx, { customerId: w.customerId, sourceIds: holdIds }));
     statements.push(
       ctx.db
         .update(holds)
@@ -171,7 +160,7 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     };
     rows.push(row);
     statements.push(ctx.db.insert(bookings).values(row));
-    for (const a of r.allocations) statements.push(ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }));
+    statements.push(...allocationInserts(ctx, r, nowIso));
 
     const scope: LedgerScope = {
       customerId: w.customerId,

@@ -2,10 +2,11 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { channelFail } from './errors';
 import type { Ctx } from '../../lib/context';
+import type { Stmt } from '../../db/client';
 import { toDollars } from '../../lib/money';
-import { allocations } from '../../db/schema/inventory';
 import { bookingEvents, bookings, ledgerEntries } from '../../db/schema/bookings';
 import { channelConnections, channelIdempotency } from '../../db/schema/channel';
+import { deleteAllocationsOf } from '../availability/service';
 import { cancelBooking } from '../bookings/service';
 import { sandboxConnection, sandboxOwner, type ChannelPrincipal } from './keys';
 import { findPrivateSandbox, resetPrivateSandbox } from '../partners/service';
@@ -91,19 +92,23 @@ export async function sandboxReset(ctx: Ctx, p: ChannelPrincipal) {
   if (p.mode !== 'test') throw channelFail('not_sandbox', 'Sandbox reset needs a test key (rtc_test_...); live keys never wipe bookings');
   const sandbox = await sandboxConnection(ctx, p);
   const rows = await db
-    .select({ id: bookings.id })
+    .select({ id: bookings.id, customerId: bookings.customerId })
     .from(bookings)
     .where(and(ofKey(ctx, p), eq(bookings.testMode, true)))
     .all();
   const rentalIds = rows.map((r) => r.id);
   for (let i = 0; i < rentalIds.length; i += 50) {
     const chunk = rentalIds.slice(i, i + 50);
-    await db.batch([
-      db.delete(allocations).where(inArray(allocations.sourceId, chunk)),
+    // A key may sell for several operators: each operator's allocations go by a delete scoped to it.
+    const byOperator = new Map<string, string[]>();
+    for (const r of rows.slice(i, i + 50)) byOperator.set(r.customerId, [...(byOperator.get(r.customerId) ?? []), r.id]);
+    const statements: Stmt[] = [
+      ...[...byOperator].map(([customerId, sourceIds]) => deleteAllocationsOf(ctx, { customerId, sourceIds })),
       db.delete(ledgerEntries).where(inArray(ledgerEntries.rentalId, chunk)),
       db.delete(bookingEvents).where(inArray(bookingEvents.rentalId, chunk)),
       db.delete(bookings).where(and(inArray(bookings.id, chunk), eq(bookings.testMode, true))),
-    ]);
+    ];
+    await db.batch(statements as [Stmt, ...Stmt[]]);
   }
   await db.delete(channelIdempotency).where(eq(channelIdempotency.scope, p.scope));
   await ctx.hooks.emit(ctx, 'channel.sandbox_reset', { scope: p.scope, customerId: sandbox.customerId });

@@ -15,9 +15,18 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { addDays, localDate, wallTimeToUtc } from '../../lib/time';
 import { isCalendarDate } from '../inventory/types';
-import { allocations } from '../../db/schema/inventory';
 import { drydocks } from '../../db/schema/bookings';
-import { backstopConflict, isAllocationConflict, loadItemContext, release, releaseLater, reserve, type ItemContext } from '../availability/service';
+import {
+  allocationInserts,
+  backstopConflict,
+  isAllocationConflict,
+  loadItemContext,
+  release,
+  releaseAllocationsOf,
+  releaseLater,
+  reserve,
+  type ItemContext,
+} from '../availability/service';
 
 type DrydockRow = typeof drydocks.$inferSelect;
 
@@ -104,7 +113,7 @@ export async function createDrydock(ctx: Ctx, input: { boatId: string; startDate
       createdAt: at,
       updatedAt: at,
     };
-    await commit(ctx, [ctx.db.insert(drydocks).values(row), ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: at }))], {
+    await commit(ctx, [ctx.db.insert(drydocks).values(row), ...allocationInserts(ctx, res, at)], {
       audit: {
         action: 'drydock.create',
         targetType: 'drydock',
@@ -164,11 +173,8 @@ export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDa
     await commit(
       ctx,
       [
-        ctx.db
-          .update(allocations)
-          .set({ active: false })
-          .where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true))),
-        ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: at })),
+        releaseAllocationsOf(ctx, { customerId: row.customerId, sourceId: row.id }),
+        ...allocationInserts(ctx, res, at),
         ctx.db
           .update(drydocks)
           .set(patch)
@@ -201,10 +207,7 @@ export async function deleteDrydock(ctx: Ctx, input: { rentalId: string }) {
   await commit(
     ctx,
     [
-      ctx.db
-        .update(allocations)
-        .set({ active: false })
-        .where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true))),
+      releaseAllocationsOf(ctx, { customerId: row.customerId, sourceId: row.id }),
       ctx.db.delete(drydocks).where(and(eq(drydocks.id, row.id), eq(drydocks.customerId, row.customerId))),
     ],
     {

@@ -16,7 +16,16 @@ import { newId } from '../../lib/ids';
 import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { customers } from '../../db/schema/accounts';
-import { backstopConflict, isAllocationConflict, loadItemContext, release, releaseLater, reserve } from '../availability/service';
+import {
+  allocationInserts,
+  backstopConflict,
+  expireLapsedHoldAllocations,
+  isAllocationConflict,
+  loadItemContext,
+  release,
+  releaseLater,
+  reserve,
+} from '../availability/service';
 
 export const HOLD_TTL_MS = 2 * 86_400_000;
 
@@ -96,7 +105,7 @@ export async function holdAsset(ctx: Ctx, input: { customerId: string; email: st
       createdAt: nowIso,
       updatedAt: nowIso,
     };
-    await commit(tctx, [ctx.db.insert(holds).values(row), ...res.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: nowIso }))], {
+    await commit(tctx, [ctx.db.insert(holds).values(row), ...allocationInserts(ctx, res, nowIso)], {
       audit: {
         action: 'hold.create',
         targetType: 'hold',
@@ -130,10 +139,7 @@ export async function expireHolds(ctx: Ctx): Promise<{ expired: number }> {
       .update(holds)
       .set({ status: 'expired' })
       .where(and(eq(holds.status, 'active'), lte(holds.expiresAt, new Date(now).toISOString()), inJobScope(ctx, holds.customerId))),
-    db
-      .update(allocations)
-      .set({ active: false })
-      .where(and(eq(allocations.kind, 'hold'), eq(allocations.active, true), lte(allocations.expiresAt, now), inJobScope(ctx, allocations.customerId))),
+    expireLapsedHoldAllocations(ctx, now),
   ]);
   return { expired: (h as { meta?: { changes?: number } }).meta?.changes ?? 0 };
 }

@@ -6,15 +6,14 @@
  * shares (createBooking, cancelBooking, rescheduleBooking), so a marketplace sale fires the same
  * booking.* events as any other.
  */
-import { and, eq } from 'drizzle-orm';
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { addDays, localDate } from '../../lib/time';
-import { allocations } from '../../db/schema/inventory';
 import {
+  allocationInserts,
   allocationToBusy,
   availabilityOf,
   backstopConflict,
@@ -26,6 +25,7 @@ import {
   maintenanceBusy,
   openingBounds,
   release,
+  releaseAllocationsOf,
   reserve,
   slotLengthMinutes,
   type Busy,
@@ -175,7 +175,7 @@ export async function holdInventory(
       );
     }
     const createdAt = nowIso(ctx);
-    await write(taken.flatMap((r) => r.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt }))));
+    await write(allocationInserts(ctx, taken, createdAt));
   } catch (err) {
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
@@ -185,11 +185,7 @@ export async function holdInventory(
 }
 
 /** Ends a hold at once (a cancelled or released reservation): its allocations stop counting. */
-export const releaseHoldStmt = (ctx: Ctx, customerId: string, holdId: string): Stmt =>
-  ctx.db
-    .update(allocations)
-    .set({ active: false })
-    .where(and(eq(allocations.customerId, customerId), eq(allocations.sourceId, holdId), eq(allocations.active, true)));
+export const releaseHoldStmt = (ctx: Ctx, customerId: string, holdId: string): Stmt => releaseAllocationsOf(ctx, { customerId, sourceId: holdId });
 
 /**
  * A reservation becomes a booking: the marketplace collected the money (prepaid) at the held price;

@@ -11,9 +11,17 @@ import { onOperatorClock } from '../../lib/operator-clock';
 import { commit, type AuditEntry } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
-import { allocations } from '../../db/schema/inventory';
 import { octoBookings, type OctoQuoteRow, type OctoUnitItemRow } from '../../db/schema/octo';
-import { isAllocationConflict, loadItemContext, openingOn, release, reserve, type Reservation } from '../availability/service';
+import {
+  allocationInserts as insertsOf,
+  isAllocationConflict,
+  loadItemContext,
+  openingOn,
+  release,
+  releaseAllocationsOf,
+  reserve,
+  type Reservation,
+} from '../availability/service';
 import { merchantCtx, type ChannelPrincipal } from '../channel/service';
 import { productDef, type OptionDef, type ProductDef } from './catalog';
 import { octoFail } from './errors';
@@ -157,17 +165,11 @@ export function holdLine(
 }
 
 /** Allocation rows of a reservation, to insert. */
-export const allocationInserts = (ctx: Ctx, r: Reservation): Stmt[] => {
-  const now = nowIso(ctx);
-  return r.allocations.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt: now }));
-};
+export const allocationInserts = (ctx: Ctx, r: Reservation): Stmt[] => insertsOf(ctx, r, nowIso(ctx));
 
 /** Deactivates the allocations a booking holds (its hold), before new ones go in. */
 export const releaseHoldStmt = (ctx: Ctx, row: Pick<OctoBookingRow, 'id' | 'customerId'>): Stmt =>
-  ctx.db
-    .update(allocations)
-    .set({ active: false })
-    .where(and(eq(allocations.customerId, row.customerId), eq(allocations.sourceId, row.id), eq(allocations.active, true)));
+  releaseAllocationsOf(ctx, { customerId: row.customerId, sourceId: row.id });
 
 /** The compare-and-swap update of an OCTO booking read at `row.version` (the trigger aborts the batch otherwise). */
 export const casStmt = (ctx: Ctx, row: OctoBookingRow, set: Partial<OctoBookingRow>): Stmt =>

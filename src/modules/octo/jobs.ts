@@ -3,7 +3,7 @@ import type { Ctx } from '../../lib/context';
 import { inJobScope } from '../../lib/job-scope';
 import type { ChannelSandboxReset } from '../../lib/hooks';
 import { forgetKeys } from '../../lib/idempotency';
-import { allocations } from '../../db/schema/inventory';
+import { deleteAllocationsOf, expireAllocationsOf } from '../availability/service';
 import { octoBookings } from '../../db/schema/octo';
 
 /**
@@ -18,10 +18,7 @@ export async function expireOctoHolds(ctx: Ctx) {
   const ids = (await ctx.db.select({ id: octoBookings.id }).from(octoBookings).where(lapsed).limit(500).all()).map((r) => r.id);
   if (!ids.length) return { expired: 0 };
   const [, res] = await ctx.db.batch([
-    ctx.db
-      .update(allocations)
-      .set({ active: false })
-      .where(and(inArray(allocations.sourceId, ids), eq(allocations.active, true), lte(allocations.expiresAt, t))),
+    expireAllocationsOf(ctx, ids, t),
     ctx.db
       .update(octoBookings)
       .set({ status: 'EXPIRED', version: sql`${octoBookings.version} + 1`, updatedAt: new Date(t).toISOString() })
@@ -50,7 +47,7 @@ export async function onSandboxReset(ctx: Ctx, e: ChannelSandboxReset) {
   for (let i = 0; i < ids.length; i += 50) {
     const chunk = ids.slice(i, i + 50);
     await ctx.db.batch([
-      ctx.db.delete(allocations).where(and(eq(allocations.customerId, e.customerId), inArray(allocations.sourceId, chunk))),
+      deleteAllocationsOf(ctx, { customerId: e.customerId, sourceIds: chunk }),
       ctx.db.delete(octoBookings).where(and(inArray(octoBookings.id, chunk), eq(octoBookings.testMode, true))),
     ]);
   }

@@ -5,7 +5,7 @@ import { nowIso as clockIso } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import type { Stmt } from '../../db/client';
 import { waitlistEntries } from '../../db/schema/waitlist';
-import { allocations } from '../../db/schema/inventory';
+import { releaseAllocationsOf } from '../availability/service';
 import { holds } from '../../db/schema/bookings';
 import { entryOut } from './views';
 import type { EntryRow } from './types';
@@ -24,17 +24,7 @@ export function endHold(db: Ctx['db'], e: EntryRow, status: 'expired' | 'release
       .update(holds)
       .set({ status })
       .where(and(eq(holds.id, e.offerId as string), eq(holds.customerId, e.customerId), eq(holds.status, 'active'))),
-    db
-      .update(allocations)
-      .set({ active: false })
-      .where(
-        and(
-          eq(allocations.customerId, e.customerId),
-          eq(allocations.sourceId, e.offerId as string),
-          eq(allocations.kind, 'hold'),
-          eq(allocations.active, true),
-        ),
-      ),
+    releaseAllocationsOf({ db }, { customerId: e.customerId, sourceId: e.offerId as string, kind: 'hold' }),
   ];
 }
 

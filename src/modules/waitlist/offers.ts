@@ -9,10 +9,10 @@ import { formatCalendarDate, formatLocalDateTime, formatLocalRange } from '../..
 import type { Env } from '../../env';
 import type { Stmt } from '../../db/client';
 import { waitlistEntries, waitlistOffers } from '../../db/schema/waitlist';
-import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { emailStmt } from '../../adapters/messages';
 import {
+  allocationInserts,
   departureAt,
   departuresOn,
   existingWallTime,
@@ -158,7 +158,7 @@ async function offerEntry(
         createdAt: nowIso,
         updatedAt: nowIso,
       }),
-      ...rows.map((a) => db.insert(allocations).values({ ...a, createdAt: nowIso })),
+      ...allocationInserts(wctx, taken, nowIso),
       db
         .update(waitlistEntries)
         .set(set)

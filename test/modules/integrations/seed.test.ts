@@ -61,9 +61,17 @@ describe('integrations seed', () => {
     // Other files' private demo operators (seedDemoOperator) have locations with Miami's phone number
     // too, and a call finds a location by its phone number in insertion order: the number is bought
     // for Demo Marina's Miami (as a live number is), so the call reaches it whatever ran before.
-    await env.DB.prepare('INSERT OR IGNORE INTO phone_numbers (id, customer_id, location_id, phone_number, created_at) VALUES (?, ?, ?, ?, ?)')
-      .bind(newId('phn'), D.customerId, D.miamiId, '+13055550100', new Date().toISOString())
-      .run();
+    // Another file may have bought the same test number for its own location: the number moves to Miami (as a ported number would).
+    await env.DB.batch([
+      env.DB.prepare('DELETE FROM phone_numbers WHERE phone_number = ?').bind('+13055550100'),
+      env.DB.prepare('INSERT INTO phone_numbers (id, customer_id, location_id, phone_number, created_at) VALUES (?, ?, ?, ?, ?)').bind(
+        newId('phn'),
+        D.customerId,
+        D.miamiId,
+        '+13055550100',
+        new Date().toISOString(),
+      ),
+    ]);
     const params = { CallSid: 'CA_seed', From: '+14155550100', To: '+13055550100' };
     const res = await SELF.fetch(`${BASE}/communication/voice/incoming-call`, {
       method: 'POST',
