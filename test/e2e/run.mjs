@@ -704,6 +704,7 @@ try {
   const gc = await call('POST', '/promoGiftCards', {
     customerId: CUSTOMER,
     promoCode: giftCode,
+    currency: 'usd', // Demo Marina sells in USD (Miami) and EUR (Hamburg): the card is for Miami's boat
     ExpiryDate: '2099-12-31',
     Details: { $Discount: 25, type: 'gift_card' },
   });
