@@ -13,7 +13,7 @@
 //      policy and its document on the booking page;
 //   7. with the underwriter down (no card; the booking goes ahead) and with binds failing (the page says the policy has not issued yet).
 // Screenshots of each step go to test/e2e/screenshots/ (git-ignored).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { devVar } from '../dev-vars.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const base = (process.env.E2E_BASE_URL || `http://127.0.0.1:${process.env.PORT || '8787'}`).replace(/\/$/, '');
@@ -37,15 +38,6 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-function devVar(name) {
-  for (const f of ['.dev.vars', '.dev.vars.example']) {
-    const p = join(root, f);
-    if (!existsSync(p)) continue;
-    const m = readFileSync(p, 'utf8').match(new RegExp(`^${name}\\s*=\\s*"?([^"\\n]*)"?`, 'm'));
-    if (m) return m[1];
-  }
-  return undefined;
-}
 const KEY = devVar('DEMO_API_KEY');
 const SEED_TOKEN = devVar('DEV_SEED_TOKEN');
 const PARTNER_PASSWORD = devVar('DEMO_PARTNER_PASSWORD');

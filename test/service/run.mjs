@@ -9,23 +9,15 @@
 //      operator's flag within 30 minutes of clock time;
 //   4. a client-sent `cf-connecting-ip` is not trusted under `wrangler dev`: rotating it does not lift the
 //      slip portal's per-address magic-link limit (lib/ip-limit.ts).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { devVar } from '../dev-vars.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const base = (process.env.SERVICE_BASE_URL || `http://127.0.0.1:${process.env.PORT || '8787'}`).replace(/\/$/, '');
 
-function devVar(name) {
-  for (const f of ['.dev.vars', '.dev.vars.example']) {
-    const p = join(root, f);
-    if (!existsSync(p)) continue;
-    const m = readFileSync(p, 'utf8').match(new RegExp(`^${name}\\s*=\\s*"?([^"\\n]*)"?`, 'm'));
-    if (m) return m[1];
-  }
-  return undefined;
-}
 const KEY = devVar('DEMO_API_KEY');
 const PARTNER_PASSWORD = devVar('DEMO_PARTNER_PASSWORD');
 const CRONS = [...(readFileSync(join(root, 'wrangler.toml'), 'utf8').match(/crons\s*=\s*\[([^\]]*)\]/)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1]);
