@@ -109,8 +109,50 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   const customerId = tenantOf(ctx);
   const source: BookingSource = opts.source ?? 'operator';
   const now = ctx.clock.now();
-  // Items (tenant-scoped: another operator's item is 404) and their location. Without a bundle the
-  // item ids are known up front, so the items are read together with the operator's settings.
+  const sale = await loadSaleItems(ctx, customerId, input, opts);
+  const currency = orderCurrency(sale.items, input, opts);
+  const priced = await priceSale(ctx, { customerId, source, now, input, opts, sale, currency });
+  const money = await planSaleMoney(ctx, { customerId, now, input, opts, sale, priced });
+  const held = await reserveSale(ctx, { customerId, source, now, input, opts, sale, priced, currency });
+  const { reservations } = held;
+
+  const pay = payments(ctx);
+  let depositIntent: PaymentIntent | null = null;
+  let stage: 'deposit' | 'payment' = 'deposit';
+  const state = { written: false };
+  try {
+    if (money.depositAmount > 0) {
+      depositIntent = await authorizeDeposit(pay, { customerId, currency, held, money });
+      if (depositIntent.status !== 'requires_capture') throw new PaymentError('card_declined', 'The deposit could not be authorized', depositIntent);
+    }
+    stage = 'payment';
+    const result = await commitSale(ctx, { customerId, source, input, opts, sale, priced, money, held, currency, depositIntent }, state);
+    await ctx.hooks.emit(ctx, 'booking.placed', {
+      customerId,
+      transactionId: held.transactionId,
+      source,
+      promoCode: input.discountDetails?.promoCode ?? null,
+      refAffiliate: typeof input.extendedData?.refAffiliate === 'string' ? input.extendedData.refAffiliate : null,
+      rentals: held.rentalIds.map((rentalId, i) => ({ rentalId, basis: priced.quotes[i].subtotal - priced.quotes[i].discountTotal })),
+      placedAt: new Date(now).toISOString(),
+    });
+    return result;
+  } catch (err) {
+    await compensate(ctx, null, depositIntent);
+    throw saleError(err, stage, input, opts);
+  } finally {
+    // Written: the lock finds the rows in D1, the release is housekeeping after the response.
+    // Not written: released before answering, so a retry finds the units free at once.
+    if (state.written) releaseLater(ctx, reservations);
+    else await releaseAll(ctx, reservations);
+  }
+}
+
+/**
+ * Items (tenant-scoped: another operator's item is 404) and their location. Without a bundle the
+ * item ids are known up front, so the items are read together with the operator's settings.
+ */
+async function loadSaleItems(ctx: Ctx, customerId: string, input: BookInput, opts: CreateBookingOptions) {
   const rd = input.rentalDetails;
   const direct = rd.bundleCode ? [] : [...new Set(rd.items ? rd.items.map((l) => l.inventoryId) : rd.inventoryId ? [rd.inventoryId] : [])];
   const wantsGlobalAddons = (input.globalAddons?.length ?? 0) > 0;
@@ -124,12 +166,17 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
         renter: undefined,
       }
     : await readSale(ctx, customerId, direct, wantsGlobalAddons, input.customerInfo.email, benefitEmailOf(input, opts));
-  const member = first.member;
-  const { settings } = first;
+  const { settings, member } = first;
   for (const id of direct) if (!first.items.has(id)) throw notFound('Inventory item');
   const { lines: lineReqs, bundle } = planLines(input, bundlesOf(settings));
   const items = first.items;
   for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
+  return { first, settings, member, lineReqs, bundle, items };
+}
+type Sale = Awaited<ReturnType<typeof loadSaleItems>>;
+
+/** Checks the items may be sold here together and answers the order's one currency. */
+function orderCurrency(items: Map<string, ItemContext>, input: BookInput, opts: CreateBookingOptions): string {
   const wantedLocation = input.rentalDetails.locationId;
   for (const it of items.values()) {
     if (opts.publicOnly && (!it.row.isPublic || it.item.model.isPublic === false)) throw notFound('Inventory item');
@@ -143,12 +190,27 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   const currency = [...currencies][0];
   if (input.rentalPricing.currency && input.rentalPricing.currency !== currency)
     throw bad(`This order is priced in ${currency.toUpperCase()}`, 'rentalPricing.currency');
+  return currency;
+}
 
-  // Server-side price.
-  if (opts.priceOverride && lineReqs.length !== 1) throw bad('A seller-set price applies to single-item orders');
+interface SaleScope {
+  customerId: string;
+  source: BookingSource;
+  now: number;
+  input: BookInput;
+  opts: CreateBookingOptions;
+  sale: Sale;
+  currency: string;
+}
+
+/** Server-side price: the lines, the order's discounts and the quotes, checked against the total sent. */
+async function priceSale(ctx: Ctx, s: SaleScope) {
+  const { customerId, source, now, input, opts, sale, currency } = s;
+  const { items, member } = sale;
+  if (opts.priceOverride && sale.lineReqs.length !== 1) throw bad('A seller-set price applies to single-item orders');
   const prepared: PreparedLine[] = [];
-  for (const [i, req] of lineReqs.entries())
-    prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride, i === 0 ? first.others : undefined));
+  for (const [i, req] of sale.lineReqs.entries())
+    prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride, i === 0 ? sale.first.others : undefined));
   // Every sales path refuses a time already past (on the operator's clock); minimum notice stays the items' rule.
   for (const p of prepared) if (p.start < now) throw inThePast(p.start, p.item.item.timezone, now);
   const discounts: OrderDiscount[] = [];
@@ -156,7 +218,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   let promoUse: PromoUse | null = null;
   if (dd?.promoCode) {
     const scope = { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now };
-    const promo = await resolvePromoCode(ctx, settings, dd.promoCode, scope);
+    const promo = await resolvePromoCode(ctx, sale.settings, dd.promoCode, scope);
     discounts.push(promo.discount);
     promoUse = promo.use;
   }
@@ -174,7 +236,7 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
         prepared.map((p) => p.input),
         { discounts, tip },
       );
-  const total = quotes.reduce((s, q) => s + q.total, 0);
+  const total = quotes.reduce((sum, q) => sum + q.total, 0);
   if (input.rentalPricing.total != null && !opts.priceOverride && Math.abs(toCents(input.rentalPricing.total) - total) > 1) {
     throw new ApiError(
       'price_mismatch',
@@ -185,22 +247,37 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
       },
     );
   }
+  return { prepared, quotes, total, promoUse };
+}
+type Priced = Awaited<ReturnType<typeof priceSale>>;
 
-  // Payment plan and deposit. A surcharge (the coverage premium) is paid with the order.
+/** Payment plan and deposit. A surcharge (the coverage premium) is paid with the order. */
+async function planSaleMoney(ctx: Ctx, s: Omit<SaleScope, 'source' | 'currency'> & { priced: Priced }) {
+  const { customerId, now, input, opts, sale, priced } = s;
+  const { prepared } = priced;
   const surcharge = opts.surcharge?.amount ?? 0;
-  const grandTotal = total + surcharge;
+  const grandTotal = priced.total + surcharge;
   const firstStart = Math.min(...prepared.map((p) => p.start));
   const tz = prepared[0].item.item.timezone;
   const plan = planPayment(input, grandTotal, opts, localDate(firstStart, tz), todayIn(ctx, tz));
   // Membership credits pay part of what is due now (or, paying later, of the total); the card pays the rest.
-  const creditsUsed = creditsToUse(input, member, plan.chargeNow > 0 ? plan.chargeNow : grandTotal);
+  const creditsUsed = creditsToUse(input, sale.member, plan.chargeNow > 0 ? plan.chargeNow : grandTotal);
   // A gift card pays what it can of the rest.
   const gift = opts.giftCard
-    ? await resolveGiftCard(ctx, opts.giftCard.code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now })
+    ? await resolveGiftCard(ctx, opts.giftCard.code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...sale.items.keys()], now })
     : null;
   const giftUsed = gift ? Math.max(0, Math.min(gift.balance, (plan.chargeNow > 0 ? plan.chargeNow : grandTotal) - creditsUsed)) : 0;
   const cardCharge = Math.max(0, plan.chargeNow - creditsUsed - giftUsed);
   if (cardCharge > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
+  const { depositAmount, depositPm } = depositOf(input, opts, prepared);
+  const paidNow = opts.prepaid ? grandTotal : Math.max(plan.chargeNow, creditsUsed + giftUsed);
+  const status: BookingStatus = opts.prepaid || grandTotal === 0 || plan.chargeNow > 0 || creditsUsed > 0 || giftUsed > 0 ? 'confirmed' : 'pending';
+  return { surcharge, plan, creditsUsed, gift, giftUsed, cardCharge, depositAmount, depositPm, paidNow, status };
+}
+type SaleMoney = Awaited<ReturnType<typeof planSaleMoney>>;
+
+/** The security deposit to pre-authorize (cents) and the card it goes on. */
+function depositOf(input: BookInput, opts: CreateBookingOptions, prepared: PreparedLine[]) {
   let depositAmount = 0;
   const di = input.depositInformation;
   if (di) depositAmount = di.required === false ? 0 : toCents(di.amount);
@@ -209,13 +286,19 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
   const depositPm = di?.paymentMethodId ?? input.paymentMethodId;
   if (depositAmount > 0 && !depositPm)
     throw bad('A security deposit is required: give paymentMethodId (or depositInformation.paymentMethodId)', 'depositInformation.paymentMethodId');
-  const paidNow = opts.prepaid ? grandTotal : Math.max(plan.chargeNow, creditsUsed + giftUsed);
-  const status: BookingStatus = opts.prepaid || grandTotal === 0 || plan.chargeNow > 0 || creditsUsed > 0 || giftUsed > 0 ? 'confirmed' : 'pending';
+  return { depositAmount, depositPm };
+}
 
-  // Ids and the renter (statements only: nothing is written before the payment succeeded).
+/**
+ * Ids and the renter (statements only: nothing is written before the payment succeeded), and the
+ * reservation inside each item's lock object (all-or-nothing, fixed order), while the renter is read.
+ */
+async function reserveSale(ctx: Ctx, s: SaleScope & { priced: Priced }) {
+  const { customerId, source, now, input, opts, sale, priced, currency } = s;
+  const { prepared } = priced;
   const transactionId = opts.transactionId ?? newId('txn');
   const rentalIds = prepared.map(() => newId('bk'));
-  const bundleGroupId = bundle ? newId('bgp') : null;
+  const bundleGroupId = sale.bundle ? newId('bgp') : null;
   const ci = input.customerInfo;
   const renterInput = {
     customerId,
@@ -225,9 +308,8 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
     phone: ci.phone,
     address: ci.address,
     dob: ci.dob,
-    transactions: [{ transactionId, rentalIds, total: dollars(total), currency, createdAt: new Date(now).toISOString() }],
+    transactions: [{ transactionId, rentalIds, total: dollars(priced.total), currency, createdAt: new Date(now).toISOString() }],
   };
-  // Reserve inside each item's lock object (all-or-nothing, fixed order), while the renter is read.
   const reqs: ReserveRequest[] = prepared.map((p, i) => ({
     customerId,
     itemId: p.item.row.id,
@@ -246,129 +328,130 @@ export async function createBookingRows(ctx: Ctx, input: BookInput, opts: Create
       ...(opts.replacesHold ? { excludeSourceIds: [opts.replacesHold.sourceId] } : {}),
     },
   }));
-  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput, first.renter), reserveAll(ctx, reqs)]);
+  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput, sale.first.renter), reserveAll(ctx, reqs)]);
   if (reserveRes.status === 'rejected') throw reserveRes.reason;
   const reservations = reserveRes.value;
   if (upsertRes.status === 'rejected') {
     await releaseAll(ctx, reservations);
     throw upsertRes.reason;
   }
-  let upsert: RenterUpsert = upsertRes.value;
+  const upsert: RenterUpsert = upsertRes.value;
+  return { transactionId, rentalIds, bundleGroupId, renterInput, reservations, upsert };
+}
+type Held = Awaited<ReturnType<typeof reserveSale>>;
 
-  const pay = payments(ctx);
-  let depositIntent: PaymentIntent | null = null;
-  let stage: 'deposit' | 'payment' = 'deposit';
-  let written = false;
-  try {
-    const meta = { transactionId, customerId, rentalIds: rentalIds.join(',') };
-    if (depositAmount > 0) {
-      depositIntent = await pay.createPaymentIntent({
-        amount: depositAmount,
+/** Pre-authorizes the security deposit (the caller checks it was authorized). */
+function authorizeDeposit(pay: ReturnType<typeof payments>, a: { customerId: string; currency: string; held: Held; money: SaleMoney }) {
+  const { transactionId, rentalIds } = a.held;
+  return pay.createPaymentIntent({
+    amount: a.money.depositAmount,
+    currency: a.currency,
+    captureMethod: 'manual',
+    confirm: true,
+    paymentMethodId: a.money.depositPm,
+    description: `Security deposit ${transactionId}`,
+    metadata: { transactionId, customerId: a.customerId, rentalIds: rentalIds.join(','), kind: 'deposit' },
+    idempotencyKey: `${transactionId}_deposit`,
+  });
+}
+
+/** The card charge of the sale, or null when nothing is charged now. */
+function chargeRequestOf(input: BookInput, customerId: string, currency: string, money: SaleMoney, held: Held): CollectRequest | null {
+  const { transactionId, rentalIds } = held;
+  return money.cardCharge > 0
+    ? {
+        mode: 'charge',
+        customerId,
+        kind: money.plan.type === 'installments' ? 'installment' : 'booking',
+        data: { transactionId, rentalIds, renterId: held.upsert.renterId },
+        intent: {
+          amount: money.cardCharge,
+          currency,
+          paymentMethodId: input.paymentMethodId,
+          description: `Booking ${transactionId}`,
+          metadata: { transactionId, customerId, rentalIds: rentalIds.join(','), kind: 'booking' },
+          idempotencyKey: `${transactionId}_payment`,
+        },
+      }
+    : null;
+}
+
+/**
+ * The charge and the booking's write go through the payments service: payment.completed is
+ * committed in the booking's batch, and a charge whose booking is not written is refunded.
+ */
+async function commitSale(
+  ctx: Ctx,
+  c: Omit<SaleScope, 'now'> & { priced: Priced; money: SaleMoney; held: Held; depositIntent: PaymentIntent | null },
+  state: { written: boolean },
+) {
+  const { customerId, source, input, opts, sale, priced, money, held, currency, depositIntent } = c;
+  const { transactionId, rentalIds, bundleGroupId, reservations } = held;
+  const { prepared, quotes, promoUse } = priced;
+  const chargeReq = chargeRequestOf(input, customerId, currency, money, held);
+  const totals = quotes.map((q, i) => q.total + (i === 0 ? money.surcharge : 0));
+  const credits = creditPayment(ctx, sale.member, money.creditsUsed, { customerId, transactionId, rentalIds, totals });
+  const giftCard = money.gift && money.giftUsed > 0 ? giftCardPayment(ctx, money.gift, money.giftUsed, { transactionId, rentalIds, totals }) : undefined;
+  let upsert = held.upsert;
+  return collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
+    const charge = paid?.intent ?? null;
+    const { plan, paidNow, status, depositAmount } = money;
+    const build = () =>
+      buildWrite(ctx, {
+        customerId,
+        source,
+        status,
+        transactionId,
+        rentalIds,
+        bundleGroupId,
         currency,
-        captureMethod: 'manual',
-        confirm: true,
-        paymentMethodId: depositPm,
-        description: `Security deposit ${transactionId}`,
-        metadata: { ...meta, kind: 'deposit' },
-        idempotencyKey: `${transactionId}_deposit`,
+        prepared,
+        quotes,
+        reservations,
+        upsert,
+        input,
+        opts,
+        plan,
+        paidNow,
+        charge,
+        depositIntent,
+        depositAmount,
+        credits,
+        giftCard,
       });
-      if (depositIntent.status !== 'requires_capture') throw new PaymentError('card_declined', 'The deposit could not be authorized', depositIntent);
-    }
-    stage = 'payment';
-    // The charge and the booking's write go through the payments service: payment.completed is
-    // committed in the booking's batch, and a charge whose booking is not written is refunded.
-    const chargeReq: CollectRequest | null =
-      cardCharge > 0
-        ? {
-            mode: 'charge',
-            customerId,
-            kind: plan.type === 'installments' ? 'installment' : 'booking',
-            data: { transactionId, rentalIds, renterId: upsert.renterId },
-            intent: {
-              amount: cardCharge,
-              currency,
-              paymentMethodId: input.paymentMethodId,
-              description: `Booking ${transactionId}`,
-              metadata: { ...meta, kind: 'booking' },
-              idempotencyKey: `${transactionId}_payment`,
-            },
-          }
-        : null;
-    const totals = quotes.map((q, i) => q.total + (i === 0 ? surcharge : 0));
-    const credits = creditPayment(ctx, member, creditsUsed, { customerId, transactionId, rentalIds, totals });
-    const giftCard = gift && giftUsed > 0 ? giftCardPayment(ctx, gift, giftUsed, { transactionId, rentalIds, totals }) : undefined;
-    const result = await collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
-      const charge = paid?.intent ?? null;
-      const build = () =>
-        buildWrite(ctx, {
-          customerId,
-          source,
-          status,
+    let write = build();
+    const promo = promoUse
+      ? bookingPromoUse(ctx, promoUse, {
           transactionId,
           rentalIds,
-          bundleGroupId,
-          currency,
-          prepared,
-          quotes,
-          reservations,
-          upsert,
-          input,
-          opts,
-          plan,
-          paidNow,
-          charge,
-          depositIntent,
-          depositAmount,
-          credits,
-          giftCard,
-        });
-      let write = build();
-      const promo = promoUse
-        ? bookingPromoUse(ctx, promoUse, {
-            transactionId,
-            rentalIds,
-            orderAmount: quotes.reduce((s, q) => s + q.subtotal, 0),
-            discount: quotes.reduce((s, q) => s + q.discounts.filter((d) => d.type === 'promo').reduce((t, d) => t + d.amount, 0), 0),
-          })
-        : [];
-      try {
-        await commitMoney([...write.statements, ...promo], write.meta);
-      } catch (err) {
-        if (!isRenterEmailConflict(err)) throw err;
-        // Another booking created this renter a moment ago: update it instead.
-        upsert = await renterUpsert(ctx, renterInput);
-        write = build();
-        await commitMoney([...write.statements, ...promo], write.meta);
-      }
-      written = true;
-      return { result: write.result, rows: write.rows };
-    });
-    await ctx.hooks.emit(ctx, 'booking.placed', {
-      customerId,
-      transactionId,
-      source,
-      promoCode: input.discountDetails?.promoCode ?? null,
-      refAffiliate: typeof input.extendedData?.refAffiliate === 'string' ? input.extendedData.refAffiliate : null,
-      rentals: rentalIds.map((rentalId, i) => ({ rentalId, basis: quotes[i].subtotal - quotes[i].discountTotal })),
-      placedAt: new Date(now).toISOString(),
-    });
-    return result;
-  } catch (err) {
-    await compensate(ctx, null, depositIntent);
-    if (err instanceof PaymentError) {
-      throw new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage } });
+          orderAmount: quotes.reduce((s, q) => s + q.subtotal, 0),
+          discount: quotes.reduce((s, q) => s + q.discounts.filter((d) => d.type === 'promo').reduce((t, d) => t + d.amount, 0), 0),
+        })
+      : [];
+    try {
+      await commitMoney([...write.statements, ...promo], write.meta);
+    } catch (err) {
+      if (!isRenterEmailConflict(err)) throw err;
+      // Another booking created this renter a moment ago: update it instead.
+      upsert = await renterUpsert(ctx, held.renterInput);
+      write = build();
+      await commitMoney([...write.statements, ...promo], write.meta);
     }
-    if (isPromoExhausted(err)) throw promoExhausted(dd?.promoCode ?? '');
-    if (isAllocationConflict(err)) throw backstopConflict();
-    if (isCreditOverdraft(err)) throw creditOverdraftError();
-    if (isGiftCardOverdrawn(err)) throw giftCardOverdrawn(opts.giftCard?.code ?? '');
-    throw err;
-  } finally {
-    // Written: the lock finds the rows in D1, the release is housekeeping after the response.
-    // Not written: released before answering, so a retry finds the units free at once.
-    if (written) releaseLater(ctx, reservations);
-    else await releaseAll(ctx, reservations);
+    state.written = true;
+    return { result: write.result, rows: write.rows };
+  });
+}
+
+/** What a failed sale answers: a declined card, an exhausted promo code, a lost race, an overdrawn balance, or the error itself. */
+function saleError(err: unknown, stage: 'deposit' | 'payment', input: BookInput, opts: CreateBookingOptions): unknown {
+  if (err instanceof PaymentError) {
+    return new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage } });
   }
+  if (isPromoExhausted(err)) return promoExhausted(input.discountDetails?.promoCode ?? '');
+  if (isAllocationConflict(err)) return backstopConflict();
+  if (isCreditOverdraft(err)) return creditOverdraftError();
+  if (isGiftCardOverdrawn(err)) return giftCardOverdrawn(opts.giftCard?.code ?? '');
+  return err;
 }
 
 /** Gives back what was taken when the booking could not be written. */

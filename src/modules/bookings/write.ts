@@ -46,11 +46,77 @@ interface WriteInput {
 }
 
 export function buildWrite(ctx: Ctx, w: WriteInput) {
-  const nowIso = new Date(ctx.clock.now()).toISOString();
-  const statements: Stmt[] = [...w.upsert.statements];
+  const lc = lineContextOf(ctx, w);
+  const statements: Stmt[] = [...w.upsert.statements, ...releaseReplacedHolds(ctx, w)];
   const events: DomainEvent[] = [...w.upsert.events];
-  const renterId = w.upsert.renterId;
+  let loyaltyPoints = 0;
+  const rows: BookingRow[] = [];
+  let depositOut: BookingResult['deposit'] = null;
 
+  for (let i = 0; i < w.prepared.length; i++) {
+    const line = lineWrite(ctx, w, lc, i);
+    loyaltyPoints += line.points;
+    rows.push(line.row);
+    statements.push(...line.statements);
+    if (line.deposit) depositOut = line.deposit;
+  }
+
+  if (loyaltyPoints > 0) statements.push(loyaltyStmt(ctx, w, lc.renterId, loyaltyPoints));
+  const views = rows.map((r, i) => bookingOut(r, { timezone: w.prepared[i].item.item.timezone }));
+  const total = lc.lineTotals.reduce((s, t) => s + t, 0);
+  const first = rows[0];
+  statements.push(confirmationEmailStmt(ctx, w, rows, total));
+  statements.push(...(w.credits?.statements ?? []));
+  statements.push(...(w.giftCard?.statements ?? []));
+  statements.push(...(w.opts.statements ?? []));
+  for (const v of views) events.push({ type: 'booking.created', customerId: w.customerId, data: v });
+  // payment.completed for the charge is added by the payments service (collectPayment) to this batch.
+  events.push(...(w.opts.events ?? []));
+
+  return {
+    rows,
+    statements,
+    meta: {
+      audit: {
+        action: 'booking.create',
+        targetType: 'booking',
+        targetId: first.id,
+        customerId: w.customerId,
+        details: { transactionId: w.transactionId, rentalIds: w.rentalIds, source: w.source, total: dollars(total), status: w.status },
+      },
+      events,
+    },
+    result: bookingResultOf(w, views, total, loyaltyPoints, depositOut),
+  };
+}
+
+/** What every line of the order shares: the clock, the renter, the surcharge and each line's total and paid share. */
+interface LineContext {
+  nowIso: string;
+  renterId: string;
+  surcharge: number;
+  lineTotals: number[];
+  paidShares: number[];
+  planJson: ReturnType<typeof planJsonOf>;
+}
+
+function lineContextOf(ctx: Ctx, w: WriteInput): LineContext {
+  // A surcharge (the coverage premium) belongs to the first rental: its total and fee total carry it.
+  const surcharge = w.opts.surcharge?.amount ?? 0;
+  const lineTotals = w.quotes.map((q, i) => q.total + (i === 0 ? surcharge : 0));
+  return {
+    nowIso: new Date(ctx.clock.now()).toISOString(),
+    renterId: w.upsert.renterId,
+    surcharge,
+    lineTotals,
+    paidShares: shares(w.paidNow, lineTotals),
+    planJson: planJsonOf(w.plan),
+  };
+}
+
+/** Releases what the booking replaces, before the new allocations go in. */
+function releaseReplacedHolds(ctx: Ctx, w: WriteInput): Stmt[] {
+  const statements: Stmt[] = [];
   // The hold this booking replaces (an OCTO reservation being confirmed): released before the new allocations go in.
   if (w.opts.replacesHold) {
     statements.push(releaseAllocationsOf(ctx, { customerId: w.customerId, sourceId: w.opts.replacesHold.sourceId }));
@@ -66,211 +132,236 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
         .where(and(eq(holds.customerId, w.customerId), inArray(holds.id, holdIds), eq(holds.status, 'active'))),
     );
   }
+  return statements;
+}
 
-  // A surcharge (the coverage premium) belongs to the first rental: its total and fee total carry it.
-  const surcharge = w.opts.surcharge?.amount ?? 0;
-  const lineTotals = w.quotes.map((q, i) => q.total + (i === 0 ? surcharge : 0));
-  const paidShares = shares(w.paidNow, lineTotals);
-  const planJson =
-    w.plan.type === 'prepaid'
-      ? { type: 'prepaid' }
-      : {
-          type: w.plan.type,
-          ...(w.plan.schedule
-            ? {
-                installments: w.plan.schedule.length,
-                schedule: w.plan.schedule.map((s) => ({ dueDate: s.dueDate, amount: dollars(s.amount), status: s.status })),
-              }
-            : {}),
-        };
-  let loyaltyPoints = 0;
-  const rows: BookingRow[] = [];
-  let depositOut: BookingResult['deposit'] = null;
+function planJsonOf(plan: PaymentPlanOut) {
+  return plan.type === 'prepaid'
+    ? { type: 'prepaid' }
+    : {
+        type: plan.type,
+        ...(plan.schedule
+          ? {
+              installments: plan.schedule.length,
+              schedule: plan.schedule.map((s) => ({ dueDate: s.dueDate, amount: dollars(s.amount), status: s.status })),
+            }
+          : {}),
+      };
+}
 
-  w.prepared.forEach((p, i) => {
-    const q = w.quotes[i];
-    const r = w.reservations[i];
-    const id = w.rentalIds[i];
-    const points = loyaltyPointsFor(q);
-    loyaltyPoints += points;
-    const isFirst = i === 0;
-    const depositInfo =
-      isFirst && w.depositIntent
-        ? { amount: dollars(w.depositAmount), required: true, paymentIntentId: w.depositIntent.id, status: 'authorized' }
-        : isFirst && w.input.depositInformation
-          ? { ...w.input.depositInformation, paymentMethodId: undefined }
-          : null;
-    const row: BookingRow = {
-      id,
-      customerId: w.customerId,
-      transactionId: w.transactionId,
-      bundleGroupId: w.bundleGroupId,
-      locationId: p.item.row.locationId,
-      itemId: p.item.row.id,
-      renterId,
-      status: w.status,
-      source: w.source,
-      start: r.departure?.start ?? p.start,
-      end: r.departure?.end ?? p.end,
-      localDate: localDate(p.start, p.item.item.timezone),
-      quantity: p.item.item.kind === 'tour' ? p.quantity : r.assetIds.length,
-      participants: p.participants,
-      assetIds: r.assetIds,
-      currency: w.currency,
-      subtotal: q.subtotal,
-      discountTotal: q.discountTotal,
-      taxTotal: q.taxTotal,
-      tipTotal: q.tip,
-      feeTotal: isFirst ? surcharge : 0,
-      total: lineTotals[i],
-      amountPaid: paidShares[i],
-      pricing: { quote: q, loyaltyPoints: points, seats: r.allocations.reduce((s, a) => s + (a.assetId ? 0 : a.seats), 0) },
-      customerInfo: w.input.customerInfo as Record<string, unknown>,
-      rentalDetails: {
-        inventoryId: p.req.inventoryId,
-        locationId: p.item.row.locationId,
-        startTime: p.req.startTime,
-        endTime: p.req.endTime ?? new Date(p.end).toISOString(),
-        ...(p.req.quantity != null ? { quantity: p.req.quantity } : {}),
-        ...(p.req.tickets ? { tickets: p.req.tickets } : {}),
-        ...(p.req.participants != null ? { participants: p.req.participants } : {}),
-        ...(p.req.assetIds ? { assetIds: p.req.assetIds } : {}),
-        ...(w.input.rentalDetails.bundleCode ? { bundleCode: w.input.rentalDetails.bundleCode } : {}),
-        ...(w.input.rentalDetails.notes ? { notes: w.input.rentalDetails.notes } : {}),
-        itemName: p.item.row.name,
-      },
-      extendedData: w.input.extendedData,
-      addons: quoteOut(q).addons,
-      paymentPlan: planJson,
-      paymentIntentId: w.charge?.id ?? null,
-      depositInformation: depositInfo,
-      promoCode: q.discounts.find((d) => d.type === 'promo')?.code ?? null,
-      channelConnectionId: w.opts.channel?.connectionId ?? null,
-      channelReference: w.opts.channel?.reference ?? null,
-      commissionRate: w.opts.channel?.commissionRate ?? null,
-      channelIdempotencyKey: isFirst ? (w.opts.channel?.idempotencyKey ?? null) : null,
-      testMode: !!w.opts.channel?.testMode,
-      checkedInAt: null,
-      checkedOutAt: null,
-      cancelledAt: null,
-      cancellationReason: null,
-      version: 1,
-      createdAt: nowIso,
-      updatedAt: nowIso,
-    };
-    rows.push(row);
-    statements.push(ctx.db.insert(bookings).values(row));
-    statements.push(...allocationInserts(ctx, r, nowIso));
+/** One rental of the order: its row, allocations, deposit (first rental), ledger entries and activity row, in that order. */
+function lineWrite(ctx: Ctx, w: WriteInput, lc: LineContext, i: number) {
+  const q = w.quotes[i];
+  const r = w.reservations[i];
+  const points = loyaltyPointsFor(q);
+  const row = bookingRowOf(w, lc, i, points);
+  const statements: Stmt[] = [];
+  statements.push(ctx.db.insert(bookings).values(row));
+  statements.push(...allocationInserts(ctx, r, lc.nowIso));
+  const money = lineLedger(ctx, w, lc, i, row);
+  statements.push(...money.statements);
+  statements.push(...insertLedger(ctx, money.ledger));
+  statements.push(
+    activityStmt(ctx, row, 1, {
+      type: 'booking.created',
+      change: `created:${w.status}`,
+      label: 'Booking created',
+      details: { source: w.source, total: dollars(q.total) },
+    }),
+  );
+  return { row, points, statements, deposit: money.deposit };
+}
 
-    const scope: LedgerScope = {
-      customerId: w.customerId,
-      locationId: row.locationId,
-      renterId,
-      transactionId: w.transactionId,
-      rentalId: id,
-      itemId: row.itemId,
-      assetId: r.assetIds[0] ?? null,
-      currency: w.currency,
-    };
-    const ledger: LedgerDraft[] = saleEntries(scope, q, new Date(row.start).toISOString(), w.source);
-    const byCredits = w.credits?.perRental[i] ?? 0;
-    if (byCredits > 0) {
-      ledger.push(paymentEntry(scope, byCredits, { source: 'membership_credits', reference: w.transactionId, description: 'Paid with membership credits' }));
-    }
-    const byGiftCard = w.giftCard?.perRental[i] ?? 0;
-    if (byGiftCard > 0) {
-      ledger.push(
-        paymentEntry(scope, byGiftCard, { source: 'gift_card', reference: w.giftCard!.code, description: `Paid with gift card ${w.giftCard!.code}` }),
-      );
-    }
-    if (paidShares[i] - byCredits - byGiftCard > 0) {
-      ledger.push(
-        paymentEntry(
-          scope,
-          paidShares[i] - byCredits - byGiftCard,
-          w.plan.type === 'prepaid'
-            ? { source: 'channel', reference: w.opts.channel?.reference ?? null, description: 'Paid to the reseller' }
-            : { source: 'card', reference: w.charge?.id ?? null, description: w.plan.type === 'installments' ? 'Installment 1' : 'Payment' },
-        ),
-      );
-    }
-    if (isFirst) {
-      for (const x of w.opts.extraLedger ?? []) ledger.push(memoEntry(scope, x));
-      if (w.opts.surcharge && surcharge > 0) ledger.push(memoEntry(scope, { ...w.opts.surcharge, affectsBalance: true }));
-      if (w.depositIntent) {
-        const depositId = newId('dep');
-        statements.push(
-          ctx.db.insert(deposits).values({
-            id: depositId,
-            customerId: w.customerId,
-            rentalId: id,
-            locationId: row.locationId,
-            paymentIntentId: w.depositIntent.id,
-            method: 'card',
-            status: 'authorized',
-            amount: w.depositAmount,
-            currency: w.currency,
-            notes: 'Authorized with the booking',
-          }),
-        );
-        ledger.push(
-          memoEntry(scope, {
-            entryType: 'deposit_hold',
-            amount: w.depositAmount,
-            description: 'Security deposit pre-authorized',
-            source: 'card',
-            reference: w.depositIntent.id,
-          }),
-        );
-        depositOut = { depositId, paymentIntentId: w.depositIntent.id, amount: dollars(w.depositAmount), status: 'authorized' };
-      }
-    }
-    statements.push(...insertLedger(ctx, ledger));
-    statements.push(
-      activityStmt(ctx, row, 1, {
-        type: 'booking.created',
-        change: `created:${w.status}`,
-        label: 'Booking created',
-        details: { source: w.source, total: dollars(q.total) },
-      }),
-    );
-  });
+function depositInfoOf(w: WriteInput, isFirst: boolean) {
+  return isFirst && w.depositIntent
+    ? { amount: dollars(w.depositAmount), required: true, paymentIntentId: w.depositIntent.id, status: 'authorized' }
+    : isFirst && w.input.depositInformation
+      ? { ...w.input.depositInformation, paymentMethodId: undefined }
+      : null;
+}
 
-  if (loyaltyPoints > 0) {
-    statements.push(
-      ctx.db
-        .update(renters)
-        .set({ loyaltyPoints: sql`${renters.loyaltyPoints} + ${loyaltyPoints}` })
-        .where(and(eq(renters.id, renterId), eq(renters.customerId, w.customerId))),
+function bookingRowOf(w: WriteInput, lc: LineContext, i: number, points: number): BookingRow {
+  const p = w.prepared[i];
+  const q = w.quotes[i];
+  const r = w.reservations[i];
+  const isFirst = i === 0;
+  return {
+    id: w.rentalIds[i],
+    customerId: w.customerId,
+    transactionId: w.transactionId,
+    bundleGroupId: w.bundleGroupId,
+    locationId: p.item.row.locationId,
+    itemId: p.item.row.id,
+    renterId: lc.renterId,
+    status: w.status,
+    source: w.source,
+    start: r.departure?.start ?? p.start,
+    end: r.departure?.end ?? p.end,
+    localDate: localDate(p.start, p.item.item.timezone),
+    quantity: p.item.item.kind === 'tour' ? p.quantity : r.assetIds.length,
+    participants: p.participants,
+    assetIds: r.assetIds,
+    currency: w.currency,
+    subtotal: q.subtotal,
+    discountTotal: q.discountTotal,
+    taxTotal: q.taxTotal,
+    tipTotal: q.tip,
+    feeTotal: isFirst ? lc.surcharge : 0,
+    total: lc.lineTotals[i],
+    amountPaid: lc.paidShares[i],
+    pricing: { quote: q, loyaltyPoints: points, seats: r.allocations.reduce((s, a) => s + (a.assetId ? 0 : a.seats), 0) },
+    customerInfo: w.input.customerInfo as Record<string, unknown>,
+    rentalDetails: rentalDetailsOf(w, p),
+    extendedData: w.input.extendedData,
+    addons: quoteOut(q).addons,
+    paymentPlan: lc.planJson,
+    paymentIntentId: w.charge?.id ?? null,
+    depositInformation: depositInfoOf(w, isFirst),
+    promoCode: q.discounts.find((d) => d.type === 'promo')?.code ?? null,
+    channelConnectionId: w.opts.channel?.connectionId ?? null,
+    channelReference: w.opts.channel?.reference ?? null,
+    commissionRate: w.opts.channel?.commissionRate ?? null,
+    channelIdempotencyKey: isFirst ? (w.opts.channel?.idempotencyKey ?? null) : null,
+    testMode: !!w.opts.channel?.testMode,
+    checkedInAt: null,
+    checkedOutAt: null,
+    cancelledAt: null,
+    cancellationReason: null,
+    version: 1,
+    createdAt: lc.nowIso,
+    updatedAt: lc.nowIso,
+  };
+}
+
+function rentalDetailsOf(w: WriteInput, p: PreparedLine) {
+  return {
+    inventoryId: p.req.inventoryId,
+    locationId: p.item.row.locationId,
+    startTime: p.req.startTime,
+    endTime: p.req.endTime ?? new Date(p.end).toISOString(),
+    ...(p.req.quantity != null ? { quantity: p.req.quantity } : {}),
+    ...(p.req.tickets ? { tickets: p.req.tickets } : {}),
+    ...(p.req.participants != null ? { participants: p.req.participants } : {}),
+    ...(p.req.assetIds ? { assetIds: p.req.assetIds } : {}),
+    ...(w.input.rentalDetails.bundleCode ? { bundleCode: w.input.rentalDetails.bundleCode } : {}),
+    ...(w.input.rentalDetails.notes ? { notes: w.input.rentalDetails.notes } : {}),
+    itemName: p.item.row.name,
+  };
+}
+
+/** A rental's ledger: the sale, what paid it (credits, gift card, card or reseller) and, on the first rental, memos and the deposit. */
+function lineLedger(ctx: Ctx, w: WriteInput, lc: LineContext, i: number, row: BookingRow) {
+  const q = w.quotes[i];
+  const r = w.reservations[i];
+  const scope: LedgerScope = {
+    customerId: w.customerId,
+    locationId: row.locationId,
+    renterId: lc.renterId,
+    transactionId: w.transactionId,
+    rentalId: row.id,
+    itemId: row.itemId,
+    assetId: r.assetIds[0] ?? null,
+    currency: w.currency,
+  };
+  const ledger: LedgerDraft[] = saleEntries(scope, q, new Date(row.start).toISOString(), w.source);
+  ledger.push(...paymentEntriesOf(w, lc, i, scope));
+  const statements: Stmt[] = [];
+  let deposit: BookingResult['deposit'] = null;
+  if (i === 0) {
+    for (const x of w.opts.extraLedger ?? []) ledger.push(memoEntry(scope, x));
+    if (w.opts.surcharge && lc.surcharge > 0) ledger.push(memoEntry(scope, { ...w.opts.surcharge, affectsBalance: true }));
+    if (w.depositIntent) {
+      const d = depositWrite(ctx, w, w.depositIntent, row, scope);
+      statements.push(d.stmt);
+      ledger.push(d.entry);
+      deposit = d.out;
+    }
+  }
+  return { ledger, statements, deposit };
+}
+
+function paymentEntriesOf(w: WriteInput, lc: LineContext, i: number, scope: LedgerScope): LedgerDraft[] {
+  const ledger: LedgerDraft[] = [];
+  const byCredits = w.credits?.perRental[i] ?? 0;
+  if (byCredits > 0) {
+    ledger.push(paymentEntry(scope, byCredits, { source: 'membership_credits', reference: w.transactionId, description: 'Paid with membership credits' }));
+  }
+  const byGiftCard = w.giftCard?.perRental[i] ?? 0;
+  if (byGiftCard > 0) {
+    ledger.push(paymentEntry(scope, byGiftCard, { source: 'gift_card', reference: w.giftCard!.code, description: `Paid with gift card ${w.giftCard!.code}` }));
+  }
+  if (lc.paidShares[i] - byCredits - byGiftCard > 0) {
+    ledger.push(
+      paymentEntry(
+        scope,
+        lc.paidShares[i] - byCredits - byGiftCard,
+        w.plan.type === 'prepaid'
+          ? { source: 'channel', reference: w.opts.channel?.reference ?? null, description: 'Paid to the reseller' }
+          : { source: 'card', reference: w.charge?.id ?? null, description: w.plan.type === 'installments' ? 'Installment 1' : 'Payment' },
+      ),
     );
   }
-  const views = rows.map((r, i) => bookingOut(r, { timezone: w.prepared[i].item.item.timezone }));
-  const total = lineTotals.reduce((s, t) => s + t, 0);
-  const first = rows[0];
+  return ledger;
+}
+
+/** The security deposit pre-authorized with the booking: its row, its memo entry and what the answer says of it. */
+function depositWrite(ctx: Ctx, w: WriteInput, intent: PaymentIntent, row: BookingRow, scope: LedgerScope) {
+  const depositId = newId('dep');
+  const stmt = ctx.db.insert(deposits).values({
+    id: depositId,
+    customerId: w.customerId,
+    rentalId: row.id,
+    locationId: row.locationId,
+    paymentIntentId: intent.id,
+    method: 'card',
+    status: 'authorized',
+    amount: w.depositAmount,
+    currency: w.currency,
+    notes: 'Authorized with the booking',
+  });
+  const entry = memoEntry(scope, {
+    entryType: 'deposit_hold',
+    amount: w.depositAmount,
+    description: 'Security deposit pre-authorized',
+    source: 'card',
+    reference: intent.id,
+  });
+  const out: BookingResult['deposit'] = { depositId, paymentIntentId: intent.id, amount: dollars(w.depositAmount), status: 'authorized' };
+  return { stmt, entry, out };
+}
+
+function loyaltyStmt(ctx: Ctx, w: WriteInput, renterId: string, loyaltyPoints: number): Stmt {
+  return ctx.db
+    .update(renters)
+    .set({ loyaltyPoints: sql`${renters.loyaltyPoints} + ${loyaltyPoints}` })
+    .where(and(eq(renters.id, renterId), eq(renters.customerId, w.customerId)));
+}
+
+function confirmationEmailStmt(ctx: Ctx, w: WriteInput, rows: BookingRow[], total: number): Stmt {
   const lines = rows
     .map(
       (r, i) =>
         `- ${w.prepared[i].item.row.name}: ${formatLocalRange(r.start, r.end, w.prepared[i].item.item.timezone)}${r.assetIds.length ? ` (${r.assetIds.length} unit${r.assetIds.length > 1 ? 's' : ''})` : ` (${r.quantity} guest${r.quantity > 1 ? 's' : ''})`}`,
     )
     .join('\n');
-  statements.push(
-    emailStmt(ctx, {
-      customerId: w.customerId,
-      to: w.input.customerInfo.email,
-      subject: w.status === 'confirmed' ? `Your booking is confirmed (${w.transactionId})` : `We received your booking (${w.transactionId})`,
-      body: `Hello ${w.input.customerInfo.firstName},\n\n${w.status === 'confirmed' ? 'Your booking is confirmed' : 'Your booking is awaiting confirmation'}:\n${lines}\n\nTotal: ${dollars(total).toFixed(2)} ${w.currency.toUpperCase()}; paid: ${dollars(w.paidNow).toFixed(2)}.\nBooking reference: ${w.transactionId}`,
-      template: 'booking.confirmation',
-      metadata: { transactionId: w.transactionId, rentalIds: w.rentalIds },
-    }).stmt,
-  );
-  statements.push(...(w.credits?.statements ?? []));
-  statements.push(...(w.giftCard?.statements ?? []));
-  statements.push(...(w.opts.statements ?? []));
-  for (const v of views) events.push({ type: 'booking.created', customerId: w.customerId, data: v });
-  // payment.completed for the charge is added by the payments service (collectPayment) to this batch.
-  events.push(...(w.opts.events ?? []));
+  return emailStmt(ctx, {
+    customerId: w.customerId,
+    to: w.input.customerInfo.email,
+    subject: w.status === 'confirmed' ? `Your booking is confirmed (${w.transactionId})` : `We received your booking (${w.transactionId})`,
+    body: `Hello ${w.input.customerInfo.firstName},\n\n${w.status === 'confirmed' ? 'Your booking is confirmed' : 'Your booking is awaiting confirmation'}:\n${lines}\n\nTotal: ${dollars(total).toFixed(2)} ${w.currency.toUpperCase()}; paid: ${dollars(w.paidNow).toFixed(2)}.\nBooking reference: ${w.transactionId}`,
+    template: 'booking.confirmation',
+    metadata: { transactionId: w.transactionId, rentalIds: w.rentalIds },
+  }).stmt;
+}
 
-  const result: BookingResult = {
+function bookingResultOf(
+  w: WriteInput,
+  views: ReturnType<typeof bookingOut>[],
+  total: number,
+  loyaltyPoints: number,
+  depositOut: BookingResult['deposit'],
+): BookingResult {
+  return {
     ...views[0],
     rentals: views,
     order: {
@@ -295,20 +386,5 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
     },
     deposit: depositOut,
     customerCreated: w.upsert.created,
-  };
-  return {
-    rows,
-    statements,
-    meta: {
-      audit: {
-        action: 'booking.create',
-        targetType: 'booking',
-        targetId: first.id,
-        customerId: w.customerId,
-        details: { transactionId: w.transactionId, rentalIds: w.rentalIds, source: w.source, total: dollars(total), status: w.status },
-      },
-      events,
-    },
-    result,
   };
 }

@@ -38,7 +38,7 @@ import {
 import { membershipErrors } from './errors';
 import { actorOf, requireManage } from './access';
 import { addCycles, anchorDayOf, localDay, money, type InvoiceLine } from './periods';
-import { chargeCard, declined, paymentCompletedEvent, refundCard, type ChargeRequest } from './payments';
+import { chargeCard, declined, paymentCompletedEvent, refundCard, type ChargeOutcome, type ChargeRequest } from './payments';
 import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, periodGrantStmts } from './billing-records';
 import { portalLinkStatements } from './portal-links';
 import { getMembershipInTenant, getTierInTenant, memberZone, membershipView } from './queries';
@@ -91,8 +91,70 @@ async function savedCardOf(ctx: Ctx, renterId: string): Promise<string | null> {
   return (data.find((p) => p.isDefault) ?? data[0])?.id ?? null;
 }
 
+/** The first charge of an opening, kept so a failed write can be compensated. */
+interface FirstCharge {
+  charge: ChargeRequest | null;
+  intent: ChargeOutcome | null;
+  newPaymentCustomer: string | null;
+}
+
+/** What the membership batch is built from once the first period is paid. */
+interface OpenWrite {
+  claim: MembershipRow;
+  invoice: ReturnType<typeof newInvoice>;
+  link: Awaited<ReturnType<typeof portalLinkStatements>> | null;
+  paid: FirstCharge;
+  renterId: string | null;
+  price: number;
+  nowIso: string;
+  periodEnd: string;
+  tz: string;
+}
+
 export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membership: MembershipRow; customerCreated: boolean; portalLinkSent: boolean }> {
   const { tier, customerId } = o;
+  const { price, renterId, paymentMethodId } = await checkOpenable(ctx, o);
+
+  // Claim the member before any money moves.
+  const nowIso = clockIso(ctx);
+  const tz = await memberZone(ctx, customerId);
+  const id = newId('mbr');
+  const periodEnd = addCycles(nowIso, o.billingCycle, 1, anchorDayOf(nowIso));
+  const claim = claimRow(o, { id, price, renterId, nowIso, periodEnd });
+  await insertClaim(ctx, o, claim);
+
+  const invoiceId = newId('minv');
+  const paid: FirstCharge = { charge: null, intent: null, newPaymentCustomer: null };
+  try {
+    await chargeFirstPeriod(ctx, o, claim, paid, { price, renterId, paymentMethodId, invoiceId });
+    const lines: InvoiceLine[] = [
+      { description: `${tier.name}, ${o.billingCycle} (${localDay(nowIso, tz)} to ${localDay(periodEnd, tz)})`, kind: 'membership', amount: price },
+    ];
+    const invoice = newInvoice(ctx, tz, claim, {
+      id: invoiceId,
+      kind: 'initial',
+      status: 'paid',
+      periodStart: nowIso,
+      periodEnd,
+      lines,
+      amountPaid: price,
+      paidAt: nowIso,
+      attempts: price > 0 ? 1 : 0,
+    });
+    const link = o.portalLink ? await portalLinkStatements(ctx, { customerId, membershipId: id }) : null;
+    const { renter, portalLinkSent } = await writeMembership(ctx, o, { claim, invoice, link, paid, renterId, price, nowIso, periodEnd, tz });
+    const membership = await getMembershipInTenant(ctx, customerId, id);
+    return { membership, customerCreated: renter?.created ?? false, portalLinkSent };
+  } catch (err) {
+    await undoOpening(ctx, id, paid);
+    if (isLiveMemberConflict(err)) throw alreadyMember();
+    throw err;
+  }
+}
+
+/** Checks the tier, the member type and the card; answers the first period's price, the renter and the card to charge. */
+async function checkOpenable(ctx: Ctx, o: OpenInput): Promise<{ price: number; renterId: string | null; paymentMethodId: string | null }> {
+  const { tier } = o;
   if (!tier.isActive) throw bad(`The tier "${tier.name}" is not active`, 'tierId');
   const allowed = tier.allowedMemberTypes ?? ['individual'];
   if (!allowed.includes(o.memberType)) {
@@ -113,16 +175,16 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
       },
     );
   }
+  return { price, renterId, paymentMethodId };
+}
 
-  // Claim the member before any money moves.
-  const nowIso = clockIso(ctx);
-  const tz = await memberZone(ctx, customerId);
-  const id = newId('mbr');
-  const periodEnd = addCycles(nowIso, o.billingCycle, 1, anchorDayOf(nowIso));
-  const claim: MembershipRow = {
+/** The `incomplete` membership row that claims the member. */
+function claimRow(o: OpenInput, p: { id: string; price: number; renterId: string | null; nowIso: string; periodEnd: string }): MembershipRow {
+  const { id, price, renterId, nowIso, periodEnd } = p;
+  return {
     id,
-    customerId,
-    tierId: tier.id,
+    customerId: o.customerId,
+    tierId: o.tier.id,
     memberType: o.memberType,
     memberKey: memberKeyOf(o.member, o.memberEmail),
     renterId,
@@ -132,7 +194,7 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
     memberPhone: o.memberPhone,
     billingCycle: o.billingCycle,
     price,
-    currency: tier.currency,
+    currency: o.tier.currency,
     status: 'incomplete',
     cancelAtPeriodEnd: false,
     canceledAt: null,
@@ -155,166 +217,185 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
     createdAt: nowIso,
     updatedAt: nowIso,
   };
+}
+
+/** Inserts the claim; a live membership of the same member answers `already_member`. */
+async function insertClaim(ctx: Ctx, o: OpenInput, claim: MembershipRow): Promise<void> {
   try {
     await ctx.db.insert(memberships).values(claim);
   } catch (err) {
     if (isLiveMemberConflict(err)) throw alreadyMember(o.member.kind === 'organization' ? 'The organization' : undefined);
     throw err;
   }
-  const dropClaim = () =>
-    ctx.db
-      .delete(memberships)
-      .where(and(eq(memberships.id, id), eq(memberships.status, 'incomplete')))
-      .run()
-      .catch(() => undefined);
+}
 
-  const invoiceId = newId('minv');
-  let charge: ChargeRequest | null = null;
-  let intent: Awaited<ReturnType<typeof chargeCard>> | null = null;
-  let newPaymentCustomer: string | null = null;
-  try {
-    // The payment customer: the renter's, else a new one (stored with the membership batch).
-    let paymentCustomerId = o.member.kind === 'renter' ? o.member.renter.paymentCustomerId : null;
-    if (price > 0 && !paymentCustomerId) {
-      const contact =
-        o.member.kind === 'organization' ? { email: o.member.org.contactEmail, name: o.member.org.name } : { email: o.memberEmail, name: o.memberName };
-      newPaymentCustomer = (await payments(ctx).createCustomer({ ...contact, metadata: { berthCustomerId: customerId, berthMembershipId: id } })).id;
-      paymentCustomerId = newPaymentCustomer;
-    }
-    if (price > 0) {
-      charge = {
-        customerId,
-        membershipId: id,
-        invoiceId,
-        renterId,
-        kind: 'membership',
-        amount: price,
-        currency: tier.currency,
-        paymentCustomerId,
-        paymentMethodId: paymentMethodId!,
-        description: `Membership ${tier.name} (${o.billingCycle})`,
-        idempotencyKey: `${id}_initial`,
-        saveCard: true,
-      };
-      intent = await chargeCard(ctx, charge);
-      if (!intent.ok) throw declined(intent);
-    }
-    claim.paymentCustomerId = paymentCustomerId;
-    claim.paymentMethodId = intent?.ok ? (intent.intent.paymentMethodId ?? paymentMethodId) : (paymentMethodId ?? null);
-
-    const lines: InvoiceLine[] = [
-      { description: `${tier.name}, ${o.billingCycle} (${localDay(nowIso, tz)} to ${localDay(periodEnd, tz)})`, kind: 'membership', amount: price },
-    ];
-    const invoice = newInvoice(ctx, tz, claim, {
-      id: invoiceId,
-      kind: 'initial',
-      status: 'paid',
-      periodStart: nowIso,
-      periodEnd,
-      lines,
-      amountPaid: price,
-      paidAt: nowIso,
-      attempts: price > 0 ? 1 : 0,
-    });
-
-    const link = o.portalLink ? await portalLinkStatements(ctx, { customerId, membershipId: id }) : null;
-    const build = (renter: RenterUpsert | null) => {
-      const finalRenterId = renter?.renterId ?? renterId;
-      const statements: Stmt[] = [...(renter?.statements ?? [])];
-      const events: DomainEvent[] = [...(renter?.events ?? [])];
-      const active: Partial<MembershipRow> = {
-        status: 'active',
-        renterId: finalRenterId,
-        memberKey: o.member.kind === 'organization' ? claim.memberKey : finalRenterId!,
-        paymentCustomerId: claim.paymentCustomerId,
-        paymentMethodId: claim.paymentMethodId,
-        updatedAt: nowIso,
-      };
-      statements.push(
-        ctx.db
-          .update(memberships)
-          .set(active)
-          .where(and(eq(memberships.id, id), eq(memberships.customerId, customerId), eq(memberships.status, 'incomplete'))),
-        invoiceStmt(ctx, invoice),
-        ...periodGrantStmts(ctx, claim, tier, invoice.id),
-        historyStmt(ctx, claim, 'created', { tierId: tier.id, billingCycle: o.billingCycle, price, via: o.via }, actorOf(ctx), 1),
-      );
-      if (charge && intent?.ok) {
-        statements.push(
-          paymentStmt(
-            ctx,
-            paymentRow(ctx, claim, { invoiceId, kind: 'charge', status: 'succeeded', amount: price, paymentIntentId: intent.intent.id, attempt: 1 }),
-          ),
-        );
-        events.push(paymentCompletedEvent({ ...charge, renterId: finalRenterId }, intent.intent));
-      }
-      let portalLink = '';
-      if (link) {
-        statements.push(link.stmt);
-        portalLink = `\n\nManage your membership (card, pause, cancel, invoices): ${link.url}\nThis link works once and expires in ${link.validMinutes} minutes.`;
-      }
-      statements.push(
-        emailStmt(ctx, {
-          customerId,
-          to: claim.memberEmail,
-          subject: `Welcome to ${tier.name}`,
-          body: `Hello ${claim.memberName ?? ''},\n\nYour ${tier.name} membership is active until ${localDay(periodEnd, tz)} and renews ${o.billingCycle} at ${money(price, tier.currency)}.${portalLink}`,
-          template: 'membership.welcome',
-          metadata: { membershipId: id, invoiceId },
-        }).stmt,
-      );
-      return { statements, events, finalRenterId, portalLinkSent: !!link };
-    };
-
-    const renterInput =
-      o.member.kind === 'new_renter'
-        ? o.member.upsert
-        : o.member.kind === 'renter' && (o.member.upsert || (newPaymentCustomer && !o.member.renter.paymentCustomerId))
-          ? {
-              customerId,
-              firstName: o.member.renter.firstName,
-              lastName: o.member.renter.lastName,
-              email: o.member.renter.email,
-              ...(o.member.upsert ?? {}),
-              paymentCustomerId: newPaymentCustomer ?? undefined,
-            }
-          : null;
-    const upsert = async () =>
-      renterInput ? renterUpsert(ctx, { ...renterInput, paymentCustomerId: newPaymentCustomer ?? renterInput.paymentCustomerId }) : null;
-    let renter = await upsert();
-    let write = build(renter);
-    const audit = {
-      action: 'membership.create',
-      targetType: 'membership',
-      targetId: id,
+/**
+ * Charges the first period (creating the payment customer when needed) and records the payment
+ * customer and card on the claim. Fills `paid` as it goes so a failure can be compensated.
+ */
+async function chargeFirstPeriod(
+  ctx: Ctx,
+  o: OpenInput,
+  claim: MembershipRow,
+  paid: FirstCharge,
+  p: { price: number; renterId: string | null; paymentMethodId: string | null; invoiceId: string },
+): Promise<void> {
+  const { tier, customerId } = o;
+  const { price, renterId, paymentMethodId, invoiceId } = p;
+  const id = claim.id;
+  // The payment customer: the renter's, else a new one (stored with the membership batch).
+  let paymentCustomerId = o.member.kind === 'renter' ? o.member.renter.paymentCustomerId : null;
+  if (price > 0 && !paymentCustomerId) {
+    const contact =
+      o.member.kind === 'organization' ? { email: o.member.org.contactEmail, name: o.member.org.name } : { email: o.memberEmail, name: o.memberName };
+    paid.newPaymentCustomer = (await payments(ctx).createCustomer({ ...contact, metadata: { berthCustomerId: customerId, berthMembershipId: id } })).id;
+    paymentCustomerId = paid.newPaymentCustomer;
+  }
+  if (price > 0) {
+    paid.charge = {
       customerId,
-      details: { tierId: tier.id, billingCycle: o.billingCycle, price, via: o.via },
+      membershipId: id,
+      invoiceId,
+      renterId,
+      kind: 'membership',
+      amount: price,
+      currency: tier.currency,
+      paymentCustomerId,
+      paymentMethodId: paymentMethodId!,
+      description: `Membership ${tier.name} (${o.billingCycle})`,
+      idempotencyKey: `${id}_initial`,
+      saveCard: true,
     };
-    try {
-      await commit(ctx, write.statements, { audit, events: write.events });
-    } catch (err) {
-      if (!isRenterEmailConflict(err)) throw err;
-      // A booking created this renter a moment ago: update it instead.
-      renter = await upsert();
-      write = build(renter);
-      await commit(ctx, write.statements, { audit, events: write.events });
-    }
-    const membership = await getMembershipInTenant(ctx, customerId, id);
-    return { membership, customerCreated: renter?.created ?? false, portalLinkSent: write.portalLinkSent };
+    paid.intent = await chargeCard(ctx, paid.charge);
+    if (!paid.intent.ok) throw declined(paid.intent);
+  }
+  const intent = paid.intent;
+  claim.paymentCustomerId = paymentCustomerId;
+  claim.paymentMethodId = intent?.ok ? (intent.intent.paymentMethodId ?? paymentMethodId) : (paymentMethodId ?? null);
+}
+
+/** The renter to create or update with the membership (null when the renter stays as it is). */
+function renterInputOf(o: OpenInput, newPaymentCustomer: string | null): RenterUpsertInput | null {
+  if (o.member.kind === 'new_renter') return o.member.upsert;
+  if (o.member.kind === 'renter' && (o.member.upsert || (newPaymentCustomer && !o.member.renter.paymentCustomerId))) {
+    return {
+      customerId: o.customerId,
+      firstName: o.member.renter.firstName,
+      lastName: o.member.renter.lastName,
+      email: o.member.renter.email,
+      ...(o.member.upsert ?? {}),
+      paymentCustomerId: newPaymentCustomer ?? undefined,
+    };
+  }
+  return null;
+}
+
+/** Upserts the renter and commits the membership batch (once more if a booking created the renter meanwhile). */
+async function writeMembership(ctx: Ctx, o: OpenInput, w: OpenWrite): Promise<{ renter: RenterUpsert | null; portalLinkSent: boolean }> {
+  const { newPaymentCustomer } = w.paid;
+  const renterInput = renterInputOf(o, newPaymentCustomer);
+  const upsert = async () =>
+    renterInput ? renterUpsert(ctx, { ...renterInput, paymentCustomerId: newPaymentCustomer ?? renterInput.paymentCustomerId }) : null;
+  let renter = await upsert();
+  let write = membershipStatements(ctx, o, w, renter);
+  const audit = {
+    action: 'membership.create',
+    targetType: 'membership',
+    targetId: w.claim.id,
+    customerId: o.customerId,
+    details: { tierId: o.tier.id, billingCycle: o.billingCycle, price: w.price, via: o.via },
+  };
+  try {
+    await commit(ctx, write.statements, { audit, events: write.events });
   } catch (err) {
-    await dropClaim();
-    if (intent?.ok) {
-      await refundCard(ctx, intent.intent.id, intent.intent.amount, 'membership_not_written').catch((e) =>
-        ctx.log.error('compensating membership refund failed', { paymentIntentId: intent?.ok ? intent.intent.id : null, error: String(e) }),
-      );
-    }
-    if (newPaymentCustomer) {
-      await payments(ctx)
-        .deleteCustomer(newPaymentCustomer)
-        .catch(() => undefined);
-    }
-    if (isLiveMemberConflict(err)) throw alreadyMember();
-    throw err;
+    if (!isRenterEmailConflict(err)) throw err;
+    // A booking created this renter a moment ago: update it instead.
+    renter = await upsert();
+    write = membershipStatements(ctx, o, w, renter);
+    await commit(ctx, write.statements, { audit, events: write.events });
+  }
+  return { renter, portalLinkSent: write.portalLinkSent };
+}
+
+/** The membership batch: the renter's writes, the membership made active, invoice, credits, history, payment and welcome e-mail. */
+function membershipStatements(ctx: Ctx, o: OpenInput, w: OpenWrite, renter: RenterUpsert | null) {
+  const { tier, customerId } = o;
+  const { claim, invoice, price } = w;
+  const { charge, intent } = w.paid;
+  const id = claim.id;
+  const finalRenterId = renter?.renterId ?? w.renterId;
+  const statements: Stmt[] = [...(renter?.statements ?? [])];
+  const events: DomainEvent[] = [...(renter?.events ?? [])];
+  const active: Partial<MembershipRow> = {
+    status: 'active',
+    renterId: finalRenterId,
+    memberKey: o.member.kind === 'organization' ? claim.memberKey : finalRenterId!,
+    paymentCustomerId: claim.paymentCustomerId,
+    paymentMethodId: claim.paymentMethodId,
+    updatedAt: w.nowIso,
+  };
+  statements.push(
+    ctx.db
+      .update(memberships)
+      .set(active)
+      .where(and(eq(memberships.id, id), eq(memberships.customerId, customerId), eq(memberships.status, 'incomplete'))),
+    invoiceStmt(ctx, invoice),
+    ...periodGrantStmts(ctx, claim, tier, invoice.id),
+    historyStmt(ctx, claim, 'created', { tierId: tier.id, billingCycle: o.billingCycle, price, via: o.via }, actorOf(ctx), 1),
+  );
+  if (charge && intent?.ok) {
+    statements.push(
+      paymentStmt(
+        ctx,
+        paymentRow(ctx, claim, { invoiceId: invoice.id, kind: 'charge', status: 'succeeded', amount: price, paymentIntentId: intent.intent.id, attempt: 1 }),
+      ),
+    );
+    events.push(paymentCompletedEvent({ ...charge, renterId: finalRenterId }, intent.intent));
+  }
+  statements.push(...welcomeStmts(ctx, o, w));
+  return { statements, events, finalRenterId, portalLinkSent: !!w.link };
+}
+
+/** The welcome e-mail, with the member-portal link (and its token) when one was asked for. */
+function welcomeStmts(ctx: Ctx, o: OpenInput, w: OpenWrite): Stmt[] {
+  const { tier, customerId } = o;
+  const { claim, link, price } = w;
+  const statements: Stmt[] = [];
+  let portalLink = '';
+  if (link) {
+    statements.push(link.stmt);
+    portalLink = `\n\nManage your membership (card, pause, cancel, invoices): ${link.url}\nThis link works once and expires in ${link.validMinutes} minutes.`;
+  }
+  statements.push(
+    emailStmt(ctx, {
+      customerId,
+      to: claim.memberEmail,
+      subject: `Welcome to ${tier.name}`,
+      body: `Hello ${claim.memberName ?? ''},\n\nYour ${tier.name} membership is active until ${localDay(w.periodEnd, w.tz)} and renews ${o.billingCycle} at ${money(price, tier.currency)}.${portalLink}`,
+      template: 'membership.welcome',
+      metadata: { membershipId: claim.id, invoiceId: w.invoice.id },
+    }).stmt,
+  );
+  return statements;
+}
+
+/** Undoes an opening that failed after its claim: deletes the claim, refunds the charge and deletes a new payment customer. */
+async function undoOpening(ctx: Ctx, id: string, paid: FirstCharge): Promise<void> {
+  await ctx.db
+    .delete(memberships)
+    .where(and(eq(memberships.id, id), eq(memberships.status, 'incomplete')))
+    .run()
+    .catch(() => undefined);
+  const intent = paid.intent;
+  if (intent?.ok) {
+    await refundCard(ctx, intent.intent.id, intent.intent.amount, 'membership_not_written').catch((e) =>
+      ctx.log.error('compensating membership refund failed', { paymentIntentId: intent?.ok ? intent.intent.id : null, error: String(e) }),
+    );
+  }
+  if (paid.newPaymentCustomer) {
+    await payments(ctx)
+      .deleteCustomer(paid.newPaymentCustomer)
+      .catch(() => undefined);
   }
 }
 

@@ -31,7 +31,7 @@ import { chargeCard, paymentCompletedEvent, type ChargeOutcome, type ChargeReque
 import { addCycles, anchorDayOf, localDay, MAX_RENEWAL_ATTEMPTS, money, nextDunningAttempt, type InvoiceLine } from './periods';
 import { portalLinkStatements } from './portal-links';
 import { findTier, memberZone } from './queries';
-import type { InvoiceRow, MembershipRow } from './views';
+import type { InvoiceRow, MembershipRow, TierRow } from './views';
 
 const CLAIM_MS = 10 * 60_000;
 const STALE_CLAIM_MS = 15 * 60_000;
@@ -88,260 +88,66 @@ export async function renewOne(ctx: Ctx, m0: MembershipRow, opts: { manual?: boo
   }
 }
 
-async function chargeClaimed(ctx: Ctx, m: MembershipRow, runId: string, opts: { manual?: boolean; paymentMethodId?: string }): Promise<RenewalOutcome> {
+type RenewOpts = { manual?: boolean; paymentMethodId?: string };
+type RenewalPlan = ReturnType<typeof planRenewal>;
+type Declined = Extract<ChargeOutcome, { ok: false }>;
+
+/** Everything one claimed renewal run knows once it has tried the charge. */
+interface RenewalRun {
+  ctx: Ctx;
+  tctx: Ctx;
+  m: MembershipRow;
+  opts: RenewOpts;
+  nowIso: string;
+  tier: TierRow | undefined;
+  tz: string;
+  open: InvoiceRow | undefined;
+  plan: RenewalPlan;
+  outcome: ChargeOutcome | null;
+  charge: ChargeRequest | null;
+  intentId: string | null;
+  lines: InvoiceLine[];
+  guard: ReturnType<typeof and>;
+  cardChange: { paymentMethodId?: string };
+}
+
+async function chargeClaimed(ctx: Ctx, m: MembershipRow, runId: string, opts: RenewOpts): Promise<RenewalOutcome> {
   const tctx = forTenant(ctx, m.customerId);
   const nowIso = clockIso(ctx);
   const [tier, tz] = await Promise.all([findTier(ctx, m.customerId, m.tierId), memberZone(ctx, m.customerId)]);
-  const open = m.openInvoiceId
-    ? await ctx.db
-        .select()
-        .from(membershipInvoices)
-        .where(and(eq(membershipInvoices.id, m.openInvoiceId), eq(membershipInvoices.customerId, m.customerId)))
-        .get()
-    : undefined;
+  const open = await loadOpenInvoice(ctx, m);
   if (opts.manual && !open) {
-    await ctx.db
-      .update(memberships)
-      .set({ billingClaim: null, billingClaimUntil: null })
-      .where(and(eq(memberships.id, m.id), eq(memberships.billingClaim, runId)))
-      .run();
+    await releaseClaim(ctx, m.id, runId);
     return { status: 'skipped' };
   }
   if (!open) {
-    // A run that lost its claim after charging may have recorded this period already: just move on to the next period.
-    const recorded = await ctx.db
-      .select()
-      .from(membershipInvoices)
-      .where(and(eq(membershipInvoices.membershipId, m.id), eq(membershipInvoices.renewalKey, m.currentPeriodEnd), eq(membershipInvoices.status, 'paid')))
-      .get();
-    if (recorded) {
-      await commit(tctx, [
-        ctx.db
-          .update(memberships)
-          .set({
-            currentPeriodStart: recorded.periodStart,
-            currentPeriodEnd: recorded.periodEnd,
-            nextChargeAt: recorded.periodEnd,
-            dunningAttempts: 0,
-            billingClaim: null,
-            billingClaimUntil: null,
-            version: m.version + 1,
-            updatedAt: nowIso,
-          })
-          .where(and(eq(memberships.id, m.id), eq(memberships.billingClaim, runId))),
-        historyStmt(ctx, m, 'renewed', { invoiceId: recorded.id, repaired: true }, 'billing', m.version + 1),
-      ]);
-      return { status: 'renewed', invoiceId: recorded.id, attempt: recorded.attempts };
-    }
+    const repaired = await repairRecordedPeriod(ctx, tctx, m, runId, nowIso);
+    if (repaired) return repaired;
   }
-  // The period this charge pays: the next one, or (paying a past-due invoice) one starting now.
-  const due = m.currentPeriodEnd;
-  const recovering = m.status === 'past_due';
-  const periodStart = recovering ? nowIso : due;
-  const anchor = recovering ? anchorDayOf(nowIso) : m.billingAnchorDay;
-  const periodEnd = addCycles(periodStart, m.billingCycle, 1, anchor);
-  const renewalKey = open?.renewalKey ?? due;
-  const attempt = (open?.attempts ?? 0) + 1;
-  const amount = open ? open.total - open.amountPaid : m.price;
-  const invoiceId = open?.id ?? newId('minv');
-  const paymentMethodId = opts.paymentMethodId ?? m.paymentMethodId;
-
-  let outcome: ChargeOutcome | null = null;
-  let charge: ChargeRequest | null = null;
-  if (amount > 0) {
-    if (!paymentMethodId) outcome = { ok: false, code: 'invalid_payment_method', message: 'No card on file', intentId: null };
-    else {
-      charge = {
-        customerId: m.customerId,
-        membershipId: m.id,
-        invoiceId,
-        renterId: m.renterId,
-        kind: 'membership_renewal',
-        amount,
-        currency: m.currency,
-        paymentCustomerId: m.paymentCustomerId,
-        paymentMethodId,
-        description: `Membership renewal ${tier?.name ?? m.tierId} (${m.billingCycle})`,
-        idempotencyKey: `${m.id}_r${Date.parse(renewalKey)}_a${attempt}`,
-        saveCard: !!opts.paymentMethodId && opts.paymentMethodId !== m.paymentMethodId,
-      };
-      outcome = await chargeCard(tctx, charge);
-    }
-  }
-  const paid = amount <= 0 || outcome?.ok === true;
-  const statements: Stmt[] = [];
-  const events: DomainEvent[] = [];
-  const intentId = outcome?.ok ? outcome.intent.id : (outcome?.intentId ?? null);
-  const lines: InvoiceLine[] = [
-    {
-      description: `${tier?.name ?? 'Membership'}, ${m.billingCycle} (${localDay(periodStart, tz)} to ${localDay(periodEnd, tz)})`,
-      kind: 'membership',
-      amount: m.price,
-    },
-  ];
-  // The claim is the guard of this batch: the membership UPDATE matches only while this run holds it,
-  // and the history row carries the next version (unique), so a batch from a run that lost its claim fails whole.
-  const guard = and(eq(memberships.id, m.id), eq(memberships.customerId, m.customerId), eq(memberships.billingClaim, runId));
-  const cardChange = opts.paymentMethodId
-    ? { paymentMethodId: outcome?.ok ? (outcome.intent.paymentMethodId ?? opts.paymentMethodId) : opts.paymentMethodId }
-    : {};
-  let invoice: InvoiceRow;
-
-  if (paid) {
-    if (open) {
-      invoice = { ...open, status: 'paid', amountPaid: open.amountPaid + Math.max(0, amount), attempts: attempt, nextAttemptAt: null, paidAt: nowIso };
-      if (recovering) Object.assign(invoice, { periodStart, periodEnd, lines });
-      statements.push(
-        ctx.db
-          .update(membershipInvoices)
-          .set({
-            status: 'paid',
-            amountPaid: invoice.amountPaid,
-            attempts: attempt,
-            nextAttemptAt: null,
-            paidAt: nowIso,
-            periodStart: invoice.periodStart,
-            periodEnd: invoice.periodEnd,
-            lines: invoice.lines,
-            updatedAt: nowIso,
-          })
-          .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open'))),
-      );
-    } else {
-      invoice = newInvoice(ctx, tz, m, {
-        id: invoiceId,
-        kind: 'renewal',
-        status: 'paid',
-        periodStart,
-        periodEnd,
-        lines,
-        amountPaid: Math.max(0, amount),
-        renewalKey,
-        attempts: amount > 0 ? attempt : 0,
-        paidAt: nowIso,
-      });
-      statements.push(invoiceStmt(ctx, invoice));
-    }
-    statements.push(
-      ctx.db
-        .update(memberships)
-        .set({
-          status: 'active',
-          currentPeriodStart: periodStart,
-          currentPeriodEnd: periodEnd,
-          billingAnchorDay: anchor,
-          nextChargeAt: periodEnd,
-          dunningAttempts: 0,
-          openInvoiceId: null,
-          pastDueSince: null,
-          billingClaim: null,
-          billingClaimUntil: null,
-          ...cardChange,
-          version: m.version + 1,
-          updatedAt: nowIso,
-        })
-        .where(guard),
-      historyStmt(
-        ctx,
-        m,
-        recovering ? 'past_due_paid' : 'renewed',
-        { invoiceId, amount, attempt, periodStart, periodEnd, paymentIntentId: intentId },
-        'billing',
-        m.version + 1,
-      ),
-      ...periodGrantStmts(ctx, m, tier, invoiceId),
-      receiptStmt(tctx, tz, m, invoice, m.memberEmail, tier?.name).stmt,
-    );
-    if (charge && outcome?.ok) {
-      statements.push(
-        paymentStmt(ctx, paymentRow(ctx, m, { invoiceId, kind: 'charge', status: 'succeeded', amount, paymentIntentId: outcome.intent.id, attempt })),
-      );
-      events.push(paymentCompletedEvent(charge, outcome.intent));
-    }
-  } else {
-    const failed = outcome as Extract<ChargeOutcome, { ok: false }>;
-    // The dunning schedule counts the automatic attempts only (a manual retry does not shorten it).
-    const autoAttempts = opts.manual ? m.dunningAttempts : m.dunningAttempts + 1;
-    const nextAttemptAt = recovering ? null : opts.manual ? (open?.nextAttemptAt ?? null) : nextDunningAttempt(due, autoAttempts);
-    const goesPastDue = !opts.manual && !recovering && (autoAttempts >= MAX_RENEWAL_ATTEMPTS || !nextAttemptAt);
-    if (open) {
-      invoice = { ...open, attempts: attempt, nextAttemptAt };
-      statements.push(
-        ctx.db
-          .update(membershipInvoices)
-          .set({ attempts: attempt, nextAttemptAt, updatedAt: nowIso })
-          .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open'))),
-      );
-    } else {
-      invoice = newInvoice(ctx, tz, m, {
-        id: invoiceId,
-        kind: 'renewal',
-        status: 'open',
-        periodStart,
-        periodEnd,
-        lines,
-        renewalKey,
-        attempts: attempt,
-        nextAttemptAt,
-      });
-      statements.push(invoiceStmt(ctx, invoice));
-    }
-    statements.push(
-      paymentStmt(
-        ctx,
-        paymentRow(ctx, m, {
-          invoiceId,
-          kind: 'charge',
-          status: 'failed',
-          amount,
-          paymentIntentId: intentId,
-          attempt,
-          failureCode: failed.code,
-          failureMessage: failed.message,
-        }),
-      ),
-      ctx.db
-        .update(memberships)
-        .set({
-          openInvoiceId: invoiceId,
-          dunningAttempts: autoAttempts,
-          nextChargeAt: goesPastDue || recovering ? null : (nextAttemptAt ?? m.nextChargeAt),
-          ...(goesPastDue ? { status: 'past_due' as const, pastDueSince: nowIso } : {}),
-          billingClaim: null,
-          billingClaimUntil: null,
-          ...cardChange,
-          version: m.version + 1,
-          updatedAt: nowIso,
-        })
-        .where(guard),
-      historyStmt(
-        ctx,
-        m,
-        goesPastDue ? 'past_due' : 'renewal_declined',
-        { invoiceId, amount, attempt, declineCode: failed.code, nextAttemptAt },
-        opts.manual ? (ctx.principal.userId ?? ctx.principal.credentialId) : 'billing',
-        m.version + 1,
-      ),
-    );
-    if (!opts.manual) {
-      const link = await portalLinkStatements(tctx, { customerId: m.customerId, membershipId: m.id });
-      statements.push(
-        link.stmt,
-        emailStmt(tctx, {
-          customerId: m.customerId,
-          to: m.memberEmail,
-          subject: goesPastDue ? 'Your membership is past due' : 'Your membership payment was declined',
-          body: `Hello ${m.memberName ?? ''},\n\nWe could not charge ${money(amount, m.currency)} for your ${tier?.name ?? ''} membership (${failed.code}).${
-            goesPastDue
-              ? ' Your membership is now past due and its benefits are suspended until the invoice is paid.'
-              : ` We will try again on ${localDay(nextAttemptAt!, tz)}.`
-          }\n\nUpdate your card: ${link.url}\nThis link works once and expires in ${link.validMinutes} minutes.`,
-          template: goesPastDue ? 'membership.past_due' : 'membership.payment_failed',
-          metadata: { membershipId: m.id, invoiceId, attempt },
-        }).stmt,
-      );
-    }
-  }
+  const plan = planRenewal(m, open, opts, nowIso);
+  const { outcome, charge } = await chargeRenewal(tctx, m, tier, plan, opts);
+  const paid = plan.amount <= 0 || outcome?.ok === true;
+  const run: RenewalRun = {
+    ctx,
+    tctx,
+    m,
+    opts,
+    nowIso,
+    tier,
+    tz,
+    open,
+    plan,
+    outcome,
+    charge,
+    intentId: outcome?.ok ? outcome.intent.id : (outcome?.intentId ?? null),
+    lines: renewalLines(m, tier, tz, plan),
+    // The claim is the guard of this batch: the membership UPDATE matches only while this run holds it,
+    // and the history row carries the next version (unique), so a batch from a run that lost its claim fails whole.
+    guard: and(eq(memberships.id, m.id), eq(memberships.customerId, m.customerId), eq(memberships.billingClaim, runId)),
+    cardChange: opts.paymentMethodId ? { paymentMethodId: outcome?.ok ? (outcome.intent.paymentMethodId ?? opts.paymentMethodId) : opts.paymentMethodId } : {},
+  };
+  const { statements, events } = paid ? paidRenewalWrites(run) : await declinedRenewalWrites(run);
+  const { invoiceId, amount, attempt } = plan;
   await commit(tctx, statements, {
     audit: {
       action: paid ? 'membership.renew' : 'membership.renewal_declined',
@@ -352,6 +158,317 @@ async function chargeClaimed(ctx: Ctx, m: MembershipRow, runId: string, opts: { 
     },
     events,
   });
+  return renewalResult(run, paid);
+}
+
+/** The membership's open (unpaid) renewal invoice, if any. */
+async function loadOpenInvoice(ctx: Ctx, m: MembershipRow): Promise<InvoiceRow | undefined> {
+  if (!m.openInvoiceId) return undefined;
+  return ctx.db
+    .select()
+    .from(membershipInvoices)
+    .where(and(eq(membershipInvoices.id, m.openInvoiceId), eq(membershipInvoices.customerId, m.customerId)))
+    .get();
+}
+
+/** Gives up this run's claim without writing anything else. */
+async function releaseClaim(ctx: Ctx, membershipId: string, runId: string): Promise<void> {
+  await ctx.db
+    .update(memberships)
+    .set({ billingClaim: null, billingClaimUntil: null })
+    .where(and(eq(memberships.id, membershipId), eq(memberships.billingClaim, runId)))
+    .run();
+}
+
+/**
+ * A run that lost its claim after charging may have recorded this period already: just move on to
+ * the next period. Returns null when the period is not recorded yet.
+ */
+async function repairRecordedPeriod(ctx: Ctx, tctx: Ctx, m: MembershipRow, runId: string, nowIso: string): Promise<RenewalOutcome | null> {
+  const recorded = await ctx.db
+    .select()
+    .from(membershipInvoices)
+    .where(and(eq(membershipInvoices.membershipId, m.id), eq(membershipInvoices.renewalKey, m.currentPeriodEnd), eq(membershipInvoices.status, 'paid')))
+    .get();
+  if (!recorded) return null;
+  await commit(tctx, [
+    ctx.db
+      .update(memberships)
+      .set({
+        currentPeriodStart: recorded.periodStart,
+        currentPeriodEnd: recorded.periodEnd,
+        nextChargeAt: recorded.periodEnd,
+        dunningAttempts: 0,
+        billingClaim: null,
+        billingClaimUntil: null,
+        version: m.version + 1,
+        updatedAt: nowIso,
+      })
+      .where(and(eq(memberships.id, m.id), eq(memberships.billingClaim, runId))),
+    historyStmt(ctx, m, 'renewed', { invoiceId: recorded.id, repaired: true }, 'billing', m.version + 1),
+  ]);
+  return { status: 'renewed', invoiceId: recorded.id, attempt: recorded.attempts };
+}
+
+/** The period this charge pays: the next one, or (paying a past-due invoice) one starting now. */
+function planRenewal(m: MembershipRow, open: InvoiceRow | undefined, opts: RenewOpts, nowIso: string) {
+  const due = m.currentPeriodEnd;
+  const recovering = m.status === 'past_due';
+  const periodStart = recovering ? nowIso : due;
+  const anchor = recovering ? anchorDayOf(nowIso) : m.billingAnchorDay;
+  const periodEnd = addCycles(periodStart, m.billingCycle, 1, anchor);
+  return {
+    due,
+    recovering,
+    periodStart,
+    anchor,
+    periodEnd,
+    renewalKey: open?.renewalKey ?? due,
+    attempt: (open?.attempts ?? 0) + 1,
+    amount: open ? open.total - open.amountPaid : m.price,
+    invoiceId: open?.id ?? newId('minv'),
+    paymentMethodId: opts.paymentMethodId ?? m.paymentMethodId,
+  };
+}
+
+/** Charges the card for the planned period (nothing to charge when the amount is zero). */
+async function chargeRenewal(
+  tctx: Ctx,
+  m: MembershipRow,
+  tier: TierRow | undefined,
+  plan: RenewalPlan,
+  opts: RenewOpts,
+): Promise<{ outcome: ChargeOutcome | null; charge: ChargeRequest | null }> {
+  const { amount, paymentMethodId, invoiceId, renewalKey, attempt } = plan;
+  if (amount <= 0) return { outcome: null, charge: null };
+  if (!paymentMethodId) return { outcome: { ok: false, code: 'invalid_payment_method', message: 'No card on file', intentId: null }, charge: null };
+  const charge: ChargeRequest = {
+    customerId: m.customerId,
+    membershipId: m.id,
+    invoiceId,
+    renterId: m.renterId,
+    kind: 'membership_renewal',
+    amount,
+    currency: m.currency,
+    paymentCustomerId: m.paymentCustomerId,
+    paymentMethodId,
+    description: `Membership renewal ${tier?.name ?? m.tierId} (${m.billingCycle})`,
+    idempotencyKey: `${m.id}_r${Date.parse(renewalKey)}_a${attempt}`,
+    saveCard: !!opts.paymentMethodId && opts.paymentMethodId !== m.paymentMethodId,
+  };
+  return { outcome: await chargeCard(tctx, charge), charge };
+}
+
+function renewalLines(m: MembershipRow, tier: TierRow | undefined, tz: string, plan: RenewalPlan): InvoiceLine[] {
+  return [
+    {
+      description: `${tier?.name ?? 'Membership'}, ${m.billingCycle} (${localDay(plan.periodStart, tz)} to ${localDay(plan.periodEnd, tz)})`,
+      kind: 'membership',
+      amount: m.price,
+    },
+  ];
+}
+
+/** The paid invoice (the open one settled, or a new one) and its statement. */
+function paidInvoiceWrite(run: RenewalRun): { invoice: InvoiceRow; stmt: Stmt } {
+  const { ctx, tz, m, open, nowIso, lines } = run;
+  const { amount, attempt, recovering, periodStart, periodEnd, invoiceId, renewalKey } = run.plan;
+  if (!open) {
+    const invoice = newInvoice(ctx, tz, m, {
+      id: invoiceId,
+      kind: 'renewal',
+      status: 'paid',
+      periodStart,
+      periodEnd,
+      lines,
+      amountPaid: Math.max(0, amount),
+      renewalKey,
+      attempts: amount > 0 ? attempt : 0,
+      paidAt: nowIso,
+    });
+    return { invoice, stmt: invoiceStmt(ctx, invoice) };
+  }
+  const invoice: InvoiceRow = {
+    ...open,
+    status: 'paid',
+    amountPaid: open.amountPaid + Math.max(0, amount),
+    attempts: attempt,
+    nextAttemptAt: null,
+    paidAt: nowIso,
+  };
+  if (recovering) Object.assign(invoice, { periodStart, periodEnd, lines });
+  const stmt = ctx.db
+    .update(membershipInvoices)
+    .set({
+      status: 'paid',
+      amountPaid: invoice.amountPaid,
+      attempts: attempt,
+      nextAttemptAt: null,
+      paidAt: nowIso,
+      periodStart: invoice.periodStart,
+      periodEnd: invoice.periodEnd,
+      lines: invoice.lines,
+      updatedAt: nowIso,
+    })
+    .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open')));
+  return { invoice, stmt };
+}
+
+/** The batch of a paid renewal: invoice, the next period, history, credits, receipt and payment. */
+function paidRenewalWrites(run: RenewalRun): { statements: Stmt[]; events: DomainEvent[] } {
+  const { ctx, tctx, tz, m, tier, nowIso, charge, outcome, intentId } = run;
+  const { amount, attempt, recovering, periodStart, periodEnd, anchor, invoiceId } = run.plan;
+  const { invoice, stmt } = paidInvoiceWrite(run);
+  const statements: Stmt[] = [stmt];
+  const events: DomainEvent[] = [];
+  statements.push(
+    ctx.db
+      .update(memberships)
+      .set({
+        status: 'active',
+        currentPeriodStart: periodStart,
+        currentPeriodEnd: periodEnd,
+        billingAnchorDay: anchor,
+        nextChargeAt: periodEnd,
+        dunningAttempts: 0,
+        openInvoiceId: null,
+        pastDueSince: null,
+        billingClaim: null,
+        billingClaimUntil: null,
+        ...run.cardChange,
+        version: m.version + 1,
+        updatedAt: nowIso,
+      })
+      .where(run.guard),
+    historyStmt(
+      ctx,
+      m,
+      recovering ? 'past_due_paid' : 'renewed',
+      { invoiceId, amount, attempt, periodStart, periodEnd, paymentIntentId: intentId },
+      'billing',
+      m.version + 1,
+    ),
+    ...periodGrantStmts(ctx, m, tier, invoiceId),
+    receiptStmt(tctx, tz, m, invoice, m.memberEmail, tier?.name).stmt,
+  );
+  if (charge && outcome?.ok) {
+    statements.push(
+      paymentStmt(ctx, paymentRow(ctx, m, { invoiceId, kind: 'charge', status: 'succeeded', amount, paymentIntentId: outcome.intent.id, attempt })),
+    );
+    events.push(paymentCompletedEvent(charge, outcome.intent));
+  }
+  return { statements, events };
+}
+
+/** Where a declined renewal goes next on the dunning schedule. */
+function dunningStep(run: RenewalRun) {
+  const { m, opts, open } = run;
+  const { recovering, due } = run.plan;
+  // The dunning schedule counts the automatic attempts only (a manual retry does not shorten it).
+  const autoAttempts = opts.manual ? m.dunningAttempts : m.dunningAttempts + 1;
+  const nextAttemptAt = recovering ? null : opts.manual ? (open?.nextAttemptAt ?? null) : nextDunningAttempt(due, autoAttempts);
+  const goesPastDue = !opts.manual && !recovering && (autoAttempts >= MAX_RENEWAL_ATTEMPTS || !nextAttemptAt);
+  return { autoAttempts, nextAttemptAt, goesPastDue };
+}
+
+/** The open invoice's statement for a declined attempt (the open one updated, or a new one). */
+function openInvoiceWrite(run: RenewalRun, nextAttemptAt: string | null): Stmt {
+  const { ctx, tz, m, open, nowIso, lines } = run;
+  const { attempt, periodStart, periodEnd, invoiceId, renewalKey } = run.plan;
+  if (open) {
+    return ctx.db
+      .update(membershipInvoices)
+      .set({ attempts: attempt, nextAttemptAt, updatedAt: nowIso })
+      .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open')));
+  }
+  const invoice = newInvoice(ctx, tz, m, {
+    id: invoiceId,
+    kind: 'renewal',
+    status: 'open',
+    periodStart,
+    periodEnd,
+    lines,
+    renewalKey,
+    attempts: attempt,
+    nextAttemptAt,
+  });
+  return invoiceStmt(ctx, invoice);
+}
+
+/** The batch of a declined renewal: open invoice, failed payment, dunning state, history and (automatic runs) the notice. */
+async function declinedRenewalWrites(run: RenewalRun): Promise<{ statements: Stmt[]; events: DomainEvent[] }> {
+  const { ctx, m, opts, nowIso, intentId } = run;
+  const { amount, attempt, recovering, invoiceId } = run.plan;
+  const failed = run.outcome as Declined;
+  const { autoAttempts, nextAttemptAt, goesPastDue } = dunningStep(run);
+  const statements: Stmt[] = [openInvoiceWrite(run, nextAttemptAt)];
+  statements.push(
+    paymentStmt(
+      ctx,
+      paymentRow(ctx, m, {
+        invoiceId,
+        kind: 'charge',
+        status: 'failed',
+        amount,
+        paymentIntentId: intentId,
+        attempt,
+        failureCode: failed.code,
+        failureMessage: failed.message,
+      }),
+    ),
+    ctx.db
+      .update(memberships)
+      .set({
+        openInvoiceId: invoiceId,
+        dunningAttempts: autoAttempts,
+        nextChargeAt: goesPastDue || recovering ? null : (nextAttemptAt ?? m.nextChargeAt),
+        ...(goesPastDue ? { status: 'past_due' as const, pastDueSince: nowIso } : {}),
+        billingClaim: null,
+        billingClaimUntil: null,
+        ...run.cardChange,
+        version: m.version + 1,
+        updatedAt: nowIso,
+      })
+      .where(run.guard),
+    historyStmt(
+      ctx,
+      m,
+      goesPastDue ? 'past_due' : 'renewal_declined',
+      { invoiceId, amount, attempt, declineCode: failed.code, nextAttemptAt },
+      opts.manual ? (ctx.principal.userId ?? ctx.principal.credentialId) : 'billing',
+      m.version + 1,
+    ),
+  );
+  if (!opts.manual) statements.push(...(await declineNoticeStmts(run, failed, nextAttemptAt, goesPastDue)));
+  return { statements, events: [] };
+}
+
+/** The e-mail telling the member the charge was declined (or the membership is past due), with a portal link to change the card. */
+async function declineNoticeStmts(run: RenewalRun, failed: Declined, nextAttemptAt: string | null, goesPastDue: boolean): Promise<Stmt[]> {
+  const { tctx, m, tier, tz } = run;
+  const { amount, invoiceId, attempt } = run.plan;
+  const link = await portalLinkStatements(tctx, { customerId: m.customerId, membershipId: m.id });
+  return [
+    link.stmt,
+    emailStmt(tctx, {
+      customerId: m.customerId,
+      to: m.memberEmail,
+      subject: goesPastDue ? 'Your membership is past due' : 'Your membership payment was declined',
+      body: `Hello ${m.memberName ?? ''},\n\nWe could not charge ${money(amount, m.currency)} for your ${tier?.name ?? ''} membership (${failed.code}).${
+        goesPastDue
+          ? ' Your membership is now past due and its benefits are suspended until the invoice is paid.'
+          : ` We will try again on ${localDay(nextAttemptAt!, tz)}.`
+      }\n\nUpdate your card: ${link.url}\nThis link works once and expires in ${link.validMinutes} minutes.`,
+      template: goesPastDue ? 'membership.past_due' : 'membership.payment_failed',
+      metadata: { membershipId: m.id, invoiceId, attempt },
+    }).stmt,
+  ];
+}
+
+/** What the run answers once its batch is written (a decline re-reads the status it left). */
+async function renewalResult(run: RenewalRun, paid: boolean): Promise<RenewalOutcome> {
+  const { ctx, m, intentId, outcome } = run;
+  const { invoiceId, attempt } = run.plan;
   if (paid) return { status: 'renewed', invoiceId, paymentIntentId: intentId, attempt };
   const after = await ctx.db.select({ status: memberships.status }).from(memberships).where(eq(memberships.id, m.id)).get();
   return {

@@ -9,7 +9,7 @@ import { toCents, toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { posItems, posStock, posTransactions, posVariants } from '../../db/schema/pos';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
-import { collectPayment, requireSameCurrency, type CollectRequest } from '../payments/service';
+import { collectPayment, requireSameCurrency, type Collected, type CollectRequest } from '../payments/service';
 import { bookingPaymentStmts, getBookingRow, insertLedger, type NewLedger } from '../bookings/service';
 import { getRenterInTenant, renterCreditsByCurrency } from '../renters/service';
 import { posFail } from './errors';
@@ -61,41 +61,54 @@ function paymentFailure(err: unknown): never {
   throw err;
 }
 
-/**
- * POST /pos/transaction. A sale is priced on the server from the catalog (see pricing.ts), its
- * stock is taken in the same D1 batch as the sale (the stock CHECK aborts the batch rather than
- * oversell), and it is paid through the payments service: a card is charged, a terminal intent the
- * reader completed is verified against the total, cash is recorded, and an account sale is owed by
- * the renter. `settleBooking` applies the payment to a booking's balance instead of booking new
- * revenue. Drawer movements (`opening_float`, `paid_in`, `paid_out`) take `amount` and no items.
- */
-export async function createTransaction(ctx: Ctx, input: CreateTransactionInput) {
-  const customerId = tenantOf(ctx);
-  requirePermission(ctx, 'pos');
-  const loc = await locationOf(ctx, input.locationId);
-  const currency = loc.currency;
-  const id = newId('ptx');
-  const nowIso = new Date(ctx.clock.now()).toISOString();
+type Resolved = { line: CreateTransactionInput['items'][number]; item: typeof posItems.$inferSelect; variant: typeof posVariants.$inferSelect };
+type StockRow = typeof posStock.$inferSelect;
+type BookingRow = Awaited<ReturnType<typeof getBookingRow>>;
+
+/** Who pays: the booking settled or charged, and the renter the sale belongs to. */
+interface Payer {
+  renterId: string | null;
+  booking: BookingRow | null;
+}
+
+/** What a sale commits: its row, the stock taken per stock row, and its ledger lines. */
+interface Sale {
+  id: string;
+  customerId: string;
+  input: CreateTransactionInput;
+  type: PaymentType;
+  currency: string;
+  nowIso: string;
+  row: TransactionRow;
+  lines: StoredLine[];
+  total: number;
+  wanted: Map<string, number>;
+  payer: Payer;
+}
+
+/** A drawer movement (`opening_float`, `paid_in`, `paid_out`): an amount and no items. */
+async function recordDrawerMovement(ctx: Ctx, customerId: string, input: CreateTransactionInput, currency: string, id: string, nowIso: string) {
   const type = input.paymentType;
+  if (input.items.length) throw bad(`A ${type} drawer movement takes amount and no items`, 'items');
+  if (!input.amount || input.amount <= 0) throw bad(`A ${type} drawer movement needs a positive amount`, 'amount');
+  const row: TransactionRow = blankRow({ id, customerId, input, currency, nowIso, kind: type as TransactionRow['kind'], total: toCents(input.amount) });
+  await collectPayment(ctx, null, (_p, commitMoney) =>
+    commitMoney([ctx.db.insert(posTransactions).values(row)], {
+      audit: { action: `pos.drawer.${type}`, targetType: 'pos_transaction', targetId: id, details: { amount: row.total, tillId: row.tillId } },
+    }),
+  );
+  return transactionOut(row);
+}
 
-  if (DRAWER.has(type)) {
-    if (input.items.length) throw bad(`A ${type} drawer movement takes amount and no items`, 'items');
-    if (!input.amount || input.amount <= 0) throw bad(`A ${type} drawer movement needs a positive amount`, 'amount');
-    const row: TransactionRow = blankRow({ id, customerId, input, currency, nowIso, kind: type as TransactionRow['kind'], total: toCents(input.amount) });
-    await collectPayment(ctx, null, (_p, commitMoney) =>
-      commitMoney([ctx.db.insert(posTransactions).values(row)], {
-        audit: { action: `pos.drawer.${type}`, targetType: 'pos_transaction', targetId: id, details: { amount: row.total, tillId: row.tillId } },
-      }),
-    );
-    return transactionOut(row);
-  }
-
+function checkSaleInput(input: CreateTransactionInput) {
   if (!input.items.length) throw bad('A sale needs at least one item', 'items');
   if (input.amount !== undefined) throw bad('amount is for drawer movements; a sale is priced from its items', 'amount');
   if (input.discountPercentage !== undefined && input.discountAmount !== undefined)
     throw bad('Give discountPercentage or discountAmount, not both', 'discountAmount');
+}
 
-  // Catalog lines (tenant and location scoped).
+/** Catalog lines (tenant and location scoped). */
+async function resolveSaleLines(ctx: Ctx, customerId: string, input: CreateTransactionInput): Promise<Resolved[]> {
   const itemIds = [...new Set(input.items.map((l) => l.itemId))];
   const [items, variants] = await Promise.all([
     ctx.db
@@ -109,7 +122,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
       .where(and(eq(posVariants.customerId, customerId), inArray(posVariants.itemId, itemIds), isNull(posVariants.deletedAt)))
       .all(),
   ]);
-  const resolved = input.items.map((l, i) => {
+  return input.items.map((l, i) => {
     const item = items.find((it) => it.id === l.itemId);
     if (!item) throw bad(`Unknown item ${l.itemId} at this location`, `items.${i}.itemId`);
     const own = variants.filter((v) => v.itemId === item.id);
@@ -118,10 +131,13 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
       throw bad(l.variantId ? `Unknown variant ${l.variantId} of ${item.name}` : `${item.name} has several variants: give variantId`, `items.${i}.variantId`);
     return { line: l, item, variant: v };
   });
-  // Stock rows: the till's own when the sale names a till that stocks the variant, else the location's.
+}
+
+/** Stock rows: the till's own when the sale names a till that stocks the variant, else the location's. Checks there is enough. */
+async function checkSaleStock(ctx: Ctx, input: CreateTransactionInput, resolved: Resolved[]) {
   const variantIds = [...new Set(resolved.map((r) => r.variant.id))];
   const stockRows = await ctx.db.select().from(posStock).where(inArray(posStock.variantId, variantIds)).all();
-  const stockOf = (variantId: string) =>
+  const stockOf = (variantId: string): StockRow | undefined =>
     (input.tillId ? stockRows.find((s) => s.variantId === variantId && s.tillId === input.tillId) : undefined) ??
     stockRows.find((s) => s.variantId === variantId && s.tillId === '');
   const wanted = new Map<string, number>();
@@ -137,12 +153,15 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
       throw insufficientStock(`"${r.item.name} / ${r.variant.name}" (${st.quantity} left, ${qty} wanted)`);
     }
   }
+  return { stockOf, wanted };
+}
 
+function priceSaleLines(input: CreateTransactionInput, resolved: Resolved[], stockOf: (variantId: string) => StockRow | undefined): StoredLine[] {
   const priced = priceLines(
     resolved.map((r) => ({ unitPrice: r.variant.price, quantity: r.line.quantity, taxRate: r.item.taxRate })),
     { percent: input.discountPercentage, amount: input.discountAmount !== undefined ? toCents(input.discountAmount) : undefined },
   );
-  const lines: StoredLine[] = resolved.map((r, i) => ({
+  return resolved.map((r, i) => ({
     itemId: r.item.id,
     variantId: r.variant.id,
     name: r.variant.name === 'Default' ? r.item.name : `${r.item.name} / ${r.variant.name}`,
@@ -155,12 +174,15 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
     total: priced[i].total,
     stockId: stockOf(r.variant.id)!.id,
   }));
-  const sum = (f: (l: StoredLine) => number) => lines.reduce((s, l) => s + f(l), 0);
-  const total = sum((l) => l.total);
+}
 
-  // Who pays.
+const sumLines = (lines: StoredLine[], f: (l: StoredLine) => number) => lines.reduce((s, l) => s + f(l), 0);
+
+/** Who pays: the booking (settled, or the sale charged to its renter) and the renter of an account sale. */
+async function resolvePayer(ctx: Ctx, input: CreateTransactionInput, currency: string, total: number): Promise<Payer> {
+  const type = input.paymentType;
   let renterId: string | null = null;
-  let booking: Awaited<ReturnType<typeof getBookingRow>> | null = null;
+  let booking: BookingRow | null = null;
   if (input.settleBooking) {
     if (!input.rentalId) throw bad('settleBooking needs rentalId', 'rentalId');
     if (type === 'account') throw bad('An account sale cannot settle a booking (nothing is paid)', 'paymentType');
@@ -191,6 +213,12 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
         'accountId',
       );
   }
+  return { renterId, booking };
+}
+
+/** Card and terminal checks; a terminal sale's intent must be completed, unused and for the sale's total. */
+async function checkCardPayment(ctx: Ctx, input: CreateTransactionInput, currency: string, total: number): Promise<PaymentIntent | null> {
+  const type = input.paymentType;
   let terminalIntent: PaymentIntent | null = null;
   if (type === 'card' && !input.paymentMethodId) throw bad('A card sale needs paymentMethodId', 'paymentMethodId');
   if (type === 'terminal') {
@@ -208,23 +236,42 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
       );
   }
   if ((type === 'card' || type === 'terminal') && total <= 0) throw bad('A card payment needs a total above zero', 'items');
+  return terminalIntent;
+}
 
-  const row: TransactionRow = {
-    ...blankRow({ id, customerId, input, currency, nowIso, kind: 'sale', total }),
-    lines: lines as unknown as Record<string, unknown>[],
-    subtotal: sum((l) => l.subtotal),
-    discountTotal: sum((l) => l.discount),
-    taxTotal: sum((l) => l.tax),
-    discountPercentage: input.discountPercentage ?? null,
-    discountAmount: input.discountAmount !== undefined ? toCents(input.discountAmount) : null,
-    rentalId: input.rentalId ?? null,
-  };
+/** How the sale is paid: charged, a captured terminal intent, cash, or nothing now (account). */
+function collectRequestOf(s: Sale, terminalIntent: PaymentIntent | null): CollectRequest | null {
+  const { type, customerId, id, input, currency, total } = s;
+  const data = () => ({ posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null });
+  if (type === 'account') return null;
+  if (type === 'card')
+    return {
+      mode: 'charge',
+      customerId,
+      kind: 'pos_sale',
+      data: data(),
+      intent: {
+        amount: total,
+        currency,
+        customerId: input.stripeCustomerId ?? null,
+        paymentMethodId: input.paymentMethodId,
+        description: `POS sale ${id}`,
+        metadata: { kind: 'pos_sale', berthCustomerId: customerId, customerId, posTransactionId: id },
+        idempotencyKey: `${id}_pos`,
+      },
+    };
+  if (type === 'terminal') return { mode: 'captured', method: 'terminal', intent: terminalIntent!, currency, customerId, kind: 'pos_sale', data: data() };
+  return { mode: 'offline', method: 'cash', amount: total, currency, reference: id, customerId, kind: 'pos_sale', data: data() };
+}
 
+/** The revenue, discount, tax and payment ledger lines of a sale that does not settle a booking. */
+function saleLedgerEntries(s: Sale, final: TransactionRow, paid: Collected | null): NewLedger[] {
+  const { id, customerId, input, currency, nowIso, type, total } = s;
   const ledger = (e: Pick<NewLedger, 'entryType' | 'amount' | 'description'> & Partial<NewLedger>): NewLedger => ({
     id: newId('led'),
     customerId,
     locationId: input.locationId,
-    renterId,
+    renterId: s.payer.renterId,
     transactionId: id,
     rentalId: null,
     itemId: null,
@@ -237,84 +284,105 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
     metadata: null,
     ...e,
   });
-  const req: CollectRequest | null =
-    type === 'account'
-      ? null
-      : type === 'card'
-        ? {
-            mode: 'charge',
-            customerId,
-            kind: 'pos_sale',
-            data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null },
-            intent: {
-              amount: total,
-              currency,
-              customerId: input.stripeCustomerId ?? null,
-              paymentMethodId: input.paymentMethodId,
-              description: `POS sale ${id}`,
-              metadata: { kind: 'pos_sale', berthCustomerId: customerId, customerId, posTransactionId: id },
-              idempotencyKey: `${id}_pos`,
-            },
-          }
-        : type === 'terminal'
-          ? {
-              mode: 'captured',
-              method: 'terminal',
-              intent: terminalIntent!,
-              currency,
-              customerId,
-              kind: 'pos_sale',
-              data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null },
-            }
-          : {
-              mode: 'offline',
-              method: 'cash',
-              amount: total,
-              currency,
-              reference: id,
-              customerId,
-              kind: 'pos_sale',
-              data: { posTransactionId: id, locationId: input.locationId, rentalId: input.rentalId ?? null },
-            };
+  const entries: NewLedger[] = [];
+  for (const l of s.lines)
+    entries.push(
+      ledger({
+        entryType: 'revenue',
+        amount: l.subtotal,
+        description: `POS: ${l.name} x${l.quantity}`,
+        metadata: { posItemId: l.itemId, variantId: l.variantId, quantity: l.quantity },
+      }),
+    );
+  if (final.discountTotal) entries.push(ledger({ entryType: 'discount', amount: -final.discountTotal, description: 'POS discount' }));
+  if (final.taxTotal) entries.push(ledger({ entryType: 'tax', amount: final.taxTotal, description: 'POS tax' }));
+  if (type !== 'account' && total > 0)
+    entries.push(ledger({ entryType: 'payment', amount: -total, description: `POS payment (${type})`, source: type, reference: paid?.reference ?? id }));
+  return entries;
+}
+
+/** The sale's batch: the transaction, the stock taken, and the booking payment or the ledger lines. */
+function saleStatements(ctx: Ctx, s: Sale, final: TransactionRow, paid: Collected | null): Stmt[] {
+  const { id, type, total, nowIso } = s;
+  const stmts: Stmt[] = [ctx.db.insert(posTransactions).values(final)];
+  for (const [stockId, qty] of s.wanted)
+    stmts.push(
+      ctx.db
+        .update(posStock)
+        .set({ quantity: sql`${posStock.quantity} - ${qty}`, updatedAt: nowIso })
+        .where(eq(posStock.id, stockId)),
+    );
+  let entries: NewLedger[] = [];
+  const booking = s.payer.booking;
+  if (s.input.settleBooking && booking) {
+    stmts.push(
+      ...bookingPaymentStmts(ctx, booking, {
+        amount: total,
+        source: `pos_${type}`,
+        reference: paid?.reference ?? id,
+        description: `Paid at the point of sale (${type})`,
+        metadata: { posTransactionId: id },
+      }),
+    );
+  } else {
+    entries = saleLedgerEntries(s, final, paid);
+  }
+  stmts.push(...insertLedger(ctx, entries));
+  return stmts;
+}
+
+function saleFailure(err: unknown): never {
+  if (isStockCheck(err)) throw insufficientStock('an item of this sale (sold by another sale at the same moment)');
+  if (isUniqueViolation(err) && String(err).includes('pos_transactions.payment_intent_id'))
+    throw bad('This terminal payment is already recorded on another transaction', 'paymentIntentId');
+  paymentFailure(err);
+}
+
+/**
+ * POST /pos/transaction. A sale is priced on the server from the catalog (see pricing.ts), its
+ * stock is taken in the same D1 batch as the sale (the stock CHECK aborts the batch rather than
+ * oversell), and it is paid through the payments service: a card is charged, a terminal intent the
+ * reader completed is verified against the total, cash is recorded, and an account sale is owed by
+ * the renter. `settleBooking` applies the payment to a booking's balance instead of booking new
+ * revenue. Drawer movements (`opening_float`, `paid_in`, `paid_out`) take `amount` and no items.
+ */
+export async function createTransaction(ctx: Ctx, input: CreateTransactionInput) {
+  const customerId = tenantOf(ctx);
+  requirePermission(ctx, 'pos');
+  const loc = await locationOf(ctx, input.locationId);
+  const currency = loc.currency;
+  const id = newId('ptx');
+  const nowIso = new Date(ctx.clock.now()).toISOString();
+  const type = input.paymentType;
+
+  if (DRAWER.has(type)) return recordDrawerMovement(ctx, customerId, input, currency, id, nowIso);
+
+  checkSaleInput(input);
+  const resolved = await resolveSaleLines(ctx, customerId, input);
+  const { stockOf, wanted } = await checkSaleStock(ctx, input, resolved);
+  const lines = priceSaleLines(input, resolved, stockOf);
+  const sum = (f: (l: StoredLine) => number) => sumLines(lines, f);
+  const total = sum((l) => l.total);
+
+  const payer = await resolvePayer(ctx, input, currency, total);
+  const terminalIntent = await checkCardPayment(ctx, input, currency, total);
+
+  const row: TransactionRow = {
+    ...blankRow({ id, customerId, input, currency, nowIso, kind: 'sale', total }),
+    lines: lines as unknown as Record<string, unknown>[],
+    subtotal: sum((l) => l.subtotal),
+    discountTotal: sum((l) => l.discount),
+    taxTotal: sum((l) => l.tax),
+    discountPercentage: input.discountPercentage ?? null,
+    discountAmount: input.discountAmount !== undefined ? toCents(input.discountAmount) : null,
+    rentalId: input.rentalId ?? null,
+  };
+  const sale: Sale = { id, customerId, input, type, currency, nowIso, row, lines, total, wanted, payer };
+  const req = collectRequestOf(sale, terminalIntent);
   try {
     await collectPayment(ctx, total > 0 ? req : null, async (paid, commitMoney) => {
       const final: TransactionRow = { ...row, paymentIntentId: paid?.intent?.id ?? null };
-      const stmts: Stmt[] = [ctx.db.insert(posTransactions).values(final)];
-      for (const [stockId, qty] of wanted)
-        stmts.push(
-          ctx.db
-            .update(posStock)
-            .set({ quantity: sql`${posStock.quantity} - ${qty}`, updatedAt: nowIso })
-            .where(eq(posStock.id, stockId)),
-        );
-      const entries: NewLedger[] = [];
-      if (input.settleBooking && booking) {
-        stmts.push(
-          ...bookingPaymentStmts(ctx, booking, {
-            amount: total,
-            source: `pos_${type}`,
-            reference: paid?.reference ?? id,
-            description: `Paid at the point of sale (${type})`,
-            metadata: { posTransactionId: id },
-          }),
-        );
-      } else {
-        for (const l of lines)
-          entries.push(
-            ledger({
-              entryType: 'revenue',
-              amount: l.subtotal,
-              description: `POS: ${l.name} x${l.quantity}`,
-              metadata: { posItemId: l.itemId, variantId: l.variantId, quantity: l.quantity },
-            }),
-          );
-        if (final.discountTotal) entries.push(ledger({ entryType: 'discount', amount: -final.discountTotal, description: 'POS discount' }));
-        if (final.taxTotal) entries.push(ledger({ entryType: 'tax', amount: final.taxTotal, description: 'POS tax' }));
-        if (type !== 'account' && total > 0)
-          entries.push(ledger({ entryType: 'payment', amount: -total, description: `POS payment (${type})`, source: type, reference: paid?.reference ?? id }));
-      }
-      stmts.push(...insertLedger(ctx, entries));
-      await commitMoney(stmts, {
+      await commitMoney(saleStatements(ctx, sale, final, paid), {
         audit: {
           action: 'pos.sale',
           targetType: 'pos_transaction',
@@ -325,10 +393,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
       Object.assign(row, final);
     });
   } catch (err) {
-    if (isStockCheck(err)) throw insufficientStock('an item of this sale (sold by another sale at the same moment)');
-    if (isUniqueViolation(err) && String(err).includes('pos_transactions.payment_intent_id'))
-      throw bad('This terminal payment is already recorded on another transaction', 'paymentIntentId');
-    paymentFailure(err);
+    saleFailure(err);
   }
   return transactionOut(row);
 }
