@@ -73,12 +73,7 @@ export async function renewOne(ctx: Ctx, m0: MembershipRow, opts: { manual?: boo
     .where(and(...claimConds))
     .run();
   if (!changesOf(claimed)) return { status: 'skipped' };
-  const release = () =>
-    ctx.db
-      .update(memberships)
-      .set({ billingClaim: null, billingClaimUntil: null })
-      .where(and(eq(memberships.id, m0.id), eq(memberships.billingClaim, runId)))
-      .run();
+  const release = () => releaseClaim(ctx, m0.id, runId);
   try {
     const m = (await ctx.db.select().from(memberships).where(eq(memberships.id, m0.id)).get())!;
     return await chargeClaimed(ctx, m, runId, opts);
