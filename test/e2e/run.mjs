@@ -195,8 +195,12 @@ async function bookBoatThroughEmbed() {
   };
   let day = await pick();
   if (!day) {
+    // Wait for the next month's days themselves: the old month's stay on the page until its data arrives.
+    const shown = (await frame.locator('.bw-day').first().getAttribute('data-date')).slice(0, 7);
+    const [y, m] = shown.split('-').map(Number);
+    const next = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
     await frame.getByRole('button', { name: 'Next month' }).click();
-    await frame.locator('.bw-day').first().waitFor();
+    await frame.locator(`.bw-day[data-date^="${next}"]`).first().waitFor();
     day = await pick();
   }
   assert.ok(day, 'an open day');
