@@ -3,6 +3,7 @@ import type { Env } from '../env';
 import { getDb, type DB } from '../db/client';
 import { ApiError } from './errors';
 import type { HookEvents, HookName } from './hooks';
+import type { SaleExtension } from './sale-extensions';
 import { createLogger, type Logger, type LogLevel } from './logger';
 import { wallClock, type Clock } from './clock';
 
@@ -82,10 +83,13 @@ export type HookListeners = { [K in HookName]?: HookListener<K> };
 /** Runs the listeners of a hook; a failing listener is logged, never surfaced to the caller. */
 export interface Hooks {
   emit<K extends HookName>(ctx: Ctx, name: K, e: HookEvents[K]): Promise<void>;
+  /** The sale extensions of every module (lib/sale-extensions.ts), in module-list order; none in contexts without hooks. */
+  sale?: readonly SaleExtension[];
 }
 
-export function hooksOf(listeners: { module: string; hooks: HookListeners }[]): Hooks {
+export function hooksOf(listeners: { module: string; hooks: HookListeners }[], sale: readonly SaleExtension[] = []): Hooks {
   return {
+    sale,
     async emit(ctx, name, e) {
       for (const l of listeners) {
         const fn = l.hooks[name];

@@ -1,5 +1,6 @@
 import { hooksOf, type AppEnv, type Ctx, type HookListeners, type Hooks } from './context';
 import type { ErrorTable } from './errors';
+import type { SaleExtension } from './sale-extensions';
 import type { Hono } from 'hono';
 
 /** The cron schedules declared in wrangler.toml `[triggers]`. */
@@ -60,6 +61,8 @@ export interface ModuleDef {
   queue?: Record<string, QueueHandler>;
   /** Hooks of other modules this one listens to. */
   hooks?: HookListeners;
+  /** Discounts or payment sources this module plugs into the booking sale (lib/sale-extensions.ts). */
+  sale?: SaleExtension[];
   /** Error codes this module throws (besides the shared ones in lib/errors). */
   errors?: ErrorTable;
   /** OpenAPI tags this module's routes use, with their descriptions. */
@@ -72,5 +75,8 @@ export function defineModule(def: ModuleDef): ModuleDef {
 
 /** The hook listeners of a module list, ready to hand to contexts. */
 export function moduleHooks(modules: ModuleDef[]): Hooks {
-  return hooksOf(modules.filter((m) => m.hooks).map((m) => ({ module: m.name, hooks: m.hooks! })));
+  return hooksOf(
+    modules.filter((m) => m.hooks).map((m) => ({ module: m.name, hooks: m.hooks! })),
+    modules.flatMap((m) => m.sale ?? []),
+  );
 }

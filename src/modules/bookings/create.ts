@@ -26,25 +26,22 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { todayIn } from '../../lib/clock';
 import { localDate } from '../../lib/time';
+import type { SaleFacts, SaleScope } from '../../lib/sale-extensions';
 import { customers } from '../../db/schema/accounts';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
 import { renterByEmailStatement, renterUpsert, isRenterEmailConflict, type RenterRow, type RenterUpsert } from '../renters/service';
 import {
-  backstopConflict,
-  isAllocationConflict,
   itemContextsFrom,
   itemStatements,
   loadItemContext,
   otherItemsAtLocationStatement,
-  releaseAll,
-  releaseLater,
   reserveAll,
   type ItemContext,
   type ReserveRequest,
 } from '../availability/service';
-import { bundlesOf, giftCardOverdrawn, giftCardPayment, promoExhausted, resolveGiftCard, resolvePromoCode, type PromoUse } from './offers';
-import { collectPayment, type CollectRequest } from '../payments/service';
-import { bookingPromoUse, isGiftCardOverdrawn, isPromoExhausted } from '../promo-codes/service';
+import { takePayment, type CollectRequest, type TakenPayment } from '../payments/service';
+import { sell, type SaleJournal, type SalePolicy } from '../sales/service';
+import { bundlesOf } from './offers';
 import { dollars, quoteFromTotal, quoteOrder, quoteOut, type LineQuote, type OrderDiscount } from './pricing';
 import type { BookInput } from './schemas';
 import type { BookingStatus } from './status';
@@ -54,8 +51,17 @@ import type { BookingRow } from './views';
 import { planLines, prepareLine, type PreparedLine } from './lines';
 import { planPayment } from './payment-plan';
 import { buildWrite } from './write';
-import { benefitEmailOf, creditPayment, creditsToUse, loadMemberBenefit, membershipDiscount } from './member-benefits';
-import { creditOverdraftError, isCreditOverdraft, memberBenefitFrom, memberBenefitQuery } from '../memberships/service';
+import {
+  extensionDiscounts,
+  extensionFailure,
+  extensionPayments,
+  extensionReads,
+  extensionsFor,
+  extensionWrites,
+  paymentSplits,
+  resolveExtensions,
+  type InSale,
+} from './extensions';
 
 // Order lines are planned and priced in lines.ts, the payment plan in payment-plan.ts, and the batch is
 // built in write.ts; the option and result types are in types.ts.
@@ -66,13 +72,109 @@ export async function createBooking(ctx: Ctx, input: BookInput, opts: CreateBook
   return (await createBookingRows(ctx, input, opts)).result;
 }
 
+/** createBooking, also answering the booking rows it wrote (the channel answers from them instead of reading them back). */
+export function createBookingRows(ctx: Ctx, input: BookInput, opts: CreateBookingOptions = {}): Promise<{ result: BookingResult; rows: BookingRow[] }> {
+  return sell(ctx, { input, opts }, bookingSale);
+}
+
+/** A booking sale's state, filled phase by phase. */
+interface BookingSaleState {
+  customerId: string;
+  source: BookingSource;
+  now: number;
+  input: BookInput;
+  opts: CreateBookingOptions;
+  facts: SaleFacts;
+  extensions: InSale[];
+  sale?: Sale;
+  currency?: string;
+  scope?: SaleScope;
+  prepared?: PreparedLine[];
+  priced?: Priced;
+  money?: SaleMoney;
+  held?: Held;
+  depositIntent: PaymentIntent | null;
+  taken?: TakenPayment;
+  stage: 'deposit' | 'payment';
+  out?: { result: BookingResult; rows: BookingRow[] };
+}
+type S = BookingSaleState;
+const need = <T>(v: T | undefined): T => v as T;
+
+/**
+ * The booking policy of `sell` (every sales path of bookings: operator, widget, channel, OCTO,
+ * marketplace, coverage checkout; the options carry what differs: source, notice rules, price
+ * source, extra rows).
+ */
+const bookingSale: SalePolicy<{ input: BookInput; opts: CreateBookingOptions }, S, { result: BookingResult; rows: BookingRow[] }> = {
+  name: 'booking',
+  begin(ctx, { input, opts }) {
+    const customerId = tenantOf(ctx);
+    const source: BookingSource = opts.source ?? 'operator';
+    const now = ctx.clock.now();
+    const facts: SaleFacts = {
+      customerId,
+      source,
+      now,
+      email: input.customerInfo.email,
+      sellerPriced: !!(opts.priceOverride || opts.prepaid),
+      asks: {
+        ...(input.discountDetails?.promoCode ? { promoCode: input.discountDetails.promoCode } : {}),
+        ...(opts.giftCard ? { giftCard: opts.giftCard.code } : {}),
+        ...(input.membershipCredits ? { membershipCredits: input.membershipCredits } : {}),
+      },
+    };
+    return { customerId, source, now, input, opts, facts, extensions: extensionsFor(ctx, facts), depositIntent: null, stage: 'deposit' };
+  },
+  async read(ctx, s) {
+    s.sale = await loadSaleItems(ctx, s);
+  },
+  async plan(ctx, s) {
+    const sale = need(s.sale);
+    s.currency = orderCurrency(sale.items, s.input, s.opts);
+    s.prepared = await prepareLines(ctx, s, sale);
+    s.scope = { ...s.facts, locationId: s.prepared[0].item.row.locationId, itemIds: [...sale.items.keys()], currency: s.currency, settings: sale.settings };
+    await resolveExtensions(ctx, s.scope, s.extensions);
+  },
+  price(ctx, s) {
+    s.priced = priceSale(s);
+    s.money = planSaleMoney(ctx, s);
+  },
+  async reserve(ctx, s, journal) {
+    s.held = await reserveSale(ctx, s, journal);
+  },
+  async charge(ctx, s, journal) {
+    await chargeSale(ctx, s, journal);
+  },
+  async write(ctx, s, journal) {
+    s.out = await writeSale(ctx, s);
+    journal.written();
+  },
+  async after(ctx, s) {
+    const held = need(s.held);
+    const quotes = need(s.priced).quotes;
+    await ctx.hooks.emit(ctx, 'booking.placed', {
+      customerId: s.customerId,
+      transactionId: held.transactionId,
+      source: s.source,
+      promoCode: s.input.discountDetails?.promoCode ?? null,
+      refAffiliate: typeof s.input.extendedData?.refAffiliate === 'string' ? s.input.extendedData.refAffiliate : null,
+      rentals: held.rentalIds.map((rentalId, i) => ({ rentalId, basis: quotes[i].subtotal - quotes[i].discountTotal })),
+      placedAt: new Date(s.now).toISOString(),
+    });
+  },
+  answer: (s) => need(s.out),
+  failure: (err, s) => saleError(err, s),
+};
+
 /**
  * The first round trip of a sale, one D1 batch: the operator's settings, the renter by e-mail, the
  * items (tenant-scoped) with locations and assets, the location's other items (only when global
- * add-ons are asked for) and the renter's best membership benefit (when the sale prices one).
+ * add-ons are asked for) and what the sale's extensions read (the renter's membership benefit).
  */
-async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOthers: boolean, renterEmail: string, benefitEmail: string | null) {
+async function readSale(ctx: Ctx, s: S, itemIds: string[], withOthers: boolean) {
   const db = ctx.db;
+  const customerId = s.customerId;
   const settingsOf = reusable(
     db,
     'sale|settings',
@@ -85,93 +187,55 @@ async function readSale(ctx: Ctx, customerId: string, itemIds: string[], withOth
   );
   const items = itemIds.length ? itemStatements(db, itemIds, customerId) : [];
   const others = withOthers && itemIds.length ? [otherItemsAtLocationStatement(db, itemIds[0], customerId)] : [];
-  const benefit = benefitEmail ? [memberBenefitQuery(db, customerId, benefitEmail)] : [];
-  const res = (await db.batch([settingsOf, renterByEmailStatement(db, customerId, renterEmail), ...items, ...others, ...benefit] as [
+  const ext = extensionReads(db, s.facts, s.extensions);
+  const res = (await db.batch([settingsOf, renterByEmailStatement(db, customerId, s.input.customerInfo.email), ...items, ...others, ...ext.statements] as [
     Stmt,
     ...Stmt[],
   ])) as unknown[][];
   let i = 0;
-  const s = res[i++] as { settings: unknown }[];
+  const settings = res[i++] as { settings: unknown }[];
   const renter = (res[i++] as RenterRow[])[0];
   const read = items.length ? (res.slice(i, (i += 3)) as Parameters<typeof itemContextsFrom>[0]) : null;
   const otherRows = others.length ? (res[i++] as Awaited<ReturnType<ReturnType<typeof otherItemsAtLocationStatement>['all']>>) : undefined;
+  ext.take(res.slice(i));
   return {
-    settings: (s[0]?.settings ?? {}) as Record<string, unknown>,
+    settings: (settings[0]?.settings ?? {}) as Record<string, unknown>,
     items: read ? itemContextsFrom(read) : new Map<string, ItemContext>(),
     others: otherRows,
-    member: benefit.length ? memberBenefitFrom(res[i++] as Parameters<typeof memberBenefitFrom>[0]) : null,
     renter: { existing: renter },
   };
 }
 
-/** createBooking, also answering the booking rows it wrote (the channel answers from them instead of reading them back). */
-export async function createBookingRows(ctx: Ctx, input: BookInput, opts: CreateBookingOptions = {}): Promise<{ result: BookingResult; rows: BookingRow[] }> {
-  const customerId = tenantOf(ctx);
-  const source: BookingSource = opts.source ?? 'operator';
-  const now = ctx.clock.now();
-  const sale = await loadSaleItems(ctx, customerId, input, opts);
-  const currency = orderCurrency(sale.items, input, opts);
-  const priced = await priceSale(ctx, { customerId, source, now, input, opts, sale, currency });
-  const money = await planSaleMoney(ctx, { customerId, now, input, opts, sale, priced });
-  const held = await reserveSale(ctx, { customerId, source, now, input, opts, sale, priced, currency });
-  const { reservations } = held;
-
-  const pay = payments(ctx);
-  let depositIntent: PaymentIntent | null = null;
-  let stage: 'deposit' | 'payment' = 'deposit';
-  const state = { written: false };
-  try {
-    if (money.depositAmount > 0) {
-      depositIntent = await authorizeDeposit(pay, { customerId, currency, held, money });
-      if (depositIntent.status !== 'requires_capture') throw new PaymentError('card_declined', 'The deposit could not be authorized', depositIntent);
-    }
-    stage = 'payment';
-    const result = await commitSale(ctx, { customerId, source, input, opts, sale, priced, money, held, currency, depositIntent }, state);
-    await ctx.hooks.emit(ctx, 'booking.placed', {
-      customerId,
-      transactionId: held.transactionId,
-      source,
-      promoCode: input.discountDetails?.promoCode ?? null,
-      refAffiliate: typeof input.extendedData?.refAffiliate === 'string' ? input.extendedData.refAffiliate : null,
-      rentals: held.rentalIds.map((rentalId, i) => ({ rentalId, basis: priced.quotes[i].subtotal - priced.quotes[i].discountTotal })),
-      placedAt: new Date(now).toISOString(),
-    });
-    return result;
-  } catch (err) {
-    await compensate(ctx, null, depositIntent);
-    throw saleError(err, stage, input, opts);
-  } finally {
-    // Written: the lock finds the rows in D1, the release is housekeeping after the response.
-    // Not written: released before answering, so a retry finds the units free at once.
-    if (state.written) releaseLater(ctx, reservations);
-    else await releaseAll(ctx, reservations);
-  }
+/** Preloaded sales (the channel read their items in its own batch) read only what the extensions need. */
+async function readExtensionsOnly(ctx: Ctx, s: S) {
+  const ext = extensionReads(ctx.db, s.facts, s.extensions);
+  if (ext.statements.length) ext.take((await ctx.db.batch(ext.statements as [Stmt, ...Stmt[]])) as unknown[][]);
 }
 
 /**
  * Items (tenant-scoped: another operator's item is 404) and their location. Without a bundle the
  * item ids are known up front, so the items are read together with the operator's settings.
  */
-async function loadSaleItems(ctx: Ctx, customerId: string, input: BookInput, opts: CreateBookingOptions) {
+async function loadSaleItems(ctx: Ctx, s: S) {
+  const { customerId, input, opts } = s;
   const rd = input.rentalDetails;
   const direct = rd.bundleCode ? [] : [...new Set(rd.items ? rd.items.map((l) => l.inventoryId) : rd.inventoryId ? [rd.inventoryId] : [])];
   const wantsGlobalAddons = (input.globalAddons?.length ?? 0) > 0;
-  // Preloaded sales (the channel read their items in its own batch) read the benefit on their own.
-  const first = opts.preloaded
-    ? {
-        settings: opts.preloaded.settings,
-        items: new Map(opts.preloaded.items.map((i) => [i.row.id, i])),
-        others: undefined,
-        member: await loadMemberBenefit(ctx, customerId, input, opts),
-        renter: undefined,
-      }
-    : await readSale(ctx, customerId, direct, wantsGlobalAddons, input.customerInfo.email, benefitEmailOf(input, opts));
-  const { settings, member } = first;
+  let first: {
+    settings: Record<string, unknown>;
+    items: Map<string, ItemContext>;
+    others?: { id: string; data: unknown }[];
+    renter?: { existing: RenterRow | undefined };
+  };
+  if (opts.preloaded) {
+    await readExtensionsOnly(ctx, s);
+    first = { settings: opts.preloaded.settings, items: new Map(opts.preloaded.items.map((i) => [i.row.id, i])) };
+  } else first = await readSale(ctx, s, direct, wantsGlobalAddons);
   for (const id of direct) if (!first.items.has(id)) throw notFound('Inventory item');
-  const { lines: lineReqs, bundle } = planLines(input, bundlesOf(settings));
+  const { lines: lineReqs, bundle } = planLines(input, bundlesOf(first.settings));
   const items = first.items;
   for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
-  return { first, settings, member, lineReqs, bundle, items };
+  return { first, settings: first.settings, lineReqs, bundle, items };
 }
 type Sale = Awaited<ReturnType<typeof loadSaleItems>>;
 
@@ -193,42 +257,30 @@ function orderCurrency(items: Map<string, ItemContext>, input: BookInput, opts: 
   return currency;
 }
 
-interface SaleScope {
-  customerId: string;
-  source: BookingSource;
-  now: number;
-  input: BookInput;
-  opts: CreateBookingOptions;
-  sale: Sale;
-  currency: string;
-}
-
-/** Server-side price: the lines, the order's discounts and the quotes, checked against the total sent. */
-async function priceSale(ctx: Ctx, s: SaleScope) {
-  const { customerId, source, now, input, opts, sale, currency } = s;
-  const { items, member } = sale;
-  if (opts.priceOverride && sale.lineReqs.length !== 1) throw bad('A seller-set price applies to single-item orders');
+/** The order's lines, priced per line; every sales path refuses a time already past (on the operator's clock). */
+async function prepareLines(ctx: Ctx, s: S, sale: Sale): Promise<PreparedLine[]> {
+  if (s.opts.priceOverride && sale.lineReqs.length !== 1) throw bad('A seller-set price applies to single-item orders');
   const prepared: PreparedLine[] = [];
   for (const [i, req] of sale.lineReqs.entries())
-    prepared.push(await prepareLine(ctx, items.get(req.inventoryId)!, req, !opts.priceOverride, i === 0 ? sale.first.others : undefined));
-  // Every sales path refuses a time already past (on the operator's clock); minimum notice stays the items' rule.
-  for (const p of prepared) if (p.start < now) throw inThePast(p.start, p.item.item.timezone, now);
-  const discounts: OrderDiscount[] = [];
+    prepared.push(await prepareLine(ctx, sale.items.get(req.inventoryId)!, req, !s.opts.priceOverride, i === 0 ? sale.first.others : undefined));
+  // Minimum notice stays the items' rule, checked in the lock.
+  for (const p of prepared) if (p.start < s.now) throw inThePast(p.start, p.item.item.timezone, s.now);
+  return prepared;
+}
+
+/** Server-side price: the order's discounts (codes, the seller's, benefits) and the quotes, checked against the total sent. */
+function priceSale(s: S) {
+  const { source, input, opts } = s;
+  const prepared = need(s.prepared);
+  const scope = need(s.scope);
+  const discounts: OrderDiscount[] = [...extensionDiscounts(scope, s.extensions, 'code')];
   const dd = input.discountDetails;
-  let promoUse: PromoUse | null = null;
-  if (dd?.promoCode) {
-    const scope = { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], now };
-    const promo = await resolvePromoCode(ctx, sale.settings, dd.promoCode, scope);
-    discounts.push(promo.discount);
-    promoUse = promo.use;
-  }
   if (dd?.discountPercentage || dd?.discountAmount) {
     if (source !== 'operator') throw bad('Manual discounts are for operator bookings; use a promo code', 'discountDetails');
     if (dd.discountPercentage) discounts.push({ type: 'manual', percent: dd.discountPercentage });
     if (dd.discountAmount) discounts.push({ type: 'manual', amount: toCents(dd.discountAmount) });
   }
-  const memberDiscount = membershipDiscount(member, prepared[0].item.row.locationId);
-  if (memberDiscount) discounts.push(memberDiscount);
+  discounts.push(...extensionDiscounts(scope, s.extensions, 'benefit'));
   const tip = toCents(input.rentalPricing.tip ?? 0);
   const quotes: LineQuote[] = opts.priceOverride
     ? [quoteFromTotal(Math.round(opts.priceOverride.total), prepared[0].input, tip)]
@@ -238,43 +290,40 @@ async function priceSale(ctx: Ctx, s: SaleScope) {
       );
   const total = quotes.reduce((sum, q) => sum + q.total, 0);
   if (input.rentalPricing.total != null && !opts.priceOverride && Math.abs(toCents(input.rentalPricing.total) - total) > 1) {
+    const currency = need(s.currency).toUpperCase();
     throw new ApiError(
       'price_mismatch',
-      `The total sent (${input.rentalPricing.total.toFixed(2)}) differs from the price (${dollars(total).toFixed(2)} ${currency.toUpperCase()})`,
+      `The total sent (${input.rentalPricing.total.toFixed(2)}) differs from the price (${dollars(total).toFixed(2)} ${currency})`,
       {
         details: [{ field: 'rentalPricing.total', message: `expected ${dollars(total).toFixed(2)}` }],
         extra: { expectedTotal: dollars(total), breakdown: quotes.map(quoteOut) },
       },
     );
   }
-  return { prepared, quotes, total, promoUse };
+  return { quotes, total };
 }
-type Priced = Awaited<ReturnType<typeof priceSale>>;
+type Priced = ReturnType<typeof priceSale>;
 
-/** Payment plan and deposit. A surcharge (the coverage premium) is paid with the order. */
-async function planSaleMoney(ctx: Ctx, s: Omit<SaleScope, 'source' | 'currency'> & { priced: Priced }) {
-  const { customerId, now, input, opts, sale, priced } = s;
-  const { prepared } = priced;
+/** Payment plan and deposit. A surcharge (the coverage premium) is paid with the order; payment sources pay part of what is due now. */
+function planSaleMoney(ctx: Ctx, s: S) {
+  const { input, opts } = s;
+  const prepared = need(s.prepared);
+  const priced = need(s.priced);
   const surcharge = opts.surcharge?.amount ?? 0;
   const grandTotal = priced.total + surcharge;
   const firstStart = Math.min(...prepared.map((p) => p.start));
   const tz = prepared[0].item.item.timezone;
   const plan = planPayment(input, grandTotal, opts, localDate(firstStart, tz), todayIn(ctx, tz));
-  // Membership credits pay part of what is due now (or, paying later, of the total); the card pays the rest.
-  const creditsUsed = creditsToUse(input, sale.member, plan.chargeNow > 0 ? plan.chargeNow : grandTotal);
-  // A gift card pays what it can of the rest.
-  const gift = opts.giftCard
-    ? await resolveGiftCard(ctx, opts.giftCard.code, { customerId, locationId: prepared[0].item.row.locationId, itemIds: [...sale.items.keys()], now })
-    : null;
-  const giftUsed = gift ? Math.max(0, Math.min(gift.balance, (plan.chargeNow > 0 ? plan.chargeNow : grandTotal) - creditsUsed)) : 0;
-  const cardCharge = Math.max(0, plan.chargeNow - creditsUsed - giftUsed);
+  // Membership credits, then a gift card, pay part of what is due now (or, paying later, of the total); the card pays the rest.
+  const bySources = extensionPayments(need(s.scope), s.extensions, plan.chargeNow > 0 ? plan.chargeNow : grandTotal);
+  const cardCharge = Math.max(0, plan.chargeNow - bySources);
   if (cardCharge > 0 && !input.paymentMethodId) throw bad('paymentMethodId is required to pay now (or choose paymentPlan.type pay_later)', 'paymentMethodId');
   const { depositAmount, depositPm } = depositOf(input, opts, prepared);
-  const paidNow = opts.prepaid ? grandTotal : Math.max(plan.chargeNow, creditsUsed + giftUsed);
-  const status: BookingStatus = opts.prepaid || grandTotal === 0 || plan.chargeNow > 0 || creditsUsed > 0 || giftUsed > 0 ? 'confirmed' : 'pending';
-  return { surcharge, plan, creditsUsed, gift, giftUsed, cardCharge, depositAmount, depositPm, paidNow, status };
+  const paidNow = opts.prepaid ? grandTotal : Math.max(plan.chargeNow, bySources);
+  const status: BookingStatus = opts.prepaid || grandTotal === 0 || plan.chargeNow > 0 || bySources > 0 ? 'confirmed' : 'pending';
+  return { surcharge, plan, cardCharge, depositAmount, depositPm, paidNow, status };
 }
-type SaleMoney = Awaited<ReturnType<typeof planSaleMoney>>;
+type SaleMoney = ReturnType<typeof planSaleMoney>;
 
 /** The security deposit to pre-authorize (cents) and the card it goes on. */
 function depositOf(input: BookInput, opts: CreateBookingOptions, prepared: PreparedLine[]) {
@@ -293,12 +342,12 @@ function depositOf(input: BookInput, opts: CreateBookingOptions, prepared: Prepa
  * Ids and the renter (statements only: nothing is written before the payment succeeded), and the
  * reservation inside each item's lock object (all-or-nothing, fixed order), while the renter is read.
  */
-async function reserveSale(ctx: Ctx, s: SaleScope & { priced: Priced }) {
-  const { customerId, source, now, input, opts, sale, priced, currency } = s;
-  const { prepared } = priced;
+async function reserveSale(ctx: Ctx, s: S, journal: SaleJournal) {
+  const { customerId, source, now, input, opts } = s;
+  const prepared = need(s.prepared);
   const transactionId = opts.transactionId ?? newId('txn');
   const rentalIds = prepared.map(() => newId('bk'));
-  const bundleGroupId = sale.bundle ? newId('bgp') : null;
+  const bundleGroupId = need(s.sale).bundle ? newId('bgp') : null;
   const ci = input.customerInfo;
   const renterInput = {
     customerId,
@@ -308,7 +357,7 @@ async function reserveSale(ctx: Ctx, s: SaleScope & { priced: Priced }) {
     phone: ci.phone,
     address: ci.address,
     dob: ci.dob,
-    transactions: [{ transactionId, rentalIds, total: dollars(priced.total), currency, createdAt: new Date(now).toISOString() }],
+    transactions: [{ transactionId, rentalIds, total: dollars(need(s.priced).total), currency: need(s.currency), createdAt: new Date(now).toISOString() }],
   };
   const reqs: ReserveRequest[] = prepared.map((p, i) => ({
     customerId,
@@ -328,17 +377,31 @@ async function reserveSale(ctx: Ctx, s: SaleScope & { priced: Priced }) {
       ...(opts.replacesHold ? { excludeSourceIds: [opts.replacesHold.sourceId] } : {}),
     },
   }));
-  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput, sale.first.renter), reserveAll(ctx, reqs)]);
+  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput, need(s.sale).first.renter), reserveAll(ctx, reqs)]);
   if (reserveRes.status === 'rejected') throw reserveRes.reason;
   const reservations = reserveRes.value;
-  if (upsertRes.status === 'rejected') {
-    await releaseAll(ctx, reservations);
-    throw upsertRes.reason;
-  }
+  journal.held(reservations);
+  if (upsertRes.status === 'rejected') throw upsertRes.reason;
   const upsert: RenterUpsert = upsertRes.value;
   return { transactionId, rentalIds, bundleGroupId, renterInput, reservations, upsert };
 }
 type Held = Awaited<ReturnType<typeof reserveSale>>;
+
+/** The deposit's pre-authorization (voided if the sale fails), then the card charge (refunded if it is never recorded). */
+async function chargeSale(ctx: Ctx, s: S, journal: SaleJournal) {
+  const money = need(s.money);
+  const pay = payments(ctx);
+  if (money.depositAmount > 0) {
+    const intent = await authorizeDeposit(pay, { customerId: s.customerId, currency: need(s.currency), held: need(s.held), money });
+    s.depositIntent = intent;
+    if (intent.status === 'requires_capture') journal.onUndo('deposit void', () => pay.cancelPaymentIntent(intent.id));
+    else throw new PaymentError('card_declined', 'The deposit could not be authorized', intent);
+  }
+  s.stage = 'payment';
+  const taken = await takePayment(ctx, chargeRequestOf(s.input, s.customerId, need(s.currency), money, need(s.held)));
+  s.taken = taken;
+  journal.onUndo('refund', () => taken.undo());
+}
 
 /** Pre-authorizes the security deposit (the caller checks it was authorized). */
 function authorizeDeposit(pay: ReturnType<typeof payments>, a: { customerId: string; currency: string; held: Held; money: SaleMoney }) {
@@ -377,94 +440,56 @@ function chargeRequestOf(input: BookInput, customerId: string, currency: string,
 }
 
 /**
- * The charge and the booking's write go through the payments service: payment.completed is
- * committed in the booking's batch, and a charge whose booking is not written is refunded.
+ * The booking's one write: bookings, allocations, ledger, deposit, what the extensions record (a
+ * code's use, credits and gift card spent) and, through `commitMoney`, the charge's
+ * payment.completed, in one batch. A renter created meanwhile by another booking is updated instead.
  */
-async function commitSale(
-  ctx: Ctx,
-  c: Omit<SaleScope, 'now'> & { priced: Priced; money: SaleMoney; held: Held; depositIntent: PaymentIntent | null },
-  state: { written: boolean },
-) {
-  const { customerId, source, input, opts, sale, priced, money, held, currency, depositIntent } = c;
+async function writeSale(ctx: Ctx, s: S): Promise<{ result: BookingResult; rows: BookingRow[] }> {
+  const { customerId, source, input, opts } = s;
+  const held = need(s.held);
+  const money = need(s.money);
+  const { quotes } = need(s.priced);
+  const taken = need(s.taken);
   const { transactionId, rentalIds, bundleGroupId, reservations } = held;
-  const { prepared, quotes, promoUse } = priced;
-  const chargeReq = chargeRequestOf(input, customerId, currency, money, held);
   const totals = quotes.map((q, i) => q.total + (i === 0 ? money.surcharge : 0));
-  const credits = creditPayment(ctx, sale.member, money.creditsUsed, { customerId, transactionId, rentalIds, totals });
-  const giftCard = money.gift && money.giftUsed > 0 ? giftCardPayment(ctx, money.gift, money.giftUsed, { transactionId, rentalIds, totals }) : undefined;
-  let upsert = held.upsert;
-  return collectPayment(ctx, chargeReq, async (paid, commitMoney) => {
-    const charge = paid?.intent ?? null;
-    const { plan, paidNow, status, depositAmount } = money;
-    const build = () =>
-      buildWrite(ctx, {
-        customerId,
-        source,
-        status,
-        transactionId,
-        rentalIds,
-        bundleGroupId,
-        currency,
-        prepared,
-        quotes,
-        reservations,
-        upsert,
-        input,
-        opts,
-        plan,
-        paidNow,
-        charge,
-        depositIntent,
-        depositAmount,
-        credits,
-        giftCard,
-      });
-    let write = build();
-    const promo = promoUse
-      ? bookingPromoUse(ctx, promoUse, {
-          transactionId,
-          rentalIds,
-          orderAmount: quotes.reduce((s, q) => s + q.subtotal, 0),
-          discount: quotes.reduce((s, q) => s + q.discounts.filter((d) => d.type === 'promo').reduce((t, d) => t + d.amount, 0), 0),
-        })
-      : [];
-    try {
-      await commitMoney([...write.statements, ...promo], write.meta);
-    } catch (err) {
-      if (!isRenterEmailConflict(err)) throw err;
-      // Another booking created this renter a moment ago: update it instead.
-      upsert = await renterUpsert(ctx, held.renterInput);
-      write = build();
-      await commitMoney([...write.statements, ...promo], write.meta);
-    }
-    state.written = true;
-    return { result: write.result, rows: write.rows };
+  const sources = paymentSplits(s.extensions, totals);
+  const extra = extensionWrites(ctx, s.extensions, {
+    customerId,
+    transactionId,
+    rentalIds,
+    totals,
+    subtotal: quotes.reduce((sum, q) => sum + q.subtotal, 0),
+    discounted: discountedByType(quotes),
   });
+  let upsert = held.upsert;
+  const build = () =>
+    buildWrite(ctx, {
+      ...{ customerId, source, status: money.status, transactionId, rentalIds, bundleGroupId, currency: need(s.currency), prepared: need(s.prepared) },
+      ...{ quotes, reservations, upsert, input, opts, plan: money.plan, paidNow: money.paidNow, charge: taken.paid?.intent ?? null },
+      ...{ depositIntent: s.depositIntent, depositAmount: money.depositAmount, sources },
+    });
+  let write = build();
+  try {
+    await taken.commitMoney([...write.statements, ...extra], write.meta);
+  } catch (err) {
+    if (!isRenterEmailConflict(err)) throw err;
+    // Another booking created this renter a moment ago: update it instead.
+    upsert = await renterUpsert(ctx, held.renterInput);
+    write = build();
+    await taken.commitMoney([...write.statements, ...extra], write.meta);
+  }
+  return { result: write.result, rows: write.rows };
 }
 
-/** What a failed sale answers: a declined card, an exhausted promo code, a lost race, an overdrawn balance, or the error itself. */
-function saleError(err: unknown, stage: 'deposit' | 'payment', input: BookInput, opts: CreateBookingOptions): unknown {
-  if (err instanceof PaymentError) {
-    return new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage } });
-  }
-  if (isPromoExhausted(err)) return promoExhausted(input.discountDetails?.promoCode ?? '');
-  if (isAllocationConflict(err)) return backstopConflict();
-  if (isCreditOverdraft(err)) return creditOverdraftError();
-  if (isGiftCardOverdrawn(err)) return giftCardOverdrawn(opts.giftCard?.code ?? '');
-  return err;
+/** The order's discount amounts by type (cents). */
+function discountedByType(quotes: LineQuote[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const q of quotes) for (const d of q.discounts) out[d.type] = (out[d.type] ?? 0) + d.amount;
+  return out;
 }
 
-/** Gives back what was taken when the booking could not be written. */
-async function compensate(ctx: Ctx, charge: PaymentIntent | null, deposit: PaymentIntent | null) {
-  const pay = payments(ctx);
-  if (charge?.status === 'succeeded') {
-    await pay
-      .refund(charge.id, undefined, 'booking_not_written')
-      .catch((e) => ctx.log.error('compensating refund failed', { paymentIntentId: charge.id, error: String(e) }));
-  }
-  if (deposit?.status === 'requires_capture') {
-    await pay
-      .cancelPaymentIntent(deposit.id)
-      .catch((e) => ctx.log.error('compensating deposit void failed', { paymentIntentId: deposit.id, error: String(e) }));
-  }
+/** What a failed sale answers: a declined card, what an extension says (a used-up code, spent credits), or the error itself. */
+function saleError(err: unknown, s: S): unknown {
+  if (err instanceof PaymentError) return new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage: s.stage } });
+  return extensionFailure(err, s.facts, s.extensions);
 }

@@ -1,9 +1,7 @@
-import { ApiError, defineErrors } from '../../lib/errors';
+import { ApiError } from '../../lib/errors';
 import { formatLocalDateTime } from '../../lib/local-time';
 
-export const bookingErrors = defineErrors({
-  invalid_promo_code: { status: 400, meaning: 'An unknown, expired or inapplicable promo code' },
-});
+// Bookings answers the shared codes of lib/errors.ts; `invalid_promo_code` is the promo-codes module's (its sale extension).
 
 /**
  * 400 `in_the_past`: a booking (or a move) for a time already past on the operator's clock. The message

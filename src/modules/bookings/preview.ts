@@ -10,7 +10,8 @@ import { getItemAvailability, loadItemContext, type ItemContext } from '../avail
 import { bad } from './errors';
 import type { BookingSource } from './types';
 import { planLines, prepareLine, type PreparedLine } from './lines';
-import { bundlesOf, operatorSettings, resolveGiftCard, resolvePromoCode } from './offers';
+import { bundlesOf, operatorSettings } from './offers';
+import { extensionDiscounts, extensionPayments, extensionsFor, resolveExtensions } from './extensions';
 import { dollars, quoteOrder, quoteOut, type OrderDiscount } from './pricing';
 import type { BookInput } from './schemas';
 
@@ -24,17 +25,22 @@ export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?
   if (currencies.size > 1) throw bad('All items of one order must be sold in the same currency', 'rentalDetails.items');
   const prepared: PreparedLine[] = [];
   for (const l of lines) prepared.push(await prepareLine(ctx, items.get(l.inventoryId)!, l, true));
-  const discounts: OrderDiscount[] = [];
-  const code = input.discountDetails?.promoCode;
-  if (code) {
-    const promo = await resolvePromoCode(ctx, settings, code, {
-      customerId,
-      locationId: prepared[0].item.row.locationId,
-      itemIds: [...items.keys()],
-      now: ctx.clock.now(),
-    });
-    discounts.push(promo.discount);
-  }
+  // A promo code's discount and what a gift card would pay (the renter's membership is not priced before checkout).
+  const facts = {
+    customerId,
+    source: opts.source ?? 'operator',
+    now: ctx.clock.now(),
+    email: '',
+    sellerPriced: false,
+    asks: {
+      ...(input.discountDetails?.promoCode ? { promoCode: input.discountDetails.promoCode } : {}),
+      ...(opts.giftCard ? { giftCard: opts.giftCard.code } : {}),
+    },
+  };
+  const extensions = extensionsFor(ctx, facts);
+  const scope = { ...facts, locationId: prepared[0].item.row.locationId, itemIds: [...items.keys()], currency: [...currencies][0], settings };
+  await resolveExtensions(ctx, scope, extensions);
+  const discounts: OrderDiscount[] = extensionDiscounts(scope, extensions, 'code');
   const quotes = quoteOrder(
     prepared.map((p) => p.input),
     { discounts, tip: toCents(input.rentalPricing.tip ?? 0) },
@@ -55,20 +61,14 @@ export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?
     })),
   );
   const total = quotes.reduce((s, q) => s + q.total, 0);
-  const gift = opts.giftCard
-    ? await resolveGiftCard(ctx, opts.giftCard.code, {
-        customerId,
-        locationId: prepared[0].item.row.locationId,
-        itemIds: [...items.keys()],
-        now: ctx.clock.now(),
-      })
-    : null;
-  const giftApplied = gift ? Math.min(gift.balance, total) : 0;
+  extensionPayments(scope, extensions, total);
+  const gift = extensions.find((x) => x.payment?.source === 'gift_card')?.payment ?? null;
+  const giftApplied = gift?.amount ?? 0;
   return {
     currency: [...currencies][0],
     total: dollars(total),
     totalCents: total,
-    giftCard: gift ? { code: gift.code, applied: dollars(giftApplied), balance: dollars(gift.balance) } : null,
+    giftCard: gift ? { code: gift.reference, applied: dollars(giftApplied), balance: dollars(gift.available ?? giftApplied) } : null,
     amountDue: dollars(total - giftApplied),
     deposit: dollars(deposit),
     lines: quotes.map((q, i) => ({

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
+import type { SalePayment } from '../../lib/sale-extensions';
 import type { DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
@@ -39,10 +40,8 @@ interface WriteInput {
   charge: PaymentIntent | null;
   depositIntent: PaymentIntent | null;
   depositAmount: number;
-  /** Membership credits paying part of the order: per rental (cents) and the credit movements. */
-  credits?: { perRental: number[]; statements: Stmt[] };
-  /** A gift card paying part of the order: per rental (cents), the card's code and the spend. */
-  giftCard?: { perRental: number[]; code: string; statements: Stmt[] };
+  /** The payment sources paying part of the order (membership credits, a gift card): per rental (cents), as the ledger records them. */
+  sources?: { payment: SalePayment; perRental: number[] }[];
 }
 
 export function buildWrite(ctx: Ctx, w: WriteInput) {
@@ -66,8 +65,6 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   const total = lc.lineTotals.reduce((s, t) => s + t, 0);
   const first = rows[0];
   statements.push(confirmationEmailStmt(ctx, w, rows, total));
-  statements.push(...(w.credits?.statements ?? []));
-  statements.push(...(w.giftCard?.statements ?? []));
   statements.push(...(w.opts.statements ?? []));
   for (const v of views) events.push({ type: 'booking.created', customerId: w.customerId, data: v });
   // payment.completed for the charge is added by the payments service (collectPayment) to this batch.
@@ -282,19 +279,19 @@ function lineLedger(ctx: Ctx, w: WriteInput, lc: LineContext, i: number, row: Bo
 
 function paymentEntriesOf(w: WriteInput, lc: LineContext, i: number, scope: LedgerScope): LedgerDraft[] {
   const ledger: LedgerDraft[] = [];
-  const byCredits = w.credits?.perRental[i] ?? 0;
-  if (byCredits > 0) {
-    ledger.push(paymentEntry(scope, byCredits, { source: 'membership_credits', reference: w.transactionId, description: 'Paid with membership credits' }));
+  let bySources = 0;
+  for (const { payment, perRental } of w.sources ?? []) {
+    if (perRental[i] > 0)
+      ledger.push(
+        paymentEntry(scope, perRental[i], { source: payment.source, reference: payment.reference ?? w.transactionId, description: payment.description }),
+      );
+    bySources += perRental[i];
   }
-  const byGiftCard = w.giftCard?.perRental[i] ?? 0;
-  if (byGiftCard > 0) {
-    ledger.push(paymentEntry(scope, byGiftCard, { source: 'gift_card', reference: w.giftCard!.code, description: `Paid with gift card ${w.giftCard!.code}` }));
-  }
-  if (lc.paidShares[i] - byCredits - byGiftCard > 0) {
+  if (lc.paidShares[i] - bySources > 0) {
     ledger.push(
       paymentEntry(
         scope,
-        lc.paidShares[i] - byCredits - byGiftCard,
+        lc.paidShares[i] - bySources,
         w.plan.type === 'prepaid'
           ? { source: 'channel', reference: w.opts.channel?.reference ?? null, description: 'Paid to the reseller' }
           : { source: 'card', reference: w.charge?.id ?? null, description: w.plan.type === 'installments' ? 'Installment 1' : 'Payment' },

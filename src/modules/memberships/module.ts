@@ -1,6 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { membershipErrors } from './errors';
+import { membershipSale } from './sale-extension';
 import { autoResume, nextBillingDue, restoreCreditsOfCancelledRental, runMembershipBilling } from './service';
 
 export default defineModule({
@@ -12,6 +13,8 @@ export default defineModule({
   jobs: [{ name: 'memberships.billing', cron: '*/5 * * * *', run: (ctx) => runMembershipBilling(ctx, autoResume), nextDue: nextBillingDue }],
   // A cancelled booking paid with membership credits gives them back, whichever path cancelled it.
   hooks: { 'capacity.released': restoreCreditsOfCancelledRental },
+  // The member's tier discount and membership credits as a payment source of a booking.
+  sale: [membershipSale],
   tags: [
     {
       name: 'Memberships',

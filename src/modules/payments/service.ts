@@ -84,42 +84,38 @@ export async function collectPayment<T>(
   req: CollectRequest | null,
   record: (paid: Collected | null, commitMoney: CommitMoney) => Promise<T>,
 ): Promise<T> {
+  const taken = await takePayment(ctx, req);
+  try {
+    const out = await record(taken.paid, taken.commitMoney);
+    if (req && !taken.recorded()) throw new Error(`payment ${taken.paid?.reference ?? req.kind} was taken but not recorded`);
+    return out;
+  } catch (err) {
+    await taken.undo(err);
+    throw err;
+  }
+}
+
+/** A payment taken, to be recorded with `commitMoney` (once); `undo` gives it back when it never was. */
+export interface TakenPayment {
+  paid: Collected | null;
+  commitMoney: CommitMoney;
+  recorded(): boolean;
+  /** Refunds a charge made here whose write did not happen (logs a captured one); nothing once recorded. */
+  undo(err?: unknown): Promise<void>;
+}
+
+/**
+ * The first half of `collectPayment`, for callers that take the money in one step and write in a
+ * later one (the sale pipeline's charge and write phases): the caller must commit with
+ * `commitMoney` or call `undo`.
+ */
+export async function takePayment(ctx: Ctx, req: CollectRequest | null): Promise<TakenPayment> {
   if (!req) {
     const plain = async (statements: Stmt[], meta?: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] }) =>
       void (await commit(ctx, statements, meta ?? {}));
-    return record(null, Object.assign(plain, { alreadyRecorded: () => undefined }));
+    return { paid: null, commitMoney: Object.assign(plain, { alreadyRecorded: () => undefined }), recorded: () => true, undo: async () => {} };
   }
-  const pay = payments(ctx, req.region);
-  let paid: Collected;
-  let madeHere = false;
-  if (req.mode === 'charge') {
-    const intent = await pay.createPaymentIntent({ captureMethod: 'automatic', confirm: true, ...req.intent });
-    if (intent.status !== 'succeeded') throw new PaymentError('card_declined', 'The payment did not complete', intent);
-    madeHere = true;
-    paid = { intent, amount: intent.amountReceived || intent.amount, currency: intent.currency, method: req.method ?? 'card', reference: intent.id };
-  } else if (req.mode === 'capture') {
-    if (req.currency) {
-      // Checked before the capture: money in another currency is never taken for this amount.
-      const held = await pay.getPaymentIntent(req.paymentIntentId);
-      if (held) requireSameCurrency(held, req.currency);
-    }
-    const intent = await pay.capturePaymentIntent(req.paymentIntentId, req.amount);
-    paid = { intent, amount: req.amount ?? intent.amountReceived, currency: intent.currency, method: 'card', reference: intent.id };
-  } else if (req.mode === 'captured') {
-    if (req.intent.status !== 'succeeded' && req.intent.status !== 'requires_capture')
-      throw new PaymentError('provider_error', `The payment is ${req.intent.status}, not completed`, req.intent);
-    if (req.currency) requireSameCurrency(req.intent, req.currency);
-    paid = {
-      intent: req.intent,
-      amount: req.intent.amountReceived || req.intent.amount,
-      currency: req.intent.currency,
-      method: req.method ?? 'card',
-      reference: req.intent.id,
-    };
-  } else {
-    paid = { intent: null, amount: req.amount, currency: req.currency, method: req.method, reference: req.reference ?? null };
-  }
-
+  const { paid, madeHere } = await collected(ctx, req);
   const event: DomainEvent = {
     type: 'payment.completed',
     customerId: req.customerId,
@@ -135,20 +131,47 @@ export async function collectPayment<T>(
     },
   };
   const { commitMoney, recorded } = moneyCommitter(ctx, event, 'payment');
-  try {
-    const out = await record(paid, commitMoney);
-    if (!recorded()) throw new Error(`payment ${paid.reference ?? req.kind} was taken but not recorded`);
-    return out;
-  } catch (err) {
-    if (!recorded() && madeHere && paid.intent) {
-      await pay
+  const undo = async (err?: unknown) => {
+    if (recorded() || !paid.intent) return;
+    if (madeHere) {
+      await payments(ctx, req.region)
         .refund(paid.intent.id, undefined, 'not_recorded')
         .catch((e) => log(ctx, 'compensating refund failed', { paymentIntentId: paid.intent?.id, error: String(e) }));
-    } else if (!recorded() && paid.intent) {
+    } else {
       log(ctx, 'captured payment not recorded', { paymentIntentId: paid.intent.id, kind: req.kind, error: String(err) });
     }
-    throw err;
+  };
+  return { paid, commitMoney, recorded, undo };
+}
+
+/** The money of a request: charged, captured, given as captured, or recorded offline. */
+async function collected(ctx: Ctx, req: CollectRequest): Promise<{ paid: Collected; madeHere: boolean }> {
+  const pay = payments(ctx, req.region);
+  if (req.mode === 'charge') {
+    const intent = await pay.createPaymentIntent({ captureMethod: 'automatic', confirm: true, ...req.intent });
+    if (intent.status !== 'succeeded') throw new PaymentError('card_declined', 'The payment did not complete', intent);
+    return {
+      madeHere: true,
+      paid: { intent, amount: intent.amountReceived || intent.amount, currency: intent.currency, method: req.method ?? 'card', reference: intent.id },
+    };
   }
+  if (req.mode === 'capture') {
+    if (req.currency) {
+      // Checked before the capture: money in another currency is never taken for this amount.
+      const held = await pay.getPaymentIntent(req.paymentIntentId);
+      if (held) requireSameCurrency(held, req.currency);
+    }
+    const intent = await pay.capturePaymentIntent(req.paymentIntentId, req.amount);
+    return { madeHere: false, paid: { intent, amount: req.amount ?? intent.amountReceived, currency: intent.currency, method: 'card', reference: intent.id } };
+  }
+  if (req.mode === 'captured') {
+    if (req.intent.status !== 'succeeded' && req.intent.status !== 'requires_capture')
+      throw new PaymentError('provider_error', `The payment is ${req.intent.status}, not completed`, req.intent);
+    if (req.currency) requireSameCurrency(req.intent, req.currency);
+    const i = req.intent;
+    return { madeHere: false, paid: { intent: i, amount: i.amountReceived || i.amount, currency: i.currency, method: req.method ?? 'card', reference: i.id } };
+  }
+  return { madeHere: false, paid: { intent: null, amount: req.amount, currency: req.currency, method: req.method, reference: req.reference ?? null } };
 }
 
 /** Gives money back and records it; `record` must commit the refund's ledger write with `commitMoney`. */

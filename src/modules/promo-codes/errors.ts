@@ -2,6 +2,7 @@ import { defineErrors } from '../../lib/errors';
 
 /** Codes of promo codes and gift cards. */
 export const promoErrors = defineErrors({
+  invalid_promo_code: { status: 400, meaning: 'An unknown, expired or inapplicable promo code, or a gift card that cannot pay (a booking)' },
   invalid_discount: { status: 400, meaning: '`Details` must hold exactly one of `$Discount` (> 0) or `%Discount` (above 0, at most 100)' },
   invalid_affiliate: { status: 400, meaning: 'The affiliate does not exist for the operator' },
   code_not_usable: { status: 400, meaning: 'The code is expired, used up, inactive or out of scope (anonymous callers get one generic message)' },

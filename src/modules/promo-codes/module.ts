@@ -2,12 +2,15 @@ import { defineModule } from '../../lib/module';
 import router from './index';
 import { promoErrors } from './errors';
 import { releaseBookingUse } from './service';
+import { giftCardSale, promoCodeSale } from './sale-extension';
 
 export default defineModule({
   name: 'promo-codes',
   router,
   errors: promoErrors.table,
   hooks: { 'capacity.released': releaseBookingUse },
+  // A booking's promo code (an order discount) and gift card (pays part of what is due now).
+  sale: [promoCodeSale, giftCardSale],
   tags: [
     {
       name: 'Promo codes and gift cards',

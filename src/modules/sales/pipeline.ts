@@ -1,0 +1,127 @@
+/**
+ * `sell(ctx, order, policy)`: the one way Berth takes time out of inventory for someone, whether it
+ * is a sale (operator, widget, channel, OCTO, marketplace, waitlist offer, marina stay) or a hold
+ * (holds, drydock, a reseller's reservation). A policy names what its path does in each phase;
+ * `sell` runs them in this order and undoes the same way for every path:
+ *
+ *   read     one batch of what the sale needs (and, where it can, the reservation alongside it)
+ *   plan     the lines to sell, checked (the past, the currency, the location)
+ *   price    the server's price, discounts and payment sources
+ *   reserve  the lock of each item (all-or-nothing); records the reservations
+ *   charge   the card, the deposit hold; records each undo (refund, void)
+ *   write    ONE commit; after it nothing is undone
+ *   after    events and messages (a failure here is logged: the sale is written)
+ *
+ * When a phase fails, the recorded undos run newest first (each logged if it fails itself), the
+ * reservations are released before the answer (so a retry finds the units free at once), and the
+ * error is answered as the policy says (a declined card, a used-up code) or as the database's
+ * last line of defence says (a lost race: 409 `unavailable`, nothing charged). When the write
+ * succeeded, the reservations are released after the response (the lock finds the rows in D1).
+ */
+import type { Ctx } from '../../lib/context';
+import { backstopConflict, isAllocationConflict, releaseAll, releaseLater, type Reservation } from '../availability/service';
+
+/** The phases, in the order `sell` runs them. */
+export const SALE_PHASES = ['read', 'plan', 'price', 'reserve', 'charge', 'write', 'after'] as const;
+export type SalePhase = (typeof SALE_PHASES)[number];
+
+/** What a phase records of what it took, so `sell` can give it back. */
+export interface SaleJournal {
+  /** Reservations taken in the items' locks (released before answering on failure, after the response on success). */
+  held(reservations: Reservation | Reservation[]): void;
+  /** A lock reservation given back early (replaced or refused): no longer released by `sell`. */
+  dropped(reservations: Reservation | Reservation[]): void;
+  /** An undo step (a refund, a void, a lock of another kind released), run newest first when a later phase fails. */
+  onUndo(what: string, undo: () => Promise<unknown>): void;
+  /** The write committed: nothing is undone from here on. */
+  written(): void;
+}
+
+export type SalePhaseFn<S> = (ctx: Ctx, s: S, journal: SaleJournal) => Promise<void> | void;
+
+/** A sales path: its state, its phases and its answers. `reserve` and `write` are what every path has. */
+export type SalePolicy<O, S, R> = { [P in SalePhase]?: SalePhaseFn<S> } & {
+  /** For logs: `booking`, `hold`, `drydock`, `octo.hold`, ... */
+  name: string;
+  /** The sale's state, from the order (no I/O). */
+  begin(ctx: Ctx, order: O): S;
+  reserve: SalePhaseFn<S>;
+  write: SalePhaseFn<S>;
+  /** What the sale answers once written. */
+  answer(s: S): R;
+  /** The API error for a failure (undefined: the error itself). */
+  failure?(err: unknown, s: S, phase: SalePhase): unknown;
+};
+
+class Journal implements SaleJournal {
+  private reservations: Reservation[] = [];
+  private undos: { what: string; undo: () => Promise<unknown> }[] = [];
+  committed = false;
+
+  held(r: Reservation | Reservation[]) {
+    this.reservations.push(...(Array.isArray(r) ? r : [r]));
+  }
+  dropped(r: Reservation | Reservation[]) {
+    const ids = new Set((Array.isArray(r) ? r : [r]).map((x) => x.reservationId));
+    this.reservations = this.reservations.filter((x) => !ids.has(x.reservationId));
+  }
+  onUndo(what: string, undo: () => Promise<unknown>) {
+    this.undos.push({ what, undo });
+  }
+  written() {
+    this.committed = true;
+    this.undos = [];
+  }
+
+  /** Gives back what was taken: the undo steps newest first, then the reservations. */
+  async unwind(ctx: Ctx, policy: string) {
+    for (const { what, undo } of this.undos.reverse()) {
+      await undo().catch((e) => ctx.log.error(`compensating ${what} failed`, { sale: policy, error: String(e) }));
+    }
+    this.undos = [];
+    await releaseAll(ctx, this.reservations);
+  }
+
+  /** After the write: the reservations are released after the response. */
+  settle(ctx: Ctx) {
+    releaseLater(ctx, this.reservations);
+  }
+}
+
+/** Runs a sale through its policy's phases (see the file comment). */
+export async function sell<O, S, R>(ctx: Ctx, order: O, policy: SalePolicy<O, S, R>): Promise<R> {
+  const journal = new Journal();
+  const s = policy.begin(ctx, order);
+  let phase: SalePhase = 'read';
+  try {
+    for (const p of SALE_PHASES) {
+      phase = p;
+      const run = policy[p];
+      if (!run) continue;
+      if (p === 'after' && journal.committed) await runAfter(ctx, policy.name, () => run(ctx, s, journal));
+      else await run(ctx, s, journal);
+    }
+  } catch (err) {
+    if (journal.committed) throw err;
+    await journal.unwind(ctx, policy.name);
+    throw answerFailure(err, s, phase, policy);
+  }
+  journal.settle(ctx);
+  return policy.answer(s);
+}
+
+/** The after phase of a written sale: its failure is logged, never answered (the sale stands). */
+async function runAfter(ctx: Ctx, policy: string, run: () => Promise<void> | void) {
+  try {
+    await run();
+  } catch (err) {
+    ctx.log.error('sale written, after phase failed', { sale: policy, error: String(err) });
+  }
+}
+
+function answerFailure<S>(err: unknown, s: S, phase: SalePhase, policy: { failure?(err: unknown, s: S, phase: SalePhase): unknown }): unknown {
+  const mapped = policy.failure?.(err, s, phase);
+  if (mapped !== undefined) return mapped;
+  if (isAllocationConflict(err)) return backstopConflict();
+  return err;
+}
