@@ -59,6 +59,8 @@ export {
 export { loadItemState, type ItemState, type ItemStateQuery } from './item-state';
 export { allocate } from './allocate';
 export { backstopConflict, isAllocationConflict, release, releaseAll, releaseLater, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';
+// The sale pipeline every sales path runs through (sell.ts).
+export { sell, SALE_PHASES, type SaleJournal, type SalePhase, type SalePhaseFn, type SalePolicy } from './sell';
 // The one writer of `allocations` (allocation-writes.ts): the rows a reservation took, and named releases, early ends, expiries and sandbox deletes.
 export {
   allocationInserts,

@@ -36,11 +36,13 @@ import {
   loadItemContext,
   otherItemsAtLocationStatement,
   reserveAll,
+  sell,
   type ItemContext,
   type ReserveRequest,
+  type SaleJournal,
+  type SalePolicy,
 } from '../availability/service';
 import { takePayment, type CollectRequest, type TakenPayment } from '../payments/service';
-import { sell, type SaleJournal, type SalePolicy } from '../sales/service';
 import { bundlesOf } from './offers';
 import { dollars, quoteFromTotal, quoteOrder, quoteOut, type LineQuote, type OrderDiscount } from './pricing';
 import type { BookInput } from './schemas';

@@ -17,9 +17,13 @@
  * error is answered as the policy says (a declined card, a used-up code) or as the database's
  * last line of defence says (a lost race: 409 `unavailable`, nothing charged). When the write
  * succeeded, the reservations are released after the response (the lock finds the rows in D1).
+ *
+ * It lives in availability, beside the lock and the allocation writes every phase leans on, so a
+ * sales path depends on availability and nothing else to sell.
  */
 import type { Ctx } from '../../lib/context';
-import { backstopConflict, isAllocationConflict, releaseAll, releaseLater, type Reservation } from '../availability/service';
+import { afterResponse } from '../../lib/round-trips';
+import { backstopConflict, isAllocationConflict, releaseAll, releaseLater, type Reservation } from './lock';
 
 /** The phases, in the order `sell` runs them. */
 export const SALE_PHASES = ['read', 'plan', 'price', 'reserve', 'charge', 'write', 'after'] as const;
@@ -31,6 +35,11 @@ export interface SaleJournal {
   held(reservations: Reservation | Reservation[]): void;
   /** A lock reservation given back early (replaced or refused): no longer released by `sell`. */
   dropped(reservations: Reservation | Reservation[]): void;
+  /**
+   * A lease of another lock (a slip's): released like the reservations, before answering on failure
+   * and after the response on success.
+   */
+  leased(what: string, release: () => Promise<unknown>): void;
   /** An undo step (a refund, a void, a lock of another kind released), run newest first when a later phase fails. */
   onUndo(what: string, undo: () => Promise<unknown>): void;
   /** The write committed: nothing is undone from here on. */
@@ -56,6 +65,7 @@ export type SalePolicy<O, S, R> = { [P in SalePhase]?: SalePhaseFn<S> } & {
 class Journal implements SaleJournal {
   private reservations: Reservation[] = [];
   private undos: { what: string; undo: () => Promise<unknown> }[] = [];
+  private leases: { what: string; release: () => Promise<unknown> }[] = [];
   committed = false;
 
   held(r: Reservation | Reservation[]) {
@@ -64,6 +74,9 @@ class Journal implements SaleJournal {
   dropped(r: Reservation | Reservation[]) {
     const ids = new Set((Array.isArray(r) ? r : [r]).map((x) => x.reservationId));
     this.reservations = this.reservations.filter((x) => !ids.has(x.reservationId));
+  }
+  leased(what: string, release: () => Promise<unknown>) {
+    this.leases.push({ what, release });
   }
   onUndo(what: string, undo: () => Promise<unknown>) {
     this.undos.push({ what, undo });
@@ -79,12 +92,17 @@ class Journal implements SaleJournal {
       await undo().catch((e) => ctx.log.error(`compensating ${what} failed`, { sale: policy, error: String(e) }));
     }
     this.undos = [];
-    await releaseAll(ctx, this.reservations);
+    await Promise.all([releaseAll(ctx, this.reservations), ...this.leases.map((l) => this.release(ctx, policy, l))]);
+  }
+
+  private release(ctx: Ctx, policy: string, l: { what: string; release: () => Promise<unknown> }) {
+    return l.release().catch((e) => ctx.log.warn(`${l.what} release failed`, { sale: policy, error: String(e) }));
   }
 
   /** After the write: the reservations are released after the response. */
-  settle(ctx: Ctx) {
+  settle(ctx: Ctx, policy: string) {
     releaseLater(ctx, this.reservations);
+    for (const l of this.leases) afterResponse(ctx, () => this.release(ctx, policy, l));
   }
 }
 
@@ -106,7 +124,7 @@ export async function sell<O, S, R>(ctx: Ctx, order: O, policy: SalePolicy<O, S,
     await journal.unwind(ctx, policy.name);
     throw answerFailure(err, s, phase, policy);
   }
-  journal.settle(ctx);
+  journal.settle(ctx, policy.name);
   return policy.answer(s);
 }
 
