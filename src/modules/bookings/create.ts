@@ -35,10 +35,10 @@ import {
   itemStatements,
   loadItemContext,
   otherItemsAtLocationStatement,
+  releaseAll,
   reserveAll,
   sell,
   type ItemContext,
-  type ReserveRequest,
   type SaleJournal,
   type SalePolicy,
 } from '../availability/service';
@@ -52,6 +52,7 @@ import type { BookingResult, BookingSource, CreateBookingOptions } from './types
 import type { BookingRow } from './views';
 import { planLines, prepareLine, type PreparedLine } from './lines';
 import { planPayment } from './payment-plan';
+import { earlyFits, earlyRequests, lineRequests, reserveEarly, type EarlyReservation } from './reservation';
 import { buildWrite } from './write';
 import {
   extensionDiscounts,
@@ -94,6 +95,7 @@ interface BookingSaleState {
   prepared?: PreparedLine[];
   priced?: Priced;
   money?: SaleMoney;
+  early?: EarlyReservation;
   held?: Held;
   depositIntent: PaymentIntent | null;
   taken?: TakenPayment;
@@ -102,6 +104,12 @@ interface BookingSaleState {
 }
 type S = BookingSaleState;
 const need = <T>(v: T | undefined): T => v as T;
+const ok = <T>(value: T): PromiseSettledResult<T> => ({ status: 'fulfilled', value });
+const failed = (reason: unknown): PromiseSettledResult<never> => ({ status: 'rejected', reason });
+const settled = <T>(r: PromiseSettledResult<T>): T => {
+  if (r.status === 'rejected') throw r.reason;
+  return r.value;
+};
 
 /**
  * The booking policy of `sell` (every sales path of bookings: operator, widget, channel, OCTO,
@@ -128,8 +136,16 @@ const bookingSale: SalePolicy<{ input: BookInput; opts: CreateBookingOptions }, 
     };
     return { customerId, source, now, input, opts, facts, extensions: extensionsFor(ctx, facts), depositIntent: null, stage: 'deposit' };
   },
-  async read(ctx, s) {
-    s.sale = await loadSaleItems(ctx, s);
+  async read(ctx, s, journal) {
+    // The lock call starts with the first read when the request alone says what to reserve (reservation.ts).
+    const early = earlyRequests(s.input, s);
+    if (!early) {
+      s.sale = await loadSaleItems(ctx, s);
+      return;
+    }
+    const [sale, reserved] = await Promise.all([loadSaleItems(ctx, s).then(ok, failed), reserveEarly(ctx, journal, early)]);
+    s.early = reserved;
+    s.sale = settled(sale);
   },
   async plan(ctx, s) {
     const sale = need(s.sale);
@@ -348,7 +364,9 @@ async function reserveSale(ctx: Ctx, s: S, journal: SaleJournal) {
   const { customerId, source, now, input, opts } = s;
   const prepared = need(s.prepared);
   const transactionId = opts.transactionId ?? newId('txn');
-  const rentalIds = prepared.map(() => newId('bk'));
+  const who = { customerId, source, email: input.customerInfo.email, opts };
+  const early = s.early && earlyFits(s.early, lineRequests(prepared, s.early.rentalIds, who)) ? s.early : null;
+  const rentalIds = early ? early.rentalIds : prepared.map(() => newId('bk'));
   const bundleGroupId = need(s.sale).bundle ? newId('bgp') : null;
   const ci = input.customerInfo;
   const renterInput = {
@@ -361,28 +379,16 @@ async function reserveSale(ctx: Ctx, s: S, journal: SaleJournal) {
     dob: ci.dob,
     transactions: [{ transactionId, rentalIds, total: dollars(need(s.priced).total), currency: need(s.currency), createdAt: new Date(now).toISOString() }],
   };
-  const reqs: ReserveRequest[] = prepared.map((p, i) => ({
-    customerId,
-    itemId: p.item.row.id,
-    expectVersion: p.item.row.version,
-    line: {
-      kind: 'booking',
-      sourceId: rentalIds[i],
-      start: p.start,
-      end: p.end,
-      quantity: p.item.item.kind === 'tour' ? undefined : p.quantity,
-      assetIds: p.req.assetIds,
-      seats: p.tour?.seats,
-      privateCharter: p.tour?.privateCharter,
-      enforceRules: source !== 'operator',
-      holdEmail: ci.email,
-      ...(opts.replacesHold ? { excludeSourceIds: [opts.replacesHold.sourceId] } : {}),
-    },
-  }));
-  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput, need(s.sale).first.renter), reserveAll(ctx, reqs)]);
+  if (s.early && !early && s.early.result.status === 'fulfilled') {
+    // Not what the priced lines ask: given back before reserving them (one more lock call).
+    journal.dropped(s.early.result.value);
+    await releaseAll(ctx, s.early.result.value);
+  }
+  const reserving = early ? Promise.resolve(settled(early.result)) : reserveAll(ctx, lineRequests(prepared, rentalIds, who));
+  const [upsertRes, reserveRes] = await Promise.allSettled([renterUpsert(ctx, renterInput, need(s.sale).first.renter), reserving]);
   if (reserveRes.status === 'rejected') throw reserveRes.reason;
   const reservations = reserveRes.value;
-  journal.held(reservations);
+  if (!early) journal.held(reservations);
   if (upsertRes.status === 'rejected') throw upsertRes.reason;
   const upsert: RenterUpsert = upsertRes.value;
   return { transactionId, rentalIds, bundleGroupId, renterInput, reservations, upsert };
