@@ -39,3 +39,13 @@ export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type Attrib
 
 // Prices other sales paths quote with before a booking exists (the OCTO supplier API's catalog, availability and holds).
 export { rentalUnitPrice, tourQuote, quoteOrder, standardTier, type LineQuote, type LineInput } from './pricing';
+
+// Statements other modules put in their own batch to change a booking row (the bookings module alone writes the table).
+export {
+  deleteTestBookingsStmt,
+  bookingDepositInfoStmt,
+  bookingRenterEditStmt,
+  bookingTipPaidStmt,
+  bookingCancellationRefundStmt,
+  bookingsWaiverSignedStmt,
+} from './row-writes';

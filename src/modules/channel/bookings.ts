@@ -7,7 +7,7 @@ import { toDollars } from '../../lib/money';
 import { bookingEvents, bookings, ledgerEntries } from '../../db/schema/bookings';
 import { channelConnections, channelIdempotency } from '../../db/schema/channel';
 import { deleteAllocationsOf } from '../availability/service';
-import { cancelBooking } from '../bookings/service';
+import { cancelBooking, deleteTestBookingsStmt } from '../bookings/service';
 import { sandboxConnection, sandboxOwner, type ChannelPrincipal } from './keys';
 import { findPrivateSandbox, resetPrivateSandbox } from '../partners/service';
 import { merchantCtx } from './sellers';
@@ -106,7 +106,7 @@ export async function sandboxReset(ctx: Ctx, p: ChannelPrincipal) {
       ...[...byOperator].map(([customerId, sourceIds]) => deleteAllocationsOf(ctx, { customerId, sourceIds })),
       db.delete(ledgerEntries).where(inArray(ledgerEntries.rentalId, chunk)),
       db.delete(bookingEvents).where(inArray(bookingEvents.rentalId, chunk)),
-      db.delete(bookings).where(and(inArray(bookings.id, chunk), eq(bookings.testMode, true))),
+      ...[...byOperator].map(([customerId, rentalIds]) => deleteTestBookingsStmt(ctx, { customerId, rentalIds })),
     ];
     await db.batch(statements as [Stmt, ...Stmt[]]);
   }

@@ -1,10 +1,8 @@
 import { nowIso } from '../../lib/clock';
-import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
-import { bookings } from '../../db/schema/bookings';
-import { insertLedger, memoEntry, scopeOf } from '../bookings/service';
+import { bookingDepositInfoStmt, insertLedger, memoEntry, scopeOf } from '../bookings/service';
 import type { BookingRow, DepositRow } from './views';
 
 // The statements the deposit use cases add to their commit: the ledger memo and the
@@ -40,8 +38,5 @@ export function depositInfoStmt(ctx: Ctx, b: BookingRow, d: DepositRow): Stmt {
     method: d.method,
     updatedAt: nowIso(ctx),
   };
-  return ctx.db
-    .update(bookings)
-    .set({ depositInformation: sql`json_patch(coalesce(${bookings.depositInformation}, '{}'), ${JSON.stringify(patch)})` })
-    .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId)));
+  return bookingDepositInfoStmt(ctx, { customerId: b.customerId, rentalId: b.id, patch });
 }

@@ -13,7 +13,7 @@ import { customers } from '../../db/schema/accounts';
 import { readData, startingPrice } from '../inventory/service';
 import type { InventoryModel } from '../inventory/types';
 import { renterOf } from '../schedule/service';
-import { activityStmt, isVersionRace } from '../bookings/service';
+import { activityStmt, bookingRenterEditStmt, isVersionRace } from '../bookings/service';
 import { EDITABLE_PATHS, checkPatch, setPath } from './paths';
 
 type BookingRow = typeof bookings.$inferSelect;
@@ -229,10 +229,7 @@ export async function patchPublicBooking(ctx: Ctx, input: { rentalId: string; da
     await commit(
       ctx,
       [
-        ctx.db
-          .update(bookings)
-          .set({ customerInfo, extendedData, version: next, updatedAt: now })
-          .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId), eq(bookings.version, b.version))),
+        bookingRenterEditStmt(ctx, { customerId: b.customerId, rentalId: b.id, version: b.version, customerInfo, extendedData, updatedAt: now }),
         activityStmt(ctx, b, next, {
           type: 'booking.updated',
           change: paths.join(', '),

@@ -6,16 +6,16 @@
  * Both go through the shared payments service (collectPayment / refundPayment), which puts the
  * payment event in the batch of the ledger write.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { toDollars } from '../../lib/money';
-import { bookings, renters } from '../../db/schema/bookings';
+import { renters } from '../../db/schema/bookings';
 import { bookingTips } from '../../db/schema/renter-self-service';
 import { payments, PaymentError } from '../../adapters/payments';
-import { insertLedger, memoEntry, scopeOf, type BookingRow } from '../bookings/service';
+import { bookingCancellationRefundStmt, bookingTipPaidStmt, insertLedger, memoEntry, scopeOf, type BookingRow } from '../bookings/service';
 import { collectPayment, refundPayment } from '../payments/service';
 import { nowIso } from '../../lib/clock';
 
@@ -87,15 +87,7 @@ export async function chargeTip(ctx: Ctx, b: BookingRow, tip: { id: string; amou
               memoEntry(scopeOf(b), { entryType: 'tip', amount: tip.amount, affectsBalance: true, description: 'Tip', source: 'card', reference }),
               memoEntry(scopeOf(b), { entryType: 'payment', amount: -tip.amount, affectsBalance: true, description: 'Tip payment', source: 'card', reference }),
             ]),
-            ctx.db
-              .update(bookings)
-              .set({
-                tipTotal: sql`${bookings.tipTotal} + ${tip.amount}`,
-                total: sql`${bookings.total} + ${tip.amount}`,
-                amountPaid: sql`${bookings.amountPaid} + ${tip.amount}`,
-                updatedAt: now,
-              })
-              .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+            bookingTipPaidStmt(ctx, { customerId: b.customerId, rentalId: b.id, amount: tip.amount, updatedAt: now }),
             ctx.db
               .update(bookingTips)
               .set({ status: 'paid', paymentIntentId: reference, updatedAt: now })
@@ -189,10 +181,7 @@ export async function refundCancellation(ctx: Ctx, b: BookingRow, refundCents: n
               }),
               ...fee,
             ]),
-            ctx.db
-              .update(bookings)
-              .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${refund.amount})` })
-              .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+            bookingCancellationRefundStmt(ctx, { customerId: b.customerId, rentalId: b.id, amount: refund.amount }),
             ...extra,
           ],
           { audit: audit(refund.amount, refund.refundId) },

@@ -12,7 +12,7 @@ import { locations } from '../../db/schema/locations';
 import { bookings, renters } from '../../db/schema/bookings';
 import { waiverNumbers, waiverSignatures, waiverTemplates } from '../../db/schema/waivers';
 import { findRenterByEmail, isRenterEmailConflict, renterUpsert, waiverSignedStmt } from '../renters/service';
-import { sqlJsonAppend } from '../../db/json';
+import { bookingsWaiverSignedStmt } from '../bookings/service';
 import { completionStatements, isExpired, isVersionConflict, normalizePin, pinExpiryText, type WaiverNumberRow } from '../waiver-numbers/service';
 import { BadImageError, buildWaiverPdf, type StoredSection } from './pdf';
 import { logoOf } from './queries';
@@ -309,13 +309,7 @@ async function bookingSignatureStatements(ctx: Ctx, d: SigningDraft, input: Sign
         renterId,
         signedAt: d.signedAt,
       };
-      const current = sql`coalesce(json_extract(coalesce(${bookings.extendedData}, '{}'), '$.signedWaivers'), '[]')`;
-      statements.push(
-        ctx.db
-          .update(bookings)
-          .set({ extendedData: sql`json_set(coalesce(${bookings.extendedData}, '{}'), '$.signedWaivers', json(${sqlJsonAppend(current, [entry])}))` })
-          .where(bookingsOfRef(customerId, txnRef)),
-      );
+      statements.push(bookingsWaiverSignedStmt(ctx, { customerId, ref: txnRef, entry }));
     }
   }
   return { statements, bookingsUpdated };
