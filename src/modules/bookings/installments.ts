@@ -147,8 +147,51 @@ export async function nextInstallmentDue(ctx: Ctx): Promise<number | null> {
   return next;
 }
 
+/** One installment of one order being charged: the claim holder, its index, and the run's clock and zone. */
+interface InstallmentRun {
+  holder: BookingRow;
+  i: number;
+  now: number;
+  nowIso: string;
+  tz: string;
+}
+
+/** The charge's outcome: the intent that paid, or why it did not. */
+interface ChargeOutcome {
+  intent: PaymentIntent | null;
+  failure: { code: string; message: string } | null;
+}
+
+/** The installment being recorded: the run, the order's open rentals, the installment, its attempt number and amount (cents). */
+interface InstallmentCharge extends InstallmentRun {
+  order: BookingRow[];
+  inst: Installment;
+  attempt: number;
+  amount: number;
+}
+
+/** Claims installment `i` of the holder's order, charges it and records the payment or the decline; answers what happened. */
 async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: number, tz: string): Promise<keyof InstallmentRunSummary> {
-  const nowIso = new Date(now).toISOString();
+  const run: InstallmentRun = { holder, i, now, nowIso: new Date(now).toISOString(), tz };
+  if (!(await claimInstallment(ctx, run))) return 'skipped';
+  const inst = scheduleOf(holder)[i];
+  const charge: InstallmentCharge = {
+    ...run,
+    inst,
+    attempt: (inst.attempts ?? 0) + 1,
+    amount: toCents(inst.amount),
+    order: await openRentalsOfOrder(ctx, holder),
+  };
+  const { intent, failure } = await chargeStoredCard(ctx, charge);
+  if (!failure && intent) {
+    await recordInstallmentPaid(ctx, charge, intent);
+    return 'charged';
+  }
+  return await recordInstallmentDeclined(ctx, charge, failure!);
+}
+
+/** Claims installment `i` on the holder with one conditional UPDATE (`scheduled`/`failed`, or a stale `processing` claim); false when another run has it. */
+async function claimInstallment(ctx: Ctx, { holder, i, now, nowIso }: InstallmentRun): Promise<boolean> {
   const stale = new Date(now - CLAIM_MS).toISOString();
   const claimed = await ctx.db
     .update(bookings)
@@ -162,12 +205,12 @@ async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: n
       ),
     )
     .run();
-  if (!(claimed.meta?.changes ?? 0)) return 'skipped';
+  return !!(claimed.meta?.changes ?? 0);
+}
 
-  const inst = scheduleOf(holder)[i];
-  const attempt = (inst.attempts ?? 0) + 1;
-  const amount = toCents(inst.amount);
-  const order = (
+/** The open rentals of the holder's order, by id. */
+async function openRentalsOfOrder(ctx: Ctx, holder: BookingRow): Promise<BookingRow[]> {
+  return (
     await ctx.db
       .select()
       .from(bookings)
@@ -175,99 +218,109 @@ async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: n
       .orderBy(asc(bookings.id))
       .all()
   ).filter((b) => OPEN.includes(b.status)) as BookingRow[];
+}
+
+/** Charges the card of the booking's first payment, with an idempotency key per order, installment and attempt; a decline is an outcome, not an error. */
+async function chargeStoredCard(ctx: Ctx, { holder, i, attempt, amount }: InstallmentCharge): Promise<ChargeOutcome> {
   const pay = payments(ctx);
-  let intent: PaymentIntent | null = null;
-  let failure: { code: string; message: string } | null = null;
   const first = holder.paymentIntentId ? await pay.getPaymentIntent(holder.paymentIntentId) : null;
-  if (!first?.paymentMethodId) failure = { code: 'no_payment_method', message: 'The booking has no card to charge' };
-  else {
-    try {
-      intent = await pay.createPaymentIntent({
-        amount,
-        currency: holder.currency,
-        customerId: first.customerId,
-        paymentMethodId: first.paymentMethodId,
-        captureMethod: 'automatic',
-        confirm: true,
-        description: `Booking ${holder.transactionId}, installment ${i + 1}`,
-        metadata: { transactionId: holder.transactionId, customerId: holder.customerId, kind: 'installment', installment: String(i + 1) },
-        idempotencyKey: `${holder.transactionId}_inst${i + 1}_a${attempt}`,
-      });
-      if (intent.status !== 'succeeded') failure = { code: intent.lastError ?? 'card_declined', message: 'The payment did not complete' };
-    } catch (err) {
-      if (!(err instanceof PaymentError)) throw err;
-      failure = { code: err.code, message: err.message };
-    }
-  }
-
-  const statements: Stmt[] = [];
-  const setAll = (pairs: [string, unknown][]) => {
-    const args = pairs.flatMap(([field, value]) => [sql`${jsonPath(i, field)}`, sql`${value}`]);
-    const expr = sql`json_set(${bookings.paymentPlan}, ${sql.join(args, sql`, `)})`;
-    return order.map((b) => ({ b, expr }));
-  };
-  if (!failure && intent) {
-    const parts = shares(
+  if (!first?.paymentMethodId) return { intent: null, failure: { code: 'no_payment_method', message: 'The booking has no card to charge' } };
+  try {
+    const intent = await pay.createPaymentIntent({
       amount,
-      order.map((b) => b.total),
-    );
-    for (const { b, expr } of setAll([
-      ['status', 'paid'],
-      ['paidAt', nowIso],
-      ['paymentIntentId', intent.id],
-      ['attempts', attempt],
-      ['claimedAt', null],
-    ])) {
-      const part = parts[order.indexOf(b)];
-      statements.push(
-        ctx.db
-          .update(bookings)
-          .set({ paymentPlan: expr, amountPaid: sql`${bookings.amountPaid} + ${part}` })
-          .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
-        ...insertLedger(ctx, [
-          {
-            ...paymentEntry(scopeOf(b), part, { source: 'card', reference: intent.id, description: `Installment ${i + 1}`, occurredAt: nowIso }),
-            id: `led_inst_${b.id}_${i + 1}`,
-          },
-        ]),
-      );
-    }
-    await commit(ctx, statements, {
-      audit: {
-        action: 'booking.installment_charge',
-        targetType: 'booking',
-        targetId: holder.id,
-        customerId: holder.customerId,
-        details: { transactionId: holder.transactionId, installment: i + 1, amount: toDollars(amount), paymentIntentId: intent.id },
-      },
-      events: [
-        {
-          type: 'payment.completed',
-          customerId: holder.customerId,
-          data: {
-            paymentIntentId: intent.id,
-            amount: toDollars(amount),
-            amountCents: amount,
-            currency: holder.currency,
-            transactionId: holder.transactionId,
-            rentalIds: order.map((b) => b.id),
-            renterId: holder.renterId,
-            kind: 'installment',
-            installment: i + 1,
-          },
-        },
-      ],
+      currency: holder.currency,
+      customerId: first.customerId,
+      paymentMethodId: first.paymentMethodId,
+      captureMethod: 'automatic',
+      confirm: true,
+      description: `Booking ${holder.transactionId}, installment ${i + 1}`,
+      metadata: { transactionId: holder.transactionId, customerId: holder.customerId, kind: 'installment', installment: String(i + 1) },
+      idempotencyKey: `${holder.transactionId}_inst${i + 1}_a${attempt}`,
     });
-    return 'charged';
+    return { intent, failure: intent.status !== 'succeeded' ? { code: intent.lastError ?? 'card_declined', message: 'The payment did not complete' } : null };
+  } catch (err) {
+    if (!(err instanceof PaymentError)) throw err;
+    return { intent: null, failure: { code: err.code, message: err.message } };
   }
+}
 
+/** The same `json_set` of installment `i`'s fields, for every rental of the order. */
+function setScheduleFields(order: BookingRow[], i: number, pairs: [string, unknown][]) {
+  const args = pairs.flatMap(([field, value]) => [sql`${jsonPath(i, field)}`, sql`${value}`]);
+  const expr = sql`json_set(${bookings.paymentPlan}, ${sql.join(args, sql`, `)})`;
+  return order.map((b) => ({ b, expr }));
+}
+
+/** Records a paid installment in one batch: the schedule and `amountPaid` of every rental, a card ledger entry per rental, and `payment.completed`. */
+async function recordInstallmentPaid(ctx: Ctx, { holder, i, nowIso, order, attempt, amount }: InstallmentCharge, intent: PaymentIntent): Promise<void> {
+  const statements: Stmt[] = [];
+  const parts = shares(
+    amount,
+    order.map((b) => b.total),
+  );
+  for (const { b, expr } of setScheduleFields(order, i, [
+    ['status', 'paid'],
+    ['paidAt', nowIso],
+    ['paymentIntentId', intent.id],
+    ['attempts', attempt],
+    ['claimedAt', null],
+  ])) {
+    const part = parts[order.indexOf(b)];
+    statements.push(
+      ctx.db
+        .update(bookings)
+        .set({ paymentPlan: expr, amountPaid: sql`${bookings.amountPaid} + ${part}` })
+        .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+      ...insertLedger(ctx, [
+        {
+          ...paymentEntry(scopeOf(b), part, { source: 'card', reference: intent.id, description: `Installment ${i + 1}`, occurredAt: nowIso }),
+          id: `led_inst_${b.id}_${i + 1}`,
+        },
+      ]),
+    );
+  }
+  await commit(ctx, statements, {
+    audit: {
+      action: 'booking.installment_charge',
+      targetType: 'booking',
+      targetId: holder.id,
+      customerId: holder.customerId,
+      details: { transactionId: holder.transactionId, installment: i + 1, amount: toDollars(amount), paymentIntentId: intent.id },
+    },
+    events: [
+      {
+        type: 'payment.completed',
+        customerId: holder.customerId,
+        data: {
+          paymentIntentId: intent.id,
+          amount: toDollars(amount),
+          amountCents: amount,
+          currency: holder.currency,
+          transactionId: holder.transactionId,
+          rentalIds: order.map((b) => b.id),
+          renterId: holder.renterId,
+          kind: 'installment',
+          installment: i + 1,
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * Records a declined installment in one batch: `failed` with the next retry (1, 3 and 5 days after its
+ * due date), or `overdue` after the last attempt, on every rental of the order, and the renter's e-mail.
+ */
+async function recordInstallmentDeclined(ctx: Ctx, charge: InstallmentCharge, failure: { code: string }): Promise<'declined' | 'overdue'> {
+  const { holder, i, tz, order, inst, attempt } = charge;
+  const statements: Stmt[] = [];
   const retryDays = RETRY_DAYS[attempt - 1];
   const nextAttemptAt = retryDays == null ? null : new Date(dueStart(addDays(inst.dueDate, retryDays), tz)).toISOString();
   const status = nextAttemptAt ? 'failed' : 'overdue';
-  for (const { b, expr } of setAll([
+  for (const { b, expr } of setScheduleFields(order, i, [
     ['status', status],
     ['attempts', attempt],
-    ['lastError', failure!.code],
+    ['lastError', failure.code],
     ['nextAttemptAt', nextAttemptAt],
     ['claimedAt', null],
   ])) {
@@ -278,29 +331,32 @@ async function chargeInstallment(ctx: Ctx, holder: BookingRow, i: number, now: n
         .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
     );
   }
-  const to = (holder.customerInfo as { email?: string; firstName?: string } | null) ?? {};
-  if (to.email) {
-    statements.push(
-      emailStmt(ctx, {
-        customerId: holder.customerId,
-        to: to.email,
-        subject: `Installment ${i + 1} of your booking ${holder.transactionId} could not be charged`,
-        body: `Hello ${to.firstName ?? ''},\n\nWe could not charge installment ${i + 1} (${inst.amount.toFixed(2)} ${holder.currency.toUpperCase()}) of your booking ${holder.transactionId}.${
-          nextAttemptAt ? ` We will try again on ${formatLocalDay(Date.parse(nextAttemptAt), tz)}.` : ' Please contact us to pay it.'
-        }`,
-        template: 'booking.installment_failed',
-        metadata: { transactionId: holder.transactionId, installment: i + 1, attempt },
-      }).stmt,
-    );
-  }
+  const email = declineEmailStmt(ctx, charge, nextAttemptAt);
+  if (email) statements.push(email);
   await commit(ctx, statements, {
     audit: {
       action: 'booking.installment_declined',
       targetType: 'booking',
       targetId: holder.id,
       customerId: holder.customerId,
-      details: { transactionId: holder.transactionId, installment: i + 1, attempt, code: failure!.code, nextAttemptAt },
+      details: { transactionId: holder.transactionId, installment: i + 1, attempt, code: failure.code, nextAttemptAt },
     },
   });
   return status === 'overdue' ? 'overdue' : 'declined';
+}
+
+/** The renter's e-mail about a declined installment (when the booking has an address): when it is retried, or to contact the operator. */
+function declineEmailStmt(ctx: Ctx, { holder, i, tz, inst, attempt }: InstallmentCharge, nextAttemptAt: string | null): Stmt | null {
+  const to = (holder.customerInfo as { email?: string; firstName?: string } | null) ?? {};
+  if (!to.email) return null;
+  return emailStmt(ctx, {
+    customerId: holder.customerId,
+    to: to.email,
+    subject: `Installment ${i + 1} of your booking ${holder.transactionId} could not be charged`,
+    body: `Hello ${to.firstName ?? ''},\n\nWe could not charge installment ${i + 1} (${inst.amount.toFixed(2)} ${holder.currency.toUpperCase()}) of your booking ${holder.transactionId}.${
+      nextAttemptAt ? ` We will try again on ${formatLocalDay(Date.parse(nextAttemptAt), tz)}.` : ' Please contact us to pay it.'
+    }`,
+    template: 'booking.installment_failed',
+    metadata: { transactionId: holder.transactionId, installment: i + 1, attempt },
+  }).stmt;
 }

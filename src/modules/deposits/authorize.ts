@@ -68,9 +68,49 @@ export interface AuthorizeInput {
   locationId?: string;
 }
 
+type Rental = Awaited<ReturnType<typeof rentalInTenant>>;
+
+/** A deposit hold being taken: the rental, where and how much (cents), and whether a card reader takes it. */
+interface DepositHold {
+  customerId: string;
+  rental: Rental;
+  locationId: string;
+  terminal: boolean;
+  amount: number;
+  currency: string;
+  input: AuthorizeInput;
+}
+
 /** POST /preAuth/authorize-deposit */
 export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   const customerId = ownCustomer(ctx, input.customerId);
+  const terminal = checkAuthorizeInput(input);
+  const rental = await rentalInTenant(ctx, input.rentalId);
+  if (rental.status === 'cancelled' || rental.status === 'no_show')
+    throw new ApiError('invalid_state', `The rental is ${rental.status}; no deposit can be taken for it`);
+  const locationId = input.locationId ? (await getLocationInTenant(ctx, input.locationId)).id : rental.locationId;
+  const hold: DepositHold = {
+    customerId,
+    rental,
+    locationId,
+    terminal,
+    amount: toCents(input.authorizeAmount),
+    currency: input.currency ?? rental.currency,
+    input,
+  };
+  const intent = await createHoldIntent(ctx, hold);
+  const row = depositRowOf(hold, intent, nowIso(ctx));
+  await recordHold(ctx, hold, row, intent);
+  return {
+    ...depositOut(row),
+    provider: intentState(intent),
+    clientSecret: terminal ? intent.clientSecret : null,
+    nextStep: terminal ? 'When the reader has processed the card, record the hold with POST /preAuth/post-deposit {rentalId, intentId}' : null,
+  };
+}
+
+/** A card deposit needs `paymentMethodId`, a terminal one `readerId`; answers whether a card reader takes it. */
+function checkAuthorizeInput(input: AuthorizeInput): boolean {
   const terminal = input.paymentMethodType !== 'card';
   if (!terminal && !input.paymentMethodId)
     throw new ApiError('validation_failed', 'paymentMethodId is required for card deposits', {
@@ -80,14 +120,17 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
     throw new ApiError('validation_failed', 'readerId is required for terminal deposits', {
       details: [{ field: 'readerId', code: 'required', message: `readerId is required when paymentMethodType is ${input.paymentMethodType}` }],
     });
-  const rental = await rentalInTenant(ctx, input.rentalId);
-  if (rental.status === 'cancelled' || rental.status === 'no_show')
-    throw new ApiError('invalid_state', `The rental is ${rental.status}; no deposit can be taken for it`);
-  const locationId = input.locationId ? (await getLocationInTenant(ctx, input.locationId)).id : rental.locationId;
+  return terminal;
+}
+
+/**
+ * Creates the manual-capture intent (confirmed at once for a card, tapped at once on a simulated
+ * reader); a provider refusal is audited as `deposit.authorize_failed` and answered 402/400.
+ */
+async function createHoldIntent(ctx: Ctx, hold: DepositHold): Promise<PaymentIntent> {
+  const { customerId, rental, locationId, terminal, amount, currency, input } = hold;
   const pay = payments(ctx);
   const readerCard = terminal && pay.mode === 'simulator' ? simulatedReader(input.readerId!) : undefined;
-  const amount = toCents(input.authorizeAmount);
-  const currency = input.currency ?? rental.currency;
   const metadata: Record<string, string> = {
     kind: 'deposit',
     customerId,
@@ -98,10 +141,8 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
   };
   if (input.readerId) metadata.readerId = input.readerId;
   if (input.platformFeePercent !== undefined) metadata.platformFeePercent = String(input.platformFeePercent);
-
-  let intent: PaymentIntent;
   try {
-    intent = await pay.createPaymentIntent({
+    const intent = await pay.createPaymentIntent({
       amount,
       currency,
       customerId: input.customer ?? null,
@@ -112,7 +153,7 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
       description: input.description ?? `Security deposit for rental ${rental.id}`,
       metadata,
     });
-    if (readerCard) intent = await pay.confirmPaymentIntent(intent.id, readerCard);
+    return readerCard ? await pay.confirmPaymentIntent(intent.id, readerCard) : intent;
   } catch (err) {
     if (err instanceof PaymentError) {
       await commit(ctx, [], {
@@ -126,8 +167,11 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
     }
     paymentFailure(err);
   }
-  const now = nowIso(ctx);
-  const row: DepositRow = {
+}
+
+/** The deposit row: a card hold is authorized now; a terminal hold is pending until POST /preAuth/post-deposit records it. */
+function depositRowOf({ customerId, rental, locationId, terminal, amount, currency, input }: DepositHold, intent: PaymentIntent, now: string): DepositRow {
+  return {
     id: newId('dep'),
     customerId,
     rentalId: rental.id,
@@ -135,7 +179,6 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
     paymentIntentId: intent.id,
     method: terminal ? 'terminal' : 'card',
     readerId: input.readerId ?? null,
-    // A card hold is authorized now; a terminal hold is recorded by POST /preAuth/post-deposit.
     status: terminal ? 'pending' : 'authorized',
     amount,
     capturedAmount: 0,
@@ -146,6 +189,10 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/** One batch: the deposit, the rental's deposit info and, for an authorized hold, its ledger memo. */
+async function recordHold(ctx: Ctx, { rental, amount, currency, input }: DepositHold, row: DepositRow, intent: PaymentIntent): Promise<void> {
   const stmts: Stmt[] = [ctx.db.insert(deposits).values(row), depositInfoStmt(ctx, rental, row)];
   if (row.status === 'authorized') {
     stmts.push(
@@ -166,12 +213,6 @@ export async function authorizeDeposit(ctx: Ctx, input: AuthorizeInput) {
       details: { paymentIntentId: intent.id, amount, method: row.method, readerId: row.readerId },
     },
   });
-  return {
-    ...depositOut(row),
-    provider: intentState(intent),
-    clientSecret: terminal ? intent.clientSecret : null,
-    nextStep: terminal ? 'When the reader has processed the card, record the hold with POST /preAuth/post-deposit {rentalId, intentId}' : null,
-  };
 }
 
 function simulatedReader(readerId: string): string | undefined {

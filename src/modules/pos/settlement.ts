@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
 import { dayBounds, isoDate } from '../../lib/time';
 import type { Stmt } from '../../db/client';
-import { posRefunds, posSettlements, posTransactions } from '../../db/schema/pos';
+import { posRefunds, posSettlements, posTransactions, type ZReportTotals } from '../../db/schema/pos';
 import { posFail } from './errors';
 import { locationOf } from './queries';
 import { zReportOut } from './views';
@@ -25,6 +25,41 @@ function instantOf(v: string, tz: string, edge: 'start' | 'end', field: string):
   return t;
 }
 
+interface SettleRangeInput {
+  locationId: string;
+  startDate?: string;
+  endDate?: string;
+  drawerId?: string;
+  countedCash?: number;
+  expectedCash?: number;
+  difference?: number;
+  cashBreakdown?: Record<string, number>;
+}
+
+type Location = Awaited<ReturnType<typeof locationOf>>;
+type TxnRow = typeof posTransactions.$inferSelect;
+type RefundRow = typeof posRefunds.$inferSelect;
+
+/** The drawer being closed (`''`: every drawer of the location) and the range, as UTC instants. */
+interface DrawerRange {
+  customerId: string;
+  loc: Location;
+  drawer: string;
+  startIso: string;
+  endIso: string;
+}
+
+/** The server's count of a drawer over a range: cash movements (cents), expected cash, and the report's totals. */
+interface DrawerCount {
+  openingFloat: number;
+  paidIn: number;
+  paidOut: number;
+  cashSales: number;
+  cashRefunds: number;
+  expected: number;
+  totals: ZReportTotals;
+}
+
 /**
  * PUT /pos/transaction/settle-range: closes a cash drawer (one till, or every drawer of the
  * location) for a range and writes a numbered Z report. Expected cash = opening float + cash sales +
@@ -35,23 +70,27 @@ function instantOf(v: string, tz: string, edge: 'start' | 'end', field: string):
  * when no report of the same drawer overlaps the range (checked inside the INSERT), so a range is
  * settled at most once and stays immutable. Amounts are integer cents inside.
  */
-export async function settleRange(
-  ctx: Ctx,
-  input: {
-    locationId: string;
-    startDate?: string;
-    endDate?: string;
-    drawerId?: string;
-    countedCash?: number;
-    expectedCash?: number;
-    difference?: number;
-    cashBreakdown?: Record<string, number>;
-  },
-) {
+export async function settleRange(ctx: Ctx, input: SettleRangeInput) {
   const customerId = tenantOf(ctx);
   requirePermission(ctx, 'pos');
   const loc = await locationOf(ctx, input.locationId);
   const drawer = input.drawerId ?? '';
+  const range = await settlementRange(ctx, { customerId, loc, drawer, input });
+  const counted = countedCashOf(input);
+  const { txns, refunds } = await unsettledInRange(ctx, range);
+  const count = countDrawer(txns, refunds);
+  const id = newId('pset');
+  const stmts = settlementStmts(ctx, { id, range, count, counted, input, txns, refunds });
+  await commitSettlement(ctx, { id, range, stmts, expected: count.expected, counted });
+  const z = (await ctx.db.select().from(posSettlements).where(eq(posSettlements.id, id)).get())!;
+  return zReportOut(z);
+}
+
+/** The range to settle: from `startDate` (else the end of the drawer's last report, else the beginning) to `endDate` (else now), never past now. */
+async function settlementRange(
+  ctx: Ctx,
+  { customerId, loc, drawer, input }: { customerId: string; loc: Location; drawer: string; input: SettleRangeInput },
+): Promise<DrawerRange> {
   const now = ctx.clock.now();
   const sameDrawer = drawer ? or(eq(posSettlements.drawerId, drawer), eq(posSettlements.drawerId, '')) : undefined;
   const last = await ctx.db
@@ -63,9 +102,11 @@ export async function settleRange(
   const start = input.startDate ? instantOf(input.startDate, loc.timezone, 'start', 'startDate') : last ? Date.parse(last.rangeEnd) : 0;
   const end = Math.min(input.endDate ? instantOf(input.endDate, loc.timezone, 'end', 'endDate') : now, now);
   if (end <= start) throw new ApiError('bad_request', 'The range is empty: endDate must be after startDate (and the range cannot be in the future)');
-  const startIso = new Date(start).toISOString();
-  const endIso = new Date(end).toISOString();
+  return { customerId, loc, drawer, startIso: new Date(start).toISOString(), endIso: new Date(end).toISOString() };
+}
 
+/** The counted cash in cents: `countedCash`, or the sum of `cashBreakdown` (which must match it when both are given); null when neither is. */
+function countedCashOf(input: SettleRangeInput): number | null {
   let counted = input.countedCash !== undefined ? toCents(input.countedCash) : null;
   if (input.cashBreakdown) {
     const fromBreakdown = Object.entries(input.cashBreakdown).reduce((s, [denom, n]) => s + toCents(Number(denom)) * n, 0);
@@ -75,7 +116,11 @@ export async function settleRange(
       });
     counted = fromBreakdown;
   }
+  return counted;
+}
 
+/** The drawer's unsettled transactions and refunds of the range (read together). */
+async function unsettledInRange(ctx: Ctx, { customerId, loc, drawer, startIso, endIso }: DrawerRange): Promise<{ txns: TxnRow[]; refunds: RefundRow[] }> {
   const inRange = (col: typeof posTransactions.createdAt | typeof posRefunds.createdAt) => and(gte(col, startIso), lt(col, endIso));
   const [txns, refunds] = await Promise.all([
     ctx.db
@@ -105,7 +150,12 @@ export async function settleRange(
       )
       .all(),
   ]);
-  const sumOf = (f: (t: (typeof txns)[number]) => boolean) => txns.filter(f).reduce((s, t) => s + t.total, 0);
+  return { txns, refunds };
+}
+
+/** Expected cash = opening float + cash sales + paid in - cash refunds - paid out, and the report's sales and refund totals (dollars). */
+function countDrawer(txns: TxnRow[], refunds: RefundRow[]): DrawerCount {
+  const sumOf = (f: (t: TxnRow) => boolean) => txns.filter(f).reduce((s, t) => s + t.total, 0);
   const openingFloat = sumOf((t) => t.kind === 'opening_float');
   const paidIn = sumOf((t) => t.kind === 'paid_in');
   const paidOut = sumOf((t) => t.kind === 'paid_out');
@@ -127,14 +177,24 @@ export async function settleRange(
     refundCount: refunds.length,
     refundsByMethod: Object.fromEntries(Object.entries(refundsByMethod).map(([k, v]) => [k, d(v)])),
   };
+  return { openingFloat, paidIn, paidOut, cashSales, cashRefunds, expected, totals };
+}
 
-  const id = newId('pset');
+/**
+ * The report's INSERT and the settled marks on its transactions and refunds. The report's number is
+ * NULL (a NOT NULL failure that aborts the whole batch) when a report of the same drawer overlaps the
+ * range: checked inside the INSERT, so two racing closes settle once.
+ */
+function settlementStmts(
+  ctx: Ctx,
+  p: { id: string; range: DrawerRange; count: DrawerCount; counted: number | null; input: SettleRangeInput; txns: TxnRow[]; refunds: RefundRow[] },
+): Stmt[] {
+  const { id, count, counted, input, txns, refunds } = p;
+  const { customerId, loc, drawer, startIso, endIso } = p.range;
   const nowIso = new Date(ctx.clock.now()).toISOString();
   const overlapFree = sql`NOT EXISTS (SELECT 1 FROM pos_settlements o WHERE o.customer_id = ${customerId} AND o.location_id = ${loc.id}
       AND (${drawer} = '' OR o.drawer_id = '' OR o.drawer_id = ${drawer}) AND o.range_start < ${endIso} AND o.range_end > ${startIso})`;
-  // The report's number is NULL (a NOT NULL failure that aborts the whole batch) when a report of the
-  // same drawer overlaps the range: checked inside the INSERT, so two racing closes settle once.
-  const stmts: Stmt[] = [
+  return [
     ctx.db.insert(posSettlements).values({
       id,
       customerId,
@@ -144,18 +204,18 @@ export async function settleRange(
       rangeStart: startIso,
       rangeEnd: endIso,
       currency: loc.currency,
-      openingFloat,
-      cashSales,
-      paidIn,
-      paidOut,
-      cashRefunds,
-      expectedCash: expected,
+      openingFloat: count.openingFloat,
+      cashSales: count.cashSales,
+      paidIn: count.paidIn,
+      paidOut: count.paidOut,
+      cashRefunds: count.cashRefunds,
+      expectedCash: count.expected,
       countedCash: counted,
-      difference: counted === null ? null : counted - expected,
+      difference: counted === null ? null : counted - count.expected,
       clientExpectedCash: input.expectedCash !== undefined ? toCents(input.expectedCash) : null,
       clientDifference: input.difference !== undefined ? toCents(input.difference) : null,
       cashBreakdown: input.cashBreakdown ?? null,
-      totals,
+      totals: count.totals,
       transactionCount: txns.length,
       userId: ctx.principal.userId,
       createdAt: nowIso,
@@ -179,6 +239,14 @@ export async function settleRange(
         .where(and(inArray(posRefunds.id, ids), eq(posRefunds.customerId, customerId), isNull(posRefunds.settlementId))),
     ),
   ];
+}
+
+/** Commits the report in one batch; a range overlapping a settled report of the drawer answers 409 `already_settled`. */
+async function commitSettlement(
+  ctx: Ctx,
+  { id, range, stmts, expected, counted }: { id: string; range: DrawerRange; stmts: Stmt[]; expected: number; counted: number | null },
+): Promise<void> {
+  const { loc, drawer, startIso, endIso } = range;
   try {
     await commit(ctx, stmts, {
       audit: {
@@ -193,6 +261,4 @@ export async function settleRange(
       throw posFail('already_settled', `This range (${startIso} to ${endIso}) overlaps a settled Z report of this drawer; settled ranges are immutable`);
     throw err;
   }
-  const z = (await ctx.db.select().from(posSettlements).where(eq(posSettlements.id, id)).get())!;
-  return zReportOut(z);
 }

@@ -161,8 +161,16 @@ async function completePurchase(ctx: Ctx, purchase: PurchaseRow, intent: Payment
   const existing = await cardOfIntent(ctx, intent.id);
   if (existing) return { card: existing, created: false };
   if (purchase.status === 'refunded') throw new ApiError('already_exists', `The code "${purchase.code}" was taken by another card; this payment was refunded`);
-  const now = nowIso(ctx);
-  const card: PromoRow = {
+  const card = giftCardOf(purchase, intent, nowIso(ctx));
+  const lost = await issueCard(ctx, { purchase, intent, card });
+  if (lost === 'intent') return { card: (await cardOfIntent(ctx, intent.id))!, created: false };
+  if (lost === 'code') await refundTakenCode(ctx, purchase, intent);
+  return { card, created: true };
+}
+
+/** The gift card a purchase issues: its code, value (as balance and amount off), currency, recipient and expiry. */
+function giftCardOf(purchase: PurchaseRow, intent: PaymentIntent, now: string): PromoRow {
+  return {
     id: newId('promo'),
     customerId: purchase.customerId,
     code: purchase.code,
@@ -187,6 +195,17 @@ async function completePurchase(ctx: Ctx, purchase: PurchaseRow, intent: Payment
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/**
+ * Records the captured payment with the card, its purchase entry and the completed purchase in one
+ * batch; answers which unique key a racing write took first (`intent`: the card exists, `code`: the
+ * code is another card's), or null when this card was issued.
+ */
+async function issueCard(
+  ctx: Ctx,
+  { purchase, intent, card }: { purchase: PurchaseRow; intent: PaymentIntent; card: PromoRow },
+): Promise<'intent' | 'code' | null> {
   let lost: 'intent' | 'code' | null = null;
   await collectPayment(
     ctx,
@@ -228,55 +247,48 @@ async function completePurchase(ctx: Ctx, purchase: PurchaseRow, intent: Payment
           },
         );
       } catch (err) {
-        if (isUnique(err, 'promo_codes.payment_intent_id')) {
-          lost = 'intent';
-          commitMoney.alreadyRecorded();
-          return;
-        }
-        if (isUnique(err, 'promo_codes.code_key')) {
-          lost = 'code';
-          commitMoney.alreadyRecorded();
-          return;
-        }
-        throw err;
+        lost = isUnique(err, 'promo_codes.payment_intent_id') ? 'intent' : isUnique(err, 'promo_codes.code_key') ? 'code' : null;
+        if (!lost) throw err;
+        commitMoney.alreadyRecorded();
       }
     },
   );
-  if (lost === 'intent') return { card: (await cardOfIntent(ctx, intent.id))!, created: false };
-  if (lost === 'code') {
-    const taken = await ctx.db
-      .update(giftCardPurchases)
-      .set({ status: 'refunded' })
-      .where(and(eq(giftCardPurchases.id, purchase.id), eq(giftCardPurchases.status, 'pending')))
-      .run();
-    if ((taken.meta.changes ?? 0) === 1) {
-      await refundPayment(
-        ctx,
-        {
-          mode: 'provider',
-          customerId: purchase.customerId,
-          kind: 'gift_card',
-          paymentIntentId: intent.id,
-          amount: intent.amountReceived || intent.amount,
-          currency: intent.currency,
-          reason: 'duplicate',
-          data: { giftCardCode: purchase.code, purchaseId: purchase.id },
-        },
-        (refund, commitMoney) =>
-          commitMoney([], {
-            audit: {
-              action: 'gift_card.refund',
-              targetType: 'gift_card_purchase',
-              targetId: purchase.id,
-              customerId: purchase.customerId,
-              details: { refundId: refund.refundId, reason: 'code taken' },
-            },
-          }),
-      );
-    }
-    throw new ApiError('already_exists', `The code "${purchase.code}" was taken by another card; the payment was refunded`);
+  return lost;
+}
+
+/** The purchase's code was taken by another card: marks the purchase refunded (once), gives the payment back, and answers 409 `already_exists`. */
+async function refundTakenCode(ctx: Ctx, purchase: PurchaseRow, intent: PaymentIntent): Promise<never> {
+  const taken = await ctx.db
+    .update(giftCardPurchases)
+    .set({ status: 'refunded' })
+    .where(and(eq(giftCardPurchases.id, purchase.id), eq(giftCardPurchases.status, 'pending')))
+    .run();
+  if ((taken.meta.changes ?? 0) === 1) {
+    await refundPayment(
+      ctx,
+      {
+        mode: 'provider',
+        customerId: purchase.customerId,
+        kind: 'gift_card',
+        paymentIntentId: intent.id,
+        amount: intent.amountReceived || intent.amount,
+        currency: intent.currency,
+        reason: 'duplicate',
+        data: { giftCardCode: purchase.code, purchaseId: purchase.id },
+      },
+      (refund, commitMoney) =>
+        commitMoney([], {
+          audit: {
+            action: 'gift_card.refund',
+            targetType: 'gift_card_purchase',
+            targetId: purchase.id,
+            customerId: purchase.customerId,
+            details: { refundId: refund.refundId, reason: 'code taken' },
+          },
+        }),
+    );
   }
-  return { card, created: true };
+  throw new ApiError('already_exists', `The code "${purchase.code}" was taken by another card; the payment was refunded`);
 }
 
 async function purchaseOfIntent(ctx: Ctx, paymentIntentId: string) {

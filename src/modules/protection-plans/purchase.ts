@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
 import { protectionPurchases } from '../../db/schema/protection-plans';
 import { payments, PaymentError } from '../../adapters/payments';
-import { collectPayment } from '../payments/service';
+import { collectPayment, type CommitMoney } from '../payments/service';
 import { bookingChargeStmts, bookingPaymentStmts, findRentalAnyOperator, getBookingRow } from '../bookings/service';
 import { getRenterInTenant } from '../renters/service';
 import { planOf, premiumOf } from './catalog';
@@ -54,6 +54,21 @@ const out = async (ctx: Ctx, p: PurchaseRow, charged: boolean) => ({
   booking: await bookingSummary(ctx, p.rentalId),
 });
 
+type PurchaseInput = { planId: string; planName: string; calculatedCost: number; percentage?: number; minimum?: number; price?: number; bookingTotal?: number };
+type Booking = Awaited<ReturnType<typeof getBookingRow>>;
+type Plan = NonNullable<ReturnType<typeof planOf>>;
+type Pricing = ReturnType<typeof effectivePricing>;
+type StoredMethod = NonNullable<Awaited<ReturnType<typeof storedMethod>>>;
+
+/** A purchase being charged: the booking, the plan, its pricing, the premium (cents) and the base it was computed on. */
+interface PlanCharge {
+  b: Booking;
+  plan: Plan;
+  pricing: Pricing;
+  premium: number;
+  base: number;
+}
+
 /**
  * POST /public/bookings/{rentalId}/protection-plans: buys a plan for a booking. The premium is
  * computed on the server (percentage of the booking total before protection, capped, floored, with
@@ -62,29 +77,52 @@ const out = async (ctx: Ctx, p: PurchaseRow, charged: boolean) => ({
  * to the booking (total and amount paid) and the ledger with `payment.completed`, in one batch. A
  * (booking, plan) pair is charged at most once: the purchase row is claimed before the charge.
  */
-export async function purchasePlan(
-  reqCtx: Ctx,
-  rentalId: string,
-  input: { planId: string; planName: string; calculatedCost: number; percentage?: number; minimum?: number; price?: number; bookingTotal?: number },
-) {
+export async function purchasePlan(reqCtx: Ctx, rentalId: string, input: PurchaseInput) {
   const found = await findRentalAnyOperator(reqCtx, rentalId);
   // The booking's operator is known now: its clock (a sandbox test clock's time) from here on.
   const ctx = tenantCtx(await onOperatorClock(reqCtx, found.customerId), found.customerId);
   const b = await getBookingRow(ctx, rentalId);
-  const existing = await ctx.db
-    .select()
-    .from(protectionPurchases)
-    .where(and(eq(protectionPurchases.rentalId, b.id), eq(protectionPurchases.planCode, input.planId)))
-    .get();
+  const existing = await purchaseOf(ctx, b.id, input.planId);
   if (existing?.status === 'paid') return out(ctx, existing, false);
   if (existing) throw new ApiError('request_in_progress', 'This plan is being bought for the booking right now; retry in a moment');
   if (!OPEN.has(b.status)) throw new ApiError('bad_request', `A ${b.status} booking cannot get a protection plan`);
-  const plan = planOf(input.planId);
+  const { plan, settings } = await offeredPlan(ctx, b, input.planId);
+  const charge = await quotePremium(ctx, { b, plan, settings, input });
+  const method = await storedMethod(ctx, b);
+  if (!method) throw protectionFail('no_payment_method', 'The booking has no stored payment method to charge; add a card to the renter first');
+  // Claim the (booking, plan) pair before charging: a racing second request finds it and never charges.
+  const purchaseId = newId('ppur');
+  if (!(await claimPurchase(ctx, purchaseId, charge))) return purchasePlan(reqCtx, rentalId, input);
+  await chargePremium(ctx, { purchaseId, charge, method });
+  const row = await ctx.db.select().from(protectionPurchases).where(eq(protectionPurchases.id, purchaseId)).get();
+  return out(ctx, row!, true);
+}
+
+/** The purchase of a (booking, plan) pair, paid or being bought. */
+function purchaseOf(ctx: Ctx, rentalId: string, planCode: string) {
+  return ctx.db
+    .select()
+    .from(protectionPurchases)
+    .where(and(eq(protectionPurchases.rentalId, rentalId), eq(protectionPurchases.planCode, planCode)))
+    .get();
+}
+
+/** The plan, when it is active and enabled at the booking's location (else `plan_not_offered`), with the location's settings. */
+async function offeredPlan(ctx: Ctx, b: Booking, planId: string) {
+  const plan = planOf(planId);
   const settings = await effectiveSettings(ctx, b.locationId);
   if (!plan || !plan.active || !settings.enabledPlanCodes.includes(plan.planCode))
-    throw protectionFail('plan_not_offered', `The plan ${input.planId} is not offered at this booking's location`, {
+    throw protectionFail('plan_not_offered', `The plan ${planId} is not offered at this booking's location`, {
       details: [{ field: 'planId', message: 'not offered' }],
     });
+  return { plan, settings };
+}
+
+/** The premium on the booking total before protection already bought; the client's `calculatedCost` must match it within a cent. */
+async function quotePremium(
+  ctx: Ctx,
+  { b, plan, settings, input }: { b: Booking; plan: Plan; settings: Awaited<ReturnType<typeof effectiveSettings>>; input: PurchaseInput },
+): Promise<PlanCharge> {
   const bought = await ctx.db
     .select({ sum: sql<number>`coalesce(sum(${protectionPurchases.premium}), 0)` })
     .from(protectionPurchases)
@@ -104,11 +142,11 @@ export async function purchasePlan(
         bookingTotal: toDollars(base),
       },
     });
-  const method = await storedMethod(ctx, b);
-  if (!method) throw protectionFail('no_payment_method', 'The booking has no stored payment method to charge; add a card to the renter first');
+  return { b, plan, pricing, premium, base };
+}
 
-  // Claim the (booking, plan) pair before charging: a racing second request finds it and never charges.
-  const purchaseId = newId('ppur');
+/** Inserts the `pending` purchase row unless the (booking, plan) pair has one; false when a racing request got there first. */
+async function claimPurchase(ctx: Ctx, purchaseId: string, { b, plan, pricing, premium, base }: PlanCharge): Promise<boolean> {
   const claim = await ctx.db
     .insert(protectionPurchases)
     .values({
@@ -127,7 +165,12 @@ export async function purchasePlan(
     })
     .onConflictDoNothing()
     .run();
-  if ((claim.meta.changes ?? 0) !== 1) return purchasePlan(reqCtx, rentalId, input);
+  return (claim.meta.changes ?? 0) === 1;
+}
+
+/** Charges the stored card and records the purchase; a failure drops the pending claim (a provider refusal: `payment_failed` or `payment_provider_error`). */
+async function chargePremium(ctx: Ctx, { purchaseId, charge, method }: { purchaseId: string; charge: PlanCharge; method: StoredMethod }): Promise<void> {
+  const { b, plan, premium } = charge;
   try {
     await collectPayment(
       ctx,
@@ -146,40 +189,7 @@ export async function purchasePlan(
           idempotencyKey: `prot_${purchaseId}`,
         },
       },
-      async (paid, commitMoney) => {
-        await commitMoney(
-          [
-            ctx.db
-              .update(protectionPurchases)
-              .set({ status: 'paid', paymentIntentId: paid!.reference })
-              .where(and(eq(protectionPurchases.id, purchaseId), eq(protectionPurchases.status, 'pending'))),
-            ...bookingChargeStmts(ctx, b, {
-              amount: premium,
-              entryType: 'protection_plan',
-              description: `Protection: ${plan.name}`,
-              source: 'protection_plan',
-              reference: purchaseId,
-              metadata: { planCode: plan.planCode, percentage: pricing.percentage },
-            }),
-            ...bookingPaymentStmts(ctx, b, {
-              amount: premium,
-              source: 'protection_plan',
-              reference: paid!.reference,
-              description: `Protection plan paid (${plan.name})`,
-              metadata: { purchaseId },
-            }),
-          ],
-          {
-            audit: {
-              action: 'protection.purchase',
-              targetType: 'booking',
-              targetId: b.id,
-              customerId: b.customerId,
-              details: { planCode: plan.planCode, premium, purchaseId },
-            },
-          },
-        );
-      },
+      (paid, commitMoney) => recordPurchase(ctx, { purchaseId, charge, reference: paid!.reference }, commitMoney),
     );
   } catch (err) {
     await ctx.db
@@ -194,6 +204,45 @@ export async function purchasePlan(
     }
     throw err;
   }
-  const row = await ctx.db.select().from(protectionPurchases).where(eq(protectionPurchases.id, purchaseId)).get();
-  return out(ctx, row!, true);
+}
+
+/** The money's batch: the purchase marked paid, the premium charged on the booking and paid on it (ledger). */
+async function recordPurchase(
+  ctx: Ctx,
+  { purchaseId, charge, reference }: { purchaseId: string; charge: PlanCharge; reference: string | null },
+  commitMoney: CommitMoney,
+): Promise<void> {
+  const { b, plan, pricing, premium } = charge;
+  await commitMoney(
+    [
+      ctx.db
+        .update(protectionPurchases)
+        .set({ status: 'paid', paymentIntentId: reference })
+        .where(and(eq(protectionPurchases.id, purchaseId), eq(protectionPurchases.status, 'pending'))),
+      ...bookingChargeStmts(ctx, b, {
+        amount: premium,
+        entryType: 'protection_plan',
+        description: `Protection: ${plan.name}`,
+        source: 'protection_plan',
+        reference: purchaseId,
+        metadata: { planCode: plan.planCode, percentage: pricing.percentage },
+      }),
+      ...bookingPaymentStmts(ctx, b, {
+        amount: premium,
+        source: 'protection_plan',
+        reference,
+        description: `Protection plan paid (${plan.name})`,
+        metadata: { purchaseId },
+      }),
+    ],
+    {
+      audit: {
+        action: 'protection.purchase',
+        targetType: 'booking',
+        targetId: b.id,
+        customerId: b.customerId,
+        details: { planCode: plan.planCode, premium, purchaseId },
+      },
+    },
+  );
 }

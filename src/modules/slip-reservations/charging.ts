@@ -19,7 +19,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { slipPayments, slipReservations } from '../../db/schema/slip-reservations';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
-import { refundPayment as refundMoney, type CommitMoney } from '../payments/service';
+import { refundPayment as refundMoney, type CommitMoney, type Refunded } from '../payments/service';
 import { getRenterInTenant } from '../renters/service';
 import { SIMULATED_READERS } from '../deposits/service';
 import { changeWithLedger, reservationEvent, underSlipLock } from './create';
@@ -274,9 +274,39 @@ export async function recordCardIntentOf(ctx: Ctx, r: ReservationRow, input: { p
   });
 }
 
-export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: string; amountCents?: number; reason?: string }) {
+type RefundInput = { paymentId?: string; amountCents?: number; reason?: string };
+
+/** A refund of one payment of a reservation: the amount (cents) claimed on it, and whether it goes back at the provider. */
+interface SlipRefund {
+  r: ReservationRow;
+  p: PaymentRow;
+  amount: number;
+  reason?: string;
+  provider: boolean;
+}
+
+/** Refunds (part of) a payment of the reservation: claims the amount on the payment, gives the money back and records the refund. */
+export async function refundPayment(ctx: Ctx, id: string, input: RefundInput) {
   requirePermission(ctx, 'payments');
   const r = await getReservationRow(ctx, id);
+  const { p, amount } = await refundablePayment(ctx, r, input);
+  await claimRefund(ctx, { r, p, amount });
+  const refund = await sendSlipRefund(ctx, {
+    r,
+    p,
+    amount,
+    reason: input.reason,
+    provider: !!p.paymentIntentId && (p.method === 'card' || p.method === 'terminal'),
+  });
+  return {
+    refund: paymentOut(refund),
+    payment: paymentOut({ ...p, refundedCents: p.refundedCents + amount }),
+    reservation: await reservationView(ctx, await getReservationRow(ctx, r.id)),
+  };
+}
+
+/** The payment to refund (the one named, else the latest with money left) and the amount: what is asked, at most what is left on it. */
+async function refundablePayment(ctx: Ctx, r: ReservationRow, input: RefundInput): Promise<{ p: PaymentRow; amount: number }> {
   const list = await ctx.db
     .select()
     .from(slipPayments)
@@ -289,7 +319,11 @@ export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: s
   const amount = input.amountCents ?? left;
   if (amount <= 0 || amount > left)
     throw reservationErrors.fail('refund_exceeds_paid', `At most ${left} cents of this payment can be refunded`, { extra: { refundableCents: left } });
-  // Claim first: one conditional statement, so racing refunds never exceed the payment.
+  return { p, amount };
+}
+
+/** Claims the amount on the payment first: one conditional statement, so racing refunds never exceed the payment. */
+async function claimRefund(ctx: Ctx, { r, p, amount }: { r: ReservationRow; p: PaymentRow; amount: number }): Promise<void> {
   const claim = await ctx.db
     .update(slipPayments)
     .set({ refundedCents: sql`${slipPayments.refundedCents} + ${amount}` })
@@ -299,37 +333,36 @@ export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: s
     .run();
   if (!Number((claim as { meta?: { changes?: number } }).meta?.changes ?? 0))
     throw reservationErrors.fail('refund_exceeds_paid', 'The payment was refunded meanwhile; nothing more can be refunded');
-  const provider = !!p.paymentIntentId && (p.method === 'card' || p.method === 'terminal');
-  const unclaim = () =>
-    ctx.db
-      .update(slipPayments)
-      .set({ refundedCents: sql`${slipPayments.refundedCents} - ${amount}` })
-      .where(eq(slipPayments.id, p.id))
-      .run();
+}
+
+/** Frees a claimed amount on the payment again. */
+function unclaimRefund(ctx: Ctx, p: PaymentRow, amount: number) {
+  return ctx.db
+    .update(slipPayments)
+    .set({ refundedCents: sql`${slipPayments.refundedCents} - ${amount}` })
+    .where(eq(slipPayments.id, p.id))
+    .run();
+}
+
+/**
+ * Gives the money back through the payments service (the provider refund for card payments, and
+ * `payment.refunded` in the refund's batch) and records the refund row; answers that row.
+ */
+async function sendSlipRefund(ctx: Ctx, refund: SlipRefund): Promise<PaymentRow> {
+  const { r, p, amount, reason, provider } = refund;
   const data = {
     reservationId: r.id,
     reservationNumber: r.reservationNumber,
     locationId: r.locationId,
     renterId: r.renterId,
     paymentId: p.id,
-    reason: input.reason ?? null,
+    reason: reason ?? null,
   };
-  let refund: PaymentRow;
   try {
-    // Through the payments service: the provider refund (for card payments) and `payment.refunded` in the refund's batch.
-    refund = await refundMoney(
+    return await refundMoney(
       ctx,
       provider
-        ? {
-            mode: 'provider',
-            customerId: r.customerId,
-            kind: 'slip_refund',
-            data,
-            paymentIntentId: p.paymentIntentId!,
-            amount,
-            currency: r.currency,
-            reason: input.reason,
-          }
+        ? { mode: 'provider', customerId: r.customerId, kind: 'slip_refund', data, paymentIntentId: p.paymentIntentId!, amount, currency: r.currency, reason }
         : {
             mode: 'offline',
             customerId: r.customerId,
@@ -339,52 +372,50 @@ export async function refundPayment(ctx: Ctx, id: string, input: { paymentId?: s
             amount,
             currency: r.currency,
           },
-      async (done, commitMoney) => {
-        const row: PaymentRow = {
-          ...p,
-          id: newId('spay'),
-          kind: 'refund',
-          amountCents: amount,
-          refundedCents: 0,
-          providerRefundId: done.refundId,
-          paymentId: p.id,
-          note: input.reason ?? null,
-          recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
-          paymentIntentId: null,
-          createdAt: nowIso(ctx),
-        };
-        await commitMoney(
-          [
-            ctx.db.insert(slipPayments).values(row),
-            ctx.db
-              .update(slipReservations)
-              .set({ amountRefundedCents: sql`${slipReservations.amountRefundedCents} + ${amount}` })
-              .where(and(eq(slipReservations.id, r.id), eq(slipReservations.customerId, r.customerId))),
-            ...refundLedger(ctx, r, amount, done.refundId ?? p.paymentIntentId ?? p.reference),
-          ],
-          {
-            audit: {
-              action: 'slip_reservation.refund',
-              targetType: 'slip_reservation',
-              targetId: r.id,
-              details: { paymentId: p.id, refundId: row.id, amountCents: amount, providerRefundId: done.refundId },
-            },
-          },
-        );
-        return row;
-      },
+      (done, commitMoney) => recordSlipRefund(ctx, refund, done, commitMoney),
     );
   } catch (err) {
     // Nothing went back at the provider (it refused): the claimed amount is free again. A refund made
     // at the provider whose write failed keeps its claim (the money is gone; the service reported it).
-    if (!provider || err instanceof PaymentError) await unclaim();
+    if (!provider || err instanceof PaymentError) await unclaimRefund(ctx, p, amount);
     paymentFailure(err);
   }
-  return {
-    refund: paymentOut(refund),
-    payment: paymentOut({ ...p, refundedCents: p.refundedCents + amount }),
-    reservation: await reservationView(ctx, await getReservationRow(ctx, r.id)),
+}
+
+/** The refund's batch: a `refund` payment row linked to the payment, the reservation's refunded amount, and the refund's ledger lines. */
+async function recordSlipRefund(ctx: Ctx, { r, p, amount, reason }: SlipRefund, done: Refunded, commitMoney: CommitMoney): Promise<PaymentRow> {
+  const row: PaymentRow = {
+    ...p,
+    id: newId('spay'),
+    kind: 'refund',
+    amountCents: amount,
+    refundedCents: 0,
+    providerRefundId: done.refundId,
+    paymentId: p.id,
+    note: reason ?? null,
+    recordedBy: ctx.principal.userId ?? ctx.principal.credentialId,
+    paymentIntentId: null,
+    createdAt: nowIso(ctx),
   };
+  await commitMoney(
+    [
+      ctx.db.insert(slipPayments).values(row),
+      ctx.db
+        .update(slipReservations)
+        .set({ amountRefundedCents: sql`${slipReservations.amountRefundedCents} + ${amount}` })
+        .where(and(eq(slipReservations.id, r.id), eq(slipReservations.customerId, r.customerId))),
+      ...refundLedger(ctx, r, amount, done.refundId ?? p.paymentIntentId ?? p.reference),
+    ],
+    {
+      audit: {
+        action: 'slip_reservation.refund',
+        targetType: 'slip_reservation',
+        targetId: r.id,
+        details: { paymentId: p.id, refundId: row.id, amountCents: amount, providerRefundId: done.refundId },
+      },
+    },
+  );
+  return row;
 }
 
 export async function paymentHistory(ctx: Ctx, id: string) {
