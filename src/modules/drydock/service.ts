@@ -18,14 +18,14 @@ import { isCalendarDate } from '../inventory/types';
 import { drydocks } from '../../db/schema/bookings';
 import {
   allocationInserts,
-  backstopConflict,
-  isAllocationConflict,
   loadItemContext,
-  release,
   releaseAllocationsOf,
-  releaseLater,
   reserve,
+  sell,
   type ItemContext,
+  type Reservation,
+  type SaleJournal,
+  type SalePolicy,
 } from '../availability/service';
 
 type DrydockRow = typeof drydocks.$inferSelect;
@@ -95,42 +95,7 @@ export async function createDrydock(ctx: Ctx, input: { boatId: string; startDate
   const item = await loadItemContext(ctx.db, input.boatId, customerId);
   const p = periodOf(item, input.startDate, input.endDate);
   const assetIds = checkAssets(item, input.assetIds, 'assetIds');
-  const id = newId('dd');
-  const res = await reserve(ctx, { customerId, itemId: item.row.id, line: { kind: 'drydock', sourceId: id, start: p.start, end: p.end, assetIds } });
-  let written = false;
-  try {
-    const at = nowIso(ctx);
-    const row: DrydockRow = {
-      id,
-      customerId,
-      itemId: item.row.id,
-      assetIds: assetIds ?? [],
-      start: p.start,
-      end: p.end,
-      startDate: p.startDate,
-      endDate: p.endDate,
-      notes: input.notes ?? null,
-      createdAt: at,
-      updatedAt: at,
-    };
-    await commit(ctx, [ctx.db.insert(drydocks).values(row), ...allocationInserts(ctx, res, at)], {
-      audit: {
-        action: 'drydock.create',
-        targetType: 'drydock',
-        targetId: id,
-        details: { boatId: item.row.id, assetIds: row.assetIds, startDate: row.startDate, endDate: row.endDate },
-      },
-    });
-    written = true;
-    return drydockOut(row);
-  } catch (err) {
-    if (isAllocationConflict(err)) throw backstopConflict();
-    throw err;
-  } finally {
-    // Written: the release is housekeeping after the response; not written: before answering.
-    if (written) releaseLater(ctx, [res]);
-    else await release(ctx, res);
-  }
+  return sell(ctx, { customerId, itemId: item.row.id, sourceId: newId('dd'), period: p, assetIds, notes: input.notes }, drydockCreateSale);
 }
 
 export async function listDrydocks(ctx: Ctx, q: { boatId: string; assetId?: string }) {
@@ -153,52 +118,7 @@ export async function updateDrydock(ctx: Ctx, input: { rentalId: string; startDa
   const item = await loadItemContext(ctx.db, row.itemId, row.customerId);
   const p = periodOf(item, input.startDate, input.endDate);
   const assetIds = input.assetId ? checkAssets(item, [input.assetId], 'assetId') : (row.assetIds ?? []).length ? row.assetIds : null;
-  const res = await reserve(ctx, {
-    customerId: row.customerId,
-    itemId: row.itemId,
-    line: { kind: 'drydock', sourceId: row.id, start: p.start, end: p.end, assetIds, excludeSourceIds: [row.id] },
-  });
-  let written = false;
-  try {
-    const at = nowIso(ctx);
-    const patch = {
-      start: p.start,
-      end: p.end,
-      startDate: p.startDate,
-      endDate: p.endDate,
-      assetIds: assetIds ?? [],
-      ...(input.notes !== undefined ? { notes: input.notes } : {}),
-      updatedAt: at,
-    };
-    await commit(
-      ctx,
-      [
-        releaseAllocationsOf(ctx, { customerId: row.customerId, sourceId: row.id }),
-        ...allocationInserts(ctx, res, at),
-        ctx.db
-          .update(drydocks)
-          .set(patch)
-          .where(and(eq(drydocks.id, row.id), eq(drydocks.customerId, row.customerId))),
-      ],
-      {
-        audit: {
-          action: 'drydock.update',
-          targetType: 'drydock',
-          targetId: row.id,
-          details: { startDate: p.startDate, endDate: p.endDate, assetIds: patch.assetIds },
-        },
-      },
-    );
-    written = true;
-    return drydockOut({ ...row, ...patch });
-  } catch (err) {
-    if (isAllocationConflict(err)) throw backstopConflict();
-    throw err;
-  } finally {
-    // Written: the release is housekeeping after the response; not written: before answering.
-    if (written) releaseLater(ctx, [res]);
-    else await release(ctx, res);
-  }
+  return sell(ctx, { customerId: row.customerId, itemId: row.itemId, sourceId: row.id, period: p, assetIds, notes: input.notes, moves: row }, drydockMoveSale);
 }
 
 export async function deleteDrydock(ctx: Ctx, input: { rentalId: string }) {
@@ -221,3 +141,109 @@ export async function deleteDrydock(ctx: Ctx, input: { rentalId: string }) {
   );
   return { success: true, rentalId: row.id, deleted: drydockOut(row) };
 }
+
+/**
+ * A drydock period's sale, for a new period or one moved: the period reserved in the item's lock
+ * (the period moved does not count against itself), then written with its allocations.
+ */
+interface DrydockSale {
+  customerId: string;
+  itemId: string;
+  sourceId: string;
+  period: ReturnType<typeof periodOf>;
+  assetIds: string[] | null;
+  notes: string | undefined;
+  /** The period moved (an update). */
+  moves?: DrydockRow;
+  res?: Reservation;
+  out?: ReturnType<typeof drydockOut>;
+}
+
+async function reserveDrydock(ctx: Ctx, s: DrydockSale, journal: SaleJournal) {
+  const { start, end } = s.period;
+  const exclude = s.moves ? { excludeSourceIds: [s.sourceId] } : {};
+  s.res = await reserve(ctx, {
+    customerId: s.customerId,
+    itemId: s.itemId,
+    line: { kind: 'drydock', sourceId: s.sourceId, start, end, assetIds: s.assetIds, ...exclude },
+  });
+  journal.held(s.res);
+}
+
+/** POST: a new period, its row and allocations in one commit. */
+const drydockCreateSale: SalePolicy<DrydockSale, DrydockSale, ReturnType<typeof drydockOut>> = {
+  name: 'drydock',
+  begin: (_ctx, order) => ({ ...order }),
+  reserve: reserveDrydock,
+  async write(ctx, s, journal) {
+    const p = s.period;
+    const at = nowIso(ctx);
+    const row: DrydockRow = {
+      id: s.sourceId,
+      customerId: s.customerId,
+      itemId: s.itemId,
+      assetIds: s.assetIds ?? [],
+      start: p.start,
+      end: p.end,
+      startDate: p.startDate,
+      endDate: p.endDate,
+      notes: s.notes ?? null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await commit(ctx, [ctx.db.insert(drydocks).values(row), ...allocationInserts(ctx, s.res!, at)], {
+      audit: {
+        action: 'drydock.create',
+        targetType: 'drydock',
+        targetId: row.id,
+        details: { boatId: row.itemId, assetIds: row.assetIds, startDate: row.startDate, endDate: row.endDate },
+      },
+    });
+    journal.written();
+    s.out = drydockOut(row);
+  },
+  answer: (s) => s.out!,
+};
+
+/** PUT: the period moved, its allocations swapped for the new ones in one commit. */
+const drydockMoveSale: SalePolicy<DrydockSale, DrydockSale, ReturnType<typeof drydockOut>> = {
+  name: 'drydock.move',
+  begin: (_ctx, order) => ({ ...order }),
+  reserve: reserveDrydock,
+  async write(ctx, s, journal) {
+    const row = s.moves!;
+    const p = s.period;
+    const at = nowIso(ctx);
+    const patch = {
+      start: p.start,
+      end: p.end,
+      startDate: p.startDate,
+      endDate: p.endDate,
+      assetIds: s.assetIds ?? [],
+      ...(s.notes !== undefined ? { notes: s.notes } : {}),
+      updatedAt: at,
+    };
+    await commit(
+      ctx,
+      [
+        releaseAllocationsOf(ctx, { customerId: row.customerId, sourceId: row.id }),
+        ...allocationInserts(ctx, s.res!, at),
+        ctx.db
+          .update(drydocks)
+          .set(patch)
+          .where(and(eq(drydocks.id, row.id), eq(drydocks.customerId, row.customerId))),
+      ],
+      {
+        audit: {
+          action: 'drydock.update',
+          targetType: 'drydock',
+          targetId: row.id,
+          details: { startDate: p.startDate, endDate: p.endDate, assetIds: patch.assetIds },
+        },
+      },
+    );
+    journal.written();
+    s.out = drydockOut({ ...row, ...patch });
+  },
+  answer: (s) => s.out!,
+};

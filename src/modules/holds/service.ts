@@ -16,16 +16,7 @@ import { newId } from '../../lib/ids';
 import { allocations } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { customers } from '../../db/schema/accounts';
-import {
-  allocationInserts,
-  backstopConflict,
-  expireLapsedHoldAllocations,
-  isAllocationConflict,
-  loadItemContext,
-  release,
-  releaseLater,
-  reserve,
-} from '../availability/service';
+import { allocationInserts, expireLapsedHoldAllocations, loadItemContext, reserve, sell, type Reservation, type SalePolicy } from '../availability/service';
 
 export const HOLD_TTL_MS = 2 * 86_400_000;
 
@@ -84,47 +75,71 @@ export async function holdAsset(ctx: Ctx, input: { customerId: string; email: st
       .all();
     return { hold: holdOut(existing, allocs), created: false };
   }
-  const id = newId('hold');
-  const expiresAt = now + HOLD_TTL_MS;
-  const res = await reserve(ctx, {
-    customerId: input.customerId,
-    itemId: item.row.id,
-    line: { kind: 'hold', sourceId: id, start: now, end: expiresAt, expiresAt },
-  });
-  let written = false;
-  try {
+  return sell(ctx, { tctx, customerId: input.customerId, email, itemId: item.row.id, locationId: item.row.locationId, now }, holdSale);
+}
+
+/** A hold's order: the e-mail and the item, with the operator's now. */
+interface HoldOrder {
+  tctx: Ctx;
+  customerId: string;
+  email: string;
+  itemId: string;
+  locationId: string;
+  now: number;
+}
+
+/** A hold's sale: one `hold` unit reserved in the item's lock for two days, written with the hold row. */
+interface HoldSale {
+  /** The caller acting for the operator (the commit's audit row). */
+  tctx: Ctx;
+  row: HoldRow;
+  start: number;
+  res?: Reservation;
+}
+
+const holdSale: SalePolicy<HoldOrder, HoldSale, { hold: ReturnType<typeof holdOut>; created: boolean }> = {
+  name: 'hold',
+  begin(_ctx, { tctx, customerId, email, itemId, locationId, now }) {
     const nowIso = new Date(now).toISOString();
+    const expiresAt = new Date(now + HOLD_TTL_MS).toISOString();
     const row: HoldRow = {
-      id,
-      customerId: input.customerId,
+      id: newId('hold'),
+      customerId,
       email,
-      inventoryId: item.row.id,
-      locationId: item.row.locationId,
+      inventoryId: itemId,
+      locationId,
       status: 'active',
-      expiresAt: new Date(expiresAt).toISOString(),
+      expiresAt,
       createdAt: nowIso,
       updatedAt: nowIso,
     };
-    await commit(tctx, [ctx.db.insert(holds).values(row), ...allocationInserts(ctx, res, nowIso)], {
+    return { tctx, row, start: now };
+  },
+  async reserve(ctx, s, journal) {
+    const { row } = s;
+    const expiresAt = s.start + HOLD_TTL_MS;
+    s.res = await reserve(ctx, {
+      customerId: row.customerId,
+      itemId: row.inventoryId,
+      line: { kind: 'hold', sourceId: row.id, start: s.start, end: expiresAt, expiresAt },
+    });
+    journal.held(s.res);
+  },
+  async write(ctx, s, journal) {
+    const { row } = s;
+    await commit(s.tctx, [ctx.db.insert(holds).values(row), ...allocationInserts(ctx, s.res!, row.createdAt)], {
       audit: {
         action: 'hold.create',
         targetType: 'hold',
-        targetId: id,
-        customerId: input.customerId,
-        details: { inventoryId: item.row.id, email, expiresAt: row.expiresAt },
+        targetId: row.id,
+        customerId: row.customerId,
+        details: { inventoryId: row.inventoryId, email: row.email, expiresAt: row.expiresAt },
       },
     });
-    written = true;
-    return { hold: holdOut(row, res.allocations), created: true };
-  } catch (err) {
-    if (isAllocationConflict(err)) throw backstopConflict();
-    throw err;
-  } finally {
-    // Written: the release is housekeeping after the response; not written: before answering.
-    if (written) releaseLater(ctx, [res]);
-    else await release(ctx, res);
-  }
-}
+    journal.written();
+  },
+  answer: (s) => ({ hold: holdOut(s.row, s.res!.allocations), created: true }),
+};
 
 /**
  * Cron: marks holds past their expiry and deactivates the `hold` allocations past theirs (holds,

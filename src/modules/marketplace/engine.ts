@@ -16,21 +16,20 @@ import {
   allocationInserts,
   allocationToBusy,
   availabilityOf,
-  backstopConflict,
   departuresOn,
   existingWallTime,
-  isAllocationConflict,
   loadAllocationsFor,
   loadItemContext,
   maintenanceBusy,
   openingBounds,
-  release,
   releaseAllocationsOf,
   reserve,
+  sell,
   slotLengthMinutes,
   type Busy,
   type ItemContext,
   type Reservation,
+  type SalePolicy,
 } from '../availability/service';
 import { cancelBooking, createBooking, quoteBooking, rescheduleBooking, type BookingResult, type CreateBookingOptions } from '../bookings/service';
 import { marketplaceFail } from './errors';
@@ -138,51 +137,58 @@ export async function quote(ctx: Ctx, item: ItemContext, w: { start: number; end
   return quoteBooking(ctx, { rentalDetails: rentalDetails(item, w, tickets, travelers) });
 }
 
+/** A marketplace hold: the window (rentals) or the seats of a departure (tours) to hold, and until when. */
+interface HoldOrder {
+  item: ItemContext;
+  holdId: string;
+  start: number;
+  end: number;
+  seats: number;
+  privateCharter: boolean;
+  capacity: number | null;
+  expiresAt: number;
+}
+
 /**
  * Holds inventory for a reservation inside the item's lock: a rental holds one boat for the window
  * plus its turnaround buffer; a tour holds `seats` seats on the departure (the whole departure for
  * a private charter). The hold allocations carry `expiresAt`, so they stop counting by themselves.
  * `write` gets the allocation statements and writes them with the reservation in one batch; the
- * lock's pending reservations are released afterwards whatever happens.
+ * lock's pending reservations are released before answering whatever happens.
  */
-export async function holdInventory(
-  ctx: Ctx,
-  h: { item: ItemContext; holdId: string; start: number; end: number; seats: number; privateCharter: boolean; capacity: number | null; expiresAt: number },
-  write: (allocationStmts: Stmt[]) => Promise<void>,
-): Promise<void> {
-  const taken: Reservation[] = [];
-  const customerId = h.item.row.customerId;
-  try {
-    if (h.item.item.kind === 'tour') {
-      const units = h.privateCharter ? (h.capacity ?? h.seats) : h.seats;
-      for (let i = 0; i < units; i++) {
-        taken.push(
-          await reserve(ctx, {
-            customerId,
-            itemId: h.item.row.id,
-            line: { kind: 'hold', sourceId: h.holdId, start: h.start, end: h.start + 1, expiresAt: h.expiresAt },
-          }),
-        );
-      }
-    } else {
-      const buffer = (h.item.item.model.turnaroundBufferMinutes ?? 0) * MIN;
-      taken.push(
-        await reserve(ctx, {
-          customerId,
-          itemId: h.item.row.id,
-          line: { kind: 'hold', sourceId: h.holdId, start: h.start, end: h.end + buffer, expiresAt: h.expiresAt },
-        }),
-      );
-    }
-    const createdAt = nowIso(ctx);
-    await write(allocationInserts(ctx, taken, createdAt));
-  } catch (err) {
-    if (isAllocationConflict(err)) throw backstopConflict();
-    throw err;
-  } finally {
-    await Promise.all(taken.map((r) => release(ctx.env, r)));
-  }
+export async function holdInventory(ctx: Ctx, h: HoldOrder, write: (allocationStmts: Stmt[]) => Promise<void>): Promise<void> {
+  await sell(ctx, { h, write }, marketplaceHoldSale);
 }
+
+type HoldSale = { h: HoldOrder; write: (allocationStmts: Stmt[]) => Promise<void>; taken: Reservation[] };
+
+/** The marketplace hold's policy of `sell`: one `hold` line per seat (tours) or one for the window and its buffer (rentals). */
+const marketplaceHoldSale: SalePolicy<Omit<HoldSale, 'taken'>, HoldSale, void> = {
+  name: 'marketplace.hold',
+  begin: (_ctx, order) => ({ ...order, taken: [] }),
+  async reserve(ctx, s, journal) {
+    const { h } = s;
+    const customerId = h.item.row.customerId;
+    const tour = h.item.item.kind === 'tour';
+    const units = tour ? (h.privateCharter ? (h.capacity ?? h.seats) : h.seats) : 1;
+    const end = tour ? h.start + 1 : h.end + (h.item.item.model.turnaroundBufferMinutes ?? 0) * MIN;
+    for (let i = 0; i < units; i++) {
+      const r = await reserve(ctx, {
+        customerId,
+        itemId: h.item.row.id,
+        line: { kind: 'hold', sourceId: h.holdId, start: h.start, end, expiresAt: h.expiresAt },
+      });
+      s.taken.push(r);
+      journal.held(r);
+    }
+  },
+  async write(ctx, s, journal) {
+    const createdAt = nowIso(ctx);
+    await s.write(allocationInserts(ctx, s.taken, createdAt));
+    journal.written();
+  },
+  answer: () => undefined,
+};
 
 /** Ends a hold at once (a cancelled or released reservation): its allocations stop counting. */
 export const releaseHoldStmt = (ctx: Ctx, customerId: string, holdId: string): Stmt => releaseAllocationsOf(ctx, { customerId, sourceId: holdId });
