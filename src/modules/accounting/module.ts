@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { acctErrors } from './errors';
-import { dailyExports, nextDailyExport } from './service';
+import { dailyExports, nextDailyExport } from './exports';
 
 export default defineModule({
   name: 'accounting',

@@ -1,18 +1,5 @@
-// Accounting: the entry point other code imports. connection.ts (OAuth, business, bank account,
-// GL mappings), journal.ts (the daily journal from the ledger), exports.ts (exports and their
-// sending, called by the AccountingQueue Durable Object), queries.ts, views.ts.
-export {
-  connect,
-  callback,
-  integrationStatus,
-  disconnect,
-  businesses,
-  chartOfAccounts,
-  selectBusiness,
-  setBankAccount,
-  getGlMappings,
-  setGlMappings,
-} from './connection';
-export { createExport, sendExport, dailyExports, nextDailyExport, MAX_ATTEMPTS, type SendOutcome } from './exports';
-export { listExports } from './queries';
-export { buildJournal, GL_ACCOUNTS, GL_KEYS } from './journal';
+// Accounting's face: what other code may call. The logic lives beside it: connection.ts (OAuth,
+// business, bank account, GL mappings), journal.ts (the daily journal from the ledger), exports.ts
+// (exports and their sending), queries.ts, views.ts.
+// - the AccountingQueue Durable Object, sending an export at the provider's pace: sendExport, MAX_ATTEMPTS
+export { sendExport, MAX_ATTEMPTS } from './exports';

@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { calendarErrors } from './errors';
-import { onCapacityReleased, syncAll } from './service';
+import { onCapacityReleased, syncAll } from './push';
 
 export default defineModule({
   name: 'calendar-sync',

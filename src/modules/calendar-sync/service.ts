@@ -1,6 +1,6 @@
-// Calendar sync: the entry point other code imports. connection.ts (OAuth connect, callback,
-// status, calendars, disconnect), push.ts (keeping provider calendars in step), feeds.ts (private
-// iCalendar feeds), events.ts (event content and SEQUENCE), ical.ts (RFC 5545 rendering).
-export { connect, callback, status, calendars, chooseCalendar, disconnect, type CallbackResult } from './connection';
-export { syncConnection, syncNow, syncAll, onCapacityReleased, type SyncOutcome } from './push';
-export { createFeed, listFeeds, revokeFeed, renderFeed } from './feeds';
+// Calendar sync's face: what other modules may call, and today nothing outside calls it: the module
+// plugs in through module.ts (its router, the sync cron and the capacity.released hook). The logic
+// lives beside it: connection.ts (OAuth connect, callback, status, calendars, disconnect), push.ts
+// (keeping provider calendars in step), feeds.ts (private iCalendar feeds), events.ts (event content
+// and SEQUENCE), ical.ts (RFC 5545 rendering).
+export {};

@@ -1,6 +1,6 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { nextCartDue, processCartRecovery } from './service';
+import { nextCartDue, processCartRecovery } from './contact';
 
 export default defineModule({
   name: 'cart-recovery',

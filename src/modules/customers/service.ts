@@ -1,3 +1,9 @@
+// Customers' face: what other code may call, and the operator-account use cases it defines
+// (account, payment customer and methods, subscription). Others use it for:
+// - the caller's own operator account: getOwnCustomer
+// - an operator account for public (renter-facing) reads: getPublicCustomer
+// - the payment-provider customer and cards (slips billing, AI audit, seed): ensurePaymentCustomer, listPaymentMethods, addPaymentMethod
+// - editing the account (seed): updateCustomer
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -13,7 +19,6 @@ import { customerOut, subscriptionOut, type CustomerRow } from './views';
 import { nowIso } from '../../lib/clock';
 
 export { getOwnCustomer } from './queries';
-export { customerOut, subscriptionOut } from './views';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

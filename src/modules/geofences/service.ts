@@ -1,3 +1,6 @@
+// Geofences' face: what other modules may call, and the geofence and position use cases it defines
+// (the router answers with them). Others use it for:
+// - the GPS integration checking its trackers: fencesOf, getGeofence, assetPositionUpsert
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';

@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { gpsErrors } from './errors';
-import { nextOverdueDue, overdueSweep } from './service';
+import { nextOverdueDue, overdueSweep } from './alerts';
 
 export default defineModule({
   name: 'gps',

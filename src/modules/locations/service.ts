@@ -1,3 +1,10 @@
+// Locations' face: what other modules may call, and the location use cases it defines (create,
+// update, deletion and restore, voice menu, the purge cron). Others use it for:
+// - a location of the caller's tenant (404 otherwise) and its row and response: getLocationInTenant, LocationRow, locationOut
+// - reads without a tenant (public pages, portals, jobs): getPublicLocation, listPublicLocations, locationRowAnyOperator
+// - an operator's locations and time zone: listLocations, operatorTimeZone
+// - the voice menu of a new phone number (users): newNumberIvr
+// - editing a location (seed): updateLocation
 import { and, eq, inArray, lte } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { nowIso, nowMs } from '../../lib/clock';

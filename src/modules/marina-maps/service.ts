@@ -1,3 +1,7 @@
+// Marina maps' face: what other code may call, and the map and pin use cases it defines (the router
+// answers with them). Others use it for:
+// - a map and the maps of a location, for the public slip pages: getMap, listMaps
+// - maps and pins for the seed: createMap, batchPins
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';

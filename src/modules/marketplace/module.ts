@@ -1,7 +1,8 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { marketplaceErrors } from './errors';
-import { nextDueReservations, onCapacityReleased, sweepReservations } from './service';
+import { onCapacityReleased } from './notify';
+import { nextDueReservations, sweepReservations } from './sweep';
 
 export default defineModule({
   name: 'marketplace',

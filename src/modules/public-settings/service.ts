@@ -1,7 +1,10 @@
 /**
- * The operator's public settings: what the booking widget and the page embedding it may know of an
- * operator (names, locations, cancellation policy, look, host-page integrations). See
- * integrations.ts for the stored shapes and policy.ts for the cancellation policy.
+ * Public settings' face: what the booking widget and the page embedding it may know of an operator
+ * (names, locations, cancellation policy, look, host-page integrations), defined here. See
+ * integrations.ts for the stored shapes and policy.ts for the cancellation policy. Others use it for:
+ * - the cancellation policy and its refund tiers (renter self-service, concierge): cancellationPolicyOf, locationCancellationPolicy, refundPercentAt
+ * - the widget's look (widget catalog, wallet passes): widgetLookOf
+ * - a location's review platforms (renter reviews): reviewConnections
  */
 import type { Ctx } from '../../lib/context';
 import { notFound } from '../../lib/errors';
@@ -19,8 +22,8 @@ import {
 } from './integrations';
 import { cancellationPolicyOf } from './policy';
 
-export { cancellationPolicyOf, refundPercentAt, type CancellationPolicy, type RefundTier } from './policy';
-export { widgetLookOf, type ReviewConnection } from './integrations';
+export { cancellationPolicyOf, refundPercentAt } from './policy';
+export { widgetLookOf } from './integrations';
 
 /** GET /public/customer/{customerId}/public. */
 export async function publicSettings(ctx: Ctx, customerId: string) {

@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { waitlistErrors } from './errors';
-import { nextOfferExpiry, sweepOffers } from './service';
+import { nextOfferExpiry, sweepOffers } from './offers';
 
 export default defineModule({
   name: 'slip-waitlist',

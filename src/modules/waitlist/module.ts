@@ -1,6 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { nextWaitlistDue, onCapacityReleased, sweepWaitlist } from './service';
+import { onCapacityReleased } from './offers';
+import { nextWaitlistDue, sweepWaitlist } from './sweep';
 
 export default defineModule({
   name: 'waitlist',

@@ -18,18 +18,10 @@
  * spot to the next waiting entry. Entries whose date (or departure time) has passed become `closed`.
  */
 //
-// This file is the entry point other code imports; the logic lives in the files next to it:
-// types.ts (row type, statuses), views.ts (responses and the offer link), join.ts (public join),
-// queries.ts (operator reads), booked.ts (offers a booking used), offers.ts (the cascade and manual
-// offers), offer-sale.ts (one offer, through the sale pipeline), cancel.ts (cancel), sweep.ts (cron
-// sweep), errors.ts and d1-results.ts (helpers).
-
-export { bookingUrl, entryOut } from './views';
-export type { EntryRow } from './types';
-export { joinWaitlist, type JoinInput } from './join';
-export { getEntry, getEntryRow, listEntries } from './queries';
-export { syncBooked } from './booked';
-export { cascadeSpot, offerManually, onCapacityReleased, type FreedSpot } from './offers';
-export { OFFER_TTL_MS } from './offer-sale';
-export { cancelEntry } from './cancel';
-export { closePastEntries, expireOffers, nextWaitlistDue, sweepWaitlist } from './sweep';
+// This file is the waitlist's face; the logic lives in the files next to it: types.ts (row type,
+// statuses), views.ts (responses and the offer link), join.ts (public join), queries.ts (operator
+// reads), booked.ts (offers a booking used), offers.ts (the cascade and manual offers), offer-sale.ts
+// (one offer, through the sale pipeline), cancel.ts (cancel), sweep.ts (cron sweep), errors.ts and
+// d1-results.ts (helpers). Others use it for:
+// - offering a freed spot down the queue (tests drive the cascade directly): cascadeSpot
+export { cascadeSpot } from './offers';

@@ -1,7 +1,10 @@
 /**
- * Wallet passes of bookings: the pass data with its check-in QR code, the Apple Wallet file
+ * Wallet passes' face: what other code may call, and the pass use cases the router answers with. It
+ * defines the pass data with its check-in QR code (walletPass), the Apple Wallet file
  * (wallet-pass-a, 501 unless configured), the Google Wallet save link (wallet-pass-b, or Berth's own
- * pass page), and the operator's check-in by the scanned code.
+ * pass page) and the booking's calendar file; the operator's check-in by the scanned code is in
+ * checkin.ts. Others use it for:
+ * - a booking's pass, its Apple file and its save link (tests): loadPass, walletPassFile, walletSaveLink
  */
 import type { Ctx } from '../../lib/context';
 import { nowMs } from '../../lib/clock';
@@ -12,11 +15,7 @@ import { loadPass, qrSvg } from './passes';
 import { walletFail } from './errors';
 import { bookingIcs } from './ics';
 
-export { scanCheckIn } from './checkin';
-export { checkInToken, readCheckInToken } from './token';
-export { loadPass, qrSvg, type PassData } from './passes';
-export { buildPkpass, detachedSignature, passJson } from './apple';
-export { saveClaims } from './google';
+export { loadPass } from './passes';
 
 export async function walletPass(ctx: Ctx, rentalId: string, origin: string) {
   const p = await loadPass(ctx, rentalId);

@@ -1,6 +1,6 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { attemptDelivery, fanOut, nextDueWebhooks, sweepWebhooks } from './service';
+import { attemptDelivery, fanOut, nextDueWebhooks, sweepWebhooks } from './delivery';
 
 export default defineModule({
   name: 'webhooks',

@@ -1,3 +1,8 @@
+// Webhooks' face: what other code may call, and the operator's endpoint use cases it defines
+// (create, update, delete, replay, test event); reads are in queries.ts, delivery in delivery.ts.
+// Others use it for:
+// - an endpoint owned by another module (app installations): syncOwnedEndpoint
+// - one delivery attempt and the retry schedule (tests): attemptDelivery, backoffSeconds
 import { and, eq } from 'drizzle-orm';
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
@@ -11,8 +16,7 @@ import { webhookDeliveries, webhookEndpoints } from '../../db/schema/events';
 import { endpointInTenant } from './queries';
 import { deliveryOut, endpointOut, type DeliveryRow, type EndpointRow } from './views';
 
-export { getEndpoint, listDeliveries, listEndpoints } from './queries';
-export { attemptDelivery, backoffSeconds, fanOut, MAX_DELAY_S, nextDueWebhooks, redactForReseller, RETRY_WINDOW_MS, sweepWebhooks } from './delivery';
+export { attemptDelivery, backoffSeconds } from './delivery';
 
 /** An operator's own endpoint: the outbound URL policy, with its local URLs allowed while developing. */
 const OPERATOR_URL: UrlPolicy = { field: 'url', localInDevelopment: true };
