@@ -1,6 +1,6 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { onBookingPlaced } from './service';
+import { onBookingPlaced } from './earnings';
 
 export default defineModule({
   name: 'affiliates',

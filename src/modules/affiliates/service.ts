@@ -1,4 +1,5 @@
-// Affiliates service: records.ts (IDs, create, list, delete, payouts, rate, manual commissions) and
-// earnings.ts (commissions from referred and promo-coded bookings, recalculation).
-export { checkAvailability, createAffiliate, listAffiliates, deleteAffiliate, updateAffiliate } from './records';
-export { onBookingPlaced, recalculate } from './earnings';
+/**
+ * The affiliates module's face. No other module calls it today: records (records.ts) and earnings
+ * (earnings.ts) are reached through its router, and its `booking.placed` hook through module.ts.
+ */
+export {};

@@ -1,3 +1,9 @@
+/**
+ * The api-keys module's face, and the key writes its router calls (create, revoke). Others use it for:
+ * - keys with a known secret (the seed, the bench, the test harness): generateKeySecret, keyRow.
+ * - a partner's sandbox key: createKey.
+ * - a user's keys and revoking them with the user (users): userKeys, revokeUserKeysStmt.
+ */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
@@ -12,7 +18,7 @@ import { apiKeys } from '../../db/schema/accounts';
 import { keyInTenant } from './queries';
 import { keyOut, type KeyRow } from './views';
 
-export { listKeys, userKeys } from './queries';
+export { userKeys } from './queries';
 
 /** Key format: `brk_` + 40 random base62 characters. */
 export const generateKeySecret = () => `brk_${randomString(40)}`;

@@ -1,3 +1,6 @@
+/**
+ * The asset-pools module's face. No other module calls it today: its router reaches the pools defined here.
+ */
 import { nowIso } from '../../lib/clock';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';

@@ -1,6 +1,6 @@
 /**
- * AI helpers of the booking widget: the renter's booking sidekick and the fleet concierge, both
- * through the AI port (src/adapters/ai.ts), grounded in the operator's own data.
+ * The assistants module's face. Others use it for:
+ * - the fleet concierge (the assistants tests): fleetConcierge.
+ * The booking sidekick (sidekick.ts) is reached through its router only.
  */
-export { bookingSidekick } from './sidekick';
 export { fleetConcierge } from './concierge';

@@ -1,6 +1,6 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { analyzeRecordPhotos, nextStalePhotoAnalysis, PHOTO_ANALYSIS_KIND, resendStalePhotoAnalyses } from './service';
+import { analyzeRecordPhotos, nextStalePhotoAnalysis, PHOTO_ANALYSIS_KIND, resendStalePhotoAnalyses } from './photo-analysis';
 
 export default defineModule({
   name: 'boat-records',

@@ -1,3 +1,8 @@
+/**
+ * The boat-records module's face, and the writes of check-in and check-out records (create, update,
+ * delete) its router calls. Others use it for:
+ * - the photo analysis queue and its sweep (the photo-analysis tests): analyzeRecordPhotos, nextStalePhotoAnalysis, PHOTO_ANALYSIS_KIND.
+ */
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
@@ -13,9 +18,7 @@ import { enqueuePhotoAnalysis, queuedPhotoAnalysis } from './photo-analysis';
 import { checkoutBefore, getRecord, normalizeTs } from './queries';
 import { recordOut, type RecordRow } from './views';
 
-export { listRecords, rundownRecords } from './queries';
-export { recordOut } from './views';
-export { analyzeRecordPhotos, resendStalePhotoAnalyses, nextStalePhotoAnalysis, PHOTO_ANALYSIS_KIND } from './photo-analysis';
+export { analyzeRecordPhotos, nextStalePhotoAnalysis, PHOTO_ANALYSIS_KIND } from './photo-analysis';
 
 /**
  * A check-in with photos gets `Details.conditionAnalysis` (the rule-based comparison of ./condition.ts)

@@ -1,3 +1,7 @@
+/**
+ * The booking-events module's face, and the append of an event its router calls. Others use it for:
+ * - writing to a booking's activity log (the renter's booking sidekick): createEvent.
+ */
 import { nowIso } from '../../lib/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
@@ -7,9 +11,6 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { bookingEvents, bookings } from '../../db/schema/bookings';
 import { eventOut, type EventRow } from './views';
-
-export { listEvents } from './queries';
-export { eventOut } from './views';
 
 export interface CreateEventInput {
   transactionid?: string;

@@ -1,3 +1,7 @@
+/**
+ * The channel-connections module's face. No other module calls it today: the operator's side of
+ * channel connections (list, connect, keys, settlement), defined here, is reached through its router only.
+ */
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { nowIso } from '../../lib/clock';
 import { type Ctx, tenantOf } from '../../lib/context';

@@ -2,7 +2,8 @@ import { defineModule } from '../../lib/module';
 import { deliverDueMessages, deliverQueuedMessage, nextMessageDue } from '../../adapters/messages';
 import { commsErrors } from './errors';
 import router from './index';
-import { nextScheduledDue, onBookingCancelled, onBookingRescheduled, processScheduledMessages } from './service';
+import { nextScheduledDue, processScheduledMessages } from './process';
+import { onBookingCancelled, onBookingRescheduled } from './schedule';
 
 export default defineModule({
   name: 'communications',

@@ -1,16 +1,9 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { coverageErrors } from './errors';
-import {
-  nextCoverageDue,
-  onBindMessage,
-  onBookingCancelled,
-  onBookingRescheduled,
-  onCancelMessage,
-  onRescheduleMessage,
-  purgeCoverageCalls,
-  sweepCoverage,
-} from './service';
+import { onBookingRescheduled } from './amendments';
+import { onBookingCancelled } from './cancel';
+import { nextCoverageDue, onBindMessage, onCancelMessage, onRescheduleMessage, purgeCoverageCalls, sweepCoverage } from './jobs';
 
 const SIGNING_DOC = `**Signed calls.** Berth calls the underwriter at \`POST {baseUrl}/quote\`, \`/schema\`, \`/requote\`, \`/bind\`, \`/reschedule\` and \`/cancel\`
 (JSON in, HTTP 200 with JSON out), each signed like Berth's webhooks: \`X-Service-Timestamp\` is the Unix time in seconds and

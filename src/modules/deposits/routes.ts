@@ -1,6 +1,6 @@
 import { route } from '../../lib/openapi';
 import * as s from './schemas';
-import { SIMULATED_READERS } from './service';
+import { SIMULATED_READERS } from './authorize';
 
 const tags = ['Deposits'];
 const MONEY = 'Amounts are dollars (`feeInCents` is cents).';

@@ -1,4 +1,6 @@
 /**
+ * The drydock module's face. No other module calls it today: its router reaches the periods defined here.
+ *
  * Drydock periods: an item (every asset, and assets added later) or chosen assets out of rental.
  * Taken through the item's lock like a sale; a period that overlaps bookings, holds or another
  * drydock period of the same assets is refused with 409 `unavailable` listing the conflicts (move

@@ -1,5 +1,6 @@
-/** The partner gateway: its route table and scope catalogue (for tests and documentation). */
-export { GATEWAY_ROUTES, GATEWAY_ALIASES, DENY_REASONS, type Rule } from './routes-table';
-export { coverOf, matchRoute } from './match';
-export { scopeCatalogue } from './catalogue';
-export { GATEWAY_PREFIX, GATEWAY_RATE_LIMIT } from './proxy';
+/**
+ * The partner gateway's face. Others use it for:
+ * - the route table and the route a rule covers (the gateway's table tests): GATEWAY_ROUTES, coverOf.
+ */
+export { GATEWAY_ROUTES } from './routes-table';
+export { coverOf } from './match';

@@ -1,4 +1,8 @@
 /**
+ * The holds module's face, and the holds themselves. Others use it for:
+ * - acting for the operator named in a public request (waitlist): asTenant.
+ * - the expiry sweep and its next due instant (the holds tests): expireHolds, nextHoldExpiry.
+ *
  * Holds (`/holdAsset`, the spec's waitlist entries): one unit of an item kept for an e-mail for
  * two days. Rentals: one asset free for the whole two days is taken (a `hold` allocation that
  * expires); tours: one seat on every departure of the next two days that has one. Others see one

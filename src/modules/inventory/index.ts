@@ -3,14 +3,20 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf, type AppEnv } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import * as r from './routes';
-import * as svc from './service';
+import { setAssetMap } from './asset-map';
+import { deleteInventory } from './delete';
+import { type UploadFile, openMedia, uploadMedia } from './photos';
+import { getPricing, updatePricing } from './pricing-data';
+import { listInventory } from './queries';
+import { reorderInventory } from './reorder';
+import { setupInventory } from './setup';
 
 const router = createRouter();
 
 const baseUrl = (c: Context<AppEnv>) => c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin;
 
 /** The uploaded file of a multipart/form-data body: the `file` field, or the only file part. */
-async function readUpload(c: Context<AppEnv>): Promise<svc.UploadFile> {
+async function readUpload(c: Context<AppEnv>): Promise<UploadFile> {
   const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(type)) throw new ApiError('bad_request', 'Send the file as multipart/form-data in the field `file`');
   let form: FormData;
@@ -33,17 +39,17 @@ async function readUpload(c: Context<AppEnv>): Promise<svc.UploadFile> {
   return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name };
 }
 
-mount(router, r.uploadPhoto, async (c, { params }) => c.json(await svc.uploadMedia(ctxOf(c), params.inventory_id, 'photo', () => readUpload(c), baseUrl(c))));
-mount(router, r.uploadVideo, async (c, { params }) => c.json(await svc.uploadMedia(ctxOf(c), params.inventory_id, 'video', () => readUpload(c), baseUrl(c))));
-mount(router, r.setAssetMap, async (c, { params, body }) => c.json(await svc.setAssetMap(ctxOf(c), params.inventory_id, body, baseUrl(c))));
-mount(router, r.setupInventory, async (c, { body }) => c.json(await svc.setupInventory(ctxOf(c), body), 200));
-mount(router, r.listInventory, async (c, { query }) => c.json(await svc.listInventory(ctxOf(c), query)));
-mount(router, r.deleteInventory, async (c, { params }) => c.json(await svc.deleteInventory(ctxOf(c), params.inventory_id)));
-mount(router, r.reorderInventory, async (c, { body }) => c.json(await svc.reorderInventory(ctxOf(c), body)));
-mount(router, r.getPricing, async (c, { query }) => c.json(await svc.getPricing(ctxOf(c), query)));
-mount(router, r.updatePricing, async (c, { body }) => c.json(await svc.updatePricing(ctxOf(c), body.data)));
+mount(router, r.uploadPhoto, async (c, { params }) => c.json(await uploadMedia(ctxOf(c), params.inventory_id, 'photo', () => readUpload(c), baseUrl(c))));
+mount(router, r.uploadVideo, async (c, { params }) => c.json(await uploadMedia(ctxOf(c), params.inventory_id, 'video', () => readUpload(c), baseUrl(c))));
+mount(router, r.setAssetMap, async (c, { params, body }) => c.json(await setAssetMap(ctxOf(c), params.inventory_id, body, baseUrl(c))));
+mount(router, r.setupInventory, async (c, { body }) => c.json(await setupInventory(ctxOf(c), body), 200));
+mount(router, r.listInventory, async (c, { query }) => c.json(await listInventory(ctxOf(c), query)));
+mount(router, r.deleteInventory, async (c, { params }) => c.json(await deleteInventory(ctxOf(c), params.inventory_id)));
+mount(router, r.reorderInventory, async (c, { body }) => c.json(await reorderInventory(ctxOf(c), body)));
+mount(router, r.getPricing, async (c, { query }) => c.json(await getPricing(ctxOf(c), query)));
+mount(router, r.updatePricing, async (c, { body }) => c.json(await updatePricing(ctxOf(c), body.data)));
 mount(router, r.getMedia, async (c, { params }) => {
-  const file = await svc.openMedia(ctxOf(c), params, c.req.header('range'));
+  const file = await openMedia(ctxOf(c), params, c.req.header('range'));
   return new Response(file.body, { status: file.status, headers: file.headers });
 });
 

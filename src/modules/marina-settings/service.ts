@@ -1,3 +1,9 @@
+/**
+ * The marina-settings module's face. Other modules use it for:
+ * - a location's effective marina settings (the slip modules, haul services, meter readings): getSlipSettings, SlipSettings.
+ * - the setting values and lines they name: RATE_TYPES, RateType, HAUL_SERVICE_TYPES, HaulServiceType, ChargeLine, UtilityRates.
+ * - writing a location's settings (the seed): updateSlipSettings.
+ */
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
@@ -9,17 +15,7 @@ import { slipSettings } from '../../db/schema/marina-settings';
 import { getLocationInTenant } from '../locations/service';
 import { DEFAULT_SLIP_SETTINGS, type SlipSettings } from './types';
 
-export {
-  DEFAULT_SLIP_SETTINGS,
-  HAUL_SERVICE_TYPES,
-  RATE_TYPES,
-  type ChargeLine,
-  type HaulRates,
-  type HaulServiceType,
-  type RateType,
-  type SlipSettings,
-  type UtilityRates,
-} from './types';
+export { HAUL_SERVICE_TYPES, RATE_TYPES, type ChargeLine, type HaulServiceType, type RateType, type SlipSettings, type UtilityRates } from './types';
 
 type Stored = Partial<Record<keyof typeof DEFAULT_SLIP_SETTINGS, unknown>>;
 const NESTED = ['deposit', 'clearances', 'rates', 'utilityRates', 'haulRates'] as const;

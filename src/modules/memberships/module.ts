@@ -2,7 +2,9 @@ import { defineModule } from '../../lib/module';
 import router from './index';
 import { membershipErrors } from './errors';
 import { membershipSale } from './sale-extension';
-import { autoResume, nextBillingDue, restoreCreditsOfCancelledRental, runMembershipBilling } from './service';
+import { restoreCreditsOfCancelledRental } from './credits';
+import { autoResume } from './lifecycle';
+import { nextBillingDue, runMembershipBilling } from './renewals';
 
 export default defineModule({
   name: 'memberships',

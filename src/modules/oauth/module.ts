@@ -3,7 +3,8 @@ import { defineModule } from '../../lib/module';
 import { oauthAuthorizations } from '../../db/schema/oauth';
 import router from './index';
 import { oauthErrors } from './errors';
-import { onAppChanged, purgeDeviceCodes } from './service';
+import { purgeDeviceCodes } from './device';
+import { onAppChanged } from './installations';
 
 export default defineModule({
   name: 'oauth',

@@ -1,30 +1,14 @@
 /**
- * The OAuth 2.0 authorization server of the partner platform: consent, codes, tokens (held by the
- * OAuthGrant Durable Objects), revocation, the device grant of the command line, embedded session
- * tokens, and the operator's installed apps. The gateway uses `authenticateAccessToken`.
+ * The oauth module's face: the OAuth 2.0 authorization server of the partner platform. Other modules use it for:
+ * - the partner gateway's bearer check: authenticateAccessToken.
+ * scopeDescriptions and serverMetadata below serve this module's own routes.
  */
 import type { z } from '@hono/zod-openapi';
 import { SCOPES } from '../partners/types';
 import type { ServerMetadata } from './schemas';
 import { CODE_TTL_MS, GRANT_TYPES } from './types';
 
-export { cookieName, decide, idpCallback, showConsent, signInForm, startAuthorization, startIdpLogin, type Outcome } from './authorize';
-export { createDeviceCode, decideDeviceCode, purgeDeviceCodes } from './device';
-export { authenticateClient, revoke, token } from './token';
-export { issuerOf, jwks, signSessionToken, verifySessionToken } from './keys';
-export {
-  authenticateAccessToken,
-  principalOfGrant,
-  getInstallation,
-  issueSessionToken,
-  listAppInstallations,
-  listEmbeds,
-  listInstallations,
-  onAppChanged,
-  uninstall,
-} from './installations';
-export { devicePage } from './pages';
-export { APP_SDK, HOST_SDK } from './sdk';
+export { authenticateAccessToken } from './installations';
 
 export const scopeDescriptions = (): Record<string, string> => ({ ...SCOPES });
 

@@ -1,3 +1,6 @@
+/**
+ * The outbox module's face. No other module calls it today: its router reaches the message list defined here.
+ */
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';

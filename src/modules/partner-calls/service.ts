@@ -1,3 +1,6 @@
+/**
+ * The partner-calls module's face. No other module calls it today: its router reaches the calls defined here.
+ */
 import { and, count, desc, eq } from 'drizzle-orm';
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';

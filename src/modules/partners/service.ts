@@ -1,61 +1,23 @@
 /**
- * Partner accounts, partner tokens and apps. Other modules use: `partnerAuth` (routes owned by a
- * partner), the app review functions of platform staff (the route scheme is `platformAuth` in middleware/auth.ts), the account functions
- * the OAuth pages and the channel portal need, the app lookups of the OAuth server, and the private
- * sandboxes (one demo operator per partner account, reseller channel and single-operator key).
+ * The partners module's face: partner accounts, partner tokens, apps and private sandboxes. Other modules use it for:
+ * - partner-owned routes (coverage, OAuth): partnerAuth, requirePartner, getPartner;
+ * - the channel portal and the device grant: createPartnerAccount, issuePartnerToken, verifyPartnerCredentials, resolvePartnerToken;
+ * - the OAuth server's app lookups: findApp, effectiveManifest, manifestData, expandEvents, clientSecretMatches, revokePartnerTokenByHash, AppRow;
+ * - private sandboxes (channel keys, OAuth installs): privateSandbox, findPrivateSandbox, resetPrivateSandbox, isPrivateSandboxOperator,
+ *   partnerSandboxAdmin, SandboxOwner;
+ * - the seed: hashPassword.
  */
 export {
-  PARTNER_RATE_LIMIT,
-  changePassword,
   createPartnerAccount,
-  forgotPassword,
-  getMe,
   getPartner,
   issuePartnerToken,
-  listTokens,
-  login,
-  partnerPrincipal,
-  register,
   requirePartner,
-  resetPassword,
   resolvePartnerToken,
   revokePartnerTokenByHash,
-  revokeToken,
-  updateMe,
   verifyPartnerCredentials,
-  type PartnerRow,
 } from './accounts';
-export {
-  clientSecretMatches,
-  createApp,
-  deleteApp,
-  effectiveManifest,
-  expandEvents,
-  findApp,
-  getApp,
-  getManifest,
-  listApps,
-  patchApp,
-  putManifest,
-  rotateClientSecret,
-  rotateWebhookSecret,
-  sendTestWebhook,
-  submitApp,
-} from './apps';
-export {
-  PRIVATE_SANDBOX_PREFIX,
-  findPrivateSandbox,
-  getPartnerSandbox,
-  isPrivateSandboxOperator,
-  issuePartnerSandboxKey,
-  partnerSandboxAdmin,
-  privateSandbox,
-  resetPartnerSandbox,
-  resetPrivateSandbox,
-  type SandboxOwner,
-  type SandboxOwnerKind,
-} from './sandbox';
-export { approveApp, getForReview, listForReview, rejectApp } from './review';
+export { clientSecretMatches, effectiveManifest, expandEvents, findApp } from './apps';
+export { findPrivateSandbox, isPrivateSandboxOperator, partnerSandboxAdmin, privateSandbox, resetPrivateSandbox, type SandboxOwner } from './sandbox';
 export { partnerAuth } from './middleware';
-export { appOut, manifestData, manifestOut, partnerOut, type AppRow } from './views';
-export { PASSWORD_ITERATIONS, hashPassword } from './password';
+export { manifestData, type AppRow } from './views';
+export { hashPassword } from './password';

@@ -1,4 +1,9 @@
 /**
+ * The payments module's face. Other modules use it for:
+ * - taking money and recording it (every sales path): collectPayment, takePayment, CollectRequest, TakenPayment, CommitMoney, Collected, MoneyMethod.
+ * - giving money back (cancellations and refunds): refundPayment, Refunded.
+ * - refusing a payment in another currency (POS): requireSameCurrency.
+ *
  * The payments service: the one way money moves in Berth. Every capture and every refund, whether
  * through the payment provider (card, terminal) or recorded at the counter (cash, account), goes
  * through `collectPayment` or `refundPayment`. The caller gives a `record` callback that builds its

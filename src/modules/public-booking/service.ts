@@ -1,3 +1,7 @@
+/**
+ * The public-booking module's face. No other module calls it today: the widget's public order,
+ * booking and customer reads and the renter's booking edit, defined here, are reached through its router only.
+ */
 import { and, asc, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';

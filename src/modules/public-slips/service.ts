@@ -1,5 +1,6 @@
-// Public slip pages (anonymous): maps, units, availability, prices, location configuration and the
-// waitlist (pages.ts), bookings and their documents (booking.ts), the operator of a location or
-// unit (queries.ts), the public unit view (views.ts).
-export { calculatePrice, joinWaitlist, locationInfo, publicAvailability, publicDetail, publicList, publicMaps } from './pages';
-export { book, bookingDocuments, submitDocumentMetadata, uploadDocumentFile } from './booking';
+/**
+ * The public-slips module's face. No other module calls it today: the anonymous slip pages
+ * (pages.ts), bookings and their documents (booking.ts), the operator of a location or unit
+ * (queries.ts) and the public unit view (views.ts) are reached through its router only.
+ */
+export {};

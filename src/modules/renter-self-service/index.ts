@@ -3,16 +3,24 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf, type AppEnv } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import * as r from './routes';
-import * as svc from './service';
+import { cancelByRenter } from './cancel';
+import { DOCUMENT_KINDS, type DocumentKind, MAX_DOCUMENT_BYTES, documentFile, listDocuments, uploadDocument } from './documents';
+import { cancellationEligibility } from './eligibility';
+import { addParticipant, linkParticipantWaiver, listParticipants, operatorParticipants, removeParticipant, updateParticipant } from './participants';
+import { maskedPaymentMethods } from './payment-methods';
+import { rentalById } from './queries';
+import { requestReviews } from './reviews';
+import { RENTER_TOKEN_HEADER, requestCode, verifyCode } from './sessions';
+import { tipBooking } from './tips';
 import { limitAbuse } from '../../lib/abuse';
 import { locationRowAnyOperator } from '../locations/service';
 import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
-const renterToken = (c: Context<AppEnv>) => c.req.header(svc.RENTER_TOKEN_HEADER) ?? null;
+const renterToken = (c: Context<AppEnv>) => c.req.header(RENTER_TOKEN_HEADER) ?? null;
 
 /** The document of a multipart body: the `file` part (or the only file part) and the optional `kind` field. */
-async function readDocument(c: Context<AppEnv>): Promise<{ bytes: Uint8Array; name: string; kind: svc.DocumentKind }> {
+async function readDocument(c: Context<AppEnv>): Promise<{ bytes: Uint8Array; name: string; kind: DocumentKind }> {
   if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? ''))
     throw new ApiError('bad_request', 'Send the document as multipart/form-data in the field `file`');
   let form: FormData;
@@ -33,31 +41,31 @@ async function readDocument(c: Context<AppEnv>): Promise<{ bytes: Uint8Array; na
     });
   }
   const kind = form.get('kind') ?? 'insurance';
-  if (typeof kind !== 'string' || !(svc.DOCUMENT_KINDS as readonly string[]).includes(kind)) {
-    const message = `kind must be one of ${svc.DOCUMENT_KINDS.join(', ')}`;
+  if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind)) {
+    const message = `kind must be one of ${DOCUMENT_KINDS.join(', ')}`;
     throw new ApiError('validation_failed', `Invalid request: ${message}`, { details: [{ field: 'kind', location: 'body', code: 'invalid_value', message }] });
   }
-  if (file.size > svc.MAX_DOCUMENT_BYTES + 1) return { bytes: new Uint8Array(svc.MAX_DOCUMENT_BYTES + 1), name: file.name, kind: kind as svc.DocumentKind };
-  return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name, kind: kind as svc.DocumentKind };
+  if (file.size > MAX_DOCUMENT_BYTES + 1) return { bytes: new Uint8Array(MAX_DOCUMENT_BYTES + 1), name: file.name, kind: kind as DocumentKind };
+  return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name, kind: kind as DocumentKind };
 }
 
 mount(router, r.requestCode, async (c, { params }) => {
-  await limitAbuse(c, 'renter-code', { operator: async () => (await svc.rentalById(ctxOf(c), params.rentalId)).customerId, target: params.rentalId });
-  return c.json(await svc.requestCode(ctxOf(c), params.rentalId, clientIp(c)));
+  await limitAbuse(c, 'renter-code', { operator: async () => (await rentalById(ctxOf(c), params.rentalId)).customerId, target: params.rentalId });
+  return c.json(await requestCode(ctxOf(c), params.rentalId, clientIp(c)));
 });
-mount(router, r.verifyCode, async (c, { params, body }) => c.json(await svc.verifyCode(ctxOf(c), params.rentalId, body)));
-mount(router, r.eligibility, async (c, { params }) => c.json(await svc.cancellationEligibility(ctxOf(c), params.rentalId)));
+mount(router, r.verifyCode, async (c, { params, body }) => c.json(await verifyCode(ctxOf(c), params.rentalId, body)));
+mount(router, r.eligibility, async (c, { params }) => c.json(await cancellationEligibility(ctxOf(c), params.rentalId)));
 mount(router, r.cancel, async (c, { params, body }) =>
-  c.json(await svc.cancelByRenter(ctxOf(c), params.rentalId, { token: renterToken(c) ?? body.token, reason: body.reason })),
+  c.json(await cancelByRenter(ctxOf(c), params.rentalId, { token: renterToken(c) ?? body.token, reason: body.reason })),
 );
 mount(router, r.tip, async (c, { params, body }) => {
-  await limitAbuse(c, 'booking-tip', { operator: async () => (await svc.rentalById(ctxOf(c), params.rentalId)).customerId, target: params.rentalId });
-  return c.json(await svc.tipBooking(ctxOf(c), params.rentalId, body));
+  await limitAbuse(c, 'booking-tip', { operator: async () => (await rentalById(ctxOf(c), params.rentalId)).customerId, target: params.rentalId });
+  return c.json(await tipBooking(ctxOf(c), params.rentalId, body));
 });
-mount(router, r.uploadDocument, async (c, { params }) => c.json(await svc.uploadDocument(ctxOf(c), params.rentalId, clientIp(c), () => readDocument(c))));
-mount(router, r.listDocuments, async (c, { params }) => c.json(await svc.listDocuments(ctxOf(c), params.rentalId)));
+mount(router, r.uploadDocument, async (c, { params }) => c.json(await uploadDocument(ctxOf(c), params.rentalId, clientIp(c), () => readDocument(c))));
+mount(router, r.listDocuments, async (c, { params }) => c.json(await listDocuments(ctxOf(c), params.rentalId)));
 mount(router, r.downloadDocument, async (c, { params }) => {
-  const f = await svc.documentFile(ctxOf(c), params.rentalId, params.documentId);
+  const f = await documentFile(ctxOf(c), params.rentalId, params.documentId);
   return c.body(f.body, 200, {
     'Content-Type': f.contentType,
     'Content-Length': String(f.size),
@@ -66,25 +74,23 @@ mount(router, r.downloadDocument, async (c, { params }) => {
     'Cache-Control': 'private, no-store',
   });
 });
-mount(router, r.paymentMethods, async (c, { query }) => c.json(await svc.maskedPaymentMethods(ctxOf(c), query.stripeCustomerId, clientIp(c))));
+mount(router, r.paymentMethods, async (c, { query }) => c.json(await maskedPaymentMethods(ctxOf(c), query.stripeCustomerId, clientIp(c))));
 mount(router, r.reviews, async (c, { params, body }) => {
   await limitAbuse(c, 'review-request', {
     operator: async () => (await locationRowAnyOperator(ctxOf(c), params.locationId))?.customerId,
     target: body.rentalId,
   });
-  return c.json(await svc.requestReviews(ctxOf(c), params.locationId, body));
+  return c.json(await requestReviews(ctxOf(c), params.locationId, body));
 });
-mount(router, r.listParticipants, async (c, { params }) => c.json(await svc.listParticipants(ctxOf(c), params.rentalId, renterToken(c))));
-mount(router, r.addParticipant, async (c, { params, body }) => c.json(await svc.addParticipant(ctxOf(c), params.rentalId, renterToken(c), body), 201));
+mount(router, r.listParticipants, async (c, { params }) => c.json(await listParticipants(ctxOf(c), params.rentalId, renterToken(c))));
+mount(router, r.addParticipant, async (c, { params, body }) => c.json(await addParticipant(ctxOf(c), params.rentalId, renterToken(c), body), 201));
 mount(router, r.updateParticipant, async (c, { params, body }) =>
-  c.json(await svc.updateParticipant(ctxOf(c), params.rentalId, params.participantId, renterToken(c), body)),
+  c.json(await updateParticipant(ctxOf(c), params.rentalId, params.participantId, renterToken(c), body)),
 );
-mount(router, r.removeParticipant, async (c, { params }) =>
-  c.json(await svc.removeParticipant(ctxOf(c), params.rentalId, params.participantId, renterToken(c))),
-);
+mount(router, r.removeParticipant, async (c, { params }) => c.json(await removeParticipant(ctxOf(c), params.rentalId, params.participantId, renterToken(c))));
 mount(router, r.linkWaiver, async (c, { params, body }) =>
-  c.json(await svc.linkParticipantWaiver(ctxOf(c), params.rentalId, params.participantId, renterToken(c), body)),
+  c.json(await linkParticipantWaiver(ctxOf(c), params.rentalId, params.participantId, renterToken(c), body)),
 );
-mount(router, r.operatorParticipants, async (c, { params }) => c.json(await svc.operatorParticipants(ctxOf(c), params.rentalId)));
+mount(router, r.operatorParticipants, async (c, { params }) => c.json(await operatorParticipants(ctxOf(c), params.rentalId)));
 
 export default router;

@@ -1,24 +1,12 @@
-// Renters service: the entry point other code imports. The logic lives in the files next to it:
-// views.ts (renter, accounting, suggestion and journal views), queries.ts (tenant-scoped reads,
-// lists and search), upsert.ts (the renter upsert other modules put in their commit), edit.ts
-// (POST /renters, patch and delete), export.ts (CSV/JSON export), payment-methods.ts (the
-// renter's customer and cards at the payment provider) and balances.ts (owing renters and
-// journal entries).
+// The renters module's face. Other code uses it for:
+// - upserting a renter inside another module's commit (bookings, waivers, memberships, slips, haul services):
+//   renterUpsert, isRenterEmailConflict, renterByEmailStatement, waiverSignedStmt, RenterUpsert, RenterUpsertInput;
+// - reading renters: getRenterInTenant, findRenterByEmail, normalizeEmail, renterCreditsByCurrency, RenterRow;
+// - the renter's cards at the payment provider (memberships, slip portal): attachPaymentMethod, listPaymentMethods, paymentSetupIntent;
+// - the export page size (the renters tests): EXPORT_PAGE_SIZE.
 
-export { renterUpsert, isRenterEmailConflict, renterEventData, waiverSignedStmt, type RenterUpsert, type RenterUpsertInput } from './upsert';
-export {
-  findRenterByEmail,
-  renterByEmailStatement,
-  getRenter,
-  getRenterInTenant,
-  listRenters,
-  normalizeEmail,
-  renterBalanceCents,
-  renterCreditsByCurrency,
-  searchSuggestions,
-} from './queries';
-export { renterOut, type Accounting, type RenterRow } from './views';
-export { CSV_COLUMNS, EXPORT_PAGE_SIZE, exportRenters } from './export';
-export { deleteRenter, patchRenter, upsertRenter } from './edit';
+export { renterUpsert, isRenterEmailConflict, waiverSignedStmt, type RenterUpsert, type RenterUpsertInput } from './upsert';
+export { findRenterByEmail, renterByEmailStatement, getRenterInTenant, normalizeEmail, renterCreditsByCurrency } from './queries';
+export type { RenterRow } from './views';
+export { EXPORT_PAGE_SIZE } from './export';
 export { attachPaymentMethod, listPaymentMethods, paymentSetupIntent } from './payment-methods';
-export { journalEntries, OWING_THRESHOLD_CENTS, owingRenters } from './balances';

@@ -1,9 +1,11 @@
+/**
+ * The sandbox module's face. No other module calls it today; its module.ts runs ensureSandbox
+ * (defined here) and its router reaches the test clocks (test-clocks.ts).
+ */
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { customers } from '../../db/schema/accounts';
 import { SEED, seedSandbox } from '../../seed';
-
-export { createTestClock, listTestClocks, getTestClock, advanceTestClock, deleteTestClock } from './test-clocks';
 
 /**
  * Seeds the sandbox tenant when it is missing (one indexed read when it is there). Runs unless

@@ -1,3 +1,7 @@
+/**
+ * The short-links module's face. Others use it for:
+ * - cart recovery's links in messages: createShortLink, httpUrl, publicBaseUrl.
+ */
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Env } from '../../env';
 import type { Ctx } from '../../lib/context';

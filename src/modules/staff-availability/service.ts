@@ -1,4 +1,6 @@
 /**
+ * The staff-availability module's face. No other module calls it today: its router reaches the availability reads defined here.
+ *
  * Public staff availability: who of the operator's staff with a skill is free, from the staff
  * schedules (shifts, recurring ones expanded) minus the bookings they are assigned to
  * (`extendedData.assignedStaffIds` of pending, confirmed and checked-in bookings).

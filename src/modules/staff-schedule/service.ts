@@ -1,3 +1,8 @@
+/**
+ * The staff-schedule module's face, and the shift writes its router calls. Others use it for:
+ * - the shift occurrences of a location's staff (public staff availability): shiftOccurrencesAt.
+ * - creating a shift (the seed): createShift.
+ */
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission, tenantOf } from '../../lib/context';
@@ -11,8 +16,6 @@ import { getLocationInTenant } from '../locations/service';
 import { ruleText, type Pattern } from './recurrence';
 import { rowOccurrences, shiftInTenant } from './queries';
 import { shiftOut, type ShiftRow } from './views';
-
-export { listShifts } from './queries';
 
 function checkTimes(start: string, end: string) {
   if (Date.parse(end) <= Date.parse(start))

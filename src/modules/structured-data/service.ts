@@ -1,4 +1,6 @@
 /**
+ * The structured-data module's face. No other module calls it today: its router reaches the JSON-LD reads defined here.
+ *
  * Structured data for search results (`/schema/*`): schema.org JSON-LD of an inventory item, a
  * location and all of an operator's items, with prices and live availability. Public: anyone may
  * read what the booking widget shows; an item that is not publicly visible answers 403.

@@ -1,7 +1,9 @@
 import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf } from '../../lib/context';
 import * as r from './routes';
-import * as svc from './service';
+import { dialNext, handleKey, incomingCall } from './calls';
+import { handleRecording, recordingWebhook } from './voicemail';
+import { listVoicemails } from './queries';
 import { formParams } from './auth';
 
 const router = createRouter();
@@ -14,11 +16,11 @@ router.openAPIRegistry.registerComponent('securitySchemes', 'TwilioSignature', {
 
 const twiml = { 'content-type': 'text/xml; charset=utf-8', 'cache-control': 'no-store' };
 
-mount(router, r.incomingCall, async (c) => c.body(await svc.incomingCall(ctxOf(c), await formParams(c)), 200, twiml));
-mount(router, r.handleKey, async (c, { query }) => c.body(await svc.handleKey(ctxOf(c), query, await formParams(c)), 200, twiml));
-mount(router, r.dialNext, async (c, { query }) => c.body(await svc.dialNext(ctxOf(c), query, await formParams(c)), 200, twiml));
-mount(router, r.recordingWebhook, async (c) => c.json(await svc.recordingWebhook(ctxOf(c), await formParams(c))));
-mount(router, r.handleRecording, async (c, { query }) => c.body(await svc.handleRecording(ctxOf(c), query, await formParams(c)), 200, twiml));
-mount(router, r.listVoicemails, async (c, { query }) => c.json(await svc.listVoicemails(ctxOf(c), query)));
+mount(router, r.incomingCall, async (c) => c.body(await incomingCall(ctxOf(c), await formParams(c)), 200, twiml));
+mount(router, r.handleKey, async (c, { query }) => c.body(await handleKey(ctxOf(c), query, await formParams(c)), 200, twiml));
+mount(router, r.dialNext, async (c, { query }) => c.body(await dialNext(ctxOf(c), query, await formParams(c)), 200, twiml));
+mount(router, r.recordingWebhook, async (c) => c.json(await recordingWebhook(ctxOf(c), await formParams(c))));
+mount(router, r.handleRecording, async (c, { query }) => c.body(await handleRecording(ctxOf(c), query, await formParams(c)), 200, twiml));
+mount(router, r.listVoicemails, async (c, { query }) => c.json(await listVoicemails(ctxOf(c), query)));
 
 export default router;
