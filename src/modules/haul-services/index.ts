@@ -3,13 +3,16 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf, type AppEnv } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import * as r from './routes';
-import * as svc from './service';
+import { cancelHaulService, completeHaulService, confirmHaulService, scheduleHaulService, startHaulService } from './lifecycle';
+import { addPhotos, photoFile, type PhotoUpload } from './photos';
+import { getHaulService, haulServicesOfRenter, haulServicesOfReservation, haulStats, listHaulServices, scheduledOn } from './queries';
+import { createHaulService, deleteHaulService, updateHaulService } from './requests';
 import { PHOTOS_PER_REQUEST } from './types';
 
 const router = createRouter();
 
 /** The image parts (`file`, repeated) and the optional `caption` of a multipart body. */
-async function readPhotos(c: Context<AppEnv>): Promise<{ files: svc.PhotoUpload[]; caption: string | null }> {
+async function readPhotos(c: Context<AppEnv>): Promise<{ files: PhotoUpload[]; caption: string | null }> {
   if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? ''))
     throw new ApiError('bad_request', 'Send the photos as multipart/form-data in `file` parts');
   let form: FormData;
@@ -37,23 +40,23 @@ async function readPhotos(c: Context<AppEnv>): Promise<{ files: svc.PhotoUpload[
 }
 
 // Static paths before /haul-services/{id}.
-mount(router, r.list, async (c, { query }) => c.json(await svc.listHaulServices(ctxOf(c), query)));
-mount(router, r.create, async (c, { body }) => c.json(await svc.createHaulService(ctxOf(c), body), 201));
-mount(router, r.stats, async (c, { query }) => c.json(await svc.haulStats(ctxOf(c), query)));
-mount(router, r.scheduled, async (c, { params, query }) => c.json(await svc.scheduledOn(ctxOf(c), params.date, query)));
-mount(router, r.byRenter, async (c, { params, query }) => c.json(await svc.haulServicesOfRenter(ctxOf(c), params.renterId, query)));
-mount(router, r.byReservation, async (c, { params, query }) => c.json(await svc.haulServicesOfReservation(ctxOf(c), params.reservationId, query)));
-mount(router, r.get, async (c, { params }) => c.json(await svc.getHaulService(ctxOf(c), params.id)));
-mount(router, r.update, async (c, { params, body }) => c.json(await svc.updateHaulService(ctxOf(c), params.id, body)));
-mount(router, r.remove, async (c, { params }) => c.json(await svc.deleteHaulService(ctxOf(c), params.id)));
-mount(router, r.schedule, async (c, { params, body }) => c.json(await svc.scheduleHaulService(ctxOf(c), params.id, body)));
-mount(router, r.confirm, async (c, { params, body }) => c.json(await svc.confirmHaulService(ctxOf(c), params.id, body)));
-mount(router, r.start, async (c, { params, body }) => c.json(await svc.startHaulService(ctxOf(c), params.id, body)));
-mount(router, r.complete, async (c, { params, body }) => c.json(await svc.completeHaulService(ctxOf(c), params.id, body)));
-mount(router, r.cancel, async (c, { params, body }) => c.json(await svc.cancelHaulService(ctxOf(c), params.id, body)));
-mount(router, r.photos, async (c, { params }) => c.json(await svc.addPhotos(ctxOf(c), params.id, () => readPhotos(c)), 201));
+mount(router, r.list, async (c, { query }) => c.json(await listHaulServices(ctxOf(c), query)));
+mount(router, r.create, async (c, { body }) => c.json(await createHaulService(ctxOf(c), body), 201));
+mount(router, r.stats, async (c, { query }) => c.json(await haulStats(ctxOf(c), query)));
+mount(router, r.scheduled, async (c, { params, query }) => c.json(await scheduledOn(ctxOf(c), params.date, query)));
+mount(router, r.byRenter, async (c, { params, query }) => c.json(await haulServicesOfRenter(ctxOf(c), params.renterId, query)));
+mount(router, r.byReservation, async (c, { params, query }) => c.json(await haulServicesOfReservation(ctxOf(c), params.reservationId, query)));
+mount(router, r.get, async (c, { params }) => c.json(await getHaulService(ctxOf(c), params.id)));
+mount(router, r.update, async (c, { params, body }) => c.json(await updateHaulService(ctxOf(c), params.id, body)));
+mount(router, r.remove, async (c, { params }) => c.json(await deleteHaulService(ctxOf(c), params.id)));
+mount(router, r.schedule, async (c, { params, body }) => c.json(await scheduleHaulService(ctxOf(c), params.id, body)));
+mount(router, r.confirm, async (c, { params, body }) => c.json(await confirmHaulService(ctxOf(c), params.id, body)));
+mount(router, r.start, async (c, { params, body }) => c.json(await startHaulService(ctxOf(c), params.id, body)));
+mount(router, r.complete, async (c, { params, body }) => c.json(await completeHaulService(ctxOf(c), params.id, body)));
+mount(router, r.cancel, async (c, { params, body }) => c.json(await cancelHaulService(ctxOf(c), params.id, body)));
+mount(router, r.photos, async (c, { params }) => c.json(await addPhotos(ctxOf(c), params.id, () => readPhotos(c)), 201));
 mount(router, r.photo, async (c, { params }) => {
-  const f = await svc.photoFile(ctxOf(c), params.id, params.photoId);
+  const f = await photoFile(ctxOf(c), params.id, params.photoId);
   return c.body(f.bytes, 200, { 'content-type': f.contentType, 'x-content-type-options': 'nosniff' });
 });
 

@@ -1,20 +1,10 @@
-// Haul services: requests (requests.ts: staff and tenant-portal requests, edit, delete), the states
-// and lift capacity (lifecycle.ts: schedule with pricing, confirm, start, complete with the charge
-// posted to the reservation, cancel), photos in R2 (photos.ts), reads and lists (queries.ts), the
-// view (views.ts).
-export {
-  getHaulRow,
-  getHaulService,
-  haulServicesOfRenter,
-  haulServicesOfReservation,
-  haulStats,
-  haulView,
-  listHaulServices,
-  liftsOf,
-  scheduledOn,
-} from './queries';
-export { createHaulService, deleteHaulService, requestForReservation, updateHaulService } from './requests';
-export { cancelHaulService, cancelRow, completeHaulService, confirmHaulService, confirmRow, scheduleHaulService, startHaulService } from './lifecycle';
-export { addPhotos, photoFile, type PhotoUpload } from './photos';
-export { haulOut, portalHaulOut, type HaulRow } from './views';
+// The haul services module's face (the logic is in requests.ts, lifecycle.ts, photos.ts, queries.ts, views.ts).
+// Other modules use it for:
+// - the tenant portal's haul services: getHaulRow, haulServicesOfReservation, liftsOf, requestForReservation, confirmRow, cancelRow, portalHaulOut
+// - the portal's schemas: HaulServiceSchema, PortalHaulRequestBody
+// - the seed: createHaulService, scheduleHaulService, confirmHaulService
+export { getHaulRow, haulServicesOfReservation, liftsOf } from './queries';
+export { createHaulService, requestForReservation } from './requests';
+export { cancelRow, confirmHaulService, confirmRow, scheduleHaulService } from './lifecycle';
+export { portalHaulOut } from './views';
 export { HaulService as HaulServiceSchema, PortalRequestBody as PortalHaulRequestBody } from './schemas';

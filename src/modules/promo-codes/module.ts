@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { promoErrors } from './errors';
-import { releaseBookingUse } from './service';
+import { releaseBookingUse } from './use';
 import { giftCardSale, promoCodeSale } from './sale-extension';
 
 export default defineModule({

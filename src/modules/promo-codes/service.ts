@@ -1,21 +1,9 @@
 /**
- * Promo codes and gift cards: the entry point other modules import (bookings honour codes through
- * `findBookingPromo` / `bookingPromoUse`). The logic lives next to it: codes.ts (CRUD, search,
- * balance), queries.ts (code reads, the affiliate of a code), use.ts (atomic use, booking use and its release, affiliate analytics) and purchase.ts
- * (gift cards bought online, the provider's webhook, e-mail, saved-card purchase).
+ * Promo codes and gift cards: the module's face (the logic is in codes.ts, queries.ts, use.ts,
+ * purchase.ts; a booking's code and gift card plug into the sale through sale-extension.ts, listed
+ * in module.ts). Other modules use it for:
+ * - affiliate earnings: affiliateOfCode, codesOfAffiliate
+ * - the widget's checkout: findBookingGiftCard
  */
-export { listCodes, createCode, updateCode, deleteCode, searchCodes, balanceOf, parseDiscount } from './codes';
-export {
-  useCode,
-  findBookingPromo,
-  bookingPromoUse,
-  isPromoExhausted,
-  releaseBookingUse,
-  affiliateStats,
-  findBookingGiftCard,
-  bookingGiftCardUse,
-  isGiftCardOverdrawn,
-} from './use';
-export { createGiftCardIntent, confirmGiftCardPayment, giftCardWebhook, sendGiftCardEmail, chargeSavedCard, generateCode } from './purchase';
+export { findBookingGiftCard } from './use';
 export { affiliateOfCode, codesOfAffiliate } from './queries';
-export type { BookingGiftCard, BookingPromo } from './types';

@@ -1,6 +1,6 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { onReservationDeleted } from './service';
+import { onReservationDeleted } from './contracts';
 
 export default defineModule({
   name: 'slip-contracts',

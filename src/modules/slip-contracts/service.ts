@@ -1,9 +1,8 @@
-// Slip contracts: templates (templates.ts) with `{{variables}}` (variables.ts), contracts generated
-// for reservations as PDFs with embedded Unicode fonts (pdf.ts, contracts.ts), sent for signature,
-// signed with a signature record, voided (signing.ts), read and counted (queries.ts, views.ts). The
-// tenant portal signs with `signContract(..., { token })`.
-export { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, listTemplates, templatesOfLocation, updateTemplate } from './templates';
-export { generateContract, onReservationDeleted } from './contracts';
-export { regenerateSignedPdf, resendContract, sendContract, signContract, voidContract } from './signing';
-export { contractPdf, contractsByStatus, contractsOfReservation, contractStats, getContract } from './queries';
-export { TEMPLATE_VARIABLES } from './variables';
+// The slip contracts module's face (the logic is in templates.ts, variables.ts, pdf.ts, contracts.ts,
+// signing.ts, queries.ts, views.ts; its reservation hook is listed in module.ts). Other modules use it for:
+// - the tenant portal's contract: contractsOfReservation, contractPdf, signContract (with `{ token }`)
+// - the seed: createTemplate, generateContract
+export { createTemplate } from './templates';
+export { generateContract } from './contracts';
+export { signContract } from './signing';
+export { contractPdf, contractsOfReservation } from './queries';

@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { documentErrors } from './errors';
-import { nextStaleUpload, onReservationDeleted, onReservationDetail, purgeStaleUploads } from './service';
+import { nextStaleUpload, onReservationDeleted, onReservationDetail, purgeStaleUploads } from './documents';
 
 export default defineModule({
   name: 'slip-documents',

@@ -1,21 +1,8 @@
-// Documents of slip reservations (documents.ts): files uploaded in the tenant portal and attached,
-// public documents announced with a one-time upload URL, staff review, the hooks that list them on
-// the reservation and delete them with it. Reads, lists and the requirements (from the location's
-// settings) in queries.ts, the view in views.ts.
-export { getDocument, getDocumentRow, listDocuments, requirementsOf } from './queries';
-export { documentOut, type DocumentRow } from './views';
-export {
-  announceDocument,
-  attachUpload,
-  checkFile,
-  documentFile,
-  onReservationDeleted,
-  onReservationDetail,
-  nextStaleUpload,
-  purgeStaleUploads,
-  receiveUpload,
-  reviewDocument,
-  storeUpload,
-} from './documents';
-export { Document as DocumentSchema, Requirement as RequirementSchema, Requirements as RequirementsSchema, docType, expiresOn } from './schemas';
-export { ACCEPTED_TYPES, MAX_DOCUMENT_BYTES } from './types';
+// The slip documents module's face (the logic is in documents.ts, queries.ts, views.ts; its job and
+// reservation hooks are listed in module.ts). Other modules use it for:
+// - documents of the tenant portal and public bookings: requirementsOf, storeUpload, attachUpload, announceDocument, receiveUpload
+// - their schemas and limits: DocumentSchema, RequirementsSchema, docType, expiresOn, MAX_DOCUMENT_BYTES
+export { requirementsOf } from './queries';
+export { announceDocument, attachUpload, receiveUpload, storeUpload } from './documents';
+export { Document as DocumentSchema, Requirements as RequirementsSchema, docType, expiresOn } from './schemas';
+export { MAX_DOCUMENT_BYTES } from './types';

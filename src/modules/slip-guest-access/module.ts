@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { guestAccessErrors } from './errors';
-import { nextPassExpiry, onReservationDeleted, onReservationDetail, onReservationEnded, sweepExpiredPasses } from './service';
+import { nextPassExpiry, onReservationDeleted, onReservationDetail, onReservationEnded, sweepExpiredPasses } from './passes';
 
 export default defineModule({
   name: 'slip-guest-access',

@@ -1,25 +1,8 @@
-// Guest passes of slip reservations (passes.ts): codes, windows, verification with a live read of
-// the reservation and a throttle on unknown codes, check-in, ID check, revoke, expiry; the hooks
-// that revoke passes when their reservation ends and list them on the reservation's detail. Reads
-// and lists in queries.ts, the view in views.ts.
-export { getPassRow, listPasses, passesOfReservation, passStats } from './queries';
-export { passOut, type PassRow } from './views';
-export {
-  addPass,
-  checkInGuest,
-  createPass,
-  deletePass,
-  expireLocationPasses,
-  getPass,
-  onReservationDeleted,
-  onReservationDetail,
-  onReservationEnded,
-  revokePass,
-  revokeRow,
-  nextPassExpiry,
-  sweepExpiredPasses,
-  updatePass,
-  verifyCode,
-  verifyGuestId,
-} from './passes';
+// The slip guest access module's face (the logic is in passes.ts, queries.ts, views.ts; its jobs and
+// reservation hooks are listed in module.ts). Other modules use it for:
+// - the tenant portal's guest passes: passesOfReservation, getPassRow, addPass, revokeRow
+// - the portal's schemas: PassSchema, PassListSchema, TenantPassBody
+// - the seed: createPass
+export { getPassRow, passesOfReservation } from './queries';
+export { addPass, createPass, revokeRow } from './passes';
 export { Pass as PassSchema, PassList as PassListSchema, TenantCreateBody as TenantPassBody } from './schemas';

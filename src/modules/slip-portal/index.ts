@@ -3,7 +3,22 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf, type AppEnv } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import * as r from './routes';
-import * as svc from './service';
+import { closeSession, inviteRenter, openSession, requestLink, sessionInfo } from './auth';
+import { addGuestPass, cancelHaul, confirmHaul, guestPassesOf, haulServicesOf, requestHaul, revokeGuestPass } from './passes';
+import { addCard, pay, paymentIntent, savedCards } from './payments';
+import { ownReservations } from './queries';
+import {
+  contractFile,
+  documentsOf,
+  messagesOf,
+  reservationDetail,
+  sendMessage,
+  signOwnContract,
+  submitDocument,
+  updateVessel,
+  uploadFile,
+  viewContract,
+} from './reservation';
 import { limitAbuse } from '../../lib/abuse';
 import { locationRowAnyOperator } from '../locations/service';
 import { clientIp } from '../../lib/ip-limit';
@@ -39,39 +54,39 @@ const signer = (c: Context<AppEnv>) => ({
 
 mount(router, r.magicLink, async (c, { body }) => {
   await limitAbuse(c, 'slip-portal-link', { operator: async () => (await locationRowAnyOperator(ctxOf(c), body.locationId))?.customerId, target: body.email });
-  return c.json(await svc.requestLink(c, ctxOf(c), body));
+  return c.json(await requestLink(c, ctxOf(c), body));
 });
-mount(router, r.invite, async (c, { body }) => c.json(await svc.inviteRenter(ctxOf(c), body)));
-mount(router, r.openSession, async (c, { body }) => c.json(await svc.openSession(ctxOf(c), body), 201));
-mount(router, r.session, async (c) => c.json(await svc.sessionInfo(ctxOf(c))));
-mount(router, r.signOut, async (c) => c.json(await svc.closeSession(ctxOf(c))));
-mount(router, r.reservations, async (c, { query }) => c.json(await svc.ownReservations(ctxOf(c), query)));
-mount(router, r.upload, async (c) => c.json(await svc.uploadFile(ctxOf(c), () => readFile(c)), 201));
-mount(router, r.paymentMethods, async (c) => c.json(await svc.savedCards(ctxOf(c))));
-mount(router, r.setupIntent, async (c, { body }) => c.json(await svc.addCard(ctxOf(c), body), 201));
-mount(router, r.reservation, async (c, { params }) => c.json(await svc.reservationDetail(ctxOf(c), params.id)));
-mount(router, r.vessel, async (c, { params, body }) => c.json(await svc.updateVessel(ctxOf(c), params.id, body)));
+mount(router, r.invite, async (c, { body }) => c.json(await inviteRenter(ctxOf(c), body)));
+mount(router, r.openSession, async (c, { body }) => c.json(await openSession(ctxOf(c), body), 201));
+mount(router, r.session, async (c) => c.json(await sessionInfo(ctxOf(c))));
+mount(router, r.signOut, async (c) => c.json(await closeSession(ctxOf(c))));
+mount(router, r.reservations, async (c, { query }) => c.json(await ownReservations(ctxOf(c), query)));
+mount(router, r.upload, async (c) => c.json(await uploadFile(ctxOf(c), () => readFile(c)), 201));
+mount(router, r.paymentMethods, async (c) => c.json(await savedCards(ctxOf(c))));
+mount(router, r.setupIntent, async (c, { body }) => c.json(await addCard(ctxOf(c), body), 201));
+mount(router, r.reservation, async (c, { params }) => c.json(await reservationDetail(ctxOf(c), params.id)));
+mount(router, r.vessel, async (c, { params, body }) => c.json(await updateVessel(ctxOf(c), params.id, body)));
 mount(router, r.contract, async (c, { params, query }) => {
   const ctx = ctxOf(c);
   if (query.format === 'pdf') {
-    const f = await svc.contractFile(ctx, params.id);
+    const f = await contractFile(ctx, params.id);
     return c.body(f.bytes, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${f.filename}"` });
   }
-  return c.json(await svc.viewContract(ctx, params.id));
+  return c.json(await viewContract(ctx, params.id));
 });
-mount(router, r.sign, async (c, { params, body }) => c.json(await svc.signOwnContract(ctxOf(c), params.id, body, signer(c))));
-mount(router, r.documents, async (c, { params }) => c.json(await svc.documentsOf(ctxOf(c), params.id)));
-mount(router, r.submitDocument, async (c, { params, body }) => c.json(await svc.submitDocument(ctxOf(c), params.id, body), 201));
-mount(router, r.messages, async (c, { params, query }) => c.json(await svc.messagesOf(ctxOf(c), params.id, query)));
-mount(router, r.sendMessage, async (c, { params, body }) => c.json(await svc.sendMessage(ctxOf(c), params.id, body), 201));
-mount(router, r.pay, async (c, { params, body }) => c.json(await svc.pay(ctxOf(c), params.id, body)));
-mount(router, r.createIntent, async (c, { params, body }) => c.json(await svc.paymentIntent(ctxOf(c), params.id, body), 201));
-mount(router, r.guestPasses, async (c, { params, query }) => c.json(await svc.guestPassesOf(ctxOf(c), params.id, query)));
-mount(router, r.addGuestPass, async (c, { params, body }) => c.json(await svc.addGuestPass(ctxOf(c), params.id, body), 201));
-mount(router, r.revokeGuestPass, async (c, { params }) => c.json(await svc.revokeGuestPass(ctxOf(c), params.id, params.guestId)));
-mount(router, r.haulServices, async (c, { params, query }) => c.json(await svc.haulServicesOf(ctxOf(c), params.id, query)));
-mount(router, r.requestHaul, async (c, { params, body }) => c.json(await svc.requestHaul(ctxOf(c), params.id, body), 201));
-mount(router, r.cancelHaul, async (c, { params, body }) => c.json(await svc.cancelHaul(ctxOf(c), params.id, params.serviceId, body)));
-mount(router, r.confirmHaul, async (c, { params, body }) => c.json(await svc.confirmHaul(ctxOf(c), params.id, params.serviceId, body)));
+mount(router, r.sign, async (c, { params, body }) => c.json(await signOwnContract(ctxOf(c), params.id, body, signer(c))));
+mount(router, r.documents, async (c, { params }) => c.json(await documentsOf(ctxOf(c), params.id)));
+mount(router, r.submitDocument, async (c, { params, body }) => c.json(await submitDocument(ctxOf(c), params.id, body), 201));
+mount(router, r.messages, async (c, { params, query }) => c.json(await messagesOf(ctxOf(c), params.id, query)));
+mount(router, r.sendMessage, async (c, { params, body }) => c.json(await sendMessage(ctxOf(c), params.id, body), 201));
+mount(router, r.pay, async (c, { params, body }) => c.json(await pay(ctxOf(c), params.id, body)));
+mount(router, r.createIntent, async (c, { params, body }) => c.json(await paymentIntent(ctxOf(c), params.id, body), 201));
+mount(router, r.guestPasses, async (c, { params, query }) => c.json(await guestPassesOf(ctxOf(c), params.id, query)));
+mount(router, r.addGuestPass, async (c, { params, body }) => c.json(await addGuestPass(ctxOf(c), params.id, body), 201));
+mount(router, r.revokeGuestPass, async (c, { params }) => c.json(await revokeGuestPass(ctxOf(c), params.id, params.guestId)));
+mount(router, r.haulServices, async (c, { params, query }) => c.json(await haulServicesOf(ctxOf(c), params.id, query)));
+mount(router, r.requestHaul, async (c, { params, body }) => c.json(await requestHaul(ctxOf(c), params.id, body), 201));
+mount(router, r.cancelHaul, async (c, { params, body }) => c.json(await cancelHaul(ctxOf(c), params.id, params.serviceId, body)));
+mount(router, r.confirmHaul, async (c, { params, body }) => c.json(await confirmHaul(ctxOf(c), params.id, params.serviceId, body)));
 
 export default router;

@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { slipErrors } from './errors';
-import { nextSlipReconcile, reconcileSlipSubscriptions } from './service';
+import { nextSlipReconcile, reconcileSlipSubscriptions } from './subscription';
 
 export default defineModule({
   name: 'slips',

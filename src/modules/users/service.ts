@@ -1,3 +1,8 @@
+// The users module's face: it defines the user use cases its router calls (reads in queries.ts, the view in
+// views.ts, the data export in export-pdf.ts). Other modules use it for:
+// - the operator account's first user (customers): ownerUserStmt, isEmailTaken
+// - users of the caller's operator (calendar sync, geofences): getUserInTenant; staff of a location (staff availability): staffAtLocation
+// - the OAuth consent page and installations: findUserWithCustomer, listLocalUsers
 import { and, count, desc, eq, inArray, like } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { isAdmin, ownCustomer, tenantOf } from '../../lib/context';
@@ -19,8 +24,7 @@ import { assertLocationsInTenant, currentUser, isEmailTaken, userInTenant } from
 import { userOut, type UserRow } from './views';
 import { nowIso, nowMs } from '../../lib/clock';
 
-export { isEmailTaken, listAuditLogs, listUsers, staffAtLocation } from './queries';
-export { userOut } from './views';
+export { isEmailTaken, staffAtLocation } from './queries';
 
 /** The INSERT of an operator account's first user: its owner, an admin, signed in through the identity provider. */
 export function ownerUserStmt(ctx: Ctx, u: { id: string; customerId: string; email: string; name: string; idpSubject: string }): Stmt {

@@ -1,3 +1,7 @@
+// The waiver numbers module's face: it defines the writes (create, patch, delete, complete, each under a
+// version guard); reads in queries.ts, views in views.ts, PINs in pin.ts. Other modules use it for:
+// - waiver signing and links (waivers): completionStatements, isVersionConflict, isExpired, normalizePin, pinExpiryText, publicWaiverNumberOut, WaiverNumberRow
+// - the tests: patchWaiverNumber, PIN_TTL_DAYS
 import { and, eq, ne } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer } from '../../lib/context';
@@ -12,9 +16,9 @@ import { checkRefs, getWaiverNumberInTenant } from './queries';
 import { waiverNumberOut, type Status, type WaiverNumberRow } from './views';
 import { nowDate, nowIso, nowMs } from '../../lib/clock';
 
-export { findPendingByPin, getWaiverNumberInTenant, listWaiverNumbers, pinExpiryText, validatePin } from './queries';
-export { isExpired, publicWaiverNumberOut, waiverNumberOut, type WaiverNumberRow } from './views';
-export { generatePin, normalizePin, PIN_LENGTH, PIN_TTL_DAYS } from './pin';
+export { pinExpiryText } from './queries';
+export { isExpired, publicWaiverNumberOut, type WaiverNumberRow } from './views';
+export { normalizePin, PIN_TTL_DAYS } from './pin';
 
 /** The batch failed because the version guard trigger saw a stale version. */
 export function isVersionConflict(err: unknown): boolean {
