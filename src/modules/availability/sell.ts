@@ -120,7 +120,11 @@ export async function sell<O, S, R>(ctx: Ctx, order: O, policy: SalePolicy<O, S,
       else await run(ctx, s, journal);
     }
   } catch (err) {
-    if (journal.committed) throw err;
+    if (journal.committed) {
+      // Written: what was reserved is released after the response as on success; the error is answered.
+      journal.settle(ctx, policy.name);
+      throw err;
+    }
     await journal.unwind(ctx, policy.name);
     throw answerFailure(err, s, phase, policy);
   }

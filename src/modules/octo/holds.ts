@@ -1,8 +1,8 @@
 /**
  * Held sales: what an OCTO reservation asks of the engine (demand from unit items), its price, the
- * product behind a stored booking, and the one way a hold is (re)taken: inside the item's
- * InventoryLock, then written in one D1 batch with the OCTO booking's compare-and-swap on
- * `version` (the `octo_triggers` guard aborts the batch over a stale read).
+ * product behind a stored booking, and the phases every held sale shares in its `sell` policy: the
+ * hold (re)taken inside the item's InventoryLock, then written in one D1 batch with the OCTO
+ * booking's compare-and-swap on `version` (the `octo_triggers` guard aborts the batch over a stale read).
  */
 import { and, eq } from 'drizzle-orm';
 import { nowIso } from '../../lib/clock';
@@ -17,10 +17,11 @@ import {
   isAllocationConflict,
   loadItemContext,
   openingOn,
-  release,
   releaseAllocationsOf,
   reserve,
   type Reservation,
+  type SaleJournal,
+  type SalePhase,
 } from '../availability/service';
 import { merchantCtx, type ChannelPrincipal } from '../channel/service';
 import { productDef, type OptionDef, type ProductDef } from './catalog';
@@ -181,35 +182,47 @@ export const casStmt = (ctx: Ctx, row: OctoBookingRow, set: Partial<OctoBookingR
 export const isVersionConflict = (err: unknown) =>
   /version_conflict/.test(`${(err as Error)?.message ?? err} ${String((err as { cause?: unknown })?.cause ?? '')}`);
 
+/** What a held sale (OCTO's reserve, extend and move) keeps for the phases it shares: the seller, the lock request, the audit row. */
+export interface HeldSale {
+  p: ChannelPrincipal;
+  def?: ProductDef;
+  lockReq?: ReturnType<typeof holdLine>;
+  audit?: AuditEntry;
+  reservation?: Reservation;
+}
+
 /**
- * Takes (or moves, or extends) a hold inside the item's lock and writes it with `statements`
- * (the OCTO booking's insert or compare-and-swap) in one batch. A refusal of the lock is
- * UNPROCESSABLE_ENTITY with the engine's reason; a racing change of the booking is UNPROCESSABLE_ENTITY too.
+ * The phases every held sale shares, for its `sell` policy: the hold taken (or moved, or extended)
+ * inside the item's lock, then written with `statements` (the OCTO booking's insert or
+ * compare-and-swap around the reservation's allocation rows) in one commit as the seller. A refusal
+ * of the lock is UNPROCESSABLE_ENTITY with the engine's reason; a racing change of the booking is
+ * UNPROCESSABLE_ENTITY too.
  */
-export async function writeHold(
-  ctx: Ctx,
-  p: ChannelPrincipal,
-  def: ProductDef,
-  lockReq: ReturnType<typeof holdLine>,
-  build: (r: Reservation) => Stmt[],
-  audit: AuditEntry,
-): Promise<void> {
-  let r: Reservation;
-  try {
-    r = await reserve(ctx, lockReq);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'unavailable') throw octoFail('UNPROCESSABLE_ENTITY', `Not available: ${err.message}`);
-    if (err instanceof ApiError && err.code === 'version_conflict')
-      throw octoFail('UNPROCESSABLE_ENTITY', 'The product changed while the request was handled; retry');
-    throw err;
+export function heldSalePhases<S extends HeldSale>(statements: (ctx: Ctx, s: S, r: Reservation) => Stmt[]) {
+  return {
+    async reserve(ctx: Ctx, s: S, journal: SaleJournal) {
+      s.reservation = await reserve(ctx, need(s.lockReq));
+      journal.held(s.reservation);
+    },
+    async write(ctx: Ctx, s: S, journal: SaleJournal) {
+      await commit(await merchantCtx(ctx, s.p, need(s.def).conn), statements(ctx, s, need(s.reservation)), { audit: need(s.audit) });
+      journal.written();
+    },
+    failure: heldSaleFailure,
+  };
+}
+
+const need = <T>(v: T | undefined): T => v as T;
+
+/** What a failed held sale answers: OCTO's UNPROCESSABLE_ENTITY for a refusal of the lock or a lost race of the write. */
+function heldSaleFailure(err: unknown, _s: unknown, phase: SalePhase): unknown {
+  if (phase === 'reserve' && err instanceof ApiError) {
+    if (err.code === 'unavailable') return octoFail('UNPROCESSABLE_ENTITY', `Not available: ${err.message}`);
+    if (err.code === 'version_conflict') return octoFail('UNPROCESSABLE_ENTITY', 'The product changed while the request was handled; retry');
   }
-  try {
-    await commit(await merchantCtx(ctx, p, def.conn), build(r), { audit });
-  } catch (err) {
-    if (isAllocationConflict(err)) throw octoFail('UNPROCESSABLE_ENTITY', 'The time was taken by another sale at the last moment');
-    if (isVersionConflict(err)) throw octoFail('UNPROCESSABLE_ENTITY', 'The booking was changed by another request at the same time; read it and retry');
-    throw err;
-  } finally {
-    await release(ctx.env, r);
+  if (phase === 'write') {
+    if (isAllocationConflict(err)) return octoFail('UNPROCESSABLE_ENTITY', 'The time was taken by another sale at the last moment');
+    if (isVersionConflict(err)) return octoFail('UNPROCESSABLE_ENTITY', 'The booking was changed by another request at the same time; read it and retry');
   }
+  return undefined;
 }

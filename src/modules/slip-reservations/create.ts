@@ -9,10 +9,12 @@ import type { Stmt } from '../../db/client';
 import { slipReservationChanges, slipReservations } from '../../db/schema/slip-reservations';
 import { getRenterInTenant, isRenterEmailConflict, renterUpsert } from '../renters/service';
 import { getSlipRow, slipOccupancyStmt } from '../slips/service';
+import { sell, type SalePolicy } from '../availability/service';
 import type * as s from './schemas';
 import { isReservationRace, raceError, reservationChange } from './changes';
 import { chargeDelta } from './ledger';
-import { takeSlipPayment, type SlipCharge, type SlipPaymentWrite } from './payments';
+import type { SlipCharge } from './payments';
+import { takeStayPayment, type HeldSlipPayment } from './stay-payment';
 import { isSlipConflict, releaseSlip, reserveSlip, slipBackstopConflict, type SlipLockEntry } from './lock';
 import { depositFor } from './pricing';
 import { getReservationRow, reservationView } from './queries';
@@ -125,109 +127,11 @@ export async function createReservation(ctx: Ctx, input: z.output<typeof s.Creat
  * (the public slip pages and the tenant portal act for the operator of the unit).
  */
 export async function writeNewReservation(ctx: Ctx, input: z.output<typeof s.CreateBody>, opts: CreateOptions = {}) {
-  checkDates(input.arrivalDate, input.departureDate);
-  const slip = await getSlipRow(ctx, input.slipId);
-  // Before anything is held or charged: a stay starts today at the earliest (the location's calendar, on the clock).
-  await requireNotPast(ctx, slip.locationId, input.arrivalDate);
-  requireOpen(slip);
-  const settings = await settingsOf(ctx, slip.locationId);
-  const boat = boatOf(input.boat);
-  const fit = requireFit(slip, boat, settings, input.overrideFit);
-  const price = quote(slip, settings, { rateType: input.rateType, arrivalDate: input.arrivalDate, departureDate: input.departureDate, boat }, input);
-  const status: ReservationRow['status'] =
-    opts.holdExpiresAt != null ? 'awaiting_payment' : (input.status ?? (opts.payment || !settings.approvalRequired ? 'confirmed' : 'pending'));
-  const id = newId('srv');
+  const stay = await planStay(ctx, input, opts);
   for (let attempt = 0; ; attempt++) {
-    const renter = await renterFor(ctx, input);
-    const now = nowIso(ctx);
-    let row: ReservationRow = {
-      id,
-      customerId: slip.customerId,
-      locationId: slip.locationId,
-      reservationNumber: newNumber(),
-      slipId: slip.id,
-      renterId: renter.id,
-      renter: renter.snapshot,
-      status,
-      rateType: input.rateType,
-      arrivalDate: input.arrivalDate,
-      departureDate: input.departureDate,
-      boat,
-      ...totalsOf(price),
-      currency: 'usd',
-      depositCents: depositFor(settings.deposit, price),
-      amountPaidCents: 0,
-      amountRefundedCents: 0,
-      postedCharges: {},
-      recognizedThrough: null,
-      holdExpiresAt: opts.holdExpiresAt ?? null,
-      billSentAt: null,
-      confirmedAt: status === 'confirmed' ? now : null,
-      checkedInAt: null,
-      checkedOutAt: null,
-      cancelledAt: null,
-      cancellationReason: null,
-      expiredAt: null,
-      contractStatus: 'none',
-      contractId: null,
-      contractSignedAt: null,
-      notes: input.notes ?? null,
-      source: opts.source ?? 'staff',
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const ledger = chargeDelta(ctx, row);
-    row = { ...row, postedCharges: ledger.posted };
     try {
-      const created = row;
-      return await underSlipLock(ctx, { slipId: slip.id, reservationId: id, arrivalDate: row.arrivalDate, departureDate: row.departureDate }, async () => {
-        const charge = opts.payment?.(created) ?? null;
-        const write = async (
-          paid: SlipPaymentWrite | null,
-          commitMoney: (st: Stmt[], meta: { audit?: AuditEntry; events?: DomainEvent[] }) => Promise<unknown>,
-        ) => {
-          const extra = opts.extra?.(created);
-          await commitMoney(
-            [
-              ...renter.stmts,
-              ctx.db.insert(slipReservations).values(created),
-              ctx.db.insert(slipReservationChanges).values({
-                id: `${id}_v1`,
-                customerId: created.customerId,
-                reservationId: id,
-                version: 1,
-                action: 'create',
-                details: { status, source: created.source, overrideFit: fit.length ? fit : undefined },
-                actorId: ctx.principal.userId ?? ctx.principal.credentialId,
-              }),
-              ...ledger.stmts,
-              ...(paid?.stmts ?? []),
-              ...(extra?.stmts ?? []),
-            ],
-            {
-              audit: {
-                action: 'slip_reservation.create',
-                targetType: 'slip_reservation',
-                targetId: id,
-                details: {
-                  slipId: slip.id,
-                  number: created.reservationNumber,
-                  totalCents: created.totalCents,
-                  source: created.source,
-                  ...(paid ? { paymentId: paid.payment.id, paidCents: paid.payment.amountCents } : {}),
-                  ...(fit.length ? { fitOverridden: fit } : {}),
-                },
-              },
-              events: [...renter.events, reservationEvent('booking.created', created), ...(extra?.events ?? [])],
-            },
-          );
-          return reservationView(ctx, paid ? { ...created, amountPaidCents: paid.payment.amountCents } : created);
-        };
-        if (!charge) return await write(null, (st, meta) => commit(ctx, st, meta));
-        // The payments service takes the money and commits `payment.completed` in this batch; it refunds a charge whose write fails.
-        return await takeSlipPayment(ctx, created, charge, (paid, commitMoney) => write(paid, commitMoney));
-      });
+      const written = await sell(ctx, { input, opts, stay }, staySale);
+      return await reservationView(ctx, written);
     } catch (err) {
       // A first-time renter created by a racing request, or a reservation number drawn twice: retry once.
       const retry =
@@ -236,6 +140,177 @@ export async function writeNewReservation(ctx: Ctx, input: z.output<typeof s.Cre
       throw err;
     }
   }
+}
+
+/**
+ * What the stay is, checked before anything is held or charged: the unit open for these nights
+ * (from today at the earliest, on the location's calendar), the boat fitting it, the price and the
+ * status it is written with. The reservation id is kept across retries.
+ */
+async function planStay(ctx: Ctx, input: z.output<typeof s.CreateBody>, opts: CreateOptions) {
+  checkDates(input.arrivalDate, input.departureDate);
+  const slip = await getSlipRow(ctx, input.slipId);
+  await requireNotPast(ctx, slip.locationId, input.arrivalDate);
+  requireOpen(slip);
+  const settings = await settingsOf(ctx, slip.locationId);
+  const boat = boatOf(input.boat);
+  const fit = requireFit(slip, boat, settings, input.overrideFit);
+  const price = quote(slip, settings, { rateType: input.rateType, arrivalDate: input.arrivalDate, departureDate: input.departureDate, boat }, input);
+  const status: ReservationRow['status'] =
+    opts.holdExpiresAt != null ? 'awaiting_payment' : (input.status ?? (opts.payment || !settings.approvalRequired ? 'confirmed' : 'pending'));
+  return { slip, settings, boat, fit, price, status, id: newId('srv') };
+}
+type PlannedStay = Awaited<ReturnType<typeof planStay>>;
+
+/** A stay sale's state, filled phase by phase. */
+interface StaySale {
+  input: z.output<typeof s.CreateBody>;
+  opts: CreateOptions;
+  stay: PlannedStay;
+  renter?: Awaited<ReturnType<typeof renterFor>>;
+  row?: ReservationRow;
+  ledger?: Stmt[];
+  payment?: HeldSlipPayment;
+  written?: ReservationRow;
+}
+const need = <T>(v: T | undefined): T => v as T;
+
+/**
+ * The `sell` policy of a marina stay: the renter read (or made), the reservation row priced, the
+ * nights reserved in the unit's SlipLock (a lease released like the sale's reservations), the
+ * payment taken (refunded if the write never happens) and everything written in one batch. The
+ * trigger backstop and a version race both answer 409.
+ */
+const staySale: SalePolicy<{ input: z.output<typeof s.CreateBody>; opts: CreateOptions; stay: PlannedStay }, StaySale, ReservationRow> = {
+  name: 'slip.stay',
+  begin: (_ctx, order) => ({ ...order }),
+  async read(ctx, st) {
+    st.renter = await renterFor(ctx, st.input);
+  },
+  plan(ctx, st) {
+    const row = newReservationRow(ctx, st);
+    const ledger = chargeDelta(ctx, row);
+    st.row = { ...row, postedCharges: ledger.posted };
+    st.ledger = ledger.stmts;
+  },
+  async reserve(ctx, st, journal) {
+    const row = need(st.row);
+    const entry = await reserveSlip(ctx, {
+      customerId: tenantOf(ctx),
+      slipId: row.slipId,
+      reservationId: row.id,
+      arrivalDate: row.arrivalDate,
+      departureDate: row.departureDate,
+    });
+    journal.leased('slip lock', () => releaseSlip(ctx.env, entry));
+  },
+  async charge(ctx, st, journal) {
+    const charge = st.opts.payment?.(need(st.row)) ?? null;
+    if (!charge) return;
+    // The payments service takes the money and commits `payment.completed` in the write's batch; it refunds a charge never written.
+    const payment = await takeStayPayment(ctx, need(st.row), charge);
+    st.payment = payment;
+    journal.onUndo('refund', () => payment.abandon());
+  },
+  async write(ctx, st, journal) {
+    const { stmts, meta } = stayBatch(ctx, st);
+    if (st.payment) await st.payment.record(stmts, meta);
+    else await commit(ctx, stmts, meta);
+    journal.written();
+    const paid = st.payment?.paid;
+    st.written = paid ? { ...need(st.row), amountPaidCents: paid.payment.amountCents } : need(st.row);
+  },
+  answer: (st) => need(st.written),
+  failure(err, _st, phase) {
+    if (phase !== 'charge' && phase !== 'write') return undefined;
+    if (isSlipConflict(err)) return slipBackstopConflict();
+    if (isReservationRace(err)) return raceError();
+    return undefined;
+  },
+};
+
+/** The new reservation's row, before its posted charges. */
+function newReservationRow(ctx: Ctx, st: StaySale): ReservationRow {
+  const { input, opts } = st;
+  const { slip, settings, boat, price, status, id } = st.stay;
+  const renter = need(st.renter);
+  const now = nowIso(ctx);
+  return {
+    id,
+    customerId: slip.customerId,
+    locationId: slip.locationId,
+    reservationNumber: newNumber(),
+    slipId: slip.id,
+    renterId: renter.id,
+    renter: renter.snapshot,
+    status,
+    rateType: input.rateType,
+    arrivalDate: input.arrivalDate,
+    departureDate: input.departureDate,
+    boat,
+    ...totalsOf(price),
+    currency: 'usd',
+    depositCents: depositFor(settings.deposit, price),
+    amountPaidCents: 0,
+    amountRefundedCents: 0,
+    postedCharges: {},
+    recognizedThrough: null,
+    holdExpiresAt: opts.holdExpiresAt ?? null,
+    billSentAt: null,
+    confirmedAt: status === 'confirmed' ? now : null,
+    checkedInAt: null,
+    checkedOutAt: null,
+    cancelledAt: null,
+    cancellationReason: null,
+    expiredAt: null,
+    contractStatus: 'none',
+    contractId: null,
+    contractSignedAt: null,
+    notes: input.notes ?? null,
+    source: opts.source ?? 'staff',
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The stay's one batch: renter, reservation and its first change, ledger, payment and the caller's statements, with the audit row and events. */
+function stayBatch(ctx: Ctx, st: StaySale): { stmts: Stmt[]; meta: { audit: AuditEntry; events: DomainEvent[] } } {
+  const created = need(st.row);
+  const renter = need(st.renter);
+  const { status, fit, slip, id } = st.stay;
+  const paid = st.payment?.paid ?? null;
+  const extra = st.opts.extra?.(created);
+  const stmts = [
+    ...renter.stmts,
+    ctx.db.insert(slipReservations).values(created),
+    ctx.db.insert(slipReservationChanges).values({
+      id: `${id}_v1`,
+      customerId: created.customerId,
+      reservationId: id,
+      version: 1,
+      action: 'create',
+      details: { status, source: created.source, overrideFit: fit.length ? fit : undefined },
+      actorId: ctx.principal.userId ?? ctx.principal.credentialId,
+    }),
+    ...need(st.ledger),
+    ...(paid?.stmts ?? []),
+    ...(extra?.stmts ?? []),
+  ];
+  const audit: AuditEntry = {
+    action: 'slip_reservation.create',
+    targetType: 'slip_reservation',
+    targetId: id,
+    details: {
+      slipId: slip.id,
+      number: created.reservationNumber,
+      totalCents: created.totalCents,
+      source: created.source,
+      ...(paid ? { paymentId: paid.payment.id, paidCents: paid.payment.amountCents } : {}),
+      ...(fit.length ? { fitOverridden: fit } : {}),
+    },
+  };
+  return { stmts, meta: { audit, events: [...renter.events, reservationEvent('booking.created', created), ...(extra?.events ?? [])] } };
 }
 
 const PRICE_FIELDS = ['ratePerFootCents', 'fees', 'utilities', 'taxRatePercent', 'discountCents'] as const;
