@@ -3,14 +3,15 @@ import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
-import { bookings, deposits, ledgerEntries, renters } from '../../db/schema/bookings';
+import { deposits, ledgerEntries, renters } from '../../db/schema/bookings';
 import { nowIso } from '../../lib/clock';
 import { emailStmt } from '../../adapters/messages';
 import { formatLocalRange } from '../../lib/local-time';
 import { payments, PaymentError } from '../../adapters/payments';
 import { refundPayment } from '../payments/service';
 import { activityStmt } from './activity';
-import { insertLedger, memoEntry, refundEntry, reversalOf } from './ledger';
+import { insertLedger, memoEntry, moneyFromLedgerStmt, refundEntry, reversalOf } from './ledger';
+import { bookingDepositInfoStmt } from './row-writes';
 import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
 import { bookingOut, type BookingRow } from './views';
@@ -74,6 +75,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
     casUpdate(ctx, b, set),
     releaseAllocations(ctx, b),
     ...insertLedger(ctx, reversals),
+    moneyFromLedgerStmt(ctx, b),
   ];
   if (points > 0 && b.renterId) {
     statements.push(
@@ -130,7 +132,8 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
     reason: 'cancelled',
   });
   await ctx.hooks.emit(ctx, 'booking.cancelled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, cancelledAt: now });
-  const final = refund.status === 'succeeded' ? await getBookingRow(ctx, rentalId) : after;
+  // Read back: the money columns now follow the ledger (reversals, refund).
+  const final = await getBookingRow(ctx, rentalId);
   return { booking: bookingOut(final, { timezone }), alreadyCancelled: false, refund };
 }
 
@@ -153,24 +156,15 @@ async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Prom
         data: { rentalId: b.id, transactionId: b.transactionId, renterId: b.renterId },
       },
       async (refund, commitMoney) => {
-        await commitMoney(
-          [
-            ...insertLedger(ctx, [refundEntry(scopeOf(b), amount, refund.refundId)]),
-            ctx.db
-              .update(bookings)
-              .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${amount})` })
-              .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
-          ],
-          {
-            audit: {
-              action: 'booking.refund',
-              targetType: 'booking',
-              targetId: b.id,
-              customerId: b.customerId,
-              details: { amount: dollars(amount), refundId: refund.refundId },
-            },
+        await commitMoney([...insertLedger(ctx, [refundEntry(scopeOf(b), amount, refund.refundId)]), moneyFromLedgerStmt(ctx, b)], {
+          audit: {
+            action: 'booking.refund',
+            targetType: 'booking',
+            targetId: b.id,
+            customerId: b.customerId,
+            details: { amount: dollars(amount), refundId: refund.refundId },
           },
-        );
+        });
         return { id: refund.refundId ?? '' };
       },
     );
@@ -207,6 +201,7 @@ async function releaseDeposits(ctx: Ctx, b: BookingRow) {
             .update(deposits)
             .set({ status: 'released', releasedAt: nowIso(ctx) })
             .where(and(eq(deposits.id, d.id), eq(deposits.status, 'authorized'))),
+          bookingDepositInfoStmt(ctx, { customerId: b.customerId, rentalId: b.id, patch: { status: 'released', updatedAt: nowIso(ctx) } }),
           ...insertLedger(ctx, [
             memoEntry(scopeOf(b), {
               entryType: 'deposit_release',

@@ -193,6 +193,29 @@ export function insertLedger(ctx: Ctx, rows: LedgerDraft[]): Stmt[] {
   return out;
 }
 
+/**
+ * A booking's money, derived from its ledger in ONE place: `total` is what the booking costs (its
+ * charges, discounts, taxes, tips, fees and premiums that affect the balance, reversals included:
+ * 0 for a cancelled booking that keeps nothing, the fee for one that keeps a fee) and `amountPaid`
+ * what was paid less what was refunded. Every change of a booking's money ends its batch with this
+ * statement instead of adjusting the columns by hand, so the booking's read, the lists and
+ * schedules, the renter's pages, the e-mails and the reports (which read these columns) all show the
+ * ledger's figures: balance due = total - amountPaid = the sum of the entries that affect the balance.
+ */
+export function moneyFromLedgerStmt(
+  ctx: Ctx,
+  b: { id: string; customerId: string },
+  set: { [K in keyof typeof bookings.$inferInsert]?: (typeof bookings.$inferInsert)[K] | SQL } = {},
+): Stmt {
+  const sumOf = (money: boolean) =>
+    sql`coalesce((SELECT sum(l.amount) FROM ledger_entries l WHERE l.rental_id = ${b.id} AND l.customer_id = ${b.customerId}
+      AND l.affects_balance = 1 AND l.deleted_at IS NULL AND l.entry_type ${money ? sql`IN` : sql`NOT IN`} ('payment', 'refund')), 0)`;
+  return ctx.db
+    .update(bookings)
+    .set({ ...set, total: sumOf(false), amountPaid: sql`-${sumOf(true)}`, updatedAt: nowIso(ctx) })
+    .where(sql`${bookings.id} = ${b.id} AND ${bookings.customerId} = ${b.customerId}`);
+}
+
 /** Entry type of realized revenue: a memo (affects no balance), one per completed rental, id `led_rlz_{rentalId}`. */
 export const REALIZED_REVENUE = 'revenue_realized';
 

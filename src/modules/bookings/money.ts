@@ -3,13 +3,12 @@
  * point of sale settling a booking) or a charge paid with it (a protection plan bought later).
  * Statements only, for the caller's own batch (the payments service commits them with the event).
  */
-import { nowIso } from '../../lib/clock';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import { bookings } from '../../db/schema/bookings';
-import { insertLedger, memoEntry } from './ledger';
+import { insertLedger, memoEntry, moneyFromLedgerStmt } from './ledger';
 import { scopeOf } from './changes';
 import type { BookingRow } from './views';
 
@@ -20,7 +19,7 @@ export async function findRentalAnyOperator(ctx: Ctx, rentalId: string): Promise
   return row;
 }
 
-/** A payment received outside the booking commit, applied to its balance: a `payment` ledger entry and `amountPaid` raised. */
+/** A payment received outside the booking commit, applied to its balance: a `payment` ledger entry; the booking's money follows its ledger. */
 export function bookingPaymentStmts(
   ctx: Ctx,
   b: BookingRow,
@@ -38,16 +37,13 @@ export function bookingPaymentStmts(
         metadata: p.metadata,
       }),
     ]),
-    ctx.db
-      .update(bookings)
-      .set({ amountPaid: sql`${bookings.amountPaid} + ${p.amount}`, updatedAt: nowIso(ctx) })
-      .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+    moneyFromLedgerStmt(ctx, b),
   ];
 }
 
 /**
  * A charge added to a booking and paid at once (a protection plan): its ledger charge, and the
- * booking's `total` and `feeTotal` raised by it. Pair it with `bookingPaymentStmts`.
+ * booking's `feeTotal` raised by it (its `total` follows the ledger). Pair it with `bookingPaymentStmts`.
  */
 export function bookingChargeStmts(
   ctx: Ctx,
@@ -66,18 +62,11 @@ export function bookingChargeStmts(
         metadata: c.metadata,
       }),
     ]),
-    ctx.db
-      .update(bookings)
-      .set({
-        total: sql`${bookings.total} + ${c.amount}`,
-        feeTotal: sql`${bookings.feeTotal} + ${c.amount}`,
-        updatedAt: nowIso(ctx),
-      })
-      .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+    moneyFromLedgerStmt(ctx, b, { feeTotal: sql`${bookings.feeTotal} + ${c.amount}` }),
   ];
 }
 
-/** Money given back outside a cancellation (a coverage premium refunded): a `refund` ledger entry and `amountPaid` lowered. */
+/** Money given back outside a cancellation (a coverage premium refunded): a `refund` ledger entry; the booking's money follows its ledger. */
 export function bookingRefundStmts(
   ctx: Ctx,
   b: BookingRow,
@@ -95,9 +84,6 @@ export function bookingRefundStmts(
         metadata: r.metadata,
       }),
     ]),
-    ctx.db
-      .update(bookings)
-      .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${r.amount})`, updatedAt: nowIso(ctx) })
-      .where(and(eq(bookings.id, b.id), eq(bookings.customerId, b.customerId))),
+    moneyFromLedgerStmt(ctx, b),
   ];
 }

@@ -10,6 +10,7 @@ import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { bookings } from '../../db/schema/bookings';
 import { sqlJsonAppend } from '../../db/json';
+import { moneyFromLedgerStmt } from './ledger';
 
 /**
  * The channel's sandbox reset (channel/bookings.ts `sandboxReset`): deletes an operator's test-mode
@@ -58,31 +59,19 @@ export function bookingRenterEditStmt(
 
 /**
  * A renter's tip, paid by card (renter-self-service/money.ts `chargeTip`): raises the rental's
- * `tipTotal`, `total` and `amountPaid` by `amount` (cents) in the batch of the tip's ledger entries
- * and the tip row.
+ * `tipTotal` by `amount` (cents) in the batch of the tip's ledger entries and the tip row; its
+ * `total` and `amountPaid` follow the ledger (`moneyFromLedgerStmt`), so put this after the entries.
  */
 export function bookingTipPaidStmt(ctx: Ctx, t: { customerId: string; rentalId: string; amount: number; updatedAt: string }): Stmt {
-  return ctx.db
-    .update(bookings)
-    .set({
-      tipTotal: sql`${bookings.tipTotal} + ${t.amount}`,
-      total: sql`${bookings.total} + ${t.amount}`,
-      amountPaid: sql`${bookings.amountPaid} + ${t.amount}`,
-      updatedAt: t.updatedAt,
-    })
-    .where(and(eq(bookings.id, t.rentalId), eq(bookings.customerId, t.customerId)));
+  return moneyFromLedgerStmt(ctx, { id: t.rentalId, customerId: t.customerId }, { tipTotal: sql`${bookings.tipTotal} + ${t.amount}` });
 }
 
 /**
- * The refund after a renter's cancellation (renter-self-service/money.ts `refundCancellation`):
- * lowers the rental's `amountPaid` by `amount` (cents, never below zero) in the batch of the refund's
- * ledger entry. `updatedAt` is left as the cancellation set it.
+ * The refund after a renter's cancellation (renter-self-service/money.ts `refundCancellation`), in
+ * the batch of the refund's ledger entry, after it: the rental's money follows its ledger.
  */
 export function bookingCancellationRefundStmt(ctx: Ctx, t: { customerId: string; rentalId: string; amount: number }): Stmt {
-  return ctx.db
-    .update(bookings)
-    .set({ amountPaid: sql`max(0, ${bookings.amountPaid} - ${t.amount})` })
-    .where(and(eq(bookings.id, t.rentalId), eq(bookings.customerId, t.customerId)));
+  return moneyFromLedgerStmt(ctx, { id: t.rentalId, customerId: t.customerId });
 }
 
 /**
