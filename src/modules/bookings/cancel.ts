@@ -16,7 +16,7 @@ import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
 import { bookingOut, type BookingRow } from './views';
 import { getBookingRow, getBookingWithZone, paidByCard } from './queries';
-import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, seatsOf, statusEvents } from './changes';
+import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, capacityReleased, statusEvents } from './changes';
 
 // ------------------------------------------------------------------------------------------------
 // Cancel
@@ -43,22 +43,7 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
     throw new ApiError('not_cancellable', `A ${b.status.replace('_', '-')} booking cannot be cancelled`, { extra: { status: b.status } });
   }
   const now = nowIso(ctx);
-  const entries = await ctx.db
-    .select()
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), isNull(ledgerEntries.deletedAt)))
-    .all();
-  const reversed = new Set(entries.map((e) => (e.metadata as { reversalOf?: string } | null)?.reversalOf).filter(Boolean));
-  const open = entries.filter((e) => !reversed.has(e.id) && !(e.metadata as { reversalOf?: string } | null)?.reversalOf);
-  // Charges, discounts, taxes, tips and fees are reversed now; card payments are refunded below
-  // (refund entries); deposits follow their own release; a reseller's payment is reversed (it refunds the guest).
-  const reversals = open
-    // A reseller's payment and one made with membership credits or a gift card are reversed (the credits go back to the membership,
-    // the gift card's amount to the card, through the hooks).
-    .filter((e) =>
-      e.entryType === 'payment' ? e.source === 'channel' || e.source === 'membership_credits' || e.source === 'gift_card' : !NOT_REVERSED.has(e.entryType),
-    )
-    .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
+  const reversals = await reversalsOf(ctx, b);
   const points = Number((b.pricing as { loyaltyPoints?: number } | null)?.loyaltyPoints ?? 0);
   const set: Partial<BookingRow> = { status: 'cancelled', cancelledAt: now, cancellationReason: opts.reason ?? null };
   const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: now };
@@ -120,21 +105,32 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
   // Only the winner gets here: money back and the deposit released, once.
   const refund = await refundAfterCancel(ctx, after, opts.refund !== false);
   await releaseDeposits(ctx, after);
-  await ctx.hooks.emit(ctx, 'capacity.released', {
-    customerId: b.customerId,
-    itemId: b.itemId,
-    rentalId: b.id,
-    locationId: b.locationId,
-    start: b.start,
-    end: b.end,
-    seats: seatsOf(b),
-    assetIds: b.assetIds ?? [],
-    reason: 'cancelled',
-  });
+  await capacityReleased(ctx, b, 'cancelled');
   await ctx.hooks.emit(ctx, 'booking.cancelled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, cancelledAt: now });
   // Read back: the money columns now follow the ledger (reversals, refund).
   const final = await getBookingRow(ctx, rentalId);
   return { booking: bookingOut(final, { timezone }), alreadyCancelled: false, refund };
+}
+
+/**
+ * The ledger reversals of a cancellation: charges, discounts, taxes, tips and fees are reversed now;
+ * card payments are refunded afterwards (refund entries); deposits follow their own release; a
+ * reseller's payment and one made with membership credits or a gift card are reversed (the reseller
+ * refunds the guest; the credits go back to the membership and the amount to the card, through the hooks).
+ */
+async function reversalsOf(ctx: Ctx, b: BookingRow) {
+  const entries = await ctx.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), isNull(ledgerEntries.deletedAt)))
+    .all();
+  const reversed = new Set(entries.map((e) => (e.metadata as { reversalOf?: string } | null)?.reversalOf).filter(Boolean));
+  const open = entries.filter((e) => !reversed.has(e.id) && !(e.metadata as { reversalOf?: string } | null)?.reversalOf);
+  return open
+    .filter((e) =>
+      e.entryType === 'payment' ? e.source === 'channel' || e.source === 'membership_credits' || e.source === 'gift_card' : !NOT_REVERSED.has(e.entryType),
+    )
+    .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
 }
 
 async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Promise<NonNullable<CancelResult['refund']>> {

@@ -55,3 +55,17 @@ export function statusEvents(b: BookingRow, to: BookingStatus, view: ReturnType<
 export const NOT_REVERSED = new Set(['refund', 'deposit_hold', 'deposit_release', 'deposit_capture']);
 
 export const seatsOf = (b: BookingRow) => Number((b.pricing as { seats?: number } | null)?.seats ?? 0);
+
+/** Tells the other modules (waitlist, credits, codes, calendars, ...) that a booking gave its capacity back, after the commit. */
+export const capacityReleased = (ctx: Ctx, b: BookingRow, reason: 'cancelled' | 'no_show' | 'rescheduled') =>
+  ctx.hooks.emit(ctx, 'capacity.released', {
+    customerId: b.customerId,
+    itemId: b.itemId,
+    rentalId: b.id,
+    locationId: b.locationId,
+    start: b.start,
+    end: b.end,
+    seats: seatsOf(b),
+    assetIds: b.assetIds ?? [],
+    reason,
+  });

@@ -20,7 +20,7 @@ import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
 import { bookingOut, type BookingRow } from './views';
 import { getBookingWithZone } from './queries';
-import { casUpdate, commitChange, releaseAllocations, scopeOf, seatsOf, statusEvents } from './changes';
+import { casUpdate, commitChange, releaseAllocations, scopeOf, capacityReleased, statusEvents } from './changes';
 import { cancelBooking } from './cancel';
 
 // Released capacity goes to the `capacity.released` hook (lib/hooks.ts); the pieces the operations share are in
@@ -165,17 +165,7 @@ export async function checkOutBooking(ctx: Ctx, rentalId: string, input: { notes
 /** confirmed -> no_show: the renter never came; the capacity is released, the charges stay. */
 export async function noShowBooking(ctx: Ctx, rentalId: string, input: { notes?: string } = {}) {
   const { view, before: b } = await moveStatus(ctx, rentalId, 'no_show', { notes: input.notes, statements: (row) => [releaseAllocations(ctx, row)] });
-  await ctx.hooks.emit(ctx, 'capacity.released', {
-    customerId: b.customerId,
-    itemId: b.itemId,
-    rentalId: b.id,
-    locationId: b.locationId,
-    start: b.start,
-    end: b.end,
-    seats: seatsOf(b),
-    assetIds: b.assetIds ?? [],
-    reason: 'no_show',
-  });
+  await capacityReleased(ctx, b, 'no_show');
   return view;
 }
 

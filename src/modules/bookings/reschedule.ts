@@ -9,7 +9,7 @@ import { activityStmt } from './activity';
 import { CHARGE_TYPES } from './ledger';
 import { bookingOut, type BookingRow } from './views';
 import { getBookingRow } from './queries';
-import { casUpdate, commitChange, releaseAllocations, seatsOf } from './changes';
+import { casUpdate, commitChange, releaseAllocations, seatsOf, capacityReleased } from './changes';
 import { inThePast } from './errors';
 
 // ------------------------------------------------------------------------------------------------
@@ -196,15 +196,5 @@ async function announceReschedule(ctx: Ctx, s: S) {
     start: need(s.newStart),
     end: need(s.newEnd),
   });
-  await ctx.hooks.emit(ctx, 'capacity.released', {
-    customerId: b.customerId,
-    itemId: b.itemId,
-    rentalId: b.id,
-    locationId: b.locationId,
-    start: b.start,
-    end: b.end,
-    seats: seatsOf(b),
-    assetIds: b.assetIds ?? [],
-    reason: 'rescheduled',
-  });
+  await capacityReleased(ctx, b, 'rescheduled');
 }
