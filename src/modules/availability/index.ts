@@ -2,7 +2,9 @@ import type { Context } from 'hono';
 import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf, type AppEnv, type Ctx } from '../../lib/context';
 import * as r from './routes';
-import * as svc from './service';
+import { dayAvailabilityTagged, monthAvailabilityTagged, type TaggedView } from './cached-views';
+import { checkAsset, publicItem, windowAvailability } from './checks';
+import { timeSlotPopularity } from './popularity';
 import { sessionCtx } from '../../lib/d1-session';
 import { conditional } from '../../lib/http-cache';
 
@@ -16,7 +18,7 @@ const revalidate = (c: { req: { header(name: string): string | undefined } }) =>
  * `X-D1-Bookmark` keeps a renter's own booking visible to them) and answer 304 when the client's
  * ETag (built from the item's version and allocation sequence, see viewTag) is current.
  */
-async function tagged<T>(c: Context<AppEnv>, read: (ctx: Ctx) => Promise<svc.TaggedView<T>>) {
+async function tagged<T>(c: Context<AppEnv>, read: (ctx: Ctx) => Promise<TaggedView<T>>) {
   const { ctx, stamp } = sessionCtx(c);
   const { body, etag } = await read(ctx);
   stamp();
@@ -25,7 +27,7 @@ async function tagged<T>(c: Context<AppEnv>, read: (ctx: Ctx) => Promise<svc.Tag
 
 mount(router, r.preload, (c, { query }) =>
   tagged(c, (ctx) =>
-    svc.monthAvailabilityTagged(ctx, {
+    monthAvailabilityTagged(ctx, {
       inventoryId: query.inventoryId,
       month: query.month,
       displayTz: query.timezone,
@@ -36,7 +38,7 @@ mount(router, r.preload, (c, { query }) =>
 );
 mount(router, r.month, (c, { query }) =>
   tagged(c, (ctx) =>
-    svc.monthAvailabilityTagged(ctx, {
+    monthAvailabilityTagged(ctx, {
       inventoryId: query.inventoryId,
       locationId: query.locationId,
       month: query.month,
@@ -47,7 +49,7 @@ mount(router, r.month, (c, { query }) =>
 );
 mount(router, r.day, (c, { query }) =>
   tagged(c, (ctx) =>
-    svc.dayAvailabilityTagged(ctx, {
+    dayAvailabilityTagged(ctx, {
       inventoryId: query.inventoryId,
       locationId: query.locationId,
       date: query.date,
@@ -56,11 +58,11 @@ mount(router, r.day, (c, { query }) =>
     }),
   ),
 );
-mount(router, r.check, async (c, { query }) => c.json(await svc.checkAsset(ctxOf(c), query)));
+mount(router, r.check, async (c, { query }) => c.json(await checkAsset(ctxOf(c), query)));
 mount(router, r.popularity, async (c, { query }) => {
   const ctx = ctxOf(c);
-  return c.json(await svc.timeSlotPopularity(ctx, await svc.publicItem(ctx, query.inventoryId, query.locationId), query));
+  return c.json(await timeSlotPopularity(ctx, await publicItem(ctx, query.inventoryId, query.locationId), query));
 });
-mount(router, r.window, async (c, { query }) => c.json(await svc.windowAvailability(ctxOf(c), query)));
+mount(router, r.window, async (c, { query }) => c.json(await windowAvailability(ctxOf(c), query)));
 
 export default router;

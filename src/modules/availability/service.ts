@@ -1,29 +1,17 @@
 /**
- * Availability services (transport-free), the entry point other code imports. Reads go to D1
- * through the engine, each in ONE round trip (queries.ts); sales go through the item's lock object
- * (lock.ts). checks.ts holds the window and asset checks (`getItemAvailability` is what the
- * channel's availability lines and the operator's checkout use: it applies exactly the checks a
- * booking moments later will meet), cached-views.ts the month and day views, popularity.ts the
- * start-time popularity.
+ * Availability's face: what other modules (and the inventory lock object) may call; the router imports its use-case files directly.
+ * Reads go to D1 through the engine, each in ONE round trip (queries.ts); sales go through the item's lock object (lock.ts). Others use it for:
+ * - availability answers (checkout, channel, widget, structured data): getItemAvailability, availabilityOf, publicItem, monthView, dayView;
+ * - schedule arithmetic of the engine: departureAt, departuresOn, openingBounds, openingOn, existingWallTime, maintenanceBusy, slotLengthMinutes;
+ * - D1 state loaders and statements: loadItemContext, itemContextOf, itemContextsFrom, loadItemState, loadAllocationsFor, busyOf, itemStatements, ...;
+ * - the per-item lock every sale reserves through: reserve, reserveAll, releaseAll, allocate, backstopConflict, isAllocationConflict;
+ * - the sale pipeline every sales path runs through: sell, SalePolicy, SaleJournal, SalePhase, SALE_PHASES;
+ * - the one writer of `allocations`: allocationInserts, releaseAllocationsOf, endAllocationsEarly, expireAllocationsOf, deleteAllocationsOf, ...
  */
 
-export { availabilityOf, checkAsset, getItemAvailability, publicItem, windowAvailability, type AvailabilityQuery, type ItemAvailability } from './checks';
+export { availabilityOf, getItemAvailability, publicItem } from './checks';
+export { dayView, monthView } from './cached-views';
 export {
-  AVAILABILITY_FRESH_MS,
-  dayAvailabilityTagged,
-  dayAvailabilityView,
-  dayView,
-  monthAvailabilityTagged,
-  monthAvailabilityView,
-  monthView,
-  type TaggedView,
-} from './cached-views';
-export { parseWeekday, timeSlotPopularity } from './popularity';
-
-// What other modules (and the lock object) use of the engine, the D1 state loaders and the lock
-// client (sales paths reserve through the item's lock object; see lock.ts).
-export {
-  blockConflicts,
   departureAt,
   departuresOn,
   existingWallTime,
@@ -32,9 +20,7 @@ export {
   openingOn,
   slotLengthMinutes,
   type Busy,
-  type Departure,
   type EngineItem,
-  type Reason,
 } from './engine';
 export {
   allocationsStatement,
@@ -42,23 +28,21 @@ export {
   busyOf,
   groupAllocations,
   inJson,
-  itemContextFrom,
   itemContextOf,
   itemContextsFrom,
   itemStatements,
   itemsChangedStatement,
   loadAllocationsFor,
   loadItemContext,
-  loadItemRows,
   otherItemsAtLocationStatement,
   stateKeyOf,
   type ItemContext,
   type ItemRow,
   type LocationRow,
 } from './queries';
-export { loadItemState, type ItemState, type ItemStateQuery } from './item-state';
+export { loadItemState } from './item-state';
 export { allocate } from './allocate';
-export { backstopConflict, isAllocationConflict, release, releaseAll, releaseLater, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';
+export { backstopConflict, isAllocationConflict, releaseAll, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';
 // The sale pipeline every sales path runs through (sell.ts).
 export { sell, SALE_PHASES, type SaleJournal, type SalePhase, type SalePhaseFn, type SalePolicy } from './sell';
 // The one writer of `allocations` (allocation-writes.ts): the rows a reservation took, and named releases, early ends, expiries and sandbox deletes.
@@ -69,5 +53,4 @@ export {
   expireAllocationsOf,
   expireLapsedHoldAllocations,
   releaseAllocationsOf,
-  type AllocationSources,
 } from './allocation-writes';

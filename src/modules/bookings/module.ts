@@ -1,6 +1,6 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { chargeDueInstallments, nextInstallmentDue } from './service';
+import { chargeDueInstallments, nextInstallmentDue } from './installments';
 
 export default defineModule({
   name: 'bookings',

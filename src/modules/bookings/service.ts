@@ -1,44 +1,40 @@
 /**
- * Booking services (transport-free; used by the routes, the channel, the marketplace, the public
- * widget, cron jobs and the seed). See create.ts for the commit and lifecycle.ts for the moves.
+ * Bookings' face: what other modules, cron jobs and the seed may call (the router imports its use-case files directly).
+ * See create.ts for the commit and lifecycle.ts for the moves. Other modules use it for:
+ * - the booking sale and its moves: createBooking, createBookingRows, quoteBooking, previewBooking, cancelBooking, rescheduleBooking, checkIn/OutBooking;
+ * - reads of a booking: getBooking, getBookingRow, paidByCard;
+ * - ledger and activity (deposits, point of sale, public widget, slip reservations): insertLedger, memoEntry, scopeOf, activityStmt, isVersionRace;
+ * - money added to a booking (point of sale, protection plans, coverage): findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, bookingRefundStmts;
+ * - statements batched by others to change a booking row: deleteTestBookingsStmt, bookingDepositInfoStmt, bookingRenterEditStmt, bookingTipPaidStmt, ...;
+ * - realized revenue (analytics): realizationStmt;
+ * - installments of payment plans (the cron job): chargeDueInstallments, nextInstallmentDue;
+ * - affiliate reads: attributedRentals, promoAffiliateOf, promoCodesOfAffiliate;
+ * - prices quoted before a booking exists (the OCTO supplier API): rentalUnitPrice.
  */
-export { createBooking, createBookingRows, type CreateBookingOptions, type BookingSource, type BookingResult, type ExtraLedgerEntry } from './create';
-export { quoteBooking, type Quote } from './quote';
+export { createBooking, createBookingRows, type CreateBookingOptions, type BookingResult } from './create';
+export { quoteBooking } from './quote';
 export { previewBooking } from './preview';
-export {
-  cancelBooking,
-  cancelAsOperator,
-  noShowAsOperator,
-  rescheduleBooking,
-  confirmBooking,
-  checkInBooking,
-  checkOutBooking,
-  noShowBooking,
-  getBooking,
-  type CancelResult,
-} from './lifecycle';
-export { bookingOut, type BookingRow, type BookingView } from './views';
-export { getBookingRow, getBookingWithZone, paidByCard } from './queries';
-export { bundlesOf } from './offers';
-export { BOOKING_STATUSES, ACTIVE_STATUSES, canMove, type BookingStatus } from './status';
+export { cancelBooking, rescheduleBooking, checkInBooking, checkOutBooking, getBooking } from './lifecycle';
+export { type BookingRow } from './views';
+export { getBookingRow, paidByCard } from './queries';
 
 // Ledger and activity pieces that deposits and the public widget write with.
-export { insertLedger, memoEntry, type LedgerScope, type NewLedger } from './ledger';
+export { insertLedger, memoEntry, type NewLedger } from './ledger';
 // Realized revenue of completed rentals (analytics).
-export { realizationStmt, REALIZED_REVENUE } from './ledger';
+export { realizationStmt } from './ledger';
 export { scopeOf } from './changes';
 export { activityStmt, isVersionRace } from './activity';
 // Money other modules add to a booking (the point of sale, protection plans).
 export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, bookingRefundStmts } from './money';
 
 // Installments of payment plans (the cron job in module.ts).
-export { chargeDueInstallments, nextInstallmentDue, type InstallmentRunSummary } from './installments';
+export { chargeDueInstallments, nextInstallmentDue } from './installments';
 
 // Reads of the affiliates module (referrals and promo codes attributed to an affiliate).
 export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from './affiliate-reads';
 
 // Prices other sales paths quote with before a booking exists (the OCTO supplier API's catalog, availability and holds).
-export { rentalUnitPrice, tourQuote, quoteOrder, standardTier, type LineQuote, type LineInput } from './pricing';
+export { rentalUnitPrice } from './pricing';
 
 // Statements other modules put in their own batch to change a booking row (the bookings module alone writes the table).
 export {

@@ -1,25 +1,28 @@
 import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf } from '../../lib/context';
 import * as r from './routes';
-import * as svc from './service';
+import { keySettlement, me, products } from './service';
+import { availability } from './availability';
+import { createChannelBooking } from './create-booking';
+import { cancelChannelBooking, findByReference, getBooking, sandboxReset } from './bookings';
 import * as portal from './portal';
 import { channelOf, portalOf } from './middleware';
 import { resolvePartnerToken } from '../partners/service';
 
 const router = createRouter();
 
-mount(router, r.me, async (c) => c.json(await svc.me(ctxOf(c), channelOf(c))));
-mount(router, r.products, async (c) => c.json(await svc.products(ctxOf(c), channelOf(c))));
-mount(router, r.availability, async (c, { body }) => c.json(await svc.availability(ctxOf(c), channelOf(c), body)));
+mount(router, r.me, async (c) => c.json(await me(ctxOf(c), channelOf(c))));
+mount(router, r.products, async (c) => c.json(await products(ctxOf(c), channelOf(c))));
+mount(router, r.availability, async (c, { body }) => c.json(await availability(ctxOf(c), channelOf(c), body)));
 mount(router, r.createBooking, async (c, { body }) => {
-  const res = await svc.createChannelBooking(ctxOf(c), channelOf(c), c.req.header('idempotency-key')?.trim() || undefined, body);
+  const res = await createChannelBooking(ctxOf(c), channelOf(c), c.req.header('idempotency-key')?.trim() || undefined, body);
   return c.json(res.body, res.status);
 });
-mount(router, r.findBookings, async (c, { query }) => c.json(await svc.findByReference(ctxOf(c), channelOf(c), query.reference)));
-mount(router, r.getBooking, async (c, { params }) => c.json(await svc.getBooking(ctxOf(c), channelOf(c), params.bookingId)));
-mount(router, r.cancelBooking, async (c, { params }) => c.json(await svc.cancelChannelBooking(ctxOf(c), channelOf(c), params.bookingId)));
-mount(router, r.sandboxReset, async (c) => c.json(await svc.sandboxReset(ctxOf(c), channelOf(c))));
-mount(router, r.settlement, async (c, { query }) => c.json(await svc.keySettlement(ctxOf(c), channelOf(c), query.month)));
+mount(router, r.findBookings, async (c, { query }) => c.json(await findByReference(ctxOf(c), channelOf(c), query.reference)));
+mount(router, r.getBooking, async (c, { params }) => c.json(await getBooking(ctxOf(c), channelOf(c), params.bookingId)));
+mount(router, r.cancelBooking, async (c, { params }) => c.json(await cancelChannelBooking(ctxOf(c), channelOf(c), params.bookingId)));
+mount(router, r.sandboxReset, async (c) => c.json(await sandboxReset(ctxOf(c), channelOf(c))));
+mount(router, r.settlement, async (c, { query }) => c.json(await keySettlement(ctxOf(c), channelOf(c), query.month)));
 
 mount(router, r.register, async (c, { body }) => {
   // A partner token on the request attaches the channel to that partner account.

@@ -1,8 +1,12 @@
-// Channel: the reseller API's entry point (the router and other modules import this file). Here: the
-// key's profile, its products and its settlement. sellers.ts (the merchant context and the reads
-// through a key's connections), availability.ts (availability lines), create-booking.ts (bookings
-// under the idempotency contract), bookings.ts (reads, cancel, sandbox reset), catalog.ts, keys.ts,
-// idempotency.ts, portal.ts, settlement.ts.
+// Channel's face: the reseller API's key profile, products and settlement (defined here, for the router), and what other
+// modules may call. The router imports its other use cases from their files: sellers.ts (the merchant context and the reads
+// through a key's connections), availability.ts (availability lines), create-booking.ts (bookings under the idempotency
+// contract), bookings.ts (reads, cancel, sandbox reset), catalog.ts, keys.ts, idempotency.ts, portal.ts, settlement.ts.
+// Other modules use it for:
+// - keys on the operator side (channel-connections, seed, dev): keyRow, newChannelKey, forgetChannelKeys, forgetChannelKeyHashes, ConnectionRow, KeyMode;
+// - the partner portal's endpoints and settlement (channel-connections): syncChannelEndpoints, settlement;
+// - selling through the same keys, connections, offer sets and rate limit (OCTO): authenticateChannelKey, merchantConnections, merchantCtx, findOffered, ...;
+// - the rate limiter's key lookup (durable-objects/rate-limiter.ts): readChannelKeyRecord.
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { customers } from '../../db/schema/accounts';
@@ -67,25 +71,15 @@ export async function merchantName(ctx: Ctx, customerId: string) {
   return (await ctx.db.select({ name: customers.name }).from(customers).where(eq(customers.id, customerId)).get())?.name ?? customerId;
 }
 
-// The reseller API's use cases (the router calls them here; OCTO sells with merchantCtx and the platform fee).
+// What OCTO sells with: the merchant context and the platform fee.
 export { merchantCtx } from './sellers';
-export { availability } from './availability';
-export { cancelChannelBooking, channelBookingOut, findByReference, getBooking, sandboxReset } from './bookings';
-export { createChannelBooking, PLATFORM_FEE_CENTS } from './create-booking';
+export { PLATFORM_FEE_CENTS } from './create-booking';
 
 // What the operator side (channel-connections), the seed and the benchmark use of the channel.
 export { keyRow, newChannelKey, type ConnectionRow, type KeyMode } from './keys';
 export { settlement } from './settlement';
 export { syncChannelEndpoints } from './portal';
 // What the OCTO supplier API (src/modules/octo) sells with: the same keys, connections, offer sets and rate limit.
-export {
-  authenticateChannelKey,
-  forgetChannelKeyHashes,
-  forgetChannelKeys,
-  readChannelKeyRecord,
-  resolveChannelKey,
-  merchantConnections,
-  type ChannelPrincipal,
-} from './keys';
+export { authenticateChannelKey, forgetChannelKeyHashes, forgetChannelKeys, readChannelKeyRecord, merchantConnections, type ChannelPrincipal } from './keys';
 export { findOffered, offeredItems, modelOf, narrowedTaxes } from './catalog';
 export { CHANNEL_RATE_LIMIT } from './middleware';

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/module';
 import { errorTableMarkdown } from '../../lib/errors';
 import router from './index';
 import { octoErrors } from './errors';
-import { expireOctoHolds, nextOctoHoldExpiry, onSandboxReset } from './service';
+import { expireOctoHolds, nextOctoHoldExpiry, onSandboxReset } from './jobs';
 
 const OCTO_TABLE = errorTableMarkdown({
   ...octoErrors.table,

@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
 import { reservationErrors } from './errors';
-import { expireBillHolds, nextBillHoldExpiry } from './service';
+import { expireBillHolds, nextBillHoldExpiry } from './bill-holds';
 
 export default defineModule({
   name: 'slip-reservations',

@@ -1,54 +1,28 @@
-// Slip reservations: the entry point other code imports. create.ts (create, update, transfer and
-// the lock helper), lifecycle.ts (confirm, check-in/out, cancel, delete), bill-holds.ts (bill with
-// hold, hold expiry), repricing.ts (charge lines, re-pricing, revenue recognition),
-// contract-state.ts (the reservation's contract state), charging.ts (payments and refunds),
-// messages.ts, availability.ts (fit and free units), queries.ts (reads), pricing.ts, ledger.ts.
-export {
-  changeBoat,
-  createReservation,
-  updateReservation,
-  transferReservation,
-  underSlipLock,
-  reservationEvent,
-  writeNewReservation,
-  type CreateOptions,
-} from './create';
-export { cancelReservation, checkIn, confirmationChange, holdReleaseChange, checkOut, confirmReservation, deleteReservation } from './lifecycle';
-export { expireBillHolds, nextBillHoldExpiry, sendBill } from './bill-holds';
-export { chargeLinesChange, recalculateTotal, recognizeRevenue } from './repricing';
-export { contractStateStmts, markContractSigned } from './contract-state';
-export {
-  cardIntentOf,
-  chargeCard,
-  chargeCardOf,
-  createCardIntent,
-  paymentHistory,
-  recordCardIntent,
-  recordCardIntentOf,
-  recordPayment,
-  refundPayment,
-  terminalCharge,
-} from './charging';
-export { type SlipCharge } from './payments';
-export { listMessages, recordRenterMessage, renterThread, sendMessage } from './messages';
-export { checkAvailability, slipAvailability } from './availability';
-export {
-  countWithoutContract,
-  dueBilling,
-  expiringSoon,
-  getByNumber,
-  getReservation,
-  getReservationRow,
-  listReservations,
-  reservationRowsByIds,
-  reservationStats,
-  reservationView,
-  viewsOf,
-} from './queries';
-export { priceReservation, monthSegments, depositFor, nightsBetween } from './pricing';
-export { quoteStay, rateOf as unitRateOf, requireNotPast, todayAtLocation } from './quote';
+// Slip reservations' face: what other modules (the slip portal, public slips, the slip waitlist, contracts, documents, guest
+// access, haul services, meter readings) and the seed may call; the router and module.ts import the use-case files directly:
+// create.ts (create, update, transfer and the lock helper), lifecycle.ts (confirm, check-in/out, cancel, delete), bill-holds.ts
+// (bill with hold, hold expiry), repricing.ts (charge lines, re-pricing, revenue recognition), contract-state.ts (the
+// reservation's contract state), charging.ts (payments and refunds), messages.ts, availability.ts (fit and free units),
+// queries.ts (reads), pricing.ts, ledger.ts. Others use it for:
+// - a new stay and its moves (waitlist, public slips, seed): createReservation, writeNewReservation, underSlipLock, confirmReservation, sendBill, changeBoat;
+// - change-log pieces batched by others: confirmationChange, holdReleaseChange, chargeLinesChange, contractStateStmts;
+// - availability and quotes (public slips, waitlist): checkAvailability, quoteStay, unitRateOf, nightsBetween, requireNotPast, pastDate, isBlocking;
+// - reads: getReservationRow, reservationRowsByIds, listReservations, countWithoutContract, reservationView, balanceOf, ReservationRow;
+// - the renter portal's payments and messages: cardIntentOf, chargeCardOf, recordCardIntentOf, paymentHistory, recordRenterMessage, renterThread;
+// - response and request schemas reused by other slip modules: ReservationSchema, PaymentSchema, MessageSchema, BoatSchema, BoatInputSchema, RenterInputSchema.
+export { changeBoat, createReservation, underSlipLock, writeNewReservation } from './create';
+export { confirmationChange, holdReleaseChange, confirmReservation } from './lifecycle';
+export { sendBill } from './bill-holds';
+export { chargeLinesChange } from './repricing';
+export { contractStateStmts } from './contract-state';
+export { cardIntentOf, chargeCardOf, paymentHistory, recordCardIntentOf } from './charging';
+export { recordRenterMessage, renterThread } from './messages';
+export { checkAvailability } from './availability';
+export { countWithoutContract, getReservationRow, listReservations, reservationRowsByIds, reservationView } from './queries';
+export { nightsBetween } from './pricing';
+export { quoteStay, rateOf as unitRateOf, requireNotPast } from './quote';
 export { pastDate } from './errors';
-export { reservationOut, balanceOf, type ReservationRow } from './views';
+export { balanceOf, type ReservationRow } from './views';
 export {
   Reservation as ReservationSchema,
   Payment as PaymentSchema,
@@ -57,5 +31,4 @@ export {
   BoatIn as BoatInputSchema,
   RenterIn as RenterInputSchema,
 } from './schemas';
-export { messageOut, paymentOut } from './views';
-export { RESERVATION_STATUSES, isBlocking, type ReservationStatus } from './types';
+export { isBlocking } from './types';
