@@ -78,15 +78,28 @@ export const reschedule = route({
   path: '/coreBooking/{rentalId}/reschedule',
   operationId: 'rescheduleBooking',
   tags,
-  summary: 'Move a pending or confirmed booking to another window (re-checked inside the lock)',
-  description: `The new window is checked inside the item's lock, its own current allocations not counting; the old allocations are released and the
+  summary: 'Move a pending or confirmed booking to another window (re-checked inside the lock), repriced',
+  description: [
+    `The new window is checked inside the item's lock, its own current allocations not counting; the old allocations are released and the
 new ones taken in one batch. Rentals keep their assets when they are free (or take \`assetIds\`); tours move their seats to the departure at
-\`startTime\`. The price is kept (revenue entries are re-dated). 400 \`in_the_past\` for a start already past, 409 \`unavailable\` when the new
-window is taken, \`invalid_state\` for other statuses. Fires \`booking.updated\` and \`booking.rescheduled\`.`,
+\`startTime\`. The item's allowed durations hold. 400 \`in_the_past\` for a start already past, 409 \`unavailable\` when the new window is taken,
+\`invalid_state\` for other statuses. Fires \`booking.updated\` and \`booking.rescheduled\` (with \`price\`, the price change).`,
+    `**Price.** The move reprices: the new window is priced like a new booking of the same units or tickets, party, add-ons and tip
+(\`pricing.breakdown\` is the new one), and the booking's discounts keep applying: a percentage (promo code, manual, membership, bundle) at its
+percentage of the new price, a fixed amount as the amount the booking got. The old charges are reversed in the ledger and the new ones written
+at the new start; \`total\` and \`amountPaid\` follow the ledger. A window that cannot be priced is 400 \`bad_request\`. \`keepPrice: true\` keeps
+the price and breakdown and marks the booking \`extendedData.priceKept: true\`; a price a reseller set (channel, OCTO, marketplace) is always
+kept.`,
+    `**Difference.** Higher: a balance due, or with \`chargeDifference: true\` charged to the card on file in the same write
+(\`payment.completed\`, kind \`reschedule\`; 402 \`payment_failed\` on a decline, nothing moved; no card on file leaves a balance due). Lower: what
+was paid beyond the new total is refunded to the card after the write (\`payment.refunded\`), or kept as credit with \`refundDifference: false\`.
+An installment plan is fitted to the new balance (never raised). The renter is e-mailed the old and new times (the location's) and the price.
+The answer's \`pricing.change\` says what happened.`,
+  ].join('\n\n'),
   params: s.RentalParams,
   body: s.RescheduleBody,
-  ok: s.Booking,
-  errors: [404, 409],
+  ok: s.RescheduleResult,
+  errors: [402, 404, 409],
 });
 
 export const confirm = route({

@@ -294,8 +294,58 @@ export const RescheduleBody = z
       .max(100)
       .optional()
       .openapi({ description: 'Rentals: move to these assets (as many as the booking has); otherwise its assets are kept when free' }),
+    keepPrice: z
+      .boolean()
+      .optional()
+      .openapi({
+        description: `true: keep the booking's price and breakdown (marked \`priceKept: true\` in its \`extendedData\`). Default false: the new window
+is priced like a new booking, the booking's discounts kept`,
+      }),
+    chargeDifference: z
+      .boolean()
+      .optional()
+      .openapi({
+        description: `A higher price: true charges the difference to the card of the booking's payment (the card on file), in the same write; 402
+\`payment_failed\` on a decline (nothing moved). Default false: the difference is a balance due. Not with \`keepPrice\``,
+      }),
+    refundDifference: z
+      .boolean()
+      .optional()
+      .openapi({
+        description: `A lower price: true (default) refunds what was paid beyond the new total to the card it was paid with; false keeps it on
+the booking as the renter's credit`,
+      }),
+  })
+  .superRefine((d, ctx) => {
+    if (d.keepPrice && d.chargeDifference)
+      ctx.addIssue({ code: 'custom', path: ['chargeDifference'], message: 'a kept price has no difference to charge: not with keepPrice' });
   })
   .openapi('RescheduleBooking');
+
+export const ReschedulePriceChange = z
+  .object({
+    priceKept: z.boolean().openapi({ description: 'The price was kept: asked (`keepPrice`) or set by a reseller' }),
+    keptReason: z.enum(['requested', 'seller_priced']).nullable(),
+    previousTotal: Money,
+    newTotal: Money,
+    difference: Money.openapi({ description: 'newTotal - previousTotal (dollars; negative when cheaper)' }),
+    settlement: z.enum(['none', 'balance_due', 'charged', 'refunded', 'credit', 'refund_failed']).openapi({
+      description: `How the difference was settled: \`balance_due\` (the booking owes \`amount\`), \`charged\` (to the card on file), \`refunded\`
+(to the card), \`credit\` (kept on the booking), \`refund_failed\` (kept as credit; the operator is told), \`none\``,
+    }),
+    amount: Money.openapi({ description: 'Dollars charged, refunded, kept as credit or due' }),
+    paymentIntentId: z.string().nullable().openapi({ description: 'The charge of the difference' }),
+    refundId: z.string().nullable(),
+    reason: z
+      .string()
+      .optional()
+      .openapi({ description: '`no_card_on_file`, `not_paid_by_card` or `partly_credit` when the settlement differs from the one asked' }),
+  })
+  .openapi('ReschedulePriceChange');
+
+export const RescheduleResult = Booking.extend({
+  pricing: Booking.shape.pricing.extend({ change: ReschedulePriceChange }),
+}).openapi('RescheduleResult');
 
 export const TransitionBody = z.object({ notes: z.string().trim().max(2000).optional() }).openapi('BookingTransition');
 

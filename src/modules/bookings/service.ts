@@ -29,6 +29,8 @@ export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, booking
 
 // Installments of payment plans (the cron job in module.ts).
 export { chargeDueInstallments, nextInstallmentDue } from './installments';
+// A payment made another way (the point of sale settling a booking) fits the installments still scheduled to the balance.
+export { planFollowsBalanceStmts } from './installments';
 
 // Reads of the affiliates module (referrals and promo codes attributed to an affiliate).
 export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from './affiliate-reads';
