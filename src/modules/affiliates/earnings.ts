@@ -6,15 +6,18 @@
  * `percentageEarned` WHEN IT WAS EARNED: the `booking.placed` hook records it as the booking is
  * written (whichever path sold it), and the rate is kept on the entry.
  *
- * POST /affiliate/recalculate rebuilds the totals from the operator's bookings: rentals not
- * recorded yet (booked before the affiliate existed, or while a hook failed) are recorded at the
- * current rate, entries of cancelled rentals are excluded, and the totals are summed again in SQL.
+ * A cancelled booking's commission is reversed as it is cancelled (the `booking.cancelled` hook
+ * excludes its entries). POST /affiliate/recalculate rebuilds the totals from the operator's
+ * bookings: rentals not recorded yet (booked before the affiliate existed, or while a hook failed)
+ * are recorded at the current rate, entries of cancelled rentals are excluded, and the totals are
+ * summed again in SQL. Commissions of code uses that are not bookings (`POST /promoGiftCards/use`)
+ * are recorded on the use by the promo-codes module and counted in the same total (queries.ts).
  *
  * A promo code's affiliate is read from the promo-codes module (`POST /promoGiftCards`,
  * `affiliateId`) first, like the booking commit honours its codes first, then from the legacy codes
  * of the operator's settings (`settings.promoCodes[].affiliateId`, through bookings' service).
- * This ledger is what affiliates are paid from; the commission a promo use carries
- * (GET /promoGiftCards/affiliate/{affiliateId}) reports the same sale from the code's side.
+ * This ledger is what affiliates are paid from; GET /promoGiftCards/affiliate/{affiliateId} reports
+ * the same commissions from the codes' side (a booking's from these entries).
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
@@ -22,7 +25,7 @@ import { ownCustomer } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
-import type { BookingPlaced } from '../../lib/hooks';
+import type { BookingCancelled, BookingPlaced } from '../../lib/hooks';
 import { affiliateEntries, affiliates } from '../../db/schema/affiliates';
 import { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type AttributedRental } from '../bookings/service';
 import { affiliateOfCode, codesOfAffiliate } from '../promo-codes/service';
@@ -75,6 +78,33 @@ export async function onBookingPlaced(ctx: Ctx, e: BookingPlaced): Promise<void>
   });
 }
 
+const BOOKING_SOURCES: Source[] = ['booking_ref', 'promo_booking'];
+
+/** Hook `booking.cancelled`: the rental's commission is reversed (its entries excluded) and the affiliates' totals refreshed. */
+export async function onBookingCancelled(ctx: Ctx, e: BookingCancelled): Promise<void> {
+  const earned = await ctx.db
+    .select({ affiliateId: affiliateEntries.affiliateId })
+    .from(affiliateEntries)
+    .where(
+      and(
+        eq(affiliateEntries.customerId, e.customerId),
+        inArray(affiliateEntries.source, BOOKING_SOURCES),
+        eq(affiliateEntries.sourceId, e.rentalId),
+        eq(affiliateEntries.excluded, false),
+      ),
+    )
+    .all();
+  const ids = [...new Set(earned.map((r) => r.affiliateId))];
+  if (!ids.length) return;
+  const exclude = ctx.db
+    .update(affiliateEntries)
+    .set({ excluded: true })
+    .where(and(eq(affiliateEntries.customerId, e.customerId), inArray(affiliateEntries.source, BOOKING_SOURCES), eq(affiliateEntries.sourceId, e.rentalId)));
+  await commit(ctx, [exclude, ...ids.map((id) => totalsStmt(ctx, e.customerId, id))], {
+    audit: { action: 'affiliate.commission_reversed', targetType: 'booking', targetId: e.rentalId, customerId: e.customerId, details: { affiliateIds: ids } },
+  });
+}
+
 /** The rentals attributed to the affiliate and how (the referral wins over a promo code of another affiliate). */
 async function attributions(ctx: Ctx, a: AffiliateRow): Promise<{ rental: AttributedRental; source: Source }[]> {
   const [stored, legacy, known] = await Promise.all([
@@ -110,7 +140,7 @@ async function recalculateOne(ctx: Ctx, a: AffiliateRow, nowIso: string) {
             and(
               eq(affiliateEntries.customerId, a.customerId),
               eq(affiliateEntries.affiliateId, a.id),
-              inArray(affiliateEntries.source, ['booking_ref', 'promo_booking']),
+              inArray(affiliateEntries.source, BOOKING_SOURCES),
               inArray(affiliateEntries.sourceId, ids.slice(i, i + 80)),
             ),
           ),

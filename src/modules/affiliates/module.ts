@@ -1,12 +1,13 @@
 import { defineModule } from '../../lib/module';
 import router from './index';
-import { onBookingPlaced } from './earnings';
+import { onBookingCancelled, onBookingPlaced } from './earnings';
 
 export default defineModule({
   name: 'affiliates',
   router,
-  // Commissions are recorded as bookings are written, whichever path sold them, at the rate of that moment.
-  hooks: { 'booking.placed': onBookingPlaced },
+  // Commissions are recorded as bookings are written, whichever path sold them, at the rate of that moment,
+  // and reversed as they are cancelled.
+  hooks: { 'booking.placed': onBookingPlaced, 'booking.cancelled': onBookingCancelled },
   tags: [
     {
       name: 'Affiliates',

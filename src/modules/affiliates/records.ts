@@ -1,6 +1,6 @@
 /** Affiliates: ID availability, create, list, delete and the PATCH actions (payout, rate, manual commission). */
 import { nowIso } from '../../lib/clock';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, requirePermission } from '../../lib/context';
 import { commit } from '../../lib/commit';
@@ -8,7 +8,7 @@ import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
 import { affiliateEntries, affiliates } from '../../db/schema/affiliates';
-import { getAffiliateInTenant, totalsStmt } from './queries';
+import { affiliatesOf, getAffiliateInTenant, totalsStmt } from './queries';
 import { affiliateOut, type AffiliateRow } from './views';
 
 export const PERMISSION = 'affiliates';
@@ -60,8 +60,7 @@ export async function createAffiliate(
 
 export async function listAffiliates(ctx: Ctx, q: { customerId: string }) {
   const customerId = ownCustomer(ctx, q.customerId);
-  const rows = await ctx.db.select().from(affiliates).where(eq(affiliates.customerId, customerId)).orderBy(asc(affiliates.name)).all();
-  return { data: rows.map(affiliateOut) };
+  return { data: (await affiliatesOf(ctx, customerId)).map(affiliateOut) };
 }
 
 /** Deletes the affiliate and its earnings and payouts (promo codes naming it keep their code, without commission). */

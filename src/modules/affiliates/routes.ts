@@ -5,7 +5,7 @@ const tags = ['Affiliates'];
 
 const MONEY = 'Money in this family is in dollars; commissions are kept in cents inside.';
 
-const EARNING = `A booking is attributed once: to the affiliate named by \`extendedData.refAffiliate\` of the booking request (the public widget's referral links), else to the affiliate of its promo code (\`settings.promoCodes[].affiliateId\`). Each rental earns round(pre-tax price after discounts × percentageEarned / 100), at the rate in force when the booking was written (recorded then, whichever path sold it). Cancelled bookings do not count.`;
+const EARNING = `A booking is attributed once: to the affiliate named by \`extendedData.refAffiliate\` of the booking request (the public widget's referral links), else to the affiliate of its promo code (\`settings.promoCodes[].affiliateId\`). Each rental earns round(pre-tax price after discounts × percentageEarned / 100), at the rate in force when the booking was written (recorded then, whichever path sold it). A cancelled booking's commission is reversed as it is cancelled.`;
 
 export const checkAvailability = route({
   method: 'get',
@@ -37,7 +37,7 @@ export const listAffiliates = route({
   operationId: 'listAffiliates',
   tags,
   summary: "The operator's affiliates with their totals",
-  description: `Commission and payout totals as of the last change or recalculation. ${MONEY}`,
+  description: `Commission and payout totals as of now: the commission of referred and promo-coded bookings (a cancelled booking's is reversed as it is cancelled), of the other uses of the affiliate's codes (\`POST /promoGiftCards/use\`, gift cards spent on bookings; what the use answered) and manual commissions; the same figure as \`GET /promoGiftCards/affiliate/{affiliateId}\` reports for the codes. ${MONEY}`,
   query: s.ListQuery,
   ok: s.AffiliateList,
   errors: [403],
@@ -74,7 +74,7 @@ export const recalculate = route({
   operationId: 'recalculateAffiliates',
   tags,
   summary: "Recompute earnings from the operator's bookings",
-  description: `${EARNING} Recalculation records attributed rentals not recorded yet (at the current rate), excludes cancelled ones and sums the totals again (manual commissions and payouts included). Without \`affiliateId\` every affiliate of the operator. ${MONEY}`,
+  description: `${EARNING} Recalculation records attributed rentals not recorded yet (at the current rate), excludes cancelled ones and sums the totals again (manual commissions, code uses and payouts included). Without \`affiliateId\` every affiliate of the operator. ${MONEY}`,
   body: s.RecalcBody,
   ok: s.RecalcResult,
   errors: [403, 404],

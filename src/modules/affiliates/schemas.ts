@@ -22,7 +22,7 @@ export const Affiliate = z
     email: z.string(),
     percentageEarned: z.number(),
     customAffiliateId: z.string().nullable(),
-    commissionTotal: z.number().openapi({ description: 'Dollars earned (cancelled bookings excluded)' }),
+    commissionTotal: z.number().openapi({ description: 'Dollars earned: bookings (cancelled ones reversed), code uses, manual commissions' }),
     paidOut: z.number().openapi({ description: 'Dollars paid to the affiliate' }),
     balanceDue: z.number().openapi({ description: 'commissionTotal - paidOut, dollars' }),
     recalculatedAt: z.string().nullable(),

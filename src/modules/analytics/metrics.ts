@@ -1,14 +1,15 @@
 /**
  * `GET /analytics/metrics`: revenue, tax, tips, discounts, payments, refunds, realized and deferred
  * revenue, booking counts and point-of-sale sales of some locations over a range of local days, with
- * the daily breakdown (each location's own time zone) and the operator's membership revenue. Four
- * aggregate statements, run at once; nothing loops over ledger rows.
+ * the daily breakdown (each location's own time zone) and the operator's membership revenue. Revenue
+ * is the one figure of ledger-sql.ts (the money kept, net of cancellations and refunds), the same as
+ * year-over-year's. Aggregate statements, run at once in one batch; nothing loops over ledger rows.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { countedEntry, kindOf, LedgerSums, REPORTED_TYPES, typeList, unrealized } from './ledger-sql';
+import { addReversal, countedEntry, kindOf, LedgerSums, posRefundReversals, REPORTED_TYPES, typeList, unrealized, type ReversalRow } from './ledger-sql';
 import { datesBetween, dayRange, localDateOfIso, offsetSegments } from './local-days';
 import { currencyOf, reportBatch, type AnalyticsLocation } from './queries';
 import { lit, litList } from './sql-literals';
@@ -38,13 +39,17 @@ function addStatus(b: BookingCounts, status: string, n: number, people: number) 
 
 export function figures(s: LedgerSums, b: BookingCounts, posSales: number): Figures {
   return {
-    revenueCents: s.sum('revenue'),
-    bookingRevenueCents: s.sum('revenue', 'booking'),
-    posRevenueCents: s.sum('revenue', 'pos'),
-    slipRevenueCents: s.sum('revenue', 'slip'),
-    otherRevenueCents: s.sum('revenue', 'other'),
+    revenueCents: s.revenue(),
+    bookingRevenueCents: s.revenue('booking'),
+    posRevenueCents: s.revenue('pos'),
+    slipRevenueCents: s.revenue('slip'),
+    otherRevenueCents: s.revenue('other'),
+    grossRevenueCents: s.gross(),
     discountsCents: -s.sum('discount'),
-    netRevenueCents: s.net(),
+    netRevenueCents: s.revenue(),
+    cancellationFeesCents: s.kept('cancellationFees'),
+    premiumsCents: s.kept('premiums'),
+    depositCapturesCents: s.kept('depositCaptures'),
     taxCents: s.sum('tax'),
     tipsCents: s.sum('tip'),
     refundsCents: s.sum('refund'),
@@ -86,69 +91,79 @@ function posByDay(customerId: string, l: Ranged): SQL {
     GROUP BY day`;
 }
 
+/** Point-of-sale refunds of one location per local day, as reversals of their sales (ledger-sql.ts). */
+function posRefundsByDay(customerId: string, l: Ranged): SQL {
+  const seg = offsetSegments(l.timezone, l.from, l.to);
+  return posRefundReversals(customerId, l, (col) => localDateOfIso(col, seg));
+}
+
+type Query = { locationIds: string[]; startDate: string; endDate: string };
 type LedgerRow = { loc: string; day: string; kind: string; type: string; amount: number; unrealized: number };
 type PosRow = { loc: string; day: string; n: number };
+type BookedRow = { loc: string; day: string; status: string; n: number; people: number };
+type MembersRow = { paid: number; refunded: number; invoices: number; created: number };
 
-export async function getMetrics(ctx: Ctx, q: { locationIds: string[]; startDate: string; endDate: string }) {
-  requirePermission(ctx, 'analytics');
-  const customerId = tenantOf(ctx);
-  const rangedOf = (locs: AnalyticsLocation[]): Ranged[] => locs.map((l) => ({ ...l, ...dayRange(q.startDate, q.endDate, l.timezone) }));
-  const { locs, results } = await reportBatch(ctx, q.locationIds, (locs) => {
-    currencyOf(locs);
-    const ranged = rangedOf(locs);
-    const first = ranged[0];
-    return [
-      ...ranged.map((l) => ledgerByDay(customerId, l)),
-      ...ranged.map((l) => posByDay(customerId, l)),
-      sql`
-        SELECT location_id AS loc, local_date AS day, status, COUNT(*) AS n, SUM(coalesce(participants, quantity, 1)) AS people
-        FROM bookings
-        WHERE customer_id = ${lit(customerId)} AND local_date >= ${lit(q.startDate)} AND local_date <= ${lit(q.endDate)}
-          AND location_id IN (${litList(locs.map((l) => l.locationId))}) AND test_mode = 0
-        GROUP BY loc, day, status`,
-      sql`
-        SELECT coalesce(SUM(amount_paid), 0) AS paid, coalesce(SUM(amount_refunded), 0) AS refunded, COUNT(*) AS invoices,
-          coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
-        FROM membership_invoices
-        WHERE customer_id = ${lit(customerId)} AND paid_at >= ${lit(first.fromIso)} AND paid_at < ${lit(first.toIso)} AND amount_paid > 0`,
-    ];
-  });
-  const currency = currencyOf(locs);
+/** The report's statements: per location its ledger, sales and refund reversals by day; the booking counts; the memberships. */
+function statements(customerId: string, q: Query, locs: AnalyticsLocation[]): SQL[] {
+  currencyOf(locs);
+  const ranged: Ranged[] = locs.map((l) => ({ ...l, ...dayRange(q.startDate, q.endDate, l.timezone) }));
+  const first = ranged[0];
+  return [
+    ...ranged.map((l) => ledgerByDay(customerId, l)),
+    ...ranged.map((l) => posByDay(customerId, l)),
+    ...ranged.map((l) => posRefundsByDay(customerId, l)),
+    sql`
+      SELECT location_id AS loc, local_date AS day, status, COUNT(*) AS n, SUM(coalesce(participants, quantity, 1)) AS people
+      FROM bookings
+      WHERE customer_id = ${lit(customerId)} AND local_date >= ${lit(q.startDate)} AND local_date <= ${lit(q.endDate)}
+        AND location_id IN (${litList(locs.map((l) => l.locationId))}) AND test_mode = 0
+      GROUP BY loc, day, status`,
+    sql`
+      SELECT coalesce(SUM(amount_paid), 0) AS paid, coalesce(SUM(amount_refunded), 0) AS refunded, COUNT(*) AS invoices,
+        coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
+      FROM membership_invoices
+      WHERE customer_id = ${lit(customerId)} AND paid_at >= ${lit(first.fromIso)} AND paid_at < ${lit(first.toIso)} AND amount_paid > 0`,
+  ];
+}
+
+type Cell = { sums: LedgerSums; bookings: BookingCounts; pos: number };
+const cell = (): Cell => ({ sums: new LedgerSums(), bookings: noBookings(), pos: 0 });
+
+/** The rows of the batch added up per date, per location and in total. */
+function tally(results: Record<string, unknown>[][], locs: AnalyticsLocation[], dates: string[]) {
   const n = locs.length;
   const ledger = results.slice(0, n).flat() as LedgerRow[];
   const pos = results.slice(n, 2 * n).flat() as PosRow[];
-  const booked = results[2 * n] as { loc: string; day: string; status: string; n: number; people: number }[];
-  const members = results[2 * n + 1][0] as { paid: number; refunded: number; invoices: number; created: number } | undefined;
-
-  const dates = datesBetween(q.startDate, q.endDate);
-  const cell = () => ({ sums: new LedgerSums(), bookings: noBookings(), pos: 0 });
+  const reversals = results.slice(2 * n, 3 * n).map((rows, i) => (rows as ReversalRow[]).map((r) => ({ ...r, loc: locs[i].locationId })));
+  const booked = results[3 * n] as BookedRow[];
   const byDay = new Map(dates.map((d) => [d, cell()]));
   const byLoc = new Map(locs.map((l) => [l.locationId, cell()]));
   const total = cell();
-  for (const r of ledger) {
-    for (const c of [byDay.get(r.day), byLoc.get(r.loc), total]) c?.sums.add(r.kind, r.type, r.amount, r.unrealized);
-  }
-  for (const r of booked) {
-    for (const c of [byDay.get(r.day), byLoc.get(r.loc), total]) if (c) addStatus(c.bookings, r.status, Number(r.n), Number(r.people));
-  }
-  for (const r of pos) {
-    for (const c of [byDay.get(r.day), byLoc.get(r.loc), total]) if (c) c.pos += Number(r.n);
-  }
+  const cellsOf = (day: string, loc: string) => [byDay.get(day), byLoc.get(loc), total].filter((c): c is Cell => !!c);
+  for (const r of ledger) for (const c of cellsOf(r.day, r.loc)) c.sums.add(r.kind, r.type, r.amount, r.unrealized);
+  for (const r of reversals.flat()) for (const c of cellsOf(r.bucket, r.loc)) addReversal(c.sums, r);
+  for (const r of booked) for (const c of cellsOf(r.day, r.loc)) addStatus(c.bookings, r.status, Number(r.n), Number(r.people));
+  for (const r of pos) for (const c of cellsOf(r.day, r.loc)) c.pos += Number(r.n);
+  return { byDay, byLoc, total, members: results[3 * n + 1][0] as MembersRow | undefined };
+}
+
+export async function getMetrics(ctx: Ctx, q: Query) {
+  requirePermission(ctx, 'analytics');
+  const customerId = tenantOf(ctx);
+  const { locs, results } = await reportBatch(ctx, q.locationIds, (locs) => statements(customerId, q, locs));
+  const currency = currencyOf(locs);
+  const dates = datesBetween(q.startDate, q.endDate);
+  const { byDay, byLoc, total, members } = tally(results, locs, dates);
+  const figuresOf = (c: Cell) => figures(c.sums, c.bookings, c.pos);
   return {
     locationIds: locs.map((l) => l.locationId),
     startDate: q.startDate,
     endDate: q.endDate,
     currency,
     locations: locs,
-    totals: figures(total.sums, total.bookings, total.pos),
-    daily: dates.map((date) => {
-      const c = byDay.get(date)!;
-      return { date, ...figures(c.sums, c.bookings, c.pos) };
-    }),
-    byLocation: locs.map((l) => {
-      const c = byLoc.get(l.locationId)!;
-      return { locationId: l.locationId, totals: figures(c.sums, c.bookings, c.pos) };
-    }),
+    totals: figuresOf(total),
+    daily: dates.map((date) => ({ date, ...figuresOf(byDay.get(date)!) })),
+    byLocation: locs.map((l) => ({ locationId: l.locationId, totals: figuresOf(byLoc.get(l.locationId)!) })),
     memberships: {
       revenueCents: Number(members?.paid ?? 0) - Number(members?.refunded ?? 0),
       refundsCents: Number(members?.refunded ?? 0),

@@ -1,13 +1,16 @@
 /**
  * `GET /analytics/inventory-performance`: the items and assets that earned most over a range of
- * local days (net rental revenue from the ledger: revenue less discounts, cancellations reversed),
- * with their bookings and booked hours, and the best-selling point-of-sale products. Aggregate SQL
+ * local days (the revenue of their rentals, the one figure of ledger-sql.ts: sales less discounts,
+ * with the fees kept, premiums and deposit captures, cancellations reversed),
+ * with their bookings and booked hours, and the best-selling point-of-sale products (net of refunds,
+ * best-sellers.ts). Aggregate SQL
  * over the ledger's (location, occurred_at) index; names joined from the inventory and POS tables.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { countedEntry } from './ledger-sql';
+import { bestSellers, bestSellerStatements, type RefundLineRow, type SoldRow } from './best-sellers';
+import { countedEntry, REVENUE_TYPES, typeList } from './ledger-sql';
 import { dayRange } from './local-days';
 import { currencyOf, reportBatch, type AnalyticsLocation } from './queries';
 
@@ -20,7 +23,6 @@ type EarnedRow = {
   loc: string | null;
   assetName: string | null;
 };
-type ProductRow = { id: string; name: string | null; amount: number; qty: number };
 type BookedRow = { item: string; asset: string | null; n: number; ms: number };
 import { lit, litList } from './sql-literals';
 
@@ -32,7 +34,7 @@ export async function getInventoryPerformance(ctx: Ctx, q: { locationIds: string
   const { locs, results } = await reportBatch(ctx, q.locationIds, (locs) => buildStatements(customerId, q, locs));
   const currency = currencyOf(locs);
   const ids = locs.map((l) => l.locationId);
-  const [earnedRows, prods, booked] = results as [EarnedRow[], ProductRow[], BookedRow[]];
+  const [earnedRows, booked, sold, refundLines] = results as [EarnedRow[], BookedRow[], SoldRow[], RefundLineRow[]];
 
   const items = new Map<string, { name: string | null; loc: string | null; gross: number; disc: number; n: number; ms: number }>();
   const assets = new Map<string, { name: string | null; item: string | null; itemName: string | null; net: number; n: number }>();
@@ -58,7 +60,8 @@ export async function getInventoryPerformance(ctx: Ctx, q: { locationIds: string
     const as = b.asset ? assets.get(b.asset) : undefined;
     if (as) as.n += Number(b.n);
   }
-  const total = [...items.values()].reduce((s, i) => s + i.gross + i.disc, 0);
+  // Every rental's revenue, with an item or not: metrics' bookingRevenueCents for the same days.
+  const total = earnedRows.reduce((s, e) => s + Number(e.gross) + Number(e.disc), 0);
   const byNet = <T>(m: Map<string, T>, net: (v: T) => number) =>
     [...m.entries()].sort(([a, x], [b, y]) => net(y) - net(x) || a.localeCompare(b)).slice(0, q.limit);
   return {
@@ -87,7 +90,7 @@ export async function getInventoryPerformance(ctx: Ctx, q: { locationIds: string
       revenueCents: a.net,
       bookings: a.n,
     })),
-    products: prods.map((p) => ({ posItemId: String(p.id), name: p.name, revenueCents: Number(p.amount), quantity: Number(p.qty) })),
+    products: bestSellers(sold, refundLines, q.limit),
   };
 }
 
@@ -101,33 +104,24 @@ function buildStatements(customerId: string, q: { startDate: string; endDate: st
     ranged.map((l) => sql`(l.location_id = ${lit(l.locationId)} AND l.occurred_at >= ${lit(l.fromIso)} AND l.occurred_at < ${lit(l.toIso)})`),
     sql.raw(' OR '),
   )})`;
-  // Net revenue per item and asset (a booking's asset is its first), named in the same statement.
+  // Revenue per item and asset (a booking's asset is its first), named in the same statement: gross (sales and money kept) and discounts.
   const earned: SQL = sql`SELECT l.item_id AS item, l.asset_id AS asset,
-    SUM(CASE WHEN l.entry_type = 'revenue' THEN l.amount ELSE 0 END) AS gross,
+    SUM(CASE WHEN l.entry_type = 'discount' THEN 0 ELSE l.amount END) AS gross,
     SUM(CASE WHEN l.entry_type = 'discount' THEN l.amount ELSE 0 END) AS disc
     FROM ledger_entries l
-    WHERE ${inRanges} AND l.rental_id IS NOT NULL AND l.entry_type IN ('revenue', 'discount') AND ${countedEntry('l')}
+    WHERE ${inRanges} AND l.rental_id IS NOT NULL AND l.entry_type IN (${typeList(REVENUE_TYPES)}) AND ${countedEntry('l')}
     GROUP BY l.item_id, l.asset_id`;
-  const products: SQL = sql`SELECT json_extract(l.metadata, '$.posItemId') AS pid, l.amount AS amount, coalesce(json_extract(l.metadata, '$.quantity'), 0) AS qty
-    FROM ledger_entries l
-    WHERE ${inRanges} AND l.source = 'pos' AND l.rental_id IS NULL AND l.entry_type = 'revenue' AND l.deleted_at IS NULL`;
   return [
     sql`SELECT e.item, e.asset, e.gross, e.disc, i.name AS itemName, i.location_id AS loc, a.name AS assetName
       FROM (${earned}) e
         LEFT JOIN inventory_items i ON i.id = e.item AND i.customer_id = ${lit(customerId)}
         LEFT JOIN inventory_assets a ON a.id = e.asset AND a.customer_id = ${lit(customerId)}`,
-    sql`
-      SELECT p.pid AS id, pi.name AS name, SUM(p.amount) AS amount, SUM(p.qty) AS qty
-      FROM (${products}) p LEFT JOIN pos_items pi ON pi.id = p.pid AND pi.customer_id = ${lit(customerId)}
-      WHERE p.pid IS NOT NULL
-      GROUP BY p.pid
-      ORDER BY amount DESC, p.pid
-      LIMIT ${sql.raw(String(q.limit))}`,
     // Bookings (not cancelled) and hours booked per item and first asset, by the local start date.
     sql`
       SELECT item_id AS item, json_extract(asset_ids, '$[0]') AS asset, COUNT(*) AS n, SUM("end" - start) AS ms FROM bookings
       WHERE customer_id = ${lit(customerId)} AND local_date >= ${lit(q.startDate)} AND local_date <= ${lit(q.endDate)}
         AND location_id IN (${litList(ids)}) AND status <> 'cancelled' AND test_mode = 0
       GROUP BY item_id, asset`,
+    ...bestSellerStatements(customerId, inRanges, ranged),
   ];
 }

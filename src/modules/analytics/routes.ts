@@ -18,10 +18,14 @@ export const getMetrics = route({
   description: `Figures of the local days \`startDate\` to \`endDate\` (inclusive, at most 731 days), each location counted over its own days in its
 own time zone (23 or 25 hours on DST changes): totals, one row per date (\`daily\`, every date of the range, zeros included) and per location.
 
-Everything comes from the records, never from the client: money from the ledger (signed cents: \`revenueCents\` is every revenue entry, rentals
-net of cancellation reversals, point-of-sale sales, slips and others, split by kind; \`discountsCents\`, \`refundsCents\` and \`paymentsCents\`
-are positive; \`netRevenueCents\` = revenue - discounts; \`realizedRevenueCents\` the revenue of rentals realized in the period;
-\`deferredRevenueCents\` the net revenue of the period's rentals that are not realized yet), booking counts from the bookings by their local start
+Everything comes from the records, never from the client: money from the ledger (signed cents). \`revenueCents\` is the revenue every report
+shows (year-over-year's for the same days is the same figure): the money kept, that is sales (rentals and add-ons, point of sale, slips, others)
+less discounts, plus cancellation fees kept (\`cancellationFeesCents\`), protection plan and coverage premiums (\`premiumsCents\`) and
+security deposits captured (\`depositCapturesCents\`), net of cancellations (their reversals) and of refunds: a point-of-sale refund takes
+its share of the sale's revenue, discount and tax off the day it is given (a full refund leaves nothing of the sale). It is split by kind (booking,
+pos, slip, other); \`grossRevenueCents\` is it before discounts and \`netRevenueCents\` repeats it. \`discountsCents\`, \`refundsCents\`
+(money given back) and \`paymentsCents\` are positive; \`realizedRevenueCents\` is the revenue of rentals realized in the period;
+\`deferredRevenueCents\` the net revenue of the period's rentals that are not realized yet. Booking counts come from the bookings by their local start
 date (\`bookingCount\` excludes cancelled ones; \`renters\` counts participants, else quantity), \`posSales\` from the point-of-sale
 transactions. Sandbox (test-mode) channel bookings are left out. \`memberships\` is the account's membership revenue (invoices paid in the period,
 less refunds; memberships belong to the account, not to a location), over the requested days in the first location's time zone.
@@ -38,8 +42,9 @@ export const getInventoryPerformance = route({
   query: s.PerformanceQuery,
   ok: s.InventoryPerformance,
   errors: [403, 404],
-  description: `The inventory items and assets that earned most over the local days \`startDate\` to \`endDate\`, by net rental revenue from the
-ledger (revenue less discounts, cancellations reversed), with their bookings and hours booked (bookings not cancelled, by their local start
+  description: `The inventory items and assets that earned most over the local days \`startDate\` to \`endDate\`, by the revenue of their rentals
+from the ledger (as metrics counts it: less discounts, with the fees kept, premiums and deposit captures, cancellations reversed; \`rentalRevenueCents\`
+is metrics' \`bookingRevenueCents\` for the same days), with their bookings and hours booked (bookings not cancelled, by their local start
 date) and the share of the period's rental revenue; and the best-selling point-of-sale products. \`limit\` rows per list (default 10, at most 100). A booking's
 asset is its first asset. ${LOCATIONS}`,
 });
@@ -53,7 +58,8 @@ export const getYearOverYear = route({
   query: s.YearOverYearQuery,
   ok: s.YearOverYear,
   errors: [403, 404],
-  description: `Net revenue (revenue less discounts, from the ledger: rentals, point of sale, slips and others) of each month of \`currentYear\`
+  description: `Revenue (the same figure as metrics' \`revenueCents\`: the money kept, net of cancellations and refunds; from the ledger: rentals,
+point of sale, slips and others) of each month of \`currentYear\`
 (default: this year in the first location's time zone) and of the year before, each location's months in its own time zone. \`totals\` compares
 the two years, with each location's \`previousYearRevenueOverride\` (see \`PATCH /analytics/revenue-target\`) in place of its own ledger figure
 when one is set; \`target\` sums the locations' revenue targets of \`currentYear\` and the progress toward them. ${LOCATIONS}`,

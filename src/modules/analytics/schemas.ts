@@ -124,14 +124,21 @@ const cents = (description?: string) =>
 /** The money and count figures of a period (cents). */
 export const MetricsFigures = z
   .object({
-    revenueCents: cents('Gross revenue: every `revenue` entry (bookings net of cancellation reversals, point of sale, slips, other)'),
-    bookingRevenueCents: cents('Gross revenue of rentals'),
-    posRevenueCents: cents('Gross revenue of point-of-sale sales'),
-    slipRevenueCents: cents('Gross revenue of slip reservations'),
-    otherRevenueCents: cents('Gross revenue of anything else'),
-    discountsCents: cents('Discounts given (positive)'),
-    netRevenueCents: cents('revenueCents - discountsCents'),
-    taxCents: cents(),
+    revenueCents: cents(
+      'Revenue: the money kept (sales less discounts, cancellation fees kept, protection and coverage premiums, deposits captured), ' +
+        "net of cancellations and refunds. The same figure as year-over-year's `revenueCents` for the same days",
+    ),
+    bookingRevenueCents: cents('Revenue of rentals (their fees kept, premiums and deposit captures included)'),
+    posRevenueCents: cents('Revenue of point-of-sale sales, net of their refunds'),
+    slipRevenueCents: cents('Revenue of slip reservations'),
+    otherRevenueCents: cents('Revenue of anything else'),
+    grossRevenueCents: cents('Revenue before discounts: revenueCents + discountsCents'),
+    discountsCents: cents('Discounts given (positive), net of cancellations and refunds'),
+    netRevenueCents: cents('The same as revenueCents (kept for clients that read it)'),
+    cancellationFeesCents: cents('Cancellation fees kept (part of revenueCents)'),
+    premiumsCents: cents('Protection plan and coverage premiums (part of revenueCents)'),
+    depositCapturesCents: cents('Security deposits captured (part of revenueCents)'),
+    taxCents: cents('Tax charged, net of cancellations and refunds'),
     tipsCents: cents(),
     refundsCents: cents('Money given back (positive)'),
     paymentsCents: cents('Money received (positive)'),
@@ -182,8 +189,8 @@ export const ItemPerformance = z
     inventoryId: z.string(),
     name: z.string().nullable(),
     locationId: z.string().nullable(),
-    revenueCents: cents('Net revenue (revenue less discounts)'),
-    grossRevenueCents: cents(),
+    revenueCents: cents('Revenue of the item: its rentals less discounts, with their fees kept, premiums and deposit captures'),
+    grossRevenueCents: cents('Before discounts'),
     discountsCents: cents(),
     bookings: z.number().int().openapi({ description: 'Bookings (not cancelled) starting in the period' }),
     bookedHours: z.number(),
@@ -213,7 +220,7 @@ export const InventoryPerformance = z
     endDate: z.string(),
     currency: z.string(),
     limit: z.number().int(),
-    rentalRevenueCents: cents('Net rental revenue of the period'),
+    rentalRevenueCents: cents("Revenue of rentals in the period (metrics' bookingRevenueCents for the same days)"),
     items: z.array(ItemPerformance),
     assets: z.array(AssetPerformance),
     products: z.array(ProductPerformance),
@@ -222,7 +229,7 @@ export const InventoryPerformance = z
 
 export const RevenueByKind = z
   .object({
-    revenueCents: cents('Net revenue (revenue less discounts), every kind'),
+    revenueCents: cents("Revenue, every kind: the same figure as metrics' `revenueCents` for the same days"),
     bookingRevenueCents: cents(),
     posRevenueCents: cents(),
     slipRevenueCents: cents(),

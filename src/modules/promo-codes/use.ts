@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids';
 import { percentOf, toCents, toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import type { CapacityReleased } from '../../lib/hooks';
-import { affiliates } from '../../db/schema/affiliates';
+import { affiliateEntries, affiliates } from '../../db/schema/affiliates';
 import { giftCardEntries, promoCodes, promoUses } from '../../db/schema/promo-codes';
 import { promoFail } from './errors';
 import { affiliateOf, findCode, getCode } from './queries';
@@ -339,6 +339,17 @@ export async function releaseBookingUse(ctx: Ctx, e: CapacityReleased) {
   );
 }
 
+/**
+ * The commission of a use, as the affiliate's total counts it (affiliates' queries.ts): a promo code's
+ * booking use earns what the affiliate's `promo_booking` entries of its rentals hold (none when another
+ * affiliate referred the booking; reversed as a rental is cancelled); any other use, what it recorded.
+ */
+const useCommission = sql<number>`CASE WHEN ${promoUses.source} = 'booking' AND ${promoUses.kind} = 'promo'
+  THEN (SELECT coalesce(sum(e.amount), 0) FROM ${affiliateEntries} e
+    WHERE e.customer_id = ${promoUses.customerId} AND e.affiliate_id = ${promoUses.affiliateId} AND e.source = 'promo_booking' AND e.excluded = 0
+      AND e.source_id IN (SELECT value FROM json_each(${promoUses.rentalIds})))
+  ELSE ${promoUses.commission} END`;
+
 /** GET /promoGiftCards/affiliate/{affiliateId}: uses, revenue and commission of the affiliate's codes (released uses excluded). */
 export async function affiliateStats(ctx: Ctx, affiliateId: string, q: { customerId: string }) {
   const customerId = ownCustomer(ctx, q.customerId);
@@ -350,7 +361,7 @@ export async function affiliateStats(ctx: Ctx, affiliateId: string, q: { custome
       uses: sql<number>`count(*)`,
       revenue,
       discounts: sql<number>`coalesce(sum(${promoUses.discount}), 0)`,
-      commission: sql<number>`coalesce(sum(${promoUses.commission}), 0)`,
+      commission: sql<number>`coalesce(sum(${useCommission}), 0)`,
     })
     .from(promoUses)
     .where(and(eq(promoUses.customerId, customerId), eq(promoUses.affiliateId, affiliateId), eq(promoUses.status, 'active')))

@@ -4,7 +4,8 @@
  */
 import { db, type Operator } from '../../harness';
 import { newId } from '../../../src/lib/ids';
-import { wallTimeToUtc } from '../../../src/lib/time';
+import { sql } from 'drizzle-orm';
+import { localDate, wallTimeToUtc } from '../../../src/lib/time';
 import { bookings, ledgerEntries } from '../../../src/db/schema/bookings';
 import { locations } from '../../../src/db/schema/locations';
 
@@ -94,4 +95,55 @@ export async function bookingRow(
 export async function insertAll(stmts: any[]) {
   const d = db();
   for (let i = 0; i < stmts.length; i += 50) await d.batch(stmts.slice(i, i + 50) as any);
+}
+
+/** The entry types revenue sums (issue 31): sales, discounts, fees kept, premiums, deposit captures. */
+const REVENUE_TYPES = new Set(['revenue', 'discount', 'cancellation_fee', 'protection_plan', 'coverage_premium', 'deposit_capture']);
+
+export interface LedgerRevenue {
+  revenueCents: number;
+  bookingRevenueCents: number;
+  posRevenueCents: number;
+  slipRevenueCents: number;
+  otherRevenueCents: number;
+}
+
+/**
+ * The oracle of the reports: a location's revenue of one local month (`YYYY-MM`), read entry by entry
+ * from the raw ledger: the revenue entries dated in the month, less each point-of-sale refund's share
+ * of its sale's revenue (round(a·S/T) off revenue, round(a·D/T) back on the discount, T = S - D + tax).
+ */
+export async function ledgerRevenue(o: { customerId: string; locationId: string; timezone: string; month: string }): Promise<LedgerRevenue> {
+  const rows = await db().all<{
+    type: string;
+    amount: number;
+    at: string;
+    rental: string | null;
+    source: string | null;
+    s: number | null;
+    d: number | null;
+    x: number | null;
+    pkind: string | null;
+    settle: number | null;
+  }>(sql`SELECT l.entry_type AS type, l.amount, l.occurred_at AS at, l.rental_id AS rental, l.source, p.subtotal AS s, p.discount_total AS d,
+      p.tax_total AS x, p.kind AS pkind, p.settle_booking AS settle
+    FROM ledger_entries l LEFT JOIN pos_transactions p ON p.id = l.transaction_id
+    WHERE l.customer_id = ${o.customerId} AND l.location_id = ${o.locationId} AND l.deleted_at IS NULL`);
+  const out: LedgerRevenue = { revenueCents: 0, bookingRevenueCents: 0, posRevenueCents: 0, slipRevenueCents: 0, otherRevenueCents: 0 };
+  const add = (r: (typeof rows)[number], cents: number) => {
+    const kind = r.rental ? 'booking' : r.source === 'pos' ? 'pos' : r.source === 'slip' ? 'slip' : 'other';
+    out.revenueCents += cents;
+    out[`${kind}RevenueCents` as keyof LedgerRevenue] += cents;
+  };
+  for (const r of rows) {
+    if (localDate(Date.parse(r.at), o.timezone).slice(0, 7) !== o.month) continue;
+    if (REVENUE_TYPES.has(r.type)) add(r, r.amount);
+    const posRefund = (r.type === 'refund' || r.type === 'credit') && r.source === 'pos' && !r.rental && r.pkind === 'sale' && !r.settle;
+    const t = Number(r.s) - Number(r.d) + Number(r.x);
+    if (posRefund && t > 0) {
+      const a = Math.abs(r.amount);
+      add(r, -Math.round((a * Number(r.s)) / t) + Math.round((a * Number(r.d)) / t));
+    }
+  }
+  return out;
 }

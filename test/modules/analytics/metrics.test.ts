@@ -44,14 +44,19 @@ describe('GET /analytics/metrics', () => {
     expect(r.status, r.text).toBe(200);
     // Rental: 2 h x 100.00 = 200.00; 10% off = 20.00; tax 7% of 180.00 = 12.60; tip 15.00; paid 207.60.
     // POS: 3 x 12.99 = 38.97; tax 7.5% = 2.92; paid 41.89 in cash.
+    // Revenue is net of discounts, as year-over-year counts it (issue 31: every report says the same figure).
     expect(r.body.totals).toEqual({
-      revenueCents: 23897,
-      bookingRevenueCents: 20000,
+      revenueCents: 21897,
+      bookingRevenueCents: 18000,
       posRevenueCents: 3897,
       slipRevenueCents: 0,
       otherRevenueCents: 0,
+      grossRevenueCents: 23897,
       discountsCents: 2000,
       netRevenueCents: 21897,
+      cancellationFeesCents: 0,
+      premiumsCents: 0,
+      depositCapturesCents: 0,
       taxCents: 1552,
       tipsCents: 1500,
       refundsCents: 0,
@@ -69,7 +74,7 @@ describe('GET /analytics/metrics', () => {
     const byDate = Object.fromEntries(r.body.daily.map((d: any) => [d.date, d]));
     expect(r.body.daily).toHaveLength(6);
     expect(byDate[today]).toMatchObject({ posRevenueCents: 3897, taxCents: 292, posSales: 1, bookingRevenueCents: 0 });
-    expect(byDate[day]).toMatchObject({ bookingRevenueCents: 20000, discountsCents: 2000, taxCents: 1260, tipsCents: 1500, bookingCount: 1 });
+    expect(byDate[day]).toMatchObject({ bookingRevenueCents: 18000, discountsCents: 2000, taxCents: 1260, tipsCents: 1500, bookingCount: 1 });
     expect(r.body.byLocation).toEqual([{ locationId: op.locationId, totals: r.body.totals }]);
 
     // The client's figures play no part: a cancelled booking's reversals net its revenue to zero.
@@ -170,13 +175,17 @@ describe('GET /analytics/metrics', () => {
     const r = await metrics(op, { locationIds: loc, startDate: day, endDate: day });
     expect(r.status, r.text).toBe(200);
     expect(r.body.totals).toEqual({
-      revenueCents: 10000 + 5000 + 1250 + 3000 + 700,
-      bookingRevenueCents: 15000,
+      revenueCents: 18950,
+      bookingRevenueCents: 14000,
       posRevenueCents: 1250,
       slipRevenueCents: 3000,
       otherRevenueCents: 700,
+      grossRevenueCents: 10000 + 5000 + 1250 + 3000 + 700,
       discountsCents: 1000,
       netRevenueCents: 18950,
+      cancellationFeesCents: 0,
+      premiumsCents: 0,
+      depositCapturesCents: 0,
       taxCents: 630,
       tipsCents: 500,
       refundsCents: 250,
