@@ -56,7 +56,7 @@ function demoBookings(ctx: Ctx, op: DemoOperator): DemoBooking[] {
       transactionId: txn('checked_in'),
       body: {
         ...card,
-        rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(1, '14:00'), endTime: miami(1, '17:00') },
+        rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(1, '14:00'), endTime: miami(1, '18:00') },
         customerInfo: who('Carlos', 'Mendez'),
         selectedBoatAddons: [{ addonId: 'cooler' }],
       },

@@ -1,11 +1,25 @@
 /**
  * Order pricing (src/modules/bookings/pricing.ts), function level: the arithmetic of quoteOrder as
  * properties over random lines, discounts, taxes and tips; tax-inclusive overrides and loyalty
- * points. Add-ons, tours, seasons and rental unit prices: catalog-pricing.test.ts.
+ * points; the day-rate cap and allowed durations of a rental as properties over random rates.
+ * Add-ons, tours, seasons and rental unit prices: catalog-pricing.test.ts.
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { loyaltyPointsFor, quoteFromTotal, quoteOrder, type AddonLine, type LineInput, type OrderDiscount } from '../../src/modules/bookings/pricing';
+import {
+  checkAllowedDuration,
+  loyaltyPointsFor,
+  quoteFromTotal,
+  quoteOrder,
+  rentalUnitPrice,
+  type AddonLine,
+  type LineInput,
+  type OrderDiscount,
+} from '../../src/modules/bookings/pricing';
+import { InventoryData, WEEKDAY_NAMES, type InventoryDataInput } from '../../src/modules/inventory/model';
+import type { EngineItem } from '../../src/modules/availability/engine-types';
+import { ApiError } from '../../src/lib/errors';
+import { addDays, wallTimeToUtc } from '../../src/lib/time';
 
 const RUNS = { numRuns: 200 };
 const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
@@ -207,5 +221,158 @@ describe('quoteFromTotal and loyaltyPointsFor', () => {
       RUNS,
     );
     expect(loyaltyPointsFor({ subtotal: 12999, discountTotal: 0 })).toBe(129);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// The day-rate cap and allowed durations: rentals within one opening day, over random rates.
+
+const HOUR = 3_600_000;
+const TZ = 'America/New_York';
+const everyDay = <T>(v: T) => Object.fromEntries(WEEKDAY_NAMES.map((d) => [d, v])) as Record<(typeof WEEKDAY_NAMES)[number], T>;
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** Rates of an item (dollars), its opening day, and a rental inside that day (minutes, quarter hours). */
+const rentalCase = fc
+  .record({
+    date: fc.integer({ min: 0, max: 730 }).map((n) => addDays('2026-01-01', n)),
+    basePrice: fc.integer({ min: 500, max: 50_000 }).map((c) => c / 100),
+    discounts: fc.array(fc.record({ hours: fc.integer({ min: 1, max: 12 }), discountPercentage: fc.integer({ min: 0, max: 60 }) }), { maxLength: 3 }),
+    daily: fc.option(
+      fc.integer({ min: 1_000, max: 200_000 }).map((c) => c / 100),
+      { nil: undefined },
+    ),
+    half: fc.option(
+      fc.integer({ min: 1_000, max: 150_000 }).map((c) => c / 100),
+      { nil: undefined },
+    ),
+    open: fc.integer({ min: 20, max: 40 }).map((q) => q * 15), // 05:00 to 10:00
+    length: fc.integer({ min: 16, max: 52 }).map((q) => q * 15), // a 4- to 13-hour opening day (closing by 23:00)
+    from: fc.nat(1000),
+    quarters: fc.integer({ min: 1, max: 56 }),
+  })
+  .map((c) => {
+    const minutes = Math.min(c.quarters * 15, c.length - 15); // shorter than the opening day: not a day rental
+    const offset = Math.floor(((c.from % 1000) / 1000) * ((c.length - minutes) / 15)) * 15;
+    return { ...c, minutes, offset };
+  });
+
+type RentalCase = typeof rentalCase extends fc.Arbitrary<infer T> ? T : never;
+
+function itemOf(c: RentalCase, extra: Partial<InventoryDataInput> = {}): EngineItem {
+  const data = {
+    name: 'Boat',
+    locationId: 'loc',
+    operatingHours: everyDay({ open: hhmm(c.open), close: hhmm(c.open + c.length) }),
+    seasons: [
+      {
+        name: 'All year',
+        hourlyPrices: everyDay({ basePrice: c.basePrice, multiHourDiscounts: c.discounts }),
+        ...(c.daily != null ? { dailyPrices: everyDay(c.daily) } : {}),
+        ...(c.half != null ? { halfDayPrices: everyDay(c.half) } : {}),
+      },
+    ],
+    ...extra,
+  };
+  return { id: 'inv', kind: 'rental', timezone: TZ, assets: [], model: InventoryData.parse(data) };
+}
+
+const windowOf = (c: RentalCase) => {
+  const start = wallTimeToUtc(c.date, hhmm(c.open + c.offset), TZ);
+  return { start, end: start + c.minutes * 60_000 };
+};
+/** The hourly total before any cap (cents). */
+const hourlyTotal = (c: RentalCase) => {
+  const hours = c.minutes / 60;
+  const pct = Math.max(0, ...c.discounts.filter((d) => hours >= d.hours).map((d) => d.discountPercentage));
+  return Math.round(Math.round(c.basePrice * 100) * hours * (1 - pct / 100));
+};
+
+describe('the day-rate cap (rentalUnitPrice)', () => {
+  it('a rental never costs more than the next longer rate that covers it: the half day up to half the day, the day', () => {
+    fc.assert(
+      fc.property(rentalCase, (c) => {
+        const item = itemOf(c);
+        const { start, end } = windowOf(c);
+        const price = rentalUnitPrice(item, start, end).amount;
+        if (c.half != null && c.minutes * 2 <= c.length) expect(price).toBeLessThanOrEqual(Math.round(c.half * 100));
+        if (c.daily != null) {
+          // The next longer rate is the day: the whole opening day of the same date, as it is quoted.
+          const day = rentalUnitPrice(item, wallTimeToUtc(c.date, hhmm(c.open), TZ), wallTimeToUtc(c.date, hhmm(c.open + c.length), TZ));
+          expect(day.unit).toBe('day');
+          expect(price).toBeLessThanOrEqual(day.amount);
+        }
+        expect(price).toBeLessThanOrEqual(hourlyTotal(c));
+      }),
+      RUNS,
+    );
+  });
+
+  it('the cap charges the cheapest covering rate, and only caps: the hourly total stands when it is the lowest', () => {
+    fc.assert(
+      fc.property(rentalCase, (c) => {
+        const { start, end } = windowOf(c);
+        const covering = [
+          hourlyTotal(c),
+          ...(c.half != null && c.minutes * 2 <= c.length ? [Math.round(c.half * 100)] : []),
+          ...(c.daily != null ? [Math.round(c.daily * 100)] : []),
+        ];
+        const q = rentalUnitPrice(itemOf(c), start, end);
+        expect(q.amount).toBe(Math.min(...covering));
+        if (q.amount === hourlyTotal(c)) expect(q.unit).toBe('hour');
+      }),
+      RUNS,
+    );
+  });
+
+  it('turned off (dayRateCap: false), the hourly total is charged as it is', () => {
+    fc.assert(
+      fc.property(rentalCase, (c) => {
+        const { start, end } = windowOf(c);
+        expect(rentalUnitPrice(itemOf(c, { dayRateCap: false } as Partial<InventoryDataInput>), start, end)).toMatchObject({
+          amount: hourlyTotal(c),
+          unit: 'hour',
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it('by hand: 8 hours at 108.25 (866.00) costs the 10-hour day’s 757.75', () => {
+    const c = { date: '2026-07-05', basePrice: 108.25, discounts: [], daily: 757.75, half: undefined, open: 480, length: 600, from: 0, quarters: 32 };
+    const item = itemOf({ ...c, minutes: 480, offset: 60 });
+    const start = wallTimeToUtc('2026-07-05', '09:00', TZ);
+    expect(rentalUnitPrice(item, start, start + 8 * HOUR)).toMatchObject({ amount: 75775, unit: 'day' });
+    expect(rentalUnitPrice(item, start, start + 4 * HOUR)).toMatchObject({ amount: 43300, unit: 'hour' });
+  });
+});
+
+describe('allowed durations (checkAllowedDuration)', () => {
+  it('below the opening day a rental lasts one of the item’s durations; the whole opening day is always allowed', () => {
+    const durationsArb = fc.uniqueArray(
+      fc.integer({ min: 1, max: 40 }).map((q) => q / 4),
+      { minLength: 1, maxLength: 5 },
+    );
+    fc.assert(
+      fc.property(rentalCase, durationsArb, (c, durations) => {
+        const item = itemOf(c, { durations });
+        const { start, end } = windowOf(c);
+        const allowed = durations.some((h) => Math.round(h * 60) === c.minutes);
+        let refused: ApiError | null = null;
+        try {
+          checkAllowedDuration(item, start, end);
+        } catch (e) {
+          refused = e as ApiError;
+        }
+        expect(refused === null).toBe(allowed);
+        if (refused) {
+          expect(refused.status).toBe(400);
+          expect(refused.extra).toMatchObject({ reason: 'duration_not_allowed', allowedDurations: [...durations].sort((a, b) => a - b) });
+        }
+        const open = wallTimeToUtc(c.date, hhmm(c.open), TZ);
+        expect(() => checkAllowedDuration(item, open, wallTimeToUtc(c.date, hhmm(c.open + c.length), TZ))).not.toThrow();
+      }),
+      RUNS,
+    );
   });
 });

@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/errors';
 import { Addon } from '../inventory/types';
 import { departureAt, otherItemsAtLocationStatement, type ItemContext } from '../availability/service';
 import type { BundleDef } from './offers';
-import { datesTouched, priceAddons, rentalUnitPrice, tourQuote, type AddonSelection, type LineInput, type TourQuote } from './pricing';
+import { checkAllowedDuration, datesTouched, priceAddons, rentalUnitPrice, tourQuote, type AddonSelection, type LineInput, type TourQuote } from './pricing';
 import type { BookInput } from './schemas';
 import { bad } from './errors';
 
@@ -158,6 +158,8 @@ export async function prepareLine(
     if (req.assetIds?.length && req.quantity != null && req.quantity !== req.assetIds.length)
       throw bad('quantity must equal the number of assetIds', 'rentalDetails.quantity');
     quantity = req.assetIds?.length ? new Set(req.assetIds).size : (req.quantity ?? 1);
+    // The item's allowed durations hold on every sales path, a seller-set price included.
+    checkAllowedDuration(item.item, start, end);
   }
   const hours = (end - start) / HOUR;
   const days = datesTouched(start, end, item.item.timezone).length;

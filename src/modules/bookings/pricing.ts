@@ -7,8 +7,11 @@
  * the opening day (or several days, or the item rents by the day only) and a daily price exists
  * for each day; else by the hour with the weekday's rule (minimum and maximum hours, the largest
  * multi-hour discount reached), a bare number read as `{basePrice}`; else a half-day price for up
- * to half the opening day; times the number of assets. Tours: fares per tier, or a private
- * charter (base price for the base headcount plus each extra guest). Add-ons by `priceType`.
+ * to half the opening day; times the number of assets. The day-rate cap: a rental never costs more
+ * than a longer rate that covers it (the half-day or the day's price), unless the item turns it off
+ * (`dayRateCap: false`). An item's `durations` are the only lengths it rents for below a full day.
+ * Tours: fares per tier, or a private charter (base price for the base headcount plus each extra
+ * guest). Add-ons by `priceType`.
  * Discounts (bundle, promo code, manual, membership) come off before tax; taxes by `appliesTo`; tips are
  * never taxed.
  */
@@ -124,8 +127,62 @@ function openingHours(item: EngineItem, date: string): number {
   return minutes / 60;
 }
 
+/**
+ * The day-rate cap (on unless the item sets `dayRateCap: false`): a rental shorter than the opening
+ * day never costs more than a longer rate that covers it, the half-day price up to half the day and
+ * the date's full-day price; the cheapest such rate is charged instead (and named as the unit).
+ */
+export const dayRateCapOn = (model: InventoryModel) => (model as { dayRateCap?: unknown }).dayRateCap !== false;
+
+/** A day rental: the whole opening day of its first date or more, several dates, or a full-day-only item. */
+function isDayRental(item: EngineItem, start: number, end: number): boolean {
+  const dates = datesTouched(start, end, item.timezone);
+  return !!item.model.fullDayOnly || dates.length > 1 || (end - start) / HOUR >= openingHours(item, dates[0]);
+}
+
+const hoursText = (h: number) => String(Math.round(h * 100) / 100);
+const orList = (xs: string[]) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
+
+/**
+ * Allowed durations: when a rental item lists `durations` (hours), a rental shorter than the opening
+ * day must last one of them (to the minute); a day rental (see isDayRental) is not limited by them.
+ * Every sales path meets this rule where its lines are prepared (400 `bad_request`, reason
+ * `duration_not_allowed`, with `allowedDurations`).
+ */
+export function checkAllowedDuration(item: EngineItem, start: number, end: number): void {
+  const allowed = item.kind === 'rental' ? item.model.durations : undefined;
+  if (!allowed?.length || isDayRental(item, start, end)) return;
+  const minutes = Math.round((end - start) / 60_000);
+  if (allowed.some((h) => Math.round(h * 60) === minutes)) return;
+  const list = [...new Set(allowed)].sort((a, b) => a - b);
+  const message = `A rental of ${hoursText(minutes / 60)} hours is not offered: this item rents for ${orList(list.map(hoursText))} hours, or by the full day`;
+  throw new ApiError('bad_request', message, {
+    details: [{ field: 'rentalDetails.endTime', message: `allowed durations: ${list.map(hoursText).join(', ')} hours, or the full day` }],
+    extra: { reason: 'duration_not_allowed', allowedDurations: list },
+  });
+}
+
+type UnitPrice = { amount: number; unit: LineQuote['unit']; season: string | null };
+
+/** The hourly rule's limits (minimum and maximum hours of the weekday). */
+function checkHourLimits(rule: NonNullable<ReturnType<typeof hourlyRule>>, hours: number, weekday: Weekday): void {
+  if (rule.minimumHours != null && hours < rule.minimumHours - 1e-9)
+    throw new ApiError('bad_request', `The shortest rental on ${weekday} is ${rule.minimumHours} hours`, { extra: { reason: 'duration_not_allowed' } });
+  if (rule.maximumHours != null && rule.maximumHours > 0 && hours > rule.maximumHours + 1e-9)
+    throw new ApiError('bad_request', `The longest rental on ${weekday} is ${rule.maximumHours} hours`, { extra: { reason: 'duration_not_allowed' } });
+}
+
+/** `price` capped by the longer rates that cover it (the day-rate cap): the cheapest of them, when the cap is on. */
+function capped(price: UnitPrice, covering: { amount: number | undefined; unit: LineQuote['unit'] }[], on: boolean): UnitPrice {
+  if (!on) return price;
+  let best = price;
+  for (const c of covering) if (c.amount != null && c.amount < best.amount) best = { ...price, amount: c.amount, unit: c.unit };
+  return best;
+}
+
 /** Price of one asset of a rental for [start, end). */
-export function rentalUnitPrice(item: EngineItem, start: number, end: number): { amount: number; unit: LineQuote['unit']; season: string | null } {
+export function rentalUnitPrice(item: EngineItem, start: number, end: number): UnitPrice {
+  checkAllowedDuration(item, start, end);
   const tz = item.timezone;
   const model = item.model;
   const hours = (end - start) / HOUR;
@@ -144,23 +201,28 @@ export function rentalUnitPrice(item: EngineItem, start: number, end: number): {
     }
     return sum;
   };
+  const seasonName = season?.name ?? null;
   if (byDay) {
     const amount = daily();
-    if (amount != null) return { amount, unit: 'day', season: season?.name ?? null };
+    if (amount != null) return { amount, unit: 'day', season: seasonName };
   }
+  // Within the opening day: the longer rates that cover this rental cap its price.
+  const half = season?.halfDayPrices?.[weekday];
+  const halfCovers = half != null && hours <= dayLength / 2;
+  const covering = [
+    { amount: halfCovers ? cents(half) : undefined, unit: 'half_day' as const },
+    { amount: byDay ? undefined : daily(), unit: 'day' as const },
+  ];
+  const cap = dayRateCapOn(model);
   const rule = hourlyRule(season, weekday);
   if (rule) {
-    if (rule.minimumHours != null && hours < rule.minimumHours - 1e-9)
-      throw new ApiError('bad_request', `The shortest rental on ${weekday} is ${rule.minimumHours} hours`, { extra: { reason: 'duration_not_allowed' } });
-    if (rule.maximumHours != null && rule.maximumHours > 0 && hours > rule.maximumHours + 1e-9)
-      throw new ApiError('bad_request', `The longest rental on ${weekday} is ${rule.maximumHours} hours`, { extra: { reason: 'duration_not_allowed' } });
+    checkHourLimits(rule, hours, weekday);
     const pct = Math.max(0, ...(rule.multiHourDiscounts ?? []).filter((d) => hours >= d.hours).map((d) => d.discountPercentage));
-    return { amount: Math.round(cents(rule.basePrice) * hours * (1 - pct / 100)), unit: 'hour', season: season?.name ?? null };
+    return capped({ amount: Math.round(cents(rule.basePrice) * hours * (1 - pct / 100)), unit: 'hour', season: seasonName }, covering, cap);
   }
-  const half = season?.halfDayPrices?.[weekday];
-  if (half != null && hours <= dayLength / 2) return { amount: cents(half), unit: 'half_day', season: season?.name ?? null };
+  if (halfCovers) return capped({ amount: cents(half), unit: 'half_day', season: seasonName }, covering.slice(1), cap);
   const amount = daily();
-  if (amount != null) return { amount, unit: 'day', season: season?.name ?? null };
+  if (amount != null) return { amount, unit: 'day', season: seasonName };
   throw noPrice(`${weekday} (${first})`);
 }
 

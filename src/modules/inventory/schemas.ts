@@ -27,6 +27,22 @@ export const InventoryLocation = z
   .object({ locationId: z.string(), name: z.string(), timezone: z.string(), currency: z.string() })
   .openapi('InventoryLocation');
 
+/**
+ * The item model as the endpoints take and answer it: InventoryData and its pricing switch. The
+ * switch is stored in `data` with the rest of the model and read by the booking price.
+ */
+const ItemData = InventoryData.extend({
+  dayRateCap: z
+    .boolean()
+    .optional()
+    .openapi({
+      description:
+        'Rentals, the day-rate cap (default true): a rental shorter than the opening day never costs more than a longer rate that ' +
+        'covers it (the half-day price up to half the day, the full-day price of that date); the cheapest covering rate is charged ' +
+        'instead. false charges the hourly total as it is.',
+    }),
+}).openapi('InventoryItemData');
+
 export const InventoryItem = z
   .object({
     inventory_id: z.string(),
@@ -40,7 +56,7 @@ export const InventoryItem = z
     isPublic: z.boolean(),
     displayOrder: z.number().int(),
     version: z.number().int().openapi({ description: 'Incremented on every write of `data`; send it back as `expectedVersion` to refuse lost updates' }),
-    data: InventoryData,
+    data: ItemData,
     assets: z.array(InventoryAsset).openapi({ description: 'The asset pool (rentals), in display order; removed assets are not listed' }),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -49,7 +65,7 @@ export const InventoryItem = z
 
 export const SetupBody = z
   .object({
-    data: InventoryData,
+    data: ItemData,
     inventory_id: zId().optional().openapi({ description: 'Update this item; absent creates a new one' }),
     inventoryId: zId().optional().openapi({ description: 'Alias of inventory_id' }),
     customerId: z.string().max(128).optional().openapi({ description: "Must be the caller's own (403 otherwise)" }),

@@ -5,10 +5,10 @@ import { requirePermission, tenantOf } from '../../lib/context';
 import { auditStmt, commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { toCents, toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { posFolderItems, posFolders, posItems, posStock, posVariants } from '../../db/schema/pos';
 import { posFail } from './errors';
+import { unitPriceCents, unitPriceDollars } from './pricing';
 import { itemInLocation, itemsOut, locationOf } from './queries';
 import type { ItemRow, VariantRow } from './views';
 
@@ -53,7 +53,7 @@ function newVariant(customerId: string, itemId: string, v: VariantInput, positio
     customerId,
     itemId,
     name: v.name,
-    price: toCents(v.price),
+    price: unitPriceCents(v.price),
     sku: v.sku ?? null,
     unit: v.unit ?? null,
     position,
@@ -161,7 +161,7 @@ export async function updateItem(
         stmts.push(
           ctx.db
             .update(posVariants)
-            .set({ name: v.name, price: toCents(v.price), sku: v.sku ?? null, unit: v.unit ?? null, position: i })
+            .set({ name: v.name, price: unitPriceCents(v.price), sku: v.sku ?? null, unit: v.unit ?? null, position: i })
             .where(and(eq(posVariants.id, v.variantId), eq(posVariants.customerId, customerId))),
         );
       } else {
@@ -295,10 +295,10 @@ export async function gasPrice(ctx: Ctx, q: { locationId: string }) {
     itemId: fuel.id,
     name: fuel.name,
     variantId: variants[0].id,
-    price: toDollars(variants[0].price),
+    price: unitPriceDollars(variants[0].price),
     unit: variants[0].unit ?? 'gallon',
     taxRate: fuel.taxRate,
     currency: loc.currency,
-    variants: variants.map((v) => ({ variantId: v.id, name: v.name, price: toDollars(v.price), unit: v.unit })),
+    variants: variants.map((v) => ({ variantId: v.id, name: v.name, price: unitPriceDollars(v.price), unit: v.unit })),
   };
 }

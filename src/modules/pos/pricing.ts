@@ -14,13 +14,23 @@ export interface PricedLine {
 }
 
 /**
- * Prices a sale in cents: per line `unit price x quantity`; the order discount (a percentage of
+ * Per-unit prices keep a tenth of a cent (fuel is priced 5.899 a gallon): inside, cents with one
+ * decimal (589.9); in the API, dollars with three (5.899). Amounts (lines, totals) are whole cents.
+ */
+export const unitPriceCents = (dollars: number) => Math.round(dollars * 1000) / 10;
+export const unitPriceDollars = (cents: number) => Math.round(cents * 10) / 1000;
+
+/** A line's amount in whole cents: unit price x quantity, rounded half up once (3 gallons at 5.899 = 17.70). */
+export const lineAmount = (unitPrice: number, quantity: number) => Math.round((Math.round(unitPrice * 10) * quantity) / 10);
+
+/**
+ * Prices a sale in cents: per line `unit price x quantity` (rounded to the cent); the order discount (a percentage of
  * each line, or a fixed amount shared by line value with the largest-remainder rule so the parts
  * add up to the cent) comes off before tax; each line's tax is its rate on what is left, rounded
  * half up per line.
  */
 export function priceLines(lines: PriceInput[], discount: { percent?: number; amount?: number }): PricedLine[] {
-  const subs = lines.map((l) => l.unitPrice * l.quantity);
+  const subs = lines.map((l) => lineAmount(l.unitPrice, l.quantity));
   const total = subs.reduce((s, v) => s + v, 0);
   let discounts: number[];
   if (discount.percent) discounts = subs.map((s) => percentOf(s, discount.percent!));

@@ -6,6 +6,9 @@ const tags = ['Point of sale'];
 const connect = ['Point of sale: payments'];
 const LOC = '`locationId` must be a location of the caller (404 otherwise). Writes need the `pos` permission (admins and managers have it).';
 const Success = z.object({ success: z.boolean() }).passthrough();
+const ITEMS = `Every line of \`items\` answers each field of PosTransactionLine (\`itemId\`, \`variantId\`, \`taxRate\`, prices, tax, total).
+A line recorded without a catalog product (imported history) answers \`itemId\` and \`variantId\` null, its share of the transaction's tax
+(by subtotal) and the rate that tax makes.`;
 
 export const listItems = route({
   method: 'get',
@@ -29,7 +32,7 @@ export const createItem = route({
   ok: s.PosItem,
   status: 201,
   errors: [403, 404],
-  description: `\`variants\` each have a name, a \`price\` in dollars and an initial \`quantity\`; without variants one default variant is made at \`price\`. \`taxRate\` is a percentage. A product is sold below zero stock only with \`allowNegativeStock\`. A product with category or tag \`fuel\`/\`gas\` is the location's fuel (GET /pos/gas-price). ${LOC}`,
+  description: `\`variants\` each have a name, a \`price\` in dollars per unit (to a tenth of a cent: up to three decimals, so fuel at 5.899 a gallon is kept as it is; a sale line is price × quantity rounded to the cent) and an initial \`quantity\`; without variants one default variant is made at \`price\`. \`taxRate\` is a percentage. A product is sold below zero stock only with \`allowNegativeStock\`. A product with category or tag \`fuel\`/\`gas\` is the location's fuel (GET /pos/gas-price). ${LOC}`,
 });
 
 export const updateItem = route({
@@ -77,7 +80,7 @@ export const gasPrice = route({
   query: s.GasQuery,
   ok: s.GasPrice,
   errors: [404],
-  description: `The first product of the location with category or tag \`fuel\` or \`gas\`: its first variant's price per unit (dollars), unit (default gallon) and tax rate. 404 when the location sells no fuel. ${LOC}`,
+  description: `The first product of the location with category or tag \`fuel\` or \`gas\`: its first variant's price per unit (dollars, to a tenth of a cent: 5.899), unit (default gallon) and tax rate. 404 when the location sells no fuel. ${LOC}`,
 });
 
 export const changeTillStock = route({
@@ -174,7 +177,7 @@ export const listTransactions = route({
   query: s.TransactionQuery,
   ok: s.TransactionList,
   errors: [404],
-  description: `With \`tillId\`, one till's. Paginated with \`limit\`/\`offset\`. Amounts in dollars. ${LOC}`,
+  description: `With \`tillId\`, one till's. Paginated with \`limit\`/\`offset\`. Amounts in dollars. ${ITEMS} ${LOC}`,
 });
 
 export const createTransaction = route({
@@ -206,7 +209,7 @@ export const getTransaction = route({
   params: s.TransactionParams,
   ok: s.TransactionOut,
   errors: [404],
-  description: "Another operator's transaction answers 404.",
+  description: `Another operator's transaction answers 404. ${ITEMS}`,
 });
 
 export const transactionsOfRental = route({

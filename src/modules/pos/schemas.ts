@@ -2,13 +2,22 @@ import { z } from '@hono/zod-openapi';
 
 const id = () => z.string().trim().min(1).max(128);
 const dollars = () => z.number().finite().nonnegative().max(1_000_000).openapi({ description: 'Dollars' });
+/** Dollars per unit, to a tenth of a cent: a fuel price such as 5.899 is kept as it is. */
+const unitPrice = () =>
+  z
+    .number()
+    .finite()
+    .nonnegative()
+    .max(1_000_000)
+    .refine((d) => Math.abs(d * 1000 - Math.round(d * 1000)) < 1e-6, 'at most three decimals (a tenth of a cent)')
+    .openapi({ description: 'Dollars per unit, to a tenth of a cent (at most three decimals, e.g. 5.899 a gallon)' });
 const cents = () => z.number().int().positive().max(100_000_000).openapi({ description: 'Cents, a positive integer' });
 const region = () => z.enum(['US', 'CA']).optional().openapi({ description: 'Platform account of the payment provider (default US)' });
 
 export const Variant = z.object({
   variantId: id().optional().openapi({ description: 'Keep (PUT) an existing variant; omit for a new one' }),
   name: z.string().trim().min(1).max(200).default('Default'),
-  price: dollars().openapi({ description: 'Dollars per unit' }),
+  price: unitPrice(),
   quantity: z.number().int().min(-1_000_000).max(1_000_000).optional().openapi({ description: 'Initial stock of a new variant (whole units)' }),
   sku: z.string().trim().max(64).optional(),
   unit: z.string().trim().max(32).optional(),
@@ -30,7 +39,9 @@ export const CreateItemBody = z
     image: z.string().trim().max(2000).optional(),
     variants: z.array(Variant).max(100).optional(),
     tags: z.array(z.string().trim().min(1).max(50)).max(50).optional(),
-    price: dollars().optional().openapi({ description: 'Price of the single default variant when `variants` is not given' }),
+    price: unitPrice()
+      .optional()
+      .openapi({ description: 'Price of the single default variant when `variants` is not given (dollars per unit, to a tenth of a cent)' }),
     allowNegativeStock: z.boolean().optional(),
     folderIds: z.array(id()).max(50).optional(),
   })
@@ -98,7 +109,7 @@ export const GasPrice = z
     itemId: z.string(),
     name: z.string(),
     variantId: z.string(),
-    price: z.number().openapi({ description: 'Dollars per unit' }),
+    price: z.number().openapi({ description: 'Dollars per unit, to a tenth of a cent (5.899)' }),
     unit: z.string(),
     taxRate: z.number(),
     currency: z.string(),
@@ -222,18 +233,22 @@ export const SettleRangeBody = z
 const Money = z.number().openapi({ description: 'Dollars' });
 export const TransactionLineOut = z
   .object({
-    itemId: z.string(),
-    variantId: z.string(),
+    itemId: z.string().nullable().openapi({ description: 'The catalog product sold; null only on a line recorded without one (imported history)' }),
+    variantId: z.string().nullable().openapi({ description: 'The variant sold; null only on a line recorded without a catalog product' }),
     name: z.string().openapi({ description: 'Product and variant name at the time of the sale' }),
     quantity: z.number().int(),
     unitPrice: Money,
     subtotal: Money.openapi({ description: 'Dollars: unit price × quantity' }),
     discount: Money.openapi({ description: "Dollars: this line's share of the sale's discount" }),
-    taxRate: z.number().openapi({ description: 'Percent' }),
+    taxRate: z.number().openapi({
+      description: "Percent: the product's rate at the time of the sale (on a line recorded without one, the rate its tax makes, 2 decimals)",
+    }),
     tax: Money,
-    total: Money,
+    total: Money.openapi({ description: 'Dollars: subtotal − discount + tax' }),
   })
-  .openapi('PosTransactionLine');
+  .openapi('PosTransactionLine', {
+    description: 'Every field is answered on every line: the items of GET /pos/transaction, GET /pos/transaction/{transactionId} and the sale itself',
+  });
 export const TransactionOut = z
   .object({
     transactionId: z.string(),

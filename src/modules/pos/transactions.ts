@@ -10,7 +10,7 @@ import type { Stmt } from '../../db/client';
 import { posItems, posStock, posTransactions, posVariants } from '../../db/schema/pos';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
 import { collectPayment, requireSameCurrency, type Collected, type CollectRequest } from '../payments/service';
-import { bookingPaymentStmts, getBookingRow, insertLedger, type NewLedger } from '../bookings/service';
+import { bookingPaymentStmts, getBookingRow, insertLedger, planFollowsBalanceStmts, type NewLedger } from '../bookings/service';
 import { getRenterInTenant, renterCreditsByCurrency } from '../renters/service';
 import { posFail } from './errors';
 import { insufficientStock } from './catalog';
@@ -71,7 +71,7 @@ interface Payer {
   booking: BookingRow | null;
 }
 
-/** What a sale commits: its row, the stock taken per stock row, and its ledger lines. */
+/** What a sale commits: its row, the stock taken per stock row, its ledger lines and, settling a booking, its installment plan fitted to the balance left. */
 interface Sale {
   id: string;
   customerId: string;
@@ -84,6 +84,7 @@ interface Sale {
   total: number;
   wanted: Map<string, number>;
   payer: Payer;
+  planStmts: Stmt[];
 }
 
 /** A drawer movement (`opening_float`, `paid_in`, `paid_out`): an amount and no items. */
@@ -323,6 +324,7 @@ function saleStatements(ctx: Ctx, s: Sale, final: TransactionRow, paid: Collecte
         description: `Paid at the point of sale (${type})`,
         metadata: { posTransactionId: id },
       }),
+      ...s.planStmts,
     );
   } else {
     entries = saleLedgerEntries(s, final, paid);
@@ -344,7 +346,8 @@ function saleFailure(err: unknown): never {
  * oversell), and it is paid through the payments service: a card is charged, a terminal intent the
  * reader completed is verified against the total, cash is recorded, and an account sale is owed by
  * the renter. `settleBooking` applies the payment to a booking's balance instead of booking new
- * revenue. Drawer movements (`opening_float`, `paid_in`, `paid_out`) take `amount` and no items.
+ * revenue (and, on a booking paid in installments, fits the installments still scheduled to the
+ * balance left). Drawer movements (`opening_float`, `paid_in`, `paid_out`) take `amount` and no items.
  */
 export async function createTransaction(ctx: Ctx, input: CreateTransactionInput) {
   const customerId = tenantOf(ctx);
@@ -377,7 +380,9 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
     discountAmount: input.discountAmount !== undefined ? toCents(input.discountAmount) : null,
     rentalId: input.rentalId ?? null,
   };
-  const sale: Sale = { id, customerId, input, type, currency, nowIso, row, lines, total, wanted, payer };
+  // A counter payment on a booking paid in installments lowers what the plan still charges (from the last installment backwards).
+  const planStmts = input.settleBooking && payer.booking ? await planFollowsBalanceStmts(ctx, payer.booking, { paid: total }) : [];
+  const sale: Sale = { id, customerId, input, type, currency, nowIso, row, lines, total, wanted, payer, planStmts };
   const req = collectRequestOf(sale, terminalIntent);
   try {
     await collectPayment(ctx, total > 0 ? req : null, async (paid, commitMoney) => {

@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { posFolders, posItems, posRefunds, posSettlements, posStock, posTransactions, posVariants } from '../../db/schema/pos';
-import { toDollars } from '../../lib/money';
+import { shareByWeight, toDollars } from '../../lib/money';
+import { unitPriceDollars } from './pricing';
 import type * as s from './schemas';
 
 export type ItemRow = typeof posItems.$inferSelect;
@@ -27,7 +28,7 @@ export function itemOut(i: ItemRow, variants: VariantRow[], stock: StockRow[], f
       return {
         variantId: v.id,
         name: v.name,
-        price: toDollars(v.price),
+        price: unitPriceDollars(v.price),
         sku: v.sku,
         unit: v.unit,
         quantity: rows.find((st) => st.tillId === '')?.quantity ?? 0,
@@ -58,8 +59,43 @@ export interface StoredLine {
   stockId: string;
 }
 
+/** The tax of a line, as the percentage of its discounted subtotal (2 decimals); 0 on a line of nothing. */
+const rateOf = (tax: number, base: number) => (base > 0 ? Math.round((tax * 10_000) / base) / 100 : 0);
+
+/**
+ * The lines of a transaction, every field answered. A line stored in full (every sale of POST
+ * /pos/transaction) is shown as stored; a line stored with fewer fields (sales imported or seeded as a
+ * name, quantity and subtotal) is completed from the transaction: no catalog product (`itemId` and
+ * `variantId` null), no discount, the transaction's tax not carried by other lines shared by subtotal,
+ * the rate that tax makes, and the total they add up to.
+ */
+function linesOut(t: TransactionRow): z.output<typeof s.TransactionLineOut>[] {
+  const lines = (t.lines ?? []) as unknown as Partial<StoredLine>[];
+  const base = (l: Partial<StoredLine>) => Math.max(0, (l.subtotal ?? 0) - (l.discount ?? 0));
+  const untaxed = lines.filter((l) => l.tax == null);
+  const carried = lines.reduce((sum, l) => sum + (l.tax ?? 0), 0);
+  const taxShares = shareByWeight(Math.max(0, t.taxTotal - carried), untaxed.map(base));
+  return lines.map((l) => {
+    const quantity = l.quantity ?? 1;
+    const subtotal = l.subtotal ?? 0;
+    const discount = l.discount ?? 0;
+    const tax = l.tax ?? taxShares[untaxed.indexOf(l)];
+    return {
+      itemId: l.itemId ?? null,
+      variantId: l.variantId ?? null,
+      name: l.name ?? 'Sale',
+      quantity,
+      unitPrice: unitPriceDollars(l.unitPrice ?? Math.round((subtotal * 10) / Math.max(1, quantity)) / 10),
+      subtotal: toDollars(subtotal),
+      discount: toDollars(discount),
+      taxRate: l.taxRate ?? rateOf(tax, base(l)),
+      tax: toDollars(tax),
+      total: toDollars(l.total ?? subtotal - discount + tax),
+    };
+  });
+}
+
 export function transactionOut(t: TransactionRow): z.output<typeof s.TransactionOut> {
-  const lines = (t.lines ?? []) as unknown as StoredLine[];
   return {
     transactionId: t.id,
     locationId: t.locationId,
@@ -71,18 +107,7 @@ export function transactionOut(t: TransactionRow): z.output<typeof s.Transaction
     rentalId: t.rentalId,
     settleBooking: t.settleBooking,
     currency: t.currency,
-    items: lines.map((l) => ({
-      itemId: l.itemId,
-      variantId: l.variantId,
-      name: l.name,
-      quantity: l.quantity,
-      unitPrice: toDollars(l.unitPrice),
-      subtotal: toDollars(l.subtotal),
-      discount: toDollars(l.discount),
-      taxRate: l.taxRate,
-      tax: toDollars(l.tax),
-      total: toDollars(l.total),
-    })),
+    items: linesOut(t),
     subtotal: toDollars(t.subtotal),
     discountTotal: toDollars(t.discountTotal),
     taxTotal: toDollars(t.taxTotal),

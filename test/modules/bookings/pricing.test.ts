@@ -58,7 +58,10 @@ describe('rental prices', () => {
   it('hourly with the largest multi-hour discount reached', () => {
     expect(rentalUnitPrice(base, at('2026-07-06', '10:00'), at('2026-07-06', '12:00'))).toMatchObject({ amount: 20000, unit: 'hour' });
     expect(rentalUnitPrice(base, at('2026-07-06', '10:00'), at('2026-07-06', '14:00')).amount).toBe(36000);
-    expect(rentalUnitPrice(base, at('2026-07-06', '10:00'), at('2026-07-06', '16:30')).amount).toBe(52000);
+    // 6.5 hours with 20% off is 520.00 by the hour: the day-rate cap charges the day's 400 (issue 31), unless the item turns it off.
+    expect(rentalUnitPrice(base, at('2026-07-06', '10:00'), at('2026-07-06', '16:30'))).toMatchObject({ amount: 40000, unit: 'day' });
+    const uncapped: EngineItem = { ...base, model: { ...base.model, dayRateCap: false } as EngineItem['model'] };
+    expect(rentalUnitPrice(uncapped, at('2026-07-06', '10:00'), at('2026-07-06', '16:30')).amount).toBe(52000);
   });
 
   it('minimum and maximum hours', () => {
