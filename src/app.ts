@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { cors } from 'hono/cors';
 import { docsPage } from './docs';
+import { favicon, landingPage } from './landing';
 import { ANONYMOUS, isAdmin, type AppEnv, type Authenticator, type Principal } from './lib/context';
 import { ApiError, CORE_ERRORS, errorBody, errorTableMarkdown, type ErrorInfo } from './lib/errors';
 import { moduleHooks, type ModuleDef } from './lib/module';
@@ -146,6 +147,9 @@ export function buildApp(modules: ModuleDef[]) {
     return c.json(nullableRefsAsAnyOf(doc));
   });
   app.get('/docs', docsPage);
+  app.get('/', landingPage);
+  app.get('/favicon.svg', favicon);
+  app.get('/favicon.ico', favicon);
   return app;
 }
 
