@@ -5,7 +5,16 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { depositFor, monthlyShares, monthSegments, nightsBetween, priceReservation, type PriceInput } from '../../src/modules/slip-reservations/pricing';
+import {
+  depositFor,
+  monthlyShares,
+  monthSegments,
+  nightsBetween,
+  priceReservation,
+  PERIOD_MONTHS,
+  termSplit,
+  type PriceInput,
+} from '../../src/modules/slip-reservations/pricing';
 import type { SlipChargeLine } from '../../src/db/schema/slip-reservations';
 import { addDays, datesOfMonth } from '../../src/lib/time';
 
@@ -150,12 +159,15 @@ describe('priceReservation', () => {
     expect(priceReservation({ ...basic, rateType: 'monthly', arrivalDate: '2027-01-15', departureDate: '2027-02-01' }).baseCents).toBe(54839);
   });
 
-  it('seasonal and annual: rate × feet once, whatever the length of the stay', () => {
+  it('seasonal and annual: whole terms at rate × feet, the rest by its days (issue 31: a 731-night annual stay is two years and a day)', () => {
     fc.assert(
       fc.property(priceArb, fc.constantFrom('seasonal' as const, 'annual' as const), (p, rateType) => {
         const r = priceReservation({ ...p, rateType });
-        expect(r.baseCents).toBe(Math.round(p.ratePerFootCents * p.billableLengthFt));
-        expect(r.firstPeriodCents).toBe(r.baseCents);
+        const ftH = Math.round(p.billableLengthFt * 100);
+        const one = Math.round((p.ratePerFootCents * ftH) / 100);
+        const s = termSplit(PERIOD_MONTHS[rateType], p.arrivalDate, p.departureDate);
+        expect(r.baseCents).toBe(one * s.terms + Math.round((p.ratePerFootCents * ftH * s.restNights) / (100 * s.termNights)));
+        expect(r.firstPeriodCents).toBe(one);
       }),
       RUNS,
     );

@@ -21,7 +21,7 @@ import { slipContracts } from '../../db/schema/slip-contracts';
 import { getOwnCustomer } from '../customers/service';
 import { getLocationInTenant } from '../locations/service';
 import { getSlipSettings } from '../marina-settings/service';
-import { contractStateStmts, getReservationRow, type ReservationRow } from '../slip-reservations/service';
+import { balanceOf, contractStateStmts, getReservationRow, type ReservationRow } from '../slip-reservations/service';
 import { getSlipRow } from '../slips/service';
 import type * as s from './schemas';
 import { buildContractPdf } from './pdf';
@@ -34,7 +34,7 @@ const isVersionRace = (err: unknown) =>
   /UNIQUE constraint failed: slip_reservation_changes\.id/.test(String((err as Error)?.message ?? err) + String((err as { cause?: unknown })?.cause ?? ''));
 
 /** The values of the template variables for a reservation. */
-async function valuesFor(ctx: Ctx, r: ReservationRow): Promise<Record<string, string>> {
+export async function valuesFor(ctx: Ctx, r: ReservationRow): Promise<Record<string, string>> {
   const [slip, loc, account, settings] = await Promise.all([
     getSlipRow(ctx, r.slipId),
     getLocationInTenant(ctx, r.locationId),
@@ -42,7 +42,7 @@ async function valuesFor(ctx: Ctx, r: ReservationRow): Promise<Record<string, st
     getSlipSettings(ctx, r.locationId),
   ]);
   const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-  const balance = r.totalCents - (r.amountPaidCents - r.amountRefundedCents);
+  const balance = balanceOf(r);
   return {
     'renter.firstName': r.renter.firstName,
     'renter.lastName': r.renter.lastName,
@@ -95,21 +95,59 @@ export async function commitContract(ctx: Ctx, stmts: Stmt[], opts: Parameters<t
   }
 }
 
-export async function generateContract(ctx: Ctx, input: z.output<typeof s.GenerateBody>) {
-  requirePermission(ctx, 'marina');
-  const r = await getReservationRow(ctx, input.reservationId);
-  if (r.status === 'cancelled' || r.status === 'expired') throw new ApiError('invalid_state', `The reservation is ${r.status}`);
-  const existing = await ctx.db
+/** The unsigned contracts (generated or sent) and the signed ones of a reservation. */
+export async function liveContractsOf(ctx: Ctx, r: ReservationRow) {
+  return ctx.db
     .select()
     .from(slipContracts)
     .where(
       and(eq(slipContracts.customerId, r.customerId), eq(slipContracts.reservationId, r.id), inArray(slipContracts.status, ['generated', 'sent', 'signed'])),
     )
     .all();
-  if (existing.some((c) => c.status === 'signed'))
+}
+
+export async function generateContract(ctx: Ctx, input: z.output<typeof s.GenerateBody>) {
+  requirePermission(ctx, 'marina');
+  const r = await getReservationRow(ctx, input.reservationId);
+  if (r.status === 'cancelled' || r.status === 'expired') throw new ApiError('invalid_state', `The reservation is ${r.status}`);
+  const existing = await liveContractsOf(ctx, r);
+  // A signed contract stands, unless the reservation's terms changed since (its contract state went back to pending).
+  if (existing.some((c) => c.status === 'signed') && r.contractStatus !== 'pending')
     throw new ApiError('invalid_state', 'The reservation already has a signed contract; void it first to generate a new one');
   const t = await templateFor(ctx, r.locationId, input.templateId);
   const values = { ...(t.defaults ?? {}), ...(await valuesFor(ctx, r)), ...(input.values ?? {}) };
+  const draft = await draftContract(ctx, r, t, values);
+  const row = draft.row;
+  // A previous unsigned contract of the reservation is superseded.
+  const stmts: Stmt[] = [
+    ...existing.map((c) => supersedeStmt(ctx, c, `Superseded by ${row.id}`)),
+    ctx.db.insert(slipContracts).values(row),
+    ...contractStateStmts(ctx, r, { status: 'pending', contractId: row.id }),
+  ];
+  await commitContract(ctx, stmts, {
+    audit: {
+      action: 'slip_contract.generate',
+      targetType: 'slip_contract',
+      targetId: row.id,
+      details: { reservationId: r.id, templateId: t.id, sha256: row.documentSha256 },
+    },
+  });
+  return { ...contractOut(row), missingVariables: draft.missingVariables };
+}
+
+/** Voids a contract that a newer one replaces (its text, PDF and any signature record stay). */
+export function supersedeStmt(ctx: Ctx, c: ContractRow, reason: string) {
+  return ctx.db
+    .update(slipContracts)
+    .set({ status: 'voided', voidedAt: nowIso(ctx), voidReason: reason, signTokenHash: null })
+    .where(and(eq(slipContracts.id, c.id), eq(slipContracts.customerId, c.customerId)));
+}
+
+/**
+ * A new contract of a reservation from a template and the variables' values: the rendered title and
+ * body, the PDF built and stored in R2 with its SHA-256, and its row (status `generated`), to insert.
+ */
+export async function draftContract(ctx: Ctx, r: ReservationRow, t: Awaited<ReturnType<typeof templateFor>>, values: Record<string, string>) {
   const title = render(t.title, values);
   const body = render(t.body, values);
   const now = nowIso(ctx);
@@ -133,18 +171,27 @@ export async function generateContract(ctx: Ctx, input: z.output<typeof s.Genera
     createdAt: now,
   });
   const sha = await sha256Hex(pdf);
-  const row: ContractRow = {
-    id,
+  const row = newContractRow(r, { id, templateId: t.id, title: title.text, body: body.text, values, sha, now });
+  await ctx.env.FILES.put(row.pdfKey, pdf, { httpMetadata: { contentType: 'application/pdf' }, customMetadata: { sha256: sha } });
+  return { row, missingVariables: [...new Set([...title.missing, ...body.missing])] };
+}
+
+function newContractRow(
+  r: ReservationRow,
+  c: { id: string; templateId: string; title: string; body: string; values: Record<string, string>; sha: string; now: string },
+): ContractRow {
+  return {
+    id: c.id,
     customerId: r.customerId,
     locationId: r.locationId,
     reservationId: r.id,
-    templateId: t.id,
+    templateId: c.templateId,
     status: 'generated',
-    title: title.text,
-    renderedBody: body.text,
-    variables: values,
-    pdfKey: pdfKey({ customerId: r.customerId, id }, 'contract'),
-    documentSha256: sha,
+    title: c.title,
+    renderedBody: c.body,
+    variables: c.values,
+    pdfKey: pdfKey({ customerId: r.customerId, id: c.id }, 'contract'),
+    documentSha256: c.sha,
     signedPdfKey: null,
     signTokenHash: null,
     signTokenExpiresAt: null,
@@ -162,25 +209,9 @@ export async function generateContract(ctx: Ctx, input: z.output<typeof s.Genera
     voidedAt: null,
     voidReason: null,
     pdfRegeneratedAt: null,
-    createdAt: now,
-    updatedAt: now,
+    createdAt: c.now,
+    updatedAt: c.now,
   };
-  await ctx.env.FILES.put(row.pdfKey, pdf, { httpMetadata: { contentType: 'application/pdf' }, customMetadata: { sha256: sha } });
-  // A previous unsigned contract of the reservation is superseded.
-  const stmts: Stmt[] = [
-    ...existing.map((c) =>
-      ctx.db
-        .update(slipContracts)
-        .set({ status: 'voided', voidedAt: now, voidReason: `Superseded by ${id}`, signTokenHash: null })
-        .where(and(eq(slipContracts.id, c.id), eq(slipContracts.customerId, c.customerId))),
-    ),
-    ctx.db.insert(slipContracts).values(row),
-    ...contractStateStmts(ctx, r, { status: 'pending', contractId: id }),
-  ];
-  await commitContract(ctx, stmts, {
-    audit: { action: 'slip_contract.generate', targetType: 'slip_contract', targetId: id, details: { reservationId: r.id, templateId: t.id, sha256: sha } },
-  });
-  return { ...contractOut(row), missingVariables: [...new Set([...title.missing, ...body.missing])] };
 }
 
 /** Hook: a reservation was deleted; its contracts and their PDFs go with it. */

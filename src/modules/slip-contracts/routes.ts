@@ -3,7 +3,7 @@ import * as s from './schemas';
 
 const tags = ['Slip contracts'];
 const PERM = 'Needs the `marina` permission (admins and managers have it).';
-const STATUS_DOC = `Contract statuses: \`generated\` (PDF made) → \`sent\` (e-mailed for signature with a link valid \`expiresInDays\`) → \`signed\`; any → \`voided\`. The reservation's \`contract.status\` follows: pending, sent, signed (none after a void).`;
+const STATUS_DOC = `Contract statuses: \`generated\` (PDF made) → \`sent\` (e-mailed for signature with a link valid \`expiresInDays\`) → \`signed\`; any → \`voided\`. The reservation's \`contract.status\` follows: pending, sent, signed (none after a void). A contract follows the reservation's terms: when its dates, rate type, unit, rate per foot, billable length or total change (PUT, transfer, recalculate-total; not charges added under it, such as haul services or metered utilities), the reservation's \`contract.status\` goes back to pending at once and, moments later (through the queue), the contract is voided ("the reservation's terms changed", its signature record kept) and a new one is generated from the same template with the new terms; if the old one had been sent or signed, the new one is sent to the same address for signature, the e-mail saying the terms changed.`;
 const PDF_DOC = `PDFs are built with pdf-lib and embed DejaVu Sans (Latin, Greek and Cyrillic), so names such as "Søren Ødegård", "Zoë", "Łukasz" or "Дмитрий" print as written; they are stored in R2 and served by GET /slip-contracts/{id}/pdf.`;
 
 export const listTemplates = route({
@@ -160,7 +160,7 @@ export const generate = route({
   tags,
   status: 201,
   summary: 'Generate the contract of a reservation (PDF)',
-  description: `Renders \`templateId\` (default: the location's default template) with the reservation's variables, the template's defaults and \`values\`, builds the PDF and stores it with its SHA-256. A previous unsigned contract of the reservation is voided (superseded); a signed one answers 409 (void it first). \`missingVariables\` names the placeholders left empty. ${PDF_DOC} ${STATUS_DOC} ${PERM}`,
+  description: `Renders \`templateId\` (default: the location's default template) with the reservation's variables, the template's defaults and \`values\`, builds the PDF and stores it with its SHA-256. A previous unsigned contract of the reservation is voided (superseded); a signed one answers 409 (void it first), unless the reservation's terms changed since it was signed (its \`contract.status\` went back to pending): then it is superseded too. \`missingVariables\` names the placeholders left empty. ${PDF_DOC} ${STATUS_DOC} ${PERM}`,
   body: s.GenerateBody,
   ok: s.GenerateResult,
   errors: [403, 404, 409],

@@ -48,23 +48,33 @@ async function newToken() {
   return { token, hash: await sha256Hex(token) };
 }
 
+/**
+ * A contract sent for signature to `to`: its patch (status `sent`, a new signing token valid
+ * `expiresInDays`, one more send) and the e-mail with the signing link.
+ */
+export async function sendingOf(ctx: Ctx, c: ContractRow, r: ReservationRow, o: { to: string; expiresInDays: number; message?: string; baseUrl: string }) {
+  const { token, hash } = await newToken();
+  const now = nowDate(ctx);
+  const expires = new Date(now.getTime() + o.expiresInDays * 86_400_000).toISOString();
+  const patch: Partial<ContractRow> = {
+    status: 'sent',
+    sentAt: now.toISOString(),
+    sentTo: o.to,
+    signTokenHash: hash,
+    signTokenExpiresAt: expires,
+    sendCount: c.sendCount + 1,
+    updatedAt: now.toISOString(),
+  };
+  return { patch, expires, mail: signLinkMail(ctx, c, r, o.to, token, o.baseUrl, o.message) };
+}
+
 export async function sendContract(ctx: Ctx, input: z.output<typeof s.SendBody>, baseUrl: string) {
   requirePermission(ctx, 'marina');
   const c = await getContractRow(ctx, input.contractId);
   if (c.status !== 'generated' && c.status !== 'sent') throw new ApiError('invalid_state', `A ${c.status} contract cannot be sent for signature`);
   const r = await getReservationRow(ctx, c.reservationId);
   const to = input.email ?? r.renter.email;
-  const { token, hash } = await newToken();
-  const now = nowDate(ctx);
-  const expires = new Date(now.getTime() + input.expiresInDays * 86_400_000).toISOString();
-  const patch: Partial<ContractRow> = {
-    status: 'sent',
-    sentAt: now.toISOString(),
-    sentTo: to,
-    signTokenHash: hash,
-    signTokenExpiresAt: expires,
-    sendCount: c.sendCount + 1,
-  };
+  const { patch, expires, mail } = await sendingOf(ctx, c, r, { to, expiresInDays: input.expiresInDays, message: input.message, baseUrl });
   await commitContract(
     ctx,
     [
@@ -72,12 +82,12 @@ export async function sendContract(ctx: Ctx, input: z.output<typeof s.SendBody>,
         .update(slipContracts)
         .set(patch)
         .where(and(eq(slipContracts.id, c.id), eq(slipContracts.customerId, c.customerId))),
-      signLinkMail(ctx, c, r, to, token, baseUrl, input.message),
+      mail,
       ...(r.contractStatus !== 'sent' || r.contractId !== c.id ? contractStateStmts(ctx, r, { status: 'sent', contractId: c.id }) : []),
     ],
     { audit: { action: 'slip_contract.send', targetType: 'slip_contract', targetId: c.id, details: { to, expires } } },
   );
-  return contractOut({ ...c, ...patch, updatedAt: now.toISOString() });
+  return contractOut({ ...c, ...patch });
 }
 
 export async function resendContract(ctx: Ctx, input: { contractId: string; message?: string }, baseUrl: string) {

@@ -13,72 +13,108 @@ import { formatCalendarRange, formatLocalDateTime } from '../../lib/local-time';
 import { slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
 import { emailStmt, smsStmt } from '../../adapters/messages';
 import { getLocationInTenant } from '../locations/service';
-import { reservationEvent } from './create';
+import { changeWithLedger, reservationEvent } from './create';
 import { isReservationRace, reservationChange } from './changes';
 import { reservationErrors } from './errors';
 import { getReservationRow, reservationView } from './queries';
 import { settingsOf } from './quote';
+import type { SlipSettings } from '../marina-settings/service';
 import { balanceOf, netPaid, type ReservationRow } from './views';
 import { dollars, relocking, renterMail, save } from './lifecycle';
 
-export async function sendBill(ctx: Ctx, id: string, input: { holdHours?: number; message?: string; channel: 'email' | 'sms' }) {
-  requirePermission(ctx, 'marina');
-  const r = await getReservationRow(ctx, id);
-  if (!['pending', 'awaiting_payment', 'expired', 'confirmed', 'checked_in'].includes(r.status))
-    throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation cannot be billed`);
+/** Statuses a bill can be sent for: before the stay (with a hold unless a deposit secures it), during it, and after it while it owes. */
+const BILLABLE: readonly ReservationRow['status'][] = ['pending', 'awaiting_payment', 'expired', 'confirmed', 'checked_in', 'checked_out'];
+
+type BillInput = { holdHours?: number; message?: string; channel: 'email' | 'sms' };
+
+/**
+ * What sending the bill does. A reservation not yet confirmed is held for the renter until the bill is
+ * paid (`awaiting_payment` with a hold timer), unless the deposit is already paid: the deposit is what
+ * confirms a billed reservation, so it is confirmed now (its charges post to the ledger), without a
+ * timer, and the rest is due. Due now: what is left of the deposit while held, else the balance.
+ */
+function billPlan(ctx: Ctx, r: ReservationRow, settings: SlipSettings, input: BillInput) {
   const balance = balanceOf(r);
-  if (balance <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
-  if (input.channel === 'sms' && !r.renter.phone) throw new ApiError('bad_request', 'The renter has no phone number for an SMS bill');
-  const [settings, loc] = await Promise.all([settingsOf(ctx, r.locationId), getLocationInTenant(ctx, r.locationId)]);
-  const holding = ['pending', 'awaiting_payment', 'expired'].includes(r.status);
+  const unconfirmed = ['pending', 'awaiting_payment', 'expired'].includes(r.status);
+  const secured = unconfirmed && r.depositCents > 0 && netPaid(r) >= r.depositCents;
+  const holding = unconfirmed && !secured;
   const hours = input.holdHours ?? settings.billHoldHours;
   const now = ctx.clock.now();
   const holdExpiresAt = holding ? now + hours * 3_600_000 : null;
-  const dueNow = holding && r.depositCents > 0 ? Math.max(0, r.depositCents - netPaid(r)) || balance : balance;
-  const lines = [
-    `Bill for slip reservation ${r.reservationNumber} (${r.boat.vesselName}), ${formatCalendarRange(r.arrivalDate, r.departureDate)}.`,
-    ...r.pricing.lines.map((l) => `${l.description}: ${dollars(l.amountCents)}`),
-    `Total ${dollars(r.totalCents)}; paid ${dollars(netPaid(r))}; balance ${dollars(balance)}.`,
-    holding
-      ? `Due now: ${dollars(dueNow)}. The slip is held for you until ${formatLocalDateTime(holdExpiresAt!, loc.timezone)}; after that it is released.`
-      : '',
-    input.message ?? '',
-  ].filter(Boolean);
-  const body = lines.join('\n');
+  const dueNow = holding && r.depositCents > 0 ? r.depositCents - netPaid(r) : balance;
   const patch: Partial<ReservationRow> = { billSentAt: new Date(now).toISOString() };
   if (holding) Object.assign(patch, { status: 'awaiting_payment', holdExpiresAt, expiredAt: null });
+  if (secured) Object.assign(patch, { status: 'confirmed', confirmedAt: nowIso(ctx), holdExpiresAt: null, expiredAt: null });
+  return { balance, secured, holding, hours, holdExpiresAt, dueNow, patch };
+}
+type BillPlan = ReturnType<typeof billPlan>;
+
+/** The bill's text: the stay, its lines, total, paid and balance, and what is due (with the hold's deadline, or the deposit received). */
+function billText(r: ReservationRow, plan: BillPlan, timezone: string, message?: string) {
+  return [
+    `Bill for slip reservation ${r.reservationNumber} (${r.boat.vesselName}), ${formatCalendarRange(r.arrivalDate, r.departureDate)}.`,
+    ...r.pricing.lines.map((l) => `${l.description}: ${dollars(l.amountCents)}`),
+    `Total ${dollars(r.totalCents)}; paid ${dollars(netPaid(r))}; balance ${dollars(plan.balance)}.`,
+    plan.holding
+      ? `Due now: ${dollars(plan.dueNow)}. The slip is held for you until ${formatLocalDateTime(plan.holdExpiresAt!, timezone)}; after that it is released.`
+      : '',
+    plan.secured ? `Deposit of ${dollars(r.depositCents)} received: your reservation is confirmed. Due: ${dollars(plan.dueNow)}.` : '',
+    message ?? '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export async function sendBill(ctx: Ctx, id: string, input: BillInput) {
+  requirePermission(ctx, 'marina');
+  const r = await getReservationRow(ctx, id);
+  if (!BILLABLE.includes(r.status)) throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation cannot be billed`);
+  if (balanceOf(r) <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
+  if (input.channel === 'sms' && !r.renter.phone) throw new ApiError('bad_request', 'The renter has no phone number for an SMS bill');
+  const [settings, loc] = await Promise.all([settingsOf(ctx, r.locationId), getLocationInTenant(ctx, r.locationId)]);
+  const plan = billPlan(ctx, r, settings, input);
+  const body = billText(r, plan, loc.timezone, input.message);
   return await relocking(ctx, r, async () => {
-    const { row, stmts } = reservationChange(ctx, r, patch, 'send_bill', { holdHours: holding ? hours : null, dueNowCents: dueNow, channel: input.channel });
-    const meta = { slipReservationId: r.id, reservationNumber: r.reservationNumber, dueNowCents: dueNow };
-    const out =
-      input.channel === 'sms'
-        ? smsStmt(ctx, { to: r.renter.phone!, body, template: 'slip_reservation.bill', customerId: r.customerId, metadata: meta })
-        : emailStmt(ctx, {
-            to: r.renter.email,
-            subject: `Bill for reservation ${r.reservationNumber}`,
-            body,
-            template: 'slip_reservation.bill',
-            customerId: r.customerId,
-            metadata: meta,
-          });
-    const msg = ctx.db.insert(slipReservationMessages).values({
-      id: `smsg_${out.id}`,
-      customerId: r.customerId,
-      reservationId: r.id,
-      direction: 'outbound',
-      channel: input.channel,
-      subject: `Bill for reservation ${r.reservationNumber}`,
-      body,
-      sentTo: input.channel === 'sms' ? r.renter.phone : r.renter.email,
-      senderId: ctx.principal.userId ?? ctx.principal.credentialId,
-      outboxMessageId: out.id,
-    });
-    await save(ctx, [...stmts, out.stmt, msg], {
-      audit: { action: 'slip_reservation.send_bill', targetType: 'slip_reservation', targetId: r.id, details: { dueNowCents: dueNow, holdExpiresAt } },
-      events: holding && r.status !== 'awaiting_payment' ? [reservationEvent('booking.status_changed', row, { previousStatus: r.status })] : [],
+    const details = { holdHours: plan.holding ? plan.hours : null, dueNowCents: plan.dueNow, channel: input.channel, depositSecured: plan.secured };
+    const { row, stmts } = plan.secured
+      ? changeWithLedger(ctx, r, plan.patch, 'send_bill', details)
+      : reservationChange(ctx, r, plan.patch, 'send_bill', details);
+    const out = billMessage(ctx, r, input.channel, body, plan.dueNow);
+    const changed = (plan.holding || plan.secured) && r.status !== row.status;
+    await save(ctx, [...stmts, ...out], {
+      audit: {
+        action: 'slip_reservation.send_bill',
+        targetType: 'slip_reservation',
+        targetId: r.id,
+        details: { dueNowCents: plan.dueNow, holdExpiresAt: plan.holdExpiresAt, depositSecured: plan.secured },
+      },
+      events: changed ? [reservationEvent('booking.status_changed', row, { previousStatus: r.status })] : [],
     });
     return reservationView(ctx, row);
   });
+}
+
+/** The bill by e-mail or SMS through the outbox, and its copy in the reservation's messages. */
+function billMessage(ctx: Ctx, r: ReservationRow, channel: 'email' | 'sms', body: string, dueNow: number) {
+  const meta = { slipReservationId: r.id, reservationNumber: r.reservationNumber, dueNowCents: dueNow };
+  const subject = `Bill for reservation ${r.reservationNumber}`;
+  const out =
+    channel === 'sms'
+      ? smsStmt(ctx, { to: r.renter.phone!, body, template: 'slip_reservation.bill', customerId: r.customerId, metadata: meta })
+      : emailStmt(ctx, { to: r.renter.email, subject, body, template: 'slip_reservation.bill', customerId: r.customerId, metadata: meta });
+  const msg = ctx.db.insert(slipReservationMessages).values({
+    id: `smsg_${out.id}`,
+    customerId: r.customerId,
+    reservationId: r.id,
+    direction: 'outbound',
+    channel,
+    subject,
+    body,
+    sentTo: channel === 'sms' ? r.renter.phone : r.renter.email,
+    senderId: ctx.principal.userId ?? ctx.principal.credentialId,
+    outboxMessageId: out.id,
+  });
+  return [out.stmt, msg];
 }
 
 /** Bill holds (not of waitlist offers) still awaiting payment: the job's rows. */

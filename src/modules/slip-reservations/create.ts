@@ -12,6 +12,7 @@ import { getSlipRow, slipOccupancyStmt } from '../slips/service';
 import { sell, type SalePolicy } from '../availability/service';
 import type * as s from './schemas';
 import { isReservationRace, raceError, reservationChange } from './changes';
+import { contractFollowsTerms, contractResetOf } from './contract-terms';
 import { chargeDelta } from './ledger';
 import type { SlipCharge } from './payments';
 import { takeStayPayment, type HeldSlipPayment } from './stay-payment';
@@ -22,11 +23,26 @@ import { boatOf, checkDates, quote, requireFit, requireNotPast, requireOpen, set
 import { isBlocking } from './types';
 import type { ReservationRow } from './views';
 
-/** A reservation change plus the ledger entries that bring the posted charges to the new totals (one batch). */
+/**
+ * A reservation change plus the ledger entries that bring the posted charges to the new totals (one
+ * batch); recognition reversed to nothing clears `recognizedThrough`.
+ */
 export function changeWithLedger(ctx: Ctx, r: ReservationRow, patch: Partial<ReservationRow>, action: string, details?: Record<string, unknown>) {
   const ledger = chargeDelta(ctx, { ...r, ...patch });
-  const { row, stmts } = reservationChange(ctx, r, { ...patch, postedCharges: ledger.posted }, action, details);
+  const recognition = ledger.recognizedThrough === null ? { recognizedThrough: null } : {};
+  const { row, stmts } = reservationChange(ctx, r, { ...patch, ...recognition, postedCharges: ledger.posted }, action, details);
   return { row, stmts: [...stmts, ...ledger.stmts] };
+}
+
+/**
+ * A change that may alter the terms of the stay (dates, rate type, unit, rate, length, total):
+ * `changeWithLedger` with the contract taken back to unsigned when the terms differ. With
+ * `contractReset`, the caller calls `contractFollowsTerms` after its commit.
+ */
+export function termsChangeWithLedger(ctx: Ctx, r: ReservationRow, patch: Partial<ReservationRow>, action: string, details: Record<string, unknown> = {}) {
+  const reset = contractResetOf(r, { ...r, ...patch });
+  const change = changeWithLedger(ctx, r, { ...patch, ...reset }, action, reset ? { ...details, contractReset: r.contractStatus } : details);
+  return { ...change, contractReset: !!reset };
 }
 
 const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -148,7 +164,7 @@ export async function writeNewReservation(ctx: Ctx, input: z.output<typeof s.Cre
  * status it is written with. The reservation id is kept across retries.
  */
 async function planStay(ctx: Ctx, input: z.output<typeof s.CreateBody>, opts: CreateOptions) {
-  checkDates(input.arrivalDate, input.departureDate);
+  checkDates(input.arrivalDate, input.departureDate, input.rateType);
   const slip = await getSlipRow(ctx, input.slipId);
   await requireNotPast(ctx, slip.locationId, input.arrivalDate);
   requireOpen(slip);
@@ -322,7 +338,10 @@ export async function updateReservation(ctx: Ctx, id: string, input: z.output<ty
     throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation cannot be changed`);
   const arrivalDate = input.arrivalDate ?? r.arrivalDate;
   const departureDate = input.departureDate ?? r.departureDate;
-  checkDates(arrivalDate, departureDate);
+  const rateType = input.rateType ?? r.rateType;
+  // New dates or a new rate type must make a stay that rate type takes (at least one of its periods).
+  const termChosen = arrivalDate !== r.arrivalDate || departureDate !== r.departureDate || rateType !== r.rateType;
+  checkDates(arrivalDate, departureDate, termChosen ? rateType : undefined);
   if (r.status === 'checked_in' && arrivalDate !== r.arrivalDate)
     throw new ApiError('invalid_state', 'The boat is checked in: the arrival date cannot change (the departure date can)');
   // A new arrival date is today at the earliest; an arrival already past may stay as it is.
@@ -331,7 +350,6 @@ export async function updateReservation(ctx: Ctx, id: string, input: z.output<ty
   const settings = await settingsOf(ctx, r.locationId);
   const boat = input.boat ? boatOf({ ...r.boat, ...input.boat } as typeof r.boat) : r.boat;
   if (input.boat) requireFit(slip, boat, settings, input.overrideFit);
-  const rateType = input.rateType ?? r.rateType;
   const datesChanged = arrivalDate !== r.arrivalDate || departureDate !== r.departureDate;
   const reprice = datesChanged || input.boat?.loaFt !== undefined || input.rateType !== undefined || PRICE_FIELDS.some((k) => input[k] !== undefined);
   const patch: Partial<ReservationRow> = { arrivalDate, departureDate, boat, rateType };
@@ -354,11 +372,12 @@ export async function updateReservation(ctx: Ctx, id: string, input: z.output<ty
   const fields = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined && k !== 'overrideFit');
   if (!fields.length) throw new ApiError('no_changes', 'Give at least one field to change');
   const write = async () => {
-    const { row, stmts } = changeWithLedger(ctx, r, patch, 'update', { fields });
+    const { row, stmts, contractReset } = termsChangeWithLedger(ctx, r, patch, 'update', { fields });
     await commit(ctx, stmts, {
       audit: { action: 'slip_reservation.update', targetType: 'slip_reservation', targetId: r.id, details: { fields, totalCents: row.totalCents } },
       events: [reservationEvent('booking.updated', row, { fields })],
     });
+    if (contractReset) contractFollowsTerms(ctx, row);
     return reservationView(ctx, row);
   };
   // New nights go through the unit's lock; other changes are a plain compare-and-swap.
@@ -404,11 +423,12 @@ export async function changeBoat(ctx: Ctx, r: ReservationRow, boatPatch: Partial
     Object.assign(patch, totalsOf(price), { depositCents: depositFor(settings.deposit, price) });
   }
   try {
-    const { row, stmts } = changeWithLedger(ctx, r, patch, 'vessel_update', { fields, by: 'renter' });
+    const { row, stmts, contractReset } = termsChangeWithLedger(ctx, r, patch, 'vessel_update', { fields, by: 'renter' });
     await commit(ctx, stmts, {
       audit: { action: 'slip_reservation.vessel_update', targetType: 'slip_reservation', targetId: r.id, details: { fields, totalCents: row.totalCents } },
       events: [reservationEvent('booking.updated', row, { fields: fields.map((f) => `boat.${f}`) })],
     });
+    if (contractReset) contractFollowsTerms(ctx, row);
     return reservationView(ctx, row);
   } catch (err) {
     if (isReservationRace(err)) throw raceError();
@@ -438,7 +458,7 @@ export async function transferReservation(ctx: Ctx, id: string, input: z.output<
     Object.assign(patch, totalsOf(price), { depositCents: depositFor(settings.deposit, price) });
   }
   return await underSlipLock(ctx, { slipId: target.id, reservationId: r.id, arrivalDate: r.arrivalDate, departureDate: r.departureDate }, async () => {
-    const { row, stmts } = changeWithLedger(ctx, r, patch, 'transfer', { from: r.slipId, to: target.id, reason: input.reason ?? null });
+    const { row, stmts, contractReset } = termsChangeWithLedger(ctx, r, patch, 'transfer', { from: r.slipId, to: target.id, reason: input.reason ?? null });
     const occupancy = r.status === 'checked_in' ? [slipOccupancyStmt(ctx, r.slipId, false), slipOccupancyStmt(ctx, target.id, true)] : [];
     await commit(ctx, [...stmts, ...occupancy], {
       audit: {
@@ -449,6 +469,7 @@ export async function transferReservation(ctx: Ctx, id: string, input: z.output<
       },
       events: [reservationEvent('booking.updated', row, { transferredFrom: r.slipId })],
     });
+    if (contractReset) contractFollowsTerms(ctx, row);
     return reservationView(ctx, row);
   });
 }

@@ -8,6 +8,10 @@ export const reservationErrors = defineErrors({
   has_payments: { status: 409, meaning: 'Money is still held for the reservation; refund it first' },
   nothing_to_bill: { status: 409, meaning: 'The reservation owes nothing' },
   already_recognized: { status: 409, meaning: 'The revenue of these months was already recognised' },
+  stay_too_short: {
+    status: 400,
+    meaning: 'The stay is shorter than one period of its rate type (a month, a season of six months, a year); `minimumDepartureDate` is the earliest departure',
+  },
 });
 
 /**

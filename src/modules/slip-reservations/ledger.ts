@@ -8,7 +8,13 @@
  * seasonal and annual terms post their base as `deferred_revenue`, which `recognize-revenue` moves
  * to `revenue` month by month (memo entries that leave the balance alone: +revenue and
  * -deferred_revenue of the month's share, with ids `led_slrv_{id}_{YYYYMM}` / `led_sldf_...`, so a
- * month is recognised once, ever). Payments post `payment` (negative), refunds `refund`.
+ * month is recognised once, ever). When the deferred revenue is withdrawn below what was recognised
+ * (a cancellation, a shorter or re-typed stay), the excess recognition is reversed with memo entries
+ * of the opposite sign, dated at the change, so deferred and recognised revenue both end where the
+ * stay leaves them (zero for a cancelled one). Payments post `payment` (negative), refunds `refund`.
+ *
+ * The reservation's balance is read from here: `chargesOnLedger` is what its charge entries add up
+ * to (`postedCharges` mirrors them, written in the same batch as the entries).
  */
 import type { Ctx } from '../../lib/context';
 import { nowIso } from '../../lib/clock';
@@ -37,18 +43,27 @@ const meta = (r: ReservationRow, extra: Record<string, unknown> = {}) => ({
 
 export const isDeferred = (r: Pick<ReservationRow, 'rateType'>) => r.rateType === 'seasonal' || r.rateType === 'annual';
 
+/** Entry types of a reservation's charges (each affects the balance); `postedCharges` keeps their sums. */
+export const CHARGE_ENTRY_TYPES = ['revenue', 'deferred_revenue', 'discount', 'tax'] as const;
+
+/**
+ * Statuses whose charges are not on the ledger (never confirmed): the quote is what is owed. An expired
+ * bill hold is one of them: it can still be billed or confirmed again.
+ */
+export const QUOTED_STATUSES: readonly ReservationRow['status'][] = ['pending', 'awaiting_payment', 'expired'];
+
+/** What the charge entries of the reservation add up to on the ledger (0 before confirmation and after a cancellation). */
+export const chargesOnLedger = (r: Pick<ReservationRow, 'postedCharges'>) => CHARGE_ENTRY_TYPES.reduce((n, t) => n + (r.postedCharges?.[t] ?? 0), 0);
+
 /** What should be on the ledger for the reservation's current totals (zero when cancelled or expired). */
 function desiredCharges(r: ReservationRow): Record<string, number> {
-  if (r.status === 'cancelled' || r.status === 'expired' || r.status === 'pending' || r.status === 'awaiting_payment')
-    return { revenue: 0, deferred_revenue: 0, discount: 0, tax: 0 };
+  if (r.status === 'cancelled' || QUOTED_STATUSES.includes(r.status)) return { revenue: 0, deferred_revenue: 0, discount: 0, tax: 0 };
   const immediate = r.feesCents + r.utilitiesCents + (isDeferred(r) ? 0 : r.baseCents);
   return { revenue: immediate, deferred_revenue: isDeferred(r) ? r.baseCents : 0, discount: -r.discountCents, tax: r.taxCents };
 }
 
-/** The entries that bring the ledger to the reservation's current charges, and the new `postedCharges`. */
-export function chargeDelta(ctx: Ctx, r: ReservationRow): { stmts: Stmt[]; posted: Record<string, number> } {
-  const posted = { ...(r.postedCharges ?? {}) };
-  const want = desiredCharges(r);
+/** The ledger adjustments of a charge: the difference between what should be posted and what was, per entry type. */
+function chargeAdjustments(ctx: Ctx, r: ReservationRow, want: Record<string, number>, posted: Record<string, number>): NewLedger[] {
   const rows: NewLedger[] = [];
   for (const [type, amount] of Object.entries(want)) {
     const delta = amount - (posted[type] ?? 0);
@@ -67,7 +82,50 @@ export function chargeDelta(ctx: Ctx, r: ReservationRow): { stmts: Stmt[]; poste
     });
     posted[type] = amount;
   }
-  return { stmts: insertLedger(ctx, rows), posted };
+  return rows;
+}
+
+/**
+ * The memo entries that take back recognised revenue above the deferred revenue now wanted (all of it
+ * when the stay is cancelled): -revenue and +deferred_revenue of the excess, dated at the change.
+ */
+function recognitionReversal(ctx: Ctx, r: ReservationRow, wantDeferred: number, posted: Record<string, number>): NewLedger[] {
+  const recognized = posted.recognized ?? 0;
+  const excess = recognized - Math.max(0, wantDeferred);
+  if (excess <= 0) return [];
+  posted.recognized = recognized - excess;
+  const why = r.status === 'cancelled' ? 'cancelled' : 're-priced';
+  const common = {
+    ...scope(r),
+    affectsBalance: false,
+    occurredAt: nowIso(ctx),
+    source: 'slip',
+    reference: r.reservationNumber,
+    metadata: meta(r, { reversal: why }),
+  };
+  return [
+    { id: newId('led'), ...common, entryType: 'revenue', amount: -excess, description: `Slip ${r.reservationNumber}: recognised revenue reversed (${why})` },
+    {
+      id: newId('led'),
+      ...common,
+      entryType: 'deferred_revenue',
+      amount: excess,
+      description: `Slip ${r.reservationNumber}: deferred revenue restored (${why})`,
+    },
+  ];
+}
+
+/**
+ * The entries that bring the ledger to the reservation's current charges, the new `postedCharges`,
+ * and `recognizedThrough` null when a cancellation reversed the recognition (otherwise unchanged: a
+ * re-priced stay recognises what is left over its months still to come, each month once, ever).
+ */
+export function chargeDelta(ctx: Ctx, r: ReservationRow): { stmts: Stmt[]; posted: Record<string, number>; recognizedThrough?: null } {
+  const posted = { ...(r.postedCharges ?? {}) };
+  const want = desiredCharges(r);
+  const rows = [...chargeAdjustments(ctx, r, want, posted), ...recognitionReversal(ctx, r, want.deferred_revenue, posted)];
+  const cleared = r.status === 'cancelled' && (r.postedCharges?.recognized ?? 0) > 0 && !posted.recognized;
+  return { stmts: insertLedger(ctx, rows), posted, ...(cleared ? { recognizedThrough: null } : {}) };
 }
 
 export function paymentLedger(ctx: Ctx, r: ReservationRow, amount: number, method: string, reference: string | null): Stmt[] {

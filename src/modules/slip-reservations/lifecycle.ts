@@ -124,17 +124,32 @@ export async function checkIn(ctx: Ctx, id: string) {
   return reservationView(ctx, row);
 }
 
+/** What a check-out warns about: a balance still owed (the stay stays in the billing list until it is paid). */
+function checkOutWarnings(row: ReservationRow) {
+  const balance = balanceOf(row);
+  return balance > 0
+    ? [
+        {
+          code: 'balance_due' as const,
+          message: `The stay still owes ${dollars(balance)}: it stays in the billing list (GET /slip-reservations/due-billing) until it is paid`,
+          balanceCents: balance,
+        },
+      ]
+    : [];
+}
+
 export async function checkOut(ctx: Ctx, id: string) {
   requirePermission(ctx, 'marina');
   const r = await getReservationRow(ctx, id);
   if (r.status !== 'checked_in') throw new ApiError('invalid_state', `Only a checked-in reservation can check out (this one is ${r.status.replace('_', ' ')})`);
   const { row, stmts } = reservationChange(ctx, r, { status: 'checked_out', checkedOutAt: nowIso(ctx) }, 'check_out');
+  const warnings = checkOutWarnings(row);
   await save(ctx, [...stmts, slipOccupancyStmt(ctx, r.slipId, false)], {
-    audit: { action: 'slip_reservation.check_out', targetType: 'slip_reservation', targetId: r.id, details: { balanceCents: balanceOf(r) } },
+    audit: { action: 'slip_reservation.check_out', targetType: 'slip_reservation', targetId: r.id, details: { balanceCents: balanceOf(row) } },
     events: [reservationEvent('booking.checked_out', row, { balanceCents: balanceOf(row) })],
   });
   await ctx.hooks.emit(ctx, 'slip_reservation.ended', { customerId: r.customerId, reservationId: r.id, locationId: r.locationId, status: 'checked_out' });
-  return reservationView(ctx, row);
+  return { ...(await reservationView(ctx, row)), warnings };
 }
 
 export async function cancelReservation(ctx: Ctx, id: string, input: { reason?: string }) {

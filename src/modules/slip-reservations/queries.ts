@@ -8,6 +8,7 @@ import { addDays } from '../../lib/time';
 import { slipPayments, slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
 import { getLocationInTenant } from '../locations/service';
 import { slipRowsByIds } from '../slips/service';
+import { CHARGE_ENTRY_TYPES, QUOTED_STATUSES } from './ledger';
 import { messageOut, paymentOut, reservationOut, type ReservationRow } from './views';
 
 export async function getReservationRow(ctx: Ctx, id: string): Promise<ReservationRow> {
@@ -142,14 +143,31 @@ async function todayAt(ctx: Ctx, locationId?: string): Promise<string> {
   return todayIn(ctx, tz);
 }
 
-/** Reservations that owe money and arrive within `withinDays` days (or are already in house or awaiting payment). */
+/** `balanceOf` (views.ts) in SQL: the quoted total before confirmation, else the charges on the ledger, less what was paid and not refunded. */
+function balanceSql(): SQL {
+  const t = slipReservations;
+  const posted = sql.join(
+    CHARGE_ENTRY_TYPES.map((type) => sql`coalesce(json_extract(${t.postedCharges}, ${`$.${type}`}), 0)`),
+    sql` + `,
+  );
+  const quoted = sql.join(
+    QUOTED_STATUSES.map((st) => sql`${st}`),
+    sql`, `,
+  );
+  return sql`(CASE WHEN ${t.status} IN (${quoted}) THEN ${t.totalCents} ELSE ${posted} END) - (${t.amountPaidCents} - ${t.amountRefundedCents})`;
+}
+
+/**
+ * Reservations that owe money and arrive within `withinDays` days (or are already in house, awaiting
+ * payment, or checked out still owing: a stay stays in billing until it is paid).
+ */
 export async function dueBilling(ctx: Ctx, q: { locationId?: string; withinDays: number; limit: number; offset: number }) {
   const customerId = tenantOf(ctx);
   const today = await todayAt(ctx, q.locationId);
   const conds: SQL[] = [
     eq(slipReservations.customerId, customerId),
-    inArray(slipReservations.status, ['pending', 'awaiting_payment', 'confirmed', 'checked_in']),
-    sql`${slipReservations.totalCents} - (${slipReservations.amountPaidCents} - ${slipReservations.amountRefundedCents}) > 0`,
+    inArray(slipReservations.status, ['pending', 'awaiting_payment', 'confirmed', 'checked_in', 'checked_out']),
+    sql`${balanceSql()} > 0`,
     lte(slipReservations.arrivalDate, addDays(today, q.withinDays)),
   ];
   if (q.locationId) conds.push(eq(slipReservations.locationId, q.locationId));

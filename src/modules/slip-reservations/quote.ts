@@ -6,7 +6,7 @@ import { getLocationInTenant } from '../locations/service';
 import { getSlipSettings, type RateType, type SlipSettings } from '../marina-settings/service';
 import { CLOSED_SLIP_STATUSES, fitUnit, type FitRefusal, type SlipRow } from '../slips/service';
 import { pastDate, reservationErrors } from './errors';
-import { depositFor, nightsBetween, priceReservation, type PriceResult } from './pricing';
+import { depositFor, minimumDeparture, nightsBetween, PERIOD_NAME, priceReservation, type PriceResult } from './pricing';
 
 const RATE_KEY: Record<RateType, 'nightlyPerFootCents' | 'monthlyPerFootCents' | 'seasonalPerFootCents' | 'annualPerFootCents'> = {
   nightly: 'nightlyPerFootCents',
@@ -21,13 +21,32 @@ export const rateOf = (slip: SlipRow, settings: SlipSettings, rateType: RateType
 /** Billable length: max(boat LOA, slip length). */
 export const billableLength = (slip: SlipRow, boat: Pick<SlipBoat, 'loaFt'>) => Math.max(boat.loaFt, slip.lengthFt ?? 0);
 
-export function checkDates(arrivalDate: string, departureDate: string) {
+/** The dates of a stay: departure after arrival, at most three years; with `rateType`, at least one period of it (`checkTerm`). */
+export function checkDates(arrivalDate: string, departureDate: string, rateType?: RateType) {
   if (!(departureDate > arrivalDate))
     throw new ApiError('validation_failed', 'departureDate must be after arrivalDate', {
       details: [{ field: 'departureDate', message: 'must be after arrivalDate' }],
     });
   if (nightsBetween(arrivalDate, departureDate) > 3 * 366)
     throw new ApiError('validation_failed', 'A reservation covers at most three years', { details: [{ field: 'departureDate', message: 'at most 3 years' }] });
+  if (rateType) checkTerm(rateType, arrivalDate, departureDate);
+}
+
+/**
+ * 400 `stay_too_short` when a stay is shorter than one period of its rate type: a monthly stay lasts
+ * at least a month (to the same day of the next month, or its last day), a seasonal one a season (six
+ * months), an annual one a year. Shorter stays take a shorter rate type (nightly), so a rate per
+ * period is never pro-rated below its period.
+ */
+export function checkTerm(rateType: RateType, arrivalDate: string, departureDate: string) {
+  const min = minimumDeparture(rateType, arrivalDate);
+  if (departureDate >= min) return;
+  const period = PERIOD_NAME[rateType];
+  throw reservationErrors.fail(
+    'stay_too_short',
+    `A ${rateType} stay lasts at least a ${period}${rateType === 'seasonal' ? ' (six months)' : ''}: depart on ${min} or later, or choose a shorter rate type`,
+    { details: [{ field: 'departureDate', message: `at least a ${period} after arrivalDate: ${min} or later` }], extra: { minimumDepartureDate: min } },
+  );
 }
 
 /** Today's date at a location: its calendar, on the context's clock. */
@@ -120,7 +139,7 @@ export async function quoteStay(
   ctx: Ctx,
   input: { slip: SlipRow; rateType: RateType; arrivalDate: string; departureDate: string; boat: Partial<SlipBoat> & { loaFt: number } },
 ) {
-  checkDates(input.arrivalDate, input.departureDate);
+  checkDates(input.arrivalDate, input.departureDate, input.rateType);
   const settings = await settingsOf(ctx, input.slip.locationId);
   const boat = boatOf({ vesselName: input.boat.vesselName ?? 'Vessel', ...input.boat });
   const price = quote(input.slip, settings, { rateType: input.rateType, arrivalDate: input.arrivalDate, departureDate: input.departureDate, boat }, {});

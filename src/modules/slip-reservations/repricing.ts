@@ -3,7 +3,8 @@ import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { getSlipRow } from '../slips/service';
-import { changeWithLedger, reservationEvent } from './create';
+import { changeWithLedger, reservationEvent, termsChangeWithLedger } from './create';
+import { contractFollowsTerms } from './contract-terms';
 import { reservationChange } from './changes';
 import { isDeferred, recognitionLedger } from './ledger';
 import { depositFor, monthSegments } from './pricing';
@@ -51,13 +52,12 @@ export async function recalculateTotal(ctx: Ctx, id: string, input: { refreshRat
     taxRatePercent: r.pricing.taxRatePercent,
     discountCents: r.pricing.discountCents,
   });
-  const { row, stmts } = changeWithLedger(ctx, r, { ...totalsOf(price), depositCents: depositFor(settings.deposit, price) }, 'recalculate', {
-    previousTotalCents: r.totalCents,
-    totalCents: price.totalCents,
-  });
+  const patch = { ...totalsOf(price), depositCents: depositFor(settings.deposit, price) };
+  const { row, stmts, contractReset } = termsChangeWithLedger(ctx, r, patch, 'recalculate', { previousTotalCents: r.totalCents, totalCents: price.totalCents });
   await save(ctx, stmts, {
     audit: { action: 'slip_reservation.recalculate', targetType: 'slip_reservation', targetId: r.id, details: { from: r.totalCents, to: price.totalCents } },
   });
+  if (contractReset) contractFollowsTerms(ctx, row);
   return { ...(await reservationView(ctx, row)), previousTotalCents: r.totalCents };
 }
 

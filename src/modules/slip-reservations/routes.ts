@@ -9,11 +9,13 @@ const STATUS_DOC = `Statuses: \`pending\` (requested; holds the unit) → \`conf
 
 const LOCK_DOC = `Every write that makes a reservation hold nights of a unit (create, transfer, date change, re-activating an expired or lapsed bill hold) is checked and reserved inside that unit's SlipLock object (one Durable Object per unit, the same protocol as the inventory lock of other sales), and a database trigger refuses any write that would still leave two holding reservations of one unit on overlapping nights: two racing reservations of one unit can never both succeed (409 \`unavailable\` with \`conflicts\`).`;
 
-const PRICE_DOC = `Pricing, all in integer cents: base = rate per foot × max(boat LOA, slip length) × the period — nights for \`nightly\`; calendar months for \`monthly\`, a partial month pro-rated by its days (17 nights of January bill 17/31 of a month), each month rounded to the cent; the whole term for \`seasonal\` and \`annual\` — plus \`fees\` and \`utilities\` (per stay, night, month pro-rated the same way, or foot), minus \`discountCents\`, plus tax (\`taxRatePercent\` of the base and the taxable lines after the discount). \`pricing.lines\` shows each line. The rate defaults to the unit's own rate for the rate type, else the location's settings; fees, utilities and tax default to the settings. \`depositCents\` follows the location's deposit policy.`;
+const PRICE_DOC = `Pricing, all in integer cents: base = rate per foot × max(boat LOA, slip length) × the period — nights for \`nightly\`; calendar months for \`monthly\`, a partial month pro-rated by its days (17 nights of January bill 17/31 of a month), each month rounded to the cent; terms for \`seasonal\` (a season is six calendar months) and \`annual\` (twelve): each whole term from the arrival date at the rate, the rest pro-rated by its days over the nights of the term it begins (1 Feb 2027 to 1 May 2028 annual bills 1 + 90/366 years; 731 nights from 1 Feb 2027 are two years) — plus \`fees\` and \`utilities\` (per stay, night, month pro-rated the same way, or foot), minus \`discountCents\`, plus tax (\`taxRatePercent\` of the base and the taxable lines after the discount). \`pricing.lines\` shows each line. The rate defaults to the unit's own rate for the rate type, else the location's settings; fees, utilities and tax default to the settings. \`depositCents\` follows the location's deposit policy. A rate type needs at least one of its periods: a \`monthly\` stay lasts at least a month (departure on or after the same day of the next month, or that month's last day), \`seasonal\` a season, \`annual\` a year; a shorter stay answers 400 \`stay_too_short\` with \`minimumDepartureDate\` (book it nightly).`;
 
 const FIT_DOC = `Fit (location clearances, see GET /slip-settings/{locationId}): LOA ≤ max LOA + overhang allowance; beam + 2 × side clearance ≤ width; draft + under-keel clearance ≤ depth at low water; air draft ≤ overhead clearance; equality fits. A boat that does not fit answers 409 \`slip_does_not_fit\` with \`fit\` naming each failing dimension and the shortfall in feet, unless \`overrideFit\` is true (audited).`;
 
-const MONEY_DOC = `Money in integer cents. \`balanceCents\` = total − (paid − refunded). Payments fire \`payment.completed\`, refunds \`payment.refunded\`; both post to the ledger (source \`slip\`).`;
+const MONEY_DOC = `Money in integer cents. \`balanceCents\` is what the ledger shows the renter owes: the reservation's charges on the ledger (posted when confirmed; the quoted total while pending, awaiting payment or expired, before any is posted; nothing once cancelled, the charges being reversed) − (paid − refunded). A cancelled reservation with money still held reads a negative balance (a credit) until refunded. Payments fire \`payment.completed\`, refunds \`payment.refunded\`; both post to the ledger (source \`slip\`).`;
+
+const CONTRACT_DOC = `A reservation with a contract whose terms this changes (unit, rate type, dates, rate per foot, billable length or total) has its \`contract.status\` back to \`pending\` (not signed) in the same change; the contract is then regenerated with the new terms and, if it had been sent or signed, resent to the renter (see Slip contracts).`;
 
 export const availability = route({
   method: 'get',
@@ -82,7 +84,7 @@ export const dueBilling = route({
   operationId: 'listSlipReservationsDueBilling',
   tags,
   summary: 'Reservations due for billing',
-  description: `Pending, awaiting-payment, confirmed and in-house reservations with a balance that arrive within \`withinDays\` (default 7) or already arrived; ordered by arrival. Send them a bill with POST /slip-reservations/{id}/send-bill. ${MONEY_DOC}`,
+  description: `Pending, awaiting-payment, confirmed and in-house reservations with a balance that arrive within \`withinDays\` (default 7) or already arrived, and checked-out stays that still owe (a stay stays here until it is paid); ordered by arrival. Send them a bill with POST /slip-reservations/{id}/send-bill. ${MONEY_DOC}`,
   query: s.DueQuery,
   ok: s.DueList,
   errors: [404],
@@ -130,7 +132,7 @@ export const update = route({
   operationId: 'updateSlipReservation',
   tags,
   summary: 'Change dates, boat, rate type or pricing fields of a reservation',
-  description: `Partial. A date change goes through the unit's lock (409 \`unavailable\` when the new nights are taken); a checked-in reservation keeps its arrival date, and a new arrival date before today at the location answers 400 \`in_the_past\` (an arrival already past may stay). A new boat is fitted again. Changing dates, boat length, rate type or a pricing field re-prices the reservation (posted charges follow as adjustments). Cancelled, checked-out and expired reservations cannot change (409). Fires \`booking.updated\`. ${LOCK_DOC} ${PRICE_DOC} ${PERM}`,
+  description: `Partial. A date change goes through the unit's lock (409 \`unavailable\` when the new nights are taken); a checked-in reservation keeps its arrival date, and a new arrival date before today at the location answers 400 \`in_the_past\` (an arrival already past may stay). A new boat is fitted again. Changing dates, boat length, rate type or a pricing field re-prices the reservation (posted charges follow as adjustments); new dates or a new rate type must make at least one period of the rate type (400 \`stay_too_short\`). Cancelled, checked-out and expired reservations cannot change (409). Fires \`booking.updated\`. ${CONTRACT_DOC} ${LOCK_DOC} ${PRICE_DOC} ${PERM}`,
   params: s.IdParams,
   body: s.UpdateBody,
   ok: s.Reservation,
@@ -155,7 +157,7 @@ export const recalculate = route({
   operationId: 'recalculateSlipReservationTotal',
   tags,
   summary: 'Recompute the total from the pricing fields',
-  description: `Prices again from the reservation's dates, boat, rate per foot, fees, utilities, tax and discount with the unit's current length (after a re-measure); \`refreshRates: true\` also takes the unit's or location's current rate. Posted charges follow. Answers \`previousTotalCents\`. ${PRICE_DOC} ${PERM}`,
+  description: `Prices again from the reservation's dates, boat, rate per foot, fees, utilities, tax and discount with the unit's current length (after a re-measure); \`refreshRates: true\` also takes the unit's or location's current rate. Posted charges follow. Answers \`previousTotalCents\`. ${CONTRACT_DOC} ${PRICE_DOC} ${PERM}`,
   params: s.IdParams,
   body: s.RecalcBody,
   ok: s.RecalcResult,
@@ -184,7 +186,7 @@ export const sendBill = route({
   operationId: 'sendSlipReservationBill',
   tags,
   summary: 'Send the bill and hold the slip until it is paid or the timer expires',
-  description: `E-mails (or texts) the bill with its lines, total, paid and balance. A pending or expired reservation becomes \`awaiting_payment\` with a hold of \`holdHours\` (default: the location's \`billHoldHours\`); due now is the deposit when the location asks one, else the balance. Sending again restarts the timer. For a confirmed or in-house reservation only the bill is sent. A reservation that owes nothing answers 409 \`nothing_to_bill\`. ${STATUS_DOC} ${PERM}`,
+  description: `E-mails (or texts) the bill with its lines, total, paid and balance. A pending or expired reservation becomes \`awaiting_payment\` with a hold of \`holdHours\` (default: the location's \`billHoldHours\`); due now is what is left of the deposit when the location asks one (payments already made count), else the balance. Sending again restarts the timer. A deposit already paid in full secures the reservation: it is confirmed at once (charges posted, \`booking.status_changed\`), no timer runs, and the bill says the deposit was received and the balance is due. For a confirmed, in-house or checked-out reservation only the bill is sent. A reservation that owes nothing answers 409 \`nothing_to_bill\`. ${STATUS_DOC} ${PERM}`,
   params: s.IdParams,
   body: s.SendBillBody,
   ok: s.Reservation,
@@ -198,18 +200,23 @@ export const checkIn = action(
   `confirmed → checked_in, on or after the arrival date and before the departure date (location time); the unit becomes \`occupied\`. Fires \`booking.checked_in\`. ${PERM}`,
   s.EmptyBody,
 );
-export const checkOut = action(
-  '/slip-reservations/{id}/check-out',
-  'checkOutSlipReservation',
-  'Check a boat out',
-  `checked_in → checked_out; the unit becomes \`available\` again (unless staff set another status). An open balance stays on the reservation. Fires \`booking.checked_out\`. ${PERM}`,
-  s.EmptyBody,
-);
+export const checkOut = route({
+  method: 'post',
+  path: '/slip-reservations/{id}/check-out',
+  operationId: 'checkOutSlipReservation',
+  tags,
+  summary: 'Check a boat out',
+  description: `checked_in → checked_out; the unit becomes \`available\` again (unless staff set another status). An open balance stays on the reservation: the answer's \`warnings\` carry \`balance_due\` with the amount, and the stay stays in GET /slip-reservations/due-billing (and can be billed and paid) until it is paid. Fires \`booking.checked_out\` (with \`balanceCents\`). ${PERM}`,
+  params: s.IdParams,
+  body: s.EmptyBody,
+  ok: s.CheckOutResult,
+  errors: [403, 404, 409],
+});
 export const cancel = action(
   '/slip-reservations/{id}/cancel',
   'cancelSlipReservation',
   'Cancel a reservation',
-  `pending, awaiting_payment, confirmed or expired → cancelled: the nights are free at once, posted charges are reversed, the renter is e-mailed, \`booking.cancelled\` fires. Money paid stays on the reservation until refunded (POST .../refund). Cancelling again changes nothing; a checked-in or checked-out reservation answers 409 \`not_cancellable\`. ${PERM}`,
+  `pending, awaiting_payment, confirmed or expired → cancelled: the nights are free at once, posted charges are reversed (and revenue already recognised for a seasonal or annual term: \`recognizedThrough\` back to null), the renter is e-mailed, \`booking.cancelled\` fires. Money paid stays on the reservation until refunded (POST .../refund): the balance reads it as a credit (negative). Cancelling again changes nothing; a checked-in or checked-out reservation answers 409 \`not_cancellable\`. ${PERM}`,
   s.CancelBody,
 );
 
@@ -219,7 +226,7 @@ export const transfer = route({
   operationId: 'transferSlipReservation',
   tags,
   summary: 'Move a reservation to another unit',
-  description: `To \`slipId\` of the same location, which must be open, fit the boat and be free for the reservation's nights (taken through that unit's lock: two transfers or reservations racing into one unit never both succeed). A checked-in boat moves: the old unit becomes available, the new one occupied. \`reprice: true\` prices again with the new unit. ${LOCK_DOC} ${FIT_DOC} ${PERM}`,
+  description: `To \`slipId\` of the same location, which must be open, fit the boat and be free for the reservation's nights (taken through that unit's lock: two transfers or reservations racing into one unit never both succeed). A checked-in boat moves: the old unit becomes available, the new one occupied. \`reprice: true\` prices again with the new unit. ${CONTRACT_DOC} ${LOCK_DOC} ${FIT_DOC} ${PERM}`,
   params: s.IdParams,
   body: s.TransferBody,
   ok: s.Reservation,

@@ -152,7 +152,9 @@ export const Reservation = z
     depositCents: z.number().int().openapi({ description: 'Deposit the location asks before confirmation (settings deposit policy).' }),
     amountPaidCents: z.number().int(),
     amountRefundedCents: z.number().int(),
-    balanceCents: z.number().int().openapi({ description: 'total - (paid - refunded); negative when the renter has credit.' }),
+    balanceCents: z.number().int().openapi({
+      description: `What the ledger shows the renter owes: the charges on the ledger (the quoted total while pending, awaiting payment or expired, before any is posted; nothing once cancelled) - (paid - refunded); negative when the renter has credit (money held for a cancelled stay until refunded).`,
+    }),
     hold: z.object({ expiresAt: z.string(), expired: z.boolean() }).nullable().openapi({ description: 'The bill hold while awaiting payment.' }),
     billSentAt: z.string().nullable(),
     confirmedAt: z.string().nullable(),
@@ -170,6 +172,18 @@ export const Reservation = z
     updatedAt: z.string(),
   })
   .openapi('SlipReservation');
+
+export const CheckOutResult = Reservation.extend({
+  warnings: z
+    .array(
+      z.object({
+        code: z.enum(['balance_due']),
+        message: z.string(),
+        balanceCents: z.number().int(),
+      }),
+    )
+    .openapi({ description: 'What staff should know at check-out: `balance_due` when the stay still owes money (it stays in due-billing until paid).' }),
+}).openapi('SlipReservationCheckedOut');
 
 export const ReservationDocument = z
   .object({

@@ -40,3 +40,11 @@ export interface SlipConflict {
 
 export type SlipReserveResult =
   { ok: true; lockId: string; slipId: string; expiresAt: number } | { ok: false; status: number; code: string; message: string; conflicts?: SlipConflict[] };
+
+/**
+ * Queue message kind sent after a change of a reservation's terms (dates, rate type, unit, rate, billable
+ * length or total) took its contract back to unsigned: `{ customerId, reservationId }`. The slip contracts
+ * module consumes it: it regenerates the contract with the new terms and resends it when the old one had
+ * been sent or signed.
+ */
+export const CONTRACT_TERMS_CHANGED = 'slip-contracts.terms-changed';

@@ -2,6 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import type { slipPayments, slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
 import type { SlipRow } from '../slips/service';
 import type * as s from './schemas';
+import { chargesOnLedger, QUOTED_STATUSES } from './ledger';
 import { nightsBetween } from './pricing';
 
 export type ReservationRow = typeof slipReservations.$inferSelect;
@@ -9,7 +10,23 @@ export type PaymentRow = typeof slipPayments.$inferSelect;
 export type MessageRow = typeof slipReservationMessages.$inferSelect;
 
 export const netPaid = (r: Pick<ReservationRow, 'amountPaidCents' | 'amountRefundedCents'>) => r.amountPaidCents - r.amountRefundedCents;
-export const balanceOf = (r: Pick<ReservationRow, 'totalCents' | 'amountPaidCents' | 'amountRefundedCents'>) => r.totalCents - netPaid(r);
+
+/**
+ * What a reservation costs the renter as its ledger shows it: its charge entries (`chargesOnLedger`:
+ * the total once confirmed, nothing once cancelled, every charge then reversed); before confirmation
+ * (pending, awaiting payment, or an expired hold that can still be billed) nothing is posted and the
+ * quoted total is what is owed.
+ */
+export const owedOf = (r: Pick<ReservationRow, 'status' | 'totalCents' | 'postedCharges'>) =>
+  QUOTED_STATUSES.includes(r.status) ? r.totalCents : chargesOnLedger(r);
+
+/**
+ * The balance, derived in this one place from the ledger: what is owed (`owedOf`) less what was paid
+ * and not refunded (the payment and refund entries). Negative is a credit: money still held for a
+ * cancelled stay until it is refunded. Lists filter with the same rule in SQL (queries.ts `balanceSql`).
+ */
+export const balanceOf = (r: Pick<ReservationRow, 'status' | 'totalCents' | 'postedCharges' | 'amountPaidCents' | 'amountRefundedCents'>) =>
+  owedOf(r) - netPaid(r);
 
 /** The API view of a reservation; `now` (the caller's clock) says whether a bill hold has lapsed. */
 export function reservationOut(r: ReservationRow, slip: SlipRow | null | undefined, now: number): z.output<typeof s.Reservation> {
