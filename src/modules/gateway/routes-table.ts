@@ -218,6 +218,10 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   '* /health/**': deny('surfaces'),
   '* /openapi.json/**': deny('surfaces'),
   '* /docs/**': deny('surfaces'),
+  // The landing page and the favicon (src/landing.ts).
+  'GET /': deny('surfaces'),
+  '* /favicon.svg/**': deny('surfaces'),
+  '* /favicon.ico/**': deny('surfaces'),
   '* /slip-portal/**': deny('surfaces'),
   '* /ota/**': deny('surfaces'),
   '* /s/**': deny('public'),
