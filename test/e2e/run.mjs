@@ -4,14 +4,16 @@
 // Runs against a started server with its sandbox seed (`npm start`; .ci/run starts and stops one): E2E_BASE_URL, else
 // http://127.0.0.1:$PORT (default 8787). Drives Debian's chromium (/usr/bin/chromium, or CHROMIUM_PATH) with playwright-core,
 // headless with a new empty profile, every request outside Berth's origin refused:
-//   1. a renter books a boat end to end inside the embed script's iframe (waiver, test card, pass, .ics, postMessage);
-//   2. a keyboard-only renter books a tour;
+//   1. a renter on a phone books a boat end to end inside the embed script's iframe, which follows its content's height both ways
+//      (waiver, the cancellation policy and the terms before paying, test card, pass, .ics, postMessage);
+//   2. a keyboard-only renter books a tour (a price line per fare tier);
 //   3. a sold-out departure offers the waitlist and the renter joins it;
 //   4. the renter of (1) cancels with the code e-mailed to them (read from the outbox API);
 //   5. /docs renders its operation list with no request outside Berth's origin;
 //   6. a renter books with coverage: the card, the underwriter's questions (every field type), the higher price accepted, the
 //      policy and its document on the booking page;
-//   7. with the underwriter down (no card; the booking goes ahead) and with binds failing (the page says the policy has not issued yet).
+//   7. with the underwriter down (no card; the booking goes ahead after a declined card, its message shown once) and with binds failing
+//      (the page says the policy has not issued yet).
 // Screenshots of each step go to test/e2e/screenshots/ (git-ignored).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -151,6 +153,23 @@ function dateAhead(days, tz = 'America/New_York') {
   return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 }
 
+/**
+ * Waits until the embed script's iframe has the height of the widget's content (its root, #bw), within a pixel, and answers it:
+ * the frame follows the content both ways, never the height of its own viewport.
+ */
+async function frameFitsContent(page, frame) {
+  const iframe = page.locator('iframe[title="Online booking"]');
+  let seen = null;
+  for (let i = 0; i < 50; i++) {
+    const outer = await iframe.evaluate((el) => el.getBoundingClientRect().height);
+    const inner = await frame.locator('#bw').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+    seen = { outer, inner };
+    if (inner > 0 && Math.abs(outer - Math.max(inner, 120)) <= 1) return outer;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`the iframe (${seen.outer}px) does not follow the widget's content (${seen.inner}px)`);
+}
+
 async function outboxCode(rentalId, after) {
   for (let i = 0; i < 40; i++) {
     const r = await call('GET', `/outbox/messages?${new URLSearchParams({ rentalId })}`);
@@ -174,14 +193,19 @@ async function bookBoatThroughEmbed() {
     <p>Book below.</p><div id="booking"></div>
     <script>window.dataLayer = []; window.berthEvents = []; addEventListener('berth', (e) => berthEvents.push(e.detail));</script>
     <script src="${base}/widget.js" data-customer="${CUSTOMER}" data-ref="PARTNER7" data-target="#booking" async></script></body></html>`;
-  // The operator's site on its own origin (served by the browser's router), embedding the widget with the script tag.
+  // The operator's site on its own origin (served by the browser's router), embedding the widget with the script tag; on a phone.
   hostPage = host;
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${HOST}/book`);
   const frame = page.frameLocator('iframe[title="Online booking"]');
   await frame.getByRole('heading', { name: 'Choose a boat or tour' }).waitFor();
+  // The iframe follows the content: tall for the list of items (one column on a phone), shorter again for the calendar.
+  const itemsHeight = await frameFitsContent(page, frame);
   await shot(page, 'boat-embed-items');
   await frame.getByRole('button', { name: /Pontoon 22/ }).click();
   await frame.getByRole('heading', { name: /Pick a date for Pontoon 22/ }).waitFor();
+  const calendarHeight = await frameFitsContent(page, frame);
+  assert.ok(calendarHeight < itemsHeight, `the iframe shrinks from the items (${itemsHeight}px) to the calendar (${calendarHeight}px)`);
   // The first open day at least three days ahead (next month when this one has none).
   const wanted = dateAhead(3);
   const pick = async () => {
@@ -207,7 +231,11 @@ async function bookBoatThroughEmbed() {
   await shot(page, 'boat-calendar');
   await day.click();
   await frame.getByRole('heading', { name: /^Times on/ }).waitFor();
-  assert.match(await frame.locator('.bw-hint').first().innerText(), /America\/New_York/);
+  // The time zone by its name, not its IANA id.
+  const zoneHint = await frame.locator('.bw-hint').first().innerText();
+  assert.match(zoneHint, /Eastern Time/);
+  assert.doesNotMatch(zoneHint, /America\/New_York/);
+  await frameFitsContent(page, frame);
   await shot(page, 'boat-times');
   await frame.locator('.bw-slot:not(.is-sold_out)').first().click();
   await frame.locator('#bw-summary dl').waitFor();
@@ -221,8 +249,13 @@ async function bookBoatThroughEmbed() {
     .waitFor()
     .catch(() => undefined);
   // The damage waiver (a protection plan): its premium is shown in the summary and charged after the booking.
-  await frame.getByRole('radio', { name: /^Damage waiver/ }).check();
+  const damageWaiver = frame.getByRole('radio', { name: /^Damage waiver/ });
+  await damageWaiver.check();
   await frame.locator('#bw-summary', { hasText: 'Damage waiver' }).waitFor();
+  // A radio (or checkbox) and its label line up: the label's first line starts level with the box.
+  const boxAt = await damageWaiver.boundingBox();
+  const labelAt = await frame.locator(`label[for="${await damageWaiver.getAttribute('id')}"]`).boundingBox();
+  assert.ok(Math.abs(labelAt.y - boxAt.y) <= 3, `the label (y ${labelAt.y}) sits level with its radio (y ${boxAt.y})`);
   // A gift card typed in the promo or gift code field pays part of the order.
   await frame.getByLabel('Code', { exact: true }).fill(giftCode);
   await frame.getByRole('button', { name: 'Apply' }).click();
@@ -246,15 +279,27 @@ async function bookBoatThroughEmbed() {
   await shot(page, 'boat-waiver');
   await frame.getByRole('button', { name: 'Sign and continue' }).click();
   await frame.getByRole('heading', { name: 'Payment' }).waitFor();
+  // Before the Pay button: the cancellation policy of the location (applied to this booking) and the operator's terms.
+  const terms = frame.locator('.bw-terms');
+  await terms.getByRole('heading', { name: 'Cancellation policy' }).waitFor();
+  await terms.locator('li').first().waitFor();
+  assert.match(await terms.innerText(), /refund/i);
+  assert.doesNotMatch(await terms.innerText(), /Loading/);
+  const look = (await call('GET', `/public/widget/catalog?${new URLSearchParams({ customerId: CUSTOMER })}`)).body?.look;
+  assert.ok(look?.termsUrl, 'the sandbox operator has terms');
+  assert.equal(await terms.getByRole('link', { name: /terms and conditions/ }).getAttribute('href'), look.termsUrl);
+  assert.ok(await frame.locator('.bw-terms ~ .bw-actions button', { hasText: /^Pay / }).isVisible(), 'the terms come before the Pay button');
   await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
   await frame.getByLabel('Expiry (MM/YY)').fill('12/34');
   await frame.getByLabel('Security code').fill('123');
+  await frameFitsContent(page, frame);
   await shot(page, 'boat-payment');
   await frame.getByRole('button', { name: /^Pay / }).click();
   await frame.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
   await frame.locator('img.bw-qr').waitFor();
   assert.ok(await frame.getByRole('link', { name: 'Add to calendar (.ics)' }).isVisible());
   await frame.getByText('Protection plan added.').waitFor();
+  await frameFitsContent(page, frame);
   await shot(page, 'boat-confirmation');
   const events = await page.evaluate(() => window.berthEvents);
   const done = events.find((e) => e.type === 'berth:booking.completed');
@@ -339,7 +384,7 @@ async function bookTourByKeyboard() {
     if (await page.evaluate(() => document.activeElement?.classList.contains('bw-slot') && !document.activeElement.classList.contains('is-sold_out'))) break;
   }
   const slotLabel = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
-  assert.match(slotLabel, /America\/New_York time/);
+  assert.match(slotLabel, /Eastern Time/);
   await shot(page, 'tour-keyboard-times');
   await press('Enter');
   await page.locator('#bw-summary dl').waitFor();
@@ -350,6 +395,12 @@ async function bookTourByKeyboard() {
   }
   await press('Enter');
   await page.waitForTimeout(300);
+  // Every price line names its fare tier (the quote's ticket lines name it `tier`): "3 × Adult".
+  await page
+    .locator('#bw-summary dt', { hasText: /^\d+ × Adult$/ })
+    .first()
+    .waitFor();
+  assert.doesNotMatch(await page.locator('#bw-summary').innerText(), /undefined/);
   for (let i = 0; i < 30; i++) {
     await press('Tab');
     if ((await page.evaluate(() => document.activeElement?.textContent)) === 'Continue') break;
@@ -631,6 +682,16 @@ async function bookWithUnderwriterDown() {
     await page.getByRole('button', { name: 'Continue' }).click();
     await detailsWaiverPay(page, 'Dana');
     assert.doesNotMatch(await page.locator('.bw-summary').first().innerText(), /Coverage/);
+    // A declined card: its message once, nothing booked; the renter pays with another card.
+    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    const declined = page.locator('#bw-view p.bw-error[role="alert"]', { hasText: /declined/i });
+    await declined.waitFor();
+    const declineText = await declined.innerText();
+    assert.equal(declineText.match(/declined/gi).length, 1, declineText);
+    assert.equal((declineText.match(/nothing was charged/gi) ?? []).length, 1, declineText);
+    await shot(page, 'underwriter-down-declined');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
     await shot(page, 'underwriter-down-confirmation');

@@ -2,9 +2,11 @@
  * Berth booking widget (served by the Worker at /widget; no framework, no third-party script).
  * Flow: items -> month calendar -> times -> party and extras (add-ons, protection plan, promo or gift
  * code) -> coverage (the underwriter's card and questions, where offered) -> renter details -> waiver
- * -> payment -> confirmation (pass, wallet, .ics, coverage). Sold-out times offer the waitlist. Other
- * views: ?pass=<rentalId> (the renter's booking page: pass and coverage), ?manage=<rentalId> (cancel
- * with an e-mailed code). Times are shown in the location's time zone, labelled with it.
+ * -> payment (the location's cancellation policy and the operator's terms above the Pay button) ->
+ * confirmation (pass, wallet, .ics, coverage). Sold-out times offer the waitlist. Other views:
+ * ?pass=<rentalId> (the renter's booking page: pass and coverage), ?manage=<rentalId> (cancel with an
+ * e-mailed code). Times are shown in the location's time zone, labelled with its name ("Eastern Time").
+ * Embedded (public/widget.js), the page posts its content's height on every change so the iframe fits it.
  */
 (function () {
   'use strict';
@@ -56,6 +58,7 @@
     coverAnswers: {},
     renter: { firstName: '', lastName: '', email: '', phone: '' },
     templates: null,
+    settings: null,
     signatures: [],
     booking: null,
     sessionId: visitId(),
@@ -219,16 +222,28 @@
     return new Intl.DateTimeFormat('en-US', { timeZone: tz(), hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
   }
 
+  var zoneNames = {};
+  /**
+   * The location's time zone by its name: "Eastern Time" (the generic name, right in summer and winter), else the long name
+   * ("Coordinated Universal Time"), else its IANA id when the browser knows no name for it (only an offset such as "GMT+03:00").
+   */
   function zoneName() {
-    try {
-      var parts = new Intl.DateTimeFormat('en-US', { timeZone: tz(), timeZoneName: 'short' }).formatToParts(new Date());
-      var z = parts.filter(function (p) {
-        return p.type === 'timeZoneName';
-      })[0];
-      return tz() + (z ? ' (' + z.value + ')' : '');
-    } catch (e) {
-      return tz();
+    var id = tz();
+    if (zoneNames[id]) return zoneNames[id];
+    var name = id;
+    var styles = ['longGeneric', 'long'];
+    for (var i = 0; i < styles.length && name === id; i++) {
+      try {
+        var z = new Intl.DateTimeFormat('en-US', { timeZone: id, timeZoneName: styles[i] }).formatToParts(new Date()).filter(function (p) {
+          return p.type === 'timeZoneName';
+        })[0];
+        if (z && z.value && !/^(GMT|UTC)[+\-\u2212]/.test(z.value)) name = z.value;
+      } catch (e) {
+        /* a browser without this style (or zone): the next one */
+      }
     }
+    zoneNames[id] = name;
+    return name;
   }
 
   function addDays(d, n) {
@@ -268,13 +283,30 @@
     });
     if (!(opts && opts.keepFocus)) heading.focus();
     post('step', { step: step });
-    resize();
+    shown = true;
+    resize(true);
   }
 
-  function resize() {
-    post('resize', { height: Math.ceil(document.documentElement.scrollHeight) });
+  // The embedding page sizes the iframe to the widget's content, both ways. The content's own height is measured (the
+  // widget's root), never the document's scroll height, which is at least the iframe's viewport and so could only grow.
+  // Nothing is posted before the first step is shown: until then the frame keeps the height the embed script reserved.
+  var root = document.getElementById('bw');
+  var shown = false;
+  var postedHeight = 0;
+  function resize(always) {
+    if (!shown || !root) return;
+    var height = Math.ceil(root.getBoundingClientRect().height);
+    if (!height || (height === postedHeight && always !== true)) return;
+    postedHeight = height;
+    post('resize', { height: height });
   }
-  if (window.ResizeObserver) new window.ResizeObserver(resize).observe(document.body);
+  if (window.ResizeObserver && root)
+    new window.ResizeObserver(function () {
+      resize();
+    }).observe(root);
+  window.addEventListener('load', function () {
+    resize();
+  });
 
   function backButton(label, fn) {
     return h('button', { type: 'button', class: 'bw-secondary', onclick: fn }, label || 'Back');
@@ -645,7 +677,7 @@
         var end = isTour || S.item.fullDayOnly || !S.hours ? s.endTime : new Date(Date.parse(s.startTime) + S.hours * 3600000).toISOString();
         var left = isTour ? (s.seatsFree || 0) + ' seats left' : (s.unitsFree || 0) + (s.unitsFree === 1 ? ' boat left' : ' boats left');
         var text = timeAt(s.startTime) + ' – ' + timeAt(end);
-        var label = text + ', ' + longDate(S.date) + ', ' + tz() + ' time, ' + (s.available ? left : 'sold out, join the waitlist');
+        var label = text + ', ' + longDate(S.date) + ', ' + zoneName() + ', ' + (s.available ? left : 'sold out, join the waitlist');
         return h(
           'li',
           null,
@@ -732,7 +764,7 @@
           h(
             'p',
             null,
-            'We will e-mail ' + v.email + ' if ' + S.item.name + ' opens up on ' + longDate(S.date) + ' at ' + timeAt(s.startTime) + ' (' + tz() + ').',
+            'We will e-mail ' + v.email + ' if ' + S.item.name + ' opens up on ' + longDate(S.date) + ' at ' + timeAt(s.startTime) + ' (' + zoneName() + ').',
           ),
           h('div', { class: 'bw-actions' }, [backButton('Pick another time', timesView), backButton('Back to all items', itemsView)]),
         ]);
@@ -1041,13 +1073,21 @@
     return Math.round((grandTotal() - giftPays()) * 100) / 100;
   }
 
+  /** A ticket line of the quote: "2 × Adult". */
+  function ticketText(t) {
+    return t.quantity + ' × ' + (t.tier || 'Ticket');
+  }
+
   function renderSummary(box) {
     var q = S.quote;
     var l = q.lines[0] || {};
     var rows = [];
-    if (l.tickets)
+    // Tours: one line per fare tier (the quote's ticket lines name it `tier`); a private charter is one price for the party.
+    if (l.tickets && l.tickets.length && l.unit === 'charter')
+      rows.push([S.item.name + ', private charter (' + l.tickets.map(ticketText).join(', ') + ')', money(l.rental || 0, q.currency)]);
+    else if (l.tickets && l.tickets.length)
       l.tickets.forEach(function (t) {
-        rows.push([t.quantity + ' × ' + t.name, money(t.amount, q.currency)]);
+        rows.push([ticketText(t), money(t.amount, q.currency)]);
       });
     else rows.push([S.item.name + (l.hours ? ' (' + l.hours + ' h)' : ''), money(l.rental || 0, q.currency)]);
     (l.addons || []).forEach(function (a) {
@@ -1687,6 +1727,7 @@
       waiverStep();
     });
     show('details', 'Your details', [form]);
+    loadSettings();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1835,6 +1876,7 @@
       form = h('form', { novalidate: true }, [
         h('label', { for: 'bw-card' }, 'Card'),
         mount,
+        termsBlock(),
         msg,
         h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pay ' + total), backButton('Back', detailsView)]),
       ]);
@@ -1861,6 +1903,7 @@
           ),
         ]),
         f.node,
+        termsBlock(),
         msg,
         h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pay ' + total), backButton('Back', detailsView)]),
       ]);
@@ -1883,6 +1926,112 @@
     });
     nodes.push(form);
     show('payment', 'Payment', nodes);
+  }
+
+  /** The operator's public settings (the cancellation policy of each location), read once: fetched on the details step, used on payment. */
+  function loadSettings(then) {
+    var st = S.settings;
+    if (st && st.customer === S.customer) {
+      if (st.ready) return then && then(st.body);
+      if (then) st.waiting.push(then);
+      return;
+    }
+    st = S.settings = { customer: S.customer, ready: false, body: null, waiting: then ? [then] : [] };
+    api('GET', '/public/customer/' + encodeURIComponent(S.customer) + '/public').then(function (r) {
+      st.ready = true;
+      st.body = r.status === 200 && r.body && Array.isArray(r.body.locations) ? r.body : null;
+      var waiting = st.waiting;
+      st.waiting = [];
+      waiting.forEach(function (fn) {
+        fn(st.body);
+      });
+    });
+  }
+
+  /** An instant in the location's zone, short: "Sat, Jun 6, 10:00 AM". */
+  function shortWhen(ms) {
+    return new Intl.DateTimeFormat('en-US', { timeZone: tz(), weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(
+      new Date(ms),
+    );
+  }
+
+  /**
+   * The cancellation policy applied to this booking: until when which refund, from the policy's tiers (the first tier the
+   * cancellation is early enough for gives the refund, of what the card pays for the booking), and when online cancellation closes.
+   */
+  function policyLines(p) {
+    var start = Date.parse(S.slot.startTime);
+    var now = Date.now();
+    var base = S.quote.amountDue;
+    var out = [];
+    function refund(pct) {
+      var text = pct >= 100 ? 'Full refund' : pct > 0 ? pct + '% refund' : 'No refund';
+      return pct > 0 && base > 0 ? text + ' (' + money(Math.round(base * pct) / 100, S.quote.currency) + ')' : text;
+    }
+    var tiers = (p.tiers || []).slice().sort(function (a, b) {
+      return b.hoursBefore - a.hoursBefore;
+    });
+    tiers.forEach(function (t) {
+      var until = start - t.hoursBefore * 3600000;
+      if (t.hoursBefore > 0) {
+        if (until > now) out.push(refund(t.refundPercent) + ' if you cancel by ' + shortWhen(until));
+      } else out.push(refund(t.refundPercent) + (out.length ? ' after that' : ' if you cancel before the start'));
+    });
+    if (!tiers.length || tiers[tiers.length - 1].hoursBefore > 0) out.push(out.length ? 'No refund after that' : 'No refund');
+    var closes = start - (p.cutoffHours || 0) * 3600000;
+    if (p.cutoffHours > 0) out.push(closes > now ? 'Online cancellation closes ' + shortWhen(closes) : 'This booking cannot be cancelled online');
+    return out.map(function (x) {
+      return x + '.';
+    });
+  }
+
+  /** Before paying: the cancellation policy of the booking's location and the operator's terms (and privacy policy) as links. */
+  function termsBlock() {
+    var look = S.catalog.look || {};
+    var box = h('section', { class: 'bw-terms', 'aria-labelledby': 'bw-terms-title' }, [h('h3', { id: 'bw-terms-title' }, 'Cancellation policy')]);
+    var policy = h('div', null, h('p', { class: 'bw-loading' }, 'Loading the cancellation policy…'));
+    box.appendChild(policy);
+    var newTab = function () {
+      return h('span', { class: 'bw-sr' }, ' (opens in a new tab)');
+    };
+    if (look.termsUrl || look.privacyUrl) {
+      var links = [];
+      if (look.termsUrl) links.push(h('a', { href: look.termsUrl, target: '_blank', rel: 'noopener noreferrer' }, ['terms and conditions', newTab()]));
+      if (look.privacyUrl) {
+        if (links.length) links.push(' and ');
+        links.push(h('a', { href: look.privacyUrl, target: '_blank', rel: 'noopener noreferrer' }, ['privacy policy', newTab()]));
+      }
+      box.appendChild(h('p', { class: 'bw-hint' }, ['By paying, you accept the '].concat(links, [' of ' + S.catalog.businessName + '.'])));
+    }
+    loadSettings(function (settings) {
+      var loc =
+        settings &&
+        settings.locations.filter(function (l) {
+          return l.locationId === S.item.locationId;
+        })[0];
+      var p = loc && loc.cancellationPolicy;
+      policy.textContent = '';
+      if (!p) {
+        var phone = S.loc && S.loc.phoneNumber;
+        policy.appendChild(h('p', null, 'Please ask ' + S.catalog.businessName + (phone ? ' (' + phone + ')' : '') + ' about cancelling before you pay.'));
+        return resize();
+      }
+      policy.appendChild(h('p', null, p.description));
+      if (p.allowRenterCancellation) {
+        policy.appendChild(h('p', { class: 'bw-hint', id: 'bw-terms-booking' }, 'For this booking:'));
+        policy.appendChild(
+          h(
+            'ul',
+            { class: 'bw-terms-list', 'aria-labelledby': 'bw-terms-booking' },
+            policyLines(p).map(function (x) {
+              return h('li', null, x);
+            }),
+          ),
+        );
+      }
+      resize();
+    });
+    return box;
   }
 
   var TEST = {
@@ -1955,7 +2104,6 @@
             }
             S.coverage = null;
             msg.textContent = 'The coverage could not be added; nothing was charged. Pay again to book without it.';
-            shout(msg.textContent);
           });
         }
         if (r.body && r.body.error === 'unavailable') {
@@ -1972,8 +2120,8 @@
         } else if (r.body && r.body.error === 'price_mismatch') {
           msg.textContent = 'The price changed to ' + money(r.body.expectedTotal, S.quote.currency) + '. Nothing was charged; please check the new total.';
           refreshQuote();
-        } else msg.textContent = r.status === 402 ? 'Your card was declined: ' + errText(r) + ' Nothing was charged.' : errText(r);
-        shout(msg.textContent);
+        } else msg.textContent = r.status === 402 ? declineText(r) : errText(r);
+        // The message's own box is an alert (role="alert"): it is announced once, without a second copy in the page's alert.
         return;
       }
       S.booking = r.body;
@@ -1986,6 +2134,14 @@
       });
       buyPlan().then(confirmationView);
     });
+  }
+
+  /** A refused payment (402) in one sentence: the provider's reason (e.g. "Your card was declined.") and that nothing was charged. */
+  function declineText(r) {
+    var reason = ((r.body && r.body.message) || '').trim();
+    var text = !reason ? 'Your card was declined.' : /declin/i.test(reason) ? reason : 'The payment did not go through: ' + reason;
+    if (!/[.!?]$/.test(text)) text += '.';
+    return /nothing was charged/i.test(text) ? text : text + ' Nothing was charged.';
   }
 
   function buyPlan() {
@@ -2049,7 +2205,7 @@
     [
       ['Booking reference', b.transactionId],
       ['What', S.item.name],
-      ['When', longDate(S.date) + ', ' + timeAt(b.startTime) + ' – ' + timeAt(b.endTime) + ' (' + tz() + ')'],
+      ['When', longDate(S.date) + ', ' + timeAt(b.startTime) + ' – ' + timeAt(b.endTime) + ' (' + zoneName() + ')'],
       ['Where', S.loc.name + ', ' + S.loc.address],
       ['Paid', money(b.amountPaid, b.currency)],
     ].forEach(function (r) {
@@ -2155,7 +2311,7 @@
       var coverage = h('div', { class: 'bw-summary', id: 'bw-coverage', hidden: true });
       show('done', p.itemName + ' with ' + p.businessName, [
         h('p', null, 'Booking reference ' + p.transactionId),
-        h('p', null, p.localDate + ', ' + p.localStartTime + ' – ' + p.localEndTime + ' (' + p.timezone + ')'),
+        h('p', null, p.localDate + ', ' + p.localStartTime + ' – ' + p.localEndTime + ' (' + zoneName() + ')'),
         h('p', null, p.locationName + ', ' + p.address),
         h('p', null, p.renterName + ' · party of ' + p.partySize),
         node,
@@ -2262,7 +2418,7 @@
             ' on ' +
             new Intl.DateTimeFormat('en-US', { timeZone: e.timezone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(e.startTime)) +
             ' (' +
-            e.timezone +
+            zoneName() +
             ').',
         ),
         h('p', { class: 'bw-note' }, e.message),
