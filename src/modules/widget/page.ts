@@ -8,7 +8,7 @@
 import type { Env } from '../../env';
 
 /** Bumped when the widget's static files change (cache busting of /static/widget/*). */
-export const WIDGET_ASSET_VERSION = '2';
+export const WIDGET_ASSET_VERSION = '3';
 
 export function widgetCsp(env: Env): string {
   const stripe = !!(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY);

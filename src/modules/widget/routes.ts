@@ -15,7 +15,7 @@ export const page = route({
   produces: 'text/html',
   description: `The renter-facing booking page. Embed it on any site with an async \`script\` element whose \`src\` is
 \`{base_url}/widget.js\`, with \`data-customer="cus_..."\` (optional \`data-item\`, \`data-date\`, \`data-location\`,
-\`data-ref\`, \`data-height\`): the script opens this page in an iframe that reserves its height and grows with the page. Deep links:
+\`data-ref\`, \`data-height\`): the script opens this page in an iframe that reserves its height, then follows the height of its content both ways (growing and shrinking with each step). Deep links:
 \`?customer=&item=&date=YYYY-MM-DD&location=&ref=\` open an item's calendar at a date; \`?pass=<rentalId>\` is the renter's booking page (pass, coverage),
 \`?manage=<rentalId>\` its cancellation. Flow: items, month calendar (open, nearly full and sold-out days), times in the location's zone (labelled),
 party, add-ons, protection plan (when offered), promo or gift code, coverage (the underwriter's card and questions, when the location offers
