@@ -3,12 +3,13 @@
  * counter payment at the point of sale, `settleBooking`) lowers what the plan still charges. An
  * installment is charged at most the balance left when it runs, is not charged at all (`covered`)
  * when nothing is left, and the rest of the plan is fitted to the balance from the last installment
- * backwards, so the scheduled installments never add up to more than the balance.
+ * backwards, so the scheduled installments never add up to more than the balance. A counter payment
+ * fits the plan at once, in the batch that records it.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import fc from 'fast-check';
 import { env } from 'cloudflare:test';
-import { createOperator, post, runCron, type Operator } from '../../harness';
+import { createOperator, get, post, runCron, type Operator } from '../../harness';
 import { at, book, bookBody, eventsOf, rentalItem, type TestItem } from './factories';
 import { wallTimeToUtc } from '../../../src/lib/time';
 import { fitToBalance, type Installment } from '../../../src/modules/bookings/installments';
@@ -37,8 +38,8 @@ beforeAll(async () => {
 });
 
 let day = 12;
-/** A 200.00 booking paid in three installments (66.68 now, 66.66 twice). */
-async function installmentBooking() {
+/** A 200.00 booking paid in `n` installments (three: 66.68 now, 66.66 twice; four: 50 each). */
+async function installmentBooking(n = 3) {
   const d = day++;
   const r = await book(
     op,
@@ -46,15 +47,14 @@ async function installmentBooking() {
       inventoryId: item.id,
       startTime: at(op.timezone, d, '10:00'),
       endTime: at(op.timezone, d, '12:00'),
-      extra: { paymentPlan: { type: 'installments', installments: 3 } },
+      extra: { paymentPlan: { type: 'installments', installments: n } },
     }),
   );
   expect(r.status, r.text).toBe(201);
-  expect(r.body.payment.installments.map((s: any) => s.amount)).toEqual([66.68, 66.66, 66.66]);
+  expect(r.body.payment.installments.map((s: any) => s.amount)).toEqual(n === 3 ? [66.68, 66.66, 66.66] : Array(n).fill(200 / n));
   return r.body as { rentalId: string; transactionId: string; payment: { installments: { dueDate: string }[] } };
 }
 
-/** A cash payment of `amount` dollars on the booking's balance at the counter. */
 async function counterPayment(rentalId: string, amount: number) {
   const r = await post(
     '/pos/transaction',
@@ -149,5 +149,41 @@ describe('installment plans follow the balance', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+/** The booking as the operator reads it: its schedule and balance (cents). */
+const bookingOf = async (rentalId: string) => {
+  const r = await get(`/coreBooking/${rentalId}`, { key: op.adminKey });
+  expect(r.status, r.text).toBe(200);
+  const schedule = r.body.paymentPlan.schedule as { status: string; amount: number; originalAmount?: number }[];
+  return { schedule, balance: Math.round((r.body.pricing.total - r.body.pricing.amountPaid) * 100) };
+};
+const scheduledCents = (schedule: { status: string; amount: number }[]) =>
+  schedule.filter((s) => s.status === 'scheduled').reduce((sum, s) => sum + Math.round(s.amount * 100), 0);
+
+describe('a counter payment fits the installment plan at once (in the batch that records it)', () => {
+  it('reduces the scheduled installments from the last one backwards to the balance left', async () => {
+    const b = await installmentBooking(4);
+    await counterPayment(b.rentalId, 70);
+    const { schedule, balance } = await bookingOf(b.rentalId);
+    expect(balance).toBe(8000);
+    expect(schedule.map((s) => [s.status, s.amount])).toEqual([
+      ['paid', 50],
+      ['scheduled', 50],
+      ['scheduled', 30],
+      ['covered', 0],
+    ]);
+    expect(schedule.slice(2).map((s) => s.originalAmount)).toEqual([50, 50]);
+    expect(scheduledCents(schedule)).toBeLessThanOrEqual(balance);
+  });
+
+  it('covers every scheduled installment when the counter pays the whole balance', async () => {
+    const b = await installmentBooking(4);
+    await counterPayment(b.rentalId, 150);
+    const { schedule, balance } = await bookingOf(b.rentalId);
+    expect(balance).toBe(0);
+    expect(schedule.map((s) => s.status)).toEqual(['paid', 'covered', 'covered', 'covered']);
+    expect(scheduledCents(schedule)).toBe(0);
   });
 });
