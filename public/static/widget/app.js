@@ -234,7 +234,7 @@
     var styles = ['longGeneric', 'long'];
     for (var i = 0; i < styles.length && name === id; i++) {
       try {
-        var z = new Intl.DateTimeFormat('en-US', { timeZone: id, timeZoneName: styles[i] }).formatToParts(new Date()).filter(function (p) {
+        var z = new Intl.DateTimeFormat('en-US', { timeZone: id, timeZoneName: styles[i] }).formatToParts(new Date(now())).filter(function (p) {
           return p.type === 'timeZoneName';
         })[0];
         if (z && z.value && !/^(GMT|UTC)[+\-\u2212]/.test(z.value)) name = z.value;
@@ -252,8 +252,13 @@
     return t.toISOString().slice(0, 10);
   }
 
+  /** "Now" on the operator's clock (the catalog's `now`, kept by its offset from this device). */
+  function now() {
+    return Date.now() + (S.clockOffset || 0);
+  }
+
   function today() {
-    return new Intl.DateTimeFormat('en-CA', { timeZone: tz(), year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    return new Intl.DateTimeFormat('en-CA', { timeZone: tz(), year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now()));
   }
 
   function errText(r, fallback) {
@@ -343,6 +348,8 @@
     api('GET', '/public/widget/catalog?' + qs({ customerId: S.customer, locationId: S.location })).then(function (r) {
       if (r.status !== 200) return fatal(errText(r, 'This operator was not found.'));
       S.catalog = r.body;
+      // The operator's clock, not the device's: the offset of the catalog's "now" from this device.
+      S.clockOffset = r.body.now ? Date.parse(r.body.now) - Date.now() : 0;
       document.getElementById('bw-title').textContent = 'Book with ' + r.body.businessName;
       var look = r.body.look || {};
       if (look.primaryColor) document.documentElement.style.setProperty('--bw-primary', look.primaryColor);
@@ -1961,7 +1968,7 @@
    */
   function policyLines(p) {
     var start = Date.parse(S.slot.startTime);
-    var now = Date.now();
+    var at = now();
     var base = S.quote.amountDue;
     var out = [];
     function refund(pct) {
@@ -1974,12 +1981,12 @@
     tiers.forEach(function (t) {
       var until = start - t.hoursBefore * 3600000;
       if (t.hoursBefore > 0) {
-        if (until > now) out.push(refund(t.refundPercent) + ' if you cancel by ' + shortWhen(until));
+        if (until > at) out.push(refund(t.refundPercent) + ' if you cancel by ' + shortWhen(until));
       } else out.push(refund(t.refundPercent) + (out.length ? ' after that' : ' if you cancel before the start'));
     });
     if (!tiers.length || tiers[tiers.length - 1].hoursBefore > 0) out.push(out.length ? 'No refund after that' : 'No refund');
     var closes = start - (p.cutoffHours || 0) * 3600000;
-    if (p.cutoffHours > 0) out.push(closes > now ? 'Online cancellation closes ' + shortWhen(closes) : 'This booking cannot be cancelled online');
+    if (p.cutoffHours > 0) out.push(closes > at ? 'Online cancellation closes ' + shortWhen(closes) : 'This booking cannot be cancelled online');
     return out.map(function (x) {
       return x + '.';
     });

@@ -78,6 +78,7 @@ export async function widgetCatalog(ctx: Ctx, q: { customerId: string; locationI
   const stripe = !!ctx.env.STRIPE_SECRET_KEY;
   return {
     customerId: customer.id,
+    now: new Date(ctx.clock.now()).toISOString(),
     businessName: customer.businessName ?? customer.name,
     look: widgetLookOf(customer.integrations ?? {}),
     payments: {

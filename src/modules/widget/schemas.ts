@@ -22,6 +22,10 @@ export const CatalogQuery = z.object({
 export const Catalog = z
   .object({
     customerId: z.string(),
+    now: z.string().openapi({
+      description: `The operator's current time (ISO instant; a sandbox test clock's time when one is set): the widget's today and refund deadlines
+count from it, not from the renter's device`,
+    }),
     businessName: z.string(),
     look: z.object({
       primaryColor: z.string().nullable(),

@@ -72,6 +72,13 @@ describe('GET /widget', () => {
 });
 
 describe('GET /public/widget/catalog', () => {
+  it("answers the operator's current time (a sandbox test clock's), which the widget counts today and deadlines from", async () => {
+    const op = await createOperator({ clockAt: '2031-06-15T13:45:00.000Z' });
+    const r = await get(`/public/widget/catalog?customerId=${op.customerId}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.now).toBe('2031-06-15T13:45:00.000Z');
+  });
+
   it("lists the operator's public items with prices, lengths, tiers and add-ons, and the simulator's test cards", async () => {
     const { op, boat, tour } = await shop();
     const r = await get(`/public/widget/catalog?customerId=${op.customerId}`);
