@@ -15,7 +15,7 @@ import { newId } from '../../lib/ids';
 import type { Stmt } from '../../db/client';
 import { slipPayments, slipReservations } from '../../db/schema/slip-reservations';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
-import { collectPayment, type CollectRequest, type CommitMoney, type Collected, type MoneyMethod } from '../payments/service';
+import { collectPayment, takePayment, type CollectRequest, type CommitMoney, type Collected, type MoneyMethod, type TakenPayment } from '../payments/service';
 import { paymentLedger } from './ledger';
 import type { PaymentRow, ReservationRow } from './views';
 
@@ -180,5 +180,36 @@ export async function takeSlipPayment<T>(
     );
   } catch (err) {
     paymentFailure(err);
+  }
+}
+
+/** The payment of a new stay, taken in its sale's charge phase and recorded by its write phase (create.ts). */
+export interface HeldSlipPayment {
+  /** The payment row and the statements that record it on the reservation, for the sale's batch. */
+  paid: SlipPaymentWrite;
+  /** Commits the sale's batch with the payment's `payment.completed` (once). */
+  record: CommitMoney;
+  /** The sale failed before its write: a charge made here is refunded. */
+  abandon(): Promise<void>;
+}
+
+/**
+ * `takeSlipPayment` in two steps, through the payments service's `takePayment`: the money is taken
+ * now (a refusal answers 402 `payment_failed`); the sale records it in its one batch or abandons it.
+ */
+export async function takeStayPayment(ctx: Ctx, r: ReservationRow, c: SlipCharge): Promise<HeldSlipPayment> {
+  const id = newId('spay');
+  let taken: TakenPayment;
+  try {
+    taken = await takePayment(ctx, requestOf(r, id, c));
+  } catch (err) {
+    paymentFailure(err);
+  }
+  try {
+    const paid = paymentWrite(ctx, r, id, c, taken.paid!, await cardOf(ctx, c, taken.paid!));
+    return { paid, record: taken.commitMoney, abandon: () => taken.undo() };
+  } catch (err) {
+    await taken.undo(err);
+    throw err;
   }
 }
