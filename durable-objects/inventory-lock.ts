@@ -8,6 +8,7 @@ import { allocate, loadItemState, type ItemContext } from '../src/modules/availa
 import {
   RESERVATION_TTL_MS,
   type Busy,
+  type CarriedReads,
   type InventoryLockRpc,
   type ReserveRefusal,
   type ReserveRequest,
@@ -43,7 +44,8 @@ const leaseNow = (): number => wallClock.now();
  * other (different objects).
  *
  * A reserve is ONE D1 round trip (a batch: the item, its allocations over the window, which pending
- * rows are already written, the renter's holds), then a synchronous section (no await) that adds
+ * rows are already written, the renter's holds, and the caller's own read when it carries one:
+ * a sale's first read rides here, so the sale spends one round trip on both), then a synchronous section (no await) that adds
  * the reservations still pending, checks with the engine and records the new reservation. The
  * read is not serialized: reads of concurrent reserves overlap, and the synchronous section is what
  * makes them exclusive (JavaScript runs one of them at a time). That is safe because a pending
@@ -52,14 +54,13 @@ const leaseNow = (): number => wallClock.now();
  * - a pending reservation counts for every read until it is settled; when its rows are seen in a
  *   read's snapshot, that read counts the rows instead (pending rows carry the ids of the
  *   allocation rows they become, so they are never counted twice);
- * - it is settled when its caller releases it (written or abandoned; reads that start afterwards see
- *   the rows in D1 if they were written) or when a read sees its rows; it is dropped once every read
- *   that started before that moment has finished, or after RESERVATION_TTL_MS.
+ * - it is settled when a read sees its rows (the usual end of a sale: its caller does not release
+ *   what it wrote) or when its caller releases it (abandoned); it is dropped once every read that
+ *   started before that moment has finished, or after RESERVATION_TTL_MS.
  *
- * Payment and the D1 write happen outside the object (see src/modules/availability/lock.ts). The
- * caller may release after its response (a lost release only keeps the reservation until the next
- * read sees its rows), and pending reservations are kept in the object's storage so an eviction
- * does not forget them. The SQLite triggers on `allocations` stay the last line of defence.
+ * Payment and the D1 write happen outside the object (see src/modules/availability/lock.ts).
+ * Pending reservations are kept in the object's storage so an eviction does not forget them. The
+ * SQLite triggers on `allocations` stay the last line of defence.
  */
 export class InventoryLock extends DurableObject<Env> implements InventoryLockRpc {
   private pending: Map<string, Pending> | undefined;
@@ -84,13 +85,14 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     else this.ctx.storage.kv.delete(STORAGE_KEY);
   }
 
-  /** Drops expired reservations and settled ones no running read can still need. */
+  /** Drops expired reservations and settled ones (released, or written and seen) no running read can still need. */
   private prune(now: number) {
     const map = this.pendingMap();
     const oldestRead = this.inflight.size ? Math.min(...this.inflight) : Infinity;
     let changed = false;
     for (const [id, p] of map) {
-      if (p.expiresAt <= now || (p.released && p.settledAt !== undefined && oldestRead > p.settledAt)) {
+      // Settled (released, or its rows seen in D1) before every read still running started: no read needs it.
+      if (p.expiresAt <= now || (p.settledAt !== undefined && oldestRead > p.settledAt)) {
         map.delete(id);
         changed = true;
       }
@@ -102,11 +104,13 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
   async reserve(req: ReserveRequest): Promise<ReserveResult> {
     const readSeq = ++this.seq;
     this.inflight.add(readSeq);
+    // The caller's carried read answers whatever the check decides (a refusal included).
+    const reads: CarriedReads = {};
     try {
-      return await this.doReserve(req, readSeq);
+      return { ...(await this.doReserve(req, readSeq, reads)), ...reads };
     } catch (err) {
       if (err instanceof ApiError)
-        return { ok: false, status: err.status, code: err.code, message: err.message, details: err.details } satisfies ReserveRefusal;
+        return { ok: false, status: err.status, code: err.code, message: err.message, details: err.details, ...reads } satisfies ReserveRefusal & CarriedReads;
       throw err;
     } finally {
       this.inflight.delete(readSeq);
@@ -131,7 +135,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     return [...this.pendingMap().values()].filter((p) => p.settledAt === undefined && !p.released).length;
   }
 
-  private async doReserve(req: ReserveRequest, readSeq: number): Promise<ReserveResult> {
+  private async doReserve(req: ReserveRequest, readSeq: number, reads: CarriedReads): Promise<ReserveResult> {
     const line = req.line;
     // The seller's "now" decides business state (expired holds, the past, minimum notice); real time
     // only for a caller that does not say.
@@ -146,6 +150,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       pendingIds: [...this.pendingMap().values()].filter((p) => p.settledAt === undefined).flatMap((p) => p.busy.map((b) => b.id!)),
       holds: line.kind === 'booking' && !!line.holdEmail,
       now: sellerNow,
+      ...(req.carried?.length ? { carried: { statements: req.carried, onResults: (r) => (reads.carried = r) } } : {}),
     });
     // From here to the end nothing awaits: the check and the new reservation are one step.
     const now = leaseNow();

@@ -110,3 +110,59 @@ export function reusable<Q>(db: DB, key: string, build: (db: DB) => Q, values: R
   bound.stmt = db.$client.prepare(query.sql);
   return { _prepare: () => bound, all: () => bound.all(), get: () => bound.get() } as unknown as Q;
 }
+
+/**
+ * A read carried by another caller's batch: SQL text and parameters, run inside a Durable Object's
+ * own D1 batch (the inventory lock's read) so one round trip serves both. Each carried statement's
+ * raw result comes back, and `takeCarried` maps it through the statement's own drizzle mapper,
+ * exactly as `db.batch` would have.
+ */
+type SqlValue = string | number | boolean | null;
+export interface CarriedStatement {
+  sql: string;
+  params: SqlValue[];
+}
+export interface CarriedResult {
+  results: Record<string, SqlValue>[];
+}
+interface Mappable {
+  _prepare(): { getQuery(): { sql: string; params: unknown[] }; mapResult(r: unknown, isFromBatch: boolean): unknown };
+}
+
+/** The statements as SQL text and parameters, to carry. */
+export function carry(statements: readonly Stmt[]): CarriedStatement[] {
+  return statements.map((s) => {
+    const q = (s as unknown as Mappable)._prepare().getQuery();
+    return { sql: q.sql, params: q.params as SqlValue[] };
+  });
+}
+
+/** The carried statements' results, as `db.batch(statements)` would answer them. */
+export function takeCarried(statements: readonly Stmt[], results: readonly CarriedResult[]): unknown[] {
+  return statements.map((s, i) => (s as unknown as Mappable)._prepare().mapResult(results[i], true));
+}
+
+/**
+ * One D1 batch of this caller's statements and the carried ones: this caller's results mapped as
+ * `db.batch` maps them, the carried ones raw (they are mapped by the caller that built them).
+ */
+export async function batchCarrying(
+  db: DB,
+  statements: readonly Stmt[],
+  carried: readonly CarriedStatement[],
+): Promise<{ own: unknown[]; carried: CarriedResult[] }> {
+  if (!carried.length) return { own: (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown[], carried: [] };
+  const prepared = statements.map((s) => (s as unknown as Mappable)._prepare());
+  const client = db.$client;
+  const raw = await client.batch([
+    ...prepared.map((p) => {
+      const q = p.getQuery();
+      return client.prepare(q.sql).bind(...q.params);
+    }),
+    ...carried.map((c) => client.prepare(c.sql).bind(...c.params)),
+  ]);
+  return {
+    own: prepared.map((p, i) => p.mapResult(raw[i], true)),
+    carried: raw.slice(prepared.length).map((r) => ({ results: r.results as Record<string, SqlValue>[] })),
+  };
+}

@@ -39,6 +39,9 @@ const ANALYTICS_WIDGET_EVENTS = Number(process.env.BENCH_ANALYTICS_WIDGET_EVENTS
 // BENCH_ONLY=analytics runs only the analytics figures (and their baseline); BENCH_ONLY=booking only the booking-create
 // figures (throughput at BENCH_CONNECTIONS clients and latency at 1 client, with their D1 baselines), without the history.
 const ONLY = process.env.BENCH_ONLY ?? '';
+// BENCH_PROFILE=file.cpuprofile: with BENCH_ONLY=booking, a CPU profile of the Worker (over its devtools inspector) during the
+// first booking-throughput run, written to the file (open it in Chrome DevTools) and summed by function on stderr.
+const PROFILE = process.env.BENCH_PROFILE ?? '';
 
 const log = (...a) => console.error('[bench]', ...a);
 
@@ -129,6 +132,7 @@ async function main() {
       `DEV_SEED_TOKEN:${TOKEN}`,
       '--var',
       'ENVIRONMENT:development',
+      ...(PROFILE ? ['--inspector-port', String(port + 1)] : []),
     ],
     {
       cwd: root,
@@ -390,13 +394,50 @@ async function bookingScenarios(base, seed) {
   for (const round of [1, 2]) {
     log(`round ${round}...`);
     r[`d1insert${round}`] = summary(await cannon(base, { next: d1insert }));
-    r[`bookA${round}`] = summary(await cannon(base, { next: bookingRequests(seed, 'hotA', 2 + 120 * (round - 1)) }));
+    const bookA = () => cannon(base, { next: bookingRequests(seed, 'hotA', 2 + 120 * (round - 1)) });
+    r[`bookA${round}`] = summary(await (PROFILE && round === 1 ? profiled(base, bookA) : bookA()));
     r[`d1read1${round}`] = summary(await cannon(base, { connections: 1, next: d1read }));
     r[`bookA1${round}`] = summary(await cannon(base, { connections: 1, next: bookingRequests(seed, 'hotA', 360 + 60 * round) }));
   }
   log('interleaved...');
   r.bookPaired = await paired(base, bookingRequests(seed, 'hotA', 540), d1read, DURATION * 1000);
   return r;
+}
+
+/** Runs `fn` under the Worker's CPU profiler (BENCH_PROFILE): writes the profile and logs the top functions by self time. */
+async function profiled(base, fn) {
+  const { default: WebSocket } = await import('ws');
+  const inspector = `http://127.0.0.1:${Number(new URL(base).port) + 1}`;
+  const targets = await (await fetch(`${inspector}/json`)).json();
+  const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  let id = 0;
+  const pending = new Map();
+  ws.on('message', (m) => {
+    const msg = JSON.parse(String(m));
+    if (msg.id && pending.has(msg.id)) pending.get(msg.id)(msg.result);
+  });
+  const send = (method, params = {}) => new Promise((resolve) => (pending.set(++id, resolve), ws.send(JSON.stringify({ id, method, params }))));
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: 200 });
+  await send('Profiler.start');
+  const result = await fn();
+  const { profile } = await send('Profiler.stop');
+  ws.close();
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(PROFILE, JSON.stringify(profile));
+  const self = new Map();
+  const dt = profile.timeDeltas;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  profile.samples.forEach((sid, i) => {
+    const f = byId.get(sid).callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0));
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  log(`profile written to ${PROFILE}; top functions by self time:`);
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+  return result;
 }
 
 function printBooking(r) {

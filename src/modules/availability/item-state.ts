@@ -5,7 +5,7 @@
  * isolate (`reusable`).
  */
 import { and, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { reusable, type DB, type Stmt } from '../../db/client';
+import { batchCarrying, reusable, type CarriedResult, type CarriedStatement, type DB, type Stmt } from '../../db/client';
 import { allocations, inventoryAssets, inventoryItems } from '../../db/schema/inventory';
 import { holds } from '../../db/schema/bookings';
 import { locations } from '../../db/schema/locations';
@@ -49,6 +49,11 @@ export interface ItemStateQuery {
   holds?: boolean;
   /** The caller's "now" (its clock, lib/clock.ts): expired holds and allocations are left out as of it. */
   now: number;
+  /**
+   * Another caller's read, run in the same batch (the sale's first read, carried by the lock call):
+   * its raw results go to `onCarried` as soon as the batch answers, before anything here can throw.
+   */
+  carried?: { statements: CarriedStatement[]; onResults(results: CarriedResult[]): void };
 }
 
 export interface ItemState {
@@ -192,7 +197,9 @@ export async function loadItemState(db: DB, q: ItemStateQuery): Promise<ItemStat
     pending: pendingIds.length ? JSON.stringify(pendingIds) : null,
     holdsAfter: q.holds && q.customerId ? new Date(now).toISOString() : null,
   });
-  const res = (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown[][];
+  const both = await batchCarrying(db, statements, q.carried?.statements ?? []);
+  if (q.carried) q.carried.onResults(both.carried);
+  const res = both.own as unknown[][];
   const [items, locs, assets, allocs] = res as [ItemRow[], LocationRow[], AssetRow[], AllocationRow[]];
   let i = 4;
   const written = pendingIds.length ? (res[i++] as { id: string }[]) : [];

@@ -8,10 +8,9 @@
  *      reservations still pending in the object added, the engine's check, and on success a pending
  *      reservation (counted by every later check) and the allocation rows to write;
  *   2. the caller does its outside calls (payment) and writes everything in one D1 batch;
- *   3. `release` tells the object the reservation was written (or abandoned): after a successful
- *      write it runs after the response (`releaseLater`), since the object finds written rows in D1
- *      by their ids anyway; after a failure it runs before answering, so a retry finds the unit free.
- *      A reservation expires on its own after `RESERVATION_TTL_MS`.
+ *   3. `release` tells the object a reservation was abandoned, before answering, so a retry finds
+ *      the unit free. A written reservation needs none: the object finds its rows in D1 by their ids
+ *      at its next read and settles it then. A reservation expires on its own after `RESERVATION_TTL_MS`.
  * The SQLite triggers on `allocations` are the last line of defence: a batch that would still
  * overlap an asset or exceed a departure's seats aborts and answers 409 `unavailable`.
  */
@@ -19,8 +18,7 @@ import type { Env } from '../../env';
 import type { Ctx } from '../../lib/context';
 import { ApiError, reviveError } from '../../lib/errors';
 import { createLogger, type Logger } from '../../lib/logger';
-import { afterResponse } from '../../lib/round-trips';
-import type { Reservation, ReserveRefusal, ReserveRequest } from './types';
+import type { CarriedReads, Reservation, ReserveRefusal, ReserveRequest } from './types';
 
 export {
   RESERVATION_TTL_MS,
@@ -53,10 +51,18 @@ export function refusalError(r: ReserveRefusal): ApiError {
   return reviveError(r, { extra, details: r.details });
 }
 
+/** A lock request as its caller makes it: with a carried read, `onCarried` receives that read's raw results. */
+export type ReserveCall = ReserveRequest & { onCarried?(results: NonNullable<CarriedReads['carried']>): void };
+
 /** Reserves inside the item's lock object; throws the refusal as an ApiError (409 `unavailable`, 404, ...). */
-export async function reserve(caller: Caller, req: ReserveRequest): Promise<Reservation> {
+export async function reserve(caller: Caller, call: ReserveCall): Promise<Reservation> {
+  const { onCarried, ...req } = call;
   const now = req.now ?? ('principal' in caller ? caller.clock.now() : undefined);
   const res = await lockOf(envOf(caller), req.itemId).reserve(now === undefined ? req : { ...req, now });
+  if (res.carried) {
+    onCarried?.(res.carried);
+    delete res.carried;
+  }
   if (!res.ok) throw refusalError(res);
   return res;
 }
@@ -77,17 +83,12 @@ export async function releaseAll(caller: Caller, rs: Pick<Reservation, 'itemId' 
   await Promise.all(rs.map((r) => release(caller, r)));
 }
 
-/** After a successful write: the releases run after the response (off the request's critical path). */
-export function releaseLater(ctx: Ctx, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): void {
-  if (rs.length) afterResponse(ctx, () => releaseAll(ctx, rs));
-}
-
 /**
  * Reserves several lines all-or-nothing (a multi-item order or a bundle), one item at a time in a
  * fixed order (by item id, then request order), releasing what it took when one is refused.
  * Returns the reservations in the order of `reqs`.
  */
-export async function reserveAll(caller: Caller, reqs: ReserveRequest[]): Promise<Reservation[]> {
+export async function reserveAll(caller: Caller, reqs: ReserveCall[]): Promise<Reservation[]> {
   const order = reqs.map((r, i) => ({ r, i })).sort((a, b) => (a.r.itemId < b.r.itemId ? -1 : a.r.itemId > b.r.itemId ? 1 : a.i - b.i));
   const out: Reservation[] = new Array(reqs.length);
   const taken: Reservation[] = [];

@@ -42,7 +42,7 @@ export {
 } from './queries';
 export { loadItemState } from './item-state';
 export { allocate } from './allocate';
-export { backstopConflict, isAllocationConflict, releaseAll, reserve, reserveAll, type Reservation, type ReserveRequest } from './lock';
+export { backstopConflict, isAllocationConflict, releaseAll, reserve, reserveAll, type Reservation, type ReserveCall, type ReserveRequest } from './lock';
 // The sale pipeline every sales path runs through (sell.ts).
 export { sell, SALE_PHASES, type SaleJournal, type SalePhase, type SalePhaseFn, type SalePolicy } from './sell';
 // The one writer of `allocations` (allocation-writes.ts): the rows a reservation took, and named releases, early ends, expiries and sandbox deletes.

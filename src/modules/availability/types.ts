@@ -110,6 +110,19 @@ export interface ReserveRequest {
    * lock's own reservation leases stay on real time.
    */
   now?: number;
+  /**
+   * A read of the caller's, run in the lock's own D1 batch (one round trip for both; db/client.ts
+   * `carry`). Its raw results come back in `carried`, whether the reservation is made or refused.
+   */
+  carried?: { sql: string; params: SqlValue[] }[];
+}
+
+/** A value D1 binds or answers (what crosses the lock's RPC in a carried read). */
+export type SqlValue = string | number | boolean | null;
+
+/** The raw results of a request's carried read (absent when none was carried or the read itself failed). */
+export interface CarriedReads {
+  carried?: { results: Record<string, SqlValue>[] }[];
 }
 
 /** An `allocations` row to write (its `createdAt` is set by the writer). */
@@ -156,7 +169,7 @@ export interface ReserveRefusal {
   details?: { field?: string; message: string }[];
 }
 
-export type ReserveResult = Reservation | ReserveRefusal;
+export type ReserveResult = (Reservation & CarriedReads) | (ReserveRefusal & CarriedReads);
 
 /** What the lock object answers over RPC (the namespace binding `INVENTORY_LOCK` is typed with it). */
 export interface InventoryLockRpc extends Rpc.DurableObjectBranded {

@@ -52,7 +52,7 @@ import type { BookingResult, BookingSource, CreateBookingOptions } from './types
 import type { BookingRow } from './views';
 import { planLines, prepareLine, type PreparedLine } from './lines';
 import { planPayment } from './payment-plan';
-import { earlyFits, earlyRequests, lineRequests, reserveEarly, type EarlyReservation } from './reservation';
+import { carryIn, earlyFits, earlyRequests, lineRequests, reserveEarly, type EarlyReservation } from './reservation';
 import { buildWrite } from './write';
 import {
   extensionDiscounts,
@@ -104,8 +104,6 @@ interface BookingSaleState {
 }
 type S = BookingSaleState;
 const need = <T>(v: T | undefined): T => v as T;
-const ok = <T>(value: T): PromiseSettledResult<T> => ({ status: 'fulfilled', value });
-const failed = (reason: unknown): PromiseSettledResult<never> => ({ status: 'rejected', reason });
 const settled = <T>(r: PromiseSettledResult<T>): T => {
   if (r.status === 'rejected') throw r.reason;
   return r.value;
@@ -137,15 +135,18 @@ const bookingSale: SalePolicy<{ input: BookInput; opts: CreateBookingOptions }, 
     return { customerId, source, now, input, opts, facts, extensions: extensionsFor(ctx, facts), depositIntent: null, stage: 'deposit' };
   },
   async read(ctx, s, journal) {
-    // The lock call starts with the first read when the request alone says what to reserve (reservation.ts).
+    // When the request alone says what to reserve, the sale's first read rides in the lock call
+    // (one round trip for both; reservation.ts). Without the lock's answer it is read on its own.
     const early = earlyRequests(s.input, s);
     if (!early) {
       s.sale = await loadSaleItems(ctx, s);
       return;
     }
-    const [sale, reserved] = await Promise.all([loadSaleItems(ctx, s).then(ok, failed), reserveEarly(ctx, journal, early)]);
-    s.early = reserved;
-    s.sale = settled(sale);
+    const first = saleRead(ctx, s);
+    let carried: unknown[] | undefined;
+    const calls = carryIn(early.requests, first.statements, (rows) => (carried = rows));
+    s.early = await reserveEarly(ctx, journal, early, calls);
+    s.sale = await loadSaleItems(ctx, s, carried ? first.take(carried as unknown[][]) : undefined);
   },
   async plan(ctx, s) {
     const sale = need(s.sale);
@@ -189,10 +190,12 @@ const bookingSale: SalePolicy<{ input: BookInput; opts: CreateBookingOptions }, 
  * The first round trip of a sale, one D1 batch: the operator's settings, the renter by e-mail, the
  * items (tenant-scoped) with locations and assets, the location's other items (only when global
  * add-ons are asked for) and what the sale's extensions read (the renter's membership benefit).
+ * Built here, run on its own or carried by the lock call.
  */
-async function readSale(ctx: Ctx, s: S, itemIds: string[], withOthers: boolean) {
+function saleRead(ctx: Ctx, s: S) {
   const db = ctx.db;
   const customerId = s.customerId;
+  const itemIds = directItemIds(s.input);
   const settingsOf = reusable(
     db,
     'sale|settings',
@@ -204,24 +207,36 @@ async function readSale(ctx: Ctx, s: S, itemIds: string[], withOthers: boolean) 
     { customerId },
   );
   const items = itemIds.length ? itemStatements(db, itemIds, customerId) : [];
-  const others = withOthers && itemIds.length ? [otherItemsAtLocationStatement(db, itemIds[0], customerId)] : [];
+  const others = (s.input.globalAddons?.length ?? 0) > 0 && itemIds.length ? [otherItemsAtLocationStatement(db, itemIds[0], customerId)] : [];
   const ext = extensionReads(db, s.facts, s.extensions);
-  const res = (await db.batch([settingsOf, renterByEmailStatement(db, customerId, s.input.customerInfo.email), ...items, ...others, ...ext.statements] as [
-    Stmt,
-    ...Stmt[],
-  ])) as unknown[][];
-  let i = 0;
-  const settings = res[i++] as { settings: unknown }[];
-  const renter = (res[i++] as RenterRow[])[0];
-  const read = items.length ? (res.slice(i, (i += 3)) as Parameters<typeof itemContextsFrom>[0]) : null;
-  const otherRows = others.length ? (res[i++] as Awaited<ReturnType<ReturnType<typeof otherItemsAtLocationStatement>['all']>>) : undefined;
-  ext.take(res.slice(i));
-  return {
-    settings: (settings[0]?.settings ?? {}) as Record<string, unknown>,
-    items: read ? itemContextsFrom(read) : new Map<string, ItemContext>(),
-    others: otherRows,
-    renter: { existing: renter },
+  const statements = [settingsOf, renterByEmailStatement(db, customerId, s.input.customerInfo.email), ...items, ...others, ...ext.statements] as Stmt[];
+  const take = (res: unknown[][]): FirstRead => {
+    let i = 0;
+    const settings = res[i++] as { settings: unknown }[];
+    const renter = (res[i++] as RenterRow[])[0];
+    const read = items.length ? (res.slice(i, (i += 3)) as Parameters<typeof itemContextsFrom>[0]) : null;
+    const otherRows = others.length ? (res[i++] as Awaited<ReturnType<ReturnType<typeof otherItemsAtLocationStatement>['all']>>) : undefined;
+    ext.take(res.slice(i));
+    return {
+      settings: (settings[0]?.settings ?? {}) as Record<string, unknown>,
+      items: read ? itemContextsFrom(read) : new Map<string, ItemContext>(),
+      others: otherRows,
+      renter: { existing: renter },
+    };
   };
+  return { statements, take };
+}
+interface FirstRead {
+  settings: Record<string, unknown>;
+  items: Map<string, ItemContext>;
+  others?: { id: string; data: unknown }[];
+  renter?: { existing: RenterRow | undefined };
+}
+
+/** The items named by the request itself (none for a bundle, whose items its definition names). */
+function directItemIds(input: BookInput): string[] {
+  const rd = input.rentalDetails;
+  return rd.bundleCode ? [] : [...new Set(rd.items ? rd.items.map((l) => l.inventoryId) : rd.inventoryId ? [rd.inventoryId] : [])];
 }
 
 /** Preloaded sales (the channel read their items in its own batch) read only what the extensions need. */
@@ -234,21 +249,18 @@ async function readExtensionsOnly(ctx: Ctx, s: S) {
  * Items (tenant-scoped: another operator's item is 404) and their location. Without a bundle the
  * item ids are known up front, so the items are read together with the operator's settings.
  */
-async function loadSaleItems(ctx: Ctx, s: S) {
+async function loadSaleItems(ctx: Ctx, s: S, given?: FirstRead) {
   const { customerId, input, opts } = s;
-  const rd = input.rentalDetails;
-  const direct = rd.bundleCode ? [] : [...new Set(rd.items ? rd.items.map((l) => l.inventoryId) : rd.inventoryId ? [rd.inventoryId] : [])];
-  const wantsGlobalAddons = (input.globalAddons?.length ?? 0) > 0;
-  let first: {
-    settings: Record<string, unknown>;
-    items: Map<string, ItemContext>;
-    others?: { id: string; data: unknown }[];
-    renter?: { existing: RenterRow | undefined };
-  };
-  if (opts.preloaded) {
+  const direct = directItemIds(input);
+  let first: FirstRead;
+  if (given) first = given;
+  else if (opts.preloaded) {
     await readExtensionsOnly(ctx, s);
     first = { settings: opts.preloaded.settings, items: new Map(opts.preloaded.items.map((i) => [i.row.id, i])) };
-  } else first = await readSale(ctx, s, direct, wantsGlobalAddons);
+  } else {
+    const read = saleRead(ctx, s);
+    first = read.take((await ctx.db.batch(read.statements as [Stmt, ...Stmt[]])) as unknown[][]);
+  }
   for (const id of direct) if (!first.items.has(id)) throw notFound('Inventory item');
   const { lines: lineReqs, bundle } = planLines(input, bundlesOf(first.settings));
   const items = first.items;

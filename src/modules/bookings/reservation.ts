@@ -10,8 +10,9 @@
  * the lines are reserved again, the way a sale without it does. Errors keep their order: a request
  * the plan refuses (400) answers that, whatever the lock said.
  */
+import { carry, takeCarried, type CarriedResult, type Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
-import { reserveAll, type Reservation, type ReserveRequest, type SaleJournal } from '../availability/service';
+import { reserveAll, type Reservation, type ReserveCall, type ReserveRequest, type SaleJournal } from '../availability/service';
 import type { PreparedLine } from './lines';
 import type { BookInput } from './schemas';
 import type { CreateBookingOptions } from './types';
@@ -104,9 +105,26 @@ export function earlyRequests(
   return { rentalIds, requests: asks.map((a, i) => requestOf(a, rentalIds[i], who)) };
 }
 
+/**
+ * The lock calls of the early reservation with the sale's first read carried by the one made first
+ * (reserveAll goes by item id): `onRows` receives that read's rows, mapped as `db.batch` maps them,
+ * whether the lock reserves or refuses.
+ */
+export function carryIn(requests: ReserveRequest[], statements: Stmt[], onRows: (rows: unknown[]) => void): ReserveCall[] {
+  const first = requests.reduce((at, r, i) => (r.itemId < requests[at].itemId ? i : at), 0);
+  return requests.map((r, i) =>
+    i === first ? { ...r, carried: carry(statements), onCarried: (results: CarriedResult[]) => onRows(takeCarried(statements, results)) } : r,
+  );
+}
+
 /** Starts the early reservation; what it took is in the journal. Never throws: its answer waits for the plan. */
-export async function reserveEarly(caller: Parameters<typeof reserveAll>[0], journal: SaleJournal, early: { rentalIds: string[]; requests: ReserveRequest[] }) {
-  const [result] = await Promise.allSettled([reserveAll(caller, early.requests)]);
+export async function reserveEarly(
+  caller: Parameters<typeof reserveAll>[0],
+  journal: SaleJournal,
+  early: { rentalIds: string[]; requests: ReserveRequest[] },
+  calls: ReserveCall[] = early.requests,
+) {
+  const [result] = await Promise.allSettled([reserveAll(caller, calls)]);
   if (result.status === 'fulfilled') journal.held(result.value);
   return { ...early, result };
 }
