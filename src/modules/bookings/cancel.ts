@@ -7,15 +7,15 @@ import { deposits, ledgerEntries, renters } from '../../db/schema/bookings';
 import { nowIso } from '../../lib/clock';
 import { emailStmt } from '../../adapters/messages';
 import { formatLocalRange } from '../../lib/local-time';
-import { payments, PaymentError } from '../../adapters/payments';
-import { refundPayment } from '../payments/service';
+import { payments } from '../../adapters/payments';
 import { activityStmt } from './activity';
-import { insertLedger, memoEntry, moneyFromLedgerStmt, refundEntry, reversalOf } from './ledger';
+import { insertLedger, memoEntry, moneyFromLedgerStmt, reversalOf } from './ledger';
 import { bookingDepositInfoStmt } from './row-writes';
 import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
 import { bookingOut, type BookingRow } from './views';
-import { getBookingRow, getBookingWithZone, paidByCard } from './queries';
+import { getBookingRow, getBookingWithZone } from './queries';
+import { payBack, refundPlanOf } from './refunds';
 import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, capacityReleased, statusEvents } from './changes';
 
 // ------------------------------------------------------------------------------------------------
@@ -24,7 +24,13 @@ import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, cap
 export interface CancelResult {
   booking: ReturnType<typeof bookingOut>;
   alreadyCancelled: boolean;
-  refund?: { status: 'succeeded' | 'failed' | 'none'; amount: number; refundId: string | null };
+  refund?: {
+    status: 'succeeded' | 'failed' | 'none';
+    amount: number;
+    refundId: string | null;
+    /** Each line paid for and what came back of it (refund-lines.ts). */
+    lines: { kind: string; description: string; paid: number; refund: number; kept: number; rule: string }[];
+  };
 }
 
 /**
@@ -133,51 +139,16 @@ async function reversalsOf(ctx: Ctx, b: BookingRow) {
     .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
 }
 
+/**
+ * The operator's refund of a cancelled rental: every line in full (refund-lines.ts), payment by
+ * payment, each refund committed with its ledger entry and `payment.refunded`.
+ */
 async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Promise<NonNullable<CancelResult['refund']>> {
-  const amount = await paidByCard(ctx, b);
-  if (!wanted || amount <= 0 || !b.paymentIntentId) return { status: 'none', amount: 0, refundId: null };
-  try {
-    // Through the payments service: payment.refunded is committed with the refund's ledger entry.
-    const paymentIntentId = b.paymentIntentId;
-    const r = await refundPayment(
-      ctx,
-      {
-        mode: 'provider',
-        customerId: b.customerId,
-        kind: 'booking_cancellation',
-        paymentIntentId,
-        amount,
-        currency: b.currency,
-        reason: 'requested_by_customer',
-        data: { rentalId: b.id, transactionId: b.transactionId, renterId: b.renterId },
-      },
-      async (refund, commitMoney) => {
-        await commitMoney([...insertLedger(ctx, [refundEntry(scopeOf(b), amount, refund.refundId)]), moneyFromLedgerStmt(ctx, b)], {
-          audit: {
-            action: 'booking.refund',
-            targetType: 'booking',
-            targetId: b.id,
-            customerId: b.customerId,
-            details: { amount: dollars(amount), refundId: refund.refundId },
-          },
-        });
-        return { id: refund.refundId ?? '' };
-      },
-    );
-    return { status: 'succeeded', amount: dollars(amount), refundId: r.id };
-  } catch (err) {
-    ctx.log.error('refund after cancellation failed', { rentalId: b.id, error: String(err) });
-    await commit(ctx, [], {
-      audit: {
-        action: 'booking.refund_failed',
-        targetType: 'booking',
-        targetId: b.id,
-        customerId: b.customerId,
-        details: { amount: dollars(amount), error: err instanceof PaymentError ? err.message : String(err) },
-      },
-    });
-    return { status: 'failed', amount: dollars(amount), refundId: null };
-  }
+  if (!wanted) return { status: 'none', amount: 0, refundId: null, lines: [] };
+  const plan = await refundPlanOf(ctx, b, { by: 'operator', percent: 100, rule: 'Refunded in full: the operator cancelled' });
+  const back = await payBack(ctx, b, plan, { kind: 'booking_cancellation', description: 'Refund', audit: 'booking.refund' });
+  const lines = plan.lines.map((l) => ({ ...l, paid: dollars(l.paid), refund: dollars(l.refund), kept: dollars(l.kept) }));
+  return { status: back.status, amount: dollars(back.status === 'failed' ? plan.refund : back.amount), refundId: back.refundIds[0] ?? null, lines };
 }
 
 /** Voids the authorized deposits of a cancelled booking. */

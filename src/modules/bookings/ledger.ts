@@ -125,9 +125,16 @@ export function paymentEntry(
   });
 }
 
-/** A refund, dated when it is written. */
-export function refundEntry(s: LedgerScope, amount: number, reference: string | null): LedgerDraft {
-  return entry(s, { entryType: 'refund', amount, description: 'Refund', source: 'card', reference });
+/** A refund, dated when it is written, naming the payment intent it gave back from (refunds by line count per intent). */
+export function refundEntry(s: LedgerScope, amount: number, reference: string | null, paymentIntentId?: string | null): LedgerDraft {
+  return entry(s, {
+    entryType: 'refund',
+    amount,
+    description: 'Refund',
+    source: 'card',
+    reference,
+    ...(paymentIntentId ? { metadata: { paymentIntentId } } : {}),
+  });
 }
 
 export function memoEntry(

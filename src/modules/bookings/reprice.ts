@@ -360,7 +360,7 @@ export async function refundDifference(ctx: Ctx, b: BookingRow, r: Repricing): P
         data: { rentalId: b.id, transactionId: b.transactionId, renterId: b.renterId },
       },
       async (done, commitMoney) => {
-        await commitMoney([...insertLedger(ctx, [refundEntry(scopeOf(b), amount, done.refundId)]), moneyFromLedgerStmt(ctx, b)], {
+        await commitMoney([...insertLedger(ctx, [refundEntry(scopeOf(b), amount, done.refundId, b.paymentIntentId)]), moneyFromLedgerStmt(ctx, b)], {
           audit: audit('booking.refund', { amount: dollars(amount), refundId: done.refundId, reason: 'rescheduled' }),
         });
         return done;

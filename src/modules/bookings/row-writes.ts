@@ -67,14 +67,6 @@ export function bookingTipPaidStmt(ctx: Ctx, t: { customerId: string; rentalId: 
 }
 
 /**
- * The refund after a renter's cancellation (renter-self-service/money.ts `refundCancellation`), in
- * the batch of the refund's ledger entry, after it: the rental's money follows its ledger.
- */
-export function bookingCancellationRefundStmt(ctx: Ctx, t: { customerId: string; rentalId: string; amount: number }): Stmt {
-  return moneyFromLedgerStmt(ctx, { id: t.rentalId, customerId: t.customerId });
-}
-
-/**
  * A waiver signed for a transaction (waivers/sign.ts, the signing batch): appends `entry` to
  * `extendedData.signedWaivers` of the operator's bookings whose transaction id or rental id is `ref`,
  * atomically inside the UPDATE (two signatures at once both stay).

@@ -358,5 +358,23 @@ export const ConfirmBody = z
 
 export const CancelResult = Booking.extend({
   alreadyCancelled: z.boolean(),
-  refund: z.object({ status: z.enum(['succeeded', 'failed', 'none']), amount: Money, refundId: z.string().nullable() }).optional(),
+  refund: z
+    .object({
+      status: z.enum(['succeeded', 'failed', 'none']),
+      amount: Money,
+      refundId: z.string().nullable(),
+      lines: z
+        .array(
+          z.object({
+            kind: z.enum(['rental', 'tip', 'coverage_premium', 'protection_plan']),
+            description: z.string(),
+            paid: Money,
+            refund: Money,
+            kept: Money,
+            rule: z.string(),
+          }),
+        )
+        .openapi({ description: 'Each line paid for (the rental, a tip, a coverage premium, each protection plan) and what came back of it' }),
+    })
+    .optional(),
 }).openapi('CancelResult');

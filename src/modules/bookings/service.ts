@@ -17,6 +17,9 @@ export { previewBooking } from './preview';
 export { cancelBooking, rescheduleBooking, checkInBooking, checkOutBooking, getBooking } from './lifecycle';
 export { type BookingRow } from './views';
 export { getBookingRow, paidByCard } from './queries';
+// Refunds by line (the renter's cancellation quote and refund): the plan from the ledger, what is kept, the refunds paid back.
+export { coveredPercent, refundPlanFrom, type RefundPlan } from './refund-lines';
+export { keptStmts, payBack, rentalLedger } from './refunds';
 
 // Ledger and activity pieces that deposits and the public widget write with.
 export { insertLedger, memoEntry, type NewLedger } from './ledger';
@@ -39,11 +42,4 @@ export { attributedRentals, promoAffiliateOf, promoCodesOfAffiliate, type Attrib
 export { rentalUnitPrice } from './pricing';
 
 // Statements other modules put in their own batch to change a booking row (the bookings module alone writes the table).
-export {
-  deleteTestBookingsStmt,
-  bookingDepositInfoStmt,
-  bookingRenterEditStmt,
-  bookingTipPaidStmt,
-  bookingCancellationRefundStmt,
-  bookingsWaiverSignedStmt,
-} from './row-writes';
+export { deleteTestBookingsStmt, bookingDepositInfoStmt, bookingRenterEditStmt, bookingTipPaidStmt, bookingsWaiverSignedStmt } from './row-writes';

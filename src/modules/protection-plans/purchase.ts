@@ -206,6 +206,21 @@ async function chargePremium(ctx: Ctx, { purchaseId, charge, method }: { purchas
   }
 }
 
+/**
+ * The plan's refund rule, written on its charge (bookings/refund-lines.ts reads it when the booking is
+ * cancelled): a cancellation cover was in force until the renter cancels, so its premium is kept and
+ * it raises the rental's refund as it promises; a plan that covers the rental itself is refunded.
+ */
+function refundTermsOf(plan: Plan) {
+  if (plan.category !== 'cancellation')
+    return { refund: { renterPercent: 100, rule: 'Refunded in full: the plan covers the rental, which will not take place' } };
+  const cover = plan.coverage as { refundPercent?: number; noticeHours?: number };
+  return {
+    refund: { renterPercent: 0, rule: 'Kept: the cancellation cover was in force until the cancellation' },
+    cancellationCover: { refundPercent: cover.refundPercent ?? 100, noticeHours: cover.noticeHours ?? 0 },
+  };
+}
+
 /** The money's batch: the purchase marked paid, the premium charged on the booking and paid on it (ledger). */
 async function recordPurchase(
   ctx: Ctx,
@@ -225,7 +240,7 @@ async function recordPurchase(
         description: `Protection: ${plan.name}`,
         source: 'protection_plan',
         reference: purchaseId,
-        metadata: { planCode: plan.planCode, percentage: pricing.percentage },
+        metadata: { planCode: plan.planCode, percentage: pricing.percentage, ...refundTermsOf(plan) },
       }),
       ...bookingPaymentStmts(ctx, b, {
         amount: premium,

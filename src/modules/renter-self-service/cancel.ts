@@ -2,14 +2,14 @@
  * POST /public/bookings/{rentalId}/cancel: the renter cancels with the session token of a verified
  * code. The booking goes through the booking lifecycle (cancelBooking: status, allocations released
  * once, charges reversed, deposit released, e-mail, `booking.cancelled`, the waitlist offered the
- * freed seats by the `capacity.released` hook) with its payment kept; then the refund the policy
- * gives is paid back and the rest kept as a cancellation fee (money.ts, `payment.refunded`). Two
+ * freed seats by the `capacity.released` hook) with its payment kept; then the refund quoted line by
+ * line (bookings/refund-lines.ts) is paid back and what it keeps is written as its own lines (money.ts). Two
  * racing cancellations cancel and refund once: only the one the lifecycle let through refunds.
  */
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { cancelBooking } from '../bookings/service';
-import { eligibilityOf } from './eligibility';
+import { eligibilityAndPlan } from './eligibility';
 import { refundCancellation } from './money';
 import { asRenter, rentalOnItsClock } from './queries';
 import { requireSession, useSessionStmt } from './sessions';
@@ -18,7 +18,7 @@ export async function cancelByRenter(ctx0: Ctx, rentalId: string, input: { token
   const { b, ctx } = await rentalOnItsClock(ctx0, rentalId);
   const session = await requireSession(ctx, input.token, b, 'cancel');
   const rctx = asRenter(ctx, b, `renter:${session.id}`);
-  const elig = await eligibilityOf(ctx, b);
+  const { eligibility: elig, plan } = await eligibilityAndPlan(ctx, b);
   if (elig.reason === 'already_cancelled') {
     return { rentalId: b.id, transactionId: b.transactionId, status: 'cancelled', alreadyCancelled: true, refund: null, eligibility: elig };
   }
@@ -28,13 +28,13 @@ export async function cancelByRenter(ctx0: Ctx, rentalId: string, input: { token
   if (res.alreadyCancelled) {
     return { rentalId: b.id, transactionId: b.transactionId, status: 'cancelled', alreadyCancelled: true, refund: null, eligibility: elig };
   }
-  const refund = await refundCancellation(rctx, b, elig.refund.amountCents, elig.refund.feeCents, [useSessionStmt(ctx, session)]);
+  const refund = await refundCancellation(rctx, b, plan, [useSessionStmt(ctx, session)]);
   return {
     rentalId: b.id,
     transactionId: b.transactionId,
     status: 'cancelled',
     alreadyCancelled: false,
-    refund: { ...refund, percent: elig.refund.percent, currency: b.currency },
+    refund: { ...refund, percent: elig.refund.percent, currency: b.currency, lines: elig.refund.lines },
     eligibility: elig,
   };
 }

@@ -15,8 +15,8 @@ import { toDollars } from '../../lib/money';
 import { renters } from '../../db/schema/bookings';
 import { bookingTips } from '../../db/schema/renter-self-service';
 import { payments, PaymentError } from '../../adapters/payments';
-import { bookingCancellationRefundStmt, bookingTipPaidStmt, insertLedger, memoEntry, scopeOf, type BookingRow } from '../bookings/service';
-import { collectPayment, refundPayment } from '../payments/service';
+import { bookingTipPaidStmt, insertLedger, keptStmts, memoEntry, payBack, scopeOf, type BookingRow, type RefundPlan } from '../bookings/service';
+import { collectPayment } from '../payments/service';
 import { nowIso } from '../../lib/clock';
 
 export interface StoredCard {
@@ -117,91 +117,28 @@ export interface CancellationRefund {
   status: 'succeeded' | 'failed' | 'none';
   amount: number;
   refundId: string | null;
+  refundIds: string[];
   fee: number;
 }
 
 /**
- * After a renter's cancellation (the booking is cancelled with its payment kept): gives back
- * `refundCents` of the card payment through the payments service (`payment.refunded` in the batch of
- * its ledger `refund` entry) and keeps the rest as a cancellation fee, so the renter's balance on the
+ * After a renter's cancellation (the booking is cancelled with its payment kept): writes what the
+ * refund plan keeps (the rental's cancellation fee, a cancellation cover's premium) with the session
+ * used up, then gives the rest back payment by payment through the payments service
+ * (`payment.refunded` in the batch of each refund's ledger entry), so the renter's balance on the
  * rental ends at zero. A refund the provider refuses is audited (`booking.refund_failed`) so the
- * operator hears of it; the booking stays cancelled.
+ * operator hears of it, and the balance shows it owed; the booking stays cancelled.
  */
-export async function refundCancellation(ctx: Ctx, b: BookingRow, refundCents: number, feeCents: number, extra: Stmt[] = []): Promise<CancellationRefund> {
-  const scope = scopeOf(b);
-  const fee =
-    feeCents > 0
-      ? [
-          memoEntry(scope, {
-            entryType: 'cancellation_fee',
-            amount: feeCents,
-            affectsBalance: true,
-            description: 'Cancellation fee (policy)',
-            source: 'policy',
-          }),
-        ]
-      : [];
-  const audit = (refund: number, refundId: string | null) => ({
-    action: 'booking.renter_cancellation_settled',
-    targetType: 'booking',
-    targetId: b.id,
-    customerId: b.customerId,
-    details: { refund: toDollars(refund), fee: toDollars(feeCents), refundId },
+export async function refundCancellation(ctx: Ctx, b: BookingRow, plan: RefundPlan, extra: Stmt[] = []): Promise<CancellationRefund> {
+  await commit(ctx, [...keptStmts(ctx, b, plan), ...extra], {
+    audit: {
+      action: 'booking.renter_cancellation_settled',
+      targetType: 'booking',
+      targetId: b.id,
+      customerId: b.customerId,
+      details: { refund: toDollars(plan.refund), kept: toDollars(plan.kept), lines: plan.lines },
+    },
   });
-  if (refundCents <= 0 || !b.paymentIntentId) {
-    if (refundCents > 0) ctx.log.error('refund after a renter cancellation failed', { rentalId: b.id, error: 'the booking has no card payment to refund' });
-    await commit(ctx, [...insertLedger(ctx, fee), ...extra], { audit: audit(0, null) });
-    return { status: refundCents > 0 ? 'failed' : 'none', amount: toDollars(refundCents > 0 ? refundCents : 0), refundId: null, fee: toDollars(feeCents) };
-  }
-  const paymentIntentId = b.paymentIntentId;
-  try {
-    return await refundPayment(
-      ctx,
-      {
-        mode: 'provider',
-        customerId: b.customerId,
-        kind: 'renter_cancellation',
-        paymentIntentId,
-        amount: refundCents,
-        currency: b.currency,
-        reason: 'requested_by_customer',
-        data: { rentalId: b.id, transactionId: b.transactionId, renterId: b.renterId },
-      },
-      async (refund, commitMoney) => {
-        await commitMoney(
-          [
-            ...insertLedger(ctx, [
-              memoEntry(scope, {
-                entryType: 'refund',
-                amount: refund.amount,
-                affectsBalance: true,
-                description: 'Refund (renter cancellation)',
-                source: 'card',
-                reference: refund.refundId,
-              }),
-              ...fee,
-            ]),
-            bookingCancellationRefundStmt(ctx, { customerId: b.customerId, rentalId: b.id, amount: refund.amount }),
-            ...extra,
-          ],
-          { audit: audit(refund.amount, refund.refundId) },
-        );
-        return { status: 'succeeded' as const, amount: toDollars(refund.amount), refundId: refund.refundId, fee: toDollars(feeCents) };
-      },
-    );
-  } catch (err) {
-    if (!(err instanceof PaymentError)) throw err;
-    // The provider refused the refund: nothing moved. The operator hears of it; the session is used up all the same.
-    ctx.log.error('refund after a renter cancellation failed', { rentalId: b.id, error: err.message });
-    await commit(ctx, extra, {
-      audit: {
-        action: 'booking.refund_failed',
-        targetType: 'booking',
-        targetId: b.id,
-        customerId: b.customerId,
-        details: { amount: toDollars(refundCents), error: err.message },
-      },
-    });
-    return { status: 'failed', amount: toDollars(refundCents), refundId: null, fee: 0 };
-  }
+  const back = await payBack(ctx, b, plan, { kind: 'renter_cancellation', description: 'Refund (renter cancellation)', audit: 'booking.refund' });
+  return { status: back.status, amount: toDollars(back.amount), refundId: back.refundIds[0] ?? null, refundIds: back.refundIds, fee: toDollars(plan.kept) };
 }

@@ -54,6 +54,18 @@ const Policy = z.object({
   source: z.enum(['location', 'account', 'default']),
 });
 
+/** One line of a cancellation's refund (bookings/refund-lines.ts). */
+export const RefundLine = z
+  .object({
+    kind: z.enum(['rental', 'tip', 'coverage_premium', 'protection_plan']),
+    description: z.string(),
+    paid: Money,
+    refund: Money,
+    kept: Money,
+    rule: z.string(),
+  })
+  .openapi('CancellationRefundLine');
+
 export const Eligibility = z
   .object({
     rentalId: z.string(),
@@ -73,10 +85,11 @@ export const Eligibility = z
       percent: z.number(),
       amount: Money,
       amountCents: z.number().int(),
-      paid: Money.openapi({ description: 'What the renter paid by card for this rental' }),
-      fee: Money.openapi({ description: 'What the operator keeps (cancellation fee)' }),
+      paid: Money.openapi({ description: 'What the renter paid by card for this rental (its plans and tips included)' }),
+      fee: Money.openapi({ description: 'What the operator keeps in all (the cancellation fee and any premium kept): see `lines`' }),
       feeCents: z.number().int(),
       currency: z.string(),
+      lines: z.array(RefundLine).openapi({ description: 'Each line paid for, what comes back of it and what is kept, with the rule that decides it' }),
     }),
     refundSchedule: z.array(z.object({ until: z.string(), refundPercent: z.number() })),
     checkedAt: z.string(),
@@ -101,9 +114,11 @@ export const CancelResult = z
         status: z.enum(['succeeded', 'failed', 'none']),
         amount: Money,
         refundId: z.string().nullable(),
+        refundIds: z.array(z.string()).openapi({ description: 'One refund per payment that is given back (a plan bought later was its own payment)' }),
         fee: Money,
         percent: z.number(),
         currency: z.string(),
+        lines: z.array(RefundLine),
       })
       .nullable(),
     eligibility: Eligibility,

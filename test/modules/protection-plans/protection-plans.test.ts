@@ -3,6 +3,11 @@ import { describe, it, expect } from 'vitest';
 import { createOperator, del, expectError, get, post, put, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { at, book, bookBody, eventsOf, rentalItem } from '../bookings/factories';
+import { sessionToken } from '../renter-self-service/factories';
+import { db } from '../../harness';
+import { locations } from '../../../src/db/schema/locations';
+import { ledgerEntries } from '../../../src/db/schema/bookings';
+import { and, eq } from 'drizzle-orm';
 
 const k = (op: Operator) => ({ key: op.adminKey });
 const S = (op: Operator) => `/api/v2/locations/${op.locationId}/protection-settings`;
@@ -119,9 +124,18 @@ describe('buying a protection plan', () => {
     expect((await buy(bk.rentalId, 'MARINE_FUEL_EQUIPMENT', 10)).body.premium).toBe(10);
     const ev = (await eventsOf(op.customerId, 'payment.completed')).filter((e) => e.payload.data.kind === 'protection_plan');
     expect(ev.map((e) => e.payload.data.amountCents)).toEqual([2400, 1000]);
-    // Cancelling refunds the booking's own payment (200) through the payments service.
+    // The operator cancels: every line comes back, each from the payment that took it (the plans were their own charges).
     const c = await post(`/coreBooking/${bk.rentalId}/cancel`, {}, k(op));
-    expect(c.body.refund).toMatchObject({ status: 'succeeded', amount: 200 });
+    expect(c.body.refund).toMatchObject({ status: 'succeeded', amount: 234 });
+    expect(c.body.refund.lines.map((l: { kind: string; paid: number; refund: number; kept: number }) => [l.kind, l.paid, l.refund, l.kept])).toEqual([
+      ['rental', 200, 200, 0],
+      ['protection_plan', 24, 24, 0],
+      ['protection_plan', 10, 10, 0],
+    ]);
+    const refunds = (await eventsOf(op.customerId, 'payment.refunded')).map((e) => [e.payload.data.paymentIntentId, e.payload.data.amountCents]);
+    expect(refunds).toHaveLength(3);
+    expect(refunds).toContainEqual([r.body.paymentIntentId, 2400]);
+    expect((await get(`/coreBooking/${bk.rentalId}`, k(op))).body.pricing).toMatchObject({ total: 0, amountPaid: 0, balanceDue: 0 });
     expectError(await buy(bk.rentalId, 'MARINE_CANCELLATION', 16), 400, 'bad_request');
   });
 
@@ -149,5 +163,79 @@ describe('buying a protection plan', () => {
     expect(rs.filter((r) => r.status === 200 && r.body.charged)).toHaveLength(1);
     const ev = (await eventsOf(op.customerId, 'payment.completed')).filter((e) => e.payload.data.kind === 'protection_plan');
     expect(ev).toHaveLength(1);
+  });
+});
+
+describe('protection plans when the renter cancels (refunds by line)', () => {
+  type Line = { kind: string; paid: number; refund: number; kept: number; rule: string };
+  const rows = (lines: Line[]) => lines.map((l) => [l.kind, l.paid, l.refund, l.kept]);
+  const halfRefund = (op: Operator) =>
+    db()
+      .update(locations)
+      .set({
+        details: {
+          cancellationPolicy: {
+            tiers: [
+              { hoursBefore: 24, refundPercent: 50 },
+              { hoursBefore: 0, refundPercent: 0 },
+            ],
+          },
+        },
+      })
+      .where(eq(locations.id, op.locationId));
+
+  it('a cancellation cover raises the rental to its 100% and keeps its own premium, saying so; a damage waiver comes back in full', async () => {
+    const op = await createOperator();
+    await halfRefund(op);
+    const bk = await paidBooking(op);
+    const waiver = await buy(bk.rentalId, 'MARINE_DAMAGE_WAIVER', 24);
+    expect(waiver.status, waiver.text).toBe(200);
+    expect((await buy(bk.rentalId, 'MARINE_CANCELLATION', 16)).status).toBe(200);
+    const quote = await get(`/public/bookings/${bk.rentalId}/cancellation-eligibility`);
+    expect(quote.status, quote.text).toBe(200);
+    expect(quote.body.refund).toMatchObject({ percent: 100, amount: 224, paid: 240, fee: 16 });
+    expect(rows(quote.body.refund.lines)).toEqual([
+      ['rental', 200, 200, 0],
+      ['protection_plan', 24, 24, 0],
+      ['protection_plan', 16, 0, 16],
+    ]);
+    expect(quote.body.refund.lines[0].rule).toMatch(/cancellation cover/);
+    expect(quote.body.refund.lines[2].rule).toMatch(/^Kept: the cancellation cover was in force/);
+
+    const token = await sessionToken(op, bk.rentalId);
+    const c = await post(`/public/bookings/${bk.rentalId}/cancel`, {}, { headers: { 'x-renter-token': token } });
+    expect(c.status, c.text).toBe(200);
+    expect(c.body.refund).toMatchObject({ status: 'succeeded', amount: 224, fee: 16 });
+    expect(c.body.refund.refundIds).toHaveLength(2);
+    const refunded = (await eventsOf(op.customerId, 'payment.refunded')).map((e) => [e.payload.data.paymentIntentId, e.payload.data.amountCents]);
+    expect(refunded).toContainEqual([waiver.body.paymentIntentId, 2400]);
+    expect(refunded.map((x) => x[1]).sort()).toEqual([20000, 2400].sort());
+    // The premium kept is a line of the ledger (revenue reports count it), and the renter owes nothing.
+    const entries = await db()
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.customerId, op.customerId), eq(ledgerEntries.rentalId, bk.rentalId)))
+      .all();
+    expect(entries.filter((e) => e.entryType === 'protection_plan').reduce((s, e) => s + e.amount, 0)).toBe(1600);
+    expect(entries.filter((e) => e.affectsBalance).reduce((s, e) => s + e.amount, 0)).toBe(0);
+    const read = await get(`/coreBooking/${bk.rentalId}`, k(op));
+    expect(read.body.status).toBe('cancelled');
+    expect(read.body.pricing).toMatchObject({ total: 16, amountPaid: 16, balanceDue: 0 });
+  });
+
+  it('without a cover the rental follows the policy (50%) and the waiver still comes back in full', async () => {
+    const op = await createOperator();
+    await halfRefund(op);
+    const bk = await paidBooking(op);
+    expect((await buy(bk.rentalId, 'MARINE_DAMAGE_WAIVER', 24)).status).toBe(200);
+    const token = await sessionToken(op, bk.rentalId);
+    const c = await post(`/public/bookings/${bk.rentalId}/cancel`, {}, { headers: { 'x-renter-token': token } });
+    expect(c.status, c.text).toBe(200);
+    expect(c.body.refund).toMatchObject({ status: 'succeeded', amount: 124, fee: 100, percent: 50 });
+    expect(rows(c.body.refund.lines)).toEqual([
+      ['rental', 200, 100, 100],
+      ['protection_plan', 24, 24, 0],
+    ]);
+    expect((await get(`/coreBooking/${bk.rentalId}`, k(op))).body.pricing).toMatchObject({ total: 100, amountPaid: 100, balanceDue: 0 });
   });
 });

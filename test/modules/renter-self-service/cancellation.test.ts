@@ -135,7 +135,7 @@ describe('GET /public/bookings/{rentalId}/cancellation-eligibility', () => {
       policy: { source: 'default', cutoffHours: 0 },
       refund: { percent: 100, amount: 200, amountCents: 20000, paid: 200, fee: 0, feeCents: 0, currency: 'usd' },
     });
-    expect(r.body.message).toBe('You can cancel now with a 100% refund ($200.00).');
+    expect(r.body.message).toBe('You can cancel now with a refund of $200.00.');
     // Each tier applies until its time: 100% until a day before the start, nothing after.
     const start = Date.parse(at(op.timezone, 3, '10:00'));
     expect(r.body.refundSchedule).toEqual([
