@@ -356,6 +356,18 @@ export const ConfirmBody = z
   })
   .openapi('ConfirmBooking');
 
+/** One line of a cancellation's refund (refund-lines.ts); the renter's cancellation answers the same lines. */
+export const RefundLine = z
+  .object({
+    kind: z.enum(['rental', 'tip', 'coverage_premium', 'protection_plan']),
+    description: z.string(),
+    paid: Money,
+    refund: Money,
+    kept: Money,
+    rule: z.string(),
+  })
+  .openapi('CancellationRefundLine');
+
 export const CancelResult = Booking.extend({
   alreadyCancelled: z.boolean(),
   refund: z
@@ -364,16 +376,7 @@ export const CancelResult = Booking.extend({
       amount: Money,
       refundId: z.string().nullable(),
       lines: z
-        .array(
-          z.object({
-            kind: z.enum(['rental', 'tip', 'coverage_premium', 'protection_plan']),
-            description: z.string(),
-            paid: Money,
-            refund: Money,
-            kept: Money,
-            rule: z.string(),
-          }),
-        )
+        .array(RefundLine)
         .openapi({ description: 'Each line paid for (the rental, a tip, a coverage premium, each protection plan) and what came back of it' }),
     })
     .optional(),

@@ -20,6 +20,7 @@ export { getBookingRow, paidByCard } from './queries';
 // Refunds by line (the renter's cancellation quote and refund): the plan from the ledger, what is kept, the refunds paid back.
 export { coveredPercent, refundPlanFrom, type RefundPlan } from './refund-lines';
 export { keptStmts, payBack, rentalLedger } from './refunds';
+export { RefundLine } from './schemas';
 
 // Ledger and activity pieces that deposits and the public widget write with.
 export { insertLedger, memoEntry, type NewLedger } from './ledger';

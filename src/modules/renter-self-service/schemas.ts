@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { zId } from '../../lib/openapi';
 import { DOCUMENT_KINDS } from './documents';
+import { RefundLine } from '../bookings/service';
 
 export const RentalParams = z.object({ rentalId: zId('bk_01J0000000000000000000000') });
 export const ParticipantParams = RentalParams.extend({ participantId: zId('bpt_01J0000000000000000000000') });
@@ -53,18 +54,6 @@ const Policy = z.object({
   description: z.string(),
   source: z.enum(['location', 'account', 'default']),
 });
-
-/** One line of a cancellation's refund (bookings/refund-lines.ts). */
-export const RefundLine = z
-  .object({
-    kind: z.enum(['rental', 'tip', 'coverage_premium', 'protection_plan']),
-    description: z.string(),
-    paid: Money,
-    refund: Money,
-    kept: Money,
-    rule: z.string(),
-  })
-  .openapi('CancellationRefundLine');
 
 export const Eligibility = z
   .object({
