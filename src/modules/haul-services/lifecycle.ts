@@ -30,7 +30,7 @@ import { haulErrors } from './errors';
 import type * as s from './schemas';
 import { getHaulRow, haulView, liftsBookedOn } from './queries';
 import { commitChange, failed } from './change';
-import { checkDay, requireNotPast } from './dates';
+import { checkDay, requireDue, requireNotPast } from './dates';
 import { NOT_STARTED, RETURNING, type LiftKind } from './types';
 import type { HaulRow } from './views';
 
@@ -206,14 +206,17 @@ export async function confirmHaulService(ctx: Ctx, id: string, input: { note?: s
   return haulView(ctx, await confirmRow(ctx, h, ctx.principal.userId ?? ctx.principal.credentialId, input.note));
 }
 
-export async function startHaulService(ctx: Ctx, id: string, input: { note?: string }) {
+export async function startHaulService(ctx: Ctx, id: string, input: { note?: string; early?: boolean }) {
   requirePermission(ctx, 'marina');
   const h = await getHaulRow(ctx, id);
   if (h.status !== 'confirmed')
     throw new ApiError('invalid_state', `Only a confirmed haul service can start (it is ${h.status.replace('_', ' ')}); confirm the schedule first`);
+  const today = todayIn(ctx, (await getLocationInTenant(ctx, h.locationId)).timezone);
+  requireDue(h.scheduledDate, today, input.early === true);
+  const early = !!h.scheduledDate && h.scheduledDate > today;
   await commitChange(ctx, h, { status: 'in_progress', startedAt: nowIso(ctx) }, [], {
     action: 'haul_service.start',
-    details: { note: input.note ?? null },
+    details: { note: input.note ?? null, ...(early ? { early: true, scheduledDate: h.scheduledDate } : {}) },
   });
   return haulView(ctx, await getHaulRow(ctx, h.id));
 }
