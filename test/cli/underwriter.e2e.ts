@@ -1,14 +1,14 @@
 /**
  * The reference underwriter as its own process (`npm run underwriter`), holding its own copy of the
  * offering's signing secret: an offering of a new partner points at it (a loopback http baseUrl, which
- * the Berth under test allows because its owner set DEV_PARTNER_LOOPBACK), the sandbox operator of this
- * test run's own Berth asks for coverage, and a process started with another secret refuses Berth's
+ * the Berth under test allows because its owner set DEV_PARTNER_LOOPBACK), the partner's own private sandbox
+ * operator asks for coverage, and a process started with another secret refuses Berth's
  * calls (401, no card) while one started with the offering's secret answers a card. Offline: both
  * processes listen on 127.0.0.1.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, devVars } from './env';
+import { ROOT } from './env';
 import { api, newPartner } from './helpers';
 
 interface Underwriter {
@@ -54,20 +54,25 @@ afterAll(() => {
   for (const uw of running) uw.stop();
 });
 
-const operator = { headers: { 'x-api-key': devVars().DEMO_API_KEY } };
-const LOCATION = 'loc_demo_miami';
+/** The partner's own sandbox operator (created and seeded on first use) and an admin API key of it. */
+async function sandboxOperator(token: string) {
+  const r = await api<{ customerId: string; locationIds: string[]; apiKey: string }>('POST', '/partners/sandbox/keys', { token });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return { customerId: r.body.customerId, locationId: r.body.locationIds[0], headers: { 'x-api-key': r.body.apiKey } };
+}
+type Operator = Awaited<ReturnType<typeof sandboxOperator>>;
 
 /** A boat of the sandbox operator's location and a coverage quote for it 40 days ahead. */
-async function quoteCoverage() {
-  const inv = await api<any>('GET', `/inventory/customer?customer_id=cus_demo_marina&locationId=${LOCATION}&kind=rental`, operator);
+async function quoteCoverage(op: Operator) {
+  const inv = await api<any>('GET', `/inventory/customer?customer_id=${op.customerId}&locationId=${op.locationId}&kind=rental`, op);
   expect(inv.status, JSON.stringify(inv.body)).toBe(200);
-  const item = { id: (inv.body.data as { inventoryId: string }[])[0].inventoryId };
+  const item = (inv.body.data as { inventoryId: string }[])[0];
   const start = new Date(Date.now() + 40 * 86_400_000);
   start.setUTCHours(15, 0, 0, 0);
   const end = new Date(start.getTime() + 4 * 3_600_000);
   const q = await api<any>('POST', '/coverage/quotes', {
-    ...operator,
-    body: { inventoryId: item.id, locationId: LOCATION, startTime: start.toISOString(), endTime: end.toISOString() },
+    ...op,
+    body: { inventoryId: item.inventoryId, locationId: op.locationId, startTime: start.toISOString(), endTime: end.toISOString() },
   });
   expect(q.status, JSON.stringify(q.body)).toBe(200);
   return q.body as { data: { offeringId: string; status: string; premium: number }[]; unavailable: { offeringId: string; reason: string }[] };
@@ -86,11 +91,12 @@ describe('npm run underwriter', () => {
     const offeringId = created.body.offeringId ?? created.body.id;
     const secret = created.body.signingSecret as string;
     expect(secret).toMatch(/^cvs_/);
-    const enabled = await api<any>('POST', '/coverage/enablements', { ...operator, body: { offeringId, locationId: LOCATION } });
+    const operator = await sandboxOperator(partner.token);
+    const enabled = await api<any>('POST', '/coverage/enablements', { ...operator, body: { offeringId, locationId: operator.locationId } });
     expect(enabled.status, JSON.stringify(enabled.body)).toBe(201);
 
     // Signed with the offering's secret, verified with another one: refused, so no card (the booking goes on without it).
-    const refused = await quoteCoverage();
+    const refused = await quoteCoverage(operator);
     expect(refused.data.some((c) => c.offeringId === offeringId)).toBe(false);
     expect(refused.unavailable.find((u) => u.offeringId === offeringId)?.reason).toMatch(/401/);
     expect(wrong.log()).toMatch(/401 POST \/quote bad signature/);
@@ -101,7 +107,7 @@ describe('npm run underwriter', () => {
     // The same offering pointed at a process holding the offering's own secret: the call verifies and a card is shown.
     const right = await startUnderwriter(secret);
     expect((await api('PATCH', `/partners/coverage/offerings/${offeringId}`, { ...auth, body: { baseUrl: right.url } })).status).toBe(200);
-    const accepted = await quoteCoverage();
+    const accepted = await quoteCoverage(operator);
     const card = accepted.data.find((c) => c.offeringId === offeringId);
     expect(card, JSON.stringify(accepted)).toBeDefined();
     expect(card!.premium).toBeGreaterThan(0);
