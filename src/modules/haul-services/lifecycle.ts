@@ -19,6 +19,7 @@ import { formatCalendarDate, formatLocalDateTime } from '../../lib/local-time';
 import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { formatRate } from '../../lib/money';
 import { wallTimeToUtc } from '../../lib/time';
 import type { Stmt } from '../../db/client';
 import { haulLiftBookings as L, haulServices as H, type HaulPricing } from '../../db/schema/haul-services';
@@ -75,7 +76,7 @@ function priceOf(h: HaulRow, settings: SlipSettings, reservationTax: number | nu
   const rate = settings.haulRates[h.serviceType];
   const lines = given?.lines?.map((l) => ({ description: l.description, amountCents: l.amountCents, taxable: l.taxable })) ?? [
     {
-      description: `${LABEL[h.serviceType]}: ${h.boat.loaFt} ft × ${dollars(rate)}/ft`,
+      description: `${LABEL[h.serviceType]}: ${h.boat.loaFt} ft × ${formatRate(rate, 'usd')} per ft`,
       amountCents: Math.round(rate * h.boat.loaFt),
       taxable: true,
     },

@@ -11,7 +11,7 @@
  * a month, a season, a year); that rule is checked where a stay is chosen (quote.ts `checkTerm`).
  */
 import type { SlipChargeLine, SlipPricing } from '../../db/schema/slip-reservations';
-import { formatMoney, shareByWeight } from '../../lib/money';
+import { formatMoney, formatRate, shareByWeight } from '../../lib/money';
 import { addDays } from '../../lib/time';
 import type { RateType } from '../marina-settings/service';
 
@@ -110,7 +110,7 @@ const hundredths = (ft: number) => Math.round(ft * 100);
 const share = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** A rate as a renter reads it: "$3.50 per ft per night". */
-const perFoot = (p: PriceInput, rate: number, period: string) => `${formatMoney(rate, p.currency ?? 'usd')} per ft per ${period}`;
+const perFoot = (p: PriceInput, rate: number, period: string) => `${formatRate(rate, p.currency ?? 'usd')} per ft per ${period}`;
 
 type Lines = SlipPricing['lines'];
 /** The base of a stay: its lines, their sum and its first period. */

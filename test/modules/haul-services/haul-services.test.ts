@@ -39,6 +39,7 @@ describe('haul services', () => {
     expect(s.status, s.text).toBe(200);
     // 1500 cents per foot × 30 ft = 45000; tax 10% (the reservation's rate) = 4500.
     expect(s.body.pricing).toMatchObject({ subtotalCents: 45000, taxRatePercent: 10, taxCents: 4500, totalCents: 49500 });
+    expect(s.body.pricing.lines.map((l: any) => l.description)).toEqual(['Haul out: 30 ft × $15.00 per ft']);
     expect(s.body.lifts).toEqual([{ date: day(op, 5), kind: 'haul_out' }]);
     expect((await mailsTo(r.renter.email, 'haul_service.scheduled'))[0].body).toContain('$495.00');
     expectError(await post(`/haul-services/${h.body.id}/complete`, {}, key(op)), 409, 'invalid_state');
