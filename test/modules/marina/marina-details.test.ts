@@ -75,6 +75,9 @@ describe('deposit policies', () => {
     // Three nights are less than a month: the first month is the whole stay.
     const month = await depositOf('first_month', at(40));
     expect(month).toMatchObject({ totalCents: 42000, depositCents: 42000 });
+    // Forty nights: the first month is its nights up to the same day next month.
+    const long = await depositOf('first_month', { arrivalDate: day(op, 300), departureDate: day(op, 340) });
+    expect(long).toMatchObject({ totalCents: 40 * 14000, depositCents: 14000 * nightsBetween(day(op, 300), addCalendarMonths(day(op, 300), 1)) });
     // A monthly stay: one month at the default $25.00 per ft per month (100000) against one night of that month.
     const monthly = (n: number) => ({ rateType: 'monthly', arrivalDate: day(op, n), departureDate: addCalendarMonths(day(op, n), 2) });
     expect((await depositOf('first_month', monthly(70))).depositCents).toBe(100000);
