@@ -173,6 +173,19 @@ function shapeOf(env: Env, raw: string, policy: UrlPolicy): Shape {
 }
 
 /**
+ * A loopback URL (any port, http or https) that the machine's owner lets partners give under `wrangler dev`
+ * (DEV_PARTNER_LOOPBACK="on", development only): a partner's local server, such as `npm run underwriter`.
+ */
+export function isOwnerLoopbackUrl(env: Env, raw: string): boolean {
+  if (!ownerAllowsLoopback(env, {})) return false;
+  try {
+    return shapeOf(env, raw, {}).local;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The checks that need no network (scheme, credentials, port, literal addresses, special-use
  * names): for URLs Berth never fetches itself (an app's embed page, loaded by the browser) and as
  * the first step of `checkOutboundUrl`. Answers the parsed URL; refuses with 400.

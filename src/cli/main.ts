@@ -4,6 +4,7 @@ import { registerAuth } from './commands/auth';
 import { registerClock } from './commands/clock';
 import { registerCoverage } from './commands/coverage';
 import { registerInit } from './commands/init';
+import { registerPayout } from './commands/payout';
 import { CliError, EXIT } from './lib/errors';
 import { c, configureOutput, reportError } from './lib/output';
 
@@ -18,8 +19,7 @@ Exit codes:
                       130  interrupted
 
 Environment:
-  BERTH_API_URL           API base URL (default https://api.berth.example); alias SERVICE_API_URL
-  BERTH_APP_URL           dashboard and partner portal (default https://app.berth.example); alias SERVICE_APP_URL
+  BERTH_API_URL           API base URL (default https://api.berth.example); alias SERVICE_API_URL. Every link printed is on its origin
   BERTH_API_KEY           an operator's admin API key (berth clock: a sandbox operator's)
   BERTH_SIGNING_SECRET    coverage signing secret (else the one stored by \`coverage secret\`); alias SERVICE_SIGNING_SECRET
   NO_COLOR                no colour when set (also off when output is not a terminal, and with --json)
@@ -45,6 +45,7 @@ export function buildProgram(): Command {
   registerAuth(program);
   registerApp(program);
   registerCoverage(program);
+  registerPayout(program);
   registerClock(program);
   return program;
 }

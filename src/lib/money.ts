@@ -13,6 +13,17 @@ export function formatMoney(cents: number, currency: string): string {
   }
 }
 
+/** A unit rate in cents as renters read it: like formatMoney, but a fraction of a cent is kept (32.5 cents: "$0.325"). */
+export function formatRate(cents: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(
+      cents / 100,
+    );
+  } catch {
+    return `${String(Math.round(cents * 100) / 10_000)} ${currency.toUpperCase()}`;
+  }
+}
+
 /**
  * `amount` (cents, at most the weights' sum) shared by weight in whole cents: each share is the
  * rounded running total less the one before, so the shares add up to `amount` exactly, none is

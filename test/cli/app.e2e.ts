@@ -54,8 +54,8 @@ describe('conventions', () => {
     expect(JSON.parse(viaAlias.stdout).partner.email).toBe(p.email);
     const both = await berth(['open', 'docs', '--json'], { home, env: { SERVICE_API_URL: 'http://other.invalid' } });
     expect(JSON.parse(both.stdout)).toEqual({ target: 'docs', url: `${BASE}/docs` });
-    const app = await berth(['open', 'portal'], { home, env: { BERTH_APP_URL: undefined, SERVICE_APP_URL: 'https://portal.example' } });
-    expect(app.stdout.trim()).toBe('https://portal.example/partners');
+    const portal = await berth(['open', 'portal'], { home, env: { BERTH_API_URL: undefined, SERVICE_API_URL: BASE } });
+    expect(portal.stdout.trim()).toBe(`${BASE}/docs#tag/partner-accounts`);
   });
 
   const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -191,6 +191,20 @@ describe('link, pull, push', () => {
   });
 });
 
+/**
+ * Every URL in `text` (but `except`) is on the configured API's origin and answers there: a page, or an API that asks for
+ * credentials (401) — never 404 or a 5xx (no dead links such as https://app.berth.example).
+ */
+async function expectLiveLinks(text: string, except?: string) {
+  const urls = [...new Set(text.match(/https?:\/\/[^\s)'"]+/g) ?? [])].filter((u) => u !== except);
+  expect(urls.length).toBeGreaterThan(0);
+  for (const url of urls) {
+    expect(new URL(url).origin, url).toBe(BASE);
+    const r = await fetch(url, { redirect: 'manual' });
+    expect([200, 401], `${url} answered ${r.status}`).toContain(r.status);
+  }
+}
+
 describe('dev', () => {
   it('points the sandbox embed URL at the local app, prints links, never pushes it, restores it on Ctrl-C', async () => {
     const p = await newPartner();
@@ -201,10 +215,12 @@ describe('dev', () => {
 
     const dev = spawnBerth(['dev', '--url', 'http://localhost:4321/embed'], { home, cwd: dir });
     const started = await waitForOutput(dev, (r) => r.stdout.includes('API reference'));
-    expect(started.stdout).toContain(`http://app.berth.test/sandbox/apps/${app.appId}`);
-    // The embedded links open the partner's own private sandbox, never Demo Marina.
+    // The links open the partner's own private sandbox, never Demo Marina, and every one is on the API's own origin.
     const sandbox = await api<{ customerId: string }>('GET', '/partners/sandbox', { token: p.token });
-    expect(started.stdout).toContain(`http://app.berth.test/sandbox/${sandbox.body.customerId}/dashboard?app=${app.appId}`);
+    expect(started.stdout).toContain(`${BASE}/widget?customer=${sandbox.body.customerId}`);
+    expect(started.stdout).toContain(`${BASE}/partners/apps/${app.appId}/installations`);
+    expect(started.stdout).toContain(`${BASE}/apps/embeds?embedLocation=dashboard`);
+    await expectLiveLinks(started.stdout, 'http://localhost:4321/embed');
     expect(started.stdout).not.toContain('cus_demo_marina');
     expect(started.stdout).toContain('Embedded (dashboard)');
     const during = await api<{ manifest: { urls: { embed: string } } }>('GET', `/partners/apps/${app.appId}`, { token: p.token });
@@ -317,8 +333,9 @@ describe('webhook trigger, open', () => {
     expect(sandbox.body.customerId).toMatch(/^cus_sbx_/);
     expect(JSON.parse((await berth(['open', 'booking', '--json'], { home: homeWithSession(p) })).stdout)).toEqual({
       target: 'booking',
-      url: `http://app.berth.test/book/${sandbox.body.customerId}`,
+      url: `${BASE}/widget?customer=${sandbox.body.customerId}`,
     });
+    for (const target of ['docs', 'portal', 'booking']) await expectLiveLinks((await berth(['open', target], { home: homeWithSession(p) })).stdout);
     expect((await berth(['open', 'nowhere'], { home })).code).toBe(2);
   });
 });

@@ -125,7 +125,7 @@ describe('berth init --coverage', () => {
     const r = await berth(['init', '--coverage', 'uw', '--port', '0'], { home });
     expect(r.code).toBe(0);
     const dir = join(home, 'uw');
-    expect(readJson(join(dir, 'berth.coverage.json'))).toMatchObject({ supportedCountries: ['US'], currencies: ['USD'] });
+    expect(readJson(join(dir, 'berth.coverage.json'))).toMatchObject({ supportedCountries: ['US'], currencies: ['usd'] });
     // Start it on a free port (PORT=0 would not tell us which): find one first.
     const probe = createServer();
     await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
@@ -156,6 +156,8 @@ describe('the offering as code (against Berth)', () => {
     const dir = join(home, 'uw');
     expect((await berth(['init', '--coverage', 'uw', '--name', 'CLI Cover'], { home })).code).toBe(0);
     const file = join(dir, 'berth.coverage.json');
+    // Currency codes in the API's case.
+    expect(readJson(file).currencies).toEqual(['usd']);
     writeFileSync(file, JSON.stringify({ ...readJson(file), baseUrl: 'https://reference-underwriter.berth.invalid' }, null, 2));
 
     const created = await berth(['coverage', 'create', '--json'], { home, cwd: dir });
@@ -167,11 +169,14 @@ describe('the offering as code (against Berth)', () => {
     const stored = readJson(credentials).accounts[BASE].coverageSecrets[offeringId] as string;
     expect(stored).toMatch(/^cvs_/);
     for (const f of ['berth.coverage.json', 'README.md', 'package.json', 'underwriter.mjs']) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(stored);
-    expect(created.stdout + created.stderr).not.toContain(stored);
+    // Shown once, at creation; never by a later command.
+    expect(JSON.parse(created.stdout).signingSecret).toBe(stored);
+    expect(created.stdout.split(stored).length - 1).toBe(1);
     expect((await berth(['coverage', 'create'], { home, cwd: dir })).code).toBe(4);
 
     const status = await berth(['coverage', 'status', '--json'], { home, cwd: dir });
     expect(status.code).toBe(0);
+    expect(status.stdout + status.stderr).not.toContain(stored);
     const st = JSON.parse(status.stdout);
     expect(st).toMatchObject({ offeringId, ready: false, secretOnThisMachine: true });
     expect(st.missing.map((m: { item: string }) => m.item)).toContain('payout_account');
@@ -203,6 +208,19 @@ describe('the offering as code (against Berth)', () => {
     expect(fromStdin.code).toBe(0);
     expect(readJson(join(home2, '.berth', 'credentials.json')).accounts[BASE].coverageSecrets[offeringId]).toBe(stored);
 
+    // Rotation: a new secret from Berth, printed once and stored; the project files never hold it.
+    const rotated = await berth(['coverage', 'secret', 'rotate', '--yes'], { home, cwd: dir });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const fresh = readJson(credentials).accounts[BASE].coverageSecrets[offeringId] as string;
+    expect(fresh).toMatch(/^cvs_/);
+    expect(fresh).not.toBe(stored);
+    expect(rotated.stdout).toContain(`New signing secret (shown once): ${fresh}`);
+    expect(rotated.stderr).toMatch(/previous one works until/);
+    expect(readFileSync(file, 'utf8')).not.toContain(fresh);
+    expect((await berth(['coverage', 'secret', 'renew'], { home, cwd: dir })).code).toBe(2);
+    const offering = await api<{ secret: { prefix: string | null } }>('GET', `/partners/coverage/offerings/${offeringId}`, { token: p.token });
+    expect(fresh.startsWith(offering.body.secret.prefix ?? '-')).toBe(true);
+
     const dev = spawnBerth(['coverage', 'dev', '--url', 'https://localhost:9443/uw'], { home, cwd: dir });
     await waitForOutput(dev, (r) => r.stdout.includes('Check it'));
     const during = await api<{ baseUrl: string }>('GET', `/partners/coverage/offerings/${offeringId}`, { token: p.token });
@@ -223,7 +241,9 @@ describe('the offering as code (against Berth)', () => {
     const file = join(dir, 'berth.coverage.json');
     writeFileSync(file, JSON.stringify({ ...readJson(file), baseUrl: 'https://reference-underwriter.berth.invalid' }, null, 2));
     const { offeringId } = JSON.parse((await berth(['coverage', 'create', '--json'], { home, cwd: dir })).stdout);
-    expect((await api('POST', '/partners/payout-account', { token: p.token, body: { country: 'US' } })).status).toBeLessThan(300);
+    const connected = await berth(['payout-account', 'connect', '--country', 'us', '--json'], { home, cwd: dir });
+    expect(connected.code, connected.stderr).toBe(0);
+    expect(JSON.parse(connected.stdout)).toMatchObject({ country: 'US', status: 'active', payoutsEnabled: true, attachedOfferingIds: [offeringId] });
     const status = JSON.parse((await berth(['coverage', 'status', '--json'], { home, cwd: dir })).stdout);
     expect(status).toMatchObject({ ready: true, missing: [] });
     const submitted = await berth(['coverage', 'submit', '--json'], { home, cwd: dir });
@@ -239,5 +259,27 @@ describe('the offering as code (against Berth)', () => {
     expect(dev.stderr).toContain('approved');
     const after = await api<{ baseUrl: string; status: string }>('GET', `/partners/coverage/offerings/${offeringId}`, { token: p.token });
     expect(after.body).toMatchObject({ status: 'approved', baseUrl: 'https://reference-underwriter.berth.invalid' });
+  });
+
+  it('payout-account: none yet (exit 5 with the command to run), refuses a bad or unsupported country, connects, shows', async () => {
+    const p = await newPartner();
+    const home = homeWithSession(p);
+    const none = await berth(['payout-account'], { home });
+    expect(none.code).toBe(5);
+    expect(none.stderr).toContain('berth payout-account connect --country');
+    expect((await berth(['payout-account', 'connect', '--country', 'usa'], { home })).code).toBe(2);
+    expect((await berth(['payout-account', 'connect'], { home })).code).toBe(2);
+    const unsupported = await berth(['payout-account', 'connect', '--country', 'BR'], { home });
+    expect(unsupported.code).toBe(4);
+    expect(unsupported.stderr).toMatch(/payout/i);
+    const connected = await berth(['payout-account', 'connect', '--country', 'DE'], { home });
+    expect(connected.code, connected.stderr).toBe(0);
+    const shown = await berth(['payout-account', 'show', '--json'], { home });
+    expect(shown.code).toBe(0);
+    const account = JSON.parse(shown.stdout);
+    expect(account).toMatchObject({ country: 'DE', status: 'active', payoutsEnabled: true });
+    expect(connected.stdout).toContain(account.accountId);
+    expect((await api<{ accountId: string }>('GET', '/partners/payout-account', { token: p.token })).body.accountId).toBe(account.accountId);
+    expect((await berth(['payout-account'], { home: tempDir('home') })).code).toBe(3);
   });
 });

@@ -23,7 +23,7 @@ export interface BerthOptions {
 
 /** The environment of the binary: its own HOME, the Berth under test, nothing of the caller's terminal settings. */
 function envFor(o: BerthOptions): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: o.home, BERTH_API_URL: BASE, BERTH_APP_URL: 'http://app.berth.test', LANG: 'C' };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: o.home, BERTH_API_URL: BASE, LANG: 'C' };
   for (const [k, v] of Object.entries(o.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;

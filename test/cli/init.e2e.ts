@@ -37,6 +37,11 @@ describe('berth init (embedded app)', () => {
     const linked = await berth(['link', '--create', '--json'], { home, cwd: dir });
     expect(linked.code).toBe(0);
     const { appId } = JSON.parse(linked.stdout);
+    // berth.app.json's keys in their documented order: appId first.
+    const written = readJson(join(dir, 'berth.app.json'));
+    expect(Object.keys(written)).toEqual(['appId', 'name', 'scopes', 'urls', 'embedLocations', 'webhooks']);
+    expect(Object.keys(written.urls)).toEqual(['embed', 'redirect']);
+    expect(Object.keys(written.webhooks)).toEqual(['url', 'events']);
     const secrets = readJson(join(home, '.berth', 'credentials.json')).accounts[BASE].appSecrets[appId];
     expect(secrets.clientSecret).toMatch(/^bcs_/);
     expect(readFileSync(join(dir, 'berth.app.json'), 'utf8')).not.toContain(secrets.clientSecret);

@@ -192,8 +192,8 @@ describe('depositFor', () => {
           none: 0,
           fixed: policy.amountCents,
           percent: Math.round((price.totalCents * policy.percent) / 100),
-          first_night: price.firstPeriodCents,
-          first_month: price.firstPeriodCents,
+          first_night: price.firstNightCents,
+          first_month: price.firstMonthCents,
         }[policy.policy]!;
         expect(d).toBe(Math.min(Math.max(0, raw), price.totalCents));
       }),

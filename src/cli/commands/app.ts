@@ -2,7 +2,7 @@ import { Argument, type Command } from 'commander';
 import { APP_EVENTS } from '../../modules/partners/types';
 import { partnerApi, type Api } from '../lib/api';
 import { openBrowser } from '../lib/browser';
-import { apiUrl, APP_FILE, appUrl, SANDBOX_PATH, SANDBOX_TIMEOUT_MS } from '../lib/config';
+import { apiUrl, APP_FILE, SANDBOX_PATH, SANDBOX_TIMEOUT_MS } from '../lib/config';
 import { updateAccount } from '../lib/credentials';
 import { holdAndRestore, recordedSession, restoreNow, restoreRecorded, startDevSession, type DevTarget } from '../lib/dev-session';
 import { diffFields, diffLines } from '../lib/diff';
@@ -42,6 +42,30 @@ export function normalizeManifest(f: Partial<AppManifest>, appId: string): AppMa
     embedLocations: sortUniq(f.embedLocations),
     webhooks: { url: f.webhooks?.url ?? null, events: sortUniq(f.webhooks?.events) },
   };
+}
+
+/** The keys of berth.app.json in their one order (README): appId first, then the manifest's fields, nested keys in theirs. */
+const APP_FILE_ORDER: [string, string[]?][] = [
+  ['appId'],
+  ['name'],
+  ['scopes'],
+  ['urls', ['embed', 'redirect']],
+  ['embedLocations'],
+  ['webhooks', ['url', 'events']],
+];
+
+/** `f` with its keys in the stable order of APP_FILE_ORDER; any other key (`$schema`, ...) follows in the file's own order. */
+export function orderedAppFile(f: object): Record<string, unknown> {
+  const src = f as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const ordered = (v: unknown, keys: string[]) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries([...keys.filter((k) => k in o), ...Object.keys(o).filter((k) => !keys.includes(k))].map((k) => [k, o[k]]));
+  };
+  for (const [k, nested] of APP_FILE_ORDER) if (src[k] !== undefined) out[k] = nested ? ordered(src[k], nested) : src[k];
+  for (const [k, v] of Object.entries(src)) if (!(k in out)) out[k] = v;
+  return out;
 }
 
 const NOT_LINKED = `Run \`berth link\` to attach this directory to one of your apps (or \`berth init\` to start one).`;
@@ -90,10 +114,10 @@ async function link(appIdArg: string | undefined, o: { create?: boolean }) {
   }
   const app = await getApp(api, appId);
   if (!local) {
-    writeProjectFile(APP_FILE, app.manifest);
+    writeProjectFile(APP_FILE, orderedAppFile(app.manifest));
     success(`Linked to ${app.manifest.name} (${app.appId}); wrote ${APP_FILE} from the app record`);
   } else {
-    writeProjectFile(APP_FILE, { ...local, appId: app.appId });
+    writeProjectFile(APP_FILE, orderedAppFile({ ...local, appId: app.appId }));
     const changes = diffFields(app.manifest, normalizeManifest(local, app.appId));
     success(`Linked to ${app.manifest.name} (${app.appId})`);
     if (changes.length)
@@ -123,7 +147,7 @@ async function pull(o: { yes?: boolean }) {
   }
   for (const line of diffLines(changes)) data(line);
   await confirmOrRefuse(`Overwrite ${APP_FILE} with these ${changes.length} change(s) from the app?`, o.yes);
-  writeProjectFile(APP_FILE, { ...(file.$schema ? { $schema: file.$schema } : {}), ...remote });
+  writeProjectFile(APP_FILE, orderedAppFile({ ...(file.$schema ? { $schema: file.$schema } : {}), ...remote }));
   success(`Wrote ${APP_FILE} (app ${appId}, version ${app.version})`);
   json({ appId, version: app.version, changes, written: true });
 }
@@ -205,27 +229,37 @@ async function dev(o: { url: string; restore?: boolean }) {
   const previous = await startDevSession(target, app.manifest.urls.embed, url.toString());
   try {
     const k = c();
-    const base = appUrl();
-    const links = {
-      embed: url.toString(),
-      sandbox: { customerId: sandbox.customerId, name: sandbox.name },
-      sandboxApp: `${base}/sandbox/apps/${appId}`,
-      places: app.manifest.embedLocations.map((place) => ({ place, url: `${base}/sandbox/${sandbox.customerId}/${place}?app=${appId}` })),
-      docs: `${api.base}/docs`,
-    };
+    const links = devLinks(api.base, appId, sandbox.customerId, app.manifest.embedLocations);
     success(`urls.embed of ${app.manifest.name} (${appId}) now points at ${k.bold(url.toString())} (sandbox installs use it at once)`);
     data(`Your sandbox:    ${sandbox.name} (${sandbox.customerId})`);
-    data(`Sandbox app:     ${links.sandboxApp}`);
+    data(`Booking page:    ${links.booking}`);
+    data(`Installations:   ${links.installations}`);
     for (const p of links.places) data(`Embedded (${p.place}): ${p.url}`);
     if (!links.places.length) data('Embedded:        (no embedLocations in the app; add one to see it in the dashboard)');
+    data(`Host SDK:        ${links.hostSdk}`);
     data(`API reference:   ${links.docs}`);
-    json({ appId, url: url.toString(), previous, links });
+    json({ appId, url: url.toString(), previous, links: { embed: url.toString(), sandbox: { customerId: sandbox.customerId, name: sandbox.name }, ...links } });
     info(`Press Ctrl-C to stop; urls.embed goes back to ${previous ?? '(none)'}.`);
   } catch (err) {
     await restoreNow(target, previous);
     throw err;
   }
   await holdAndRestore(target, previous);
+}
+
+/**
+ * The links `dev` prints, every one on the configured API's own origin (BERTH_API_URL), so each answers there: the
+ * sandbox's booking page, the app's sandbox installations (partner API), what each dashboard place loads (operator API),
+ * the host SDK and the API reference.
+ */
+function devLinks(base: string, appId: string, customerId: string, places: string[]) {
+  return {
+    booking: `${base}/widget?customer=${encodeURIComponent(customerId)}`,
+    installations: `${base}/partners/apps/${encodeURIComponent(appId)}/installations`,
+    places: places.map((place) => ({ place, url: `${base}/apps/embeds?embedLocation=${encodeURIComponent(place)}` })),
+    hostSdk: `${base}/sdk/host.js`,
+    docs: `${base}/docs`,
+  };
 }
 
 // ---- webhook trigger ----
@@ -257,8 +291,9 @@ const OPEN_TARGETS = ['booking', 'portal', 'docs'] as const;
 async function openTarget(target: (typeof OPEN_TARGETS)[number], o: { browser: boolean }) {
   const urls = {
     // The booking page of the partner's own sandbox operator (needs the session: exit 3 when not signed in).
-    booking: async () => `${appUrl()}/book/${(await partnerSandbox(partnerApi())).customerId}`,
-    portal: async () => `${appUrl()}/partners`,
+    booking: async () => `${apiUrl()}/widget?customer=${encodeURIComponent((await partnerSandbox(partnerApi())).customerId)}`,
+    // The partner API's reference: the partner account, apps, offerings and payout account.
+    portal: async () => `${apiUrl()}/docs#tag/partner-accounts`,
     docs: async () => `${apiUrl()}/docs`,
   };
   const url = await urls[target]();
@@ -305,7 +340,7 @@ export function registerApp(program: Command) {
     });
   program
     .command('open')
-    .description("Open a sandbox surface: your sandbox's booking page (signed in), the partner portal or the API reference (prints the URL)")
+    .description("Open a sandbox surface on the API's origin: your sandbox's booking page (signed in), the partner API or the API reference (prints the URL)")
     .addArgument(new Argument('[target]', 'what to open').choices(OPEN_TARGETS as unknown as string[]).default('portal'))
     .option('--no-browser', 'only print the URL')
     .action((target: (typeof OPEN_TARGETS)[number], o: { browser: boolean }) => openTarget(target, o));

@@ -2,23 +2,28 @@
 import { partnerApi } from '../lib/api';
 import { envVar } from '../lib/config';
 import { usage } from '../lib/errors';
-import { co, data, json, success } from '../lib/output';
+import { co, data, info, json, success } from '../lib/output';
 import { askSecret, confirmOrRefuse, interactive, readStdin } from '../lib/prompt';
 import { linkedOffering, path, secretFor, storeSecret, type Offering } from './coverage-offering';
 
 // ---- secret, status, submit ----
 
-export async function secret(o: { rotate?: boolean; yes?: boolean }) {
+/** `berth coverage secret rotate` (or `--rotate`): a new secret from Berth, printed once and stored; the previous one works 24 more hours. */
+async function rotateSecret(offeringId: string, yes?: boolean) {
+  const api = partnerApi();
+  await confirmOrRefuse(`Rotate the signing secret of ${offeringId}? The current one keeps working for 24 hours.`, yes);
+  const r = await api.post<{ signingSecret: string; previousValidUntil: string }>(path(offeringId, '/secret'));
+  storeSecret(offeringId, r.signingSecret);
+  success(`Rotated; the new signing secret is stored in ~/.berth/credentials.json and the previous one works until ${r.previousValidUntil}`);
+  data(`New signing secret (shown once): ${r.signingSecret}`);
+  info('Give it to your underwriter as BERTH_SIGNING_SECRET (comma-separated with the previous one until then).');
+  json({ offeringId, rotated: true, signingSecret: r.signingSecret, previousValidUntil: r.previousValidUntil });
+}
+
+export async function secret(action: string | undefined, o: { rotate?: boolean; yes?: boolean }) {
   const { offeringId } = linkedOffering();
-  if (o.rotate) {
-    const api = partnerApi();
-    await confirmOrRefuse(`Rotate the signing secret of ${offeringId}? The current one keeps working for 24 hours.`, o.yes);
-    const r = await api.post<{ signingSecret: string; previousValidUntil: string }>(path(offeringId, '/secret'));
-    storeSecret(offeringId, r.signingSecret);
-    success(`New signing secret stored in ~/.berth/credentials.json; the previous one works until ${r.previousValidUntil}`);
-    json({ offeringId, rotated: true, previousValidUntil: r.previousValidUntil });
-    return;
-  }
+  if (action !== undefined && action !== 'rotate') throw usage(`Unknown secret action ${action}`, 'berth coverage secret [rotate]');
+  if (action === 'rotate' || o.rotate) return await rotateSecret(offeringId, o.yes);
   // Never an argument: the environment, stdin, or a hidden prompt.
   let value = envVar('SIGNING_SECRET');
   let from = 'BERTH_SIGNING_SECRET';

@@ -30,13 +30,16 @@ export async function create() {
   if (file.offeringId) throw refused(`${COVERAGE_FILE} is already linked to ${file.offeringId}`, 'Use `berth coverage push` to change it.');
   const body = normalize(file);
   const created = await api.post<Offering & { signingSecret: string }>('/partners/coverage/offerings', body);
-  // Shown once by the server: kept in the user credentials file only, never printed, never in the project.
+  // Shown once by the server: printed once here and kept in the user credentials file, never in the project.
   storeSecret(created.offeringId, created.signingSecret);
   writeProjectFile(COVERAGE_FILE, fileOf(created));
   success(`Created offering ${created.offeringId} (${created.name}, ${created.status}); usable in the sandbox now`);
-  info(`Its signing secret is stored in ~/.berth/credentials.json (shown nowhere). Give it to your underwriter as BERTH_SIGNING_SECRET.`);
+  data(`Signing secret (shown once): ${created.signingSecret}`);
+  info(
+    'Give it to your underwriter as BERTH_SIGNING_SECRET; this machine keeps it in ~/.berth/credentials.json (`berth coverage secret rotate` makes a new one).',
+  );
   data(created.offeringId);
-  json({ offeringId: created.offeringId, status: created.status, secretStored: true });
+  json({ offeringId: created.offeringId, status: created.status, signingSecret: created.signingSecret, secretStored: true });
 }
 
 export async function link(idArg: string | undefined) {

@@ -1,5 +1,5 @@
 // `berth coverage`: the command group and its options; the commands live in coverage-sync.ts, coverage-review.ts, coverage-dev.ts and coverage-call.ts.
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { COVERAGE_FILE } from '../lib/config';
 import { usage } from '../lib/errors';
 import { ENDPOINTS, type Endpoint } from '../lib/underwriter';
@@ -14,7 +14,7 @@ export function registerCoverage(program: Command) {
   const cov = program.command('coverage').description(`Coverage underwriters: the offering as code (${COVERAGE_FILE}) and checks of the six endpoints`);
   cov
     .command('create')
-    .description(`Register the offering of ${COVERAGE_FILE}; its signing secret is saved to ~/.berth/credentials.json only`)
+    .description(`Register the offering of ${COVERAGE_FILE}; its signing secret is printed once and saved to ~/.berth/credentials.json`)
     .action(() => create());
   cov
     .command('link')
@@ -33,10 +33,14 @@ export function registerCoverage(program: Command) {
     .action((o: { yes?: boolean }) => push(o));
   cov
     .command('secret')
-    .description('Store the signing secret for this machine (read from stdin, BERTH_SIGNING_SECRET or a hidden prompt; never an argument)')
-    .option('--rotate', 'ask Berth for a new secret (the previous one works 24 more hours) and store it')
+    .description(
+      'Store the signing secret for this machine (read from stdin, BERTH_SIGNING_SECRET or a hidden prompt; never an argument); ' +
+        '`secret rotate`: ask Berth for a new one, print it once and store it',
+    )
+    .addArgument(new Argument('[action]', 'rotate: a new secret (the previous one works 24 more hours)').choices(['rotate']))
+    .option('--rotate', 'same as `secret rotate`')
     .option('-y, --yes', 'rotate without asking')
-    .action((o: { rotate?: boolean; yes?: boolean }) => secret(o));
+    .action((action: string | undefined, o: { rotate?: boolean; yes?: boolean }) => secret(action, o));
   cov
     .command('status')
     .description('What must still be true before review')

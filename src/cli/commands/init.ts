@@ -48,7 +48,7 @@ function coverageFiles(name: string, port: number): Record<string, string> {
     baseUrl: `https://underwriter.example.com`,
     supportEmail: 'support@example.com',
     supportedCountries: ['US'],
-    currencies: ['USD'],
+    currencies: ['usd'],
     quoteTimeoutMs: 3000,
   };
   return {
@@ -80,8 +80,8 @@ function init(dirArg: string | undefined, o: { coverage?: boolean; name?: string
   success(`Created ${o.coverage ? 'an underwriter' : 'an embedded app'} "${name}" in ${where}`);
   for (const f of readdirSync(dir).filter((f) => f in files)) data(join(where, f));
   if (o.coverage) {
-    info(`Next: cd ${where} && berth coverage create   (registers the offering; the signing secret stays in ~/.berth/credentials.json)`);
-    info(`Then: BERTH_SIGNING_SECRET=... PORT=${port} npm start   and   berth coverage test --url http://localhost:${port}`);
+    info(`Next: cd ${where} && berth coverage create   (registers the offering and prints its signing secret once; also kept in ~/.berth/credentials.json)`);
+    info(`Then: BERTH_SIGNING_SECRET=<the secret it printed> PORT=${port} npm start   and   berth coverage test --url http://localhost:${port}`);
   } else {
     info(`Next: cd ${where} && berth link --create   (or \`berth link <appId>\` for an existing app), then npm start and berth dev`);
   }

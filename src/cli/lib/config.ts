@@ -1,15 +1,14 @@
 import { usage } from './errors';
 
-/** Where `berth` talks to when nothing is set: Berth's production API and dashboard. */
+/** Where `berth` talks to when nothing is set: Berth's production API. Every link the tool prints is on this API's origin. */
 export const DEFAULT_API_URL = 'https://api.berth.example';
-export const DEFAULT_APP_URL = 'https://app.berth.example';
 
 /**
  * An environment variable under its Berth name, or the specification's `SERVICE_` alias
  * (`BERTH_API_URL` / `SERVICE_API_URL`, ...). The `BERTH_` name wins when both are set; an
  * empty value counts as unset.
  */
-export function envVar(name: 'API_URL' | 'APP_URL' | 'SIGNING_SECRET'): string | undefined {
+export function envVar(name: 'API_URL' | 'SIGNING_SECRET'): string | undefined {
   for (const key of [`BERTH_${name}`, `SERVICE_${name}`]) {
     const v = process.env[key];
     if (v !== undefined && v.trim() !== '') return v.trim();
@@ -17,7 +16,7 @@ export function envVar(name: 'API_URL' | 'APP_URL' | 'SIGNING_SECRET'): string |
   return undefined;
 }
 
-function baseUrl(name: 'API_URL' | 'APP_URL', fallback: string): string {
+function baseUrl(name: 'API_URL', fallback: string): string {
   const raw = envVar(name) ?? fallback;
   let u: URL;
   try {
@@ -31,8 +30,6 @@ function baseUrl(name: 'API_URL' | 'APP_URL', fallback: string): string {
 
 /** The API base URL (BERTH_API_URL, SERVICE_API_URL, else production), without a trailing slash. */
 export const apiUrl = () => baseUrl('API_URL', DEFAULT_API_URL);
-/** The dashboard and partner portal (BERTH_APP_URL, SERVICE_APP_URL, else production). */
-export const appUrl = () => baseUrl('APP_URL', DEFAULT_APP_URL);
 
 /** The project files of the current directory. */
 export const APP_FILE = 'berth.app.json';

@@ -13,7 +13,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { checkOutboundUrl } from '../../adapters/http';
+import { checkOutboundUrl, isOwnerLoopbackUrl } from '../../adapters/http';
 import { isReferenceUrl } from '../../adapters/underwriter';
 import { coverageOfferings } from '../../db/schema/coverage';
 import { requirePartner } from '../partners/service';
@@ -27,8 +27,9 @@ import { callOut, offeringOut, type OfferingRow } from './views';
 /**
  * An underwriter base URL: https only, no query, fragment or credentials, and the outbound URL
  * policy (adapters/http.ts) as for every URL a self-registered partner gives: never a local,
- * private or special-use host, in any environment. The in-process reference underwriter's host is
- * served without the network and needs no check.
+ * private or special-use host, in any environment, unless the machine's owner opts in under `wrangler dev`
+ * (DEV_PARTNER_LOOPBACK: then a loopback URL, http too, reaches a local underwriter such as `npm run underwriter`).
+ * The in-process reference underwriter's host is served without the network and needs no check.
  */
 export async function checkBaseUrl(ctx: Ctx, raw: string): Promise<string> {
   const bad = (message: string) => new ApiError('validation_failed', `baseUrl ${message}`, { details: [{ field: 'baseUrl', message }] });
@@ -38,7 +39,8 @@ export async function checkBaseUrl(ctx: Ctx, raw: string): Promise<string> {
   } catch {
     throw bad('must be an absolute URL');
   }
-  if (u.protocol !== 'https:') throw bad('must use https');
+  // The one exception to https: a local underwriter on the owner's machine under `wrangler dev` (DEV_PARTNER_LOOPBACK).
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isOwnerLoopbackUrl(ctx.env, raw))) throw bad('must use https');
   if (u.search || u.hash || u.username || u.password) throw bad('must not carry a query, a fragment or credentials');
   if (!isReferenceUrl(u.toString())) await checkOutboundUrl(ctx.env, raw, { field: 'baseUrl' });
   return u.toString().replace(/\/+$/, '');

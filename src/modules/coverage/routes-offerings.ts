@@ -18,7 +18,8 @@ export const createOffering = route({
   ...partner,
   summary: 'Register an offering: a draft usable in the sandbox at once; the signing secret is shown once',
   description: `\`baseUrl\` must be https (no query, fragment or credentials; in staging and production no private, loopback or link-local
-address). \`supportedCountries\` empty means nowhere. \`quoteTimeoutMs\` at most 5000. The answer carries \`signingSecret\` (\`cvs_...\`) once: keep it in
+address; under \`wrangler dev\` a loopback URL, http too, only when the machine's owner sets DEV_PARTNER_LOOPBACK, e.g. for \`npm run underwriter\`).
+\`supportedCountries\` empty means nowhere. \`quoteTimeoutMs\` at most 5000. The answer carries \`signingSecret\` (\`cvs_...\`) once: keep it in
 \`SERVICE_SIGNING_SECRET\` or the credentials file; no endpoint returns it again (rotate it with POST .../secret). The partner's payout account, once
 connected, is attached automatically.`,
   body: s.CreateOfferingBody,

@@ -1,6 +1,7 @@
 import { ApiError } from '../../lib/errors';
 import { formatCalendarDate } from '../../lib/local-time';
 import type { HaulServiceType } from '../marina-settings/service';
+import { haulErrors } from './errors';
 import { RETURNING } from './types';
 
 const bad = (field: string, message: string) => new ApiError('validation_failed', message, { details: [{ field, message }] });
@@ -12,6 +13,16 @@ export function requireNotPast(field: string, date: string, today: string) {
       details: [{ field, message: `must be today (${today}) or later` }],
       extra: { today },
     });
+}
+
+/** 409 `haul_not_due`: the scheduled day is still ahead at the location, and the staff did not start early on purpose. */
+export function requireDue(scheduledDate: string | null, today: string, early: boolean) {
+  if (!scheduledDate || scheduledDate <= today || early) return;
+  throw haulErrors.fail(
+    'haul_not_due',
+    `This haul service is scheduled for ${formatCalendarDate(scheduledDate)} and today is ${formatCalendarDate(today)} at the location: send {"early": true} to start it before its day`,
+    { extra: { scheduledDate, today } },
+  );
 }
 
 /** A real calendar date (the pattern alone lets 2027-02-30 through). */

@@ -19,6 +19,7 @@ import { formatCalendarDate, formatLocalDateTime } from '../../lib/local-time';
 import { commit, type DomainEvent } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { formatRate } from '../../lib/money';
 import { wallTimeToUtc } from '../../lib/time';
 import type { Stmt } from '../../db/client';
 import { haulLiftBookings as L, haulServices as H, type HaulPricing } from '../../db/schema/haul-services';
@@ -30,7 +31,7 @@ import { haulErrors } from './errors';
 import type * as s from './schemas';
 import { getHaulRow, haulView, liftsBookedOn } from './queries';
 import { commitChange, failed } from './change';
-import { checkDay, requireNotPast } from './dates';
+import { checkDay, requireDue, requireNotPast } from './dates';
 import { NOT_STARTED, RETURNING, type LiftKind } from './types';
 import type { HaulRow } from './views';
 
@@ -75,7 +76,7 @@ function priceOf(h: HaulRow, settings: SlipSettings, reservationTax: number | nu
   const rate = settings.haulRates[h.serviceType];
   const lines = given?.lines?.map((l) => ({ description: l.description, amountCents: l.amountCents, taxable: l.taxable })) ?? [
     {
-      description: `${LABEL[h.serviceType]}: ${h.boat.loaFt} ft × ${dollars(rate)}/ft`,
+      description: `${LABEL[h.serviceType]}: ${h.boat.loaFt} ft × ${formatRate(rate, 'usd')} per ft`,
       amountCents: Math.round(rate * h.boat.loaFt),
       taxable: true,
     },
@@ -206,14 +207,17 @@ export async function confirmHaulService(ctx: Ctx, id: string, input: { note?: s
   return haulView(ctx, await confirmRow(ctx, h, ctx.principal.userId ?? ctx.principal.credentialId, input.note));
 }
 
-export async function startHaulService(ctx: Ctx, id: string, input: { note?: string }) {
+export async function startHaulService(ctx: Ctx, id: string, input: { note?: string; early?: boolean }) {
   requirePermission(ctx, 'marina');
   const h = await getHaulRow(ctx, id);
   if (h.status !== 'confirmed')
     throw new ApiError('invalid_state', `Only a confirmed haul service can start (it is ${h.status.replace('_', ' ')}); confirm the schedule first`);
+  const today = todayIn(ctx, (await getLocationInTenant(ctx, h.locationId)).timezone);
+  requireDue(h.scheduledDate, today, input.early === true);
+  const early = !!h.scheduledDate && h.scheduledDate > today;
   await commitChange(ctx, h, { status: 'in_progress', startedAt: nowIso(ctx) }, [], {
     action: 'haul_service.start',
-    details: { note: input.note ?? null },
+    details: { note: input.note ?? null, ...(early ? { early: true, scheduledDate: h.scheduledDate } : {}) },
   });
   return haulView(ctx, await getHaulRow(ctx, h.id));
 }

@@ -150,9 +150,9 @@ export const start = route({
   operationId: 'startHaulService',
   tags,
   summary: 'Start a haul service',
-  description: `The boat is in the slings: only from \`confirmed\`. A started service can no longer be edited, cancelled or deleted. ${FLOW}`,
+  description: `The boat is in the slings: only from \`confirmed\`, and not before the scheduled day at the location (its calendar, on the operator's clock): an earlier start answers 409 \`haul_not_due\` unless the staff send \`{"early": true}\` on purpose. A started service can no longer be edited, cancelled or deleted. ${FLOW}`,
   params: s.IdParams,
-  body: s.NoteBody,
+  body: s.StartBody,
   ok: s.HaulService,
   errors: [403, 404, 409],
 });

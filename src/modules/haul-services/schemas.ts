@@ -225,6 +225,13 @@ export const ScheduleBody = z
   .openapi('ScheduleHaulService');
 
 export const NoteBody = z.object({ note: z.string().trim().max(1000).optional() }).strict();
+export const StartBody = NoteBody.extend({
+  early: z.boolean().optional().openapi({
+    description: 'Start before the scheduled day at the location on purpose (recorded in the audit log); else an early start answers 409 `haul_not_due`.',
+  }),
+})
+  .strict()
+  .openapi('HaulServiceStart');
 export const CancelBody = z.object({ reason: z.string().trim().max(500).optional() }).strict();
 
 export const PhotoForm = z.object({

@@ -14,6 +14,7 @@ import { nowIso } from '../../lib/clock';
 import { commit } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { formatRate } from '../../lib/money';
 import { addDays, wallTimeToUtc } from '../../lib/time';
 import type { Stmt } from '../../db/client';
 import { meterReadings as M } from '../../db/schema/meter-readings';
@@ -134,7 +135,7 @@ export async function addToReservation(ctx: Ctx, input: z.output<typeof s.AddToR
     const rate = rateOf(rates, u);
     return {
       utility: u,
-      description: `${u === 'electricity' ? 'Electricity' : 'Water'} ${usage} ${UTILITY_UNIT[u]} × ${rate}¢ (${of.length} reading${of.length === 1 ? '' : 's'})`,
+      description: `${u === 'electricity' ? 'Electricity' : 'Water'} ${usage} ${UTILITY_UNIT[u]} × ${formatRate(rate, r.currency)} per ${UTILITY_UNIT[u]} (${of.length} reading${of.length === 1 ? '' : 's'})`,
       usage,
       rateCents: rate,
       amountCents: of.reduce((a, c) => a + cents.get(c.id)!, 0),

@@ -11,7 +11,7 @@
  * a month, a season, a year); that rule is checked where a stay is chosen (quote.ts `checkTerm`).
  */
 import type { SlipChargeLine, SlipPricing } from '../../db/schema/slip-reservations';
-import { shareByWeight } from '../../lib/money';
+import { formatMoney, formatRate, shareByWeight } from '../../lib/money';
 import { addDays } from '../../lib/time';
 import type { RateType } from '../marina-settings/service';
 
@@ -25,6 +25,8 @@ export interface PriceInput {
   utilities: SlipChargeLine[];
   taxRatePercent: number;
   discountCents: number;
+  /** The currency the bill's lines name their rates in (default usd). */
+  currency?: string;
 }
 
 export interface PriceResult {
@@ -38,6 +40,10 @@ export interface PriceResult {
   totalCents: number;
   /** The first period of the base (a night, a month, or one whole term), for first_night / first_month deposits. */
   firstPeriodCents: number;
+  /** One night of the stay at its own rate (a `first_night` deposit): a nightly stay's night, else the first period over its nights. */
+  firstNightCents: number;
+  /** One month of the stay at its own rate (a `first_month` deposit): a nightly stay's nights of its first month, else a month's share of the period. */
+  firstMonthCents: number;
 }
 
 const DAY = 86_400_000;
@@ -103,6 +109,9 @@ export function monthSegments(arrival: string, departure: string): { month: stri
 const hundredths = (ft: number) => Math.round(ft * 100);
 const share = (x: number) => Math.round(x * 10_000) / 10_000;
 
+/** A rate as a renter reads it: "$3.50 per ft per night". */
+const perFoot = (p: PriceInput, rate: number, period: string) => `${formatRate(rate, p.currency ?? 'usd')} per ft per ${period}`;
+
 type Lines = SlipPricing['lines'];
 /** The base of a stay: its lines, their sum and its first period. */
 interface Base {
@@ -116,7 +125,7 @@ function nightlyBase(p: PriceInput, ftH: number, nights: number): Base {
   const rate = p.ratePerFootCents;
   const base = Math.round((rate * ftH * nights) / 100);
   const lines: Lines = [
-    { kind: 'base', description: `${nights} night(s) × ${p.billableLengthFt} ft × ${rate} cents per foot per night`, quantity: nights, amountCents: base },
+    { kind: 'base', description: `${nights} night(s) × ${p.billableLengthFt} ft × ${perFoot(p, rate, 'night')}`, quantity: nights, amountCents: base },
   ];
   return { lines, base, firstPeriod: Math.round((rate * ftH) / 100) };
 }
@@ -125,7 +134,7 @@ function monthlyBase(p: PriceInput, ftH: number, segments: ReturnType<typeof mon
   const rate = p.ratePerFootCents;
   const lines: Lines = segments.map((s) => ({
     kind: 'base',
-    description: `${s.month}: ${s.nights === s.daysInMonth ? 'full month' : `${s.nights}/${s.daysInMonth} of a month`} × ${p.billableLengthFt} ft × ${rate} cents per foot per month`,
+    description: `${s.month}: ${s.nights === s.daysInMonth ? 'full month' : `${s.nights}/${s.daysInMonth} of a month`} × ${p.billableLengthFt} ft × ${perFoot(p, rate, 'month')}`,
     quantity: share(s.nights / s.daysInMonth),
     amountCents: Math.round((rate * ftH * s.nights) / (100 * s.daysInMonth)),
   }));
@@ -142,14 +151,14 @@ function termBase(p: PriceInput, ftH: number): Base {
   if (split.terms)
     lines.push({
       kind: 'base',
-      description: `${split.terms} ${name}(s) × ${p.billableLengthFt} ft × ${rate} cents per foot per ${name}`,
+      description: `${split.terms} ${name}(s) × ${p.billableLengthFt} ft × ${perFoot(p, rate, name)}`,
       quantity: split.terms,
       amountCents: one * split.terms,
     });
   if (split.restNights > 0)
     lines.push({
       kind: 'base',
-      description: `${split.restStart} to ${p.departureDate}: ${split.restNights}/${split.termNights} of a ${name} × ${p.billableLengthFt} ft × ${rate} cents per foot per ${name}`,
+      description: `${split.restStart} to ${p.departureDate}: ${split.restNights}/${split.termNights} of a ${name} × ${p.billableLengthFt} ft × ${perFoot(p, rate, name)}`,
       quantity: share(split.restNights / split.termNights),
       amountCents: Math.round((rate * ftH * split.restNights) / (100 * split.termNights)),
     });
@@ -173,6 +182,21 @@ function chargeOf(l: SlipChargeLine, nights: number, ftH: number, billableLength
   }
 }
 
+/**
+ * The first night and the first month of a stay at its own rate (what `first_night` and `first_month` deposits ask):
+ * a nightly stay's first night, and its nights up to the same day next month; for a monthly stay one month, and that
+ * month over its nights; for a season or a year, the term over its months and over its nights. Rounded to the cent.
+ */
+function firstNightAndMonth(p: PriceInput, ftH: number, nights: number): { night: number; month: number } {
+  const one = (p.ratePerFootCents * ftH) / 100;
+  const monthNights = nightsBetween(p.arrivalDate, addCalendarMonths(p.arrivalDate, 1));
+  if (p.rateType === 'nightly') return { night: Math.round(one), month: Math.round(one * Math.min(nights, monthNights)) };
+  if (p.rateType === 'monthly') return { night: Math.round(one / monthNights), month: Math.round(one) };
+  const months = PERIOD_MONTHS[p.rateType];
+  const termNights = nightsBetween(p.arrivalDate, addCalendarMonths(p.arrivalDate, months));
+  return { night: Math.round(one / termNights), month: Math.round(one / months) };
+}
+
 export function priceReservation(p: PriceInput): PriceResult {
   const nights = nightsBetween(p.arrivalDate, p.departureDate);
   const ftH = hundredths(p.billableLengthFt);
@@ -191,12 +215,18 @@ export function priceReservation(p: PriceInput): PriceResult {
       if (kind === 'fee') fees += amount;
       else utilities += amount;
       if (l.taxable) taxable += amount;
-      lines.push({ kind, description: `${l.name} (${l.amountCents} cents per ${l.per})`, quantity, amountCents: amount });
+      lines.push({
+        kind,
+        description: `${l.name} (${formatMoney(l.amountCents, p.currency ?? 'usd')} per ${l.per === 'foot' ? 'ft' : l.per})`,
+        quantity,
+        amountCents: amount,
+      });
     }
   }
   const discount = Math.min(Math.max(0, p.discountCents), base + fees + utilities);
   if (discount) lines.push({ kind: 'discount', description: 'Discount', quantity: 1, amountCents: -discount });
   const tax = Math.round((Math.max(0, taxable - discount) * p.taxRatePercent) / 100);
+  const first = firstNightAndMonth(p, ftH, nights);
   if (tax) lines.push({ kind: 'tax', description: `Tax (${p.taxRatePercent}%)`, quantity: 1, amountCents: tax });
   return {
     pricing: {
@@ -216,6 +246,8 @@ export function priceReservation(p: PriceInput): PriceResult {
     taxCents: tax,
     totalCents: base + fees + utilities - discount + tax,
     firstPeriodCents: firstPeriod,
+    firstNightCents: first.night,
+    firstMonthCents: first.month,
   };
 }
 
@@ -224,7 +256,8 @@ export function depositFor(policy: { policy: string; amountCents: number; percen
   let d = 0;
   if (policy.policy === 'fixed') d = policy.amountCents;
   else if (policy.policy === 'percent') d = Math.round((price.totalCents * policy.percent) / 100);
-  else if (policy.policy === 'first_night' || policy.policy === 'first_month') d = price.firstPeriodCents;
+  else if (policy.policy === 'first_night') d = price.firstNightCents;
+  else if (policy.policy === 'first_month') d = price.firstMonthCents;
   return Math.min(Math.max(0, d), price.totalCents);
 }
 

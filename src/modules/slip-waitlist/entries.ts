@@ -170,10 +170,11 @@ export async function addEntry(ctx: Ctx, input: JoinInput, source: 'staff' | 'pu
   }
 }
 
+/** Staff add an entry; `created` false when the renter's open entry was answered unchanged (200, as on the public form). */
 export async function createEntry(ctx: Ctx, input: z.output<typeof s.CreateBody>) {
   requirePermission(ctx, 'marina');
-  const { entry } = await addEntry(ctx, input, 'staff');
-  return await entryView(ctx, entry);
+  const { created, entry } = await addEntry(ctx, input, 'staff');
+  return { created, entry: await entryView(ctx, entry) };
 }
 
 export async function getEntry(ctx: Ctx, id: string) {

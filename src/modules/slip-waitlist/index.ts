@@ -8,7 +8,10 @@ const router = createRouter();
 
 // Static paths before /slips/waitlist/{id}; the module is mounted before slips (GET /slips/{id}).
 mount(router, r.list, async (c, { query }) => c.json(await listEntries(ctxOf(c), query)));
-mount(router, r.create, async (c, { body }) => c.json(await createEntry(ctxOf(c), body), 201));
+mount(router, r.create, async (c, { body }) => {
+  const out = await createEntry(ctxOf(c), body);
+  return c.json(out.entry, out.created ? 201 : 200);
+});
 mount(router, r.stats, async (c, { query }) => c.json(await waitlistStats(ctxOf(c), query)));
 mount(router, r.byRenter, async (c, { params, query }) => c.json(await entriesOfRenter(ctxOf(c), params.renterId, query)));
 mount(router, r.match, async (c, { params, query }) => c.json(await matchUnit(ctxOf(c), params.unitId, query)));

@@ -24,7 +24,7 @@ export const create = route({
   tags,
   status: 201,
   summary: 'Add a renter and boat to the waitlist',
-  description: `The renter (\`renterId\`, or \`renter\` found or created by e-mail; a new renter fires \`customer.created\`), the boat with its dimensions (used to match units: LOA, beam, draft, air draft with the location's clearances), the wanted \`unitType\` (default any), \`section\`, \`rateType\`, and either dates (\`arrivalDate\`/\`departureDate\`, both or neither; an \`arrivalDate\` before today at the location, on the operator's clock, answers 400 \`in_the_past\`) or a \`season\`. The entry goes to the bottom of the location's queue. A renter has one open entry per location and rate type: adding it again answers the open entry unchanged. ${PERM}`,
+  description: `The renter (\`renterId\`, or \`renter\` found or created by e-mail; a new renter fires \`customer.created\`), the boat with its dimensions (used to match units: LOA, beam, draft, air draft with the location's clearances), the wanted \`unitType\` (default any), \`section\`, \`rateType\`, and either dates (\`arrivalDate\`/\`departureDate\`, both or neither; an \`arrivalDate\` before today at the location, on the operator's clock, answers 400 \`in_the_past\`) or a \`season\`. The entry goes to the bottom of the location's queue. A renter has one open entry per location and rate type: adding it again answers the open entry unchanged with 200 instead of 201, as the public form does. ${PERM}`,
   body: s.CreateBody,
   ok: s.Entry,
   errors: [403, 404],

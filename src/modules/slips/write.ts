@@ -59,18 +59,32 @@ function newRow(customerId: string, locationId: string, unitNumber: string, f: F
   };
 }
 
-async function existingUnitNumbers(ctx: Ctx, locationId: string, numbers: string[]): Promise<string[]> {
+/**
+ * Unit numbers of the location that equal one of `numbers` without regard to case ("d-01" and "D-01" are one
+ * unit number), as they are stored; `exceptId` leaves out the unit being renamed.
+ */
+async function existingUnitNumbers(ctx: Ctx, locationId: string, numbers: string[], exceptId?: string): Promise<string[]> {
   const found: string[] = [];
-  for (let i = 0; i < numbers.length; i += 90) {
+  const lower = [...new Set(numbers.map((n) => n.toLowerCase()))];
+  for (let i = 0; i < lower.length; i += 90) {
     const rows = await ctx.db
-      .select({ n: slips.unitNumber })
+      .select({ id: slips.id, n: slips.unitNumber })
       .from(slips)
-      .where(and(eq(slips.customerId, tenantOf(ctx)), eq(slips.locationId, locationId), inArray(slips.unitNumber, numbers.slice(i, i + 90))))
+      .where(and(eq(slips.customerId, tenantOf(ctx)), eq(slips.locationId, locationId), inArray(sql`lower(${slips.unitNumber})`, lower.slice(i, i + 90))))
       .all();
-    found.push(...rows.map((r) => r.n));
+    found.push(...rows.filter((r) => r.id !== exceptId).map((r) => r.n));
   }
   return found;
 }
+
+const unitTaken = (asked: string, taken: string[]) =>
+  new ApiError(
+    'already_exists',
+    `Unit number ${asked} already exists at this location${taken[0] && taken[0] !== asked ? ` as ${taken[0]} (unit numbers are compared without regard to case)` : ''}`,
+    {
+      extra: { existingUnitNumbers: taken },
+    },
+  );
 
 export async function createSlip(ctx: Ctx, input: z.output<typeof s.CreateBody>) {
   requirePermission(ctx, 'marina');
@@ -78,8 +92,8 @@ export async function createSlip(ctx: Ctx, input: z.output<typeof s.CreateBody>)
   await getLocationInTenant(ctx, input.locationId);
   await requireActiveSubscription(ctx);
   const { locationId, unitNumber, status, ...fields } = input;
-  if ((await existingUnitNumbers(ctx, locationId, [unitNumber])).length)
-    throw new ApiError('already_exists', `Unit number ${unitNumber} already exists at this location`);
+  const taken = await existingUnitNumbers(ctx, locationId, [unitNumber]);
+  if (taken.length) throw unitTaken(unitNumber, taken);
   const row = newRow(customerId, locationId, unitNumber, fields, status, nowIso(ctx));
   try {
     await commit(ctx, [ctx.db.insert(slips).values(row)], {
@@ -136,8 +150,8 @@ export async function updateSlip(ctx: Ctx, id: string, input: z.output<typeof s.
   const row = await getSlipRow(ctx, id);
   const patch: Partial<SlipRow> = fieldsOf(input);
   if (input.unitNumber !== undefined && input.unitNumber !== row.unitNumber) {
-    if ((await existingUnitNumbers(ctx, row.locationId, [input.unitNumber])).length)
-      throw new ApiError('already_exists', `Unit number ${input.unitNumber} already exists at this location`);
+    const taken = await existingUnitNumbers(ctx, row.locationId, [input.unitNumber], row.id);
+    if (taken.length) throw unitTaken(input.unitNumber, taken);
     patch.unitNumber = input.unitNumber;
   }
   if (!Object.keys(patch).length) throw new ApiError('no_changes', 'Give at least one field to change');

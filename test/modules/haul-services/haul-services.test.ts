@@ -39,11 +39,18 @@ describe('haul services', () => {
     expect(s.status, s.text).toBe(200);
     // 1500 cents per foot × 30 ft = 45000; tax 10% (the reservation's rate) = 4500.
     expect(s.body.pricing).toMatchObject({ subtotalCents: 45000, taxRatePercent: 10, taxCents: 4500, totalCents: 49500 });
+    expect(s.body.pricing.lines.map((l: any) => l.description)).toEqual(['Haul out: 30 ft × $15.00 per ft']);
     expect(s.body.lifts).toEqual([{ date: day(op, 5), kind: 'haul_out' }]);
     expect((await mailsTo(r.renter.email, 'haul_service.scheduled'))[0].body).toContain('$495.00');
     expectError(await post(`/haul-services/${h.body.id}/complete`, {}, key(op)), 409, 'invalid_state');
     expect((await post(`/haul-services/${h.body.id}/confirm`, { note: 'ok' }, key(op))).body.status).toBe('confirmed');
-    expect((await post(`/haul-services/${h.body.id}/start`, {}, key(op))).body.status).toBe('in_progress');
+    // Scheduled five days ahead: starting today needs the staff's explicit `early`.
+    const notDue = await post(`/haul-services/${h.body.id}/start`, {}, key(op));
+    expectError(notDue, 409, 'haul_not_due');
+    expect(notDue.body).toMatchObject({ scheduledDate: day(op, 5), today: today(op) });
+    expectError(await post(`/haul-services/${h.body.id}/start`, { early: 'yes' }, key(op)), 400, 'validation_failed');
+    expect((await get(`/haul-services/${h.body.id}`, key(op))).body.status).toBe('confirmed');
+    expect((await post(`/haul-services/${h.body.id}/start`, { early: true }, key(op))).body.status).toBe('in_progress');
     // Started: no edit, cancel or delete.
     expectError(await put(`/haul-services/${h.body.id}`, { notes: 'x' }, key(op)), 409, 'invalid_state');
     expectError(await post(`/haul-services/${h.body.id}/cancel`, {}, key(op)), 409, 'invalid_state');
@@ -274,5 +281,14 @@ describe.each(pinnedClocks())('haul services at $label', ({ timezone, at }) => {
       `${formatLocalDateTime(wallTimeToUtc(today(op), '16:30', timezone), timezone)}, back in the water on ${formatCalendarDate(day(op, 1))}`,
     );
     expect(mail.body).not.toMatch(ISO_TIMESTAMP);
+    // The scheduled day is the location's today: the work may start without `early`; a service of tomorrow may not.
+    expect((await post(`/haul-services/${h.body.id}/confirm`, {}, key(op))).body.status).toBe('confirmed');
+    const started = await post(`/haul-services/${h.body.id}/start`, {}, key(op));
+    expect(started.status, started.text).toBe(200);
+    expect(started.body.status).toBe('in_progress');
+    const next = await post('/haul-services', { reservationId: r.id, serviceType: 'launch', requestedDate: day(op, 1) }, key(op));
+    expect((await post(`/haul-services/${next.body.id}/schedule`, { scheduledDate: day(op, 1) }, key(op))).status).toBe(200);
+    expect((await post(`/haul-services/${next.body.id}/confirm`, {}, key(op))).status).toBe(200);
+    expectError(await post(`/haul-services/${next.body.id}/start`, {}, key(op)), 409, 'haul_not_due');
   });
 });

@@ -145,6 +145,11 @@ describe('meter readings', () => {
       ['electricity', 180, 5850, 2],
       ['water', 300, 450, 1],
     ]);
+    // The bill names each rate as a renter reads it, a fraction of a cent kept.
+    expect(won[0].body.lines.map((l: any) => l.description)).toEqual([
+      'Electricity 180 kWh × $0.325 per kWh (2 readings)',
+      'Water 300 gal × $0.015 per gal (1 reading)',
+    ]);
     const after = (await get(`/slip-reservations/${r.id}`, key(op))).body;
     expect(after.totalCents).toBe(before + 6300);
     expect(after.utilitiesCents).toBeGreaterThanOrEqual(6300);
