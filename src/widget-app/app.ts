@@ -9,7 +9,9 @@
  * Embedded (public/widget.js), the page posts its content's height on every change so the iframe fits it.
  */
 import { api, errText, qs } from './api';
-import type { Body, Catalog, Checkout, CoverQuote, CheckoutResult, Item, Loc, Month, Day, Ok, Quote, QuoteRequest } from './api';
+import { readUrlState, STEP_IDS, writeUrlState } from './url-state';
+import type { StepId, UrlState } from './url-state';
+import type { Body, CartBody, Catalog, Checkout, CoverQuote, CheckoutResult, Item, Loc, Month, Day, Ok, Quote, QuoteRequest, Slot } from './api';
 
 const Q = new URLSearchParams(location.search);
 const ORIGIN = location.origin;
@@ -286,9 +288,201 @@ function show(step?, title?, nodes?, opts?) {
   });
   if (!(opts && opts.keepFocus)) heading.focus();
   post('step', { step: step });
+  record(step);
   shown = true;
   resize(true);
 }
+
+// ---------------------------------------------------------------------------------------------
+// History and the address: every step is a history entry whose address holds the renter's choices (url-state.ts), so
+// Back, Forward and a reload keep them. A reload or a link restores up to the party and extras step (the renter's details
+// are never in the address); Back and Forward within the page return to any step already reached.
+
+/** While the address is being replayed (Back, Forward, a reload): the view it leads to replaces the entry, never adds one. */
+let restoring = false;
+/** The renter's protection plan named by the address, chosen once the plans are known. */
+let pendingPlan: string | null = null;
+const HISTORY = !Q.get('pass') && !Q.get('manage');
+
+function isStep(step: string): step is StepId {
+  return (STEP_IDS as readonly string[]).includes(step);
+}
+
+/** What the address holds at `step`: only the choices made up to that step. */
+function addressFor(step: StepId): UrlState {
+  const at = STEP_IDS.indexOf(step);
+  const has = (s: StepId) => at >= STEP_IDS.indexOf(s);
+  const tour = !!S.item && S.item.type === 'tour';
+  const party = has('extras') && !!S.slot;
+  return {
+    step,
+    item: has('date') && S.item ? S.item.inventoryId : null,
+    date: has('time') ? S.date : null,
+    hours: has('time') && !tour ? S.hours : null,
+    time: party ? S.slot.startTime : null,
+    qty: party && !tour ? S.qty : null,
+    people: party && !tour ? S.people : null,
+    tickets: party && tour ? S.tickets : {},
+    addons: party ? S.addons : {},
+    plan: party && S.plan ? S.plan.code : null,
+    promo: party ? S.promo : '',
+  };
+}
+
+/** A step shown: a new history entry (the same step again, or a replayed one, replaces the current entry). */
+function record(step: string) {
+  if (!HISTORY || !isStep(step)) return;
+  const url = location.pathname + writeUrlState(location.search, addressFor(step)) + location.hash;
+  const current = history.state as { berthStep?: string } | null;
+  if (restoring || !current || current.berthStep === step) history.replaceState({ berthStep: step }, '', url);
+  else history.pushState({ berthStep: step }, '', url);
+  restoring = false;
+}
+
+/** The party and extras changed: the current entry's address follows. */
+function recordChoices() {
+  const current = history.state as { berthStep?: string } | null;
+  if (HISTORY && current && current.berthStep === 'extras') record('extras');
+}
+
+/** The party, add-ons, plan and code of the address, kept within what the item offers. */
+function applyChoices(u: UrlState) {
+  const it = S.item;
+  if (it.type === 'tour') {
+    const names = it.tiers.map((t) => t.name);
+    const tickets: Record<string, number> = {};
+    for (const [name, n] of Object.entries(u.tickets)) if ((names.includes(name) || (!names.length && name === 'Standard')) && n <= 50) tickets[name] = n;
+    if (Object.keys(tickets).length) S.tickets = tickets;
+  } else {
+    if (u.qty) S.qty = Math.max(1, Math.min(u.qty, Math.max(1, (S.slot && S.slot.unitsFree) || 1)));
+    if (u.people) S.people = Math.max(1, Math.min(u.people, Math.max(1, it.capacity * S.qty)));
+  }
+  const addons: Record<string, number> = {};
+  for (const a of it.addons) if (u.addons[a.addonId]) addons[a.addonId] = Math.min(u.addons[a.addonId], Math.max(1, a.maxQuantity || 1));
+  S.addons = addons;
+  S.promo = u.promo;
+  pendingPlan = u.plan;
+}
+
+/** The end of a slot for the chosen length (as the times step computes it). */
+function slotEnd(s: Slot): string {
+  if (S.item.type === 'tour' || S.item.fullDayOnly || !S.hours) return s.endTime;
+  return new Date(Date.parse(s.startTime) + S.hours * 3600000).toISOString();
+}
+
+/** Replays an address: from the catalog (a reload, a link), or within the page (Back, Forward) from what is already known. */
+function navigate(u: UrlState) {
+  const item = u.item ? S.catalog.items.filter((i) => i.inventoryId === u.item)[0] : null;
+  if (!item || !u.step || u.step === 'items') return itemsView();
+  if (!S.item || S.item.inventoryId !== item.inventoryId) {
+    beginItem(item, u.date);
+    if (u.hours && item.durations.indexOf(u.hours) >= 0) S.hours = u.hours;
+    if (!u.date || u.step === 'date') return loadMonth(calendarView);
+    return loadMonth(() => restoreDay(u));
+  }
+  if (u.hours && item.durations.indexOf(u.hours) >= 0) S.hours = u.hours;
+  if (u.step === 'date' || !u.date) {
+    S.month = (u.date || S.focusDate || today()).slice(0, 7);
+    return loadMonth(calendarView);
+  }
+  if (!S.slot || S.date !== u.date || S.slot.startTime !== u.time) return restoreDay(u);
+  applyChoices(u);
+  if (u.step === 'coverage' && S.cover && S.cover.ready && S.cover.cards.length) return coverView();
+  if (u.step === 'details' || ((u.step === 'waiver' || u.step === 'payment') && !S.renter.email)) return detailsView();
+  if (u.step === 'waiver' && S.templates && S.templates.length) return waiverView();
+  if (u.step === 'payment' && S.quote) return paymentView();
+  extrasView();
+}
+
+/** The day of the address; with its time (still open), the party and extras step with the address's choices. */
+function restoreDay(u: UrlState) {
+  chooseDate(u.date, function () {
+    const s = u.time && u.step !== 'time' ? S.day.slots.filter((x) => x.startTime === u.time)[0] : null;
+    if (!s || !s.available) return timesView();
+    S.slot = { startTime: s.startTime, endTime: slotEnd(s), time: s.time, seatsFree: s.seatsFree, unitsFree: s.unitsFree };
+    applyChoices(u);
+    extrasView();
+    loadCover();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cart recovery: once the renter has given their e-mail, the cart (what they chose, as the address holds it) is recorded
+// with POST /public/cartRecovery under the visit's own random id; the processor e-mails a link back an hour later unless the
+// booking is made, which completes the cart (DELETE /public/cartRecovery/{id} with the transaction). The link brings
+// `cartRecoveryId`: the widget reads the cart back and restores the renter's choices and details.
+
+let cartMemo = '';
+/** The visit's cart id (a random UUID, kept for the tab's session): the same cart is updated, never duplicated. */
+function cartId(create: boolean): string {
+  try {
+    cartMemo = cartMemo || sessionStorage.getItem('berth:cart') || '';
+  } catch {
+    /* storage refused (a third-party frame): the id lives as long as the page */
+  }
+  if (!cartMemo && create) {
+    cartMemo = typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : visitId().slice(1) + visitId().slice(1);
+    keepCartId(cartMemo);
+  }
+  return cartMemo;
+}
+
+function keepCartId(id: string) {
+  cartMemo = id;
+  try {
+    if (id) sessionStorage.setItem('berth:cart', id);
+    else sessionStorage.removeItem('berth:cart');
+  } catch {
+    /* as above */
+  }
+}
+
+function saveCart() {
+  if (!S.renter.email || !S.item || !S.slot) return;
+  const body: CartBody = {
+    id: cartId(true),
+    email: S.renter.email,
+    locationId: S.item.locationId,
+    customerId: S.customer,
+    bookingInfo: { inventoryId: S.item.inventoryId, itemName: S.item.name, startTime: S.slot.startTime, endTime: S.slot.endTime, quantity: guests() },
+    cartData: { address: writeUrlState('', addressFor('extras')) },
+  };
+  if (S.renter.firstName) body.firstName = S.renter.firstName;
+  if (S.renter.lastName) body.lastName = S.renter.lastName;
+  void api('createCartRecovery', 'POST', '/public/cartRecovery', body);
+}
+
+function completeCart(transactionId: string) {
+  const id = cartId(false);
+  if (!id) return;
+  keepCartId('');
+  void api('completeCartRecovery', 'DELETE', '/public/cartRecovery/' + encodeURIComponent(id) + '?' + qs({ transactionId }));
+}
+
+/** A recovery link: the cart's choices and the renter's details back (an unknown, completed or expired cart: the items). */
+function resumeCart(id: string) {
+  void api('getPublicCartRecovery', 'GET', '/public/cartRecovery/' + encodeURIComponent(id)).then(function (r) {
+    const cart = r.ok ? r.body : null;
+    const address = cart && cart.status === 'active' && cart.cartData && cart.cartData.address;
+    if (!cart || cart.customerId !== S.customer || typeof address !== 'string') return itemsView();
+    keepCartId(cart.id);
+    S.renter = { firstName: cart.firstName || '', lastName: cart.lastName || '', email: cart.email, phone: '' };
+    restoring = true;
+    navigate(readUrlState(address));
+  });
+}
+
+if (HISTORY)
+  window.addEventListener('popstate', function () {
+    if (!S.catalog) return;
+    restoring = true;
+    // After paying, Back starts a new booking: the one made is done (its pass and e-mail stay), never paid twice.
+    if (S.booking) {
+      S.booking = null;
+      return restart();
+    }
+    navigate(readUrlState(location.search));
+  });
 
 // The embedding page sizes the iframe to the widget's content, both ways. The content's own height is measured (the
 // widget's root), never the document's scroll height, which is at least the iframe's viewport and so could only grow.
@@ -316,6 +510,7 @@ function backButton(label?, fn?) {
 }
 
 function fatal(msg?) {
+  restoring = false;
   show('error', 'We could not load the booking page', [
     h('p', { class: 'bw-error' }, msg),
     h(
@@ -358,6 +553,14 @@ function start() {
     }
     track('view');
     post('ready', { items: r.body.items.length });
+    // An address with a step (a reload, Back into the page): its choices. A deep link (item, date): that item's times.
+    const cart = clean(Q.get('cartRecoveryId'), 128);
+    if (cart) return resumeCart(cart);
+    const u = readUrlState(location.search);
+    if (u.step) {
+      restoring = true;
+      return navigate(u);
+    }
     const deep =
       Q.get('item') &&
       r.body.items.filter(function (i) {
@@ -375,6 +578,13 @@ function priceLabel(i?) {
   if (i.startingPrice === null) return 'Price on request';
   const unit = { hr: 'per hour', day: 'per day', person: 'per person', charter: 'per charter' }[i.priceUnit] || '';
   return 'From ' + money(i.startingPrice, i.currency) + ' ' + unit;
+}
+
+/** The item's location by its name (and city), shown when the operator has several: "Demo Marina Hamburg". */
+function where(i: Item): string {
+  if (S.catalog.locations.length < 2) return '';
+  const l = S.catalog.locations.filter((x) => x.locationId === i.locationId)[0];
+  return l ? 'At ' + l.name : '';
 }
 
 function itemsView() {
@@ -412,6 +622,7 @@ function itemsView() {
               h('span', { class: 'bw-card-name' }, i.name),
               h('span', { class: 'bw-card-meta' }, (i.type === 'tour' ? 'Tour' : 'Rental') + ' · ' + who),
               h('span', { class: 'bw-card-meta' }, priceLabel(i)),
+              where(i) ? h('span', { class: 'bw-card-meta bw-card-loc' }, where(i)) : null,
             ]),
           ],
         ),
@@ -423,6 +634,18 @@ function itemsView() {
 }
 
 function pickItem(item?, date?) {
+  beginItem(item, date);
+  if (date) {
+    track('date_chosen', { date: date });
+    return loadMonth(function () {
+      chooseDate(date);
+    });
+  }
+  loadMonth(calendarView);
+}
+
+/** A new item: its location and zone, a fresh party, the month of `date` (else this month). */
+function beginItem(item: Item, date: string | null) {
   S.item = item;
   S.loc =
     S.catalog.locations.filter(function (l) {
@@ -439,13 +662,6 @@ function pickItem(item?, date?) {
   const first = date || today();
   S.month = first.slice(0, 7);
   S.focusDate = first;
-  if (date) {
-    track('date_chosen', { date: date });
-    return loadMonth(function () {
-      chooseDate(date);
-    });
-  }
-  loadMonth(calendarView);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -624,7 +840,7 @@ function calendarKeys(e?) {
 // ---------------------------------------------------------------------------------------------
 // 3. Times of a day
 
-function chooseDate(date?) {
+function chooseDate(date?, then?: () => void) {
   S.date = date;
   S.focusDate = date;
   S.month = date.slice(0, 7);
@@ -632,7 +848,7 @@ function chooseDate(date?) {
     function (r) {
       if (r.status !== 200) return fatal(errText(r, 'The times of that day could not be loaded.'));
       S.day = r.body;
-      timesView();
+      (then || timesView)();
     },
   );
 }
@@ -886,7 +1102,14 @@ function extrasView() {
     S.tickets = {};
     if (std) S.tickets[std.name] = Math.max(1, S.item.minParticipants || 1);
   }
-  loadPlans(renderExtras);
+  loadPlans(function () {
+    if (pendingPlan) {
+      const p = (S.plans || []).filter((x) => x.planCode === pendingPlan)[0];
+      if (p) S.plan = { code: pendingPlan, plan: p };
+      pendingPlan = null;
+    }
+    renderExtras();
+  });
 }
 
 function renderExtras() {
@@ -1031,6 +1254,7 @@ let quoteSeq = 0;
 function refreshQuote(promoMsg?) {
   const seq = ++quoteSeq;
   const box = document.getElementById('bw-summary');
+  recordChoices();
   void api('quoteWidgetOrder', 'POST', '/public/widget/quote', order()).then(function (r) {
     if (seq !== quoteSeq || !box) return;
     box.textContent = '';
@@ -1747,6 +1971,7 @@ function detailsView() {
     e.preventDefault();
     if (!f.valid()) return;
     S.renter = f.values() as State['renter'];
+    saveCart();
     waiverStep();
   });
   show('details', 'Your details', [form]);
@@ -2148,6 +2373,7 @@ function placeBooking(pm?, msg?, done?) {
       return;
     }
     S.booking = r.body;
+    completeCart(r.body.transactionId);
     post('booking.completed', {
       transactionId: r.body.transactionId,
       rentalId: r.body.rentalId,
