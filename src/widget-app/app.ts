@@ -716,7 +716,14 @@ function calendarView() {
   days.forEach(function (d) {
     const st = dayState(d);
     const usable = st === 'available' || st === 'few' || st === 'sold_out';
-    const label = longDate(d.date) + ', ' + STATE_TEXT[st] + (usable && d.slotsTotal ? ', ' + d.slotsAvailable + ' of ' + d.slotsTotal + ' times open' : '');
+    // The label starts with the button's visible text ("1 Open"), so the name a voice user says is the one they see.
+    const label =
+      +d.date.slice(8) +
+      ' ' +
+      STATE_TEXT[st] +
+      ': ' +
+      longDate(d.date) +
+      (usable && d.slotsTotal ? ', ' + d.slotsAvailable + ' of ' + d.slotsTotal + ' times open' : '');
     const btn = h(
       'button',
       {
@@ -735,7 +742,7 @@ function calendarView() {
         },
         onkeydown: calendarKeys,
       },
-      [String(+d.date.slice(8)), h('small', { 'aria-hidden': 'true' }, STATE_TEXT[st])],
+      [String(+d.date.slice(8)) + ' ', h('small', { 'aria-hidden': 'true' }, STATE_TEXT[st])],
     );
     row.appendChild(h('td', { role: 'gridcell' }, btn));
     if (row.children.length === 7) {
@@ -904,7 +911,9 @@ function timesView() {
       const end = isTour || S.item.fullDayOnly || !S.hours ? s.endTime : new Date(Date.parse(s.startTime) + S.hours * 3600000).toISOString();
       const left = isTour ? (s.seatsFree || 0) + ' seats left' : (s.unitsFree || 0) + (s.unitsFree === 1 ? ' boat left' : ' boats left');
       const text = timeAt(s.startTime) + ' – ' + timeAt(end);
-      const label = text + ', ' + longDate(S.date) + ', ' + zoneName() + ', ' + (s.available ? left : 'sold out, join the waitlist');
+      const status = s.available ? left : 'Sold out, join the waitlist';
+      // The visible text (the times, then the seats or the sold-out note) comes first in the label, in the same order.
+      const label = text + ', ' + status.toLowerCase() + ', ' + longDate(S.date) + ', ' + zoneName();
       return h(
         'li',
         null,
@@ -918,7 +927,7 @@ function timesView() {
               (s.available ? pickSlot : waitlistView)(s, end);
             },
           },
-          [text, h('small', { 'aria-hidden': 'true' }, s.available ? left : 'Sold out · Join waitlist')],
+          [text + ' ', h('small', { 'aria-hidden': 'true' }, status)],
         ),
       );
     }),
