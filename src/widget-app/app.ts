@@ -9,6 +9,7 @@
  * Embedded (public/widget.js), the page posts its content's height on every change so the iframe fits it.
  */
 import { api, errText, qs } from './api';
+import type { Res, Settings } from './api';
 import { readUrlState, STEP_IDS, writeUrlState } from './url-state';
 import type { StepId, UrlState } from './url-state';
 import type { Body, CartBody, Catalog, Checkout, CoverQuote, CheckoutResult, Item, Loc, Month, Day, Ok, Quote, QuoteRequest, Slot } from './api';
@@ -36,6 +37,7 @@ interface StripeJs {
   elements(): { create(kind: 'card'): { mount(el: HTMLElement): void } };
   createPaymentMethod(o: { type: 'card'; card: unknown }): Promise<{ paymentMethod?: { id: string }; error?: { message?: string } }>;
 }
+type Question = CoverQuote['questions'][number];
 type Plan = Ok<'listProtectionPlans'>['data'][number];
 type Booking = CheckoutResult & { plan?: unknown };
 
@@ -115,7 +117,7 @@ const S: State = {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function clean(v?, max?) {
+function clean(v: string | null, max?: number): string {
   if (!v) return '';
   v = String(v)
     .trim()
@@ -164,14 +166,14 @@ function h(tag?, attrs?, kids?) {
   return el;
 }
 
-function announce(msg?) {
+function announce(msg: string) {
   live.textContent = '';
   setTimeout(function () {
     live.textContent = msg;
   }, 30);
 }
 
-function shout(msg?) {
+function shout(msg: string) {
   alertBox.textContent = '';
   setTimeout(function () {
     alertBox.textContent = msg;
@@ -179,7 +181,7 @@ function shout(msg?) {
 }
 
 /** Messages to the page that embeds the widget (its tag manager and conversion pixels listen there). */
-function post(type?, data?) {
+function post(type: string, data?: Record<string, unknown>) {
   if (window.parent === window) return;
   try {
     window.parent.postMessage(Object.assign({ type: 'berth:' + type, customerId: S.customer }, data || {}), '*');
@@ -188,7 +190,7 @@ function post(type?, data?) {
   }
 }
 
-function track(event?, extra?) {
+function track(event: Body<'recordWidgetEvent'>['event'], extra?: Record<string, unknown>) {
   if (!S.customer) return;
   const b = Object.assign({ customerId: S.customer, sessionId: S.sessionId, event: event }, extra || {});
   if (S.item) b.inventoryId = S.item.inventoryId;
@@ -199,7 +201,7 @@ function track(event?, extra?) {
   post('funnel', { event: event });
 }
 
-function money(amount?, currency?) {
+function money(amount: number, currency?: string | null): string {
   try {
     return new Intl.NumberFormat('en-US', { style: 'currency', currency: (currency || 'usd').toUpperCase() }).format(amount);
   } catch (e) {
@@ -212,7 +214,7 @@ function tz() {
 }
 
 /** A local date (YYYY-MM-DD) in words: "Tuesday, June 1, 2027". */
-function longDate(d?) {
+function longDate(d: string): string {
   const p = d.split('-');
   return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(
     new Date(Date.UTC(+p[0], +p[1] - 1, +p[2])),
@@ -220,7 +222,7 @@ function longDate(d?) {
 }
 
 /** An instant as a time in the location's zone: "10:00 AM". */
-function timeAt(iso?) {
+function timeAt(iso: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone: tz(), hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
 }
 
@@ -250,7 +252,7 @@ function zoneName() {
   return name;
 }
 
-function addDays(d?, n?) {
+function addDays(d: string, n: number): string {
   const p = d.split('-');
   const t = new Date(Date.UTC(+p[0], +p[1] - 1, +p[2] + n));
   return t.toISOString().slice(0, 10);
@@ -268,7 +270,7 @@ function today() {
 // ---------------------------------------------------------------------------------------------
 // Rendering and navigation
 
-function steps(active?) {
+function steps(active: string) {
   stepsNav.textContent = '';
   STEPS.forEach(function (s) {
     if (s[0] === 'waiver' && S.templates && !S.templates.length) return;
@@ -278,7 +280,7 @@ function steps(active?) {
 }
 
 /** Replaces the view; focus goes to its heading so keyboard and screen-reader users land on the new step. */
-function show(step?, title?, nodes?, opts?) {
+function show(step: string, title: string, nodes: (Node | null | false | undefined)[], opts?: { keepFocus?: boolean }) {
   steps(step);
   view.textContent = '';
   const heading = h('h2', { tabindex: '-1', id: 'bw-view-title' }, title);
@@ -490,7 +492,7 @@ if (HISTORY)
 const root = document.getElementById('bw');
 let shown = false;
 let postedHeight = 0;
-function resize(always?) {
+function resize(always?: boolean) {
   if (!shown || !root) return;
   const height = Math.ceil(root.getBoundingClientRect().height);
   if (!height || (height === postedHeight && always !== true)) return;
@@ -505,11 +507,11 @@ window.addEventListener('load', function () {
   resize();
 });
 
-function backButton(label?, fn?) {
+function backButton(label: string, fn: () => void) {
   return h('button', { type: 'button', class: 'bw-secondary', onclick: fn }, label || 'Back');
 }
 
-function fatal(msg?) {
+function fatal(msg: string) {
   restoring = false;
   show('error', 'We could not load the booking page', [
     h('p', { class: 'bw-error' }, msg),
@@ -574,7 +576,7 @@ function start() {
 // ---------------------------------------------------------------------------------------------
 // 1. Items
 
-function priceLabel(i?) {
+function priceLabel(i: Item): string {
   if (i.startingPrice === null) return 'Price on request';
   const unit = { hr: 'per hour', day: 'per day', person: 'per person', charter: 'per charter' }[i.priceUnit] || '';
   return 'From ' + money(i.startingPrice, i.currency) + ' ' + unit;
@@ -633,7 +635,7 @@ function itemsView() {
   announce(items.length + ' items to choose from');
 }
 
-function pickItem(item?, date?) {
+function pickItem(item: Item, date: string | null) {
   beginItem(item, date);
   if (date) {
     track('date_chosen', { date: date });
@@ -667,7 +669,7 @@ function beginItem(item: Item, date: string | null) {
 // ---------------------------------------------------------------------------------------------
 // 2. Month calendar
 
-function loadMonth(then?) {
+function loadMonth(then: () => void) {
   void api(
     'getMonthAvailability',
     'GET',
@@ -679,7 +681,7 @@ function loadMonth(then?) {
   });
 }
 
-function dayState(d?) {
+function dayState(d: Month['days'][number]): string {
   if (d.status === 'available' && d.slotsTotal && d.slotsAvailable <= Math.max(1, Math.floor(d.slotsTotal / 4))) return 'few';
   return d.status;
 }
@@ -797,7 +799,7 @@ function calendarView() {
   announce(monthName + ': ' + open + (open === 1 ? ' day' : ' days') + ' with open times.');
 }
 
-function moveMonth(n?) {
+function moveMonth(n: number) {
   const p = S.month.split('-');
   const d = new Date(Date.UTC(+p[0], +p[1] - 1 + n, 1));
   S.month = d.toISOString().slice(0, 7);
@@ -808,7 +810,7 @@ function moveMonth(n?) {
   });
 }
 
-function focusDay(date?) {
+function focusDay(date: string) {
   const el = view.querySelector('[data-date="' + date + '"]');
   if (!el) return;
   view.querySelectorAll('.bw-day').forEach(function (b) {
@@ -819,8 +821,8 @@ function focusDay(date?) {
   S.focusDate = date;
 }
 
-function calendarKeys(e?) {
-  const d = e.currentTarget.getAttribute('data-date');
+function calendarKeys(e: KeyboardEvent) {
+  const d = (e.currentTarget as HTMLElement).getAttribute('data-date');
   const delta = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 }[e.key];
   let target = null;
   if (delta) target = addDays(d, delta);
@@ -847,7 +849,7 @@ function calendarKeys(e?) {
 // ---------------------------------------------------------------------------------------------
 // 3. Times of a day
 
-function chooseDate(date?, then?: () => void) {
+function chooseDate(date: string, then?: () => void) {
   S.date = date;
   S.focusDate = date;
   S.month = date.slice(0, 7);
@@ -860,7 +862,7 @@ function chooseDate(date?, then?: () => void) {
   );
 }
 
-function minutes(t?) {
+function minutes(t: string): number {
   const p = t.split(':');
   return +p[0] * 60 + +p[1];
 }
@@ -947,7 +949,7 @@ function timesView() {
   announce(open + ' of ' + slots.length + ' times open on ' + longDate(S.date) + '.');
 }
 
-function pickSlot(s?, end?) {
+function pickSlot(s: Slot, end: string) {
   S.slot = { startTime: s.startTime, endTime: end, time: s.time, seatsFree: s.seatsFree, unitsFree: s.unitsFree };
   track('slot_chosen', { date: S.date, time: s.time });
   extrasView();
@@ -957,7 +959,7 @@ function pickSlot(s?, end?) {
 // ---------------------------------------------------------------------------------------------
 // Waitlist (from a sold-out time)
 
-function waitlistView(s?) {
+function waitlistView(s: Slot) {
   const f = formFields([
     ['firstName', 'First name', 'text', 'given-name', S.renter.firstName],
     ['lastName', 'Last name', 'text', 'family-name', S.renter.lastName],
@@ -1080,7 +1082,7 @@ function order() {
   return o;
 }
 
-function loadPlans(then?) {
+function loadPlans(then: () => void) {
   if (S.plans !== null) return then();
   void api('listProtectionPlans', 'GET', '/api/v2/protection-plans?' + qs({ locationId: S.item.locationId })).then(function (r) {
     // The protection-plan step exists only where the API offers plans (404: not on this deployment).
@@ -1094,8 +1096,8 @@ function loadPlans(then?) {
   });
 }
 
-function planPremium(p?, total?) {
-  const pct = p.percentage != null ? p.percentage : p.percent;
+function planPremium(p: Plan, total: number): number {
+  const pct = p.percentage;
   let v = ((pct || 0) * total) / 100;
   if (p.minimum != null) v = Math.max(v, p.minimum);
   if (p.maxCap != null) v = Math.min(v, p.maxCap);
@@ -1318,7 +1320,7 @@ function dueNow() {
 }
 
 /** A ticket line of the quote: "2 × Adult". */
-function ticketText(t?) {
+function ticketText(t: { quantity: number; tier?: string }): string {
   return t.quantity + ' × ' + (t.tier || 'Ticket');
 }
 
@@ -1393,7 +1395,7 @@ function cover() {
 }
 
 /** Quotes the coverage of the order once per item, time and party (POST /public/coverage/quotes); `then` runs when the cards are known. */
-function loadCover(then?) {
+function loadCover(then?: () => void) {
   const key = coverKey();
   if (S.cover && S.cover.key === key) {
     if (S.cover.ready) return then && then();
@@ -1441,7 +1443,7 @@ function coverStep() {
   });
 }
 
-function depositText(q?) {
+function depositText(q: CoverQuote): string | null {
   const d = q.deposit;
   if (!d || d.withoutCoverage === d.withCoverage) return null;
   return d.withCoverage === 0
@@ -1449,13 +1451,13 @@ function depositText(q?) {
     : 'With this coverage the security deposit is ' + money(d.withCoverage, q.currency) + ' instead of ' + money(d.withoutCoverage, q.currency) + '.';
 }
 
-function replaceCard(q?) {
+function replaceCard(q: CoverQuote) {
   S.cover.cards = S.cover.cards.map(function (x) {
     return x.quoteId === q.quoteId ? q : x;
   });
 }
 
-function dropCard(quoteId?) {
+function dropCard(quoteId: string) {
   S.cover.cards = S.cover.cards.filter(function (x) {
     return x.quoteId !== quoteId;
   });
@@ -1464,7 +1466,7 @@ function dropCard(quoteId?) {
 }
 
 /** One underwriter question as a labelled control: answers typed as the schema says (numbers, booleans, lists, an address object). */
-function questionRow(q?, f?, saved?, update?) {
+function questionRow(q: CoverQuote, f: Question, saved: unknown, update: () => void) {
   const id = 'bw-q-' + f.id;
   const err = h('p', { id: id + '-err', class: 'bw-error', hidden: true });
   /** A changed answer clears its error (checked again on Continue) and redraws the conditions. */
@@ -1600,33 +1602,38 @@ function questionRow(q?, f?, saved?, update?) {
 }
 
 /** What is wrong with an answer (the server checks again against the pinned schema), or ''. */
-function answerProblem(f?, v?) {
+/** An answer as the question's form reads it: text, a number, a checkbox, a list or an address. */
+type Answer = string | number | boolean | string[] | { line1?: string; city?: string; country?: string } | undefined;
+
+function answerProblem(f: Question, v: Answer): string | null {
   const empty = v === undefined || (f.type === 'checkbox' && v !== true);
   if (empty) return f.required ? (f.type === 'checkbox' ? 'Please tick this box.' : f.label + ' is required.') : '';
   if (f.type === 'text' && f.pattern) {
     try {
-      if (!new RegExp('^(?:' + f.pattern + ')$', 'u').test(v)) return 'This does not have the expected format.' + (f.help ? ' ' + f.help : '');
+      if (!new RegExp('^(?:' + f.pattern + ')$', 'u').test(String(v))) return 'This does not have the expected format.' + (f.help ? ' ' + f.help : '');
     } catch (e) {
       /* the server checks it */
     }
   }
   if (f.type === 'number') {
-    if (!isFinite(v)) return 'Enter a number.';
-    if (f.min !== null && v < f.min) return 'Enter at least ' + f.min + '.';
-    if (f.max !== null && v > f.max) return 'Enter at most ' + f.max + '.';
+    const n = typeof v === 'number' ? v : NaN;
+    if (!isFinite(n)) return 'Enter a number.';
+    if (f.min !== null && n < f.min) return 'Enter at least ' + f.min + '.';
+    if (f.max !== null && n > f.max) return 'Enter at most ' + f.max + '.';
   }
   if (f.type === 'date' && f.minAgeYears !== null) {
-    const b = v.split('-');
+    const b = String(v).split('-');
     const d = S.date.split('-');
     const age = +d[0] - +b[0] - (+d[1] < +b[1] || (+d[1] === +b[1] && +d[2] < +b[2]) ? 1 : 0);
     if (!(age >= f.minAgeYears)) return 'Must be at least ' + f.minAgeYears + ' years old on ' + longDate(S.date) + '.';
   }
-  if (f.type === 'address' && (!v.line1 || !v.city || !/^[A-Z]{2}$/.test(v.country || ''))) return 'Give the street, the city and the 2-letter country code.';
+  const a = (v || {}) as { line1?: string; city?: string; country?: string };
+  if (f.type === 'address' && (!a.line1 || !a.city || !/^[A-Z]{2}$/.test(a.country || ''))) return 'Give the street, the city and the 2-letter country code.';
   return '';
 }
 
 /** The questions of a card, drawn from the schema pinned to its quote; questions whose condition is not met are hidden and not sent. */
-function questionForm(q?) {
+function questionForm(q: CoverQuote) {
   const saved = S.coverAnswers[q.quoteId] || (S.coverAnswers[q.quoteId] = {});
   const rows = {};
   const box = h('div', { class: 'bw-questions' });
@@ -1701,7 +1708,7 @@ function questionForm(q?) {
   };
 }
 
-function coverView(note?) {
+function coverView(note?: string) {
   const cards = S.cover.cards;
   if (S.coverChoice && !cards.some(isChosen)) S.coverChoice = '';
   const msg = h('p', { class: 'bw-error', role: 'alert' }, note || '');
@@ -1811,12 +1818,12 @@ function coverView(note?) {
   if (note) shout(note);
 }
 
-function answerable(f?) {
+function answerable(f: Question): boolean {
   return f.type !== 'notice';
 }
 
 /** Where a card goes after its answers: ready (on with it), a higher price (the renter decides), a decline or failure (on without it). */
-function settle(q?, msg?) {
+function settle(q: CoverQuote, msg: HTMLElement) {
   if (q.status === 'ready') {
     S.coverage = q;
     if (q.priceChange === 'lower') announce('Good news: ' + q.offering.name + ' costs ' + money(q.premium, q.currency) + ', less than the estimate.');
@@ -1829,7 +1836,7 @@ function settle(q?, msg?) {
 }
 
 /** The coverage is off (declined, failed, unreachable): the renter goes on without it. */
-function coverGone(q?, reason?) {
+function coverGone(q: CoverQuote, reason: string) {
   dropCard(q.quoteId);
   const text = q.offering.name + ' cannot be added' + (reason ? ': ' + reason : '') + '. Nothing was charged for it, and your booking can go ahead without it.';
   if (S.cover.cards.length) return coverView(text);
@@ -1840,16 +1847,16 @@ function coverGone(q?, reason?) {
   shout(text);
 }
 
-function requote(note?) {
+function requote(note: string) {
   S.cover = null;
   loadCover(function () {
     if (S.cover.cards.length) coverView(note);
-    else coverGone({ quoteId: '', offering: { name: 'The coverage' } }, null);
+    else coverGone({ quoteId: '', offering: { name: 'The coverage', supportEmail: '' } } as CoverQuote, null);
   });
 }
 
 /** A final price above the estimate: payment waits until the renter accepts it (or goes on without the coverage). */
-function acceptView(q?) {
+function acceptView(q: CoverQuote) {
   const msg = h('p', { class: 'bw-error', role: 'alert' });
   const yes = h('button', { type: 'button' }, 'Accept ' + money(q.premium, q.currency));
   yes.addEventListener('click', function () {
@@ -2003,7 +2010,7 @@ function waiverStep() {
 }
 
 /** A typed signature drawn as an image (the signer types their name; no pointer needed). */
-function signatureImage(name?) {
+function signatureImage(name: string): string {
   const c = document.createElement('canvas');
   c.width = 600;
   c.height = 140;
@@ -2186,7 +2193,7 @@ function paymentView() {
 }
 
 /** The operator's public settings (the cancellation policy of each location), read once: fetched on the details step, used on payment. */
-function loadSettings(then?) {
+function loadSettings(then?: (s: Settings) => void) {
   let st = S.settings;
   if (st && st.customer === S.customer) {
     if (st.ready) return then && then(st.body);
@@ -2206,7 +2213,7 @@ function loadSettings(then?) {
 }
 
 /** An instant in the location's zone, short: "Sat, Jun 6, 10:00 AM". */
-function shortWhen(ms?) {
+function shortWhen(ms: number): string {
   return new Intl.DateTimeFormat('en-US', { timeZone: tz(), weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(
     new Date(ms),
   );
@@ -2216,7 +2223,7 @@ function shortWhen(ms?) {
  * The cancellation policy applied to this booking: until when which refund, from the policy's tiers (the first tier the
  * cancellation is early enough for gives the refund, of what the card pays for the booking), and when online cancellation closes.
  */
-function policyLines(p?) {
+function policyLines(p: Settings['locations'][number]['cancellationPolicy']): string[] {
   const start = Date.parse(S.slot.startTime);
   const at = now();
   const base = S.quote.amountDue;
@@ -2335,7 +2342,7 @@ function loadStripe(key?, mountEl?, msg?) {
   document.head.appendChild(s);
 }
 
-function placeBooking(pm?, msg?, done?) {
+function placeBooking(pm: string, msg: HTMLElement, done?: () => void) {
   const body: Checkout = Object.assign(order(), {
     locationId: S.item.locationId,
     customerInfo: { firstName: S.renter.firstName, lastName: S.renter.lastName, email: S.renter.email },
@@ -2375,7 +2382,8 @@ function placeBooking(pm?, msg?, done?) {
           ),
         );
       } else if (r.error && r.error.error === 'price_mismatch') {
-        msg.textContent = 'The price changed to ' + money(r.error.expectedTotal, S.quote.currency) + '. Nothing was charged; please check the new total.';
+        msg.textContent =
+          'The price changed to ' + money(Number(r.error.expectedTotal), S.quote.currency) + '. Nothing was charged; please check the new total.';
         refreshQuote();
       } else msg.textContent = r.status === 402 ? declineText(r) : errText(r);
       // The message's own box is an alert (role="alert"): it is announced once, without a second copy in the page's alert.
@@ -2395,8 +2403,8 @@ function placeBooking(pm?, msg?, done?) {
 }
 
 /** A refused payment (402) in one sentence: the provider's reason (e.g. "Your card was declined.") and that nothing was charged. */
-function declineText(r?) {
-  const reason = ((r.body && r.body.message) || '').trim();
+function declineText(r: Res<unknown>): string {
+  const reason = ((r.error && r.error.message) || '').trim();
   let text = !reason ? 'Your card was declined.' : /declin/i.test(reason) ? reason : 'The payment did not go through: ' + reason;
   if (!/[.!?]$/.test(text)) text += '.';
   return /nothing was charged/i.test(text) ? text : text + ' Nothing was charged.';
@@ -2419,7 +2427,7 @@ function buyPlan() {
 // ---------------------------------------------------------------------------------------------
 // 8. Confirmation, pass
 
-function passBlock(rentalId?, then?) {
+function passBlock(rentalId: string, then: (node: HTMLElement | null, p?: Ok<'getWalletPass'>) => void) {
   void api('getWalletPass', 'GET', '/public/bookings/' + encodeURIComponent(rentalId) + '/wallet-pass-a').then(function (r) {
     if (r.status !== 200) return then(null);
     const p = r.body;
@@ -2456,7 +2464,7 @@ function passBlock(rentalId?, then?) {
   });
 }
 
-function confirmationView(plan?) {
+function confirmationView(plan: { error?: string } | null) {
   const b = S.booking;
   S.loc = S.loc || ({} as Loc);
   const facts = h('dl', { class: 'bw-summary' }, []);
@@ -2517,7 +2525,7 @@ function confirmationView(plan?) {
  * The coverage of an order on the renter's booking page (GET /public/coverage): each policy's status, its number and
  * document once issued. While the underwriter is still confirming it, looks again a few times (`tries`).
  */
-function coverBlock(box?, transactionId?, tries?) {
+function coverBlock(box: HTMLElement, transactionId: string, tries: number) {
   void api('getPublicCoverage', 'GET', '/public/coverage?' + qs({ TransactionId: transactionId })).then(function (r) {
     if (r.status !== 200 || !r.body.policies.length) return;
     box.hidden = false;
@@ -2561,7 +2569,7 @@ function restart() {
   itemsView();
 }
 
-function passView(rentalId?) {
+function passView(rentalId: string) {
   show('done', 'Your pass', [h('p', { class: 'bw-loading' }, 'Loading…')], { keepFocus: true });
   passBlock(rentalId, function (node, p) {
     if (!node) return fatal('No pass was found for this booking (it may be cancelled).');
@@ -2587,9 +2595,9 @@ function passView(rentalId?) {
 // ---------------------------------------------------------------------------------------------
 // Participants (with the checkout's renter token)
 
-function participantsView(rentalId?, token?) {
+function participantsView(rentalId: string, token: string) {
   const headers = { 'x-renter-token': token };
-  function render(data, note?) {
+  function render(data: Ok<'listBookingParticipantsAsRenter'>, note?: string) {
     const list = h(
       'ul',
       null,
@@ -2666,7 +2674,7 @@ function participantsView(rentalId?, token?) {
 // ---------------------------------------------------------------------------------------------
 // Manage: cancel with an e-mailed code
 
-function manageView(rentalId?) {
+function manageView(rentalId: string) {
   const enc = encodeURIComponent(rentalId);
   void api('getCancellationEligibility', 'GET', '/public/bookings/' + enc + '/cancellation-eligibility').then(function (r) {
     if (r.status !== 200) return fatal(errText(r, 'This booking was not found.'));
@@ -2727,7 +2735,7 @@ function bookAgain() {
   return S.customer ? h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/widget?' + qs({ customer: S.customer }) }, 'Book something else') : null;
 }
 
-function codeView(rentalId?, session?, elig?) {
+function codeView(rentalId: string, session: Ok<'requestCancellationCode'>, elig: Ok<'getCancellationEligibility'>) {
   const enc = encodeURIComponent(rentalId);
   const input = h('input', {
     type: 'text',
@@ -2770,7 +2778,7 @@ function codeView(rentalId?, session?, elig?) {
   show('manage', 'Enter your code', [form]);
 }
 
-function confirmCancelView(rentalId?, token?, elig?) {
+function confirmCancelView(rentalId: string, token: string, elig: Ok<'getCancellationEligibility'>) {
   const msg = h('p', { class: 'bw-error', role: 'alert' });
   const btn = h(
     'button',

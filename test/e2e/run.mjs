@@ -228,6 +228,9 @@ async function bookBoatThroughEmbed() {
   const itemsHeight = await frameFitsContent(page, frame);
   await shot(page, 'boat-embed-items');
   await axeClean(widgetFrame(page), 'items');
+  // The operator has two locations: each card names its own (and prices in its currency).
+  assert.match(await frame.getByRole('button', { name: /Segelboot Elbe 28/ }).innerText(), /€[\s\S]*At Demo Marina Hamburg/);
+  assert.match(await frame.getByRole('button', { name: /Pontoon 22/ }).innerText(), /\$[\s\S]*At Demo Marina Miami/);
   await frame.getByRole('button', { name: /Pontoon 22/ }).click();
   await frame.getByRole('heading', { name: /Pick a date for Pontoon 22/ }).waitFor();
   const calendarHeight = await frameFitsContent(page, frame);
