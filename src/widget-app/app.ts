@@ -1258,7 +1258,8 @@ function renderExtras() {
     ]),
   );
   show('extras', it.name + ', ' + longDate(S.date) + ' at ' + timeAt(S.slot.startTime), nodes);
-  refreshQuote();
+  // A code kept from before (Back, a reload, a recovered cart) is checked again and its message says what it does.
+  refreshQuote(S.promo ? promoMsg : undefined);
 }
 
 let quoteSeq = 0;

@@ -861,6 +861,7 @@ async function backAndReloadKeepChoices() {
   await page.reload();
   await page.getByRole('heading', { name: /^Center Console 24, / }).waitFor();
   await assertChoices(page, code, 'after a reload');
+  await page.getByText(`Gift card ${code} pays $10.00.`).waitFor();
   await shot(page, 'history-reloaded');
   await axeClean(page, 'party and extras (restored)');
   assert.deepEqual(external, []);
