@@ -146,16 +146,24 @@ function visitId() {
   }
 }
 
+/** A child of h(): a node, text, or nothing (skipped). */
+type Kid = Node | string | number | null | undefined | false;
+/**
+ * An element h() built. Typed as an input whatever its tag, so the forms read `value`, `checked` and `disabled` off the
+ * elements they built without a cast at every use (on other tags those are plain expando properties nobody reads).
+ */
+type El = HTMLInputElement;
+
 /** Builds an element: h('button', {class: 'x', onclick: fn, 'aria-label': '...'}, [children]). */
-function h(tag?, attrs?, kids?) {
-  const el = document.createElement(tag);
+function h(tag: string, attrs?: Record<string, unknown> | null, kids?: Kid | Kid[]): El {
+  const el = document.createElement(tag) as El;
   attrs = attrs || {};
   Object.keys(attrs).forEach(function (k) {
     const v = attrs[k];
     if (v === null || v === undefined || v === false) return;
-    if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
-    else if (k === 'text') el.textContent = v;
-    else if (k === 'value') el.value = v;
+    if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v as EventListener);
+    else if (k === 'text') el.textContent = String(v);
+    else if (k === 'value') el.value = String(v);
     else if (k === 'checked') el.checked = !!v;
     else el.setAttribute(k, v === true ? '' : String(v));
   });
@@ -226,7 +234,7 @@ function timeAt(iso: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone: tz(), hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
 }
 
-const zoneNames = {};
+const zoneNames: Record<string, string> = {};
 /**
  * The location's time zone by its name: "Eastern Time" (the generic name, right in summer and winter), else the long name
  * ("Coordinated Universal Time"), else its IANA id when the browser knows no name for it (only an offset such as "GMT+03:00").
@@ -686,11 +694,11 @@ function dayState(d: Month['days'][number]): string {
   return d.status;
 }
 
-const STATE_TEXT = { available: 'Open', few: 'Few left', sold_out: 'Sold out', closed: 'Closed', unavailable: 'Not bookable' };
+const STATE_TEXT: Record<string, string> = { available: 'Open', few: 'Few left', sold_out: 'Sold out', closed: 'Closed', unavailable: 'Not bookable' };
 
 function calendarView() {
   const days = S.monthData.days;
-  const byDate = {};
+  const byDate: Record<string, Month['days'][number]> = {};
   days.forEach(function (d) {
     byDate[d.date] = d;
   });
@@ -972,7 +980,7 @@ function waitlistView(s: Slot) {
     msg,
     h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Join the waitlist'), backButton('Pick another time', timesView)]),
   ]);
-  form.addEventListener('submit', function (e) {
+  form.addEventListener('submit', function (e: Event) {
     e.preventDefault();
     const v = f.values();
     if (!f.valid()) return;
@@ -1015,9 +1023,9 @@ function waitlistView(s: Slot) {
 // ---------------------------------------------------------------------------------------------
 // 4. Party, add-ons, protection plan, promo code
 
-function counter(id?, label?, value?, min?, max?, onChange?) {
+function counter(id: string, label: string, value: number, min: number, max: number, onChange: (v: number) => void) {
   const input = h('input', { type: 'number', id: id, min: String(min), max: String(max), value: String(value), inputmode: 'numeric' });
-  function set(v) {
+  function set(v: number) {
     v = Math.max(min, Math.min(max, v | 0));
     input.value = String(v);
     onChange(v);
@@ -1984,7 +1992,7 @@ function detailsView() {
       }),
     ]),
   ]);
-  form.addEventListener('submit', function (e) {
+  form.addEventListener('submit', function (e: Event) {
     e.preventDefault();
     if (!f.valid()) return;
     S.renter = f.values() as State['renter'];
@@ -2035,8 +2043,8 @@ function waiverView() {
     if (s.type === 'text')
       parts.push(
         h('div', { class: 'bw-waiver-text', tabindex: '0', role: 'region', 'aria-label': s.title || 'Waiver text' }, [
-          s.title ? h('h3', null, s.title) : null,
-          s.content,
+          s.title ? h('h3', null, String(s.title)) : null,
+          s.content == null ? null : String(s.content),
         ]),
       );
     else if (s.type === 'checkbox') {
@@ -2048,7 +2056,7 @@ function waiverView() {
         },
         el: cb,
       });
-      parts.push(h('div', { class: 'bw-check' }, [cb, h('label', { for: id, class: 'bw-check' }, s.label)]));
+      parts.push(h('div', { class: 'bw-check' }, [cb, h('label', { for: id, class: 'bw-check' }, String(s.label))]));
     } else if (s.type === 'field') {
       const type = { email: 'email', phone: 'tel', date: 'date', number: 'number' }[s.fieldType as string] || 'text';
       const inp =
@@ -2089,7 +2097,7 @@ function waiverView() {
     msg,
     h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Sign and continue'), backButton('Back', detailsView)]),
   ]);
-  form.addEventListener('submit', function (e) {
+  form.addEventListener('submit', function (e: Event) {
     e.preventDefault();
     const data = {};
     let missing = null;
@@ -2174,7 +2182,7 @@ function paymentView() {
     ]);
     form._fields = f;
   }
-  form.addEventListener('submit', function (e) {
+  form.addEventListener('submit', function (e: Event) {
     e.preventDefault();
     const btn = form.querySelector('button[type=submit]');
     if (btn.getAttribute('aria-disabled') === 'true') return;
@@ -2643,7 +2651,7 @@ function participantsView(rentalId: string, token: string) {
         }),
       ]),
     ]);
-    form.addEventListener('submit', function (e) {
+    form.addEventListener('submit', function (e: Event) {
       e.preventDefault();
       if (!f.valid()) return;
       const v = f.values();
@@ -2761,7 +2769,7 @@ function codeView(rentalId: string, session: Ok<'requestCancellationCode'>, elig
       }),
     ]),
   ]);
-  form.addEventListener('submit', function (ev) {
+  form.addEventListener('submit', function (ev: Event) {
     ev.preventDefault();
     void api('verifyCancellationCode', 'POST', '/public/bookings/' + enc + '/verify-cancellation-otp', {
       sessionId: session.sessionId,
