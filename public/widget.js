@@ -19,13 +19,16 @@
     if (window.console) console.error('Berth widget: add data-customer="cus_..." to the script tag');
     return;
   }
-  var pageRef = new URLSearchParams(location.search).get('ref');
+  var pageParams = new URLSearchParams(location.search);
+  var pageRef = pageParams.get('ref');
   var params = new URLSearchParams({ customer: d.customer });
   if (d.item) params.set('item', d.item);
   if (d.date) params.set('date', d.date);
   if (d.location) params.set('location', d.location);
   if (d.ref || pageRef) params.set('ref', d.ref || pageRef);
   params.set('source', location.hostname);
+  // A cart-recovery link to this page (the location's bookingUrl) brings the renter's cart back into the widget.
+  if (pageParams.get('cartRecoveryId')) params.set('cartRecoveryId', pageParams.get('cartRecoveryId'));
   var frame = document.createElement('iframe');
   frame.src = origin + '/widget?' + params.toString();
   frame.title = d.title || 'Online booking';

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Copies the API reference's browser bundle from the installed, locked npm package
+// Builds the booking widget's script (scripts/build-widget.mjs: TypeScript typed by /openapi.json, esbuild, the 50 KB gzip
+// budget) and copies the API reference's browser bundle from the installed, locked npm package
 // (@scalar/api-reference, exact version in package.json / package-lock.json) into the Worker's static
 // assets (public/static/vendor/, git-ignored), so /docs never loads a script from a CDN.
 // Run by wrangler before `wrangler dev` and `wrangler deploy` ([build] in wrangler.toml), and by the
@@ -7,6 +8,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWidget } from './build-widget.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // The package's exports map hides package.json and dist/browser, so it is found by its folder under node_modules.
@@ -25,3 +27,10 @@ const same = existsSync(target) && readFileSync(target).equals(readFileSync(sour
 if (!same) copyFileSync(source, target);
 writeFileSync(join(outDir, 'VERSION'), `@scalar/api-reference ${version}\n`);
 console.log(`[assets] ${same ? 'up to date' : 'copied'}: @scalar/api-reference ${version} -> public/static/vendor/scalar/api-reference.js`);
+
+try {
+  await buildWidget();
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global window, document, PerformanceObserver, URLSearchParams -- page functions run in the browser; URLSearchParams is Node's */
+/* global window, document, location, sessionStorage, PerformanceObserver, URLSearchParams -- page functions run in the browser; URLSearchParams is Node's */
 // Browser tests of the booking widget and /docs: `npm run test:e2e`.
 // Runs against a started server with its sandbox seed (`npm start`; .ci/run starts and stops one): E2E_BASE_URL, else
 // http://127.0.0.1:$PORT (default 8787). Drives Debian's chromium (/usr/bin/chromium, or CHROMIUM_PATH) with playwright-core,
@@ -13,9 +13,12 @@
 //   6. a renter books with coverage: the card, the underwriter's questions (every field type), the higher price accepted, the
 //      policy and its document on the booking page;
 //   7. with the underwriter down (no card; the booking goes ahead after a declined card, its message shown once) and with binds failing
-//      (the page says the policy has not issued yet).
+//      (the page says the policy has not issued yet);
+//   8. every step is a history entry: Back, Forward and a reload keep the party, the add-ons and the promo code;
+//   9. cart recovery: the cart is recorded once the renter gives their e-mail, its link restores it, the booking completes it.
+// axe-core (injected into the page) reports no serious or critical violation on any step of the widget.
 // Screenshots of each step go to test/e2e/screenshots/ (git-ignored).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
@@ -130,6 +133,28 @@ async function scenario(name, fn) {
   }
 }
 
+// axe-core's browser build, evaluated in the page (or the widget's frame) by the test driver, not loaded by the page itself.
+const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+/** axe on the page (or frame) as it is now: no serious or critical violation. */
+async function axeClean(target, label) {
+  if (!(await target.evaluate(() => typeof window.axe === 'object'))) await target.evaluate(AXE);
+  const { violations } = await target.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const bad = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
+  assert.deepEqual(bad, [], `axe on ${label}`);
+  axeChecked.add(label);
+}
+const axeChecked = new Set();
+/** The widget's frame inside the host page (for axe). */
+const widgetFrame = (page) => page.frames().find((f) => f.url().startsWith(`${base}/widget`));
+
 let shotNo = 0;
 const shot = (page, label) => page.screenshot({ path: join(shots, `${String(++shotNo).padStart(2, '0')}-${label}.png`), fullPage: true });
 
@@ -202,6 +227,10 @@ async function bookBoatThroughEmbed() {
   // The iframe follows the content: tall for the list of items (one column on a phone), shorter again for the calendar.
   const itemsHeight = await frameFitsContent(page, frame);
   await shot(page, 'boat-embed-items');
+  await axeClean(widgetFrame(page), 'items');
+  // The operator has two locations: each card names its own (and prices in its currency).
+  assert.match(await frame.getByRole('button', { name: /Segelboot Elbe 28/ }).innerText(), /€[\s\S]*At Demo Marina Hamburg/);
+  assert.match(await frame.getByRole('button', { name: /Pontoon 22/ }).innerText(), /\$[\s\S]*At Demo Marina Miami/);
   await frame.getByRole('button', { name: /Pontoon 22/ }).click();
   await frame.getByRole('heading', { name: /Pick a date for Pontoon 22/ }).waitFor();
   const calendarHeight = await frameFitsContent(page, frame);
@@ -229,6 +258,7 @@ async function bookBoatThroughEmbed() {
   }
   assert.ok(day, 'an open day');
   await shot(page, 'boat-calendar');
+  await axeClean(widgetFrame(page), 'calendar');
   await day.click();
   await frame.getByRole('heading', { name: /^Times on/ }).waitFor();
   // The time zone by its name, not its IANA id.
@@ -237,6 +267,7 @@ async function bookBoatThroughEmbed() {
   assert.doesNotMatch(zoneHint, /America\/New_York/);
   await frameFitsContent(page, frame);
   await shot(page, 'boat-times');
+  await axeClean(widgetFrame(page), 'times');
   await frame.locator('.bw-slot:not(.is-sold_out)').first().click();
   await frame.locator('#bw-summary dl').waitFor();
   // The cooler is a checkbox, or a counter when more than one can be rented.
@@ -262,21 +293,25 @@ async function bookBoatThroughEmbed() {
   await frame.getByText(`Gift card ${giftCode} pays $25.00.`).waitFor();
   await frame.locator('#bw-summary', { hasText: 'Due now by card' }).waitFor();
   await shot(page, 'boat-extras');
+  await axeClean(widgetFrame(page), 'party and extras');
   await frame.getByRole('button', { name: 'Continue' }).click();
   // Miami offers coverage: the card is shown; this renter goes on without it (the default).
   await frame.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
   assert.ok(await frame.getByRole('radio', { name: /^Add Reference Boat Cover for \$/ }).isVisible());
   assert.ok(await frame.getByRole('radio', { name: 'No coverage' }).isChecked());
+  await axeClean(widgetFrame(page), 'coverage');
   await frame.getByRole('button', { name: 'Continue' }).click();
   await frame.getByRole('heading', { name: 'Your details' }).waitFor();
   await frame.getByLabel('First name').fill('Rita');
   await frame.getByLabel('Last name').fill('Renter');
   await frame.getByLabel('E-mail').fill(`rita.${Date.now()}@example.com`);
   await shot(page, 'boat-details');
+  await axeClean(widgetFrame(page), 'details');
   await frame.getByRole('button', { name: 'Continue' }).click();
   await frame.getByRole('heading', { name: 'Rental agreement' }).waitFor();
   await frame.getByRole('checkbox', { name: /I will wear a life jacket/ }).check();
   await shot(page, 'boat-waiver');
+  await axeClean(widgetFrame(page), 'waiver');
   await frame.getByRole('button', { name: 'Sign and continue' }).click();
   await frame.getByRole('heading', { name: 'Payment' }).waitFor();
   // Before the Pay button: the cancellation policy of the location (applied to this booking) and the operator's terms.
@@ -294,6 +329,7 @@ async function bookBoatThroughEmbed() {
   await frame.getByLabel('Security code').fill('123');
   await frameFitsContent(page, frame);
   await shot(page, 'boat-payment');
+  await axeClean(widgetFrame(page), 'payment');
   await frame.getByRole('button', { name: /^Pay / }).click();
   await frame.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
   await frame.locator('img.bw-qr').waitFor();
@@ -301,6 +337,7 @@ async function bookBoatThroughEmbed() {
   await frame.getByText('Protection plan added.').waitFor();
   await frameFitsContent(page, frame);
   await shot(page, 'boat-confirmation');
+  await axeClean(widgetFrame(page), 'confirmation');
   const events = await page.evaluate(() => window.berthEvents);
   const done = events.find((e) => e.type === 'berth:booking.completed');
   assert.ok(done, 'the host page heard berth:booking.completed');
@@ -477,6 +514,7 @@ async function soldOutOffersWaitlist() {
   await full.waitFor();
   assert.match(await full.getAttribute('aria-label'), /sold out, join the waitlist/);
   await shot(page, 'waitlist-sold-out');
+  await axeClean(page, 'waitlist: sold-out time');
   await full.click();
   await page.getByRole('heading', { name: /Join the waitlist/ }).waitFor();
   await page.getByLabel('First name').fill('Wanda');
@@ -484,9 +522,11 @@ async function soldOutOffersWaitlist() {
   const email = `wanda.${Date.now()}@example.com`;
   await page.getByLabel('E-mail').fill(email);
   await shot(page, 'waitlist-form');
+  await axeClean(page, 'waitlist: form');
   await page.getByRole('button', { name: 'Join the waitlist' }).click();
   await page.getByRole('heading', { name: 'You are on the waitlist' }).waitFor();
   await shot(page, 'waitlist-joined');
+  await axeClean(page, 'waitlist: joined');
   const list = await call('GET', `/waitlist?${new URLSearchParams({ email })}`);
   assert.equal(list.status, 200, list.text);
   assert.equal(list.body.data?.[0]?.status, 'waiting');
@@ -501,19 +541,23 @@ async function cancelWithEmailedCode() {
   await page.goto(`${base}/widget?manage=${boatBooking.rentalId}`);
   await page.getByRole('heading', { name: 'Cancel your booking' }).waitFor();
   await shot(page, 'cancel-eligibility');
+  await axeClean(page, 'manage: eligibility');
   const asked = new Date(Date.now() - 1000).toISOString();
   await page.getByRole('button', { name: 'E-mail me a code' }).click();
   await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
   const code = await outboxCode(boatBooking.rentalId, asked);
   await page.getByLabel('6-digit code').fill(code);
   await shot(page, 'cancel-code');
+  await axeClean(page, 'manage: code');
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { name: 'Cancel your booking?' }).waitFor();
   await shot(page, 'cancel-confirm');
+  await axeClean(page, 'manage: confirm');
   await page.getByRole('button', { name: /^Cancel / }).click();
   await page.getByRole('heading', { name: 'Your booking is cancelled' }).waitFor();
   assert.match(await page.locator('#bw-view').innerText(), /refunded \$/);
   await shot(page, 'cancel-done');
+  await axeClean(page, 'manage: cancelled');
   const b = await call('GET', `/coreBooking/${boatBooking.rentalId}`);
   assert.equal(b.body.status, 'cancelled');
   assert.deepEqual(external, []);
@@ -630,11 +674,13 @@ async function bookWithCoverage() {
   await q.getByLabel('City').fill('Miami Beach');
   await q.getByLabel(/Country code/).fill('us');
   await shot(page, 'coverage-questions');
+  await axeClean(page, 'coverage: questions');
   await page.getByRole('button', { name: 'Continue' }).click();
   // No boating experience: the underwriter's final price is higher; payment waits for the renter's explicit acceptance.
   await page.getByRole('heading', { name: 'The coverage price changed' }).waitFor();
   assert.match(await page.locator('#bw-view').innerText(), /costs \$17\.50 instead of the \$12\.50/);
   await shot(page, 'coverage-higher-price');
+  await axeClean(page, 'coverage: higher price');
   await page.getByRole('button', { name: 'Accept $17.50' }).click();
   await detailsWaiverPay(page, 'Cora');
   const summary = await page.locator('.bw-summary').first().innerText();
@@ -663,6 +709,7 @@ async function bookWithCoverage() {
   assert.match(await page.locator('#bw-coverage').innerText(), /Policy number\s+RUW-/);
   assert.ok(await page.getByRole('link', { name: /^Policy document/ }).isVisible());
   await shot(page, 'coverage-booking-page');
+  await axeClean(page, 'booking page (pass)');
   assert.deepEqual(external, []);
   assert.deepEqual(errors, []);
   await context.close();
@@ -749,6 +796,145 @@ async function docsOffline() {
   await context.close();
 }
 
+/** The widget's own parameters in the page's address. */
+const address = (page) => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k !== 'ticket' && k !== 'addon'));
+const addressAll = (page, key) => new URL(page.url()).searchParams.getAll(key);
+
+/** The party and extras step as this scenario left it: 3 people, 2 coolers, the promo (a gift card) applied. */
+async function assertChoices(page, code, label) {
+  await page.locator('#bw-summary dl').waitFor();
+  assert.equal(await page.getByLabel('People', { exact: true }).inputValue(), '3', `${label}: the party`);
+  assert.equal(await page.getByLabel(/^Cooler with ice/).inputValue(), '2', `${label}: the add-on`);
+  assert.equal(await page.getByLabel('Code', { exact: true }).inputValue(), code, `${label}: the code`);
+  await page.locator('#bw-summary', { hasText: 'Due now by card' }).waitFor();
+}
+
+async function backAndReloadKeepChoices() {
+  const { context, page, external, errors } = await newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const code = `E2E-H-${Date.now().toString(36).toUpperCase()}`;
+  const gc = await call('POST', '/promoGiftCards', {
+    customerId: CUSTOMER,
+    promoCode: code,
+    currency: 'usd',
+    ExpiryDate: '2099-12-31',
+    Details: { $Discount: 10, type: 'gift_card' },
+  });
+  assert.equal(gc.status, 201, gc.text);
+  const { date, slot } = await toExtras(page, 20);
+  await page.getByRole('button', { name: 'More: People' }).click();
+  await page.getByRole('button', { name: /^More: Cooler with ice/ }).click();
+  await page.getByRole('button', { name: /^More: Cooler with ice/ }).click();
+  await page.getByLabel('Code', { exact: true }).fill(code);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByText(`Gift card ${code} pays $10.00.`).waitFor();
+  // The address holds the step and every choice (never the renter's details).
+  await page.waitForFunction((c) => new URL(location.href).searchParams.get('promo') === c, code);
+  const at = address(page);
+  assert.equal(at.step, 'extras');
+  assert.equal(at.item, CONSOLE);
+  assert.equal(at.date, date);
+  assert.equal(Date.parse(at.time), Date.parse(slot.startTime));
+  assert.equal(at.people, '3');
+  assert.deepEqual(addressAll(page, 'addon'), ['cooler:2']);
+  await assertChoices(page, code, 'chosen');
+  await shot(page, 'history-extras');
+  // Continue (a new entry), then Back: the same choices.
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+  assert.equal(address(page).step, 'coverage');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Your details' }).waitFor();
+  await page.goBack();
+  await page.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+  await page.goBack();
+  await page.getByRole('heading', { name: /^Center Console 24, / }).waitFor();
+  await assertChoices(page, code, 'after Back');
+  // Back to the times and the calendar, Forward again: the choices are still there.
+  await page.goBack();
+  await page.getByRole('heading', { name: /^Times on/ }).waitFor();
+  assert.equal(address(page).step, 'time');
+  await page.goForward();
+  await page.getByRole('heading', { name: /^Center Console 24, / }).waitFor();
+  await assertChoices(page, code, 'after Forward');
+  // A reload keeps them (the quote is asked again).
+  await page.reload();
+  await page.getByRole('heading', { name: /^Center Console 24, / }).waitFor();
+  await assertChoices(page, code, 'after a reload');
+  await page.getByText(`Gift card ${code} pays $10.00.`).waitFor();
+  await shot(page, 'history-reloaded');
+  await axeClean(page, 'party and extras (restored)');
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+async function cartRecovery() {
+  const { context, page, external, errors } = await newPage();
+  const { date } = await toExtras(page, 24);
+  await page.getByRole('button', { name: /^More: Cooler with ice/ }).click();
+  await page.locator('#bw-summary', { hasText: 'Cooler with ice' }).waitFor();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Your details' }).waitFor();
+  const email = `cart.${Date.now()}@example.com`;
+  await page.getByLabel('First name').fill('Carla');
+  await page.getByLabel('Last name').fill('Cart');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Rental agreement' }).waitFor();
+  // The renter leaves: the cart was recorded under the visit's own id, with what they chose.
+  const id = await page.evaluate(() => sessionStorage.getItem('berth:cart'));
+  assert.match(id ?? '', /^[0-9a-f-]{36}$/);
+  let cart;
+  for (let i = 0; i < 20 && !cart; i++) {
+    const r = await call('GET', `/public/cartRecovery/${id}`);
+    if (r.status === 200) cart = r.body;
+    else await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.ok(cart, 'the cart is recorded');
+  assert.equal(cart.status, 'active');
+  assert.equal(cart.email, email);
+  assert.equal(cart.locationId, MIAMI);
+  assert.equal(cart.bookingInfo.inventoryId, CONSOLE);
+  assert.equal(cart.bookingInfo.itemName, 'Center Console 24');
+  assert.match(cart.cartData.address, /addon=cooler%3A1/);
+  const listed = await call('GET', `/cartRecovery/${MIAMI}?limit=100`);
+  assert.equal(listed.status, 200, listed.text);
+  await context.close();
+  // The recovery link (a new visit): the same item, time and add-on, and the renter's details.
+  const again = await newPage();
+  const p2 = again.page;
+  await p2.goto(`${base}/widget?customer=${CUSTOMER}&cartRecoveryId=${id}`);
+  await p2.getByRole('heading', { name: /^Center Console 24, / }).waitFor();
+  assert.equal(address(p2).date, date);
+  assert.equal(await p2.getByLabel(/^Cooler with ice/).inputValue(), '1');
+  await shot(p2, 'cart-restored');
+  await axeClean(p2, 'party and extras (cart restored)');
+  await p2.getByRole('button', { name: 'Continue' }).click();
+  await p2.getByRole('heading', { name: 'Coverage for your trip' }).waitFor();
+  await p2.getByRole('button', { name: 'Continue' }).click();
+  await p2.getByRole('heading', { name: 'Your details' }).waitFor();
+  assert.equal(await p2.getByLabel('E-mail').inputValue(), email);
+  assert.equal(await p2.getByLabel('First name').inputValue(), 'Carla');
+  await detailsWaiverPay(p2, 'Carla');
+  await p2.getByRole('button', { name: /^Pay / }).click();
+  await p2.getByRole('heading', { name: 'You are booked!' }).waitFor({ timeout: 30_000 });
+  // The booking completes the cart (recovered: no recovery e-mail goes out).
+  let status = '';
+  for (let i = 0; i < 20 && status !== 'completed'; i++) {
+    status = (await call('GET', `/public/cartRecovery/${id}`)).body?.status;
+    if (status !== 'completed') await new Promise((res) => setTimeout(res, 150));
+  }
+  assert.equal(status, 'completed');
+  assert.deepEqual(again.external, []);
+  assert.deepEqual(again.errors, []);
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await again.context.close();
+}
+
 // ---------------------------------------------------------------------------------------------
 
 try {
@@ -788,6 +974,9 @@ try {
   await scenario('/docs shows the operation list with no network beyond Berth', docsOffline);
   await scenario('a renter books with coverage (questions, the higher price accepted, the policy on the booking page)', bookWithCoverage);
   await scenario('the booking goes ahead with the underwriter down, and a failed bind shows the policy has not issued yet', bookWithUnderwriterDown);
+  await scenario('Back, Forward and a reload keep the party, the add-ons and the promo code', backAndReloadKeepChoices);
+  await scenario('cart recovery: the cart is recorded, its link restores it and the booking completes it', cartRecovery);
+  if (!process.env.E2E_ONLY) console.log(`     axe: no serious or critical violation on ${axeChecked.size} widget views (${[...axeChecked].join('; ')})`);
 } catch (err) {
   console.error(err);
   results.push({ name: 'setup', ok: false, error: err });

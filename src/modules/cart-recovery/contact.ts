@@ -73,7 +73,11 @@ export async function sendRecoveryEmail(ctx: Ctx, input: RecoveryEmailInput, api
   return { success: msg.status === 'sent' || msg.status === 'queued', shortUrl: link.shortUrl, code: link.code, expiresAt: link.expiresAt, ...msg };
 }
 
-/** Where the recovery e-mail leads: the location's `details.bookingUrl` with `cartRecoveryId`, else the public cart read. */
+/**
+ * Where the recovery e-mail leads: the location's `details.bookingUrl` with `cartRecoveryId` (a page embedding the widget:
+ * the embed script passes the id on), else Berth's own booking widget for the cart's operator and location, which reads the
+ * cart back and restores the renter's choices.
+ */
 export function recoveryUrlOf(cart: CartRow, details: Record<string, unknown> | null | undefined, apiBase: string): string {
   const own = details?.bookingUrl;
   if (typeof own === 'string' && /^https?:\/\//i.test(own)) {
@@ -85,7 +89,8 @@ export function recoveryUrlOf(cart: CartRow, details: Record<string, unknown> | 
       // fall through to the API's own link
     }
   }
-  return `${apiBase}/public/cartRecovery/${encodeURIComponent(cart.id)}`;
+  const q = new URLSearchParams({ customer: cart.customerId, location: cart.locationId, cartRecoveryId: cart.id });
+  return `${apiBase}/widget?${q.toString()}`;
 }
 
 /** The booking made with the cart's e-mail at its location since the cart was captured, if any. */

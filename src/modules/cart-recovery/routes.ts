@@ -5,7 +5,7 @@ const tags = ['Cart recovery'];
 
 const STATES_DOC = `States: \`active\` -> \`completed\` (the booking was made: \`DELETE /public/cartRecovery/{id}\`, or the processor found a booking with the cart's e-mail at its location) | \`expired\` (the wanted slot passed or is no longer available). Items needing contact: active, not contacted, contact-on time passed.`;
 
-const PROCESSOR_DOC = `The processor (every 5 minutes, and \`POST /communication/process-scheduled\`) e-mails each item needing contact once (template \`cart_recovery\`) with a short tracking link (30 days, counted clicks) to the location's \`details.bookingUrl\` (with \`cartRecoveryId\`), else to \`/public/cartRecovery/{id}\`; it first completes carts whose booking was made and expires carts whose slot is gone.`;
+const PROCESSOR_DOC = `The processor (every 5 minutes, and \`POST /communication/process-scheduled\`) e-mails each item needing contact once (template \`cart_recovery\`) with a short tracking link (30 days, counted clicks) to the location's \`details.bookingUrl\` (with \`cartRecoveryId\`), else to the booking widget \`/widget?customer=...&location=...&cartRecoveryId=...\`, which restores the cart; it first completes carts whose booking was made and expires carts whose slot is gone.`;
 
 export const createCart = route({
   method: 'post',

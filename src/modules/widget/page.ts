@@ -1,6 +1,7 @@
 /**
  * GET /widget: the booking widget page (what the embed script /widget.js opens in an iframe). A small
- * HTML shell whose layout is reserved by its stylesheet; the app (/static/widget/app.js, no framework)
+ * HTML shell whose layout is reserved by its stylesheet; the app (/static/widget/app.js, no framework;
+ * built from src/widget-app/ by scripts/build-widget.mjs)
  * and its styles are Workers Static Assets of this deployment, never a CDN. The Content-Security-Policy
  * allows scripts from Berth's origin only (and the payment provider's script when the provider's
  * payment element is configured); any site may frame the page (no frame-ancestors restriction).
@@ -8,7 +9,7 @@
 import type { Env } from '../../env';
 
 /** Bumped when the widget's static files change (cache busting of /static/widget/*). */
-export const WIDGET_ASSET_VERSION = '3';
+export const WIDGET_ASSET_VERSION = '4';
 
 export function widgetCsp(env: Env): string {
   const stripe = !!(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY);

@@ -104,6 +104,36 @@ describe('cart recovery flow', () => {
     expect((await get('/public/cartRecovery/analytics/loc_unknown')).body).toMatchObject({ abandoned: 0, recovered: 0 });
   });
 
+  it("without a booking page of the location's own, the e-mailed link opens Berth's widget with the cart", async () => {
+    const op = await createOperator({ clockAt: Date.now() });
+    const item = await rentalItem(op);
+    const id = cartId();
+    const startTime = at(op.timezone, 6, '10:00');
+    const created = await capture({
+      id,
+      email: `cart-${id.slice(0, 8)}@renter.test`,
+      locationId: op.locationId,
+      bookingInfo: { inventoryId: item.id, startTime, endTime: at(op.timezone, 6, '12:00'), quantity: 1 },
+      cartData: { address: `?step=extras&item=${item.id}` },
+    });
+    expect(created.status, created.text).toBe(200);
+    const contactOn = Date.parse((await row(id)).contact_on);
+    const job = systemCtx(env, { customerId: op.customerId, hooks: appHooks, clock: fixedClock(contactOn + MIN, op.clockId!) });
+    await withClock(job.clock, () => processCartRecovery(job));
+    const stored = await row(id);
+    expect(stored.short_code).toBeTruthy();
+    const hop = await SELF.fetch(`${BASE}/s/${stored.short_code}`, { redirect: 'manual' });
+    expect(hop.status).toBe(302);
+    const to = new URL(hop.headers.get('location')!);
+    expect(to.pathname).toBe('/widget');
+    expect(Object.fromEntries(to.searchParams)).toEqual({ customer: op.customerId, location: op.locationId, cartRecoveryId: id });
+    // The widget reads the cart back from there (and the page it opens is the widget's).
+    expect((await get(`/public/cartRecovery/${id}`)).body).toMatchObject({ status: 'active', cartData: { address: `?step=extras&item=${item.id}` } });
+    const page = await SELF.fetch(`${BASE}${to.pathname}${to.search}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('/static/widget/app.js');
+  });
+
   it('the processor completes carts whose booking was made and expires carts whose slot is gone', async () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 1 });
