@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, real, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { json, tenant, timestamps } from './_columns';
 
@@ -41,7 +42,8 @@ export const slips = sqliteTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex('slips_unit_uq').on(t.customerId, t.locationId, t.unitNumber),
+    // Unit numbers are unique per location without regard to case ("d-01" is "D-01"), in the database too: two racing creates cannot both win.
+    uniqueIndex('slips_unit_uq').on(t.customerId, t.locationId, sql`lower(${t.unitNumber})`),
     index('slips_location_idx').on(t.customerId, t.locationId, t.status),
     index('slips_map_idx').on(t.customerId, t.mapId),
   ],

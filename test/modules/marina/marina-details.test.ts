@@ -32,6 +32,14 @@ describe('unit numbers', () => {
     const other = await marinaOperator(5);
     expect((await post('/slips', { locationId: other.locationId, unitNumber: 'd-01' }, key(other))).status).toBe(201);
   });
+
+  it('hold under a race: two parallel creates of "f-01" and "F-01" leave one unit, the other answers 409', async () => {
+    const op = await marinaOperator(50);
+    const rs = await Promise.all(['f-01', 'F-01', 'f-01', 'F-01'].map((unitNumber) => post('/slips', { locationId: op.locationId, unitNumber }, key(op))));
+    expect(rs.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const r of rs.filter((x) => x.status === 409)) expectError(r, 409, 'already_exists');
+    expect((await get(`/slips?locationId=${op.locationId}`, key(op))).body.total).toBe(1);
+  });
 });
 
 describe('waitlist adds', () => {
