@@ -26,6 +26,8 @@ interface State extends GrantInit {
   revokedAt: number | null;
   revokedReason: string | null;
   codeUsed: boolean;
+  /** The code's redemption issued tokens (false when its one attempt failed: nothing to revoke). */
+  codeIssued?: boolean;
   access: AccessEntry[];
   refresh: { hash: string; expiresAt: number; accessHash: string } | null;
   /** The refresh token rotated out last: usable again within the grace period (a client that lost the answer retries). */
@@ -151,7 +153,10 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
       const wasLive = !s.revokedAt;
       this.revokeState(s, 'authorization code reused', now);
       this.save(s);
-      return { ok: false, reason: 'The authorization code was already used; every token it issued is revoked', revoked: wasLive };
+      const reason = s.codeIssued
+        ? 'The authorization code was already used; every token it issued is revoked'
+        : 'The authorization code was already used (its one attempt failed and issued no token); start a new authorization';
+      return { ok: false, reason, revoked: wasLive };
     }
     if (s.revokedAt) return { ok: false, reason: 'The grant was revoked' };
     s.codeUsed = true;
@@ -166,6 +171,7 @@ export class OAuthGrant extends DurableObject<Env> implements OAuthGrantRpc {
     const accessExp = now + ACCESS_TOKEN_TTL_MS;
     s.access = [{ hash: minted.accessHash, expiresAt: accessExp, scopes: s.scopes }];
     s.refresh = { hash: minted.refreshHash, expiresAt: now + REFRESH_TOKEN_TTL_MS, accessHash: minted.accessHash };
+    s.codeIssued = true;
     this.save(s);
     this.scheduleCleanup(s);
     return { ok: true, accessToken: minted.access, refreshToken: minted.refresh, grant: this.info(s, s.scopes, accessExp) };

@@ -11,8 +11,8 @@
  *
  * The validator's web service needs Postgres; only its supplier flows are used here, bundled with
  * esbuild and run as the validator's controller runs them (minus its request log). Their npm
- * dependencies are installed on first use into node_modules/.cache/octo-validator. The key defaults to
- * DEMO_CHANNEL_TEST_KEY of .dev.vars (the sandbox reseller: it sells Demo Marina, whose harbor
+ * dependencies are installed on first use into node_modules/.cache/octo-validator
+ * (OCTO_DEPS_DIR to put them elsewhere). The key defaults to DEMO_CHANNEL_TEST_KEY of .dev.vars (the sandbox reseller: it sells Demo Marina, whose harbor
  * cruise is listed first so every test reservation lands on a departure with room). Exit code 0 when
  * every scenario succeeds; warnings are listed. The octo/pricing capability is requested (its prices are
  * validated too) unless `--no-pricing`. A test key's sandbox is reset first (`--no-reset` keeps it).
@@ -46,7 +46,7 @@ if (!existsSync(path.join(flowsDir, 'Flows'))) {
 }
 
 // The supplier flows' dependencies (the versions the validator's package.json names, or the nearest published).
-const deps = path.join(root, 'node_modules/.cache/octo-validator');
+const deps = path.resolve(process.env.OCTO_DEPS_DIR ?? path.join(root, 'node_modules/.cache/octo-validator'));
 const PACKAGES = [
   '@octocloud/core@1.0.57',
   '@octocloud/types@2.0.4',

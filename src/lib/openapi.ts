@@ -6,6 +6,7 @@ import type { Access, AppEnv } from './context';
 import { ApiError, errorBody, type ErrorDetail } from './errors';
 import { IDEMPOTENCY_DOC, idempotency } from './idempotency';
 import { bindRequestClock } from './operator-clock';
+import { operatorFieldDefaults } from './operator-fields';
 
 /** JSON bodies are capped at 1 MiB; multipart upload routes at 50 MiB unless they declare their own `bodyLimit`. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -165,6 +166,8 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
     middleware.push(jsonDepthLimit as MiddlewareHandler);
   }
   middleware.push(authMiddleware(access, spec.auth) as MiddlewareHandler);
+  const operatorDefaults = operatorFieldDefaults(spec.query, spec.body);
+  if (operatorDefaults) middleware.push(operatorDefaults as MiddlewareHandler);
   if (spec.body) middleware.push(requireJson as MiddlewareHandler);
   if (spec.idempotent) middleware.push(idempotency as MiddlewareHandler);
   return createRoute({

@@ -37,6 +37,12 @@ interface DemoBooking {
 /**
  * The demo bookings, all from tomorrow on (Miami's calendar, from the clock), so the minimum notice
  * holds at any hour: the checked-in one starts tomorrow afternoon (an early check-in).
+ *
+ * The center console (the second product of the OCTO list, after the showcase cruise) is what OCTO's
+ * validator books whole: its "Change Product" asks for all four consoles on a departure it picks
+ * among the available ones of the next 30 days, and its "SOLD_OUT" scenario needs a sold-out one. So
+ * the seed books the console only as the whole fleet on one day (sold out then, four free on every
+ * other departure), and the checked-in booking is a pontoon's.
  */
 function demoBookings(ctx: Ctx, op: DemoOperator): DemoBooking[] {
   const today = todayIn(ctx, MIAMI_TZ);
@@ -56,7 +62,7 @@ function demoBookings(ctx: Ctx, op: DemoOperator): DemoBooking[] {
       transactionId: txn('checked_in'),
       body: {
         ...card,
-        rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(1, '14:00'), endTime: miami(1, '18:00') },
+        rentalDetails: { inventoryId: DEMO_INVENTORY.pontoon, startTime: miami(1, '14:00'), endTime: miami(1, '18:00') },
         customerInfo: who('Carlos', 'Mendez'),
         selectedBoatAddons: [{ addonId: 'cooler' }],
       },
@@ -85,7 +91,8 @@ function demoBookings(ctx: Ctx, op: DemoOperator): DemoBooking[] {
       body: {
         ...card,
         paymentPlan: { type: 'installments', installments: 2 },
-        rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(10, '09:00'), endTime: miami(10, '17:00') },
+        // The whole fleet (a club's outing): that day's console departures are sold out, every other one has all four.
+        rentalDetails: { inventoryId: DEMO_INVENTORY.centerConsole, startTime: miami(10, '09:00'), endTime: miami(10, '17:00'), quantity: 4 },
         customerInfo: who('Ben', 'Okafor'),
       },
     },

@@ -8,12 +8,15 @@
 //   3. a coverage bind that fails with 500: on a test clock, the retries at their due times, then the
 //      operator's flag within 30 minutes of clock time;
 //   4. a client-sent `cf-connecting-ip` is not trusted under `wrangler dev`: rotating it does not lift the
-//      slip portal's per-address magic-link limit (lib/ip-limit.ts).
+//      slip portal's per-address magic-link limit (lib/ip-limit.ts);
+//   5. OCTO's validator flows that depend on the seeded sandbox (SOLD_OUT, Change Product) pass on a
+//      reseller's fresh private sandbox and again after its reset (octo-flows.mjs).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { devVar } from '../dev-vars.mjs';
+import { validatorFlowsTwice } from './octo-flows.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const base = (process.env.SERVICE_BASE_URL || `http://127.0.0.1:${process.env.PORT || '8787'}`).replace(/\/$/, '');
@@ -210,6 +213,7 @@ async function rotatedIpStaysLimited() {
 
 await scenario('a failing coverage bind on a test clock: retries, then the flag within 30 minutes of clock time', coverageRetriesOnTestClock);
 await scenario('a rotated cf-connecting-ip does not lift a per-address limit under wrangler dev', rotatedIpStaysLimited);
+await scenario('OCTO validator flows (SOLD_OUT, Change Product) on a fresh private sandbox, then again after its reset', () => validatorFlowsTwice(call));
 
 const failed = results.filter((r) => !r.ok);
 console.log(`\n${results.length - failed.length} passed, ${failed.length} failed`);

@@ -50,7 +50,7 @@ import type { BookingStatus } from './status';
 import { bad, inThePast } from './errors';
 import type { BookingResult, BookingSource, CreateBookingOptions } from './types';
 import type { BookingRow } from './views';
-import { planLines, prepareLine, type PreparedLine } from './lines';
+import { planLines, prepareOrderLine, type PreparedLine } from './lines';
 import { planPayment } from './payment-plan';
 import { carryIn, earlyFits, earlyRequests, lineRequests, reserveEarly, type EarlyReservation } from './reservation';
 import { buildWrite } from './write';
@@ -292,7 +292,9 @@ async function prepareLines(ctx: Ctx, s: S, sale: Sale): Promise<PreparedLine[]>
   if (s.opts.priceOverride && sale.lineReqs.length !== 1) throw bad('A seller-set price applies to single-item orders');
   const prepared: PreparedLine[] = [];
   for (const [i, req] of sale.lineReqs.entries())
-    prepared.push(await prepareLine(ctx, sale.items.get(req.inventoryId)!, req, !s.opts.priceOverride, i === 0 ? sale.first.others : undefined));
+    prepared.push(
+      await prepareOrderLine(s.input, i, ctx, sale.items.get(req.inventoryId)!, req, !s.opts.priceOverride, i === 0 ? sale.first.others : undefined),
+    );
   // Minimum notice stays the items' rule, checked in the lock.
   for (const p of prepared) if (p.start < s.now) throw inThePast(p.start, p.item.item.timezone, s.now);
   return prepared;

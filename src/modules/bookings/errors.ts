@@ -14,3 +14,16 @@ export const inThePast = (start: number, tz: string, now: number, field = 'renta
 
 /** 400 `bad_request` naming the field at fault. */
 export const bad = (message: string, field?: string) => new ApiError('bad_request', message, field ? { details: [{ field, message }] } : {});
+
+/**
+ * A booking rule's refusal (written for the operator's `rentalDetails`) said of another request's
+ * own fields: each `rentalDetails.<field>` of its details becomes `rename(<field>)`, so the channel,
+ * the widget and the marketplace never name a field their callers did not send. Other errors pass.
+ */
+export function inRequestFields(err: unknown, rename: (field: string) => string): unknown {
+  if (!(err instanceof ApiError) || !err.details?.some((d) => d.field?.startsWith('rentalDetails.'))) return err;
+  const details = err.details.map((d) => (d.field?.startsWith('rentalDetails.') ? { ...d, field: rename(d.field.slice('rentalDetails.'.length)) } : d));
+  // The same code and status (a module's code keeps its table's status).
+  const out = new ApiError(err.code as ConstructorParameters<typeof ApiError>[0], err.message, { details, extra: err.extra, headers: err.headers });
+  return Object.assign(out, { status: err.status });
+}

@@ -6,7 +6,7 @@ import { departureAt, otherItemsAtLocationStatement, type ItemContext } from '..
 import type { BundleDef } from './offers';
 import { checkAllowedDuration, datesTouched, priceAddons, rentalUnitPrice, tourQuote, type AddonSelection, type LineInput, type TourQuote } from './pricing';
 import type { BookInput } from './schemas';
-import { bad } from './errors';
+import { bad, inRequestFields } from './errors';
 
 type AddonDef = z.output<typeof Addon>;
 type RentalLineReq = NonNullable<BookInput['rentalDetails']['items']>[number];
@@ -38,6 +38,19 @@ export interface PreparedLine {
 const HOUR = 3_600_000;
 
 /** Turns rentalDetails (one item, `items`, or a bundle) into rental lines. */
+/**
+ * `prepareLine` of the order's line `index`: when the order lists its lines (`rentalDetails.items`,
+ * no bundle), a refusal names that line's own fields (`rentalDetails.items.<index>.tickets`).
+ */
+export async function prepareOrderLine(input: Pick<BookInput, 'rentalDetails'>, index: number, ...args: Parameters<typeof prepareLine>): Promise<PreparedLine> {
+  try {
+    return await prepareLine(...args);
+  } catch (err) {
+    const d = input.rentalDetails;
+    throw d.items && !d.bundleCode ? inRequestFields(err, (f) => `rentalDetails.items.${index}.${f}`) : err;
+  }
+}
+
 export function planLines(input: BookInput, bundles: BundleDef[]): { lines: LineReq[]; bundle: BundleDef | null } {
   const d = input.rentalDetails;
   const top = { addons: input.selectedBoatAddons ?? [], globalAddons: input.globalAddons ?? [] };

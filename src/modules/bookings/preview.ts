@@ -9,7 +9,7 @@ import { toCents } from '../../lib/money';
 import { getItemAvailability, loadItemContext, type ItemContext } from '../availability/service';
 import { bad } from './errors';
 import type { BookingSource } from './types';
-import { planLines, prepareLine, type PreparedLine } from './lines';
+import { planLines, prepareOrderLine, type PreparedLine } from './lines';
 import { bundlesOf, operatorSettings } from './offers';
 import { extensionDiscounts, extensionPayments, extensionsFor, resolveExtensions } from './extensions';
 import { dollars, quoteOrder, quoteOut, type OrderDiscount } from './pricing';
@@ -24,7 +24,7 @@ export async function previewBooking(ctx: Ctx, input: BookInput, opts: { source?
   const currencies = new Set([...items.values()].map((i) => i.currency));
   if (currencies.size > 1) throw bad('All items of one order must be sold in the same currency', 'rentalDetails.items');
   const prepared: PreparedLine[] = [];
-  for (const l of lines) prepared.push(await prepareLine(ctx, items.get(l.inventoryId)!, l, true));
+  for (const [i, l] of lines.entries()) prepared.push(await prepareOrderLine(input, i, ctx, items.get(l.inventoryId)!, l, true));
   // A promo code's discount and what a gift card would pay (the renter's membership is not priced before checkout).
   const facts = {
     customerId,

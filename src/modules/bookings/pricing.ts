@@ -279,14 +279,16 @@ export function tourQuote(model: InventoryModel, demand: TourDemand, opts: { req
   }
   const participants = lines.reduce((s, l) => s + l.quantity, 0);
   const seats = lines.reduce((s, l) => s + l.seats, 0);
+  // The party was asked for by tickets, or by quantity (standard-fare tickets): the refusal names that field.
+  const partyField = Object.keys(demand.tickets ?? {}).length ? 'rentalDetails.tickets' : 'rentalDetails.quantity';
   if (participants < 1)
     throw new ApiError('bad_request', 'A tour booking needs at least one ticket', {
-      details: [{ field: 'rentalDetails.tickets', message: 'at least one ticket' }],
+      details: [{ field: partyField, message: 'at least one ticket' }],
     });
   const min = tp?.minParticipants ?? 1;
   if (participants < min)
     throw new ApiError('bad_request', `This tour runs for parties of at least ${min}`, {
-      details: [{ field: 'rentalDetails.tickets', message: `at least ${min} participants` }],
+      details: [{ field: partyField, message: `at least ${min} participants` }],
     });
   if (isPrivate) {
     const pp = tp?.privatePricing;

@@ -7,7 +7,7 @@ import { tenantOf } from '../../lib/context';
 import { loadItemContext } from '../availability/service';
 import { bundlesOf, operatorSettings } from './offers';
 import { quoteOrder, quoteOut } from './pricing';
-import { planLines, prepareLine } from './lines';
+import { planLines, prepareOrderLine } from './lines';
 import type { BookInput } from './schemas';
 
 export interface Quote {
@@ -27,10 +27,10 @@ export async function quoteBooking(ctx: Ctx, input: Pick<BookInput, 'rentalDetai
   const { lines } = planLines({ rentalPricing: {}, ...input } as BookInput, bundlesOf(settings));
   const prepared = [];
   let currency = 'usd';
-  for (const l of lines) {
+  for (const [i, l] of lines.entries()) {
     const item = await loadItemContext(ctx.db, l.inventoryId, customerId);
     currency = item.currency;
-    prepared.push(await prepareLine(ctx, item, l, true));
+    prepared.push(await prepareOrderLine(input, i, ctx, item, l, true));
   }
   const quotes = quoteOrder(
     prepared.map((p) => p.input),

@@ -14,6 +14,7 @@
 export { createBooking, createBookingRows, type CreateBookingOptions, type BookingResult } from './create';
 export { quoteBooking } from './quote';
 export { previewBooking } from './preview';
+export { inRequestFields } from './errors';
 export { cancelBooking, rescheduleBooking, checkInBooking, checkOutBooking, getBooking } from './lifecycle';
 export { type BookingRow } from './views';
 export { getBookingRow, paidByCard } from './queries';

@@ -12,7 +12,7 @@ import { locations } from '../../db/schema/locations';
 import { bookings } from '../../db/schema/bookings';
 import { channelIdempotency } from '../../db/schema/channel';
 import { customers } from '../../db/schema/accounts';
-import { createBookingRows } from '../bookings/service';
+import { createBookingRows, inRequestFields } from '../bookings/service';
 import { itemContextsFrom, type ItemContext, type ItemRow, type LocationRow } from '../availability/service';
 import { offeredOf } from './catalog';
 import type { ConnectionRow, ChannelPrincipal } from './keys';
@@ -251,7 +251,8 @@ function channelFailure(err: unknown): unknown {
   if (err instanceof ApiError) {
     if (err.status === 409) return channelFail('unavailable', err.message);
     if (err.status === 503) return channelFail('inventory_locked', err.message);
-    return err;
+    // A booking rule's refusal names the channel body's own fields (`tickets`, `quantity`, ...), not the operator's `rentalDetails`.
+    return inRequestFields(err, (field) => field);
   }
   if (TRANSIENT.test(String(err))) return channelFail('inventory_locked', 'The inventory is busy; retry with the same Idempotency-Key');
   return err;

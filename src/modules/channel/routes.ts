@@ -142,7 +142,8 @@ export const settlement = route({
   query: s.MonthQuery,
   errors: channelErrors,
   description: `By rental date: gross sales (tax-inclusive totals of non-cancelled live bookings), commission (the stamped rate x the pre-tax amount)
-and amount owed (gross - commission). The operator reads the same figures.`,
+and amount owed (gross - commission). The operator reads the same figures. A test key (\`rtc_test_...\`) reads its sandbox's test bookings the
+same way, each line marked \`test: true\` and summed in \`testTotals\` (\`totals\`, live money, stays zero), so a sandbox reseller can check its sums.`,
   ok: s.Settlement,
 });
 

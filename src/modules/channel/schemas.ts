@@ -177,6 +177,8 @@ export const ChannelProduct = z
   })
   .openapi('ChannelProduct');
 
+const SettlementTotals = z.object({ bookings: z.number().int(), grossSales: z.number(), commission: z.number(), amountOwed: z.number() });
+
 export const Settlement = z
   .object({
     month: z.string().openapi({ example: '2026-07' }),
@@ -187,13 +189,17 @@ export const Settlement = z
         merchantName: z.string(),
         connectionId: z.string(),
         currency: z.string(),
+        test: z.boolean().openapi({ description: "True for a sandbox's test bookings (a test key's settlement): no money moves" }),
         bookings: z.number().int(),
         grossSales: z.number().openapi({ description: 'Tax-inclusive totals, decimal amount' }),
         commission: z.number(),
         amountOwed: z.number().openapi({ description: 'grossSales - commission' }),
       }),
     ),
-    totals: z.object({ bookings: z.number().int(), grossSales: z.number(), commission: z.number(), amountOwed: z.number() }),
+    totals: SettlementTotals.openapi({ description: 'Live bookings (zero for a test key)' }),
+    testTotals: SettlementTotals.optional().openapi({
+      description: "A test key's settlement: the sums of its sandbox's test bookings (the lines marked `test`)",
+    }),
   })
   .openapi('ChannelSettlement');
 

@@ -58,12 +58,15 @@ export async function products(ctx: Ctx, p: ChannelPrincipal) {
   return { data: await catalog(ctx, await activeConnections(ctx, p)) };
 }
 
+/** A live key settles its live connections; a test key its sandbox connection's test bookings (marked `test`, in `testTotals`). */
 export async function keySettlement(ctx: Ctx, p: ChannelPrincipal, month: string) {
-  const conns = (await merchantConnections(ctx, p)).filter((c) => !c.sandbox);
+  const test = p.mode === 'test';
+  const conns = (await merchantConnections(ctx, p)).filter((c) => c.sandbox === test);
   return settlement(
     ctx,
     conns.map((c) => c.id),
     month,
+    test ? 'test' : 'live',
   );
 }
 

@@ -15,7 +15,9 @@ export default defineModule({
 acting as the operator user who authorized the app, so tenancy and permissions are the operator's: another operator's ids answer 404.
 Every call is scope-checked: a missing scope answers 403 \`insufficient_scope\` with \`requiredScope\`. 600 requests per minute per installation,
 with \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; over the limit 429 with \`Retry-After\`. The catalogue is also served at
-GET /oauth/scopes. \`GET /api/v1/inventory\` is \`/inventory/customer\` (pass \`customer_id\`: the \`customer_id\` of the token response) and \`GET /api/v1/schedule\` is \`/schedule/schedules/paginated\`.
+GET /oauth/scopes. The token is bound to one operator: wherever a core route takes the operator (\`customer_id\` or \`customerId\`, in the query or the JSON body)
+it defaults to the token's operator (the \`customer_id\` of the token response), so an app need not send it; a value it does send must be that operator's (403 otherwise).
+\`GET /api/v1/inventory\` is \`/inventory/customer\` and \`GET /api/v1/schedule\` is \`/schedule/schedules/paginated\`.
 
 ${catalogueMarkdown()}`,
     },

@@ -31,7 +31,15 @@ import {
   type Reservation,
   type SalePolicy,
 } from '../availability/service';
-import { cancelBooking, createBooking, quoteBooking, rescheduleBooking, type BookingResult, type CreateBookingOptions } from '../bookings/service';
+import {
+  cancelBooking,
+  createBooking,
+  inRequestFields,
+  quoteBooking,
+  rescheduleBooking,
+  type BookingResult,
+  type CreateBookingOptions,
+} from '../bookings/service';
 import { marketplaceFail } from './errors';
 import { optionId, parseOption, type OptionRef } from './options';
 
@@ -132,9 +140,14 @@ export function rentalDetails(item: ItemContext, w: { start: number; end: number
   return { ...base, endTime: new Date(w.end).toISOString(), quantity: 1, participants: travelers };
 }
 
+/** A booking rule's refusal said of the marketplace request's fields: its `tickets` (by age band) and `totalTravelers` (the party). */
+const marketplaceFields = (err: unknown) => inRequestFields(err, (field) => (field === 'quantity' || field === 'participants' ? 'totalTravelers' : field));
+
 /** The server's price (cents, tax-inclusive) and the seats a tour order takes. */
 export async function quote(ctx: Ctx, item: ItemContext, w: { start: number; end: number }, tickets: Record<string, number> | null, travelers: number) {
-  return quoteBooking(ctx, { rentalDetails: rentalDetails(item, w, tickets, travelers) });
+  return quoteBooking(ctx, { rentalDetails: rentalDetails(item, w, tickets, travelers) }).catch((err: unknown) => {
+    throw marketplaceFields(err);
+  });
 }
 
 /** A marketplace hold: the window (rentals) or the seats of a departure (tours) to hold, and until when. */
@@ -210,7 +223,9 @@ export function bookHold(
     replacesHold: { sourceId: h.holdId },
     statements: h.statements,
   };
-  return createBooking(ctx, { rentalPricing: {}, ...input } as BookInput, opts);
+  return createBooking(ctx, { rentalPricing: {}, ...input } as BookInput, opts).catch((err: unknown) => {
+    throw marketplaceFields(err);
+  });
 }
 
 export const cancelRental = (ctx: Ctx, rentalId: string, reason: string) => cancelBooking(ctx, rentalId, { reason, refund: false });

@@ -16,7 +16,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
 import type { z } from '@hono/zod-openapi';
-import { previewBooking } from '../bookings/service';
+import { inRequestFields, previewBooking } from '../bookings/service';
 import { checkoutWithCoverage } from '../coverage/service';
 import { publicItem } from '../availability/service';
 import type { BookBody } from '../bookings/types';
@@ -95,13 +95,20 @@ function bookInput(o: Order & { locationId?: string }, extra: Partial<BookInput>
   } as BookInput;
 }
 
+/** The widget's order names its fields at the top level (`tickets`, `quantity`, `startTime`, ...), not under `rentalDetails`. */
+const ownFields = (err: unknown) => inRequestFields(err, (field) => field);
+
 /** POST /public/widget/quote. */
 export async function quoteOrder(ctx: Ctx, o: Order) {
   // The operator is named in the body: its clock (a sandbox test clock's time) from here on.
   const wctx = asWidget(await onOperatorClock(ctx, o.customerId), o.customerId);
   await sellable(wctx, o);
   const codes = await codesOf(wctx, o);
-  const p = await previewBooking(wctx, bookInput({ ...o, promoCode: codes.promoCode }), { source: 'widget', giftCard: codes.giftCard });
+  const p = await previewBooking(wctx, bookInput({ ...o, promoCode: codes.promoCode }), { source: 'widget', giftCard: codes.giftCard }).catch(
+    (err: unknown) => {
+      throw ownFields(err);
+    },
+  );
   return {
     currency: p.currency,
     total: p.total,
@@ -195,7 +202,9 @@ export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
       source: 'widget',
       booking: { publicOnly: true, transactionId, statements: [session.stmt, ...funnel], ...(codes.giftCard ? { giftCard: codes.giftCard } : {}) },
     },
-  );
+  ).catch((err: unknown) => {
+    throw ownFields(err);
+  });
   const rentalId = result.rentalId;
   const enc = encodeURIComponent(rentalId);
   const manage = `${origin}/widget?${new URLSearchParams({ manage: rentalId, customer: input.customerId })}`;

@@ -139,3 +139,49 @@ describe('Reseller sandboxes', () => {
     expect((await get(`/channel/v1/bookings/${b1.body.bookingId}`, ch(one.key))).status).toBe(200);
   }, 180_000);
 });
+
+describe('Sandbox settlement', () => {
+  it("a test key's settlement shows its sandbox's test bookings, marked test, with their own totals; live settlement leaves them out", async () => {
+    const p = await platform();
+    const op = await merchantOf(p.keys.test);
+    const pontoon = inventoryIds({ tag: tagOf(op) }).pontoon;
+    const one = await post('/channel/v1/bookings', sale(pontoon, 1, 'SET-1'), idem(p.keys.test, 'set1'));
+    expect(one.status, one.text).toBe(201);
+    const two = await post('/channel/v1/bookings', sale(pontoon, 1, 'SET-2'), idem(p.keys.test, 'set2'));
+    expect(two.status, two.text).toBe(201);
+    const gone = await post('/channel/v1/bookings', sale(pontoon, 1, 'SET-3'), idem(p.keys.test, 'set3'));
+    expect(gone.status, gone.text).toBe(201);
+    expect((await del(`/channel/v1/bookings/${gone.body.bookingId}`, undefined, ch(p.keys.test))).status).toBe(200);
+
+    const month = window.startTime.slice(0, 7);
+    const rows = await q<{ total: number; tax: number; rate: number }>(
+      'SELECT total, tax_total AS tax, commission_rate AS rate FROM bookings ' +
+        "WHERE customer_id = ? AND test_mode = 1 AND status <> 'cancelled' AND local_date LIKE ?",
+      op,
+      `${month}-%`,
+    );
+    expect(rows).toHaveLength(2);
+    const gross = rows.reduce((s, r) => s + r.total, 0) / 100;
+    const commission = rows.reduce((s, r) => s + Math.round(((r.total - r.tax) * r.rate) / 100), 0) / 100;
+    const sums = { bookings: 2, grossSales: gross, commission, amountOwed: Math.round((gross - commission) * 100) / 100 };
+
+    const test = await get(`/channel/v1/settlement?month=${month}`, ch(p.keys.test));
+    expect(test.status, test.text).toBe(200);
+    expect(test.body.operators).toEqual([expect.objectContaining({ merchantId: op, test: true, ...sums })]);
+    expect(test.body.testTotals).toEqual(sums);
+    expect(test.body.totals).toEqual({ bookings: 0, grossSales: 0, commission: 0, amountOwed: 0 });
+
+    // Live settlement (the live key, the portal) is unchanged: no test line, no testTotals.
+    for (const live of [
+      await get(`/channel/v1/settlement?month=${month}`, ch(p.keys.live)),
+      await get(`/channel/v1/portal/settlement?month=${month}`, ch(p.portalToken)),
+    ]) {
+      expect(live.status, live.text).toBe(200);
+      expect(live.body.operators).toEqual([]);
+      expect(live.body.totals).toEqual({ bookings: 0, grossSales: 0, commission: 0, amountOwed: 0 });
+      expect(live.body).not.toHaveProperty('testTotals');
+    }
+    expectError(await get(`/channel/v1/settlement?month=${month}`), 401);
+    expectError(await get('/channel/v1/settlement?month=2026-13', ch(p.keys.test)), 400, 'validation_failed');
+  }, 60_000);
+});

@@ -193,3 +193,40 @@ describe('Partner gateway: scope checks for every exposed family', () => {
     expect((await get('/api/v1/location', bearer(await tokenFor(other, 'read:locations')))).status).toBe(200);
   });
 });
+
+describe("Partner gateway: the token's operator", () => {
+  it('an operator-bound token needs no customer_id: GET /inventory, GET and POST /renters, GET /renters/search-suggestions', async () => {
+    const op = await createOperator();
+    const other = await createOperator();
+    const item = await rentalItem(op);
+    const t = await tokenFor(op, ALL);
+    const inv = await call('GET', '/inventory', t);
+    expect(inv.status, inv.text).toBe(200);
+    expect(JSON.stringify(inv.body)).toContain(item.id);
+    const email = `own-${crypto.randomUUID().slice(0, 6)}@renter.test`;
+    const created = await call('POST', '/renters', t, { firstName: 'Own', lastName: 'Operator', address: '1 Pier', email });
+    expect(created.status, created.text).toBe(201);
+    const list = await call('GET', '/renters', t);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.data.map((r: { email: string }) => r.email)).toContain(email);
+    const suggest = await call('GET', '/renters/search-suggestions?query=Own', t);
+    expect(suggest.status, suggest.text).toBe(200);
+    // A customer_id the app does send is still checked: another operator's answers 403.
+    expectError(await call('GET', `/inventory?customer_id=${other.customerId}`, t), 403, 'forbidden');
+    expectError(await call('POST', '/renters', t, { customerId: other.customerId, firstName: 'X', lastName: 'Y', address: '1', email: `x-${email}` }), 403);
+    expect((await call('GET', `/inventory?customer_id=${op.customerId}`, t)).status).toBe(200);
+  });
+
+  it('credentials that do not carry the operator through the gateway still name it: 400 customer_id is required', async () => {
+    const op = await createOperator();
+    // The core API (an operator's API key) keeps its contract: the operator field is required.
+    const r = await get('/inventory/customer', { key: op.adminKey });
+    expectError(r, 400, 'validation_failed');
+    expect(r.body.message).toContain('customer_id is required');
+    const renters = await get('/renters', { key: op.adminKey });
+    expectError(renters, 400, 'validation_failed');
+    expect(renters.body.message).toContain('customerId is required');
+    // The gateway takes only operator-bound access tokens: a platform key is no token there.
+    expectError(await get('/api/v1/inventory', { headers: { 'x-platform-key': env.PLATFORM_API_KEY! } }), 401, 'unauthenticated');
+  });
+});

@@ -170,13 +170,27 @@ describe('/oauth/token refusals', () => {
     expect((await get('/api/v1/location', bearer(first.body.access_token))).status).toBe(200);
     const second = await tokenCall(form, basic(app.appId, app.clientSecret!));
     expectError(second as any, 400, 'invalid_grant');
-    expect(second.body.error_description).toMatch(/already used/);
+    expect(second.body.error_description).toMatch(/already used; every token it issued is revoked/);
     expectError((await get('/api/v1/location', bearer(first.body.access_token))) as any, 401, 'unauthenticated');
     expectError(
       (await tokenCall({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token }, basic(app.appId, app.clientSecret!))) as any,
       400,
       'invalid_grant',
     );
+  });
+
+  it('after one failed attempt, reusing the code says no token was issued (not that they were revoked)', async () => {
+    const { app } = await apps();
+    const { code, verifier } = await codeFor(app);
+    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier };
+    const failedOnce = await tokenCall({ ...form, code_verifier: 'x'.repeat(43) }, basic(app.appId, app.clientSecret!));
+    expectError(failedOnce as any, 400, 'invalid_grant');
+    expect(failedOnce.body.error_description).toMatch(/code_verifier does not match/);
+    const again = await tokenCall(form, basic(app.appId, app.clientSecret!));
+    expectError(again as any, 400, 'invalid_grant');
+    expect(again.body.error_description).toMatch(/already used/);
+    expect(again.body.error_description).toMatch(/issued no token/);
+    expect(again.body.error_description).not.toMatch(/revoked/);
   });
 
   it('an expired code is refused', async () => {
