@@ -23,7 +23,10 @@ const DOCUMENT_BASE_URL = (process.env.DOCUMENT_BASE_URL || 'https://underwriter
 const TOLERANCE_S = 300;
 
 if (!SECRETS.length) {
-  console.error('Set BERTH_SIGNING_SECRET to the signing secret of your offering (`berth coverage create` printed it once; `berth coverage secret rotate` prints a new one).');
+  console.error(
+    'Set BERTH_SIGNING_SECRET to the signing secret of your offering ' +
+      '(`berth coverage create` printed it once; `berth coverage secret rotate` prints a new one).',
+  );
   process.exit(1);
 }
 
