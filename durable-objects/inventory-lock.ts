@@ -54,9 +54,9 @@ const leaseNow = (): number => wallClock.now();
  * - a pending reservation counts for every read until it is settled; when its rows are seen in a
  *   read's snapshot, that read counts the rows instead (pending rows carry the ids of the
  *   allocation rows they become, so they are never counted twice);
- * - it is settled when a read sees its rows (the usual end of a sale: its caller does not release
- *   what it wrote) or when its caller releases it (abandoned); it is dropped once every read that
- *   started before that moment has finished, or after RESERVATION_TTL_MS.
+ * - it is settled when its caller releases it (written or abandoned; reads that start afterwards see
+ *   the rows in D1 if they were written) or when a read sees its rows; it is dropped once released
+ *   and every read that started before it was settled has finished, or after RESERVATION_TTL_MS.
  *
  * Payment and the D1 write happen outside the object (see src/modules/availability/lock.ts).
  * Pending reservations are kept in the object's storage so an eviction does not forget them. The
@@ -85,14 +85,14 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     else this.ctx.storage.kv.delete(STORAGE_KEY);
   }
 
-  /** Drops expired reservations and settled ones (released, or written and seen) no running read can still need. */
+  /** Drops expired reservations and released, settled ones no running read can still need. */
   private prune(now: number) {
     const map = this.pendingMap();
     const oldestRead = this.inflight.size ? Math.min(...this.inflight) : Infinity;
     let changed = false;
     for (const [id, p] of map) {
-      // Settled (released, or its rows seen in D1) before every read still running started: no read needs it.
-      if (p.expiresAt <= now || (p.settledAt !== undefined && oldestRead > p.settledAt)) {
+      // Released and settled before every read still running started: no read needs it.
+      if (p.expiresAt <= now || (p.released && p.settledAt !== undefined && oldestRead > p.settledAt)) {
         map.delete(id);
         changed = true;
       }

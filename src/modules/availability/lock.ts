@@ -8,9 +8,11 @@
  *      reservations still pending in the object added, the engine's check, and on success a pending
  *      reservation (counted by every later check) and the allocation rows to write;
  *   2. the caller does its outside calls (payment) and writes everything in one D1 batch;
- *   3. `release` tells the object a reservation was abandoned, before answering, so a retry finds
- *      the unit free. A written reservation needs none: the object finds its rows in D1 by their ids
- *      at its next read and settles it then. A reservation expires on its own after `RESERVATION_TTL_MS`.
+ *   3. `release` tells the object the reservation was written (or abandoned): after a successful
+ *      write it runs after the response (`releaseLater`); after a failure it runs before answering,
+ *      so a retry finds the unit free. The object also finds written rows in D1 by their ids, but
+ *      not rows deleted since (a sandbox reset): the release is what lets it forget those at once.
+ *      A reservation expires on its own after `RESERVATION_TTL_MS`.
  * The SQLite triggers on `allocations` are the last line of defence: a batch that would still
  * overlap an asset or exceed a departure's seats aborts and answers 409 `unavailable`.
  */
@@ -18,6 +20,7 @@ import type { Env } from '../../env';
 import type { Ctx } from '../../lib/context';
 import { ApiError, reviveError } from '../../lib/errors';
 import { createLogger, type Logger } from '../../lib/logger';
+import { afterResponse } from '../../lib/round-trips';
 import type { CarriedReads, Reservation, ReserveRefusal, ReserveRequest } from './types';
 
 export {
@@ -81,6 +84,11 @@ export async function release(caller: Caller, r: Pick<Reservation, 'itemId' | 'r
 
 export async function releaseAll(caller: Caller, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): Promise<void> {
   await Promise.all(rs.map((r) => release(caller, r)));
+}
+
+/** After a successful write: the releases run after the response (off the request's critical path). */
+export function releaseLater(ctx: Ctx, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): void {
+  if (rs.length) afterResponse(ctx, () => releaseAll(ctx, rs));
 }
 
 /**

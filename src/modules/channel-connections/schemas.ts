@@ -73,6 +73,7 @@ export const Settlement = z
         merchantName: z.string(),
         connectionId: z.string(),
         currency: z.string(),
+        test: z.boolean().openapi({ description: "True for a sandbox's test bookings (only a reseller's test key sees them); false here" }),
         bookings: z.number().int(),
         grossSales: z.number().openapi({ description: 'Tax-inclusive totals, decimal amount' }),
         commission: z.number(),

@@ -18,7 +18,7 @@ import type { SlipStatus } from './types';
 type Fields = Partial<Omit<z.output<typeof s.UpdateBody>, 'unitNumber'>>;
 
 const isUnitConflict = (err: unknown) =>
-  /UNIQUE constraint failed: slips\./i.test(`${(err as Error)?.message} ${String((err as { cause?: unknown })?.cause ?? '')}`);
+  /UNIQUE constraint failed: (slips\.|index 'slips_unit_uq')/i.test(`${(err as Error)?.message} ${String((err as { cause?: unknown })?.cause ?? '')}`);
 
 function fieldsOf(f: Fields): Partial<SlipRow> {
   const out: Partial<SlipRow> = {};
