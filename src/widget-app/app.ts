@@ -2429,7 +2429,12 @@ function buyPlan() {
     bookingTotal: S.quote.total,
   };
   return api('buyBookingProtectionPlan', 'POST', '/public/bookings/' + encodeURIComponent(S.booking.rentalId) + '/protection-plans', body).then(function (r) {
-    return r.status === 200 ? r.body : { error: errText(r) };
+    if (r.status !== 200) return { error: errText(r) };
+    // The premium is its own charge: the confirmation shows what the booking now totals and what was paid in all.
+    S.booking.total = r.body.booking.total;
+    S.booking.amountPaid = r.body.booking.amountPaid;
+    S.booking.balanceDue = r.body.booking.balanceDue;
+    return r.body;
   });
 }
 

@@ -354,6 +354,9 @@ async function bookBoatThroughEmbed() {
   // The damage waiver's premium (10% of the booking, at least $15, at most $200) was charged after the booking.
   assert.equal(booking.body.pricing.feeTotal, Math.min(200, Math.max(15, Math.round(done.total * 10) / 100)));
   assert.equal(booking.body.pricing.amountPaid, booking.body.pricing.total);
+  // The confirmation's "Paid" is what the booking records as paid, the plan's premium included (it said the booking alone).
+  const paidShown = await frame.locator('dl.bw-summary dt:text-is("Paid") + dd').textContent();
+  assert.equal(Number(paidShown.replace(/[^0-9.]/g, '')), booking.body.pricing.amountPaid, `confirmation says ${paidShown}`);
   const ics = await fetch(`${base}/public/bookings/${done.rentalId}/calendar.ics`);
   assert.match(await ics.text(), /BEGIN:VEVENT/);
   boatBooking = { rentalId: done.rentalId, transactionId: done.transactionId };
