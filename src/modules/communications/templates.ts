@@ -4,6 +4,8 @@
  * and the business (see VARIABLES); values are HTML-escaped in the HTML part. Dates and times are
  * rendered in the location's time zone, amounts in the location's currency.
  */
+import { oneLine, render, renderEmail } from '../../lib/template';
+
 export type VariableKind = 'text' | 'money' | 'date' | 'datetime';
 
 export interface VariableDef {
@@ -266,7 +268,7 @@ ${signHtml}`,
   },
 };
 
-const VAR_RE = /\{\{\s*([A-Za-z]+\.[A-Za-z]+)\s*\}\}/g;
+const VAR_RE = /\{\{\s*[#^/]?\s*([A-Za-z]+\.[A-Za-z]+)\s*\}\}/g;
 
 /** The variables a template uses, in order of first use. */
 export function variablesOf(t: Template): string[] {
@@ -275,8 +277,6 @@ export function variablesOf(t: Template): string[] {
   return [...seen];
 }
 
-export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
 export interface Rendered {
   subject: string;
   text: string;
@@ -284,22 +284,12 @@ export interface Rendered {
   sms: string;
 }
 
-/** Fills a template; missing variables render empty. HTML values are escaped; the subject is one line. */
+/**
+ * Fills a template with the one template engine (lib/template.ts): missing variables render empty,
+ * HTML values are escaped, the HTML part is wrapped in the common e-mail layout under the business
+ * name, and the subject is one line.
+ */
 export function renderTemplate(t: Template, vars: Record<string, string>): Rendered {
-  const fill = (part: string, esc: (s: string) => string) => part.replace(VAR_RE, (_, name: string) => esc(vars[name] ?? ''));
-  const plain = (s: string) => s;
-  const text = fill(t.text, plain)
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  const body = fill(t.html, escapeHtml).replace(/<p>\s*<\/p>\n?/g, '');
-  const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#111">\n${body}\n</body></html>`;
-  return {
-    subject: fill(t.subject, plain).replace(/\s+/g, ' ').trim().slice(0, 300),
-    text,
-    html,
-    sms: fill(t.sms, plain).replace(/\s+/g, ' ').trim(),
-  };
+  const mail = renderEmail(t, vars, { name: vars['business.name'] ?? '', logoUrl: vars['business.logoUrl'] || null });
+  return { ...mail, sms: oneLine(render(t.sms, vars, 'text'), 2000) };
 }
