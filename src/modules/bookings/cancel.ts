@@ -81,13 +81,13 @@ export async function cancelBooking(
   }
   if (email.email)
     statements.push(
-      await cancellationEmailStmt(ctx, b, {
+      ...(await cancellationEmailStmts(ctx, b, {
         to: email.email,
         firstName: email.firstName,
         reason: opts.reason,
         refund: opts.refund !== false,
         callerRefund: opts.callerRefund,
-      }),
+      })),
     );
   try {
     await commitChange(ctx, statements, {
@@ -119,24 +119,29 @@ export async function cancelBooking(
   return { booking: bookingOut(final, { timezone }), alreadyCancelled: false, refund };
 }
 
-/** The renter's cancellation e-mail (in the cancellation's batch): the booking, the reason, and what goes back to the card. */
-async function cancellationEmailStmt(
+/**
+ * The renter's cancellation e-mail (in the cancellation's batch): the booking, the reason, and what
+ * goes back to the card. An array: a statement is thenable, and an async function would run it.
+ */
+async function cancellationEmailStmts(
   ctx: Ctx,
   b: BookingRow,
   o: { to: string; firstName?: string; reason?: string; refund: boolean; callerRefund?: { amount: number; fee: number } },
-): Promise<Stmt> {
+): Promise<Stmt[]> {
   const [{ setting, itemName }, byCard] = await Promise.all([loadMailSetting(ctx, b), o.refund && b.paymentIntentId ? paidByCard(ctx, b) : Promise.resolve(0)]);
   const data = {
     ...mailData(setting, [lineOf(b, itemName)], { firstName: o.firstName }),
     reason: o.reason ?? null,
     refund: refundSentence(b, setting.brand.name, byCard, o.callerRefund),
   };
-  return bookingMailStmt(ctx, setting, {
-    id: 'booking.cancelled',
-    to: o.to,
-    data,
-    metadata: { rentalId: b.id, transactionId: b.transactionId, reference: b.id },
-  });
+  return [
+    bookingMailStmt(ctx, setting, {
+      id: 'booking.cancelled',
+      to: o.to,
+      data,
+      metadata: { rentalId: b.id, transactionId: b.transactionId, reference: b.id },
+    }),
+  ];
 }
 
 /** What the cancellation e-mail says of the money: the refund to the card, the policy's fee, or the credit kept. */

@@ -46,7 +46,7 @@ const HTML_BOOKINGS = `{{#bookings}}
 <tr><td style="padding:4px 12px;color:#555;width:150px">When</td><td style="padding:4px 12px"><strong>{{when}}</strong></td></tr>
 <tr><td style="padding:4px 12px;color:#555">Party</td><td style="padding:4px 12px">{{party}}</td></tr>
 <tr><td style="padding:4px 12px;color:#555">Booking reference</td><td style="padding:4px 12px;font-family:monospace">{{reference}}</td></tr>
-<tr><td colspan="2" style="padding:10px 12px"><a href="{{manage}}" style="display:inline-block;padding:8px 14px;background:#0b5cab;color:#ffffff;border-radius:4px;text-decoration:none">Manage or cancel</a> <a href="{{pass}}" style="margin-left:8px">Your pass</a></td></tr>
+<tr><td colspan="2" style="padding:10px 12px"><a href="{{manage}}" style="display:inline-block;padding:8px 14px;background:{{brandColor}};color:#ffffff;border-radius:4px;text-decoration:none">Manage or cancel</a> <a href="{{pass}}" style="margin-left:8px">Your pass</a></td></tr>
 </table>
 {{/bookings}}`;
 

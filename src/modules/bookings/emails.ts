@@ -149,7 +149,7 @@ export function policyLines(m: MailSetting, start: number, amount: number): { su
     const until = start - t.hoursBefore * HOUR;
     if (t.hoursBefore > 0 && until <= m.now) return;
     const prev = i > 0 ? p.tiers[i - 1].hoursBefore : null;
-    const from = prev != null && start - prev * HOUR > m.now ? `after ${at(prev)} ` : '';
+    const from = prev != null && start - prev * HOUR > m.now ? `after ${at(prev)} and ` : '';
     const to = t.hoursBefore > 0 ? `before ${at(t.hoursBefore)}` : 'until the start';
     lines.push(`Cancel ${from}${to}: ${refund(t.refundPercent)}`);
   });
@@ -193,7 +193,8 @@ export function mailData(m: MailSetting, lines: MailLine[], o: { firstName?: str
 
 /** Renders one of the booking templates. */
 export function renderBookingMail(id: BookingTemplateId, m: MailSetting, data: Record<string, unknown>): RenderedEmail {
-  return renderEmail(BOOKING_TEMPLATES[id], data, { ...m.brand, name: m.brand.name || m.location.name });
+  const color = m.brand.color && /^#[0-9a-fA-F]{6}$/.test(m.brand.color) ? m.brand.color : '#0b5cab';
+  return renderEmail(BOOKING_TEMPLATES[id], { brandColor: color, ...data }, { ...m.brand, name: m.brand.name || m.location.name });
 }
 
 /** A rendered booking e-mail as a statement of the caller's batch (the outbox row with both parts). */

@@ -304,10 +304,14 @@ function priceLines(r: Repricing, currency: string): string {
   return [head, tail[r.settlement]].filter(Boolean).join('\n');
 }
 
-/** The renter's e-mail of the move (in the move's batch): the old and new times in the location's zone, and the price. */
-export async function rescheduleEmailStmt(ctx: Ctx, b: BookingRow, m: { timezone: string; start: number; end: number; r: Repricing }): Promise<Stmt | null> {
+/**
+ * The renter's e-mail of the move (in the move's batch): the old and new times in the location's
+ * zone, and the price. An array (empty without an address): a statement is thenable, and an async
+ * function would run it.
+ */
+export async function rescheduleEmailStmts(ctx: Ctx, b: BookingRow, m: { timezone: string; start: number; end: number; r: Repricing }): Promise<Stmt[]> {
   const info = (b.customerInfo as { email?: string; firstName?: string } | null) ?? {};
-  if (!info.email) return null;
+  if (!info.email) return [];
   const { setting, itemName, whatToBring } = await loadMailSetting(ctx, b);
   const line = mailLineOf({ ...b, start: m.start, end: m.end }, itemName, whatToBring);
   const data = {
@@ -315,12 +319,14 @@ export async function rescheduleEmailStmt(ctx: Ctx, b: BookingRow, m: { timezone
     was: formatLocalRange(b.start, b.end, m.timezone),
     price: priceLines(m.r, b.currency),
   };
-  return bookingMailStmt(ctx, setting, {
-    id: 'booking.rescheduled',
-    to: info.email,
-    data,
-    metadata: { rentalId: b.id, transactionId: b.transactionId, reference: b.id },
-  });
+  return [
+    bookingMailStmt(ctx, setting, {
+      id: 'booking.rescheduled',
+      to: info.email,
+      data,
+      metadata: { rentalId: b.id, transactionId: b.transactionId, reference: b.id },
+    }),
+  ];
 }
 
 /** Cents that can go back to the booking's card: paid by card on it (net of refunds), and still refundable on its payment. */
