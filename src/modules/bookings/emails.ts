@@ -127,7 +127,7 @@ const strings = (v: unknown): string[] =>
     .slice(0, 20);
 
 /** A map link: the location's own `details.mapUrl` (https), else a map search on its coordinates or address. */
-function mapUrlOf(l: MailLocation): string | null {
+export function mapUrlOf(l: MailLocation): string | null {
   const own = l.details?.mapUrl;
   if (typeof own === 'string' && /^https:\/\/[^\s"'<>]{4,2000}$/.test(own)) return own;
   const query = l.latitude != null && l.longitude != null ? `${l.latitude},${l.longitude}` : [l.name, l.address].filter(Boolean).join(', ');

@@ -17,6 +17,8 @@ export { previewBooking } from './preview';
 export { cancelBooking, rescheduleBooking, checkInBooking, checkOutBooking, getBooking } from './lifecycle';
 export { type BookingRow } from './views';
 export { getBookingRow, paidByCard } from './queries';
+// The renter's links of a booking (manage page, pass) and a location's map link, for messages (communications).
+export { bookingLinks, mapUrlOf } from './emails';
 
 // Ledger and activity pieces that deposits and the public widget write with.
 export { insertLedger, memoEntry, type NewLedger } from './ledger';

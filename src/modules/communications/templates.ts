@@ -23,6 +23,8 @@ export const VARIABLES: VariableDef[] = [
   { name: 'renter.email', description: "Renter's e-mail", kind: 'text' },
   { name: 'renter.phone', description: "Renter's phone number", kind: 'text' },
   { name: 'booking.rentalId', description: 'Booking (rental) id', kind: 'text' },
+  { name: 'booking.reference', description: "The booking's public reference (its id), which the manage page takes", kind: 'text' },
+  { name: 'booking.manageUrl', description: "The renter's manage page of the booking (change or cancel)", kind: 'text' },
   { name: 'booking.transactionId', description: 'Order (transaction) id', kind: 'text' },
   { name: 'booking.itemName', description: 'Name of the booked inventory item', kind: 'text' },
   { name: 'booking.date', description: 'Local date of the start, e.g. "Thu 15 Jul 2027"', kind: 'text' },
@@ -41,7 +43,10 @@ export const VARIABLES: VariableDef[] = [
   { name: 'location.address', description: 'Location address', kind: 'text' },
   { name: 'location.phoneNumber', description: 'Location phone number', kind: 'text' },
   { name: 'location.timezone', description: 'Location IANA time zone', kind: 'text' },
+  { name: 'location.zoneName', description: 'The zone\'s name at the booking\'s start (else now), e.g. "Eastern Standard Time"', kind: 'text' },
+  { name: 'location.mapUrl', description: 'A map link of the location (its `details.mapUrl`, else its coordinates or address)', kind: 'text' },
   { name: 'business.name', description: "Operator's business name", kind: 'text' },
+  { name: 'business.logoUrl', description: "Operator's logo (widget settings, else location or account settings; https)", kind: 'text' },
   { name: 'link.url', description: 'The link of the message (waiver, cart recovery, bill payment)', kind: 'text', input: true },
   { name: 'message.custom', description: 'A custom paragraph added by the sender', kind: 'text', input: true },
   { name: 'cart.itemName', description: 'Item of an abandoned cart', kind: 'text', input: true },
@@ -96,24 +101,29 @@ export const TEMPLATES: Record<TemplateId, Template> = {
     subject: 'Your booking at {{location.name}} is confirmed',
     text: `Hello {{renter.firstName}},
 
-Your booking {{booking.rentalId}} is confirmed.
+Your booking {{booking.reference}} is confirmed.
 
 What: {{booking.itemName}}
-When: {{booking.when}}
+When: {{booking.when}} ({{location.zoneName}})
 Where: {{location.name}}, {{location.address}}
+{{#location.mapUrl}}
+Map: {{location.mapUrl}}
+{{/location.mapUrl}}
 Total: {{booking.total}} (paid {{booking.amountPaid}}, balance due {{booking.balanceDue}})
+Manage or cancel: {{booking.manageUrl}}
 
 {{message.custom}}
 
 ${sign}`,
     html: `<p>Hello {{renter.firstName}},</p>
-<p>Your booking <strong>{{booking.rentalId}}</strong> is confirmed.</p>
+<p>Your booking <strong>{{booking.reference}}</strong> is confirmed.</p>
 <table>
 <tr><td>What</td><td>{{booking.itemName}}</td></tr>
-<tr><td>When</td><td>{{booking.when}}</td></tr>
-<tr><td>Where</td><td>{{location.name}}, {{location.address}}</td></tr>
+<tr><td>When</td><td>{{booking.when}} ({{location.zoneName}})</td></tr>
+<tr><td>Where</td><td>{{location.name}}, {{location.address}}{{#location.mapUrl}} (<a href="{{location.mapUrl}}">map</a>){{/location.mapUrl}}</td></tr>
 <tr><td>Total</td><td>{{booking.total}} (paid {{booking.amountPaid}}, balance due {{booking.balanceDue}})</td></tr>
 </table>
+{{#booking.manageUrl}}<p><a href="{{booking.manageUrl}}">Manage or cancel your booking</a></p>{{/booking.manageUrl}}
 <p>{{message.custom}}</p>
 ${signHtml}`,
     sms: '{{business.name}}: booking {{booking.rentalId}} confirmed for {{booking.start}} at {{location.name}}.',
@@ -126,16 +136,21 @@ ${signHtml}`,
     subject: 'Reminder: {{booking.itemName}} on {{booking.date}}',
     text: `Hello {{renter.firstName}},
 
-A reminder of your booking {{booking.rentalId}}: {{booking.itemName}} on {{booking.when}} at {{location.name}}, {{location.address}}.
+A reminder of your booking {{booking.reference}}: {{booking.itemName}} on {{booking.when}} ({{location.zoneName}}) at {{location.name}}, {{location.address}}.
+{{#location.mapUrl}}
+Map: {{location.mapUrl}}
+{{/location.mapUrl}}
 Balance due: {{booking.balanceDue}}.
+Manage or cancel: {{booking.manageUrl}}
 
 {{message.custom}}
 
 See you soon!
 ${sign}`,
     html: `<p>Hello {{renter.firstName}},</p>
-<p>A reminder of your booking <strong>{{booking.rentalId}}</strong>: {{booking.itemName}} on <strong>{{booking.when}}</strong> at {{location.name}}, {{location.address}}.</p>
+<p>A reminder of your booking <strong>{{booking.reference}}</strong>: {{booking.itemName}} on <strong>{{booking.when}}</strong> ({{location.zoneName}}) at {{location.name}}, {{location.address}}{{#location.mapUrl}} (<a href="{{location.mapUrl}}">map</a>){{/location.mapUrl}}.</p>
 <p>Balance due: {{booking.balanceDue}}.</p>
+{{#booking.manageUrl}}<p><a href="{{booking.manageUrl}}">Manage or cancel your booking</a></p>{{/booking.manageUrl}}
 <p>{{message.custom}}</p>
 <p>See you soon!</p>
 ${signHtml}`,

@@ -203,4 +203,30 @@ describe('booking e-mails', () => {
     expect(m.body).toContain('- Cancel before Sun 13 Dec 2026, 10:00 EST: 100% refund ($200.00)');
     expect(m.body).toContain('- Cancel after Sun 13 Dec 2026, 10:00 EST and until the start: 0% refund ($0.00)');
   });
+  it('the reminder (communications template, same engine): local time with the zone name, map and manage link', async () => {
+    const b = await book(op, bookBody({ inventoryId: item.id, startTime: local('2026-12-18', '10:00'), endTime: local('2026-12-18', '12:00') }));
+    expect(b.status, b.text).toBe(201);
+    const sent = await post(
+      '/communication/send-templated',
+      { customerId: op.customerId, locationId: op.locationId, templateId: 'booking_reminder', rentalId: b.body.rentalId },
+      { key: op.adminKey },
+    );
+    expect(sent.status, sent.text).toBe(200);
+    const m = await mail(b.body.rentalId, 'booking_reminder');
+    expect(mask(m.subject, b.body.rentalId)).toMatchInlineSnapshot(`"Reminder: Pontoon <22> on Fri 18 Dec 2026"`);
+    expect(mask(m.body, b.body.rentalId)).toMatchInlineSnapshot(`
+      "Hello Rita,
+
+      A reminder of your booking bk_REF: Pontoon <22> on Fri 18 Dec 2026, 10:00–12:00 EST (Eastern Standard Time) at North Dock, 1 Harbour Way, Miami, FL.
+      Map: https://www.google.com/maps/search/?api=1&query=25.7617%2C-80.1918
+      Balance due: $0.00.
+      Manage or cancel: http://berth.test/widget?manage=bk_REF&customer=cus_OP
+
+      See you soon!
+      Bay & Co Boats
+      North Dock · +15555550100"
+    `);
+    expect(m.html).toContain('<img src="https://cdn.example.com/bay-logo.png"');
+    expect(m.html).toContain(`<a href="${BASE}/widget?manage=${b.body.rentalId}&amp;customer=${op.customerId}">Manage or cancel your booking</a>`);
+  });
 });
