@@ -229,4 +229,30 @@ describe('booking e-mails', () => {
     expect(m.html).toContain('<img src="https://cdn.example.com/bay-logo.png"');
     expect(m.html).toContain(`<a href="${BASE}/widget?manage=${b.body.rentalId}&amp;customer=${op.customerId}">Manage or cancel your booking</a>`);
   });
+  it('one public reference: the booking id on the booking, the operator read, the pass, the widget checkout and the manage link', async () => {
+    const b = await book(op, bookBody({ inventoryId: item.id, startTime: local('2026-12-19', '10:00'), endTime: local('2026-12-19', '12:00') }));
+    expect(b.status, b.text).toBe(201);
+    expect(b.body.reference).toBe(b.body.rentalId);
+    expect(b.body.rentals[0].reference).toBe(b.body.rentalId);
+    expect((await get(`/coreBooking/${b.body.rentalId}`, { key: op.adminKey })).body.reference).toBe(b.body.rentalId);
+    const pass = await get(`/public/bookings/${b.body.rentalId}/wallet-pass-a`);
+    expect(pass.status, pass.text).toBe(200);
+    expect(pass.body.reference).toBe(b.body.rentalId);
+    const w = await post('/public/widget/checkout', {
+      customerId: op.customerId,
+      inventoryId: item.id,
+      startTime: local('2026-12-20', '10:00'),
+      endTime: local('2026-12-20', '12:00'),
+      customerInfo: { firstName: 'Wes', lastName: 'Widget', email: `wes-${crypto.randomUUID().slice(0, 8)}@renter.test` },
+      paymentMethodId: 'pm_card_visa',
+    });
+    expect(w.status, w.text).toBe(201);
+    expect(w.body.reference).toBe(w.body.rentalId);
+    expect(w.body.links.manage).toBe(`${BASE}/widget?manage=${w.body.rentalId}&customer=${op.customerId}`);
+    const m = await mail(w.body.rentalId, 'booking.confirmation');
+    expect(m.subject).toContain(w.body.reference);
+    expect(m.body).toContain(`Booking reference: ${w.body.reference}`);
+    expect(m.body).toContain(`Manage or cancel: ${w.body.links.manage}`);
+    expect(m.body).not.toContain(w.body.transactionId);
+  });
 });
