@@ -4,6 +4,7 @@
  * integrations.ts for the stored shapes and policy.ts for the cancellation policy. Others use it for:
  * - the cancellation policy and its refund tiers (renter self-service, concierge): cancellationPolicyOf, locationCancellationPolicy, refundPercentAt
  * - the widget's look (widget catalog, wallet passes): widgetLookOf
+ * - the brand heading renter e-mails (bookings, memberships, communications): emailBrandOf
  * - a location's review platforms (renter reviews): reviewConnections
  */
 import type { Ctx } from '../../lib/context';
