@@ -125,6 +125,8 @@ export interface Ctx {
   idempotencyClaimId?: string;
   /** Where every "now" comes from (lib/clock.ts): the wall clock, or the operator's sandbox test clock. */
   clock: Clock;
+  /** The request's origin (`https://host`), for links in messages when `PUBLIC_BASE_URL` is not set (lib/public-origin.ts). */
+  origin?: string;
 }
 
 export function ctxOf(c: Context<AppEnv>): Ctx {
@@ -137,6 +139,7 @@ export function ctxOf(c: Context<AppEnv>): Ctx {
     log: c.get('log') ?? createLogger({ requestId: c.get('requestId') }, logLevelOf(c.env)),
     idempotencyClaimId: c.get('idempotencyClaim'),
     clock: c.get('clock') ?? wallClock,
+    origin: new URL(c.req.url).origin,
     waitUntil: (p) => {
       try {
         c.executionCtx.waitUntil(p);
@@ -188,6 +191,7 @@ export function systemCtxFor(ctx: Ctx, customerId: string): Ctx {
     ...systemCtx(ctx.env, { customerId, requestId: ctx.requestId, waitUntil: ctx.waitUntil, hooks: ctx.hooks, clock: ctx.clock }),
     db: ctx.db,
     log: ctx.log,
+    origin: ctx.origin,
   };
 }
 

@@ -35,6 +35,16 @@ export function zoneAbbreviation(ms: number, tz: string): string {
   return name === 'GMT' ? 'UTC' : name.replace(/^GMT/, 'UTC');
 }
 
+/**
+ * The zone's name as a person reads it at an instant: "Eastern Standard Time", "Central European
+ * Summer Time"; "Coordinated Universal Time" for UTC.
+ */
+export function zoneLongName(ms: number, tz: string): string {
+  if (/^(Etc\/)?(UTC|GMT|Universal|Zulu)$/.test(tz)) return 'Coordinated Universal Time';
+  const name = part(fmt('en-US', { timeZoneName: 'long' }, tz), ms, 'timeZoneName');
+  return name.replace(/^GMT/, 'UTC') || zoneAbbreviation(ms, tz);
+}
+
 /** "Sat 12 Dec 2026" */
 export function formatLocalDay(ms: number, tz: string): string {
   const f = fmt('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }, tz);

@@ -48,6 +48,8 @@ interface World {
   tourBooking: { rentalId: string };
   pendingRentalId: string;
   cancelledRentalId: string;
+  /** The cancelled booking's e-mail (an outbox message with an HTML part). */
+  messageId: string;
   webhookId: string;
   waiver: { templateId: string; signatureId: string; pin: string };
   waitlistId: string;
@@ -263,6 +265,7 @@ const CASES: Case[] = [
   { op: 'getWebhook', path: () => `/webhooks/${w.webhookId}` },
   { op: 'listWebhookDeliveries', path: () => `/webhooks/${w.webhookId}/deliveries` },
   { op: 'listOutboxMessages', path: () => '/outbox/messages' },
+  { op: 'previewOutboxMessage', path: () => `/outbox/messages/${w.messageId}/preview` },
   // Schedule
   { op: 'listItemSchedule', path: () => `/schedule/schedule?${q({ inventory_id: w.rental.id, include_drydock: true })}` },
   { op: 'listItemSchedule', label: 'dates only', path: () => `/schedule/schedule?${q({ inventory_id: w.rental.id, dates_only: true })}` },
@@ -750,6 +753,7 @@ beforeAll(async () => {
     post('/coreBooking/book', bookBody({ inventoryId: rental.id, startTime: at(TZ, 6, '10:00'), endTime: at(TZ, 6, '12:00'), quantity: 1 }), { key }),
   );
   await ok(post(`/coreBooking/${cancelled.rentalId}/cancel`, {}, { key }));
+  const messageId = (await ok(get(`/outbox/messages?${q({ rentalId: cancelled.rentalId, template: 'booking.cancelled' })}`, { key }))).data[0].id as string;
   await ok(
     post(
       '/preAuth/authorize-deposit',
@@ -1048,6 +1052,7 @@ beforeAll(async () => {
     tourBooking: { rentalId: tourBooked.rentalId },
     pendingRentalId: payLater.rentalId,
     cancelledRentalId: cancelled.rentalId,
+    messageId,
     webhookId: hook.id,
     waiver: { templateId: template.templateId, signatureId: signed.signatureId, pin: waiverNumber.pin },
     waitlistId: joined.entryId,

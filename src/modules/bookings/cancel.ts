@@ -5,8 +5,8 @@ import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { deposits, ledgerEntries, renters } from '../../db/schema/bookings';
 import { nowIso } from '../../lib/clock';
-import { emailStmt } from '../../adapters/messages';
-import { formatLocalRange } from '../../lib/local-time';
+import { formatMoney } from '../../lib/money';
+import { bookingMailStmt, lineOf, loadMailSetting, mailData } from './emails';
 import { payments } from '../../adapters/payments';
 import { activityStmt } from './activity';
 import { insertLedger, memoEntry, moneyFromLedgerStmt, reversalOf } from './ledger';
@@ -42,7 +42,16 @@ export interface CancelResult {
  * cancelled booking answers it again with `alreadyCancelled: true`; checked-in, completed and
  * no-show bookings are 409 `not_cancellable`.
  */
-export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?: string; refund?: boolean } = {}): Promise<CancelResult> {
+export async function cancelBooking(
+  ctx: Ctx,
+  rentalId: string,
+  opts: {
+    reason?: string;
+    refund?: boolean;
+    /** With `refund: false`: the refund the caller pays back itself (cents, the renter's policy refund), as the e-mail states it. */
+    callerRefund?: { amount: number; fee: number };
+  } = {},
+): Promise<CancelResult> {
   const { row: b, timezone } = await getBookingWithZone(ctx, rentalId);
   if (b.status === 'cancelled') return { booking: bookingOut(b, { timezone }), alreadyCancelled: true };
   if (!canMove(b.status as BookingStatus, 'cancelled')) {
@@ -76,18 +85,16 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
         .where(and(eq(renters.id, b.renterId), eq(renters.customerId, b.customerId))),
     );
   }
-  if (email.email) {
+  if (email.email)
     statements.push(
-      emailStmt(ctx, {
-        customerId: b.customerId,
+      ...(await cancellationEmailStmts(ctx, b, {
         to: email.email,
-        subject: `Your booking ${b.id} is cancelled`,
-        body: `Hello ${email.firstName ?? ''},\n\nYour booking ${b.id} (${formatLocalRange(b.start, b.end, timezone)}) has been cancelled.${opts.reason ? `\nReason: ${opts.reason}` : ''}`,
-        template: 'booking.cancelled',
-        metadata: { rentalId: b.id, transactionId: b.transactionId },
-      }).stmt,
+        firstName: email.firstName,
+        reason: opts.reason,
+        refund: opts.refund !== false,
+        callerRefund: opts.callerRefund,
+      })),
     );
-  }
   try {
     await commitChange(ctx, statements, {
       audit: {
@@ -119,6 +126,45 @@ export async function cancelBooking(ctx: Ctx, rentalId: string, opts: { reason?:
 }
 
 /**
+ * The renter's cancellation e-mail (in the cancellation's batch): the booking, the reason, and what
+ * goes back to the card. An array: a statement is thenable, and an async function would run it.
+ */
+async function cancellationEmailStmts(
+  ctx: Ctx,
+  b: BookingRow,
+  o: { to: string; firstName?: string; reason?: string; refund: boolean; callerRefund?: { amount: number; fee: number } },
+): Promise<Stmt[]> {
+  const [{ setting, itemName }, byCard] = await Promise.all([
+    loadMailSetting(ctx, b),
+    o.refund ? refundPlanOf(ctx, b, OPERATOR_REFUND).then((p) => p.refund) : Promise.resolve(0),
+  ]);
+  const data = {
+    ...mailData(setting, [lineOf(b, itemName)], { firstName: o.firstName }),
+    reason: o.reason ?? null,
+    refund: refundSentence(b, setting.brand.name, byCard, o.callerRefund),
+  };
+  return [
+    bookingMailStmt(ctx, setting, {
+      id: 'booking.cancelled',
+      to: o.to,
+      data,
+      metadata: { rentalId: b.id, transactionId: b.transactionId, reference: b.id },
+    }),
+  ];
+}
+
+/** What the cancellation e-mail says of the money: the refund to the card, the policy's fee, or the credit kept. */
+function refundSentence(b: BookingRow, business: string, byCard: number, caller?: { amount: number; fee: number }): string {
+  const money = (c: number) => formatMoney(c, b.currency);
+  if (caller && caller.amount > 0)
+    return `We are refunding ${money(caller.amount)} to the card you paid with${caller.fee > 0 ? `; ${money(caller.fee)} is kept as the cancellation fee of the policy` : ''}.`;
+  if (caller && caller.fee > 0) return `Under the cancellation policy ${money(caller.fee)} is kept as the cancellation fee; nothing is refunded.`;
+  if (byCard > 0) return `We are refunding ${money(byCard)} to the card you paid with.`;
+  if (b.amountPaid > 0) return `The ${money(b.amountPaid)} you paid stays with ${business || 'us'} as credit; contact them about it.`;
+  return 'Nothing was charged for this booking.';
+}
+
+/**
  * The ledger reversals of a cancellation: charges, discounts, taxes, tips and fees are reversed now;
  * card payments are refunded afterwards (refund entries); deposits follow their own release; a
  * reseller's payment and one made with membership credits or a gift card are reversed (the reseller
@@ -139,13 +185,16 @@ async function reversalsOf(ctx: Ctx, b: BookingRow) {
     .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
 }
 
+/** The operator's cancellation gives every line back (refund-lines.ts). */
+const OPERATOR_REFUND = { by: 'operator', percent: 100, rule: 'Refunded in full: the operator cancelled' } as const;
+
 /**
  * The operator's refund of a cancelled rental: every line in full (refund-lines.ts), payment by
  * payment, each refund committed with its ledger entry and `payment.refunded`.
  */
 async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Promise<NonNullable<CancelResult['refund']>> {
   if (!wanted) return { status: 'none', amount: 0, refundId: null, lines: [] };
-  const plan = await refundPlanOf(ctx, b, { by: 'operator', percent: 100, rule: 'Refunded in full: the operator cancelled' });
+  const plan = await refundPlanOf(ctx, b, OPERATOR_REFUND);
   const back = await payBack(ctx, b, plan, { kind: 'booking_cancellation', description: 'Refund', audit: 'booking.refund' });
   const lines = plan.lines.map((l) => ({ ...l, paid: dollars(l.paid), refund: dollars(l.refund), kept: dollars(l.kept) }));
   return { status: back.status, amount: dollars(back.status === 'failed' ? plan.refund : back.amount), refundId: back.refundIds[0] ?? null, lines };

@@ -54,6 +54,7 @@ import { planLines, prepareOrderLine, type PreparedLine } from './lines';
 import { planPayment } from './payment-plan';
 import { carryIn, earlyFits, earlyRequests, lineRequests, reserveEarly, type EarlyReservation } from './reservation';
 import { buildWrite } from './write';
+import type { MailAccount } from './emails';
 import {
   extensionDiscounts,
   extensionFailure,
@@ -201,7 +202,7 @@ function saleRead(ctx: Ctx, s: S) {
     'sale|settings',
     () =>
       db
-        .select({ settings: customers.settings })
+        .select({ settings: customers.settings, name: customers.name, businessName: customers.businessName, integrations: customers.integrations })
         .from(customers)
         .where(eq(customers.id, sql.placeholder('customerId'))),
     { customerId },
@@ -212,13 +213,14 @@ function saleRead(ctx: Ctx, s: S) {
   const statements = [settingsOf, renterByEmailStatement(db, customerId, s.input.customerInfo.email), ...items, ...others, ...ext.statements] as Stmt[];
   const take = (res: unknown[][]): FirstRead => {
     let i = 0;
-    const settings = res[i++] as { settings: unknown }[];
+    const settings = res[i++] as ({ settings: unknown } & MailAccount)[];
     const renter = (res[i++] as RenterRow[])[0];
     const read = items.length ? (res.slice(i, (i += 3)) as Parameters<typeof itemContextsFrom>[0]) : null;
     const otherRows = others.length ? (res[i++] as Awaited<ReturnType<ReturnType<typeof otherItemsAtLocationStatement>['all']>>) : undefined;
     ext.take(res.slice(i));
     return {
       settings: (settings[0]?.settings ?? {}) as Record<string, unknown>,
+      account: settings[0] ?? null,
       items: read ? itemContextsFrom(read) : new Map<string, ItemContext>(),
       others: otherRows,
       renter: { existing: renter },
@@ -228,6 +230,8 @@ function saleRead(ctx: Ctx, s: S) {
 }
 interface FirstRead {
   settings: Record<string, unknown>;
+  /** The operator's name and look for the confirmation e-mail (not read by preloaded sales: the location names them). */
+  account?: MailAccount | null;
   items: Map<string, ItemContext>;
   others?: { id: string; data: unknown }[];
   renter?: { existing: RenterRow | undefined };
@@ -265,7 +269,7 @@ async function loadSaleItems(ctx: Ctx, s: S, given?: FirstRead) {
   const { lines: lineReqs, bundle } = planLines(input, bundlesOf(first.settings));
   const items = first.items;
   for (const id of [...new Set(lineReqs.map((l) => l.inventoryId))].sort()) if (!items.has(id)) items.set(id, await loadItemContext(ctx.db, id, customerId));
-  return { first, settings: first.settings, lineReqs, bundle, items };
+  return { first, settings: first.settings, account: first.account ?? null, lineReqs, bundle, items };
 }
 type Sale = Awaited<ReturnType<typeof loadSaleItems>>;
 
@@ -488,7 +492,7 @@ async function writeSale(ctx: Ctx, s: S): Promise<{ result: BookingResult; rows:
     buildWrite(ctx, {
       ...{ customerId, source, status: money.status, transactionId, rentalIds, bundleGroupId, currency: need(s.currency), prepared: need(s.prepared) },
       ...{ quotes, reservations, upsert, input, opts, plan: money.plan, paidNow: money.paidNow, charge: taken.paid?.intent ?? null },
-      ...{ depositIntent: s.depositIntent, depositAmount: money.depositAmount, sources },
+      ...{ depositIntent: s.depositIntent, depositAmount: money.depositAmount, sources, account: need(s.sale).account },
     });
   let write = build();
   try {

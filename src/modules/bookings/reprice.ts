@@ -22,7 +22,7 @@ import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError, type ErrorDetail } from '../../lib/errors';
 import { ledgerEntries, renters } from '../../db/schema/bookings';
-import { emailStmt } from '../../adapters/messages';
+import { bookingMailStmt, lineOf as mailLineOf, loadMailSetting, mailData } from './emails';
 import { formatLocalRange } from '../../lib/local-time';
 import { payments } from '../../adapters/payments';
 import type { ItemContext } from '../availability/service';
@@ -304,29 +304,29 @@ function priceLines(r: Repricing, currency: string): string {
   return [head, tail[r.settlement]].filter(Boolean).join('\n');
 }
 
-/** The renter's e-mail of the move (in the move's batch): the old and new times in the location's zone, and the price. */
-export function rescheduleEmailStmt(ctx: Ctx, b: BookingRow, m: { timezone: string; itemName: string; start: number; end: number; r: Repricing }): Stmt | null {
+/**
+ * The renter's e-mail of the move (in the move's batch): the old and new times in the location's
+ * zone, and the price. An array (empty without an address): a statement is thenable, and an async
+ * function would run it.
+ */
+export async function rescheduleEmailStmts(ctx: Ctx, b: BookingRow, m: { timezone: string; start: number; end: number; r: Repricing }): Promise<Stmt[]> {
   const info = (b.customerInfo as { email?: string; firstName?: string } | null) ?? {};
-  if (!info.email) return null;
-  const body = [
-    `Hello ${info.firstName ?? ''},`,
-    '',
-    `Your booking of ${m.itemName} has moved.`,
-    `Was: ${formatLocalRange(b.start, b.end, m.timezone)}`,
-    `Now: ${formatLocalRange(m.start, m.end, m.timezone)}`,
-    '',
-    priceLines(m.r, b.currency),
-    '',
-    `Booking reference: ${b.transactionId}`,
-  ].join('\n');
-  return emailStmt(ctx, {
-    customerId: b.customerId,
-    to: info.email,
-    subject: `Your booking has a new time (${b.transactionId})`,
-    body,
-    template: 'booking.rescheduled',
-    metadata: { rentalId: b.id, transactionId: b.transactionId },
-  }).stmt;
+  if (!info.email) return [];
+  const { setting, itemName, whatToBring } = await loadMailSetting(ctx, b);
+  const line = mailLineOf({ ...b, start: m.start, end: m.end }, itemName, whatToBring);
+  const data = {
+    ...mailData(setting, [line], { firstName: info.firstName, policyAmount: m.r.previousTotal + m.r.difference }),
+    was: formatLocalRange(b.start, b.end, m.timezone),
+    price: priceLines(m.r, b.currency),
+  };
+  return [
+    bookingMailStmt(ctx, setting, {
+      id: 'booking.rescheduled',
+      to: info.email,
+      data,
+      metadata: { rentalId: b.id, transactionId: b.transactionId, reference: b.id },
+    }),
+  ];
 }
 
 /** Cents that can go back to the booking's card: paid by card on it (net of refunds), and still refundable on its payment. */

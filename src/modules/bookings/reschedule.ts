@@ -37,7 +37,7 @@ import {
   refundDifference,
   repricedSet,
   repriceStmts,
-  rescheduleEmailStmt,
+  rescheduleEmailStmts,
   settlementOf,
   unchangedPrice,
   type RepriceAsk,
@@ -267,7 +267,7 @@ async function writeReschedule(ctx: Ctx, s: S) {
   const to = { startTime: view.startTime, endTime: view.endTime, assetIds: view.assetIds };
   const price = priceChangeOut(r);
   const paid = after.amountPaid - b.amountPaid;
-  const email = rescheduleEmailStmt(ctx, b, { timezone, itemName: need(s.item).row.name, start: after.start, end: after.end, r });
+  const email = await rescheduleEmailStmts(ctx, b, { timezone, start: after.start, end: after.end, r });
   const statements: Stmt[] = [
     activityStmt(ctx, b, b.version + 1, { type: 'booking.rescheduled', change: 'rescheduled', label: 'Booking rescheduled', details: { from, to, price } }),
     casUpdate(ctx, b, set),
@@ -275,7 +275,7 @@ async function writeReschedule(ctx: Ctx, s: S) {
     ...allocationInserts(ctx, res, nowIso(ctx)),
     ...repriceStmts(ctx, b, r, { start: after.start, assetId: after.assetIds?.[0] ?? null }),
     ...(await planFollowsBalanceStmts(ctx, b, { charged: r.difference, paid })),
-    ...(email ? [email] : []),
+    ...email,
     moneyFromLedgerStmt(ctx, b),
   ];
   await commitMove(ctx, s.taken, statements, {

@@ -201,7 +201,11 @@ export const PriceBreakdown = z
 export const Booking = z
   .object({
     rentalId: z.string(),
-    transactionId: z.string(),
+    reference: z.string().openapi({
+      description:
+        "The booking's one public reference (its id): the renter sees it on the confirmation, the pass, the manage page (`/widget?manage=`) and every e-mail",
+    }),
+    transactionId: z.string().openapi({ description: 'The order the booking belongs to (internal; several bookings of one checkout share it)' }),
     bundleGroupId: z.string().nullable(),
     customerId: z.string(),
     locationId: z.string(),

@@ -22,6 +22,8 @@ export { getBookingRow, paidByCard } from './queries';
 export { coveredPercent, refundPlanFrom, type RefundPlan } from './refund-lines';
 export { keptStmts, payBack, rentalLedger } from './refunds';
 export { RefundLine } from './schemas';
+// The renter's links of a booking (manage page, pass) and a location's map link, for messages (communications).
+export { bookingLinks, mapUrlOf } from './emails';
 
 // Ledger and activity pieces that deposits and the public widget write with.
 export { insertLedger, memoEntry, type NewLedger } from './ledger';

@@ -9,6 +9,7 @@ export function bookingOut(b: BookingRow, opts: { timezone?: string } = {}) {
   const pricing = (b.pricing ?? {}) as { quote?: LineQuote; loyaltyPoints?: number };
   return {
     rentalId: b.id,
+    reference: b.id,
     transactionId: b.transactionId,
     bundleGroupId: b.bundleGroupId,
     customerId: b.customerId,

@@ -6,12 +6,12 @@ import type { Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
 import { bookings, deposits, holds, renters } from '../../db/schema/bookings';
-import { emailStmt } from '../../adapters/messages';
-import { formatLocalRange } from '../../lib/local-time';
+import { formatMoney } from '../../lib/money';
 import type { PaymentIntent } from '../../adapters/payments';
 import type { RenterUpsert } from '../renters/service';
 import { allocationInserts, releaseAllocationsOf, type Reservation } from '../availability/service';
 import { activityStmt } from './activity';
+import { bookingMailStmt, lineOf, mailData, mailSetting, type MailAccount } from './emails';
 import { insertLedger, memoEntry, paymentEntry, saleEntries, type LedgerDraft, type LedgerScope } from './ledger';
 import { dollars, loyaltyPointsFor, quoteOut, type LineQuote } from './pricing';
 import type { BookInput } from './schemas';
@@ -42,6 +42,8 @@ interface WriteInput {
   depositAmount: number;
   /** The payment sources paying part of the order (membership credits, a gift card): per rental (cents), as the ledger records them. */
   sources?: { payment: SalePayment; perRental: number[] }[];
+  /** The operator's name and look, for the confirmation e-mail. */
+  account?: MailAccount | null;
 }
 
 export function buildWrite(ctx: Ctx, w: WriteInput) {
@@ -334,21 +336,25 @@ function loyaltyStmt(ctx: Ctx, w: WriteInput, renterId: string, loyaltyPoints: n
     .where(and(eq(renters.id, renterId), eq(renters.customerId, w.customerId)));
 }
 
+/** The renter's confirmation e-mail of the order (booking templates, emails.ts), in the order's batch. */
 function confirmationEmailStmt(ctx: Ctx, w: WriteInput, rows: BookingRow[], total: number): Stmt {
-  const lines = rows
-    .map(
-      (r, i) =>
-        `- ${w.prepared[i].item.row.name}: ${formatLocalRange(r.start, r.end, w.prepared[i].item.item.timezone)}${r.assetIds.length ? ` (${r.assetIds.length} unit${r.assetIds.length > 1 ? 's' : ''})` : ` (${r.quantity} guest${r.quantity > 1 ? 's' : ''})`}`,
-    )
-    .join('\n');
-  return emailStmt(ctx, {
-    customerId: w.customerId,
+  const location = w.prepared[0].item.location;
+  const m = mailSetting(ctx, { customerId: w.customerId, currency: w.currency, account: w.account ?? null, location });
+  const lines = rows.map((r, i) => lineOf(r, w.prepared[i].item.row.name, (w.prepared[i].item.item.model as { whatToBring?: unknown }).whatToBring));
+  const money = (cents: number) => formatMoney(cents, w.currency);
+  const data = {
+    ...mailData(m, lines, { firstName: w.input.customerInfo.firstName, policyAmount: total }),
+    confirmed: w.status === 'confirmed',
+    total: money(total),
+    paid: money(w.paidNow),
+    balance: total > w.paidNow ? money(total - w.paidNow) : null,
+  };
+  return bookingMailStmt(ctx, m, {
+    id: 'booking.confirmation',
     to: w.input.customerInfo.email,
-    subject: w.status === 'confirmed' ? `Your booking is confirmed (${w.transactionId})` : `We received your booking (${w.transactionId})`,
-    body: `Hello ${w.input.customerInfo.firstName},\n\n${w.status === 'confirmed' ? 'Your booking is confirmed' : 'Your booking is awaiting confirmation'}:\n${lines}\n\nTotal: ${dollars(total).toFixed(2)} ${w.currency.toUpperCase()}; paid: ${dollars(w.paidNow).toFixed(2)}.\nBooking reference: ${w.transactionId}`,
-    template: 'booking.confirmation',
-    metadata: { transactionId: w.transactionId, rentalIds: w.rentalIds },
-  }).stmt;
+    data,
+    metadata: { transactionId: w.transactionId, rentalIds: w.rentalIds, reference: w.rentalIds[0] },
+  });
 }
 
 function bookingResultOf(

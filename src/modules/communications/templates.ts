@@ -4,6 +4,8 @@
  * and the business (see VARIABLES); values are HTML-escaped in the HTML part. Dates and times are
  * rendered in the location's time zone, amounts in the location's currency.
  */
+import { oneLine, render, renderEmail } from '../../lib/template';
+
 export type VariableKind = 'text' | 'money' | 'date' | 'datetime';
 
 export interface VariableDef {
@@ -21,6 +23,8 @@ export const VARIABLES: VariableDef[] = [
   { name: 'renter.email', description: "Renter's e-mail", kind: 'text' },
   { name: 'renter.phone', description: "Renter's phone number", kind: 'text' },
   { name: 'booking.rentalId', description: 'Booking (rental) id', kind: 'text' },
+  { name: 'booking.reference', description: "The booking's public reference (its id), which the manage page takes", kind: 'text' },
+  { name: 'booking.manageUrl', description: "The renter's manage page of the booking (change or cancel)", kind: 'text' },
   { name: 'booking.transactionId', description: 'Order (transaction) id', kind: 'text' },
   { name: 'booking.itemName', description: 'Name of the booked inventory item', kind: 'text' },
   { name: 'booking.date', description: 'Local date of the start, e.g. "Thu 15 Jul 2027"', kind: 'text' },
@@ -39,7 +43,10 @@ export const VARIABLES: VariableDef[] = [
   { name: 'location.address', description: 'Location address', kind: 'text' },
   { name: 'location.phoneNumber', description: 'Location phone number', kind: 'text' },
   { name: 'location.timezone', description: 'Location IANA time zone', kind: 'text' },
+  { name: 'location.zoneName', description: 'The zone\'s name at the booking\'s start (else now), e.g. "Eastern Standard Time"', kind: 'text' },
+  { name: 'location.mapUrl', description: 'A map link of the location (its `details.mapUrl`, else its coordinates or address)', kind: 'text' },
   { name: 'business.name', description: "Operator's business name", kind: 'text' },
+  { name: 'business.logoUrl', description: "Operator's logo (widget settings, else location or account settings; https)", kind: 'text' },
   { name: 'link.url', description: 'The link of the message (waiver, cart recovery, bill payment)', kind: 'text', input: true },
   { name: 'message.custom', description: 'A custom paragraph added by the sender', kind: 'text', input: true },
   { name: 'cart.itemName', description: 'Item of an abandoned cart', kind: 'text', input: true },
@@ -94,24 +101,29 @@ export const TEMPLATES: Record<TemplateId, Template> = {
     subject: 'Your booking at {{location.name}} is confirmed',
     text: `Hello {{renter.firstName}},
 
-Your booking {{booking.rentalId}} is confirmed.
+Your booking {{booking.reference}} is confirmed.
 
 What: {{booking.itemName}}
-When: {{booking.when}}
+When: {{booking.when}} ({{location.zoneName}})
 Where: {{location.name}}, {{location.address}}
+{{#location.mapUrl}}
+Map: {{location.mapUrl}}
+{{/location.mapUrl}}
 Total: {{booking.total}} (paid {{booking.amountPaid}}, balance due {{booking.balanceDue}})
+Manage or cancel: {{booking.manageUrl}}
 
 {{message.custom}}
 
 ${sign}`,
     html: `<p>Hello {{renter.firstName}},</p>
-<p>Your booking <strong>{{booking.rentalId}}</strong> is confirmed.</p>
+<p>Your booking <strong>{{booking.reference}}</strong> is confirmed.</p>
 <table>
 <tr><td>What</td><td>{{booking.itemName}}</td></tr>
-<tr><td>When</td><td>{{booking.when}}</td></tr>
-<tr><td>Where</td><td>{{location.name}}, {{location.address}}</td></tr>
+<tr><td>When</td><td>{{booking.when}} ({{location.zoneName}})</td></tr>
+<tr><td>Where</td><td>{{location.name}}, {{location.address}}{{#location.mapUrl}} (<a href="{{location.mapUrl}}">map</a>){{/location.mapUrl}}</td></tr>
 <tr><td>Total</td><td>{{booking.total}} (paid {{booking.amountPaid}}, balance due {{booking.balanceDue}})</td></tr>
 </table>
+{{#booking.manageUrl}}<p><a href="{{booking.manageUrl}}">Manage or cancel your booking</a></p>{{/booking.manageUrl}}
 <p>{{message.custom}}</p>
 ${signHtml}`,
     sms: '{{business.name}}: booking {{booking.rentalId}} confirmed for {{booking.start}} at {{location.name}}.',
@@ -124,16 +136,21 @@ ${signHtml}`,
     subject: 'Reminder: {{booking.itemName}} on {{booking.date}}',
     text: `Hello {{renter.firstName}},
 
-A reminder of your booking {{booking.rentalId}}: {{booking.itemName}} on {{booking.when}} at {{location.name}}, {{location.address}}.
+A reminder of your booking {{booking.reference}}: {{booking.itemName}} on {{booking.when}} ({{location.zoneName}}) at {{location.name}}, {{location.address}}.
+{{#location.mapUrl}}
+Map: {{location.mapUrl}}
+{{/location.mapUrl}}
 Balance due: {{booking.balanceDue}}.
+Manage or cancel: {{booking.manageUrl}}
 
 {{message.custom}}
 
 See you soon!
 ${sign}`,
     html: `<p>Hello {{renter.firstName}},</p>
-<p>A reminder of your booking <strong>{{booking.rentalId}}</strong>: {{booking.itemName}} on <strong>{{booking.when}}</strong> at {{location.name}}, {{location.address}}.</p>
+<p>A reminder of your booking <strong>{{booking.reference}}</strong>: {{booking.itemName}} on <strong>{{booking.when}}</strong> ({{location.zoneName}}) at {{location.name}}, {{location.address}}{{#location.mapUrl}} (<a href="{{location.mapUrl}}">map</a>){{/location.mapUrl}}.</p>
 <p>Balance due: {{booking.balanceDue}}.</p>
+{{#booking.manageUrl}}<p><a href="{{booking.manageUrl}}">Manage or cancel your booking</a></p>{{/booking.manageUrl}}
 <p>{{message.custom}}</p>
 <p>See you soon!</p>
 ${signHtml}`,
@@ -266,7 +283,7 @@ ${signHtml}`,
   },
 };
 
-const VAR_RE = /\{\{\s*([A-Za-z]+\.[A-Za-z]+)\s*\}\}/g;
+const VAR_RE = /\{\{\s*[#^/]?\s*([A-Za-z]+\.[A-Za-z]+)\s*\}\}/g;
 
 /** The variables a template uses, in order of first use. */
 export function variablesOf(t: Template): string[] {
@@ -275,8 +292,6 @@ export function variablesOf(t: Template): string[] {
   return [...seen];
 }
 
-export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
 export interface Rendered {
   subject: string;
   text: string;
@@ -284,22 +299,12 @@ export interface Rendered {
   sms: string;
 }
 
-/** Fills a template; missing variables render empty. HTML values are escaped; the subject is one line. */
+/**
+ * Fills a template with the one template engine (lib/template.ts): missing variables render empty,
+ * HTML values are escaped, the HTML part is wrapped in the common e-mail layout under the business
+ * name, and the subject is one line.
+ */
 export function renderTemplate(t: Template, vars: Record<string, string>): Rendered {
-  const fill = (part: string, esc: (s: string) => string) => part.replace(VAR_RE, (_, name: string) => esc(vars[name] ?? ''));
-  const plain = (s: string) => s;
-  const text = fill(t.text, plain)
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  const body = fill(t.html, escapeHtml).replace(/<p>\s*<\/p>\n?/g, '');
-  const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#111">\n${body}\n</body></html>`;
-  return {
-    subject: fill(t.subject, plain).replace(/\s+/g, ' ').trim().slice(0, 300),
-    text,
-    html,
-    sms: fill(t.sms, plain).replace(/\s+/g, ' ').trim(),
-  };
+  const mail = renderEmail(t, vars, { name: vars['business.name'] ?? '', logoUrl: vars['business.logoUrl'] || null });
+  return { ...mail, sms: oneLine(render(t.sms, vars, 'text'), 2000) };
 }

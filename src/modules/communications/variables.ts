@@ -1,11 +1,21 @@
 import type { Ctx } from '../../lib/context';
-import { getBookingRow, type BookingRow } from '../bookings/service';
+import { bookingLinks, getBookingRow, mapUrlOf, type BookingRow } from '../bookings/service';
+import { emailBrandOf } from '../public-settings/service';
+import { DEV_ORIGIN, publicOrigin } from '../../lib/public-origin';
 import { getOwnCustomer } from '../customers/service';
 import { getItemInTenant } from '../inventory/service';
 import { getLocationInTenant, type LocationRow } from '../locations/service';
 import { getRenterInTenant } from '../renters/service';
 import { VARIABLES } from './templates';
-import { formatCalendarDate, formatLocalClock, formatLocalDateTime, formatLocalDay, formatLocalRange, zoneAbbreviation } from '../../lib/local-time';
+import {
+  formatCalendarDate,
+  formatLocalClock,
+  formatLocalDateTime,
+  formatLocalDay,
+  formatLocalRange,
+  zoneAbbreviation,
+  zoneLongName,
+} from '../../lib/local-time';
 
 /** Who the message is for, as far as the template cares. */
 export interface Person {
@@ -18,6 +28,12 @@ export interface Person {
 /** Everything a template is filled from. */
 export interface RenderSource {
   businessName: string;
+  /** The operator's logo (https), for the e-mail layout. */
+  logoUrl?: string | null;
+  /** Where renters' links point (lib/public-origin.ts). */
+  origin?: string;
+  /** The operator's "now" (ms), for the zone's name when there is no booking. */
+  now?: number;
   location: LocationRow | null;
   booking: BookingRow | null;
   itemName: string | null;
@@ -59,7 +75,8 @@ export async function loadRenderSource(ctx: Ctx, q: { locationId?: string | null
       }
     }
   }
-  return { businessName: customer.businessName || customer.name, location, booking, itemName, renter, prefs };
+  const brand = emailBrandOf(customer, location?.details);
+  return { businessName: brand.name, logoUrl: brand.logoUrl, origin: publicOrigin(ctx), now: ctx.clock.now(), location, booking, itemName, renter, prefs };
 }
 
 function localeOf(location: LocationRow | null): string {
@@ -123,11 +140,16 @@ export function variablesFor(src: RenderSource, person: Person | null, extra: Re
     'location.address': src.location?.address ?? '',
     'location.phoneNumber': src.location?.phoneNumber ?? '',
     'location.timezone': f.timeZone,
+    'location.zoneName': zoneLongName(src.booking?.start ?? src.now ?? 0, f.timeZone),
+    'location.mapUrl': src.location ? (mapUrlOf(src.location) ?? '') : '',
+    'business.logoUrl': src.logoUrl ?? '',
   };
   const b = src.booking;
   if (b) {
     Object.assign(v, {
       'booking.rentalId': b.id,
+      'booking.reference': b.id,
+      'booking.manageUrl': bookingLinks(src.origin ?? DEV_ORIGIN, b.customerId, b.id).manage,
       'booking.transactionId': b.transactionId,
       'booking.itemName': src.itemName ?? '',
       'booking.date': f.date(b.start),

@@ -273,6 +273,11 @@ export const InventoryData = z
     maintenanceBlocks: z.array(MaintenanceBlock).max(1000).default([]),
     capacityOverrides: z.array(CapacityOverride).max(2000).default([]),
     deposit: z.object({ amount: money(), required: z.boolean().default(false) }).optional(),
+    whatToBring: z
+      .array(z.string().trim().min(1).max(200))
+      .max(20)
+      .optional()
+      .openapi({ description: "What renters should bring (listed in the booking e-mails, with the location's `details.whatToBring`)" }),
   })
   .passthrough()
   .openapi('InventoryData');

@@ -41,6 +41,10 @@ import { addCycles, anchorDayOf, localDay, money, type InvoiceLine } from './per
 import { chargeCard, declined, paymentCompletedEvent, refundCard, type ChargeOutcome, type ChargeRequest } from './payments';
 import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, periodGrantStmts } from './billing-records';
 import { portalLinkStatements } from './portal-links';
+import { welcomeMail } from './welcome-email';
+import type { EmailBrand } from '../../lib/template';
+import { getOwnCustomer } from '../customers/service';
+import { emailBrandOf } from '../public-settings/service';
 import { getMembershipInTenant, getTierInTenant, memberZone, membershipView } from './queries';
 import { familyOptionsOf, type MembershipRow, type OrgRow, type TierRow } from './views';
 import type { BillingCycle, MemberType } from './types';
@@ -109,6 +113,8 @@ interface OpenWrite {
   nowIso: string;
   periodEnd: string;
   tz: string;
+  /** The operator's name and logo heading the welcome e-mail. */
+  brand: EmailBrand;
 }
 
 export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membership: MembershipRow; customerCreated: boolean; portalLinkSent: boolean }> {
@@ -141,8 +147,12 @@ export async function openMembership(ctx: Ctx, o: OpenInput): Promise<{ membersh
       paidAt: nowIso,
       attempts: price > 0 ? 1 : 0,
     });
-    const link = o.portalLink ? await portalLinkStatements(ctx, { customerId, membershipId: id }) : null;
-    const { renter, portalLinkSent } = await writeMembership(ctx, o, { claim, invoice, link, paid, renterId, price, nowIso, periodEnd, tz });
+    const [link, account] = await Promise.all([
+      o.portalLink ? portalLinkStatements(ctx, { customerId, membershipId: id }) : null,
+      getOwnCustomer(ctx).catch(() => null),
+    ]);
+    const brand = emailBrandOf(account);
+    const { renter, portalLinkSent } = await writeMembership(ctx, o, { claim, invoice, link, paid, renterId, price, nowIso, periodEnd, tz, brand });
     const membership = await getMembershipInTenant(ctx, customerId, id);
     return { membership, customerCreated: renter?.created ?? false, portalLinkSent };
   } catch (err) {
@@ -356,27 +366,30 @@ function membershipStatements(ctx: Ctx, o: OpenInput, w: OpenWrite, renter: Rent
   return { statements, events, finalRenterId, portalLinkSent: !!w.link };
 }
 
-/** The welcome e-mail, with the member-portal link (and its token) when one was asked for. */
+/** The welcome e-mail (welcome-email.ts), with the member-portal link (and its token) when one was asked for. */
 function welcomeStmts(ctx: Ctx, o: OpenInput, w: OpenWrite): Stmt[] {
   const { tier, customerId } = o;
   const { claim, link, price } = w;
-  const statements: Stmt[] = [];
-  let portalLink = '';
-  if (link) {
-    statements.push(link.stmt);
-    portalLink = `\n\nManage your membership (card, pause, cancel, invoices): ${link.url}\nThis link works once and expires in ${link.validMinutes} minutes.`;
-  }
-  statements.push(
+  const mail = welcomeMail(w.brand, {
+    name: claim.memberName ?? '',
+    tier: tier.name,
+    until: localDay(w.periodEnd, w.tz),
+    cycle: o.billingCycle,
+    price: money(price, tier.currency),
+    portal: link ? { url: link.url, minutes: link.validMinutes } : null,
+  });
+  return [
+    ...(link ? [link.stmt] : []),
     emailStmt(ctx, {
       customerId,
       to: claim.memberEmail,
-      subject: `Welcome to ${tier.name}`,
-      body: `Hello ${claim.memberName ?? ''},\n\nYour ${tier.name} membership is active until ${localDay(w.periodEnd, w.tz)} and renews ${o.billingCycle} at ${money(price, tier.currency)}.${portalLink}`,
+      subject: mail.subject,
+      body: mail.text,
+      html: mail.html,
       template: 'membership.welcome',
       metadata: { membershipId: claim.id, invoiceId: w.invoice.id },
     }).stmt,
-  );
-  return statements;
+  ];
 }
 
 /** Undoes an opening that failed after its claim: deletes the claim, refunds the charge and deletes a new payment customer. */

@@ -9,6 +9,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { sha256Hex } from '../../lib/crypto';
+import { publicOrigin } from '../../lib/public-origin';
 import { newId, randomString } from '../../lib/ids';
 import { fromNowIso, nowIso, type Clock } from '../../lib/clock';
 import { loadOperatorClock, onOperatorClock } from '../../lib/operator-clock';
@@ -18,11 +19,14 @@ import { getOwnCustomer } from '../customers/service';
 export const LINK_MINUTES = 30;
 export const SESSION_MINUTES = 120;
 
-/** Where the e-mailed link points: the operator's `settings.memberPortalUrl`, else `{PUBLIC_BASE_URL}/member-portal`. */
+/**
+ * Where the e-mailed link points: the operator's `settings.memberPortalUrl`, else `/member-portal` on
+ * the public origin (PUBLIC_BASE_URL, else the request's: lib/public-origin.ts).
+ */
 async function portalPageOf(ctx: Ctx): Promise<string> {
   const settings = ((await getOwnCustomer(ctx).catch(() => null))?.settings ?? {}) as Record<string, unknown>;
   const own = typeof settings.memberPortalUrl === 'string' && /^https?:\/\//.test(settings.memberPortalUrl) ? settings.memberPortalUrl : null;
-  return own ?? `${(ctx.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8787').replace(/\/$/, '')}/member-portal`;
+  return own ?? `${publicOrigin(ctx)}/member-portal`;
 }
 
 /** A new single-use link for a membership: the INSERT (for the caller's batch) and the URL to e-mail. */

@@ -32,3 +32,5 @@ export const ListMessagesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
+
+export const MessageParams = z.object({ id: z.string().min(1).max(128).openapi({ description: 'The message id (`msg_...`)' }) });

@@ -4,6 +4,7 @@
  * integrations.ts for the stored shapes and policy.ts for the cancellation policy. Others use it for:
  * - the cancellation policy and its refund tiers (renter self-service, concierge): cancellationPolicyOf, locationCancellationPolicy, refundPercentAt
  * - the widget's look (widget catalog, wallet passes): widgetLookOf
+ * - the brand heading renter e-mails (bookings, memberships, communications): emailBrandOf
  * - a location's review platforms (renter reviews): reviewConnections
  */
 import type { Ctx } from '../../lib/context';
@@ -22,7 +23,7 @@ import {
 } from './integrations';
 import { cancellationPolicyOf } from './policy';
 
-export { cancellationPolicyOf, refundPercentAt } from './policy';
+export { cancellationPolicyOf, refundPercentAt, type CancellationPolicy } from './policy';
 export { widgetLookOf } from './integrations';
 
 /** GET /public/customer/{customerId}/public. */
@@ -89,4 +90,23 @@ export async function reviewConnections(
 export async function locationCancellationPolicy(ctx: Ctx, customerId: string, locationDetails: Record<string, unknown> | null) {
   const c = await getPublicCustomer(ctx, customerId);
   return cancellationPolicyOf(locationDetails, c?.settings ?? null);
+}
+
+/**
+ * Who an e-mail to a renter comes from: the business name, and the logo and colour of the widget
+ * settings (`integrations.widget.logoUrl`/`primaryColor`), else the logo of the location's details
+ * or the account's settings (`logoUrl`, https only).
+ */
+export function emailBrandOf(
+  customer: { name: string; businessName?: string | null; settings?: unknown; integrations?: unknown } | null | undefined,
+  locationDetails?: Record<string, unknown> | null,
+): { name: string; logoUrl: string | null; color: string | null } {
+  const look = widgetLookOf((customer?.integrations ?? {}) as Record<string, unknown>);
+  const https = (v: unknown) => (typeof v === 'string' && /^https:\/\/[^\s"'<>]{4,2000}$/.test(v) ? v : null);
+  const settings = (customer?.settings ?? {}) as Record<string, unknown>;
+  return {
+    name: customer?.businessName || customer?.name || '',
+    logoUrl: look.logoUrl ?? https(locationDetails?.logoUrl) ?? https(settings.logoUrl),
+    color: look.primaryColor,
+  };
 }

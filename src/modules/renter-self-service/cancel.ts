@@ -24,7 +24,7 @@ export async function cancelByRenter(ctx0: Ctx, rentalId: string, input: { token
   }
   if (!elig.cancellable) throw new ApiError('not_cancellable', elig.message, { extra: { reason: elig.reason } });
   const reason = input.reason?.trim() ? `Cancelled by the renter: ${input.reason.trim()}` : 'Cancelled by the renter';
-  const res = await cancelBooking(rctx, b.id, { reason, refund: false });
+  const res = await cancelBooking(rctx, b.id, { reason, refund: false, callerRefund: { amount: elig.refund.amountCents, fee: elig.refund.feeCents } });
   if (res.alreadyCancelled) {
     return { rentalId: b.id, transactionId: b.transactionId, status: 'cancelled', alreadyCancelled: true, refund: null, eligibility: elig };
   }

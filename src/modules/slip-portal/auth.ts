@@ -20,6 +20,7 @@ import { newId, randomString } from '../../lib/ids';
 import { getDb } from '../../db/client';
 import { slipPortalLinks as LK, slipPortalSessions as SS } from '../../db/schema/slip-portal';
 import { emailStmt } from '../../adapters/messages';
+import { publicOrigin } from '../../lib/public-origin';
 import { enforceRateLimit } from '../../middleware/rate-limit';
 import { locationRowAnyOperator } from '../locations/service';
 import { getSlipSettings } from '../marina-settings/service';
@@ -44,7 +45,7 @@ const LINK_ANSWER = {
 async function linkMail(ctx: Ctx, o: { customerId: string; locationId: string; renterId: string; email: string; firstName: string; via: string }) {
   const token = `${LINK_PREFIX}${randomString(40)}`;
   const settings = await getSlipSettings(ctx, o.locationId);
-  const page = (settings.portalUrl ?? `${(ctx.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8787').replace(/\/$/, '')}/slip-portal`).replace(/\/$/, '');
+  const page = (settings.portalUrl ?? `${publicOrigin(ctx)}/slip-portal`).replace(/\/$/, '');
   const url = `${page}${page.includes('?') ? '&' : '?'}token=${token}`;
   const expiresAt = ctx.clock.now() + LINK_MINUTES * 60_000;
   const stmts = [

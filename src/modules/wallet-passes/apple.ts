@@ -78,7 +78,7 @@ export function passJson(p: PassData, cfg: Pick<ApplePassConfig, 'passTypeId' | 
       backFields: [
         { key: 'location', label: 'Location', value: `${p.locationName}\n${p.address}` },
         { key: 'phone', label: 'Phone', value: p.phoneNumber },
-        { key: 'reference', label: 'Booking reference', value: `${p.transactionId} / ${p.rentalId}` },
+        { key: 'reference', label: 'Booking reference', value: p.rentalId },
       ],
     },
   };

@@ -36,7 +36,7 @@ export function bookingIcs(p: PassData, origin: string, now: number): string {
     `SUMMARY:${esc(`${p.itemName} – ${p.businessName}`)}`,
     `LOCATION:${esc(`${p.locationName}, ${p.address}`)}`,
     `DESCRIPTION:${esc(
-      `Booking ${p.rentalId} (order ${p.transactionId}) for ${p.partySize} ${p.partySize === 1 ? 'person' : 'people'}.\n` +
+      `Booking reference ${p.rentalId}, for ${p.partySize} ${p.partySize === 1 ? 'person' : 'people'}.\n` +
         `${p.when}.\nPhone: ${p.phoneNumber}\nYour pass: ${origin}/widget?pass=${p.rentalId}`,
     )}`,
     `URL:${origin}/widget?pass=${encodeURIComponent(p.rentalId)}`,

@@ -20,6 +20,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface PassData {
   rentalId: string;
+  /** The booking's one public reference (its id), as the e-mails and the manage page show it. */
+  reference: string;
   transactionId: string;
   customerId: string;
   status: string;
@@ -60,6 +62,7 @@ export async function loadPass(ctx: Ctx, rentalId: string): Promise<PassData> {
   const last = typeof ci.lastName === 'string' ? ci.lastName.trim() : '';
   return {
     rentalId: b.id,
+    reference: b.id,
     transactionId: b.transactionId,
     customerId: b.customerId,
     status: b.status,

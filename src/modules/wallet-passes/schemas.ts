@@ -6,6 +6,7 @@ export const RentalParams = z.object({ rentalId: zId('bk_01J00000000000000000000
 export const PassData = z
   .object({
     rentalId: z.string(),
+    reference: z.string().openapi({ description: "The booking's one public reference (its id), as the e-mails and the manage page show it" }),
     transactionId: z.string(),
     status: z.string(),
     businessName: z.string(),

@@ -16,7 +16,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents } from '../../lib/money';
 import type { z } from '@hono/zod-openapi';
-import { inRequestFields, previewBooking } from '../bookings/service';
+import { bookingLinks, inRequestFields, previewBooking } from '../bookings/service';
 import { checkoutWithCoverage } from '../coverage/service';
 import { publicItem } from '../availability/service';
 import type { BookBody } from '../bookings/types';
@@ -207,10 +207,11 @@ export async function checkout(ctx: Ctx, input: CheckoutInput, origin: string) {
   });
   const rentalId = result.rentalId;
   const enc = encodeURIComponent(rentalId);
-  const manage = `${origin}/widget?${new URLSearchParams({ manage: rentalId, customer: input.customerId })}`;
+  const manage = bookingLinks(origin, input.customerId, rentalId).manage;
   return {
     transactionId: result.order.transactionId,
     rentalId,
+    reference: rentalId,
     rentalIds: result.rentals.map((r) => r.rentalId),
     status: result.status,
     currency: result.order.currency,

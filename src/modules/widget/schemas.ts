@@ -157,6 +157,7 @@ export const CheckoutResult = z
   .object({
     transactionId: z.string(),
     rentalId: z.string(),
+    reference: z.string().openapi({ description: "The booking's one public reference (its id), as the e-mails, the pass and the manage page show it" }),
     rentalIds: z.array(z.string()),
     status: z.string(),
     currency: z.string(),

@@ -89,7 +89,8 @@ describe('POST /coreBooking/book', () => {
       .bind(op.customerId)
       .first<any>();
     expect(msg.to).toBe(mail);
-    expect(msg.body).toContain(b.transactionId);
+    expect(msg.body).toContain(`Booking reference: ${b.reference}`);
+    expect(b.reference).toBe(b.rentalId);
     const types = (await eventsOf(op.customerId)).map((e) => e.type).sort();
     expect(types).toEqual(['booking.created', 'customer.created', 'payment.completed']);
     const created = (await eventsOf(op.customerId, 'booking.created'))[0].payload.data;

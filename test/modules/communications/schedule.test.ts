@@ -217,7 +217,7 @@ describe('on a test clock', () => {
     expect((await advanceClock(op.clockId!, '2027-01-15T18:00:00.000Z', op.adminKey)).status).toBe('ready');
     const [m] = await messagesOf(op.customerId, 'booking_reminder');
     expect(m).toMatchObject({ status: 'sent', to: 'guest@example.test', subject: 'Reminder: Pontoon 22 on Sat 16 Jan 2027' });
-    expect(m.body).toContain('Pontoon 22 on Sat 16 Jan 2027, 10:00–14:00 EST at Main dock');
+    expect(m.body).toContain('Pontoon 22 on Sat 16 Jan 2027, 10:00–14:00 EST (Eastern Standard Time) at Main dock');
     expect(m.html).toContain('Sat 16 Jan 2027, 10:00–14:00 EST');
     for (const text of [m.subject, m.body, m.html]) expect(text).not.toMatch(ISO_TIMESTAMP);
     expect(await sentAt(op.customerId, 'booking_reminder')).toEqual(['2027-01-15T15:00:00.000Z']);

@@ -230,6 +230,11 @@ describe('POST /public/bookings/{rentalId}/cancel', () => {
     expect(refunded).toHaveLength(1);
     expect(refunded[0].payload.data ?? refunded[0].payload).toMatchObject({ kind: 'renter_cancellation', amountCents: 10000, rentalId, method: 'card' });
     expect(await eventsOf(op.customerId, 'booking.cancelled')).toHaveLength(1);
+    // The renter's e-mail states the policy's refund and fee, not the whole payment.
+    const mail = await env.DB.prepare(`SELECT body FROM message_outbox WHERE rental_id = ? AND template = 'booking.cancelled'`)
+      .bind(rentalId)
+      .first<{ body: string }>();
+    expect(mail!.body).toContain('We are refunding $100.00 to the card you paid with; $100.00 is kept as the cancellation fee of the policy.');
     const ledger = await env.DB.prepare(
       `SELECT entry_type, amount, source FROM ledger_entries WHERE rental_id = ? AND entry_type IN ('refund', 'cancellation_fee')`,
     )

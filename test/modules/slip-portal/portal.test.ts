@@ -7,7 +7,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { api, del, expectError, get, post, put, type Operator } from '../../harness';
+import { api, BASE, del, expectError, get, post, put, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { boat, day, makeSlip, marinaOperator, renter, reserve, setClock } from '../marina/helpers';
 import { eventsOf, key, mailsTo } from '../marina/marina2-helpers';
@@ -46,6 +46,8 @@ describe('slip tenant portal', () => {
     expect(await mailsTo('nobody@example.test')).toHaveLength(0);
     expectError(await post('/slip-portal/magic-link', { email: a.renter.email, locationId: 'loc_nothing' }), 404, 'not_found');
     const link = /token=(spl_[A-Za-z0-9]+)/.exec((await mailsTo(a.renter.email, 'slip_portal.magic_link'))[0].body)![1];
+    // The link opens the tenant portal page on the origin the request came to (no fixed development port).
+    expect((await mailsTo(a.renter.email, 'slip_portal.magic_link'))[0].body).toContain(`${BASE}/slip-portal?token=${link}`);
     // Used twice at once: one session.
     const both = await Promise.all([post('/slip-portal/session', { token: link }), post('/slip-portal/session', { token: link })]);
     expect(both.map((r) => r.status).sort()).toEqual([201, 410]);
