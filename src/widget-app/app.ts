@@ -2483,7 +2483,8 @@ function confirmationView(plan: { error?: string } | null) {
   S.loc = S.loc || ({} as Loc);
   const facts = h('dl', { class: 'bw-summary' }, []);
   [
-    ['Booking reference', b.transactionId],
+    // One public reference per booking: the booking id, as the e-mails, the pass and the manage page show it.
+    ['Booking reference', b.reference || b.rentalId],
     ['What', S.item.name],
     ['When', longDate(S.date) + ', ' + timeAt(b.startTime) + ' – ' + timeAt(b.endTime) + ' (' + zoneName() + ')'],
     ['Where', S.loc.name + ', ' + S.loc.address],
@@ -2590,7 +2591,7 @@ function passView(rentalId: string) {
     S.loc = { timezone: p.timezone } as Loc;
     const coverage = h('div', { class: 'bw-summary', id: 'bw-coverage', hidden: true });
     show('done', p.itemName + ' with ' + p.businessName, [
-      h('p', null, 'Booking reference ' + p.transactionId),
+      h('p', null, 'Booking reference ' + (p.reference || p.rentalId)),
       h('p', null, p.localDate + ', ' + p.localStartTime + ' – ' + p.localEndTime + ' (' + zoneName() + ')'),
       h('p', null, p.locationName + ', ' + p.address),
       h('p', null, p.renterName + ' · party of ' + p.partySize),

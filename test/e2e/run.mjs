@@ -355,6 +355,8 @@ async function bookBoatThroughEmbed() {
   assert.equal(booking.body.pricing.feeTotal, Math.min(200, Math.max(15, Math.round(done.total * 10) / 100)));
   assert.equal(booking.body.pricing.amountPaid, booking.body.pricing.total);
   // The confirmation's "Paid" is what the booking records as paid, the plan's premium included (it said the booking alone).
+  // One public reference: the booking id, as the e-mails, the pass and the manage page show it.
+  assert.equal(await frame.locator('dl.bw-summary dt:text-is("Booking reference") + dd').textContent(), done.rentalId);
   const paidShown = await frame.locator('dl.bw-summary dt:text-is("Paid") + dd').textContent();
   assert.equal(Number(paidShown.replace(/[^0-9.]/g, '')), booking.body.pricing.amountPaid, `confirmation says ${paidShown}`);
   const ics = await fetch(`${base}/public/bookings/${done.rentalId}/calendar.ics`);

@@ -14,6 +14,7 @@ import { coverageOfferings, coveragePayoutAccounts } from '../../db/schema/cover
 import { getPartner, requirePartner } from '../partners/service';
 import { coverageFail } from './errors';
 import { PAYOUT_COUNTRIES } from './types';
+import { publicOrigin } from '../../lib/public-origin';
 
 type PayoutRow = typeof coveragePayoutAccounts.$inferSelect;
 
@@ -22,7 +23,7 @@ const providerError = (err: unknown): never => {
   throw err;
 };
 
-const base = (ctx: Ctx) => (ctx.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8787').replace(/\/$/, '');
+const base = (ctx: Ctx) => publicOrigin(ctx);
 
 /** Attaches the account to the partner's offerings; approved offerings that had another account go back to review. */
 async function attach(ctx: Ctx, partnerId: string, accountId: string) {

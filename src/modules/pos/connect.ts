@@ -15,6 +15,7 @@ import { posConnectedAccounts } from '../../db/schema/pos';
 import { locations } from '../../db/schema/locations';
 import { payments, PaymentError, type PaymentIntent, type PaymentRegion } from '../../adapters/payments';
 import { collectPayment } from '../payments/service';
+import { publicOrigin } from '../../lib/public-origin';
 
 function providerFailure(err: unknown): never {
   if (err instanceof PaymentError) {
@@ -180,7 +181,7 @@ export async function createAccount(ctx: Ctx, input: { country?: string; stripeR
   }
 }
 
-const base = (ctx: Ctx) => ctx.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8787';
+const base = (ctx: Ctx) => publicOrigin(ctx);
 
 export async function accountLink(ctx: Ctx, input: { account: string; stripeRegion?: PaymentRegion }) {
   requirePermission(ctx, 'payments');

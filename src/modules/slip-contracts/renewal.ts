@@ -20,6 +20,7 @@ import { commitContract, draftContract, liveContractsOf, supersedeStmt, valuesFo
 import { sendingOf } from './signing';
 import { templateFor } from './templates';
 import type { ContractRow } from './views';
+import { publicOrigin } from '../../lib/public-origin';
 
 /** The variables that state the terms: a contract whose values of these differ from the reservation's is out of date. */
 const TERM_VARIABLES = [
@@ -33,7 +34,7 @@ const TERM_VARIABLES = [
 ];
 
 /** Where the signing link of a contract sent from the queue points (no request to take the origin from). */
-const apiBase = (ctx: Ctx) => (ctx.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8787').replace(/\/$/, '');
+const apiBase = (ctx: Ctx) => publicOrigin(ctx);
 
 /** Queue consumer of `CONTRACT_TERMS_CHANGED` (`{ customerId, reservationId }`). */
 export async function onTermsChanged(ctx: Ctx, msg: QueueMessage): Promise<void> {
