@@ -3,7 +3,8 @@
  * book (paid now or later, with or without a promo code, 1 to 3 hours; or through the widget's checkout
  * with the run's gift card, which 8 parallel orders race for), buy a protection plan,
  * reschedule (repriced, the difference charged or left owed, or the price kept), cancel (refunded or
- * kept as credit) and the renter's cancellation quote. After every step, for the booking:
+ * kept as credit), $50 paid at the counter (a POS sale settling the booking) and the renter's
+ * cancellation quote. After every step, for the booking:
  *
  * - the operator's view (`GET /coreBooking/{id}`) equals the ledger: total = the charges, amount
  *   paid = payments − refunds, balance = total − paid + refunded (never below zero when shown);
@@ -36,6 +37,7 @@ const step = fc.oneof(
     mode: fc.constantFrom('charge', 'owe', 'keep'),
   }),
   fc.record({ kind: fc.constant('cancel' as const), refund: fc.boolean() }),
+  fc.record({ kind: fc.constant('settle' as const) }),
   fc.record({ kind: fc.constant('quote' as const) }),
 );
 const sequence = fc.record({
@@ -55,6 +57,8 @@ let slot = 0;
 const k = () => ({ key: op.adminKey });
 
 let issued = 0;
+/** The counter's $50 "balance payment" product (a POS sale with `settleBooking` pays a booking's balance in cash). */
+let balanceItemId = '';
 
 async function newOperator(giftDollars: number) {
   op = await createOperator();
@@ -65,6 +69,13 @@ async function newOperator(giftDollars: number) {
   const card = await post('/promoGiftCards', gift, k());
   expect(card.status, card.text).toBe(201);
   issued = giftDollars * 100;
+  const counter = await post(
+    '/pos/inventory',
+    { locationId: op.locationId, name: 'Balance payment', taxRate: 0, variants: [{ name: 'Default', price: 50, quantity: 100_000 }] },
+    k(),
+  );
+  expect(counter.status, counter.text).toBe(201);
+  balanceItemId = counter.body.itemId;
 }
 
 /** The gift card: its balance as the API answers it = issued − used + returned (its entries), never below zero. */
@@ -161,7 +172,7 @@ async function run(s: Sequence) {
 async function act(rentalId: string, st: Sequence['steps'][number], day: number, hour: number) {
   if (st.kind === 'plan') {
     const probe = await post(`/public/bookings/${rentalId}/protection-plans`, { planId: 'MARINE_DAMAGE_WAIVER', planName: 'Plan', calculatedCost: 0.01 });
-    if (probe.status !== 400 || probe.body.code !== 'price_mismatch') return probe;
+    if (probe.status !== 400 || probe.body.error !== 'price_mismatch') return probe;
     return post(`/public/bookings/${rentalId}/protection-plans`, { planId: 'MARINE_DAMAGE_WAIVER', planName: 'Plan', calculatedCost: probe.body.expectedCost });
   }
   if (st.kind === 'reschedule') {
@@ -177,6 +188,12 @@ async function act(rentalId: string, st: Sequence['steps'][number], day: number,
     );
   }
   if (st.kind === 'cancel') return post(`/coreBooking/${rentalId}/cancel`, st.refund ? {} : { refund: false }, k());
+  if (st.kind === 'settle')
+    return post(
+      '/pos/transaction',
+      { locationId: op.locationId, userId: op.adminId, paymentType: 'cash', items: [{ itemId: balanceItemId }], settleBooking: true, rentalId },
+      k(),
+    );
   const q = await get(`/public/bookings/${rentalId}/cancellation-eligibility`);
   expect(q.status, q.text).toBe(200);
   const lines = q.body.refund.lines as { paid: number; refund: number; kept: number }[];
