@@ -95,19 +95,23 @@ export async function lastPortalToken(customerId: string, to: string): Promise<s
   return m[1];
 }
 
+/** Enrolls a renter (Pia Portal unless named) in a public tier through the public form, paid by card. */
+export async function enroll(
+  op: Operator,
+  tierId: string,
+  to: string,
+  name: { firstName: string; lastName: string } = { firstName: 'Pia', lastName: 'Portal' },
+) {
+  const r = await post('/public/memberships/enroll', { customerId: op.customerId, tierId, ...name, email: to, paymentMethodId: 'pm_card_visa' });
+  expect(r.status, r.text).toBe(201);
+  return r;
+}
+
 /** A member-portal session of a new member of a new public tier (through enrollment and the e-mailed link). */
 export async function memberPortalSession(op: Operator): Promise<string> {
   const t = await makeTier(op, { name: 'Portal', isPublic: true });
   const to = email('portal');
-  const r = await post('/public/memberships/enroll', {
-    customerId: op.customerId,
-    tierId: t.tierId,
-    firstName: 'Pia',
-    lastName: 'Portal',
-    email: to,
-    paymentMethodId: 'pm_card_visa',
-  });
-  expect(r.status, r.text).toBe(201);
+  await enroll(op, t.tierId, to);
   const s = await post('/public/memberships/portal/session', { token: await lastPortalToken(op.customerId, to) });
   expect(s.status, s.text).toBe(200);
   return s.body.sessionToken as string;

@@ -5,8 +5,8 @@
  */
 import { describe, it, expect } from 'vitest';
 import { env } from 'cloudflare:test';
-import { BASE, createOperator, post } from '../../harness';
-import { email, makeTier } from './factories';
+import { BASE, createOperator } from '../../harness';
+import { email, enroll, makeTier } from './factories';
 
 const NOW = '2027-01-14T15:00:00.000Z';
 
@@ -20,15 +20,7 @@ describe('the member welcome e-mail', () => {
     const op = await createOperator({ clockAt: NOW, name: 'Harbour Club' });
     const t = await makeTier(op, { name: 'Gold', isPublic: true, pricing: { monthly: 3000 } });
     const to = email('welcome');
-    const r = await post('/public/memberships/enroll', {
-      customerId: op.customerId,
-      tierId: t.tierId,
-      firstName: 'Pia',
-      lastName: 'Portal',
-      email: to,
-      paymentMethodId: 'pm_card_visa',
-    });
-    expect(r.status, r.text).toBe(201);
+    await enroll(op, t.tierId, to);
     const m = (await welcomeOf(op.customerId, to))!;
     const token = /token=(mpl_[A-Za-z0-9]+)/.exec(m.body)![1];
     expect(m.body).toContain(`${BASE}/member-portal?token=${token}`);
@@ -55,15 +47,7 @@ describe('the member welcome e-mail', () => {
       .run();
     const t = await makeTier(op, { name: 'Silver', isPublic: true, pricing: { monthly: 2000 } });
     const to = email('own-portal');
-    const r = await post('/public/memberships/enroll', {
-      customerId: op.customerId,
-      tierId: t.tierId,
-      firstName: 'Ola',
-      lastName: 'Own',
-      email: to,
-      paymentMethodId: 'pm_card_visa',
-    });
-    expect(r.status, r.text).toBe(201);
+    await enroll(op, t.tierId, to, { firstName: 'Ola', lastName: 'Own' });
     expect((await welcomeOf(op.customerId, to))!.body).toMatch(/https:\/\/club\.example\.com\/members\?token=mpl_/);
   });
 });
