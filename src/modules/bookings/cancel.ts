@@ -1,21 +1,22 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
-import { deposits, ledgerEntries, renters } from '../../db/schema/bookings';
+import { deposits, renters } from '../../db/schema/bookings';
 import { nowIso } from '../../lib/clock';
 import { formatMoney } from '../../lib/money';
 import { bookingMailStmt, lineOf, loadMailSetting, mailData } from './emails';
 import { payments } from '../../adapters/payments';
 import { activityStmt } from './activity';
-import { insertLedger, memoEntry, moneyFromLedgerStmt, reversalOf } from './ledger';
+import { insertLedger, memoEntry, moneyFromLedgerStmt, reversalOf, type LedgerRow } from './ledger';
 import { bookingDepositInfoStmt } from './row-writes';
 import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
 import { bookingOut, type BookingRow } from './views';
 import { getBookingRow, getBookingWithZone } from './queries';
-import { payBack, refundPlanOf } from './refunds';
+import { payBack, rentalLedger } from './refunds';
+import { refundPlanFrom, type RefundPlan } from './refund-lines';
 import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, capacityReleased, statusEvents } from './changes';
 
 // ------------------------------------------------------------------------------------------------
@@ -58,7 +59,10 @@ export async function cancelBooking(
     throw new ApiError('not_cancellable', `A ${b.status.replace('_', '-')} booking cannot be cancelled`, { extra: { status: b.status } });
   }
   const now = nowIso(ctx);
-  const reversals = await reversalsOf(ctx, b);
+  // The rental's ledger, read once: its reversals now, and the refund (in the e-mail and paid after the commit).
+  const entries = await rentalLedger(ctx, b);
+  const reversals = reversalsOf(entries);
+  const plan = opts.refund !== false ? refundPlanFrom(entries, b, OPERATOR_REFUND) : null;
   const points = Number((b.pricing as { loyaltyPoints?: number } | null)?.loyaltyPoints ?? 0);
   const set: Partial<BookingRow> = { status: 'cancelled', cancelledAt: now, cancellationReason: opts.reason ?? null };
   const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: now };
@@ -91,7 +95,7 @@ export async function cancelBooking(
         to: email.email,
         firstName: email.firstName,
         reason: opts.reason,
-        refund: opts.refund !== false,
+        byCard: plan?.refund ?? 0,
         callerRefund: opts.callerRefund,
       })),
     );
@@ -116,7 +120,7 @@ export async function cancelBooking(
   }
 
   // Only the winner gets here: money back and the deposit released, once.
-  const refund = await refundAfterCancel(ctx, after, opts.refund !== false);
+  const refund = await refundAfterCancel(ctx, after, plan);
   await releaseDeposits(ctx, after);
   await capacityReleased(ctx, b, 'cancelled');
   await ctx.hooks.emit(ctx, 'booking.cancelled', { customerId: b.customerId, rentalId: b.id, locationId: b.locationId, cancelledAt: now });
@@ -132,16 +136,13 @@ export async function cancelBooking(
 async function cancellationEmailStmts(
   ctx: Ctx,
   b: BookingRow,
-  o: { to: string; firstName?: string; reason?: string; refund: boolean; callerRefund?: { amount: number; fee: number } },
+  o: { to: string; firstName?: string; reason?: string; byCard: number; callerRefund?: { amount: number; fee: number } },
 ): Promise<Stmt[]> {
-  const [{ setting, itemName }, byCard] = await Promise.all([
-    loadMailSetting(ctx, b),
-    o.refund ? refundPlanOf(ctx, b, OPERATOR_REFUND).then((p) => p.refund) : Promise.resolve(0),
-  ]);
+  const { setting, itemName } = await loadMailSetting(ctx, b);
   const data = {
     ...mailData(setting, [lineOf(b, itemName)], { firstName: o.firstName }),
     reason: o.reason ?? null,
-    refund: refundSentence(b, setting.brand.name, byCard, o.callerRefund),
+    refund: refundSentence(b, setting.brand.name, o.byCard, o.callerRefund),
   };
   return [
     bookingMailStmt(ctx, setting, {
@@ -170,12 +171,7 @@ function refundSentence(b: BookingRow, business: string, byCard: number, caller?
  * reseller's payment and one made with membership credits or a gift card are reversed (the reseller
  * refunds the guest; the credits go back to the membership and the amount to the card, through the hooks).
  */
-async function reversalsOf(ctx: Ctx, b: BookingRow) {
-  const entries = await ctx.db
-    .select()
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), isNull(ledgerEntries.deletedAt)))
-    .all();
+function reversalsOf(entries: LedgerRow[]) {
   const reversed = new Set(entries.map((e) => (e.metadata as { reversalOf?: string } | null)?.reversalOf).filter(Boolean));
   const open = entries.filter((e) => !reversed.has(e.id) && !(e.metadata as { reversalOf?: string } | null)?.reversalOf);
   return open
@@ -192,9 +188,8 @@ const OPERATOR_REFUND = { by: 'operator', percent: 100, rule: 'Refunded in full:
  * The operator's refund of a cancelled rental: every line in full (refund-lines.ts), payment by
  * payment, each refund committed with its ledger entry and `payment.refunded`.
  */
-async function refundAfterCancel(ctx: Ctx, b: BookingRow, wanted: boolean): Promise<NonNullable<CancelResult['refund']>> {
-  if (!wanted) return { status: 'none', amount: 0, refundId: null, lines: [] };
-  const plan = await refundPlanOf(ctx, b, OPERATOR_REFUND);
+async function refundAfterCancel(ctx: Ctx, b: BookingRow, plan: RefundPlan | null): Promise<NonNullable<CancelResult['refund']>> {
+  if (!plan) return { status: 'none', amount: 0, refundId: null, lines: [] };
   const back = await payBack(ctx, b, plan, { kind: 'booking_cancellation', description: 'Refund', audit: 'booking.refund' });
   const lines = plan.lines.map((l) => ({ ...l, paid: dollars(l.paid), refund: dollars(l.refund), kept: dollars(l.kept) }));
   return { status: back.status, amount: dollars(back.status === 'failed' ? plan.refund : back.amount), refundId: back.refundIds[0] ?? null, lines };
