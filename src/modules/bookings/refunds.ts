@@ -14,7 +14,7 @@ import { ledgerEntries } from '../../db/schema/bookings';
 import { PaymentError } from '../../adapters/payments';
 import { refundPayment } from '../payments/service';
 import { insertLedger, memoEntry, moneyFromLedgerStmt, type LedgerDraft } from './ledger';
-import { refundPlanFrom, type RefundPlan, type RefundTerms } from './refund-lines';
+import type { RefundPlan } from './refund-lines';
 import { scopeOf } from './changes';
 import type { BookingRow } from './views';
 
@@ -27,11 +27,6 @@ export function rentalLedger(ctx: Ctx, b: Pick<BookingRow, 'id' | 'customerId'>)
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), isNull(ledgerEntries.deletedAt)))
     .all();
-}
-
-/** The refund plan of cancelling `b` on `terms`, from its ledger. */
-export async function refundPlanOf(ctx: Ctx, b: BookingRow, terms: RefundTerms): Promise<RefundPlan> {
-  return refundPlanFrom(await rentalLedger(ctx, b), b, terms);
 }
 
 /** What a cancellation keeps, as ledger lines: the rental's cancellation fee and each plan premium kept. */
