@@ -10,6 +10,7 @@ import {
   type Busy,
   type CarriedReads,
   type InventoryLockRpc,
+  type LockItem,
   type ReserveRefusal,
   type ReserveRequest,
   type ReserveResult,
@@ -29,7 +30,10 @@ interface Pending {
   released?: boolean;
 }
 
-const STORAGE_KEY = 'pending';
+/** Each pending reservation is one storage row under this prefix. */
+const KEY_PREFIX = 'p:';
+/** Where an older version kept the whole list. */
+const LEGACY_KEY = 'pending';
 
 /**
  * The object's own reservation leases (RESERVATION_TTL_MS) run on real time: they bound how long a
@@ -72,32 +76,37 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
 
   private pendingMap(): Map<string, Pending> {
     if (!this.pending) {
-      const stored = this.ctx.storage.kv.get<Pending[]>(STORAGE_KEY) ?? [];
+      const kv = this.ctx.storage.kv;
+      const stored = [...kv.list<Pending>({ prefix: KEY_PREFIX })].map(([, p]) => p);
+      // Written by an older version of this object: the whole list under one key.
+      const legacy = kv.get<Pending[]>(LEGACY_KEY);
+      if (legacy) {
+        for (const p of legacy) kv.put(KEY_PREFIX + p.id, p);
+        kv.delete(LEGACY_KEY);
+        stored.push(...legacy);
+      }
       // A new instance has no read running: whatever was settled is settled before every read to come.
       this.pending = new Map(stored.map((p) => [p.id, p.settledAt === undefined ? p : { ...p, settledAt: 0 }]));
     }
     return this.pending;
   }
 
-  private persist() {
-    const list = [...this.pendingMap().values()];
-    if (list.length) this.ctx.storage.kv.put(STORAGE_KEY, list);
-    else this.ctx.storage.kv.delete(STORAGE_KEY);
+  /** Keeps one reservation in the object's storage (one small row per reservation, not the whole list). */
+  private persist(p: Pending) {
+    this.ctx.storage.kv.put(KEY_PREFIX + p.id, p);
   }
 
   /** Drops expired reservations and released, settled ones no running read can still need. */
   private prune(now: number) {
     const map = this.pendingMap();
     const oldestRead = this.inflight.size ? Math.min(...this.inflight) : Infinity;
-    let changed = false;
     for (const [id, p] of map) {
       // Released and settled before every read still running started: no read needs it.
       if (p.expiresAt <= now || (p.released && p.settledAt !== undefined && oldestRead > p.settledAt)) {
         map.delete(id);
-        changed = true;
+        this.ctx.storage.kv.delete(KEY_PREFIX + id);
       }
     }
-    if (changed) this.persist();
   }
 
   /** Checks a sale, hold or drydock period and, when it fits, keeps it pending and returns the rows to write. */
@@ -124,7 +133,8 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     if (!p || p.released) return false;
     p.released = true;
     p.settledAt ??= this.seq;
-    this.persist();
+    // Stored released only while a running read may still need it; prune drops it otherwise.
+    if (this.inflight.size) this.persist(p);
     this.prune(leaseNow());
     return true;
   }
@@ -155,6 +165,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     // From here to the end nothing awaits: the check and the new reservation are one step.
     const now = leaseNow();
     const ctx = state.ctx;
+    if (req.withItem) reads.item = { row: ctx.row, location: ctx.location, assets: ctx.item.assets } as LockItem;
     this.itemCache = ctx;
     if (req.expectVersion != null && ctx.row.version !== req.expectVersion) {
       return { ok: false, status: 409, code: 'version_conflict', message: 'The item was changed while this request was being handled; retry' };
@@ -193,7 +204,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       })),
     };
     map.set(reservation.id, reservation);
-    this.persist();
+    this.persist(reservation);
     return {
       ok: true,
       reservationId: reservation.id,

@@ -68,10 +68,15 @@ export function auditStmt(ctx: Ctx, entry: AuditEntry): Stmt {
   });
 }
 
-/** Outbox rows per INSERT (six columns each; D1 binds at most 100 parameters). */
+/** Outbox rows per INSERT (four bound values each, plus two; D1 binds at most 100 parameters). */
 const EVENTS_PER_INSERT = 16;
 
-/** The outbox rows of some events, several per INSERT, and their ids. */
+/**
+ * The outbox rows of some events, several per INSERT, and their ids. Each INSERT marks dispatched,
+ * as it writes them, the events whose operator has no active webhook endpoint (reseller and partner
+ * subscriptions are endpoints too), so nothing is queued for them and the sweep never picks them
+ * up; it answers each row's `dispatched_at` (RETURNING), which tells the commit what to queue.
+ */
 export function eventStmts(ctx: Ctx, events: DomainEvent[]): { ids: string[]; stmts: Stmt[] } {
   const createdAt = nowIso(ctx);
   const rows = events.map((event) => {
@@ -81,7 +86,23 @@ export function eventStmts(ctx: Ctx, events: DomainEvent[]): { ids: string[]; st
     return { id, customerId, type: event.type, payload: { id, type: event.type, createdAt, customerId, data: event.data } };
   });
   const stmts: Stmt[] = [];
-  for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) stmts.push(ctx.db.insert(webhookEvents).values(rows.slice(i, i + EVENTS_PER_INSERT)));
+  for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) {
+    const values = sql.join(
+      rows.slice(i, i + EVENTS_PER_INSERT).map((r) => sql`(${r.id}, ${r.customerId}, ${r.type}, ${JSON.stringify(r.payload)})`),
+      sql`, `,
+    );
+    stmts.push(
+      ctx.db
+        .insert(webhookEvents)
+        .select(
+          sql`SELECT v.column1, v.column2, v.column3, v.column4,
+            CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.customer_id = v.column2 AND we.status = 'active') THEN NULL ELSE ${createdAt} END,
+            ${createdAt}
+          FROM (VALUES ${values}) AS v`,
+        )
+        .returning({ id: webhookEvents.id, dispatchedAt: webhookEvents.dispatchedAt }),
+    );
+  }
   return { ids: rows.map((r) => r.id), stmts };
 }
 
@@ -100,33 +121,19 @@ export async function commit(
   for (const a of opts.audit ? (Array.isArray(opts.audit) ? opts.audit : [opts.audit]) : []) all.push(auditStmt(ctx, a));
   const { ids: eventIds, stmts: eventInserts } = eventStmts(ctx, opts.events ?? []);
   all.push(...eventInserts);
-  if (eventIds.length) all.push(markUnsubscribed(ctx, eventIds));
   const results = (all.length ? await ctx.db.batch(all as [Stmt, ...Stmt[]]) : []) as unknown[];
   if (eventIds.length) {
-    const unsubscribed = (results.pop() as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0;
+    const written = results.splice(results.length - eventInserts.length) as { id: string; dispatchedAt: string | null }[][];
+    const toQueue = written.flat().flatMap((r) => (r.dispatchedAt == null ? [r.id] : []));
     // Requests hand the queue send to waitUntil (off the response path); jobs and services without
     // a request await it. Either way a lost send is re-sent by the cron sweep. Events that no
-    // endpoint can receive were marked dispatched in the batch itself: nothing to queue.
-    if (unsubscribed < eventIds.length) {
-      if (ctx.principal.kind === 'system') await dispatchEvents(ctx, eventIds);
-      else ctx.waitUntil(dispatchEvents(ctx, eventIds));
+    // endpoint can receive were marked dispatched by their INSERT: nothing to queue.
+    if (toQueue.length) {
+      if (ctx.principal.kind === 'system') await dispatchEvents(ctx, toQueue);
+      else ctx.waitUntil(dispatchEvents(ctx, toQueue));
     }
   }
   return { eventIds, results };
-}
-
-/**
- * The last statement of a batch with events: marks dispatched the events whose operator has no
- * active webhook endpoint (reseller and partner subscriptions are endpoints too), so the commit
- * queues nothing for them and the sweep never picks them up. Its `changes` say how many.
- */
-function markUnsubscribed(ctx: Ctx, eventIds: string[]): Stmt {
-  return ctx.db
-    .update(webhookEvents)
-    .set({ dispatchedAt: nowIso(ctx) })
-    .where(
-      sql`${webhookEvents.id} IN (SELECT value FROM json_each(${JSON.stringify(eventIds)})) AND NOT EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.customer_id = webhook_events.customer_id AND we.status = 'active')`,
-    );
 }
 
 /** Events per fan-out message: the consumer binds them in one statement (D1 takes at most 100 parameters). */

@@ -21,7 +21,7 @@ import type { Ctx } from '../../lib/context';
 import { ApiError, reviveError } from '../../lib/errors';
 import { createLogger, type Logger } from '../../lib/logger';
 import { afterResponse } from '../../lib/round-trips';
-import type { CarriedReads, Reservation, ReserveRefusal, ReserveRequest } from './types';
+import type { CarriedReads, LockItem, Reservation, ReserveRefusal, ReserveRequest } from './types';
 
 export {
   RESERVATION_TTL_MS,
@@ -55,16 +55,24 @@ export function refusalError(r: ReserveRefusal): ApiError {
 }
 
 /** A lock request as its caller makes it: with a carried read, `onCarried` receives that read's raw results. */
-export type ReserveCall = ReserveRequest & { onCarried?(results: NonNullable<CarriedReads['carried']>): void };
+export type ReserveCall = ReserveRequest & {
+  onCarried?(results: NonNullable<CarriedReads['carried']>): void;
+  /** With `withItem`: the item as the lock read it. */
+  onItem?(item: LockItem): void;
+};
 
 /** Reserves inside the item's lock object; throws the refusal as an ApiError (409 `unavailable`, 404, ...). */
 export async function reserve(caller: Caller, call: ReserveCall): Promise<Reservation> {
-  const { onCarried, ...req } = call;
+  const { onCarried, onItem, ...req } = call;
   const now = req.now ?? ('principal' in caller ? caller.clock.now() : undefined);
   const res = await lockOf(envOf(caller), req.itemId).reserve(now === undefined ? req : { ...req, now });
   if (res.carried) {
     onCarried?.(res.carried);
     delete res.carried;
+  }
+  if (res.item) {
+    onItem?.(res.item);
+    delete res.item;
   }
   if (!res.ok) throw refusalError(res);
   return res;

@@ -28,6 +28,7 @@ export {
   busyOf,
   groupAllocations,
   inJson,
+  itemContextFrom,
   itemContextOf,
   itemContextsFrom,
   itemStatements,
@@ -43,6 +44,7 @@ export {
 export { loadItemState } from './item-state';
 export { allocate } from './allocate';
 export { backstopConflict, isAllocationConflict, releaseAll, reserve, reserveAll, type Reservation, type ReserveCall, type ReserveRequest } from './lock';
+export type { LockItem } from './types';
 // The sale pipeline every sales path runs through (sell.ts).
 export { sell, SALE_PHASES, type SaleJournal, type SalePhase, type SalePhaseFn, type SalePolicy } from './sell';
 // The one writer of `allocations` (allocation-writes.ts): the rows a reservation took, and named releases, early ends, expiries and sandbox deletes.

@@ -1,9 +1,12 @@
 /**
  * Public vocabulary of availability, and the protocol of the per-item InventoryLock Durable Object
  * (durable-objects/inventory-lock.ts): constants, request and result types and the object's RPC
- * interface. This file imports nothing, so the lock object, `src/env.ts` (which types the
- * namespace binding) and the lock's client (lock.ts) can all name the protocol without a cycle.
+ * interface. This file imports no module, so the lock object, `src/env.ts` (which types the
+ * namespace binding) and the lock's client (lock.ts) can all name the protocol without a cycle
+ * (it names two tables' row types, from the schema, which imports nothing of the modules).
  */
+import type { inventoryItems } from '../../db/schema/inventory';
+import type { locations } from '../../db/schema/locations';
 
 /** A reservation not released by its caller stops counting after this long. */
 export const RESERVATION_TTL_MS = 120_000;
@@ -115,6 +118,24 @@ export interface ReserveRequest {
    * `carry`). Its raw results come back in `carried`, whether the reservation is made or refused.
    */
   carried?: { sql: string; params: SqlValue[] }[];
+  /**
+   * Answer the item as the lock read it (`item` of the result, reserved or refused once the item was
+   * found): a sale that sells this one item reads it from there instead of reading it again.
+   */
+  withItem?: boolean;
+}
+
+/**
+ * A row as it crosses the lock's RPC (structured clone keeps it as it is): its JSON columns typed
+ * `object`, since the RPC's types refuse `unknown`; the receiver casts it back to the row type.
+ */
+export type WireRow<T> = { [K in keyof T]: T[K] extends string | number | boolean | null | undefined ? T[K] : object | null };
+
+/** The item as the lock read it (tenant-scoped): its row, location and assets (engine form). */
+export interface LockItem {
+  row: WireRow<typeof inventoryItems.$inferSelect>;
+  location: WireRow<typeof locations.$inferSelect>;
+  assets: { id: string; name: string; status: 'active' | 'inactive'; displayOrder: number }[];
 }
 
 /** A value D1 binds or answers (what crosses the lock's RPC in a carried read). */
@@ -123,6 +144,8 @@ export type SqlValue = string | number | boolean | null;
 /** The raw results of a request's carried read (absent when none was carried or the read itself failed). */
 export interface CarriedReads {
   carried?: { results: Record<string, SqlValue>[] }[];
+  /** The item, when the request asked `withItem`. */
+  item?: LockItem;
 }
 
 /** An `allocations` row to write (its `createdAt` is set by the writer). */

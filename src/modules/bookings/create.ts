@@ -31,6 +31,7 @@ import { customers } from '../../db/schema/accounts';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
 import { renterByEmailStatement, renterUpsert, isRenterEmailConflict, type RenterRow, type RenterUpsert } from '../renters/service';
 import {
+  itemContextFrom,
   itemContextsFrom,
   itemStatements,
   loadItemContext,
@@ -39,6 +40,9 @@ import {
   reserveAll,
   sell,
   type ItemContext,
+  type ItemRow,
+  type LocationRow,
+  type LockItem,
   type SaleJournal,
   type SalePolicy,
 } from '../availability/service';
@@ -143,11 +147,16 @@ const bookingSale: SalePolicy<{ input: BookInput; opts: CreateBookingOptions }, 
       s.sale = await loadSaleItems(ctx, s);
       return;
     }
-    const first = saleRead(ctx, s);
+    // A one-item sale takes its item from the lock, which reads it anyway (tenant-scoped).
+    const oneItem = early.requests.length === 1 && directItemIds(s.input).length === 1;
+    const first = saleRead(ctx, s, { items: !oneItem });
     let carried: unknown[] | undefined;
-    const calls = carryIn(early.requests, first.statements, (rows) => (carried = rows));
+    let lockItem: LockItem | undefined;
+    const calls = carryIn(early.requests, first.statements, (rows) => (carried = rows), oneItem ? (item) => (lockItem = item) : undefined);
     s.early = await reserveEarly(ctx, journal, early, calls);
-    s.sale = await loadSaleItems(ctx, s, carried ? first.take(carried as unknown[][]) : undefined);
+    const given = carried ? first.take(carried as unknown[][]) : undefined;
+    if (given && lockItem) given.items.set(lockItem.row.id, itemContextFrom(lockItem.row as ItemRow, lockItem.location as LocationRow, lockItem.assets));
+    s.sale = await loadSaleItems(ctx, s, given && (!oneItem || lockItem) ? given : undefined);
   },
   async plan(ctx, s) {
     const sale = need(s.sale);
@@ -193,7 +202,7 @@ const bookingSale: SalePolicy<{ input: BookInput; opts: CreateBookingOptions }, 
  * add-ons are asked for) and what the sale's extensions read (the renter's membership benefit).
  * Built here, run on its own or carried by the lock call.
  */
-function saleRead(ctx: Ctx, s: S) {
+function saleRead(ctx: Ctx, s: S, o: { items: boolean } = { items: true }) {
   const db = ctx.db;
   const customerId = s.customerId;
   const itemIds = directItemIds(s.input);
@@ -207,7 +216,7 @@ function saleRead(ctx: Ctx, s: S) {
         .where(eq(customers.id, sql.placeholder('customerId'))),
     { customerId },
   );
-  const items = itemIds.length ? itemStatements(db, itemIds, customerId) : [];
+  const items = itemIds.length && o.items ? itemStatements(db, itemIds, customerId) : [];
   const others = (s.input.globalAddons?.length ?? 0) > 0 && itemIds.length ? [otherItemsAtLocationStatement(db, itemIds[0], customerId)] : [];
   const ext = extensionReads(db, s.facts, s.extensions);
   const statements = [settingsOf, renterByEmailStatement(db, customerId, s.input.customerInfo.email), ...items, ...others, ...ext.statements] as Stmt[];

@@ -12,7 +12,7 @@
  */
 import { carry, takeCarried, type CarriedResult, type Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
-import { reserveAll, type Reservation, type ReserveCall, type ReserveRequest, type SaleJournal } from '../availability/service';
+import { reserveAll, type LockItem, type Reservation, type ReserveCall, type ReserveRequest, type SaleJournal } from '../availability/service';
 import type { PreparedLine } from './lines';
 import type { BookInput } from './schemas';
 import type { CreateBookingOptions } from './types';
@@ -108,12 +108,20 @@ export function earlyRequests(
 /**
  * The lock calls of the early reservation with the sale's first read carried by the one made first
  * (reserveAll goes by item id): `onRows` receives that read's rows, mapped as `db.batch` maps them,
- * whether the lock reserves or refuses.
+ * whether the lock reserves or refuses. With `onItem`, that call also asks for the item as the lock
+ * read it (a one-item sale does not read it again).
  */
-export function carryIn(requests: ReserveRequest[], statements: Stmt[], onRows: (rows: unknown[]) => void): ReserveCall[] {
+export function carryIn(requests: ReserveRequest[], statements: Stmt[], onRows: (rows: unknown[]) => void, onItem?: (item: LockItem) => void): ReserveCall[] {
   const first = requests.reduce((at, r, i) => (r.itemId < requests[at].itemId ? i : at), 0);
   return requests.map((r, i) =>
-    i === first ? { ...r, carried: carry(statements), onCarried: (results: CarriedResult[]) => onRows(takeCarried(statements, results)) } : r,
+    i === first
+      ? {
+          ...r,
+          carried: carry(statements),
+          onCarried: (results: CarriedResult[]) => onRows(takeCarried(statements, results)),
+          ...(onItem ? { withItem: true, onItem } : {}),
+        }
+      : r,
   );
 }
 
