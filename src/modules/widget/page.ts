@@ -6,29 +6,10 @@
  * allows scripts from Berth's origin only (and the payment provider's script when the provider's
  * payment element is configured); any site may frame the page (no frame-ancestors restriction).
  */
-import type { Env } from '../../env';
-
-/** Bumped when the widget's static files change (cache busting of /static/widget/*). */
-export const WIDGET_ASSET_VERSION = '4';
-
-export function widgetCsp(env: Env): string {
-  const stripe = !!(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY);
-  return [
-    "default-src 'self'",
-    `script-src 'self'${stripe ? ' https://js.stripe.com' : ''}`,
-    "style-src 'self'",
-    "img-src 'self' data: https:",
-    "font-src 'self'",
-    `connect-src 'self'${stripe ? ' https://api.stripe.com' : ''}`,
-    `frame-src ${stripe ? 'https://js.stripe.com https://hooks.stripe.com' : "'none'"}`,
-    "base-uri 'none'",
-    "form-action 'self'",
-    "object-src 'none'",
-  ].join('; ');
-}
+import { RENTER_ASSET_VERSION } from '../../lib/renter-page';
 
 export function widgetHtml(): string {
-  const v = WIDGET_ASSET_VERSION;
+  const v = RENTER_ASSET_VERSION;
   return `<!doctype html>
 <html lang="en">
   <head>
