@@ -9,7 +9,8 @@
  * Embedded (public/widget.js), the page posts its content's height on every change so the iframe fits it.
  */
 import { api, errText, qs } from './api';
-import { announce, declineText, formFields, h, money, shout, testCardToken } from './ui';
+import { announce, declineText, formFields, h, money, mountStripeCard, shout, testCardPaymentMethod } from './ui';
+import type { StripeCard } from './ui';
 import type { Settings } from './api';
 import { readUrlState, STEP_IDS, writeUrlState } from './url-state';
 import type { StepId, UrlState } from './url-state';
@@ -31,11 +32,6 @@ const STEPS = [
   ['done', 'Confirmation'],
 ];
 
-/** The parts of the payment provider's browser library (js.stripe.com/v3) the widget uses. */
-interface StripeJs {
-  elements(): { create(kind: 'card'): { mount(el: HTMLElement): void } };
-  createPaymentMethod(o: { type: 'card'; card: unknown }): Promise<{ paymentMethod?: { id: string }; error?: { message?: string } }>;
-}
 type Question = CoverQuote['questions'][number];
 type Plan = Ok<'listProtectionPlans'>['data'][number];
 type Booking = CheckoutResult & { plan?: unknown };
@@ -2029,7 +2025,7 @@ function waiverView() {
 // ---------------------------------------------------------------------------------------------
 // 7. Payment
 
-let stripeCard = null;
+let stripeCard: StripeCard | null = null;
 
 function paymentView() {
   track('checkout', { date: S.date, time: S.slot.time });
@@ -2048,7 +2044,7 @@ function paymentView() {
       msg,
       h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pay ' + total), backButton('Back', detailsView)]),
     ]);
-    loadStripe(pay.publishableKey, mount, msg);
+    stripeCard = mountStripeCard(pay.publishableKey, mount, msg);
   } else {
     const f = formFields([
       ['cardName', 'Name on the card', 'text', 'cc-name', S.renter.firstName + ' ' + S.renter.lastName],
@@ -2203,40 +2199,8 @@ function termsBlock() {
 }
 
 function paymentMethod(form?, msg?) {
-  if (form._fields) {
-    if (!form._fields.valid()) return Promise.resolve(null);
-    const v = form._fields.values();
-    const pm = testCardToken(v.cardNumber);
-    if (!pm) {
-      msg.textContent = 'In test mode, use one of the test card numbers shown above.';
-      shout(msg.textContent);
-      return Promise.resolve(null);
-    }
-    return Promise.resolve(pm);
-  }
-  if (!stripeCard) return Promise.resolve(null);
-  return stripeCard.stripe.createPaymentMethod({ type: 'card', card: stripeCard.card }).then(function (r) {
-    if (r.error) {
-      msg.textContent = r.error.message;
-      return null;
-    }
-    return r.paymentMethod.id;
-  });
-}
-
-function loadStripe(key?, mountEl?, msg?) {
-  const s = document.createElement('script');
-  s.src = 'https://js.stripe.com/v3/';
-  s.onload = function () {
-    const stripe = (window as unknown as { Stripe: (k: string) => StripeJs }).Stripe(key);
-    const card = stripe.elements().create('card');
-    card.mount(mountEl);
-    stripeCard = { stripe: stripe, card: card };
-  };
-  s.onerror = function () {
-    msg.textContent = 'The card form could not be loaded; check your connection.';
-  };
-  document.head.appendChild(s);
+  if (form._fields) return Promise.resolve(testCardPaymentMethod(form._fields, msg));
+  return stripeCard ? stripeCard.paymentMethod() : Promise.resolve(null);
 }
 
 function placeBooking(pm: string, msg: HTMLElement, done?: () => void) {

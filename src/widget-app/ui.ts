@@ -129,9 +129,56 @@ const TEST_CARDS: Record<string, string> = {
   '4000002500003155': 'pm_card_authenticationRequired',
 };
 
-/** The simulator's token of a test card number typed with or without spaces, else undefined. */
-export function testCardToken(number: string): string | undefined {
-  return TEST_CARDS[number.replace(/\D/g, '')];
+/**
+ * Test mode: the card typed in formFields() named cardName, cardNumber, cardExp, cardCvc (checked) as the simulator's token,
+ * else null (a number that is not a test card is said in `msg`).
+ */
+export function testCardPaymentMethod(fields: ReturnType<typeof formFields>, msg: HTMLElement): string | null {
+  if (!fields.valid()) return null;
+  const pm = TEST_CARDS[fields.values().cardNumber.replace(/\D/g, '')];
+  if (pm) return pm;
+  msg.textContent = 'In test mode, use one of the test card numbers shown above.';
+  shout(msg.textContent);
+  return null;
+}
+
+/** The parts of the payment provider's browser library (js.stripe.com/v3) the pages use. */
+interface StripeJs {
+  elements(): { create(kind: 'card'): { mount(el: HTMLElement): void } };
+  createPaymentMethod(o: { type: 'card'; card: unknown }): Promise<{ paymentMethod?: { id: string }; error?: { message?: string } }>;
+}
+/** The provider's card element on a page: `paymentMethod()` tokenizes the card typed (null on an error, said in its message). */
+export interface StripeCard {
+  paymentMethod(): Promise<string | null>;
+}
+
+/** Loads the provider's library and mounts its card element in `mountEl`; errors are written to `msg`. */
+export function mountStripeCard(key: string, mountEl: HTMLElement, msg: HTMLElement): StripeCard {
+  let ready: { stripe: StripeJs; card: unknown } | null = null;
+  const s = document.createElement('script');
+  s.src = 'https://js.stripe.com/v3/';
+  s.onload = function () {
+    const stripe = (window as unknown as { Stripe: (k: string) => StripeJs }).Stripe(key);
+    const card = stripe.elements().create('card');
+    card.mount(mountEl);
+    ready = { stripe: stripe, card: card };
+  };
+  s.onerror = function () {
+    msg.textContent = 'The card form could not be loaded; check your connection.';
+  };
+  document.head.appendChild(s);
+  return {
+    paymentMethod() {
+      if (!ready) return Promise.resolve(null);
+      return ready.stripe.createPaymentMethod({ type: 'card', card: ready.card }).then(function (r) {
+        if (r.error) {
+          msg.textContent = r.error.message;
+          return null;
+        }
+        return r.paymentMethod.id;
+      });
+    },
+  };
 }
 
 /** A refused payment (402) in one sentence: the provider's reason (e.g. "Your card was declined.") and that nothing was charged. */

@@ -17,7 +17,7 @@ export const page = route({
   access: 'none',
   security: [],
   summary: 'The tenant portal page (HTML)',
-  query: s.PageQuery,
+  query: s.PortalPageQuery,
   produces: 'text/html',
   description: `The page tenants open from their e-mails: \`?customer=cus_...&location=loc_...\` (the operator's name, logo and colour;
 the marina a new link is asked for) and \`&token=spl_...\` (a sign-in link). The page exchanges the token once (POST /slip-portal/session),

@@ -11,7 +11,7 @@ const id = () => z.string().trim().min(1).max(128);
 // ---------------------------------------------------------------------------------------------
 // Sign-in
 
-export const PageQuery = z.object({
+export const PortalPageQuery = z.object({
   customer: z.string().max(128).optional().openapi({ description: 'The operator (`cus_...`): its name, logo and colour' }),
   location: z.string().max(128).optional().openapi({ description: 'The marina (`loc_...`) a new sign-in link is asked for' }),
   token: z.string().max(200).optional().openapi({ description: 'A sign-in link token (`spl_...`), exchanged once by the page' }),
