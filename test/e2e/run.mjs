@@ -1117,12 +1117,12 @@ async function tenantPortal() {
   const overview = await viewText(page);
   assert.match(overview, new RegExp(reservation.reservationNumber));
   assert.match(overview, /Sea Otter/);
-  assert.match(overview, /Balance due \$/);
+  assert.match(overview, /\$[\d,.]+ due/);
   assert.match(overview, /Waiting for your signature/);
   await shot(page, 'tenant-reservation');
   await axeClean(page, 'tenant portal: reservation');
   // Documents: the insurance policy (a PDF).
-  await page.getByRole('button', { name: 'Documents' }).click();
+  await page.getByRole('button', { name: 'Send documents' }).click();
   await page.getByRole('heading', { name: 'Documents', level: 2 }).waitFor();
   await page.getByLabel('Document').selectOption('insurance');
   await page.getByLabel('File').setInputFiles({
@@ -1152,7 +1152,7 @@ async function tenantPortal() {
   await axeClean(page, 'tenant portal: contract signed');
   // Guest passes: one created, then revoked.
   await page.getByRole('button', { name: 'Back to the reservation' }).click();
-  await page.getByRole('button', { name: 'Guest passes' }).click();
+  await page.getByRole('button', { name: 'Manage guest passes' }).click();
   await page.getByRole('heading', { name: 'Guest passes' }).waitFor();
   await page.getByLabel('Guest name').fill('Gus Guest');
   await page.getByRole('button', { name: 'Create the pass' }).click();
@@ -1177,7 +1177,8 @@ async function tenantPortal() {
   await axeClean(page, 'tenant portal: pay');
   await page.getByRole('button', { name: /^Pay \$/ }).click();
   await page.getByText(/Paid \$[\d,.]+\. Thank you\./).waitFor();
-  await page.locator('tr', { hasText: 'Balance due' }).getByText('$0.00').waitFor();
+  await page.locator('tr', { hasText: 'Balance' }).getByText('$0.00').waitFor();
+  assert.match(await page.getByRole('list').last().innerText(), /Visa ending in 4242/);
   await shot(page, 'tenant-paid');
   await axeClean(page, 'tenant portal: paid');
   const after = await call('GET', `/slip-reservations/${reservation.id}`);

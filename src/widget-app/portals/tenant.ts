@@ -77,9 +77,11 @@ function signIn(notice?: string) {
   if (!customer && !locationParam)
     return fatal('We could not open the tenant portal', 'Open the tenant portal from the link in your e-mail, or from your marina’s website.');
   const marina = marinaField();
+  const locs = currentBrand() ? currentBrand().catalog.locations : [];
+  const here = locs.filter((l) => l.locationId === locationParam)[0];
   signInView({
     notice: notice,
-    intro: 'Enter the e-mail address of your slip reservation. We will e-mail you a link that signs you in.',
+    intro: 'Enter the e-mail address of your slip reservation' + (here ? ' at ' + here.name : '') + '. We will e-mail you a link that signs you in.',
     extra: marina.node,
     request: (email) => api('requestSlipPortalLink', 'POST', '/slip-portal/magic-link', { email: email, locationId: marina.value() }),
   });
@@ -146,8 +148,8 @@ const stay = (r: Brief) => dateText(r.arrivalDate, { short: true }) + ' – ' + 
 const live = (r: Brief) => r.status !== 'cancelled' && r.status !== 'expired' && r.status !== 'checked_out';
 
 function balanceLine(r: Brief): string {
-  if (r.balanceCents > 0) return 'Balance due ' + cents(r.balanceCents, r.currency);
-  if (r.balanceCents < 0) return 'Credit ' + cents(-r.balanceCents, r.currency);
+  if (r.balanceCents > 0) return cents(r.balanceCents, r.currency) + ' due';
+  if (r.balanceCents < 0) return cents(-r.balanceCents, r.currency) + ' in your favour';
   return 'Paid in full';
 }
 
@@ -217,7 +219,7 @@ function overview(r: Reservation) {
   const tasks: El[] = [
     task(
       'Bill and payments',
-      r.balanceCents > 0 ? badge('Balance due ' + cents(r.balanceCents, r.currency), 'wait') : badge(balanceLine(r), 'ok'),
+      badge(balanceLine(r), r.balanceCents > 0 ? 'wait' : 'ok'),
       () => billView(r),
       r.balanceCents > 0 && live(r) ? 'Pay the balance' : 'See the bill',
     ),
@@ -231,10 +233,10 @@ function overview(r: Reservation) {
       'Documents',
       docs.complete ? badge('Complete', 'ok') : badge(missing ? missing + ' missing' : 'Waiting for review', missing ? 'wait' : 'ok'),
       () => documentsView(r),
-      'Documents',
+      docs.complete ? 'See the documents' : 'Send documents',
     ),
   );
-  if (live(r)) tasks.push(task('Guest passes', badge(activePasses + ' active', activePasses ? 'ok' : 'off'), () => passesView(r), 'Guest passes'));
+  if (live(r)) tasks.push(task('Guest passes', badge(activePasses + ' active', activePasses ? 'ok' : 'off'), () => passesView(r), 'Manage guest passes'));
   show(unitName(r) + ', ' + stay(r), [
     facts([
       ['Reservation', r.reservationNumber],
@@ -261,7 +263,7 @@ function billTable(r: Reservation): El {
   );
   const sums = [row('Total', r.totalCents, 'pt-total'), row('Paid', r.amountPaidCents)];
   if (r.amountRefundedCents) sums.push(row('Refunded', r.amountRefundedCents));
-  sums.push(row(r.balanceCents < 0 ? 'Credit' : 'Balance due', Math.abs(r.balanceCents), 'pt-total'));
+  sums.push(row(r.balanceCents < 0 ? 'In your favour' : r.balanceCents > 0 ? 'Balance due' : 'Balance', Math.abs(r.balanceCents), 'pt-total'));
   return h(
     'div',
     { class: 'pt-table-wrap' },
@@ -292,7 +294,7 @@ function paymentsList(r: Reservation): El | null {
             cents(p.amountCents, p.currency) +
             ' on ' +
             whenText(p.createdAt, r.locationId) +
-            (p.card && p.card.last4 ? ', ' + (p.card.brand || 'card') + ' ending in ' + p.card.last4 : ', ' + p.method.replace(/_/g, ' ')),
+            (p.card && p.card.last4 ? ', ' + cap(p.card.brand || 'card') + ' ending in ' + p.card.last4 : ', ' + p.method.replace(/_/g, ' ')),
         ),
       ),
     ),
@@ -408,9 +410,16 @@ function contractView(r: Reservation) {
       nodes.push(h('p', { class: 'bw-note' }, 'Signed by ' + k.signerName + ' on ' + whenText(k.signedAt, r.locationId) + '.'), backTo(r));
       return show('Contract', nodes);
     }
-    const f = formFields([['signerName', 'Type your full name to sign', 'text', 'name', r.renter ? r.renter.firstName + ' ' + r.renter.lastName : '']]);
-    const agree = h('input', { type: 'checkbox', id: 'pt-agree', 'aria-describedby': 'pt-agree-err' });
+    const f = formFields([['signerName', 'Type your full name to sign', 'text', 'name', '']]);
     const agreeErr = h('p', { id: 'pt-agree-err', class: 'bw-error', hidden: true });
+    const agree = h('input', {
+      type: 'checkbox',
+      id: 'pt-agree',
+      'aria-describedby': 'pt-agree-err',
+      onchange: () => {
+        if (agree.checked) agreeErr.hidden = true;
+      },
+    });
     const form = busyForm(
       [
         h('h3', null, 'Sign'),
@@ -637,7 +646,7 @@ function revoke(r: Reservation, p: Pass) {
 function passesView(r: Reservation) {
   const f = formFields([
     ['guestName', 'Guest name', 'text', 'off', ''],
-    ['guestEmail', 'Guest e-mail (we send them the code)', 'email', 'off', '', false],
+    ['guestEmail', 'Guest e-mail, to send them the code', 'email', 'off', '', false],
   ]);
   const form = busyForm(
     [h('h3', null, 'New guest pass'), f.node, h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Create the pass'), backTo(r)])],
