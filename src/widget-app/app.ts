@@ -2082,7 +2082,7 @@ function paymentView() {
     };
     btn.setAttribute('aria-disabled', 'true');
     msg.textContent = '';
-    paymentMethod(form, msg).then(function (pm) {
+    void paymentMethod(form, msg).then(function (pm) {
       if (!pm) return done();
       announce('Booking and paying, please wait.');
       placeBooking(pm, msg, done);

@@ -961,7 +961,6 @@ async function cartRecovery() {
   await again.context.close();
 }
 
-
 /** The view's text (the portal's main region). */
 const viewText = (page) => page.locator('#bw-view').innerText();
 
@@ -1039,7 +1038,10 @@ async function memberPortal() {
   await shot(page, 'member-card-update');
   await axeClean(page, 'member portal: new card');
   await page.getByRole('button', { name: 'Save card' }).click();
-  await page.getByText(/Card saved: Mastercard ending in 4444/).first().waitFor();
+  await page
+    .getByText(/Card saved: Mastercard ending in 4444/)
+    .first()
+    .waitFor();
   // Cancel: asked first, then at the period end.
   await page.getByRole('button', { name: 'Cancel membership' }).click();
   await page.getByRole('heading', { name: 'Cancel your membership?' }).waitFor();
@@ -1049,7 +1051,10 @@ async function memberPortal() {
   await page.getByRole('button', { name: 'Cancel membership' }).click();
   await page.getByLabel(/Why are you leaving/).fill('Moving away');
   await page.getByRole('button', { name: 'Yes, cancel my membership' }).click();
-  await page.getByText(/stays active until .* and will not renew/).first().waitFor();
+  await page
+    .getByText(/stays active until .* and will not renew/)
+    .first()
+    .waitFor();
   assert.match(await page.locator('.pt-card').innerText(), /Active until/);
   await shot(page, 'member-cancelled');
   await axeClean(page, 'member portal: cancelled');
@@ -1076,7 +1081,10 @@ async function tenantStay() {
   const arrivalDate = dateAhead(offset);
   const departureDate = dateAhead(offset + 3);
   const boat = { vesselName: 'Sea Otter', loaFt: 30, beamFt: 10, draftFt: 4 };
-  const free = await call('GET', `/slips/availability?${new URLSearchParams({ locationId: MIAMI, arrivalDate, departureDate, loaFt: 30, beamFt: 10, draftFt: 4 })}`);
+  const free = await call(
+    'GET',
+    `/slips/availability?${new URLSearchParams({ locationId: MIAMI, arrivalDate, departureDate, loaFt: 30, beamFt: 10, draftFt: 4 })}`,
+  );
   assert.equal(free.status, 200, free.text);
   assert.ok(free.body.data.length, 'a free unit');
   const r = await call('POST', '/slip-reservations', {
@@ -1235,7 +1243,8 @@ try {
   await scenario('cart recovery: the cart is recorded, its link restores it and the booking completes it', cartRecovery);
   await scenario('member portal: sign in by e-mailed link, card, invoices, pause, resume, new card, cancel, sign out', memberPortal);
   await scenario('tenant portal: sign in by e-mailed link, document, contract, guest pass, pay the balance', tenantPortal);
-  if (!process.env.E2E_ONLY) console.log(`     axe: no serious or critical violation on ${axeChecked.size} widget and portal views (${[...axeChecked].join('; ')})`);
+  if (!process.env.E2E_ONLY)
+    console.log(`     axe: no serious or critical violation on ${axeChecked.size} widget and portal views (${[...axeChecked].join('; ')})`);
 } catch (err) {
   console.error(err);
   results.push({ name: 'setup', ok: false, error: err });

@@ -14,9 +14,7 @@ import { clientIp } from '../../lib/ip-limit';
 const router = createRouter();
 const origin = (c: Context<AppEnv>) => (c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin).replace(/\/$/, '');
 
-mount(router, r.page, (c) =>
-  c.html(widgetHtml(), 200, renterPageHeaders(c.env, { framed: true })),
-);
+mount(router, r.page, (c) => c.html(widgetHtml(), 200, renterPageHeaders(c.env, { framed: true })));
 mount(router, r.catalog, async (c, { query }) => {
   const { ctx, stamp } = sessionCtx(c);
   const body = await widgetCatalog(ctx, query);

@@ -90,18 +90,17 @@ function signOut() {
 function start() {
   const token = takeToken('mpl_');
   if (token) {
-    void Promise.all([
-      api('openMemberPortalSession', 'POST', '/public/memberships/portal/session', { token: token }),
-      loadBrand(customer, NAME),
-    ]).then(function (both) {
-      const r = both[0];
-      if (!r.ok) return signIn(linkProblem(r));
-      customer = r.body.membership.customerId;
-      session = { token: r.body.sessionToken, expiresAt: r.body.expiresAt, customerId: customer };
-      keepSession(KEY, session);
-      member = r.body.membership;
-      void loadBrand(customer, NAME).then(() => home());
-    });
+    void Promise.all([api('openMemberPortalSession', 'POST', '/public/memberships/portal/session', { token: token }), loadBrand(customer, NAME)]).then(
+      function (both) {
+        const r = both[0];
+        if (!r.ok) return signIn(linkProblem(r));
+        customer = r.body.membership.customerId;
+        session = { token: r.body.sessionToken, expiresAt: r.body.expiresAt, customerId: customer };
+        keepSession(KEY, session);
+        member = r.body.membership;
+        void loadBrand(customer, NAME).then(() => home());
+      },
+    );
     return;
   }
   session = storedSession(KEY);
@@ -195,7 +194,8 @@ function home(note?: string) {
   ]);
   const actions: El[] = [];
   const p = m.pausePolicy;
-  if (m.status === 'active' && !m.cancelAtPeriodEnd && p && p.enabled) actions.push(h('button', { type: 'button', onclick: () => pauseView() }, 'Pause membership'));
+  if (m.status === 'active' && !m.cancelAtPeriodEnd && p && p.enabled)
+    actions.push(h('button', { type: 'button', onclick: () => pauseView() }, 'Pause membership'));
   if (m.status === 'paused') actions.push(h('button', { type: 'button', onclick: resume }, 'Resume membership'));
   if (live && !m.cancelAtPeriodEnd) actions.push(h('button', { type: 'button', class: 'bw-secondary', onclick: () => cancelView() }, 'Cancel membership'));
   show('Your membership', [
@@ -204,7 +204,9 @@ function home(note?: string) {
     benefitsList(m),
     family,
     cardOnFile,
-    actions.length ? h('section', { 'aria-labelledby': 'pt-manage' }, [h('h3', { id: 'pt-manage' }, 'Manage'), h('div', { class: 'bw-actions' }, actions)]) : null,
+    actions.length
+      ? h('section', { 'aria-labelledby': 'pt-manage' }, [h('h3', { id: 'pt-manage' }, 'Manage'), h('div', { class: 'bw-actions' }, actions)])
+      : null,
   ]);
 }
 
@@ -251,19 +253,13 @@ function pauseView() {
       }),
     ),
   );
-  const form = busyForm(
-    [
-      options,
-      h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pause membership'), backHome()]),
-    ],
-    function (msg) {
-      const chosen = Number((form.querySelector('input[name=pause]:checked') as HTMLInputElement).value);
-      const body: Body<'pauseMemberPortal'> = chosen === max ? {} : { resumeAt: new Date(now() + chosen * DAY).toISOString() };
-      return call('pauseMemberPortal', 'POST', '/public/memberships/portal/pause', body).then((r) =>
-        changed(r, msg, 'Your membership is paused until ' + dateText(r && r.ok ? r.body.resumeAt : null) + '.'),
-      );
-    },
-  );
+  const form = busyForm([options, h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pause membership'), backHome()])], function (msg) {
+    const chosen = Number((form.querySelector('input[name=pause]:checked') as HTMLInputElement).value);
+    const body: Body<'pauseMemberPortal'> = chosen === max ? {} : { resumeAt: new Date(now() + chosen * DAY).toISOString() };
+    return call('pauseMemberPortal', 'POST', '/public/memberships/portal/pause', body).then((r) =>
+      changed(r, msg, 'Your membership is paused until ' + dateText(r && r.ok ? r.body.resumeAt : null) + '.'),
+    );
+  });
   show('Pause your membership', [
     h(
       'p',
@@ -298,7 +294,10 @@ function cancelView() {
     [
       h('label', { for: 'pt-reason' }, 'Why are you leaving? (optional)'),
       reason,
-      h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Yes, cancel my membership'), h('button', { type: 'button', class: 'bw-secondary', onclick: () => home() }, 'Keep my membership')]),
+      h('div', { class: 'bw-actions' }, [
+        h('button', { type: 'submit' }, 'Yes, cancel my membership'),
+        h('button', { type: 'button', class: 'bw-secondary', onclick: () => home() }, 'Keep my membership'),
+      ]),
     ],
     function (msg) {
       const body: Body<'cancelMemberPortal'> = reason.value.trim() ? { reason: reason.value.trim() } : {};
@@ -333,11 +332,7 @@ function cardView() {
   const msgBox = h('p', { class: 'bw-error', role: 'alert' });
   const card = cardFields(msgBox, m.memberName || '');
   const form = busyForm(
-    [
-      card.node,
-      msgBox,
-      h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Save card'), backHome()]),
-    ],
+    [card.node, msgBox, h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Save card'), backHome()])],
     function (msg) {
       return card.paymentMethod().then(function (pm) {
         if (!pm) return;
@@ -364,10 +359,7 @@ function cardView() {
     },
     msgBox,
   );
-  show('Update your card', [
-    h('p', null, 'This card pays your renewals' + (m.status === 'past_due' ? ' and, at once, your unpaid renewal.' : '.')),
-    form,
-  ]);
+  show('Update your card', [h('p', null, 'This card pays your renewals' + (m.status === 'past_due' ? ' and, at once, your unpaid renewal.' : '.')), form]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,9 +388,7 @@ function invoiceItem(inv: Invoice): El {
           null,
           inv.lines
             .map((l) => h('tr', null, [h('td', null, l.description), h('td', { class: 'pt-money' }, cents(l.amount, inv.currency))]))
-            .concat([
-              h('tr', { class: 'pt-total' }, [h('th', { scope: 'row' }, 'Total'), h('td', { class: 'pt-money' }, cents(inv.total, inv.currency))]),
-            ]),
+            .concat([h('tr', { class: 'pt-total' }, [h('th', { scope: 'row' }, 'Total'), h('td', { class: 'pt-money' }, cents(inv.total, inv.currency))])]),
         ),
       ]),
     ]),

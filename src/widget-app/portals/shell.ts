@@ -84,9 +84,14 @@ export function dateText(v: string | null | undefined, o?: { short?: boolean; lo
 /** An instant with its time in the location's zone: "Jun 1, 2027, 10:00 AM". */
 export function whenText(iso: string | null | undefined, locationId?: string): string {
   if (!iso) return '';
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone(locationId), month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }).format(
-    new Date(iso),
-  );
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone: zone(locationId),
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(new Date(iso));
 }
 
 /** An amount in cents in its currency: "$1,234.50". */
@@ -226,38 +231,26 @@ export function linkProblem(r: Res<unknown>): string {
  * The sign-in view: the e-mail (and what `extra` adds, such as the marina), then `request` sends a link; the answer says to
  * check the e-mail. `notice` says why the person is here (an expired link, a session that ended, a sign-out).
  */
-export function signInView(o: {
-  intro: string;
-  notice?: string;
-  extra?: El | null;
-  request: (email: string) => Promise<Res<{ message: string }>>;
-}) {
+export function signInView(o: { intro: string; notice?: string; extra?: El | null; request: (email: string) => Promise<Res<{ message: string }>> }) {
   hideNav();
   const f = formFields([['email', 'E-mail', 'email', 'email', '']]);
-  const form = busyForm(
-    [
-      f.node,
-      o.extra,
-      h('div', { class: 'bw-actions' }, h('button', { type: 'submit' }, 'E-mail me a sign-in link')),
-    ],
-    function (msg) {
-      if (!f.valid()) return;
-      const email = f.values().email;
-      announce('Sending the link, please wait.');
-      return o.request(email).then(function (r) {
-        if (!r.ok) {
-          msg.textContent = r.status === 429 ? 'Too many links were asked for just now. Please wait a minute and try again.' : errText(r);
-          return;
-        }
-        show('Check your e-mail', [
-          h('p', null, r.body.message),
-          h('p', { class: 'bw-hint' }, 'Open the link on this device. It works once and for a short time; you can always ask for another.'),
-          h('div', { class: 'bw-actions' }, h('button', { type: 'button', class: 'bw-secondary', onclick: () => signInView(o) }, 'Send another link')),
-        ]);
-        announce('Sign-in link sent.');
-      });
-    },
-  );
+  const form = busyForm([f.node, o.extra, h('div', { class: 'bw-actions' }, h('button', { type: 'submit' }, 'E-mail me a sign-in link'))], function (msg) {
+    if (!f.valid()) return;
+    const email = f.values().email;
+    announce('Sending the link, please wait.');
+    return o.request(email).then(function (r) {
+      if (!r.ok) {
+        msg.textContent = r.status === 429 ? 'Too many links were asked for just now. Please wait a minute and try again.' : errText(r);
+        return;
+      }
+      show('Check your e-mail', [
+        h('p', null, r.body.message),
+        h('p', { class: 'bw-hint' }, 'Open the link on this device. It works once and for a short time; you can always ask for another.'),
+        h('div', { class: 'bw-actions' }, h('button', { type: 'button', class: 'bw-secondary', onclick: () => signInView(o) }, 'Send another link')),
+      ]);
+      announce('Sign-in link sent.');
+    });
+  });
   show('Sign in', [o.notice ? h('p', { class: 'bw-note', role: 'status' }, o.notice) : null, h('p', null, o.intro), form]);
 }
 

@@ -143,7 +143,8 @@ const STATUS: Record<string, [string, 'ok' | 'wait' | 'bad' | 'off']> = {
 };
 
 const statusBadge = (r: Brief) => badge((STATUS[r.status] || [r.status])[0], (STATUS[r.status] || [null, 'off'])[1]);
-const unitName = (r: Brief) => (r.unit ? (r.unit.unitType === 'slip' ? 'Slip ' : '') + r.unit.unitNumber + (r.unit.section ? ', ' + r.unit.section : '') : 'Unit to be assigned');
+const unitName = (r: Brief) =>
+  r.unit ? (r.unit.unitType === 'slip' ? 'Slip ' : '') + r.unit.unitNumber + (r.unit.section ? ', ' + r.unit.section : '') : 'Unit to be assigned';
 const stay = (r: Brief) => dateText(r.arrivalDate, { short: true }) + ' – ' + dateText(r.departureDate, { short: true });
 const live = (r: Brief) => r.status !== 'cancelled' && r.status !== 'expired' && r.status !== 'checked_out';
 
@@ -226,7 +227,12 @@ function overview(r: Reservation) {
   ];
   if (c === 'sent' || c === 'signed')
     tasks.push(
-      task('Contract', c === 'signed' ? badge('Signed', 'ok') : badge('Waiting for your signature', 'wait'), () => contractView(r), c === 'signed' ? 'Read the contract' : 'Read and sign'),
+      task(
+        'Contract',
+        c === 'signed' ? badge('Signed', 'ok') : badge('Waiting for your signature', 'wait'),
+        () => contractView(r),
+        c === 'signed' ? 'Read the contract' : 'Read and sign',
+      ),
     );
   tasks.push(
     task(
@@ -259,7 +265,11 @@ function billTable(r: Reservation): El {
   const row = (label: string, amount: number, cls?: string) =>
     h('tr', { class: cls || null }, [h('th', { scope: 'row' }, label), h('td', null, ''), h('td', { class: 'pt-money' }, cents(amount, r.currency))]);
   const lines = r.pricing.lines.map((l) =>
-    h('tr', null, [h('td', null, l.description), h('td', { class: 'pt-money' }, String(l.quantity)), h('td', { class: 'pt-money' }, cents(l.amountCents, r.currency))]),
+    h('tr', null, [
+      h('td', null, l.description),
+      h('td', { class: 'pt-money' }, String(l.quantity)),
+      h('td', { class: 'pt-money' }, cents(l.amountCents, r.currency)),
+    ]),
   );
   const sums = [row('Total', r.totalCents, 'pt-total'), row('Paid', r.amountPaidCents)];
   if (r.amountRefundedCents) sums.push(row('Refunded', r.amountRefundedCents));
@@ -272,7 +282,11 @@ function billTable(r: Reservation): El {
       h(
         'thead',
         null,
-        h('tr', null, [h('th', { scope: 'col' }, 'Charge'), h('th', { scope: 'col', class: 'pt-money' }, 'Qty'), h('th', { scope: 'col', class: 'pt-money' }, 'Amount')]),
+        h('tr', null, [
+          h('th', { scope: 'col' }, 'Charge'),
+          h('th', { scope: 'col', class: 'pt-money' }, 'Qty'),
+          h('th', { scope: 'col', class: 'pt-money' }, 'Amount'),
+        ]),
       ),
       h('tbody', null, lines.concat(sums)),
     ]),
@@ -317,7 +331,10 @@ function payForm(r: Reservation, saved: Ok<'listSlipPortalPaymentMethods'>['data
   const msg = h('p', { class: 'bw-error', role: 'alert' });
   const renter = r.renter ? r.renter.firstName + ' ' + r.renter.lastName : '';
   const card = cardFields(msg, renter);
-  const newBox = h('div', null, [card.node, h('div', { class: 'bw-check' }, [h('input', { type: 'checkbox', id: 'pt-save' }), h('label', { for: 'pt-save' }, 'Save this card for next time')])]);
+  const newBox = h('div', null, [
+    card.node,
+    h('div', { class: 'bw-check' }, [h('input', { type: 'checkbox', id: 'pt-save' }), h('label', { for: 'pt-save' }, 'Save this card for next time')]),
+  ]);
   const choose = function () {
     const picked = form.querySelector('input[name=pt-card]:checked') as HTMLInputElement;
     newBox.hidden = !!(picked && picked.value !== 'new');
@@ -330,8 +347,19 @@ function payForm(r: Reservation, saved: Ok<'listSlipPortalPaymentMethods'>['data
           saved
             .map((c, i) =>
               h('div', { class: 'bw-check' }, [
-                h('input', { type: 'radio', name: 'pt-card', id: 'pt-card-' + i, value: c.id, checked: c.isDefault || (i === 0 && !saved.some((x) => x.isDefault)), onchange: choose }),
-                h('label', { for: 'pt-card-' + i }, cap(c.brand) + ' ending in ' + c.last4 + ' (expires ' + c.expMonth + '/' + String(c.expYear).slice(-2) + ')'),
+                h('input', {
+                  type: 'radio',
+                  name: 'pt-card',
+                  id: 'pt-card-' + i,
+                  value: c.id,
+                  checked: c.isDefault || (i === 0 && !saved.some((x) => x.isDefault)),
+                  onchange: choose,
+                }),
+                h(
+                  'label',
+                  { for: 'pt-card-' + i },
+                  cap(c.brand) + ' ending in ' + c.last4 + ' (expires ' + c.expMonth + '/' + String(c.expYear).slice(-2) + ')',
+                ),
               ]),
             )
             .concat([
@@ -592,7 +620,12 @@ function documentsView(r: Reservation) {
 function upload(f: File): Promise<Res<Upload>> {
   const fd = new FormData();
   fd.append('file', f, f.name);
-  return fetch(location.origin + '/slip-portal/upload', { method: 'POST', body: fd, headers: { authorization: 'Bearer ' + session.token }, credentials: 'omit' }).then(
+  return fetch(location.origin + '/slip-portal/upload', {
+    method: 'POST',
+    body: fd,
+    headers: { authorization: 'Bearer ' + session.token },
+    credentials: 'omit',
+  }).then(
     (res) =>
       res.text().then(function (t) {
         let body: unknown = null;
@@ -621,13 +654,20 @@ function passItem(r: Reservation, p: Pass): El {
   const id = 'pt-pass-' + p.id;
   return h('li', { class: 'pt-item', 'aria-labelledby': id }, [
     h('h4', { id: id }, p.guestName),
-    h('p', null, [h('span', { class: 'pt-code', 'aria-label': 'Code ' + p.accessCode.split('').join(' ') }, p.accessCode), ' ', badge((PASS_STATUS[p.status] || [p.status])[0], (PASS_STATUS[p.status] || [null, 'off'])[1])]),
+    h('p', null, [
+      h('span', { class: 'pt-code', 'aria-label': 'Code ' + p.accessCode.split('').join(' ') }, p.accessCode),
+      ' ',
+      badge((PASS_STATUS[p.status] || [p.status])[0], (PASS_STATUS[p.status] || [null, 'off'])[1]),
+    ]),
     h('p', { class: 'bw-hint' }, 'Valid ' + whenText(p.validFrom, r.locationId) + ' to ' + whenText(p.validUntil, r.locationId)),
     p.status === 'active'
       ? h(
           'div',
           { class: 'bw-actions' },
-          h('button', { type: 'button', class: 'bw-secondary', onclick: () => revoke(r, p) }, ['Revoke', h('span', { class: 'bw-sr' }, ' the pass of ' + p.guestName)]),
+          h('button', { type: 'button', class: 'bw-secondary', onclick: () => revoke(r, p) }, [
+            'Revoke',
+            h('span', { class: 'bw-sr' }, ' the pass of ' + p.guestName),
+          ]),
         )
       : null,
   ]);
