@@ -40,24 +40,23 @@ export function renterPageHeaders(env: Env, o: { framed: boolean }): Record<stri
 }
 
 /**
- * A portal page: the widget's header (logo, title), a navigation list the app fills, the view (its heading takes the focus on
- * every change), the live regions, and the app's script. `app` names its script and stylesheet: /static/portal/{app}.js.
- * No referrer leaves the page (a sign-in link's token is in its first address).
+ * A renter page: its head (its stylesheets, after the widget's), the operator's header (logo and title, filled by the app),
+ * `nav`, the view (its heading takes the focus on every change), the live regions, and the app's script.
  */
-export function portalPageHtml(o: { app: 'member' | 'tenant'; title: string; noscript: string }): string {
+export function renterPageHtml(o: { title: string; referrer: string; styles: string[]; skip: string; nav: string; noscript: string; script: string }): string {
   const v = RENTER_ASSET_VERSION;
+  const styles = ['/static/widget/app.css', ...o.styles].map((href) => `<link rel="stylesheet" href="${href}?v=${v}" />`).join('\n    ');
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="referrer" content="no-referrer" />
+    <meta name="referrer" content="${o.referrer}" />
     <title>${o.title}</title>
-    <link rel="stylesheet" href="/static/widget/app.css?v=${v}" />
-    <link rel="stylesheet" href="/static/portal/portal.css?v=${v}" />
+    ${styles}
   </head>
   <body>
-    <a class="bw-skip" href="#bw-main">Skip to the content</a>
+    <a class="bw-skip" href="#bw-main">${o.skip}</a>
     <div class="bw" id="bw">
       <header class="bw-head">
         <img class="bw-logo" id="bw-logo" alt="" width="40" height="40" hidden />
@@ -66,16 +65,32 @@ export function portalPageHtml(o: { app: 'member' | 'tenant'; title: string; nos
           <p class="bw-tz" id="bw-tz"></p>
         </div>
       </header>
-      <nav class="pt-nav" id="pt-nav" aria-label="Portal" hidden></nav>
+      ${o.nav}
       <main class="bw-main" id="bw-main" tabindex="-1">
-        <section class="bw-view" id="bw-view"><p class="bw-loading">Loading…</p></section>
+        <section class="bw-view" id="bw-view" aria-live="off"><p class="bw-loading">Loading…</p></section>
       </main>
       <div class="bw-sr" id="bw-live" role="status" aria-live="polite" aria-atomic="true"></div>
       <div class="bw-sr" id="bw-alert" role="alert"></div>
     </div>
     <noscript><p class="bw-noscript">${o.noscript}</p></noscript>
-    <script src="/static/portal/${o.app}.js?v=${v}" defer></script>
+    <script src="${o.script}?v=${v}" defer></script>
   </body>
 </html>
 `;
+}
+
+/**
+ * A portal page: the renter page with the portal's navigation (the app fills it once signed in) and the portal's own
+ * stylesheet and script (/static/portal/{app}.js). No referrer leaves the page (a sign-in link's token is in its first address).
+ */
+export function portalPageHtml(o: { app: 'member' | 'tenant'; title: string; noscript: string }): string {
+  return renterPageHtml({
+    title: o.title,
+    referrer: 'no-referrer',
+    styles: ['/static/portal/portal.css'],
+    skip: 'Skip to the content',
+    nav: '<nav class="pt-nav" id="pt-nav" aria-label="Portal" hidden></nav>',
+    noscript: o.noscript,
+    script: `/static/portal/${o.app}.js`,
+  });
 }

@@ -33,23 +33,20 @@ export function h(tag: string, attrs?: Record<string, unknown> | null, kids?: Ki
   return el;
 }
 
-/** Says `msg` politely (the page's status region, #bw-live). */
-export function announce(msg: string) {
-  const live = document.getElementById('bw-live');
-  live.textContent = '';
+/** Writes `msg` to a live region of the page, after emptying it, so the same message is said again. */
+function say(regionId: string, msg: string) {
+  const region = document.getElementById(regionId);
+  region.textContent = '';
   setTimeout(function () {
-    live.textContent = msg;
+    region.textContent = msg;
   }, 30);
 }
 
+/** Says `msg` politely (the page's status region, #bw-live). */
+export const announce = (msg: string) => say('bw-live', msg);
+
 /** Says `msg` at once (the page's alert region, #bw-alert). */
-export function shout(msg: string) {
-  const alertBox = document.getElementById('bw-alert');
-  alertBox.textContent = '';
-  setTimeout(function () {
-    alertBox.textContent = msg;
-  }, 30);
-}
+export const shout = (msg: string) => say('bw-alert', msg);
 
 /** An amount in its currency: "$1,234.50" (amount in units of the currency, not cents). */
 export function money(amount: number, currency?: string | null): string {

@@ -961,8 +961,24 @@ async function cartRecovery() {
   await again.context.close();
 }
 
-/** The view's text (the portal's main region). */
+/** The view's text (the portal's main region), and text in it. */
 const viewText = (page) => page.locator('#bw-view').innerText();
+const inView = (page, text) => page.locator('#bw-view').getByText(text).first();
+
+/** On a portal's sign-in view at `url`: asks for a link for `email` and answers it from the outbox (`template`). */
+async function askForLink(page, url, email, template, label) {
+  await page.goto(url);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByRole('heading', { name: 'Demo Marina LLC', level: 1 }).waitFor();
+  await shot(page, `${label}-sign-in`);
+  await axeClean(page, `${label} portal: sign in`);
+  const asked = new Date(Date.now() - 1000).toISOString();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+  await axeClean(page, `${label} portal: link sent`);
+  return outboxLink(email, template, asked);
+}
 
 async function memberPortal() {
   const { context, page, external, errors } = await newPage();
@@ -979,17 +995,7 @@ async function memberPortal() {
   });
   assert.equal(enrolled.status, 201, enrolled.text);
   const membershipId = enrolled.body.membership.membershipId;
-  await page.goto(`${base}/member-portal?customer=${CUSTOMER}`);
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await page.getByRole('heading', { name: 'Demo Marina LLC', level: 1 }).waitFor();
-  await shot(page, 'member-sign-in');
-  await axeClean(page, 'member portal: sign in');
-  const asked = new Date(Date.now() - 1000).toISOString();
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-  await axeClean(page, 'member portal: link sent');
-  const link = await outboxLink(email, 'membership.portal_link', asked);
+  const link = await askForLink(page, `${base}/member-portal?customer=${CUSTOMER}`, email, 'membership.portal_link', 'member');
   assert.match(link, /\/member-portal\?token=mpl_\w+&customer=cus_demo_marina/);
   // The link: the token is exchanged once and leaves the address (the operator stays).
   await page.goto(link);
@@ -1024,11 +1030,11 @@ async function memberPortal() {
   await shot(page, 'member-pause');
   await axeClean(page, 'member portal: pause');
   await page.getByRole('button', { name: 'Pause membership' }).click();
-  await page.getByText(/Your membership is paused until/).waitFor();
+  await inView(page, /Your membership is paused until/).waitFor();
   assert.match(await page.locator('.pt-card').innerText(), /Paused/);
   await axeClean(page, 'member portal: paused');
   await page.getByRole('button', { name: 'Resume membership' }).click();
-  await page.getByText('Welcome back: your membership is active again.').first().waitFor();
+  await inView(page, 'Welcome back: your membership is active again.').waitFor();
   // A new card for renewals (the simulator's Mastercard).
   await page.getByRole('button', { name: 'Update card' }).click();
   await page.getByRole('heading', { name: 'Update your card' }).waitFor();
@@ -1064,9 +1070,9 @@ async function memberPortal() {
   assert.equal(m.body.status, 'active');
   // Sign out; the used link then says it was used.
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByText(/You are signed out/).waitFor();
+  await inView(page, /You are signed out/).waitFor();
   await page.goto(link);
-  await page.getByText(/This sign-in link was already used or has expired/).waitFor();
+  await inView(page, /This sign-in link was already used or has expired/).waitFor();
   await shot(page, 'member-link-used');
   await axeClean(page, 'member portal: used link');
   assert.deepEqual(external, [], 'no request outside Berth');
@@ -1108,15 +1114,7 @@ async function tenantPortal() {
   const { email, reservation } = await tenantStay();
   const { context, page, external, errors } = await newPage();
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${base}/slip-portal?customer=${CUSTOMER}&location=${MIAMI}`);
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await shot(page, 'tenant-sign-in');
-  await axeClean(page, 'tenant portal: sign in');
-  const asked = new Date(Date.now() - 1000).toISOString();
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-  const link = await outboxLink(email, 'slip_portal.magic_link', asked);
+  const link = await askForLink(page, `${base}/slip-portal?customer=${CUSTOMER}&location=${MIAMI}`, email, 'slip_portal.magic_link', 'tenant');
   await page.goto(link);
   // One reservation: its page at once.
   const unit = reservation.unit.unitNumber;
@@ -1142,7 +1140,7 @@ async function tenantPortal() {
   await shot(page, 'tenant-documents');
   await axeClean(page, 'tenant portal: documents');
   await page.getByRole('button', { name: 'Send the document' }).click();
-  await page.getByText(/insurance\.pdf, sent, waiting for review/).waitFor();
+  await inView(page, /insurance\.pdf, sent, waiting for review/).waitFor();
   await axeClean(page, 'tenant portal: document sent');
   // The contract: read, then signed with a typed name.
   await page.getByRole('button', { name: 'Back to the reservation' }).click();
@@ -1151,12 +1149,12 @@ async function tenantPortal() {
   assert.match(await page.getByRole('region', { name: 'Contract text' }).innerText(), /slip license agreement/i);
   await page.getByLabel('Type your full name to sign').fill('Tina Tenant');
   await page.getByRole('button', { name: 'Sign the contract' }).click();
-  await page.getByText('Tick the box to agree to the contract.').first().waitFor();
+  await inView(page, 'Tick the box to agree to the contract.').waitFor();
   await page.getByRole('checkbox', { name: 'I have read this contract and I agree to it' }).check();
   await shot(page, 'tenant-contract');
   await axeClean(page, 'tenant portal: contract');
   await page.getByRole('button', { name: 'Sign the contract' }).click();
-  await page.getByText(/Signed by Tina Tenant on/).waitFor();
+  await inView(page, /Signed by Tina Tenant on/).waitFor();
   await axeClean(page, 'tenant portal: contract signed');
   // Guest passes: one created, then revoked.
   await page.getByRole('button', { name: 'Back to the reservation' }).click();
@@ -1184,7 +1182,7 @@ async function tenantPortal() {
   await shot(page, 'tenant-pay');
   await axeClean(page, 'tenant portal: pay');
   await page.getByRole('button', { name: /^Pay \$/ }).click();
-  await page.getByText(/Paid \$[\d,.]+\. Thank you\./).waitFor();
+  await inView(page, /Paid \$[\d,.]+\. Thank you\./).waitFor();
   await page.locator('tr', { hasText: 'Balance' }).getByText('$0.00').waitFor();
   assert.match(await page.getByRole('list').last().innerText(), /Visa ending in 4242/);
   await shot(page, 'tenant-paid');
@@ -1194,7 +1192,7 @@ async function tenantPortal() {
   assert.equal(after.body.balanceCents, 0);
   assert.equal(after.body.contract.status, 'signed');
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByText(/You are signed out/).waitFor();
+  await inView(page, /You are signed out/).waitFor();
   assert.deepEqual(external, [], 'no request outside Berth');
   assert.deepEqual(errors, [], 'no script errors or CSP refusals');
   await context.close();

@@ -6,58 +6,47 @@
  * Without a token (or with a used or expired one) the page asks for the member's e-mail and sends a new link.
  */
 import { api, errText } from '../api';
-import type { Body, Ok } from '../api';
+import type { Body, Ok, Res } from '../api';
 import { announce, h, shout } from '../ui';
 import type { El } from '../ui';
 import {
-  badge,
   busyForm,
+  cap,
   cardFields,
   cents,
   currentBrand,
   dateText,
+  doneOr,
   facts,
   fatal,
   idParam,
-  keepSession,
   linkProblem,
   loadBrand,
+  loadingView,
   nav,
   now,
+  portalSession,
+  readOr,
   show,
+  showNote,
   signInView,
-  storedSession,
+  statusBadge,
   takeToken,
 } from './shell';
-import type { Session } from './shell';
+import type { Statuses } from './shell';
 
 type Membership = Ok<'getMemberPortal'>;
 type Invoice = Ok<'listMemberPortalInvoices'>['data'][number];
 
-const KEY = 'berth:member-portal';
 const NAME = 'Member portal';
 const DAY = 86_400_000;
-let session: Session | null = null;
 let member: Membership | null = null;
 let customer = idParam('customer');
-
-/** A call with the member's session; a session that ended (401) leads back to the sign-in. */
-function call<Op extends Parameters<typeof api>[0]>(op: Op, method: string, path: string, body?: Body<Op>) {
-  return api(op, method, path, body, { authorization: 'Bearer ' + (session ? session.token : '') }).then(function (r) {
-    if (r.status === 401) {
-      ended('Your session has ended. Ask for a new sign-in link to continue.');
-      return null;
-    }
-    return r;
-  });
-}
-
-function ended(notice: string) {
-  session = null;
+const session = portalSession('berth:member-portal', function (notice) {
   member = null;
-  keepSession(KEY, null);
   signIn(notice);
-}
+});
+const call = session.call;
 
 function signIn(notice?: string) {
   if (!customer) return fatal('We could not open the member portal', 'Open the member portal from the link in your e-mail, or from your club’s website.');
@@ -74,14 +63,8 @@ function menu(current: 'card' | 'invoices') {
       { label: 'Membership', current: current === 'card', go: () => home() },
       { label: 'Invoices', current: current === 'invoices', go: () => invoicesView() },
     ],
-    signOut,
+    () => session.signOut('closeMemberPortalSession', '/public/memberships/portal/session'),
   );
-}
-
-function signOut() {
-  void call('closeMemberPortalSession', 'DELETE', '/public/memberships/portal/session').then(function (r) {
-    if (r) ended('You are signed out. Ask for a new link to sign in again.');
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -95,24 +78,20 @@ function start() {
         const r = both[0];
         if (!r.ok) return signIn(linkProblem(r));
         customer = r.body.membership.customerId;
-        session = { token: r.body.sessionToken, expiresAt: r.body.expiresAt, customerId: customer };
-        keepSession(KEY, session);
+        session.keep({ token: r.body.sessionToken, expiresAt: r.body.expiresAt, customerId: customer });
         member = r.body.membership;
         void loadBrand(customer, NAME).then(() => home());
       },
     );
     return;
   }
-  session = storedSession(KEY);
-  if (session && customer && session.customerId !== customer) session = null;
-  if (session) customer = session.customerId;
+  const kept = session.restore(customer);
+  if (kept) customer = kept.customerId;
   void loadBrand(customer, NAME).then(function (b) {
-    if (!session) return b || !customer ? signIn() : fatal('We could not open the member portal', 'This club was not found. Check the link in your e-mail.');
+    if (!kept) return b || !customer ? signIn() : fatal('We could not open the member portal', 'This club was not found. Check the link in your e-mail.');
     void call('getMemberPortal', 'GET', '/public/memberships/portal').then(function (r) {
-      if (!r) return;
-      if (!r.ok) return fatal('We could not load your membership', errText(r));
-      member = r.body;
-      home();
+      member = readOr(r, 'We could not load your membership');
+      if (member) home();
     });
   });
 }
@@ -120,7 +99,7 @@ function start() {
 // ---------------------------------------------------------------------------------------------
 // The membership card
 
-const STATUS: Record<string, [string, 'ok' | 'wait' | 'bad' | 'off']> = {
+const STATUS: Statuses = {
   active: ['Active', 'ok'],
   paused: ['Paused', 'wait'],
   past_due: ['Payment due', 'bad'],
@@ -159,15 +138,18 @@ function benefitsList(m: Membership): El | null {
   ]);
 }
 
-function home(note?: string) {
+function home() {
   const m = member;
   menu('card');
-  const st = STATUS[m.status] || [m.status, 'off'];
   const next = nextEvent(m);
   const card = h('section', { class: 'pt-card', 'aria-labelledby': 'pt-card-title' }, [
     h('p', { class: 'pt-card-brand' }, currentBrand() ? currentBrand().catalog.businessName : ''),
     h('h3', { id: 'pt-card-title' }, m.tierName || 'Membership'),
-    h('p', null, [badge(m.cancelAtPeriodEnd && m.status === 'active' ? 'Active until ' + dateText(m.currentPeriodEnd, { short: true }) : st[0], st[1])]),
+    h('p', null, [
+      m.cancelAtPeriodEnd && m.status === 'active'
+        ? statusBadge({ ending: ['Active until ' + dateText(m.currentPeriodEnd, { short: true }), 'ok'] }, 'ending')
+        : statusBadge(STATUS, m.status),
+    ]),
     facts([
       ['Member', m.memberName || m.memberEmail],
       ['Member number', m.membershipId],
@@ -199,7 +181,6 @@ function home(note?: string) {
   if (m.status === 'paused') actions.push(h('button', { type: 'button', onclick: resume }, 'Resume membership'));
   if (live && !m.cancelAtPeriodEnd) actions.push(h('button', { type: 'button', class: 'bw-secondary', onclick: () => cancelView() }, 'Cancel membership'));
   show('Your membership', [
-    note ? h('p', { class: 'bw-note', role: 'status' }, note) : null,
     card,
     benefitsList(m),
     family,
@@ -210,24 +191,17 @@ function home(note?: string) {
   ]);
 }
 
-function cap(s: string) {
-  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
-}
-
 function backHome() {
   return h('button', { type: 'button', class: 'bw-secondary', onclick: () => home() }, 'Back to your membership');
 }
 
-/** After a change: the membership as answered, the card view with a note (announced). */
-function changed(r: { ok: boolean; body: Membership } | null, msg: El, note: string) {
-  if (!r) return;
-  if (!r.ok) {
-    msg.textContent = errText(r as never);
-    return;
-  }
-  member = r.body;
-  home(note);
-  announce(note);
+/** After a change: the membership as answered and the card view with a note (announced); a failure is said in `msg`. */
+function changed(r: Res<Membership> | null, msg: El, note: (m: Membership) => string) {
+  const m = doneOr(r, msg);
+  if (!m) return;
+  member = m;
+  home();
+  showNote(note(m));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,7 +231,7 @@ function pauseView() {
     const chosen = Number((form.querySelector('input[name=pause]:checked') as HTMLInputElement).value);
     const body: Body<'pauseMemberPortal'> = chosen === max ? {} : { resumeAt: new Date(now() + chosen * DAY).toISOString() };
     return call('pauseMemberPortal', 'POST', '/public/memberships/portal/pause', body).then((r) =>
-      changed(r, msg, 'Your membership is paused until ' + dateText(r && r.ok ? r.body.resumeAt : null) + '.'),
+      changed(r, msg, (x) => 'Your membership is paused until ' + dateText(x.resumeAt) + '.'),
     );
   });
   show('Pause your membership', [
@@ -278,11 +252,8 @@ function pauseView() {
 
 function resume() {
   void call('resumeMemberPortal', 'POST', '/public/memberships/portal/resume').then(function (r) {
-    if (r && !r.ok) {
-      shout(errText(r));
-      return;
-    }
-    changed(r, null, 'Welcome back: your membership is active again.');
+    if (r && !r.ok) return shout(errText(r));
+    changed(r, null, () => 'Welcome back: your membership is active again.');
   });
 }
 
@@ -302,12 +273,10 @@ function cancelView() {
     function (msg) {
       const body: Body<'cancelMemberPortal'> = reason.value.trim() ? { reason: reason.value.trim() } : {};
       return call('cancelMemberPortal', 'POST', '/public/memberships/portal/cancel', body).then((r) =>
-        changed(
-          r,
-          msg,
-          r && r.ok && r.body.status === 'canceled'
+        changed(r, msg, (x) =>
+          x.status === 'canceled'
             ? 'Your membership is canceled.'
-            : 'Your membership is canceled: it stays active until ' + dateText(r && r.ok ? r.body.currentPeriodEnd : null) + ' and will not renew.',
+            : 'Your membership is canceled: it stays active until ' + dateText(x.currentPeriodEnd) + ' and will not renew.',
         ),
       );
     },
@@ -338,22 +307,19 @@ function cardView() {
         if (!pm) return;
         announce('Saving your card, please wait.');
         return call('updateMemberPortalCard', 'POST', '/public/memberships/portal/card', { paymentMethodId: pm }).then(function (r) {
-          if (!r) return;
-          if (!r.ok) {
-            msg.textContent = errText(r, 'The card could not be saved.');
-            return;
-          }
-          member = r.body.membership;
-          const saved = cap(r.body.card.brand) + ' ending in ' + r.body.card.last4;
-          const pay = r.body.payment.status;
+          const done = doneOr(r, msg, (x) => errText(x, 'The card could not be saved.'));
+          if (!done) return;
+          member = done.membership;
+          const saved = cap(done.card.brand) + ' ending in ' + done.card.last4;
+          const pay = done.payment.status;
           const note =
             pay === 'paid'
               ? 'Card saved: ' + saved + '. Your unpaid renewal was paid with it; your membership is active again.'
               : pay === 'declined'
                 ? 'Card saved: ' + saved + ', but it was declined for your unpaid renewal. Please try another card.'
                 : 'Card saved: ' + saved + '. It pays your renewals from now on.';
-          home(note);
-          announce(note);
+          home();
+          showNote(note);
         });
       });
     },
@@ -365,7 +331,7 @@ function cardView() {
 // ---------------------------------------------------------------------------------------------
 // Invoices
 
-const INVOICE_STATUS: Record<string, [string, 'ok' | 'wait' | 'bad' | 'off']> = {
+const INVOICE_STATUS: Statuses = {
   paid: ['Paid', 'ok'],
   open: ['Unpaid', 'bad'],
   uncollectible: ['Unpaid', 'bad'],
@@ -374,11 +340,10 @@ const INVOICE_STATUS: Record<string, [string, 'ok' | 'wait' | 'bad' | 'off']> = 
 };
 
 function invoiceItem(inv: Invoice): El {
-  const st = INVOICE_STATUS[inv.status] || [cap(inv.status.replace(/_/g, ' ')), 'off'];
   const id = 'pt-inv-' + inv.invoiceId;
   return h('li', { class: 'pt-item', 'aria-labelledby': id }, [
     h('h3', { id: id }, 'Invoice ' + inv.number),
-    h('p', null, [badge(st[0], st[1]), ' ', dateText(inv.periodStart, { short: true }) + ' – ' + dateText(inv.periodEnd, { short: true })]),
+    h('p', null, [statusBadge(INVOICE_STATUS, inv.status), ' ', dateText(inv.periodStart, { short: true }) + ' – ' + dateText(inv.periodEnd, { short: true })]),
     h('div', { class: 'pt-table-wrap' }, [
       h('table', { class: 'bw-table' }, [
         h('caption', { class: 'bw-sr' }, 'Lines of invoice ' + inv.number),
@@ -399,24 +364,18 @@ function invoiceItem(inv: Invoice): El {
 
 function invoicesView() {
   menu('invoices');
-  show('Invoices', [h('p', { class: 'bw-loading' }, 'Loading your invoices…')]);
-  void call('listMemberPortalInvoices', 'GET', '/public/memberships/portal/invoices?limit=24').then(function (r) {
-    if (!r) return;
-    if (!r.ok) return fatal('We could not load your invoices', errText(r));
-    show(
-      'Invoices',
-      [
-        r.body.data.length
-          ? h(
-              'ul',
-              { class: 'pt-list' },
-              r.body.data.map((inv) => invoiceItem(inv)),
-            )
-          : h('p', null, 'No invoices yet.'),
-        r.body.total > r.body.data.length ? h('p', { class: 'bw-hint' }, 'The latest ' + r.body.data.length + ' of ' + r.body.total + ' invoices.') : null,
-      ],
-      { keepFocus: false },
-    );
+  const request = call('listMemberPortalInvoices', 'GET', '/public/memberships/portal/invoices?limit=24');
+  loadingView('Invoices', 'Loading your invoices…', request, 'We could not load your invoices', function (list) {
+    show('Invoices', [
+      list.data.length
+        ? h(
+            'ul',
+            { class: 'pt-list' },
+            list.data.map((inv) => invoiceItem(inv)),
+          )
+        : h('p', null, 'No invoices yet.'),
+      list.total > list.data.length ? h('p', { class: 'bw-hint' }, 'The latest ' + list.data.length + ' of ' + list.total + ' invoices.') : null,
+    ]);
   });
 }
 

@@ -6,7 +6,8 @@
  * when configured), and dates and amounts in the operator's time zone and currency.
  */
 import { api, errText, qs } from '../api';
-import type { Catalog, Res } from '../api';
+import type { Body, Catalog, Ok, Res } from '../api';
+import type { operations } from 'berth-openapi';
 import { announce, formFields, h, money, mountStripeCard, shout, testCardPaymentMethod } from '../ui';
 import type { El, Kid } from '../ui';
 
@@ -113,6 +114,13 @@ export function show(title: string, nodes: Kid[], o?: { keepFocus?: boolean }) {
   if (!(o && o.keepFocus)) heading.focus();
 }
 
+/** What an action did, shown under the view's heading and said by the status region. */
+export function showNote(note: string) {
+  const heading = document.getElementById('bw-view-title');
+  heading.insertAdjacentElement('afterend', h('p', { class: 'bw-note' }, note));
+  announce(note);
+}
+
 /** The portal's navigation (signed in): one button a place, the current one marked, and Sign out last. */
 export function nav(items: { label: string; current: boolean; go: () => void }[], signOut: () => void) {
   navBox.textContent = '';
@@ -138,6 +146,37 @@ export function fatal(title: string, msg: string) {
   shout(msg);
 }
 
+/**
+ * The body of a read's answer, else null: a failure shows `failure` (with the API's message) in place of the view; a session
+ * that ended (null) has already led back to the sign-in.
+ */
+export function readOr<T>(r: Res<T> | null, failure: string): T | null {
+  if (!r) return null;
+  if (r.ok) return r.body;
+  fatal(failure, errText(r));
+  return null;
+}
+
+/**
+ * A view read from the API: `title` with `loading` said until `request` answers, then `render(body)`; a failure shows
+ * `failure` with the API's message.
+ */
+export function loadingView<T>(title: string, loading: string, request: Promise<Res<T> | null>, failure: string, render: (body: T) => void) {
+  show(title, [h('p', { class: 'bw-loading' }, loading)]);
+  void request.then(function (r) {
+    const body = readOr(r, failure);
+    if (body) render(body);
+  });
+}
+
+/** The body of a form's call, else null: a failure is written to the form's message line `msg` (`text` words it). */
+export function doneOr<T>(r: Res<T> | null, msg: El, text?: (r: Res<T>) => string): T | null {
+  if (!r) return null;
+  if (r.ok) return r.body;
+  msg.textContent = text ? text(r) : errText(r);
+  return null;
+}
+
 /** A definition list of [term, value] (rows with an empty value are left out). */
 export function facts(rows: [string, Kid | Kid[]][]): El {
   return h(
@@ -152,9 +191,30 @@ export function facts(rows: [string, Kid | Kid[]][]): El {
   );
 }
 
-/** A status badge: ok (green), wait (amber), bad (red) or off (grey), always with its word. */
-export function badge(text: string, tone: 'ok' | 'wait' | 'bad' | 'off'): El {
+/** A status's look: ok (green), wait (amber), bad (red) or off (grey). */
+export type Tone = 'ok' | 'wait' | 'bad' | 'off';
+
+/** A status badge, always with its word. */
+export function badge(text: string, tone: Tone): El {
   return h('span', { class: 'pt-badge is-' + tone }, text);
+}
+
+/** The words and look of each status of a record. */
+export type Statuses = Record<string, [string, Tone]>;
+
+/** The words of `status` (its own name, readable, when the table has none). */
+export function statusText(table: Statuses, status: string): string {
+  return table[status] ? table[status][0] : cap(status.replace(/_/g, ' '));
+}
+
+/** The badge of `status` by the table. */
+export function statusBadge(table: Statuses, status: string): El {
+  return badge(statusText(table, status), table[status] ? table[status][1] : 'off');
+}
+
+/** The text with its first letter capitalised: "visa" → "Visa". */
+export function cap(s: string): string {
+  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 }
 
 /**
@@ -181,30 +241,66 @@ export function busyForm(nodes: Kid[], run: (msg: El) => Promise<unknown> | void
 // ---------------------------------------------------------------------------------------------
 // Sign-in by an e-mailed link
 
-/** The stored session of a portal: its bearer token, expiry and operator. */
+/** The session of a portal: its bearer token, expiry and operator. */
 export interface Session {
   token: string;
   expiresAt: string;
   customerId: string;
 }
 
-/** The session kept in this tab (sessionStorage) under `key`, if it has not expired. */
-export function storedSession(key: string): Session | null {
-  try {
-    const s = JSON.parse(sessionStorage.getItem(key) || 'null') as Session | null;
-    return s && s.token && Date.parse(s.expiresAt) > now() ? s : null;
-  } catch {
-    return null;
-  }
-}
-
-export function keepSession(key: string, s: Session | null) {
-  try {
-    if (s) sessionStorage.setItem(key, JSON.stringify(s));
-    else sessionStorage.removeItem(key);
-  } catch {
-    /* private mode: the session lasts as long as the page */
-  }
+/**
+ * A portal's signed-in state: its session, kept in this tab (sessionStorage under `key`) until it expires or the person
+ * signs out; `call` sends it as the bearer, and a session that ended (401) calls `onEnded` with what to say.
+ */
+export function portalSession(key: string, onEnded: (notice: string) => void) {
+  let session: Session | null = null;
+  const end = function (notice: string) {
+    session = null;
+    try {
+      sessionStorage.removeItem(key);
+    } catch {
+      /* private mode */
+    }
+    onEnded(notice);
+  };
+  return {
+    /** The bearer token of the session ('' signed out). */
+    token: () => (session ? session.token : ''),
+    /** Keeps a new (or updated) session. */
+    keep(s: Session) {
+      session = s;
+      try {
+        sessionStorage.setItem(key, JSON.stringify(s));
+      } catch {
+        /* private mode: the session lasts as long as the page */
+      }
+    },
+    /** The session kept in this tab, if it has not expired and belongs to `customerId` (when the address names one). */
+    restore(customerId: string): Session | null {
+      try {
+        const s = JSON.parse(sessionStorage.getItem(key) || 'null') as Session | null;
+        session = s && s.token && Date.parse(s.expiresAt) > now() && (!customerId || s.customerId === customerId) ? s : null;
+      } catch {
+        session = null;
+      }
+      return session;
+    },
+    end: end,
+    /** A call with the session; a session that ended (401) answers null, having led back to the sign-in. */
+    call<Op extends keyof operations>(op: Op, method: string, path: string, body?: Body<Op>, headers?: Record<string, string>): Promise<Res<Ok<Op>> | null> {
+      return api(op, method, path, body, Object.assign({ authorization: 'Bearer ' + (session ? session.token : '') }, headers || {})).then(function (r) {
+        if (r.status !== 401) return r;
+        end('Your session has ended. Ask for a new sign-in link to continue.');
+        return null;
+      });
+    },
+    /** Signs out with `op` (the session stops working at once). */
+    signOut(op: 'closeMemberPortalSession' | 'closeSlipPortalSession', path: string) {
+      void api(op, 'DELETE', path, undefined, { authorization: 'Bearer ' + (session ? session.token : '') }).then(function () {
+        end('You are signed out. Ask for a new link to sign in again.');
+      });
+    },
+  };
 }
 
 /**

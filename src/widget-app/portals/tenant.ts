@@ -13,53 +13,42 @@ import type { El } from '../ui';
 import {
   badge,
   busyForm,
+  cap,
   cardFields,
   cents,
   currentBrand,
   dateText,
+  doneOr,
   facts,
   fatal,
   idParam,
-  keepSession,
   linkProblem,
   loadBrand,
+  loadingView,
   nav,
+  portalSession,
+  readOr,
   show,
+  showNote,
   signInView,
-  storedSession,
+  statusBadge,
+  statusText,
   takeToken,
   whenText,
 } from './shell';
-import type { Session } from './shell';
+import type { Session, Statuses } from './shell';
 
 type Reservation = Ok<'getSlipPortalReservation'>;
 type Brief = Ok<'listSlipPortalReservations'>['data'][number];
 type Pass = Ok<'listSlipPortalGuestPasses'>['data'][number];
 type Upload = Ok<'uploadSlipPortalFile'>;
 
-const KEY = 'berth:tenant-portal';
 const NAME = 'Tenant portal';
-let session: Session | null = null;
 let customer = idParam('customer');
 const locationParam = idParam('location');
 let opened = false;
-
-/** A call with the tenant's session; a session that ended (401) leads back to the sign-in. */
-function call<Op extends Parameters<typeof api>[0]>(op: Op, method: string, path: string, body?: Body<Op>, headers?: Record<string, string>) {
-  return api(op, method, path, body, Object.assign({ authorization: 'Bearer ' + (session ? session.token : '') }, headers || {})).then(function (r) {
-    if (r.status === 401) {
-      ended('Your session has ended. Ask for a new sign-in link to continue.');
-      return null;
-    }
-    return r;
-  });
-}
-
-function ended(notice: string) {
-  session = null;
-  keepSession(KEY, null);
-  signIn(notice);
-}
+const session = portalSession('berth:tenant-portal', (notice) => signIn(notice));
+const call = session.call;
 
 /** The marina of the sign-in: the address's, else the operator's only location, else a choice. */
 function marinaField(): { node: El | null; value: () => string } {
@@ -88,13 +77,7 @@ function signIn(notice?: string) {
 }
 
 function menu(onList: boolean) {
-  nav([{ label: 'Reservations', current: onList, go: () => listView() }], signOut);
-}
-
-function signOut() {
-  void call('closeSlipPortalSession', 'DELETE', '/slip-portal/session').then(function (r) {
-    if (r) ended('You are signed out. Ask for a new link to sign in again.');
-  });
+  nav([{ label: 'Reservations', current: onList, go: () => listView() }], () => session.signOut('closeSlipPortalSession', '/slip-portal/session'));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,26 +88,25 @@ function start() {
   if (token) {
     void api('openSlipPortalSession', 'POST', '/slip-portal/session', { token: token }).then(function (r) {
       if (!r.ok) return void loadBrand(customer, NAME).then(() => signIn(linkProblem(r)));
-      session = { token: r.body.sessionToken, expiresAt: r.body.expiresAt, customerId: customer };
-      void signedIn();
+      const s = { token: r.body.sessionToken, expiresAt: r.body.expiresAt, customerId: customer };
+      session.keep(s);
+      void signedIn(s);
     });
     return;
   }
-  session = storedSession(KEY);
-  if (session && customer && session.customerId !== customer) session = null;
-  if (!session) return void loadBrand(customer, NAME).then(() => signIn());
-  customer = session.customerId;
-  void signedIn();
+  const kept = session.restore(customer);
+  if (!kept) return void loadBrand(customer, NAME).then(() => signIn());
+  customer = kept.customerId;
+  void signedIn(kept);
 }
 
 /** A session: the operator it belongs to (its look), then the reservations. */
-function signedIn() {
+function signedIn(s: Session) {
   return call('getSlipPortalSession', 'GET', '/slip-portal/session').then(function (r) {
-    if (!r) return;
-    if (!r.ok) return fatal('We could not open the tenant portal', errText(r));
-    customer = r.body.customerId;
-    session.customerId = customer;
-    keepSession(KEY, session);
+    const info = readOr(r, 'We could not open the tenant portal');
+    if (!info) return;
+    customer = info.customerId;
+    session.keep(Object.assign(s, { customerId: customer }));
     return loadBrand(customer, NAME).then(() => listView());
   });
 }
@@ -132,7 +114,7 @@ function signedIn() {
 // ---------------------------------------------------------------------------------------------
 // Reservations
 
-const STATUS: Record<string, [string, 'ok' | 'wait' | 'bad' | 'off']> = {
+const STATUS: Statuses = {
   pending: ['Waiting for the marina', 'wait'],
   awaiting_payment: ['Awaiting payment', 'wait'],
   confirmed: ['Confirmed', 'ok'],
@@ -142,7 +124,6 @@ const STATUS: Record<string, [string, 'ok' | 'wait' | 'bad' | 'off']> = {
   expired: ['Expired', 'off'],
 };
 
-const statusBadge = (r: Brief) => badge((STATUS[r.status] || [r.status])[0], (STATUS[r.status] || [null, 'off'])[1]);
 const unitName = (r: Brief) =>
   r.unit ? (r.unit.unitType === 'slip' ? 'Slip ' : '') + r.unit.unitNumber + (r.unit.section ? ', ' + r.unit.section : '') : 'Unit to be assigned';
 const stay = (r: Brief) => dateText(r.arrivalDate, { short: true }) + ' – ' + dateText(r.departureDate, { short: true });
@@ -156,11 +137,9 @@ function balanceLine(r: Brief): string {
 
 function listView() {
   menu(true);
-  show('Your reservations', [h('p', { class: 'bw-loading' }, 'Loading your reservations…')]);
-  void call('listSlipPortalReservations', 'GET', '/slip-portal/reservations?limit=50').then(function (r) {
-    if (!r) return;
-    if (!r.ok) return fatal('We could not load your reservations', errText(r));
-    const list = r.body.data;
+  const request = call('listSlipPortalReservations', 'GET', '/slip-portal/reservations?limit=50');
+  loadingView('Your reservations', 'Loading your reservations…', request, 'We could not load your reservations', function (found) {
+    const list = found.data;
     // One reservation: straight to it on arrival (the list stays one press away).
     if (!opened && list.length === 1) {
       opened = true;
@@ -178,7 +157,7 @@ function listView() {
                 null,
                 h('button', { type: 'button', class: 'pt-open', onclick: () => reservationView(x.id) }, [
                   h('strong', null, unitName(x) + ' · ' + x.boat.vesselName),
-                  h('span', null, stay(x) + ' · ' + (STATUS[x.status] || [x.status])[0]),
+                  h('span', null, stay(x) + ' · ' + statusText(STATUS, x.status)),
                   h('span', null, balanceLine(x)),
                 ]),
               ),
@@ -192,11 +171,11 @@ function listView() {
 /** Reads the reservation, then shows `then` (its overview by default). */
 function reservationView(id: string, then?: (r: Reservation) => void, note?: string) {
   void call('getSlipPortalReservation', 'GET', '/slip-portal/reservations/' + encodeURIComponent(id)).then(function (r) {
-    if (!r) return;
-    if (!r.ok) return fatal('We could not load this reservation', errText(r));
+    const detail = readOr(r, 'We could not load this reservation');
+    if (!detail) return;
     menu(false);
-    (then || overview)(r.body);
-    if (note) announce(note);
+    (then || overview)(detail);
+    if (note) showNote(note);
   });
 }
 
@@ -246,7 +225,7 @@ function overview(r: Reservation) {
   show(unitName(r) + ', ' + stay(r), [
     facts([
       ['Reservation', r.reservationNumber],
-      ['Status', statusBadge(r)],
+      ['Status', statusBadge(STATUS, r.status)],
       ['Unit', unitName(r)],
       ['Vessel', r.boat.vesselName + ' (' + r.boat.loaFt + ' ft)'],
       ['Arrival', dateText(r.arrivalDate)],
@@ -389,12 +368,8 @@ function payForm(r: Reservation, saved: Ok<'listSlipPortalPaymentMethods'>['data
           { paymentMethodId: id, amountCents: r.balanceCents },
           { 'idempotency-key': key },
         ).then(function (p) {
-          if (!p) return;
-          if (!p.ok) {
-            m.textContent = p.status === 402 ? declineText(p) : errText(p);
-            return;
-          }
-          reservationView(r.id, billView, 'Paid ' + cents(p.body.payment.amountCents, p.body.payment.currency) + '. Thank you.');
+          const paid = doneOr(p, m, (x) => (x.status === 402 ? declineText(x) : errText(x)));
+          if (paid) reservationView(r.id, billView, 'Paid ' + cents(paid.payment.amountCents, paid.payment.currency) + '. Thank you.');
         });
       });
     },
@@ -416,10 +391,6 @@ function keepCard(pm: string, msg: El): Promise<string | null> {
     }
     return r.body.paymentMethod.id;
   });
-}
-
-function cap(s: string) {
-  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -468,12 +439,7 @@ function contractView(r: Reservation) {
         const name = f.values().signerName;
         const body: Body<'signSlipPortalContract'> = { signerName: name, signature: name, agreed: true };
         return call('signSlipPortalContract', 'POST', '/slip-portal/reservations/' + encodeURIComponent(r.id) + '/contract/sign', body).then(function (s) {
-          if (!s) return;
-          if (!s.ok) {
-            msg.textContent = errText(s);
-            return;
-          }
-          reservationView(r.id, contractView, 'Contract signed. Thank you.');
+          if (doneOr(s, msg)) reservationView(r.id, contractView, 'Contract signed. Thank you.');
         });
       },
     );
@@ -484,7 +450,7 @@ function contractView(r: Reservation) {
 
 /** The contract's PDF (it needs the session, so it is fetched here and saved as a file). */
 function downloadPdf(url: string, title: string) {
-  void fetch(location.origin + url, { headers: { authorization: 'Bearer ' + session.token }, credentials: 'omit' }).then(
+  void fetch(location.origin + url, { headers: { authorization: 'Bearer ' + session.token() }, credentials: 'omit' }).then(
     function (res) {
       if (!res.ok) return shout('The PDF could not be downloaded. Please try again.');
       return res.blob().then(function (b) {
@@ -502,7 +468,7 @@ function downloadPdf(url: string, title: string) {
 // ---------------------------------------------------------------------------------------------
 // Documents
 
-const DOC_STATUS: Record<string, [string, 'ok' | 'wait' | 'bad' | 'off']> = {
+const DOC_STATUS: Statuses = {
   missing: ['Missing', 'bad'],
   pending_upload: ['Waiting for the file', 'wait'],
   submitted: ['Sent, waiting for review', 'wait'],
@@ -510,7 +476,6 @@ const DOC_STATUS: Record<string, [string, 'ok' | 'wait' | 'bad' | 'off']> = {
   rejected: ['Rejected', 'bad'],
   expired: ['Expired', 'bad'],
 };
-const docBadge = (s: string) => badge((DOC_STATUS[s] || [s])[0], (DOC_STATUS[s] || [null, 'off'])[1]);
 const typeName = (t: string) => cap(t.replace(/[_-]+/g, ' '));
 
 function documentsView(r: Reservation) {
@@ -563,12 +528,8 @@ function documentsView(r: Reservation) {
         const body: Body<'submitSlipPortalDocument'> = { uploadId: u.body.uploadId, type: typeSelect.value };
         if (expires.value) body.expiresOn = expires.value;
         return call('submitSlipPortalDocument', 'POST', '/slip-portal/reservations/' + encodeURIComponent(r.id) + '/documents', body).then(function (s) {
-          if (!s) return;
-          if (!s.ok) {
-            msg.textContent = errText(s);
-            return;
-          }
-          reservationView(r.id, documentsView, typeName(s.body.type) + ' sent. The marina will review it.');
+          const sent = doneOr(s, msg);
+          if (sent) reservationView(r.id, documentsView, typeName(sent.type) + ' sent. The marina will review it.');
         });
       });
     },
@@ -584,7 +545,7 @@ function documentsView(r: Reservation) {
               h('li', { class: 'pt-item' }, [
                 h('strong', null, typeName(q.type)),
                 ' ',
-                docBadge(q.status),
+                statusBadge(DOC_STATUS, q.status),
                 q.expiresOn ? h('p', { class: 'bw-hint' }, 'Runs out on ' + dateText(q.expiresOn)) : null,
               ]),
             ),
@@ -605,7 +566,7 @@ function documentsView(r: Reservation) {
                   ': ' +
                   (x.fileName || 'file') +
                   ', ' +
-                  (DOC_STATUS[x.status] || [x.status])[0].toLowerCase() +
+                  statusText(DOC_STATUS, x.status).toLowerCase() +
                   (x.reviewNote ? ' (' + x.reviewNote + ')' : ''),
               ),
             ),
@@ -623,7 +584,7 @@ function upload(f: File): Promise<Res<Upload>> {
   return fetch(location.origin + '/slip-portal/upload', {
     method: 'POST',
     body: fd,
-    headers: { authorization: 'Bearer ' + session.token },
+    headers: { authorization: 'Bearer ' + session.token() },
     credentials: 'omit',
   }).then(
     (res) =>
@@ -634,7 +595,7 @@ function upload(f: File): Promise<Res<Upload>> {
         } catch {
           body = null;
         }
-        if (res.status === 401) ended('Your session has ended. Ask for a new sign-in link to continue.');
+        if (res.status === 401) session.end('Your session has ended. Ask for a new sign-in link to continue.');
         return { status: res.status, ok: res.ok, body: body as Upload, error: res.ok ? null : ((body as Res<Upload>['error']) ?? {}) };
       }),
     () => ({ status: 0, ok: false, body: null, error: { message: 'The network is unavailable; check your connection and try again.' } }),
@@ -644,7 +605,7 @@ function upload(f: File): Promise<Res<Upload>> {
 // ---------------------------------------------------------------------------------------------
 // Guest passes
 
-const PASS_STATUS: Record<string, [string, 'ok' | 'wait' | 'bad' | 'off']> = {
+const PASS_STATUS: Statuses = {
   active: ['Active', 'ok'],
   expired: ['Expired', 'off'],
   revoked: ['Revoked', 'off'],
@@ -657,7 +618,7 @@ function passItem(r: Reservation, p: Pass): El {
     h('p', null, [
       h('span', { class: 'pt-code', 'aria-label': 'Code ' + p.accessCode.split('').join(' ') }, p.accessCode),
       ' ',
-      badge((PASS_STATUS[p.status] || [p.status])[0], (PASS_STATUS[p.status] || [null, 'off'])[1]),
+      statusBadge(PASS_STATUS, p.status),
     ]),
     h('p', { class: 'bw-hint' }, 'Valid ' + whenText(p.validFrom, r.locationId) + ' to ' + whenText(p.validUntil, r.locationId)),
     p.status === 'active'
@@ -696,12 +657,8 @@ function passesView(r: Reservation) {
       const body: Body<'addSlipPortalGuestPass'> = { guestName: v.guestName, notifyGuest: true };
       if (v.guestEmail) body.guestEmail = v.guestEmail;
       return call('addSlipPortalGuestPass', 'POST', '/slip-portal/reservations/' + encodeURIComponent(r.id) + '/guest-access', body).then(function (p) {
-        if (!p) return;
-        if (!p.ok) {
-          msg.textContent = errText(p);
-          return;
-        }
-        reservationView(r.id, passesView, 'Pass created for ' + p.body.guestName + ': code ' + p.body.accessCode.split('').join(' ') + '.');
+        const pass = doneOr(p, msg);
+        if (pass) reservationView(r.id, passesView, 'Pass created for ' + pass.guestName + ': code ' + pass.accessCode.split('').join(' ') + '.');
       });
     },
   );
