@@ -46,6 +46,7 @@ import { coverageSeed } from './coverage';
 import { integrationsSeed } from './integrations';
 import { widgetSeed } from './widget';
 import { analyticsSeed } from './analytics';
+import { portalsSeed } from './portals';
 
 export { SEED, DEMO_OPERATOR, demoOperator, tagOf, type DemoOperator, type OperatorSeedStep, type SeedStep } from './types';
 
@@ -267,6 +268,7 @@ export const SEED_STEPS: SeedStep[] = [
   forDemo(membershipsSeed),
   forDemo({ name: 'partners', run: seedPartners }),
   forDemo(marina2Seed),
+  forDemo(portalsSeed),
   octoSeed,
   coverageSeed,
   integrationsSeed,
@@ -291,6 +293,7 @@ export const OPERATOR_SEED_STEPS: OperatorSeedStep[] = [
   membershipsSeed,
   fleetSeed,
   marina2Seed,
+  portalsSeed,
   widgetSeed,
   analyticsSeed,
 ];

@@ -9,7 +9,9 @@
  * Embedded (public/widget.js), the page posts its content's height on every change so the iframe fits it.
  */
 import { api, errText, qs } from './api';
-import type { Res, Settings } from './api';
+import { announce, declineText, formFields, h, money, mountStripeCard, shout, testCardPaymentMethod } from './ui';
+import type { StripeCard } from './ui';
+import type { Settings } from './api';
 import { readUrlState, STEP_IDS, writeUrlState } from './url-state';
 import type { StepId, UrlState } from './url-state';
 import type { Body, CartBody, Catalog, Checkout, CoverQuote, CheckoutResult, Item, Loc, Month, Day, Ok, Quote, QuoteRequest, Slot } from './api';
@@ -17,8 +19,6 @@ import type { Body, CartBody, Catalog, Checkout, CoverQuote, CheckoutResult, Ite
 const Q = new URLSearchParams(location.search);
 const ORIGIN = location.origin;
 const view = document.getElementById('bw-view');
-const live = document.getElementById('bw-live');
-const alertBox = document.getElementById('bw-alert');
 const stepsNav = document.getElementById('bw-steps');
 const STEPS = [
   ['items', 'Boat or tour'],
@@ -32,11 +32,6 @@ const STEPS = [
   ['done', 'Confirmation'],
 ];
 
-/** The parts of the payment provider's browser library (js.stripe.com/v3) the widget uses. */
-interface StripeJs {
-  elements(): { create(kind: 'card'): { mount(el: HTMLElement): void } };
-  createPaymentMethod(o: { type: 'card'; card: unknown }): Promise<{ paymentMethod?: { id: string }; error?: { message?: string } }>;
-}
 type Question = CoverQuote['questions'][number];
 type Plan = Ok<'listProtectionPlans'>['data'][number];
 type Booking = CheckoutResult & { plan?: unknown };
@@ -146,48 +141,6 @@ function visitId() {
   }
 }
 
-/** A child of h(): a node, text, or nothing (skipped). */
-type Kid = Node | string | number | null | undefined | false;
-/**
- * An element h() built. Typed as an input whatever its tag, so the forms read `value`, `checked` and `disabled` off the
- * elements they built without a cast at every use (on other tags those are plain expando properties nobody reads).
- */
-type El = HTMLInputElement;
-
-/** Builds an element: h('button', {class: 'x', onclick: fn, 'aria-label': '...'}, [children]). */
-function h(tag: string, attrs?: Record<string, unknown> | null, kids?: Kid | Kid[]): El {
-  const el = document.createElement(tag) as El;
-  attrs = attrs || {};
-  Object.keys(attrs).forEach(function (k) {
-    const v = attrs[k];
-    if (v === null || v === undefined || v === false) return;
-    if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v as EventListener);
-    else if (k === 'text') el.textContent = String(v);
-    else if (k === 'value') el.value = String(v);
-    else if (k === 'checked') el.checked = !!v;
-    else el.setAttribute(k, v === true ? '' : String(v));
-  });
-  (Array.isArray(kids) ? kids : kids === undefined || kids === null ? [] : [kids]).forEach(function (c) {
-    if (c === null || c === undefined || c === false) return;
-    el.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
-  });
-  return el;
-}
-
-function announce(msg: string) {
-  live.textContent = '';
-  setTimeout(function () {
-    live.textContent = msg;
-  }, 30);
-}
-
-function shout(msg: string) {
-  alertBox.textContent = '';
-  setTimeout(function () {
-    alertBox.textContent = msg;
-  }, 30);
-}
-
 /** Messages to the page that embeds the widget (its tag manager and conversion pixels listen there). */
 function post(type: string, data?: Record<string, unknown>) {
   if (window.parent === window) return;
@@ -207,14 +160,6 @@ function track(event: Body<'recordWidgetEvent'>['event'], extra?: Record<string,
   if (S.source) b.source = S.source;
   void api('recordWidgetEvent', 'POST', '/public/widget/events', b);
   post('funnel', { event: event });
-}
-
-function money(amount: number, currency?: string | null): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: (currency || 'usd').toUpperCase() }).format(amount);
-  } catch (e) {
-    return amount.toFixed(2) + ' ' + (currency || '').toUpperCase();
-  }
 }
 
 function tz() {
@@ -1920,60 +1865,6 @@ function acceptView(q: CoverQuote) {
 // 5. Renter details
 
 /** Labelled inputs with inline, announced errors. */
-function formFields(defs?) {
-  const inputs = {};
-  const node = h(
-    'div',
-    null,
-    defs.map(function (d) {
-      const id = 'bw-f-' + d[0];
-      const err = h('p', { id: id + '-err', class: 'bw-error', hidden: true });
-      const input = h('input', {
-        id: id,
-        name: d[0],
-        type: d[2],
-        autocomplete: d[3],
-        value: d[4] || '',
-        required: d[5] !== false,
-        'aria-describedby': id + '-err',
-        inputmode: d[2] === 'tel' ? 'tel' : null,
-      });
-      inputs[d[0]] = { input: input, err: err, def: d };
-      return h('div', null, [h('label', { for: id }, d[1] + (d[5] === false ? ' (optional)' : '')), input, err]);
-    }),
-  );
-  return {
-    node: node,
-    values: function () {
-      const o: Record<string, string> = {};
-      Object.keys(inputs).forEach(function (k) {
-        o[k] = inputs[k].input.value.trim();
-      });
-      return o;
-    },
-    valid: function () {
-      let first = null;
-      Object.keys(inputs).forEach(function (k) {
-        const f = inputs[k];
-        const v = f.input.value.trim();
-        let msg = '';
-        if (f.def[5] !== false && !v) msg = f.def[1] + ' is required.';
-        else if (v && f.def[2] === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) msg = 'Enter an e-mail address like name@example.com.';
-        else if (v && f.def[2] === 'tel' && !/^\+?[0-9 ().-]{5,32}$/.test(v)) msg = 'Enter a phone number.';
-        f.err.textContent = msg;
-        f.err.hidden = !msg;
-        f.input.setAttribute('aria-invalid', msg ? 'true' : 'false');
-        if (msg && !first) first = f.input;
-      });
-      if (first) {
-        first.focus();
-        shout('Please correct the highlighted fields.');
-      }
-      return !first;
-    },
-  };
-}
-
 function detailsView() {
   const f = formFields([
     ['firstName', 'First name', 'text', 'given-name', S.renter.firstName],
@@ -2134,7 +2025,7 @@ function waiverView() {
 // ---------------------------------------------------------------------------------------------
 // 7. Payment
 
-let stripeCard = null;
+let stripeCard: StripeCard | null = null;
 
 function paymentView() {
   track('checkout', { date: S.date, time: S.slot.time });
@@ -2153,7 +2044,7 @@ function paymentView() {
       msg,
       h('div', { class: 'bw-actions' }, [h('button', { type: 'submit' }, 'Pay ' + total), backButton('Back', detailsView)]),
     ]);
-    loadStripe(pay.publishableKey, mount, msg);
+    stripeCard = mountStripeCard(pay.publishableKey, mount, msg);
   } else {
     const f = formFields([
       ['cardName', 'Name on the card', 'text', 'cc-name', S.renter.firstName + ' ' + S.renter.lastName],
@@ -2191,7 +2082,7 @@ function paymentView() {
     };
     btn.setAttribute('aria-disabled', 'true');
     msg.textContent = '';
-    paymentMethod(form, msg).then(function (pm) {
+    void paymentMethod(form, msg).then(function (pm) {
       if (!pm) return done();
       announce('Booking and paying, please wait.');
       placeBooking(pm, msg, done);
@@ -2307,48 +2198,9 @@ function termsBlock() {
   return box;
 }
 
-const TEST = {
-  4242424242424242: 'pm_card_visa',
-  5555555555554444: 'pm_card_mastercard',
-  4000000000000002: 'pm_card_chargeDeclined',
-  4000002500003155: 'pm_card_authenticationRequired',
-};
-
 function paymentMethod(form?, msg?) {
-  if (form._fields) {
-    if (!form._fields.valid()) return Promise.resolve(null);
-    const v = form._fields.values();
-    const pm = TEST[v.cardNumber.replace(/\D/g, '')];
-    if (!pm) {
-      msg.textContent = 'In test mode, use one of the test card numbers shown above.';
-      shout(msg.textContent);
-      return Promise.resolve(null);
-    }
-    return Promise.resolve(pm);
-  }
-  if (!stripeCard) return Promise.resolve(null);
-  return stripeCard.stripe.createPaymentMethod({ type: 'card', card: stripeCard.card }).then(function (r) {
-    if (r.error) {
-      msg.textContent = r.error.message;
-      return null;
-    }
-    return r.paymentMethod.id;
-  });
-}
-
-function loadStripe(key?, mountEl?, msg?) {
-  const s = document.createElement('script');
-  s.src = 'https://js.stripe.com/v3/';
-  s.onload = function () {
-    const stripe = (window as unknown as { Stripe: (k: string) => StripeJs }).Stripe(key);
-    const card = stripe.elements().create('card');
-    card.mount(mountEl);
-    stripeCard = { stripe: stripe, card: card };
-  };
-  s.onerror = function () {
-    msg.textContent = 'The card form could not be loaded; check your connection.';
-  };
-  document.head.appendChild(s);
+  if (form._fields) return Promise.resolve(testCardPaymentMethod(form._fields, msg));
+  return stripeCard ? stripeCard.paymentMethod() : Promise.resolve(null);
 }
 
 function placeBooking(pm: string, msg: HTMLElement, done?: () => void) {
@@ -2409,14 +2261,6 @@ function placeBooking(pm: string, msg: HTMLElement, done?: () => void) {
     });
     void buyPlan().then(confirmationView);
   });
-}
-
-/** A refused payment (402) in one sentence: the provider's reason (e.g. "Your card was declined.") and that nothing was charged. */
-function declineText(r: Res<unknown>): string {
-  const reason = ((r.error && r.error.message) || '').trim();
-  let text = !reason ? 'Your card was declined.' : /declin/i.test(reason) ? reason : 'The payment did not go through: ' + reason;
-  if (!/[.!?]$/.test(text)) text += '.';
-  return /nothing was charged/i.test(text) ? text : text + ' Nothing was charged.';
 }
 
 function buyPlan() {

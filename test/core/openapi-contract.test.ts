@@ -588,6 +588,8 @@ const CASES: Case[] = [
   { op: 'getWalletSaveLink', path: () => `/public/bookings/${w.widget.rentalId}/wallet-pass-b`, caller: anonymous },
   { op: 'downloadBookingCalendarEvent', path: () => `/public/bookings/${w.widget.rentalId}/calendar.ics`, caller: anonymous },
   { op: 'getWidgetPage', path: () => `/widget?${q({ customer: w.op.customerId })}`, caller: anonymous },
+  { op: 'getMemberPortalPage', path: () => `/member-portal?${q({ customer: w.op.customerId })}`, caller: anonymous },
+  { op: 'getSlipPortalPage', path: () => `/slip-portal?${q({ customer: w.op.customerId, location: w.op.locationId })}`, caller: anonymous },
   { op: 'getWidgetCatalog', path: () => `/public/widget/catalog?${q({ customerId: w.op.customerId })}`, caller: anonymous },
   { op: 'listAffiliates', path: () => `/affiliate?${q({ customerId: w.op.customerId })}` },
   // Analytics, forecast, AI helpers

@@ -15,12 +15,18 @@
 //   7. with the underwriter down (no card; the booking goes ahead after a declined card, its message shown once) and with binds failing
 //      (the page says the policy has not issued yet);
 //   8. every step is a history entry: Back, Forward and a reload keep the party, the add-ons and the promo code;
-//   9. cart recovery: the cart is recorded once the renter gives their e-mail, its link restores it, the booking completes it.
-// axe-core (injected into the page) reports no serious or critical violation on any step of the widget.
+//   9. cart recovery: the cart is recorded once the renter gives their e-mail, its link restores it, the booking completes it;
+//  10. the member portal on a phone: a new member asks for a sign-in link, opens it from the outbox (the token leaves the
+//      address), sees the card and invoices, pauses, resumes, updates the card, cancels (confirmed first), signs out; the used
+//      link then says so;
+//  11. the tenant portal on a phone: a tenant with a stay of this run asks for a link, opens it, uploads a document, signs the
+//      contract, creates and revokes a guest pass and pays the balance with a new card.
+// axe-core (injected into the page) reports no serious or critical violation on any step of the widget and the portals.
 // Screenshots of each step go to test/e2e/screenshots/ (git-ignored).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { Buffer } from 'node:buffer';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -204,6 +210,21 @@ async function outboxCode(rentalId, after) {
     await new Promise((res) => setTimeout(res, 250));
   }
   throw new Error('no code e-mail in the outbox');
+}
+
+/** The sign-in link of the last e-mail of `template` to `to` written at or after `after`, on this server's origin. */
+async function outboxLink(to, template, after) {
+  for (let i = 0; i < 40; i++) {
+    const r = await call('GET', `/outbox/messages?${new URLSearchParams({ to, template })}`);
+    const msg = (r.body?.data ?? []).find((m) => !after || m.createdAt >= after);
+    const link = msg && /https?:\/\/\S+?token=[A-Za-z0-9_]+\S*/.exec(msg.body)?.[0];
+    if (link) {
+      const u = new URL(link);
+      return `${base}${u.pathname}${u.search}`;
+    }
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  throw new Error(`no ${template} e-mail to ${to} in the outbox`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -940,6 +961,243 @@ async function cartRecovery() {
   await again.context.close();
 }
 
+/** The view's text (the portal's main region), and text in it. */
+const viewText = (page) => page.locator('#bw-view').innerText();
+const inView = (page, text) => page.locator('#bw-view').getByText(text).first();
+
+/** On a portal's sign-in view at `url`: asks for a link for `email` and answers it from the outbox (`template`). */
+async function askForLink(page, url, email, template, label) {
+  await page.goto(url);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByRole('heading', { name: 'Demo Marina LLC', level: 1 }).waitFor();
+  await shot(page, `${label}-sign-in`);
+  await axeClean(page, `${label} portal: sign in`);
+  const asked = new Date(Date.now() - 1000).toISOString();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+  await axeClean(page, `${label} portal: link sent`);
+  return outboxLink(email, template, asked);
+}
+
+async function memberPortal() {
+  const { context, page, external, errors } = await newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  // A member of this run (public enrollment with a test card), so the scenario can pause and cancel on every run.
+  const email = `mia.${Date.now()}@example.com`;
+  const enrolled = await call('POST', '/public/memberships/enroll', {
+    customerId: CUSTOMER,
+    tierId: 'mtr_demo_captains_club',
+    firstName: 'Mia',
+    lastName: 'Member',
+    email,
+    paymentMethodId: 'pm_card_visa',
+  });
+  assert.equal(enrolled.status, 201, enrolled.text);
+  const membershipId = enrolled.body.membership.membershipId;
+  const link = await askForLink(page, `${base}/member-portal?customer=${CUSTOMER}`, email, 'membership.portal_link', 'member');
+  assert.match(link, /\/member-portal\?token=mpl_\w+&customer=cus_demo_marina/);
+  // The link: the token is exchanged once and leaves the address (the operator stays).
+  await page.goto(link);
+  await page.getByRole('heading', { name: 'Your membership' }).waitFor();
+  assert.equal(new URL(page.url()).search, `?customer=${CUSTOMER}`);
+  const card = await page.locator('.pt-card').innerText();
+  assert.match(card, /Captain's Club/);
+  assert.match(card, /Active/);
+  assert.match(card, new RegExp(membershipId));
+  assert.match(card, /\$49\.00 a month/);
+  assert.match(card, /Renews on/);
+  assert.match(await viewText(page), /10% off every booking/);
+  assert.match(await viewText(page), /Visa ending in 4242/);
+  await shot(page, 'member-card');
+  await axeClean(page, 'member portal: card');
+  // A reload keeps the session (this tab's sessionStorage).
+  await page.reload();
+  await page.getByRole('heading', { name: 'Your membership' }).waitFor();
+  // Invoices: the first period, paid.
+  await page.getByRole('button', { name: 'Invoices' }).click();
+  await page.getByRole('heading', { name: 'Invoices' }).waitFor();
+  await page.locator('.pt-item').first().waitFor();
+  assert.match(await viewText(page), /Paid/);
+  assert.match(await viewText(page), /\$49\.00/);
+  await shot(page, 'member-invoices');
+  await axeClean(page, 'member portal: invoices');
+  // Pause within the tier's policy (two weeks), then resume.
+  await page.getByRole('button', { name: 'Membership' }).click();
+  await page.getByRole('button', { name: 'Pause membership' }).click();
+  await page.getByRole('heading', { name: 'Pause your membership' }).waitFor();
+  await page.getByRole('radio', { name: /^14 days/ }).check();
+  await shot(page, 'member-pause');
+  await axeClean(page, 'member portal: pause');
+  await page.getByRole('button', { name: 'Pause membership' }).click();
+  await inView(page, /Your membership is paused until/).waitFor();
+  assert.match(await page.locator('.pt-card').innerText(), /Paused/);
+  await axeClean(page, 'member portal: paused');
+  await page.getByRole('button', { name: 'Resume membership' }).click();
+  await inView(page, 'Welcome back: your membership is active again.').waitFor();
+  // A new card for renewals (the simulator's Mastercard).
+  await page.getByRole('button', { name: 'Update card' }).click();
+  await page.getByRole('heading', { name: 'Update your card' }).waitFor();
+  await page.getByLabel('Card number').fill('5555 5555 5555 4444');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('Security code').fill('123');
+  await shot(page, 'member-card-update');
+  await axeClean(page, 'member portal: new card');
+  await page.getByRole('button', { name: 'Save card' }).click();
+  await page
+    .getByText(/Card saved: Mastercard ending in 4444/)
+    .first()
+    .waitFor();
+  // Cancel: asked first, then at the period end.
+  await page.getByRole('button', { name: 'Cancel membership' }).click();
+  await page.getByRole('heading', { name: 'Cancel your membership?' }).waitFor();
+  await axeClean(page, 'member portal: cancel');
+  await page.getByRole('button', { name: 'Keep my membership' }).click();
+  await page.getByRole('heading', { name: 'Your membership' }).waitFor();
+  await page.getByRole('button', { name: 'Cancel membership' }).click();
+  await page.getByLabel(/Why are you leaving/).fill('Moving away');
+  await page.getByRole('button', { name: 'Yes, cancel my membership' }).click();
+  await page
+    .getByText(/stays active until .* and will not renew/)
+    .first()
+    .waitFor();
+  assert.match(await page.locator('.pt-card').innerText(), /Active until/);
+  await shot(page, 'member-cancelled');
+  await axeClean(page, 'member portal: cancelled');
+  const m = await call('GET', `/memberships/${membershipId}?customerId=${CUSTOMER}`);
+  assert.equal(m.status, 200, m.text);
+  assert.equal(m.body.cancelAtPeriodEnd, true);
+  assert.equal(m.body.status, 'active');
+  // Sign out; the used link then says it was used.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await inView(page, /You are signed out/).waitFor();
+  await page.goto(link);
+  await inView(page, /This sign-in link was already used or has expired/).waitFor();
+  await shot(page, 'member-link-used');
+  await axeClean(page, 'member portal: used link');
+  assert.deepEqual(external, [], 'no request outside Berth');
+  assert.deepEqual(errors, [], 'no script errors or CSP refusals');
+  await context.close();
+}
+
+/** A stay of this run at Miami: a new tenant on a free unit (dates move with the run), confirmed, its contract sent. */
+async function tenantStay() {
+  const email = `tina.${Date.now()}@example.com`;
+  const offset = 60 + (Math.floor(Date.now() / 60_000) % 240);
+  const arrivalDate = dateAhead(offset);
+  const departureDate = dateAhead(offset + 3);
+  const boat = { vesselName: 'Sea Otter', loaFt: 30, beamFt: 10, draftFt: 4 };
+  const free = await call(
+    'GET',
+    `/slips/availability?${new URLSearchParams({ locationId: MIAMI, arrivalDate, departureDate, loaFt: 30, beamFt: 10, draftFt: 4 })}`,
+  );
+  assert.equal(free.status, 200, free.text);
+  assert.ok(free.body.data.length, 'a free unit');
+  const r = await call('POST', '/slip-reservations', {
+    slipId: free.body.data[0].id,
+    rateType: 'nightly',
+    arrivalDate,
+    departureDate,
+    boat,
+    renter: { firstName: 'Tina', lastName: 'Tenant', email },
+    status: 'confirmed',
+  });
+  assert.equal(r.status, 201, r.text);
+  const c = await call('POST', '/slip-contracts/generate', { reservationId: r.body.id });
+  assert.equal(c.status, 201, c.text);
+  const sent = await call('POST', '/slip-contracts/send', { contractId: c.body.id });
+  assert.equal(sent.status, 200, sent.text);
+  return { email, reservation: r.body };
+}
+
+async function tenantPortal() {
+  const { email, reservation } = await tenantStay();
+  const { context, page, external, errors } = await newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const link = await askForLink(page, `${base}/slip-portal?customer=${CUSTOMER}&location=${MIAMI}`, email, 'slip_portal.magic_link', 'tenant');
+  await page.goto(link);
+  // One reservation: its page at once.
+  const unit = reservation.unit.unitNumber;
+  await page.getByRole('heading', { name: new RegExp(`Slip ${unit}`) }).waitFor();
+  assert.doesNotMatch(page.url(), /token=/);
+  const overview = await viewText(page);
+  assert.match(overview, new RegExp(reservation.reservationNumber));
+  assert.match(overview, /Sea Otter/);
+  assert.match(overview, /\$[\d,.]+ due/);
+  assert.match(overview, /Waiting for your signature/);
+  await shot(page, 'tenant-reservation');
+  await axeClean(page, 'tenant portal: reservation');
+  // Documents: the insurance policy (a PDF).
+  await page.getByRole('button', { name: 'Send documents' }).click();
+  await page.getByRole('heading', { name: 'Documents', level: 2 }).waitFor();
+  await page.getByLabel('Document').selectOption('insurance');
+  await page.getByLabel('File').setInputFiles({
+    name: 'insurance.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'),
+  });
+  await page.getByLabel('Runs out on (optional)').fill(dateAhead(400));
+  await shot(page, 'tenant-documents');
+  await axeClean(page, 'tenant portal: documents');
+  await page.getByRole('button', { name: 'Send the document' }).click();
+  await inView(page, /insurance\.pdf, sent, waiting for review/).waitFor();
+  await axeClean(page, 'tenant portal: document sent');
+  // The contract: read, then signed with a typed name.
+  await page.getByRole('button', { name: 'Back to the reservation' }).click();
+  await page.getByRole('button', { name: 'Read and sign' }).click();
+  await page.getByRole('heading', { name: 'Contract', level: 2 }).waitFor();
+  assert.match(await page.getByRole('region', { name: 'Contract text' }).innerText(), /slip license agreement/i);
+  await page.getByLabel('Type your full name to sign').fill('Tina Tenant');
+  await page.getByRole('button', { name: 'Sign the contract' }).click();
+  await inView(page, 'Tick the box to agree to the contract.').waitFor();
+  await page.getByRole('checkbox', { name: 'I have read this contract and I agree to it' }).check();
+  await shot(page, 'tenant-contract');
+  await axeClean(page, 'tenant portal: contract');
+  await page.getByRole('button', { name: 'Sign the contract' }).click();
+  await inView(page, /Signed by Tina Tenant on/).waitFor();
+  await axeClean(page, 'tenant portal: contract signed');
+  // Guest passes: one created, then revoked.
+  await page.getByRole('button', { name: 'Back to the reservation' }).click();
+  await page.getByRole('button', { name: 'Manage guest passes' }).click();
+  await page.getByRole('heading', { name: 'Guest passes' }).waitFor();
+  await page.getByLabel('Guest name').fill('Gus Guest');
+  await page.getByRole('button', { name: 'Create the pass' }).click();
+  const pass = page.locator('.pt-item', { hasText: 'Gus Guest' });
+  await pass.waitFor();
+  assert.match(await pass.locator('.pt-code').innerText(), /^[2-9A-Z]{8}$/);
+  await shot(page, 'tenant-guest-pass');
+  await axeClean(page, 'tenant portal: guest passes');
+  await page.getByRole('button', { name: 'Revoke the pass of Gus Guest' }).click();
+  await page.locator('.pt-item', { hasText: 'Gus Guest' }).getByText('Revoked').waitFor();
+  // The bill, paid with a new card (saved for next time).
+  await page.getByRole('button', { name: 'Back to the reservation' }).click();
+  await page.getByRole('button', { name: 'Pay the balance' }).click();
+  await page.getByRole('heading', { name: /^Bill for / }).waitFor();
+  await page.getByRole('button', { name: /^Pay \$/ }).waitFor();
+  assert.match(await viewText(page), /Tax \(7%\)/);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByRole('checkbox', { name: 'Save this card for next time' }).check();
+  await shot(page, 'tenant-pay');
+  await axeClean(page, 'tenant portal: pay');
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await inView(page, /Paid \$[\d,.]+\. Thank you\./).waitFor();
+  await page.locator('tr', { hasText: 'Balance' }).getByText('$0.00').waitFor();
+  assert.match(await page.getByRole('list').last().innerText(), /Visa ending in 4242/);
+  await shot(page, 'tenant-paid');
+  await axeClean(page, 'tenant portal: paid');
+  const after = await call('GET', `/slip-reservations/${reservation.id}`);
+  assert.equal(after.status, 200, after.text);
+  assert.equal(after.body.balanceCents, 0);
+  assert.equal(after.body.contract.status, 'signed');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await inView(page, /You are signed out/).waitFor();
+  assert.deepEqual(external, [], 'no request outside Berth');
+  assert.deepEqual(errors, [], 'no script errors or CSP refusals');
+  await context.close();
+}
+
 // ---------------------------------------------------------------------------------------------
 
 try {
@@ -981,7 +1239,10 @@ try {
   await scenario('the booking goes ahead with the underwriter down, and a failed bind shows the policy has not issued yet', bookWithUnderwriterDown);
   await scenario('Back, Forward and a reload keep the party, the add-ons and the promo code', backAndReloadKeepChoices);
   await scenario('cart recovery: the cart is recorded, its link restores it and the booking completes it', cartRecovery);
-  if (!process.env.E2E_ONLY) console.log(`     axe: no serious or critical violation on ${axeChecked.size} widget views (${[...axeChecked].join('; ')})`);
+  await scenario('member portal: sign in by e-mailed link, card, invoices, pause, resume, new card, cancel, sign out', memberPortal);
+  await scenario('tenant portal: sign in by e-mailed link, document, contract, guest pass, pay the balance', tenantPortal);
+  if (!process.env.E2E_ONLY)
+    console.log(`     axe: no serious or critical violation on ${axeChecked.size} widget and portal views (${[...axeChecked].join('; ')})`);
 } catch (err) {
   console.error(err);
   results.push({ name: 'setup', ok: false, error: err });

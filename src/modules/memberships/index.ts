@@ -26,12 +26,14 @@ import {
   portalInvoices,
   portalPause,
   portalResume,
+  portalSignOut,
   publicTiers,
   requestPortalLink,
 } from './portal';
 import { getMembership, listMemberships } from './reads';
 import { createTier, deleteTier, getTier, listTiers, updateTier } from './tiers';
 import { limitAbuse } from '../../lib/abuse';
+import { portalPageHtml, renterPageHeaders } from '../../lib/renter-page';
 
 const router = createRouter();
 
@@ -76,11 +78,19 @@ mount(router, r.enroll, async (c, { body }) => {
   await limitAbuse(c, 'membership-enroll', { operator: body.customerId, target: body.paymentMethodId });
   return c.json(await enroll(ctxOf(c), body), 201);
 });
+mount(router, r.memberPortalPage, (c) =>
+  c.html(
+    portalPageHtml({ app: 'member', title: 'Member portal', noscript: 'The member portal needs JavaScript. Please call us to manage your membership.' }),
+    200,
+    renterPageHeaders(c.env, { framed: false }),
+  ),
+);
 mount(router, r.portalLink, async (c, { body }) => {
   await limitAbuse(c, 'member-portal-link', { operator: body.customerId, target: body.email });
   return c.json(await requestPortalLink(ctxOf(c), body));
 });
 mount(router, r.portalSession, async (c, { body }) => c.json(await openPortalSession(ctxOf(c), body)));
+mount(router, r.portalSignOut, async (c) => c.json(await portalSignOut(ctxOf(c))));
 mount(router, r.portalGet, async (c) => c.json(await portalGet(ctxOf(c))));
 mount(router, r.portalInvoices, async (c, { query }) => c.json(await portalInvoices(ctxOf(c), query)));
 mount(router, r.portalPause, async (c, { body }) => c.json(await portalPause(ctxOf(c), body)));

@@ -20,20 +20,21 @@ export const LINK_MINUTES = 30;
 export const SESSION_MINUTES = 120;
 
 /**
- * Where the e-mailed link points: the operator's `settings.memberPortalUrl`, else `/member-portal` on
- * the public origin (PUBLIC_BASE_URL, else the request's: lib/public-origin.ts).
+ * The e-mailed link: the operator's `settings.memberPortalUrl` with `?token=`, else Berth's page `/member-portal` on the
+ * public origin (PUBLIC_BASE_URL, else the request's: lib/public-origin.ts) with `?token=` and the operator
+ * (`&customer=`: the page shows the operator's name and look, and asks it for a new link when this one has expired).
  */
-async function portalPageOf(ctx: Ctx): Promise<string> {
+async function portalUrlOf(ctx: Ctx, o: { customerId: string; token: string }): Promise<string> {
   const settings = ((await getOwnCustomer(ctx).catch(() => null))?.settings ?? {}) as Record<string, unknown>;
   const own = typeof settings.memberPortalUrl === 'string' && /^https?:\/\//.test(settings.memberPortalUrl) ? settings.memberPortalUrl : null;
-  return own ?? `${publicOrigin(ctx)}/member-portal`;
+  if (own) return `${own}${own.includes('?') ? '&' : '?'}token=${o.token}`;
+  return `${publicOrigin(ctx)}/member-portal?token=${o.token}&customer=${encodeURIComponent(o.customerId)}`;
 }
 
 /** A new single-use link for a membership: the INSERT (for the caller's batch) and the URL to e-mail. */
 export async function portalLinkStatements(ctx: Ctx, o: { customerId: string; membershipId: string }) {
   const token = `mpl_${randomString(40)}`;
-  const page = await portalPageOf(ctx);
-  const url = `${page}${page.includes('?') ? '&' : '?'}token=${token}`;
+  const url = await portalUrlOf(ctx, { customerId: o.customerId, token });
   const stmt: Stmt = ctx.db.insert(membershipPortalTokens).values({
     id: newId('mpt'),
     customerId: o.customerId,
@@ -82,6 +83,22 @@ export async function newSession(ctx: Ctx, o: { customerId: string; membershipId
     expiresAt,
   });
   return { token, expiresAt };
+}
+
+/** Ends a session at once (sign-out): it expires now, on the operator's clock. */
+export async function endSession(ctx: Ctx, o: { customerId: string; sessionId: string }) {
+  await ctx.db
+    .update(membershipPortalTokens)
+    .set({ expiresAt: nowIso(ctx) })
+    .where(
+      and(
+        eq(membershipPortalTokens.id, o.sessionId),
+        eq(membershipPortalTokens.customerId, o.customerId),
+        eq(membershipPortalTokens.kind, 'session'),
+        gt(membershipPortalTokens.expiresAt, nowIso(ctx)),
+      ),
+    )
+    .run();
 }
 
 /**

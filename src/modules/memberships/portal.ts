@@ -9,6 +9,7 @@
  *   that e-mail; always answers the same, whether a membership exists or not.
  * - POST /public/memberships/portal/session: the portal page exchanges the link token (once) for a
  *   session token (2 hours) sent as `Authorization: Bearer mps_...` to the routes below.
+ * - DELETE /public/memberships/portal/session: signs out (the session stops working at once).
  * - GET /public/memberships/portal, GET .../portal/invoices, POST .../portal/pause | resume |
  *   cancel | card: the member's own membership. Members pause within the tier's policy only
  *   (`force` answers 403), cancel at the period end, and a new card retries an unpaid renewal.
@@ -32,7 +33,7 @@ import { forTenant, requireStaffOverride } from './access';
 import { assertBillingIdle, changeStmts, commitChange } from './change';
 import { openMembership, type MemberRef } from './create';
 import { cancelMembershipRow, pauseMembershipRow, resumeMembershipRow } from './lifecycle';
-import { consumeLink, LINK_MINUTES, newSession, portalLinkStatements, sessionOf } from './portal-links';
+import { consumeLink, endSession, LINK_MINUTES, newSession, portalLinkStatements, sessionOf } from './portal-links';
 import { findTier, getMembershipInTenant, getTierInTenant, invoiceCount, invoicesOf, membershipView } from './queries';
 import { renewOne } from './renewals';
 import { LIVE_STATUSES, type BillingCycle } from './types';
@@ -204,6 +205,13 @@ async function sessionMembership(ctx: Ctx): Promise<MembershipRow> {
   const membershipId = ctx.principal.subject;
   if (!customerId || !membershipId || !ctx.principal.credentialId.startsWith('member:')) throw new ApiError('unauthenticated', 'No member-portal session');
   return getMembershipInTenant(ctx, customerId, membershipId);
+}
+
+/** Sign-out: the session token stops working at once. */
+export async function portalSignOut(ctx: Ctx) {
+  const m = await sessionMembership(ctx);
+  await endSession(ctx, { customerId: m.customerId, sessionId: ctx.principal.credentialId.slice('member:'.length) });
+  return { signedOut: true as const };
 }
 
 export async function portalGet(ctx: Ctx) {

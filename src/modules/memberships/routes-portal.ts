@@ -9,6 +9,25 @@ const publicTags = ['Membership enrollment and portal'];
 
 const PORTAL_FLOW = `**Member portal**: POST /public/memberships/portal/link e-mails the member a single-use link (30 minutes) to the operator's portal page (\`settings.memberPortalUrl\`, else \`{PUBLIC_BASE_URL}/member-portal\`) with \`?token=mpl_...\`; the page exchanges it once with POST /public/memberships/portal/session for a session token (2 hours), sent as \`Authorization: Bearer mps_...\` to the portal routes.`;
 
+export const memberPortalPage = route({
+  method: 'get',
+  path: '/member-portal',
+  operationId: 'getMemberPortalPage',
+  tags: publicTags,
+  access: 'none',
+  security: [],
+  summary: 'The member portal page (HTML)',
+  query: s.PortalPageQuery,
+  produces: 'text/html',
+  description: `The page members open from their e-mails: \`?customer=cus_...\` (the operator: its name, logo and colour) and
+\`&token=mpl_...\` (a sign-in link). The page exchanges the token once (POST /public/memberships/portal/session), keeps the
+session in the tab (sessionStorage) and removes the token from the address; without a token it asks for the member's e-mail and
+sends a new link (POST /public/memberships/portal/link). Signed in: the membership card (tier, status, member number, renewal,
+benefits, credits), pause and resume within the tier's policy, cancellation at the period end (confirmed first), invoices, and a
+new card (the simulator's test cards offline, the provider's card element when configured). Scripts and styles are this
+deployment's static files; the Content-Security-Policy allows scripts from Berth's origin only, and no site may frame the page. ${PORTAL_FLOW}`,
+});
+
 export const publicTiers = route({
   method: 'get',
   path: '/public/memberships/tiers',
@@ -65,6 +84,17 @@ export const portalSession = route({
 
 const portal = { tags: publicTags, access: 'none' as const, auth: PORTAL_AUTH };
 const PORTAL_AUTH_DOC = 'Member-portal session (`Authorization: Bearer mps_...`): 401 without or with an expired one.';
+
+export const portalSignOut = route({
+  method: 'delete',
+  path: '/public/memberships/portal/session',
+  operationId: 'closeMemberPortalSession',
+  ...portal,
+  summary: 'Sign out of the member portal',
+  description: `The session token stops working at once. ${PORTAL_AUTH_DOC}`,
+  ok: s.PortalSignedOut,
+  errors: [401],
+});
 
 export const portalGet = route({
   method: 'get',

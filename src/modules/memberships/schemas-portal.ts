@@ -9,6 +9,10 @@ import { Invoice } from './schemas-billing';
 // ------------------------------------------------------------------------------------------------
 // Public enrollment and member portal
 
+export const PortalPageQuery = z.object({
+  customer: z.string().max(128).optional().openapi({ description: 'The operator (`cus_...`): its name, logo and colour, and where a new link is asked' }),
+  token: z.string().max(200).optional().openapi({ description: 'A sign-in link token (`mpl_...`), exchanged once by the page' }),
+});
 export const PublicTiersQuery = z.object({ customerId: zCustomerId() });
 export const PublicTier = Tier.pick({
   tierId: true,
@@ -36,6 +40,7 @@ export const EnrollBody = z
 
 export const PortalMembership = Membership.pick({
   membershipId: true,
+  customerId: true,
   tierId: true,
   memberEmail: true,
   memberName: true,
@@ -54,6 +59,7 @@ export const PortalMembership = Membership.pick({
 })
   .extend({
     tierName: z.string().nullable(),
+    benefits: Tier.shape.benefits.nullable().openapi({ description: "The tier's benefits: booking discount, credits a period, perks" }),
     pausePolicy: z.object({ enabled: z.boolean(), maxPausesPerYear: z.number(), maxPauseDays: z.number() }).nullable(),
     card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   })
@@ -67,6 +73,8 @@ export const PortalLinkBody = z.object({ customerId: zCustomerId(), email: zEmai
 export const PortalLinkResult = z.object({ sent: z.boolean(), message: z.string() }).openapi('MemberPortalLinkSent');
 export const PortalSessionBody = z.object({ token: zText(200).min(10) }).openapi('MemberPortalSessionRequest');
 export const PortalSession = z.object({ sessionToken: z.string(), expiresAt: z.string(), membership: PortalMembership }).openapi('MemberPortalSession');
+
+export const PortalSignedOut = z.object({ signedOut: z.literal(true) }).openapi('MemberPortalSignedOut');
 
 export const PortalPauseBody = z
   .object({ resumeAt: zDateOrInstant().optional(), force: z.boolean().optional().openapi({ description: 'Not for members: true answers 403' }) })

@@ -202,8 +202,10 @@ export function portalMembershipOut(
 ): z.output<typeof s.PortalMembership> {
   return {
     membershipId: m.membershipId,
+    customerId: m.customerId,
     tierId: m.tierId,
     tierName: tier?.name ?? null,
+    benefits: tier ? benefitsOf(tier) : null,
     memberEmail: m.memberEmail,
     memberName: m.memberName,
     billingCycle: m.billingCycle,

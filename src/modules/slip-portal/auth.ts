@@ -45,8 +45,12 @@ const LINK_ANSWER = {
 async function linkMail(ctx: Ctx, o: { customerId: string; locationId: string; renterId: string; email: string; firstName: string; via: string }) {
   const token = `${LINK_PREFIX}${randomString(40)}`;
   const settings = await getSlipSettings(ctx, o.locationId);
-  const page = (settings.portalUrl ?? `${publicOrigin(ctx)}/slip-portal`).replace(/\/$/, '');
-  const url = `${page}${page.includes('?') ? '&' : '?'}token=${token}`;
+  // The location's own portal page gets the token; Berth's page also the operator and the location (its name and look, and
+  // where a new link is asked when this one has expired).
+  const own = settings.portalUrl?.replace(/\/$/, '');
+  const url = own
+    ? `${own}${own.includes('?') ? '&' : '?'}token=${token}`
+    : `${publicOrigin(ctx)}/slip-portal?${new URLSearchParams({ token, customer: o.customerId, location: o.locationId })}`;
   const expiresAt = ctx.clock.now() + LINK_MINUTES * 60_000;
   const stmts = [
     ctx.db.insert(LK).values({

@@ -22,6 +22,7 @@ import {
 import { limitAbuse } from '../../lib/abuse';
 import { locationRowAnyOperator } from '../locations/service';
 import { clientIp } from '../../lib/ip-limit';
+import { portalPageHtml, renterPageHeaders } from '../../lib/renter-page';
 
 const router = createRouter();
 
@@ -52,6 +53,13 @@ const signer = (c: Context<AppEnv>) => ({
   userAgent: c.req.header('user-agent') ?? null,
 });
 
+mount(router, r.page, (c) =>
+  c.html(
+    portalPageHtml({ app: 'tenant', title: 'Tenant portal', noscript: 'The tenant portal needs JavaScript. Please call the marina office.' }),
+    200,
+    renterPageHeaders(c.env, { framed: false }),
+  ),
+);
 mount(router, r.magicLink, async (c, { body }) => {
   await limitAbuse(c, 'slip-portal-link', { operator: async () => (await locationRowAnyOperator(ctxOf(c), body.locationId))?.customerId, target: body.email });
   return c.json(await requestLink(c, ctxOf(c), body));

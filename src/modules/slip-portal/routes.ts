@@ -9,6 +9,26 @@ const portal = { tags, access: 'none' as const, auth: TENANT_AUTH };
 const SIGN_IN = `**Signing in**: POST /slip-portal/magic-link (the tenant's e-mail and the location) or POST /slip-portal/invite (staff, for a reservation) e-mails the renter a single-use link (${LINK_MINUTES} minutes) to the location's portal page (slip settings \`portalUrl\`, else \`{PUBLIC_BASE_URL}/slip-portal\`) with \`?token=spl_...\`; the page exchanges it once with POST /slip-portal/session for a session token (${SESSION_HOURS} hours), sent as \`Authorization: Bearer sps_...\` to every other portal route (${SESSION_RATE_LIMIT} requests a minute per session).`;
 const OWN = `Tenant session (\`Authorization: Bearer sps_...\`, 401 without one). Only the session's own reservations: another tenant's reservation answers 404.`;
 
+export const page = route({
+  method: 'get',
+  path: '/slip-portal',
+  operationId: 'getSlipPortalPage',
+  tags,
+  access: 'none',
+  security: [],
+  summary: 'The tenant portal page (HTML)',
+  query: s.PortalPageQuery,
+  produces: 'text/html',
+  description: `The page tenants open from their e-mails: \`?customer=cus_...&location=loc_...\` (the operator's name, logo and colour;
+the marina a new link is asked for) and \`&token=spl_...\` (a sign-in link). The page exchanges the token once (POST /slip-portal/session),
+keeps the session in the tab (sessionStorage) and removes the token from the address; without a token it asks for the tenant's e-mail
+and sends a new link (POST /slip-portal/magic-link). Signed in: the tenant's reservations; for each, its dates, unit, vessel and balance,
+the bill (its lines, payments and balance) paid with a saved or a new card, the documents the marina requires (upload a file), the
+contract (read, download, sign with a typed name), and guest passes (create, list, revoke). Sign-out ends the session. Scripts and
+styles are this deployment's static files; the Content-Security-Policy allows scripts from Berth's origin only, and no site may frame
+the page. ${SIGN_IN}`,
+});
+
 export const magicLink = route({
   method: 'post',
   path: '/slip-portal/magic-link',

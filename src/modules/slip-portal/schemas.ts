@@ -11,6 +11,11 @@ const id = () => z.string().trim().min(1).max(128);
 // ---------------------------------------------------------------------------------------------
 // Sign-in
 
+export const PortalPageQuery = z.object({
+  customer: z.string().max(128).optional().openapi({ description: 'The operator (`cus_...`): its name, logo and colour' }),
+  location: z.string().max(128).optional().openapi({ description: 'The marina (`loc_...`) a new sign-in link is asked for' }),
+  token: z.string().max(200).optional().openapi({ description: 'A sign-in link token (`spl_...`), exchanged once by the page' }),
+});
 export const MagicLinkBody = z
   .object({ email: z.string().trim().toLowerCase().email().max(254), locationId: id() })
   .strict()

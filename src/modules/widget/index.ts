@@ -6,21 +6,15 @@ import * as r from './routes';
 import { widgetCatalog } from './catalog';
 import { checkout, quoteOrder } from './checkout';
 import { recordEvent } from './events';
-import { widgetCsp, widgetHtml } from './page';
+import { widgetHtml } from './page';
+import { renterPageHeaders } from '../../lib/renter-page';
 import { limitAbuse } from '../../lib/abuse';
 import { clientIp } from '../../lib/ip-limit';
 
 const router = createRouter();
 const origin = (c: Context<AppEnv>) => (c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin).replace(/\/$/, '');
 
-mount(router, r.page, (c) =>
-  c.html(widgetHtml(), 200, {
-    'Content-Security-Policy': widgetCsp(c.env),
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'strict-origin-when-cross-origin',
-    'Cache-Control': 'public, max-age=300',
-  }),
-);
+mount(router, r.page, (c) => c.html(widgetHtml(), 200, renterPageHeaders(c.env, { framed: true })));
 mount(router, r.catalog, async (c, { query }) => {
   const { ctx, stamp } = sessionCtx(c);
   const body = await widgetCatalog(ctx, query);

@@ -6,58 +6,16 @@
  * allows scripts from Berth's origin only (and the payment provider's script when the provider's
  * payment element is configured); any site may frame the page (no frame-ancestors restriction).
  */
-import type { Env } from '../../env';
-
-/** Bumped when the widget's static files change (cache busting of /static/widget/*). */
-export const WIDGET_ASSET_VERSION = '4';
-
-export function widgetCsp(env: Env): string {
-  const stripe = !!(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY);
-  return [
-    "default-src 'self'",
-    `script-src 'self'${stripe ? ' https://js.stripe.com' : ''}`,
-    "style-src 'self'",
-    "img-src 'self' data: https:",
-    "font-src 'self'",
-    `connect-src 'self'${stripe ? ' https://api.stripe.com' : ''}`,
-    `frame-src ${stripe ? 'https://js.stripe.com https://hooks.stripe.com' : "'none'"}`,
-    "base-uri 'none'",
-    "form-action 'self'",
-    "object-src 'none'",
-  ].join('; ');
-}
+import { renterPageHtml } from '../../lib/renter-page';
 
 export function widgetHtml(): string {
-  const v = WIDGET_ASSET_VERSION;
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="referrer" content="strict-origin-when-cross-origin" />
-    <title>Book online</title>
-    <link rel="stylesheet" href="/static/widget/app.css?v=${v}" />
-  </head>
-  <body>
-    <a class="bw-skip" href="#bw-main">Skip to the booking form</a>
-    <div class="bw" id="bw">
-      <header class="bw-head">
-        <img class="bw-logo" id="bw-logo" alt="" width="40" height="40" hidden />
-        <div>
-          <h1 class="bw-title" id="bw-title">Book online</h1>
-          <p class="bw-tz" id="bw-tz"></p>
-        </div>
-      </header>
-      <nav class="bw-nav" aria-label="Booking steps"><ol class="bw-steps" id="bw-steps"></ol></nav>
-      <main class="bw-main" id="bw-main" tabindex="-1">
-        <section class="bw-view" id="bw-view" aria-live="off"><p class="bw-loading">Loading…</p></section>
-      </main>
-      <div class="bw-sr" id="bw-live" role="status" aria-live="polite" aria-atomic="true"></div>
-      <div class="bw-sr" id="bw-alert" role="alert"></div>
-    </div>
-    <noscript><p class="bw-noscript">Online booking needs JavaScript. Please call us to book.</p></noscript>
-    <script src="/static/widget/app.js?v=${v}" defer></script>
-  </body>
-</html>
-`;
+  return renterPageHtml({
+    title: 'Book online',
+    referrer: 'strict-origin-when-cross-origin',
+    styles: [],
+    skip: 'Skip to the booking form',
+    nav: '<nav class="bw-nav" aria-label="Booking steps"><ol class="bw-steps" id="bw-steps"></ol></nav>',
+    noscript: 'Online booking needs JavaScript. Please call us to book.',
+    script: '/static/widget/app.js',
+  });
 }

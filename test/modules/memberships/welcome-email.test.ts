@@ -23,17 +23,18 @@ describe('the member welcome e-mail', () => {
     await enroll(op, t.tierId, to);
     const m = (await welcomeOf(op.customerId, to))!;
     const token = /token=(mpl_[A-Za-z0-9]+)/.exec(m.body)![1];
-    expect(m.body).toContain(`${BASE}/member-portal?token=${token}`);
+    // The operator rides along: the page shows its name and look, and asks it for a new link when this one has expired.
+    expect(m.body).toContain(`${BASE}/member-portal?token=${token}&customer=${op.customerId}`);
     expect(m.body).not.toContain('127.0.0.1:8787');
-    expect(m.html).toContain(`href="${BASE}/member-portal?token=${token}"`);
+    expect(m.html).toContain(`href="${BASE}/member-portal?token=${token}&amp;customer=${op.customerId}"`);
     expect(m.html).toContain('<strong style="font-size:18px;vertical-align:middle">Harbour Club</strong>');
     expect(m.subject).toMatchInlineSnapshot(`"Welcome to Gold"`);
-    expect(m.body.replace(token, 'mpl_TOKEN')).toMatchInlineSnapshot(`
+    expect(m.body.replace(token, 'mpl_TOKEN').replace(op.customerId, 'cus_OPERATOR')).toMatchInlineSnapshot(`
       "Hello Pia Portal,
 
       Your Gold membership with Harbour Club is active until Sun 14 Feb 2027 and renews monthly at 30.00 USD.
 
-      Manage your membership (card, pause, cancel, invoices): http://berth.test/member-portal?token=mpl_TOKEN
+      Manage your membership (card, pause, cancel, invoices): http://berth.test/member-portal?token=mpl_TOKEN&customer=cus_OPERATOR
       This link works once and expires in 30 minutes.
 
       Harbour Club"
