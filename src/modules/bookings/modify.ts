@@ -63,7 +63,7 @@ export type PriceChangeView = ReturnType<typeof priceChangeOut>;
 export type ChangeAnswer = BookingView & { pricing: BookingView['pricing'] & { change: PriceChangeView } };
 
 /** POST /coreBooking/{rentalId}/modify: the operator's change (needs the `bookings` permission: it moves money). */
-export function modifyBooking(ctx: Ctx, rentalId: string, input: ChangeInput): Promise<ChangeAnswer> {
+export async function modifyBooking(ctx: Ctx, rentalId: string, input: ChangeInput): Promise<ChangeAnswer> {
   requirePermission(ctx, 'bookings');
   return changeBooking(ctx, rentalId, input, { kind: 'modify' });
 }
