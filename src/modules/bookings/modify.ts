@@ -112,7 +112,8 @@ export async function quoteBookingChange(ctx: Ctx, rentalId: string, input: Chan
     total: dollars(r.previousTotal + r.difference),
   };
   return {
-    ...{ rentalId: b.id, inventoryId: b.itemId, locationId: b.locationId, customerId: b.customerId, kind: item.item.kind === 'tour' ? 'tour' : 'rental' },
+    ...{ rentalId: b.id, inventoryId: b.itemId, locationId: b.locationId, customerId: b.customerId },
+    ...(item.item.kind === 'tour' ? { kind: 'tour' as const, units: 1 } : { kind: 'rental' as const, units: b.quantity }),
     ...{ currency: b.currency, timezone: item.item.timezone, unchanged: !!s.same, current, proposed: s.same ? current : proposed },
     ...{ change: priceChangeOut(r), breakdown: r.quote ? quoteOut(r.quote) : null },
   };

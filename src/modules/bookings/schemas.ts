@@ -417,6 +417,7 @@ export const ChangeQuote = z
     locationId: z.string(),
     customerId: z.string(),
     kind: z.enum(['rental', 'tour']),
+    units: z.number().int().openapi({ description: "A rental's boats (its party is at most the item's capacity per boat times these); 1 for a tour" }),
     currency: z.string(),
     timezone: z.string(),
     unchanged: z.boolean().openapi({ description: 'The booking already is what was asked: nothing would change' }),

@@ -20,7 +20,7 @@ beforeAll(async () => {
   boat = await rentalItem(op, { data: { ...ALL_DAY, capacity: 4, addons: [{ addonId: 'cooler', name: 'Cooler', price: 20, priceType: 'flat' }] } });
 });
 
-const headers = (token?: string) => (token ? { 'x-renter-token': token } : {});
+const headers = (token?: string): Record<string, string> => (token ? { 'x-renter-token': token } : {});
 const quote = (rentalId: string, body: Record<string, unknown>, token?: string) =>
   post(`/public/bookings/${rentalId}/change-quote`, body, { headers: headers(token) });
 const change = (rentalId: string, body: Record<string, unknown>, token?: string) => post(`/public/bookings/${rentalId}/change`, body, { headers: headers(token) });
