@@ -292,7 +292,9 @@ async function writeChange(ctx: Ctx, s: S) {
   const paid = after.amountPaid - b.amountPaid;
   const statements: Stmt[] = [
     activityStmt(ctx, b, b.version + 1, {
-      ...(moving ? { type: 'booking.rescheduled', change: 'rescheduled', label: 'Booking rescheduled' } : { type: 'booking.modified', change: 'modified', label: 'Booking changed' }),
+      ...(moving
+        ? { type: 'booking.rescheduled', change: 'rescheduled', label: 'Booking rescheduled' }
+        : { type: 'booking.modified', change: 'modified', label: 'Booking changed' }),
       details: { ...details, ...(moving ? {} : { changed }) },
     }),
     casUpdate(ctx, b, set),

@@ -44,7 +44,10 @@ export function lineChangeOf(b: BookingRow, item: ItemContext, ask: PartyAsk): L
   } else if (ask.participants != null) {
     const most = (item.item.model.capacity ?? 1) * Math.max(1, b.quantity);
     if (most > 0 && ask.participants > most)
-      throw bad(`At most ${most} ${most === 1 ? 'person fits' : 'people fit'} this booking (${item.row.name}: ${item.item.model.capacity} per boat)`, 'participants');
+      throw bad(
+        `At most ${most} ${most === 1 ? 'person fits' : 'people fit'} this booking (${item.row.name}: ${item.item.model.capacity} per boat)`,
+        'participants',
+      );
     out.participants = ask.participants;
   }
   if (ask.addons) {
@@ -87,8 +90,7 @@ const addonsSig = (xs: { addonId: string; quantity: number; global: boolean }[])
     .map((a) => `${a.addonId}|${a.quantity}|${a.global}`)
     .sort()
     .join(',');
-const partySig = (l: ReturnType<typeof lineOf>) =>
-  JSON.stringify([l.quantity ?? null, Object.entries(l.tickets ?? {}).sort(), l.participants ?? null]);
+const partySig = (l: ReturnType<typeof lineOf>) => JSON.stringify([l.quantity ?? null, Object.entries(l.tickets ?? {}).sort(), l.participants ?? null]);
 
 /** What the change changes of the party and the add-ons (seats: a tour's seats after it, when they differ). */
 export function partyChanges(b: BookingRow, item: ItemContext, p: PreparedLine, change: LineChange) {

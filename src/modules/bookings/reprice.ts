@@ -126,7 +126,10 @@ export function lineOf(b: BookingRow, item: ItemContext, start: number, end: num
   const q = pricingOf(b).quote;
   const rd = (b.rentalDetails ?? {}) as { quantity?: number; tickets?: Record<string, number> };
   const tour = item.item.kind === 'tour';
-  const sel = (global: boolean) => chosenAddons(b).filter((a) => a.global === global).map((a) => ({ addonId: a.addonId, quantity: a.quantity }));
+  const sel = (global: boolean) =>
+    chosenAddons(b)
+      .filter((a) => a.global === global)
+      .map((a) => ({ addonId: a.addonId, quantity: a.quantity }));
   return {
     inventoryId: b.itemId,
     startTime: iso(start),
@@ -285,9 +288,7 @@ export function repriceStmts(ctx: Ctx, b: BookingRow, r: Repricing, w: { start: 
   }
   if (r.settlement === 'charged' && r.paymentIntentId) {
     const scope = { ...scopeOf(b), assetId: w.assetId };
-    out.push(
-      ...insertLedger(ctx, [paymentEntry(scope, r.amount, { source: 'card', reference: r.paymentIntentId, description: `${why}: price difference` })]),
-    );
+    out.push(...insertLedger(ctx, [paymentEntry(scope, r.amount, { source: 'card', reference: r.paymentIntentId, description: `${why}: price difference` })]));
   }
   const points = r.quote ? loyaltyPointsFor(r.quote) - Number(pricingOf(b).loyaltyPoints ?? 0) : 0;
   if (points && b.renterId)

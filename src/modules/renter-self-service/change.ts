@@ -57,7 +57,12 @@ async function renterChange(ctx0: Ctx, rentalId: string, token: string | null | 
 const asked = (body: ChangeAsk): ChangeInput => ({ ...body, chargeDifference: true, refundDifference: true });
 
 /** POST /public/bookings/{rentalId}/change-quote: the booking now and after the change, and the price change; nothing is written. */
-export async function quoteChangeAsRenter(ctx0: Ctx, rentalId: string, token: string | null | undefined, body: ChangeAsk): Promise<z.output<typeof RenterChangeQuote>> {
+export async function quoteChangeAsRenter(
+  ctx0: Ctx,
+  rentalId: string,
+  token: string | null | undefined,
+  body: ChangeAsk,
+): Promise<z.output<typeof RenterChangeQuote>> {
   const { until, rctx } = await renterChange(ctx0, rentalId, token);
   const q = await quoteBookingChange(rctx, rentalId, asked(body), { kind: 'modify', source: 'widget' });
   return { ...q, changeableUntil: iso(until) };

@@ -80,7 +80,9 @@ describe('POST /coreBooking/{rentalId}/modify', () => {
     const again = await modify(b.rentalId, { tickets: { Adult: 3 }, chargeDifference: true }, key);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.pricing.change.paymentIntentId).toBe(r.body.pricing.change.paymentIntentId);
-    const charges = (await eventsOf(op.customerId, 'payment.completed')).filter((e) => e.payload.data.rentalId === b.rentalId && e.payload.data.kind === 'booking_change');
+    const charges = (await eventsOf(op.customerId, 'payment.completed')).filter(
+      (e) => e.payload.data.rentalId === b.rentalId && e.payload.data.kind === 'booking_change',
+    );
     expect(charges).toHaveLength(1);
   });
 
@@ -93,7 +95,9 @@ describe('POST /coreBooking/{rentalId}/modify', () => {
     expect(r.body.pricing).toMatchObject({ total: 200, amountPaid: 200, balanceDue: 0 });
     expect(r.body.pricing.change).toMatchObject({ difference: -20, settlement: 'refunded', amount: 20 });
     expect(r.body.pricing.change.refundId).toBeTruthy();
-    const intent = await env.DB.prepare('SELECT amount_refunded FROM sim_payment_intents WHERE id = ?').bind(b.paymentIntentId).first<{ amount_refunded: number }>();
+    const intent = await env.DB.prepare('SELECT amount_refunded FROM sim_payment_intents WHERE id = ?')
+      .bind(b.paymentIntentId)
+      .first<{ amount_refunded: number }>();
     expect(intent!.amount_refunded).toBe(2000);
     expect(await ledgerBalance(b.rentalId)).toBe(0);
     // The old add-on's charge is reversed in the ledger; the rental's own is rewritten.

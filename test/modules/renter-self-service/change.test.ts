@@ -23,7 +23,8 @@ beforeAll(async () => {
 const headers = (token?: string): Record<string, string> => (token ? { 'x-renter-token': token } : {});
 const quote = (rentalId: string, body: Record<string, unknown>, token?: string) =>
   post(`/public/bookings/${rentalId}/change-quote`, body, { headers: headers(token) });
-const change = (rentalId: string, body: Record<string, unknown>, token?: string) => post(`/public/bookings/${rentalId}/change`, body, { headers: headers(token) });
+const change = (rentalId: string, body: Record<string, unknown>, token?: string) =>
+  post(`/public/bookings/${rentalId}/change`, body, { headers: headers(token) });
 
 /** The booking's ledger balance and the operator's view of it (cents): they must agree. */
 async function money(rentalId: string) {
