@@ -207,6 +207,14 @@ async function outboxCode(rentalId, after) {
   throw new Error('no code e-mail in the outbox');
 }
 
+/** On the manage page: asks for a code with the button named `button`, and types in the code the outbox has. */
+async function askForCode(page, rentalId, button) {
+  const asked = new Date(Date.now() - 1000).toISOString();
+  await page.getByRole('button', { name: button }).click();
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  await page.getByLabel('6-digit code').fill(await outboxCode(rentalId, asked));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scenarios
 
@@ -548,11 +556,7 @@ async function cancelWithEmailedCode() {
   await page.getByRole('heading', { name: 'Cancel your booking' }).waitFor();
   await shot(page, 'cancel-eligibility');
   await axeClean(page, 'manage: eligibility');
-  const asked = new Date(Date.now() - 1000).toISOString();
-  await page.getByRole('button', { name: 'E-mail me a code' }).click();
-  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
-  const code = await outboxCode(boatBooking.rentalId, asked);
-  await page.getByLabel('6-digit code').fill(code);
+  await askForCode(page, boatBooking.rentalId, 'E-mail me a code');
   await shot(page, 'cancel-code');
   await axeClean(page, 'manage: code');
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -606,10 +610,7 @@ async function selfServiceChange() {
   await page.getByRole('heading', { name: 'Change or cancel your booking' }).waitFor();
   await shot(page, 'change-manage');
   await axeClean(page, 'manage: change or cancel');
-  const asked = new Date(Date.now() - 1000).toISOString();
-  await page.getByRole('button', { name: 'Change date, time, party or add-ons' }).click();
-  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
-  await page.getByLabel('6-digit code').fill(await outboxCode(rentalId, asked));
+  await askForCode(page, rentalId, 'Change date, time, party or add-ons');
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { name: 'Change your booking' }).waitFor();
   await page.getByRole('button', { name: 'See the new price' }).waitFor();

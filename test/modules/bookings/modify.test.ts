@@ -10,7 +10,7 @@ import { env } from 'cloudflare:test';
 import { createOperator, expectError, get, post, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { ModifyResult } from '../../../src/modules/bookings/schemas';
-import { at, book, bookBody, eventsOf, rentalItem, seatsByDeparture, tourItem, type TestItem } from './factories';
+import { at, book, bookBody, eventsOf, ledgerBalance, rentalItem, seatsByDeparture, tourItem, type TestItem } from './factories';
 
 const ADDONS = [
   { addonId: 'cooler', name: 'Cooler', price: 20, priceType: 'flat' as const },
@@ -41,15 +41,6 @@ async function bookTour(day: number, tickets: Record<string, number>) {
   expect(r.status, r.text).toBe(201);
   return r.body;
 }
-
-const ledgerBalance = async (rentalId: string) =>
-  Number(
-    (
-      await env.DB.prepare('SELECT COALESCE(SUM(amount),0) AS s FROM ledger_entries WHERE rental_id = ? AND affects_balance = 1 AND deleted_at IS NULL')
-        .bind(rentalId)
-        .first<{ s: number }>()
-    )?.s ?? 0,
-  );
 
 const changeMails = async (rentalId: string) =>
   (

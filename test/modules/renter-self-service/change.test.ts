@@ -10,7 +10,7 @@ import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { createOperator, db, expectError, get, post, type Operator } from '../../harness';
 import { locations } from '../../../src/db/schema/locations';
-import { at, book, bookBody, rentalItem, seatsByDeparture, tourItem, type TestItem } from '../bookings/factories';
+import { at, book, bookBody, ledgerBalance, rentalItem, seatsByDeparture, tourItem, type TestItem } from '../bookings/factories';
 import { ALL_DAY, paidBooking, sessionToken } from './factories';
 
 let op: Operator;
@@ -28,13 +28,8 @@ const change = (rentalId: string, body: Record<string, unknown>, token?: string)
 
 /** The booking's ledger balance and the operator's view of it (cents): they must agree. */
 async function money(rentalId: string) {
-  const [view, sum] = await Promise.all([
-    get(`/coreBooking/${rentalId}`, { key: op.adminKey }),
-    env.DB.prepare('SELECT COALESCE(SUM(amount),0) AS s FROM ledger_entries WHERE rental_id = ? AND affects_balance = 1 AND deleted_at IS NULL')
-      .bind(rentalId)
-      .first<{ s: number }>(),
-  ]);
-  return { balance: Number(sum?.s ?? 0), viewBalance: Math.round((view.body.pricing.total - view.body.pricing.amountPaid) * 100), view: view.body };
+  const [view, balance] = await Promise.all([get(`/coreBooking/${rentalId}`, { key: op.adminKey }), ledgerBalance(rentalId)]);
+  return { balance, viewBalance: Math.round((view.body.pricing.total - view.body.pricing.amountPaid) * 100), view: view.body };
 }
 
 describe('POST /public/bookings/{rentalId}/change-quote and /change', () => {
