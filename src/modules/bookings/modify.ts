@@ -123,11 +123,13 @@ export async function quoteBookingChange(ctx: Ctx, rentalId: string, input: Chan
 export function shapeOf(v: BookingView): z.output<typeof BookingShape> {
   const fares = v.pricing.breakdown?.tickets;
   const rdTickets = (v.rentalDetails as { tickets?: Record<string, number> } | null)?.tickets;
+  const kept = !!(v.extendedData as { priceKept?: boolean } | null)?.priceKept;
   return {
     startTime: v.startTime,
     endTime: v.endTime,
     participants: v.participants,
-    tickets: fares ? Object.fromEntries(fares.map((t) => [t.tier, t.quantity])) : (rdTickets ?? null),
+    // The priced tickets (by fare name), else the ones asked for (a kept price's breakdown is the old party's).
+    tickets: fares && !kept ? Object.fromEntries(fares.map((t) => [t.tier, t.quantity])) : (rdTickets ?? null),
     addons: (v.addons as { addonId: string; name: string; quantity: number }[]).map((a) => ({ addonId: a.addonId, name: a.name, quantity: a.quantity })),
     total: v.pricing.total,
   };

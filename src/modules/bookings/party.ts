@@ -35,6 +35,7 @@ export function lineChangeOf(b: BookingRow, item: ItemContext, ask: PartyAsk): L
   if (ask.tickets) {
     if (!tour) throw bad('tickets are for tours; give participants for a rental', 'tickets');
     out.tickets = Object.fromEntries(Object.entries(ask.tickets).filter(([, n]) => n > 0));
+    if (!Object.keys(out.tickets).length) throw bad('A tour booking needs at least one ticket', 'tickets');
     out.quantity = undefined;
   } else if (ask.participants != null && tour) {
     const fares = Object.entries((b.rentalDetails as { tickets?: Record<string, number> } | null)?.tickets ?? {}).filter(([, n]) => n > 0);

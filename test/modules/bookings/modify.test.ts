@@ -125,6 +125,7 @@ describe('POST /coreBooking/{rentalId}/modify', () => {
     expectError(await modify(b.rentalId, { tickets: { Adult: 2 } }), 400, 'bad_request');
     expectError(await modify(b.rentalId, { tickets: { Adult: 2 }, participants: 2 }), 400, 'validation_failed');
     const t = await bookTour(6, { Adult: 3 });
+    expectError(await modify(t.rentalId, { tickets: { Adult: 0 } }), 400, 'bad_request');
     const full = await modify(t.rentalId, { tickets: { Adult: 5 } });
     expectError(full, 409, 'unavailable');
     for (const id of [b.rentalId, t.rentalId]) expect((await get(`/coreBooking/${id}`, { key: op.adminKey })).body.version).toBe(1);
