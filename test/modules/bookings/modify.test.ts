@@ -137,4 +137,13 @@ describe('POST /coreBooking/{rentalId}/modify', () => {
     await checkSecurity(op, { method: 'POST', path: `/coreBooking/${b.rentalId}/modify`, body: { participants: 2 }, otherStatus: 404, adminOnly: true });
     expect((await get(`/coreBooking/${b.rentalId}`, { key: op.adminKey })).body.version).toBe(1);
   });
+
+  it('/openapi.json documents the operator change and the renter change and its quote', async () => {
+    const doc = (await get('/openapi.json')).body;
+    const modifyOp = doc.paths['/coreBooking/{rentalId}/modify'].post;
+    expect(modifyOp.description).toMatch(/keepPrice/);
+    expect(Object.keys(doc.components.schemas.ModifyBooking.properties)).toEqual(expect.arrayContaining(['participants', 'tickets', 'addons', 'startTime']));
+    for (const path of ['/public/bookings/{rentalId}/change-quote', '/public/bookings/{rentalId}/change'])
+      expect(doc.paths[path].post.description, path).toMatch(/not_changeable/);
+  });
 });
