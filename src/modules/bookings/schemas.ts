@@ -336,11 +336,9 @@ export const RescheduleBody = z
 /** The booking's shape a change asks for (every field optional: what is not sent stays as it is). */
 export const changeFields = {
   startTime: isoOffset().optional().openapi({ description: 'A new start (tours: a departure). Without it the booking keeps its start' }),
-  endTime: isoOffset()
-    .optional()
-    .openapi({
-      description: "Rentals: the new end (required with a new startTime; alone, it lengthens or shortens the rental). Tours take the departure's end",
-    }),
+  endTime: isoOffset().optional().openapi({
+    description: "Rentals: the new end (required with a new startTime; alone, it lengthens or shortens the rental). Tours take the departure's end",
+  }),
   participants: z
     .number()
     .int()
@@ -349,13 +347,9 @@ export const changeFields = {
     .optional()
     .openapi({ description: "The party's size: a rental's people (at most the item's capacity per boat times the boats), a tour's tickets of its one fare" }),
   tickets: Tickets.optional().openapi({ description: "Tours: the tickets per fare tier after the change (replaces the booking's)" }),
-  addons: z
-    .array(AddonSelection)
-    .max(50)
-    .optional()
-    .openapi({
-      description: "The booking's add-ons after the change (the item's and the location's global ones): an add-on left out is removed; [] removes all",
-    }),
+  addons: z.array(AddonSelection).max(50).optional().openapi({
+    description: "The booking's add-ons after the change (the item's and the location's global ones): an add-on left out is removed; [] removes all",
+  }),
 };
 const oneParty = (d: { participants?: number; tickets?: unknown }, ctx: z.RefinementCtx) => {
   if (d.participants != null && d.tickets)
