@@ -4,8 +4,8 @@
  * code) -> coverage (the underwriter's card and questions, where offered) -> renter details -> waiver
  * -> payment (the location's cancellation policy and the operator's terms above the Pay button) ->
  * confirmation (pass, wallet, .ics, coverage). Sold-out times offer the waitlist. Other views:
- * ?pass=<rentalId> (the renter's booking page: pass and coverage), ?manage=<rentalId> (cancel with an
- * e-mailed code). Times are shown in the location's time zone, labelled with its name ("Eastern Time").
+ * ?pass=<rentalId> (the renter's booking page: pass and coverage), ?manage=<rentalId> (change the date and
+ * time, party or add-ons, repriced, or cancel, with an e-mailed code). Times are shown in the location's time zone, labelled with its name ("Eastern Time").
  * Embedded (public/widget.js), the page posts its content's height on every change so the iframe fits it.
  */
 import { api, errText, qs } from './api';
@@ -152,7 +152,7 @@ function post(type: string, data?: Record<string, unknown>) {
 }
 
 function track(event: Body<'recordWidgetEvent'>['event'], extra?: Record<string, unknown>) {
-  if (!S.customer) return;
+  if (!S.customer || CH) return;
   const b = Object.assign({ customerId: S.customer, sessionId: S.sessionId, event: event }, extra || {});
   if (S.item) b.inventoryId = S.item.inventoryId;
   if (S.item) b.locationId = S.item.locationId;
@@ -747,7 +747,7 @@ function calendarView() {
       h('li', null, 'Few left: a few times remain'),
       h('li', null, 'Sold out: join the waitlist'),
     ]),
-    h('div', { class: 'bw-actions' }, backButton('Back to all items', itemsView)),
+    h('div', { class: 'bw-actions' }, CH ? backButton('Back to your change', changeForm) : backButton('Back to all items', itemsView)),
   ]);
   announce(monthName + ': ' + open + (open === 1 ? ' day' : ' days') + ' with open times.');
 }
@@ -879,6 +879,7 @@ function timesView() {
             class: 'bw-slot' + (s.available ? '' : ' is-sold_out'),
             'aria-label': label,
             onclick: function () {
+              if (!s.available && CH) return announce('That time is taken; pick another.');
               (s.available ? pickSlot : waitlistView)(s, end);
             },
           },
@@ -903,6 +904,11 @@ function timesView() {
 }
 
 function pickSlot(s: Slot, end: string) {
+  if (CH) {
+    CH.startTime = s.startTime;
+    CH.endTime = end;
+    return changeForm();
+  }
   S.slot = { startTime: s.startTime, endTime: end, time: s.time, seatsFree: s.seatsFree, unitsFree: s.unitsFree };
   track('slot_chosen', { date: S.date, time: s.time });
   extrasView();
@@ -2531,7 +2537,7 @@ function participantsView(rentalId: string, token: string) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Manage: cancel with an e-mailed code
+// Manage: change or cancel with an e-mailed code
 
 function manageView(rentalId: string) {
   const enc = encodeURIComponent(rentalId);
@@ -2541,6 +2547,12 @@ function manageView(rentalId: string) {
     S.loc = { timezone: e.timezone } as Loc;
     S.customer = S.customer || e.customerId;
     const msg = h('p', { class: 'bw-error', role: 'alert' });
+    const passLink = (text: string) => h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/widget?' + qs({ pass: rentalId, customer: S.customer }) }, text);
+    // Changes close with online cancellation's cutoff (the server also applies the item's minimum notice).
+    const changeable =
+      (e.status === 'pending' || e.status === 'confirmed') &&
+      ['booked_through_partner', 'started'].indexOf(e.reason || '') < 0 &&
+      e.hoursBeforeStart > e.policy.cutoffHours;
     const nodes = [
       h(
         'p',
@@ -2556,36 +2568,59 @@ function manageView(rentalId: string) {
       h('p', { class: 'bw-note' }, e.message),
       h('p', { class: 'bw-hint' }, 'Policy: ' + e.policy.description),
     ];
-    if (!e.cancellable) {
-      nodes.push(
-        h('div', { class: 'bw-actions' }, [
-          e.reason !== 'already_cancelled'
-            ? h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/widget?' + qs({ pass: rentalId, customer: S.customer }) }, 'Your booking and pass')
-            : null,
-          bookAgain(),
-        ]),
-      );
+    if (!e.cancellable && !changeable) {
+      nodes.push(h('div', { class: 'bw-actions' }, [e.reason !== 'already_cancelled' ? passLink('Your booking and pass') : null, bookAgain()]));
       return show('manage', 'Manage your booking', nodes);
     }
-    const send = h('button', { type: 'button' }, 'E-mail me a code');
-    send.addEventListener('click', function () {
-      void api('requestCancellationCode', 'POST', '/public/bookings/' + enc + '/cancellation-otp').then(function (o) {
-        if (o.status !== 200) {
-          msg.textContent = errText(o);
-          return;
-        }
-        codeView(rentalId, o.body, e);
-      });
-    });
+    /** E-mails a code, then (once verified) goes on with the session. */
+    function withCode(next: (token: string) => void) {
+      return function () {
+        void api('requestCancellationCode', 'POST', '/public/bookings/' + enc + '/cancellation-otp').then(function (o) {
+          if (o.status !== 200) {
+            msg.textContent = errText(o);
+            return;
+          }
+          codeView(rentalId, o.body, next);
+        });
+      };
+    }
     nodes.push(
-      h('p', null, 'To cancel, we e-mail a 6-digit code to the address of the booking.'),
+      h(
+        'p',
+        null,
+        'To ' + (changeable ? (e.cancellable ? 'change or cancel' : 'change it') : 'cancel') + ', we e-mail a 6-digit code to the address of the booking.',
+      ),
       msg,
       h('div', { class: 'bw-actions' }, [
-        send,
-        h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/widget?' + qs({ pass: rentalId, customer: S.customer }) }, 'Keep it: back to my booking'),
+        changeable
+          ? h(
+              'button',
+              {
+                type: 'button',
+                onclick: withCode(function (token) {
+                  startChange(rentalId, token);
+                }),
+              },
+              'Change date, time, party or add-ons',
+            )
+          : null,
+        e.cancellable
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: changeable ? 'bw-secondary' : null,
+                onclick: withCode(function (token) {
+                  confirmCancelView(rentalId, token, e);
+                }),
+              },
+              'Cancel: e-mail me a code',
+            )
+          : null,
+        passLink('Keep it: back to my booking'),
       ]),
     );
-    show('manage', 'Cancel your booking', nodes);
+    show('manage', changeable && e.cancellable ? 'Change or cancel your booking' : changeable ? 'Change your booking' : 'Cancel your booking', nodes);
   });
 }
 
@@ -2594,7 +2629,7 @@ function bookAgain() {
   return S.customer ? h('a', { class: 'bw-btn bw-secondary', href: ORIGIN + '/widget?' + qs({ customer: S.customer }) }, 'Book something else') : null;
 }
 
-function codeView(rentalId: string, session: Ok<'requestCancellationCode'>, elig: Ok<'getCancellationEligibility'>) {
+function codeView(rentalId: string, session: Ok<'requestCancellationCode'>, next: (token: string) => void) {
   const enc = encodeURIComponent(rentalId);
   const input = h('input', {
     type: 'text',
@@ -2631,7 +2666,7 @@ function codeView(rentalId: string, session: Ok<'requestCancellationCode'>, elig
         input.focus();
         return;
       }
-      confirmCancelView(rentalId, r.body.token, elig);
+      next(r.body.token);
     });
   });
   show('manage', 'Enter your code', [form]);
@@ -2678,6 +2713,234 @@ function confirmCancelView(rentalId: string, token: string, elig: Ok<'getCancell
       }),
     ]),
   ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Change: a new date or time (the calendar and times views), the party and the add-ons, the repriced quote, then the change
+
+type ChangeQuote = Ok<'quoteBookingChangeAsRenter'>;
+type Shape = ChangeQuote['current'];
+type ChangeBody = Body<'changeBookingAsRenter'>;
+/** The change being prepared on the manage page: the session, the booking as it is, and what the renter picked. */
+let CH: {
+  rentalId: string;
+  token: string;
+  now: ChangeQuote;
+  startTime: string;
+  endTime: string;
+  people: number;
+  tickets: Record<string, number>;
+  addons: Record<string, number>;
+} | null = null;
+
+function changeCall<Op extends 'quoteBookingChangeAsRenter' | 'changeBookingAsRenter'>(op: Op, path: string, body: Body<Op>) {
+  return api(op, 'POST', '/public/bookings/' + encodeURIComponent(CH.rentalId) + '/' + path, body, { 'x-renter-token': CH.token });
+}
+
+/** The booking as it is (an empty change quote) and its item from the operator's catalog, then the change form. */
+function startChange(rentalId: string, token: string) {
+  CH = { rentalId, token, now: null, startTime: '', endTime: '', people: 1, tickets: {}, addons: {} };
+  show('manage', 'Change your booking', [h('p', { class: 'bw-loading' }, 'Loading your booking…')]);
+  void changeCall('quoteBookingChangeAsRenter', 'change-quote', {}).then(function (r) {
+    if (r.status !== 200) return changeDead(rentalId, errText(r));
+    const q = r.body;
+    void api('getWidgetCatalog', 'GET', '/public/widget/catalog?' + qs({ customerId: q.customerId, locationId: q.locationId })).then(function (c) {
+      const item = c.status === 200 ? c.body.items.filter((i) => i.inventoryId === q.inventoryId)[0] : null;
+      if (!item) return changeDead(rentalId, 'This booking cannot be changed online; please contact the operator.');
+      S.catalog = c.body;
+      S.clockOffset = c.body.now ? Date.parse(c.body.now) - Date.now() : 0;
+      const cur = q.current;
+      beginItem(item, dayOf(cur.startTime));
+      const hours = (Date.parse(cur.endTime) - Date.parse(cur.startTime)) / 3600000;
+      if (item.durations.indexOf(hours) >= 0) S.hours = hours;
+      const addons: Record<string, number> = {};
+      cur.addons.forEach((a) => (addons[a.addonId] = a.quantity));
+      Object.assign(CH, { now: q, startTime: cur.startTime, endTime: cur.endTime, people: cur.participants || 1, tickets: { ...(cur.tickets || {}) }, addons });
+      changeForm();
+    });
+  });
+}
+
+function changeDead(rentalId: string, why: string) {
+  CH = null;
+  show('manage', 'Your booking cannot be changed online', [
+    h('p', { class: 'bw-error' }, why),
+    h(
+      'div',
+      { class: 'bw-actions' },
+      backButton('Back to my booking', () => manageView(rentalId)),
+    ),
+  ]);
+}
+
+/** A local date (YYYY-MM-DD) of an instant, in the location's zone. */
+function dayOf(iso: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: tz(), year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+}
+
+function whenText(from: string, to: string): string {
+  return longDate(dayOf(from)) + ', ' + timeAt(from) + ' – ' + timeAt(to);
+}
+
+function partyText(x: Shape): string {
+  const t = Object.keys(x.tickets || {}).filter((k) => x.tickets[k] > 0);
+  if (t.length) return t.map((k) => x.tickets[k] + ' ' + k).join(', ');
+  const n = x.participants || 0;
+  return n ? n + (n === 1 ? ' person' : ' people') : 'Not given';
+}
+
+function addonsText(x: Shape): string {
+  return x.addons.length ? x.addons.map((a) => a.name + (a.quantity > 1 ? ' × ' + a.quantity : '')).join(', ') : 'None';
+}
+
+/** A box of label / value rows. */
+function facts(rows: (string[] | null)[]): HTMLElement {
+  const dl = h('dl');
+  rows.forEach(function (r) {
+    if (!r) return;
+    dl.appendChild(h('dt', null, r[0]));
+    dl.appendChild(h('dd', null, r[1]));
+  });
+  return h('div', { class: 'bw-summary' }, dl);
+}
+
+function shapeFacts(x: Shape, was?: Shape): HTMLElement {
+  const cur = CH.now.currency;
+  const row = (label: string, now: string, before?: string) => [label, before !== undefined && before !== now ? now + ' (was ' + before + ')' : now];
+  return facts([
+    row('When', whenText(x.startTime, x.endTime), was && whenText(was.startTime, was.endTime)),
+    row('Party', partyText(x), was && partyText(was)),
+    row('Add-ons', addonsText(x), was && addonsText(was)),
+    row('Total', money(x.total, cur), was && money(was.total, cur)),
+  ]);
+}
+
+function changeForm() {
+  const it = S.item;
+  const q = CH.now;
+  const party = h('fieldset', null, [h('legend', null, 'Your party')]);
+  if (it.type === 'tour' && it.tiers.length)
+    it.tiers.forEach(function (t, i) {
+      party.appendChild(
+        counter('bw-ch-t-' + i, t.name + ' (' + money(t.price, it.currency) + ')', CH.tickets[t.name] || 0, 0, 50, (v) => (CH.tickets[t.name] = v)),
+      );
+    });
+  else
+    party.appendChild(
+      counter('bw-ch-people', it.type === 'tour' ? 'Guests' : 'People', CH.people, 1, Math.max(1, it.capacity * q.units), (v) => (CH.people = v)),
+    );
+  const extras = it.addons.length ? h('fieldset', null, [h('legend', null, 'Add-ons')]) : null;
+  it.addons.forEach(function (a, i) {
+    const text = a.name + ' (' + money(a.price, it.currency) + ')';
+    extras.appendChild(counter('bw-ch-a-' + i, text, CH.addons[a.addonId] || 0, 0, a.maxQuantity || 1, (v) => (CH.addons[a.addonId] = v)));
+  });
+  const msg = h('p', { class: 'bw-error', role: 'alert' });
+  show('manage', 'Change your booking', [
+    h('h3', null, 'Your booking now'),
+    shapeFacts(q.current),
+    h('p', { class: 'bw-hint' }, 'You can change it online until ' + timeAt(q.changeableUntil) + ' on ' + longDate(dayOf(q.changeableUntil)) + '.'),
+    h('fieldset', null, [
+      h('legend', null, 'Date and time'),
+      h('p', null, whenText(CH.startTime, CH.endTime) + ' (' + zoneName() + ')'),
+      backButton('Pick another date or time', function () {
+        S.month = dayOf(CH.startTime).slice(0, 7);
+        loadMonth(calendarView);
+      }),
+    ]),
+    party,
+    extras,
+    msg,
+    h('div', { class: 'bw-actions' }, [
+      h('button', { type: 'button', onclick: () => previewChange(msg) }, 'See the new price'),
+      backButton('Keep my booking as it is', () => manageView(CH.rentalId)),
+    ]),
+  ]);
+}
+
+/** What the renter changed (only that: what is not sent stays as it is). */
+function changeBody(): ChangeBody {
+  const cur = CH.now.current;
+  const b: ChangeBody = {};
+  const tour = S.item.type === 'tour';
+  if (CH.startTime !== cur.startTime || CH.endTime !== cur.endTime) {
+    b.startTime = CH.startTime;
+    if (!tour) b.endTime = CH.endTime;
+  }
+  const sig = (o: Record<string, number>) =>
+    Object.keys(o)
+      .filter((k) => o[k] > 0)
+      .sort()
+      .map((k) => k + ':' + o[k])
+      .join(',');
+  if (tour && S.item.tiers.length) {
+    if (sig(CH.tickets) !== sig(cur.tickets || {})) b.tickets = CH.tickets;
+  } else if (CH.people !== (cur.participants || 1)) b.participants = CH.people;
+  const had: Record<string, number> = {};
+  cur.addons.forEach((a) => (had[a.addonId] = a.quantity));
+  if (sig(CH.addons) !== sig(had))
+    b.addons = Object.keys(CH.addons)
+      .filter((k) => CH.addons[k] > 0)
+      .map((k) => ({ addonId: k, quantity: CH.addons[k] }));
+  return b;
+}
+
+function previewChange(msg: HTMLElement) {
+  const body = changeBody();
+  if (!Object.keys(body).length) {
+    msg.textContent = 'Nothing is changed yet: pick another time, party or add-ons.';
+    return;
+  }
+  msg.textContent = '';
+  void changeCall('quoteBookingChangeAsRenter', 'change-quote', body).then(function (r) {
+    if (r.status !== 200) msg.textContent = errText(r);
+    else priceView(r.body, body);
+  });
+}
+
+/** What the difference does: "You pay $20.00 more: ...". */
+function differenceText(c: ChangeQuote['change'], currency: string, done: boolean): string {
+  const amount = money(c.amount, currency);
+  if (c.settlement === 'charged')
+    return done ? 'We charged ' + amount + ' to the card you paid with.' : 'You pay ' + amount + ' more: we charge it to the card you paid with.';
+  if (c.settlement === 'refunded') return (done ? 'We refunded ' : 'We refund ') + amount + ' to the card you paid with.';
+  if (c.settlement === 'balance_due') return 'The price is ' + money(c.difference, currency) + ' higher: ' + amount + ' is due.';
+  if (c.settlement === 'credit' || c.settlement === 'refund_failed') return amount + ' stays on your booking as credit.';
+  return 'The price stays ' + money(c.newTotal, currency) + '.';
+}
+
+function priceView(q: ChangeQuote, body: ChangeBody) {
+  const msg = h('p', { class: 'bw-error', role: 'alert' });
+  const confirmBtn = h('button', { type: 'button' }, 'Confirm the change');
+  confirmBtn.addEventListener('click', function () {
+    confirmBtn.disabled = true;
+    void changeCall('changeBookingAsRenter', 'change', body).then(function (r) {
+      confirmBtn.disabled = false;
+      if (r.status !== 200) {
+        msg.textContent = errText(r);
+        return;
+      }
+      post('booking.changed', { rentalId: CH.rentalId });
+      const rentalId = CH.rentalId;
+      show('manage', 'Your booking is changed', [
+        shapeFacts(r.body.booking),
+        h('p', { class: 'bw-note' }, differenceText(r.body.change, q.currency, true)),
+        h('p', null, 'We e-mailed you the details.'),
+        h('div', { class: 'bw-actions' }, [
+          h('a', { class: 'bw-btn', href: ORIGIN + '/widget?' + qs({ pass: rentalId, customer: S.customer }) }, 'Your booking and pass'),
+          bookAgain(),
+        ]),
+      ]);
+      CH = null;
+      announce('Your booking is changed.');
+    });
+  });
+  show('manage', 'Your new price', [
+    shapeFacts(q.proposed, q.current),
+    h('p', { class: 'bw-note' }, differenceText(q.change, q.currency, false)),
+    msg,
+    h('div', { class: 'bw-actions' }, [confirmBtn, backButton('Back to the change', changeForm)]),
+  ]);
+  announce('New total ' + money(q.proposed.total, q.currency) + '.');
 }
 
 export { start };

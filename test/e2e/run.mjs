@@ -8,7 +8,8 @@
 //      (waiver, the cancellation policy and the terms before paying, test card, pass, .ics, postMessage);
 //   2. a keyboard-only renter books a tour (a price line per fare tier);
 //   3. a sold-out departure offers the waitlist and the renter joins it;
-//   4. the renter of (1) cancels with the code e-mailed to them (read from the outbox API);
+//   4. the renter of (1) cancels with the code e-mailed to them (read from the outbox API); a renter on a phone changes a tour
+//      booking (another departure, one more adult, an add-on), sees the new price and the difference, confirms, and the pass shows it;
 //   5. /docs renders its operation list with no request outside Berth's origin;
 //   6. a renter books with coverage: the card, the underwriter's questions (every field type), the higher price accepted, the
 //      policy and its document on the booking page;
@@ -225,6 +226,14 @@ async function outboxLink(to, template, after) {
     await new Promise((res) => setTimeout(res, 250));
   }
   throw new Error(`no ${template} e-mail to ${to} in the outbox`);
+}
+
+/** On the manage page: asks for a code with the button named `button`, and types in the code the outbox has. */
+async function askForCode(page, rentalId, button) {
+  const asked = new Date(Date.now() - 1000).toISOString();
+  await page.getByRole('button', { name: button }).click();
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  await page.getByLabel('6-digit code').fill(await outboxCode(rentalId, asked));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -568,11 +577,7 @@ async function cancelWithEmailedCode() {
   await page.getByRole('heading', { name: 'Cancel your booking' }).waitFor();
   await shot(page, 'cancel-eligibility');
   await axeClean(page, 'manage: eligibility');
-  const asked = new Date(Date.now() - 1000).toISOString();
-  await page.getByRole('button', { name: 'E-mail me a code' }).click();
-  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
-  const code = await outboxCode(boatBooking.rentalId, asked);
-  await page.getByLabel('6-digit code').fill(code);
+  await askForCode(page, boatBooking.rentalId, 'E-mail me a code');
   await shot(page, 'cancel-code');
   await axeClean(page, 'manage: code');
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -586,6 +591,97 @@ async function cancelWithEmailedCode() {
   await axeClean(page, 'manage: cancelled');
   const b = await call('GET', `/coreBooking/${boatBooking.rentalId}`);
   assert.equal(b.body.status, 'cancelled');
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+/**
+ * A renter on a phone changes a tour booking: from the manage link, the e-mailed code, then the other departure of another day, one
+ * more adult and the photo package; the new price and the difference before confirming; the pass and the booking show the change.
+ */
+async function selfServiceChange() {
+  // A date whose two departures both have room, booked at the morning departure for two adults through the widget's checkout.
+  let date = null;
+  let departures = null;
+  for (let ahead = 9; ahead < 60 && !date; ahead++) {
+    const day = await call('GET', `/public/day-availability?${new URLSearchParams({ inventoryId: TOUR, locationId: MIAMI, date: dateAhead(ahead) })}`);
+    assert.equal(day.status, 200, day.text);
+    const open = day.body.slots.filter((s) => s.available && (s.seatsFree ?? 0) >= 4);
+    if (open.length >= 2) [date, departures] = [dateAhead(ahead), open];
+  }
+  assert.ok(date, 'a date with two open departures');
+  const email = `changer.${Date.now()}@example.com`;
+  const booked = await call('POST', '/public/widget/checkout', {
+    customerId: CUSTOMER,
+    inventoryId: TOUR,
+    startTime: departures[0].startTime,
+    tickets: { Adult: 2 },
+    customerInfo: { firstName: 'Chana', lastName: 'Changer', email },
+    paymentMethodId: 'pm_card_visa',
+  });
+  assert.equal(booked.status, 201, booked.text);
+  const rentalId = booked.body.rentalId;
+  const before = await call('GET', `/coreBooking/${rentalId}`);
+  const later = departures[departures.length - 1];
+
+  const { context, page, external, errors } = await newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}/widget?manage=${rentalId}`);
+  await page.getByRole('heading', { name: 'Change or cancel your booking' }).waitFor();
+  await shot(page, 'change-manage');
+  await axeClean(page, 'manage: change or cancel');
+  await askForCode(page, rentalId, 'Change date, time, party or add-ons');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('heading', { name: 'Change your booking' }).waitFor();
+  await page.getByRole('button', { name: 'See the new price' }).waitFor();
+  await shot(page, 'change-form');
+  await axeClean(page, 'change: the booking now');
+  // The evening departure: the calendar and the times of the widget, back to the change.
+  await page.getByRole('button', { name: 'Pick another date or time' }).click();
+  await page.getByRole('heading', { name: /^Pick a date/ }).waitFor();
+  await axeClean(page, 'change: calendar');
+  await page.locator(`[data-date="${date}"]`).click();
+  await page.getByRole('heading', { name: /^Times on/ }).waitFor();
+  await shot(page, 'change-times');
+  await axeClean(page, 'change: times');
+  const label = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', minute: '2-digit' }).format(new Date(later.startTime));
+  await page
+    .locator('.bw-slot:not(.is-sold_out)', { hasText: new RegExp(`^${label.replace(/\s/g, '\\s')}`) })
+    .first()
+    .click();
+  await page.getByRole('heading', { name: 'Change your booking' }).waitFor();
+  assert.match(await page.locator('#bw-view').innerText(), new RegExp(label.replace(/\s/g, '\\s')));
+  // One more adult and the photo package.
+  await page.getByRole('button', { name: 'More: Adult ($65.00)' }).click();
+  await page.getByRole('button', { name: 'More: Photo package ($25.00)' }).click();
+  await page.getByRole('button', { name: 'See the new price' }).click();
+  await page.getByRole('heading', { name: 'Your new price' }).waitFor();
+  const preview = await page.locator('#bw-view').innerText();
+  assert.match(preview, /3 Adult \(was 2 Adult\)/);
+  assert.match(preview, /Photo package \(was None\)/);
+  assert.match(preview, /You pay \$\d+\.\d\d more: we charge it to the card you paid with\./);
+  await shot(page, 'change-price');
+  await axeClean(page, 'change: the new price');
+  await page.getByRole('button', { name: 'Confirm the change' }).click();
+  await page.getByRole('heading', { name: 'Your booking is changed' }).waitFor();
+  assert.match(await page.locator('#bw-view').innerText(), /We charged \$\d+\.\d\d to the card you paid with\./);
+  await shot(page, 'change-done');
+  await axeClean(page, 'change: done');
+  // The booking and the renter's pass show the change.
+  const after = await call('GET', `/coreBooking/${rentalId}`);
+  assert.equal(after.body.startTime, new Date(later.startTime).toISOString());
+  assert.equal(after.body.participants, 3);
+  assert.deepEqual(
+    after.body.addons.map((a) => a.addonId),
+    ['photos'],
+  );
+  assert.ok(after.body.pricing.total > before.body.pricing.total, after.text);
+  assert.equal(after.body.pricing.balanceDue, 0);
+  await page.getByRole('link', { name: 'Your booking and pass' }).click();
+  await page.getByText(/party of 3/).waitFor();
+  assert.ok((await page.locator('#bw-view').innerText()).includes(`${date}, ${later.time}`), 'the pass shows the new departure');
+  await shot(page, 'change-pass');
   assert.deepEqual(external, []);
   assert.deepEqual(errors, []);
   await context.close();
@@ -1234,6 +1330,7 @@ try {
   await scenario('a keyboard-only renter books a tour', bookTourByKeyboard);
   await scenario('a sold-out departure offers the waitlist', soldOutOffersWaitlist);
   await scenario('the renter cancels with the e-mailed code', cancelWithEmailedCode);
+  await scenario('a self-service change: the renter changes the time, party and add-ons, sees the new price and confirms', selfServiceChange);
   await scenario('/docs shows the operation list with no network beyond Berth', docsOffline);
   await scenario('a renter books with coverage (questions, the higher price accepted, the policy on the booking page)', bookWithCoverage);
   await scenario('the booking goes ahead with the underwriter down, and a failed bind shows the policy has not issued yet', bookWithUnderwriterDown);

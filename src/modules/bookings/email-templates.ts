@@ -124,6 +124,32 @@ ${HTML_PLACE}
 ${HTML_BRING}
 ${HTML_POLICY}`,
   },
+  'booking.changed': {
+    subject: 'Your booking has changed ({{reference}})',
+    text: `Hello {{firstName}},
+
+Your booking with {{business.name}} has changed.
+{{#changed}}
+{{what}}: {{now}} (was {{was}})
+{{/changed}}
+
+${TEXT_BOOKINGS}{{price}}
+
+${TEXT_PLACE}${TEXT_BRING}${TEXT_POLICY}
+
+{{business.name}}`,
+    html: `<p>Hello {{firstName}},</p>
+<p>Your booking with {{business.name}} has <strong>changed</strong>.</p>
+<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0">
+<tr><th style="text-align:left;padding:4px 12px 4px 0"></th><th style="text-align:left;padding:4px 12px">Now</th><th style="text-align:left;padding:4px 12px;color:#555">Was</th></tr>
+{{#changed}}<tr><td style="padding:4px 12px 4px 0;color:#555">{{what}}</td><td style="padding:4px 12px"><strong>{{now}}</strong></td><td style="padding:4px 12px;color:#555">{{was}}</td></tr>{{/changed}}
+</table>
+${HTML_BOOKINGS}
+<p style="white-space:pre-line">{{price}}</p>
+${HTML_PLACE}
+${HTML_BRING}
+${HTML_POLICY}`,
+  },
 } satisfies Record<string, EmailTemplate>;
 
 export type BookingTemplateId = keyof typeof BOOKING_TEMPLATES;

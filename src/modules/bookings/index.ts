@@ -2,6 +2,7 @@ import { createRouter, mount } from '../../lib/openapi';
 import { ctxOf } from '../../lib/context';
 import * as r from './routes';
 import { createBooking } from './create';
+import { modifyBooking } from './modify';
 import { cancelAsOperator, checkInBooking, checkOutBooking, confirmBooking, getBooking, noShowAsOperator, rescheduleBooking } from './lifecycle';
 
 const router = createRouter();
@@ -16,6 +17,7 @@ mount(router, r.cancel, async (c, { params, body }) => {
   return c.json({ ...res.booking, alreadyCancelled: res.alreadyCancelled, ...(res.refund ? { refund: res.refund } : {}) });
 });
 mount(router, r.reschedule, async (c, { params, body }) => c.json(await rescheduleBooking(ctxOf(c), params.rentalId, body)));
+mount(router, r.modify, async (c, { params, body }) => c.json(await modifyBooking(ctxOf(c), params.rentalId, body)));
 mount(router, r.confirm, async (c, { params, body }) => c.json(await confirmBooking(ctxOf(c), params.rentalId, body)));
 mount(router, r.checkIn, async (c, { params, body }) => c.json(await checkInBooking(ctxOf(c), params.rentalId, body)));
 mount(router, r.checkOut, async (c, { params, body }) => c.json(await checkOutBooking(ctxOf(c), params.rentalId, body)));

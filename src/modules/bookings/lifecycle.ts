@@ -24,9 +24,9 @@ import { casUpdate, commitChange, releaseAllocations, scopeOf, capacityReleased,
 import { cancelBooking } from './cancel';
 
 // Released capacity goes to the `capacity.released` hook (lib/hooks.ts); the pieces the operations share are in
-// changes.ts, cancellation in cancel.ts and rescheduling in reschedule.ts.
+// changes.ts, cancellation in cancel.ts and changes (a reschedule, a modification) in modify.ts.
 export { cancelBooking, type CancelResult } from './cancel';
-export { rescheduleBooking } from './reschedule';
+export { rescheduleBooking } from './modify';
 
 // ------------------------------------------------------------------------------------------------
 // Status moves: confirm, check in, check out, no-show

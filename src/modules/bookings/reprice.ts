@@ -39,7 +39,7 @@ import {
   type LedgerRow,
 } from './ledger';
 import { prepareLine } from './lines';
-import { dollars, loyaltyPointsFor, quoteOrder, quoteOut, type LineQuote, type OrderDiscount } from './pricing';
+import { dollars, loyaltyPointsFor, quoteOrder, quoteOut, type AddonSelection, type LineQuote, type OrderDiscount } from './pricing';
 import { scopeOf } from './changes';
 import { paidByCard } from './queries';
 import type { BookingRow } from './views';
@@ -99,12 +99,37 @@ function keptDiscounts(q: LineQuote | undefined): OrderDiscount[] {
     .map((d) => (d.percent != null ? { type: d.type, code: d.code, percent: d.percent } : { type: d.type, code: d.code, amount: d.amount }));
 }
 
-/** The booking as a line request for the new window: its units or tickets, party and add-ons. */
-function lineOf(b: BookingRow, item: ItemContext, start: number, end: number): Parameters<typeof prepareLine>[2] {
+/**
+ * What a change asks of the booking's line (modify.ts, party.ts): its party and add-ons after the change.
+ * A key present replaces the booking's own (`tickets: undefined` drops the tickets); absent keys stay.
+ */
+export interface LineChange {
+  quantity?: number;
+  tickets?: Record<string, number>;
+  participants?: number;
+  addons?: AddonSelection[];
+  globalAddons?: AddonSelection[];
+}
+
+/** An add-on the booking has: as its price breakdown lists it, or as a change with a kept price recorded it (`rentalDetails.addons`). */
+export type ChosenAddon = { addonId: string; quantity: number; global: boolean };
+
+/** The booking's add-ons: the ones a change recorded (a kept price keeps the old breakdown), else its breakdown's. */
+export function chosenAddons(b: BookingRow): ChosenAddon[] {
+  const recorded = (b.rentalDetails as { addons?: ChosenAddon[] } | null)?.addons;
+  const listed = recorded ?? pricingOf(b).quote?.addons ?? [];
+  return listed.map((a) => ({ addonId: a.addonId, quantity: a.quantity, global: !!a.global }));
+}
+
+/** The booking as a line request for its new window (and, for a change, its new party and add-ons). */
+export function lineOf(b: BookingRow, item: ItemContext, start: number, end: number, change: LineChange = {}): Parameters<typeof prepareLine>[2] {
   const q = pricingOf(b).quote;
   const rd = (b.rentalDetails ?? {}) as { quantity?: number; tickets?: Record<string, number> };
   const tour = item.item.kind === 'tour';
-  const sel = (global: boolean) => (q?.addons ?? []).filter((a) => a.global === global).map((a) => ({ addonId: a.addonId, quantity: a.quantity }));
+  const sel = (global: boolean) =>
+    chosenAddons(b)
+      .filter((a) => a.global === global)
+      .map((a) => ({ addonId: a.addonId, quantity: a.quantity }));
   return {
     inventoryId: b.itemId,
     startTime: iso(start),
@@ -115,6 +140,7 @@ function lineOf(b: BookingRow, item: ItemContext, start: number, end: number): P
     addons: sel(false),
     globalAddons: sel(true),
     linePercent: q?.discounts.find((d) => d.type === 'bundle')?.percent,
+    ...change,
   };
 }
 
@@ -125,15 +151,15 @@ export function asRequestFields(err: unknown, message?: string): unknown {
   return new ApiError('bad_request', message ?? err.message, { details, extra: err.extra });
 }
 
-/** A pricing refusal, said of the reschedule: its fields are the request's, and keepPrice is the way to move anyway. */
+/** A pricing refusal, said of the change: its fields are the request's, and keepPrice is the way to change anyway. */
 const unpriceable = (err: ApiError) =>
-  asRequestFields(err, `The new window cannot be priced: ${err.message.replace(/\.$/, '')}. Send keepPrice: true to move the booking at its current price`);
+  asRequestFields(err, `The changed booking cannot be priced: ${err.message.replace(/\.$/, '')}. Send keepPrice: true to change it at its current price`);
 
-/** The new window's price, the way a new booking of the same units, party, add-ons, tip and discounts is priced. */
-async function quoteNewWindow(ctx: Ctx, b: BookingRow, item: ItemContext, start: number, end: number): Promise<LineQuote> {
+/** The new window's price, the way a new booking of the same units, party, add-ons, tip and discounts (or the ones a change asks) is priced. */
+async function quoteNewWindow(ctx: Ctx, b: BookingRow, item: ItemContext, w: { start: number; end: number; change?: LineChange }): Promise<LineQuote> {
   const old = pricingOf(b).quote;
   try {
-    const line = await prepareLine(ctx, item, lineOf(b, item, start, end), true);
+    const line = await prepareLine(ctx, item, lineOf(b, item, w.start, w.end, w.change), true);
     return quoteOrder([line.input], { discounts: keptDiscounts(old), tip: old?.tip ?? b.tipTotal })[0];
   } catch (err) {
     if (err instanceof ApiError && err.code === 'bad_request') throw unpriceable(err);
@@ -176,16 +202,16 @@ export function unchangedPrice(b: BookingRow, ask: RepriceAsk, open: LedgerRow[]
   };
 }
 
-/** The price phase of a reschedule: the new price (or the old one kept) and its settlement. */
+/** The price phase of a change (a reschedule, a modification): the new price (or the old one kept) and its settlement. */
 export async function planRepricing(
   ctx: Ctx,
-  m: { b: BookingRow; item: ItemContext; start: number; end: number; open: LedgerRow[]; ask: RepriceAsk },
+  m: { b: BookingRow; item: ItemContext; start: number; end: number; open: LedgerRow[]; ask: RepriceAsk; change?: LineChange },
 ): Promise<Repricing> {
   const { b, open, ask } = m;
   const base = { open, previousTotal: b.total, paymentIntentId: null, refundId: null };
   const keptReason = ask.keepPrice ? 'requested' : sellerPriced(b) ? 'seller_priced' : null;
   if (keptReason) return { ...base, kept: true, keptReason, quote: null, entries: [], rewrite: false, difference: 0, settlement: 'none', amount: 0 };
-  const quote = await quoteNewWindow(ctx, b, m.item, m.start, m.end);
+  const quote = await quoteNewWindow(ctx, b, m.item, m);
   const entries = saleEntries(scopeOf(b), quote, iso(m.start), b.source);
   const rewrite = signature(entries) !== signature(open);
   const sum = (es: { amount: number }[]) => es.reduce((s, e) => s + e.amount, 0);
@@ -200,20 +226,25 @@ export async function cardOnFile(ctx: Ctx, b: BookingRow): Promise<{ paymentMeth
   return first?.paymentMethodId ? { paymentMethodId: first.paymentMethodId, customerId: first.customerId } : null;
 }
 
-/** The charge of a higher price's difference to the card on file (payment.completed, kind `reschedule`). */
-export function differenceCharge(b: BookingRow, amount: number, card: { paymentMethodId: string; customerId: string | null }): CollectRequest {
-  const metadata = { rentalId: b.id, transactionId: b.transactionId, customerId: b.customerId, kind: 'reschedule' };
+/** The charge of a higher price's difference to the card on file (payment.completed, kind `reschedule` or `booking_change`). */
+export function differenceCharge(
+  b: BookingRow,
+  amount: number,
+  card: { paymentMethodId: string; customerId: string | null },
+  kind: 'reschedule' | 'booking_change' = 'reschedule',
+): CollectRequest {
+  const metadata = { rentalId: b.id, transactionId: b.transactionId, customerId: b.customerId, kind };
   return {
     mode: 'charge',
     customerId: b.customerId,
-    kind: 'reschedule',
+    kind,
     data: { rentalId: b.id, rentalIds: [b.id], transactionId: b.transactionId, renterId: b.renterId },
     intent: {
       amount,
       currency: b.currency,
       paymentMethodId: card.paymentMethodId,
       customerId: card.customerId,
-      description: `Booking ${b.transactionId}: price difference of a reschedule`,
+      description: `Booking ${b.transactionId}: price difference of a ${kind === 'reschedule' ? 'reschedule' : 'change'}`,
       metadata,
     },
   };
@@ -240,10 +271,11 @@ export function repricedSet(b: BookingRow, r: Repricing): Partial<BookingRow> {
  * to the new start), the charged difference's payment, and the renter's loyalty points moved by the
  * new price. The caller ends the batch with `moneyFromLedgerStmt`.
  */
-export function repriceStmts(ctx: Ctx, b: BookingRow, r: Repricing, w: { start: number; assetId: string | null }): Stmt[] {
+export function repriceStmts(ctx: Ctx, b: BookingRow, r: Repricing, w: { start: number; assetId: string | null; why?: string }): Stmt[] {
   const out: Stmt[] = [];
+  const why = w.why ?? 'Rescheduled';
   if (r.rewrite) {
-    const reversals = r.open.map((e) => reversalOf(e, `Rescheduled: ${e.description ?? e.entryType}`));
+    const reversals = r.open.map((e) => reversalOf(e, `${why}: ${e.description ?? e.entryType}`));
     out.push(...insertLedger(ctx, [...reversals, ...r.entries.map((e) => ({ ...e, assetId: w.assetId }))]));
   } else if (r.open.length) {
     const ids = r.open.map((e) => e.id);
@@ -256,9 +288,7 @@ export function repriceStmts(ctx: Ctx, b: BookingRow, r: Repricing, w: { start: 
   }
   if (r.settlement === 'charged' && r.paymentIntentId) {
     const scope = { ...scopeOf(b), assetId: w.assetId };
-    out.push(
-      ...insertLedger(ctx, [paymentEntry(scope, r.amount, { source: 'card', reference: r.paymentIntentId, description: 'Reschedule: price difference' })]),
-    );
+    out.push(...insertLedger(ctx, [paymentEntry(scope, r.amount, { source: 'card', reference: r.paymentIntentId, description: `${why}: price difference` })]));
   }
   const points = r.quote ? loyaltyPointsFor(r.quote) - Number(pricingOf(b).loyaltyPoints ?? 0) : 0;
   if (points && b.renterId)
@@ -304,24 +334,37 @@ function priceLines(r: Repricing, currency: string): string {
   return [head, tail[r.settlement]].filter(Boolean).join('\n');
 }
 
+/** A line of the "booking changed" e-mail: what changed, as it was and as it is now. */
+export interface ChangedLine {
+  what: string;
+  was: string;
+  now: string;
+}
+
 /**
- * The renter's e-mail of the move (in the move's batch): the old and new times in the location's
- * zone, and the price. An array (empty without an address): a statement is thenable, and an async
- * function would run it.
+ * The renter's e-mail of a change (in the change's batch): `booking.rescheduled` (a move: the old and new
+ * times in the location's zone) or `booking.changed` (a modification: each thing changed, as it was and
+ * as it is now), with the price. An array (empty without an address): a statement is thenable, and an
+ * async function would run it.
  */
-export async function rescheduleEmailStmts(ctx: Ctx, b: BookingRow, m: { timezone: string; start: number; end: number; r: Repricing }): Promise<Stmt[]> {
+export async function changeEmailStmts(
+  ctx: Ctx,
+  b: BookingRow,
+  m: { template: 'booking.rescheduled' | 'booking.changed'; timezone: string; after: BookingRow; r: Repricing; changed?: ChangedLine[] },
+): Promise<Stmt[]> {
   const info = (b.customerInfo as { email?: string; firstName?: string } | null) ?? {};
   if (!info.email) return [];
   const { setting, itemName, whatToBring } = await loadMailSetting(ctx, b);
-  const line = mailLineOf({ ...b, start: m.start, end: m.end }, itemName, whatToBring);
+  const line = mailLineOf(m.after, itemName, whatToBring);
   const data = {
     ...mailData(setting, [line], { firstName: info.firstName, policyAmount: m.r.previousTotal + m.r.difference }),
     was: formatLocalRange(b.start, b.end, m.timezone),
+    changed: m.changed ?? [],
     price: priceLines(m.r, b.currency),
   };
   return [
     bookingMailStmt(ctx, setting, {
-      id: 'booking.rescheduled',
+      id: m.template,
       to: info.email,
       data,
       metadata: { rentalId: b.id, transactionId: b.transactionId, reference: b.id },

@@ -1,156 +1,32 @@
+/**
+ * The window of a booking change (modify.ts runs the change; a reschedule is a change of the window
+ * alone): the new window's end, its reservation inside the item's lock (the booking's own allocations
+ * set aside, so its own time never blocks it), the booking's window columns after the move, the commit
+ * of a change that charged a card, and the hooks of a move.
+ */
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import type { AuditEntry, DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { localDate } from '../../lib/time';
-import { PaymentError } from '../../adapters/payments';
-import {
-  allocationInserts,
-  backstopConflict,
-  departureAt,
-  isAllocationConflict,
-  loadItemContext,
-  reserve,
-  sell,
-  type ItemContext,
-  type Reservation,
-  type SaleJournal,
-  type SalePolicy,
-} from '../availability/service';
-import { takePayment, type TakenPayment } from '../payments/service';
-import { activityStmt, isVersionRace } from './activity';
-import { moneyFromLedgerStmt, type LedgerRow } from './ledger';
+import { allocationInserts, backstopConflict, departureAt, isAllocationConflict, reserve, type ItemContext, type Reservation } from '../availability/service';
+import type { TakenPayment } from '../payments/service';
+import { isVersionRace } from './activity';
 import { checkAllowedDuration } from './pricing';
-import { planFollowsBalanceStmts } from './installments';
-import { bookingOut, type BookingRow } from './views';
-import { getBookingRow } from './queries';
-import { casUpdate, commitChange, releaseAllocations, seatsOf, capacityReleased } from './changes';
-import { inThePast } from './errors';
-import {
-  asRequestFields,
-  cardOnFile,
-  differenceCharge,
-  openCharges,
-  planRepricing,
-  priceChangeOut,
-  refundDifference,
-  repricedSet,
-  repriceStmts,
-  rescheduleEmailStmts,
-  settlementOf,
-  unchangedPrice,
-  type RepriceAsk,
-  type Repricing,
-} from './reprice';
+import type { BookingRow } from './views';
+import { commitChange, releaseAllocations, seatsOf, capacityReleased } from './changes';
+import { asRequestFields } from './reprice';
 
-// ------------------------------------------------------------------------------------------------
-// Reschedule
-
-type RescheduleInput = { startTime: string; endTime?: string; assetIds?: string[] } & RepriceAsk;
-type RescheduleOptions = { source?: 'operator' | 'widget' | 'channel' | 'marketplace' };
-type BookingView = ReturnType<typeof bookingOut>;
-export type RescheduleAnswer = BookingView & { pricing: BookingView['pricing'] & { change: ReturnType<typeof priceChangeOut> } };
-
-/**
- * Moves a pending or confirmed booking to a new window, re-checked inside the item's lock (its own
- * current allocations do not count against it): the old allocations are released and the new ones
- * taken in one batch. The move reprices (reprice.ts): the new window is priced like a new booking
- * with the booking's units, add-ons, tip and discounts, the ledger's charges are replaced, and the
- * difference is settled — a balance due, or charged to the card on file (`chargeDifference`, in the
- * same write); a lower price's overpayment refunded to the card after the write (or kept as credit,
- * `refundDifference: false`). `keepPrice: true` (and a reseller's price) keeps the price, marked
- * `priceKept` on the booking. The renter is e-mailed the new time and price; fires booking.updated and
- * booking.rescheduled (with the price change).
- */
-export async function rescheduleBooking(ctx: Ctx, rentalId: string, input: RescheduleInput, opts: RescheduleOptions = {}): Promise<RescheduleAnswer> {
-  return sell(ctx, { rentalId, input, opts }, rescheduleSale);
+/** The window a change asks for (rentals: `endTime`; tours take the departure's end). */
+export interface WindowAsk {
+  startTime: string;
+  endTime?: string;
+  assetIds?: string[];
 }
-
-/** A reschedule's state, filled phase by phase (`same`: the window asked is the booking's own, nothing to sell). */
-interface RescheduleState {
-  rentalId: string;
-  input: RescheduleInput;
-  opts: RescheduleOptions;
-  b?: BookingRow;
-  item?: ItemContext;
-  open?: LedgerRow[];
-  start?: number;
-  end?: number;
-  same?: boolean;
-  price?: Repricing;
-  res?: Reservation;
-  taken?: TakenPayment;
-  newStart?: number;
-  newEnd?: number;
-  after?: BookingRow;
-  view?: BookingView;
-}
-type S = RescheduleState;
-const need = <T>(v: T | undefined): T => v as T;
-
-/** A reschedule is a sale of the new window: priced, moved inside the item's lock, its difference charged, and rewritten in one batch. */
-const rescheduleSale: SalePolicy<{ rentalId: string; input: RescheduleInput; opts: RescheduleOptions }, S, RescheduleAnswer> = {
-  name: 'reschedule',
-  begin: (_ctx, order) => ({ ...order }),
-  async read(ctx, s) {
-    const b = await getBookingRow(ctx, s.rentalId);
-    if (b.status !== 'pending' && b.status !== 'confirmed')
-      throw new ApiError('invalid_state', `A ${b.status} booking cannot be rescheduled`, { extra: { status: b.status } });
-    s.b = b;
-    [s.item, s.open] = await Promise.all([loadItemContext(ctx.db, b.itemId, b.customerId), openCharges(ctx, b)]);
-  },
-  plan(ctx, s) {
-    const b = need(s.b);
-    const item = need(s.item);
-    const start = Date.parse(s.input.startTime);
-    // A booking is not moved to a time already past (on the operator's clock).
-    if (start < ctx.clock.now()) throw inThePast(start, item.item.timezone, ctx.clock.now(), 'startTime');
-    const end = windowEnd(item, b, s.input, start);
-    s.start = start;
-    s.end = end;
-    s.same = start === b.start && end === b.end && !s.input.assetIds;
-    if (s.same) {
-      s.view = bookingOut(b, { timezone: item.item.timezone });
-      s.price = unchangedPrice(b, s.input, s.open);
-    }
-  },
-  async price(ctx, s) {
-    if (s.same) return;
-    s.price = await planRepricing(ctx, { b: need(s.b), item: need(s.item), start: need(s.start), end: need(s.end), open: need(s.open), ask: s.input });
-  },
-  async reserve(ctx, s, journal) {
-    if (s.same) return;
-    s.res = await reserveWindow(ctx, s);
-    journal.held(s.res);
-  },
-  async charge(ctx, s, journal) {
-    if (s.same) return;
-    await chargeDifference(ctx, s, journal);
-  },
-  async write(ctx, s, journal) {
-    if (s.same) return;
-    await writeReschedule(ctx, s);
-    journal.written();
-  },
-  async after(ctx, s) {
-    if (s.same) return;
-    const r = need(s.price);
-    if (r.settlement === 'refunded') await refundDifference(ctx, need(s.after), r);
-    await announceReschedule(ctx, s);
-    // Read back: the money columns follow the ledger (the new charges, the refund).
-    s.view = bookingOut(await getBookingRow(ctx, s.rentalId), { timezone: need(s.item).item.timezone });
-  },
-  answer: (s) => {
-    const v = need(s.view);
-    return { ...v, pricing: { ...v.pricing, change: priceChangeOut(need(s.price)) } };
-  },
-  failure: (err) =>
-    err instanceof PaymentError ? new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage: 'difference' } }) : undefined,
-};
 
 /** The end of the new window: a tour's departure end, or the rental's `endTime` (checked against the booking's units). */
-function windowEnd(item: ItemContext, b: BookingRow, input: RescheduleInput, start: number): number {
+export function windowEnd(item: ItemContext, b: BookingRow, input: WindowAsk, start: number): number {
   if (item.item.kind === 'tour') {
     const dep = departureAt(item.item, start);
     if (!dep)
@@ -182,117 +58,62 @@ function windowEnd(item: ItemContext, b: BookingRow, input: RescheduleInput, sta
   return end;
 }
 
-/** The new window inside the item's lock, the booking's own allocations set aside. */
-function reserveWindow(ctx: Ctx, s: S): Promise<Reservation> {
-  const b = need(s.b);
-  const item = need(s.item);
+/**
+ * The booking's new shape inside the item's lock: its window (the same one when only a tour's party
+ * changes) with its units or seats, the booking's own allocations set aside. Renters' and resellers'
+ * changes meet the item's booking rules (minimum notice, advance window); the operator's do not.
+ */
+export function reserveShape(
+  ctx: Ctx,
+  b: BookingRow,
+  item: ItemContext,
+  w: { start: number; end: number; assetIds?: string[]; seats?: number; source: string },
+): Promise<Reservation> {
   return reserve(ctx, {
     customerId: b.customerId,
     itemId: b.itemId,
     line: {
       kind: 'booking',
       sourceId: b.id,
-      start: need(s.start),
-      end: need(s.end),
+      start: w.start,
+      end: w.end,
       quantity: item.item.kind === 'tour' ? undefined : b.quantity,
-      assetIds: s.input.assetIds,
+      assetIds: w.assetIds,
       preferAssetIds: b.assetIds ?? [],
-      seats: seatsOf(b),
+      seats: w.seats ?? seatsOf(b),
       privateCharter: item.item.kind === 'tour' && !!item.item.model.tourPricing?.isPrivate,
-      enforceRules: (s.opts.source ?? 'operator') !== 'operator',
+      enforceRules: w.source !== 'operator',
       excludeSourceIds: [b.id],
     },
   });
 }
 
-/**
- * A higher price's difference charged to the card on file when asked (`chargeDifference`), refunded
- * if the write does not happen; without a card on file it stays a balance due.
- */
-async function chargeDifference(ctx: Ctx, s: S, journal: SaleJournal) {
-  const r = need(s.price);
-  if (r.settlement !== 'charged') return;
-  const b = need(s.b);
-  const card = await cardOnFile(ctx, b);
-  if (!card) {
-    Object.assign(r, settlementOf(b, r.difference, {}), { reason: 'no_card_on_file' });
-    return;
-  }
-  const taken = await takePayment(ctx, differenceCharge(b, r.amount, card));
-  s.taken = taken;
-  r.paymentIntentId = taken.paid?.intent?.id ?? null;
-  journal.onUndo('refund', () => taken.undo());
-}
-
-/** The booking's columns after the move: the window, its assets, the request's window in rentalDetails and the price (reprice.ts). */
-function movedSet(ctx: Ctx, s: S): { set: Partial<BookingRow>; after: BookingRow } {
-  const b = need(s.b);
-  const res = need(s.res);
-  const r = need(s.price);
-  const newStart = res.departure?.start ?? need(s.start);
-  const newEnd = res.departure?.end ?? need(s.end);
+/** The booking's window columns after the move: the window, its assets and the request's window in rentalDetails. */
+export function windowSet(b: BookingRow, item: ItemContext, res: Reservation, w: { start: number; end: number; assetIdsAsked: boolean }): Partial<BookingRow> {
+  const newStart = res.departure?.start ?? w.start;
+  const newEnd = res.departure?.end ?? w.end;
   const assetIds = res.assetIds.length ? res.assetIds : (b.assetIds ?? []);
   const rd = (b.rentalDetails ?? {}) as Record<string, unknown>;
-  const set: Partial<BookingRow> = {
+  return {
     start: newStart,
     end: newEnd,
-    localDate: localDate(newStart, need(s.item).item.timezone),
+    localDate: localDate(newStart, item.item.timezone),
     assetIds,
     rentalDetails: {
       ...rd,
       startTime: new Date(newStart).toISOString(),
       endTime: new Date(newEnd).toISOString(),
-      ...(rd.assetIds || s.input.assetIds ? { assetIds } : {}),
+      ...(rd.assetIds || w.assetIdsAsked ? { assetIds } : {}),
     },
-    ...repricedSet(b, r),
   };
-  const paid = r.settlement === 'charged' && r.paymentIntentId ? r.amount : 0;
-  const after: BookingRow = { ...b, ...set, total: b.total + r.difference, amountPaid: b.amountPaid + paid, version: b.version + 1, updatedAt: nowIso(ctx) };
-  return { set, after };
 }
 
-/**
- * The one batch: the activity row, the booking's compare-and-swap, the old allocations released and
- * the new ones taken, the ledger (charges replaced or re-dated, the charged difference), the
- * installments fitted to the new balance, the renter's e-mail, and the booking's money from its ledger.
- */
-async function writeReschedule(ctx: Ctx, s: S) {
-  const b = need(s.b);
-  const res = need(s.res);
-  const r = need(s.price);
-  const timezone = need(s.item).item.timezone;
-  const { set, after } = movedSet(ctx, s);
-  const view = bookingOut(after, { timezone });
-  const from = { startTime: new Date(b.start).toISOString(), endTime: new Date(b.end).toISOString(), assetIds: b.assetIds ?? [] };
-  const to = { startTime: view.startTime, endTime: view.endTime, assetIds: view.assetIds };
-  const price = priceChangeOut(r);
-  const paid = after.amountPaid - b.amountPaid;
-  const email = await rescheduleEmailStmts(ctx, b, { timezone, start: after.start, end: after.end, r });
-  const statements: Stmt[] = [
-    activityStmt(ctx, b, b.version + 1, { type: 'booking.rescheduled', change: 'rescheduled', label: 'Booking rescheduled', details: { from, to, price } }),
-    casUpdate(ctx, b, set),
-    releaseAllocations(ctx, b),
-    ...allocationInserts(ctx, res, nowIso(ctx)),
-    ...repriceStmts(ctx, b, r, { start: after.start, assetId: after.assetIds?.[0] ?? null }),
-    ...(await planFollowsBalanceStmts(ctx, b, { charged: r.difference, paid })),
-    ...email,
-    moneyFromLedgerStmt(ctx, b),
-  ];
-  await commitMove(ctx, s.taken, statements, {
-    audit: { action: 'booking.reschedule', targetType: 'booking', targetId: b.id, customerId: b.customerId, details: { from, to, price } },
-    events: [
-      { type: 'booking.updated', customerId: b.customerId, data: view },
-      { type: 'booking.rescheduled', customerId: b.customerId, data: { rentalId: b.id, transactionId: b.transactionId, from, to, price, booking: view } },
-    ],
-  });
-  s.newStart = after.start;
-  s.newEnd = after.end;
-  s.after = after;
-  s.view = view;
-}
+/** The new allocations of a change that reserved: the old ones released and the new ones taken, in the change's batch. */
+export const swapAllocations = (ctx: Ctx, b: BookingRow, res: Reservation | undefined): Stmt[] =>
+  res ? [releaseAllocations(ctx, b), ...allocationInserts(ctx, res, nowIso(ctx))] : [];
 
-/** Commits the move: with a charged difference through the payments service (its payment.completed in the same batch). */
-async function commitMove(ctx: Ctx, taken: TakenPayment | undefined, statements: Stmt[], meta: { audit: AuditEntry; events: DomainEvent[] }) {
+/** Commits a change: with a charged difference through the payments service (its payment.completed in the same batch). */
+export async function commitMove(ctx: Ctx, taken: TakenPayment | undefined, statements: Stmt[], meta: { audit: AuditEntry; events: DomainEvent[] }) {
   if (!taken) return commitChange(ctx, statements, meta);
   try {
     await taken.commitMoney(statements, meta);
@@ -304,15 +125,14 @@ async function commitMove(ctx: Ctx, taken: TakenPayment | undefined, statements:
   }
 }
 
-/** The hooks of a written reschedule: booking.rescheduled, and the old window given back (the waitlist offers it; the lock decides what really is free). */
-async function announceReschedule(ctx: Ctx, s: S) {
-  const b = need(s.b);
+/** The hooks of a written move: booking.rescheduled, and the old window given back (the waitlist offers it; the lock decides what really is free). */
+export async function announceMove(ctx: Ctx, b: BookingRow, after: Pick<BookingRow, 'start' | 'end'>) {
   await ctx.hooks.emit(ctx, 'booking.rescheduled', {
     customerId: b.customerId,
     rentalId: b.id,
     locationId: b.locationId,
-    start: need(s.newStart),
-    end: need(s.newEnd),
+    start: after.start,
+    end: after.end,
   });
   await capacityReleased(ctx, b, 'rescheduled');
 }

@@ -102,6 +102,39 @@ The answer's \`pricing.change\` says what happened.`,
   errors: [402, 404, 409],
 });
 
+export const modify = route({
+  method: 'post',
+  path: '/coreBooking/{rentalId}/modify',
+  operationId: 'modifyBooking',
+  idempotent: true,
+  tags,
+  summary: 'Change a pending or confirmed booking: its party, add-ons and (optionally) time, repriced',
+  description: [
+    `One operation for any change of the booking's shape (POST, like the other booking actions: it is a sale of the new shape, not a field
+edit). **Party**: \`tickets\` per fare tier or \`participants\` for a tour (its one fare, else standard tickets; the tour's minimum party
+holds), \`participants\` for a rental (at most the item's \`capacity\` per boat times its boats). **Add-ons**: \`addons\` is the whole list after
+the change (the item's own and the location's global add-ons, each up to its \`maxQuantity\`; one left out is removed, \`[]\` removes all); an
+unknown add-on is 400. **Time**: \`startTime\`/\`endTime\` (and \`assetIds\`) as POST /coreBooking/{rentalId}/reschedule takes them; without
+them the booking keeps its window. Fields not sent stay as they are.`,
+    `**Capacity**: a new window, or a tour's seats, are taken inside the item's lock (the booking's own allocations set aside), so two
+changes racing for the last seats cannot both win: the loser answers 409 \`unavailable\` and nothing of it is written. Two changes of one
+booking from the same version: 409 \`version_conflict\`.`,
+    `**Price**: repriced by default like a new booking of the changed shape, the booking's discounts kept (a percentage at its percentage, a
+fixed amount as the amount it got); the old charges are reversed in the ledger and the new ones written; \`total\` and \`amountPaid\` follow
+the ledger, and \`pricing.breakdown\`, \`addons\`, \`participants\` and \`rentalDetails\` follow the change. \`keepPrice: true\` keeps the
+price and breakdown (the booking says \`extendedData.priceKept: true\`; its add-ons and party still change). **Difference**: higher, a balance
+due or, with \`chargeDifference: true\`, charged to the card on file in the same write (402 \`payment_failed\` on a decline: nothing changed);
+lower, refunded to the card (or kept as credit with \`refundDifference: false\`). The answer's \`pricing.change\` has the previous and new total,
+the difference and its settlement.`,
+    `The renter is e-mailed what changed (was / now, times in the location's zone) and the price change. Fires \`booking.updated\` (with
+\`change\`), and \`booking.rescheduled\` when the time moved. Needs the \`bookings\` permission (admins and managers have it).`,
+  ].join('\n\n'),
+  params: s.RentalParams,
+  body: s.ModifyBody,
+  ok: s.ModifyResult,
+  errors: [402, 403, 404, 409],
+});
+
 export const confirm = route({
   method: 'post',
   path: '/coreBooking/{rentalId}/confirm',

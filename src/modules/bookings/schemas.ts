@@ -288,43 +288,84 @@ export const CancelBody = z
   })
   .openapi('CancelBooking');
 
+/** What a change asks of the price (a reschedule, a modification). */
+const priceAsk = {
+  keepPrice: z
+    .boolean()
+    .optional()
+    .openapi({
+      description: `true: keep the booking's price and breakdown (marked \`priceKept: true\` in its \`extendedData\`). Default false: the changed
+booking is priced like a new booking, the booking's discounts kept`,
+    }),
+  chargeDifference: z
+    .boolean()
+    .optional()
+    .openapi({
+      description: `A higher price: true charges the difference to the card of the booking's payment (the card on file), in the same write; 402
+\`payment_failed\` on a decline (nothing changed). Default false: the difference is a balance due. Not with \`keepPrice\``,
+    }),
+  refundDifference: z
+    .boolean()
+    .optional()
+    .openapi({
+      description: `A lower price: true (default) refunds what was paid beyond the new total to the card it was paid with; false keeps it on
+the booking as the renter's credit`,
+    }),
+};
+const notKeptAndCharged = (d: { keepPrice?: boolean; chargeDifference?: boolean }, ctx: z.RefinementCtx) => {
+  if (d.keepPrice && d.chargeDifference)
+    ctx.addIssue({ code: 'custom', path: ['chargeDifference'], message: 'a kept price has no difference to charge: not with keepPrice' });
+};
+const movedAssets = z
+  .array(z.string().trim().min(1).max(128))
+  .min(1)
+  .max(100)
+  .optional()
+  .openapi({ description: 'Rentals: move to these assets (as many as the booking has); otherwise its assets are kept when free' });
+
 export const RescheduleBody = z
   .object({
     startTime: isoOffset(),
     endTime: isoOffset().optional().openapi({ description: "Required for rentals; tours take the departure's end" }),
-    assetIds: z
-      .array(z.string().trim().min(1).max(128))
-      .min(1)
-      .max(100)
-      .optional()
-      .openapi({ description: 'Rentals: move to these assets (as many as the booking has); otherwise its assets are kept when free' }),
-    keepPrice: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: `true: keep the booking's price and breakdown (marked \`priceKept: true\` in its \`extendedData\`). Default false: the new window
-is priced like a new booking, the booking's discounts kept`,
-      }),
-    chargeDifference: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: `A higher price: true charges the difference to the card of the booking's payment (the card on file), in the same write; 402
-\`payment_failed\` on a decline (nothing moved). Default false: the difference is a balance due. Not with \`keepPrice\``,
-      }),
-    refundDifference: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: `A lower price: true (default) refunds what was paid beyond the new total to the card it was paid with; false keeps it on
-the booking as the renter's credit`,
-      }),
+    assetIds: movedAssets,
+    ...priceAsk,
   })
-  .superRefine((d, ctx) => {
-    if (d.keepPrice && d.chargeDifference)
-      ctx.addIssue({ code: 'custom', path: ['chargeDifference'], message: 'a kept price has no difference to charge: not with keepPrice' });
-  })
+  .superRefine(notKeptAndCharged)
   .openapi('RescheduleBooking');
+
+/** The booking's shape a change asks for (every field optional: what is not sent stays as it is). */
+export const changeFields = {
+  startTime: isoOffset().optional().openapi({ description: 'A new start (tours: a departure). Without it the booking keeps its start' }),
+  endTime: isoOffset().optional().openapi({
+    description: "Rentals: the new end (required with a new startTime; alone, it lengthens or shortens the rental). Tours take the departure's end",
+  }),
+  participants: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .openapi({ description: "The party's size: a rental's people (at most the item's capacity per boat times the boats), a tour's tickets of its one fare" }),
+  tickets: Tickets.optional().openapi({ description: "Tours: the tickets per fare tier after the change (replaces the booking's)" }),
+  addons: z.array(AddonSelection).max(50).optional().openapi({
+    description: "The booking's add-ons after the change (the item's and the location's global ones): an add-on left out is removed; [] removes all",
+  }),
+};
+const oneParty = (d: { participants?: number; tickets?: unknown }, ctx: z.RefinementCtx) => {
+  if (d.participants != null && d.tickets)
+    ctx.addIssue({ code: 'custom', path: ['participants'], message: 'give tickets (per fare) or participants, not both' });
+};
+
+export const ModifyBody = z
+  .object({ ...changeFields, assetIds: movedAssets, ...priceAsk })
+  .superRefine((d, ctx) => {
+    notKeptAndCharged(d, ctx);
+    oneParty(d, ctx);
+  })
+  .openapi('ModifyBooking');
+
+/** A change without the operator's options (the renter's self-service: no assets, and the price always follows the change). */
+export const ChangeBody = z.object(changeFields).superRefine(oneParty).openapi('BookingChange');
 
 export const ReschedulePriceChange = z
   .object({
@@ -350,6 +391,40 @@ export const ReschedulePriceChange = z
 export const RescheduleResult = Booking.extend({
   pricing: Booking.shape.pricing.extend({ change: ReschedulePriceChange }),
 }).openapi('RescheduleResult');
+
+export const ModifyResult = Booking.extend({
+  pricing: Booking.shape.pricing.extend({ change: ReschedulePriceChange }),
+}).openapi('ModifyResult');
+
+/** A booking's shape before or after a change, as the renter sees it. */
+export const BookingShape = z
+  .object({
+    startTime: z.string(),
+    endTime: z.string(),
+    participants: z.number().nullable(),
+    tickets: z.record(z.string(), z.number()).nullable().openapi({ description: 'Tours: tickets per fare tier' }),
+    addons: z.array(z.object({ addonId: z.string(), name: z.string(), quantity: z.number() })),
+    total: Money,
+  })
+  .openapi('BookingShape');
+
+export const ChangeQuote = z
+  .object({
+    rentalId: z.string(),
+    inventoryId: z.string(),
+    locationId: z.string(),
+    customerId: z.string(),
+    kind: z.enum(['rental', 'tour']),
+    units: z.number().int().openapi({ description: "A rental's boats (its party is at most the item's capacity per boat times these); 1 for a tour" }),
+    currency: z.string(),
+    timezone: z.string(),
+    unchanged: z.boolean().openapi({ description: 'The booking already is what was asked: nothing would change' }),
+    current: BookingShape,
+    proposed: BookingShape,
+    change: ReschedulePriceChange,
+    breakdown: PriceBreakdown.nullable().openapi({ description: 'The new price breakdown (null when the price is kept or nothing changes)' }),
+  })
+  .openapi('BookingChangeQuote');
 
 export const TransitionBody = z.object({ notes: z.string().trim().max(2000).optional() }).openapi('BookingTransition');
 

@@ -2,6 +2,7 @@
  * Bookings' face: what other modules, cron jobs and the seed may call (the router imports its use-case files directly).
  * See create.ts for the commit and lifecycle.ts for the moves. Other modules use it for:
  * - the booking sale and its moves: createBooking, createBookingRows, quoteBooking, previewBooking, cancelBooking, rescheduleBooking, checkIn/OutBooking;
+ * - changes of a booking (the renter's self-service): changeBooking, quoteBookingChange, shapeOf;
  * - reads of a booking: getBooking, getBookingRow, paidByCard;
  * - ledger and activity (deposits, point of sale, public widget, slip reservations): insertLedger, memoEntry, scopeOf, activityStmt, isVersionRace;
  * - money added to a booking (point of sale, protection plans, coverage): findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, bookingRefundStmts;
@@ -16,6 +17,9 @@ export { quoteBooking } from './quote';
 export { previewBooking } from './preview';
 export { inRequestFields } from './errors';
 export { cancelBooking, rescheduleBooking, checkInBooking, checkOutBooking, getBooking } from './lifecycle';
+// Changes of a booking's party, add-ons and time, repriced (the renter's self-service change and its quote).
+export { changeBooking, quoteBookingChange, shapeOf, type ChangeInput, type ChangeAnswer } from './modify';
+export { ChangeBody, ChangeQuote, BookingShape, ReschedulePriceChange } from './schemas';
 export { type BookingRow } from './views';
 export { getBookingRow, paidByCard } from './queries';
 // Refunds by line (the renter's cancellation quote and refund): the plan from the ledger, what is kept, the refunds paid back.

@@ -13,6 +13,10 @@ export const renterErrors = defineErrors({
   unsupported_document_type: { status: 400, meaning: 'The file is not a PDF, JPEG, PNG, WebP or HEIC document (read from its content)' },
   document_too_large: { status: 400, meaning: 'The document is larger than 10 MB' },
   too_many_documents: { status: 400, meaning: 'The booking already has the most documents it can hold (10)' },
+  not_changeable: {
+    status: 409,
+    meaning: 'The booking cannot be changed online now (`reason`: not_changeable_status, booked_through_partner, started, past_cutoff)',
+  },
   party_full: { status: 409, meaning: 'The booking already has as many participants as its party size' },
   waiver_mismatch: { status: 400, meaning: "The signed waiver is not the operator's or was signed by someone else" },
   unknown_review_platform: { status: 400, meaning: 'A named review platform is not configured for the location (`details` lists the configured ones)' },

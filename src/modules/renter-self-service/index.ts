@@ -4,6 +4,7 @@ import { ctxOf, type AppEnv } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import * as r from './routes';
 import { cancelByRenter } from './cancel';
+import { changeAsRenter, quoteChangeAsRenter } from './change';
 import { DOCUMENT_KINDS, type DocumentKind, MAX_DOCUMENT_BYTES, documentFile, listDocuments, uploadDocument } from './documents';
 import { cancellationEligibility } from './eligibility';
 import { addParticipant, linkParticipantWaiver, listParticipants, operatorParticipants, removeParticipant, updateParticipant } from './participants';
@@ -58,6 +59,8 @@ mount(router, r.eligibility, async (c, { params }) => c.json(await cancellationE
 mount(router, r.cancel, async (c, { params, body }) =>
   c.json(await cancelByRenter(ctxOf(c), params.rentalId, { token: renterToken(c) ?? body.token, reason: body.reason })),
 );
+mount(router, r.changeQuote, async (c, { params, body }) => c.json(await quoteChangeAsRenter(ctxOf(c), params.rentalId, renterToken(c), body)));
+mount(router, r.change, async (c, { params, body }) => c.json(await changeAsRenter(ctxOf(c), params.rentalId, renterToken(c), body)));
 mount(router, r.tip, async (c, { params, body }) => {
   await limitAbuse(c, 'booking-tip', { operator: async () => (await rentalById(ctxOf(c), params.rentalId)).customerId, target: params.rentalId });
   return c.json(await tipBooking(ctxOf(c), params.rentalId, body));

@@ -1,5 +1,6 @@
 import { route } from '../../lib/openapi';
 import * as s from './schemas';
+import { ChangeBody } from '../bookings/service';
 
 const tags = ['Public'];
 const ops = ['Renter self-service'];
@@ -35,9 +36,10 @@ export const verifyCode = route({
   body: s.VerifyBody,
   ok: s.RenterSession,
   description: `\`sessionId\` and \`code\` from the e-mail. A right code answers a session token valid **30 minutes** that may cancel the booking
-(POST /public/bookings/{rentalId}/cancel) and manage its participants; a code yields one token. A wrong code answers 400 \`invalid_code\` with
-\`attemptsLeft\`; the fifth wrong attempt, and every attempt after it, 400 \`too_many_attempts\`; an expired or used code 400 \`code_expired\` (ask for a
-new code). Attempts are counted atomically, so parallel guesses cannot exceed five. No credentials needed.`,
+(POST /public/bookings/{rentalId}/cancel), change it (POST /public/bookings/{rentalId}/change) and manage its participants; a code yields one
+token. A wrong code answers 400 \`invalid_code\` with \`attemptsLeft\`; the fifth wrong attempt, and every attempt after it, 400
+\`too_many_attempts\`; an expired or used code 400 \`code_expired\` (ask for a new code). Attempts are counted
+atomically, so parallel guesses cannot exceed five. No credentials needed.`,
 });
 
 export const eligibility = route({
@@ -76,6 +78,52 @@ refunded is booked as a cancellation fee, so the renter owes nothing and is owed
 (\`X-Renter-Token\` or \`token\`; a checkout token is not enough): 401 \`renter_session_invalid\` otherwise; the session is used up by the
 cancellation. Not cancellable now (see \`reason\`): 409 \`not_cancellable\`. Cancelling again answers 200 with \`alreadyCancelled: true\` and changes
 nothing, even when two cancellations race (one refund).`,
+});
+
+const CHANGE_RULE = `**Rules.** A booking can be changed online while it is pending or confirmed, was not booked through a partner, and starts
+more than the change cutoff from now: the larger of the cancellation policy's \`cutoffHours\` and the item's \`minimumNoticeHours\`
+(\`changeableUntil\` says when online changes close); otherwise 409 \`not_changeable\` with \`reason\` (not_changeable_status,
+booked_through_partner, started, past_cutoff). A new time must meet the item's booking rules as a widget booking does (minimum notice, advance
+window: 409 \`unavailable\` with \`reasons\`); the party stays within the tour's minimum and the item's capacity (a rental: its \`capacity\`
+per boat; a tour: the seats of the departure, 409 \`unavailable\`); only add-ons the item or the location offers (400). Fields not sent stay as
+they are; \`addons\` is the whole list after the change. Needs a session token from a verified code (\`X-Renter-Token\`; the code of
+POST /public/bookings/{rentalId}/cancellation-otp, a checkout token is not enough): 401 \`renter_session_invalid\` otherwise.`;
+
+export const changeQuote = route({
+  method: 'post',
+  path: '/public/bookings/{rentalId}/change-quote',
+  operationId: 'quoteBookingChangeAsRenter',
+  tags,
+  access: 'public',
+  summary: 'The new price and difference of a change the renter proposes (nothing changes)',
+  params: s.RentalParams,
+  body: ChangeBody,
+  ok: s.RenterChangeQuote,
+  errors: [401, 404, 409],
+  description: `The booking as it is (\`current\`) and as the change would make it (\`proposed\`), the new price breakdown and the price change
+(\`change\`: previous and new total, difference, and how it would be settled: \`charged\` to the card the booking was paid with, \`refunded\`
+to it, or \`balance_due\` without a card on file), priced exactly as POST /public/bookings/{rentalId}/change prices it. Nothing is reserved or
+written: the time can still be taken by someone else before the change. An empty body answers the booking as it is (\`unchanged: true\`),
+with its item and location for the widget. ${CHANGE_RULE}`,
+});
+
+export const change = route({
+  method: 'post',
+  path: '/public/bookings/{rentalId}/change',
+  operationId: 'changeBookingAsRenter',
+  tags,
+  access: 'public',
+  summary: "The renter changes the booking's date and time, party or add-ons (repriced; the difference charged or refunded)",
+  params: s.RentalParams,
+  body: ChangeBody,
+  ok: s.RenterChanged,
+  errors: [401, 402, 404, 409],
+  description: `Changes the booking through the booking service as an operator's change would (POST /coreBooking/{rentalId}/modify): a new time or
+more seats are taken inside the item's lock (a lost race answers 409 \`unavailable\` and changes nothing), the booking is repriced like a new
+booking of its new shape with its discounts kept, the ledger's charges are reversed and rewritten, and the renter is e-mailed what changed and the
+price. A higher price is charged to the card the booking was paid with in the same write (402 \`payment_failed\` on a decline: nothing
+changed); a lower one is refunded to that card. Fires \`booking.updated\` (and \`booking.rescheduled\` when the time moved). The session
+stays usable (the renter may change again or cancel). ${CHANGE_RULE}`,
 });
 
 export const tip = route({

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { zId } from '../../lib/openapi';
 import { DOCUMENT_KINDS } from './documents';
-import { RefundLine } from '../bookings/service';
+import { BookingShape, ChangeQuote, RefundLine, ReschedulePriceChange } from '../bookings/service';
 
 export const RentalParams = z.object({ rentalId: zId('bk_01J0000000000000000000000') });
 export const ParticipantParams = RentalParams.extend({ participantId: zId('bpt_01J0000000000000000000000') });
@@ -43,7 +43,9 @@ export const RenterSession = z
     expiresAt: z.string(),
     rentalId: z.string(),
     transactionId: z.string(),
-    scopes: z.array(z.enum(['cancel', 'manage'])),
+    scopes: z.array(z.enum(['cancel', 'manage', 'change'])).openapi({
+      description: '`cancel`: POST .../cancel; `change`: POST .../change (and its quote); `manage`: participants, documents, passes',
+    }),
   })
   .openapi('RenterSession');
 
@@ -249,3 +251,21 @@ export const Participants = z
     spotsLeft: z.number().int(),
   })
   .openapi('BookingParticipants');
+
+export const RenterChangeQuote = ChangeQuote.extend({
+  changeableUntil: z.string().openapi({
+    description: "Online changes close then: the start less the larger of the cancellation policy's cutoffHours and the item's minimum notice",
+  }),
+}).openapi('RenterBookingChangeQuote');
+
+export const RenterChanged = z
+  .object({
+    rentalId: z.string(),
+    status: z.string(),
+    booking: BookingShape.openapi({ description: 'The booking as it is now' }),
+    pricing: z.object({ total: Money, amountPaid: Money, balanceDue: Money, currency: z.string() }),
+    change: ReschedulePriceChange.openapi({
+      description: 'The price change: `charged` (to the card the booking was paid with), `refunded` (to it), `balance_due` (no card on file), `none`',
+    }),
+  })
+  .openapi('RenterBookingChanged');

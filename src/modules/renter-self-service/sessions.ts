@@ -1,8 +1,8 @@
 /**
  * Renter sessions. `cancellation-otp` e-mails a 6-digit code to the booking's address (valid 10
  * minutes, 5 attempts); `verify-cancellation-otp` trades the code for a short-lived bearer token
- * (30 minutes) that may cancel and manage the order. The renter who just paid gets a `checkout`
- * token (24 hours) that manages participants, documents and passes but cannot cancel.
+ * (30 minutes) that may cancel, change (change.ts) and manage the order. The renter who just paid gets a
+ * `checkout` token (24 hours) that manages participants, documents and passes but cannot cancel or change.
  *
  * Codes and tokens are stored only as keyed hashes. Attempts are counted with one conditional
  * UPDATE each (parallel guesses cannot exceed 5), and a code yields one token: the verification
@@ -155,7 +155,7 @@ export async function verifyCode(ctx0: Ctx, rentalId: string, input: { sessionId
     expiresAt: iso(expiresAt),
     rentalId: b.id,
     transactionId: b.transactionId,
-    scopes: ['cancel', 'manage'] as ('cancel' | 'manage')[],
+    scopes: ['cancel', 'manage', 'change'] as ('cancel' | 'manage' | 'change')[],
   };
 }
 
@@ -181,9 +181,9 @@ export type SessionRow = typeof renterSessions.$inferSelect;
 
 /**
  * The renter session a token names, checked against a rental: same operator and order, not expired,
- * not used, and for `cancel` a session from a verified code. Anything else is 401 `renter_session_invalid`.
+ * not used, and for `cancel` and `change` a session from a verified code. Anything else is 401 `renter_session_invalid`.
  */
-export async function requireSession(ctx: Ctx, token: string | null | undefined, b: BookingRow, need: 'cancel' | 'manage'): Promise<SessionRow> {
+export async function requireSession(ctx: Ctx, token: string | null | undefined, b: BookingRow, need: 'cancel' | 'change' | 'manage'): Promise<SessionRow> {
   const fail = (why: string) => renterFail('renter_session_invalid', why);
   if (!token || !/^rst_[A-Za-z0-9]{40}$/.test(token)) throw fail('A renter session token is required: verify the e-mailed code first');
   const s = await ctx.db
@@ -194,7 +194,7 @@ export async function requireSession(ctx: Ctx, token: string | null | undefined,
   if (!s || s.customerId !== b.customerId || s.transactionId !== b.transactionId) throw fail('This session token is not valid for this booking');
   if (s.expiresAt <= nowMs(ctx)) throw fail('This session has expired; ask for a new code');
   if (s.usedAt) throw fail('This session was used to cancel; ask for a new code');
-  if (need === 'cancel' && s.origin !== 'otp') throw fail('Cancelling needs the code e-mailed to the booking address');
+  if (need !== 'manage' && s.origin !== 'otp') throw fail(`${need === 'cancel' ? 'Cancelling' : 'Changing'} needs the code e-mailed to the booking address`);
   return s;
 }
 

@@ -195,6 +195,16 @@ export async function seatsByDeparture(itemId: string) {
   return r.results;
 }
 
+/** A rental's balance as its ledger says it (cents): the sum of the entries that affect the balance. */
+export const ledgerBalance = async (rentalId: string) =>
+  Number(
+    (
+      await env.DB.prepare('SELECT COALESCE(SUM(amount),0) AS s FROM ledger_entries WHERE rental_id = ? AND affects_balance = 1 AND deleted_at IS NULL')
+        .bind(rentalId)
+        .first<{ s: number }>()
+    )?.s ?? 0,
+  );
+
 export async function eventsOf(customerId: string, type?: string) {
   const r = type
     ? await env.DB.prepare(`SELECT type, payload FROM webhook_events WHERE customer_id = ? AND type = ? ORDER BY created_at`)

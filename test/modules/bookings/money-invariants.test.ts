@@ -2,8 +2,8 @@
  * Money adds up (issue 31, "invariants as tests"), property-based through HTTP: random sequences of
  * book (paid now or later, with or without a promo code, 1 to 3 hours; or through the widget's checkout
  * with the run's gift card, which 8 parallel orders race for), buy a protection plan,
- * reschedule (repriced, the difference charged or left owed, or the price kept), cancel (refunded or
- * kept as credit), $50 paid at the counter (a POS sale settling the booking) and the renter's
+ * reschedule (repriced, the difference charged or left owed, or the price kept), modify (the party and the
+ * add-on changed, repriced the same ways), cancel (refunded or kept as credit), $50 paid at the counter (a POS sale settling the booking) and the renter's
  * cancellation quote. After every step, for the booking:
  *
  * - the operator's view (`GET /coreBooking/{id}`) equals the ledger: total = the charges, amount
@@ -36,6 +36,12 @@ const step = fc.oneof(
     hours: fc.integer({ min: 1, max: 4 }),
     mode: fc.constantFrom('charge', 'owe', 'keep'),
   }),
+  fc.record({
+    kind: fc.constant('modify' as const),
+    cooler: fc.boolean(),
+    people: fc.integer({ min: 1, max: 8 }),
+    mode: fc.constantFrom('charge', 'owe', 'keep'),
+  }),
   fc.record({ kind: fc.constant('cancel' as const), refund: fc.boolean() }),
   fc.record({ kind: fc.constant('settle' as const) }),
   fc.record({ kind: fc.constant('quote' as const) }),
@@ -62,7 +68,7 @@ let balanceItemId = '';
 
 async function newOperator(giftDollars: number) {
   op = await createOperator();
-  item = await rentalItem(op, { assets: 8 });
+  item = await rentalItem(op, { assets: 8, data: { addons: [{ addonId: 'cooler', name: 'Cooler', price: 20, priceType: 'flat' }] } });
   const promo = await post('/promoGiftCards', { customerId: op.customerId, promoCode: 'INV10', ExpiryDate: '2099-12-31', Details: { '%Discount': 10 } }, k());
   expect(promo.status, promo.text).toBeLessThan(300);
   const gift = { customerId: op.customerId, promoCode: 'INVGIFT', ExpiryDate: '2099-12-31', Details: { $Discount: giftDollars, type: 'gift_card' } };
@@ -187,6 +193,16 @@ async function act(rentalId: string, st: Sequence['steps'][number], day: number,
       k(),
     );
   }
+  if (st.kind === 'modify')
+    return post(
+      `/coreBooking/${rentalId}/modify`,
+      {
+        participants: st.people,
+        addons: st.cooler ? [{ addonId: 'cooler' }] : [],
+        ...(st.mode === 'keep' ? { keepPrice: true } : st.mode === 'charge' ? { chargeDifference: true } : {}),
+      },
+      k(),
+    );
   if (st.kind === 'cancel') return post(`/coreBooking/${rentalId}/cancel`, st.refund ? {} : { refund: false }, k());
   if (st.kind === 'settle')
     return post(

@@ -4,18 +4,8 @@
  * view show the ledger's figures: balance due = the sum of the entries that affect the balance.
  */
 import { describe, it, expect } from 'vitest';
-import { env } from 'cloudflare:test';
 import { createOperator, get, post, type Operator } from '../../harness';
-import { at, book, bookBody, rentalItem } from './factories';
-
-const ledgerBalance = async (rentalId: string) =>
-  Number(
-    (
-      await env.DB.prepare('SELECT COALESCE(SUM(amount),0) AS s FROM ledger_entries WHERE rental_id = ? AND affects_balance = 1 AND deleted_at IS NULL')
-        .bind(rentalId)
-        .first<{ s: number }>()
-    )?.s ?? 0,
-  );
+import { at, book, bookBody, ledgerBalance, rentalItem } from './factories';
 
 async function paidBooking(op: Operator, day: number, extra: Record<string, unknown> = {}) {
   const item = await rentalItem(op, { assets: 1 });

@@ -9,7 +9,7 @@ import { env } from 'cloudflare:test';
 import { createOperator, expectError, get, post, type Operator } from '../../harness';
 import { formatLocalRange } from '../../../src/lib/local-time';
 import { RescheduleResult } from '../../../src/modules/bookings/schemas';
-import { at, book, bookBody, dateAhead, eventsOf, everyDay, rentalItem } from './factories';
+import { at, book, bookBody, dateAhead, eventsOf, everyDay, ledgerBalance, rentalItem } from './factories';
 
 /** Shoulder days (1-9 days ahead): 64.95 an hour. Summer days (10-40 ahead): 1,299.00 a full day (09:00-17:00). */
 async function seasonalItem(op: Operator) {
@@ -36,15 +36,6 @@ async function booked(op: Operator, window: { startTime: string; endTime: string
 }
 
 const reschedule = (op: Operator, rentalId: string, body: Record<string, unknown>) => post(`/coreBooking/${rentalId}/reschedule`, body, { key: op.adminKey });
-
-const ledgerBalance = async (rentalId: string) =>
-  Number(
-    (
-      await env.DB.prepare('SELECT COALESCE(SUM(amount),0) AS s FROM ledger_entries WHERE rental_id = ? AND affects_balance = 1 AND deleted_at IS NULL')
-        .bind(rentalId)
-        .first<{ s: number }>()
-    )?.s ?? 0,
-  );
 
 const mailsOf = async (customerId: string) =>
   (

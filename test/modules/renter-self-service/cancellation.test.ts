@@ -43,7 +43,7 @@ describe('POST /public/bookings/{rentalId}/cancellation-otp and verify-cancellat
     expect(wrong.body.attemptsLeft).toBe(4);
     const ok = await verify(rentalId, sent.body.sessionId, mail.code);
     expect(ok.status, ok.text).toBe(200);
-    expect(ok.body).toMatchObject({ tokenType: 'renter_session', rentalId, transactionId, scopes: ['cancel', 'manage'] });
+    expect(ok.body).toMatchObject({ tokenType: 'renter_session', rentalId, transactionId, scopes: ['cancel', 'manage', 'change'] });
     expect(ok.body.token).toMatch(/^rst_[A-Za-z0-9]{40}$/);
     const sessionTtl = Date.parse(ok.body.expiresAt) - Date.now();
     expect(sessionTtl).toBeGreaterThan(29.9 * 60_000);
