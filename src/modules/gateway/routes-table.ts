@@ -36,6 +36,7 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   'GET /coreBooking/{rentalId}': 'read:bookings',
   'POST /coreBooking/{rentalId}/cancel': 'write:bookings',
   'POST /coreBooking/{rentalId}/reschedule': 'write:bookings',
+  'POST /coreBooking/{rentalId}/modify': 'write:bookings',
   'POST /coreBooking/{rentalId}/confirm': 'write:bookings',
   'POST /coreBooking/{rentalId}/check-in': 'write:bookings',
   'POST /coreBooking/{rentalId}/check-out': 'write:bookings',
