@@ -82,10 +82,15 @@ export function resizeRaster(src: Raster, width: number, height: number): Pixels
       const s = x * 4;
       const a = line[s + 3];
       if (a === 0) continue;
-      const pa = a / 255;
-      const r = line[s] * pa;
-      const g = line[s + 1] * pa;
-      const b = line[s + 2] * pa;
+      let r = line[s];
+      let g = line[s + 1];
+      let b = line[s + 2];
+      if (a !== 255) {
+        const pa = a / 255;
+        r *= pa;
+        g *= pa;
+        b *= pa;
+      }
       const t = tx.first[x] * 4;
       const w0 = tx.w0[x];
       hrow[t] += r * w0;
