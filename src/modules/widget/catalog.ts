@@ -11,7 +11,7 @@ import { notFound } from '../../lib/errors';
 import { TEST_TOKENS } from '../../adapters/payments';
 import { getPublicCustomer } from '../customers/service';
 import { listPublicLocations } from '../locations/service';
-import { listPublicItems, readData, startingPrice } from '../inventory/service';
+import { listPublicItems, photoSources, readData, startingPrice } from '../inventory/service';
 import { loadItemContext, slotLengthMinutes } from '../availability/service';
 import { widgetLookOf } from '../public-settings/service';
 
@@ -53,7 +53,11 @@ export async function widgetCatalog(ctx: Ctx, q: { customerId: string; locationI
         locationId: r.locationId,
         description: m.description ?? null,
         category: m.category ?? null,
-        image: m.images?.[0] ?? null,
+        image: m.images?.[0] ? photoSources(m.images[0], r.name).src : null,
+        photos: (m.images ?? []).map((url) => {
+          const p = photoSources(url, r.name);
+          return { src: p.src, srcset: p.srcset, width: p.width, height: p.height, alt: p.alt };
+        }),
         capacity: m.capacity ?? 1,
         units: ic.item.assets.length,
         currency: ic.currency,
