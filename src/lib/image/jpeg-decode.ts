@@ -434,6 +434,7 @@ export function decodeJpeg(d: Uint8Array): Raster {
   let jfif = false;
   let p = 2;
   let done = false;
+  let scans = 0;
 
   while (!done) {
     while (p < d.length && d[p] !== 0xff) p++;
@@ -516,6 +517,7 @@ export function decodeJpeg(d: Uint8Array): Raster {
       case 0xda: {
         if (!frame) throw corrupt('scan before frame');
         p = readScan(d, q, frame, quant, dcTables, acTables, restartInterval);
+        scans++;
         continue;
       }
       default:
@@ -524,7 +526,7 @@ export function decodeJpeg(d: Uint8Array): Raster {
     p = end;
     if (p >= d.length) done = true;
   }
-  if (!frame) throw corrupt('no frame');
+  if (!frame || !scans) throw corrupt('no image data');
   const f = frame;
   if (f.progressive) {
     for (const c of f.comps) {

@@ -54,6 +54,7 @@ mount(router, r.getMedia, async (c, { params }) => {
   return new Response(file.body, { status: file.status, headers: file.headers });
 });
 
-mount(router, r.getPhoto, async (c, { params }) => openPhotoVariant(ctxOf(c), params, c.req.url, c.req.header('if-none-match') ?? null));
+// Awaited here (not returned as is): a refusal rejects before the router holds the promise.
+mount(router, r.getPhoto, async (c, { params }) => await openPhotoVariant(ctxOf(c), params, c.req.url, c.req.header('if-none-match') ?? null));
 
 export default router;

@@ -203,6 +203,10 @@ export async function openPhotoVariant(ctx: Ctx, p: PhotoParams, requestUrl: str
       extra: { widths: variantSizes(largest).map((s) => s.width) },
     });
   }
+  return serveVariant(ctx, p, size, TYPE_OF[file[2]], requestUrl, ifNoneMatch);
+}
+
+async function serveVariant(ctx: Ctx, p: PhotoParams, size: Size, fallbackType: VariantType, requestUrl: string, ifNoneMatch: string | null): Promise<Response> {
   const u = new URL(requestUrl);
   const cacheKey = new Request(`${u.origin}${u.pathname}`);
   const cache = (globalThis as { caches?: { default?: Cache } }).caches?.default;
@@ -214,7 +218,7 @@ export async function openPhotoVariant(ctx: Ctx, p: PhotoParams, requestUrl: str
   if (hit && hit.status === 200) {
     body = await hit.arrayBuffer();
     etag = hit.headers.get('etag') ?? '';
-    type = hit.headers.get('content-type') ?? TYPE_OF[file[2]];
+    type = hit.headers.get('content-type') ?? fallbackType;
     status = 'HIT';
   } else {
     const obj = await ctx.env.FILES.get(`${folderOf(p.customerId, p.itemId, p.photoId)}${p.variant}`);
@@ -224,7 +228,7 @@ export async function openPhotoVariant(ctx: Ctx, p: PhotoParams, requestUrl: str
     }
     body = await obj.arrayBuffer();
     etag = obj.httpEtag;
-    type = obj.httpMetadata?.contentType ?? TYPE_OF[file[2]];
+    type = obj.httpMetadata?.contentType ?? fallbackType;
   }
   const headers: Record<string, string> = {
     'content-type': type,
