@@ -39,6 +39,8 @@ export interface PhotoRef {
   ext: string;
   /** The URL without its last segment (`.../<photoId>/`). */
   prefix: string;
+  /** The same from `/inventory/photos/` on (no origin). */
+  pathPrefix: string;
 }
 
 /** A photo URL of this API (any of its variants), or null for any other URL (an external image, an older upload). */
@@ -54,6 +56,7 @@ export function parsePhotoUrl(url: string): PhotoRef | null {
     largest: { width: Number(size[1]), height: Number(size[2]) },
     ext: m[4],
     prefix: path.slice(0, path.lastIndexOf('/') + 1),
+    pathPrefix: path.slice(m.index, path.lastIndexOf('/') + 1),
   };
 }
 
@@ -69,11 +72,16 @@ export interface PhotoSources {
   alt: string;
 }
 
-/** What a page needs to show an item image: variants for Berth's photos, the URL as it is for others. */
-export function photoSources(url: string, alt: string): PhotoSources {
+/**
+ * What a page needs to show an item image: variants for Berth's photos, the URL as it is for others.
+ * With `origin`, Berth's photo URLs are given on it (the URL kept names the origin of its upload,
+ * which a sandbox seeded on another port, or a new domain, does not serve).
+ */
+export function photoSources(url: string, alt: string, origin?: string): PhotoSources {
   const ref = parsePhotoUrl(url);
   if (!ref) return { src: url, srcset: null, width: null, height: null, variants: [], alt };
-  const variants = variantSizes(ref.largest).map((s) => ({ ...s, url: `${ref.prefix}${fileOf(s.width, ref.ext)}` }));
+  const base = origin ? `${origin.replace(/\/$/, '')}${ref.pathPrefix}` : ref.prefix;
+  const variants = variantSizes(ref.largest).map((s) => ({ ...s, url: `${base}${fileOf(s.width, ref.ext)}` }));
   const src = (variants.find((v) => v.width === 640) ?? variants[variants.length - 1]).url;
   return { src, srcset: variants.map((v) => `${v.url} ${v.width}w`).join(', '), width: ref.largest.width, height: ref.largest.height, variants, alt };
 }
