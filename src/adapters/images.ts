@@ -48,8 +48,10 @@ async function viaImagesBinding(images: ImagesBinding, bytes: Uint8Array, mime: 
   }
 }
 
+export type PhotoVariants = Variants & { engine: PhotoEngine };
+
 /** The variants of a photo whose sniffed type is `mime` (JPEG, PNG, WebP or GIF). */
-export async function photoVariants(env: Pick<Env, 'IMAGES'>, bytes: Uint8Array, mime: string): Promise<Variants & { engine: PhotoEngine }> {
+export async function photoVariants(env: Pick<Env, 'IMAGES'>, bytes: Uint8Array, mime: string): Promise<PhotoVariants> {
   if (env.IMAGES) return { ...(await viaImagesBinding(env.IMAGES, bytes, mime)), engine: 'cloudflare-images' };
   return { ...(await offlineVariants(bytes, mime)), engine: 'offline' };
 }

@@ -1,14 +1,15 @@
 /**
  * The demo items' photos, drawn in code (no image files in the repository): a sky with its sun, the
  * sea with soft waves, and the item's boat in silhouette colours (a center console, a pontoon, a
- * sailboat, a dolphin, a harbour cruiser, a kayak). Each is encoded as a JPEG once per isolate and
- * uploaded through the ordinary photo upload, which makes its resized variants.
+ * sailboat, a dolphin, a harbour cruiser, a kayak). Each is encoded as a JPEG and resized into its
+ * variants once per isolate, then stored for each operator through the ordinary photo upload.
  */
 import type { Ctx } from '../lib/context';
 import { publicOrigin } from '../lib/public-origin';
 import { encodeJpeg } from '../lib/image/jpeg-encode';
 import type { Pixels } from '../lib/image/raster';
 import { uploadMedia } from '../modules/inventory/service';
+import { photoVariants, type PhotoVariants } from '../adapters/images';
 
 export type Scene = 'console' | 'pontoon' | 'sailboat' | 'dolphin' | 'cruise' | 'kayak';
 
@@ -163,20 +164,23 @@ function draw(scene: Scene): Canvas {
   return cv;
 }
 
-const rendered = new Map<Scene, Uint8Array>();
+const rendered = new Map<Scene, { bytes: Uint8Array; variants: Promise<PhotoVariants> }>();
 
-/** The scene's photo as a JPEG (drawn once per isolate). */
-export function scenePhoto(scene: Scene): Uint8Array {
-  let jpeg = rendered.get(scene);
-  if (!jpeg) {
-    jpeg = encodeJpeg(draw(scene), 88);
-    rendered.set(scene, jpeg);
+/** The scene's photo as a JPEG and its variants, made once per isolate (every sandbox operator gets the same files). */
+export function scenePhoto(env: Ctx['env'], scene: Scene): { bytes: Uint8Array; variants: Promise<PhotoVariants> } {
+  let photo = rendered.get(scene);
+  if (!photo) {
+    const bytes = encodeJpeg(draw(scene), 88);
+    const variants = photoVariants(env, bytes, 'image/jpeg');
+    variants.catch(() => rendered.delete(scene));
+    photo = { bytes, variants };
+    rendered.set(scene, photo);
   }
-  return jpeg;
+  return photo;
 }
 
-/** Uploads the scene's photo to the item (its variants are made as for any upload). */
+/** Uploads the scene's photo to the item through the ordinary photo upload (stored with its variants). */
 export async function seedPhoto(ctx: Ctx, itemId: string, scene: Scene): Promise<void> {
-  const bytes = scenePhoto(scene);
-  await uploadMedia(ctx, itemId, 'photo', async () => ({ bytes, name: `${scene}.jpg` }), publicOrigin(ctx));
+  const { bytes, variants } = scenePhoto(ctx.env, scene);
+  await uploadMedia(ctx, itemId, 'photo', async () => ({ bytes, name: `${scene}.jpg` }), publicOrigin(ctx), { prepared: await variants });
 }

@@ -14,7 +14,7 @@
 import type { Ctx } from '../../lib/context';
 import { ulid } from '../../lib/ids';
 import { notFound } from '../../lib/errors';
-import { photoVariants, ImageError } from '../../adapters/images';
+import { photoVariants, ImageError, type PhotoVariants } from '../../adapters/images';
 import { variantSizes, type Size, type VariantType } from '../../lib/image/variants';
 import { mediaKey, type Sniffed } from './media';
 import { inventoryErrors } from './errors';
@@ -110,14 +110,16 @@ export interface PhotoUpload {
   baseUrl: string;
   uploadedBy: string;
   originalName: string;
+  /** Variants already made from these same bytes (the sandbox seed makes each demo photo's once per isolate). */
+  prepared?: PhotoVariants;
 }
 
 /** Makes the variants of an uploaded photo and stores them with the original; 400 when the photo cannot be processed. */
 export async function storePhoto(ctx: Ctx, up: PhotoUpload): Promise<StoredPhoto> {
   const { customerId, itemId, bytes, found, baseUrl } = up;
-  let made: Awaited<ReturnType<typeof photoVariants>>;
+  let made: PhotoVariants;
   try {
-    made = await photoVariants(ctx.env, bytes, found.mime);
+    made = up.prepared ?? (await photoVariants(ctx.env, bytes, found.mime));
   } catch (err) {
     if (!(err instanceof ImageError)) throw err;
     const details = [{ field: 'file', location: 'body', code: err.reason, message: err.message }];

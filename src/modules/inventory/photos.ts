@@ -5,6 +5,7 @@ import { notFound } from '../../lib/errors';
 import { ulid } from '../../lib/ids';
 import { checkUpload, mediaKey, mediaUrl, type MediaFolder, type MediaKind } from './media';
 import { storePhoto, type StoredPhoto } from './photo-files';
+import type { PhotoVariants } from '../../adapters/images';
 import { getItemInTenant } from './queries';
 import { dataUpdateStmt, withVersionRetry } from './version';
 import { inventoryErrors } from './errors';
@@ -26,7 +27,14 @@ export interface UploadFile {
  * unknown item answers 404 before the body is read. A photo is stored with its resized variants
  * (photo-files.ts) and the URL appended is its largest variant's; a video is stored as sent.
  */
-export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, readFile: () => Promise<UploadFile>, baseUrl: string) {
+export async function uploadMedia(
+  ctx: Ctx,
+  itemId: string,
+  kind: MediaKind,
+  readFile: () => Promise<UploadFile>,
+  baseUrl: string,
+  opts: { prepared?: PhotoVariants } = {},
+) {
   requirePermission(ctx, 'inventory');
   const customerId = tenantOf(ctx);
   const field = kind === 'photo' ? 'images' : 'videos';
@@ -44,7 +52,7 @@ export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, rea
   let keys: string[];
   let photo: StoredPhoto | null = null;
   if (kind === 'photo') {
-    photo = await storePhoto(ctx, { customerId, itemId: item.id, bytes: file.bytes, found, baseUrl, uploadedBy, originalName });
+    photo = await storePhoto(ctx, { customerId, itemId: item.id, bytes: file.bytes, found, baseUrl, uploadedBy, originalName, prepared: opts.prepared });
     ({ key, url, keys } = photo);
   } else {
     const fileName = `${ulid().toLowerCase()}.${found.ext}`;
