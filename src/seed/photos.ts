@@ -62,6 +62,12 @@ class Canvas implements Pixels {
     const ys = p.map((q) => q[1]);
     for (let y = Math.max(0, Math.floor(Math.min(...ys))); y < Math.min(H, Math.ceil(Math.max(...ys))); y++) {
       for (let x = Math.max(0, Math.floor(Math.min(...xs))); x < Math.min(W, Math.ceil(Math.max(...xs))); x++) {
+        // Inside or outside at the four corners: the whole pixel is (shapes are larger than a pixel); else 16 samples.
+        const corners = +inside(x, y) + +inside(x + 1, y) + +inside(x, y + 1) + +inside(x + 1, y + 1);
+        if (corners === 0 || corners === 4) {
+          if (corners === 4) this.set(x, y, c);
+          continue;
+        }
         let n = 0;
         for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) if (inside(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) n++;
         if (n) this.set(x, y, c, n / 16);

@@ -43,6 +43,7 @@ export function resizeRaster(src: Raster, width: number, height: number): Pixels
   if (width > src.width || height > src.height || width < 1 || height < 1) throw new Error(`resize ${src.width}x${src.height} -> ${width}x${height}`);
   const sw = src.width;
   const sh = src.height;
+  if (width === sw && height === sh) return copyRaster(src);
   const tx = taps(sw, width);
   const ty = taps(sh, height);
   const line = new Uint8Array(sw * 4);
@@ -132,6 +133,19 @@ export function resizeRaster(src: Raster, width: number, height: number): Pixels
     accRow++;
   }
   return { width, height, data: out, opaque };
+}
+
+/** The raster's pixels as they are (a variant of the source's own size). */
+function copyRaster(src: Raster): Pixels & { opaque: boolean } {
+  const out = new Uint8Array(src.width * src.height * 4);
+  const line = new Uint8Array(src.width * 4);
+  let opaque = true;
+  for (let y = 0; y < src.height; y++) {
+    src.row(y, line);
+    if (opaque) for (let i = 3; i < line.length; i += 4) if (line[i] !== 255) opaque = false;
+    out.set(line, y * src.width * 4);
+  }
+  return { width: src.width, height: src.height, data: out, opaque };
 }
 
 /** Applies EXIF orientation `o` (1..8) to RGBA pixels: the answer is the image as it is meant to be seen. */
