@@ -206,6 +206,17 @@ async function outboxCode(rentalId, after) {
   throw new Error('no code e-mail in the outbox');
 }
 
+/** Waits for an image to load (or fail): its natural width (0 when it failed) and the URL the browser chose. */
+const imageLoaded = (img) =>
+  img.evaluate((el) =>
+    el.complete && el.naturalWidth > 0
+      ? { width: el.naturalWidth, src: el.currentSrc }
+      : new Promise((done) => {
+          el.addEventListener('load', () => done({ width: el.naturalWidth, src: el.currentSrc }), { once: true });
+          el.addEventListener('error', () => done({ width: 0, src: el.currentSrc }), { once: true });
+        }),
+  );
+
 // ---------------------------------------------------------------------------------------------
 // Scenarios
 
@@ -233,14 +244,7 @@ async function bookBoatThroughEmbed() {
   for (let i = 0; i < cards; i++) {
     const img = cardImages.nth(i);
     await img.scrollIntoViewIfNeeded();
-    const loaded = await img.evaluate((el) =>
-      el.complete && el.naturalWidth > 0
-        ? { width: el.naturalWidth, src: el.currentSrc }
-        : new Promise((done) => {
-            el.addEventListener('load', () => done({ width: el.naturalWidth, src: el.currentSrc }), { once: true });
-            el.addEventListener('error', () => done({ width: 0, src: el.currentSrc }), { once: true });
-          }),
-    );
+    const loaded = await imageLoaded(img);
     assert.ok(loaded.width > 0, `card photo ${i + 1} loaded (${loaded.src})`);
     assert.match(loaded.src, /\/inventory\/photos\/cus_demo_marina\/[^/]+\/[0-9a-z]{26}-\d+x\d+\/w\d+\.jpg$/);
   }
@@ -255,7 +259,7 @@ async function bookBoatThroughEmbed() {
   // The item's photo above its calendar, named by the item.
   const intro = frame.getByRole('img', { name: 'Pontoon 22' });
   await intro.waitFor();
-  assert.ok(await intro.evaluate((el) => el.complete && el.naturalWidth > 0), "the item's photo loaded");
+  assert.ok((await imageLoaded(intro)).width > 0, "the item's photo loaded");
   const calendarHeight = await frameFitsContent(page, frame);
   assert.ok(calendarHeight < itemsHeight, `the iframe shrinks from the items (${itemsHeight}px) to the calendar (${calendarHeight}px)`);
   // The first open day at least three days ahead (next month when this one has none).
