@@ -2,7 +2,7 @@
  * The offline image codec (src/lib/image): files written by another encoder (libjpeg's progressive
  * JPEG, libpng's palette and interlaced PNGs) decode to the right colours; its own JPEG and PNG
  * round-trip; the resizer averages areas exactly; the Annex K Huffman tables are complete; the decode
- * budget refuses huge images before allocating.
+ * budget refuses huge images before allocating; the Images-binding adapter asks for the right sizes.
  */
 import { describe, expect, it } from 'vitest';
 import { decodeJpeg } from '../../src/lib/image/jpeg-decode';
@@ -11,6 +11,7 @@ import { decodePng, encodePng } from '../../src/lib/image/png';
 import { ImageError, pixelsRaster, type Raster } from '../../src/lib/image/raster';
 import { orient, resizeRaster } from '../../src/lib/image/resize';
 import { largestVariant, variantSizes } from '../../src/lib/image/variants';
+import { photoVariants } from '../../src/adapters/images';
 import { quadrants } from '../modules/inventory/helpers';
 
 const b64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
@@ -106,5 +107,59 @@ describe('image codec', () => {
     } catch (err) {
       expect((err as ImageError).reason).toBe('too_large');
     }
+  });
+});
+
+/**
+ * A stand-in for the Cloudflare Images binding, working with this codec: `scale-down` fits within the
+ * box without enlarging, `squeeze` makes the exact size. It records what it was asked.
+ */
+function fakeImages(calls: { transform: ImageTransform; format: string }[]): ImagesBinding {
+  const read = async (s: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(s).arrayBuffer());
+  return {
+    info: async (s) => {
+      const r = decodeJpeg(await read(s));
+      return { format: 'image/jpeg', fileSize: 0, width: r.width, height: r.height };
+    },
+    input: (s) => {
+      let transform: ImageTransform = {};
+      const t: ImageTransformer = {
+        transform: (o) => ((transform = o), t),
+        draw: () => t,
+        output: async (o) => {
+          calls.push({ transform, format: o.format });
+          const src = decodeJpeg(await read(s));
+          let [w, h] = [transform.width!, transform.height!];
+          if (transform.fit === 'scale-down') {
+            const k = Math.min(1, w / src.width, h / src.height);
+            [w, h] = [Math.round(src.width * k), Math.round(src.height * k)];
+          }
+          const out = encodeJpeg(resizeRaster(src, w, h), 80);
+          return { response: () => new Response(out), contentType: () => o.format, image: () => new Response(out).body! };
+        },
+      };
+      return t;
+    },
+    hosted: {} as ImagesBinding['hosted'],
+  };
+}
+
+describe('images adapter', () => {
+  it('uses the Images binding when it is configured: the largest variant scaled down, the others at their exact sizes', async () => {
+    const calls: { transform: ImageTransform; format: string }[] = [];
+    const made = await photoVariants({ IMAGES: fakeImages(calls) }, encodeJpeg(quadrants(1600, 1000), 85), 'image/jpeg');
+    expect(made).toMatchObject({ engine: 'cloudflare-images', contentType: 'image/jpeg', source: { width: 1600, height: 1000 } });
+    expect(made.variants.map((v) => [v.width, v.height])).toEqual([
+      [320, 200],
+      [640, 400],
+      [1280, 800],
+    ]);
+    expect(calls).toEqual([
+      { transform: { width: 1280, height: 2560, fit: 'scale-down' }, format: 'image/jpeg' },
+      { transform: { width: 320, height: 200, fit: 'squeeze' }, format: 'image/jpeg' },
+      { transform: { width: 640, height: 400, fit: 'squeeze' }, format: 'image/jpeg' },
+    ]);
+    // Without the binding the Worker does it itself, and says so.
+    expect((await photoVariants({}, encodeJpeg(quadrants(400, 300), 85), 'image/jpeg')).engine).toBe('offline');
   });
 });
