@@ -40,7 +40,8 @@ async function viaImagesBinding(images: ImagesBinding, bytes: Uint8Array, mime: 
     }
     // The source's size as it is seen: the service applies the EXIF orientation, `info` may not.
     let source = 'width' in original ? { width: original.width, height: original.height } : largest;
-    if (largest.width !== largest.height && source.width > source.height !== largest.width > largest.height) source = { width: source.height, height: source.width };
+    if (largest.width !== largest.height && source.width > source.height !== largest.width > largest.height)
+      source = { width: source.height, height: source.width };
     return { source, contentType, variants };
   } catch (err) {
     if (err instanceof ImageError) throw err;

@@ -624,7 +624,13 @@ function itemIntro(item: Item): El | null {
           'div',
           { class: 'bw-gallery' + (photos.length > 1 ? ' is-many' : '') },
           photos.slice(0, 8).map(function (p, n) {
-            return photoImg(p, 'bw-photo', photos.length > 1 ? '(max-width: 480px) 85vw, 600px' : '(max-width: 800px) 100vw, 760px', p.alt + (n ? ', photo ' + (n + 1) : ''), n === 0);
+            return photoImg(
+              p,
+              'bw-photo',
+              photos.length > 1 ? '(max-width: 480px) 85vw, 600px' : '(max-width: 800px) 100vw, 760px',
+              p.alt + (n ? ', photo ' + (n + 1) : ''),
+              n === 0,
+            );
           }),
         )
       : null,

@@ -25,10 +25,13 @@ const PROGRESSIVE_JPEG = b64(
     'AAAAAAAAAAAAAAAAAAAAUP/aAAgBAQABPxBD/9k=',
 );
 const PALETTE_PNG = b64(
-  'iVBORw0KGgoAAAANSUhEUgAAAEAAAAAwAgMAAADcJZSMAAAADFBMVEXcKCgoPNwoyDzm0igoEa3YAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAIElEQVQokWNggIJVUADjjwoMbHiEQsF/KBgVgIABDg8AJrh+kMOU1qAAAAAASUVORK5CYII=',
+  'iVBORw0KGgoAAAANSUhEUgAAAEAAAAAwAgMAAADcJZSMAAAADFBMVEXcKCgoPNwoyDzm0igoEa3YAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAIElEQVQokWNggIJVUADjjwoMbHiEQsF/' +
+    'KBgVgIABDg8AJrh+kMOU1qAAAAAASUVORK5CYII=',
 );
 const INTERLACED_PNG = b64(
-  'iVBORw0KGgoAAAANSUhEUgAAAEAAAAAwCAIAAAFZLtveAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAvElEQVRoge2XMQoFMQhE9zjvEN6f1Kmn9hy/C7+xcCGQLAN2Iuo4jskjWMaIZU/fQWhZTpa9cOj4qlTkoypqTwB/tVZ1Z9XcngCdh5LOC+C8wXFegApYu3DTnZsTjO9AREG7Lh2zy2snmN+BSNfvgZwgDJHMIm5fNK5XU5wAQ4RZFLcvmppit1sc2a3WbiA8gTCF8BIPq9CwjMqHDF9iXvzLdj/Ocvdr0Q3gCWAKhZd4WoWmZRQfsvQlzskP28No8ZOKC1gAAAAASUVORK5CYII=',
+  'iVBORw0KGgoAAAANSUhEUgAAAEAAAAAwCAIAAAFZLtveAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAvElEQVRoge2XMQoFMQhE9zjvEN6f1Kmn9hy/C7+xcCGQLAN2Iuo4jskjWMaIZU/f' +
+    'QWhZTpa9cOj4qlTkoypqTwB/tVZ1Z9XcngCdh5LOC+C8wXFegApYu3DTnZsTjO9AREG7Lh2zy2snmN+BSNfvgZwgDJHMIm5fNK5XU5wAQ4RZFLcvmppit1sc2a3WbiA8gTCF8BIPq9Cw' +
+    'jMqHDF9iXvzLdj/Ocvdr0Q3gCWAKhZd4WoWmZRQfsvQlzskP28No8ZOKC1gAAAAASUVORK5CYII=',
 );
 const QUADRANT_COLOURS = [
   [220, 40, 40],
@@ -48,7 +51,9 @@ function centres(r: Raster): number[][] {
   return out;
 }
 const near = (got: number[][], want: number[][], tolerance: number) =>
-  got.forEach((c, i) => c.forEach((v, k) => expect(Math.abs(v - want[i][k]), `quadrant ${i} channel ${k}: ${v} vs ${want[i][k]}`).toBeLessThanOrEqual(tolerance)));
+  got.forEach((c, i) =>
+    c.forEach((v, k) => expect(Math.abs(v - want[i][k]), `quadrant ${i} channel ${k}: ${v} vs ${want[i][k]}`).toBeLessThanOrEqual(tolerance)),
+  );
 
 describe('image codec', () => {
   it("decodes another encoder's progressive JPEG, palette PNG and interlaced PNG", async () => {

@@ -202,7 +202,15 @@ const ws = new Float32Array(64);
 function idctBlock(coeff: Int16Array, off: number, q: Float32Array, out: Uint8Array, outOff: number, stride: number): void {
   for (let c = 0; c < 8; c++) {
     const i = off + c;
-    if (coeff[i + 8] === 0 && coeff[i + 16] === 0 && coeff[i + 24] === 0 && coeff[i + 32] === 0 && coeff[i + 40] === 0 && coeff[i + 48] === 0 && coeff[i + 56] === 0) {
+    if (
+      coeff[i + 8] === 0 &&
+      coeff[i + 16] === 0 &&
+      coeff[i + 24] === 0 &&
+      coeff[i + 32] === 0 &&
+      coeff[i + 40] === 0 &&
+      coeff[i + 48] === 0 &&
+      coeff[i + 56] === 0
+    ) {
       const dc = coeff[i] * q[c];
       ws[c] = ws[8 + c] = ws[16 + c] = ws[24 + c] = ws[32 + c] = ws[40 + c] = ws[48 + c] = ws[56 + c] = dc;
       continue;
@@ -308,7 +316,7 @@ function decodeBaseline(s: ScanState, c: Component, blk: Int16Array, off: number
   const t = b.decode(c.dc!);
   c.pred += t ? b.extend(t) : 0;
   blk[off] = c.pred;
-  for (let k = 1; k < 64; ) {
+  for (let k = 1; k < 64;) {
     const rs = b.decode(c.ac!);
     const size = rs & 15;
     const run = rs >> 4;
@@ -340,7 +348,7 @@ function decodeAcFirst(s: ScanState, c: Component, blk: Int16Array, off: number)
     return;
   }
   const b = s.bits;
-  for (let k = s.ss; k <= s.se; ) {
+  for (let k = s.ss; k <= s.se;) {
     const rs = b.decode(c.ac!);
     const size = rs & 15;
     const run = rs >> 4;
@@ -406,7 +414,8 @@ function exifOrientation(d: Uint8Array, start: number, end: number): number {
   if (end - t < 8) return 1;
   const le = d[t] === 0x49;
   const u16 = (i: number) => (le ? d[i] | (d[i + 1] << 8) : (d[i] << 8) | d[i + 1]);
-  const u32 = (i: number) => (le ? (d[i] | (d[i + 1] << 8) | (d[i + 2] << 16)) + d[i + 3] * 2 ** 24 : d[i] * 2 ** 24 + ((d[i + 1] << 16) | (d[i + 2] << 8) | d[i + 3]));
+  const u32 = (i: number) =>
+    le ? (d[i] | (d[i + 1] << 8) | (d[i + 2] << 16)) + d[i + 3] * 2 ** 24 : d[i] * 2 ** 24 + ((d[i + 1] << 16) | (d[i + 2] << 8) | d[i + 3]);
   const ifd = t + u32(t + 4);
   if (ifd + 2 > end) return 1;
   const n = u16(ifd);
@@ -582,15 +591,7 @@ function readFrame(d: Uint8Array, q: number, progressive: boolean): Frame {
 }
 
 /** Reads one scan (SOS header and its entropy-coded data); answers the position of the marker after it. */
-function readScan(
-  d: Uint8Array,
-  q: number,
-  f: Frame,
-  quant: Uint16Array[],
-  dcTables: Huffman[],
-  acTables: Huffman[],
-  restartInterval: number,
-): number {
+function readScan(d: Uint8Array, q: number, f: Frame, quant: Uint16Array[], dcTables: Huffman[], acTables: Huffman[], restartInterval: number): number {
   const n = d[q];
   const comps: Component[] = [];
   for (let i = 0; i < n; i++) {

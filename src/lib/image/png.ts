@@ -117,7 +117,7 @@ export async function decodePng(d: Uint8Array): Promise<Raster> {
   let palette: Uint8Array | null = null;
   let trns: Uint8Array | null = null;
   const idat: Uint8Array[] = [];
-  for (let p = 8; p + 8 <= d.length; ) {
+  for (let p = 8; p + 8 <= d.length;) {
     const len = be32(d, p);
     const name = String.fromCharCode(d[p + 4], d[p + 5], d[p + 6], d[p + 7]);
     const body = d.subarray(p + 8, p + 8 + len);
@@ -142,9 +142,7 @@ export async function decodePng(d: Uint8Array): Promise<Raster> {
   const rowBytesOf = (w: number) => Math.ceil((w * bitsPerPixel) / 8);
 
   const passes = interlace ? ADAM7.map(([x0, y0, dx, dy]) => ({ x0, y0, dx, dy, w: Math.ceil((width - x0) / dx), h: Math.ceil((height - y0) / dy) })) : null;
-  const rawSize = passes
-    ? passes.reduce((n, ps) => n + (ps.w && ps.h ? ps.h * (rowBytesOf(ps.w) + 1) : 0), 0)
-    : height * (rowBytesOf(width) + 1);
+  const rawSize = passes ? passes.reduce((n, ps) => n + (ps.w && ps.h ? ps.h * (rowBytesOf(ps.w) + 1) : 0), 0) : height * (rowBytesOf(width) + 1);
   checkBudget(width, height, rawSize + (passes ? height * (rowBytesOf(width) + 1) : 0));
   let raw = await inflateInto(idat, rawSize);
 
@@ -187,7 +185,8 @@ export async function decodePng(d: Uint8Array): Promise<Raster> {
     return type === 3 ? v : Math.round((v * 255) / maxv);
   };
   const key16 = (i: number) => (trns ? (trns[i * 2] << 8) | trns[i * 2 + 1] : -1);
-  const fullSample = (line: number, i: number) => (depth === 16 ? (raw[line + i * 2] << 8) | raw[line + i * 2 + 1] : depth === 8 ? raw[line + i] : sample(line, i));
+  const fullSample = (line: number, i: number) =>
+    depth === 16 ? (raw[line + i * 2] << 8) | raw[line + i * 2 + 1] : depth === 8 ? raw[line + i] : sample(line, i);
   const trnsRaw = (v: number) => (depth === 16 || depth === 8 ? v : Math.round((v * maxv) / 255));
 
   return {

@@ -33,7 +33,10 @@ export function largestVariant(width: number, height: number): Size {
 
 /** Every variant, smallest first, from the largest one's size: the standard widths below it, then itself. */
 export function variantSizes(largest: Size): Size[] {
-  const smaller = PHOTO_WIDTHS.filter((w) => w < largest.width).map((w) => ({ width: w, height: Math.max(1, Math.round((largest.height * w) / largest.width)) }));
+  const smaller = PHOTO_WIDTHS.filter((w) => w < largest.width).map((w) => ({
+    width: w,
+    height: Math.max(1, Math.round((largest.height * w) / largest.width)),
+  }));
   return [...smaller, largest];
 }
 

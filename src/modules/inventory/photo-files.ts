@@ -174,9 +174,7 @@ export async function deletePhotoFiles(ctx: Ctx, customerId: string, itemId: str
     deleted += keys.length;
     const cache = (globalThis as { caches?: { default?: Cache } }).caches?.default;
     if (cache) {
-      await Promise.all(
-        variantSizes(ref.largest).map((s) => cache.delete(new Request(`${ref.prefix}${fileOf(s.width, ref.ext)}`)).catch(() => false)),
-      );
+      await Promise.all(variantSizes(ref.largest).map((s) => cache.delete(new Request(`${ref.prefix}${fileOf(s.width, ref.ext)}`)).catch(() => false)));
     }
   }
   return deleted;
@@ -209,14 +207,27 @@ export async function openPhotoVariant(ctx: Ctx, p: PhotoParams, requestUrl: str
   const width = Number(file[1]);
   const size = variantSizes(largest).find((s) => s.width === width);
   if (!size) {
-    throw inventoryErrors.fail('no_such_variant', `This photo is served at widths ${variantSizes(largest).map((s) => s.width).join(', ')}`, {
-      extra: { widths: variantSizes(largest).map((s) => s.width) },
-    });
+    throw inventoryErrors.fail(
+      'no_such_variant',
+      `This photo is served at widths ${variantSizes(largest)
+        .map((s) => s.width)
+        .join(', ')}`,
+      {
+        extra: { widths: variantSizes(largest).map((s) => s.width) },
+      },
+    );
   }
   return serveVariant(ctx, p, size, TYPE_OF[file[2]], requestUrl, ifNoneMatch);
 }
 
-async function serveVariant(ctx: Ctx, p: PhotoParams, size: Size, fallbackType: VariantType, requestUrl: string, ifNoneMatch: string | null): Promise<Response> {
+async function serveVariant(
+  ctx: Ctx,
+  p: PhotoParams,
+  size: Size,
+  fallbackType: VariantType,
+  requestUrl: string,
+  ifNoneMatch: string | null,
+): Promise<Response> {
   const u = new URL(requestUrl);
   const cacheKey = new Request(`${u.origin}${u.pathname}`);
   const cache = (globalThis as { caches?: { default?: Cache } }).caches?.default;
@@ -251,7 +262,9 @@ async function serveVariant(ctx: Ctx, p: PhotoParams, size: Size, fallbackType: 
     'x-cache': status,
   };
   if (status === 'MISS' && cache) {
-    ctx.waitUntil(cache.put(cacheKey, new Response(body.slice(0), { headers: { ...headers, 'content-length': String(body.byteLength) } })).catch(() => undefined));
+    ctx.waitUntil(
+      cache.put(cacheKey, new Response(body.slice(0), { headers: { ...headers, 'content-length': String(body.byteLength) } })).catch(() => undefined),
+    );
   }
   if (etagMatches(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
   return new Response(body, { status: 200, headers: { ...headers, 'content-length': String(body.byteLength) } });

@@ -58,7 +58,11 @@ count from it, not from the renter's device`,
             z.object({
               src: z.string(),
               srcset: z.string().nullable().openapi({ description: '`url 320w, url 640w, url 1280w` (the widths the photo has); null for an outside image' }),
-              width: z.number().int().nullable().openapi({ description: 'Intrinsic size of the largest variant (for width/height attributes); null when unknown' }),
+              width: z
+                .number()
+                .int()
+                .nullable()
+                .openapi({ description: 'Intrinsic size of the largest variant (for width/height attributes); null when unknown' }),
               height: z.number().int().nullable(),
               alt: z.string().openapi({ description: "The item's name" }),
             }),

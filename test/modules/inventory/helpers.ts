@@ -57,8 +57,8 @@ export async function createItem(op: Operator, data: Record<string, unknown> = r
 
 /** A real 1x1 RGBA PNG (decodable), for uploads that only need a valid photo. */
 const ONE_PIXEL_PNG = [
-  137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 8, 153, 99,
-  208, 168, 56, 241, 31, 0, 4, 156, 2, 104, 76, 76, 238, 94, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+  137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 8, 153,
+  99, 208, 168, 56, 241, 31, 0, 4, 156, 2, 104, 76, 76, 238, 94, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
 ];
 
 /**
@@ -128,7 +128,7 @@ export const photoPng = (width: number, height: number, alpha = 255) => encodePn
 /** Width and height from a JPEG's frame header or a PNG's IHDR (what a browser reads first). */
 export function imageSize(b: Uint8Array): { width: number; height: number } {
   if (b[0] === 0x89) return { width: (b[18] << 8) | b[19], height: (b[22] << 8) | b[23] };
-  for (let i = 2; i + 9 < b.length; ) {
+  for (let i = 2; i + 9 < b.length;) {
     const marker = b[i + 1];
     if (marker >= 0xc0 && marker <= 0xc2) return { height: (b[i + 5] << 8) | b[i + 6], width: (b[i + 7] << 8) | b[i + 8] };
     i += 2 + ((b[i + 2] << 8) | b[i + 3]);

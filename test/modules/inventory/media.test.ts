@@ -14,7 +14,15 @@ describe('POST /inventory/photo/{inventory_id}', () => {
     const bytes = await photoPng(640, 480);
     const r = await upload(op, 'photo', item.inventory_id, form(bytes, 'deck.png', 'image/png'));
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ success: true, inventory_id: item.inventory_id, contentType: 'image/png', size: bytes.length, width: 640, height: 480, version: 2 });
+    expect(r.body).toMatchObject({
+      success: true,
+      inventory_id: item.inventory_id,
+      contentType: 'image/png',
+      size: bytes.length,
+      width: 640,
+      height: 480,
+      version: 2,
+    });
     expect(r.body.key).toMatch(new RegExp(`^${op.customerId}/inventory/${item.inventory_id}/photos/[a-z0-9]+-640x480/original\\.png$`));
     expect(r.body.url).toBe(`${BASE}/inventory/photos/${op.customerId}/${item.inventory_id}/${r.body.photoId}/w640.jpg`);
     expect(r.body.images).toEqual([r.body.url]);

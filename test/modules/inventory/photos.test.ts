@@ -137,7 +137,10 @@ describe('POST /inventory/photo/{inventory_id} (variants)', () => {
     expectError(await upload(op, fresh.inventory_id, cut), 400, 'image_unreadable');
     const webp = new Uint8Array(64);
     webp.set([...'RIFF'].map((c) => c.charCodeAt(0)));
-    webp.set([...'WEBPVP8 '].map((c) => c.charCodeAt(0)), 8);
+    webp.set(
+      [...'WEBPVP8 '].map((c) => c.charCodeAt(0)),
+      8,
+    );
     const refused = await upload(op, fresh.inventory_id, webp, 'a.webp');
     expectError(refused, 400, 'unsupported_file_type');
     expect(refused.body.message).toContain('IMAGES');
@@ -151,7 +154,13 @@ describe('photos in the public catalog, and removing one', () => {
     expect(cat.status, cat.text).toBe(200);
     const listed = cat.body.items.find((i: any) => i.inventoryId === item.inventory_id);
     const v = photo.body.variants;
-    expect(listed.photos[0]).toEqual({ src: v[1].url, srcset: `${v[0].url} 320w, ${v[1].url} 640w, ${v[2].url} 700w`, width: 700, height: 480, alt: 'Harbour Cat 28' });
+    expect(listed.photos[0]).toEqual({
+      src: v[1].url,
+      srcset: `${v[0].url} 320w, ${v[1].url} 640w, ${v[2].url} 700w`,
+      width: 700,
+      height: 480,
+      alt: 'Harbour Cat 28',
+    });
     expect(listed.image).toBe(v[1].url);
 
     const setup = await get(`/inventory/customer?customer_id=${op.customerId}`, { key: op.adminKey });
