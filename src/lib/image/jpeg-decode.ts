@@ -196,102 +196,59 @@ function aanTable(q: Uint16Array): Float32Array {
   return t;
 }
 
+const blk = new Float32Array(64);
 const ws = new Float32Array(64);
+
+/** One 8-point inverse AAN transform, from `src[s + k * step]` to `dst[d + k * step]` (k = 0..7). */
+function idct8(src: Float32Array, s: number, dst: Float32Array, d: number, step: number): void {
+  let t0 = src[s];
+  let t1 = src[s + 2 * step];
+  let t2 = src[s + 4 * step];
+  let t3 = src[s + 6 * step];
+  let t10 = t0 + t2;
+  let t11 = t0 - t2;
+  const t13 = t1 + t3;
+  let t12 = (t1 - t3) * 1.414213562 - t13;
+  t0 = t10 + t13;
+  t3 = t10 - t13;
+  t1 = t11 + t12;
+  t2 = t11 - t12;
+  let t4 = src[s + step];
+  let t5 = src[s + 3 * step];
+  let t6 = src[s + 5 * step];
+  let t7 = src[s + 7 * step];
+  const z13 = t6 + t5;
+  const z10 = t6 - t5;
+  const z11 = t4 + t7;
+  const z12 = t4 - t7;
+  t7 = z11 + z13;
+  t11 = (z11 - z13) * 1.414213562;
+  const z5 = (z10 + z12) * 1.847759065;
+  t10 = 1.0823922 * z12 - z5;
+  t12 = -2.61312593 * z10 + z5;
+  t6 = t12 - t7;
+  t5 = t11 - t6;
+  t4 = t10 + t5;
+  dst[d] = t0 + t7;
+  dst[d + 7 * step] = t0 - t7;
+  dst[d + step] = t1 + t6;
+  dst[d + 6 * step] = t1 - t6;
+  dst[d + 2 * step] = t2 + t5;
+  dst[d + 5 * step] = t2 - t5;
+  dst[d + 4 * step] = t3 + t4;
+  dst[d + 3 * step] = t3 - t4;
+}
 
 /** Dequantizes and inverse-transforms the block at `coeff[off..off+64)` into `out` (stride `stride`). */
 function idctBlock(coeff: Int16Array, off: number, q: Float32Array, out: Uint8Array, outOff: number, stride: number): void {
+  for (let i = 0; i < 64; i++) blk[i] = coeff[off + i] * q[i];
   for (let c = 0; c < 8; c++) {
-    const i = off + c;
-    if (
-      coeff[i + 8] === 0 &&
-      coeff[i + 16] === 0 &&
-      coeff[i + 24] === 0 &&
-      coeff[i + 32] === 0 &&
-      coeff[i + 40] === 0 &&
-      coeff[i + 48] === 0 &&
-      coeff[i + 56] === 0
-    ) {
-      const dc = coeff[i] * q[c];
-      ws[c] = ws[8 + c] = ws[16 + c] = ws[24 + c] = ws[32 + c] = ws[40 + c] = ws[48 + c] = ws[56 + c] = dc;
-      continue;
-    }
-    let t0 = coeff[i] * q[c];
-    let t1 = coeff[i + 16] * q[16 + c];
-    let t2 = coeff[i + 32] * q[32 + c];
-    let t3 = coeff[i + 48] * q[48 + c];
-    let t10 = t0 + t2;
-    let t11 = t0 - t2;
-    const t13 = t1 + t3;
-    let t12 = (t1 - t3) * 1.414213562 - t13;
-    t0 = t10 + t13;
-    t3 = t10 - t13;
-    t1 = t11 + t12;
-    t2 = t11 - t12;
-    let t4 = coeff[i + 8] * q[8 + c];
-    let t5 = coeff[i + 24] * q[24 + c];
-    let t6 = coeff[i + 40] * q[40 + c];
-    let t7 = coeff[i + 56] * q[56 + c];
-    const z13 = t6 + t5;
-    const z10 = t6 - t5;
-    const z11 = t4 + t7;
-    const z12 = t4 - t7;
-    t7 = z11 + z13;
-    t11 = (z11 - z13) * 1.414213562;
-    const z5 = (z10 + z12) * 1.847759065;
-    t10 = 1.0823922 * z12 - z5;
-    t12 = -2.61312593 * z10 + z5;
-    t6 = t12 - t7;
-    t5 = t11 - t6;
-    t4 = t10 + t5;
-    ws[c] = t0 + t7;
-    ws[56 + c] = t0 - t7;
-    ws[8 + c] = t1 + t6;
-    ws[48 + c] = t1 - t6;
-    ws[16 + c] = t2 + t5;
-    ws[40 + c] = t2 - t5;
-    ws[32 + c] = t3 + t4;
-    ws[24 + c] = t3 - t4;
+    if (blk[8 + c] === 0 && blk[16 + c] === 0 && blk[24 + c] === 0 && blk[32 + c] === 0 && blk[40 + c] === 0 && blk[48 + c] === 0 && blk[56 + c] === 0) {
+      ws[c] = ws[8 + c] = ws[16 + c] = ws[24 + c] = ws[32 + c] = ws[40 + c] = ws[48 + c] = ws[56 + c] = blk[c];
+    } else idct8(blk, c, ws, c, 8);
   }
-  for (let r = 0; r < 8; r++) {
-    const o = r * 8;
-    let t0 = ws[o];
-    let t1 = ws[o + 2];
-    let t2 = ws[o + 4];
-    let t3 = ws[o + 6];
-    let t10 = t0 + t2;
-    let t11 = t0 - t2;
-    const t13 = t1 + t3;
-    let t12 = (t1 - t3) * 1.414213562 - t13;
-    t0 = t10 + t13;
-    t3 = t10 - t13;
-    t1 = t11 + t12;
-    t2 = t11 - t12;
-    let t4 = ws[o + 1];
-    let t5 = ws[o + 3];
-    let t6 = ws[o + 5];
-    let t7 = ws[o + 7];
-    const z13 = t6 + t5;
-    const z10 = t6 - t5;
-    const z11 = t4 + t7;
-    const z12 = t4 - t7;
-    t7 = z11 + z13;
-    t11 = (z11 - z13) * 1.414213562;
-    const z5 = (z10 + z12) * 1.847759065;
-    t10 = 1.0823922 * z12 - z5;
-    t12 = -2.61312593 * z10 + z5;
-    t6 = t12 - t7;
-    t5 = t11 - t6;
-    t4 = t10 + t5;
-    const d = outOff + r * stride;
-    out[d] = clamp(t0 + t7);
-    out[d + 7] = clamp(t0 - t7);
-    out[d + 1] = clamp(t1 + t6);
-    out[d + 6] = clamp(t1 - t6);
-    out[d + 2] = clamp(t2 + t5);
-    out[d + 5] = clamp(t2 - t5);
-    out[d + 4] = clamp(t3 + t4);
-    out[d + 3] = clamp(t3 - t4);
-  }
+  for (let r = 0; r < 8; r++) idct8(ws, r * 8, blk, r * 8, 1);
+  for (let r = 0; r < 8; r++) for (let x = 0; x < 8; x++) out[outOff + r * stride + x] = clamp(blk[r * 8 + x]);
 }
 
 const clamp = (v: number) => {

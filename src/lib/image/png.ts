@@ -19,9 +19,10 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
-function crc32(parts: Uint8Array[]): number {
+/** CRC-32 (ISO-HDLC), as PNG chunks and zip entries carry it. */
+export function crc32(bytes: Uint8Array): number {
   let c = 0xffffffff;
-  for (const p of parts) for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]) & 255] ^ (c >>> 8);
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 255] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
@@ -239,13 +240,15 @@ export async function decodePng(d: Uint8Array): Promise<Raster> {
   };
 }
 
-function chunk(name: string, body: Uint8Array): Uint8Array[] {
-  const head = new Uint8Array(8);
-  new DataView(head.buffer).setUint32(0, body.length);
-  for (let i = 0; i < 4; i++) head[4 + i] = name.charCodeAt(i);
-  const crc = new Uint8Array(4);
-  new DataView(crc.buffer).setUint32(0, crc32([head.subarray(4), body]));
-  return [head, body, crc];
+/** A PNG chunk: length, type, data and the CRC of type and data. */
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
 }
 
 /** Encodes RGBA pixels as an 8-bit PNG (RGB when `opaque`), every row with the Paeth filter. */
@@ -276,9 +279,9 @@ export async function encodePng(p: Pixels, opaque: boolean): Promise<Uint8Array>
   ihdr.set([8, opaque ? 2 : 6, 0, 0, 0], 8);
   const parts = [
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    ...chunk('IHDR', ihdr),
-    ...chunk('IDAT', await deflate(raw)),
-    ...chunk('IEND', new Uint8Array(0)),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', await deflate(raw)),
+    pngChunk('IEND', new Uint8Array(0)),
   ];
   const out = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
   let at = 0;

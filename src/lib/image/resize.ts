@@ -76,6 +76,16 @@ export function resizeRaster(src: Raster, width: number, height: number): Pixels
     }
   };
 
+  /** Writes the finished target row and starts the next one. */
+  const advance = () => {
+    emit(accRow, acc0);
+    const t = acc0;
+    acc0 = acc1;
+    acc1 = t;
+    acc1.fill(0);
+    accRow++;
+  };
+
   for (let y = 0; y < sh; y++) {
     src.row(y, line);
     hrow.fill(0);
@@ -107,14 +117,7 @@ export function resizeRaster(src: Raster, width: number, height: number): Pixels
       }
     }
     const target = ty.first[y];
-    while (accRow < target) {
-      emit(accRow, acc0);
-      const t = acc0;
-      acc0 = acc1;
-      acc1 = t;
-      acc1.fill(0);
-      accRow++;
-    }
+    while (accRow < target) advance();
     const v0 = ty.w0[y];
     const v1 = ty.w1[y];
     for (let i = 0; i < hrow.length; i++) {
@@ -124,14 +127,7 @@ export function resizeRaster(src: Raster, width: number, height: number): Pixels
       if (v1 > 0) acc1[i] += h * v1;
     }
   }
-  while (accRow < height) {
-    emit(accRow, acc0);
-    const t = acc0;
-    acc0 = acc1;
-    acc1 = t;
-    acc1.fill(0);
-    accRow++;
-  }
+  while (accRow < height) advance();
   return { width, height, data: out, opaque };
 }
 
