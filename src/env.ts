@@ -99,6 +99,8 @@ export interface Env {
   RENTER_TOKEN_SECRET?: string;
   /** Workers AI binding (optional; without it the AI helpers answer from the operator's data with deterministic rules). */
   AI?: Ai;
+  /** Cloudflare Images binding (optional): makes the photo variants; without it the Worker resizes JPEG and PNG itself (adapters/images.ts). */
+  IMAGES?: ImagesBinding;
   /** Workers AI text model (default @cf/meta/llama-3.1-8b-instruct). */
   AI_MODEL?: string;
   /** Workers AI vision model for receipts, licences and check-in photos (default @cf/meta/llama-3.2-11b-vision-instruct). */

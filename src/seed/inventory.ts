@@ -5,6 +5,7 @@ import { todayIn } from '../lib/clock';
 import { inventoryItems } from '../db/schema/inventory';
 import { InventoryData, type InventoryDataInput } from '../modules/inventory/types';
 import { setupInventory } from '../modules/inventory/service';
+import { seedPhoto, type Scene } from './photos';
 
 /** The ids of an operator's demo inventory (`inv_<tag>_pontoon`). */
 export const inventoryIds = (op: { tag: string }) => ({
@@ -52,7 +53,7 @@ const hourly = (basePrice: number) => ({
 const FLORIDA_TAX = { taxId: 'fl_sales_tax', name: 'Florida sales tax', rate: 7, appliesTo: 'all' as const };
 const COOLER = { addonId: 'cooler', name: 'Cooler with ice', price: 15, priceType: 'flat' as const, maxQuantity: 2 };
 
-function items(op: DemoOperator, hamburgToday: string): { id: string; assets?: readonly string[]; data: InventoryDataInput }[] {
+function items(op: DemoOperator, hamburgToday: string): { id: string; assets?: readonly string[]; scene?: Scene; data: InventoryDataInput }[] {
   const d = op;
   const inv = inventoryIds(op);
   const assets = assetIds(op);
@@ -60,6 +61,7 @@ function items(op: DemoOperator, hamburgToday: string): { id: string; assets?: r
   return [
     {
       id: inv.centerConsole,
+      scene: 'console',
       assets: assets.centerConsole,
       data: {
         name: 'Center Console 24',
@@ -104,6 +106,7 @@ function items(op: DemoOperator, hamburgToday: string): { id: string; assets?: r
     },
     {
       id: inv.pontoon,
+      scene: 'pontoon',
       assets: assets.pontoon,
       data: {
         name: 'Pontoon 22',
@@ -125,6 +128,7 @@ function items(op: DemoOperator, hamburgToday: string): { id: string; assets?: r
     },
     {
       id: inv.sailboatHamburg,
+      scene: 'sailboat',
       assets: assets.sailboatHamburg,
       data: {
         name: 'Segelboot Elbe 28',
@@ -157,6 +161,7 @@ function items(op: DemoOperator, hamburgToday: string): { id: string; assets?: r
     },
     {
       id: inv.dolphinTour,
+      scene: 'dolphin',
       data: {
         name: 'Sunset Dolphin Tour',
         type: 'tour',
@@ -216,6 +221,7 @@ async function seedInventory(ctx: Ctx, op: DemoOperator): Promise<boolean> {
       ...(item.assets ? { assets: item.assets.map((assetId, i) => ({ assetId, name: `${item.data.name} #${i + 1}` })) } : {}),
     });
     await setupInventory(ctx, { data, inventory_id: item.id }, { fixedIds: true });
+    if (item.scene) await seedPhoto(ctx, item.id, item.scene);
     wrote = true;
   }
   return wrote;

@@ -6,6 +6,7 @@ import { inventoryItems } from '../db/schema/inventory';
 import { octoSettings } from '../db/schema/octo';
 import { InventoryData, type InventoryDataInput } from '../modules/inventory/types';
 import { reorderInventory, setupInventory } from '../modules/inventory/service';
+import { seedPhoto, type Scene } from './photos';
 import { putSettings } from '../modules/octo/service';
 
 /** The ids of an operator's OCTO showcase: a shared harbor cruise (seats by fare tier) and kayaks rented by the day (an OPENING_HOURS product). */
@@ -17,11 +18,12 @@ export const DEMO_OCTO_ITEMS = octoItemIds(DEMO_OPERATOR);
 const EVERY_DAY = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 const FLORIDA_TAX = { taxId: 'fl_sales_tax', name: 'Florida sales tax', rate: 7, appliesTo: 'all' as const };
 
-function items(op: DemoOperator): { id: string; assets?: number; data: InventoryDataInput }[] {
+function items(op: DemoOperator): { id: string; assets?: number; scene: Scene; data: InventoryDataInput }[] {
   const ids = octoItemIds(op);
   return [
     {
       id: ids.harborCruise,
+      scene: 'cruise',
       data: {
         name: 'Harbor Sightseeing Cruise',
         type: 'tour',
@@ -46,6 +48,7 @@ function items(op: DemoOperator): { id: string; assets?: number; data: Inventory
     },
     {
       id: ids.kayak,
+      scene: 'kayak',
       assets: 12,
       data: {
         name: 'Kayak Day Rental',
@@ -108,6 +111,7 @@ async function seedOctoFor(ctx: Ctx, op: DemoOperator): Promise<boolean> {
       ...(item.assets ? { assets: Array.from({ length: item.assets }, (_, i) => ({ assetId: `${item.id}_${i + 1}`, name: `Kayak #${i + 1}` })) } : {}),
     });
     await setupInventory(ctx, { data, inventory_id: item.id }, { fixedIds: true });
+    await seedPhoto(ctx, item.id, item.scene);
     wrote = true;
   }
   if (!existing.has(ids.harborCruise)) await reorderInventory(ctx, { orderedBoats: [ids.harborCruise] });

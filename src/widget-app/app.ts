@@ -542,6 +542,47 @@ function where(i: Item): string {
   return l ? 'At ' + l.name : '';
 }
 
+type Photo = Item['photos'][number];
+
+/** A photo with its resized variants: the browser picks the width it needs from `srcset` for `sizes`; width and height reserve its box. */
+function photoImg(p: Photo, cls: string, sizes: string, alt: string, eager?: boolean): El {
+  return h('img', {
+    class: cls,
+    src: p.src,
+    srcset: p.srcset,
+    sizes: p.srcset ? sizes : null,
+    width: String(p.width || 400),
+    height: String(p.height || 300),
+    alt: alt,
+    loading: eager ? null : 'lazy',
+    decoding: 'async',
+  });
+}
+
+/** The chosen item's photos above its calendar (the first large, the others in a row that scrolls), and its description. */
+function itemIntro(item: Item): El | null {
+  const photos = item.photos || [];
+  if (!photos.length && !item.description) return null;
+  return h('div', { class: 'bw-intro' }, [
+    photos.length
+      ? h(
+          'div',
+          { class: 'bw-gallery' + (photos.length > 1 ? ' is-many' : '') },
+          photos.slice(0, 8).map(function (p, n) {
+            return photoImg(
+              p,
+              'bw-photo',
+              photos.length > 1 ? '(max-width: 480px) 85vw, 600px' : '(max-width: 800px) 100vw, 760px',
+              p.alt + (n ? ', photo ' + (n + 1) : ''),
+              n === 0,
+            );
+          }),
+        )
+      : null,
+    item.description ? h('p', { class: 'bw-desc' }, item.description) : null,
+  ]);
+}
+
 function itemsView() {
   const items = S.catalog.items;
   if (!items.length) {
@@ -570,8 +611,9 @@ function itemsView() {
             },
           },
           [
-            i.image
-              ? h('img', { class: 'bw-card-img', src: i.image, alt: '', width: '400', height: '300', loading: 'lazy' })
+            // The card's name is its text, so its photo is decorative here (alt ""); the item's page names it.
+            i.photos && i.photos[0]
+              ? photoImg(i.photos[0], 'bw-card-img', '(max-width: 480px) 100vw, (max-width: 800px) 50vw, 360px', '')
               : h('span', { class: 'bw-card-img', 'aria-hidden': 'true' }),
             h('span', { class: 'bw-card-body' }, [
               h('span', { class: 'bw-card-name' }, i.name),
@@ -712,6 +754,7 @@ function calendarView() {
   }).length;
   const minMonth = today().slice(0, 7);
   show('date', 'Pick a date for ' + S.item.name, [
+    itemIntro(S.item),
     h('div', { class: 'bw-cal-head' }, [
       h(
         'button',

@@ -12,7 +12,7 @@ import { SELF, env } from 'cloudflare:test';
 import { BASE, api, createOperator, eventually, get, patch, post, put, signToken, type Caller, type Operator } from '../harness';
 import { at, bookBody, dateAhead, rentalItem, tourItem, type TestItem } from '../modules/bookings/factories';
 import { ch, connect, idem, partnerKey, platform, rentalItem as channelItem } from '../modules/channel/factories';
-import { createItem, form, pngBytes, rentalData } from '../modules/inventory/helpers';
+import { createItem, form, mp4Bytes, pngBytes, rentalData } from '../modules/inventory/helpers';
 import { day, makeSlip, reserve } from '../modules/marina/helpers';
 import { PLATFORM, REDIRECT, approve, bearer, createApp, installAndToken, openAuthorize, raw, registerPartner } from '../modules/partners/helpers';
 import { outbound, resolver } from '../../src/adapters/http';
@@ -44,6 +44,7 @@ interface World {
   tour: TestItem;
   apiItem: { inventory_id: string };
   mediaPath: string;
+  photoPath: string;
   booking: { rentalId: string; transactionId: string; renterId: string };
   tourBooking: { rentalId: string };
   pendingRentalId: string;
@@ -314,6 +315,7 @@ const CASES: Case[] = [
   { op: 'getInventoryPricing', path: () => `/inventory-pricing?${q({ inventory_id: w.rental.id })}` },
   { op: 'getInventoryPricing', label: 'tour', path: () => `/inventory-pricing?${q({ inventory_id: w.tour.id })}` },
   { op: 'getInventoryMedia', path: () => w.mediaPath, caller: anonymous },
+  { op: 'getInventoryPhoto', path: () => w.photoPath, caller: anonymous },
   { op: 'listBoatRecordRundown', path: () => `/boatRecords/rundownRecords?${q({ inventoryId: w.apiItem.inventory_id })}` },
   { op: 'listBoatRecords', path: () => `/boatRecords?${q({ inventoryId: w.apiItem.inventory_id })}` },
   // Channel API, partner portal, connections
@@ -730,13 +732,15 @@ beforeAll(async () => {
   const rental = await rentalItem(op, { assets: 2 });
   const tour = await tourItem(op, { capacity: 10 });
 
-  // Inventory through its own API: an asset map (one pinned asset, one without a pin) and a photo.
+  // Inventory through its own API: an asset map (one pinned asset, one without a pin), a photo (served as variants) and a video.
   const apiItem = await createItem(op, rentalData(op));
   const [a1] = apiItem.data.assets as { assetId: string }[];
   await ok(post(`/inventory/asset-map/${apiItem.inventory_id}`, { pins: [{ assetId: a1.assetId, x: 40, y: 60 }] }, { key }));
   const photo = await ok(api('POST', `/inventory/photo/${apiItem.inventory_id}`, { key, rawBody: form(pngBytes()) }));
   const images: string[] = photo.data?.images ?? photo.images ?? [];
-  const mediaPath = new URL(images[images.length - 1], 'http://x').pathname;
+  const photoPath = new URL(images[images.length - 1], 'http://x').pathname;
+  const video = await ok(api('POST', `/inventory/video/${apiItem.inventory_id}`, { key, rawBody: form(mp4Bytes(), 'tour.mp4', 'video/mp4') }));
+  const mediaPath = new URL(video.url, 'http://x').pathname;
   await ok(post('/boatRecords', { inventoryId: apiItem.inventory_id, RecordType: 'checkout', Details: { fuel: 'full' } }, { key }));
 
   // Bookings: a paid rental with a deposit hold, a tour with tickets.
@@ -1050,6 +1054,7 @@ beforeAll(async () => {
     tour,
     apiItem,
     mediaPath,
+    photoPath,
     booking: { rentalId: booked.rentalId, transactionId: booked.transactionId, renterId: booked.renterId },
     tourBooking: { rentalId: tourBooked.rentalId },
     pendingRentalId: payLater.rentalId,

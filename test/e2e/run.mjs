@@ -236,6 +236,17 @@ async function askForCode(page, rentalId, button) {
   await page.getByLabel('6-digit code').fill(await outboxCode(rentalId, asked));
 }
 
+/** Waits for an image to load (or fail): its natural width (0 when it failed) and the URL the browser chose. */
+const imageLoaded = (img) =>
+  img.evaluate((el) =>
+    el.complete && el.naturalWidth > 0
+      ? { width: el.naturalWidth, src: el.currentSrc }
+      : new Promise((done) => {
+          el.addEventListener('load', () => done({ width: el.naturalWidth, src: el.currentSrc }), { once: true });
+          el.addEventListener('error', () => done({ width: 0, src: el.currentSrc }), { once: true });
+        }),
+  );
+
 // ---------------------------------------------------------------------------------------------
 // Scenarios
 
@@ -256,6 +267,18 @@ async function bookBoatThroughEmbed() {
   await frame.getByRole('heading', { name: 'Choose a boat or tour' }).waitFor();
   // The iframe follows the content: tall for the list of items (one column on a phone), shorter again for the calendar.
   const itemsHeight = await frameFitsContent(page, frame);
+  // Every card shows its item's photo (a resized variant chosen from srcset), loaded: scrolled into view, since they load lazily.
+  const cardImages = frame.locator('img.bw-card-img');
+  const cards = await cardImages.count();
+  assert.ok(cards >= 4, `photos on the item cards (${cards})`);
+  for (let i = 0; i < cards; i++) {
+    const img = cardImages.nth(i);
+    await img.scrollIntoViewIfNeeded();
+    const loaded = await imageLoaded(img);
+    assert.ok(loaded.width > 0, `card photo ${i + 1} loaded (${loaded.src})`);
+    assert.match(loaded.src, /\/inventory\/photos\/cus_demo_marina\/[^/]+\/[0-9a-z]{26}-\d+x\d+\/w\d+\.jpg$/);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, 'boat-embed-items');
   await axeClean(widgetFrame(page), 'items');
   // The operator has two locations: each card names its own (and prices in its currency).
@@ -263,6 +286,10 @@ async function bookBoatThroughEmbed() {
   assert.match(await frame.getByRole('button', { name: /Pontoon 22/ }).innerText(), /\$[\s\S]*At Demo Marina Miami/);
   await frame.getByRole('button', { name: /Pontoon 22/ }).click();
   await frame.getByRole('heading', { name: /Pick a date for Pontoon 22/ }).waitFor();
+  // The item's photo above its calendar, named by the item.
+  const intro = frame.getByRole('img', { name: 'Pontoon 22' });
+  await intro.waitFor();
+  assert.ok((await imageLoaded(intro)).width > 0, "the item's photo loaded");
   const calendarHeight = await frameFitsContent(page, frame);
   assert.ok(calendarHeight < itemsHeight, `the iframe shrinks from the items (${itemsHeight}px) to the calendar (${calendarHeight}px)`);
   // The first open day at least three days ahead (next month when this one has none).

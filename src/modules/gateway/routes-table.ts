@@ -110,6 +110,7 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   'POST /inventory/video/{inventory_id}': deny('uploads'),
   'POST /inventory/asset-map/{inventory_id}': deny('uploads'),
   'GET /inventory/media/{customerId}/{itemId}/{folder}/{file}': 'read:inventory',
+  'GET /inventory/photos/{customerId}/{itemId}/{photoId}/{variant}': 'read:inventory',
   'GET /availability': 'read:inventory',
   'GET /preload-availability': 'read:inventory',
   'GET /boatRecords': 'read:inventory',

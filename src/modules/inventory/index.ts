@@ -6,6 +6,7 @@ import * as r from './routes';
 import { setAssetMap } from './asset-map';
 import { deleteInventory } from './delete';
 import { type UploadFile, openMedia, uploadMedia } from './photos';
+import { openPhotoVariant } from './photo-files';
 import { getPricing, updatePricing } from './pricing-data';
 import { listInventory } from './queries';
 import { reorderInventory } from './reorder';
@@ -52,5 +53,8 @@ mount(router, r.getMedia, async (c, { params }) => {
   const file = await openMedia(ctxOf(c), params, c.req.header('range'));
   return new Response(file.body, { status: file.status, headers: file.headers });
 });
+
+// Awaited here (not returned as is): a refusal rejects before the router holds the promise.
+mount(router, r.getPhoto, async (c, { params }) => await openPhotoVariant(ctxOf(c), params, c.req.url, c.req.header('if-none-match') ?? null));
 
 export default router;

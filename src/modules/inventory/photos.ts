@@ -4,6 +4,8 @@ import { commit } from '../../lib/commit';
 import { notFound } from '../../lib/errors';
 import { ulid } from '../../lib/ids';
 import { checkUpload, mediaKey, mediaUrl, type MediaFolder, type MediaKind } from './media';
+import { storePhoto, type StoredPhoto } from './photo-files';
+import type { PhotoVariants } from '../../adapters/images';
 import { getItemInTenant } from './queries';
 import { dataUpdateStmt, withVersionRetry } from './version';
 import { inventoryErrors } from './errors';
@@ -22,9 +24,17 @@ export interface UploadFile {
 /**
  * Stores a photo or video in R2 under `<customerId>/inventory/<itemId>/` and appends its URL to
  * data.images / data.videos. `readFile` is called once the item is known to be the caller's, so an
- * unknown item answers 404 before the body is read.
+ * unknown item answers 404 before the body is read. A photo is stored with its resized variants
+ * (photo-files.ts) and the URL appended is its largest variant's; a video is stored as sent.
  */
-export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, readFile: () => Promise<UploadFile>, baseUrl: string) {
+export async function uploadMedia(
+  ctx: Ctx,
+  itemId: string,
+  kind: MediaKind,
+  readFile: () => Promise<UploadFile>,
+  baseUrl: string,
+  opts: { prepared?: PhotoVariants } = {},
+) {
   requirePermission(ctx, 'inventory');
   const customerId = tenantOf(ctx);
   const field = kind === 'photo' ? 'images' : 'videos';
@@ -35,20 +45,25 @@ export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, rea
   if (count >= limit) throw full();
   const file = await readFile();
   const found = checkUpload(kind, file.bytes);
-  const folder: MediaFolder = kind === 'photo' ? 'photos' : 'videos';
-  const fileName = `${ulid().toLowerCase()}.${found.ext}`;
-  const key = mediaKey(customerId, item.id, folder, fileName);
-  const url = mediaUrl(baseUrl, customerId, item.id, folder, fileName);
-  await ctx.env.FILES.put(key, file.bytes, {
-    httpMetadata: { contentType: found.mime, cacheControl: 'public, max-age=31536000, immutable' },
-    customMetadata: {
-      customerId,
-      itemId: item.id,
-      kind,
-      originalName: (file.name ?? '').slice(0, 200),
-      uploadedBy: ctx.principal.userId ?? ctx.principal.credentialId,
-    },
-  });
+  const uploadedBy = ctx.principal.userId ?? ctx.principal.credentialId;
+  const originalName = (file.name ?? '').slice(0, 200);
+  let key: string;
+  let url: string;
+  let keys: string[];
+  let photo: StoredPhoto | null = null;
+  if (kind === 'photo') {
+    photo = await storePhoto(ctx, { customerId, itemId: item.id, bytes: file.bytes, found, baseUrl, uploadedBy, originalName, prepared: opts.prepared });
+    ({ key, url, keys } = photo);
+  } else {
+    const fileName = `${ulid().toLowerCase()}.${found.ext}`;
+    key = mediaKey(customerId, item.id, 'videos', fileName);
+    url = mediaUrl(baseUrl, customerId, item.id, 'videos', fileName);
+    keys = [key];
+    await ctx.env.FILES.put(key, file.bytes, {
+      httpMetadata: { contentType: found.mime, cacheControl: 'public, max-age=31536000, immutable' },
+      customMetadata: { customerId, itemId: item.id, kind, originalName, uploadedBy },
+    });
+  }
   try {
     const result = await withVersionRetry(undefined, async () => {
       const fresh = await getItemInTenant(ctx, itemId);
@@ -61,7 +76,7 @@ export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, rea
           action: `inventory.${kind}_upload`,
           targetType: 'inventory_item',
           targetId: fresh.id,
-          details: { key, contentType: found.mime, size: file.bytes.length },
+          details: { key, contentType: found.mime, size: file.bytes.length, ...(photo ? { variants: photo.variants.map((v) => v.width) } : {}) },
         },
       });
       return { list, version: fresh.version + 1 };
@@ -74,13 +89,14 @@ export async function uploadMedia(ctx: Ctx, itemId: string, kind: MediaKind, rea
       url,
       contentType: found.mime,
       size: file.bytes.length,
-      width: found.width,
-      height: found.height,
+      width: photo ? photo.source.width : found.width,
+      height: photo ? photo.source.height : found.height,
+      ...(photo ? { photoId: photo.photoId, variantType: photo.variantType, variants: photo.variants } : {}),
       [field]: result.list,
       version: result.version,
     };
   } catch (err) {
-    await ctx.env.FILES.delete(key).catch(() => undefined);
+    await ctx.env.FILES.delete(keys).catch(() => undefined);
     throw err;
   }
 }

@@ -8,8 +8,8 @@ const tags = ['Inventory'];
 const UPLOAD_NOTE = `Send \`multipart/form-data\` with the file in the field \`file\` (when there is no \`file\` field, a single file part under any
 name is taken). The type is read from the file content (magic bytes), not from the declared type or the file name; anything else answers 400
 \`unsupported_file_type\`, a file over the limit 400 \`file_too_large\`, a body that is not multipart 400 \`bad_request\`. The file is stored as sent
-(no re-encoding) under \`<customerId>/inventory/<inventory_id>/\` and served publicly at the returned \`url\` (\`GET /inventory/media/...\`). Needs
-the \`inventory\` permission (admins and managers have it); another operator's item answers 404.`;
+under \`<customerId>/inventory/<inventory_id>/\` and served publicly at the returned \`url\`. Needs the \`inventory\` permission (admins and
+managers have it); another operator's item answers 404.`;
 
 export const uploadPhoto = route({
   method: 'post',
@@ -21,7 +21,13 @@ export const uploadPhoto = route({
   multipart: s.UploadForm,
   ok: s.UploadResult,
   errors: [403, 404],
-  description: `Photos: JPEG, PNG, WebP or GIF, at most 10 MB, at most 50 per item; width and height are read from the image header. ${UPLOAD_NOTE}`,
+  description: `Photos: JPEG, PNG, WebP or GIF, at most 10 MB, at most 50 per item. The photo is optimized when it is uploaded: it is resized to
+fixed widths (320, 640 and 1280 pixels, never enlarged: a narrower photo also gets a copy of its own width; at most 2560 pixels tall), turned
+upright by its EXIF orientation and re-encoded without metadata (opaque photos as JPEG, transparent ones as PNG; with the Cloudflare Images
+binding, PNG, WebP and GIF become WebP). \`variants\` lists every size with its URL (\`GET /inventory/photos/...\`); \`url\`, appended to
+\`data.images\`, is the largest. The original is kept privately. Without the Images binding, WebP and GIF answer 400 \`unsupported_file_type\`;
+a photo too large to decode here (about 16 megapixels for an ordinary JPEG) answers 400 \`image_too_large\`, an undecodable one 400
+\`image_unreadable\`. Removing the URL from \`data.images\` with \`POST /inventory/setup\` deletes the photo's files. ${UPLOAD_NOTE}`,
 });
 
 export const uploadVideo = route({
@@ -34,7 +40,8 @@ export const uploadVideo = route({
   multipart: s.UploadForm,
   ok: s.UploadResult,
   errors: [403, 404],
-  description: `Videos: MP4, QuickTime (.mov) or WebM, at most 50 MB, at most 20 per item. ${UPLOAD_NOTE}`,
+  description: `Videos: MP4, QuickTime (.mov) or WebM, at most 50 MB, at most 20 per item. The file is stored as sent (no re-encoding) and served at
+\`GET /inventory/media/...\`. ${UPLOAD_NOTE}`,
 });
 
 export const setAssetMap = route({
@@ -153,4 +160,21 @@ export const getMedia = route({
   errors: [404],
   description: `Serves the files uploaded through the photo, video and asset map endpoints with their content type; the URL is the one those endpoints
 return. Supports \`Range\` requests (206) for video players.`,
+});
+
+export const getPhoto = route({
+  method: 'get',
+  path: '/inventory/photos/{customerId}/{itemId}/{photoId}/{variant}',
+  operationId: 'getInventoryPhoto',
+  tags,
+  access: 'public',
+  summary: 'A photo of an item at one of its widths (public, cached)',
+  params: s.PhotoParams,
+  produces: ['image/jpeg', 'image/png', 'image/webp'],
+  errors: [404],
+  description: `Serves the variants made when the photo was uploaded (\`variants\` of \`POST /inventory/photo/{inventory_id}\`, and the public
+catalog's \`photos\`): \`w<width>.<ext>\` for each width the photo has; another width answers 404 \`no_such_variant\` with the widths it has.
+The URL names one upload and never changes, so answers are \`Cache-Control: public, max-age=31536000, immutable\` with an \`ETag\`
+(\`If-None-Match\` answers 304); the Workers cache sits in front of storage (\`X-Cache: HIT\` or \`MISS\`). \`X-Photo-Width\` and
+\`X-Photo-Height\` give the size. Only photo variants are served: originals and other files are not reachable here.`,
 });

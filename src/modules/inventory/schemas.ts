@@ -190,11 +190,17 @@ export const UploadResult = z
     inventory_id: z.string(),
     inventoryId: z.string(),
     key: z.string().openapi({ description: 'Storage key of the file' }),
-    url: z.string().openapi({ description: 'Public URL (GET /inventory/media/...)' }),
+    url: z.string().openapi({ description: 'Public URL: photos GET /inventory/photos/... (the largest variant), videos GET /inventory/media/...' }),
     contentType: z.string().openapi({ description: 'Type read from the file content' }),
     size: z.number().int(),
-    width: z.number().int().nullable(),
+    width: z.number().int().nullable().openapi({ description: 'Photos: as the photo is seen (EXIF orientation applied); videos: null' }),
     height: z.number().int().nullable(),
+    photoId: z.string().optional().openapi({ description: 'Photos: the id in the variant URLs' }),
+    variantType: z.enum(['image/jpeg', 'image/png', 'image/webp']).optional().openapi({ description: 'Photos: the type of the variants' }),
+    variants: z
+      .array(z.object({ width: z.number().int(), height: z.number().int(), url: z.string() }))
+      .optional()
+      .openapi({ description: 'Photos: every served size, smallest first; `url` (and data.images) is the largest' }),
     images: z.array(z.string()).optional(),
     videos: z.array(z.string()).optional(),
     version: z.number().int(),
@@ -246,4 +252,17 @@ export const MediaParams = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}\.[a-z0-9]{2,5}$/, 'not a media file name')
     .openapi({ param: { name: 'file', in: 'path' } }),
+});
+
+export const PhotoParams = z.object({
+  customerId: zId().openapi({ param: { name: 'customerId', in: 'path' } }),
+  itemId: zId().openapi({ param: { name: 'itemId', in: 'path' } }),
+  photoId: z
+    .string()
+    .regex(/^[0-9a-z]{26}-[1-9]\d{0,4}x[1-9]\d{0,4}$/, 'not a photo id')
+    .openapi({ param: { name: 'photoId', in: 'path' }, example: '01jd5x0k3v8r6m2n4p7q9s1t3w-1280x960' }),
+  variant: z
+    .string()
+    .regex(/^w[1-9]\d{0,4}\.(jpg|png|webp)$/, 'a variant is w<width>.<jpg|png|webp>')
+    .openapi({ param: { name: 'variant', in: 'path' }, example: 'w640.jpg' }),
 });

@@ -14,6 +14,7 @@ import { assetsOf, findItemAnyTenant, getItemInTenant, viewOf } from './queries'
 import { isRemoved, type AssetRow } from './views';
 import { checkExpected, dataUpdateStmt, withVersionRetry } from './version';
 import { checkBlockAssets, checkRules } from './rules';
+import { deletePhotoFiles } from './photo-files';
 
 type AssetInput = NonNullable<InventoryModel['assets']>[number];
 
@@ -143,9 +144,12 @@ export async function setupInventory(ctx: Ctx, input: SetupInput, opts: SetupOpt
     const stored: Record<string, unknown> = { ...input.data, currency: (input.data.currency ?? location.currency).toLowerCase() };
     if (input.data.type === 'tour') delete stored.assets;
     else stored.assets = plan.listed;
+    let removedImages: string[] = [];
     if (existing) {
       const before = (existing.data ?? {}) as Record<string, unknown>;
       for (const k of MEDIA_FIELDS) if (stored[k] === undefined && before[k] !== undefined) stored[k] = before[k];
+      const kept = new Set((stored.images as string[] | undefined) ?? []);
+      removedImages = ((before.images as string[] | undefined) ?? []).filter((u) => !kept.has(u));
     }
     const columns = { name: input.data.name, kind: input.data.type, isPublic: input.data.isPublic, locationId: location.id };
     const stmts: Stmt[] = [];
@@ -167,6 +171,8 @@ export async function setupInventory(ctx: Ctx, input: SetupInput, opts: SetupOpt
         details: { name: input.data.name, kind: input.data.type, assets: plan.listed.length, version: existing ? existing.version + 1 : 1 },
       },
     });
+    // Photos taken out of data.images: their files (original and variants) go too.
+    if (removedImages.length) await deletePhotoFiles(ctx, customerId, itemId, removedImages);
     const item = await getItemInTenant(ctx, itemId);
     return { success: true, created: !existing, ...(await viewOf(ctx, item)) };
   });

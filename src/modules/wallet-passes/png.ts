@@ -2,33 +2,9 @@
  * A minimal PNG encoder (solid colour with a centred lighter square): the icons a wallet pass file
  * must contain; and the stored (uncompressed) zlib and zip containers it and the .pkpass need. No
  * compression library: the files are a few KiB, and every byte of dependency counts in the bundle.
+ * CRC-32 and the chunk layout are the image codec's (lib/image/png.ts).
  */
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-  return out;
-}
+import { crc32, pngChunk } from '../../lib/image/png';
 
 /** A `size`×`size` RGB PNG in `rgb` with a centred square in `mark`. */
 export function iconPng(size: number, rgb: [number, number, number], mark: [number, number, number]): Uint8Array {
@@ -50,9 +26,9 @@ export function iconPng(size: number, rgb: [number, number, number], mark: [numb
   ihdr.set([8, 2, 0, 0, 0], 8);
   const parts = [
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlibStored(raw)),
-    chunk('IEND', new Uint8Array(0)),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlibStored(raw)),
+    pngChunk('IEND', new Uint8Array(0)),
   ];
   const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
   let o = 0;

@@ -8,10 +8,11 @@ import { todayIn } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { onOperatorClock } from '../../lib/operator-clock';
 import { notFound } from '../../lib/errors';
+import { publicOrigin } from '../../lib/public-origin';
 import { TEST_TOKENS } from '../../adapters/payments';
 import { getPublicCustomer } from '../customers/service';
 import { listPublicLocations } from '../locations/service';
-import { listPublicItems, readData, startingPrice } from '../inventory/service';
+import { listPublicItems, photoSources, readData, startingPrice } from '../inventory/service';
 import { loadItemContext, slotLengthMinutes } from '../availability/service';
 import { widgetLookOf } from '../public-settings/service';
 
@@ -39,6 +40,7 @@ export async function widgetCatalog(ctx: Ctx, q: { customerId: string; locationI
   const locs = (await listPublicLocations(ctx, customer.id)).filter((l) => !q.locationId || l.id === q.locationId);
   if (q.locationId && !locs.length) throw notFound('Location');
   const locById = new Map(locs.map((l) => [l.id, l]));
+  const origin = publicOrigin(ctx);
   const rows = (await listPublicItems(ctx, customer.id)).filter((r) => locById.has(r.locationId) && readData(r).isPublic !== false);
   const items = await Promise.all(
     rows.map(async (r) => {
@@ -53,7 +55,11 @@ export async function widgetCatalog(ctx: Ctx, q: { customerId: string; locationI
         locationId: r.locationId,
         description: m.description ?? null,
         category: m.category ?? null,
-        image: m.images?.[0] ?? null,
+        image: m.images?.[0] ? photoSources(m.images[0], r.name, origin).src : null,
+        photos: (m.images ?? []).map((url) => {
+          const p = photoSources(url, r.name, origin);
+          return { src: p.src, srcset: p.srcset, width: p.width, height: p.height, alt: p.alt };
+        }),
         capacity: m.capacity ?? 1,
         units: ic.item.assets.length,
         currency: ic.currency,

@@ -52,7 +52,22 @@ count from it, not from the renter's device`,
         locationId: z.string(),
         description: z.string().nullable(),
         category: z.string().nullable(),
-        image: z.string().nullable(),
+        image: z.string().nullable().openapi({ description: "The first photo's URL (its 640-pixel variant when Berth resized it)" }),
+        photos: z
+          .array(
+            z.object({
+              src: z.string(),
+              srcset: z.string().nullable().openapi({ description: '`url 320w, url 640w, url 1280w` (the widths the photo has); null for an outside image' }),
+              width: z
+                .number()
+                .int()
+                .nullable()
+                .openapi({ description: 'Intrinsic size of the largest variant (for width/height attributes); null when unknown' }),
+              height: z.number().int().nullable(),
+              alt: z.string().openapi({ description: "The item's name" }),
+            }),
+          )
+          .openapi({ description: "The item's photos in order, ready for <img src srcset sizes width height alt>" }),
         capacity: z.number(),
         units: z.number().int().openapi({ description: 'Rentals: boats (assets) in the pool' }),
         currency: z.string(),

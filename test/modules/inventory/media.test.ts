@@ -2,84 +2,45 @@ import { describe, it, expect } from 'vitest';
 import { env, SELF } from 'cloudflare:test';
 import { api, BASE, createOperator, expectError, get, post, type Operator } from '../../harness';
 import { checkSecurity, otherOperator } from '../../security';
-import { createItem, form, mp4Bytes, pngBytes, rentalData } from './helpers';
+import { createItem, form, imageSize, mp4Bytes, photoJpeg, photoPng, pngBytes, rentalData } from './helpers';
 
 const upload = (op: Operator | { adminKey: string }, kind: 'photo' | 'video', id: string, body: FormData | string, headers: Record<string, string> = {}) =>
   api('POST', `/inventory/${kind}/${id}`, { key: op.adminKey, rawBody: body, headers });
 
-function jpegBytes(width: number, height: number): Uint8Array {
-  // SOI, APP0 (JFIF, 16 bytes), SOF0 with the frame size, EOI.
-  return new Uint8Array([
-    0xff,
-    0xd8,
-    0xff,
-    0xe0,
-    0x00,
-    0x10,
-    0x4a,
-    0x46,
-    0x49,
-    0x46,
-    0x00,
-    0x01,
-    0x01,
-    0x00,
-    0x00,
-    0x01,
-    0x00,
-    0x01,
-    0x00,
-    0x00,
-    0xff,
-    0xc0,
-    0x00,
-    0x11,
-    0x08,
-    height >> 8,
-    height & 255,
-    width >> 8,
-    width & 255,
-    0x03,
-    0x01,
-    0x22,
-    0x00,
-    0x02,
-    0x11,
-    0x01,
-    0x03,
-    0x11,
-    0x01,
-    0xff,
-    0xd9,
-  ]);
-}
-
 describe('POST /inventory/photo/{inventory_id}', () => {
-  it('stores a PNG in R2, appends its URL to data.images and serves it publicly', async () => {
+  it('stores a PNG in R2, appends its largest variant to data.images and serves it publicly', async () => {
     const op = await createOperator();
     const item = await createItem(op);
-    const bytes = pngBytes(640, 480, 2048);
+    const bytes = await photoPng(640, 480);
     const r = await upload(op, 'photo', item.inventory_id, form(bytes, 'deck.png', 'image/png'));
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ success: true, inventory_id: item.inventory_id, contentType: 'image/png', size: 2048, width: 640, height: 480, version: 2 });
-    expect(r.body.key).toMatch(new RegExp(`^${op.customerId}/inventory/${item.inventory_id}/photos/[a-z0-9]+\\.png$`));
-    expect(r.body.url).toBe(`${BASE}/inventory/media/${op.customerId}/${item.inventory_id}/photos/${r.body.key.split('/').pop()}`);
+    expect(r.body).toMatchObject({
+      success: true,
+      inventory_id: item.inventory_id,
+      contentType: 'image/png',
+      size: bytes.length,
+      width: 640,
+      height: 480,
+      version: 2,
+    });
+    expect(r.body.key).toMatch(new RegExp(`^${op.customerId}/inventory/${item.inventory_id}/photos/[a-z0-9]+-640x480/original\\.png$`));
+    expect(r.body.url).toBe(`${BASE}/inventory/photos/${op.customerId}/${item.inventory_id}/${r.body.photoId}/w640.jpg`);
     expect(r.body.images).toEqual([r.body.url]);
     const stored = await env.FILES.get(r.body.key);
     expect(stored?.httpMetadata?.contentType).toBe('image/png');
     expect(new Uint8Array(await stored!.arrayBuffer())).toEqual(bytes);
 
-    // Public, with its type; no credentials needed.
+    // Public, with its type (an opaque PNG is served as JPEG); no credentials needed.
     const res = await SELF.fetch(r.body.url);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+    expect(imageSize(new Uint8Array(await res.arrayBuffer()))).toEqual({ width: 640, height: 480 });
 
     // A second photo (JPEG, declared with a wrong type) is appended; the type comes from the content.
-    const r2 = await upload(op, 'photo', item.inventory_id, form(jpegBytes(1200, 800), 'b.bin', 'application/octet-stream'));
+    const r2 = await upload(op, 'photo', item.inventory_id, form(photoJpeg(400, 300), 'b.bin', 'application/octet-stream'));
     expect(r2.status, r2.text).toBe(200);
-    expect(r2.body).toMatchObject({ contentType: 'image/jpeg', width: 1200, height: 800, version: 3 });
+    expect(r2.body).toMatchObject({ contentType: 'image/jpeg', width: 400, height: 300, version: 3 });
     expect(r2.body.images).toEqual([r.body.url, r2.body.url]);
     const list = await get(`/inventory/customer?customer_id=${op.customerId}`, { key: op.adminKey });
     expect(list.body.data[0].data.images).toEqual([r.body.url, r2.body.url]);

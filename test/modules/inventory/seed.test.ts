@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { env } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { get } from '../../harness';
 import { SEED, SEED_STEPS } from '../../../src/seed/index';
 import { DEMO_ASSETS, DEMO_INVENTORY } from '../../../src/seed/inventory';
@@ -22,7 +22,13 @@ describe('sandbox seed: inventory', () => {
     for (const id of Object.values(DEMO_INVENTORY)) expect(byId[id], id).toBeDefined();
 
     const cc = byId[DEMO_INVENTORY.centerConsole];
-    expect(cc).toMatchObject({ kind: 'rental', locationId: SEED.demo.miamiId, timezone: 'America/New_York', version: 1 });
+    // Version 2: the item, then its photo (drawn in code, stored with its variants).
+    expect(cc).toMatchObject({ kind: 'rental', locationId: SEED.demo.miamiId, timezone: 'America/New_York', version: 2 });
+    expect(cc.data.images).toHaveLength(1);
+    expect(cc.data.images[0]).toMatch(new RegExp(`/inventory/photos/${SEED.demo.customerId}/${DEMO_INVENTORY.centerConsole}/[0-9a-z]{26}-720x540/w720\\.jpg$`));
+    const photo = await SELF.fetch(cc.data.images[0].replace(/w720\.jpg$/, 'w320.jpg'));
+    expect([photo.status, photo.headers.get('content-type'), photo.headers.get('x-photo-height')]).toEqual([200, 'image/jpeg', '240']);
+    await photo.arrayBuffer();
     expect(cc.assets.map((a: any) => a.assetId)).toEqual([...DEMO_ASSETS.centerConsole]);
     expect(cc.data.seasons).toHaveLength(2);
     expect(cc.data.seasons[0].hourlyPrices.Monday).toMatchObject({ basePrice: 125, minimumHours: 2, maximumHours: 8 });
