@@ -10,7 +10,7 @@
  */
 import { api, errText, qs } from './api';
 import { announce, declineText, formFields, h, money, mountStripeCard, shout, testCardPaymentMethod } from './ui';
-import type { StripeCard } from './ui';
+import type { El, StripeCard } from './ui';
 import type { Settings } from './api';
 import { readUrlState, STEP_IDS, writeUrlState } from './url-state';
 import type { StepId, UrlState } from './url-state';
