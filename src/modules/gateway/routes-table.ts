@@ -208,6 +208,7 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   // ---- default-deny: not operator APIs ----
   '* /public/**': deny('public'),
   '* /widget/**': deny('public'),
+  '* /member-portal/**': deny('public'),
   '* /channel/**': deny('surfaces'),
   '* /partners/**': deny('surfaces'),
   '* /platform/**': deny('surfaces'),

@@ -40,7 +40,8 @@ describe('marina seed', () => {
       'seasonal:confirmed',
     ]);
     expect((await q('SELECT count(*) AS n FROM slip_contract_templates WHERE customer_id = ? AND is_default = 1', cus))[0].n).toBe(1);
-    expect((await q('SELECT status FROM slip_contracts WHERE customer_id = ?', cus))[0].status).toBe('generated');
+    // The portals step sends the seasonal contract, so the demo tenant has one to sign.
+    expect((await q('SELECT status FROM slip_contracts WHERE customer_id = ?', cus))[0].status).toBe('sent');
     expect((await q('SELECT status, quota FROM slip_subscriptions WHERE customer_id = ?', cus))[0]).toMatchObject({ status: 'active', quota: 50 });
     const again = await seedDemoOperator(ctx, { customerId: cus });
     expect(again.seeded.marina).toBe(false);
