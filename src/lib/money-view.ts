@@ -88,7 +88,7 @@ function depositOf(entries: MoneyEntry[], records: DepositRecord[]): Money['depo
   const sum = (type: string) => entries.filter((e) => e.entryType === type).reduce((s, e) => s + e.amount, 0);
   const authorized = sum('deposit_hold');
   const captured = sum('deposit_capture');
-  const released = -sum('deposit_release');
+  const released = 0 - sum('deposit_release');
   const held = Math.max(0, authorized - captured - released);
   let state: DepositState = 'none';
   if (held > 0) state = 'held';
