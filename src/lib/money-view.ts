@@ -18,8 +18,9 @@
  *   balance   total − paid + refunded + credited = Σ of the entries: what is owed, negative when the
  *             buyer holds money on file (paid and not refunded beyond the total)
  *
- * A sale not on the ledger yet (a slip stay before confirmation) is shown from its quote: `quoted`
- * lines take the place of charges, and the balance owes them.
+ * Charges that are not on the sale's own ledger are passed as `unposted` lines: the quote of a slip
+ * stay before confirmation (nothing is posted until then), the booking balance a counter payment
+ * settles. They count as charges: the balance owes them.
  */
 import { z } from '@hono/zod-openapi';
 import { toDollars } from './money';
@@ -46,8 +47,8 @@ export interface DepositRecord {
   status: string;
 }
 
-/** A charge not on the ledger yet (a quote). */
-export interface QuotedLine {
+/** A charge not on the sale's own ledger: a quote not posted yet, or the booking balance a counter payment settles. */
+export interface UnpostedLine {
   description: string;
   type: string;
   amount: number;
@@ -101,10 +102,10 @@ function depositOf(entries: MoneyEntry[], records: DepositRecord[]): Money['depo
 
 /**
  * The money of one sale from its ledger entries (in the order they were written), its deposit
- * records and, for a sale whose charges are not posted yet, its quote. Lines that net to zero (a
+ * records and its charges not posted on its ledger. Lines that net to zero (a
  * charge and its reversal) are left out; the lines always add up to `total`.
  */
-export function moneyView(entries: MoneyEntry[], opts: { deposits?: DepositRecord[]; quoted?: QuotedLine[] } = {}): Money {
+export function moneyView(entries: MoneyEntry[], opts: { deposits?: DepositRecord[]; unposted?: UnpostedLine[] } = {}): Money {
   const live = entries.filter((e) => !e.deletedAt);
   const lines = new Map<string, MoneyLine>();
   let paid = 0;
@@ -122,7 +123,7 @@ export function moneyView(entries: MoneyEntry[], opts: { deposits?: DepositRecor
       else lines.set(key, { description: e.description ?? e.entryType, type: e.entryType, amount: e.amount });
     }
   }
-  for (const [i, q] of (opts.quoted ?? []).entries()) lines.set(`quote:${i}`, { description: q.description, type: q.type, amount: q.amount });
+  for (const [i, q] of (opts.unposted ?? []).entries()) lines.set(`unposted:${i}`, { description: q.description, type: q.type, amount: q.amount });
   const shown = [...lines.values()].filter((l) => l.amount !== 0);
   const total = shown.reduce((s, l) => s + l.amount, 0);
   return {

@@ -56,7 +56,7 @@ describe('moneyView', () => {
     ]);
     expect(posted.lines).toEqual([{ description: 'Slip: revenue', type: 'revenue', amount: 25_000 }]);
     expect([posted.total, posted.paid, posted.balance]).toEqual([25_000, 10_000, 15_000]);
-    const quoted = moneyView([e('payment', -4_000)], { quoted: [{ description: 'Quote', type: 'revenue', amount: 12_000 }] });
+    const quoted = moneyView([e('payment', -4_000)], { unposted: [{ description: 'Quote', type: 'revenue', amount: 12_000 }] });
     expect([quoted.total, quoted.paid, quoted.balance]).toEqual([12_000, 4_000, 8_000]);
   });
 

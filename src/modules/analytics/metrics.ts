@@ -9,7 +9,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { addReversal, countedEntry, kindOf, LedgerSums, posRefundReversals, REPORTED_TYPES, typeList, unrealized, type ReversalRow } from './ledger-sql';
+import { countedEntry, kindOf, LedgerSums, REPORTED_TYPES, typeList, unrealized } from './ledger-sql';
 import { datesBetween, dayRange, localDateOfIso, offsetSegments } from './local-days';
 import { currencyOf, reportBatch, type AnalyticsLocation } from './queries';
 import { lit, litList } from './sql-literals';
@@ -91,19 +91,13 @@ function posByDay(customerId: string, l: Ranged): SQL {
     GROUP BY day`;
 }
 
-/** Point-of-sale refunds of one location per local day, as reversals of their sales (ledger-sql.ts). */
-function posRefundsByDay(customerId: string, l: Ranged): SQL {
-  const seg = offsetSegments(l.timezone, l.from, l.to);
-  return posRefundReversals(customerId, l, (col) => localDateOfIso(col, seg));
-}
-
 type Query = { locationIds: string[]; startDate: string; endDate: string };
 type LedgerRow = { loc: string; day: string; kind: string; type: string; amount: number; unrealized: number };
 type PosRow = { loc: string; day: string; n: number };
 type BookedRow = { loc: string; day: string; status: string; n: number; people: number };
 type MembersRow = { paid: number; refunded: number; invoices: number; created: number };
 
-/** The report's statements: per location its ledger, sales and refund reversals by day; the booking counts; the memberships. */
+/** The report's statements: per location its ledger and sales by day; the booking counts; the memberships. */
 function statements(customerId: string, q: Query, locs: AnalyticsLocation[]): SQL[] {
   currencyOf(locs);
   const ranged: Ranged[] = locs.map((l) => ({ ...l, ...dayRange(q.startDate, q.endDate, l.timezone) }));
@@ -111,7 +105,6 @@ function statements(customerId: string, q: Query, locs: AnalyticsLocation[]): SQ
   return [
     ...ranged.map((l) => ledgerByDay(customerId, l)),
     ...ranged.map((l) => posByDay(customerId, l)),
-    ...ranged.map((l) => posRefundsByDay(customerId, l)),
     sql`
       SELECT location_id AS loc, local_date AS day, status, COUNT(*) AS n, SUM(coalesce(participants, quantity, 1)) AS people
       FROM bookings
@@ -134,17 +127,15 @@ function tally(results: Record<string, unknown>[][], locs: AnalyticsLocation[], 
   const n = locs.length;
   const ledger = results.slice(0, n).flat() as LedgerRow[];
   const pos = results.slice(n, 2 * n).flat() as PosRow[];
-  const reversals = results.slice(2 * n, 3 * n).map((rows, i) => (rows as ReversalRow[]).map((r) => ({ ...r, loc: locs[i].locationId })));
-  const booked = results[3 * n] as BookedRow[];
+  const booked = results[2 * n] as BookedRow[];
   const byDay = new Map(dates.map((d) => [d, cell()]));
   const byLoc = new Map(locs.map((l) => [l.locationId, cell()]));
   const total = cell();
   const cellsOf = (day: string, loc: string) => [byDay.get(day), byLoc.get(loc), total].filter((c): c is Cell => !!c);
   for (const r of ledger) for (const c of cellsOf(r.day, r.loc)) c.sums.add(r.kind, r.type, r.amount, r.unrealized);
-  for (const r of reversals.flat()) for (const c of cellsOf(r.bucket, r.loc)) addReversal(c.sums, r);
   for (const r of booked) for (const c of cellsOf(r.day, r.loc)) addStatus(c.bookings, r.status, Number(r.n), Number(r.people));
   for (const r of pos) for (const c of cellsOf(r.day, r.loc)) c.pos += Number(r.n);
-  return { byDay, byLoc, total, members: results[3 * n + 1][0] as MembersRow | undefined };
+  return { byDay, byLoc, total, members: results[2 * n + 1][0] as MembersRow | undefined };
 }
 
 export async function getMetrics(ctx: Ctx, q: Query) {

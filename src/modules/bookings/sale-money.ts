@@ -4,9 +4,9 @@
  * invoices: their id is the entries' `transactionId`) read their entries here, and a booking reads
  * its rental's entries and its security deposits.
  */
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { moneyView, type Money, type QuotedLine } from '../../lib/money-view';
+import { moneyView, type Money, type UnpostedLine } from '../../lib/money-view';
 import { deposits, ledgerEntries } from '../../db/schema/bookings';
 import type { LedgerRow } from './ledger';
 
@@ -18,7 +18,7 @@ const chunks = (ids: string[]) => Array.from({ length: Math.ceil(ids.length / CH
 /** How a sale's entries are found: by rental (a booking) or by transaction (a slip stay, a POS transaction, a membership invoice). */
 export type SaleKey = 'rental' | 'transaction';
 
-/** The ledger entries of some sales of an operator, in the order they were written, by sale id (every id has a list, maybe empty). */
+/** The ledger entries of some sales of an operator, in the order they were written (rowid: a batch's rows share one instant), by sale id (every id has a list, maybe empty). */
 export async function ledgerOfSales(ctx: Ctx, customerId: string, by: SaleKey, ids: string[]): Promise<Map<string, LedgerRow[]>> {
   const unique = [...new Set(ids)];
   const out = new Map<string, LedgerRow[]>(unique.map((id) => [id, []]));
@@ -29,22 +29,22 @@ export async function ledgerOfSales(ctx: Ctx, customerId: string, by: SaleKey, i
       .select()
       .from(ledgerEntries)
       .where(and(inArray(col, part), eq(ledgerEntries.customerId, customerId)) as SQL)
-      .orderBy(asc(ledgerEntries.createdAt), asc(ledgerEntries.id))
+      .orderBy(sql.raw('ledger_entries.rowid'))
       .all();
   const rows = (await Promise.all(chunks(unique).map(read))).flat();
   for (const r of rows) out.get((by === 'rental' ? r.rentalId : r.transactionId)!)?.push(r);
   return out;
 }
 
-/** The money of some sales kept on the ledger by transaction id; `quoted` gives the quote of a sale whose charges are not posted yet. */
+/** The money of some sales kept on the ledger by transaction id; `unposted` gives the charges of a sale not posted on its ledger yet (a quote). */
 export async function moneyOfSales(
   ctx: Ctx,
   customerId: string,
   ids: string[],
-  quoted: (id: string) => QuotedLine[] | undefined = () => undefined,
+  unposted: (id: string) => UnpostedLine[] | undefined = () => undefined,
 ): Promise<Map<string, Money>> {
   const ledger = await ledgerOfSales(ctx, customerId, 'transaction', ids);
-  return new Map([...ledger].map(([id, entries]) => [id, moneyView(entries, { quoted: quoted(id) })]));
+  return new Map([...ledger].map(([id, entries]) => [id, moneyView(entries, { unposted: unposted(id) })]));
 }
 
 /** The money of some bookings: each rental's entries and security deposits. */

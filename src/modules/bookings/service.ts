@@ -50,3 +50,4 @@ export { deleteTestBookingsStmt, bookingDepositInfoStmt, bookingRenterEditStmt, 
 
 // The one money view's reads (lib/money-view.ts): the ledger of sales kept by transaction (slip stays, POS transactions, membership invoices) and of rentals.
 export { ledgerOfSales, moneyOfSales, moneyOfRentals } from './sale-money';
+export type { LedgerRow } from './ledger';
