@@ -36,8 +36,9 @@ export interface MoneyEntry {
   id: string;
   entryType: string;
   amount: number;
-  affectsBalance: boolean;
-  description: string | null;
+  /** As the ledger's column: true unless the entry is a memo. */
+  affectsBalance?: boolean;
+  description?: string | null;
   metadata?: Record<string, unknown> | null;
   deletedAt?: string | null;
 }
@@ -112,7 +113,7 @@ export function moneyView(entries: MoneyEntry[], opts: { deposits?: DepositRecor
   let refunded = 0;
   let credited = 0;
   for (const e of live) {
-    if (!e.affectsBalance) continue;
+    if (e.affectsBalance === false) continue;
     if (e.entryType === PAID_TYPE) paid -= e.amount;
     else if (e.entryType === REFUND_TYPE) refunded += e.amount;
     else if (e.entryType === CREDIT_TYPE) credited += e.amount;

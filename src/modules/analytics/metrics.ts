@@ -95,7 +95,7 @@ type Query = { locationIds: string[]; startDate: string; endDate: string };
 type LedgerRow = { loc: string; day: string; kind: string; type: string; amount: number; unrealized: number };
 type PosRow = { loc: string; day: string; n: number };
 type BookedRow = { loc: string; day: string; status: string; n: number; people: number };
-type MembersRow = { paid: number; refunded: number; invoices: number; created: number };
+type MembersRow = { invoices: number; created: number };
 
 /** The report's statements: per location its ledger and sales by day; the booking counts; the memberships. */
 function statements(customerId: string, q: Query, locs: AnalyticsLocation[]): SQL[] {
@@ -112,10 +112,15 @@ function statements(customerId: string, q: Query, locs: AnalyticsLocation[]): SQ
         AND location_id IN (${litList(locs.map((l) => l.locationId))}) AND test_mode = 0
       GROUP BY loc, day, status`,
     sql`
-      SELECT coalesce(SUM(amount_paid), 0) AS paid, coalesce(SUM(amount_refunded), 0) AS refunded, COUNT(*) AS invoices,
-        coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
+      SELECT COUNT(*) AS invoices, coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
       FROM membership_invoices
       WHERE customer_id = ${lit(customerId)} AND paid_at >= ${lit(first.fromIso)} AND paid_at < ${lit(first.toIso)} AND amount_paid > 0`,
+    // Membership money from the ledger (memberships/ledger.ts: the account's entries, no location), by entry type.
+    sql`
+      SELECT l.entry_type AS type, SUM(l.amount) AS amount FROM ledger_entries l
+      WHERE l.customer_id = ${lit(customerId)} AND l.occurred_at >= ${lit(first.fromIso)} AND l.occurred_at < ${lit(first.toIso)}
+        AND l.source = 'membership' AND l.location_id IS NULL AND l.entry_type IN (${typeList(REPORTED_TYPES)}) AND l.deleted_at IS NULL
+      GROUP BY l.entry_type`,
   ];
 }
 
@@ -135,7 +140,9 @@ function tally(results: Record<string, unknown>[][], locs: AnalyticsLocation[], 
   for (const r of ledger) for (const c of cellsOf(r.day, r.loc)) c.sums.add(r.kind, r.type, r.amount, r.unrealized);
   for (const r of booked) for (const c of cellsOf(r.day, r.loc)) addStatus(c.bookings, r.status, Number(r.n), Number(r.people));
   for (const r of pos) for (const c of cellsOf(r.day, r.loc)) c.pos += Number(r.n);
-  return { byDay, byLoc, total, members: results[2 * n + 1][0] as MembersRow | undefined };
+  const memberMoney = new LedgerSums();
+  for (const r of results[2 * n + 2] as { type: string; amount: number }[]) memberMoney.add('other', r.type, r.amount);
+  return { byDay, byLoc, total, members: results[2 * n + 1][0] as MembersRow | undefined, memberMoney };
 }
 
 export async function getMetrics(ctx: Ctx, q: Query) {
@@ -144,7 +151,7 @@ export async function getMetrics(ctx: Ctx, q: Query) {
   const { locs, results } = await reportBatch(ctx, q.locationIds, (locs) => statements(customerId, q, locs));
   const currency = currencyOf(locs);
   const dates = datesBetween(q.startDate, q.endDate);
-  const { byDay, byLoc, total, members } = tally(results, locs, dates);
+  const { byDay, byLoc, total, members, memberMoney } = tally(results, locs, dates);
   const figuresOf = (c: Cell) => figures(c.sums, c.bookings, c.pos);
   return {
     locationIds: locs.map((l) => l.locationId),
@@ -156,8 +163,8 @@ export async function getMetrics(ctx: Ctx, q: Query) {
     daily: dates.map((date) => ({ date, ...figuresOf(byDay.get(date)!) })),
     byLocation: locs.map((l) => ({ locationId: l.locationId, totals: figuresOf(byLoc.get(l.locationId)!) })),
     memberships: {
-      revenueCents: Number(members?.paid ?? 0) - Number(members?.refunded ?? 0),
-      refundsCents: Number(members?.refunded ?? 0),
+      revenueCents: memberMoney.revenue(),
+      refundsCents: memberMoney.sum('refund'),
       invoicesPaid: Number(members?.invoices ?? 0),
       newMemberships: Number(members?.created ?? 0),
     },

@@ -21,7 +21,8 @@ export async function locationIn(op: Operator, timezone: string, currency = 'usd
 }
 
 export interface EntryInput {
-  locationId: string;
+  /** null: an account-level entry (a membership invoice's). */
+  locationId: string | null;
   type: string;
   amount: number;
   at: string;
