@@ -199,28 +199,35 @@ export async function reservationStats(ctx: Ctx, q: { locationId?: string }) {
   const today = await todayAt(ctx, q.locationId);
   const base: SQL[] = [eq(slipReservations.customerId, customerId)];
   if (q.locationId) base.push(eq(slipReservations.locationId, q.locationId));
-  const rows = await ctx.db
-    .select({
-      status: slipReservations.status,
-      rateType: slipReservations.rateType,
-      n: sql<number>`count(*)`,
-      total: sql<number>`coalesce(sum(${slipReservations.totalCents}), 0)`,
-      paid: sql<number>`coalesce(sum(${slipReservations.amountPaidCents} - ${slipReservations.amountRefundedCents}), 0)`,
-    })
-    .from(slipReservations)
-    .where(and(...base))
-    .groupBy(slipReservations.status, slipReservations.rateType)
-    .all();
+  const [rows, held] = await Promise.all([
+    ctx.db
+      .select({
+        status: slipReservations.status,
+        rateType: slipReservations.rateType,
+        n: sql<number>`count(*)`,
+        total: sql<number>`coalesce(sum(${slipReservations.totalCents}), 0)`,
+      })
+      .from(slipReservations)
+      .where(and(...base))
+      .groupBy(slipReservations.status, slipReservations.rateType)
+      .all(),
+    // Collected: the reservations' payments less refunds on the ledger (the money views' paid − refunded, summed).
+    ctx.db
+      .select({ paid: sql<number>`coalesce(-sum(l.amount), 0)` })
+      .from(slipReservations)
+      .innerJoin(sql`ledger_entries l`, sql`l.transaction_id = ${slipReservations.id} AND l.customer_id = ${slipReservations.customerId}`)
+      .where(and(...base, sql`l.entry_type IN ('payment', 'refund') AND l.affects_balance = 1 AND l.deleted_at IS NULL`))
+      .get(),
+  ]);
   const byStatus: Record<string, number> = Object.fromEntries(
     ['pending', 'awaiting_payment', 'confirmed', 'checked_in', 'checked_out', 'cancelled', 'expired'].map((k) => [k, 0]),
   );
   const byRateType: Record<string, number> = { nightly: 0, monthly: 0, seasonal: 0, annual: 0 };
   let booked = 0;
-  let collected = 0;
+  const collected = Number(held?.paid ?? 0);
   for (const r of rows) {
     byStatus[r.status] += Number(r.n);
     byRateType[r.rateType] += Number(r.n);
-    collected += Number(r.paid);
     if (r.status !== 'cancelled' && r.status !== 'expired') booked += Number(r.total);
   }
   const count = async (extra: SQL[]) =>
