@@ -6,7 +6,7 @@
  *
  *   revenue     + each positive line (the period, a proration charge), id `led_minv_{invoiceId}_{line}`
  *   discount    - each negative line (a proration credit), same ids
- *   payment     - what a charge collected (source `card`)
+ *   payment     - what a charge collected (by card: the reference is the payment intent)
  *   credit      + a credited invoice's net given to the membership credits instead of money
  *   refund      + money given back, with the revenue it takes back (negative `revenue` entries
  *                 reversing the invoice's lines by amount), so a refunded invoice owes nothing
@@ -87,7 +87,7 @@ export const invoiceLedgerStmts = (ctx: Ctx, m: LedgerMember, inv: InvoiceRow, p
 export const writtenInvoiceMoney = (m: LedgerMember, inv: InvoiceRow): Money => moneyView(invoiceEntries(m, inv));
 
 function paymentEntry(m: LedgerMember, inv: InvoiceRow, amount: number, reference: string | null, at: string): NewLedger {
-  return entry(m, inv, { entryType: 'payment', amount: -amount, description: `Payment of invoice ${inv.number}`, source: 'card', reference, occurredAt: at });
+  return entry(m, inv, { entryType: 'payment', amount: -amount, description: `Payment of invoice ${inv.number}`, reference, occurredAt: at });
 }
 
 /** A charge collected on an invoice already written (an open renewal invoice paid). */
@@ -126,7 +126,7 @@ export function invoiceRefundStmts(ctx: Ctx, m: LedgerMember, inv: InvoiceRow, a
         ]
       : [],
   );
-  rows.push(entry(m, inv, { entryType: 'refund', amount, description: `Refund of invoice ${inv.number}`, source: 'card', reference: refundId, occurredAt: at }));
+  rows.push(entry(m, inv, { entryType: 'refund', amount, description: `Refund of invoice ${inv.number}`, reference: refundId, occurredAt: at }));
   return insertLedger(ctx, rows);
 }
 

@@ -140,7 +140,7 @@ describe('one money view of every sale', () => {
     const resend = await post(`/memberships/${invoice.membershipId}/invoices/${invoice.invoiceId}/resend`, { customerId: op.customerId }, k(op));
     expect(resend.status, resend.text).toBe(200);
     const mail = await env.DB.prepare('SELECT body FROM message_outbox WHERE id = ?').bind(resend.body.messageId).first<{ body: string }>();
-    expect(mail?.body).toContain('paid: $30.00; refunded: $9.00');
+    expect(mail?.body).toContain('paid: 30.00 USD; refunded: 9.00 USD');
   });
 
   it('slip stay: reads, the list and the tenant portal answer the ledger’s paid and balance', async () => {
