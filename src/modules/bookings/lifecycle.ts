@@ -8,8 +8,6 @@
  * fires `booking.status_changed` plus its own event.
  */
 import { nowIso } from '../../lib/clock';
-import { moneyOut } from '../../lib/money-view';
-import { moneyOfRentals } from './sale-money';
 import { type Ctx, requirePermission } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
@@ -183,9 +181,7 @@ export async function noShowAsOperator(ctx: Ctx, rentalId: string, input: { note
 }
 
 /** A rental as every booking operation answers it (with its location's zone): one read. */
-/** GET /coreBooking/{rentalId}: the booking with its money view (its ledger and deposits, lib/money-view.ts). */
 export async function getBooking(ctx: Ctx, rentalId: string) {
   const { row, timezone } = await getBookingWithZone(ctx, rentalId);
-  const money = (await moneyOfRentals(ctx, row.customerId, [row.id])).get(row.id)!;
-  return { ...bookingOut(row, { timezone }), money: moneyOut(money, row.currency) };
+  return bookingOut(row, { timezone });
 }

@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { moneyView, type Money, type UnpostedLine } from '../../lib/money-view';
+import { moneyOut, moneyView, type Money, type MoneyViewOut, type UnpostedLine } from '../../lib/money-view';
 import { deposits, ledgerEntries } from '../../db/schema/bookings';
 import type { LedgerRow } from './ledger';
 
@@ -60,4 +60,21 @@ export async function moneyOfRentals(ctx: Ctx, customerId: string, rentalIds: st
     Promise.all(chunks([...new Set(rentalIds)]).map(readHolds)).then((parts) => parts.flat()),
   ]);
   return new Map([...ledger].map(([id, entries]) => [id, moneyView(entries, { deposits: holds.filter((d) => d.rentalId === id) })]));
+}
+
+type BookingAnswer = { rentalId: string; customerId: string; currency: string; rentals?: { rentalId: string; currency: string }[] };
+
+/**
+ * A bookings route's answer with the money view of its rental (and of each rental of the order a
+ * create answers), read from the ledger once the change is written: the router adds it to every
+ * booking it answers, so reads and writes answer the same fields.
+ */
+export async function withMoney<T extends BookingAnswer>(ctx: Ctx, v: T): Promise<T & { money: MoneyViewOut }> {
+  const money = await moneyOfRentals(ctx, v.customerId, [v.rentalId, ...(v.rentals ?? []).map((r) => r.rentalId)]);
+  const out = (id: string, currency: string) => moneyOut(money.get(id)!, currency);
+  return {
+    ...v,
+    money: out(v.rentalId, v.currency),
+    ...(v.rentals ? { rentals: v.rentals.map((r) => ({ ...r, money: out(r.rentalId, r.currency) })) } : {}),
+  };
 }

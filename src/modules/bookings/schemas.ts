@@ -249,9 +249,9 @@ export const Booking = z
     cancelledAt: z.string().nullable(),
     cancellationReason: z.string().nullable(),
     version: z.number(),
-    money: MoneyViewSchema.optional().openapi({
+    money: MoneyViewSchema.openapi({
       description:
-        "GET /coreBooking/{rentalId}: the rental's money from its ledger and deposits (the one money view): lines left after reversals, paid, refunded, the balance and the deposit's state",
+        "The rental's money from its ledger and deposits (the one money view, read once the change is written): lines left after reversals, paid, refunded, the balance and the deposit's state",
     }),
     createdAt: z.string(),
     updatedAt: z.string(),
