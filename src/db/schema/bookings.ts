@@ -155,6 +155,8 @@ export const ledgerEntries = sqliteTable(
     index('ledger_customer_date_idx').on(t.customerId, t.occurredAt),
     index('ledger_renter_idx').on(t.customerId, t.renterId),
     index('ledger_rental_idx').on(t.rentalId),
+    // A sale kept on the ledger by its transaction (a slip stay, a POS transaction, a membership invoice): its money view reads its entries by it.
+    index('ledger_transaction_idx').on(t.transactionId),
     // Covers the analytics reports' ledger scans (local days, kind and type, amount, item and asset): no row lookups.
     index('ledger_location_date_idx').on(
       t.locationId,

@@ -4,7 +4,6 @@
  * records, never from figures a client sends.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { lit } from './sql-literals';
 
 /**
  * The kind of an entry: `booking` (it has a rental), `pos` (source `pos`), `slip` (source `slip`) or
@@ -30,8 +29,9 @@ export const countedEntry = (alias: string): SQL =>
  * Revenue, defined once for every report (issue 31, "reports equal the ledger"): the money the operator
  * keeps. Sales (`revenue` entries: rentals and add-ons, point of sale, slips, recognised terms) less
  * `discount`s, plus what is kept beside a sale: cancellation fees, protection and coverage premiums,
- * security deposits captured. Cancellations reverse a sale's entries (same type, opposite sign), so
- * their sums are already net; point-of-sale refunds are netted by `posRefundReversals` below.
+ * security deposits captured. Cancellations reverse a sale's entries (same type, opposite sign), and so
+ * do point-of-sale refunds (their share of the sale's lines, discount and tax: pos/refunds.ts), so the
+ * sums are already net.
  */
 export const KEPT_TYPES = {
   cancellationFees: ['cancellation_fee'],
@@ -97,45 +97,4 @@ export class LedgerSums {
   revenue(kind?: Kind): number {
     return this.gross(kind) + this.sum('discount', kind);
   }
-}
-
-/** A location's ledger over [fromIso, toIso). */
-export interface LedgerWindow {
-  locationId: string;
-  fromIso: string;
-  toIso: string;
-}
-
-/**
- * Point-of-sale refunds as reversals of their sale. A refund gives money back without reversing the
- * sale's entries, so the reports reverse them here, in proportion: a refund of `a` cents of a sale with
- * subtotal S, discount D and total T = S - D + tax takes round(a·S/T) off revenue, round(a·D/T) off the
- * discount and the rest off tax. A full refund reverses the sale exactly; partial refunds add up to it.
- * A refund of a sale that paid a booking (`settleBooking`: it booked no revenue) reverses nothing.
- *
- * The refunds are found through the point of sale's refund records (`pos_refunds`, by location and
- * instant: an index), not by scanning the ledger: each is written in the batch of its ledger entry
- * (`refund`, or `credit` for an account sale) with the same amount and instant, so the figures are the
- * ledger's, and year-over-year can read two years of them without reading two years of entries.
- * Rows: `bucket` (what `bucketOf` makes of the refund's instant), `revenue`, `discount` and `tax`
- * (signed cents, kind `pos`), one per bucket.
- */
-export function posRefundReversals(customerId: string, w: LedgerWindow, bucketOf: (col: SQL) => SQL): SQL {
-  const refunds = sql`SELECT ${bucketOf(sql.raw('pr.created_at'))} AS bucket, pr.amount AS a, p.subtotal AS s, p.discount_total AS d,
-      p.subtotal - p.discount_total + p.tax_total AS t
-    FROM pos_refunds pr JOIN pos_transactions p ON p.id = pr.transaction_id AND p.customer_id = pr.customer_id
-    WHERE pr.customer_id = ${lit(customerId)} AND pr.location_id = ${lit(w.locationId)} AND pr.created_at >= ${lit(w.fromIso)}
-      AND pr.created_at < ${lit(w.toIso)} AND p.kind = 'sale' AND p.settle_booking = 0`;
-  const shares = sql`SELECT bucket, a, CAST(round(a * s * 1.0 / t) AS INTEGER) AS rs, CAST(round(a * d * 1.0 / t) AS INTEGER) AS ds
-    FROM (${refunds}) WHERE t > 0`;
-  return sql`SELECT bucket, SUM(-rs) AS revenue, SUM(ds) AS discount, SUM(rs - ds - a) AS tax FROM (${shares}) GROUP BY bucket`;
-}
-
-export type ReversalRow = { bucket: string; revenue: number; discount: number; tax: number };
-
-/** Adds a row of `posRefundReversals` to sums (kind `pos`). */
-export function addReversal(s: LedgerSums, r: ReversalRow) {
-  s.add('pos', 'revenue', Number(r.revenue));
-  s.add('pos', 'discount', Number(r.discount));
-  s.add('pos', 'tax', Number(r.tax));
 }

@@ -9,7 +9,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { addReversal, countedEntry, kindOf, LedgerSums, posRefundReversals, REPORTED_TYPES, typeList, unrealized, type ReversalRow } from './ledger-sql';
+import { countedEntry, kindOf, LedgerSums, REPORTED_TYPES, typeList, unrealized } from './ledger-sql';
 import { datesBetween, dayRange, localDateOfIso, offsetSegments } from './local-days';
 import { currencyOf, reportBatch, type AnalyticsLocation } from './queries';
 import { lit, litList } from './sql-literals';
@@ -91,19 +91,13 @@ function posByDay(customerId: string, l: Ranged): SQL {
     GROUP BY day`;
 }
 
-/** Point-of-sale refunds of one location per local day, as reversals of their sales (ledger-sql.ts). */
-function posRefundsByDay(customerId: string, l: Ranged): SQL {
-  const seg = offsetSegments(l.timezone, l.from, l.to);
-  return posRefundReversals(customerId, l, (col) => localDateOfIso(col, seg));
-}
-
 type Query = { locationIds: string[]; startDate: string; endDate: string };
 type LedgerRow = { loc: string; day: string; kind: string; type: string; amount: number; unrealized: number };
 type PosRow = { loc: string; day: string; n: number };
 type BookedRow = { loc: string; day: string; status: string; n: number; people: number };
-type MembersRow = { paid: number; refunded: number; invoices: number; created: number };
+type MembersRow = { invoices: number; created: number };
 
-/** The report's statements: per location its ledger, sales and refund reversals by day; the booking counts; the memberships. */
+/** The report's statements: per location its ledger and sales by day; the booking counts; the memberships. */
 function statements(customerId: string, q: Query, locs: AnalyticsLocation[]): SQL[] {
   currencyOf(locs);
   const ranged: Ranged[] = locs.map((l) => ({ ...l, ...dayRange(q.startDate, q.endDate, l.timezone) }));
@@ -111,7 +105,6 @@ function statements(customerId: string, q: Query, locs: AnalyticsLocation[]): SQ
   return [
     ...ranged.map((l) => ledgerByDay(customerId, l)),
     ...ranged.map((l) => posByDay(customerId, l)),
-    ...ranged.map((l) => posRefundsByDay(customerId, l)),
     sql`
       SELECT location_id AS loc, local_date AS day, status, COUNT(*) AS n, SUM(coalesce(participants, quantity, 1)) AS people
       FROM bookings
@@ -119,10 +112,15 @@ function statements(customerId: string, q: Query, locs: AnalyticsLocation[]): SQ
         AND location_id IN (${litList(locs.map((l) => l.locationId))}) AND test_mode = 0
       GROUP BY loc, day, status`,
     sql`
-      SELECT coalesce(SUM(amount_paid), 0) AS paid, coalesce(SUM(amount_refunded), 0) AS refunded, COUNT(*) AS invoices,
-        coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
+      SELECT COUNT(*) AS invoices, coalesce(SUM(CASE WHEN kind = 'initial' THEN 1 ELSE 0 END), 0) AS created
       FROM membership_invoices
       WHERE customer_id = ${lit(customerId)} AND paid_at >= ${lit(first.fromIso)} AND paid_at < ${lit(first.toIso)} AND amount_paid > 0`,
+    // Membership money from the ledger (memberships/ledger.ts: the account's entries, no location), by entry type.
+    sql`
+      SELECT l.entry_type AS type, SUM(l.amount) AS amount FROM ledger_entries l
+      WHERE l.customer_id = ${lit(customerId)} AND l.occurred_at >= ${lit(first.fromIso)} AND l.occurred_at < ${lit(first.toIso)}
+        AND l.source = 'membership' AND l.location_id IS NULL AND l.entry_type IN (${typeList(REPORTED_TYPES)}) AND l.deleted_at IS NULL
+      GROUP BY l.entry_type`,
   ];
 }
 
@@ -134,17 +132,17 @@ function tally(results: Record<string, unknown>[][], locs: AnalyticsLocation[], 
   const n = locs.length;
   const ledger = results.slice(0, n).flat() as LedgerRow[];
   const pos = results.slice(n, 2 * n).flat() as PosRow[];
-  const reversals = results.slice(2 * n, 3 * n).map((rows, i) => (rows as ReversalRow[]).map((r) => ({ ...r, loc: locs[i].locationId })));
-  const booked = results[3 * n] as BookedRow[];
+  const booked = results[2 * n] as BookedRow[];
   const byDay = new Map(dates.map((d) => [d, cell()]));
   const byLoc = new Map(locs.map((l) => [l.locationId, cell()]));
   const total = cell();
   const cellsOf = (day: string, loc: string) => [byDay.get(day), byLoc.get(loc), total].filter((c): c is Cell => !!c);
   for (const r of ledger) for (const c of cellsOf(r.day, r.loc)) c.sums.add(r.kind, r.type, r.amount, r.unrealized);
-  for (const r of reversals.flat()) for (const c of cellsOf(r.bucket, r.loc)) addReversal(c.sums, r);
   for (const r of booked) for (const c of cellsOf(r.day, r.loc)) addStatus(c.bookings, r.status, Number(r.n), Number(r.people));
   for (const r of pos) for (const c of cellsOf(r.day, r.loc)) c.pos += Number(r.n);
-  return { byDay, byLoc, total, members: results[3 * n + 1][0] as MembersRow | undefined };
+  const memberMoney = new LedgerSums();
+  for (const r of results[2 * n + 2] as { type: string; amount: number }[]) memberMoney.add('other', r.type, r.amount);
+  return { byDay, byLoc, total, members: results[2 * n + 1][0] as MembersRow | undefined, memberMoney };
 }
 
 export async function getMetrics(ctx: Ctx, q: Query) {
@@ -153,7 +151,7 @@ export async function getMetrics(ctx: Ctx, q: Query) {
   const { locs, results } = await reportBatch(ctx, q.locationIds, (locs) => statements(customerId, q, locs));
   const currency = currencyOf(locs);
   const dates = datesBetween(q.startDate, q.endDate);
-  const { byDay, byLoc, total, members } = tally(results, locs, dates);
+  const { byDay, byLoc, total, members, memberMoney } = tally(results, locs, dates);
   const figuresOf = (c: Cell) => figures(c.sums, c.bookings, c.pos);
   return {
     locationIds: locs.map((l) => l.locationId),
@@ -165,8 +163,8 @@ export async function getMetrics(ctx: Ctx, q: Query) {
     daily: dates.map((date) => ({ date, ...figuresOf(byDay.get(date)!) })),
     byLocation: locs.map((l) => ({ locationId: l.locationId, totals: figuresOf(byLoc.get(l.locationId)!) })),
     memberships: {
-      revenueCents: Number(members?.paid ?? 0) - Number(members?.refunded ?? 0),
-      refundsCents: Number(members?.refunded ?? 0),
+      revenueCents: memberMoney.revenue(),
+      refundsCents: memberMoney.sum('refund'),
       invoicesPaid: Number(members?.invoices ?? 0),
       newMemberships: Number(members?.created ?? 0),
     },

@@ -9,7 +9,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
-import { bestSellers, bestSellerStatements, type RefundLineRow, type SoldRow } from './best-sellers';
+import { bestSellers, bestSellerStatement, type SoldRow } from './best-sellers';
 import { countedEntry, REVENUE_TYPES, typeList } from './ledger-sql';
 import { dayRange } from './local-days';
 import { currencyOf, reportBatch, type AnalyticsLocation } from './queries';
@@ -34,7 +34,7 @@ export async function getInventoryPerformance(ctx: Ctx, q: { locationIds: string
   const { locs, results } = await reportBatch(ctx, q.locationIds, (locs) => buildStatements(customerId, q, locs));
   const currency = currencyOf(locs);
   const ids = locs.map((l) => l.locationId);
-  const [earnedRows, booked, sold, refundLines] = results as [EarnedRow[], BookedRow[], SoldRow[], RefundLineRow[]];
+  const [earnedRows, booked, sold] = results as [EarnedRow[], BookedRow[], SoldRow[]];
 
   const items = new Map<string, { name: string | null; loc: string | null; gross: number; disc: number; n: number; ms: number }>();
   const assets = new Map<string, { name: string | null; item: string | null; itemName: string | null; net: number; n: number }>();
@@ -90,7 +90,7 @@ export async function getInventoryPerformance(ctx: Ctx, q: { locationIds: string
       revenueCents: a.net,
       bookings: a.n,
     })),
-    products: bestSellers(sold, refundLines, q.limit),
+    products: bestSellers(sold, q.limit),
   };
 }
 
@@ -122,6 +122,6 @@ function buildStatements(customerId: string, q: { startDate: string; endDate: st
       WHERE customer_id = ${lit(customerId)} AND local_date >= ${lit(q.startDate)} AND local_date <= ${lit(q.endDate)}
         AND location_id IN (${litList(ids)}) AND status <> 'cancelled' AND test_mode = 0
       GROUP BY item_id, asset`,
-    ...bestSellerStatements(customerId, inRanges, ranged),
+    bestSellerStatement(customerId, inRanges),
   ];
 }

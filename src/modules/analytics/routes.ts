@@ -27,8 +27,9 @@ pos, slip, other); \`grossRevenueCents\` is it before discounts and \`netRevenue
 (money given back) and \`paymentsCents\` are positive; \`realizedRevenueCents\` is the revenue of rentals realized in the period;
 \`deferredRevenueCents\` the net revenue of the period's rentals that are not realized yet. Booking counts come from the bookings by their local start
 date (\`bookingCount\` excludes cancelled ones; \`renters\` counts participants, else quantity), \`posSales\` from the point-of-sale
-transactions. Sandbox (test-mode) channel bookings are left out. \`memberships\` is the account's membership revenue (invoices paid in the period,
-less refunds; memberships belong to the account, not to a location), over the requested days in the first location's time zone.
+transactions. Sandbox (test-mode) channel bookings are left out. \`memberships\` is the account's membership revenue, from the ledger like the rest:
+invoice charges less proration credits, net of refunds (memberships belong to the account, not to a location, so it is apart from the
+locations' figures), over the requested days in the first location's time zone; \`invoicesPaid\` and \`newMemberships\` count the invoices paid.
 
 ${LOCATIONS}`,
 });

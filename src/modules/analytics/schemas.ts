@@ -161,8 +161,8 @@ export const LocationRef = z.object({ locationId: z.string(), name: z.string(), 
 
 export const MembershipFigures = z
   .object({
-    revenueCents: cents('Membership invoices paid in the period, less their refunds'),
-    refundsCents: cents(),
+    revenueCents: cents("Membership revenue on the ledger: invoice charges less proration credits, net of refunds (the account's, no location)"),
+    refundsCents: cents('Money given back on membership invoices'),
     invoicesPaid: z.number().int(),
     newMemberships: z.number().int(),
   })

@@ -7,8 +7,8 @@
  * Two years of a busy location are a lot of ledger rows, so the months come from the trigger-kept
  * monthly totals (`analytics_ledger_months`, UTC months) corrected at each month boundary with the
  * raw entries between the UTC boundary and the local one (at most 14 hours): exact, and the work
- * does not grow with the history. Point-of-sale refunds are read through their own records' index
- * (ledger-sql.ts, posRefundReversals), by local month.
+ * does not grow with the history. Point-of-sale refunds are on the ledger as reversals of their sales'
+ * entries (pos/refunds.ts), so the monthly totals hold them too.
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
@@ -16,8 +16,7 @@ import { requirePermission, tenantOf } from '../../lib/context';
 import { todayIn } from '../../lib/clock';
 import { wallTimeToUtc } from '../../lib/time';
 import { analyticsLedgerMonths, analyticsRevenueTargets } from '../../db/schema/analytics';
-import { addReversal, countedEntry, kindOf, LedgerSums, posRefundReversals, REVENUE_TYPES, typeList, type ReversalRow } from './ledger-sql';
-import { localDateOfIso, offsetSegments } from './local-days';
+import { countedEntry, kindOf, LedgerSums, REVENUE_TYPES, typeList } from './ledger-sql';
 import { currencyOf, reportBatch, type AnalyticsLocation } from './queries';
 import { lit } from './sql-literals';
 
@@ -66,16 +65,7 @@ function boundaryWindows(customerId: string, l: AnalyticsLocation, previousYear:
     ) GROUP BY w, kind, type`;
 }
 
-/** Point-of-sale refunds of one location over the two years, as reversals of their sales, by local month (`YYYY-MM`). */
-function posRefundsByMonth(customerId: string, l: AnalyticsLocation, previousYear: number): SQL {
-  const from = wallTimeToUtc(`${previousYear}-01-01`, '00:00', l.timezone);
-  const to = wallTimeToUtc(`${previousYear + 2}-01-01`, '00:00', l.timezone);
-  const seg = offsetSegments(l.timezone, from, to);
-  const w = { locationId: l.locationId, fromIso: new Date(from).toISOString(), toIso: new Date(to).toISOString() };
-  return posRefundReversals(customerId, w, (col) => sql`substr(${localDateOfIso(col, seg)}, 1, 7)`);
-}
-
-/** The report's statements: the monthly totals, the targets, then per location its refund reversals and its boundary windows. */
+/** The report's statements: the monthly totals, the targets, then per location its boundary windows. */
 function statements(ctx: Ctx, customerId: string, locs: AnalyticsLocation[], currentYear: number, windowMeta: Edge[]) {
   const previousYear = currentYear - 1;
   const ids = locs.map((l) => l.locationId);
@@ -108,7 +98,6 @@ function statements(ctx: Ctx, customerId: string, locs: AnalyticsLocation[], cur
           eq(analyticsRevenueTargets.year, currentYear),
         ),
       ),
-    ...locs.map((l) => posRefundsByMonth(customerId, l, previousYear)),
     ...windows,
   ];
 }
@@ -116,8 +105,8 @@ function statements(ctx: Ctx, customerId: string, locs: AnalyticsLocation[], cur
 type Rolled = { loc: string; month: string; kind: string; type: string; amount: number };
 type EdgeRow = { w: number; kind: string; type: string; amount: number };
 
-/** Each location's 24 local months: the UTC monthly totals, moved at the month boundaries, with the refund reversals. */
-function monthsByLocation(locs: AnalyticsLocation[], previousYear: number, rolled: Rolled[], reversals: ReversalRow[][], edges: EdgeRow[], meta: Edge[]) {
+/** Each location's 24 local months: the UTC monthly totals, moved at the month boundaries. */
+function monthsByLocation(locs: AnalyticsLocation[], previousYear: number, rolled: Rolled[], edges: EdgeRow[], meta: Edge[]) {
   const perLoc = new Map(locs.map((l) => [l.locationId, Array.from({ length: 24 }, () => new LedgerSums())]));
   const monthIndex = (month: string) => {
     const [y, m] = month.split('-').map(Number);
@@ -125,12 +114,6 @@ function monthsByLocation(locs: AnalyticsLocation[], previousYear: number, rolle
     return k >= 0 && k < 24 ? k : -1;
   };
   for (const r of rolled) perLoc.get(r.loc)?.[monthIndex(r.month)]?.add(r.kind, r.type, r.amount);
-  reversals.forEach((rows, i) => {
-    for (const r of rows) {
-      const m = perLoc.get(locs[i].locationId)![monthIndex(r.bucket)];
-      if (m) addReversal(m, r);
-    }
-  });
   // sign 1: the local boundary is after the UTC one, so [utc, local) belongs to the local month before.
   for (const e of edges) {
     const { loc, k, sign } = meta[Number(e.w)];
@@ -199,9 +182,8 @@ export async function getYearOverYear(ctx: Ctx, q: { locationIds: string[]; curr
   const currency = currencyOf(locs);
   const { currentYear, windowMeta } = plan;
   const [rolled, targets, ...rest] = results;
-  const reversals = rest.slice(0, locs.length) as ReversalRow[][];
-  const edges = rest.slice(locs.length).flat() as EdgeRow[];
-  const perLoc = monthsByLocation(locs, currentYear - 1, rolled as Rolled[], reversals, edges, windowMeta);
+  const edges = rest.flat() as EdgeRow[];
+  const perLoc = monthsByLocation(locs, currentYear - 1, rolled as Rolled[], edges, windowMeta);
   return {
     locationIds: locs.map((l) => l.locationId),
     currentYear,

@@ -4,23 +4,26 @@ import * as r from './routes';
 import { createBooking } from './create';
 import { modifyBooking } from './modify';
 import { cancelAsOperator, checkInBooking, checkOutBooking, confirmBooking, getBooking, noShowAsOperator, rescheduleBooking } from './lifecycle';
+import { withMoney } from './sale-money';
 
 const router = createRouter();
 
 // Cancel and no-show go through the operator entry points (the `bookings` permission); other
-// paths (channel, renter self-service) call cancelBooking with their own checks.
+// paths (channel, renter self-service) call cancelBooking with their own checks. Every booking
+// answered carries its money view (`money`, from the ledger once the change is written).
 
-mount(router, r.book, async (c, { body }) => c.json(await createBooking(ctxOf(c), body, { source: 'operator' }), 201));
-mount(router, r.getOne, async (c, { params }) => c.json(await getBooking(ctxOf(c), params.rentalId)));
+mount(router, r.book, async (c, { body }) => c.json(await withMoney(ctxOf(c), await createBooking(ctxOf(c), body, { source: 'operator' })), 201));
+mount(router, r.getOne, async (c, { params }) => c.json(await withMoney(ctxOf(c), await getBooking(ctxOf(c), params.rentalId))));
 mount(router, r.cancel, async (c, { params, body }) => {
   const res = await cancelAsOperator(ctxOf(c), params.rentalId, body);
-  return c.json({ ...res.booking, alreadyCancelled: res.alreadyCancelled, ...(res.refund ? { refund: res.refund } : {}) });
+  const booking = await withMoney(ctxOf(c), res.booking);
+  return c.json({ ...booking, alreadyCancelled: res.alreadyCancelled, ...(res.refund ? { refund: res.refund } : {}) });
 });
-mount(router, r.reschedule, async (c, { params, body }) => c.json(await rescheduleBooking(ctxOf(c), params.rentalId, body)));
-mount(router, r.modify, async (c, { params, body }) => c.json(await modifyBooking(ctxOf(c), params.rentalId, body)));
-mount(router, r.confirm, async (c, { params, body }) => c.json(await confirmBooking(ctxOf(c), params.rentalId, body)));
-mount(router, r.checkIn, async (c, { params, body }) => c.json(await checkInBooking(ctxOf(c), params.rentalId, body)));
-mount(router, r.checkOut, async (c, { params, body }) => c.json(await checkOutBooking(ctxOf(c), params.rentalId, body)));
-mount(router, r.noShow, async (c, { params, body }) => c.json(await noShowAsOperator(ctxOf(c), params.rentalId, body)));
+mount(router, r.reschedule, async (c, { params, body }) => c.json(await withMoney(ctxOf(c), await rescheduleBooking(ctxOf(c), params.rentalId, body))));
+mount(router, r.modify, async (c, { params, body }) => c.json(await withMoney(ctxOf(c), await modifyBooking(ctxOf(c), params.rentalId, body))));
+mount(router, r.confirm, async (c, { params, body }) => c.json(await withMoney(ctxOf(c), await confirmBooking(ctxOf(c), params.rentalId, body))));
+mount(router, r.checkIn, async (c, { params, body }) => c.json(await withMoney(ctxOf(c), await checkInBooking(ctxOf(c), params.rentalId, body))));
+mount(router, r.checkOut, async (c, { params, body }) => c.json(await withMoney(ctxOf(c), await checkOutBooking(ctxOf(c), params.rentalId, body))));
+mount(router, r.noShow, async (c, { params, body }) => c.json(await withMoney(ctxOf(c), await noShowAsOperator(ctxOf(c), params.rentalId, body))));
 
 export default router;

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { MoneyViewSchema } from '../../lib/money-view';
 import { zEmail, zId, zJsonObject } from '../../lib/openapi';
 import { BOOKING_STATUSES } from './status';
 
@@ -248,6 +249,10 @@ export const Booking = z
     cancelledAt: z.string().nullable(),
     cancellationReason: z.string().nullable(),
     version: z.number(),
+    money: MoneyViewSchema.openapi({
+      description:
+        "The rental's money from its ledger and deposits (the one money view, read once the change is written): lines left after reversals, paid, refunded, the balance and the deposit's state",
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -51,3 +51,7 @@ export { rentalUnitPrice } from './pricing';
 
 // Statements other modules put in their own batch to change a booking row (the bookings module alone writes the table).
 export { deleteTestBookingsStmt, bookingDepositInfoStmt, bookingRenterEditStmt, bookingTipPaidStmt, bookingsWaiverSignedStmt } from './row-writes';
+
+// The one money view's reads (lib/money-view.ts): the ledger of sales kept by transaction (slip stays, POS transactions, membership invoices) and of rentals.
+export { ledgerOfSales, moneyOfSales, moneyOfRentals } from './sale-money';
+export type { LedgerRow } from './ledger';

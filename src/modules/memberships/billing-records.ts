@@ -6,8 +6,10 @@ import { nowIso } from '../../lib/clock';
 import { localDate } from '../../lib/time';
 import { emailStmt } from '../../adapters/messages';
 import { membershipEvents, membershipInvoices, membershipPayments } from '../../db/schema/memberships';
-import { linesTotal, localDay, money, type InvoiceLine } from './periods';
+import { linesTotal, localDay, money as formatMoneyOf, type InvoiceLine } from './periods';
 import { creditEntryStmt } from './credits';
+import { invoiceLedgerStmts, type LedgerMember } from './ledger';
+import type { Money } from '../../lib/money-view';
 import { benefitsOf, type InvoiceRow, type MembershipRow, type PaymentRow, type TierRow } from './views';
 
 /** A history row; with `version` it is also the compare-and-swap guard of the change that produced that version. */
@@ -79,7 +81,11 @@ export function newInvoice(
   };
 }
 
-export const invoiceStmt = (ctx: Ctx, inv: InvoiceRow): Stmt => ctx.db.insert(membershipInvoices).values(inv);
+/** A new invoice and its ledger entries (ledger.ts: its lines, what it collected at once, a credited net); `paymentReference` names the charge. */
+export const invoiceStmts = (ctx: Ctx, m: LedgerMember, inv: InvoiceRow, paymentReference?: string | null): Stmt[] => [
+  ctx.db.insert(membershipInvoices).values(inv),
+  ...invoiceLedgerStmts(ctx, m, inv, paymentReference),
+];
 
 export function paymentRow(
   ctx: Ctx,
@@ -126,24 +132,28 @@ export function periodGrantStmts(ctx: Ctx, m: Pick<MembershipRow, 'id' | 'custom
 
 /**
  * The receipt e-mail of an invoice (also what POST .../invoices/{invoiceId}/resend sends again); its
- * dates are the operator's local days (`tz`).
+ * dates are the operator's local days (`tz`), its paid, refunded, credited and balance figures the
+ * invoice's money view (`money`, from its ledger entries).
  */
 export function receiptStmt(
   ctx: Ctx,
   tz: string,
   m: Pick<MembershipRow, 'id' | 'customerId' | 'memberName' | 'currency'>,
   inv: InvoiceRow,
+  money: Money,
   to: string,
   tierName?: string,
 ) {
+  const figures = money;
+  const amount = (cents: number) => formatMoneyOf(cents, inv.currency);
   const lines = ((inv.lines ?? []) as unknown as InvoiceLine[])
-    .map((l) => `- ${l.description}: ${money(l.amount, inv.currency)}${l.proration ? ` (${l.proration.formula} cents)` : ''}`)
+    .map((l) => `- ${l.description}: ${amount(l.amount)}${l.proration ? ` (${l.proration.formula} cents)` : ''}`)
     .join('\n');
   return emailStmt(ctx, {
     customerId: m.customerId,
     to,
     subject: `Receipt ${inv.number}${tierName ? ` - ${tierName}` : ''}`,
-    body: `Hello ${m.memberName ?? ''},\n\nInvoice ${inv.number} for the period ${localDay(inv.periodStart, tz)} to ${localDay(inv.periodEnd, tz)}:\n${lines}\n\nTotal: ${money(inv.total, inv.currency)}; paid: ${money(inv.amountPaid, inv.currency)}${inv.amountRefunded ? `; refunded: ${money(inv.amountRefunded, inv.currency)}` : ''}.`,
+    body: `Hello ${m.memberName ?? ''},\n\nInvoice ${inv.number} for the period ${localDay(inv.periodStart, tz)} to ${localDay(inv.periodEnd, tz)}:\n${lines}\n\nTotal: ${amount(inv.total)}; paid: ${amount(figures.paid)}${figures.refunded ? `; refunded: ${amount(figures.refunded)}` : ''}${figures.credited ? `; credited: ${amount(figures.credited)}` : ''}${figures.balance > 0 ? `; balance due: ${amount(figures.balance)}` : ''}.`,
     template: 'membership.receipt',
     metadata: { membershipId: m.id, invoiceId: inv.id },
   });

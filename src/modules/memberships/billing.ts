@@ -27,7 +27,9 @@ import { membershipInvoices, membershipPayments } from '../../db/schema/membersh
 import { membershipErrors } from './errors';
 import { actorOf, requireManage } from './access';
 import { assertBillingIdle, changeStmts, commitChange, stateError } from './change';
-import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, receiptStmt } from './billing-records';
+import { historyStmt, invoiceStmts, newInvoice, paymentRow, paymentStmt, receiptStmt } from './billing-records';
+import { invoiceRefundStmts, writtenInvoiceMoney } from './ledger';
+import { moneyOfSales } from '../bookings/service';
 import { creditEntryStmt } from './credits';
 import { tierPrice } from './create';
 import { chargeCard, declined, paymentCompletedEvent, paymentRefundedEvent, refundCard, type ChargeRequest } from './payments';
@@ -112,8 +114,8 @@ async function applyChange(ctx: Ctx, m: MembershipRow, c: Change, tz: string) {
       paidAt: nowIso,
       reason: c.invoice.reason ?? null,
     });
-    statements.push(invoiceStmt(ctx, invoice));
-    if (total !== 0) statements.push(receiptStmt(ctx, tz, m, invoice, m.memberEmail).stmt);
+    statements.push(...invoiceStmts(ctx, m, invoice, chargedIntentId));
+    if (total !== 0) statements.push(receiptStmt(ctx, tz, m, invoice, writtenInvoiceMoney(m, invoice), m.memberEmail).stmt);
   }
   try {
     await commitChange(ctx, statements, {
@@ -380,6 +382,7 @@ export async function refundInvoice(ctx: Ctx, id: string, input: { customerId: s
         }),
       ),
       historyStmt(ctx, m, 'refunded', { invoiceId: inv.id, amount, refundId: refund.id, reason: input.reason ?? null }, actorOf(ctx)),
+      ...invoiceRefundStmts(ctx, m, inv, amount, refund.id),
     ],
     {
       audit: { action: 'membership.refund', targetType: 'membership', targetId: m.id, details: { invoiceId: inv.id, amount, refundId: refund.id } },
@@ -411,7 +414,8 @@ export async function resendReceipt(ctx: Ctx, id: string, invoiceId: string, inp
   const inv = await getInvoiceInTenant(ctx, customerId, m.id, invoiceId);
   const tier = await findTier(ctx, customerId, m.tierId);
   const to = input.email ?? m.memberEmail;
-  const mail = receiptStmt(ctx, await memberZone(ctx, customerId), m, inv, to, tier?.name);
+  const money = (await moneyOfSales(ctx, customerId, [inv.id])).get(inv.id)!;
+  const mail = receiptStmt(ctx, await memberZone(ctx, customerId), m, inv, money, to, tier?.name);
   await commit(ctx, [mail.stmt], {
     audit: { action: 'membership.receipt_resend', targetType: 'membership', targetId: m.id, details: { invoiceId: inv.id, to } },
   });

@@ -39,7 +39,7 @@ import { membershipErrors } from './errors';
 import { actorOf, requireManage } from './access';
 import { addCycles, anchorDayOf, localDay, money, type InvoiceLine } from './periods';
 import { chargeCard, declined, paymentCompletedEvent, refundCard, type ChargeOutcome, type ChargeRequest } from './payments';
-import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, periodGrantStmts } from './billing-records';
+import { historyStmt, invoiceStmts, newInvoice, paymentRow, paymentStmt, periodGrantStmts } from './billing-records';
 import { portalLinkStatements } from './portal-links';
 import { welcomeMail } from './welcome-email';
 import type { EmailBrand } from '../../lib/template';
@@ -349,7 +349,7 @@ function membershipStatements(ctx: Ctx, o: OpenInput, w: OpenWrite, renter: Rent
       .update(memberships)
       .set(active)
       .where(and(eq(memberships.id, id), eq(memberships.customerId, customerId), eq(memberships.status, 'incomplete'))),
-    invoiceStmt(ctx, invoice),
+    ...invoiceStmts(ctx, { ...claim, renterId: finalRenterId }, invoice, intent?.ok ? intent.intent.id : null),
     ...periodGrantStmts(ctx, claim, tier, invoice.id),
     historyStmt(ctx, claim, 'created', { tierId: tier.id, billingCycle: o.billingCycle, price, via: o.via }, actorOf(ctx), 1),
   );

@@ -28,11 +28,12 @@ import { membershipEvents, membershipInvoices, memberships } from '../../db/sche
 import { membershipErrors } from './errors';
 import { actorOf, requireManage, requireStaffOverride } from './access';
 import { assertBillingIdle, changeStmts, commitChange, stateError } from './change';
-import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, periodGrantStmts } from './billing-records';
+import { invoiceVoidStmts } from './ledger';
+import { historyStmt, invoiceStmts, newInvoice, paymentRow, paymentStmt, periodGrantStmts } from './billing-records';
 import { isLiveMemberConflict } from './create';
 import { chargeCard, declined, paymentCompletedEvent, type ChargeRequest } from './payments';
 import { addCycles, addDaysIso, anchorDayOf, daysBetween, localDay } from './periods';
-import { findTier, getMembershipInTenant, memberZone, membershipView } from './queries';
+import { findTier, getInvoiceInTenant, getMembershipInTenant, memberZone, membershipView } from './queries';
 import { renewOne } from './renewals';
 import { pausePolicyOf, type MembershipRow } from './views';
 
@@ -57,12 +58,15 @@ export async function cancelMembershipRow(ctx: Ctx, m: MembershipRow, o: { cance
     reason: o.reason ?? null,
     via: o.via ?? 'operator',
   });
-  if (now && m.openInvoiceId) {
+  const open = now && m.openInvoiceId ? await getInvoiceInTenant(ctx, m.customerId, m.id, m.openInvoiceId).catch(() => null) : null;
+  if (open?.status === 'open') {
+    // The open invoice is void, its lines reversed on the ledger (the membership's version guards the batch).
     statements.push(
       ctx.db
         .update(membershipInvoices)
         .set({ status: 'void', nextAttemptAt: null, updatedAt: nowIso })
-        .where(and(eq(membershipInvoices.id, m.openInvoiceId), eq(membershipInvoices.status, 'open'))),
+        .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open'))),
+      ...invoiceVoidStmts(ctx, m, open),
     );
   }
   statements.push(
@@ -216,7 +220,7 @@ async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride
           })
           .where(and(eq(memberships.id, m.id), eq(memberships.status, 'incomplete'), eq(memberships.version, v))),
         historyStmt(ctx, m, 'reactivated', { invoiceId, amount: m.price, periodEnd }, actorOf(ctx), v + 1),
-        invoiceStmt(ctx, invoice),
+        ...invoiceStmts(ctx, m, invoice, paid?.ok ? paid.intent.id : null),
         ...periodGrantStmts(ctx, m, tier, invoiceId),
         ...(charge && paid?.ok
           ? [

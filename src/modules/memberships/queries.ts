@@ -14,6 +14,7 @@ import {
   organizations,
 } from '../../db/schema/memberships';
 import { operatorTimeZone } from '../locations/service';
+import { moneyOfSales } from '../bookings/service';
 import { LIVE_STATUSES } from './types';
 import { invoiceOut, membershipOut, type FamilyView, type InvoiceRow, type MembershipRow, type OrgMemberView, type OrgRow, type TierRow } from './views';
 
@@ -122,7 +123,8 @@ export async function invoiceView(ctx: Ctx, inv: InvoiceRow) {
     .where(and(eq(membershipPayments.customerId, inv.customerId), eq(membershipPayments.invoiceId, inv.id)))
     .orderBy(asc(membershipPayments.createdAt))
     .all();
-  return invoiceOut(inv, payments);
+  const money = await moneyOfSales(ctx, inv.customerId, [inv.id]);
+  return invoiceOut(inv, payments, money.get(inv.id)!);
 }
 
 export async function invoicesOf(ctx: Ctx, customerId: string, membershipId: string, o: { limit: number; offset?: number }) {
@@ -135,7 +137,8 @@ export async function invoicesOf(ctx: Ctx, customerId: string, membershipId: str
     .offset(o.offset ?? 0)
     .all();
   if (!rows.length) return [];
-  const payments = await ctx.db
+  const [payments, money] = await Promise.all([
+    ctx.db
     .select()
     .from(membershipPayments)
     .where(
@@ -148,11 +151,18 @@ export async function invoicesOf(ctx: Ctx, customerId: string, membershipId: str
       ),
     )
     .orderBy(asc(membershipPayments.createdAt))
-    .all();
+    .all(),
+    moneyOfSales(
+      ctx,
+      customerId,
+      rows.map((r) => r.id),
+    ),
+  ]);
   return rows.map((r) =>
     invoiceOut(
       r,
       payments.filter((p) => p.invoiceId === r.id),
+      money.get(r.id)!,
     ),
   );
 }

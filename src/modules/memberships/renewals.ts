@@ -26,7 +26,8 @@ import { newId } from '../../lib/ids';
 import { emailStmt } from '../../adapters/messages';
 import { membershipInvoices, membershipPortalTokens, memberships } from '../../db/schema/memberships';
 import { forTenant } from './access';
-import { historyStmt, invoiceStmt, newInvoice, paymentRow, paymentStmt, periodGrantStmts, receiptStmt } from './billing-records';
+import { invoicePaymentStmts, writtenInvoiceMoney } from './ledger';
+import { historyStmt, invoiceStmts, newInvoice, paymentRow, paymentStmt, periodGrantStmts, receiptStmt } from './billing-records';
 import { chargeCard, paymentCompletedEvent, type ChargeOutcome, type ChargeRequest } from './payments';
 import { addCycles, anchorDayOf, localDay, MAX_RENEWAL_ATTEMPTS, money, nextDunningAttempt, type InvoiceLine } from './periods';
 import { portalLinkStatements } from './portal-links';
@@ -264,8 +265,8 @@ function renewalLines(m: MembershipRow, tier: TierRow | undefined, tz: string, p
   ];
 }
 
-/** The paid invoice (the open one settled, or a new one) and its statement. */
-function paidInvoiceWrite(run: RenewalRun): { invoice: InvoiceRow; stmt: Stmt } {
+/** The paid invoice (the open one settled, or a new one) and its statements (the invoice and its ledger entries). */
+function paidInvoiceWrite(run: RenewalRun): { invoice: InvoiceRow; stmts: Stmt[] } {
   const { ctx, tz, m, open, nowIso, lines } = run;
   const { amount, attempt, recovering, periodStart, periodEnd, invoiceId, renewalKey } = run.plan;
   if (!open) {
@@ -281,7 +282,7 @@ function paidInvoiceWrite(run: RenewalRun): { invoice: InvoiceRow; stmt: Stmt } 
       attempts: amount > 0 ? attempt : 0,
       paidAt: nowIso,
     });
-    return { invoice, stmt: invoiceStmt(ctx, invoice) };
+    return { invoice, stmts: invoiceStmts(ctx, m, invoice, run.intentId) };
   }
   const invoice: InvoiceRow = {
     ...open,
@@ -306,15 +307,15 @@ function paidInvoiceWrite(run: RenewalRun): { invoice: InvoiceRow; stmt: Stmt } 
       updatedAt: nowIso,
     })
     .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open')));
-  return { invoice, stmt };
+  return { invoice, stmts: [stmt, ...invoicePaymentStmts(ctx, m, invoice, Math.max(0, amount), run.intentId)] };
 }
 
 /** The batch of a paid renewal: invoice, the next period, history, credits, receipt and payment. */
 function paidRenewalWrites(run: RenewalRun): { statements: Stmt[]; events: DomainEvent[] } {
   const { ctx, tctx, tz, m, tier, nowIso, charge, outcome, intentId } = run;
   const { amount, attempt, recovering, periodStart, periodEnd, anchor, invoiceId } = run.plan;
-  const { invoice, stmt } = paidInvoiceWrite(run);
-  const statements: Stmt[] = [stmt];
+  const { invoice, stmts } = paidInvoiceWrite(run);
+  const statements: Stmt[] = [...stmts];
   const events: DomainEvent[] = [];
   statements.push(
     ctx.db
@@ -344,7 +345,7 @@ function paidRenewalWrites(run: RenewalRun): { statements: Stmt[]; events: Domai
       m.version + 1,
     ),
     ...periodGrantStmts(ctx, m, tier, invoiceId),
-    receiptStmt(tctx, tz, m, invoice, m.memberEmail, tier?.name).stmt,
+    receiptStmt(tctx, tz, m, invoice, writtenInvoiceMoney(m, invoice), m.memberEmail, tier?.name).stmt,
   );
   if (charge && outcome?.ok) {
     statements.push(
@@ -366,15 +367,17 @@ function dunningStep(run: RenewalRun) {
   return { autoAttempts, nextAttemptAt, goesPastDue };
 }
 
-/** The open invoice's statement for a declined attempt (the open one updated, or a new one). */
-function openInvoiceWrite(run: RenewalRun, nextAttemptAt: string | null): Stmt {
+/** The open invoice's statements for a declined attempt (the open one updated, or a new one with its ledger entries). */
+function openInvoiceWrite(run: RenewalRun, nextAttemptAt: string | null): Stmt[] {
   const { ctx, tz, m, open, nowIso, lines } = run;
   const { attempt, periodStart, periodEnd, invoiceId, renewalKey } = run.plan;
   if (open) {
-    return ctx.db
-      .update(membershipInvoices)
-      .set({ attempts: attempt, nextAttemptAt, updatedAt: nowIso })
-      .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open')));
+    return [
+      ctx.db
+        .update(membershipInvoices)
+        .set({ attempts: attempt, nextAttemptAt, updatedAt: nowIso })
+        .where(and(eq(membershipInvoices.id, open.id), eq(membershipInvoices.status, 'open'))),
+    ];
   }
   const invoice = newInvoice(ctx, tz, m, {
     id: invoiceId,
@@ -387,7 +390,7 @@ function openInvoiceWrite(run: RenewalRun, nextAttemptAt: string | null): Stmt {
     attempts: attempt,
     nextAttemptAt,
   });
-  return invoiceStmt(ctx, invoice);
+  return invoiceStmts(ctx, m, invoice);
 }
 
 /** The batch of a declined renewal: open invoice, failed payment, dunning state, history and (automatic runs) the notice. */
@@ -396,7 +399,7 @@ async function declinedRenewalWrites(run: RenewalRun): Promise<{ statements: Stm
   const { amount, attempt, recovering, invoiceId } = run.plan;
   const failed = run.outcome as Declined;
   const { autoAttempts, nextAttemptAt, goesPastDue } = dunningStep(run);
-  const statements: Stmt[] = [openInvoiceWrite(run, nextAttemptAt)];
+  const statements: Stmt[] = openInvoiceWrite(run, nextAttemptAt);
   statements.push(
     paymentStmt(
       ctx,

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { zEmail, zId, zLimit } from '../../lib/openapi';
+import { MoneyViewSchema } from '../../lib/money-view';
 import { BILLING_CYCLES } from './types';
 import { cents, zCustomerId, zDateOrInstant, zText } from './schemas-fields';
 import { Membership } from './schemas-memberships';
@@ -51,6 +52,9 @@ export const Invoice = z
     paidAt: z.string().nullable(),
     reason: z.string().nullable(),
     payments: z.array(InvoicePayment),
+    money: MoneyViewSchema.openapi({
+      description: "The invoice's money from the ledger (the one money view, in dollars): its lines, paid, refunded, credited and the balance due",
+    }),
     createdAt: z.string(),
   })
   .openapi('MembershipInvoice');

@@ -2,6 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import type { membershipCredits, membershipInvoices, membershipPayments, memberships, membershipTiers, organizations } from '../../db/schema/memberships';
 import type * as s from './schemas';
 import type { InvoiceLine } from './periods';
+import { moneyOut, type Money } from '../../lib/money-view';
 
 export type TierRow = typeof membershipTiers.$inferSelect;
 export type MembershipRow = typeof memberships.$inferSelect;
@@ -134,7 +135,8 @@ export function paymentOut(p: PaymentRow): z.output<typeof s.InvoicePayment> {
   };
 }
 
-export function invoiceOut(i: InvoiceRow, payments: PaymentRow[]): z.output<typeof s.Invoice> {
+/** An invoice as the API shows it; `money` is its money view from the ledger (bookings' moneyOfSales). */
+export function invoiceOut(i: InvoiceRow, payments: PaymentRow[], money: Money): z.output<typeof s.Invoice> {
   return {
     invoiceId: i.id,
     membershipId: i.membershipId,
@@ -153,6 +155,7 @@ export function invoiceOut(i: InvoiceRow, payments: PaymentRow[]): z.output<type
     paidAt: i.paidAt,
     reason: i.reason,
     payments: payments.map(paymentOut),
+    money: moneyOut(money, i.currency),
     createdAt: i.createdAt,
   };
 }

@@ -3,15 +3,15 @@ import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { toCents } from '../../lib/money';
+import { shareByWeight, toCents } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { posRefunds, posStock, posTransactions } from '../../db/schema/pos';
 import { PaymentError } from '../../adapters/payments';
 import { collectPayment, refundPayment, type CommitMoney, type Refunded } from '../payments/service';
-import { insertLedger, type NewLedger } from '../bookings/service';
+import { insertLedger, ledgerOfSales, type LedgerRow, type NewLedger } from '../bookings/service';
 import { posFail } from './errors';
-import { transactionInTenant } from './queries';
-import { transactionOut, type StoredLine, type TransactionRow } from './views';
+import { transactionInTenant, transactionView } from './queries';
+import type { StoredLine, TransactionRow } from './views';
 
 type RefundInput = {
   transactionId: string;
@@ -34,6 +34,10 @@ interface PosRefund {
   refundId: string;
   nowIso: string;
   method: TransactionRow['paymentType'];
+  /** The sale's ledger entries before this refund (its charges and the reversals of earlier refunds). */
+  sale: LedgerRow[];
+  /** This refund takes what was left: its reversals bring every charge of the sale to zero. */
+  completes: boolean;
 }
 
 /** What the payments service answered: the provider's refund id, and whether the money already went back at the provider. */
@@ -56,7 +60,7 @@ export async function refundTransaction(ctx: Ctx, input: RefundInput) {
   const t = await transactionInTenant(ctx, customerId, input.transactionId);
   const amount = refundableAmount(t, input);
   const restock = restockLines(t, input, await restockedSoFar(ctx, t.id));
-  await reserveRefund(ctx, { customerId, t, amount });
+  const reservedNow = await reserveRefund(ctx, { customerId, t, amount });
   const refund: PosRefund = {
     customerId,
     t,
@@ -66,6 +70,8 @@ export async function refundTransaction(ctx: Ctx, input: RefundInput) {
     refundId: newId('pref'),
     nowIso: new Date(ctx.clock.now()).toISOString(),
     method: t.paymentType,
+    sale: (await ledgerOfSales(ctx, customerId, 'transaction', [t.id])).get(t.id) ?? [],
+    completes: reservedNow === t.total,
   };
   const outcome = await sendRefund(ctx, refund);
   const after = await transactionInTenant(ctx, customerId, t.id);
@@ -78,7 +84,7 @@ export async function refundTransaction(ctx: Ctx, input: RefundInput) {
     providerRefundId: outcome.providerRefundId,
     restocked: restock.map(({ variantId, quantity }) => ({ variantId, quantity })),
     createdAt: refund.nowIso,
-    transaction: transactionOut(after),
+    transaction: await transactionView(ctx, customerId, after),
   };
 }
 
@@ -128,8 +134,11 @@ interface Reservation {
   amount: number;
 }
 
-/** Reserves the amount on the unsettled sale with one conditional UPDATE; a lost race answers settled or what is left. */
-async function reserveRefund(ctx: Ctx, { customerId, t, amount }: Reservation): Promise<void> {
+/**
+ * Reserves the amount on the unsettled sale with one conditional UPDATE and answers what is reserved
+ * on the sale with it; a lost race answers settled or what is left.
+ */
+async function reserveRefund(ctx: Ctx, { customerId, t, amount }: Reservation): Promise<number> {
   const reserved = await ctx.db
     .update(posTransactions)
     .set({ refundedAmount: sql`${posTransactions.refundedAmount} + ${amount}` })
@@ -141,8 +150,9 @@ async function reserveRefund(ctx: Ctx, { customerId, t, amount }: Reservation): 
         sql`${posTransactions.refundedAmount} + ${amount} <= ${posTransactions.total}`,
       ),
     )
-    .run();
-  if ((reserved.meta.changes ?? 0) === 1) return;
+    .returning({ refundedAmount: posTransactions.refundedAmount })
+    .get();
+  if (reserved) return reserved.refundedAmount;
   const now = await transactionInTenant(ctx, customerId, t.id);
   if (now.settled) throw posFail('already_settled', `Transaction ${t.id} is settled; a settled sale cannot be refunded`);
   throw posFail('refund_exceeds_remaining', `Only ${((now.total - now.refundedAmount) / 100).toFixed(2)} is left to refund on this sale`, {
@@ -229,19 +239,98 @@ async function recordRefund(ctx: Ctx, refund: PosRefund, r: Refunded | null, com
         .where(and(eq(posStock.id, x.stockId), eq(posStock.customerId, customerId))),
     ),
   ];
-  stmts.push(...insertLedger(ctx, [refundLedgerEntry(refund, r)]));
+  stmts.push(...insertLedger(ctx, refundLedgerEntries(refund, r)));
   await commitMoney(stmts, {
     audit: { action: 'pos.refund', targetType: 'pos_transaction', targetId: t.id, details: { refundId, amount, refundType: input.refundType, method } },
   });
 }
 
-/** The refund's ledger entry: money given back is a `refund` (+); an account sale's refund is a `credit` (-) on what the renter owes. */
-function refundLedgerEntry({ customerId, t, input, amount, refundId, nowIso, method }: PosRefund, r: Refunded | null): NewLedger {
+const metaOf = (e: LedgerRow) => (e.metadata ?? {}) as { reversalOf?: string; posItemId?: string; variantId?: string; quantity?: number };
+
+/**
+ * The reversals of a refund: goods given back take their share of the sale's charges off the ledger,
+ * so the sale's money (lib/money-view.ts) and every revenue report net them out. A refund of `a` cents
+ * of a sale with subtotal S, discount D and total T takes round(a·S/T) off revenue (shared over the
+ * sale's lines by subtotal, each line naming its product and the units restocked), round(a·D/T) off
+ * the discount and the rest off tax (into revenue when the sale has no tax), so the reversals add up
+ * to −a exactly; the refund that takes what is left reverses what each charge still holds.
+ */
+function reversalEntries(refund: PosRefund): NewLedger[] {
+  const { t, amount, restock } = refund;
+  const reversals = new Map<string, number>();
+  for (const e of refund.sale) {
+    const of = metaOf(e).reversalOf;
+    if (of) reversals.set(of, (reversals.get(of) ?? 0) + e.amount);
+  }
+  const charges = refund.sale.filter((e) => e.affectsBalance && !metaOf(e).reversalOf && ['revenue', 'discount', 'tax'].includes(e.entryType));
+  const ofType = (type: string) => charges.filter((e) => e.entryType === type);
+  const back = new Map<LedgerRow, number>();
+  if (refund.completes) {
+    for (const e of charges) back.set(e, e.amount + (reversals.get(e.id) ?? 0));
+  } else {
+    const total = t.subtotal - t.discountTotal + t.taxTotal;
+    let rs = Math.round((amount * t.subtotal) / total);
+    const ds = Math.round((amount * t.discountTotal) / total);
+    let xs = amount - rs + ds;
+    if (!ofType('tax').length) [rs, xs] = [rs + xs, 0];
+    const spread = (type: string, cents: number, sign: 1 | -1) => {
+      const es = ofType(type);
+      shareByWeight(cents, es.map((e) => Math.abs(e.amount))).forEach((share, i) => back.set(es[i], sign * share));
+    };
+    spread('revenue', rs, 1);
+    spread('discount', ds, -1);
+    spread('tax', xs, 1);
+  }
+  const units = new Map(restock.map((x) => [x.variantId, 0]));
+  for (const x of restock) units.set(x.variantId, (units.get(x.variantId) ?? 0) + x.quantity);
+  const out: NewLedger[] = [];
+  for (const [e, cents] of back) {
+    if (!cents) continue;
+    const m = metaOf(e);
+    const returned = e.entryType === 'revenue' && m.variantId ? (units.get(m.variantId) ?? 0) : 0;
+    if (returned) units.delete(m.variantId!);
+    out.push(
+      refundEntry(refund, e.renterId, {
+        entryType: e.entryType,
+        amount: -cents,
+        description: `Returned: ${e.description ?? e.entryType}`,
+        metadata: { reversalOf: e.id, ...(m.posItemId ? { posItemId: m.posItemId, variantId: m.variantId ?? null, quantity: -returned } : {}) },
+      }),
+    );
+  }
+  return out;
+}
+
+/**
+ * The refund's ledger entries: the reversals of what it gives back, and the money returned (`refund`,
+ * +); an account sale's refund returns no money: its reversals lower what the renter owes.
+ */
+function refundLedgerEntries(refund: PosRefund, r: Refunded | null): NewLedger[] {
+  const { t, input, amount, refundId, method } = refund;
+  const renterId = refund.sale.find((e) => e.renterId)?.renterId ?? (method === 'account' ? t.accountId : null);
+  const entries = reversalEntries(refund);
+  if (method !== 'account')
+    entries.push(
+      refundEntry(refund, renterId, {
+        entryType: 'refund',
+        amount,
+        description: `POS ${input.refundType} refund of ${t.id}`,
+        metadata: { posTransactionId: t.id, posRefundId: refundId, providerRefundId: r?.refundId ?? null },
+      }),
+    );
+  return entries;
+}
+
+function refundEntry(
+  { customerId, t, refundId, nowIso }: PosRefund,
+  renterId: string | null,
+  e: Pick<NewLedger, 'entryType' | 'amount' | 'description' | 'metadata'>,
+): NewLedger {
   return {
     id: newId('led'),
     customerId,
     locationId: t.locationId,
-    renterId: method === 'account' ? t.accountId : null,
+    renterId,
     transactionId: t.id,
     rentalId: null,
     itemId: null,
@@ -249,12 +338,9 @@ function refundLedgerEntry({ customerId, t, input, amount, refundId, nowIso, met
     currency: t.currency,
     affectsBalance: true,
     occurredAt: nowIso,
-    entryType: method === 'account' ? 'credit' : 'refund',
-    amount: method === 'account' ? -amount : amount,
-    description: `POS ${input.refundType} refund of ${t.id}`,
     source: 'pos',
     reference: refundId,
-    metadata: { posTransactionId: t.id, posRefundId: refundId, providerRefundId: r?.refundId ?? null },
+    ...e,
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { MoneyViewSchema } from '../../lib/money-view';
 
 const id = () => z.string().trim().min(1).max(128);
 const dollars = () => z.number().finite().nonnegative().max(1_000_000).openapi({ description: 'Dollars' });
@@ -275,6 +276,10 @@ export const TransactionOut = z
     settled: z.boolean(),
     settledAt: z.string().nullable(),
     settlementId: z.string().nullable(),
+    money: MoneyViewSchema.nullable().openapi({
+      description:
+        "The sale's money from the ledger (the one money view): what is left of its lines after returns, paid, refunded and the balance; null for a drawer movement",
+    }),
     createdAt: z.string(),
   })
   .openapi('PosTransaction');

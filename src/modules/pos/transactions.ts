@@ -15,7 +15,7 @@ import { getRenterInTenant, renterCreditsByCurrency } from '../renters/service';
 import { posFail } from './errors';
 import { insufficientStock } from './catalog';
 import { priceLines } from './pricing';
-import { locationOf, transactionInTenant } from './queries';
+import { locationOf, transactionInTenant, transactionsOut, transactionView } from './queries';
 import { transactionOut, type StoredLine, type TransactionRow } from './views';
 import type { PAYMENT_TYPES } from './schemas';
 
@@ -98,7 +98,7 @@ async function recordDrawerMovement(ctx: Ctx, customerId: string, input: CreateT
       audit: { action: `pos.drawer.${type}`, targetType: 'pos_transaction', targetId: id, details: { amount: row.total, tillId: row.tillId } },
     }),
   );
-  return transactionOut(row);
+  return transactionOut(row, null);
 }
 
 function checkSaleInput(input: CreateTransactionInput) {
@@ -400,7 +400,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
   } catch (err) {
     saleFailure(err);
   }
-  return transactionOut(row);
+  return transactionView(ctx, customerId, row);
 }
 
 function blankRow(o: {
@@ -453,11 +453,12 @@ export async function listTransactions(ctx: Ctx, q: { locationId: string; tillId
     ctx.db.select().from(posTransactions).where(where).orderBy(desc(posTransactions.createdAt), desc(posTransactions.id)).limit(q.limit).offset(q.offset).all(),
     ctx.db.select({ n: count() }).from(posTransactions).where(where).get(),
   ]);
-  return { data: rows.map(transactionOut), total: total?.n ?? 0, limit: q.limit, offset: q.offset };
+  return { data: await transactionsOut(ctx, customerId, rows), total: total?.n ?? 0, limit: q.limit, offset: q.offset };
 }
 
 export async function getTransaction(ctx: Ctx, transactionId: string) {
-  return transactionOut(await transactionInTenant(ctx, tenantOf(ctx), transactionId));
+  const customerId = tenantOf(ctx);
+  return transactionView(ctx, customerId, await transactionInTenant(ctx, customerId, transactionId));
 }
 
 /** GET /pos/transactions/rental/{rentalId}: the POS transactions of a booking (an unknown or foreign rental answers 404). */
@@ -470,7 +471,7 @@ export async function transactionsOfRental(ctx: Ctx, rentalId: string) {
     .where(and(eq(posTransactions.customerId, customerId), eq(posTransactions.rentalId, rentalId)))
     .orderBy(desc(posTransactions.createdAt))
     .all();
-  return { data: rows.map(transactionOut) };
+  return { data: await transactionsOut(ctx, customerId, rows) };
 }
 
 /** PUT /pos/transaction/settle: closes one transaction (no refunds after); 400 when it is settled already. */
@@ -486,5 +487,5 @@ export async function settleTransaction(ctx: Ctx, transactionId: string) {
     .run();
   if ((res.meta.changes ?? 0) !== 1) throw posFail('already_settled', `Transaction ${t.id} is settled already`);
   await commit(ctx, [], { audit: { action: 'pos.settle', targetType: 'pos_transaction', targetId: t.id } });
-  return transactionOut({ ...t, settled: true, settledAt: now });
+  return transactionView(ctx, customerId, { ...t, settled: true, settledAt: now });
 }

@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { posFolders, posItems, posRefunds, posSettlements, posStock, posTransactions, posVariants } from '../../db/schema/pos';
 import { shareByWeight, toDollars } from '../../lib/money';
+import { moneyOut, type Money } from '../../lib/money-view';
 import { unitPriceDollars } from './pricing';
 import type * as s from './schemas';
 
@@ -95,7 +96,8 @@ function linesOut(t: TransactionRow): z.output<typeof s.TransactionLineOut>[] {
   });
 }
 
-export function transactionOut(t: TransactionRow): z.output<typeof s.TransactionOut> {
+/** A transaction as the API shows it; `money` is its money view from the ledger (queries.ts `moneyOfTransactions`; null for a drawer movement). */
+export function transactionOut(t: TransactionRow, money: Money | null): z.output<typeof s.TransactionOut> {
   return {
     transactionId: t.id,
     locationId: t.locationId,
@@ -121,6 +123,7 @@ export function transactionOut(t: TransactionRow): z.output<typeof s.Transaction
     settled: t.settled,
     settledAt: t.settledAt,
     settlementId: t.settlementId,
+    money: money ? moneyOut(money, t.currency) : null,
     createdAt: t.createdAt,
   };
 }

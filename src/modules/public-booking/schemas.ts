@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { MoneyViewSchema } from '../../lib/money-view';
 
 const id = () => z.string().trim().min(1).max(128);
 
@@ -52,6 +53,7 @@ export const LineItem = z
     assets: z.array(z.object({ assetId: z.string(), name: z.string() })),
     addons: z.array(z.unknown()),
     pricing: Totals,
+    money: MoneyViewSchema.openapi({ description: "The rental's money from its ledger (the one money view): the same figures the operator's GET /coreBooking/{rentalId} shows" }),
     deposit: z.object({ amount: z.number().nullable(), status: z.string().nullable() }).nullable(),
     checkedInAt: z.string().nullable(),
     checkedOutAt: z.string().nullable(),

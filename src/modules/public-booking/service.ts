@@ -17,7 +17,8 @@ import { customers } from '../../db/schema/accounts';
 import { readData, startingPrice } from '../inventory/service';
 import type { InventoryModel } from '../inventory/types';
 import { renterOf } from '../schedule/service';
-import { activityStmt, bookingRenterEditStmt, isVersionRace } from '../bookings/service';
+import { activityStmt, bookingRenterEditStmt, isVersionRace, moneyOfRentals } from '../bookings/service';
+import { moneyOut } from '../../lib/money-view';
 import { EDITABLE_PATHS, checkPatch, setPath } from './paths';
 
 type BookingRow = typeof bookings.$inferSelect;
@@ -50,7 +51,7 @@ async function loadOrder(ctx: Ctx, rows: BookingRow[]) {
   const itemIds = [...new Set(rows.map((r) => r.itemId))];
   const assetIds = [...new Set(rows.flatMap((r) => r.assetIds ?? []))];
   const locationIds = [...new Set(rows.map((r) => r.locationId))];
-  const [items, assets, locs, customer] = await Promise.all([
+  const [items, assets, locs, customer, money] = await Promise.all([
     ctx.db
       .select()
       .from(inventoryItems)
@@ -69,6 +70,11 @@ async function loadOrder(ctx: Ctx, rows: BookingRow[]) {
       .where(and(eq(locations.customerId, customerId), inArray(locations.id, locationIds)))
       .all(),
     ctx.db.select({ name: customers.name, businessName: customers.businessName }).from(customers).where(eq(customers.id, customerId)).get(),
+    moneyOfRentals(
+      ctx,
+      customerId,
+      rows.map((r) => r.id),
+    ),
   ]);
   return {
     customerId,
@@ -76,6 +82,7 @@ async function loadOrder(ctx: Ctx, rows: BookingRow[]) {
     items: new Map(items.map((i) => [i.id, { row: i, model: readData(i) }])),
     assetNames: new Map(assets.map((a) => [a.id, a.name])),
     locations: new Map(locs.map((l) => [l.id, l])),
+    money,
   };
 }
 type Loaded = Awaited<ReturnType<typeof loadOrder>>;
@@ -101,6 +108,7 @@ function lineItem(b: BookingRow, o: Loaded) {
     assets: (b.assetIds ?? []).map((a) => ({ assetId: a, name: o.assetNames.get(a) ?? 'Unit' })),
     addons: b.addons ?? [],
     pricing: totalsOf([b]),
+    money: moneyOut(o.money.get(b.id)!, b.currency),
     deposit: dep ? { amount: typeof dep.amount === 'number' ? dep.amount : null, status: typeof dep.status === 'string' ? dep.status : null } : null,
     checkedInAt: b.checkedInAt ?? null,
     checkedOutAt: b.checkedOutAt ?? null,

@@ -17,7 +17,7 @@ import { slipPublicBookings as PB } from '../../db/schema/public-slips';
 import { formatCalendarRange } from '../../lib/local-time';
 import { emailStmt } from '../../adapters/messages';
 import { announceDocument, receiveUpload, requirementsOf } from '../slip-documents/service';
-import { balanceOf, getReservationRow, nightsBetween, quoteStay, requireNotPast, writeNewReservation, type ReservationRow } from '../slip-reservations/service';
+import { getReservationRow, nightsBetween, quoteStay, requireNotPast, reservationMoney, writeNewReservation, type ReservationRow } from '../slip-reservations/service';
 import type * as s from './schemas';
 import { dueAtBooking, requirePublicBooking, requireRateType } from './pages';
 import { forOperator, publicUnit } from './queries';
@@ -110,6 +110,7 @@ export async function book(ctx: Ctx, input: z.output<typeof s.BookBody>) {
     },
   );
   const r = await getReservationRow(op.ctx, view.id);
+  const money = await reservationMoney(op.ctx, r);
   return {
     reservation: {
       id: r.id,
@@ -123,12 +124,12 @@ export async function book(ctx: Ctx, input: z.output<typeof s.BookBody>) {
       nights: nightsBetween(r.arrivalDate, r.departureDate),
       totalCents: r.totalCents,
       depositCents: r.depositCents,
-      amountPaidCents: r.amountPaidCents,
-      balanceCents: balanceOf(r),
+      amountPaidCents: money.paid,
+      balanceCents: money.balance,
       currency: r.currency,
     },
     bookingToken: token,
-    payment: { chargedCents: r.amountPaidCents, status: r.amountPaidCents > 0 ? ('succeeded' as const) : ('none' as const) },
+    payment: { chargedCents: money.paid, status: money.paid > 0 ? ('succeeded' as const) : ('none' as const) },
     documents: await publicDocuments(op.ctx, r),
   };
 }

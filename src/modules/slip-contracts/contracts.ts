@@ -21,7 +21,7 @@ import { slipContracts } from '../../db/schema/slip-contracts';
 import { getOwnCustomer } from '../customers/service';
 import { getLocationInTenant } from '../locations/service';
 import { getSlipSettings } from '../marina-settings/service';
-import { balanceOf, contractStateStmts, getReservationRow, type ReservationRow } from '../slip-reservations/service';
+import { contractStateStmts, getReservationRow, reservationMoney, type ReservationRow } from '../slip-reservations/service';
 import { getSlipRow } from '../slips/service';
 import type * as s from './schemas';
 import { buildContractPdf } from './pdf';
@@ -35,14 +35,16 @@ const isVersionRace = (err: unknown) =>
 
 /** The values of the template variables for a reservation. */
 export async function valuesFor(ctx: Ctx, r: ReservationRow): Promise<Record<string, string>> {
-  const [slip, loc, account, settings] = await Promise.all([
+  const [slip, loc, account, settings, view] = await Promise.all([
     getSlipRow(ctx, r.slipId),
     getLocationInTenant(ctx, r.locationId),
     getOwnCustomer(ctx),
     getSlipSettings(ctx, r.locationId),
+    reservationMoney(ctx, r),
   ]);
   const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-  const balance = balanceOf(r);
+  // The stay's money view (its ledger, or its quote before confirmation): the total and balance the contract states.
+  const balance = view.balance;
   return {
     'renter.firstName': r.renter.firstName,
     'renter.lastName': r.renter.lastName,
@@ -70,7 +72,7 @@ export async function valuesFor(ctx: Ctx, r: ReservationRow): Promise<Record<str
     'reservation.nights': String(Math.round((Date.parse(r.departureDate) - Date.parse(r.arrivalDate)) / 86_400_000)),
     'reservation.ratePerFoot': money(r.pricing.ratePerFootCents),
     'reservation.billableLengthFt': String(r.pricing.billableLengthFt),
-    'reservation.total': money(r.totalCents),
+    'reservation.total': money(view.total),
     'reservation.deposit': money(r.depositCents),
     'reservation.balance': money(balance),
     'location.name': loc.name,

@@ -19,7 +19,9 @@ import { reservationErrors } from './errors';
 import { getReservationRow, reservationView } from './queries';
 import { settingsOf } from './quote';
 import type { SlipSettings } from '../marina-settings/service';
-import { balanceOf, netPaid, type ReservationRow } from './views';
+import type { ReservationRow } from './views';
+import { netPaidOf, reservationMoney } from './money';
+import type { Money } from '../../lib/money-view';
 import { dollars, relocking, renterMail, save } from './lifecycle';
 
 /** Statuses a bill can be sent for: before the stay (with a hold unless a deposit secures it), during it, and after it while it owes. */
@@ -33,28 +35,29 @@ type BillInput = { holdHours?: number; message?: string; channel: 'email' | 'sms
  * confirms a billed reservation, so it is confirmed now (its charges post to the ledger), without a
  * timer, and the rest is due. Due now: what is left of the deposit while held, else the balance.
  */
-function billPlan(ctx: Ctx, r: ReservationRow, settings: SlipSettings, input: BillInput) {
-  const balance = balanceOf(r);
+function billPlan(ctx: Ctx, r: ReservationRow, money: Money, settings: SlipSettings, input: BillInput) {
+  const balance = money.balance;
+  const netPaid = netPaidOf(money);
   const unconfirmed = ['pending', 'awaiting_payment', 'expired'].includes(r.status);
-  const secured = unconfirmed && r.depositCents > 0 && netPaid(r) >= r.depositCents;
+  const secured = unconfirmed && r.depositCents > 0 && netPaid >= r.depositCents;
   const holding = unconfirmed && !secured;
   const hours = input.holdHours ?? settings.billHoldHours;
   const now = ctx.clock.now();
   const holdExpiresAt = holding ? now + hours * 3_600_000 : null;
-  const dueNow = holding && r.depositCents > 0 ? r.depositCents - netPaid(r) : balance;
+  const dueNow = holding && r.depositCents > 0 ? r.depositCents - netPaid : balance;
   const patch: Partial<ReservationRow> = { billSentAt: new Date(now).toISOString() };
   if (holding) Object.assign(patch, { status: 'awaiting_payment', holdExpiresAt, expiredAt: null });
   if (secured) Object.assign(patch, { status: 'confirmed', confirmedAt: nowIso(ctx), holdExpiresAt: null, expiredAt: null });
-  return { balance, secured, holding, hours, holdExpiresAt, dueNow, patch };
+  return { money, balance, secured, holding, hours, holdExpiresAt, dueNow, patch };
 }
 type BillPlan = ReturnType<typeof billPlan>;
 
-/** The bill's text: the stay, its lines, total, paid and balance, and what is due (with the hold's deadline, or the deposit received). */
+/** The bill's text: the stay, its lines, total, paid and balance (its money view), and what is due (with the hold's deadline, or the deposit received). */
 function billText(r: ReservationRow, plan: BillPlan, timezone: string, message?: string) {
   return [
     `Bill for slip reservation ${r.reservationNumber} (${r.boat.vesselName}), ${formatCalendarRange(r.arrivalDate, r.departureDate)}.`,
     ...r.pricing.lines.map((l) => `${l.description}: ${dollars(l.amountCents)}`),
-    `Total ${dollars(r.totalCents)}; paid ${dollars(netPaid(r))}; balance ${dollars(plan.balance)}.`,
+    `Total ${dollars(plan.money.total)}; paid ${dollars(netPaidOf(plan.money))}; balance ${dollars(plan.balance)}.`,
     plan.holding
       ? `Due now: ${dollars(plan.dueNow)}. The slip is held for you until ${formatLocalDateTime(plan.holdExpiresAt!, timezone)}; after that it is released.`
       : '',
@@ -69,10 +72,11 @@ export async function sendBill(ctx: Ctx, id: string, input: BillInput) {
   requirePermission(ctx, 'marina');
   const r = await getReservationRow(ctx, id);
   if (!BILLABLE.includes(r.status)) throw new ApiError('invalid_state', `A ${r.status.replace('_', ' ')} reservation cannot be billed`);
-  if (balanceOf(r) <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
+  const money = await reservationMoney(ctx, r);
+  if (money.balance <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
   if (input.channel === 'sms' && !r.renter.phone) throw new ApiError('bad_request', 'The renter has no phone number for an SMS bill');
   const [settings, loc] = await Promise.all([settingsOf(ctx, r.locationId), getLocationInTenant(ctx, r.locationId)]);
-  const plan = billPlan(ctx, r, settings, input);
+  const plan = billPlan(ctx, r, money, settings, input);
   const body = billText(r, plan, loc.timezone, input.message);
   return await relocking(ctx, r, async () => {
     const details = { holdHours: plan.holding ? plan.hours : null, dueNowCents: plan.dueNow, channel: input.channel, depositSecured: plan.secured };

@@ -29,12 +29,20 @@ import { refundLedger } from './ledger';
 import { intentMeta, paymentFailure, takeSlipPayment, type PaymentMethodKind, type SlipCharge, type SlipPaymentWrite } from './payments';
 import { getReservationRow, reservationView } from './queries';
 import { isBlocking } from './types';
-import { balanceOf, netPaid, paymentOut, type PaymentRow, type ReservationRow } from './views';
+import { paymentOut, type PaymentRow, type ReservationRow } from './views';
+import { netPaidOf, reservationMoney } from './money';
+import type { Money } from '../../lib/money-view';
 
 type Method = PaymentMethodKind;
 
-const confirmsWith = (r: ReservationRow, amount: number) =>
-  (r.status === 'awaiting_payment' || r.status === 'expired') && netPaid(r) + amount >= (r.depositCents > 0 ? r.depositCents : r.totalCents);
+const confirmsWith = (r: ReservationRow, money: Money, amount: number) =>
+  (r.status === 'awaiting_payment' || r.status === 'expired') && netPaidOf(money) + amount >= (r.depositCents > 0 ? r.depositCents : r.totalCents);
+
+/** A payment never exceeds the balance (the reservation's money view). */
+function aboveBalance(money: Money, amount: number, field = 'amountCents') {
+  if (amount > money.balance)
+    throw new ApiError('bad_request', `The amount is above the balance of ${money.balance} cents`, { details: [{ field, message: 'above the balance' }] });
+}
 
 const amountOf = (c: SlipCharge) => (c.kind === 'captured' ? c.intent.amountReceived || c.intent.amount : c.amountCents);
 
@@ -46,11 +54,9 @@ const amountOf = (c: SlipCharge) => (c.kind === 'captured' ? c.intent.amountRece
 async function collect(ctx: Ctx, r: ReservationRow, charge: SlipCharge, onRecorded?: (commitMoney: CommitMoney) => Promise<PaymentResult | null>) {
   const amount = amountOf(charge);
   if (r.status === 'cancelled') throw new ApiError('invalid_state', 'A cancelled reservation takes no payments');
-  if (amount > balanceOf(r))
-    throw new ApiError('bad_request', `The amount is above the balance of ${balanceOf(r)} cents`, {
-      details: [{ field: 'amountCents', message: 'above the balance' }],
-    });
-  const confirms = confirmsWith(r, amount);
+  const money = await reservationMoney(ctx, r);
+  aboveBalance(money, amount);
+  const confirms = confirmsWith(r, money, amount);
   const run = () =>
     takeSlipPayment(ctx, r, charge, async (w, commitMoney) => {
       try {
@@ -115,7 +121,7 @@ export async function chargeCard(ctx: Ctx, id: string, input: { amountCents?: nu
  * tenant portal checks the session owns the reservation.
  */
 export async function chargeCardOf(ctx: Ctx, r: ReservationRow, input: { amountCents?: number; paymentMethodId?: string; idempotencyKey?: string }) {
-  const amount = input.amountCents ?? balanceOf(r);
+  const amount = input.amountCents ?? (await reservationMoney(ctx, r)).balance;
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
   const renter = await getRenterInTenant(ctx, r.renterId);
   const pay = payments(ctx);
@@ -158,7 +164,8 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
     const done = intent;
     return await collect(ctx, r, { kind: 'captured', method: 'terminal', intent: done });
   }
-  const amount = input.amountCents ?? balanceOf(r);
+  const money = await reservationMoney(ctx, r);
+  const amount = input.amountCents ?? money.balance;
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
   if (!input.readerId)
     throw new ApiError('validation_failed', 'readerId is required to start a reader payment', {
@@ -173,7 +180,7 @@ export async function terminalCharge(ctx: Ctx, id: string, input: { amountCents?
   const card = simulated ? SIMULATED_READERS[input.readerId] : undefined;
   if (!simulated || card === null) {
     // A real reader (or an idle simulated one) collects the card through the terminal SDK; the caller then records the intent.
-    if (amount > balanceOf(r)) throw new ApiError('bad_request', `The amount is above the balance of ${balanceOf(r)} cents`);
+    aboveBalance(money, amount);
     const intent = await pay
       .createPaymentIntent({
         amount,
@@ -212,12 +219,10 @@ export async function createCardIntent(ctx: Ctx, id: string, input: { amountCent
 /** The card intent of `createCardIntent` without the permission check (the tenant portal checks ownership). */
 export async function cardIntentOf(ctx: Ctx, r: ReservationRow, input: { amountCents?: number }) {
   if (r.status === 'cancelled' || r.status === 'expired') throw new ApiError('invalid_state', `A ${r.status} reservation takes no payments`);
-  const amount = input.amountCents ?? balanceOf(r);
+  const money = await reservationMoney(ctx, r);
+  const amount = input.amountCents ?? money.balance;
   if (amount <= 0) throw reservationErrors.fail('nothing_to_bill', 'The reservation owes nothing');
-  if (amount > balanceOf(r))
-    throw new ApiError('bad_request', `The amount is above the balance of ${balanceOf(r)} cents`, {
-      details: [{ field: 'amountCents', message: 'above the balance' }],
-    });
+  aboveBalance(money, amount);
   const renter = await getRenterInTenant(ctx, r.renterId);
   const intent = await payments(ctx)
     .createPaymentIntent({
@@ -420,11 +425,14 @@ async function recordSlipRefund(ctx: Ctx, { r, p, amount, reason }: SlipRefund, 
 
 export async function paymentHistory(ctx: Ctx, id: string) {
   const r = await getReservationRow(ctx, id);
-  const rows = await ctx.db
-    .select()
-    .from(slipPayments)
-    .where(and(eq(slipPayments.customerId, r.customerId), eq(slipPayments.reservationId, r.id)))
-    .orderBy(desc(slipPayments.createdAt))
-    .all();
-  return { data: rows.map(paymentOut), total: rows.length, paidCents: r.amountPaidCents, refundedCents: r.amountRefundedCents, netCents: netPaid(r) };
+  const [rows, money] = await Promise.all([
+    ctx.db
+      .select()
+      .from(slipPayments)
+      .where(and(eq(slipPayments.customerId, r.customerId), eq(slipPayments.reservationId, r.id)))
+      .orderBy(desc(slipPayments.createdAt))
+      .all(),
+    reservationMoney(ctx, r),
+  ]);
+  return { data: rows.map(paymentOut), total: rows.length, paidCents: money.paid, refundedCents: money.refunded, netCents: netPaidOf(money) };
 }

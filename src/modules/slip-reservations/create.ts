@@ -30,7 +30,7 @@ export function changeWithLedger(ctx: Ctx, r: ReservationRow, patch: Partial<Res
   const ledger = chargeDelta(ctx, { ...r, ...patch });
   const recognition = ledger.recognizedThrough === null ? { recognizedThrough: null } : {};
   const { row, stmts } = reservationChange(ctx, r, { ...patch, ...recognition, postedCharges: ledger.posted }, action, details);
-  return { row, stmts: [...stmts, ...ledger.stmts] };
+  return { row, stmts: [...stmts, ...ledger.stmts], entries: ledger.rows };
 }
 
 /**

@@ -13,8 +13,9 @@
  * of the opposite sign, dated at the change, so deferred and recognised revenue both end where the
  * stay leaves them (zero for a cancelled one). Payments post `payment` (negative), refunds `refund`.
  *
- * The reservation's balance is read from here: `chargesOnLedger` is what its charge entries add up
- * to (`postedCharges` mirrors them, written in the same batch as the entries).
+ * The reservation's money is read from here, through the one money view (money.ts): its entries by
+ * `transactionId`; before confirmation its quote stands for the charges. `postedCharges` mirrors the
+ * charge entries (written in the same batch) so that a change posts only the difference.
  */
 import type { Ctx } from '../../lib/context';
 import { nowIso } from '../../lib/clock';
@@ -52,9 +53,6 @@ export const CHARGE_ENTRY_TYPES = ['revenue', 'deferred_revenue', 'discount', 't
  */
 export const QUOTED_STATUSES: readonly ReservationRow['status'][] = ['pending', 'awaiting_payment', 'expired'];
 
-/** What the charge entries of the reservation add up to on the ledger (0 before confirmation and after a cancellation). */
-export const chargesOnLedger = (r: Pick<ReservationRow, 'postedCharges'>) => CHARGE_ENTRY_TYPES.reduce((n, t) => n + (r.postedCharges?.[t] ?? 0), 0);
-
 /** What should be on the ledger for the reservation's current totals (zero when cancelled or expired). */
 function desiredCharges(r: ReservationRow): Record<string, number> {
   if (r.status === 'cancelled' || QUOTED_STATUSES.includes(r.status)) return { revenue: 0, deferred_revenue: 0, discount: 0, tax: 0 };
@@ -62,7 +60,17 @@ function desiredCharges(r: ReservationRow): Record<string, number> {
   return { revenue: immediate, deferred_revenue: isDeferred(r) ? r.baseCents : 0, discount: -r.discountCents, tax: r.taxCents };
 }
 
-/** The ledger adjustments of a charge: the difference between what should be posted and what was, per entry type. */
+/** What the renter reads for each charge entry type (the money view's lines: one line per type, its adjustments included). */
+function chargeLabel(r: ReservationRow, type: string): string {
+  if (type === 'revenue') return isDeferred(r) ? 'Fees and utilities' : 'Stay, fees and utilities';
+  if (type === 'deferred_revenue') return `${r.rateType === 'annual' ? 'Annual' : 'Seasonal'} term`;
+  return type === 'discount' ? 'Discount' : 'Tax';
+}
+
+/**
+ * The ledger adjustments of a charge: the difference between what should be posted and what was, per
+ * entry type; each names its type as its line (`metadata.line`), so a type's adjustments are one line.
+ */
 function chargeAdjustments(ctx: Ctx, r: ReservationRow, want: Record<string, number>, posted: Record<string, number>): NewLedger[] {
   const rows: NewLedger[] = [];
   for (const [type, amount] of Object.entries(want)) {
@@ -75,10 +83,10 @@ function chargeAdjustments(ctx: Ctx, r: ReservationRow, want: Record<string, num
       amount: delta,
       affectsBalance: true,
       occurredAt: `${r.arrivalDate}T00:00:00.000Z`,
-      description: `Slip ${r.reservationNumber}: ${type.replace('_', ' ')}${posted[type] ? ' (adjustment)' : ''}`,
+      description: `Slip ${r.reservationNumber}: ${chargeLabel(r, type)}${posted[type] ? ' (adjustment)' : ''}`,
       source: 'slip',
       reference: r.reservationNumber,
-      metadata: meta(r),
+      metadata: meta(r, { line: type }),
     });
     posted[type] = amount;
   }
@@ -120,12 +128,15 @@ function recognitionReversal(ctx: Ctx, r: ReservationRow, wantDeferred: number, 
  * and `recognizedThrough` null when a cancellation reversed the recognition (otherwise unchanged: a
  * re-priced stay recognises what is left over its months still to come, each month once, ever).
  */
-export function chargeDelta(ctx: Ctx, r: ReservationRow): { stmts: Stmt[]; posted: Record<string, number>; recognizedThrough?: null } {
+export function chargeDelta(
+  ctx: Ctx,
+  r: ReservationRow,
+): { stmts: Stmt[]; rows: NewLedger[]; posted: Record<string, number>; recognizedThrough?: null } {
   const posted = { ...(r.postedCharges ?? {}) };
   const want = desiredCharges(r);
   const rows = [...chargeAdjustments(ctx, r, want, posted), ...recognitionReversal(ctx, r, want.deferred_revenue, posted)];
   const cleared = r.status === 'cancelled' && (r.postedCharges?.recognized ?? 0) > 0 && !posted.recognized;
-  return { stmts: insertLedger(ctx, rows), posted, ...(cleared ? { recognizedThrough: null } : {}) };
+  return { stmts: insertLedger(ctx, rows), rows, posted, ...(cleared ? { recognizedThrough: null } : {}) };
 }
 
 export function paymentLedger(ctx: Ctx, r: ReservationRow, amount: number, method: string, reference: string | null): Stmt[] {

@@ -21,7 +21,9 @@ import { reservationErrors } from './errors';
 import { getReservationRow, reservationView } from './queries';
 import { todayAtLocation } from './quote';
 import { isBlocking } from './types';
-import { balanceOf, netPaid, type ReservationRow } from './views';
+import type { ReservationRow } from './views';
+import { moneyOf, netPaidOf, reservationLedger, reservationMoney } from './money';
+import type { LedgerRow } from '../bookings/service';
 
 export const dollars = (c: number) => `$${(c / 100).toFixed(2)}`;
 
@@ -55,18 +57,20 @@ export function renterMail(ctx: Ctx, r: ReservationRow, subject: string, body: s
 /**
  * The confirmation of a reservation as statements (the change with its ledger entries and the
  * renter's e-mail) and its event, for callers that confirm inside their own batch (a waitlist
- * offer accepted). The caller holds the unit (a running hold or the unit's lock).
+ * offer accepted). The caller holds the unit (a running hold or the unit's lock) and passes the
+ * reservation's ledger (money.ts `reservationLedger`): the e-mail states the money view after the batch.
  */
-export function confirmationChange(ctx: Ctx, r: ReservationRow, action: string, details: Record<string, unknown> = {}) {
-  const { row, stmts } = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: nowIso(ctx), holdExpiresAt: null }, action, {
+export function confirmationChange(ctx: Ctx, r: ReservationRow, ledger: LedgerRow[], action: string, details: Record<string, unknown> = {}) {
+  const { row, stmts, entries } = changeWithLedger(ctx, r, { status: 'confirmed', confirmedAt: nowIso(ctx), holdExpiresAt: null }, action, {
     from: r.status,
     ...details,
   });
+  const money = moneyOf(row, [...ledger, ...entries]);
   const mail = renterMail(
     ctx,
     row,
     `Reservation ${row.reservationNumber} confirmed`,
-    `Your ${row.rateType} reservation ${row.reservationNumber} for ${row.boat.vesselName}, ${formatCalendarRange(row.arrivalDate, row.departureDate)}, is confirmed. Total ${dollars(row.totalCents)}, balance ${dollars(balanceOf(row))}.`,
+    `Your ${row.rateType} reservation ${row.reservationNumber} for ${row.boat.vesselName}, ${formatCalendarRange(row.arrivalDate, row.departureDate)}, is confirmed. Total ${dollars(money.total)}, balance ${dollars(money.balance)}.`,
     'slip_reservation.confirmed',
   );
   return { row, stmts: [...stmts, mail], events: [reservationEvent('booking.status_changed', row, { previousStatus: r.status })] };
@@ -96,7 +100,7 @@ export async function confirmReservation(ctx: Ctx, id: string, input: { note?: s
   if (!['pending', 'awaiting_payment', 'expired'].includes(r.status))
     throw new ApiError('not_pending', `A ${r.status.replace('_', ' ')} reservation cannot be confirmed`);
   return await relocking(ctx, r, async () => {
-    const { row, stmts, events } = confirmationChange(ctx, r, 'confirm', { note: input.note ?? null });
+    const { row, stmts, events } = confirmationChange(ctx, r, await reservationLedger(ctx, r), 'confirm', { note: input.note ?? null });
     await save(ctx, stmts, {
       audit: { action: 'slip_reservation.confirm', targetType: 'slip_reservation', targetId: r.id, details: { from: r.status } },
       events,
@@ -125,8 +129,7 @@ export async function checkIn(ctx: Ctx, id: string) {
 }
 
 /** What a check-out warns about: a balance still owed (the stay stays in the billing list until it is paid). */
-function checkOutWarnings(row: ReservationRow) {
-  const balance = balanceOf(row);
+function checkOutWarnings(balance: number) {
   return balance > 0
     ? [
         {
@@ -143,10 +146,12 @@ export async function checkOut(ctx: Ctx, id: string) {
   const r = await getReservationRow(ctx, id);
   if (r.status !== 'checked_in') throw new ApiError('invalid_state', `Only a checked-in reservation can check out (this one is ${r.status.replace('_', ' ')})`);
   const { row, stmts } = reservationChange(ctx, r, { status: 'checked_out', checkedOutAt: nowIso(ctx) }, 'check_out');
-  const warnings = checkOutWarnings(row);
+  // Checking out moves no money: the balance is the stay's money view.
+  const { balance } = await reservationMoney(ctx, row);
+  const warnings = checkOutWarnings(balance);
   await save(ctx, [...stmts, slipOccupancyStmt(ctx, r.slipId, false)], {
-    audit: { action: 'slip_reservation.check_out', targetType: 'slip_reservation', targetId: r.id, details: { balanceCents: balanceOf(row) } },
-    events: [reservationEvent('booking.checked_out', row, { balanceCents: balanceOf(row) })],
+    audit: { action: 'slip_reservation.check_out', targetType: 'slip_reservation', targetId: r.id, details: { balanceCents: balance } },
+    events: [reservationEvent('booking.checked_out', row, { balanceCents: balance })],
   });
   await ctx.hooks.emit(ctx, 'slip_reservation.ended', { customerId: r.customerId, reservationId: r.id, locationId: r.locationId, status: 'checked_out' });
   return { ...(await reservationView(ctx, row)), warnings };
@@ -161,18 +166,20 @@ export async function cancelReservation(ctx: Ctx, id: string, input: { reason?: 
       'not_cancellable',
       `A ${r.status.replace('_', ' ')} reservation cannot be cancelled${r.status === 'checked_in' ? ': check it out' : ''}`,
     );
-  const { row, stmts } = changeWithLedger(
+  const ledger = await reservationLedger(ctx, r);
+  const { row, stmts, entries } = changeWithLedger(
     ctx,
     r,
     { status: 'cancelled', cancelledAt: nowIso(ctx), cancellationReason: input.reason ?? null, holdExpiresAt: null },
     'cancel',
     { from: r.status, reason: input.reason ?? null },
   );
+  const held = netPaidOf(moneyOf(row, [...ledger, ...entries]));
   const mail = renterMail(
     ctx,
     row,
     `Reservation ${row.reservationNumber} cancelled`,
-    `Your slip reservation ${row.reservationNumber} (${formatCalendarRange(row.arrivalDate, row.departureDate)}) was cancelled.${netPaid(row) > 0 ? ` ${dollars(netPaid(row))} paid is on file; the marina will contact you about a refund.` : ''}`,
+    `Your slip reservation ${row.reservationNumber} (${formatCalendarRange(row.arrivalDate, row.departureDate)}) was cancelled.${held > 0 ? ` ${dollars(held)} paid is on file; the marina will contact you about a refund.` : ''}`,
     'slip_reservation.cancelled',
   );
   await save(ctx, [...stmts, mail], {
@@ -188,7 +195,8 @@ export async function deleteReservation(ctx: Ctx, id: string) {
   requirePermission(ctx, 'marina');
   const r = await getReservationRow(ctx, id);
   if (r.status !== 'cancelled') throw new ApiError('invalid_state', 'Only a cancelled reservation can be deleted; cancel it first');
-  if (netPaid(r) > 0) throw reservationErrors.fail('has_payments', `${dollars(netPaid(r))} paid is still held for this reservation; refund it first`);
+  const held = netPaidOf(await reservationMoney(ctx, r));
+  if (held > 0) throw reservationErrors.fail('has_payments', `${dollars(held)} paid is still held for this reservation; refund it first`);
   const own = (t: typeof slipPayments | typeof slipReservationMessages | typeof slipReservationChanges) =>
     ctx.db.delete(t).where(and(eq(t.customerId, r.customerId), eq(t.reservationId, r.id)));
   await commit(

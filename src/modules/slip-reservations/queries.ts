@@ -8,7 +8,8 @@ import { addDays } from '../../lib/time';
 import { slipPayments, slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
 import { getLocationInTenant } from '../locations/service';
 import { slipRowsByIds } from '../slips/service';
-import { CHARGE_ENTRY_TYPES, QUOTED_STATUSES } from './ledger';
+import { QUOTED_STATUSES } from './ledger';
+import { moneyOfReservations } from './money';
 import { messageOut, paymentOut, reservationOut, type ReservationRow } from './views';
 
 export async function getReservationRow(ctx: Ctx, id: string): Promise<ReservationRow> {
@@ -21,18 +22,18 @@ export async function getReservationRow(ctx: Ctx, id: string): Promise<Reservati
   return row;
 }
 
-/** Views of reservations with their units. */
+/** Views of reservations with their units and their money (money.ts). */
 export async function viewsOf(ctx: Ctx, rows: ReservationRow[]) {
-  const units = new Map(
-    (
-      await slipRowsByIds(
-        ctx,
-        rows.map((r) => r.slipId),
-      )
-    ).map((s) => [s.id, s]),
-  );
+  const [slips, money] = await Promise.all([
+    slipRowsByIds(
+      ctx,
+      rows.map((r) => r.slipId),
+    ),
+    moneyOfReservations(ctx, rows),
+  ]);
+  const units = new Map(slips.map((s) => [s.id, s]));
   const now = ctx.clock.now();
-  return rows.map((r) => reservationOut(r, units.get(r.slipId), now));
+  return rows.map((r) => reservationOut(r, units.get(r.slipId), now, money.get(r.id)!));
 }
 
 export async function reservationView(ctx: Ctx, row: ReservationRow) {
@@ -143,18 +144,19 @@ async function todayAt(ctx: Ctx, locationId?: string): Promise<string> {
   return todayIn(ctx, tz);
 }
 
-/** `balanceOf` (views.ts) in SQL: the quoted total before confirmation, else the charges on the ledger, less what was paid and not refunded. */
+/**
+ * The money view's balance (money.ts) in SQL: the sum of the reservation's ledger entries that affect
+ * the balance, plus the quoted total before confirmation (nothing is posted until then).
+ */
 function balanceSql(): SQL {
   const t = slipReservations;
-  const posted = sql.join(
-    CHARGE_ENTRY_TYPES.map((type) => sql`coalesce(json_extract(${t.postedCharges}, ${`$.${type}`}), 0)`),
-    sql` + `,
-  );
   const quoted = sql.join(
     QUOTED_STATUSES.map((st) => sql`${st}`),
     sql`, `,
   );
-  return sql`(CASE WHEN ${t.status} IN (${quoted}) THEN ${t.totalCents} ELSE ${posted} END) - (${t.amountPaidCents} - ${t.amountRefundedCents})`;
+  const onLedger = sql`(SELECT coalesce(sum(l.amount), 0) FROM ledger_entries l
+    WHERE l.transaction_id = ${t.id} AND l.customer_id = ${t.customerId} AND l.affects_balance = 1 AND l.deleted_at IS NULL)`;
+  return sql`(CASE WHEN ${t.status} IN (${quoted}) THEN ${t.totalCents} ELSE 0 END) + ${onLedger}`;
 }
 
 /**
@@ -197,28 +199,35 @@ export async function reservationStats(ctx: Ctx, q: { locationId?: string }) {
   const today = await todayAt(ctx, q.locationId);
   const base: SQL[] = [eq(slipReservations.customerId, customerId)];
   if (q.locationId) base.push(eq(slipReservations.locationId, q.locationId));
-  const rows = await ctx.db
-    .select({
-      status: slipReservations.status,
-      rateType: slipReservations.rateType,
-      n: sql<number>`count(*)`,
-      total: sql<number>`coalesce(sum(${slipReservations.totalCents}), 0)`,
-      paid: sql<number>`coalesce(sum(${slipReservations.amountPaidCents} - ${slipReservations.amountRefundedCents}), 0)`,
-    })
-    .from(slipReservations)
-    .where(and(...base))
-    .groupBy(slipReservations.status, slipReservations.rateType)
-    .all();
+  const [rows, held] = await Promise.all([
+    ctx.db
+      .select({
+        status: slipReservations.status,
+        rateType: slipReservations.rateType,
+        n: sql<number>`count(*)`,
+        total: sql<number>`coalesce(sum(${slipReservations.totalCents}), 0)`,
+      })
+      .from(slipReservations)
+      .where(and(...base))
+      .groupBy(slipReservations.status, slipReservations.rateType)
+      .all(),
+    // Collected: the reservations' payments less refunds on the ledger (the money views' paid − refunded, summed).
+    ctx.db
+      .select({ paid: sql<number>`coalesce(-sum(l.amount), 0)` })
+      .from(slipReservations)
+      .innerJoin(sql`ledger_entries l`, sql`l.transaction_id = ${slipReservations.id} AND l.customer_id = ${slipReservations.customerId}`)
+      .where(and(...base, sql`l.entry_type IN ('payment', 'refund') AND l.affects_balance = 1 AND l.deleted_at IS NULL`))
+      .get(),
+  ]);
   const byStatus: Record<string, number> = Object.fromEntries(
     ['pending', 'awaiting_payment', 'confirmed', 'checked_in', 'checked_out', 'cancelled', 'expired'].map((k) => [k, 0]),
   );
   const byRateType: Record<string, number> = { nightly: 0, monthly: 0, seasonal: 0, annual: 0 };
   let booked = 0;
-  let collected = 0;
+  const collected = Number(held?.paid ?? 0);
   for (const r of rows) {
     byStatus[r.status] += Number(r.n);
     byRateType[r.rateType] += Number(r.n);
-    collected += Number(r.paid);
     if (r.status !== 'cancelled' && r.status !== 'expired') booked += Number(r.total);
   }
   const count = async (extra: SQL[]) =>

@@ -7,7 +7,7 @@
 // - a new stay and its moves (waitlist, public slips, seed): createReservation, writeNewReservation, underSlipLock, confirmReservation, sendBill, changeBoat;
 // - change-log pieces batched by others: confirmationChange, holdReleaseChange, chargeLinesChange, contractStateStmts;
 // - availability and quotes (public slips, waitlist): checkAvailability, quoteStay, unitRateOf, nightsBetween, requireNotPast, pastDate, isBlocking;
-// - reads: getReservationRow, reservationRowsByIds, listReservations, countWithoutContract, reservationView, balanceOf, ReservationRow;
+// - reads: getReservationRow, reservationRowsByIds, listReservations, countWithoutContract, reservationView, reservationMoney, reservationLedger, ReservationRow;
 // - the renter portal's payments and messages: cardIntentOf, chargeCardOf, recordCardIntentOf, paymentHistory, recordRenterMessage, renterThread;
 // - response and request schemas reused by other slip modules: ReservationSchema, PaymentSchema, MessageSchema, BoatSchema, BoatInputSchema, RenterInputSchema.
 export { changeBoat, createReservation, underSlipLock, writeNewReservation } from './create';
@@ -22,7 +22,9 @@ export { countWithoutContract, getReservationRow, listReservations, reservationR
 export { nightsBetween } from './pricing';
 export { quoteStay, rateOf as unitRateOf, requireNotPast } from './quote';
 export { pastDate } from './errors';
-export { balanceOf, type ReservationRow } from './views';
+export { type ReservationRow } from './views';
+// The one money view of a stay (its ledger, its quote before confirmation): reads and e-mails of contracts, public slips and the waitlist.
+export { reservationLedger, reservationMoney } from './money';
 export {
   Reservation as ReservationSchema,
   Payment as PaymentSchema,

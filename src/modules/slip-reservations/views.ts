@@ -2,34 +2,18 @@ import type { z } from '@hono/zod-openapi';
 import type { slipPayments, slipReservationMessages, slipReservations } from '../../db/schema/slip-reservations';
 import type { SlipRow } from '../slips/service';
 import type * as s from './schemas';
-import { chargesOnLedger, QUOTED_STATUSES } from './ledger';
+import { moneyOut, type Money } from '../../lib/money-view';
 import { nightsBetween } from './pricing';
 
 export type ReservationRow = typeof slipReservations.$inferSelect;
 export type PaymentRow = typeof slipPayments.$inferSelect;
 export type MessageRow = typeof slipReservationMessages.$inferSelect;
 
-export const netPaid = (r: Pick<ReservationRow, 'amountPaidCents' | 'amountRefundedCents'>) => r.amountPaidCents - r.amountRefundedCents;
-
 /**
- * What a reservation costs the renter as its ledger shows it: its charge entries (`chargesOnLedger`:
- * the total once confirmed, nothing once cancelled, every charge then reversed); before confirmation
- * (pending, awaiting payment, or an expired hold that can still be billed) nothing is posted and the
- * quoted total is what is owed.
+ * The API view of a reservation; `now` (the caller's clock) says whether a bill hold has lapsed, and
+ * `money` is its money view from the ledger (money.ts): paid, refunded and the balance come from it.
  */
-export const owedOf = (r: Pick<ReservationRow, 'status' | 'totalCents' | 'postedCharges'>) =>
-  QUOTED_STATUSES.includes(r.status) ? r.totalCents : chargesOnLedger(r);
-
-/**
- * The balance, derived in this one place from the ledger: what is owed (`owedOf`) less what was paid
- * and not refunded (the payment and refund entries). Negative is a credit: money still held for a
- * cancelled stay until it is refunded. Lists filter with the same rule in SQL (queries.ts `balanceSql`).
- */
-export const balanceOf = (r: Pick<ReservationRow, 'status' | 'totalCents' | 'postedCharges' | 'amountPaidCents' | 'amountRefundedCents'>) =>
-  owedOf(r) - netPaid(r);
-
-/** The API view of a reservation; `now` (the caller's clock) says whether a bill hold has lapsed. */
-export function reservationOut(r: ReservationRow, slip: SlipRow | null | undefined, now: number): z.output<typeof s.Reservation> {
+export function reservationOut(r: ReservationRow, slip: SlipRow | null | undefined, now: number, money: Money): z.output<typeof s.Reservation> {
   return {
     id: r.id,
     reservationNumber: r.reservationNumber,
@@ -56,9 +40,10 @@ export function reservationOut(r: ReservationRow, slip: SlipRow | null | undefin
     taxCents: r.taxCents,
     totalCents: r.totalCents,
     depositCents: r.depositCents,
-    amountPaidCents: r.amountPaidCents,
-    amountRefundedCents: r.amountRefundedCents,
-    balanceCents: balanceOf(r),
+    amountPaidCents: money.paid,
+    amountRefundedCents: money.refunded,
+    balanceCents: money.balance,
+    money: moneyOut(money, r.currency),
     hold:
       r.status === 'awaiting_payment' && r.holdExpiresAt != null
         ? { expiresAt: new Date(r.holdExpiresAt).toISOString(), expired: r.holdExpiresAt <= now }

@@ -27,11 +27,13 @@ import {
   getReservationRow,
   holdReleaseChange,
   isBlocking,
+  reservationLedger,
   reservationRowsByIds,
   reservationView,
   underSlipLock,
   type ReservationRow,
 } from '../slip-reservations/service';
+import type { LedgerRow } from '../bookings/service';
 import { getSlipRow } from '../slips/service';
 import { waitlistErrors } from './errors';
 import type * as s from './schemas';
@@ -179,7 +181,7 @@ function closeOffer(
   o: OfferRow,
   r: ReservationRow | null,
   outcome: Outcome,
-  opts: { note?: string | null; cancelEntry?: string | null } = {},
+  opts: { note?: string | null; cancelEntry?: string | null; ledger?: LedgerRow[] } = {},
 ): { stmts: Stmt[]; events: DomainEvent[] } {
   const now = nowIso(ctx);
   const stmts: Stmt[] = [];
@@ -187,7 +189,7 @@ function closeOffer(
   if (r && r.status === 'awaiting_payment') {
     const change =
       outcome === 'accepted'
-        ? confirmationChange(ctx, r, 'waitlist_accept', { offerId: o.id })
+        ? confirmationChange(ctx, r, opts.ledger ?? [], 'waitlist_accept', { offerId: o.id })
         : holdReleaseChange(
             ctx,
             r,
@@ -300,7 +302,7 @@ export async function acceptOffer(ctx: Ctx, id: string, input: { note?: string }
     }
     throw new ApiError('invalid_state', 'The held reservation was cancelled: the offer is withdrawn; make a new offer');
   }
-  const { stmts, events } = closeOffer(ctx, e, o, r, 'accepted', { note: input.note });
+  const { stmts, events } = closeOffer(ctx, e, o, r, 'accepted', { note: input.note, ledger: await reservationLedger(ctx, r) });
   const write = () => commitAnswer(ctx, stmts, events, 'slip_waitlist.accept', e, o);
   // The hold is running (checked above); should it lapse this very moment, the unit is taken again through its lock.
   if (!isBlocking(r, ctx.clock.now()))

@@ -21,7 +21,8 @@ export async function locationIn(op: Operator, timezone: string, currency = 'usd
 }
 
 export interface EntryInput {
-  locationId: string;
+  /** null: an account-level entry (a membership invoice's). */
+  locationId: string | null;
   type: string;
   amount: number;
   at: string;
@@ -110,40 +111,21 @@ export interface LedgerRevenue {
 
 /**
  * The oracle of the reports: a location's revenue of one local month (`YYYY-MM`), read entry by entry
- * from the raw ledger: the revenue entries dated in the month, less each point-of-sale refund's share
- * of its sale's revenue (round(a·S/T) off revenue, round(a·D/T) back on the discount, T = S - D + tax).
+ * from the raw ledger: the revenue entries dated in the month (cancellations and point-of-sale refunds
+ * are on it as reversals of their sales' entries).
  */
 export async function ledgerRevenue(o: { customerId: string; locationId: string; timezone: string; month: string }): Promise<LedgerRevenue> {
-  const rows = await db().all<{
-    type: string;
-    amount: number;
-    at: string;
-    rental: string | null;
-    source: string | null;
-    s: number | null;
-    d: number | null;
-    x: number | null;
-    pkind: string | null;
-    settle: number | null;
-  }>(sql`SELECT l.entry_type AS type, l.amount, l.occurred_at AS at, l.rental_id AS rental, l.source, p.subtotal AS s, p.discount_total AS d,
-      p.tax_total AS x, p.kind AS pkind, p.settle_booking AS settle
-    FROM ledger_entries l LEFT JOIN pos_transactions p ON p.id = l.transaction_id
-    WHERE l.customer_id = ${o.customerId} AND l.location_id = ${o.locationId} AND l.deleted_at IS NULL`);
+  const rows = await db().all<{ type: string; amount: number; at: string; rental: string | null; source: string | null }>(
+    sql`SELECT l.entry_type AS type, l.amount, l.occurred_at AS at, l.rental_id AS rental, l.source
+    FROM ledger_entries l
+    WHERE l.customer_id = ${o.customerId} AND l.location_id = ${o.locationId} AND l.deleted_at IS NULL`,
+  );
   const out: LedgerRevenue = { revenueCents: 0, bookingRevenueCents: 0, posRevenueCents: 0, slipRevenueCents: 0, otherRevenueCents: 0 };
-  const add = (r: (typeof rows)[number], cents: number) => {
-    const kind = r.rental ? 'booking' : r.source === 'pos' ? 'pos' : r.source === 'slip' ? 'slip' : 'other';
-    out.revenueCents += cents;
-    out[`${kind}RevenueCents` as keyof LedgerRevenue] += cents;
-  };
   for (const r of rows) {
-    if (localDate(Date.parse(r.at), o.timezone).slice(0, 7) !== o.month) continue;
-    if (REVENUE_TYPES.has(r.type)) add(r, r.amount);
-    const posRefund = (r.type === 'refund' || r.type === 'credit') && r.source === 'pos' && !r.rental && r.pkind === 'sale' && !r.settle;
-    const t = Number(r.s) - Number(r.d) + Number(r.x);
-    if (posRefund && t > 0) {
-      const a = Math.abs(r.amount);
-      add(r, -Math.round((a * Number(r.s)) / t) + Math.round((a * Number(r.d)) / t));
-    }
+    if (localDate(Date.parse(r.at), o.timezone).slice(0, 7) !== o.month || !REVENUE_TYPES.has(r.type)) continue;
+    const kind = r.rental ? 'booking' : r.source === 'pos' ? 'pos' : r.source === 'slip' ? 'slip' : 'other';
+    out.revenueCents += r.amount;
+    out[`${kind}RevenueCents` as keyof LedgerRevenue] += r.amount;
   }
   return out;
 }

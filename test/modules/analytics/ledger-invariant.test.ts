@@ -1,7 +1,7 @@
 /**
  * Invariant (issue 31, "reports equal the ledger"), property-based: for a location with any mix of
  * rentals (discounts, premiums, cancellations with or without a fee kept, deposit captures),
- * point-of-sale sales with partial and full refunds, and slip revenue, spread around a month's edges
+ * point-of-sale sales with partial and full refunds (reversed on the ledger as the point of sale writes them), and slip revenue, spread around a month's edges
  * in any time zone, metrics' revenue over the month's days = year-over-year's revenue of the month =
  * the raw ledger's revenue entries of the month net of refunds (ledgerRevenue, entry by entry), per kind.
  * Entries are written as the modules write them (signed cents, reversals with the original's date).
@@ -10,6 +10,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { createOperator, db, get, type Operator } from '../../harness';
 import { newId } from '../../../src/lib/ids';
+import { shareByWeight } from '../../../src/lib/money';
 import { ledgerEntries } from '../../../src/db/schema/bookings';
 import { posRefunds, posTransactions } from '../../../src/db/schema/pos';
 import { k, ledgerRevenue, locationIn } from './factories';
@@ -104,15 +105,27 @@ function posSaleOf(op: Operator, locationId: string, w: ReturnType<typeof writer
   if (discount) w.entry({ ...scope, entryType: 'discount', amount: -discount, at: s.at });
   if (tax) w.entry({ ...scope, entryType: 'tax', amount: tax, at: s.at });
   w.entry({ ...scope, entryType: 'payment', amount: -total, at: s.at, source: 'cash' });
+  // As the point of sale writes a refund (pos/refunds.ts): its record, the reversals of its share of the sale
+  // (round(a·S/T) off revenue by line, round(a·D/T) back on the discount, the rest off tax; the refund that
+  // takes what is left reverses what is left) and the money back, same instant, one batch.
   let left = total;
+  let reversed = { revenue: 0, discount: 0, tax: 0 };
   for (const r of s.refunds) {
     const amount = Math.min(left, Math.max(1, Math.round((total * r.share) / 100)));
     if (amount <= 0) break;
     left -= amount;
-    // As the point of sale writes a refund: its record and its ledger entry, same amount and instant, in one batch.
-    const refund = w.entry({ ...scope, entryType: 'refund', amount, at: r.at, reference: newId('pref') });
+    let share = { revenue: Math.round((amount * subtotal) / total), discount: Math.round((amount * discount) / total), tax: 0 };
+    share.tax = amount - share.revenue + share.discount;
+    if (!tax) share = { ...share, revenue: share.revenue + share.tax, tax: 0 };
+    if (!left) share = { revenue: subtotal - reversed.revenue, discount: discount - reversed.discount, tax: tax - reversed.tax };
+    reversed = { revenue: reversed.revenue + share.revenue, discount: reversed.discount + share.discount, tax: reversed.tax + share.tax };
+    const reference = newId('pref');
+    shareByWeight(share.revenue, s.lines).forEach((c) => c && w.entry({ ...scope, entryType: 'revenue', amount: -c, at: r.at, reference }));
+    if (share.discount) w.entry({ ...scope, entryType: 'discount', amount: share.discount, at: r.at, reference });
+    if (share.tax) w.entry({ ...scope, entryType: 'tax', amount: -share.tax, at: r.at, reference });
+    const refund = w.entry({ ...scope, entryType: 'refund', amount, at: r.at, reference });
     w.refunds.push({
-      id: refund.reference!,
+      id: reference,
       customerId: op.customerId,
       transactionId: id,
       locationId,

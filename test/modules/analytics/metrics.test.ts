@@ -172,6 +172,13 @@ describe('GET /analytics/metrics', () => {
         amountRefunded: 900,
         paidAt: t,
       });
+    // The invoice's money as memberships write it on the ledger: the account's (no location), source membership.
+    await entries(op, [
+      { locationId: null, type: 'revenue', amount: 4900, at: t, source: 'membership' },
+      { locationId: null, type: 'payment', amount: -4900, at: t, source: 'membership' },
+      { locationId: null, type: 'revenue', amount: -900, at: t, source: 'membership' },
+      { locationId: null, type: 'refund', amount: 900, at: t, source: 'membership' },
+    ]);
     const r = await metrics(op, { locationIds: loc, startDate: day, endDate: day });
     expect(r.status, r.text).toBe(200);
     expect(r.body.totals).toEqual({

@@ -3,12 +3,18 @@
  * book (paid now or later, with or without a promo code, 1 to 3 hours; or through the widget's checkout
  * with the run's gift card, which 8 parallel orders race for), buy a protection plan,
  * reschedule (repriced, the difference charged or left owed, or the price kept), modify (the party and the
- * add-on changed, repriced the same ways), cancel (refunded or kept as credit), $50 paid at the counter (a POS sale settling the booking) and the renter's
- * cancellation quote. After every step, for the booking:
+ * add-on changed, repriced the same ways), cancel (refunded or kept as credit), $50 paid at the counter
+ * (a POS sale settling the booking), the renter's cancellation quote, the next installment of a payment
+ * plan charged (bookings paid in three installments) and a counter sale of goods refunded in part or in
+ * full. After every step, for the booking:
  *
  * - the operator's view (`GET /coreBooking/{id}`) equals the ledger: total = the charges, amount
  *   paid = payments − refunds, balance = total − paid + refunded (never below zero when shown);
- * - the renter's view (`GET /public/order/{id}`) shows the same total, paid and balance;
+ * - the renter's view (`GET /public/order/{id}`) shows the same total, paid and balance, and the same money
+ *   view (lib/money-view.ts) as the operator's, whose lines add up to its total and whose figures are the ledger's;
+ * - an installment is never charged above the balance, and the installments still scheduled never add
+ *   up to more than it (a counter payment lowers what remains);
+ * - a counter sale's money view is its ledger's: what is left of its goods after the refund, nothing owed;
  * - a refused step (a change to a cancelled booking) writes nothing;
  * - the renter's cancellation quote adds up line by line (refund + kept = paid), and never gives
  *   back more than was paid;
@@ -22,8 +28,12 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { and, eq } from 'drizzle-orm';
 import { env } from 'cloudflare:test';
-import { createOperator, db, get, post, type Operator } from '../../harness';
+import { appHooks, createOperator, db, get, post, type Operator } from '../../harness';
 import { ledgerEntries } from '../../../src/db/schema/bookings';
+import { fixedClock } from '../../../src/lib/clock';
+import { systemCtx } from '../../../src/lib/context';
+import { addDays, localDate, wallTimeToUtc } from '../../../src/lib/time';
+import { chargeDueInstallments } from '../../../src/modules/bookings/service';
 import { at, book, bookBody, rentalItem, type TestItem } from './factories';
 
 const CHARGES = new Set(['revenue', 'discount', 'tax', 'tip', 'protection_plan', 'coverage_premium', 'cancellation_fee', 'fee', 'platform_fee_charge']);
@@ -45,12 +55,16 @@ const step = fc.oneof(
   fc.record({ kind: fc.constant('cancel' as const), refund: fc.boolean() }),
   fc.record({ kind: fc.constant('settle' as const) }),
   fc.record({ kind: fc.constant('quote' as const) }),
+  fc.record({ kind: fc.constant('installment' as const) }),
+  fc.record({ kind: fc.constant('counterSale' as const), quantity: fc.integer({ min: 1, max: 3 }), refund: fc.constantFrom('partial', 'full') }),
 );
 const sequence = fc.record({
   payNow: fc.boolean(),
   promo: fc.boolean(),
   /** Booked through the widget's checkout with the run's gift card (the card pays what it covers, a card the rest). */
   giftCard: fc.boolean(),
+  /** Paid now in three installments (the first at booking, the rest charged by the installment job). */
+  installments: fc.boolean(),
   hours: fc.integer({ min: 1, max: 3 }),
   steps: fc.array(step, { maxLength: 4 }),
 });
@@ -65,6 +79,8 @@ const k = () => ({ key: op.adminKey });
 let issued = 0;
 /** The counter's $50 "balance payment" product (a POS sale with `settleBooking` pays a booking's balance in cash). */
 let balanceItemId = '';
+/** Goods sold at the counter (12.99, taxed 7.5%). */
+let goodsItemId = '';
 
 async function newOperator(giftDollars: number) {
   op = await createOperator();
@@ -82,7 +98,48 @@ async function newOperator(giftDollars: number) {
   );
   expect(counter.status, counter.text).toBe(201);
   balanceItemId = counter.body.itemId;
+  const goods = await post(
+    '/pos/inventory',
+    { locationId: op.locationId, name: 'Ice bag', taxRate: 7.5, variants: [{ name: 'Default', price: 12.99, quantity: 100_000 }] },
+    k(),
+  );
+  expect(goods.status, goods.text).toBe(201);
+  goodsItemId = goods.body.itemId;
 }
+
+/**
+ * Steps of the batch's sequences run in parallel (shared); the installment job charges every due plan
+ * of the operator, so it runs alone (exclusive), never between another sequence's step and its check.
+ */
+class StepLock {
+  /** Installment job runs so far (a step re-reads its booking's ledger when one ran since its last check). */
+  jobs = 0;
+  private active = 0;
+  private alone: Promise<void> | null = null;
+  private idle: (() => void)[] = [];
+  async shared<T>(f: () => Promise<T>): Promise<T> {
+    while (this.alone) await this.alone;
+    this.active++;
+    try {
+      return await f();
+    } finally {
+      if (--this.active === 0) this.idle.splice(0).forEach((r) => r());
+    }
+  }
+  async exclusive<T>(f: () => Promise<T>): Promise<T> {
+    while (this.alone) await this.alone;
+    let done!: () => void;
+    this.alone = new Promise<void>((r) => (done = r));
+    try {
+      if (this.active) await new Promise<void>((r) => this.idle.push(r));
+      return await f();
+    } finally {
+      this.alone = null;
+      done();
+    }
+  }
+}
+let steps = new StepLock();
 
 /** The gift card: its balance as the API answers it = issued − used + returned (its entries), never below zero. */
 async function checkGiftCard(where: string) {
@@ -134,7 +191,23 @@ async function check(rentalId: string, where: string) {
     cents(p.amountPaid),
     cents(p.balanceDue),
   ]);
-  return { l, status: opView.body.status as string };
+  // The one money view: the ledger's figures, lines adding up to the total, the same for the renter.
+  const money = opView.body.money;
+  expect([cents(money.total), cents(money.paid), cents(money.refunded), cents(money.balance)], `${where}: money view = ledger`).toEqual([
+    l.total,
+    l.paid,
+    l.refunded,
+    l.balance,
+  ]);
+  expect(money.lines.reduce((s: number, x: { amount: number }) => s + cents(x.amount), 0), `${where}: money lines add up`).toBe(cents(money.total));
+  const line = renterView.body.groups.flatMap((g: { lineItems: { rentalId: string }[] }) => g.lineItems).find((x: { rentalId: string }) => x.rentalId === rentalId);
+  expect(line.money, `${where}: renter's money view = operator's`).toEqual(money);
+  return {
+    l,
+    status: opView.body.status as string,
+    plan: opView.body.paymentPlan as { schedule?: { status: string; amount: number }[] } | null,
+    jobs: steps.jobs,
+  };
 }
 
 async function run(s: Sequence) {
@@ -147,10 +220,49 @@ async function run(s: Sequence) {
     startTime: at(op.timezone, day, time(hour)),
     endTime: at(op.timezone, day, time(hour + s.hours)),
     paymentMethodId: s.payNow ? 'pm_card_visa' : null,
-    extra: { ...(s.promo ? { discountDetails: { promoCode: 'INV10' } } : {}), ...(s.payNow ? {} : { paymentPlan: { type: 'pay_later' } }) },
+    extra: {
+      ...(s.promo ? { discountDetails: { promoCode: 'INV10' } } : {}),
+      ...(s.payNow ? {} : { paymentPlan: { type: 'pay_later' } }),
+      ...(s.payNow && s.installments ? { paymentPlan: { type: 'installments', installments: 3 } } : {}),
+    },
   });
-  const created = s.giftCard
-    ? await post('/public/widget/checkout', {
+  const created = await steps.shared(() => place(s, body));
+  // Parallel orders race for the one card: one spent it, or spent it at the same moment (try again): refused, nothing written.
+  if (s.giftCard && created.status === 400 && created.body.error === 'invalid_promo_code') return;
+  expect(created.status, created.text).toBe(201);
+  const rentalId = created.body.rentalId as string;
+  let last = await steps.shared(() => check(rentalId, 'booked'));
+  // Only a plan's installments need the job (which charges the operator's every due plan, so it runs alone).
+  const planned = s.payNow && s.installments && !s.giftCard;
+  for (const [i, st] of s.steps.entries()) {
+    const where = `step ${i + 1} ${st.kind}`;
+    const alone = st.kind === 'installment' && planned;
+    const { r, before, state } = await (alone ? steps.exclusive.bind(steps) : steps.shared.bind(steps))(async () => {
+      // The ledger just before the step: re-read when an installment job ran since the last check (it may have charged this booking).
+      const before = steps.jobs === last.jobs ? last.l : await ledgerOf(rentalId);
+      const r = st.kind === 'installment' && !planned ? null : await act(rentalId, st, day, hour);
+      return { r, before, state: await check(rentalId, where) };
+    });
+    last = state;
+    if (r && r.status >= 400) expect(state.l.count, `${where}: a refused step (${r.status}) writes nothing`).toBe(before.count);
+    if (r && r.status >= 500) throw new Error(`${where}: ${r.status} ${r.text}`);
+    if (st.kind === 'installment' || st.kind === 'settle') planFitsBalance(state, before, where, st.kind === 'installment');
+  }
+}
+
+/** A payment plan never charges above the balance, and what it still schedules never adds up to more than the balance. */
+function planFitsBalance(state: Awaited<ReturnType<typeof check>>, before: Awaited<ReturnType<typeof ledgerOf>>, where: string, charged: boolean) {
+  if (charged) expect(state.l.paid - before.paid, `${where}: an installment never charges more than the balance`).toBeLessThanOrEqual(Math.max(0, before.balance));
+  // A cancelled or no-show booking's plan is never charged again (the job charges open bookings only).
+  if (state.status === 'cancelled' || state.status === 'no_show') return;
+  const scheduled = (state.plan?.schedule ?? []).filter((x) => x.status === 'scheduled').reduce((sum, x) => sum + cents(x.amount), 0);
+  expect(scheduled, `${where}: the installments still scheduled fit the balance`).toBeLessThanOrEqual(Math.max(0, state.l.balance));
+}
+
+/** Books through the operator's API, or through the widget's checkout with the run's gift card. */
+function place(s: Sequence, body: ReturnType<typeof bookBody>) {
+  return s.giftCard
+    ? post('/public/widget/checkout', {
         customerId: op.customerId,
         inventoryId: item.id,
         startTime: body.rentalDetails.startTime,
@@ -159,23 +271,12 @@ async function run(s: Sequence) {
         paymentMethodId: 'pm_card_visa',
         promoCode: 'INVGIFT',
       })
-    : await book(op, body);
-  // Parallel orders race for the one card: one spent it, or spent it at the same moment (try again): refused, nothing written.
-  if (s.giftCard && created.status === 400 && created.body.error === 'invalid_promo_code') return;
-  expect(created.status, created.text).toBe(201);
-  const rentalId = created.body.rentalId as string;
-  let state = await check(rentalId, 'booked');
-  for (const [i, st] of s.steps.entries()) {
-    const where = `step ${i + 1} ${st.kind}`;
-    const before = state.l;
-    const r = await act(rentalId, st, day, hour);
-    state = await check(rentalId, where);
-    if (r && r.status >= 400) expect(state.l.count, `${where}: a refused step (${r.status}) writes nothing`).toBe(before.count);
-    if (r && r.status >= 500) throw new Error(`${where}: ${r.status} ${r.text}`);
-  }
+    : book(op, body);
 }
 
 async function act(rentalId: string, st: Sequence['steps'][number], day: number, hour: number) {
+  if (st.kind === 'installment') return chargeNextInstallment(rentalId);
+  if (st.kind === 'counterSale') return counterSale(st);
   if (st.kind === 'plan') {
     const probe = await post(`/public/bookings/${rentalId}/protection-plans`, { planId: 'MARINE_DAMAGE_WAIVER', planName: 'Plan', calculatedCost: 0.01 });
     if (probe.status !== 400 || probe.body.error !== 'price_mismatch') return probe;
@@ -222,14 +323,70 @@ async function act(rentalId: string, st: Sequence['steps'][number], day: number,
   return null;
 }
 
+/** Runs the installment job for the operator at the start of the booking's next installment's due date (the location's), or now if later. */
+async function chargeNextInstallment(rentalId: string) {
+  const b = await get(`/coreBooking/${rentalId}`, k());
+  const next = ((b.body.paymentPlan?.schedule ?? []) as { dueDate: string; status: string }[]).find((x) => x.status === 'scheduled' || x.status === 'failed');
+  if (!next) return null;
+  const at = Math.max(wallTimeToUtc(next.dueDate, '00:01', op.timezone), Date.now());
+  steps.jobs++;
+  await chargeDueInstallments(systemCtx(env, { customerId: op.customerId, hooks: appHooks, clock: fixedClock(at) }));
+  return null;
+}
+
+/** A counter sale of goods, refunded in part or in full: its money view is its ledger's (what is left of its goods, nothing owed). */
+async function counterSale(st: Extract<Sequence['steps'][number], { kind: 'counterSale' }>) {
+  const sale = await post(
+    '/pos/transaction',
+    { locationId: op.locationId, userId: op.adminId, paymentType: 'cash', items: [{ itemId: goodsItemId, quantity: st.quantity }] },
+    k(),
+  );
+  expect(sale.status, sale.text).toBe(201);
+  const id = sale.body.transactionId as string;
+  const refund = await post('/pos/transaction/refund', { transactionId: id, ...(st.refund === 'full' ? { refundType: 'full' } : { refundType: 'partial', amount: 5 }) }, k());
+  expect(refund.status, refund.text).toBe(200);
+  const m = refund.body.transaction.money;
+  const rows = await db().select().from(ledgerEntries).where(and(eq(ledgerEntries.customerId, op.customerId), eq(ledgerEntries.transactionId, id))).all();
+  const sum = (f: (t: string) => boolean) => rows.filter((e) => f(e.entryType)).reduce((x, e) => x + e.amount, 0);
+  const total = sum((t) => !['payment', 'refund'].includes(t));
+  expect([cents(m.total), cents(m.paid), cents(m.refunded), cents(m.balance)], 'counter sale: money view = ledger').toEqual([
+    total,
+    -sum((t) => t === 'payment'),
+    sum((t) => t === 'refund'),
+    0,
+  ]);
+  expect(cents(m.total), 'counter sale: what is left of it after the refund').toBe(cents(sale.body.total) - cents(refund.body.amount));
+  if (st.refund === 'full') expect(m.lines).toEqual([]);
+  return null;
+}
+
+/** Revenue of the location in the reports (metrics over the days the batch wrote on) = the ledger's revenue entries. */
+async function checkReports() {
+  const today = localDate(Date.now(), op.timezone);
+  const q = new URLSearchParams({ locationIds: op.locationId, startDate: addDays(today, -2), endDate: addDays(today, 60) });
+  const [m, rows] = await Promise.all([
+    get(`/analytics/metrics?${q}`, k()),
+    env.DB.prepare(
+      `SELECT coalesce(sum(amount), 0) AS revenue FROM ledger_entries WHERE customer_id = ? AND location_id = ? AND deleted_at IS NULL
+         AND entry_type IN ('revenue', 'discount', 'cancellation_fee', 'protection_plan', 'coverage_premium', 'deposit_capture')`,
+    )
+      .bind(op.customerId, op.locationId)
+      .first<{ revenue: number }>(),
+  ]);
+  expect(m.status, m.text).toBe(200);
+  expect(m.body.totals.revenueCents, 'metrics revenue = the ledger').toBe(Number(rows?.revenue ?? 0));
+}
+
 describe('money adds up: random sequences through HTTP', () => {
   it('keeps every view equal to the ledger after every step (200 sequences)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(sequence, { minLength: 8, maxLength: 8 }), fc.integer({ min: 50, max: 600 }), async (batch, giftDollars) => {
         await newOperator(giftDollars);
+        steps = new StepLock();
         await Promise.all(batch.map(run));
         // Once the batch's sales are settled (a sale in flight holds its part of the card until it is written).
         await checkGiftCard('after the batch');
+        await checkReports();
       }),
       { numRuns: 25, endOnFailure: true },
     );

@@ -1,0 +1,1 @@
+CREATE INDEX `ledger_transaction_idx` ON `ledger_entries` (`transaction_id`);
