@@ -3,8 +3,8 @@ import { ctxOf } from '../../lib/context';
 import * as r from './routes';
 import { createBooking } from './create';
 import { modifyBooking } from './modify';
-import { cancelAsOperator, checkInBooking, checkOutBooking, confirmBooking, getBooking, noShowAsOperator, rescheduleBooking } from './lifecycle';
-import { withMoney } from './sale-money';
+import { cancelAsOperator, checkInBooking, checkOutBooking, confirmBooking, noShowAsOperator, rescheduleBooking } from './lifecycle';
+import { bookingWithMoney, withMoney } from './sale-money';
 
 const router = createRouter();
 
@@ -12,8 +12,9 @@ const router = createRouter();
 // paths (channel, renter self-service) call cancelBooking with their own checks. Every booking
 // answered carries its money view (`money`, from the ledger once the change is written).
 
-mount(router, r.book, async (c, { body }) => c.json(await withMoney(ctxOf(c), await createBooking(ctxOf(c), body, { source: 'operator' })), 201));
-mount(router, r.getOne, async (c, { params }) => c.json(await withMoney(ctxOf(c), await getBooking(ctxOf(c), params.rentalId))));
+// A new booking's money comes from the entries its batch wrote (write.ts); a read's from one batch with the booking.
+mount(router, r.book, async (c, { body }) => c.json(await createBooking(ctxOf(c), body, { source: 'operator' }), 201));
+mount(router, r.getOne, async (c, { params }) => c.json(await bookingWithMoney(ctxOf(c), params.rentalId)));
 mount(router, r.cancel, async (c, { params, body }) => {
   const res = await cancelAsOperator(ctxOf(c), params.rentalId, body);
   const booking = await withMoney(ctxOf(c), res.booking);

@@ -21,13 +21,16 @@ export async function getBookingRow(ctx: Ctx, rentalId: string): Promise<Booking
  * A rental of the caller's operator with its location's zone (the booking's view shows local times
  * from it), in one read. Another operator's (or an unknown) id answers 404.
  */
-export async function getBookingWithZone(ctx: Ctx, rentalId: string): Promise<{ row: BookingRow; timezone: string }> {
-  const hit = await ctx.db
+/** The operator's booking with its location's time zone (for a caller's batch). */
+export const bookingWithZoneQuery = (ctx: Ctx, rentalId: string) =>
+  ctx.db
     .select({ row: bookings, timezone: locations.timezone })
     .from(bookings)
     .leftJoin(locations, and(eq(locations.id, bookings.locationId), eq(locations.customerId, bookings.customerId)))
-    .where(and(eq(bookings.id, rentalId), eq(bookings.customerId, tenantOf(ctx))))
-    .get();
+    .where(and(eq(bookings.id, rentalId), eq(bookings.customerId, tenantOf(ctx))));
+
+export async function getBookingWithZone(ctx: Ctx, rentalId: string): Promise<{ row: BookingRow; timezone: string }> {
+  const hit = await bookingWithZoneQuery(ctx, rentalId).get();
   if (!hit) throw notFound('Booking');
   return { row: hit.row, timezone: hit.timezone ?? 'UTC' };
 }

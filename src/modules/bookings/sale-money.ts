@@ -5,7 +5,10 @@
  * its rental's entries and its security deposits.
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Ctx } from '../../lib/context';
+import { tenantOf, type Ctx } from '../../lib/context';
+import { notFound } from '../../lib/errors';
+import { bookingWithZoneQuery } from './queries';
+import { bookingOut } from './views';
 import { moneyOut, moneyView, type Money, type MoneyViewOut, type UnpostedLine } from '../../lib/money-view';
 import { deposits, ledgerEntries } from '../../db/schema/bookings';
 import type { LedgerRow } from './ledger';
@@ -18,7 +21,10 @@ const chunks = (ids: string[]) => Array.from({ length: Math.ceil(ids.length / CH
 /** How a sale's entries are found: by rental (a booking) or by transaction (a slip stay, a POS transaction, a membership invoice). */
 export type SaleKey = 'rental' | 'transaction';
 
-/** The ledger entries of some sales of an operator, in the order they were written (rowid: a batch's rows share one instant), by sale id (every id has a list, maybe empty). */
+/**
+ * The ledger entries of some sales of an operator, in the order they were written (rowid: a batch's
+ * rows share one instant), by sale id (every id has a list, maybe empty).
+ */
 export async function ledgerOfSales(ctx: Ctx, customerId: string, by: SaleKey, ids: string[]): Promise<Map<string, LedgerRow[]>> {
   const unique = [...new Set(ids)];
   const out = new Map<string, LedgerRow[]>(unique.map((id) => [id, []]));
@@ -77,4 +83,25 @@ export async function withMoney<T extends BookingAnswer>(ctx: Ctx, v: T): Promis
     money: out(v.rentalId, v.currency),
     ...(v.rentals ? { rentals: v.rentals.map((r) => ({ ...r, money: out(r.rentalId, r.currency) })) } : {}),
   };
+}
+
+/** GET /coreBooking/{rentalId}: the booking, its ledger and its deposits in one D1 batch, answered with its money view. */
+export async function bookingWithMoney(ctx: Ctx, rentalId: string) {
+  const customerId = tenantOf(ctx);
+  const [hits, entries, holds] = await ctx.db.batch([
+    bookingWithZoneQuery(ctx, rentalId),
+    ctx.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.rentalId, rentalId), eq(ledgerEntries.customerId, customerId)))
+      .orderBy(sql.raw('ledger_entries.rowid')),
+    ctx.db
+      .select({ status: deposits.status })
+      .from(deposits)
+      .where(and(eq(deposits.rentalId, rentalId), eq(deposits.customerId, customerId))),
+  ]);
+  const hit = hits[0];
+  if (!hit) throw notFound('Booking');
+  const view = bookingOut(hit.row, { timezone: hit.timezone ?? 'UTC' });
+  return { ...view, money: moneyOut(moneyView(entries, { deposits: holds }), view.currency) };
 }

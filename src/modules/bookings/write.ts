@@ -12,6 +12,7 @@ import type { RenterUpsert } from '../renters/service';
 import { allocationInserts, releaseAllocationsOf, type Reservation } from '../availability/service';
 import { activityStmt } from './activity';
 import { bookingMailStmt, lineOf, mailData, mailSetting, type MailAccount } from './emails';
+import { moneyOut, moneyView } from '../../lib/money-view';
 import { insertLedger, memoEntry, paymentEntry, saleEntries, type LedgerDraft, type LedgerScope } from './ledger';
 import { dollars, loyaltyPointsFor, quoteOut, type LineQuote } from './pricing';
 import type { BookInput } from './schemas';
@@ -52,18 +53,30 @@ export function buildWrite(ctx: Ctx, w: WriteInput) {
   const events: DomainEvent[] = [...w.upsert.events];
   let loyaltyPoints = 0;
   const rows: BookingRow[] = [];
+  const ledgers: LedgerDraft[][] = [];
   let depositOut: BookingResult['deposit'] = null;
 
   for (let i = 0; i < w.prepared.length; i++) {
     const line = lineWrite(ctx, w, lc, i);
     loyaltyPoints += line.points;
     rows.push(line.row);
+    ledgers.push(line.ledger);
     statements.push(...line.statements);
     if (line.deposit) depositOut = line.deposit;
   }
 
   if (loyaltyPoints > 0) statements.push(loyaltyStmt(ctx, w, lc.renterId, loyaltyPoints));
-  const views = rows.map((r, i) => bookingOut(r, { timezone: w.prepared[i].item.item.timezone }));
+  // Each rental's money view from the entries this batch writes (the one money view, no read back).
+  const views = rows.map((r, i) => ({
+    ...bookingOut(r, { timezone: w.prepared[i].item.item.timezone }),
+    money: moneyOut(
+      moneyView(
+        ledgers[i].map((e) => ({ ...e, id: e.id ?? '' })),
+        { deposits: i === 0 && depositOut ? [{ status: depositOut.status }] : [] },
+      ),
+      r.currency,
+    ),
+  }));
   const total = lc.lineTotals.reduce((s, t) => s + t, 0);
   const first = rows[0];
   statements.push(confirmationEmailStmt(ctx, w, rows, total));
@@ -168,7 +181,7 @@ function lineWrite(ctx: Ctx, w: WriteInput, lc: LineContext, i: number) {
       details: { source: w.source, total: dollars(q.total) },
     }),
   );
-  return { row, points, statements, deposit: money.deposit };
+  return { row, points, statements, deposit: money.deposit, ledger: money.ledger };
 }
 
 function depositInfoOf(w: WriteInput, isFirst: boolean) {

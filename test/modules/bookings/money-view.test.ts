@@ -21,6 +21,10 @@ describe('one money view of a booking', () => {
   it('a cancelled booking refunded in full owes nothing, in its read and in the schedule, and its deposit reads released', async () => {
     const op = await createOperator();
     const { item, b } = await paidBooking(op, 6, { depositInformation: { amount: 100 } });
+    // The create answers the money view of the entries it wrote: the same as the read's.
+    const fresh = await get(`/coreBooking/${b.rentalId}`, { key: op.adminKey });
+    expect(b.money).toEqual(fresh.body.money);
+    expect(b.money.deposit).toBeDefined();
     const cancelled = await post(`/coreBooking/${b.rentalId}/cancel`, { reason: 'Weather' }, { key: op.adminKey });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body.pricing).toMatchObject({ total: 0, amountPaid: 0, balanceDue: 0 });
