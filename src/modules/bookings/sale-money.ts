@@ -18,7 +18,10 @@ const chunks = (ids: string[]) => Array.from({ length: Math.ceil(ids.length / CH
 /** How a sale's entries are found: by rental (a booking) or by transaction (a slip stay, a POS transaction, a membership invoice). */
 export type SaleKey = 'rental' | 'transaction';
 
-/** The ledger entries of some sales of an operator, in the order they were written (rowid: a batch's rows share one instant), by sale id (every id has a list, maybe empty). */
+/**
+ * The ledger entries of some sales of an operator, in the order they were written (rowid: a batch's
+ * rows share one instant), by sale id (every id has a list, maybe empty).
+ */
 export async function ledgerOfSales(ctx: Ctx, customerId: string, by: SaleKey, ids: string[]): Promise<Map<string, LedgerRow[]>> {
   const unique = [...new Set(ids)];
   const out = new Map<string, LedgerRow[]>(unique.map((id) => [id, []]));
