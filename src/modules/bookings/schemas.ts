@@ -251,7 +251,8 @@ export const Booking = z
     version: z.number(),
     money: MoneyViewSchema.openapi({
       description:
-        "The rental's money from its ledger and deposits (the one money view, read once the change is written): lines left after reversals, paid, refunded, the balance and the deposit's state",
+        "The rental's money from its ledger and deposits (the one money view, read once the change is written): " +
+        "lines left after reversals, paid, refunded, the balance and the deposit's state",
     }),
     createdAt: z.string(),
     updatedAt: z.string(),

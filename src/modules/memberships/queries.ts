@@ -139,19 +139,19 @@ export async function invoicesOf(ctx: Ctx, customerId: string, membershipId: str
   if (!rows.length) return [];
   const [payments, money] = await Promise.all([
     ctx.db
-    .select()
-    .from(membershipPayments)
-    .where(
-      and(
-        eq(membershipPayments.customerId, customerId),
-        inArray(
-          membershipPayments.invoiceId,
-          rows.map((r) => r.id),
+      .select()
+      .from(membershipPayments)
+      .where(
+        and(
+          eq(membershipPayments.customerId, customerId),
+          inArray(
+            membershipPayments.invoiceId,
+            rows.map((r) => r.id),
+          ),
         ),
-      ),
-    )
-    .orderBy(asc(membershipPayments.createdAt))
-    .all(),
+      )
+      .orderBy(asc(membershipPayments.createdAt))
+      .all(),
     moneyOfSales(
       ctx,
       customerId,

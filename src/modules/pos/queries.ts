@@ -84,9 +84,14 @@ export async function moneyOfTransactions(ctx: Ctx, customerId: string, rows: Tr
       out.set(t.id, moneyView(own.get(t.id) ?? []));
       continue;
     }
-    const paid = (booked.get(t.rentalId!) ?? []).filter((e) => e.entryType === 'payment' && (e.metadata as { posTransactionId?: string } | null)?.posTransactionId === t.id);
+    const paid = (booked.get(t.rentalId!) ?? []).filter(
+      (e) => e.entryType === 'payment' && (e.metadata as { posTransactionId?: string } | null)?.posTransactionId === t.id,
+    );
     const settled = -paid.reduce((s, e) => s + e.amount, 0);
-    out.set(t.id, moneyView(paid, { unposted: settled ? [{ description: `Balance of booking ${t.rentalId}`, type: 'booking_balance', amount: settled }] : [] }));
+    out.set(
+      t.id,
+      moneyView(paid, { unposted: settled ? [{ description: `Balance of booking ${t.rentalId}`, type: 'booking_balance', amount: settled }] : [] }),
+    );
   }
   return out;
 }

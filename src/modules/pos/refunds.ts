@@ -275,7 +275,10 @@ function reversalEntries(refund: PosRefund): NewLedger[] {
     if (!ofType('tax').length) [rs, xs] = [rs + xs, 0];
     const spread = (type: string, cents: number, sign: 1 | -1) => {
       const es = ofType(type);
-      shareByWeight(cents, es.map((e) => Math.abs(e.amount))).forEach((share, i) => back.set(es[i], sign * share));
+      shareByWeight(
+        cents,
+        es.map((e) => Math.abs(e.amount)),
+      ).forEach((share, i) => back.set(es[i], sign * share));
     };
     spread('revenue', rs, 1);
     spread('discount', ds, -1);

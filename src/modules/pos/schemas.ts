@@ -278,7 +278,8 @@ export const TransactionOut = z
     settlementId: z.string().nullable(),
     money: MoneyViewSchema.nullable().openapi({
       description:
-        "The sale's money from the ledger (the one money view): what is left of its lines after returns, paid, refunded and the balance; null for a drawer movement",
+        "The sale's money from the ledger (the one money view): what is left of its lines after returns, paid, refunded and the balance; " +
+        'null for a drawer movement',
     }),
     createdAt: z.string(),
   })

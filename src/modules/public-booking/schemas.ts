@@ -53,7 +53,9 @@ export const LineItem = z
     assets: z.array(z.object({ assetId: z.string(), name: z.string() })),
     addons: z.array(z.unknown()),
     pricing: Totals,
-    money: MoneyViewSchema.openapi({ description: "The rental's money from its ledger (the one money view): the same figures the operator's GET /coreBooking/{rentalId} shows" }),
+    money: MoneyViewSchema.openapi({
+      description: "The rental's money from its ledger (the one money view): the same figures the operator's GET /coreBooking/{rentalId} shows",
+    }),
     deposit: z.object({ amount: z.number().nullable(), status: z.string().nullable() }).nullable(),
     checkedInAt: z.string().nullable(),
     checkedOutAt: z.string().nullable(),

@@ -17,7 +17,15 @@ import { slipPublicBookings as PB } from '../../db/schema/public-slips';
 import { formatCalendarRange } from '../../lib/local-time';
 import { emailStmt } from '../../adapters/messages';
 import { announceDocument, receiveUpload, requirementsOf } from '../slip-documents/service';
-import { getReservationRow, nightsBetween, quoteStay, requireNotPast, reservationMoney, writeNewReservation, type ReservationRow } from '../slip-reservations/service';
+import {
+  getReservationRow,
+  nightsBetween,
+  quoteStay,
+  requireNotPast,
+  reservationMoney,
+  writeNewReservation,
+  type ReservationRow,
+} from '../slip-reservations/service';
 import type * as s from './schemas';
 import { dueAtBooking, requirePublicBooking, requireRateType } from './pages';
 import { forOperator, publicUnit } from './queries';

@@ -128,10 +128,7 @@ function recognitionReversal(ctx: Ctx, r: ReservationRow, wantDeferred: number, 
  * and `recognizedThrough` null when a cancellation reversed the recognition (otherwise unchanged: a
  * re-priced stay recognises what is left over its months still to come, each month once, ever).
  */
-export function chargeDelta(
-  ctx: Ctx,
-  r: ReservationRow,
-): { stmts: Stmt[]; rows: NewLedger[]; posted: Record<string, number>; recognizedThrough?: null } {
+export function chargeDelta(ctx: Ctx, r: ReservationRow): { stmts: Stmt[]; rows: NewLedger[]; posted: Record<string, number>; recognizedThrough?: null } {
   const posted = { ...(r.postedCharges ?? {}) };
   const want = desiredCharges(r);
   const rows = [...chargeAdjustments(ctx, r, want, posted), ...recognitionReversal(ctx, r, want.deferred_revenue, posted)];

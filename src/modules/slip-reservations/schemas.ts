@@ -151,13 +151,14 @@ export const Reservation = z
     taxCents: z.number().int(),
     totalCents: z.number().int(),
     depositCents: z.number().int().openapi({ description: 'Deposit the location asks before confirmation (settings deposit policy).' }),
-    amountPaidCents: z.number().int().openapi({ description: 'Money received (the money view\'s `paid`, in cents)' }),
-    amountRefundedCents: z.number().int().openapi({ description: 'Money given back (the money view\'s `refunded`, in cents)' }),
+    amountPaidCents: z.number().int().openapi({ description: "Money received (the money view's `paid`, in cents)" }),
+    amountRefundedCents: z.number().int().openapi({ description: "Money given back (the money view's `refunded`, in cents)" }),
     balanceCents: z.number().int().openapi({
       description: `What the ledger shows the renter owes: the charges on the ledger (the quoted total while pending, awaiting payment or expired, before any is posted; nothing once cancelled) - (paid - refunded); negative when the renter has credit (money held for a cancelled stay until refunded). The money view's \`balance\`, in cents.`,
     }),
     money: MoneyViewSchema.openapi({
-      description: "The stay's money from the ledger (the one money view, in dollars): its lines (the quote before confirmation), paid, refunded and the balance",
+      description:
+        "The stay's money from the ledger (the one money view, in dollars): its lines (the quote before confirmation), paid, refunded and the balance",
     }),
     hold: z.object({ expiresAt: z.string(), expired: z.boolean() }).nullable().openapi({ description: 'The bill hold while awaiting payment.' }),
     billSentAt: z.string().nullable(),

@@ -7,7 +7,8 @@
 // - a new stay and its moves (waitlist, public slips, seed): createReservation, writeNewReservation, underSlipLock, confirmReservation, sendBill, changeBoat;
 // - change-log pieces batched by others: confirmationChange, holdReleaseChange, chargeLinesChange, contractStateStmts;
 // - availability and quotes (public slips, waitlist): checkAvailability, quoteStay, unitRateOf, nightsBetween, requireNotPast, pastDate, isBlocking;
-// - reads: getReservationRow, reservationRowsByIds, listReservations, countWithoutContract, reservationView, reservationMoney, reservationLedger, ReservationRow;
+// - reads: getReservationRow, reservationRowsByIds, listReservations, countWithoutContract, reservationView, ReservationRow;
+// - the money view of a stay: reservationMoney, reservationLedger;
 // - the renter portal's payments and messages: cardIntentOf, chargeCardOf, recordCardIntentOf, paymentHistory, recordRenterMessage, renterThread;
 // - response and request schemas reused by other slip modules: ReservationSchema, PaymentSchema, MessageSchema, BoatSchema, BoatInputSchema, RenterInputSchema.
 export { changeBoat, createReservation, underSlipLock, writeNewReservation } from './create';

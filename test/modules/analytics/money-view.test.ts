@@ -24,7 +24,9 @@ type View = { lines: { type: string; amount: number }[]; total: number; paid: nu
 
 /** The sum of a sale's ledger entries by type (cents), read raw. */
 async function entriesOf(customerId: string, transactionId: string) {
-  const rows = await env.DB.prepare('SELECT entry_type AS type, amount FROM ledger_entries WHERE customer_id = ? AND transaction_id = ? AND affects_balance = 1')
+  const rows = await env.DB.prepare(
+    'SELECT entry_type AS type, amount FROM ledger_entries WHERE customer_id = ? AND transaction_id = ? AND affects_balance = 1',
+  )
     .bind(customerId, transactionId)
     .all<{ type: string; amount: number }>();
   const sum = (f: (t: string) => boolean) => rows.results.filter((r) => f(r.type)).reduce((s, r) => s + r.amount, 0);

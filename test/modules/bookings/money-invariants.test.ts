@@ -199,8 +199,13 @@ async function check(rentalId: string, where: string) {
     l.refunded,
     l.balance,
   ]);
-  expect(money.lines.reduce((s: number, x: { amount: number }) => s + cents(x.amount), 0), `${where}: money lines add up`).toBe(cents(money.total));
-  const line = renterView.body.groups.flatMap((g: { lineItems: { rentalId: string }[] }) => g.lineItems).find((x: { rentalId: string }) => x.rentalId === rentalId);
+  expect(
+    money.lines.reduce((s: number, x: { amount: number }) => s + cents(x.amount), 0),
+    `${where}: money lines add up`,
+  ).toBe(cents(money.total));
+  const line = renterView.body.groups
+    .flatMap((g: { lineItems: { rentalId: string }[] }) => g.lineItems)
+    .find((x: { rentalId: string }) => x.rentalId === rentalId);
   expect(line.money, `${where}: renter's money view = operator's`).toEqual(money);
   return {
     l,
@@ -252,7 +257,8 @@ async function run(s: Sequence) {
 
 /** A payment plan never charges above the balance, and what it still schedules never adds up to more than the balance. */
 function planFitsBalance(state: Awaited<ReturnType<typeof check>>, before: Awaited<ReturnType<typeof ledgerOf>>, where: string, charged: boolean) {
-  if (charged) expect(state.l.paid - before.paid, `${where}: an installment never charges more than the balance`).toBeLessThanOrEqual(Math.max(0, before.balance));
+  if (charged)
+    expect(state.l.paid - before.paid, `${where}: an installment never charges more than the balance`).toBeLessThanOrEqual(Math.max(0, before.balance));
   // A cancelled or no-show booking's plan is never charged again (the job charges open bookings only).
   if (state.status === 'cancelled' || state.status === 'no_show') return;
   const scheduled = (state.plan?.schedule ?? []).filter((x) => x.status === 'scheduled').reduce((sum, x) => sum + cents(x.amount), 0);
@@ -343,10 +349,18 @@ async function counterSale(st: Extract<Sequence['steps'][number], { kind: 'count
   );
   expect(sale.status, sale.text).toBe(201);
   const id = sale.body.transactionId as string;
-  const refund = await post('/pos/transaction/refund', { transactionId: id, ...(st.refund === 'full' ? { refundType: 'full' } : { refundType: 'partial', amount: 5 }) }, k());
+  const refund = await post(
+    '/pos/transaction/refund',
+    { transactionId: id, ...(st.refund === 'full' ? { refundType: 'full' } : { refundType: 'partial', amount: 5 }) },
+    k(),
+  );
   expect(refund.status, refund.text).toBe(200);
   const m = refund.body.transaction.money;
-  const rows = await db().select().from(ledgerEntries).where(and(eq(ledgerEntries.customerId, op.customerId), eq(ledgerEntries.transactionId, id))).all();
+  const rows = await db()
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.customerId, op.customerId), eq(ledgerEntries.transactionId, id)))
+    .all();
   const sum = (f: (t: string) => boolean) => rows.filter((e) => f(e.entryType)).reduce((x, e) => x + e.amount, 0);
   const total = sum((t) => !['payment', 'refund'].includes(t));
   expect([cents(m.total), cents(m.paid), cents(m.refunded), cents(m.balance)], 'counter sale: money view = ledger').toEqual([
