@@ -53,6 +53,7 @@ export default tseslint.config(
       'examples/**/node_modules/',
       'public/static/vendor/',
       'public/static/widget/app.js',
+      'public/static/portal/*.js',
     ],
   },
   js.configs.recommended,
