@@ -280,6 +280,82 @@ async function publicItems(ctx: Ctx, customerId: string): Promise<ItemRow[]> {
 export const BUSY_HORIZON_DAYS = 180;
 export const BUSY_CAP = 5000;
 
+/** The active assets of the widget's items. */
+function widgetAssets(ctx: Ctx, customerId: string, itemIds: string[]) {
+  return ctx.db
+    .select({
+      id: inventoryAssets.id,
+      itemId: inventoryAssets.itemId,
+      name: inventoryAssets.name,
+      status: inventoryAssets.status,
+      details: inventoryAssets.details,
+    })
+    .from(inventoryAssets)
+    .where(and(eq(inventoryAssets.customerId, customerId), inArray(inventoryAssets.itemId, itemIds)))
+    .orderBy(asc(inventoryAssets.displayOrder))
+    .all();
+}
+
+/** The items' busy intervals from now to the horizon (at most BUSY_CAP + 1, to tell a truncated list). */
+function widgetBusy(ctx: Ctx, customerId: string, itemIds: string[], now: number, horizon: number) {
+  return ctx.db
+    .select({
+      itemId: allocations.itemId,
+      assetId: allocations.assetId,
+      kind: allocations.kind,
+      start: allocations.blockedStart,
+      end: allocations.blockedEnd,
+      seats: allocations.seats,
+      capacity: allocations.capacity,
+      expiresAt: allocations.expiresAt,
+    })
+    .from(allocations)
+    .where(
+      and(
+        eq(allocations.customerId, customerId),
+        inArray(allocations.itemId, itemIds),
+        eq(allocations.active, true),
+        gt(allocations.blockedEnd, now),
+        lt(allocations.blockedStart, horizon),
+      ),
+    )
+    .orderBy(asc(allocations.blockedStart))
+    .limit(BUSY_CAP + 1)
+    .all();
+}
+
+/** One public item of the widget payload: its model's pricing, schedule and active assets. */
+function widgetItem(i: ItemRow, assets: Awaited<ReturnType<typeof widgetAssets>>, locById: Map<string, { currency: string }>) {
+  const m = readData(i);
+  return {
+    inventoryId: i.id,
+    name: i.name,
+    type: m.type ?? i.kind,
+    locationId: i.locationId,
+    description: m.description ?? null,
+    category: m.category ?? null,
+    images: m.images ?? [],
+    capacity: m.capacity ?? 1,
+    currency: (m.currency ?? locById.get(i.locationId)?.currency ?? 'usd').toLowerCase(),
+    assets: assets
+      .filter((a) => a.itemId === i.id && a.status === 'active' && !(a.details as Record<string, unknown> | null)?.removedAt)
+      .map((a) => ({ assetId: a.id, name: a.name })),
+    ...startingPrice(m),
+    pricing: { seasons: m.seasons ?? [], tourPricing: m.tourPricing ?? null, taxes: m.taxes ?? [], addons: m.addons ?? [], deposit: m.deposit ?? null },
+    schedule: {
+      operatingHours: m.operatingHours ?? null,
+      slotIntervalMinutes: m.slotIntervalMinutes ?? 60,
+      durations: m.durations ?? null,
+      fullDayOnly: m.fullDayOnly ?? false,
+      timeSlots: m.timeSlots ?? [],
+      scheduleExceptions: m.scheduleExceptions ?? [],
+      turnaroundBufferMinutes: m.turnaroundBufferMinutes ?? 0,
+      minimumNoticeHours: m.minimumNoticeHours ?? 0,
+      maxAdvanceDays: m.maxAdvanceDays ?? 365,
+    },
+  };
+}
+
 /** The widget payload: public inventory with pricing, active locations, upcoming busy intervals. No renter data. */
 export async function widgetPayload(ctx: Ctx, customerId: string) {
   const customer = await ctx.db
@@ -301,44 +377,7 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
   const now = ctx.clock.now();
   const horizon = now + BUSY_HORIZON_DAYS * 86_400_000;
   const [assets, busy] = itemIds.length
-    ? await Promise.all([
-        ctx.db
-          .select({
-            id: inventoryAssets.id,
-            itemId: inventoryAssets.itemId,
-            name: inventoryAssets.name,
-            status: inventoryAssets.status,
-            details: inventoryAssets.details,
-          })
-          .from(inventoryAssets)
-          .where(and(eq(inventoryAssets.customerId, customerId), inArray(inventoryAssets.itemId, itemIds)))
-          .orderBy(asc(inventoryAssets.displayOrder))
-          .all(),
-        ctx.db
-          .select({
-            itemId: allocations.itemId,
-            assetId: allocations.assetId,
-            kind: allocations.kind,
-            start: allocations.blockedStart,
-            end: allocations.blockedEnd,
-            seats: allocations.seats,
-            capacity: allocations.capacity,
-            expiresAt: allocations.expiresAt,
-          })
-          .from(allocations)
-          .where(
-            and(
-              eq(allocations.customerId, customerId),
-              inArray(allocations.itemId, itemIds),
-              eq(allocations.active, true),
-              gt(allocations.blockedEnd, now),
-              lt(allocations.blockedStart, horizon),
-            ),
-          )
-          .orderBy(asc(allocations.blockedStart))
-          .limit(BUSY_CAP + 1)
-          .all(),
-      ])
+    ? await Promise.all([widgetAssets(ctx, customerId, itemIds), widgetBusy(ctx, customerId, itemIds, now, horizon)])
     : [[], []];
   const liveBusy = busy.filter((a) => a.expiresAt == null || a.expiresAt > now);
   const locById = new Map(locs.map((l) => [l.id, l]));
@@ -351,36 +390,7 @@ export async function widgetPayload(ctx: Ctx, customerId: string) {
       currency: l.currency,
       coordinates: l.latitude != null && l.longitude != null ? { latitude: l.latitude, longitude: l.longitude } : null,
     })),
-    inventory: items.map((i) => {
-      const m = readData(i);
-      return {
-        inventoryId: i.id,
-        name: i.name,
-        type: m.type ?? i.kind,
-        locationId: i.locationId,
-        description: m.description ?? null,
-        category: m.category ?? null,
-        images: m.images ?? [],
-        capacity: m.capacity ?? 1,
-        currency: (m.currency ?? locById.get(i.locationId)?.currency ?? 'usd').toLowerCase(),
-        assets: assets
-          .filter((a) => a.itemId === i.id && a.status === 'active' && !(a.details as Record<string, unknown> | null)?.removedAt)
-          .map((a) => ({ assetId: a.id, name: a.name })),
-        ...startingPrice(m),
-        pricing: { seasons: m.seasons ?? [], tourPricing: m.tourPricing ?? null, taxes: m.taxes ?? [], addons: m.addons ?? [], deposit: m.deposit ?? null },
-        schedule: {
-          operatingHours: m.operatingHours ?? null,
-          slotIntervalMinutes: m.slotIntervalMinutes ?? 60,
-          durations: m.durations ?? null,
-          fullDayOnly: m.fullDayOnly ?? false,
-          timeSlots: m.timeSlots ?? [],
-          scheduleExceptions: m.scheduleExceptions ?? [],
-          turnaroundBufferMinutes: m.turnaroundBufferMinutes ?? 0,
-          minimumNoticeHours: m.minimumNoticeHours ?? 0,
-          maxAdvanceDays: m.maxAdvanceDays ?? 365,
-        },
-      };
-    }),
+    inventory: items.map((i) => widgetItem(i, assets, locById)),
     bookings: liveBusy.slice(0, BUSY_CAP).map((a) => ({
       inventoryId: a.itemId,
       assetId: a.assetId,
