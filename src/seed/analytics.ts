@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { MIAMI_TZ, demoId, type DemoOperator, type OperatorSeedStep } from './types';
 import type { Stmt } from '../db/client';
+import { bulkInsert } from '../db/bulk';
 import type { Ctx } from '../lib/context';
 import { todayIn } from '../lib/clock';
 import { newId } from '../lib/ids';
@@ -51,12 +52,12 @@ async function seedAnalytics(ctx: Ctx, D: DemoOperator): Promise<boolean> {
   if (await db.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, MARK)).get()) return false;
   const rand = rng(20260101);
   const today = todayIn(ctx, TZ);
-  const stmts: Stmt[] = [];
+  const rows = { bookings: [] as (typeof bookings.$inferInsert)[], ledger: [] as (typeof ledgerEntries.$inferInsert)[] };
+  const counter: (typeof posTransactions.$inferInsert)[] = [];
+  const views: (typeof widgetEvents.$inferInsert)[] = [];
   let n = 0;
   const ledger = (e: Omit<typeof ledgerEntries.$inferInsert, 'id' | 'customerId' | 'locationId' | 'currency' | 'affectsBalance'>) =>
-    stmts.push(
-      db.insert(ledgerEntries).values({ id: newId('led'), customerId: D.customerId, locationId: D.miamiId, currency: 'usd', affectsBalance: true, ...e }),
-    );
+    rows.ledger.push({ id: newId('led'), customerId: D.customerId, locationId: D.miamiId, currency: 'usd', affectsBalance: true, ...e });
 
   const rental = (date: string, yearsBack: number) => {
     const item = ITEMS[Math.floor(rand() * ITEMS.length)];
@@ -70,30 +71,28 @@ async function seedAnalytics(ctx: Ctx, D: DemoOperator): Promise<boolean> {
     const people = 2 + Math.floor(rand() * 5);
     const txn = demoId(D, 'txn', `hist_${id.slice(-4)}`);
     const at = new Date(start).toISOString();
-    stmts.push(
-      db.insert(bookings).values({
-        id,
-        customerId: D.customerId,
-        transactionId: txn,
-        locationId: D.miamiId,
-        itemId: item.id,
-        status: 'completed',
-        source: rand() < 0.4 ? 'widget' : 'operator',
-        start,
-        end,
-        localDate: date,
-        quantity: 1,
-        participants: people,
-        assetIds: [item.assets[Math.floor(rand() * item.assets.length)]],
-        subtotal: price,
-        taxTotal: tax,
-        total: price + tax,
-        amountPaid: price + tax,
-        customerInfo: { firstName: 'Past', lastName: `Renter ${n}`, email: `past-renter-${n}@renter.test` },
-        checkedInAt: at,
-        checkedOutAt: new Date(end).toISOString(),
-      }),
-    );
+    rows.bookings.push({
+      id,
+      customerId: D.customerId,
+      transactionId: txn,
+      locationId: D.miamiId,
+      itemId: item.id,
+      status: 'completed',
+      source: rand() < 0.4 ? 'widget' : 'operator',
+      start,
+      end,
+      localDate: date,
+      quantity: 1,
+      participants: people,
+      assetIds: [item.assets[Math.floor(rand() * item.assets.length)]],
+      subtotal: price,
+      taxTotal: tax,
+      total: price + tax,
+      amountPaid: price + tax,
+      customerInfo: { firstName: 'Past', lastName: `Renter ${n}`, email: `past-renter-${n}@renter.test` },
+      checkedInAt: at,
+      checkedOutAt: new Date(end).toISOString(),
+    });
     const scope = { rentalId: id, transactionId: txn, itemId: item.id, occurredAt: at, source: 'operator' };
     ledger({ ...scope, entryType: 'revenue', amount: price, description: 'Rental' });
     ledger({ ...scope, entryType: 'tax', amount: tax, description: 'Sales tax (7%)' });
@@ -114,21 +113,19 @@ async function seedAnalytics(ctx: Ctx, D: DemoOperator): Promise<boolean> {
       const subtotal = [799, 2450, 1250][s % 3];
       const tax = Math.round(subtotal * 0.07);
       const id = newId('ptx');
-      stmts.push(
-        db.insert(posTransactions).values({
-          id,
-          customerId: D.customerId,
-          locationId: D.miamiId,
-          userId: D.adminId,
-          kind: 'sale',
-          paymentType: 'cash',
-          lines: [{ name: ['Ice bag', 'Marine fuel', 'Sunscreen'][s % 3], quantity: 1, subtotal }],
-          subtotal,
-          taxTotal: tax,
-          total: subtotal + tax,
-          createdAt: at,
-        }),
-      );
+      counter.push({
+        id,
+        customerId: D.customerId,
+        locationId: D.miamiId,
+        userId: D.adminId,
+        kind: 'sale',
+        paymentType: 'cash',
+        lines: [{ name: ['Ice bag', 'Marine fuel', 'Sunscreen'][s % 3], quantity: 1, subtotal }],
+        subtotal,
+        taxTotal: tax,
+        total: subtotal + tax,
+        createdAt: at,
+      });
       ledger({ transactionId: id, entryType: 'revenue', amount: subtotal, occurredAt: at, description: 'POS sale', source: 'pos', reference: id });
       ledger({ transactionId: id, entryType: 'tax', amount: tax, occurredAt: at, description: 'POS tax', source: 'pos', reference: id });
       ledger({
@@ -154,22 +151,26 @@ async function seedAnalytics(ctx: Ctx, D: DemoOperator): Promise<boolean> {
       const steps = ['view', 'date_chosen', 'slot_chosen', 'checkout', 'booked'] as const;
       const reached = 1 + Math.floor(rand() ** 1.6 * steps.length);
       for (let s = 0; s < reached; s++)
-        stmts.push(
-          db.insert(widgetEvents).values({
-            id: newId('wev'),
-            customerId: D.customerId,
-            locationId: D.miamiId,
-            inventoryId: item,
-            sessionId,
-            event: steps[s],
-            ref: fromBlog ? 'BOATBLOG' : null,
-            source: fromBlog ? 'blog.boating-miami.example' : 'www.demo-marina.example.com',
-            createdAt: new Date(base + s * 90_000).toISOString(),
-          }),
-        );
+        views.push({
+          id: newId('wev'),
+          customerId: D.customerId,
+          locationId: D.miamiId,
+          inventoryId: item,
+          sessionId,
+          event: steps[s],
+          ref: fromBlog ? 'BOATBLOG' : null,
+          source: fromBlog ? 'blog.boating-miami.example' : 'www.demo-marina.example.com',
+          createdAt: new Date(base + s * 90_000).toISOString(),
+        });
     }
   }
-  for (let i = 0; i < stmts.length; i += 50) await db.batch(stmts.slice(i, i + 50) as [Stmt, ...Stmt[]]);
+  const stmts = [
+    ...bulkInsert(db, bookings, rows.bookings),
+    ...bulkInsert(db, ledgerEntries, rows.ledger),
+    ...bulkInsert(db, posTransactions, counter),
+    ...bulkInsert(db, widgetEvents, views),
+  ];
+  await db.batch(stmts as [Stmt, ...Stmt[]]);
 
   await setRevenueTarget(ctx, { locationId: D.miamiId, revenueTarget: 250_000 });
   await updateCustomer(ctx, { integrations: { businessAudit: { enabled: true } } });

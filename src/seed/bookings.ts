@@ -172,19 +172,25 @@ async function seedBookings(ctx: Ctx, op: DemoOperator): Promise<boolean> {
         .all()
     ).map((r) => r.t),
   );
-  for (const p of plan) {
-    if (done.has(p.transactionId)) continue;
-    const input = BookBody.parse({ rentalPricing: {}, extendedData: { seed: 'demo' }, ...p.body });
-    try {
-      const res = await createBooking(ctx, input, { source: 'operator', transactionId: p.transactionId });
-      if (p.then === 'cancel') await cancelBooking(ctx, res.rentalId, { reason: 'Guest changed plans (demo)' });
-      if (p.then === 'check_in') await checkInBooking(ctx, res.rentalId, { notes: 'Demo check-in' });
-      wrote = true;
-    } catch (err) {
-      // A demo slot taken by hand in the sandbox is not an error of the seed.
-      ctx.log.warn('demo booking skipped', { transactionId: p.transactionId, error: String(err) });
-    }
-  }
+  // Side by side: each is its own renter and slot (the per-item lock orders those on one item).
+  const placed = await Promise.all(
+    plan
+      .filter((p) => !done.has(p.transactionId))
+      .map(async (p) => {
+        const input = BookBody.parse({ rentalPricing: {}, extendedData: { seed: 'demo' }, ...p.body });
+        try {
+          const res = await createBooking(ctx, input, { source: 'operator', transactionId: p.transactionId });
+          if (p.then === 'cancel') await cancelBooking(ctx, res.rentalId, { reason: 'Guest changed plans (demo)' });
+          if (p.then === 'check_in') await checkInBooking(ctx, res.rentalId, { notes: 'Demo check-in' });
+          return true;
+        } catch (err) {
+          // A demo slot taken by hand in the sandbox is not an error of the seed.
+          ctx.log.warn('demo booking skipped', { transactionId: p.transactionId, error: String(err) });
+          return false;
+        }
+      }),
+  );
+  if (placed.some(Boolean)) wrote = true;
   return wrote;
 }
 

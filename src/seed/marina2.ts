@@ -125,22 +125,19 @@ async function seedMarina2(ctx: Ctx, op: DemoOperator): Promise<boolean> {
     { unitNumber: 'C-02', electricity: [40210, 40620, 41015, 41430, 41850], water: [11020, 11510, 11980, 12460, 16900] },
     { unitNumber: 'C-05', electricity: [2210, 2580, 2940, 3300, 3675], water: [600, 980, 1350, 1700, 2090] },
   ];
-  for (const m of meters) {
+  // Each meter's readings in order (a reading is checked against the one before); the meters side by side.
+  const chains = meters.flatMap((m) => {
     const u = unit.get(m.unitNumber);
-    if (!u) continue;
-    for (let i = 0; i < 5; i++) {
-      const readAt = new Date(wallTimeToUtc(addDays(start, i * 7), '09:00', MIAMI_TZ)).toISOString();
-      await recordReading(ctx, {
-        slipId: u.id,
-        utility: 'electricity',
-        reading: m.electricity[i],
-        digits: m.digits ?? 6,
-        readAt,
-        meterId: `E-${m.unitNumber}`,
-      });
-      await recordReading(ctx, { slipId: u.id, utility: 'water', reading: m.water[i], digits: 6, readAt, meterId: `W-${m.unitNumber}` });
-    }
-  }
+    if (!u) return [];
+    const readAt = (i: number) => new Date(wallTimeToUtc(addDays(start, i * 7), '09:00', MIAMI_TZ)).toISOString();
+    return [
+      { slipId: u.id, utility: 'electricity' as const, readings: m.electricity, digits: m.digits ?? 6, meterId: `E-${m.unitNumber}` },
+      { slipId: u.id, utility: 'water' as const, readings: m.water, digits: 6, meterId: `W-${m.unitNumber}` },
+    ].map(async ({ readings, ...meter }) => {
+      for (const [i, reading] of readings.entries()) await recordReading(ctx, { ...meter, reading, readAt: readAt(i) });
+    });
+  });
+  await Promise.all(chains);
   return true;
 }
 
