@@ -9,6 +9,7 @@ import { requirePermission, tenantOf, type Ctx } from '../../lib/context';
 import { nowIso, todayIn } from '../../lib/clock';
 import { formatLocalClock } from '../../lib/local-time';
 import { formatMoney } from '../../lib/money';
+import { dueOf } from '../../lib/money-view';
 import { moneyOfRentals } from '../bookings/service';
 import { getLocationInTenant } from '../locations/service';
 import { waiversOfRentals } from '../renter-self-service/service';
@@ -42,7 +43,8 @@ export async function buildManifest(ctx: Ctx, locationId: string, q: { date?: st
   const [money, waivers, staff] = await Promise.all([moneyOfRentals(ctx, customerId, ids), waiversOfRentals(ctx, customerId, rows), staffOfRentals(ctx, customerId, ids)]);
   const out = rows.map((b): z.output<typeof ManifestBooking> => {
     const w = waivers.get(b.id)!;
-    const due = Math.max(0, money.get(b.id)?.balance ?? 0);
+    const m = money.get(b.id);
+    const due = m ? dueOf(m) : 0;
     return {
       rentalId: b.id,
       transactionId: b.transactionId,
