@@ -25,9 +25,7 @@ async function seedStaff(ctx: Ctx, D: DemoOperator): Promise<boolean> {
   const rentals = await ctx.db
     .select({ id: bookings.id })
     .from(bookings)
-    .where(
-      and(eq(bookings.customerId, D.customerId), inArray(bookings.transactionId, [demoTransactionId(D, 'checked_in'), demoTransactionId(D, 'pay_later')])),
-    )
+    .where(and(eq(bookings.customerId, D.customerId), inArray(bookings.transactionId, [demoTransactionId(D, 'checked_in'), demoTransactionId(D, 'pay_later')])))
     .all();
   for (const r of rentals) await assignStaff(ctx, r.id, { staffId: D.captainId, role: 'captain' });
   const day = addDays(todayIn(ctx, HAMBURG_TZ), 7);

@@ -20,7 +20,14 @@ import type { Manifest, ManifestBooking } from './schemas';
 type Row = Awaited<ReturnType<typeof bookingsOfDay>>[number];
 
 function checkInOf(b: Row): z.output<typeof ManifestBooking>['checkIn'] {
-  const state = b.status === 'no_show' ? 'no_show' : b.checkedOutAt || b.status === 'completed' ? 'checked_out' : b.checkedInAt || b.status === 'checked_in' ? 'checked_in' : 'not_checked_in';
+  const state =
+    b.status === 'no_show'
+      ? 'no_show'
+      : b.checkedOutAt || b.status === 'completed'
+        ? 'checked_out'
+        : b.checkedInAt || b.status === 'checked_in'
+          ? 'checked_in'
+          : 'not_checked_in';
   return { state, checkedInAt: b.checkedInAt, checkedOutAt: b.checkedOutAt };
 }
 
@@ -40,7 +47,11 @@ export async function buildManifest(ctx: Ctx, locationId: string, q: { date?: st
   const date = q.date ?? todayIn(ctx, tz);
   const rows = await bookingsOfDay(ctx, { customerId, locationId: loc.id, date });
   const ids = rows.map((r) => r.id);
-  const [money, waivers, staff] = await Promise.all([moneyOfRentals(ctx, customerId, ids), waiversOfRentals(ctx, customerId, rows), staffOfRentals(ctx, customerId, ids)]);
+  const [money, waivers, staff] = await Promise.all([
+    moneyOfRentals(ctx, customerId, ids),
+    waiversOfRentals(ctx, customerId, rows),
+    staffOfRentals(ctx, customerId, ids),
+  ]);
   const out = rows.map((b): z.output<typeof ManifestBooking> => {
     const w = waivers.get(b.id)!;
     const m = money.get(b.id);

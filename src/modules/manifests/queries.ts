@@ -9,14 +9,7 @@ export async function bookingsOfDay(ctx: Ctx, q: { customerId: string; locationI
     .select({ b: bookings, itemName: inventoryItems.name })
     .from(bookings)
     .leftJoin(inventoryItems, and(eq(inventoryItems.id, bookings.itemId), eq(inventoryItems.customerId, bookings.customerId)))
-    .where(
-      and(
-        eq(bookings.customerId, q.customerId),
-        eq(bookings.localDate, q.date),
-        eq(bookings.locationId, q.locationId),
-        ne(bookings.status, 'cancelled'),
-      ),
-    )
+    .where(and(eq(bookings.customerId, q.customerId), eq(bookings.localDate, q.date), eq(bookings.locationId, q.locationId), ne(bookings.status, 'cancelled')))
     .orderBy(asc(bookings.start), asc(bookings.id))
     .all();
   const renterIds = [...new Set(rows.map((r) => r.b.renterId).filter((id): id is string => !!id))];

@@ -89,7 +89,9 @@ async function insertAssignment(
         targetId: b.id,
         details: { staffId: staff.id, role: o.role, forced: o.forced, method: o.method },
       },
-      events: [{ type: 'booking.updated', data: { rentalId: b.id, transactionId: b.transactionId, change: 'staff_assigned', staffId: staff.id, role: o.role } }],
+      events: [
+        { type: 'booking.updated', data: { rentalId: b.id, transactionId: b.transactionId, change: 'staff_assigned', staffId: staff.id, role: o.role } },
+      ],
     });
   } catch (err) {
     const text = errText(err);
@@ -111,11 +113,15 @@ async function refusal(ctx: Ctx, b0: BookingRow, tz: string, staff: User): Promi
   const who = displayNameOf(staff);
   const conflict = await conflictOf(ctx, { customerId: b.customerId, staffId: staff.id, start: b.start, end: b.end, except: b.id });
   if (conflict)
-    return staffErrors.fail('staff_conflict', `${who} is already assigned to booking ${conflict.rentalId} (${formatLocalRange(conflict.start, conflict.end, tz)})`, {
-      extra: {
-        conflict: { rentalId: conflict.rentalId, startTime: new Date(conflict.start).toISOString(), endTime: new Date(conflict.end).toISOString() },
+    return staffErrors.fail(
+      'staff_conflict',
+      `${who} is already assigned to booking ${conflict.rentalId} (${formatLocalRange(conflict.start, conflict.end, tz)})`,
+      {
+        extra: {
+          conflict: { rentalId: conflict.rentalId, startTime: new Date(conflict.start).toISOString(), endTime: new Date(conflict.end).toISOString() },
+        },
       },
-    });
+    );
   return staffErrors.fail('staff_time_off', `${who} has time off during this booking (${formatLocalRange(b.start, b.end, tz)})`);
 }
 
@@ -130,7 +136,9 @@ export async function assignStaff(ctx: Ctx, rentalId: string, input: { staffId: 
     throw staffErrors.fail('staff_skill_missing', `${who} does not have the ${input.role} skill`, { extra: { skills: staff.userSkills ?? [] } });
   if (!forced) {
     const worksHere = !staff.locations?.length || staff.locations.includes(loc.id);
-    const state = worksHere ? (await staffStates(ctx, loc, { start: b.start, end: b.end }, { exceptRental: b.id })).find((s) => s.staffId === staff.id) : undefined;
+    const state = worksHere
+      ? (await staffStates(ctx, loc, { start: b.start, end: b.end }, { exceptRental: b.id })).find((s) => s.staffId === staff.id)
+      : undefined;
     if (!state || !covers(state.worked, { start: b.start, end: b.end }))
       throw staffErrors.fail('staff_off_schedule', `${who} has no shift at this location covering ${formatLocalRange(b.start, b.end, loc.timezone)}`);
   }
@@ -154,7 +162,9 @@ export async function autoAssignStaff(ctx: Ctx, rentalId: string, input: { skill
   const already = new Set((current.get(b.id) ?? []).map((a) => a.staffId));
   const candidates = states
     .filter((s) => s.skills.includes(input.skill) && !already.has(s.staffId) && covers(s.free, w))
-    .sort((x, y) => (counts.get(x.staffId) ?? 0) - (counts.get(y.staffId) ?? 0) || x.displayName.localeCompare(y.displayName) || x.staffId.localeCompare(y.staffId));
+    .sort(
+      (x, y) => (counts.get(x.staffId) ?? 0) - (counts.get(y.staffId) ?? 0) || x.displayName.localeCompare(y.displayName) || x.staffId.localeCompare(y.staffId),
+    );
   for (const c of candidates) {
     const staff = await getUserInTenant(ctx, c.staffId);
     try {

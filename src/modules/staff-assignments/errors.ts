@@ -7,5 +7,8 @@ export const staffErrors = defineErrors({
   staff_time_off: { status: 409, meaning: 'The staff member has time off during the booking (a manager may force it)' },
   staff_skill_missing: { status: 409, meaning: 'The staff member does not have the requested skill (a manager may force it)' },
   no_staff_available: { status: 409, meaning: 'No staff member with the skill is free for the whole booking' },
-  not_assignable: { status: 409, meaning: 'The booking is cancelled, completed or a no-show: staff are assigned to pending, confirmed and checked-in bookings' },
+  not_assignable: {
+    status: 409,
+    meaning: 'The booking is cancelled, completed or a no-show: staff are assigned to pending, confirmed and checked-in bookings',
+  },
 });

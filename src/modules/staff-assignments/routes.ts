@@ -51,7 +51,7 @@ export const listBookingStaff = route({
   params: s.RentalParam,
   ok: s.StaffAssignments,
   errors: [404],
-  description: 'The staff assigned to the booking in the order they were assigned, each with the booking window. Another operator\'s booking answers 404.',
+  description: "The staff assigned to the booking in the order they were assigned, each with the booking window. Another operator's booking answers 404.",
 });
 
 export const unassignStaff = route({

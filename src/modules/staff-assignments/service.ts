@@ -15,7 +15,5 @@ export { staffStates, merge, subtract, covers, type Span, type StaffState } from
 /** The staff assigned to some rentals of an operator, by rental id (display name, name, role), in the order they were assigned. */
 export async function staffOfRentals(ctx: Ctx, customerId: string, rentalIds: string[]) {
   const rows = await assignmentsOfRentals(ctx, customerId, rentalIds);
-  return new Map(
-    [...rows].map(([id, list]) => [id, list.map((a) => ({ staffId: a.staffId, displayName: displayNameOf(a), name: a.name, role: a.role }))]),
-  );
+  return new Map([...rows].map(([id, list]) => [id, list.map((a) => ({ staffId: a.staffId, displayName: displayNameOf(a), name: a.name, role: a.role }))]));
 }

@@ -84,7 +84,7 @@ export const listTimeOff = route({
   summary: 'Time off of the account, optionally of one staff member or in a window',
   query: s.TimeOffQuery,
   ok: s.TimeOffList,
-  description: 'Time off of the caller\'s account in start order; `staffId`, `from` and `to` narrow it. Paginated with `limit` and `offset`.',
+  description: "Time off of the caller's account in start order; `staffId`, `from` and `to` narrow it. Paginated with `limit` and `offset`.",
 });
 export const updateTimeOff = route({
   method: 'put',

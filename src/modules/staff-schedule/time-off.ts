@@ -110,7 +110,11 @@ export async function listTimeOff(ctx: Ctx, q: { staffId?: string; from?: string
   );
   const [rows, total] = await Promise.all([
     ctx.db.select().from(staffTimeOff).where(where).orderBy(asc(staffTimeOff.start), asc(staffTimeOff.id)).limit(q.limit).offset(q.offset).all(),
-    ctx.db.select({ n: sql<number>`count(*)` }).from(staffTimeOff).where(where).get(),
+    ctx.db
+      .select({ n: sql<number>`count(*)` })
+      .from(staffTimeOff)
+      .where(where)
+      .get(),
   ]);
   return { data: rows.map(timeOffOut), total: Number(total?.n ?? 0), limit: q.limit, offset: q.offset };
 }
@@ -125,9 +129,18 @@ export async function updateTimeOff(ctx: Ctx, id: string, input: { startTime?: s
   const end = input.endTime ? Date.parse(input.endTime) : existing.end;
   checkWindow(start, end);
   const patch = { start, end, reason: input.reason === undefined ? existing.reason : input.reason, updatedAt: nowIso(ctx) };
-  await commit(ctx, [ctx.db.update(staffTimeOff).set(patch).where(and(eq(staffTimeOff.id, id), eq(staffTimeOff.customerId, existing.customerId)))], {
-    audit: { action: 'staff_time_off.update', targetType: 'staff_time_off', targetId: id },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(staffTimeOff)
+        .set(patch)
+        .where(and(eq(staffTimeOff.id, id), eq(staffTimeOff.customerId, existing.customerId))),
+    ],
+    {
+      audit: { action: 'staff_time_off.update', targetType: 'staff_time_off', targetId: id },
+    },
+  );
   const row = { ...existing, ...patch };
   return { ...timeOffOut(row), assignments: await assignmentsDuring(ctx, row) };
 }

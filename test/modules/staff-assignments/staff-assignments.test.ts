@@ -39,8 +39,7 @@ const shift = async (staffId: string, date: string, from: string, to: string) =>
   expect(r.status, r.text).toBe(201);
 };
 const booking = async (from: string, to: string, o: { date?: string; status?: string } = {}) =>
-  (await makeBooking(op, { item, start: at(from, o.date), hours: (at(to, o.date) - at(from, o.date)) / 3_600_000, status: o.status, extendedData: null }))
-    .id;
+  (await makeBooking(op, { item, start: at(from, o.date), hours: (at(to, o.date) - at(from, o.date)) / 3_600_000, status: o.status, extendedData: null })).id;
 const assign = (rentalId: string, body: Record<string, unknown>, key = op.adminKey) => post(`/coreBooking/${rentalId}/staff`, body, { key });
 
 beforeAll(async () => {
@@ -61,7 +60,15 @@ describe('POST /coreBooking/{rentalId}/staff', () => {
     const c = await booking('12:00', '13:00');
     const r = await assign(a, { staffId: carl, role: 'captain' });
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ rentalId: a, staffId: carl, displayName: 'Carl', role: 'captain', method: 'manual', forced: false, startTime: iso('10:00') });
+    expect(r.body).toMatchObject({
+      rentalId: a,
+      staffId: carl,
+      displayName: 'Carl',
+      role: 'captain',
+      method: 'manual',
+      forced: false,
+      startTime: iso('10:00'),
+    });
     const again = await assign(a, { staffId: carl });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(r.body.id);
@@ -176,7 +183,11 @@ describe('/staff/time-off', () => {
     const self = await op.addUser({ role: 'staff' });
     const mine = await post('/staff/time-off', { staffId: self.userId, startTime: iso('10:00', NEXT), endTime: iso('11:00', NEXT) }, { key: self.key });
     expect(mine.status, mine.text).toBe(201);
-    expectError(await post('/staff/time-off', { staffId: carl, startTime: iso('10:00', NEXT), endTime: iso('11:00', NEXT) }, { key: self.key }), 403, 'forbidden');
+    expectError(
+      await post('/staff/time-off', { staffId: carl, startTime: iso('10:00', NEXT), endTime: iso('11:00', NEXT) }, { key: self.key }),
+      403,
+      'forbidden',
+    );
   });
 });
 
@@ -189,7 +200,12 @@ describe('security', () => {
     await checkSecurity(op, { method: 'POST', path: `/coreBooking/${rental}/staff/auto`, body: { skill: 'captain' }, otherStatus: 404 });
     await checkSecurity(op, { method: 'GET', path: `/coreBooking/${rental}/staff`, otherStatus: 404 });
     await checkSecurity(op, { method: 'DELETE', path: `/coreBooking/${rental}/staff/${carl}`, otherStatus: 404 });
-    await checkSecurity(op, { method: 'POST', path: '/staff/time-off', body: { staffId: tim, startTime: iso('07:00'), endTime: iso('07:30') }, otherStatus: 404 });
+    await checkSecurity(op, {
+      method: 'POST',
+      path: '/staff/time-off',
+      body: { staffId: tim, startTime: iso('07:00'), endTime: iso('07:30') },
+      otherStatus: 404,
+    });
     await checkSecurity(op, { method: 'GET', path: '/staff/time-off' });
     await checkSecurity(op, { method: 'PUT', path: `/staff/time-off/${off.body.id}`, body: { reason: 'x' }, otherStatus: 404 });
     await checkSecurity(op, { method: 'DELETE', path: `/staff/time-off/${off.body.id}`, otherStatus: 404 });
