@@ -53,8 +53,17 @@ beforeAll(async () => {
   await db()
     .insert(bookingParticipants)
     .values([
-      { id: newId('bpt'), customerId: op.customerId, rentalId: paid, firstName: 'Ann', lastName: 'Smith', waiverSignatureId: 'wsg_ann', waiverSignedAt: now },
-      { id: newId('bpt'), customerId: op.customerId, rentalId: paid, firstName: 'Bob', lastName: 'Smith' },
+      {
+        id: newId('bpt'),
+        customerId: op.customerId,
+        rentalId: paid,
+        firstName: 'Ann',
+        lastName: 'Smith',
+        waiverSignatureId: 'wsg_ann',
+        waiverSignedAt: now,
+        createdAt: '2030-05-01T10:00:00.000Z',
+      },
+      { id: newId('bpt'), customerId: op.customerId, rentalId: paid, firstName: 'Bob', lastName: 'Smith', createdAt: '2030-05-01T11:00:00.000Z' },
     ]);
   captain = (await op.addUser({ role: 'staff', skills: ['captain'] })).userId;
   const shift = await post(
