@@ -136,6 +136,17 @@ describe('POST /coreBooking/{rentalId}/staff/auto', () => {
     expectError(await post(`/coreBooking/${z}/staff/auto`, { skill: 'captain' }, { key: op.adminKey }), 409, 'no_staff_available');
     expectError(await post(`/coreBooking/${z}/staff/auto`, { skill: 'coach' }, { key: op.adminKey }), 409, 'no_staff_available');
   });
+
+  it('race: three overlapping bookings auto-assigned in parallel with two captains free, two distinct winners and one no_staff_available', async () => {
+    const day = '2031-06-12';
+    await shift(carl, day, '08:00', '18:00');
+    await shift(cora, day, '08:00', '18:00');
+    const rentals = await Promise.all(['10:00', '10:30', '11:00'].map((t) => booking(t, '12:00', { date: day })));
+    const results = await Promise.all(rentals.map((id) => post(`/coreBooking/${id}/staff/auto`, { skill: 'captain' }, { key: op.adminKey })));
+    const won = results.filter((r) => r.status === 201);
+    expect(won.map((r) => r.body.staffId).sort()).toEqual([carl, cora].sort());
+    for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'no_staff_available');
+  });
 });
 
 describe('DELETE /coreBooking/{rentalId}/staff/{staffId}', () => {
