@@ -112,7 +112,7 @@ export interface RouteSpec<B extends ZodType | undefined, Q extends ZodType | un
   status?: number;
   /** Extra documented error statuses (400, 401 and 429 are added where they apply). */
   errors?: number[];
-  /** Non-JSON success media types (PDFs, CSV exports, stored files): one, or every type the route may answer. */
+  /** Non-JSON success media types (PDFs, CSV exports, stored files): one, or every type the route may answer (with `application/json`, documented by `ok`). */
   produces?: string | readonly string[];
   hide?: boolean;
   /** OpenAPI security requirement when it differs from the access default (for example none on an open registration). */
@@ -152,7 +152,13 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
   }
   const responses: RouteConfig['responses'] = {
     [status]: spec.produces
-      ? { description: 'Success', content: Object.fromEntries([spec.produces].flat().map((media) => [media, { schema: z.string() }])) }
+      ? {
+          description: 'Success',
+          // A route that answers JSON among other types (format negotiation) documents its JSON with the `ok` schema.
+          content: Object.fromEntries(
+            [spec.produces].flat().map((media) => [media, { schema: media === 'application/json' && spec.ok ? spec.ok : z.string() }]),
+          ),
+        }
       : { description: 'Success', content: { 'application/json': { schema: spec.ok ?? AnyObject } } },
   };
   for (const code of [...errors].sort()) {

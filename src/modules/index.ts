@@ -61,6 +61,8 @@ import voice from './voice/module';
 import gps from './gps/module';
 import publicSettings from './public-settings/module';
 import staffAvailability from './staff-availability/module';
+import staffAssignments from './staff-assignments/module';
+import manifests from './manifests/module';
 import renterSelfService from './renter-self-service/module';
 import walletPasses from './wallet-passes/module';
 import assistants from './assistants/module';
@@ -137,6 +139,8 @@ export const modules: ModuleDef[] = [
   gps,
   publicSettings,
   staffAvailability,
+  staffAssignments,
+  manifests,
   renterSelfService,
   walletPasses,
   assistants,

@@ -47,6 +47,7 @@ import { integrationsSeed } from './integrations';
 import { widgetSeed } from './widget';
 import { analyticsSeed } from './analytics';
 import { portalsSeed } from './portals';
+import { staffSeed } from './staff';
 
 export { SEED, DEMO_OPERATOR, demoOperator, tagOf, type DemoOperator, type OperatorSeedStep, type SeedStep } from './types';
 
@@ -274,6 +275,7 @@ export const SEED_STEPS: SeedStep[] = [
   integrationsSeed,
   forDemo(widgetSeed),
   forDemo(analyticsSeed),
+  forDemo(staffSeed),
 ];
 
 /**
@@ -296,6 +298,7 @@ export const OPERATOR_SEED_STEPS: OperatorSeedStep[] = [
   portalsSeed,
   widgetSeed,
   analyticsSeed,
+  staffSeed,
 ];
 
 /** Seeds Demo Marina, Other Rentals and the platform's sandbox records on the wall clock; answers which steps wrote. */

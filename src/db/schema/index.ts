@@ -47,3 +47,4 @@ export * from './analytics';
 export * from './ai-helpers';
 export * from './sandbox';
 export * from './sandbox-operators';
+export * from './staff';

@@ -7,7 +7,7 @@
  * break them. A participant's waiver is signed: linked to a signature of the operator whose signer
  * has the participant's name, or found among the booking's signed waivers by name.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
@@ -242,4 +242,40 @@ export async function linkParticipantWaiver(
   );
   if (changes(results[0]) !== 1) throw closed(await rentalById(ctx, b.id));
   return view(ctx, b);
+}
+
+/**
+ * The people and waivers of some bookings of an operator (the daily manifest), by rental id: the named
+ * participants with their waiver status, then the signers of the booking's waivers who are not among
+ * them (signed); `people` is the party (the booking's `participants`, else at least the names and
+ * signatures known, at least one), `signed` the waivers signed and `missing` the rest of the party.
+ */
+export async function waiversOfRentals(ctx: Ctx, customerId: string, rentals: Pick<BookingRow, 'id' | 'participants' | 'extendedData'>[]) {
+  const rows: ParticipantRow[] = [];
+  for (let i = 0; i < rentals.length; i += 90) {
+    const ids = rentals.slice(i, i + 90).map((b) => b.id);
+    rows.push(
+      ...(await ctx.db
+        .select()
+        .from(bookingParticipants)
+        .where(and(eq(bookingParticipants.customerId, customerId), inArray(bookingParticipants.rentalId, ids)))
+        .orderBy(asc(bookingParticipants.createdAt), asc(bookingParticipants.id))
+        .all()),
+    );
+  }
+  return new Map(
+    rentals.map((b) => {
+      const raw = ((b.extendedData ?? {}) as { signedWaivers?: unknown }).signedWaivers;
+      const signedList = (Array.isArray(raw) ? raw : []) as SignedWaiver[];
+      const named = rows.filter((r) => r.rentalId === b.id).map((p) => ({ name: `${p.firstName} ${p.lastName}`.trim(), waiver: waiverOf(p, signedList) }));
+      const used = new Set(named.map((p) => p.waiver.signatureId).filter(Boolean));
+      const others = signedList
+        .filter((w) => w.signatureId && !used.has(w.signatureId))
+        .map((w) => ({ name: typeof w.signerName === 'string' ? w.signerName : 'Signer', waiver: { status: 'signed' as const } }));
+      const people = [...named.map((p) => ({ name: p.name, waiver: p.waiver.status })), ...others.map((p) => ({ name: p.name, waiver: p.waiver.status }))];
+      const signed = people.filter((p) => p.waiver === 'signed').length;
+      const party = Math.max(b.participants ?? 0, people.length, 1);
+      return [b.id, { people: party, participants: people, signed, missing: party - signed }];
+    }),
+  );
 }

@@ -3,8 +3,9 @@ import * as s from './schemas';
 
 const tags = ['Public'];
 const RULES = `Staff are the operator's users whose \`userSkills\` include the skill and whose \`locations\` include the location (or are empty: every
-location). A staff member works during their shifts (POST /staffSchedule, recurring shifts expanded) and is busy during the pending, confirmed and
-checked-in bookings that name them in \`extendedData.assignedStaffIds\`. Answers only display names and ids, never shifts or bookings. An unknown
+location). A staff member works during their shifts (POST /staffSchedule, recurring shifts expanded), except during their time off (POST
+/staff/time-off), and is busy during the pending, confirmed and checked-in bookings they are assigned to (POST /coreBooking/{rentalId}/staff, or
+named in a booking's \`extendedData.assignedStaffIds\`) at any location. Answers only display names and ids, never shifts or bookings. An unknown
 location (or one scheduled for deletion) answers 404; no credentials needed.`;
 
 export const availableStaff = route({
@@ -33,5 +34,5 @@ export const availableStaffRange = route({
   ok: s.StaffRange,
   errors: [404],
   description: `For each local day (the location's zone) between \`start\` and \`end\` (at most 62 days; 400 otherwise) and each skill, the staff
-with free time that day and their free intervals: scheduled time minus assigned bookings. ${RULES}`,
+with free time that day and their free intervals: scheduled time minus time off and assigned bookings. ${RULES}`,
 });

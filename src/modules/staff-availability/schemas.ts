@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { zId } from '../../lib/openapi';
+import { SKILLS } from '../../lib/staff-skills';
 
-export const SKILLS = ['coach', 'captain', 'trainer', 'operations'] as const;
 const instant = () => z.string().datetime({ offset: true }).openapi({ example: '2026-07-04T10:00:00-04:00', description: 'ISO 8601 with offset (or Z)' });
 
 export const AvailableStaffQuery = z.object({

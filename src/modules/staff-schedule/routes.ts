@@ -57,3 +57,55 @@ export const deleteShift = route({
   errors: [403, 404],
   description: "A shift of another operator answers 403 (the spec's owner rule for this endpoint); an unknown id answers 404.",
 });
+
+const timeOffTags = ['Staff schedule'];
+const WHO = `Needs the \`staff_schedule\` permission (admins and managers hold it), except for a staff member's own time off. An unknown staff
+member or time-off id (or another operator's) answers 404.`;
+
+export const createTimeOff = route({
+  method: 'post',
+  path: '/staff/time-off',
+  operationId: 'createStaffTimeOff',
+  tags: timeOffTags,
+  summary: 'Record time off of a staff member',
+  body: s.CreateTimeOffBody,
+  ok: s.TimeOffWritten,
+  status: 201,
+  errors: [403, 404],
+  description: `An absence of \`staffId\` from \`startTime\` to \`endTime\` (ISO 8601 with offset; at most 366 days). Public staff availability
+subtracts it from the person's shifts, and assigning the person to a booking that overlaps it answers 409 \`staff_time_off\` (unless a manager forces
+it). Time off over bookings the person is already assigned to is recorded all the same: the answer's \`assignments\` lists them, to reassign. ${WHO}`,
+});
+export const listTimeOff = route({
+  method: 'get',
+  path: '/staff/time-off',
+  operationId: 'listStaffTimeOff',
+  tags: timeOffTags,
+  summary: 'Time off of the account, optionally of one staff member or in a window',
+  query: s.TimeOffQuery,
+  ok: s.TimeOffList,
+  description: "Time off of the caller's account in start order; `staffId`, `from` and `to` narrow it. Paginated with `limit` and `offset`.",
+});
+export const updateTimeOff = route({
+  method: 'put',
+  path: '/staff/time-off/{id}',
+  operationId: 'updateStaffTimeOff',
+  tags: timeOffTags,
+  summary: 'Change the times or reason of time off',
+  params: s.IdParam,
+  body: s.UpdateTimeOffBody,
+  ok: s.TimeOffWritten,
+  errors: [403, 404],
+  description: `A body with nothing to change answers 400 \`no_changes\`. The answer lists the assignments the new window overlaps. ${WHO}`,
+});
+export const deleteTimeOff = route({
+  method: 'delete',
+  path: '/staff/time-off/{id}',
+  operationId: 'deleteStaffTimeOff',
+  tags: timeOffTags,
+  summary: 'Delete time off',
+  params: s.IdParam,
+  ok: Ok,
+  errors: [403, 404],
+  description: WHO,
+});

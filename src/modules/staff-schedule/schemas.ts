@@ -68,3 +68,50 @@ export const ListQuery = z.object({
 });
 
 export const IdParam = z.object({ id: z.string().min(1).max(128) });
+
+const reason = z.string().trim().max(500).openapi({ example: 'Vacation' });
+
+export const CreateTimeOffBody = z
+  .object({
+    staffId: z.string().trim().min(1).max(128).openapi({ description: 'A user of the account' }),
+    startTime: isoInstant(),
+    endTime: isoInstant(),
+    reason: reason.optional(),
+  })
+  .openapi('CreateStaffTimeOff');
+
+export const UpdateTimeOffBody = z
+  .object({ startTime: isoInstant().optional(), endTime: isoInstant().optional(), reason: reason.nullable().optional() })
+  .openapi('UpdateStaffTimeOff');
+
+export const TimeOffQuery = z.object({
+  staffId: z.string().max(128).optional(),
+  from: z.string().datetime({ offset: true }).optional().openapi({ description: 'Only time off ending after this instant' }),
+  to: z.string().datetime({ offset: true }).optional().openapi({ description: 'Only time off starting before this instant' }),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const TimeOff = z
+  .object({
+    id: z.string(),
+    customerId: z.string(),
+    staffId: z.string(),
+    startTime: z.string(),
+    endTime: z.string(),
+    reason: z.string().nullable(),
+    createdBy: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('StaffTimeOff');
+
+export const TimeOffWritten = TimeOff.extend({
+  assignments: z
+    .array(z.object({ rentalId: z.string(), startTime: z.string(), endTime: z.string() }))
+    .openapi({ description: 'Active bookings the person is assigned to during the time off: reassign them (the time off is recorded anyway)' }),
+}).openapi('StaffTimeOffWritten');
+
+export const TimeOffList = z
+  .object({ data: z.array(TimeOff), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .openapi('StaffTimeOffList');

@@ -2,6 +2,7 @@
  * The staff-schedule module's face, and the shift writes its router calls. Others use it for:
  * - the shift occurrences of a location's staff (public staff availability): shiftOccurrencesAt.
  * - creating a shift (the seed): createShift.
+ * - time off of staff overlapping a window (staff assignments and availability): timeOffDuring; recording it (the seed): createTimeOff.
  */
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
@@ -16,6 +17,8 @@ import { getLocationInTenant } from '../locations/service';
 import { ruleText, type Pattern } from './recurrence';
 import { rowOccurrences, shiftInTenant } from './queries';
 import { shiftOut, type ShiftRow } from './views';
+
+export { createTimeOff, timeOffDuring } from './time-off';
 
 function checkTimes(start: string, end: string) {
   if (Date.parse(end) <= Date.parse(start))

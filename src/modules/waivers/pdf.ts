@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { embedUnicodeFonts, unicodeSafe } from '../../lib/pdf-unicode';
+import { wrap } from '../../lib/pdf-writer';
 import { formatLocalDateTime } from '../../lib/local-time';
 
 /** A section as stored on a template (after normalization: every section has an id). */
@@ -60,36 +61,6 @@ export class BadImageError extends Error {
 /** Text as the embedded Unicode fonts print it (Latin, Greek, Cyrillic; anything else becomes '?'). */
 export function pdfSafe(s: string): string {
   return unicodeSafe(s);
-}
-
-function wrap(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
-  const lines: string[] = [];
-  for (const para of pdfSafe(text).split(/\r?\n/)) {
-    if (!para.trim()) {
-      lines.push('');
-      continue;
-    }
-    let line = '';
-    for (const word of para.split(/\s+/).filter(Boolean)) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(candidate, size) <= maxWidth) {
-        line = candidate;
-        continue;
-      }
-      if (line) lines.push(line);
-      // A word wider than the line is cut into pieces.
-      let rest = word;
-      while (font.widthOfTextAtSize(rest, size) > maxWidth) {
-        let n = rest.length - 1;
-        while (n > 1 && font.widthOfTextAtSize(rest.slice(0, n), size) > maxWidth) n--;
-        lines.push(rest.slice(0, n));
-        rest = rest.slice(n);
-      }
-      line = rest;
-    }
-    lines.push(line);
-  }
-  return lines;
 }
 
 const display = (v: unknown): string => {
