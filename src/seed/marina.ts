@@ -65,41 +65,46 @@ async function seedMarina(ctx: Ctx, op: DemoOperator): Promise<boolean> {
       power: { amps: [50, 100], volts: 240, phase: 'three' as const },
     },
   ];
-  for (const d of docks)
-    await bulkCreateSlips(ctx, {
-      locationId: op.miamiId,
-      prefix: d.prefix,
-      start: 1,
-      end: d.end,
-      padding: 2,
-      section: d.section,
-      unitType: 'slip',
-      lengthFt: d.lengthFt,
-      widthFt: d.widthFt,
-      depthFt: d.depthFt,
-      power: d.power,
-      water: true,
-      amenities: ['wifi', 'pump-out'],
-    });
+  await Promise.all(
+    docks.map((d) =>
+      bulkCreateSlips(ctx, {
+        locationId: op.miamiId,
+        prefix: d.prefix,
+        start: 1,
+        end: d.end,
+        padding: 2,
+        section: d.section,
+        unitType: 'slip',
+        lengthFt: d.lengthFt,
+        widthFt: d.widthFt,
+        depthFt: d.depthFt,
+        power: d.power,
+        water: true,
+        amenities: ['wifi', 'pump-out'],
+      }),
+    ),
+  );
   const units = await slipRowsOfLocation(ctx, { locationId: op.miamiId });
   const byNumber = new Map(units.map((u) => [u.unitNumber, u]));
 
-  const map = await createMap(ctx, {
-    locationId: op.miamiId,
-    name: 'Miami docks',
-    imageUrl: 'https://example.com/maps/miami-docks.png',
-    imageWidth: 1600,
-    imageHeight: 900,
-  });
-  const pins = units.map((u) => {
-    const [dock, num] = u.unitNumber.split('-');
-    const row = { A: 20, B: 50, C: 80 }[dock] ?? 50;
-    const i = Number(num);
-    return { slipId: u.id, x: Math.min(95, 5 + i * 5.5), y: row + (i % 2 ? -4 : 4), rotation: i % 2 ? 0 : 180 };
-  });
-  await batchPins(ctx, { mapId: map.mapId, pins, remove: [] });
+  const mapped = async () => {
+    const map = await createMap(ctx, {
+      locationId: op.miamiId,
+      name: 'Miami docks',
+      imageUrl: 'https://example.com/maps/miami-docks.png',
+      imageWidth: 1600,
+      imageHeight: 900,
+    });
+    const pins = units.map((u) => {
+      const [dock, num] = u.unitNumber.split('-');
+      const row = { A: 20, B: 50, C: 80 }[dock] ?? 50;
+      const i = Number(num);
+      return { slipId: u.id, x: Math.min(95, 5 + i * 5.5), y: row + (i % 2 ? -4 : 4), rotation: i % 2 ? 0 : 180 };
+    });
+    await batchPins(ctx, { mapId: map.mapId, pins, remove: [] });
+  };
 
-  await createTemplate(ctx, {
+  const template = createTemplate(ctx, {
     name: 'Slip license agreement',
     description: 'Standard agreement for transient, monthly and seasonal slips.',
     title: 'Slip license agreement {{reservation.number}}',
@@ -113,40 +118,48 @@ async function seedMarina(ctx: Ctx, op: DemoOperator): Promise<boolean> {
   const [y] = today.split('-').map(Number);
   const seasonStart = `${today >= `${y}-11-01` ? y + 1 : y}-11-01`;
   const seasonEnd = `${Number(seasonStart.slice(0, 4)) + 1}-05-01`;
-  const transient = await createReservation(ctx, {
-    slipId: byNumber.get('A-03')!.id,
-    rateType: 'nightly',
-    arrivalDate: addDays(today, 3),
-    departureDate: addDays(today, 6),
-    boat: { vesselName: 'Zoë', loaFt: 28, beamFt: 9.5, draftFt: 3.5, registration: 'FL4421ZM', make: 'Grady-White', model: 'Freedom 285' },
-    renter: { firstName: 'Zoë', lastName: 'Martin', email: 'zoe.martin@renter.test', phone: '+13055550177' },
-    status: 'pending',
-    overrideFit: false,
-  });
-  await confirmReservation(ctx, transient.id, {});
-  const billed = await createReservation(ctx, {
-    slipId: byNumber.get('B-07')!.id,
-    rateType: 'nightly',
-    arrivalDate: addDays(today, 10),
-    departureDate: addDays(today, 12),
-    boat: { vesselName: 'Blue Heron', loaFt: 41, beamFt: 13.5, draftFt: 5, registration: 'FL9081BH' },
-    renter: { firstName: 'Marcus', lastName: 'Reyes', email: 'marcus.reyes@renter.test', phone: '+13055550188' },
-    status: 'pending',
-    overrideFit: false,
-  });
-  await sendBill(ctx, billed.id, { channel: 'email' });
-  const seasonal = await createReservation(ctx, {
-    slipId: byNumber.get('C-02')!.id,
-    rateType: 'seasonal',
-    arrivalDate: seasonStart,
-    departureDate: seasonEnd,
-    boat: { vesselName: 'Havfrue', loaFt: 62, beamFt: 17, draftFt: 6.5, airDraftFt: 24, registration: 'NO-HAV-62', make: 'Hallberg-Rassy', model: '64' },
-    renter: { firstName: 'Søren', lastName: 'Ødegård', email: 'soren.odegard@renter.test', phone: '+4791234567' },
-    status: 'confirmed',
-    overrideFit: false,
-  });
-  await generateContract(ctx, { reservationId: seasonal.id });
-  await createReservation(ctx, {
+  // The map, the template and the four stays (each its own slip) side by side; the contract waits for the template.
+  const transientStay = async () => {
+    const transient = await createReservation(ctx, {
+      slipId: byNumber.get('A-03')!.id,
+      rateType: 'nightly',
+      arrivalDate: addDays(today, 3),
+      departureDate: addDays(today, 6),
+      boat: { vesselName: 'Zoë', loaFt: 28, beamFt: 9.5, draftFt: 3.5, registration: 'FL4421ZM', make: 'Grady-White', model: 'Freedom 285' },
+      renter: { firstName: 'Zoë', lastName: 'Martin', email: 'zoe.martin@renter.test', phone: '+13055550177' },
+      status: 'pending',
+      overrideFit: false,
+    });
+    await confirmReservation(ctx, transient.id, {});
+  };
+  const billedStay = async () => {
+    const billed = await createReservation(ctx, {
+      slipId: byNumber.get('B-07')!.id,
+      rateType: 'nightly',
+      arrivalDate: addDays(today, 10),
+      departureDate: addDays(today, 12),
+      boat: { vesselName: 'Blue Heron', loaFt: 41, beamFt: 13.5, draftFt: 5, registration: 'FL9081BH' },
+      renter: { firstName: 'Marcus', lastName: 'Reyes', email: 'marcus.reyes@renter.test', phone: '+13055550188' },
+      status: 'pending',
+      overrideFit: false,
+    });
+    await sendBill(ctx, billed.id, { channel: 'email' });
+  };
+  const seasonalStay = async () => {
+    const seasonal = await createReservation(ctx, {
+      slipId: byNumber.get('C-02')!.id,
+      rateType: 'seasonal',
+      arrivalDate: seasonStart,
+      departureDate: seasonEnd,
+      boat: { vesselName: 'Havfrue', loaFt: 62, beamFt: 17, draftFt: 6.5, airDraftFt: 24, registration: 'NO-HAV-62', make: 'Hallberg-Rassy', model: '64' },
+      renter: { firstName: 'Søren', lastName: 'Ødegård', email: 'soren.odegard@renter.test', phone: '+4791234567' },
+      status: 'confirmed',
+      overrideFit: false,
+    });
+    await template;
+    await generateContract(ctx, { reservationId: seasonal.id });
+  };
+  const monthly = createReservation(ctx, {
     slipId: byNumber.get('B-12')!.id,
     rateType: 'monthly',
     arrivalDate: addDays(today, 1),
@@ -156,6 +169,7 @@ async function seedMarina(ctx: Ctx, op: DemoOperator): Promise<boolean> {
     status: 'confirmed',
     overrideFit: false,
   });
+  await Promise.all([mapped(), template, transientStay(), billedStay(), seasonalStay(), monthly]);
   return true;
 }
 
