@@ -118,14 +118,17 @@ function checkRefundable(t: TransactionRow, input: RefundInput) {
     throw new ApiError('validation_failed', 'amount is required for a partial refund', {
       details: [{ field: 'amount', code: 'required', message: 'amount is required for a partial refund' }],
     });
-  if (input.refundType === 'full' && input.giftCards?.length) throw new ApiError('bad_request', 'giftCards names lines of a partial refund', { details: [{ field: 'giftCards', message: 'partial refunds only' }] });
+  if (input.refundType === 'full' && input.giftCards?.length)
+    throw new ApiError('bad_request', 'giftCards names lines of a partial refund', { details: [{ field: 'giftCards', message: 'partial refunds only' }] });
 }
 
 const exceeds = (message: string) => posFail('refund_exceeds_remaining', message);
 
 /** What is left of a gift-card line: its total less the reversals of its entry by earlier refunds. */
 function giftLineLeft(line: StoredGiftCardLine, sale: LedgerRow[]): number {
-  const entry = sale.find((e) => e.entryType === 'gift_card_sale' && !metaOf(e).reversalOf && (e.metadata as { promoCodeId?: string } | null)?.promoCodeId === line.promoCodeId);
+  const entry = sale.find(
+    (e) => e.entryType === 'gift_card_sale' && !metaOf(e).reversalOf && (e.metadata as { promoCodeId?: string } | null)?.promoCodeId === line.promoCodeId,
+  );
   const reversed = entry ? sale.filter((e) => metaOf(e).reversalOf === entry.id).reduce((n, e) => n + e.amount, 0) : 0;
   return line.total + reversed;
 }
@@ -150,13 +153,17 @@ function refundParts(t: TransactionRow, input: RefundInput, sale: LedgerRow[]): 
   if (products > productsLeft) throw exceeds(`Only ${(Math.max(0, productsLeft) / 100).toFixed(2)} of the products is left to refund on this sale`);
   const giftCards = (input.giftCards ?? []).map((g, i): GiftCardPart => {
     const line = gifts.find((l) => l.code.toLowerCase() === g.code.trim().toLowerCase());
-    if (!line) throw new ApiError('bad_request', `No gift-card line ${g.code} on this sale`, { details: [{ field: `giftCards.${i}.code`, message: 'not on this sale' }] });
+    if (!line)
+      throw new ApiError('bad_request', `No gift-card line ${g.code} on this sale`, {
+        details: [{ field: `giftCards.${i}.code`, message: 'not on this sale' }],
+      });
     const left = giftLineLeft(line, sale);
     const amount = g.amount !== undefined ? toCents(g.amount) : left;
     if (amount > left) throw exceeds(`Only ${(left / 100).toFixed(2)} of the gift card ${line.code} is left to refund on this sale`);
     return { line, amount };
   });
-  if (new Set(giftCards.map((g) => g.line.promoCodeId)).size < giftCards.length) throw new ApiError('bad_request', 'A gift-card line is named twice', { details: [{ field: 'giftCards', message: 'one entry per card' }] });
+  if (new Set(giftCards.map((g) => g.line.promoCodeId)).size < giftCards.length)
+    throw new ApiError('bad_request', 'A gift-card line is named twice', { details: [{ field: 'giftCards', message: 'one entry per card' }] });
   if (products + giftCards.reduce((n, g) => n + g.amount, 0) <= 0) throw exceeds('The refund amount must be above zero');
   return { ...base, products, giftCards: giftCards.filter((g) => g.amount > 0) };
 }
@@ -229,7 +236,10 @@ async function reserveRefund(ctx: Ctx, { customerId, t, amount, parts }: Reserva
 function releaseRefund(ctx: Ctx, { customerId, t, amount, parts }: Reservation) {
   return ctx.db
     .update(posTransactions)
-    .set({ refundedAmount: sql`${posTransactions.refundedAmount} - ${amount}`, giftCardRefunded: sql`${posTransactions.giftCardRefunded} - ${giftPart(parts)}` })
+    .set({
+      refundedAmount: sql`${posTransactions.refundedAmount} - ${amount}`,
+      giftCardRefunded: sql`${posTransactions.giftCardRefunded} - ${giftPart(parts)}`,
+    })
     .where(and(eq(posTransactions.id, t.id), eq(posTransactions.customerId, customerId)))
     .run();
 }

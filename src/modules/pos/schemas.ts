@@ -242,7 +242,12 @@ export const RefundBody = z
       .optional()
       .openapi({ description: 'Partial refund: the units returned to stock' }),
     giftCards: z
-      .array(z.object({ code: z.string().trim().min(1).max(64), amount: dollars().optional().openapi({ description: "Dollars; default what is left of the line" }) }))
+      .array(
+        z.object({
+          code: z.string().trim().min(1).max(64),
+          amount: dollars().optional().openapi({ description: 'Dollars; default what is left of the line' }),
+        }),
+      )
       .max(20)
       .optional()
       .openapi({
@@ -344,7 +349,7 @@ export const RefundOut = z
     restocked: z.array(z.object({ variantId: z.string(), quantity: z.number() })),
     giftCards: z
       .array(z.object({ code: z.string(), amount: Money }))
-      .openapi({ description: "Gift-card lines refunded: the value taken back off each card (a card sold by the sale and refunded in full is voided)" }),
+      .openapi({ description: 'Gift-card lines refunded: the value taken back off each card (a card sold by the sale and refunded in full is voided)' }),
     createdAt: z.string(),
     transaction: TransactionOut,
   })

@@ -12,13 +12,7 @@ import { payments, PaymentError, type PaymentIntent } from '../../adapters/payme
 import { collectPayment, requireSameCurrency, type Collected, type CollectRequest } from '../payments/service';
 import { bookingPaymentStmts, getBookingRow, insertLedger, planFollowsBalanceStmts, type NewLedger } from '../bookings/service';
 import { getRenterInTenant, renterCreditsByCurrency } from '../renters/service';
-import {
-  counterGiftCardStmts,
-  isGiftCardCodeTaken,
-  planCounterGiftCards,
-  type CounterGiftCardInput,
-  type CounterGiftCardPlan,
-} from '../promo-codes/service';
+import { counterGiftCardStmts, isGiftCardCodeTaken, planCounterGiftCards, type CounterGiftCardInput, type CounterGiftCardPlan } from '../promo-codes/service';
 import { posFail } from './errors';
 import { insufficientStock } from './catalog';
 import { priceLines } from './pricing';
@@ -376,7 +370,8 @@ function saleStatements(ctx: Ctx, s: Sale, final: TransactionRow, paid: Collecte
 }
 
 function saleFailure(err: unknown): never {
-  if (isGiftCardCodeTaken(err)) throw new ApiError('already_exists', 'A gift-card code of this sale was taken by another card at the same moment; choose another');
+  if (isGiftCardCodeTaken(err))
+    throw new ApiError('already_exists', 'A gift-card code of this sale was taken by another card at the same moment; choose another');
   if (isStockCheck(err)) throw insufficientStock('an item of this sale (sold by another sale at the same moment)');
   if (isUniqueViolation(err) && String(err).includes('pos_transactions.payment_intent_id'))
     throw bad('This terminal payment is already recorded on another transaction', 'paymentIntentId');

@@ -214,7 +214,10 @@ export async function takeGiftCardValue(
 }
 
 /** Gives back what `takeGiftCardValue` took (the refund's money could not be returned). */
-export async function giveGiftCardValueBack(ctx: Ctx, t: { customerId: string; promoCodeId: string; amount: number; reference: string; voidWhenEmpty: boolean }) {
+export async function giveGiftCardValueBack(
+  ctx: Ctx,
+  t: { customerId: string; promoCodeId: string; amount: number; reference: string; voidWhenEmpty: boolean },
+) {
   await ctx.db.batch([
     ctx.db
       .update(promoCodes)
@@ -222,7 +225,14 @@ export async function giveGiftCardValueBack(ctx: Ctx, t: { customerId: string; p
       .where(and(eq(promoCodes.id, t.promoCodeId), eq(promoCodes.customerId, t.customerId))),
     ctx.db
       .insert(giftCardEntries)
-      .values({ id: newId('gce'), customerId: t.customerId, promoCodeId: t.promoCodeId, kind: 'adjust', amount: t.amount, reference: `${t.reference} (undone)` }),
+      .values({
+        id: newId('gce'),
+        customerId: t.customerId,
+        promoCodeId: t.promoCodeId,
+        kind: 'adjust',
+        amount: t.amount,
+        reference: `${t.reference} (undone)`,
+      }),
   ]);
 }
 

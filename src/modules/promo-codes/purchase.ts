@@ -352,7 +352,15 @@ export async function giftCardWebhook(ctx: Ctx, payload: string, signature: stri
  */
 export function giftCardEmailStmt(
   ctx: Ctx,
-  o: { from: string; card: Pick<PromoRow, 'id' | 'customerId' | 'code' | 'currency'>; to: string; recipientName?: string | null; message?: string | null; value: number; expiryDate: string | null },
+  o: {
+    from: string;
+    card: Pick<PromoRow, 'id' | 'customerId' | 'code' | 'currency'>;
+    to: string;
+    recipientName?: string | null;
+    message?: string | null;
+    value: number;
+    expiryDate: string | null;
+  },
 ) {
   return emailStmt(ctx, {
     customerId: o.card.customerId,

@@ -45,6 +45,7 @@ export async function payouts(ctx: Ctx, q: { locationId: string; from: string; t
     return { key, label: labelOf(q.groupBy, key, g.first), ...g.tally.figures() };
   });
   const header = reportHeader(r, q);
-  if (q.format === 'csv') return { csv: payoutsCsv(q.groupBy, rows, header.totals), filename: `payouts-by-${q.groupBy}-${q.from}-${q.to}.csv` } satisfies CsvOut;
+  if (q.format === 'csv')
+    return { csv: payoutsCsv(q.groupBy, rows, header.totals), filename: `payouts-by-${q.groupBy}-${q.from}-${q.to}.csv` } satisfies CsvOut;
   return { ...header, groupBy: q.groupBy, rows };
 }

@@ -54,7 +54,16 @@ describe('POS gift cards', () => {
     // Ice: 20.00 − 2.00 discount + 1.80 tax = 19.80; the card: 50.00 untouched.
     expect(r.body).toMatchObject({ subtotal: 70, discountTotal: 2, taxTotal: 1.8, total: 69.8 });
     const card = r.body.items.find((l: any) => l.giftCard);
-    expect(card).toMatchObject({ itemId: null, variantId: null, quantity: 1, subtotal: 50, discount: 0, tax: 0, total: 50, giftCard: { code: 'DOCK-GIFT-01', action: 'issue' } });
+    expect(card).toMatchObject({
+      itemId: null,
+      variantId: null,
+      quantity: 1,
+      subtotal: 50,
+      discount: 0,
+      tax: 0,
+      total: 50,
+      giftCard: { code: 'DOCK-GIFT-01', action: 'issue' },
+    });
     expect(r.body.items.find((l: any) => !l.giftCard).giftCard).toBeNull();
     expect(r.body.money).toMatchObject({ total: 69.8, paid: 69.8, balance: 0 });
     const entries = await env.DB.prepare('SELECT entry_type AS type, amount FROM ledger_entries WHERE transaction_id = ? ORDER BY entry_type')
@@ -65,7 +74,7 @@ describe('POS gift cards', () => {
     const b = await balance(op, 'DOCK-GIFT-01');
     expect(b).toMatchObject({ balance: 50, active: true });
     expect(b.entries.map((e) => [e.kind, e.amount])).toEqual([['purchase', 50]]);
-    const mail = await env.DB.prepare("SELECT \"to\" AS recipient, subject, body FROM message_outbox WHERE customer_id = ? AND body LIKE '%DOCK-GIFT-01%'")
+    const mail = await env.DB.prepare('SELECT "to" AS recipient, subject, body FROM message_outbox WHERE customer_id = ? AND body LIKE \'%DOCK-GIFT-01%\'')
       .bind(op.customerId)
       .first<{ recipient: string; subject: string; body: string }>();
     expect(mail).toMatchObject({ recipient: 'friend@example.test', subject: expect.stringContaining('Sam, you received a gift card') });
@@ -90,7 +99,11 @@ describe('POS gift cards', () => {
     expect(r.status, r.text).toBe(201);
     const code = r.body.items[0].giftCard.code as string;
     expect(code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
-    const re = await sale(op, { paymentType: 'card', paymentMethodId: 'pm_card_visa', giftCards: [{ action: 'reload', code: code.toLowerCase(), amount: 15.5 }] });
+    const re = await sale(op, {
+      paymentType: 'card',
+      paymentMethodId: 'pm_card_visa',
+      giftCards: [{ action: 'reload', code: code.toLowerCase(), amount: 15.5 }],
+    });
     expect(re.status, re.text).toBe(201);
     expect(re.body.items[0].giftCard).toEqual({ code, action: 'reload' });
     expect((await balance(op, code)).balance).toBe(40.5);

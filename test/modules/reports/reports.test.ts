@@ -109,7 +109,10 @@ describe('GET /reports/sales-journal', () => {
     expect(new Set(rows.map((x) => x.date))).toEqual(new Set(['2026-07-10', '2026-07-15']));
     const ret = rows.find((x) => x.type === 'refund' && x.transactionId === posSale);
     expect(ret).toMatchObject({ amountCents: 1100, paymentMethod: 'cash', kind: 'pos' });
-    expect(rows.find((x) => x.type === 'revenue' && x.transactionId === posSale && x.amountCents === 4000)).toMatchObject({ itemId: posItemId, itemName: 'Ice bag' });
+    expect(rows.find((x) => x.type === 'revenue' && x.transactionId === posSale && x.amountCents === 4000)).toMatchObject({
+      itemId: posItemId,
+      itemName: 'Ice bag',
+    });
     expect(rows.find((x) => x.type === 'gift_card_sale')).toMatchObject({ amountCents: 5000, kind: 'pos' });
     expect(rows.find((x) => x.type === 'deposit_hold')).toMatchObject({ memo: true, rentalId: 'bk_report_3' });
     // As of the end of the 31st: 50.00 sold at the counter + 10.00 issued, 12.00 spent, the 10.00 card expired.
@@ -139,7 +142,9 @@ describe('GET /reports/sales-journal', () => {
     const r = await api('GET', `/reports/sales-journal?locationId=${op.locationId}&${MONTH}&format=csv`, k(op));
     expect(r.status, r.text).toBe(200);
     expect(r.headers.get('content-type')).toContain('text/csv');
-    expect(r.text.startsWith('date,occurred_at,transaction_id,rental_id,kind,item_id,item,description,type,amount_cents,amount,payment_method,memo\r\n')).toBe(true);
+    expect(r.text.startsWith('date,occurred_at,transaction_id,rental_id,kind,item_id,item,description,type,amount_cents,amount,payment_method,memo\r\n')).toBe(
+      true,
+    );
     expect(r.text).toContain('"Add-on: ""Cooler"", large"');
     const rows = csvRows(r.text);
     expect(rows).toHaveLength(21 + 3 + 3 + 2);
@@ -231,7 +236,9 @@ describe('the journal equals the ledger and analytics (property)', () => {
         const loc = await locationIn(owner, tz);
         const date = (d: number) => `2026-03-${String(20 + d).padStart(2, '0')}`; // across the DST change in Europe and the US
         const at = (x: (typeof list)[number]) =>
-          new Date(wallTimeToUtc(date(x.day), `${String(Math.floor(x.minute / 60)).padStart(2, '0')}:${String(x.minute % 60).padStart(2, '0')}`, tz)).toISOString();
+          new Date(
+            wallTimeToUtc(date(x.day), `${String(Math.floor(x.minute / 60)).padStart(2, '0')}:${String(x.minute % 60).padStart(2, '0')}`, tz),
+          ).toISOString();
         await entries(
           owner,
           list.map((x, i) => ({
