@@ -152,7 +152,13 @@ export function toRouteConfig(spec: AnySpec): RouteConfig {
   }
   const responses: RouteConfig['responses'] = {
     [status]: spec.produces
-      ? { description: 'Success', content: Object.fromEntries([spec.produces].flat().map((media) => [media, { schema: z.string() }])) }
+      ? {
+          description: 'Success',
+          // A route answering JSON or another format (a report as CSV) documents its JSON with the `ok` schema.
+          content: Object.fromEntries(
+            [spec.produces].flat().map((media) => [media, { schema: media === 'application/json' && spec.ok ? spec.ok : z.string() }]),
+          ),
+        }
       : { description: 'Success', content: { 'application/json': { schema: spec.ok ?? AnyObject } } },
   };
   for (const code of [...errors].sort()) {
