@@ -223,16 +223,14 @@ export async function giveGiftCardValueBack(
       .update(promoCodes)
       .set({ balance: sql`${promoCodes.balance} + ${t.amount}`, ...(t.voidWhenEmpty ? { active: true } : {}) })
       .where(and(eq(promoCodes.id, t.promoCodeId), eq(promoCodes.customerId, t.customerId))),
-    ctx.db
-      .insert(giftCardEntries)
-      .values({
-        id: newId('gce'),
-        customerId: t.customerId,
-        promoCodeId: t.promoCodeId,
-        kind: 'adjust',
-        amount: t.amount,
-        reference: `${t.reference} (undone)`,
-      }),
+    ctx.db.insert(giftCardEntries).values({
+      id: newId('gce'),
+      customerId: t.customerId,
+      promoCodeId: t.promoCodeId,
+      kind: 'adjust',
+      amount: t.amount,
+      reference: `${t.reference} (undone)`,
+    }),
   ]);
 }
 

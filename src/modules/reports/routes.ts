@@ -1,7 +1,8 @@
 import { route } from '../../lib/openapi';
 import * as s from './schemas';
 
-const tags = ['Reports'];
+/** What both reports share: the tag, JSON or CSV, and the refusals beyond validation and credentials. */
+const REPORT = { tags: ['Reports'], produces: ['application/json', 'text/csv'], errors: [403, 404] };
 
 const ACCESS = `\`locationId\` is one of the caller's locations (another operator's answers 404). Needs the \`reports\` permission (admins and
 managers have it; give a staff user or an API key \`reports\` to let an accountant read them).`;
@@ -21,12 +22,10 @@ export const salesJournal = route({
   method: 'get',
   path: '/reports/sales-journal',
   operationId: 'getSalesJournal',
-  tags,
+  ...REPORT,
   summary: 'Every ledger entry of a location over its local days, with the totals an accountant reads',
   query: s.SalesJournalQuery,
   ok: s.SalesJournal,
-  produces: ['application/json', 'text/csv'],
-  errors: [403, 404],
   description: `One row per ledger entry (signed cents from the renter's point of view: charges +, payments and discounts −, refunds +): local date,
 booking (\`rentalId\`) or transaction, item, description, entry type, amount and, for payments and refunds, the payment method.
 
@@ -47,12 +46,10 @@ export const payouts = route({
   method: 'get',
   path: '/reports/payouts',
   operationId: 'getPayouts',
-  tags,
+  ...REPORT,
   summary: 'The figures of a location by day, by item or by payment method',
   query: s.PayoutsQuery,
   ok: s.Payouts,
-  produces: ['application/json', 'text/csv'],
-  errors: [403, 404],
   description: `\`groupBy=day\` (default): one row per local date of the range, zeros included; \`item\`: per inventory item or point-of-sale
 product (entries of no item, such as payments, in one row of key null); \`method\`: per payment method (cash, card, terminal, gift_card,
 channel, ...: money received, given back and the net payout), charges in one row of key null. Each row carries the figures below and the rows
