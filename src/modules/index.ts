@@ -68,6 +68,7 @@ import walletPasses from './wallet-passes/module';
 import assistants from './assistants/module';
 import widget from './widget/module';
 import analytics from './analytics/module';
+import reports from './reports/module';
 import aiHelpers from './ai-helpers/module';
 
 /**
@@ -146,5 +147,6 @@ export const modules: ModuleDef[] = [
   assistants,
   widget,
   analytics,
+  reports,
   aiHelpers,
 ];

@@ -38,6 +38,7 @@ import { bookingsSeed } from './bookings';
 import { communicationsSeed } from './communications';
 import { marinaSeed } from './marina';
 import { posSeed, promoCodesSeed, protectionSeed } from './counter';
+import { giftCardsSeed } from './gift-cards';
 import { membershipsSeed } from './memberships';
 import { fleetSeed, seedPartners } from './partners';
 import { marina2Seed } from './marina2';
@@ -265,6 +266,7 @@ export const SEED_STEPS: SeedStep[] = [
   forDemo(marinaSeed),
   forDemo(posSeed),
   forDemo(promoCodesSeed),
+  forDemo(giftCardsSeed),
   forDemo(protectionSeed),
   forDemo(membershipsSeed),
   forDemo({ name: 'partners', run: seedPartners }),
@@ -291,6 +293,7 @@ export const OPERATOR_SEED_STEPS: OperatorSeedStep[] = [
   marinaSeed,
   posSeed,
   promoCodesSeed,
+  giftCardsSeed,
   protectionSeed,
   membershipsSeed,
   fleetSeed,

@@ -612,6 +612,9 @@ const CASES: Case[] = [
     path: () => `/analytics/widget-metrics?${q({ locationIds: w.op.locationId, startDate: dateAhead(TZ, -1), endDate: dateAhead(TZ, 1) })}`,
   },
   { op: 'getForecast', path: () => `/forecast?${q({ locationId: w.op.locationId, days: 14 })}` },
+  // Financial reports
+  { op: 'getSalesJournal', path: () => `/reports/sales-journal?${q({ locationId: w.op.locationId, from: dateAhead(TZ, -1), to: dateAhead(TZ, 5) })}` },
+  { op: 'getPayouts', path: () => `/reports/payouts?${q({ locationId: w.op.locationId, from: dateAhead(TZ, -1), to: dateAhead(TZ, 5), groupBy: 'method' })}` },
   { op: 'listBusinessAuditCharges', path: () => '/ai/business-audit/billing' },
   { op: 'proxyPage', path: () => `/ai/proxy-page?${q({ url: CONTRACT_SITE })}` },
   // Marina II: waitlist, guest access, documents, tenant portal, public slips, haul services, meter readings

@@ -130,6 +130,8 @@ export const posTransactions = sqliteTable(
     taxTotal: integer('tax_total').notNull().default(0),
     total: integer('total').notNull().default(0),
     refundedAmount: integer('refunded_amount').notNull().default(0),
+    /** The gift-card lines' part of `refundedAmount` (the rest is the products'): each part is capped by its own lines' total. */
+    giftCardRefunded: integer('gift_card_refunded').notNull().default(0),
     discountPercentage: real('discount_percentage'),
     discountAmount: integer('discount_amount'),
     paymentIntentId: text('payment_intent_id'),

@@ -13,7 +13,8 @@
  *                      gift_card_liability (paid with a gift card) / accounts_receivable
  *   refund             accounts_receivable / bank
  *   deposit_capture    bank / deposits (a security deposit kept)
- *   gift_card_*        bank / gift_card_liability (a gift card sold)
+ *   gift_card_sale     accounts_receivable / gift_card_liability (a gift card sold or reloaded at the counter: charged
+ *                      like a sale, paid by its own payment entry, owed to the holder rather than earned)
  *
  * Memo entries (deposit holds and releases, platform fees) move no money of the operator and are
  * skipped (reported in `skipped`).
@@ -64,7 +65,7 @@ function postingOf(e: LedgerLike): [GlKey, GlKey, number] | null {
     case 'deposit_capture':
       return ['bank', 'deposits', a];
     default:
-      if (e.entryType.startsWith('gift_card')) return ['bank', 'gift_card_liability', a];
+      if (e.entryType.startsWith('gift_card')) return ['accounts_receivable', 'gift_card_liability', a];
       return null;
   }
 }

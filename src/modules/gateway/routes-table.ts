@@ -190,6 +190,8 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   'GET /forecast': 'read:analytics',
   'GET /analytics/inventory-performance': 'read:reports',
   'GET /analytics/year-over-year': 'read:reports',
+  'GET /reports/sales-journal': 'read:reports',
+  'GET /reports/payouts': 'read:reports',
   'PATCH /analytics/revenue-target': deny('writes'),
   'POST /analytics/realize-completed-bookings': deny('writes'),
 

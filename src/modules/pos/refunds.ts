@@ -9,17 +9,31 @@ import { posRefunds, posStock, posTransactions } from '../../db/schema/pos';
 import { PaymentError } from '../../adapters/payments';
 import { collectPayment, refundPayment, type CommitMoney, type Refunded } from '../payments/service';
 import { insertLedger, ledgerOfSales, type LedgerRow, type NewLedger } from '../bookings/service';
+import { giftCardBalance, giveGiftCardValueBack, takeGiftCardValue } from '../promo-codes/service';
 import { posFail } from './errors';
 import { transactionInTenant, transactionView } from './queries';
-import type { StoredLine, TransactionRow } from './views';
+import { giftCardLines, productLines, type StoredGiftCardLine, type TransactionRow } from './views';
 
 type RefundInput = {
   transactionId: string;
   refundType: 'full' | 'partial';
   amount?: number;
   items?: { variantId: string; quantity: number }[];
+  giftCards?: { code: string; amount?: number }[];
   reason?: string;
 };
+
+/** A gift-card line refunded: the value taken back off its card (cents). */
+type GiftCardPart = { line: StoredGiftCardLine; amount: number };
+
+/** How a refund splits: the products' part and each gift-card line's (cents). */
+interface RefundParts {
+  products: number;
+  giftCards: GiftCardPart[];
+  /** The products' and the gift cards' totals on the sale. */
+  productTotal: number;
+  giftCardTotal: number;
+}
 
 /** Units of a sale line going back to stock, with the stock row they return to. */
 type RestockLine = { variantId: string; quantity: number; stockId: string };
@@ -30,6 +44,7 @@ interface PosRefund {
   t: TransactionRow;
   input: RefundInput;
   amount: number;
+  parts: RefundParts;
   restock: RestockLine[];
   refundId: string;
   nowIso: string;
@@ -58,21 +73,26 @@ export async function refundTransaction(ctx: Ctx, input: RefundInput) {
   const customerId = tenantOf(ctx);
   requirePermission(ctx, 'pos');
   const t = await transactionInTenant(ctx, customerId, input.transactionId);
-  const amount = refundableAmount(t, input);
-  const restock = restockLines(t, input, await restockedSoFar(ctx, t.id));
-  const reservedNow = await reserveRefund(ctx, { customerId, t, amount });
+  checkRefundable(t, input);
+  const sale = (await ledgerOfSales(ctx, customerId, 'transaction', [t.id])).get(t.id) ?? [];
+  const parts = refundParts(t, input, sale);
+  const amount = parts.products + parts.giftCards.reduce((n, g) => n + g.amount, 0);
+  const restock = parts.products || input.refundType === 'full' ? restockLines(t, input, await restockedSoFar(ctx, t.id)) : [];
+  const reservedNow = await reserveRefund(ctx, { customerId, t, amount, parts });
   const refund: PosRefund = {
     customerId,
     t,
     input,
     amount,
+    parts,
     restock,
     refundId: newId('pref'),
     nowIso: new Date(ctx.clock.now()).toISOString(),
     method: t.paymentType,
-    sale: (await ledgerOfSales(ctx, customerId, 'transaction', [t.id])).get(t.id) ?? [],
+    sale,
     completes: reservedNow === t.total,
   };
+  await takeGiftCardValues(ctx, refund);
   const outcome = await sendRefund(ctx, refund);
   const after = await transactionInTenant(ctx, customerId, t.id);
   return {
@@ -83,29 +103,74 @@ export async function refundTransaction(ctx: Ctx, input: RefundInput) {
     amount: amount / 100,
     providerRefundId: outcome.providerRefundId,
     restocked: restock.map(({ variantId, quantity }) => ({ variantId, quantity })),
+    giftCards: parts.giftCards.map((g) => ({ code: g.line.code, amount: g.amount / 100 })),
     createdAt: refund.nowIso,
     transaction: await transactionView(ctx, customerId, after),
   };
 }
 
-/** Checks the sale can be refunded and answers the amount in cents: what is left (full) or the amount asked (partial). */
-function refundableAmount(t: TransactionRow, input: RefundInput): number {
+/** Checks the sale can be refunded at all. */
+function checkRefundable(t: TransactionRow, input: RefundInput) {
   if (t.kind !== 'sale') throw new ApiError('bad_request', `A ${t.kind} drawer movement cannot be refunded`);
   if (t.settled) throw posFail('already_settled', `Transaction ${t.id} is settled; a settled sale cannot be refunded`);
   if (t.settleBooking) throw new ApiError('bad_request', "This sale paid a booking's balance: refund it through the booking");
-  if (input.refundType === 'partial' && input.amount === undefined)
+  if (input.refundType === 'partial' && input.amount === undefined && !input.giftCards?.length)
     throw new ApiError('validation_failed', 'amount is required for a partial refund', {
       details: [{ field: 'amount', code: 'required', message: 'amount is required for a partial refund' }],
     });
-  const remaining = t.total - t.refundedAmount;
-  const amount = input.refundType === 'full' ? remaining : toCents(input.amount!);
-  if (amount <= 0) throw posFail('refund_exceeds_remaining', remaining <= 0 ? 'The sale is fully refunded already' : 'The refund amount must be above zero');
-  return amount;
+  if (input.refundType === 'full' && input.giftCards?.length)
+    throw new ApiError('bad_request', 'giftCards names lines of a partial refund', { details: [{ field: 'giftCards', message: 'partial refunds only' }] });
+}
+
+const exceeds = (message: string) => posFail('refund_exceeds_remaining', message);
+
+/** What is left of a gift-card line: its total less the reversals of its entry by earlier refunds. */
+function giftLineLeft(line: StoredGiftCardLine, sale: LedgerRow[]): number {
+  const entry = sale.find(
+    (e) => e.entryType === 'gift_card_sale' && !metaOf(e).reversalOf && (e.metadata as { promoCodeId?: string } | null)?.promoCodeId === line.promoCodeId,
+  );
+  const reversed = entry ? sale.filter((e) => metaOf(e).reversalOf === entry.id).reduce((n, e) => n + e.amount, 0) : 0;
+  return line.total + reversed;
+}
+
+/**
+ * The refund's parts in cents. Full: what is left of the products and of every gift-card line. Partial:
+ * `amount` for the products and each named gift-card line (by default what is left of it). Each part is
+ * checked against what is left of it (400 `refund_exceeds_remaining`); the reservation checks again, atomically.
+ */
+function refundParts(t: TransactionRow, input: RefundInput, sale: LedgerRow[]): RefundParts {
+  const gifts = giftCardLines(t);
+  const giftCardTotal = gifts.reduce((n, l) => n + l.total, 0);
+  const productTotal = t.total - giftCardTotal;
+  const productsLeft = productTotal - (t.refundedAmount - t.giftCardRefunded);
+  const base = { productTotal, giftCardTotal };
+  if (input.refundType === 'full') {
+    const parts = { ...base, products: productsLeft, giftCards: gifts.map((line) => ({ line, amount: giftLineLeft(line, sale) })).filter((g) => g.amount > 0) };
+    if (parts.products + parts.giftCards.reduce((n, g) => n + g.amount, 0) <= 0) throw exceeds('The sale is fully refunded already');
+    return parts;
+  }
+  const products = input.amount !== undefined ? toCents(input.amount) : 0;
+  if (products > productsLeft) throw exceeds(`Only ${(Math.max(0, productsLeft) / 100).toFixed(2)} of the products is left to refund on this sale`);
+  const giftCards = (input.giftCards ?? []).map((g, i): GiftCardPart => {
+    const line = gifts.find((l) => l.code.toLowerCase() === g.code.trim().toLowerCase());
+    if (!line)
+      throw new ApiError('bad_request', `No gift-card line ${g.code} on this sale`, {
+        details: [{ field: `giftCards.${i}.code`, message: 'not on this sale' }],
+      });
+    const left = giftLineLeft(line, sale);
+    const amount = g.amount !== undefined ? toCents(g.amount) : left;
+    if (amount > left) throw exceeds(`Only ${(left / 100).toFixed(2)} of the gift card ${line.code} is left to refund on this sale`);
+    return { line, amount };
+  });
+  if (new Set(giftCards.map((g) => g.line.promoCodeId)).size < giftCards.length)
+    throw new ApiError('bad_request', 'A gift-card line is named twice', { details: [{ field: 'giftCards', message: 'one entry per card' }] });
+  if (products + giftCards.reduce((n, g) => n + g.amount, 0) <= 0) throw exceeds('The refund amount must be above zero');
+  return { ...base, products, giftCards: giftCards.filter((g) => g.amount > 0) };
 }
 
 /** Units returned to stock: all that are not back yet (full), or the ones named (partial), checked against what was sold. */
 function restockLines(t: TransactionRow, input: RefundInput, back: Map<string, number>): RestockLine[] {
-  const lines = (t.lines ?? []) as unknown as StoredLine[];
+  const lines = productLines(t);
   const restock: RestockLine[] = [];
   if (input.refundType === 'full') {
     for (const l of lines) {
@@ -132,22 +197,29 @@ interface Reservation {
   customerId: string;
   t: TransactionRow;
   amount: number;
+  parts: RefundParts;
 }
+
+const giftPart = (parts: RefundParts) => parts.giftCards.reduce((n, g) => n + g.amount, 0);
 
 /**
  * Reserves the amount on the unsettled sale with one conditional UPDATE and answers what is reserved
  * on the sale with it; a lost race answers settled or what is left.
  */
-async function reserveRefund(ctx: Ctx, { customerId, t, amount }: Reservation): Promise<number> {
+async function reserveRefund(ctx: Ctx, { customerId, t, amount, parts }: Reservation): Promise<number> {
+  const gift = giftPart(parts);
   const reserved = await ctx.db
     .update(posTransactions)
-    .set({ refundedAmount: sql`${posTransactions.refundedAmount} + ${amount}` })
+    .set({ refundedAmount: sql`${posTransactions.refundedAmount} + ${amount}`, giftCardRefunded: sql`${posTransactions.giftCardRefunded} + ${gift}` })
     .where(
       and(
         eq(posTransactions.id, t.id),
         eq(posTransactions.customerId, customerId),
         eq(posTransactions.settled, false),
         sql`${posTransactions.refundedAmount} + ${amount} <= ${posTransactions.total}`,
+        // Each part within its own lines: products never refunded out of the gift cards' value, nor the other way round.
+        sql`${posTransactions.refundedAmount} - ${posTransactions.giftCardRefunded} + ${parts.products} <= ${parts.productTotal}`,
+        sql`${posTransactions.giftCardRefunded} + ${gift} <= ${parts.giftCardTotal}`,
       ),
     )
     .returning({ refundedAmount: posTransactions.refundedAmount })
@@ -161,12 +233,58 @@ async function reserveRefund(ctx: Ctx, { customerId, t, amount }: Reservation): 
 }
 
 /** Gives a reserved amount back to the sale. */
-function releaseRefund(ctx: Ctx, { customerId, t, amount }: Reservation) {
+function releaseRefund(ctx: Ctx, { customerId, t, amount, parts }: Reservation) {
   return ctx.db
     .update(posTransactions)
-    .set({ refundedAmount: sql`${posTransactions.refundedAmount} - ${amount}` })
+    .set({
+      refundedAmount: sql`${posTransactions.refundedAmount} - ${amount}`,
+      giftCardRefunded: sql`${posTransactions.giftCardRefunded} - ${giftPart(parts)}`,
+    })
     .where(and(eq(posTransactions.id, t.id), eq(posTransactions.customerId, customerId)))
     .run();
+}
+
+/** A card issued by this sale and refunded in full is voided (deactivated) once it holds nothing. */
+const voids = (refund: PosRefund, g: GiftCardPart) => g.line.action === 'issue' && g.amount === g.line.total;
+
+/**
+ * Takes each refunded gift-card line's value back off its card before any money moves; a card that no
+ * longer holds it (spent) gives back what was taken, the reservation too, and answers 409 `gift_card_spent`.
+ */
+async function takeGiftCardValues(ctx: Ctx, refund: PosRefund) {
+  const taken: GiftCardPart[] = [];
+  for (const g of refund.parts.giftCards) {
+    const ok = await takeGiftCardValue(ctx, {
+      customerId: refund.customerId,
+      promoCodeId: g.line.promoCodeId,
+      amount: g.amount,
+      reference: refund.refundId,
+      voidWhenEmpty: voids(refund, g),
+    });
+    if (ok) {
+      taken.push(g);
+      continue;
+    }
+    await giveGiftCardValuesBack(ctx, refund, taken);
+    await releaseRefund(ctx, refund).catch(() => undefined);
+    const left = await giftCardBalance(ctx, refund.customerId, g.line.promoCodeId);
+    throw posFail(
+      'gift_card_spent',
+      `The gift card ${g.line.code} holds ${(left / 100).toFixed(2)}: the rest was spent, so at most ${(left / 100).toFixed(2)} of this line can be refunded`,
+      { extra: { giftCardCode: g.line.code, refundableAmount: left / 100 }, details: [{ field: 'giftCards', message: 'spent' }] },
+    );
+  }
+}
+
+async function giveGiftCardValuesBack(ctx: Ctx, refund: PosRefund, parts: GiftCardPart[]) {
+  for (const g of parts)
+    await giveGiftCardValueBack(ctx, {
+      customerId: refund.customerId,
+      promoCodeId: g.line.promoCodeId,
+      amount: g.amount,
+      reference: refund.refundId,
+      voidWhenEmpty: voids(refund, g),
+    }).catch(() => undefined);
 }
 
 /**
@@ -207,7 +325,10 @@ async function sendRefund(ctx: Ctx, refund: PosRefund): Promise<RefundOutcome> {
     }
   } catch (err) {
     // Give the reservation back unless the provider already returned the money (then it stays counted).
-    if (!outcome.providerRefunded) await releaseRefund(ctx, { customerId, t, amount }).catch(() => undefined);
+    if (!outcome.providerRefunded) {
+      await releaseRefund(ctx, { customerId, t, amount, parts: refund.parts }).catch(() => undefined);
+      await giveGiftCardValuesBack(ctx, refund, refund.parts.giftCards);
+    }
     if (err instanceof PaymentError) throw new ApiError('payment_provider_error', `The payment provider refused the refund: ${err.message}`);
     throw err;
   }
@@ -256,22 +377,27 @@ const metaOf = (e: LedgerRow) => (e.metadata ?? {}) as { reversalOf?: string; po
  * to −a exactly; the refund that takes what is left reverses what each charge still holds.
  */
 function reversalEntries(refund: PosRefund): NewLedger[] {
-  const { t, amount, restock } = refund;
+  const { t, restock } = refund;
   const reversals = new Map<string, number>();
   for (const e of refund.sale) {
     const of = metaOf(e).reversalOf;
     if (of) reversals.set(of, (reversals.get(of) ?? 0) + e.amount);
   }
-  const charges = refund.sale.filter((e) => e.affectsBalance && !metaOf(e).reversalOf && ['revenue', 'discount', 'tax'].includes(e.entryType));
+  const charges = refund.sale.filter(
+    (e) => e.affectsBalance && !metaOf(e).reversalOf && ['revenue', 'discount', 'tax', 'gift_card_sale'].includes(e.entryType),
+  );
   const ofType = (type: string) => charges.filter((e) => e.entryType === type);
   const back = new Map<LedgerRow, number>();
   if (refund.completes) {
     for (const e of charges) back.set(e, e.amount + (reversals.get(e.id) ?? 0));
   } else {
-    const total = t.subtotal - t.discountTotal + t.taxTotal;
-    let rs = Math.round((amount * t.subtotal) / total);
-    const ds = Math.round((amount * t.discountTotal) / total);
-    let xs = amount - rs + ds;
+    // The products' part shares over the products' charges; each gift-card part reverses its own line.
+    const products = refund.parts.products;
+    const subtotal = t.subtotal - refund.parts.giftCardTotal;
+    const total = subtotal - t.discountTotal + t.taxTotal;
+    let rs = total > 0 ? Math.round((products * subtotal) / total) : 0;
+    const ds = total > 0 ? Math.round((products * t.discountTotal) / total) : 0;
+    let xs = products - rs + ds;
     if (!ofType('tax').length) [rs, xs] = [rs + xs, 0];
     const spread = (type: string, cents: number, sign: 1 | -1) => {
       const es = ofType(type);
@@ -283,6 +409,10 @@ function reversalEntries(refund: PosRefund): NewLedger[] {
     spread('revenue', rs, 1);
     spread('discount', ds, -1);
     spread('tax', xs, 1);
+    for (const g of refund.parts.giftCards) {
+      const e = ofType('gift_card_sale').find((x) => (x.metadata as { promoCodeId?: string } | null)?.promoCodeId === g.line.promoCodeId);
+      if (e) back.set(e, g.amount);
+    }
   }
   const units = new Map(restock.map((x) => [x.variantId, 0]));
   for (const x of restock) units.set(x.variantId, (units.get(x.variantId) ?? 0) + x.quantity);

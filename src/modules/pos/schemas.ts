@@ -169,9 +169,41 @@ export const TransactionLine = z.object({
   quantity: z.number().int().min(1).max(10_000).default(1),
 });
 
+export const GiftCardSaleLine = z
+  .object({
+    action: z.enum(['issue', 'reload']).openapi({ description: 'issue: a new card; reload: add value to an existing card (by code)' }),
+    code: z
+      .string()
+      .trim()
+      .max(64)
+      .optional()
+      .openapi({ description: 'issue: the new code (at least 6 characters, unique per operator; generated when omitted); reload: the card' }),
+    amount: z.number().finite().positive().max(1_000_000).openapi({ description: 'Dollars loaded on the card (two decimals at most)' }),
+    recipientName: z.string().trim().max(200).optional(),
+    recipientEmail: z.string().trim().email().max(254).optional().openapi({ description: 'The gift e-mail (code, value, expiry) goes here' }),
+    message: z.string().trim().max(1000).optional(),
+    expiryDate: z
+      .string()
+      .trim()
+      .max(40)
+      .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date (YYYY-MM-DD) or an ISO instant')
+      .optional()
+      .openapi({ description: 'issue only: YYYY-MM-DD (valid through that day) or an ISO instant; in the future' }),
+  })
+  .openapi('PosGiftCardLine');
+
 export const CreateTransactionBody = z
   .object({
-    items: z.array(TransactionLine).max(200),
+    items: z.array(TransactionLine).max(200).default([]),
+    giftCards: z
+      .array(GiftCardSaleLine)
+      .max(20)
+      .optional()
+      .openapi({
+        description:
+          'Gift cards sold or reloaded at the counter: paid with the sale (cash, card or terminal), recorded as gift card liability (not revenue), ' +
+          'with no discount and no tax',
+      }),
     locationId: id(),
     userId: id().openapi({ description: 'The cashier' }),
     paymentType: z.enum(PAYMENT_TYPES).default('cash'),
@@ -209,6 +241,20 @@ export const RefundBody = z
       .max(200)
       .optional()
       .openapi({ description: 'Partial refund: the units returned to stock' }),
+    giftCards: z
+      .array(
+        z.object({
+          code: z.string().trim().min(1).max(64),
+          amount: dollars().optional().openapi({ description: 'Dollars; default what is left of the line' }),
+        }),
+      )
+      .max(20)
+      .optional()
+      .openapi({
+        description:
+          'Partial refund: gift-card lines of the sale refunded (their value is taken back off the card; 409 gift_card_spent when the card no longer ' +
+          'holds it). `amount` is then the products part only (optional)',
+      }),
     reason: z.string().trim().max(500).optional(),
   })
   .openapi('PosRefundRequest');
@@ -246,6 +292,10 @@ export const TransactionLineOut = z
     }),
     tax: Money,
     total: Money.openapi({ description: 'Dollars: subtotal − discount + tax' }),
+    giftCard: z
+      .object({ code: z.string(), action: z.enum(['issue', 'reload']) })
+      .nullable()
+      .openapi({ description: 'A gift-card line: the card sold or reloaded (itemId and variantId are null); null on a product line' }),
   })
   .openapi('PosTransactionLine', {
     description: 'Every field is answered on every line: the items of GET /pos/transaction, GET /pos/transaction/{transactionId} and the sale itself',
@@ -297,6 +347,9 @@ export const RefundOut = z
     amount: Money,
     providerRefundId: z.string().nullable(),
     restocked: z.array(z.object({ variantId: z.string(), quantity: z.number() })),
+    giftCards: z
+      .array(z.object({ code: z.string(), amount: Money }))
+      .openapi({ description: 'Gift-card lines refunded: the value taken back off each card (a card sold by the sale and refunded in full is voided)' }),
     createdAt: z.string(),
     transaction: TransactionOut,
   })

@@ -12,11 +12,12 @@ import { payments, PaymentError, type PaymentIntent } from '../../adapters/payme
 import { collectPayment, requireSameCurrency, type Collected, type CollectRequest } from '../payments/service';
 import { bookingPaymentStmts, getBookingRow, insertLedger, planFollowsBalanceStmts, type NewLedger } from '../bookings/service';
 import { getRenterInTenant, renterCreditsByCurrency } from '../renters/service';
+import { counterGiftCardStmts, isGiftCardCodeTaken, planCounterGiftCards, type CounterGiftCardInput, type CounterGiftCardPlan } from '../promo-codes/service';
 import { posFail } from './errors';
 import { insufficientStock } from './catalog';
 import { priceLines } from './pricing';
 import { locationOf, transactionInTenant, transactionsOut, transactionView } from './queries';
-import { transactionOut, type StoredLine, type TransactionRow } from './views';
+import { transactionOut, type SaleLine, type StoredGiftCardLine, type StoredLine, type TransactionRow } from './views';
 import type { PAYMENT_TYPES } from './schemas';
 
 type PaymentType = (typeof PAYMENT_TYPES)[number];
@@ -25,6 +26,7 @@ const isStockCheck = (err: unknown) => /CHECK constraint failed/i.test(String(er
 
 export interface CreateTransactionInput {
   items: { itemId: string; variantId?: string; quantity: number }[];
+  giftCards?: CounterGiftCardInput[];
   locationId: string;
   userId: string;
   paymentType: PaymentType;
@@ -81,6 +83,8 @@ interface Sale {
   nowIso: string;
   row: TransactionRow;
   lines: StoredLine[];
+  giftCards: CounterGiftCardPlan | null;
+  giftCardLines: StoredGiftCardLine[];
   total: number;
   wanted: Map<string, number>;
   payer: Payer;
@@ -102,7 +106,10 @@ async function recordDrawerMovement(ctx: Ctx, customerId: string, input: CreateT
 }
 
 function checkSaleInput(input: CreateTransactionInput) {
-  if (!input.items.length) throw bad('A sale needs at least one item', 'items');
+  const gifts = input.giftCards?.length ?? 0;
+  if (!input.items.length && !gifts) throw bad('A sale needs at least one item or gift card', 'items');
+  if (gifts && input.settleBooking) throw bad("A sale that settles a booking's balance cannot also sell gift cards", 'giftCards');
+  if (gifts && input.paymentType === 'account') throw bad('A gift card is paid at the counter (cash, card or terminal), not put on account', 'giftCards');
   if (input.amount !== undefined) throw bad('amount is for drawer movements; a sale is priced from its items', 'amount');
   if (input.discountPercentage !== undefined && input.discountAmount !== undefined)
     throw bad('Give discountPercentage or discountAmount, not both', 'discountAmount');
@@ -110,6 +117,7 @@ function checkSaleInput(input: CreateTransactionInput) {
 
 /** Catalog lines (tenant and location scoped). */
 async function resolveSaleLines(ctx: Ctx, customerId: string, input: CreateTransactionInput): Promise<Resolved[]> {
+  if (!input.items.length) return [];
   const itemIds = [...new Set(input.items.map((l) => l.itemId))];
   const [items, variants] = await Promise.all([
     ctx.db
@@ -137,7 +145,7 @@ async function resolveSaleLines(ctx: Ctx, customerId: string, input: CreateTrans
 /** Stock rows: the till's own when the sale names a till that stocks the variant, else the location's. Checks there is enough. */
 async function checkSaleStock(ctx: Ctx, input: CreateTransactionInput, resolved: Resolved[]) {
   const variantIds = [...new Set(resolved.map((r) => r.variant.id))];
-  const stockRows = await ctx.db.select().from(posStock).where(inArray(posStock.variantId, variantIds)).all();
+  const stockRows = !variantIds.length ? [] : await ctx.db.select().from(posStock).where(inArray(posStock.variantId, variantIds)).all();
   const stockOf = (variantId: string): StockRow | undefined =>
     (input.tillId ? stockRows.find((s) => s.variantId === variantId && s.tillId === input.tillId) : undefined) ??
     stockRows.find((s) => s.variantId === variantId && s.tillId === '');
@@ -177,7 +185,25 @@ function priceSaleLines(input: CreateTransactionInput, resolved: Resolved[], sto
   }));
 }
 
-const sumLines = (lines: StoredLine[], f: (l: StoredLine) => number) => lines.reduce((s, l) => s + f(l), 0);
+const sumLines = (lines: SaleLine[], f: (l: SaleLine) => number) => lines.reduce((s, l) => s + f(l), 0);
+
+/** The stored lines of the planned gift cards: the value as the line's price and total, no discount, no tax. */
+function giftCardSaleLines(plan: CounterGiftCardPlan | null): StoredGiftCardLine[] {
+  return (plan?.lines ?? []).map((g) => ({
+    kind: 'gift_card',
+    action: g.action,
+    promoCodeId: g.card.id,
+    code: g.card.code,
+    name: `Gift card ${g.card.code} (${g.action === 'issue' ? 'new' : 'reload'})`,
+    quantity: 1,
+    unitPrice: g.amount,
+    subtotal: g.amount,
+    discount: 0,
+    taxRate: 0,
+    tax: 0,
+    total: g.amount,
+  }));
+}
 
 /** Who pays: the booking (settled, or the sale charged to its renter) and the renter of an account sale. */
 async function resolvePayer(ctx: Ctx, input: CreateTransactionInput, currency: string, total: number): Promise<Payer> {
@@ -295,6 +321,15 @@ function saleLedgerEntries(s: Sale, final: TransactionRow, paid: Collected | nul
         metadata: { posItemId: l.itemId, variantId: l.variantId, quantity: l.quantity },
       }),
     );
+  for (const g of s.giftCardLines)
+    entries.push(
+      ledger({
+        entryType: 'gift_card_sale',
+        amount: g.total,
+        description: `POS: gift card ${g.code} ${g.action === 'issue' ? 'sold' : 'reloaded'}`,
+        metadata: { promoCodeId: g.promoCodeId, giftCardCode: g.code, action: g.action },
+      }),
+    );
   if (final.discountTotal) entries.push(ledger({ entryType: 'discount', amount: -final.discountTotal, description: 'POS discount' }));
   if (final.taxTotal) entries.push(ledger({ entryType: 'tax', amount: final.taxTotal, description: 'POS tax' }));
   if (type !== 'account' && total > 0)
@@ -330,10 +365,13 @@ function saleStatements(ctx: Ctx, s: Sale, final: TransactionRow, paid: Collecte
     entries = saleLedgerEntries(s, final, paid);
   }
   stmts.push(...insertLedger(ctx, entries));
+  if (s.giftCards) stmts.push(...counterGiftCardStmts(ctx, s.giftCards, id));
   return stmts;
 }
 
 function saleFailure(err: unknown): never {
+  if (isGiftCardCodeTaken(err))
+    throw new ApiError('already_exists', 'A gift-card code of this sale was taken by another card at the same moment; choose another');
   if (isStockCheck(err)) throw insufficientStock('an item of this sale (sold by another sale at the same moment)');
   if (isUniqueViolation(err) && String(err).includes('pos_transactions.payment_intent_id'))
     throw bad('This terminal payment is already recorded on another transaction', 'paymentIntentId');
@@ -364,7 +402,11 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
   const resolved = await resolveSaleLines(ctx, customerId, input);
   const { stockOf, wanted } = await checkSaleStock(ctx, input, resolved);
   const lines = priceSaleLines(input, resolved, stockOf);
-  const sum = (f: (l: StoredLine) => number) => sumLines(lines, f);
+  // Gift cards: every refusal (a taken code, a card that cannot be reloaded) before any money moves.
+  const giftCards = input.giftCards?.length ? await planCounterGiftCards(ctx, customerId, { currency, locationId: input.locationId }, input.giftCards) : null;
+  const giftLines = giftCardSaleLines(giftCards);
+  const allLines: SaleLine[] = [...lines, ...giftLines];
+  const sum = (f: (l: SaleLine) => number) => sumLines(allLines, f);
   const total = sum((l) => l.total);
 
   const payer = await resolvePayer(ctx, input, currency, total);
@@ -372,7 +414,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
 
   const row: TransactionRow = {
     ...blankRow({ id, customerId, input, currency, nowIso, kind: 'sale', total }),
-    lines: lines as unknown as Record<string, unknown>[],
+    lines: allLines as unknown as Record<string, unknown>[],
     subtotal: sum((l) => l.subtotal),
     discountTotal: sum((l) => l.discount),
     taxTotal: sum((l) => l.tax),
@@ -382,7 +424,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
   };
   // A counter payment on a booking paid in installments lowers what the plan still charges (from the last installment backwards).
   const planStmts = input.settleBooking && payer.booking ? await planFollowsBalanceStmts(ctx, payer.booking, { paid: total }) : [];
-  const sale: Sale = { id, customerId, input, type, currency, nowIso, row, lines, total, wanted, payer, planStmts };
+  const sale: Sale = { id, customerId, input, type, currency, nowIso, row, lines, giftCards, giftCardLines: giftLines, total, wanted, payer, planStmts };
   const req = collectRequestOf(sale, terminalIntent);
   try {
     await collectPayment(ctx, total > 0 ? req : null, async (paid, commitMoney) => {
@@ -392,7 +434,7 @@ export async function createTransaction(ctx: Ctx, input: CreateTransactionInput)
           action: 'pos.sale',
           targetType: 'pos_transaction',
           targetId: id,
-          details: { total, paymentType: type, lines: lines.length, rentalId: input.rentalId ?? null },
+          details: { total, paymentType: type, lines: allLines.length, giftCards: giftLines.length, rentalId: input.rentalId ?? null },
         },
       });
       Object.assign(row, final);
@@ -430,6 +472,7 @@ function blankRow(o: {
     taxTotal: 0,
     total: o.total,
     refundedAmount: 0,
+    giftCardRefunded: 0,
     discountPercentage: null,
     discountAmount: null,
     paymentIntentId: null,

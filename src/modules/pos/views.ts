@@ -60,6 +60,29 @@ export interface StoredLine {
   stockId: string;
 }
 
+/** A gift card sold or reloaded on the sale (cents): a liability line, no discount, no tax, no stock. */
+export interface StoredGiftCardLine {
+  kind: 'gift_card';
+  action: 'issue' | 'reload';
+  promoCodeId: string;
+  code: string;
+  name: string;
+  quantity: 1;
+  unitPrice: number;
+  subtotal: number;
+  discount: 0;
+  taxRate: 0;
+  tax: 0;
+  total: number;
+}
+
+export type SaleLine = StoredLine | StoredGiftCardLine;
+export const isGiftCardLine = (l: unknown): l is StoredGiftCardLine => (l as { kind?: string } | null)?.kind === 'gift_card';
+/** The product lines of a transaction (its gift-card lines left out). */
+export const productLines = (t: TransactionRow): StoredLine[] => ((t.lines ?? []) as unknown[]).filter((l) => !isGiftCardLine(l)) as StoredLine[];
+/** The gift-card lines of a transaction. */
+export const giftCardLines = (t: TransactionRow): StoredGiftCardLine[] => ((t.lines ?? []) as unknown[]).filter(isGiftCardLine);
+
 /** The tax of a line, as the percentage of its discounted subtotal (2 decimals); 0 on a line of nothing. */
 const rateOf = (tax: number, base: number) => (base > 0 ? Math.round((tax * 10_000) / base) / 100 : 0);
 
@@ -71,7 +94,7 @@ const rateOf = (tax: number, base: number) => (base > 0 ? Math.round((tax * 10_0
  * the rate that tax makes, and the total they add up to.
  */
 function linesOut(t: TransactionRow): z.output<typeof s.TransactionLineOut>[] {
-  const lines = (t.lines ?? []) as unknown as Partial<StoredLine>[];
+  const lines = (t.lines ?? []) as unknown as Partial<StoredLine & Omit<StoredGiftCardLine, keyof StoredLine>>[];
   const base = (l: Partial<StoredLine>) => Math.max(0, (l.subtotal ?? 0) - (l.discount ?? 0));
   const untaxed = lines.filter((l) => l.tax == null);
   const carried = lines.reduce((sum, l) => sum + (l.tax ?? 0), 0);
@@ -92,6 +115,7 @@ function linesOut(t: TransactionRow): z.output<typeof s.TransactionLineOut>[] {
       taxRate: l.taxRate ?? rateOf(tax, base(l)),
       tax: toDollars(tax),
       total: toDollars(l.total ?? subtotal - discount + tax),
+      giftCard: isGiftCardLine(l) ? { code: l.code, action: l.action } : null,
     };
   });
 }

@@ -32,7 +32,7 @@ export function generateCode(): string {
   return (randomString(16, CODE_ALPHABET).match(/.{4}/g) ?? []).join('-');
 }
 
-async function operatorOf(ctx: Ctx, customerId: string) {
+export async function operatorOf(ctx: Ctx, customerId: string) {
   const row = await ctx.db
     .select({ id: customers.id, name: customers.name, businessName: customers.businessName })
     .from(customers)
@@ -346,6 +346,34 @@ export async function giftCardWebhook(ctx: Ctx, payload: string, signature: stri
   }
 }
 
+/**
+ * The gift e-mail to a card's recipient (the code, the value, the expiry), as an outbox statement for
+ * the caller's batch: sent the same way for a card bought online and one sold at the counter.
+ */
+export function giftCardEmailStmt(
+  ctx: Ctx,
+  o: {
+    from: string;
+    card: Pick<PromoRow, 'id' | 'customerId' | 'code' | 'currency'>;
+    to: string;
+    recipientName?: string | null;
+    message?: string | null;
+    value: number;
+    expiryDate: string | null;
+  },
+) {
+  return emailStmt(ctx, {
+    customerId: o.card.customerId,
+    to: o.to,
+    subject: `${o.recipientName ? `${o.recipientName}, you` : 'You'} received a gift card from ${o.from}`,
+    body: `${o.message ? `${o.message}\n\n` : ''}Your gift card code: ${o.card.code}\nValue: ${toDollars(o.value).toFixed(2)} ${o.card.currency.toUpperCase()}${
+      o.expiryDate ? `\nValid until: ${formatCalendarDate(o.expiryDate.slice(0, 10))}` : ''
+    }\n\nUse it when you book with ${o.from}.`,
+    template: 'gift_card.delivery',
+    metadata: { promoCodeId: o.card.id },
+  });
+}
+
 /** POST /public/gift-card/send-email: queues the gift e-mail of an existing card to the outbox. */
 export async function sendGiftCardEmail(
   ctx: Ctx,
@@ -364,16 +392,14 @@ export async function sendGiftCardEmail(
   const card = await findCode(ctx, input.customerId, input.giftCardCode);
   if (!card || card.kind !== 'gift_card' || card.amountOff !== toCents(input.giftCardAmount))
     throw new ApiError('bad_request', 'No gift card with this code and amount', { details: [{ field: 'giftCardCode', message: 'unknown gift card' }] });
-  const from = op.businessName ?? op.name;
-  const msg = emailStmt(ctx, {
-    customerId: input.customerId,
+  const msg = giftCardEmailStmt(ctx, {
+    from: op.businessName ?? op.name,
+    card,
     to: input.recipientEmail,
-    subject: `${input.recipientName ? `${input.recipientName}, you` : 'You'} received a gift card from ${from}`,
-    body: `${input.message ? `${input.message}\n\n` : ''}Your gift card code: ${card.code}\nValue: ${input.giftCardAmount.toFixed(2)} ${card.currency.toUpperCase()}${
-      card.expiryDate || input.expiryDate ? `\nValid until: ${formatCalendarDate((card.expiryDate ?? input.expiryDate)!.slice(0, 10))}` : ''
-    }\n\nUse it when you book with ${from}.`,
-    template: 'gift_card.delivery',
-    metadata: { promoCodeId: card.id },
+    recipientName: input.recipientName,
+    message: input.message,
+    value: toCents(input.giftCardAmount),
+    expiryDate: card.expiryDate ?? input.expiryDate ?? null,
   });
   await commit(ctx, [msg.stmt], {
     audit: { action: 'gift_card.email', targetType: 'promo_code', targetId: card.id, customerId: input.customerId, details: { to: input.recipientEmail } },

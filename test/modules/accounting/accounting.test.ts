@@ -178,7 +178,9 @@ describe('accounting: daily journal export', () => {
       { type: 'revenue', amount: 5000 },
       { type: 'payment', amount: -5000, source: 'channel' },
       { type: 'deposit_capture', amount: 3000, affectsBalance: false },
+      // A gift card sold at the counter: charged as a liability (not a sale) and paid by its own payment entry.
       { type: 'gift_card_sale', amount: 2500 },
+      { type: 'payment', amount: -2500, source: 'cash' },
       { type: 'deposit_hold', amount: 10000, affectsBalance: false },
     ]);
     // Not this location, not this day: left out.
@@ -187,7 +189,7 @@ describe('accounting: daily journal export', () => {
     expect(r.status, r.text).toBe(201);
     expect(r.body.created).toBe(true);
     const e = r.body.export;
-    expect(e).toMatchObject({ status: 'queued', balanced: true, totalDebit: 324, totalCredit: 324, entryCount: 10 });
+    expect(e).toMatchObject({ status: 'queued', balanced: true, totalDebit: 324, totalCredit: 324, entryCount: 11 });
     const lines = Object.fromEntries(e.lines.map((l: any) => [l.account, [l.debit, l.credit, l.accountId]]));
     expect(lines).toEqual({
       bank: [259, 0, 'simacct_checking'],

@@ -31,6 +31,9 @@ export interface EntryInput {
   assetId?: string | null;
   source?: string;
   metadata?: Record<string, unknown>;
+  description?: string;
+  /** A memo entry (deposit holds, platform fees): affects no balance. */
+  memo?: boolean;
 }
 
 /** Ledger entries as the writing modules make them (signed cents). */
@@ -49,7 +52,8 @@ export async function entries(op: Operator, list: EntryInput[]) {
     occurredAt: e.at,
     source: e.source ?? (e.rentalId ? 'operator' : 'pos'),
     metadata: e.metadata ?? null,
-    affectsBalance: true,
+    description: e.description ?? null,
+    affectsBalance: !e.memo,
   }));
   for (let i = 0; i < rows.length; i += 50) await d.batch(rows.slice(i, i + 50).map((r) => d.insert(ledgerEntries).values(r)) as any);
   return rows;

@@ -84,12 +84,37 @@ describe('POS transaction items as documented', () => {
         taxRate: 7.5,
         tax: 0.23,
         total: 3.23,
+        giftCard: null,
       },
     ]);
     const legacy = byId.get(legacyId);
     expect(legacy.items).toEqual([
-      { itemId: null, variantId: null, name: 'Ice bag', quantity: 2, unitPrice: 3.995, subtotal: 7.99, discount: 0, taxRate: 7.01, tax: 0.56, total: 8.55 },
-      { itemId: null, variantId: null, name: 'Sunscreen', quantity: 1, unitPrice: 12.5, subtotal: 12.5, discount: 0, taxRate: 6.96, tax: 0.87, total: 13.37 },
+      {
+        itemId: null,
+        variantId: null,
+        name: 'Ice bag',
+        quantity: 2,
+        unitPrice: 3.995,
+        subtotal: 7.99,
+        discount: 0,
+        taxRate: 7.01,
+        tax: 0.56,
+        total: 8.55,
+        giftCard: null,
+      },
+      {
+        itemId: null,
+        variantId: null,
+        name: 'Sunscreen',
+        quantity: 1,
+        unitPrice: 12.5,
+        subtotal: 12.5,
+        discount: 0,
+        taxRate: 6.96,
+        tax: 0.87,
+        total: 13.37,
+        giftCard: null,
+      },
     ]);
     // The lines add up to the transaction.
     const cents = (v: number) => Math.round(v * 100);

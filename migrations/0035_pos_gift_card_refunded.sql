@@ -1,0 +1,1 @@
+ALTER TABLE `pos_transactions` ADD `gift_card_refunded` integer DEFAULT 0 NOT NULL;
