@@ -226,7 +226,11 @@ function eventVariables(data: Record<string, unknown>): Record<string, string> {
 }
 
 const rentalIdsOf = (metadata: Record<string, unknown>): string[] =>
-  Array.isArray(metadata.rentalIds) ? metadata.rentalIds.filter((x): x is string => typeof x === 'string') : typeof metadata.rentalId === 'string' ? [metadata.rentalId] : [];
+  Array.isArray(metadata.rentalIds)
+    ? metadata.rentalIds.filter((x): x is string => typeof x === 'string')
+    : typeof metadata.rentalId === 'string'
+      ? [metadata.rentalId]
+      : [];
 
 /**
  * Whether the operator has its own template of `key` for the booked items or for every item: an SQL

@@ -152,9 +152,7 @@ async function recipientsOf(ctx: Ctx, a: AutomationRow, r: Rendering): Promise<{
     .where(
       and(
         eq(users.customerId, a.customerId),
-        a.staffUserId
-          ? eq(users.id, a.staffUserId)
-          : sql`EXISTS (SELECT 1 FROM json_each(${users.locations}) WHERE json_each.value = ${r.locationId ?? ''})`,
+        a.staffUserId ? eq(users.id, a.staffUserId) : sql`EXISTS (SELECT 1 FROM json_each(${users.locations}) WHERE json_each.value = ${r.locationId ?? ''})`,
       ),
     )
     .orderBy(asc(users.email))
@@ -179,7 +177,8 @@ async function fire(ctx: Ctx, a: AutomationRow, subjectId: string): Promise<RunO
     metadata: { automationId: a.id, trigger: a.trigger, subjectId, ...(r.locationId ? { locationId: r.locationId } : {}) },
   };
   for (const who of await recipientsOf(ctx, a, r)) {
-    if (a.channel === 'email' && who.email) sent.push(await sendMessage(ctx, { ...base, channel: 'email', to: who.email, subject: out.subject, body: out.text, html: out.html }));
+    if (a.channel === 'email' && who.email)
+      sent.push(await sendMessage(ctx, { ...base, channel: 'email', to: who.email, subject: out.subject, body: out.text, html: out.html }));
     const phone = a.channel === 'sms' ? tryPhone(who.phone, country) : null;
     if (phone?.smsAvailable) sent.push(await sendMessage(ctx, { ...base, channel: 'sms', to: phone.e164, body: out.sms }));
   }
@@ -214,7 +213,16 @@ export async function runAutomations(ctx: Ctx) {
       const stamp = iso(nowMs(ctx));
       const claimed = await ctx.db
         .insert(automationRuns)
-        .values({ id: newId('arn'), customerId: a.customerId, automationId: a.id, subjectId: s.id, dueAt: iso(s.dueAt), status: 'claimed', createdAt: stamp, updatedAt: stamp })
+        .values({
+          id: newId('arn'),
+          customerId: a.customerId,
+          automationId: a.id,
+          subjectId: s.id,
+          dueAt: iso(s.dueAt),
+          status: 'claimed',
+          createdAt: stamp,
+          updatedAt: stamp,
+        })
         .onConflictDoNothing()
         .returning({ id: automationRuns.id })
         .get();
@@ -243,7 +251,13 @@ export async function nextAutomationDue(ctx: Ctx): Promise<number | null> {
   const autos = await ctx.db
     .select()
     .from(messageAutomations)
-    .where(and(eq(messageAutomations.active, true), inArray(messageAutomations.trigger, ['hours_before_start', 'hours_after_end']), inJobScope(ctx, messageAutomations.customerId)))
+    .where(
+      and(
+        eq(messageAutomations.active, true),
+        inArray(messageAutomations.trigger, ['hours_before_start', 'hours_after_end']),
+        inJobScope(ctx, messageAutomations.customerId),
+      ),
+    )
     .limit(100)
     .all();
   if (!autos.length) return null;

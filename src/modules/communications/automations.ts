@@ -48,7 +48,14 @@ export const getAutomation = getRow;
 export async function listAutomations(ctx: Ctx, q: { active?: boolean; limit: number; offset: number }) {
   const where = and(eq(messageAutomations.customerId, tenantOf(ctx)), q.active === undefined ? undefined : eq(messageAutomations.active, q.active));
   const [rows, total] = await Promise.all([
-    ctx.db.select().from(messageAutomations).where(where).orderBy(asc(messageAutomations.createdAt), asc(messageAutomations.id)).limit(q.limit).offset(q.offset).all(),
+    ctx.db
+      .select()
+      .from(messageAutomations)
+      .where(where)
+      .orderBy(asc(messageAutomations.createdAt), asc(messageAutomations.id))
+      .limit(q.limit)
+      .offset(q.offset)
+      .all(),
     ctx.db.select({ n: count() }).from(messageAutomations).where(where).get(),
   ]);
   return { rows, total: total?.n ?? 0, limit: q.limit, offset: q.offset };
@@ -125,9 +132,18 @@ export async function updateAutomation(ctx: Ctx, id: string, input: Partial<Auto
   };
   await checkRefs(ctx, next);
   const { id: _id, customerId, createdAt: _c, createdBy: _b, ...set } = next;
-  await commit(ctx, [ctx.db.update(messageAutomations).set(set).where(and(eq(messageAutomations.id, id), eq(messageAutomations.customerId, customerId)))], {
-    audit: { action: 'message_automation.updated', targetType: 'message_automation', targetId: id, details: { fields: Object.keys(input) } },
-  });
+  await commit(
+    ctx,
+    [
+      ctx.db
+        .update(messageAutomations)
+        .set(set)
+        .where(and(eq(messageAutomations.id, id), eq(messageAutomations.customerId, customerId))),
+    ],
+    {
+      audit: { action: 'message_automation.updated', targetType: 'message_automation', targetId: id, details: { fields: Object.keys(input) } },
+    },
+  );
   return next;
 }
 

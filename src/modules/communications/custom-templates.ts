@@ -21,7 +21,6 @@ import { locationCountry } from './send';
 import { renderTemplate, TEMPLATES, type Rendered, type TemplateId } from './templates';
 import { loadRenderSource, variablesFor } from './variables';
 
-
 export interface TemplateInput {
   key: MessageKey;
   itemId?: string | null;
@@ -202,7 +201,8 @@ export async function testSendCustomTemplate(
   const phone = q.phoneNumber ? smsPhone(q.phoneNumber, q.country ?? locationCountry(src.location), 'phoneNumber') : null;
   const base = { customerId: row.customerId, template: row.key, rentalId: q.rentalId ?? null, metadata: { templateId: row.id, test: true } };
   const messages: SendResult[] = [];
-  if (q.email) messages.push(await sendMessage(ctx, { ...base, channel: 'email', to: q.email, subject: `[Test] ${out.subject}`, body: out.text, html: out.html }));
+  if (q.email)
+    messages.push(await sendMessage(ctx, { ...base, channel: 'email', to: q.email, subject: `[Test] ${out.subject}`, body: out.text, html: out.html }));
   if (phone) messages.push(await sendMessage(ctx, { ...base, channel: 'sms', to: phone.e164, body: out.sms }));
   return { templateId: row.id, messages };
 }

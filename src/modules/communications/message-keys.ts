@@ -80,5 +80,6 @@ export function checkTemplate(key: MessageKey, t: TemplateParts): void {
       details: list.map((name) => ({ field: 'variables', message: `{{${name}}} is not a variable of ${key}`, code: 'unknown_variable', variable: name })),
     });
   }
-  if (details.length) throw new ApiError('validation_failed', `The template does not parse: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, { details });
+  if (details.length)
+    throw new ApiError('validation_failed', `The template does not parse: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, { details });
 }

@@ -48,4 +48,3 @@ export async function resolveTemplate(
   const def = TEMPLATES[key as TemplateId];
   return def ? { template: def, source: 'default', templateId: null } : null;
 }
-

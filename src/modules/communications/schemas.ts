@@ -349,7 +349,10 @@ const automationFields = {
     .trim()
     .min(1)
     .max(128)
-    .openapi({ example: 'booking_reminder', description: "An operator template id (`mtp_...`), or a message key: the item's, operator's or default template of that key" }),
+    .openapi({
+      example: 'booking_reminder',
+      description: "An operator template id (`mtp_...`), or a message key: the item's, operator's or default template of that key",
+    }),
   itemIds: z.array(zId('inv_01J0000000000000000000000')).max(100).optional().openapi({ description: 'Only bookings of these items (default: every item)' }),
   active: z.boolean().optional(),
 };
@@ -384,4 +387,7 @@ export const AutomationList = z
   .openapi('MessageAutomationList');
 export const AutomationQuery = z.object({ active: zQueryBool().optional(), limit: zLimit(), offset: zOffset() });
 export const AutomationParams = z.object({ id: zId('aut_01J0000000000000000000000').openapi({ param: { name: 'id', in: 'path' } }) });
-export const Deleted = z.object({ success: z.literal(true) }).passthrough().openapi('MessageDeleted');
+export const Deleted = z
+  .object({ success: z.literal(true) })
+  .passthrough()
+  .openapi('MessageDeleted');

@@ -31,17 +31,21 @@ describe('/communication/automations', () => {
     expect(made.body).toMatchObject({ trigger: 'hours_before_start', hours: 24, recipient: 'staff', itemIds: [item.id], active: true });
     const id = made.body.automationId as string;
 
-    expectError(await automate(op, { trigger: 'hours_before_start', recipient: 'renter', channel: 'email', templateId: 'booking_reminder' }), 400, 'validation_failed');
-    expectError(await automate(op, { trigger: 'booked', hours: 3, recipient: 'renter', channel: 'email', templateId: 'booking_reminder' }), 400, 'validation_failed');
+    expectError(
+      await automate(op, { trigger: 'hours_before_start', recipient: 'renter', channel: 'email', templateId: 'booking_reminder' }),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await automate(op, { trigger: 'booked', hours: 3, recipient: 'renter', channel: 'email', templateId: 'booking_reminder' }),
+      400,
+      'validation_failed',
+    );
     expectError(await automate(op, { trigger: 'whenever', recipient: 'renter', channel: 'email', templateId: 'booking_reminder' }), 400, 'validation_failed');
     expectError(await automate(op, { trigger: 'booked', recipient: 'renter', channel: 'fax', templateId: 'booking_reminder' }), 400, 'validation_failed');
     expectError(await automate(op, { trigger: 'booked', recipient: 'renter', channel: 'email', templateId: 'not_a_key' }), 400, 'validation_failed');
     const other = await createOperator();
-    const foreignTpl = await post(
-      '/communication/templates',
-      { key: 'booking_reminder', subject: 'x', html: '<p>x</p>', text: 'x' },
-      { key: other.adminKey },
-    );
+    const foreignTpl = await post('/communication/templates', { key: 'booking_reminder', subject: 'x', html: '<p>x</p>', text: 'x' }, { key: other.adminKey });
     const base = { trigger: 'booked', recipient: 'renter', channel: 'email' };
     expectError(await automate(op, { ...base, templateId: foreignTpl.body.templateId }), 404);
     expectError(await automate(op, { ...base, recipient: 'staff', staffUserId: other.adminId, templateId: 'booking_reminder' }), 404);
@@ -72,7 +76,12 @@ describe('/communication/automations', () => {
     const staff = await op.addUser({ role: 'manager', email: `captain-${op.customerId.slice(-6).toLowerCase()}@example.test` });
     const tpl = await post(
       '/communication/templates',
-      { key: 'booking_reminder', subject: 'Tomorrow: {{booking.itemName}} at {{booking.startTime}}', html: '<p>{{booking.when}}</p>', text: 'See you {{booking.when}}' },
+      {
+        key: 'booking_reminder',
+        subject: 'Tomorrow: {{booking.itemName}} at {{booking.startTime}}',
+        html: '<p>{{booking.when}}</p>',
+        text: 'See you {{booking.when}}',
+      },
       { key: op.adminKey },
     );
     expect(tpl.status, tpl.text).toBe(201);
@@ -87,7 +96,12 @@ describe('/communication/automations', () => {
     const mails = await messagesOf(op.customerId, 'booking_reminder');
     expect(mails.map((m) => m.to)).toEqual([staff.email, r.email]);
     const reminder = mails[1];
-    expect(reminder).toMatchObject({ status: 'sent', rental_id: r.rentalId, subject: 'Tomorrow: Pontoon 22 at 10:00 EST', body: 'See you Sat 16 Jan 2027, 10:00–14:00 EST' });
+    expect(reminder).toMatchObject({
+      status: 'sent',
+      rental_id: r.rentalId,
+      subject: 'Tomorrow: Pontoon 22 at 10:00 EST',
+      body: 'See you Sat 16 Jan 2027, 10:00–14:00 EST',
+    });
     const runs = await runsOf(remind.body.automationId);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ subject_id: r.rentalId, due_at: '2027-01-15T15:00:00.000Z', status: 'sent', created_at: '2027-01-15T15:00:00.000Z' });
@@ -98,7 +112,13 @@ describe('/communication/automations', () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 3 });
     const auto = await automate(op, { trigger: 'hours_before_start', hours: 24 * 7, recipient: 'renter', channel: 'email', templateId: 'booking_reminder' });
-    const onCancel = await automate(op, { trigger: 'cancelled', recipient: 'renter', channel: 'email', templateId: 'booking_cancellation', itemIds: [item.id] });
+    const onCancel = await automate(op, {
+      trigger: 'cancelled',
+      recipient: 'renter',
+      channel: 'email',
+      templateId: 'booking_cancellation',
+      itemIds: [item.id],
+    });
     const idle = await automate(op, { trigger: 'booked', recipient: 'renter', channel: 'email', templateId: 'gift_card', active: false });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {

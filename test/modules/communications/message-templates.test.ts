@@ -65,7 +65,11 @@ describe('/communication/templates', () => {
     expect(sample.body.sms).toBe('Hi Alex, Sat 17 Jul 2027, 10:00 EDT');
 
     // Test send: e-mail and SMS through the adapters (the outbox offline).
-    const sent = await post(`/communication/templates/${id}/test`, { email: 'owner@example.test', phoneNumber: '+13055550142', rentalId: r.rentalId }, { key: op.adminKey });
+    const sent = await post(
+      `/communication/templates/${id}/test`,
+      { email: 'owner@example.test', phoneNumber: '+13055550142', rentalId: r.rentalId },
+      { key: op.adminKey },
+    );
     expect(sent.status, sent.text).toBe(200);
     expect(sent.body.messages.map((m: any) => [m.channel, m.status, m.provider])).toEqual([
       ['email', 'sent', 'outbox'],
@@ -112,7 +116,12 @@ describe('/communication/templates', () => {
 
     expect((await create(shop, confirmation)).status).toBe(201);
     expect((await create(shop, { ...confirmation, itemId: special.id, subject: 'Special {{booking.itemName}} for {{renter.firstName}}' })).status).toBe(201);
-    const cancelTpl = { key: 'booking_cancellation', subject: 'Cancelled: {{booking.reference}}', html: '<p>{{cancellation.reason}}</p>', text: 'Why: {{cancellation.reason}}' };
+    const cancelTpl = {
+      key: 'booking_cancellation',
+      subject: 'Cancelled: {{booking.reference}}',
+      html: '<p>{{cancellation.reason}}</p>',
+      text: 'Why: {{cancellation.reason}}',
+    };
     expect((await create(shop, cancelTpl)).status).toBe(201);
     const a = await bookOn(plain.id, 5);
     const b = await bookOn(special.id, 5);
