@@ -4,7 +4,7 @@ import { env } from 'cloudflare:test';
 import { advanceClock, createOperator, del, expectError, get, patch, post, runCron, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { wallTimeToUtc } from '../../../src/lib/time';
-import { at, book, bookBody, rentalItem } from '../bookings/factories';
+import { at, book, bookBody, dateAhead, rentalItem } from '../bookings/factories';
 import { messagesOf, rental } from './helpers';
 
 const automate = (op: Operator, body: Record<string, unknown>) => post('/communication/automations', body, { key: op.adminKey });
@@ -137,5 +137,33 @@ describe('/communication/automations', () => {
     expect(notices.map((m) => m.rental_id)).toEqual([ids[2]]);
     expect(await runsOf(onCancel.body.automationId)).toHaveLength(1);
     expect(await runsOf(idle.body.automationId)).toHaveLength(0);
+  });
+
+  it("waitlist_offered sends the operator's waitlist_offered template to the waiting person, with the offered spot", async () => {
+    const op = await createOperator();
+    const boat = await rentalItem(op);
+    const tpl = await post(
+      '/communication/templates',
+      {
+        key: 'waitlist_offered',
+        subject: 'A spot opened: {{waitlist.itemName}}',
+        html: '<p>{{waitlist.when}}</p>',
+        text: 'Hi {{renter.firstName}}, {{waitlist.itemName}} on {{waitlist.when}} is yours until {{waitlist.expiresAt}}.',
+      },
+      { key: op.adminKey },
+    );
+    expect(tpl.status, tpl.text).toBe(201);
+    const auto = await automate(op, { trigger: 'waitlist_offered', recipient: 'renter', channel: 'email', templateId: 'waitlist_offered', itemIds: [boat.id] });
+    expect(auto.status, auto.text).toBe(201);
+    const waiting = { firstName: 'Wanda', lastName: 'Waiter', email: `wanda-${op.customerId.slice(-6).toLowerCase()}@example.test` };
+    const entry = await post('/public/waitlist', { ...waiting, date: dateAhead(op.timezone, 4), inventoryId: boat.id, locationId: boat.locationId });
+    expect(entry.status, entry.text).toBe(201);
+    const offer = await post(`/waitlist/${entry.body.entryId}/offer`, { time: '09:00', duration: 2 }, { key: op.adminKey });
+    expect(offer.status, offer.text).toBe(200);
+    await Promise.all([runCron('*/5 * * * *'), runCron('*/5 * * * *')]);
+    const [m, ...more] = await messagesOf(op.customerId, 'waitlist_offered');
+    expect(more).toHaveLength(0);
+    expect(m).toMatchObject({ to: waiting.email, status: 'sent', subject: 'A spot opened: Pontoon 22' });
+    expect(m.body).toMatch(/^Hi Wanda, Pontoon 22 on .+, 09:00–11:00 E[SD]T is yours until /);
   });
 });
