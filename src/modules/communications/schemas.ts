@@ -344,15 +344,10 @@ const automationFields = {
     .optional()
     .openapi({ description: "Staff: this user (else every user assigned to the booking's location)" }),
   channel: z.enum(['email', 'sms']),
-  templateId: z
-    .string()
-    .trim()
-    .min(1)
-    .max(128)
-    .openapi({
-      example: 'booking_reminder',
-      description: "An operator template id (`mtp_...`), or a message key: the item's, operator's or default template of that key",
-    }),
+  templateId: z.string().trim().min(1).max(128).openapi({
+    example: 'booking_reminder',
+    description: "An operator template id (`mtp_...`), or a message key: the item's, operator's or default template of that key",
+  }),
   itemIds: z.array(zId('inv_01J0000000000000000000000')).max(100).optional().openapi({ description: 'Only bookings of these items (default: every item)' }),
   active: z.boolean().optional(),
 };
