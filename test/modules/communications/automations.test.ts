@@ -120,6 +120,13 @@ describe('/communication/automations', () => {
       itemIds: [item.id],
     });
     const idle = await automate(op, { trigger: 'booked', recipient: 'renter', channel: 'email', templateId: 'gift_card', active: false });
+    // The location's staff: the users assigned to the booking's location (not the others).
+    const deckhand = await op.addUser({ role: 'staff' });
+    await op.addUser({ role: 'staff' });
+    await env.DB.prepare('UPDATE users SET locations = ? WHERE id = ?')
+      .bind(JSON.stringify([item.locationId]), deckhand.userId)
+      .run();
+    const crew = await automate(op, { trigger: 'booked', recipient: 'staff', channel: 'email', templateId: 'booking_confirmation' });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const b = await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 2, '10:00'), endTime: at(op.timezone, 2, '12:00') }));
@@ -137,6 +144,13 @@ describe('/communication/automations', () => {
     expect(notices.map((m) => m.rental_id)).toEqual([ids[2]]);
     expect(await runsOf(onCancel.body.automationId)).toHaveLength(1);
     expect(await runsOf(idle.body.automationId)).toHaveLength(0);
+    const crewMails = (await messagesOf(op.customerId, 'booking_confirmation')).filter((m) => JSON.parse(m.metadata!).automationId === crew.body.automationId);
+    expect(crewMails.map((m) => [m.to, m.rental_id]).sort()).toEqual(
+      ids
+        .slice(0, 2)
+        .map((id) => [deckhand.email, id])
+        .sort(),
+    );
   });
 
   it("waitlist_offered sends the operator's waitlist_offered template to the waiting person, with the offered spot", async () => {
