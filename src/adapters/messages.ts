@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lt, lte, min, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, lte, min, or, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../lib/context';
 import { nowIso as nowIsoOf, nowMs } from '../lib/clock';
 import { inJobScope } from '../lib/job-scope';
@@ -68,6 +68,13 @@ const SWEEP_GRACE_MS = 30_000;
 const UNCOMMITTED_DROP_MS = 10 * 60_000;
 
 type Row = typeof messageOutbox.$inferSelect;
+export type MessageRow = Row;
+
+/**
+ * A step run on a claimed message right before it is sent (the communications module renders an
+ * operator's template there): the fields it answers replace the stored ones, in the send and the row.
+ */
+export type PrepareMessage = (ctx: Ctx, row: Row) => Promise<Partial<Pick<Row, 'subject' | 'body' | 'html' | 'metadata'>> | null>;
 
 /** The provider a channel goes to under this configuration (`outbox` = the offline default). */
 export function providerFor(ctx: Pick<Ctx, 'env'>, channel: MessageChannel): 'outbox' | 'postmark' | 'twilio' {
@@ -94,7 +101,7 @@ function clean(msg: OutgoingMessage): OutgoingMessage {
   };
 }
 
-function insertQuery(ctx: Ctx, id: string, raw: OutgoingMessage, provider: string, skip: string | undefined) {
+function insertQuery(ctx: Ctx, id: string, raw: OutgoingMessage, provider: string, skip: string | undefined, holdIf?: SQL) {
   const msg = clean(raw);
   const now = nowIsoOf(ctx);
   const ids = msg.metadata?.rentalIds;
@@ -128,18 +135,29 @@ function insertQuery(ctx: Ctx, id: string, raw: OutgoingMessage, provider: strin
       attempts: 1,
     });
   }
+  if (holdIf) {
+    // Offline, held for its delivery when the condition holds (an operator template to render there).
+    return ctx.db.insert(messageOutbox).values({
+      ...base,
+      status: sql`CASE WHEN ${holdIf} THEN 'queued' ELSE 'sent' END`,
+      sentAt: sql`CASE WHEN ${holdIf} THEN NULL ELSE ${now} END`,
+      attempts: sql`CASE WHEN ${holdIf} THEN 0 ELSE 1 END`,
+    });
+  }
   return ctx.db.insert(messageOutbox).values({ ...base, status: 'sent', sentAt: now, attempts: 1 });
 }
 
 /**
  * Records a message in the caller's batch (see the file comment). `skip` records it as skipped
- * with that reason instead of sending it.
+ * with that reason instead of sending it. `holdIf` (an SQL condition evaluated in the insert): an
+ * offline message is queued for its delivery instead of final when it holds (its content is made
+ * at delivery, by the consumer's `prepare` step).
  */
-export function messageStmt(ctx: Ctx, msg: OutgoingMessage, opts: { skip?: string } = {}): { id: string; stmt: Stmt } {
+export function messageStmt(ctx: Ctx, msg: OutgoingMessage, opts: { skip?: string; holdIf?: SQL } = {}): { id: string; stmt: Stmt } {
   const id = newId('msg');
   const provider = providerFor(ctx, msg.channel);
-  const stmt = insertQuery(ctx, id, msg, provider, opts.skip);
-  if (provider !== 'outbox' && !opts.skip) {
+  const stmt = insertQuery(ctx, id, msg, provider, opts.skip, msg.channel === 'sms' ? undefined : opts.holdIf);
+  if ((provider !== 'outbox' || (opts.holdIf && msg.channel !== 'sms')) && !opts.skip) {
     // Delivered after the caller's commit: the consumer waits for the row (retries) and drops it if the batch failed.
     // On a sandbox test clock the delayed send is not made: the sweep delivers the row at its due time.
     enqueueLater(ctx, { kind: 'message.deliver', messageId: id, enqueuedAt: nowMs(ctx) }, { delaySeconds: 2 });
@@ -147,7 +165,7 @@ export function messageStmt(ctx: Ctx, msg: OutgoingMessage, opts: { skip?: strin
   return { id, stmt };
 }
 
-export const emailStmt = (ctx: Ctx, m: Omit<OutgoingMessage, 'channel'>) => messageStmt(ctx, { ...m, channel: 'email' });
+export const emailStmt = (ctx: Ctx, m: Omit<OutgoingMessage, 'channel'>, opts: { holdIf?: SQL } = {}) => messageStmt(ctx, { ...m, channel: 'email' }, opts);
 export const smsStmt = (ctx: Ctx, m: Omit<OutgoingMessage, 'channel'>) => messageStmt(ctx, { ...m, channel: 'sms' });
 export const chatStmt = (ctx: Ctx, m: Omit<OutgoingMessage, 'channel'>) => messageStmt(ctx, { ...m, channel: 'chat' });
 
@@ -183,20 +201,30 @@ export const readMessage = (ctx: Pick<Ctx, 'db'>, id: string) => ctx.db.select()
  * (`queued` -> `sending`), so two deliveries of the same message never both send it. Answers the
  * outcome, or the row as it is when another sender has it (null when there is no such row).
  */
-export async function deliverMessage(ctx: Ctx, id: string): Promise<SendResult | null> {
+export async function deliverMessage(ctx: Ctx, id: string, opts: { prepare?: PrepareMessage } = {}): Promise<SendResult | null> {
   const now = nowMs(ctx);
   const nowIso = new Date(now).toISOString();
-  const claimed = await ctx.db
+  const row0 = await ctx.db
     .update(messageOutbox)
     .set({ status: 'sending', attempts: sql`${messageOutbox.attempts} + 1`, updatedAt: nowIso })
     .where(and(eq(messageOutbox.id, id), eq(messageOutbox.status, 'queued'), or(isNull(messageOutbox.nextAttemptAt), lte(messageOutbox.nextAttemptAt, nowIso))))
     .returning()
     .get();
-  if (!claimed) {
+  if (!row0) {
     const row = await readMessage(ctx, id);
     return row ? resultOf(row) : null;
   }
-  const finish = async (set: Partial<Row>) => {
+  // The prepare step's content is sent and kept; when it fails, the stored content goes (logged).
+  const prepared = opts.prepare
+    ? await opts.prepare(ctx, row0).catch((err) => {
+        ctx.log.error('message prepare failed; sending the stored content', { messageId: id, error: String(err) });
+        return null;
+      })
+    : null;
+  const claimed: Row = prepared ? { ...row0, ...prepared } : row0;
+  const content = prepared ?? {};
+  const finish = async (outcome: Partial<Row>) => {
+    const set = { ...content, ...outcome };
     const row = await ctx.db
       .update(messageOutbox)
       .set({ ...set, updatedAt: nowIsoOf(ctx) })
@@ -266,7 +294,7 @@ function sweepScope(ctx: Ctx) {
  * The sweep (every 5 minutes): delivers queued messages that are due (retries, and rows whose
  * queued delivery was lost), and fails messages whose sender vanished mid-send.
  */
-export async function deliverDueMessages(ctx: Ctx, opts: { limit?: number } = {}) {
+export async function deliverDueMessages(ctx: Ctx, opts: { limit?: number; prepare?: PrepareMessage } = {}) {
   const now = nowMs(ctx);
   const nowIso = new Date(now).toISOString();
   const scope = sweepScope(ctx);
@@ -292,7 +320,7 @@ export async function deliverDueMessages(ctx: Ctx, opts: { limit?: number } = {}
     .all();
   const counts = { sent: 0, failed: 0, skipped: 0, retrying: 0, interrupted: stale.length };
   for (const { id } of due) {
-    const r = await deliverMessage(ctx, id);
+    const r = await deliverMessage(ctx, id, { prepare: opts.prepare });
     if (r?.status === 'sent') counts.sent++;
     else if (r?.status === 'failed') counts.failed++;
     else if (r?.status === 'skipped') counts.skipped++;
@@ -325,7 +353,7 @@ export async function nextMessageDue(ctx: Ctx): Promise<number | null> {
 }
 
 /** Queue consumer of `message.deliver`: waits for the caller's commit (retried), drops a row that never appeared. */
-export async function deliverQueuedMessage(ctx: Ctx, msg: QueueMessage): Promise<void> {
+export async function deliverQueuedMessage(ctx: Ctx, msg: QueueMessage, opts: { prepare?: PrepareMessage } = {}): Promise<void> {
   const id = typeof msg.messageId === 'string' ? msg.messageId : null;
   if (!id) return;
   const row = await readMessage(ctx, id);
@@ -334,7 +362,7 @@ export async function deliverQueuedMessage(ctx: Ctx, msg: QueueMessage): Promise
     if (age < UNCOMMITTED_DROP_MS) throw new Error(`message ${id} is not committed yet`);
     return;
   }
-  if (row.status === 'queued') await deliverMessage(ctx, id);
+  if (row.status === 'queued') await deliverMessage(ctx, id, opts);
 }
 
 /** A delivery report of the provider (Twilio status callback): stores its status; `failed`/`undelivered` fail the message. */

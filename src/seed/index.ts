@@ -36,6 +36,7 @@ import { sha256Hex } from '../lib/crypto';
 import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
 import { communicationsSeed } from './communications';
+import { messageAutomationsSeed } from './message-automations';
 import { marinaSeed } from './marina';
 import { posSeed, promoCodesSeed, protectionSeed } from './counter';
 import { giftCardsSeed } from './gift-cards';
@@ -263,6 +264,7 @@ export const SEED_STEPS: SeedStep[] = [
   forDemo(bookingsSeed),
   channelSeed,
   forDemo(communicationsSeed),
+  forDemo(messageAutomationsSeed),
   forDemo(marinaSeed),
   forDemo(posSeed),
   forDemo(promoCodesSeed),
@@ -290,6 +292,7 @@ export const OPERATOR_SEED_STEPS: OperatorSeedStep[] = [
   inventorySeed,
   bookingsSeed,
   communicationsSeed,
+  messageAutomationsSeed,
   marinaSeed,
   posSeed,
   promoCodesSeed,

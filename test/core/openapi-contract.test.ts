@@ -96,6 +96,8 @@ interface Merged {
   reservation: { id: string; number: string };
   contracts: { signed: string; pending: string; templateId: string };
   shortCode: string;
+  /** An operator message template and an automation using it. */
+  messages: { templateId: string; automationId: string };
   carts: { contacted: string; fresh: string };
   promo: { code: string; giftCard: string; affiliateId: string };
   pos: { transactionId: string; rentalId: string };
@@ -452,6 +454,10 @@ const CASES: Case[] = [
   // Communications, short links, cart recovery
   { op: 'listDefaultTemplates', path: () => '/communication/templates/defaults' },
   { op: 'getDefaultTemplate', path: () => '/communication/templates/defaults/booking_confirmation' },
+  { op: 'listMessageTemplates', path: () => `/communication/templates?${q({ key: 'booking_reminder' })}` },
+  { op: 'getMessageTemplate', path: () => `/communication/templates/${m.messages.templateId}` },
+  { op: 'listMessageAutomations', path: () => `/communication/automations?${q({ active: true })}` },
+  { op: 'getMessageAutomation', path: () => `/communication/automations/${m.messages.automationId}` },
   { op: 'listRentalScheduledCommunications', path: () => `/communication/schedule/rental/${w.booking.rentalId}` },
   { op: 'getShortLink', path: () => `/communication/short-code/${m.shortCode}` },
   { op: 'followShortLink', path: () => `/s/${m.shortCode}`, caller: anonymous },
@@ -1270,12 +1276,29 @@ beforeAll(async () => {
   // Protection plans: an override of the location.
   await ok(put(`/api/v2/locations/${loc}/protection-settings/override/MARINE_DAMAGE_WAIVER`, { percentage: 15, maxCap: 100 }, { key }));
 
+  // An item's own reminder and an automation sending it two hours after the end.
+  const reminder = await ok(
+    post(
+      '/communication/templates',
+      { key: 'booking_reminder', itemId: w.rental.id, subject: 'See you, {{renter.firstName}}', html: '<p>{{booking.when}}</p>', text: '{{booking.when}}' },
+      { key },
+    ),
+  );
+  const automation = await ok(
+    post(
+      '/communication/automations',
+      { trigger: 'hours_after_end', hours: 2, recipient: 'renter', channel: 'email', templateId: reminder.templateId, itemIds: [w.rental.id] },
+      { key },
+    ),
+  );
+
   m = {
     slips: { pinned: pinned.id, unpinned: unpinned.id },
     mapId: map.mapId,
     reservation: { id: stay.id, number: stay.reservationNumber },
     contracts: { signed: signed.id, pending: pending.id, templateId: template.id },
     shortCode: link.code,
+    messages: { templateId: reminder.templateId, automationId: automation.automationId },
     carts: { contacted: contacted.id, fresh: fresh.id },
     promo: { code: `SPRING-${tag}`, giftCard: `GIFT-${tag}`, affiliateId },
     pos: { transactionId: sale.transactionId, rentalId: payLater.rentalId },

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { json, tenant, timestamps } from './_columns';
 
 /**
@@ -50,3 +50,80 @@ export const smsOptOuts = sqliteTable('sms_opt_outs', {
   toNumber: text('to_number'),
   ...timestamps(),
 });
+
+/**
+ * Message templates edited by an operator (`/communication/templates`): one per message key and
+ * scope, where `scope` is an inventory item id (an item's own template) or `*` (the operator's).
+ * The template a message uses is the item's, else the operator's, else the default of the key.
+ */
+export const messageTemplates = sqliteTable(
+  'message_templates',
+  {
+    id: text('id').primaryKey(),
+    customerId: tenant(),
+    key: text('key').notNull(),
+    /** An inventory item id, or `*` for every item of the operator. */
+    scope: text('scope').notNull(),
+    name: text('name').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    /** The SMS text (null: the plain-text part, on one line). */
+    sms: text('sms'),
+    createdBy: text('created_by'),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('message_templates_scope_uq').on(t.customerId, t.key, t.scope)],
+);
+
+/**
+ * Message automations (`/communication/automations`): when a booking event happens (or N hours
+ * before its start / after its end), a template goes to the renter or staff by e-mail or SMS. Run by
+ * the automation processor (cron), each (automation, booking or offer) at most once: `automationRuns`.
+ */
+export const messageAutomations = sqliteTable(
+  'message_automations',
+  {
+    id: text('id').primaryKey(),
+    customerId: tenant(),
+    name: text('name').notNull(),
+    trigger: text('trigger', { enum: ['booked', 'hours_before_start', 'hours_after_end', 'cancelled', 'waitlist_offered'] }).notNull(),
+    /** N of `hours_before_start` / `hours_after_end` (0 otherwise). */
+    hours: integer('hours').notNull().default(0),
+    recipient: text('recipient', { enum: ['renter', 'staff'] }).notNull(),
+    /** Staff: one user; null = the staff of the booking's location. */
+    staffUserId: text('staff_user_id'),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    /** An operator template id (`mtp_...`) or a message key (the item's, operator's or default template of that key). */
+    templateId: text('template_id').notNull(),
+    /** Only bookings of these items (empty: every item). */
+    itemIds: json<string[]>('item_ids')
+      .notNull()
+      .$defaultFn(() => []),
+    active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    createdBy: text('created_by'),
+    ...timestamps(),
+  },
+  (t) => [index('message_automations_customer_idx').on(t.customerId, t.active)],
+);
+
+/** One firing of an automation for one booking (or waitlist offer): unique, so it fires at most once. */
+export const automationRuns = sqliteTable(
+  'automation_runs',
+  {
+    id: text('id').primaryKey(),
+    customerId: tenant(),
+    automationId: text('automation_id').notNull(),
+    /** The booking (`bk_...`) or waitlist offer the automation fired for. */
+    subjectId: text('subject_id').notNull(),
+    /** ISO instant the automation was due for this subject. */
+    dueAt: text('due_at').notNull(),
+    status: text('status', { enum: ['claimed', 'sent', 'skipped', 'failed'] }).notNull(),
+    statusReason: text('status_reason'),
+    messageIds: json<string[]>('message_ids')
+      .notNull()
+      .$defaultFn(() => []),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('automation_runs_uq').on(t.automationId, t.subjectId), index('automation_runs_customer_idx').on(t.customerId, t.createdAt)],
+);

@@ -5,7 +5,7 @@
  * to bring (when the item or the location says), the cancellation policy with its amounts, and per
  * booking its public reference (the booking id, `bk_...`) with a link to the manage page.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { Stmt } from '../../db/client';
 import { emailStmt } from '../../adapters/messages';
@@ -15,6 +15,8 @@ import { publicOrigin } from '../../lib/public-origin';
 import { renderEmail, type EmailBrand, type RenderedEmail } from '../../lib/template';
 import { customers } from '../../db/schema/accounts';
 import { inventoryItems } from '../../db/schema/inventory';
+import { bookings } from '../../db/schema/bookings';
+import { messageTemplates } from '../../db/schema/communications';
 import { locations } from '../../db/schema/locations';
 import { cancellationPolicyOf, emailBrandOf, type CancellationPolicy } from '../public-settings/service';
 import { BOOKING_TEMPLATES, type BookingTemplateId } from './email-templates';
@@ -197,20 +199,81 @@ export function renderBookingMail(id: BookingTemplateId, m: MailSetting, data: R
   return renderEmail(BOOKING_TEMPLATES[id], { brandColor: color, ...data }, { ...m.brand, name: m.brand.name || m.location.name });
 }
 
-/** A rendered booking e-mail as a statement of the caller's batch (the outbox row with both parts). */
+/**
+ * The message key of each booking e-mail: the key an operator edits its template under
+ * (`/communication/templates`; the communications module renders it at delivery).
+ */
+export const MESSAGE_KEY_OF: Record<BookingTemplateId, string> = {
+  'booking.confirmation': 'booking_confirmation',
+  'booking.cancelled': 'booking_cancellation',
+  'booking.rescheduled': 'booking_rescheduled',
+  'booking.changed': 'booking_changed',
+};
+
+/** The values of the event an operator's template may use beside the booking's own (communications' EXTRA_VARIABLES). */
+function eventVariables(data: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const put = (k: string, v: unknown) => {
+    if (typeof v === 'string' && v) out[k] = v;
+  };
+  put('cancellation.reason', data.reason);
+  put('cancellation.refund', data.refund);
+  put('change.previousWhen', data.was);
+  put('change.price', data.price);
+  if (Array.isArray(data.changed) && data.changed.length)
+    out['change.summary'] = (data.changed as { what: string; now: string; was: string }[]).map((c) => `${c.what}: ${c.now} (was ${c.was})`).join('\n');
+  return out;
+}
+
+const rentalIdsOf = (metadata: Record<string, unknown>): string[] =>
+  Array.isArray(metadata.rentalIds)
+    ? metadata.rentalIds.filter((x): x is string => typeof x === 'string')
+    : typeof metadata.rentalId === 'string'
+      ? [metadata.rentalId]
+      : [];
+
+/**
+ * Whether the operator has its own template of `key` for the booked items or for every item: an SQL
+ * condition evaluated inside the outbox insert (no extra read in the sale; the batch's own booking
+ * rows are visible to it).
+ */
+function ownTemplateSql(customerId: string, key: string, rentalIds: string[]): SQL {
+  const t = messageTemplates;
+  const items = rentalIds.length
+    ? sql` OR ${t.scope} IN (SELECT ${bookings.itemId} FROM ${bookings} WHERE ${bookings.customerId} = ${customerId} AND ${bookings.id} IN (${sql.join(
+        rentalIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}))`
+    : sql``;
+  return sql`EXISTS (SELECT 1 FROM ${t} WHERE ${t.customerId} = ${customerId} AND ${t.key} = ${key} AND (${t.scope} = '*'${items}))`;
+}
+
+/**
+ * A booking e-mail as a statement of the caller's batch: the outbox row with the default template
+ * rendered (both parts) and, in `metadata.render`, its message key and the event's values. When the
+ * operator has its own template of that key (the item's or its own), the row is held for its delivery,
+ * which renders that template instead (communications' delivery step): the sale adds no read for it.
+ */
 export function bookingMailStmt(
   ctx: Ctx,
   m: MailSetting,
   o: { id: BookingTemplateId; to: string; data: Record<string, unknown>; metadata: Record<string, unknown> },
 ): Stmt {
   const mail = renderBookingMail(o.id, m, o.data);
-  return emailStmt(ctx, {
-    customerId: m.customerId,
-    to: o.to,
-    subject: mail.subject,
-    body: mail.text,
-    html: mail.html,
-    template: o.id,
-    metadata: o.metadata,
-  }).stmt;
+  const key = MESSAGE_KEY_OF[o.id];
+  // The first booking's item chooses an item's template (the delivery step does the same).
+  const rentalIds = rentalIdsOf(o.metadata).slice(0, 1);
+  return emailStmt(
+    ctx,
+    {
+      customerId: m.customerId,
+      to: o.to,
+      subject: mail.subject,
+      body: mail.text,
+      html: mail.html,
+      template: o.id,
+      metadata: { ...o.metadata, render: { key, rentalIds, vars: eventVariables(o.data) } },
+    },
+    { holdIf: ownTemplateSql(m.customerId, key, rentalIds) },
+  ).stmt;
 }

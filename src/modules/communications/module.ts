@@ -3,6 +3,8 @@ import { deliverDueMessages, deliverQueuedMessage, nextMessageDue } from '../../
 import { commsErrors } from './errors';
 import router from './index';
 import { nextScheduledDue, processScheduledMessages } from './process';
+import { nextAutomationDue, runAutomations } from './automation-runner';
+import { renderAtDelivery } from './delivery';
 import { onBookingCancelled, onBookingRescheduled } from './schedule';
 
 export default defineModule({
@@ -11,10 +13,13 @@ export default defineModule({
   jobs: [
     // Scheduled messages and reminders, at their send time (nextDue: the next pending send time).
     { name: 'communications.scheduled', cron: '*/5 * * * *', run: (ctx) => processScheduledMessages(ctx), nextDue: nextScheduledDue },
-    // Retries of temporary provider failures and deliveries whose queue message was lost (nextDue: the next retry).
-    { name: 'communications.deliver', cron: '*/5 * * * *', run: (ctx) => deliverDueMessages(ctx), nextDue: nextMessageDue },
+    // Message automations (booked, N hours before the start / after the end, cancelled, waitlist offered), each once per booking.
+    { name: 'communications.automations', cron: '*/5 * * * *', run: (ctx) => runAutomations(ctx), nextDue: nextAutomationDue },
+    // Retries of temporary provider failures and deliveries whose queue message was lost (nextDue: the next retry);
+    // a booking e-mail held for the operator's template is rendered here (delivery.ts).
+    { name: 'communications.deliver', cron: '*/5 * * * *', run: (ctx) => deliverDueMessages(ctx, { prepare: renderAtDelivery }), nextDue: nextMessageDue },
   ],
-  queue: { 'message.deliver': (ctx, msg) => deliverQueuedMessage(ctx, msg) },
+  queue: { 'message.deliver': (ctx, msg) => deliverQueuedMessage(ctx, msg, { prepare: renderAtDelivery }) },
   // Pending messages of a booking follow its lifecycle, whichever path cancelled or moved it.
   hooks: { 'booking.cancelled': onBookingCancelled, 'booking.rescheduled': onBookingRescheduled },
   errors: commsErrors.table,

@@ -8,7 +8,8 @@ import { scheduledCommunications } from '../../db/schema/communications';
 import { getBookingRow, type BookingRow } from '../bookings/service';
 import { getLocationInTenant } from '../locations/service';
 import { ANCHORED, sendTimeOf, type Trigger } from './schedule';
-import { renderTemplate, TEMPLATES, type TemplateId } from './templates';
+import { renderTemplate } from './templates';
+import { resolveTemplate } from './resolve';
 import { loadRenderSource, variablesFor } from './variables';
 import type { ScheduleRow } from './views';
 
@@ -69,9 +70,10 @@ async function runOne(ctx: Ctx, row: ScheduleRow): Promise<Outcome> {
     return { status: 'skipped', reason: `send_window_missed: due at ${formatLocalDateTime(dueAt, tz)}; not sent late` };
   }
 
-  const template = TEMPLATES[row.templateId as TemplateId];
-  if (!template) return { status: 'failed', reason: `unknown template ${row.templateId}` };
   const src = await loadRenderSource(ctx, { locationId: row.locationId, rentalId: row.rentalId });
+  // The item's or operator's own template of the key, else the default.
+  const template = (await resolveTemplate(ctx, row.templateId, src.booking?.itemId))?.template;
+  if (!template) return { status: 'failed', reason: `unknown template ${row.templateId}` };
   const rendered = renderTemplate(template, variablesFor(src, null));
   const unmet = src.booking ? unmetCondition(row.conditions ?? {}, src.booking) : null;
   const msg = await sendMessage(

@@ -144,3 +144,161 @@ export const smsStatus = route({
   ok: Ok,
   errors: [403, 503],
 });
+
+// ------------------------------------------------------------------------------------------------
+// Operator templates
+
+const TEMPLATES_DOC = `A template is for one message key (the default template ids, plus \`booking_changed\`, \`booking_rescheduled\` and \`waitlist_offered\`) and for every item (no \`itemId\`) or one item. A message of a key uses the item's template, else the operator's, else the default (\`GET /communication/templates/defaults\`): the booking e-mails (confirmation, change, new time, cancellation), scheduled communications, \`send-templated\` and automations. Parts: \`subject\`, \`html\` (the body, wrapped in the e-mail layout), \`text\` and optional \`sms\`, in the \`{{group.name}}\` syntax with \`{{#name}}...{{/name}}\` sections; values are HTML-escaped in the HTML part. \`variables\` lists what the key supports; a template using any other variable is refused with 400 \`validation_failed\` listing each unknown one in \`details\`. Writes need the \`communications\` permission (admins and managers have it).`;
+
+export const listCustomTemplates = route({
+  method: 'get',
+  path: '/communication/templates',
+  operationId: 'listMessageTemplates',
+  tags,
+  summary: "The operator's own message templates",
+  description: `Filter by \`key\` or \`itemId\`. ${TEMPLATES_DOC}`,
+  query: s.CustomTemplateQuery,
+  ok: s.CustomTemplateList,
+});
+
+export const createCustomTemplate = route({
+  method: 'post',
+  path: '/communication/templates',
+  operationId: 'createMessageTemplate',
+  tags,
+  summary: 'Create a message template (for the operator or one item)',
+  description: `One per key and item: a second answers 409 \`already_exists\` (update it). An item of another operator answers 404. ${TEMPLATES_DOC}`,
+  body: s.CustomTemplateBody,
+  ok: s.CustomTemplate,
+  status: 201,
+  errors: [403, 404, 409],
+});
+
+export const getCustomTemplate = route({
+  method: 'get',
+  path: '/communication/templates/{id}',
+  operationId: 'getMessageTemplate',
+  tags,
+  summary: 'One operator template',
+  description: `With the variables its key supports. Another operator's id answers 404. ${TEMPLATES_DOC}`,
+  params: s.CustomTemplateParams,
+  ok: s.CustomTemplate,
+  errors: [404],
+});
+
+export const updateCustomTemplate = route({
+  method: 'patch',
+  path: '/communication/templates/{id}',
+  operationId: 'updateMessageTemplate',
+  tags,
+  summary: 'Update an operator template',
+  description: `The parts given replace the stored ones (the key and item stay); messages recorded from now on use it. ${TEMPLATES_DOC}`,
+  params: s.CustomTemplateParams,
+  body: s.CustomTemplatePatch,
+  ok: s.CustomTemplate,
+  errors: [403, 404],
+});
+
+export const deleteCustomTemplate = route({
+  method: 'delete',
+  path: '/communication/templates/{id}',
+  operationId: 'deleteMessageTemplate',
+  tags,
+  summary: 'Delete an operator template',
+  description: `Messages of its key go back to the operator's template (for an item's) or the default. An automation naming it by id is skipped with the reason \`no_template\`. ${TEMPLATES_DOC}`,
+  params: s.CustomTemplateParams,
+  ok: s.Deleted,
+  errors: [403, 404],
+});
+
+export const previewCustomTemplate = route({
+  method: 'post',
+  path: '/communication/templates/{id}/preview',
+  operationId: 'previewMessageTemplate',
+  tags,
+  summary: 'Render a template (with a booking, or sample data)',
+  description: `With \`rentalId\` the booking's real data (renter, item, times in the location's zone, amounts); without it sample data over the operator's business and location (\`locationId\`). \`variables\` override values. Answers the subject, text, HTML (in the layout) and SMS; nothing is sent. ${TEMPLATES_DOC}`,
+  params: s.CustomTemplateParams,
+  body: s.PreviewBody,
+  ok: s.Preview,
+  errors: [404],
+});
+
+export const testCustomTemplate = route({
+  method: 'post',
+  path: '/communication/templates/{id}/test',
+  operationId: 'testMessageTemplate',
+  tags,
+  summary: 'Send a template once to an e-mail address and/or a phone',
+  description: `Rendered as the preview renders it, the subject prefixed \`[Test]\`, sent through the e-mail and SMS adapters (the outbox offline) and recorded in the send log with \`metadata.test\`. ${PHONE_DOC} ${MESSAGE_DOC}`,
+  params: s.CustomTemplateParams,
+  body: s.TestSendBody,
+  ok: s.TestSendResult,
+  errors: [403, 404],
+});
+
+// ------------------------------------------------------------------------------------------------
+// Automations
+
+const AUTOMATIONS_DOC = `An automation sends a template when something happens to a booking: \`booked\` (made after the automation was created), \`hours_before_start\` with \`hours\` N (N hours before the start: any booking not started yet, also one made later than that instant), \`hours_after_end\` with N (N hours after the end, for ends after the automation was created), \`cancelled\` (cancelled after it was created) or \`waitlist_offered\` (a waitlist offer made). \`recipient\`: \`renter\` (the e-mail unless they opted out of e-mails; the SMS only with their consent to texts) or \`staff\` (\`staffUserId\`, else every user assigned to the booking's location). \`channel\`: \`email\` or \`sms\`. \`templateId\`: an operator template (\`mtp_...\`) or a message key (the item's, operator's or default template of that key, chosen when it fires). \`itemIds\` limits it to bookings of those items. Times are UTC instants relative to the booking. The processor runs every 5 minutes (and as a sandbox test clock advances, at each automation's instant); each automation fires at most once per booking (or offer), whatever runs overlap; the message is in the send log (\`GET /outbox/messages\`) with \`metadata.automationId\`. Writes need the \`communications\` permission (admins and managers have it); a template, user or item of another operator answers 404.`;
+
+export const listAutomations = route({
+  method: 'get',
+  path: '/communication/automations',
+  operationId: 'listMessageAutomations',
+  tags,
+  summary: 'The message automations',
+  description: `Oldest first; \`active\` filters. ${AUTOMATIONS_DOC}`,
+  query: s.AutomationQuery,
+  ok: s.AutomationList,
+});
+
+export const createAutomation = route({
+  method: 'post',
+  path: '/communication/automations',
+  operationId: 'createMessageAutomation',
+  tags,
+  summary: 'Create a message automation',
+  description: AUTOMATIONS_DOC,
+  body: s.AutomationBody,
+  ok: s.Automation,
+  status: 201,
+  errors: [403, 404],
+});
+
+export const getAutomation = route({
+  method: 'get',
+  path: '/communication/automations/{id}',
+  operationId: 'getMessageAutomation',
+  tags,
+  summary: 'One message automation',
+  description: `Another operator's id answers 404. ${AUTOMATIONS_DOC}`,
+  params: s.AutomationParams,
+  ok: s.Automation,
+  errors: [404],
+});
+
+export const updateAutomation = route({
+  method: 'patch',
+  path: '/communication/automations/{id}',
+  operationId: 'updateMessageAutomation',
+  tags,
+  summary: 'Update a message automation (or turn it off with active false)',
+  description: `The fields given replace the stored ones. Bookings it already fired for are not sent again. ${AUTOMATIONS_DOC}`,
+  params: s.AutomationParams,
+  body: s.AutomationPatch,
+  ok: s.Automation,
+  errors: [403, 404],
+});
+
+export const deleteAutomation = route({
+  method: 'delete',
+  path: '/communication/automations/{id}',
+  operationId: 'deleteMessageAutomation',
+  tags,
+  summary: 'Delete a message automation',
+  description: `It stops firing; messages already sent stay in the send log. ${AUTOMATIONS_DOC}`,
+  params: s.AutomationParams,
+  ok: s.Deleted,
+  errors: [403, 404],
+});

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { zEmail, zId, zJsonObject } from '../../lib/openapi';
+import { zEmail, zId, zJsonObject, zLimit, zOffset, zQueryBool } from '../../lib/openapi';
 import { BOOKING_STATUSES } from '../bookings/types';
 import { INPUT_VARIABLES, TEMPLATE_IDS } from './templates';
+import { MESSAGE_KEYS } from './message-keys';
 
 // ------------------------------------------------------------------------------------------------
 // Templates
@@ -226,3 +227,162 @@ export const ProcessResult = z
     interrupted: z.number().int(),
   })
   .openapi('ScheduledProcessResult');
+
+// ------------------------------------------------------------------------------------------------
+// Operator templates
+
+const zPart = (max: number, example: string) => z.string().trim().min(1).max(max).openapi({ example });
+
+export const KeyVariable = z.object({ name: z.string(), description: z.string() }).openapi('MessageKeyVariable');
+
+export const CustomTemplateBody = z
+  .object({
+    key: z.enum(MESSAGE_KEYS).openapi({ description: 'The message key the template is for' }),
+    itemId: zId('inv_01J0000000000000000000000')
+      .optional()
+      .openapi({ description: "An inventory item: the template of that item's messages (else the operator's, every item)" }),
+    name: z.string().trim().min(1).max(120).optional(),
+    subject: zPart(300, 'See you tomorrow, {{renter.firstName}}!'),
+    html: zPart(50_000, '<p>Hello {{renter.firstName}}, your {{booking.itemName}} is ready on {{booking.when}}.</p>'),
+    text: zPart(20_000, 'Hello {{renter.firstName}}, your {{booking.itemName}} is ready on {{booking.when}}.'),
+    sms: z.string().trim().min(1).max(1600).nullable().optional().openapi({ description: 'The SMS text (default: the plain-text part on one line)' }),
+  })
+  .strict()
+  .openapi('MessageTemplateInput');
+
+export const CustomTemplatePatch = CustomTemplateBody.omit({ key: true, itemId: true })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'give at least one field')
+  .openapi('MessageTemplatePatch');
+
+export const CustomTemplate = z
+  .object({
+    templateId: z.string().openapi({ example: 'mtp_01J0000000000000000000000' }),
+    key: z.enum(MESSAGE_KEYS),
+    itemId: z.string().nullable().openapi({ description: 'null: the operator template (every item)' }),
+    name: z.string(),
+    subject: z.string(),
+    html: z.string(),
+    text: z.string(),
+    sms: z.string().nullable(),
+    variables: z.array(KeyVariable).openapi({ description: 'The variables the key supports' }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('OperatorMessageTemplate');
+
+export const CustomTemplateList = z
+  .object({ data: z.array(CustomTemplate), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .openapi('OperatorMessageTemplateList');
+
+export const CustomTemplateQuery = z.object({
+  key: z.enum(MESSAGE_KEYS).optional(),
+  itemId: zId('inv_01J0000000000000000000000').optional(),
+  limit: zLimit(),
+  offset: zOffset(),
+});
+
+export const CustomTemplateParams = z.object({
+  id: zId('mtp_01J0000000000000000000000').openapi({ param: { name: 'id', in: 'path' } }),
+});
+
+export const PreviewBody = z
+  .object({
+    rentalId: zId('bk_01J0000000000000000000000').optional().openapi({ description: "Render with this booking's real data (else sample data)" }),
+    locationId: zId('loc_01J0000000000000000000000').optional().openapi({ description: 'The location of the sample (its name, address, zone)' }),
+    variables: z.record(z.string(), z.string().max(2000)).optional().openapi({ description: 'Values that override the rendered ones' }),
+  })
+  .strict()
+  .openapi('MessageTemplatePreviewInput');
+
+export const Preview = z
+  .object({
+    templateId: z.string(),
+    key: z.string(),
+    rentalId: z.string().nullable(),
+    sample: z.boolean().openapi({ description: 'Rendered with sample data (no rentalId)' }),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    sms: z.string(),
+  })
+  .openapi('MessageTemplatePreview');
+
+export const TestSendBody = z
+  .object({
+    email: zEmail().optional(),
+    phoneNumber: zPhoneInput().optional(),
+    country: zCountry().optional(),
+    rentalId: zId('bk_01J0000000000000000000000').optional(),
+    locationId: zId('loc_01J0000000000000000000000').optional(),
+  })
+  .strict()
+  .refine((b) => b.email || b.phoneNumber, { message: 'give email or phoneNumber (or both)', path: ['email'] })
+  .openapi('MessageTemplateTestInput');
+
+export const TestSendResult = z.object({ templateId: z.string(), messages: z.array(MessageResult) }).openapi('MessageTemplateTestResult');
+
+// ------------------------------------------------------------------------------------------------
+// Automations
+
+export const AUTOMATION_TRIGGER_VALUES = ['booked', 'hours_before_start', 'hours_after_end', 'cancelled', 'waitlist_offered'] as const;
+
+const automationFields = {
+  name: z.string().trim().min(1).max(120).optional(),
+  trigger: z.enum(AUTOMATION_TRIGGER_VALUES).openapi({ description: 'When it fires' }),
+  hours: z
+    .number()
+    .int()
+    .min(1)
+    .max(2160)
+    .optional()
+    .openapi({ description: 'N of `hours_before_start` (N hours before the start) and `hours_after_end` (N hours after the end)' }),
+  recipient: z.enum(['renter', 'staff']),
+  staffUserId: zId('usr_01J0000000000000000000000')
+    .nullable()
+    .optional()
+    .openapi({ description: "Staff: this user (else every user assigned to the booking's location)" }),
+  channel: z.enum(['email', 'sms']),
+  templateId: z.string().trim().min(1).max(128).openapi({
+    example: 'booking_reminder',
+    description: "An operator template id (`mtp_...`), or a message key: the item's, operator's or default template of that key",
+  }),
+  itemIds: z.array(zId('inv_01J0000000000000000000000')).max(100).optional().openapi({ description: 'Only bookings of these items (default: every item)' }),
+  active: z.boolean().optional(),
+};
+
+export const AutomationBody = z.object(automationFields).strict().openapi('MessageAutomationInput');
+export const AutomationPatch = z
+  .object(automationFields)
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'give at least one field')
+  .openapi('MessageAutomationPatch');
+
+export const Automation = z
+  .object({
+    automationId: z.string().openapi({ example: 'aut_01J0000000000000000000000' }),
+    name: z.string(),
+    trigger: z.enum(AUTOMATION_TRIGGER_VALUES),
+    hours: z.number().int().nullable(),
+    recipient: z.enum(['renter', 'staff']),
+    staffUserId: z.string().nullable(),
+    channel: z.enum(['email', 'sms']),
+    templateId: z.string(),
+    itemIds: z.array(z.string()),
+    active: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('MessageAutomation');
+
+export const AutomationList = z
+  .object({ data: z.array(Automation), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .openapi('MessageAutomationList');
+export const AutomationQuery = z.object({ active: zQueryBool().optional(), limit: zLimit(), offset: zOffset() });
+export const AutomationParams = z.object({ id: zId('aut_01J0000000000000000000000').openapi({ param: { name: 'id', in: 'path' } }) });
+export const Deleted = z
+  .object({ success: z.literal(true) })
+  .passthrough()
+  .openapi('MessageDeleted');

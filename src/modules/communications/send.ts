@@ -7,6 +7,7 @@ import { getLocationInTenant, type LocationRow } from '../locations/service';
 import { smsPhone, tryPhone, type PhoneInfo } from './phone';
 import { renderTemplate, TEMPLATES, type TemplateId } from './templates';
 import { loadRenderSource, variablesFor, type Person, type RenderSource } from './variables';
+import { resolveTemplate } from './resolve';
 
 /** `details.country` of a location (ISO alpha-2), the default country of numbers written without `+`. */
 export function locationCountry(location: LocationRow | null): string | undefined {
@@ -71,7 +72,8 @@ export async function sendTemplated(ctx: Ctx, input: SendTemplatedInput) {
       details: [{ field: 'rentalId', message: 'booking of another location' }],
     });
   }
-  const tpl = TEMPLATES[input.templateId];
+  // The item's or operator's own template of the key, else the default.
+  const tpl = (await resolveTemplate(ctx, input.templateId, src.booking?.itemId))?.template ?? TEMPLATES[input.templateId];
   const country = input.country ?? locationCountry(src.location);
   // Every list entry is checked before anything is sent.
   const targets = (input.recipientList ?? []).map((r, i) => normalizeRecipient(r, i, country));

@@ -2,7 +2,8 @@
 // - rendering and sending a message outside the processor (cart recovery): TEMPLATES, renderTemplate, loadRenderSource, variablesFor, forTenant;
 // - running the scheduled-communication processor (cart recovery): processScheduledMessages;
 // - public send limits (renter self-service, cart recovery): throttlePublicSend;
-// - scheduled send times (the seed): sendTimeOf, PAST_TOLERANCE_MS.
+// - scheduled send times (the seed): sendTimeOf, PAST_TOLERANCE_MS;
+// - the operator's templates and automations (the seed): createCustomTemplate, listCustomTemplates, createAutomation, listAutomations.
 // The one send function itself is src/adapters/messages.ts. listTemplates and getTemplate below serve
 // this module's own routes.
 import { ApiError } from '../../lib/errors';
@@ -14,6 +15,8 @@ export { loadRenderSource, variablesFor } from './variables';
 export { sendTimeOf, PAST_TOLERANCE_MS } from './schedule';
 export { processScheduledMessages, forTenant } from './process';
 export { throttlePublicSend } from './throttle';
+export { createCustomTemplate, listCustomTemplates } from './custom-templates';
+export { createAutomation, listAutomations } from './automations';
 
 export const listTemplates = () => ({ data: allTemplates() });
 

@@ -2,6 +2,9 @@ import type { z } from '@hono/zod-openapi';
 import type { scheduledCommunications } from '../../db/schema/communications';
 import type * as s from './schemas';
 import { TEMPLATES, VARIABLES, variablesOf, type Template } from './templates';
+import type { AutomationRow } from './automations';
+import { OPERATOR_SCOPE, type TemplateRow } from './resolve';
+import { keyVariables, type MessageKey } from './message-keys';
 
 export type ScheduleRow = typeof scheduledCommunications.$inferSelect;
 
@@ -43,3 +46,36 @@ export function templateOut(t: Template): z.output<typeof s.Template> {
 }
 
 export const allTemplates = () => Object.values(TEMPLATES).map(templateOut);
+
+export function customTemplateOut(r: TemplateRow): z.output<typeof s.CustomTemplate> {
+  return {
+    templateId: r.id,
+    key: r.key as MessageKey,
+    itemId: r.scope === OPERATOR_SCOPE ? null : r.scope,
+    name: r.name,
+    subject: r.subject,
+    html: r.html,
+    text: r.text,
+    sms: r.sms,
+    variables: keyVariables(r.key as MessageKey).map((v) => ({ name: v.name, description: v.description })),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+export function automationOut(r: AutomationRow): z.output<typeof s.Automation> {
+  return {
+    automationId: r.id,
+    name: r.name,
+    trigger: r.trigger,
+    hours: r.hours || null,
+    recipient: r.recipient,
+    staffUserId: r.staffUserId,
+    channel: r.channel,
+    templateId: r.templateId,
+    itemIds: r.itemIds,
+    active: r.active,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
