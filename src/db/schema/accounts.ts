@@ -23,6 +23,14 @@ export const customers = sqliteTable('customers', {
   isSandbox: integer('is_sandbox', { mode: 'boolean' }).notNull().default(false),
   paymentCustomerId: text('payment_customer_id'),
   subscriptionId: text('subscription_id'),
+  /**
+   * The message keys the operator has its own template of (operator- or item-wide), kept by the
+   * communications module in the batch of every template write. A booking e-mail reads it with the
+   * account, so only a message with an own template is held for its delivery to render it.
+   */
+  messageTemplateKeys: json<string[]>('message_template_keys')
+    .notNull()
+    .$defaultFn(() => []),
   ...timestamps(),
 });
 

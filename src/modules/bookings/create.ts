@@ -211,7 +211,13 @@ function saleRead(ctx: Ctx, s: S, o: { items: boolean } = { items: true }) {
     'sale|settings',
     () =>
       db
-        .select({ settings: customers.settings, name: customers.name, businessName: customers.businessName, integrations: customers.integrations })
+        .select({
+          settings: customers.settings,
+          name: customers.name,
+          businessName: customers.businessName,
+          integrations: customers.integrations,
+          messageTemplateKeys: customers.messageTemplateKeys,
+        })
         .from(customers)
         .where(eq(customers.id, sql.placeholder('customerId'))),
     { customerId },

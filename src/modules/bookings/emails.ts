@@ -30,6 +30,8 @@ export interface MailAccount {
   businessName?: string | null;
   settings?: unknown;
   integrations?: unknown;
+  /** The keys the operator has its own message template of (customers.message_template_keys). */
+  messageTemplateKeys?: string[] | null;
 }
 
 /** The location columns a booking e-mail reads. */
@@ -52,6 +54,8 @@ export interface MailSetting {
   brand: EmailBrand;
   location: MailLocation;
   policy: CancellationPolicy;
+  /** The message keys the operator has its own template of: only those e-mails are held to be rendered at delivery. */
+  ownTemplates: readonly string[];
 }
 
 /** One booked line of an e-mail. */
@@ -85,6 +89,7 @@ export function mailSetting(
     brand: emailBrandOf(o.account, o.location.details),
     location: o.location,
     policy: cancellationPolicyOf(o.location.details, (o.account?.settings ?? null) as Record<string, unknown> | null),
+    ownTemplates: o.account?.messageTemplateKeys ?? [],
   };
 }
 
@@ -96,7 +101,13 @@ export async function loadMailSetting(ctx: Ctx, b: BookingRow): Promise<{ settin
       .from(locations)
       .where(and(eq(locations.id, b.locationId), eq(locations.customerId, b.customerId))),
     ctx.db
-      .select({ name: customers.name, businessName: customers.businessName, settings: customers.settings, integrations: customers.integrations })
+      .select({
+        name: customers.name,
+        businessName: customers.businessName,
+        settings: customers.settings,
+        integrations: customers.integrations,
+        messageTemplateKeys: customers.messageTemplateKeys,
+      })
       .from(customers)
       .where(eq(customers.id, b.customerId)),
     ctx.db
@@ -274,6 +285,7 @@ export function bookingMailStmt(
       template: o.id,
       metadata: { ...o.metadata, render: { key, rentalIds, vars: eventVariables(o.data) } },
     },
-    { holdIf: ownTemplateSql(m.customerId, key, rentalIds) },
+    // Held only when the operator has a template of the key (its account says so): which one applies is decided in the insert.
+    m.ownTemplates.includes(key) ? { holdIf: ownTemplateSql(m.customerId, key, rentalIds) } : {},
   ).stmt;
 }

@@ -4,7 +4,7 @@
  * operator's, else the default (resolveTemplate). Preview renders one with a booking's real data (or
  * sample data); the test send delivers it through the e-mail/SMS adapter to an address given.
  */
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { requirePermission, tenantOf } from '../../lib/context';
 import { nowIso } from '../../lib/clock';
@@ -13,6 +13,7 @@ import { newId } from '../../lib/ids';
 import { commit } from '../../lib/commit';
 import { sendMessage, type SendResult } from '../../adapters/messages';
 import { messageTemplates } from '../../db/schema/communications';
+import { customers } from '../../db/schema/accounts';
 import { getItemInTenant } from '../inventory/service';
 import { checkTemplate, isBookingKey, type MessageKey } from './message-keys';
 import { asTemplate, OPERATOR_SCOPE, type TemplateRow } from './resolve';
@@ -59,6 +60,21 @@ export async function listCustomTemplates(ctx: Ctx, q: { key?: string; itemId?: 
 const duplicate = (key: string, scope: string) =>
   new ApiError('already_exists', `A ${key} template for ${scope === OPERATOR_SCOPE ? 'the operator' : `item ${scope}`} exists; update it instead`);
 
+/**
+ * Rewrites the operator's `message_template_keys` from its templates, in the batch of a template
+ * write (after it, so the batch's own insert or delete counts): booking e-mails read it to know
+ * whether to hold a message for its delivery.
+ */
+function syncKeysStmt(ctx: Ctx, customerId: string) {
+  const t = messageTemplates;
+  return ctx.db
+    .update(customers)
+    .set({
+      messageTemplateKeys: sql`(SELECT coalesce(json_group_array(key), '[]') FROM (SELECT DISTINCT ${t.key} AS key FROM ${t} WHERE ${t.customerId} = ${customerId}))`,
+    })
+    .where(eq(customers.id, customerId));
+}
+
 export async function createCustomTemplate(ctx: Ctx, input: TemplateInput): Promise<TemplateRow> {
   requirePermission(ctx, 'communications');
   const customerId = tenantOf(ctx);
@@ -81,7 +97,7 @@ export async function createCustomTemplate(ctx: Ctx, input: TemplateInput): Prom
     updatedAt: now,
   };
   try {
-    await commit(ctx, [ctx.db.insert(messageTemplates).values(row)], {
+    await commit(ctx, [ctx.db.insert(messageTemplates).values(row), syncKeysStmt(ctx, customerId)], {
       audit: { action: 'message_template.created', targetType: 'message_template', targetId: row.id, details: { key: row.key, scope } },
     });
   } catch (err) {
@@ -120,7 +136,8 @@ export async function updateCustomTemplate(ctx: Ctx, id: string, input: Partial<
 export async function deleteCustomTemplate(ctx: Ctx, id: string) {
   requirePermission(ctx, 'communications');
   const row = await getRow(ctx, id);
-  await commit(ctx, [ctx.db.delete(messageTemplates).where(and(eq(messageTemplates.id, id), eq(messageTemplates.customerId, row.customerId)))], {
+  const del = ctx.db.delete(messageTemplates).where(and(eq(messageTemplates.id, id), eq(messageTemplates.customerId, row.customerId)));
+  await commit(ctx, [del, syncKeysStmt(ctx, row.customerId)], {
     audit: { action: 'message_template.deleted', targetType: 'message_template', targetId: id, details: { key: row.key, scope: row.scope } },
   });
   return { success: true, templateId: id };

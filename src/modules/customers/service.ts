@@ -72,6 +72,7 @@ export async function createCustomer(
     permissions: input.permissions ?? {},
     integrations: {},
     settings: {},
+    messageTemplateKeys: [],
     plan: 'standard',
     isSandbox: false,
     paymentCustomerId,
