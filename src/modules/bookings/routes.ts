@@ -189,3 +189,72 @@ export const noShow = route({
   ok: s.Booking,
   errors: [403, 404, 409],
 });
+
+const MONEY_ACTION = `Needs the \`bookings\` permission (admins and managers have it). Takes an \`Idempotency-Key\`: the same key and body
+replay the first answer. The booking keeps its status; the answer is the booking with its \`money\` (the one money view, from the ledger).`;
+
+export const partialRefund = route({
+  method: 'post',
+  path: '/coreBooking/{rentalId}/refunds',
+  operationId: 'refundBookingPart',
+  idempotent: true,
+  tags,
+  summary: 'Refund part of a booking to its card, without cancelling it: an amount, or by ledger line',
+  description: [
+    `Body: \`amount\` (dollars) **or** \`lines\` (\`[{entryId, amount?}]\`: charges of the booking's ledger, e.g. an add-on, the tip or a tax
+line; each line at most what is left of it, default all of it; 400 \`line_not_refundable\` otherwise), and \`reason\` (required).`,
+    `The money goes back to the card(s) that paid, the booking's own payment intent first, through the payment provider; each intent's refund
+is written with its ledger entries and \`payment.refunded\` (kind \`booking_refund\`, with the reason) in one batch. A refund first gives back
+money the renter holds on file (paid beyond the total); the rest lowers the price by the same amount (a \`refund_adjustment\` line; by line, one
+per line naming it), so \`money.refunded\` grows, \`money.total\` drops and the balance due does not grow. Never more than the card payments have
+left to refund: the amount is claimed with one conditional write before the provider is called, so parallel refunds cannot together exceed
+what was paid; beyond it, 409 \`exceeds_refundable\` with \`refundable\` (dollars). The provider refusing the refund answers 400
+\`payment_provider_error\`, nothing written.`,
+    MONEY_ACTION,
+  ].join('\n\n'),
+  params: s.RentalParams,
+  body: s.PartialRefundBody,
+  ok: s.PartialRefundResult,
+  errors: [403, 404, 409],
+});
+
+export const goodwillCredit = route({
+  method: 'post',
+  path: '/coreBooking/{rentalId}/credits',
+  operationId: 'creditBooking',
+  idempotent: true,
+  tags,
+  summary: "Give a goodwill credit on a booking: what the renter owes drops, anything beyond it goes to the renter's account credit",
+  description: [
+    `Body: \`amount\` (dollars) and \`reason\` (required). No money moves. The credit is a \`goodwill\` line of the booking's ledger that lowers
+its total, so the balance due drops by it. The part beyond what the booking still owed (a booking paid in full) moves to the renter's account
+credit: a \`credit\` entry (\`money.credited\`; the booking's balance stays 0), summed on the renter as \`accounting.accountCreditCents\`
+(GET /renters/{id}?includeAccounting=true). Installments still scheduled are fitted to the lower balance. Fires \`booking.updated\` with
+\`change: "credited"\`. Two credits racing from the same version: the second answers 409 \`version_conflict\`.`,
+    MONEY_ACTION,
+  ].join('\n\n'),
+  params: s.RentalParams,
+  body: s.CreditBody,
+  ok: s.CreditResult,
+  errors: [403, 404, 409],
+});
+
+export const chargeBalance = route({
+  method: 'post',
+  path: '/coreBooking/{rentalId}/charge-balance',
+  operationId: 'chargeBookingBalance',
+  idempotent: true,
+  tags,
+  summary: 'Charge the balance due (from the ledger) to the card on file',
+  description: [
+    `No body. Charges \`money.balanceDue\` to the card of the booking's own payment, else to the renter's default saved card (POST
+/renters/{id}/payment-methods). 409 \`nothing_to_charge\` when nothing is due, 409 \`no_card_on_file\` without a stored card, 402
+\`payment_failed\` on a decline (nothing written). The card \`payment\` entry, the installments fitted to the new balance and
+\`payment.completed\` (kind \`balance\`) are written in one batch; two charges racing from the same version cannot both be recorded (the second
+is refunded at once and answers 409 \`version_conflict\`).`,
+    MONEY_ACTION,
+  ].join('\n\n'),
+  params: s.RentalParams,
+  ok: s.ChargeBalanceResult,
+  errors: [402, 403, 404, 409],
+});
