@@ -115,7 +115,10 @@ edit). **Party**: \`tickets\` per fare tier or \`participants\` for a tour (its 
 holds), \`participants\` for a rental (at most the item's \`capacity\` per boat times its boats). **Add-ons**: \`addons\` is the whole list after
 the change (the item's own and the location's global add-ons, each up to its \`maxQuantity\`; one left out is removed, \`[]\` removes all); an
 unknown add-on is 400. **Time**: \`startTime\`/\`endTime\` (and \`assetIds\`) as POST /coreBooking/{rentalId}/reschedule takes them; without
-them the booking keeps its window. Fields not sent stay as they are.`,
+them the booking keeps its window. **Item**: \`inventoryId\` moves the booking to another item of the same kind at its location (another boat,
+another tour; 400 otherwise), at its window or the one asked, reserved in that item's lock like a new sale (409 \`unavailable\` when it is
+taken) and priced at its prices; the old item's time is released in the same write. Add-ons the other item does not offer must be left out.
+Fields not sent stay as they are.`,
     `**Capacity**: a new window, or a tour's seats, are taken inside the item's lock (the booking's own allocations set aside), so two
 changes racing for the last seats cannot both win: the loser answers 409 \`unavailable\` and nothing of it is written. Two changes of one
 booking from the same version: 409 \`version_conflict\`.`,

@@ -363,7 +363,14 @@ const oneParty = (d: { participants?: number; tickets?: unknown }, ctx: z.Refine
 };
 
 export const ModifyBody = z
-  .object({ ...changeFields, assetIds: movedAssets, ...priceAsk })
+  .object({
+    ...changeFields,
+    inventoryId: zId('inv_01J0000000000000000000000')
+      .optional()
+      .openapi({ description: 'Another item for the booking (same location and kind): reserved in its lock and priced at its prices' }),
+    assetIds: movedAssets,
+    ...priceAsk,
+  })
   .superRefine((d, ctx) => {
     notKeptAndCharged(d, ctx);
     oneParty(d, ctx);
