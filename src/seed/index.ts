@@ -35,6 +35,7 @@ import { payments } from '../adapters/payments';
 import { sha256Hex } from '../lib/crypto';
 import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
+import { bookingMoneySeed } from './booking-money';
 import { communicationsSeed } from './communications';
 import { marinaSeed } from './marina';
 import { posSeed, promoCodesSeed, protectionSeed } from './counter';
@@ -259,6 +260,7 @@ export const SEED_STEPS: SeedStep[] = [
   { name: 'accounts', run: seedAccounts },
   forDemo(inventorySeed),
   forDemo(bookingsSeed),
+  forDemo(bookingMoneySeed),
   channelSeed,
   forDemo(communicationsSeed),
   forDemo(marinaSeed),
@@ -285,6 +287,7 @@ export const OPERATOR_SEED_STEPS: OperatorSeedStep[] = [
   { name: 'accounts', run: seedOperatorAccounts },
   inventorySeed,
   bookingsSeed,
+  bookingMoneySeed,
   communicationsSeed,
   marinaSeed,
   posSeed,
