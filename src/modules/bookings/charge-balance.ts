@@ -68,7 +68,10 @@ export async function chargeBookingBalance(ctx: Ctx, rentalId: string): Promise<
   const due = dueOf(moneyView(await rentalLedger(ctx, b)));
   if (!due) throw bookingErrors.fail('nothing_to_charge', 'The booking owes nothing: its balance is 0', { extra: { balanceDue: 0 } });
   const card = await storedCard(ctx, b);
-  if (!card) throw bookingErrors.fail('no_card_on_file', 'There is no stored card to charge: neither the booking nor the renter has one', { extra: { balanceDue: toDollars(due) } });
+  if (!card)
+    throw bookingErrors.fail('no_card_on_file', 'There is no stored card to charge: neither the booking nor the renter has one', {
+      extra: { balanceDue: toDollars(due) },
+    });
   let taken;
   try {
     taken = await takePayment(ctx, balanceCharge(b, due, card));
@@ -81,7 +84,12 @@ export async function chargeBookingBalance(ctx: Ctx, rentalId: string): Promise<
   try {
     await taken.commitMoney(
       [
-        activityStmt(ctx, b, b.version + 1, { type: 'booking.balance_charged', change: 'balance_charged', label: 'Balance charged to the card on file', details }),
+        activityStmt(ctx, b, b.version + 1, {
+          type: 'booking.balance_charged',
+          change: 'balance_charged',
+          label: 'Balance charged to the card on file',
+          details,
+        }),
         casUpdate(ctx, b, b.paymentIntentId ? {} : { paymentIntentId: intentId }),
         ...insertLedger(ctx, [paymentEntry(scopeOf(b), due, { source: 'card', reference: intentId, description: 'Balance payment' })]),
         ...(await planFollowsBalanceStmts(ctx, b, { paid: due })),

@@ -65,7 +65,13 @@ export async function creditBooking(ctx: Ctx, rentalId: string, input: { amount:
         metadata: { reason: input.reason, accountCredit: true },
       }),
     );
-  const out: CreditOut = { amount: input.amount, reason: input.reason, appliedToBooking: toDollars(applied), toAccount: toDollars(toAccount), renterId: b.renterId };
+  const out: CreditOut = {
+    amount: input.amount,
+    reason: input.reason,
+    appliedToBooking: toDollars(applied),
+    toAccount: toDollars(toAccount),
+    renterId: b.renterId,
+  };
   const details = { ...out, change: 'credited' };
   await commitChange(
     ctx,

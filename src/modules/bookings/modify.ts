@@ -236,7 +236,8 @@ function otherItemFits(b: BookingRow, was: ItemContext, item: ItemContext) {
   const refuse = (message: string) => new ApiError('bad_request', message, { details: [{ field, message }] });
   if (item.row.locationId !== b.locationId) throw refuse("The other item must be at the booking's location");
   if (item.item.kind !== was.item.kind) throw refuse(`A ${was.item.kind} booking moves to another ${was.item.kind} item`);
-  if (item.currency.toLowerCase() !== b.currency.toLowerCase()) throw refuse(`The other item sells in ${item.currency.toUpperCase()}, the booking is in ${b.currency.toUpperCase()}`);
+  if (item.currency.toLowerCase() !== b.currency.toLowerCase())
+    throw refuse(`The other item sells in ${item.currency.toUpperCase()}, the booking is in ${b.currency.toUpperCase()}`);
 }
 
 /** The booking's shape after the change: its window, its line (party and add-ons, checked as a sale's), and what changes. */
@@ -322,7 +323,8 @@ async function writeChange(ctx: Ctx, s: S) {
   const moving = s.kind === 'reschedule';
   const details = changeDetails(s.from ?? b, after, r);
   const changed = changedLines(b, after, item, need(s.what));
-  if (s.from) changed.unshift({ what: 'Item', was: String((s.from.rentalDetails as { itemName?: string } | null)?.itemName ?? s.from.itemId), now: item.row.name });
+  if (s.from)
+    changed.unshift({ what: 'Item', was: String((s.from.rentalDetails as { itemName?: string } | null)?.itemName ?? s.from.itemId), now: item.row.name });
   const paid = after.amountPaid - b.amountPaid;
   const statements: Stmt[] = [
     activityStmt(ctx, b, b.version + 1, {

@@ -79,7 +79,8 @@ export function refundableLines(entries: LedgerRow[]): Map<string, { entry: Ledg
   const reversed = new Set(live.map((e) => metaOf(e).reversalOf).filter(Boolean));
   const out = new Map<string, { entry: LedgerRow; left: number }>();
   for (const e of live)
-    if (e.affectsBalance && e.amount > 0 && !NOT_LINES.has(e.entryType) && !metaOf(e).reversalOf && !reversed.has(e.id)) out.set(e.id, { entry: e, left: e.amount });
+    if (e.affectsBalance && e.amount > 0 && !NOT_LINES.has(e.entryType) && !metaOf(e).reversalOf && !reversed.has(e.id))
+      out.set(e.id, { entry: e, left: e.amount });
   for (const e of live) {
     const line = e.entryType === 'refund_adjustment' ? out.get(metaOf(e).refundOf ?? '') : undefined;
     if (line) line.left += e.amount;
@@ -132,7 +133,9 @@ export function planPartialRefund(entries: LedgerRow[], b: BookingRow, input: Pa
 const exceeds = (refundable: number) =>
   bookingErrors.fail(
     'exceeds_refundable',
-    refundable > 0 ? `At most ${toDollars(refundable)} paid by card is left to refund on this booking` : 'Nothing paid by card is left to refund on this booking',
+    refundable > 0
+      ? `At most ${toDollars(refundable)} paid by card is left to refund on this booking`
+      : 'Nothing paid by card is left to refund on this booking',
     { extra: { refundable: toDollars(refundable) } },
   );
 
@@ -203,7 +206,8 @@ const shrinkHold = (ctx: Ctx, holdId: string, by: number): Stmt =>
     .set({ amount: sql`${ledgerEntries.amount} - ${by}` })
     .where(sql`${ledgerEntries.id} = ${holdId}`);
 
-const dropHold = (ctx: Ctx, holdId: string) => ctx.db.delete(ledgerEntries).where(sql`${ledgerEntries.id} = ${holdId} AND ${ledgerEntries.entryType} = ${HOLD}`);
+const dropHold = (ctx: Ctx, holdId: string) =>
+  ctx.db.delete(ledgerEntries).where(sql`${ledgerEntries.id} = ${holdId} AND ${ledgerEntries.entryType} = ${HOLD}`);
 
 /** Refunds part of a booking's card payments without cancelling it (see the file comment); the booking keeps its status. */
 export async function refundBookingPart(ctx: Ctx, rentalId: string, input: PartialRefundInput): Promise<PartialRefundOut> {
@@ -221,7 +225,9 @@ export async function refundBookingPart(ctx: Ctx, rentalId: string, input: Parti
         out.refunds.push({ refundId, paymentIntentId: part.paymentIntentId, amount: part.amount });
       } catch (err) {
         if (!(err instanceof PaymentError)) throw err;
-        await commit(ctx, [], { audit: auditOf(b, 'booking.refund_failed', { amount: toDollars(part.amount), paymentIntentId: part.paymentIntentId, error: err.message }) });
+        await commit(ctx, [], {
+          audit: auditOf(b, 'booking.refund_failed', { amount: toDollars(part.amount), paymentIntentId: part.paymentIntentId, error: err.message }),
+        });
         // Nothing given back yet: the provider refused the refund, nothing was written.
         if (!out.refunds.length) throw new ApiError('payment_provider_error', `The payment provider refused the refund: ${err.message}`);
         out.status = 'partial';

@@ -134,7 +134,9 @@ describe('POST /coreBooking/{rentalId}/modify', () => {
 
   it("another item: reserved in its lock and priced at its prices, the old item's time released; taken answers 409 like a sale", async () => {
     // One bigger boat at 150 an hour.
-    const big = await rentalItem(op, { data: { name: 'Cruiser 30', capacity: 8, seasons: [{ name: 'Default', dailyPrices: everyDay(600), hourlyPrices: everyDay({ basePrice: 150 }) }] } });
+    const big = await rentalItem(op, {
+      data: { name: 'Cruiser 30', capacity: 8, seasons: [{ name: 'Default', dailyPrices: everyDay(600), hourlyPrices: everyDay({ basePrice: 150 }) }] },
+    });
     const b = await bookBoat(8);
     const r = await modify(b.rentalId, { inventoryId: big.id, chargeDifference: true });
     expect(r.status, r.text).toBe(200);

@@ -25,15 +25,21 @@ const act = (rentalId: string, action: string, body?: unknown, key?: string) =>
 
 async function bookBoat(extra: Record<string, unknown> = {}, paymentMethodId?: string | null) {
   const d = day++;
-  const r = await book(op, bookBody({ inventoryId: boat.id, startTime: at(op.timezone, d, '10:00'), endTime: at(op.timezone, d, '12:00'), paymentMethodId, extra }));
+  const r = await book(
+    op,
+    bookBody({ inventoryId: boat.id, startTime: at(op.timezone, d, '10:00'), endTime: at(op.timezone, d, '12:00'), paymentMethodId, extra }),
+  );
   expect(r.status, r.text).toBe(201);
   return r.body;
 }
 
 const sumOf = async (rentalId: string, type: string) =>
   Number(
-    (await env.DB.prepare('SELECT COALESCE(SUM(amount), 0) AS s FROM ledger_entries WHERE rental_id = ? AND entry_type = ?').bind(rentalId, type).first<{ s: number }>())
-      ?.s ?? 0,
+    (
+      await env.DB.prepare('SELECT COALESCE(SUM(amount), 0) AS s FROM ledger_entries WHERE rental_id = ? AND entry_type = ?')
+        .bind(rentalId, type)
+        .first<{ s: number }>()
+    )?.s ?? 0,
   );
 
 describe('POST /coreBooking/{rentalId}/refunds', () => {
@@ -49,7 +55,9 @@ describe('POST /coreBooking/{rentalId}/refunds', () => {
     expect(r.body.money.lines).toContainEqual({ description: 'Partial refund: Engine trouble for an hour', type: 'refund_adjustment', amount: -50 });
     expect(r.body.pricing).toMatchObject({ total: 150, amountPaid: 150 });
     expect(await ledgerBalance(b.rentalId)).toBe(0);
-    const intent = await env.DB.prepare('SELECT amount_refunded FROM sim_payment_intents WHERE id = ?').bind(b.paymentIntentId).first<{ amount_refunded: number }>();
+    const intent = await env.DB.prepare('SELECT amount_refunded FROM sim_payment_intents WHERE id = ?')
+      .bind(b.paymentIntentId)
+      .first<{ amount_refunded: number }>();
     expect(intent!.amount_refunded).toBe(5000);
 
     const again = await act(b.rentalId, 'refunds', { amount: 50, reason: 'Engine trouble for an hour' }, key);
@@ -61,7 +69,9 @@ describe('POST /coreBooking/{rentalId}/refunds', () => {
 
   it('by line: the add-on given back; more than is left of a line, an unknown line, both or neither of amount and lines are refused', async () => {
     const b = await bookBoat({ selectedBoatAddons: [{ addonId: 'cooler' }] });
-    const cooler = await env.DB.prepare("SELECT id FROM ledger_entries WHERE rental_id = ? AND description = 'Add-on: Cooler'").bind(b.rentalId).first<{ id: string }>();
+    const cooler = await env.DB.prepare("SELECT id FROM ledger_entries WHERE rental_id = ? AND description = 'Add-on: Cooler'")
+      .bind(b.rentalId)
+      .first<{ id: string }>();
     const half = await act(b.rentalId, 'refunds', { lines: [{ entryId: cooler!.id, amount: 5 }], reason: 'Warm drinks' });
     expect(half.status, half.text).toBe(200);
     const r = await act(b.rentalId, 'refunds', { lines: [{ entryId: cooler!.id }], reason: 'Cooler broken' });
@@ -135,7 +145,8 @@ describe('POST /coreBooking/{rentalId}/charge-balance', () => {
     expectError(await act(b.rentalId, 'charge-balance'), 409, 'no_card_on_file');
     const attach = (pm: string) => post(`/renters/${b.renterId}/payment-method`, { payment_method_id: pm }, { key: op.adminKey });
     expect((await attach('pm_card_chargeDeclined')).status).toBe(200);
-    const rows = async () => Number((await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_entries WHERE rental_id = ?').bind(b.rentalId).first<{ n: number }>())?.n);
+    const rows = async () =>
+      Number((await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_entries WHERE rental_id = ?').bind(b.rentalId).first<{ n: number }>())?.n);
     const before = await rows();
     expectError(await act(b.rentalId, 'charge-balance'), 402, 'payment_failed');
     expect(await rows()).toBe(before);
@@ -148,7 +159,9 @@ describe('POST /coreBooking/{rentalId}/charge-balance', () => {
     expect(ok[0].body.charge).toMatchObject({ amount: 200, card: 'renter' });
     expect(ok[0].body.money).toMatchObject({ total: 200, paid: 200, balance: 0 });
     expect(await ledgerBalance(b.rentalId)).toBe(0);
-    const charged = await env.DB.prepare("SELECT COALESCE(SUM(amount_received - amount_refunded), 0) AS n FROM sim_payment_intents WHERE json_extract(metadata, '$.rentalId') = ?")
+    const charged = await env.DB.prepare(
+      "SELECT COALESCE(SUM(amount_received - amount_refunded), 0) AS n FROM sim_payment_intents WHERE json_extract(metadata, '$.rentalId') = ?",
+    )
       .bind(b.rentalId)
       .first<{ n: number }>();
     expect(charged!.n).toBe(20000);
@@ -178,6 +191,7 @@ describe('security and documentation', () => {
       await checkSecurity(op, { method: 'POST', path: `/coreBooking/${b.rentalId}/${action}`, body, otherStatus: 404, adminOnly: true });
     expect((await get(`/coreBooking/${b.rentalId}`, { key: op.adminKey })).body.money).toMatchObject({ refunded: 0, credited: 0, total: 200 });
     const doc = (await get('/openapi.json')).body;
-    for (const action of ['refunds', 'credits', 'charge-balance']) expect(doc.paths[`/coreBooking/{rentalId}/${action}`].post.description).toMatch(/Idempotency-Key/);
+    for (const action of ['refunds', 'credits', 'charge-balance'])
+      expect(doc.paths[`/coreBooking/{rentalId}/${action}`].post.description).toMatch(/Idempotency-Key/);
   });
 });

@@ -206,10 +206,13 @@ async function check(rentalId: string, where: string) {
   ]);
   // The one money view: the ledger's figures, lines adding up to the total, the same for the renter.
   const money = opView.body.money;
-  expect(
-    [cents(money.total), cents(money.paid), cents(money.refunded), cents(money.credited), cents(money.balance)],
-    `${where}: money view = ledger`,
-  ).toEqual([l.total, l.paid, l.refunded, l.credited, l.balance]);
+  expect([cents(money.total), cents(money.paid), cents(money.refunded), cents(money.credited), cents(money.balance)], `${where}: money view = ledger`).toEqual([
+    l.total,
+    l.paid,
+    l.refunded,
+    l.credited,
+    l.balance,
+  ]);
   expect(
     money.lines.reduce((s: number, x: { amount: number }) => s + cents(x.amount), 0),
     `${where}: money lines add up`,

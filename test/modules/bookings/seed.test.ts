@@ -46,10 +46,15 @@ describe('bookings seed', () => {
     // The money actions' demo (seed/booking-money.ts): a partial refund and a goodwill credit on a booking that stays confirmed.
     const goodwill = byTxn.get(txn('goodwill'))![0];
     expect(goodwill.status).toBe('confirmed');
-    const types = await env.DB.prepare("SELECT entry_type, SUM(amount) AS s FROM ledger_entries WHERE transaction_id = ? GROUP BY entry_type")
+    const types = await env.DB.prepare('SELECT entry_type, SUM(amount) AS s FROM ledger_entries WHERE transaction_id = ? GROUP BY entry_type')
       .bind(txn('goodwill'))
       .all<{ entry_type: string; s: number }>();
-    expect(Object.fromEntries(types.results.map((t) => [t.entry_type, t.s]))).toMatchObject({ refund: 2500, refund_adjustment: -2500, goodwill: -2000, credit: 2000 });
+    expect(Object.fromEntries(types.results.map((t) => [t.entry_type, t.s]))).toMatchObject({
+      refund: 2500,
+      refund_adjustment: -2500,
+      goodwill: -2000,
+      credit: 2000,
+    });
     expect(await bundlesOf(first.customerId)).toContainEqual(bundleOf(op));
     const ledger = await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_entries WHERE customer_id = ?').bind(first.customerId).first<any>();
     expect(ledger.n).toBeGreaterThan(10);
