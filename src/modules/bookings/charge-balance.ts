@@ -15,7 +15,7 @@ import { ApiError } from '../../lib/errors';
 import { toDollars } from '../../lib/money';
 import { dueOf, moneyView } from '../../lib/money-view';
 import { payments, PaymentError } from '../../adapters/payments';
-import { takePayment, type CollectRequest } from '../payments/service';
+import { takePayment } from '../payments/service';
 import { getRenterInTenant } from '../renters/service';
 import { activityStmt, isVersionRace } from './activity';
 import { casUpdate, scopeOf } from './changes';
@@ -23,7 +23,7 @@ import { bookingErrors } from './errors';
 import { planFollowsBalanceStmts } from './installments';
 import { insertLedger, moneyFromLedgerStmt, paymentEntry } from './ledger';
 import { getBookingRow } from './queries';
-import { cardOnFile } from './reprice';
+import { cardOnFile, storedCardCharge } from './reprice';
 import { rentalLedger } from './refunds';
 import type { BookingRow } from './views';
 
@@ -47,21 +47,6 @@ async function storedCard(ctx: Ctx, b: BookingRow): Promise<Card | null> {
   return card ? { paymentMethodId: card.id, customerId: renter.paymentCustomerId, from: 'renter' } : null;
 }
 
-const balanceCharge = (b: BookingRow, amount: number, card: Card): CollectRequest => ({
-  mode: 'charge',
-  customerId: b.customerId,
-  kind: 'balance',
-  data: { rentalId: b.id, rentalIds: [b.id], transactionId: b.transactionId, renterId: b.renterId },
-  intent: {
-    amount,
-    currency: b.currency,
-    paymentMethodId: card.paymentMethodId,
-    customerId: card.customerId,
-    description: `Booking ${b.transactionId}: balance due`,
-    metadata: { rentalId: b.id, transactionId: b.transactionId, customerId: b.customerId, kind: 'balance' },
-  },
-});
-
 export async function chargeBookingBalance(ctx: Ctx, rentalId: string): Promise<BalanceCharged> {
   requirePermission(ctx, 'bookings');
   const b = await getBookingRow(ctx, rentalId);
@@ -74,7 +59,7 @@ export async function chargeBookingBalance(ctx: Ctx, rentalId: string): Promise<
     });
   let taken;
   try {
-    taken = await takePayment(ctx, balanceCharge(b, due, card));
+    taken = await takePayment(ctx, storedCardCharge(b, due, card, 'balance', 'balance due'));
   } catch (err) {
     if (err instanceof PaymentError) throw new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage: 'balance' } });
     throw err;
