@@ -35,6 +35,7 @@ import { payments } from '../adapters/payments';
 import { sha256Hex } from '../lib/crypto';
 import { inventorySeed } from './inventory';
 import { bookingsSeed } from './bookings';
+import { bookingMoneySeed } from './booking-money';
 import { communicationsSeed } from './communications';
 import { messageAutomationsSeed } from './message-automations';
 import { marinaSeed } from './marina';
@@ -262,6 +263,7 @@ export const SEED_STEPS: SeedStep[] = [
   { name: 'accounts', run: seedAccounts },
   forDemo(inventorySeed),
   forDemo(bookingsSeed),
+  forDemo(bookingMoneySeed),
   channelSeed,
   forDemo(communicationsSeed),
   forDemo(messageAutomationsSeed),
@@ -291,6 +293,7 @@ export const OPERATOR_SEED_STEPS: OperatorSeedStep[] = [
   { name: 'accounts', run: seedOperatorAccounts },
   inventorySeed,
   bookingsSeed,
+  bookingMoneySeed,
   communicationsSeed,
   messageAutomationsSeed,
   marinaSeed,

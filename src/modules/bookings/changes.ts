@@ -52,7 +52,7 @@ export function statusEvents(b: BookingRow, to: BookingStatus, view: ReturnType<
   ];
 }
 
-export const NOT_REVERSED = new Set(['refund', 'deposit_hold', 'deposit_release', 'deposit_capture']);
+export const NOT_REVERSED = new Set(['refund', 'refund_hold', 'deposit_hold', 'deposit_release', 'deposit_capture']);
 
 export const seatsOf = (b: BookingRow) => Number((b.pricing as { seats?: number } | null)?.seats ?? 0);
 

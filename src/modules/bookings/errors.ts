@@ -1,7 +1,18 @@
-import { ApiError } from '../../lib/errors';
+import { ApiError, defineErrors } from '../../lib/errors';
 import { formatLocalDateTime } from '../../lib/local-time';
 
-// Bookings answers the shared codes of lib/errors.ts; `invalid_promo_code` is the promo-codes module's (its sale extension).
+// Bookings answers the shared codes of lib/errors.ts and its own below; `invalid_promo_code` is the promo-codes module's (its sale extension).
+
+/** The codes of the operator's money actions on a booking (partial refunds, goodwill credits, charging the balance). */
+export const bookingErrors = defineErrors({
+  exceeds_refundable: {
+    status: 409,
+    meaning: "Bookings: a refund larger than what the booking's card payments have left to refund (paid less refunded, refunds in flight included)",
+  },
+  line_not_refundable: { status: 400, meaning: 'Bookings: a refund line that is not a charge of this booking, or more than is left of it' },
+  nothing_to_charge: { status: 409, meaning: 'Bookings: the booking owes nothing (its balance is 0 or money is held on file)' },
+  no_card_on_file: { status: 409, meaning: "Bookings: neither the booking's payment nor the renter has a stored card to charge" },
+});
 
 /**
  * 400 `in_the_past`: a booking (or a move) for a time already past on the operator's clock. The message

@@ -5,6 +5,9 @@ import { createBooking } from './create';
 import { modifyBooking } from './modify';
 import { cancelAsOperator, checkInBooking, checkOutBooking, confirmBooking, noShowAsOperator, rescheduleBooking } from './lifecycle';
 import { bookingWithMoney, withMoney } from './sale-money';
+import { refundBookingPart } from './partial-refund';
+import { creditBooking } from './credits';
+import { chargeBookingBalance } from './charge-balance';
 
 const router = createRouter();
 
@@ -26,5 +29,19 @@ mount(router, r.confirm, async (c, { params, body }) => c.json(await withMoney(c
 mount(router, r.checkIn, async (c, { params, body }) => c.json(await withMoney(ctxOf(c), await checkInBooking(ctxOf(c), params.rentalId, body))));
 mount(router, r.checkOut, async (c, { params, body }) => c.json(await withMoney(ctxOf(c), await checkOutBooking(ctxOf(c), params.rentalId, body))));
 mount(router, r.noShow, async (c, { params, body }) => c.json(await withMoney(ctxOf(c), await noShowAsOperator(ctxOf(c), params.rentalId, body))));
+
+// The operator's money actions: each answers the booking with its money view read once the money is written.
+mount(router, r.partialRefund, async (c, { params, body }) => {
+  const refund = await refundBookingPart(ctxOf(c), params.rentalId, body);
+  return c.json({ ...(await bookingWithMoney(ctxOf(c), params.rentalId)), refund });
+});
+mount(router, r.goodwillCredit, async (c, { params, body }) => {
+  const credit = await creditBooking(ctxOf(c), params.rentalId, body);
+  return c.json({ ...(await bookingWithMoney(ctxOf(c), params.rentalId)), credit });
+});
+mount(router, r.chargeBalance, async (c, { params }) => {
+  const charge = await chargeBookingBalance(ctxOf(c), params.rentalId);
+  return c.json({ ...(await bookingWithMoney(ctxOf(c), params.rentalId)), charge });
+});
 
 export default router;

@@ -10,6 +10,11 @@
  *   payment          - money received (source `card`; `channel` when a reseller collected it; `membership_credits`
  *                      when membership credits paid it; `gift_card` when a gift card paid it)
  *   refund           + money given back through the payment provider
+ *   refund_adjustment - the price lowered by an operator's partial refund (partial-refund.ts; `metadata.refundOf`
+ *                      names the charge a refund by line gave back)
+ *   goodwill         - an operator's goodwill credit lowering what the renter owes (credits.ts)
+ *   credit           + the part of a goodwill credit beyond what the booking owed, moved to the renter's account credit
+ *   refund_hold        memo, transient: a partial refund in flight (claimed before the provider call, removed after)
  *   deposit_hold       memo (affects no balance): a security deposit pre-authorized
  *   deposit_release    memo: that hold released
  *   platform_fee       memo, or whatever the caller passes (the channel's 5 dollar fee to the operator)
@@ -208,6 +213,8 @@ export function insertLedger(ctx: Ctx, rows: LedgerDraft[]): Stmt[] {
  * statement instead of adjusting the columns by hand, so the booking's read, the lists and
  * schedules, the renter's pages, the e-mails and the reports (which read these columns) all show the
  * ledger's figures: balance due = total - amountPaid = the sum of the entries that affect the balance.
+ * `credit` entries (value moved to the renter's account credit, credits.ts) count as money given back, as the
+ * money view counts them: `amountPaid` is paid less refunded less credited, so `total` is the money view's total.
  */
 export function moneyFromLedgerStmt(
   ctx: Ctx,
@@ -216,7 +223,7 @@ export function moneyFromLedgerStmt(
 ): Stmt {
   const sumOf = (money: boolean) =>
     sql`coalesce((SELECT sum(l.amount) FROM ledger_entries l WHERE l.rental_id = ${b.id} AND l.customer_id = ${b.customerId}
-      AND l.affects_balance = 1 AND l.deleted_at IS NULL AND l.entry_type ${money ? sql`IN` : sql`NOT IN`} ('payment', 'refund')), 0)`;
+      AND l.affects_balance = 1 AND l.deleted_at IS NULL AND l.entry_type ${money ? sql`IN` : sql`NOT IN`} ('payment', 'refund', 'credit')), 0)`;
   return ctx.db
     .update(bookings)
     .set({ ...set, total: sumOf(false), amountPaid: sql`-${sumOf(true)}`, updatedAt: nowIso(ctx) })

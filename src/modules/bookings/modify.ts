@@ -1,7 +1,9 @@
 /**
  * Booking changes (issue 31 "Changes reprice", issue 32's self-service change): one sale policy for
  * every change of a pending or confirmed booking — its window (a reschedule is a change of the window
- * alone), its party (a tour's tickets and seats, a rental's people) and its add-ons — run by `sell` like
+ * alone), its party (a tour's tickets and seats, a rental's people), its add-ons and (the operator's
+ * `inventoryId`, issue 33) its item: another item of the same kind at the location, reserved in THAT
+ * item's lock and priced at its prices, the old item's allocations released in the write — run by `sell` like
  * a new sale, whoever asks (the operator, the renter, a reseller):
  *
  *   read     the booking, its item and its open charges
@@ -55,7 +57,7 @@ import {
 import { announceMove, commitMove, reserveShape, swapAllocations, windowEnd, windowSet } from './reschedule';
 
 /** A change: any of a new window, party and add-ons, and what to do with the price. */
-export type ChangeInput = { startTime?: string; endTime?: string; assetIds?: string[] } & PartyAsk & RepriceAsk;
+export type ChangeInput = { startTime?: string; endTime?: string; assetIds?: string[]; inventoryId?: string } & PartyAsk & RepriceAsk;
 /** `reschedule`: a move (its e-mail and events say so); `modify`: any change. `source`: who asks (not the operator: the item's booking rules hold). */
 export type ChangeOptions = { kind?: 'reschedule' | 'modify'; source?: 'operator' | 'widget' | 'channel' | 'marketplace' };
 type BookingView = ReturnType<typeof bookingOut>;
@@ -142,6 +144,8 @@ interface ChangeState {
   kind: 'reschedule' | 'modify';
   source: NonNullable<ChangeOptions['source']>;
   b?: BookingRow;
+  /** The booking as it is when the change moves it to another item (`b` is then the booking on the new item). */
+  from?: BookingRow;
   item?: ItemContext;
   open?: LedgerRow[];
   start?: number;
@@ -193,7 +197,7 @@ const changeSale: SalePolicy<{ rentalId: string; input: ChangeInput; opts: Chang
     if (s.same) return;
     const r = need(s.price);
     if (r.settlement === 'refunded') await refundDifference(ctx, need(s.after), r);
-    if (need(s.what).moved) await announceMove(ctx, need(s.b), need(s.after));
+    if (need(s.what).moved) await announceMove(ctx, s.from ?? need(s.b), need(s.after));
     // Read back: the money columns follow the ledger (the new charges, the refund).
     s.view = bookingOut(await getBookingRow(ctx, s.rentalId), { timezone: need(s.item).item.timezone });
   },
@@ -211,8 +215,29 @@ async function readChange(ctx: Ctx, s: S) {
     throw new ApiError('invalid_state', `A ${b.status} booking cannot be ${s.kind === 'reschedule' ? 'rescheduled' : 'changed'}`, {
       extra: { status: b.status },
     });
-  s.b = b;
-  [s.item, s.open] = await Promise.all([loadItemContext(ctx.db, b.itemId, b.customerId), openCharges(ctx, b)]);
+  const to = s.input.inventoryId && s.input.inventoryId !== b.itemId ? s.input.inventoryId : null;
+  const [item, open, was] = await Promise.all([
+    loadItemContext(ctx.db, to ?? b.itemId, b.customerId),
+    openCharges(ctx, b),
+    to ? loadItemContext(ctx.db, b.itemId, b.customerId) : undefined,
+  ]);
+  [s.item, s.open, s.b] = [item, open, b];
+  if (to && was) {
+    otherItemFits(b, was, item);
+    // The booking on its new item: priced, reserved and written as a sale of that item (its assets chosen there).
+    s.from = b;
+    s.b = { ...b, itemId: to, assetIds: [] };
+  }
+}
+
+/** Another item for a booking: at the booking's location, of the same kind (a rental's boats, a tour's seats) and currency. */
+function otherItemFits(b: BookingRow, was: ItemContext, item: ItemContext) {
+  const field = 'inventoryId';
+  const refuse = (message: string) => new ApiError('bad_request', message, { details: [{ field, message }] });
+  if (item.row.locationId !== b.locationId) throw refuse("The other item must be at the booking's location");
+  if (item.item.kind !== was.item.kind) throw refuse(`A ${was.item.kind} booking moves to another ${was.item.kind} item`);
+  if (item.currency.toLowerCase() !== b.currency.toLowerCase())
+    throw refuse(`The other item sells in ${item.currency.toUpperCase()}, the booking is in ${b.currency.toUpperCase()}`);
 }
 
 /** The booking's shape after the change: its window, its line (party and add-ons, checked as a sale's), and what changes. */
@@ -223,12 +248,15 @@ async function planChange(ctx: Ctx, s: S) {
   const start = startTime ? Date.parse(startTime) : b.start;
   // A booking is not moved to a time already past (on the operator's clock).
   if (startTime && start < ctx.clock.now()) throw inThePast(start, item.item.timezone, ctx.clock.now(), 'startTime');
-  const end = startTime || endTime || assetIds ? windowEnd(item, b, { startTime: iso(start), endTime, assetIds }, start) : b.end;
+  // Another item: its own rules for the window (a tour's departure, a rental's allowed durations), the booking's window by default.
+  const otherItem = !!s.from;
+  const askedEnd = endTime ?? (otherItem && !startTime ? iso(b.end) : undefined);
+  const end = startTime || endTime || assetIds || otherItem ? windowEnd(item, b, { startTime: iso(start), endTime: askedEnd, assetIds }, start) : b.end;
   s.start = start;
   s.end = end;
   s.change = lineChangeOf(b, item, s.input);
   s.line = await prepareChanged(ctx, b, item, { start, end, change: s.change });
-  const moved = start !== b.start || end !== b.end || !!assetIds;
+  const moved = start !== b.start || end !== b.end || !!assetIds || otherItem;
   s.what = { moved, ...partyChanges(b, item, s.line, s.change) };
   s.same = !moved && !s.what.party && !s.what.addons && !s.what.seats;
   if (s.same) {
@@ -262,6 +290,8 @@ async function chargeDifference(ctx: Ctx, s: S, journal: SaleJournal) {
   journal.onUndo('refund', () => taken.undo());
 }
 
+const itemNamed = (item: ItemContext) => ({ inventoryId: item.row.id, itemName: item.row.name });
+
 /** The booking's columns after the change: its window (when it moved), party and add-ons, and price (or the kept price marked). */
 function changedSet(ctx: Ctx, s: S): { set: Partial<BookingRow>; after: BookingRow } {
   const b = need(s.b);
@@ -272,6 +302,8 @@ function changedSet(ctx: Ctx, s: S): { set: Partial<BookingRow>; after: BookingR
   const price = repricedSet(b, r);
   const pricing = { ...((price.pricing ?? b.pricing ?? {}) as object), ...(line.tour ? { seats: line.tour.seats } : {}) };
   const set: Partial<BookingRow> = { ...moved, ...party, ...price, pricing };
+  // Another item: the booking's item and the request's item in rentalDetails.
+  if (s.from) Object.assign(set, { itemId: b.itemId, rentalDetails: { ...((set.rentalDetails ?? b.rentalDetails) as object), ...itemNamed(need(s.item)) } });
   const paid = r.settlement === 'charged' && r.paymentIntentId ? r.amount : 0;
   const after: BookingRow = { ...b, ...set, total: b.total + r.difference, amountPaid: b.amountPaid + paid, version: b.version + 1, updatedAt: nowIso(ctx) };
   return { set, after };
@@ -289,8 +321,10 @@ async function writeChange(ctx: Ctx, s: S) {
   const { set, after } = changedSet(ctx, s);
   const view = bookingOut(after, { timezone: item.item.timezone });
   const moving = s.kind === 'reschedule';
-  const details = changeDetails(b, after, r);
+  const details = changeDetails(s.from ?? b, after, r);
   const changed = changedLines(b, after, item, need(s.what));
+  if (s.from)
+    changed.unshift({ what: 'Item', was: String((s.from.rentalDetails as { itemName?: string } | null)?.itemName ?? s.from.itemId), now: item.row.name });
   const paid = after.amountPaid - b.amountPaid;
   const statements: Stmt[] = [
     activityStmt(ctx, b, b.version + 1, {
@@ -319,6 +353,6 @@ async function writeChange(ctx: Ctx, s: S) {
 
 /** The change as the activity, audit and events say it: the window before and after, and the price change. */
 function changeDetails(b: BookingRow, after: BookingRow, r: Repricing) {
-  const window = (x: BookingRow) => ({ startTime: iso(x.start), endTime: iso(x.end), assetIds: x.assetIds ?? [] });
+  const window = (x: BookingRow) => ({ inventoryId: x.itemId, startTime: iso(x.start), endTime: iso(x.end), assetIds: x.assetIds ?? [] });
   return { from: window(b), to: window(after), price: priceChangeOut(r) };
 }

@@ -127,7 +127,7 @@ function lineOf(kind: RefundLineKind, description: string, paid: number, refund:
  * What each card payment intent still holds for this rental: its payments less its refunds. A
  * refund written before refunds named their intent counts against the booking's own intent.
  */
-function cardPools(entries: LedgerRow[], mainIntent: string | null): Map<string, number> {
+export function cardPools(entries: LedgerRow[], mainIntent: string | null): Map<string, number> {
   const pools = new Map<string, number>();
   const add = (id: string, v: number) => pools.set(id, (pools.get(id) ?? 0) + v);
   for (const e of entries) {

@@ -233,6 +233,17 @@ export function differenceCharge(
   card: { paymentMethodId: string; customerId: string | null },
   kind: 'reschedule' | 'booking_change' = 'reschedule',
 ): CollectRequest {
+  return storedCardCharge(b, amount, card, kind, `price difference of a ${kind === 'reschedule' ? 'reschedule' : 'change'}`);
+}
+
+/** A charge of a booking to a stored card (payment.completed of `kind`): a change's difference, the balance due (charge-balance.ts). */
+export function storedCardCharge(
+  b: BookingRow,
+  amount: number,
+  card: { paymentMethodId: string; customerId: string | null },
+  kind: string,
+  what: string,
+): CollectRequest {
   const metadata = { rentalId: b.id, transactionId: b.transactionId, customerId: b.customerId, kind };
   return {
     mode: 'charge',
@@ -244,7 +255,7 @@ export function differenceCharge(
       currency: b.currency,
       paymentMethodId: card.paymentMethodId,
       customerId: card.customerId,
-      description: `Booking ${b.transactionId}: price difference of a ${kind === 'reschedule' ? 'reschedule' : 'change'}`,
+      description: `Booking ${b.transactionId}: ${what}`,
       metadata,
     },
   };

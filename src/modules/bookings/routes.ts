@@ -115,7 +115,10 @@ edit). **Party**: \`tickets\` per fare tier or \`participants\` for a tour (its 
 holds), \`participants\` for a rental (at most the item's \`capacity\` per boat times its boats). **Add-ons**: \`addons\` is the whole list after
 the change (the item's own and the location's global add-ons, each up to its \`maxQuantity\`; one left out is removed, \`[]\` removes all); an
 unknown add-on is 400. **Time**: \`startTime\`/\`endTime\` (and \`assetIds\`) as POST /coreBooking/{rentalId}/reschedule takes them; without
-them the booking keeps its window. Fields not sent stay as they are.`,
+them the booking keeps its window. **Item**: \`inventoryId\` moves the booking to another item of the same kind at its location (another boat,
+another tour; 400 otherwise), at its window or the one asked, reserved in that item's lock like a new sale (409 \`unavailable\` when it is
+taken) and priced at its prices; the old item's time is released in the same write. Add-ons the other item does not offer must be left out.
+Fields not sent stay as they are.`,
     `**Capacity**: a new window, or a tour's seats, are taken inside the item's lock (the booking's own allocations set aside), so two
 changes racing for the last seats cannot both win: the loser answers 409 \`unavailable\` and nothing of it is written. Two changes of one
 booking from the same version: 409 \`version_conflict\`.`,
@@ -188,4 +191,73 @@ export const noShow = route({
   body: s.TransitionBody,
   ok: s.Booking,
   errors: [403, 404, 409],
+});
+
+const MONEY_ACTION = `Needs the \`bookings\` permission (admins and managers have it). Takes an \`Idempotency-Key\`: the same key and body
+replay the first answer. The booking keeps its status; the answer is the booking with its \`money\` (the one money view, from the ledger).`;
+
+export const partialRefund = route({
+  method: 'post',
+  path: '/coreBooking/{rentalId}/refunds',
+  operationId: 'refundBookingPart',
+  idempotent: true,
+  tags,
+  summary: 'Refund part of a booking to its card, without cancelling it: an amount, or by ledger line',
+  description: [
+    `Body: \`amount\` (dollars) **or** \`lines\` (\`[{entryId, amount?}]\`: charges of the booking's ledger, e.g. an add-on, the tip or a tax
+line; each line at most what is left of it, default all of it; 400 \`line_not_refundable\` otherwise), and \`reason\` (required).`,
+    `The money goes back to the card(s) that paid, the booking's own payment intent first, through the payment provider; each intent's refund
+is written with its ledger entries and \`payment.refunded\` (kind \`booking_refund\`, with the reason) in one batch. A refund first gives back
+money the renter holds on file (paid beyond the total); the rest lowers the price by the same amount (a \`refund_adjustment\` line; by line, one
+per line naming it), so \`money.refunded\` grows, \`money.total\` drops and the balance due does not grow. Never more than the card payments have
+left to refund: the amount is claimed with one conditional write before the provider is called, so parallel refunds cannot together exceed
+what was paid; beyond it, 409 \`exceeds_refundable\` with \`refundable\` (dollars). The provider refusing the refund answers 400
+\`payment_provider_error\`, nothing written.`,
+    MONEY_ACTION,
+  ].join('\n\n'),
+  params: s.RentalParams,
+  body: s.PartialRefundBody,
+  ok: s.PartialRefundResult,
+  errors: [403, 404, 409],
+});
+
+export const goodwillCredit = route({
+  method: 'post',
+  path: '/coreBooking/{rentalId}/credits',
+  operationId: 'creditBooking',
+  idempotent: true,
+  tags,
+  summary: "Give a goodwill credit on a booking: what the renter owes drops, anything beyond it goes to the renter's account credit",
+  description: [
+    `Body: \`amount\` (dollars) and \`reason\` (required). No money moves. The credit is a \`goodwill\` line of the booking's ledger that lowers
+its total, so the balance due drops by it. The part beyond what the booking still owed (a booking paid in full) moves to the renter's account
+credit: a \`credit\` entry (\`money.credited\`; the booking's balance stays 0), summed on the renter as \`accounting.accountCreditCents\`
+(GET /renters/{id}?includeAccounting=true). Installments still scheduled are fitted to the lower balance. Fires \`booking.updated\` with
+\`change: "credited"\`. Two credits racing from the same version: the second answers 409 \`version_conflict\`.`,
+    MONEY_ACTION,
+  ].join('\n\n'),
+  params: s.RentalParams,
+  body: s.CreditBody,
+  ok: s.CreditResult,
+  errors: [403, 404, 409],
+});
+
+export const chargeBalance = route({
+  method: 'post',
+  path: '/coreBooking/{rentalId}/charge-balance',
+  operationId: 'chargeBookingBalance',
+  idempotent: true,
+  tags,
+  summary: 'Charge the balance due (from the ledger) to the card on file',
+  description: [
+    `No body. Charges \`money.balanceDue\` to the card of the booking's own payment, else to the renter's default saved card (POST
+/renters/{id}/payment-methods). 409 \`nothing_to_charge\` when nothing is due, 409 \`no_card_on_file\` without a stored card, 402
+\`payment_failed\` on a decline (nothing written). The card \`payment\` entry, the installments fitted to the new balance and
+\`payment.completed\` (kind \`balance\`) are written in one batch; two charges racing from the same version cannot both be recorded (the second
+is refunded at once and answers 409 \`version_conflict\`).`,
+    MONEY_ACTION,
+  ].join('\n\n'),
+  params: s.RentalParams,
+  ok: s.ChargeBalanceResult,
+  errors: [402, 403, 404, 409],
 });

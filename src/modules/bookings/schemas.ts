@@ -363,7 +363,14 @@ const oneParty = (d: { participants?: number; tickets?: unknown }, ctx: z.Refine
 };
 
 export const ModifyBody = z
-  .object({ ...changeFields, assetIds: movedAssets, ...priceAsk })
+  .object({
+    ...changeFields,
+    inventoryId: zId('inv_01J0000000000000000000000')
+      .optional()
+      .openapi({ description: 'Another item for the booking (same location and kind): reserved in its lock and priced at its prices' }),
+    assetIds: movedAssets,
+    ...priceAsk,
+  })
   .superRefine((d, ctx) => {
     notKeptAndCharged(d, ctx);
     oneParty(d, ctx);
@@ -466,3 +473,60 @@ export const CancelResult = Booking.extend({
     })
     .optional(),
 }).openapi('CancelResult');
+
+// ------------------------------------------------------------------------------------------------
+// The operator's money actions on a booking: partial refunds, goodwill credits, charging the balance
+
+const Reason = z.string().trim().min(1).max(500);
+const PositiveDollars = z.number().positive().max(1_000_000).multipleOf(0.01).openapi({ description: 'Dollars (at most two decimals)' });
+
+export const PartialRefundBody = z
+  .object({
+    amount: PositiveDollars.optional().openapi({ description: 'Dollars to give back (give `amount` or `lines`, not both)' }),
+    lines: z
+      .array(
+        z.object({
+          entryId: zId('led_01J0000000000000000000000').openapi({ description: 'A charge of the booking: `id` of a ledger entry (GET /renters/{id}/journal)' }),
+          amount: PositiveDollars.optional().openapi({ description: 'Dollars of that line to give back; default: all that is left of it' }),
+        }),
+      )
+      .min(1)
+      .max(50)
+      .optional(),
+    reason: Reason.openapi({ description: 'Why: shown on the ledger line, the audit log and the `payment.refunded` event' }),
+  })
+  .superRefine((d, ctx) => {
+    if ((d.amount == null) === (d.lines == null)) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'give amount or lines (one of them)' });
+  })
+  .openapi('PartialRefundRequest');
+
+export const PartialRefundResult = Booking.extend({
+  refund: z.object({
+    status: z.enum(['succeeded', 'partial']).openapi({ description: '`partial`: a later payment intent refused its refund; what is listed was given back' }),
+    amount: Money.openapi({ description: 'Dollars given back' }),
+    reason: z.string(),
+    refunds: z.array(z.object({ refundId: z.string().nullable(), paymentIntentId: z.string(), amount: Money })),
+  }),
+}).openapi('PartialRefundResult');
+
+export const CreditBody = z
+  .object({ amount: PositiveDollars, reason: Reason.openapi({ description: 'Why: shown on the ledger line and the activity log' }) })
+  .openapi('GoodwillCreditRequest');
+
+export const CreditResult = Booking.extend({
+  credit: z.object({
+    amount: Money,
+    reason: z.string(),
+    appliedToBooking: Money.openapi({ description: 'Dollars taken off what the booking owed' }),
+    toAccount: Money.openapi({ description: "Dollars moved to the renter's account credit (the part beyond what the booking owed)" }),
+    renterId: z.string().nullable(),
+  }),
+}).openapi('GoodwillCreditResult');
+
+export const ChargeBalanceResult = Booking.extend({
+  charge: z.object({
+    amount: Money.openapi({ description: 'Dollars charged: the balance due' }),
+    paymentIntentId: z.string(),
+    card: z.enum(['booking', 'renter']).openapi({ description: "Whose card: the booking's own payment's, or the renter's default saved card" }),
+  }),
+}).openapi('ChargeBalanceResult');

@@ -6,6 +6,7 @@
  * - reads of a booking: getBooking, getBookingRow, paidByCard;
  * - ledger and activity (deposits, point of sale, public widget, slip reservations): insertLedger, memoEntry, scopeOf, activityStmt, isVersionRace;
  * - money added to a booking (point of sale, protection plans, coverage): findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, bookingRefundStmts;
+ * - the operator's money actions (the seed): refundBookingPart, creditBooking, chargeBookingBalance;
  * - statements batched by others to change a booking row: deleteTestBookingsStmt, bookingDepositInfoStmt, bookingRenterEditStmt, bookingTipPaidStmt, ...;
  * - realized revenue (analytics): realizationStmt;
  * - installments of payment plans (the cron job): chargeDueInstallments, nextInstallmentDue;
@@ -37,6 +38,11 @@ export { scopeOf } from './changes';
 export { activityStmt, isVersionRace } from './activity';
 // Money other modules add to a booking (the point of sale, protection plans).
 export { findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, bookingRefundStmts } from './money';
+
+// The operator's money actions on a booking (the sandbox seed shows them): a partial refund, a goodwill credit, the balance charged.
+export { refundBookingPart } from './partial-refund';
+export { creditBooking } from './credits';
+export { chargeBookingBalance } from './charge-balance';
 
 // Installments of payment plans (the cron job in module.ts).
 export { chargeDueInstallments, nextInstallmentDue } from './installments';

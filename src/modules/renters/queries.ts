@@ -17,7 +17,8 @@ export const accountingSql = sql<string>`(SELECT json_object(
     'c', coalesce(sum(CASE WHEN l.affects_balance = 1 AND l.amount > 0 THEN l.amount END), 0),
     'k', coalesce(-sum(CASE WHEN l.affects_balance = 1 AND l.amount < 0 THEN l.amount END), 0),
     'n', count(*),
-    'l', max(l.occurred_at))
+    'l', max(l.occurred_at),
+    'a', coalesce(sum(CASE WHEN l.affects_balance = 1 AND l.entry_type = 'credit' AND l.source = 'goodwill' THEN l.amount END), 0))
   FROM ledger_entries l WHERE l.customer_id = renters.customer_id AND l.renter_id = renters.id AND l.deleted_at IS NULL)`;
 
 const balanceSql = sql<number>`(SELECT coalesce(sum(l.amount), 0) FROM ledger_entries l

@@ -30,6 +30,15 @@ export const Accounting = z
     creditsCents: z.number().int(),
     entryCount: z.number().int(),
     lastEntryAt: z.string().nullable(),
+    accountCreditCents: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          "Goodwill credit held on the renter's account: the `credit` entries of goodwill credits beyond what a booking owed " +
+          '(POST /coreBooking/{rentalId}/credits), reversals included',
+      }),
+    accountCredit: z.number().openapi({ description: 'The account credit in dollars.' }),
   })
   .openapi('RenterAccounting');
 

@@ -37,8 +37,18 @@ export function renterOut(r: RenterRow, accounting?: Accounting): z.output<typeo
 
 /** The ledger totals read by `accountingSql` (`RenterAccounting`). */
 export function parseAccounting(json: string | null | undefined): Accounting {
-  const o = json ? (JSON.parse(json) as { b: number; c: number; k: number; n: number; l: string | null }) : { b: 0, c: 0, k: 0, n: 0, l: null };
-  return { balanceCents: o.b, balance: toDollars(o.b), chargesCents: o.c, creditsCents: o.k, entryCount: o.n, lastEntryAt: o.l };
+  const o = json ? (JSON.parse(json) as { b: number; c: number; k: number; n: number; l: string | null; a?: number }) : { b: 0, c: 0, k: 0, n: 0, l: null };
+  const a = o.a ?? 0;
+  return {
+    balanceCents: o.b,
+    balance: toDollars(o.b),
+    chargesCents: o.c,
+    creditsCents: o.k,
+    entryCount: o.n,
+    lastEntryAt: o.l,
+    accountCreditCents: a,
+    accountCredit: toDollars(a),
+  };
 }
 
 /** A search suggestion (`Suggestion`): the renter's name and contact with a display label. */

@@ -10,7 +10,7 @@ import { env } from 'cloudflare:test';
 import { createOperator, expectError, get, post, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { ModifyResult } from '../../../src/modules/bookings/schemas';
-import { at, book, bookBody, eventsOf, ledgerBalance, rentalItem, seatsByDeparture, tourItem, type TestItem } from './factories';
+import { at, book, bookBody, eventsOf, everyDay, ledgerBalance, rentalItem, seatsByDeparture, tourItem, type TestItem } from './factories';
 
 const ADDONS = [
   { addonId: 'cooler', name: 'Cooler', price: 20, priceType: 'flat' as const },
@@ -130,6 +130,28 @@ describe('POST /coreBooking/{rentalId}/modify', () => {
     expectError(full, 409, 'unavailable');
     for (const id of [b.rentalId, t.rentalId]) expect((await get(`/coreBooking/${id}`, { key: op.adminKey })).body.version).toBe(1);
     expect([...(await changeMails(b.rentalId)), ...(await changeMails(t.rentalId))]).toEqual([]);
+  });
+
+  it("another item: reserved in its lock and priced at its prices, the old item's time released; taken answers 409 like a sale", async () => {
+    // One bigger boat at 150 an hour.
+    const big = await rentalItem(op, {
+      data: { name: 'Cruiser 30', capacity: 8, seasons: [{ name: 'Default', dailyPrices: everyDay(600), hourlyPrices: everyDay({ basePrice: 150 }) }] },
+    });
+    const b = await bookBoat(8);
+    const r = await modify(b.rentalId, { inventoryId: big.id, chargeDifference: true });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ inventoryId: big.id, assetIds: big.assetIds, rentalDetails: { inventoryId: big.id, itemName: 'Cruiser 30' } });
+    expect(r.body.pricing.change).toMatchObject({ previousTotal: 200, newTotal: 300, settlement: 'charged', amount: 100 });
+    expect(r.body.money).toMatchObject({ total: 300, paid: 300, balance: 0 });
+    const active = await env.DB.prepare('SELECT item_id FROM allocations WHERE source_id = ? AND active = 1').bind(b.rentalId).all<{ item_id: string }>();
+    expect(active.results.map((a) => a.item_id)).toEqual([big.id]);
+    const [mail] = await changeMails(b.rentalId);
+    expect(mail.body).toContain('Cruiser 30');
+    // The cruiser is taken at that time now: another booking moved onto it is refused, nothing written; the old boat is free again.
+    const other = await bookBoat(8);
+    expectError(await modify(other.rentalId, { inventoryId: big.id }), 409, 'unavailable');
+    expect((await get(`/coreBooking/${other.rentalId}`, { key: op.adminKey })).body).toMatchObject({ inventoryId: boat.id, version: 1 });
+    expectError(await modify(other.rentalId, { inventoryId: tour.id }), 400, 'bad_request');
   });
 
   it('needs credentials, the operator and the bookings permission', async () => {

@@ -5,11 +5,13 @@
  * reschedule (repriced, the difference charged or left owed, or the price kept), modify (the party and the
  * add-on changed, repriced the same ways), cancel (refunded or kept as credit), $50 paid at the counter
  * (a POS sale settling the booking), the renter's cancellation quote, the next installment of a payment
- * plan charged (bookings paid in three installments) and a counter sale of goods refunded in part or in
- * full. After every step, for the booking:
+ * plan charged (bookings paid in three installments), a counter sale of goods refunded in part or in
+ * full, and the operator's partial refund, goodwill credit and balance charged to the card on file.
+ * After every step, for the booking:
  *
  * - the operator's view (`GET /coreBooking/{id}`) equals the ledger: total = the charges, amount
- *   paid = payments − refunds, balance = total − paid + refunded (never below zero when shown);
+ *   paid = payments − refunds − credits, balance = total − paid + refunded + credited (never below zero when shown);
+ * - the card refunds never exceed the card payments;
  * - the renter's view (`GET /public/order/{id}`) shows the same total, paid and balance, and the same money
  *   view (lib/money-view.ts) as the operator's, whose lines add up to its total and whose figures are the ledger's;
  * - an installment is never charged above the balance, and the installments still scheduled never add
@@ -36,7 +38,11 @@ import { addDays, localDate, wallTimeToUtc } from '../../../src/lib/time';
 import { chargeDueInstallments } from '../../../src/modules/bookings/service';
 import { at, book, bookBody, rentalItem, type TestItem } from './factories';
 
-const CHARGES = new Set(['revenue', 'discount', 'tax', 'tip', 'protection_plan', 'coverage_premium', 'cancellation_fee', 'fee', 'platform_fee_charge']);
+const CHARGES = new Set([
+  ...['revenue', 'discount', 'tax', 'tip', 'protection_plan', 'coverage_premium', 'cancellation_fee', 'fee', 'platform_fee_charge'],
+  // An operator's partial refund lowers the price; a goodwill credit too (issue 33).
+  ...['refund_adjustment', 'goodwill'],
+]);
 
 const step = fc.oneof(
   fc.record({ kind: fc.constant('plan' as const) }),
@@ -57,6 +63,10 @@ const step = fc.oneof(
   fc.record({ kind: fc.constant('quote' as const) }),
   fc.record({ kind: fc.constant('installment' as const) }),
   fc.record({ kind: fc.constant('counterSale' as const), quantity: fc.integer({ min: 1, max: 3 }), refund: fc.constantFrom('partial', 'full') }),
+  // The operator's money actions (issue 33): a partial refund (maybe more than is left: refused), a goodwill credit, the balance charged.
+  fc.record({ kind: fc.constant('partialRefund' as const), dollars: fc.integer({ min: 1, max: 150 }) }),
+  fc.record({ kind: fc.constant('credit' as const), dollars: fc.integer({ min: 1, max: 60 }) }),
+  fc.record({ kind: fc.constant('chargeBalance' as const) }),
 );
 const sequence = fc.record({
   payNow: fc.boolean(),
@@ -167,8 +177,10 @@ async function ledgerOf(rentalId: string) {
   const total = sum((e) => CHARGES.has(e.entryType));
   const paid = 0 - sum((e) => e.entryType === 'payment');
   const refunded = sum((e) => e.entryType === 'refund');
+  const credited = sum((e) => e.entryType === 'credit');
   const balance = sum((e) => !!e.affectsBalance);
-  return { total, paid, refunded, balance, count: rows.length };
+  const byCard = (type: string) => Math.abs(sum((e) => e.entryType === type && e.source === 'card'));
+  return { total, paid, refunded, credited, balance, count: rows.length, cardPaid: byCard('payment'), cardRefunded: byCard('refund') };
 }
 
 const cents = (dollars: number) => Math.round(dollars * 100);
@@ -178,11 +190,12 @@ async function check(rentalId: string, where: string) {
   const [l, opView, renterView] = await Promise.all([ledgerOf(rentalId), get(`/coreBooking/${rentalId}`, k()), get(`/public/order/${rentalId}`)]);
   expect(opView.status, opView.text).toBe(200);
   expect(renterView.status, renterView.text).toBe(200);
-  expect(l.balance, `${where}: ledger balance = total − paid + refunded`).toBe(l.total - l.paid + l.refunded);
+  expect(l.balance, `${where}: ledger balance = total − paid + refunded + credited`).toBe(l.total - l.paid + l.refunded + l.credited);
+  expect(l.cardRefunded, `${where}: card refunds never exceed card payments`).toBeLessThanOrEqual(l.cardPaid);
   const p = opView.body.pricing;
   expect([cents(p.total), cents(p.amountPaid), cents(p.balanceDue)], `${where}: operator's view = ledger`).toEqual([
     l.total,
-    l.paid - l.refunded,
+    l.paid - l.refunded - l.credited,
     Math.max(0, l.balance),
   ]);
   const t = renterView.body.totals ?? renterView.body;
@@ -193,10 +206,11 @@ async function check(rentalId: string, where: string) {
   ]);
   // The one money view: the ledger's figures, lines adding up to the total, the same for the renter.
   const money = opView.body.money;
-  expect([cents(money.total), cents(money.paid), cents(money.refunded), cents(money.balance)], `${where}: money view = ledger`).toEqual([
+  expect([cents(money.total), cents(money.paid), cents(money.refunded), cents(money.credited), cents(money.balance)], `${where}: money view = ledger`).toEqual([
     l.total,
     l.paid,
     l.refunded,
+    l.credited,
     l.balance,
   ]);
   expect(
@@ -311,6 +325,9 @@ async function act(rentalId: string, st: Sequence['steps'][number], day: number,
       k(),
     );
   if (st.kind === 'cancel') return post(`/coreBooking/${rentalId}/cancel`, st.refund ? {} : { refund: false }, k());
+  if (st.kind === 'partialRefund') return post(`/coreBooking/${rentalId}/refunds`, { amount: st.dollars, reason: 'invariants' }, k());
+  if (st.kind === 'credit') return post(`/coreBooking/${rentalId}/credits`, { amount: st.dollars, reason: 'invariants' }, k());
+  if (st.kind === 'chargeBalance') return post(`/coreBooking/${rentalId}/charge-balance`, undefined, k());
   if (st.kind === 'settle')
     return post(
       '/pos/transaction',

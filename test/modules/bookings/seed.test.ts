@@ -11,7 +11,7 @@ import { bundleOf, DEMO_BUNDLE, demoTransactionId } from '../../../src/seed/book
 import { systemCtx } from '../../../src/lib/context';
 import { newId } from '../../../src/lib/ids';
 
-const NAMES = ['checked_in', 'pontoon', 'tour', 'installments', 'bundle', 'pay_later', 'cancelled'];
+const NAMES = ['checked_in', 'pontoon', 'tour', 'installments', 'bundle', 'pay_later', 'cancelled', 'goodwill'];
 
 /** The seeded bookings of an operator (`txn_<tag>_*`), without the analytics step's history (`txn_<tag>_hist_*`, test/modules/analytics/seed.test.ts). */
 async function demoBookings(customerId: string, tag: string) {
@@ -42,14 +42,26 @@ describe('bookings seed', () => {
     const bundle = byTxn.get(txn('bundle'))!;
     expect(bundle).toHaveLength(2);
     expect(new Set(bundle.map((b) => b.bundle_group_id)).size).toBe(1);
-    expect(byTxn.size).toBe(7);
+    expect(byTxn.size).toBe(8);
+    // The money actions' demo (seed/booking-money.ts): a partial refund and a goodwill credit on a booking that stays confirmed.
+    const goodwill = byTxn.get(txn('goodwill'))![0];
+    expect(goodwill.status).toBe('confirmed');
+    const types = await env.DB.prepare('SELECT entry_type, SUM(amount) AS s FROM ledger_entries WHERE transaction_id = ? GROUP BY entry_type')
+      .bind(txn('goodwill'))
+      .all<{ entry_type: string; s: number }>();
+    expect(Object.fromEntries(types.results.map((t) => [t.entry_type, t.s]))).toMatchObject({
+      refund: 2500,
+      refund_adjustment: -2500,
+      goodwill: -2000,
+      credit: 2000,
+    });
     expect(await bundlesOf(first.customerId)).toContainEqual(bundleOf(op));
     const ledger = await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_entries WHERE customer_id = ?').bind(first.customerId).first<any>();
     expect(ledger.n).toBeGreaterThan(10);
 
     const again = await seedDemoOperator(ctx, { customerId: first.customerId });
     expect(again.seeded.bookings).toBe(false);
-    expect((await demoBookings(first.customerId, op.tag)).rows).toHaveLength(8);
+    expect((await demoBookings(first.customerId, op.tag)).rows).toHaveLength(9);
   });
 
   // Statuses are checked on the private operator above: Demo Marina's bookings are shared with the other files of this runtime.
@@ -58,7 +70,7 @@ describe('bookings seed', () => {
     expect((await seedSandbox(env)).bookings).toBe(false);
     const { rows, byTxn } = await demoBookings(SEED.demo.customerId, 'demo');
     expect([...byTxn.keys()].sort()).toEqual(NAMES.map((n) => `txn_demo_${n}`).sort());
-    expect(rows).toHaveLength(8);
+    expect(rows).toHaveLength(9);
     expect(byTxn.get('txn_demo_bundle')).toHaveLength(2);
     expect(await bundlesOf(SEED.demo.customerId)).toContainEqual(DEMO_BUNDLE);
   });

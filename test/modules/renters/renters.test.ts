@@ -315,6 +315,8 @@ describe('GET /renters/{id}', () => {
       creditsCents: 1_000,
       entryCount: 2,
       lastEntryAt: '2026-01-05T10:00:00.000Z',
+      accountCreditCents: 0,
+      accountCredit: 0,
     });
     expectError(await get('/renters/rnt_nope', { key: op.adminKey }), 404, 'not_found');
   });
