@@ -41,8 +41,15 @@ export const KEPT_TYPES = {
 export type KeptPart = keyof typeof KEPT_TYPES;
 const KEPT: readonly string[] = Object.values(KEPT_TYPES).flat();
 
+/**
+ * What lowers a sale's price after it was made, like a discount: an operator's partial refund
+ * (`refund_adjustment`: the money goes back as a `refund`, the price drops by as much) and a
+ * goodwill credit (`goodwill`). Both are negative.
+ */
+export const ADJUSTMENT_TYPES: readonly string[] = ['refund_adjustment', 'goodwill'];
+
 /** Entry types summed into revenue. */
-export const REVENUE_TYPES: readonly string[] = ['revenue', 'discount', ...KEPT];
+export const REVENUE_TYPES: readonly string[] = ['revenue', 'discount', ...ADJUSTMENT_TYPES, ...KEPT];
 
 /** Entry types the reports read. */
 export const REPORTED_TYPES: readonly string[] = [...REVENUE_TYPES, 'tax', 'tip', 'refund', 'payment', 'revenue_realized'];
@@ -93,8 +100,13 @@ export class LedgerSums {
     return this.sum('revenue', kind) + KEPT.reduce((s, t) => s + this.sum(t, kind), 0);
   }
 
-  /** Revenue, the one figure every report shows: gross revenue less discounts, net of cancellations and refunds. */
+  /** Partial refunds and goodwill credits that lowered prices after the sale (negative), of one kind or of all. */
+  adjustments(kind?: Kind): number {
+    return ADJUSTMENT_TYPES.reduce((s, t) => s + this.sum(t, kind), 0);
+  }
+
+  /** Revenue, the one figure every report shows: gross revenue less discounts and later price adjustments, net of cancellations and refunds. */
   revenue(kind?: Kind): number {
-    return this.gross(kind) + this.sum('discount', kind);
+    return this.gross(kind) + this.sum('discount', kind) + this.adjustments(kind);
   }
 }

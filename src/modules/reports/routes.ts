@@ -8,8 +8,9 @@ const ACCESS = `\`locationId\` is one of the caller's locations (another operato
 managers have it; give a staff user or an API key \`reports\` to let an accountant read them).`;
 
 const FIGURES = `Totals (integer cents, positive as the operator reads them): \`grossCents\` (sales and what is kept beside them: cancellation fees,
-premiums, deposits captured), \`discountsCents\`, \`refundsCents\` (money given back), \`netCents\` (net sales after discounts, cancellations
-and returns: the same figure as \`revenueCents\` of GET /analytics/metrics for the same days), \`taxCents\`, \`tipsCents\`, the fees
+premiums, deposits captured), \`discountsCents\`, \`adjustmentsCents\` (prices lowered after the sale: partial refunds and goodwill credits),
+\`refundsCents\` (money given back), \`netCents\` (net sales after discounts, adjustments, cancellations and returns: the same figure
+as \`revenueCents\` of GET /analytics/metrics for the same days), \`taxCents\`, \`tipsCents\`, the fees
 (\`cancellationFeesCents\`, \`premiumsCents\`, \`platformFeesCents\`), \`paymentsCents\` and \`netPayoutCents\` (received less given back), the
 deposits (\`depositsHeldCents\`, \`depositsReleasedCents\`, \`depositsCapturedCents\`) and gift cards (\`giftCardsSoldCents\` at the counter, a
 liability and never revenue; \`giftCardsRedeemedCents\`, payments made with them). \`giftCardLiability\` is the operator's, in the location's

@@ -38,6 +38,7 @@ export const ReportFigures = z
   .object({
     grossCents: cents('Sales and what is kept beside them (cancellation fees, premiums, deposits captured), before discounts'),
     discountsCents: cents('Discounts given (positive)'),
+    adjustmentsCents: cents("Prices lowered after the sale (positive): operators' partial refunds (`refund_adjustment`) and goodwill credits (`goodwill`)"),
     refundsCents: cents('Money given back (positive)'),
     netCents: cents("Net sales: gross less discounts, net of cancellations and returns (analytics' revenueCents for the same days)"),
     taxCents: cents('Sales tax charged'),

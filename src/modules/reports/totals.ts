@@ -13,6 +13,7 @@ export const GIFT_CARD_SALE = 'gift_card_sale';
 export interface Figures {
   grossCents: number;
   discountsCents: number;
+  adjustmentsCents: number;
   refundsCents: number;
   netCents: number;
   taxCents: number;
@@ -52,6 +53,7 @@ export class Tally {
     return {
       grossCents: s.gross(),
       discountsCents: -s.sum('discount'),
+      adjustmentsCents: -s.adjustments(),
       refundsCents: refunds,
       netCents: s.revenue(),
       taxCents: s.sum('tax'),

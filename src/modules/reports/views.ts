@@ -77,6 +77,7 @@ export function journalCsv(entries: JournalEntry[]): string {
 const FIGURE_FIELDS: (keyof Figures)[] = [
   'grossCents',
   'discountsCents',
+  'adjustmentsCents',
   'refundsCents',
   'netCents',
   'taxCents',

@@ -103,7 +103,16 @@ export async function insertAll(stmts: any[]) {
 }
 
 /** The entry types revenue sums (issue 31): sales, discounts, fees kept, premiums, deposit captures. */
-const REVENUE_TYPES = new Set(['revenue', 'discount', 'cancellation_fee', 'protection_plan', 'coverage_premium', 'deposit_capture']);
+const REVENUE_TYPES = new Set([
+  'revenue',
+  'discount',
+  'refund_adjustment',
+  'goodwill',
+  'cancellation_fee',
+  'protection_plan',
+  'coverage_premium',
+  'deposit_capture',
+]);
 
 export interface LedgerRevenue {
   revenueCents: number;

@@ -9,6 +9,7 @@ import { env } from 'cloudflare:test';
 import { createOperator, expectError, get, post, type Operator } from '../../harness';
 import { checkSecurity } from '../../security';
 import { ChargeBalanceResult, CreditResult, PartialRefundResult } from '../../../src/modules/bookings/schemas';
+import { addDays, localDate } from '../../../src/lib/time';
 import { at, book, bookBody, eventsOf, ledgerBalance, rentalItem, type TestItem } from './factories';
 
 let op: Operator;
@@ -136,6 +137,35 @@ describe('POST /coreBooking/{rentalId}/credits', () => {
     expect(renter.body.accounting).toMatchObject({ accountCreditCents: 2500 });
     const updated = (await eventsOf(op.customerId, 'booking.updated')).filter((e) => e.payload.data.rentalId === paid.rentalId);
     expect(updated.map((e) => e.payload.data)).toEqual([expect.objectContaining({ change: 'credited', toAccount: 25 })]);
+  });
+});
+
+describe('reports', () => {
+  it("a partial refund and a goodwill credit lower analytics' revenue and the reports' net by their amounts, shown as adjustments", async () => {
+    const own = await createOperator();
+    const item = await rentalItem(own, { assets: 1 });
+    const r = await book(own, bookBody({ inventoryId: item.id, startTime: at(own.timezone, 3, '10:00'), endTime: at(own.timezone, 3, '12:00') }));
+    expect(r.status, r.text).toBe(201);
+    const today = localDate(Date.now(), own.timezone);
+    const window = `from=${addDays(today, -2)}&to=${addDays(today, 2)}`;
+    const figures = async () => {
+      const [m, j] = await Promise.all([
+        get(`/analytics/metrics?locationIds=${own.locationId}&startDate=${addDays(today, -2)}&endDate=${addDays(today, 2)}`, { key: own.adminKey }),
+        get(`/reports/sales-journal?locationId=${own.locationId}&${window}`, { key: own.adminKey }),
+      ]);
+      expect(m.status, m.text).toBe(200);
+      expect(j.status, j.text).toBe(200);
+      expect(j.body.totals.netCents, 'the report = analytics').toBe(m.body.totals.revenueCents);
+      return j.body.totals;
+    };
+    const before = await figures();
+    const act2 = (action: string, body: unknown) => post(`/coreBooking/${r.body.rentalId}/${action}`, body, { key: own.adminKey });
+    expect((await act2('refunds', { amount: 25, reason: 'Late start' })).status).toBe(200);
+    expect((await act2('credits', { amount: 10, reason: 'Rain' })).status).toBe(200);
+    const after = await figures();
+    expect(before.netCents - after.netCents).toBe(3500);
+    expect(after.adjustmentsCents - before.adjustmentsCents).toBe(3500);
+    expect(after.refundsCents - before.refundsCents).toBe(2500);
   });
 });
 

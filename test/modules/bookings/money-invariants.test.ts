@@ -399,7 +399,7 @@ async function checkReports() {
     get(`/analytics/metrics?${q}`, k()),
     env.DB.prepare(
       `SELECT coalesce(sum(amount), 0) AS revenue FROM ledger_entries WHERE customer_id = ? AND location_id = ? AND deleted_at IS NULL
-         AND entry_type IN ('revenue', 'discount', 'cancellation_fee', 'protection_plan', 'coverage_premium', 'deposit_capture')`,
+         AND entry_type IN ('revenue', 'discount', 'refund_adjustment', 'goodwill', 'cancellation_fee', 'protection_plan', 'coverage_premium', 'deposit_capture')`,
     )
       .bind(op.customerId, op.locationId)
       .first<{ revenue: number }>(),
