@@ -37,6 +37,15 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   'POST /coreBooking/{rentalId}/cancel': 'write:bookings',
   'POST /coreBooking/{rentalId}/reschedule': 'write:bookings',
   'POST /coreBooking/{rentalId}/modify': 'write:bookings',
+  // Money actions move money like cancel and modify do: the same scope.
+  'POST /coreBooking/{rentalId}/refunds': 'write:bookings',
+  'POST /coreBooking/{rentalId}/credits': 'write:bookings',
+  'POST /coreBooking/{rentalId}/charge-balance': 'write:bookings',
+  'GET /coreBooking/{rentalId}/staff': 'read:bookings',
+  'POST /coreBooking/{rentalId}/staff': 'write:bookings',
+  'POST /coreBooking/{rentalId}/staff/auto': 'write:bookings',
+  'DELETE /coreBooking/{rentalId}/staff/{staffId}': 'write:bookings',
+  'GET /manifests/{locationId}': 'read:bookings',
   'POST /coreBooking/{rentalId}/confirm': 'write:bookings',
   'POST /coreBooking/{rentalId}/check-in': 'write:bookings',
   'POST /coreBooking/{rentalId}/check-out': 'write:bookings',
@@ -207,6 +216,7 @@ export const GATEWAY_ROUTES: Record<string, Rule> = {
   '* /user/**': deny('staff'),
   '* /userManagement/**': deny('staff'),
   '* /staffSchedule/**': deny('staff'),
+  '* /staff/time-off/**': deny('staff'),
   // ---- default-deny: not operator APIs ----
   '* /public/**': deny('public'),
   '* /widget/**': deny('public'),

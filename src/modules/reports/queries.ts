@@ -39,11 +39,13 @@ export const MAX_ROWS = 50_000;
 
 /**
  * The payment method of a money entry (`payment`, `refund`): the ledger's source, with the counter's
- * prefixes taken off (`pos_cash` is cash) and a point-of-sale refund given the method of its sale.
+ * prefixes taken off (`pos_cash` is cash) and a point-of-sale refund given the method of its sale. A
+ * protection plan bought after the booking is paid by card (its own intent; refunds of it are `card`).
  */
 const methodOf = sql.raw(`CASE WHEN l.entry_type IN ('payment', 'refund') THEN
     CASE WHEN l.source = 'pos' THEN coalesce(pt.payment_type, 'other')
          WHEN l.source LIKE 'pos\\_%' ESCAPE '\\' THEN substr(l.source, 5)
+         WHEN l.source = 'protection_plan' THEN 'card'
          ELSE coalesce(l.source, 'other') END
   END`);
 

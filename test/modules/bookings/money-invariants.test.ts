@@ -179,7 +179,9 @@ async function ledgerOf(rentalId: string) {
   const refunded = sum((e) => e.entryType === 'refund');
   const credited = sum((e) => e.entryType === 'credit');
   const balance = sum((e) => !!e.affectsBalance);
-  const byCard = (type: string) => Math.abs(sum((e) => e.entryType === type && e.source === 'card'));
+  // A protection plan bought after the sale is paid by card on an intent of its own (source `protection_plan`), refunded as `card`.
+  const byCard = (type: string) =>
+    Math.abs(sum((e) => e.entryType === type && (e.source === 'card' || (type === 'payment' && e.source === 'protection_plan'))));
   return { total, paid, refunded, credited, balance, count: rows.length, cardPaid: byCard('payment'), cardRefunded: byCard('refund') };
 }
 
