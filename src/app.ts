@@ -4,13 +4,13 @@ import { cors } from 'hono/cors';
 import { docsPage } from './docs';
 import { favicon, landingPage } from './landing';
 import { ANONYMOUS, isAdmin, type AppEnv, type Authenticator, type Principal } from './lib/context';
-import { ApiError, CORE_ERRORS, errorBody, errorTableMarkdown, type ErrorInfo } from './lib/errors';
+import { ApiError, CORE_ERRORS, errorBody, errorTableMarkdown, guardError, type ErrorInfo } from './lib/errors';
 import { moduleHooks, type ModuleDef } from './lib/module';
 import { nullableRefsAsAnyOf } from './lib/openapi';
 import { requestContext } from './middleware/request-id';
 import { authenticateOperator } from './middleware/auth';
 
-function toApiError(err: unknown): ApiError {
+function toApiError(err: unknown, registry: Record<string, ErrorInfo>): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof HTTPException) {
     if (err.status === 400 && /json/i.test(err.message)) return new ApiError('invalid_json', 'Malformed JSON in request body');
@@ -19,7 +19,7 @@ function toApiError(err: unknown): ApiError {
     if (err.status >= 500) return new ApiError('internal', err.message || 'Internal error');
     return new ApiError('bad_request', err.message || 'Bad request');
   }
-  return new ApiError('internal', 'Something went wrong on our side; the error was logged with this requestId');
+  return guardError(err, registry) ?? new ApiError('internal', 'Something went wrong on our side; the error was logged with this requestId');
 }
 
 /** The authenticator of a dispatched request: the principal is already known; admin routes still need an admin. */
@@ -81,7 +81,7 @@ export function buildApp(modules: ModuleDef[]) {
   });
 
   app.onError((err, c) => {
-    const apiErr = toApiError(err);
+    const apiErr = toApiError(err, registry);
     const requestId = c.get('requestId') ?? 'unknown';
     if (apiErr.status >= 500) c.get('log')?.error('unhandled error', { error: String(err), stack: (err as Error)?.stack });
     const res = c.json(errorBody(apiErr, requestId), apiErr.status as 400);

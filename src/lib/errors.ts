@@ -110,6 +110,21 @@ export function defineErrors<T extends ErrorTable>(table: T): ModuleErrors<T> {
   };
 }
 
+/**
+ * A D1 batch aborted by a database guard whose code is a registered error: a trigger's
+ * `RAISE(ABORT, '<code>: <message>')` (e.g. `staff_conflict` when a move would put a staff member on
+ * two bookings at once) answers as that error; anything else, null.
+ */
+export function guardError(err: unknown, codes: Record<string, ErrorInfo>): ApiError | null {
+  const e = err as { message?: string; cause?: unknown };
+  const text = `${e?.message ?? err} ${String(e?.cause ?? '')}`;
+  for (const m of text.matchAll(/\b([a-z]+(?:_[a-z]+)+): ([^:]+)/g)) {
+    const info = codes[m[1]];
+    if (info) return ApiError.registered(m[1], info, m[2].trim());
+  }
+  return null;
+}
+
 /** An error that crossed a Durable Object boundary as plain data (code and status of a registered code). */
 export function reviveError(e: { code: string; status: number; message: string }, opts: ErrorOptions = {}): ApiError {
   return ApiError.registered(e.code, { status: e.status, meaning: e.code }, e.message, opts);

@@ -83,7 +83,8 @@ export const reschedule = route({
     `The new window is checked inside the item's lock, its own current allocations not counting; the old allocations are released and the
 new ones taken in one batch. Rentals keep their assets when they are free (or take \`assetIds\`); tours move their seats to the departure at
 \`startTime\`. The item's allowed durations hold. 400 \`in_the_past\` for a start already past, 409 \`unavailable\` when the new window is taken,
-\`invalid_state\` for other statuses. Fires \`booking.updated\` and \`booking.rescheduled\` (with \`price\`, the price change).`,
+\`invalid_state\` for other statuses, \`staff_conflict\` when staff assigned to it are on another booking at the new time (nothing moves; the
+staff move with the booking otherwise). Fires \`booking.updated\` and \`booking.rescheduled\` (with \`price\`, the price change).`,
     `**Price.** The move reprices: the new window is priced like a new booking of the same units or tickets, party, add-ons and tip
 (\`pricing.breakdown\` is the new one), and the booking's discounts keep applying: a percentage (promo code, manual, membership, bundle) at its
 percentage of the new price, a fixed amount as the amount the booking got. The old charges are reversed in the ledger and the new ones written

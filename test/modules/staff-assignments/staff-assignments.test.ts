@@ -12,6 +12,7 @@ import { users } from '../../../src/db/schema/accounts';
 import { staffAssignments } from '../../../src/db/schema/staff';
 import { wallTimeToUtc } from '../../../src/lib/time';
 import { makeBooking, makeItem } from '../schedule/factories';
+import { at as bookedAt, book, bookBody, rentalItem } from '../bookings/factories';
 
 const TZ = 'America/New_York';
 const DAY = '2031-06-10';
@@ -223,5 +224,36 @@ describe('security', () => {
     // Another operator's list does not show this operator's time off.
     const intruder = await createOperator();
     expect((await api('GET', '/staff/time-off', { key: intruder.adminKey })).body.total).toBe(0);
+  });
+});
+
+describe('moving a booking with staff on it', () => {
+  it('a reschedule onto a time its captain is booked elsewhere: 409 staff_conflict, nothing moves; a free time moves the staff along', async () => {
+    const own = await createOperator();
+    const boat = await rentalItem(own, { assets: 2 });
+    const skipper = (await own.addUser({ role: 'staff', skills: ['captain'] })).userId;
+    const sell = async (from: string, to: string) => {
+      const r = await book(own, bookBody({ inventoryId: boat.id, startTime: bookedAt(own.timezone, 5, from), endTime: bookedAt(own.timezone, 5, to) }));
+      expect(r.status, r.text).toBe(201);
+      const rentalId = r.body.rentalId as string;
+      const a = await post(`/coreBooking/${rentalId}/staff`, { staffId: skipper, role: 'captain', force: true }, { key: own.adminKey });
+      expect(a.status, a.text).toBe(201);
+      return rentalId;
+    };
+    const morning = await sell('09:00', '11:00');
+    const afternoon = await sell('14:00', '16:00');
+    const move = (startTime: string, endTime: string) => post(`/coreBooking/${afternoon}/reschedule`, { startTime, endTime }, { key: own.adminKey });
+
+    expectError(await move(bookedAt(own.timezone, 5, '10:00'), bookedAt(own.timezone, 5, '12:00')), 409, 'staff_conflict');
+    const still = await get(`/coreBooking/${afternoon}`, { key: own.adminKey });
+    expect(Date.parse(still.body.startTime)).toBe(Date.parse(bookedAt(own.timezone, 5, '14:00')));
+
+    const moved = await move(bookedAt(own.timezone, 5, '12:00'), bookedAt(own.timezone, 5, '14:00'));
+    expect(moved.status, moved.text).toBe(200);
+    const staff = await get(`/coreBooking/${afternoon}/staff`, { key: own.adminKey });
+    expect(staff.body.data.map((s: { staffId: string; startTime: string }) => [s.staffId, Date.parse(s.startTime)])).toEqual([
+      [skipper, Date.parse(bookedAt(own.timezone, 5, '12:00'))],
+    ]);
+    expect(morning).not.toBe(afternoon);
   });
 });
