@@ -24,7 +24,8 @@
  *   sales are settled: a sale in flight holds its part of the card until its write).
  * At the end of each batch, revenue of the location (metrics) equals the ledger's revenue entries.
  *
- * 25 runs of 8 sequences each (the 8 run in parallel, as renters would): 200 sequences per `npm test`.
+ * 18 runs of 8 sequences each (the 8 run in parallel, as renters would): 144 sequences per `npm test` (fewer since the
+ * refund, credit and charge-balance steps made each longer: the file keeps its share of the 5-minute suite).
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
@@ -411,7 +412,7 @@ async function checkReports() {
 }
 
 describe('money adds up: random sequences through HTTP', () => {
-  it('keeps every view equal to the ledger after every step (200 sequences)', async () => {
+  it('keeps every view equal to the ledger after every step (144 sequences)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(sequence, { minLength: 8, maxLength: 8 }), fc.integer({ min: 50, max: 600 }), async (batch, giftDollars) => {
         await newOperator(giftDollars);
@@ -421,7 +422,7 @@ describe('money adds up: random sequences through HTTP', () => {
         await checkGiftCard('after the batch');
         await checkReports();
       }),
-      { numRuns: 25, endOnFailure: true },
+      { numRuns: 18, endOnFailure: true },
     );
   }, 240_000);
 });
