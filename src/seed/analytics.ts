@@ -35,6 +35,72 @@ const itemsOf = (op: DemoOperator) => {
   ];
 };
 
+type LedgerDraft = Omit<typeof ledgerEntries.$inferInsert, 'id' | 'customerId' | 'locationId' | 'currency' | 'affectsBalance'>;
+
+/** The `s`-th counter sale of a day (ice, fuel, sunscreen, paid cash): its point-of-sale row and ledger entries. */
+function counterSale(D: DemoOperator, date: string, s: number) {
+  const at = new Date(wallTimeToUtc(date, `${String(10 + s * 2).padStart(2, '0')}:15`, TZ)).toISOString();
+  const subtotal = [799, 2450, 1250][s % 3];
+  const tax = Math.round(subtotal * 0.07);
+  const id = newId('ptx');
+  const row: typeof posTransactions.$inferInsert = {
+    id,
+    customerId: D.customerId,
+    locationId: D.miamiId,
+    userId: D.adminId,
+    kind: 'sale',
+    paymentType: 'cash',
+    lines: [{ name: ['Ice bag', 'Marine fuel', 'Sunscreen'][s % 3], quantity: 1, subtotal }],
+    subtotal,
+    taxTotal: tax,
+    total: subtotal + tax,
+    createdAt: at,
+  };
+  const entries: LedgerDraft[] = [];
+  entries.push({ transactionId: id, entryType: 'revenue', amount: subtotal, occurredAt: at, description: 'POS sale', source: 'pos', reference: id });
+  entries.push({ transactionId: id, entryType: 'tax', amount: tax, occurredAt: at, description: 'POS tax', source: 'pos', reference: id });
+  entries.push({
+    transactionId: id,
+    entryType: 'payment',
+    amount: -(subtotal + tax),
+    occurredAt: at,
+    description: 'POS payment (cash)',
+    source: 'cash',
+    reference: id,
+  });
+  return { row, entries };
+}
+
+/** Booking-widget visits of the last 30 days: views, dates, times, checkouts and bookings, from the marina's site and a partner blog. */
+function widgetVisits(D: DemoOperator, today: string, rand: () => number): (typeof widgetEvents.$inferInsert)[] {
+  const ITEMS = itemsOf(D);
+  const views: (typeof widgetEvents.$inferInsert)[] = [];
+  for (let back = 30; back >= 1; back--) {
+    const date = addDays(today, -back);
+    for (let v = 0, visits = 6 + Math.floor(rand() * 10); v < visits; v++) {
+      const sessionId = demoId(D, 'visit', `${back}_${v}`);
+      const item = ITEMS[v % ITEMS.length].id;
+      const fromBlog = rand() < 0.25;
+      const base = wallTimeToUtc(date, `${String(8 + Math.floor(rand() * 12)).padStart(2, '0')}:${String(Math.floor(rand() * 60)).padStart(2, '0')}`, TZ);
+      const steps = ['view', 'date_chosen', 'slot_chosen', 'checkout', 'booked'] as const;
+      const reached = 1 + Math.floor(rand() ** 1.6 * steps.length);
+      for (let s = 0; s < reached; s++)
+        views.push({
+          id: newId('wev'),
+          customerId: D.customerId,
+          locationId: D.miamiId,
+          inventoryId: item,
+          sessionId,
+          event: steps[s],
+          ref: fromBlog ? 'BOATBLOG' : null,
+          source: fromBlog ? 'blog.boating-miami.example' : 'www.demo-marina.example.com',
+          createdAt: new Date(base + s * 90_000).toISOString(),
+        });
+    }
+  }
+  return views;
+}
+
 /**
  * History for the analytics of the operator's Miami location (the booking commit refuses past
  * times, so this step writes the rows the commit would have written): 16 weeks of completed rentals
@@ -54,9 +120,8 @@ async function seedAnalytics(ctx: Ctx, D: DemoOperator): Promise<boolean> {
   const today = todayIn(ctx, TZ);
   const rows = { bookings: [] as (typeof bookings.$inferInsert)[], ledger: [] as (typeof ledgerEntries.$inferInsert)[] };
   const counter: (typeof posTransactions.$inferInsert)[] = [];
-  const views: (typeof widgetEvents.$inferInsert)[] = [];
   let n = 0;
-  const ledger = (e: Omit<typeof ledgerEntries.$inferInsert, 'id' | 'customerId' | 'locationId' | 'currency' | 'affectsBalance'>) =>
+  const ledger = (e: LedgerDraft) =>
     rows.ledger.push({ id: newId('led'), customerId: D.customerId, locationId: D.miamiId, currency: 'usd', affectsBalance: true, ...e });
 
   const rental = (date: string, yearsBack: number) => {
@@ -109,61 +174,13 @@ async function seedAnalytics(ctx: Ctx, D: DemoOperator): Promise<boolean> {
     if (rand() < 0.7) rental(addDays(date, -364), 1);
     // Counter sales: ice, fuel, sunscreen.
     for (let s = 0, sales = 1 + Math.floor(rand() * 3); s < sales; s++) {
-      const at = new Date(wallTimeToUtc(date, `${String(10 + s * 2).padStart(2, '0')}:15`, TZ)).toISOString();
-      const subtotal = [799, 2450, 1250][s % 3];
-      const tax = Math.round(subtotal * 0.07);
-      const id = newId('ptx');
-      counter.push({
-        id,
-        customerId: D.customerId,
-        locationId: D.miamiId,
-        userId: D.adminId,
-        kind: 'sale',
-        paymentType: 'cash',
-        lines: [{ name: ['Ice bag', 'Marine fuel', 'Sunscreen'][s % 3], quantity: 1, subtotal }],
-        subtotal,
-        taxTotal: tax,
-        total: subtotal + tax,
-        createdAt: at,
-      });
-      ledger({ transactionId: id, entryType: 'revenue', amount: subtotal, occurredAt: at, description: 'POS sale', source: 'pos', reference: id });
-      ledger({ transactionId: id, entryType: 'tax', amount: tax, occurredAt: at, description: 'POS tax', source: 'pos', reference: id });
-      ledger({
-        transactionId: id,
-        entryType: 'payment',
-        amount: -(subtotal + tax),
-        occurredAt: at,
-        description: 'POS payment (cash)',
-        source: 'cash',
-        reference: id,
-      });
+      const sale = counterSale(D, date, s);
+      counter.push(sale.row);
+      for (const e of sale.entries) ledger(e);
     }
   }
 
-  // Booking-widget visits of the last 30 days: views, dates, times, checkouts and bookings, from the marina's site and a partner blog.
-  for (let back = 30; back >= 1; back--) {
-    const date = addDays(today, -back);
-    for (let v = 0, visits = 6 + Math.floor(rand() * 10); v < visits; v++) {
-      const sessionId = demoId(D, 'visit', `${back}_${v}`);
-      const item = ITEMS[v % ITEMS.length].id;
-      const fromBlog = rand() < 0.25;
-      const base = wallTimeToUtc(date, `${String(8 + Math.floor(rand() * 12)).padStart(2, '0')}:${String(Math.floor(rand() * 60)).padStart(2, '0')}`, TZ);
-      const steps = ['view', 'date_chosen', 'slot_chosen', 'checkout', 'booked'] as const;
-      const reached = 1 + Math.floor(rand() ** 1.6 * steps.length);
-      for (let s = 0; s < reached; s++)
-        views.push({
-          id: newId('wev'),
-          customerId: D.customerId,
-          locationId: D.miamiId,
-          inventoryId: item,
-          sessionId,
-          event: steps[s],
-          ref: fromBlog ? 'BOATBLOG' : null,
-          source: fromBlog ? 'blog.boating-miami.example' : 'www.demo-marina.example.com',
-          createdAt: new Date(base + s * 90_000).toISOString(),
-        });
-    }
-  }
+  const views = widgetVisits(D, today, rand);
   const stmts = [
     ...bulkInsert(db, bookings, rows.bookings),
     ...bulkInsert(db, ledgerEntries, rows.ledger),

@@ -40,18 +40,26 @@ async function seedMarina(ctx: Ctx, op: DemoOperator): Promise<boolean> {
   const base = ctx.env.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? 'http://127.0.0.1:8787';
   if (!(await subscriptionStatus(ctx)).active) await createCheckout(ctx, { quota: 50 }, base);
 
-  await updateSlipSettings(ctx, op.miamiId, {
-    approvalRequired: true,
-    deposit: { policy: 'percent', percent: 25 },
-    clearances: { overhangAllowanceFt: 1, sideClearanceFt: 1, underKeelClearanceFt: 1 },
-    rates: { nightlyPerFootCents: 450, monthlyPerFootCents: 3200, seasonalPerFootCents: 14500, annualPerFootCents: 26000 },
-    taxRatePercent: 7,
-    utilities: [{ name: 'Shore power', amountCents: 1200, per: 'night', taxable: true }],
-    fees: [{ name: 'Pump-out and waste', amountCents: 2500, per: 'stay', taxable: true }],
-    cancellationPolicy: 'Full refund of the deposit up to 14 days before arrival; no refund after arrival.',
-  });
+  await updateSlipSettings(ctx, op.miamiId, SLIP_SETTINGS);
+  await seedDocks(ctx, op);
+  const units = await slipRowsOfLocation(ctx, { locationId: op.miamiId });
+  await Promise.all([seedMap(ctx, op, units), seedStays(ctx, units, seedContractTemplate(ctx))]);
+  return true;
+}
 
-  // 42 units in three docks of different sizes.
+const SLIP_SETTINGS: Parameters<typeof updateSlipSettings>[2] = {
+  approvalRequired: true,
+  deposit: { policy: 'percent', percent: 25 },
+  clearances: { overhangAllowanceFt: 1, sideClearanceFt: 1, underKeelClearanceFt: 1 },
+  rates: { nightlyPerFootCents: 450, monthlyPerFootCents: 3200, seasonalPerFootCents: 14500, annualPerFootCents: 26000 },
+  taxRatePercent: 7,
+  utilities: [{ name: 'Shore power', amountCents: 1200, per: 'night', taxable: true }],
+  fees: [{ name: 'Pump-out and waste', amountCents: 2500, per: 'stay', taxable: true }],
+  cancellationPolicy: 'Full refund of the deposit up to 14 days before arrival; no refund after arrival.',
+};
+
+/** 42 units in three docks of different sizes. */
+async function seedDocks(ctx: Ctx, op: DemoOperator) {
   const docks = [
     { prefix: 'A-', end: 16, section: 'A Dock', lengthFt: 30, widthFt: 12, depthFt: 7, power: { amps: [30], volts: 120, phase: 'single' as const } },
     { prefix: 'B-', end: 16, section: 'B Dock', lengthFt: 45, widthFt: 16, depthFt: 9, power: { amps: [30, 50], volts: 240, phase: 'single' as const } },
@@ -84,27 +92,31 @@ async function seedMarina(ctx: Ctx, op: DemoOperator): Promise<boolean> {
       }),
     ),
   );
-  const units = await slipRowsOfLocation(ctx, { locationId: op.miamiId });
-  const byNumber = new Map(units.map((u) => [u.unitNumber, u]));
+}
 
-  const mapped = async () => {
-    const map = await createMap(ctx, {
-      locationId: op.miamiId,
-      name: 'Miami docks',
-      imageUrl: 'https://example.com/maps/miami-docks.png',
-      imageWidth: 1600,
-      imageHeight: 900,
-    });
-    const pins = units.map((u) => {
-      const [dock, num] = u.unitNumber.split('-');
-      const row = { A: 20, B: 50, C: 80 }[dock] ?? 50;
-      const i = Number(num);
-      return { slipId: u.id, x: Math.min(95, 5 + i * 5.5), y: row + (i % 2 ? -4 : 4), rotation: i % 2 ? 0 : 180 };
-    });
-    await batchPins(ctx, { mapId: map.mapId, pins, remove: [] });
-  };
+type Unit = Awaited<ReturnType<typeof slipRowsOfLocation>>[number];
 
-  const template = createTemplate(ctx, {
+/** The docks' map with a pin per unit. */
+async function seedMap(ctx: Ctx, op: DemoOperator, units: Unit[]) {
+  const map = await createMap(ctx, {
+    locationId: op.miamiId,
+    name: 'Miami docks',
+    imageUrl: 'https://example.com/maps/miami-docks.png',
+    imageWidth: 1600,
+    imageHeight: 900,
+  });
+  const pins = units.map((u) => {
+    const [dock, num] = u.unitNumber.split('-');
+    const row = { A: 20, B: 50, C: 80 }[dock] ?? 50;
+    const i = Number(num);
+    return { slipId: u.id, x: Math.min(95, 5 + i * 5.5), y: row + (i % 2 ? -4 : 4), rotation: i % 2 ? 0 : 180 };
+  });
+  await batchPins(ctx, { mapId: map.mapId, pins, remove: [] });
+}
+
+/** The default contract template of every location. */
+function seedContractTemplate(ctx: Ctx) {
+  return createTemplate(ctx, {
     name: 'Slip license agreement',
     description: 'Standard agreement for transient, monthly and seasonal slips.',
     title: 'Slip license agreement {{reservation.number}}',
@@ -113,12 +125,17 @@ async function seedMarina(ctx: Ctx, op: DemoOperator): Promise<boolean> {
     defaults: { insuranceMinimum: '$300,000' },
     isDefault: true,
   });
+}
 
+/**
+ * The four stays, each its own slip, side by side; the seasonal one's contract waits for the template.
+ */
+async function seedStays(ctx: Ctx, units: Unit[], template: Promise<unknown>) {
+  const byNumber = new Map(units.map((u) => [u.unitNumber, u]));
   const today = todayIn(ctx, MIAMI_TZ);
   const [y] = today.split('-').map(Number);
   const seasonStart = `${today >= `${y}-11-01` ? y + 1 : y}-11-01`;
   const seasonEnd = `${Number(seasonStart.slice(0, 4)) + 1}-05-01`;
-  // The map, the template and the four stays (each its own slip) side by side; the contract waits for the template.
   const transientStay = async () => {
     const transient = await createReservation(ctx, {
       slipId: byNumber.get('A-03')!.id,
@@ -169,8 +186,7 @@ async function seedMarina(ctx: Ctx, op: DemoOperator): Promise<boolean> {
     status: 'confirmed',
     overrideFit: false,
   });
-  await Promise.all([mapped(), template, transientStay(), billedStay(), seasonalStay(), monthly]);
-  return true;
+  await Promise.all([transientStay(), billedStay(), seasonalStay(), monthly]);
 }
 
 export const marinaSeed: OperatorSeedStep = { name: 'marina', run: seedMarina };

@@ -33,91 +33,107 @@ async function seedMarina2(ctx: Ctx, op: DemoOperator): Promise<boolean> {
   const reservations = (await listReservations(ctx, { locationId: op.miamiId, limit: 50, offset: 0 })).data;
   const byVessel = new Map(reservations.map((r) => [r.boat.vesselName, r]));
 
-  // Four independent parts side by side: the waitlist (its entries in order), the guest passes, the haul services and the meters.
-  const waitlist = async () => {
-    // Waitlist: a seasonal boat too big for A and B docks, a monthly catamaran, a weekend boater.
-    await createEntry(ctx, {
-      locationId: op.miamiId,
-      renter: { firstName: 'Henrik', lastName: 'Larsen', email: 'henrik.larsen@renter.test', phone: '+4520123456' },
-      boat: { vesselName: 'Nordlys', loaFt: 58, beamFt: 16, draftFt: 6 },
-      unitType: 'slip',
-      rateType: 'seasonal',
-      season: 'Winter season',
-      notes: 'Prefers C dock, needs 100 A shore power.',
-    });
-    await createEntry(ctx, {
-      locationId: op.miamiId,
-      renter: { firstName: 'Amara', lastName: 'Okafor', email: 'amara.okafor@renter.test' },
-      boat: { vesselName: 'Twin Tides', loaFt: 42, beamFt: 22, draftFt: 4 },
-      rateType: 'monthly',
-      arrivalDate: addDays(today, 20),
-      departureDate: addDays(today, 81),
-    });
-    await createEntry(ctx, {
-      locationId: op.miamiId,
-      renter: { firstName: 'Luis', lastName: 'Ortega', email: 'luis.ortega@renter.test', phone: '+13055550199' },
-      boat: { vesselName: 'Pelican', loaFt: 26, beamFt: 8.5, draftFt: 2.5 },
-      unitType: 'slip',
-      section: 'A Dock',
-      rateType: 'nightly',
-      arrivalDate: addDays(today, 4),
-      departureDate: addDays(today, 6),
-    });
-  };
+  // Four independent parts side by side: the waitlist, the guest passes, the haul services and the meters.
   const zoe = byVessel.get('Zoë');
-  const passes = async () => {
-    // Guest passes of Zoë's confirmed transient stay (A-03).
-    if (zoe) {
-      await createPass(ctx, {
-        reservationId: zoe.id,
-        guestName: 'Inès Martin',
-        guestEmail: 'ines.martin@guest.test',
-        permissions: ['gate', 'dock_access', 'showers'],
-        notifyGuest: true,
-        idRequired: false,
-      });
-      await createPass(ctx, {
-        reservationId: zoe.id,
-        guestName: 'Tom Becker',
-        vehiclePlate: 'FL QRS 123',
-        permissions: ['gate', 'dock_access', 'parking'],
-        notifyGuest: false,
-        idRequired: true,
-      });
-    }
-  };
-  const hauls = async () => {
-    // Haul services: Salty Dog's round trip scheduled and confirmed, Zoë's haul-out requested, a walk-in launch scheduled.
-    const salty = byVessel.get('Salty Dog');
-    if (salty) {
-      const trip = await createHaulService(ctx, {
-        reservationId: salty.id,
-        serviceType: 'round_trip',
-        requestedDate: addDays(today, 7),
-        requestedReturnDate: addDays(today, 9),
-        boat: { weightLbs: 18500 },
-        notes: 'Bottom paint and zinc anodes.',
-      });
-      await scheduleHaulService(ctx, trip.id, { scheduledDate: addDays(today, 7), scheduledTime: '08:30', returnDate: addDays(today, 9) });
-      await confirmHaulService(ctx, trip.id, { note: 'Confirmed by phone' });
-    }
-    if (zoe)
-      await createHaulService(ctx, {
-        reservationId: zoe.id,
-        serviceType: 'haul_out',
-        requestedDate: addDays(today, 5),
-        notes: 'Check the prop before the trip home.',
-      });
-    const launch = await createHaulService(ctx, {
-      locationId: op.miamiId,
-      renter: { firstName: 'Grace', lastName: 'Kim', email: 'grace.kim@renter.test' },
-      boat: { vesselName: 'Dry Spell', loaFt: 24, beamFt: 8.5, draftFt: 2, weightLbs: 5200 },
-      serviceType: 'launch',
-      requestedDate: addDays(today, 2),
-      staffNotes: 'Trailer boat, arrives at 9.',
+  await Promise.all([
+    seedWaitlist(ctx, op, today),
+    zoe ? seedGuestPasses(ctx, zoe.id) : null,
+    seedHauls(ctx, op, today, byVessel),
+    ...meterChains(ctx, unit, today),
+  ]);
+  return true;
+}
+
+type Reservation = Awaited<ReturnType<typeof listReservations>>['data'][number];
+type Unit = Awaited<ReturnType<typeof slipRowsOfLocation>>[number];
+
+/** Waitlist: a seasonal boat too big for A and B docks, a monthly catamaran, a weekend boater (in this order). */
+async function seedWaitlist(ctx: Ctx, op: DemoOperator, today: string) {
+  await createEntry(ctx, {
+    locationId: op.miamiId,
+    renter: { firstName: 'Henrik', lastName: 'Larsen', email: 'henrik.larsen@renter.test', phone: '+4520123456' },
+    boat: { vesselName: 'Nordlys', loaFt: 58, beamFt: 16, draftFt: 6 },
+    unitType: 'slip',
+    rateType: 'seasonal',
+    season: 'Winter season',
+    notes: 'Prefers C dock, needs 100 A shore power.',
+  });
+  await createEntry(ctx, {
+    locationId: op.miamiId,
+    renter: { firstName: 'Amara', lastName: 'Okafor', email: 'amara.okafor@renter.test' },
+    boat: { vesselName: 'Twin Tides', loaFt: 42, beamFt: 22, draftFt: 4 },
+    rateType: 'monthly',
+    arrivalDate: addDays(today, 20),
+    departureDate: addDays(today, 81),
+  });
+  await createEntry(ctx, {
+    locationId: op.miamiId,
+    renter: { firstName: 'Luis', lastName: 'Ortega', email: 'luis.ortega@renter.test', phone: '+13055550199' },
+    boat: { vesselName: 'Pelican', loaFt: 26, beamFt: 8.5, draftFt: 2.5 },
+    unitType: 'slip',
+    section: 'A Dock',
+    rateType: 'nightly',
+    arrivalDate: addDays(today, 4),
+    departureDate: addDays(today, 6),
+  });
+}
+
+/** Guest passes of Zoë's confirmed transient stay (A-03). */
+async function seedGuestPasses(ctx: Ctx, reservationId: string) {
+  await createPass(ctx, {
+    reservationId,
+    guestName: 'Inès Martin',
+    guestEmail: 'ines.martin@guest.test',
+    permissions: ['gate', 'dock_access', 'showers'],
+    notifyGuest: true,
+    idRequired: false,
+  });
+  await createPass(ctx, {
+    reservationId,
+    guestName: 'Tom Becker',
+    vehiclePlate: 'FL QRS 123',
+    permissions: ['gate', 'dock_access', 'parking'],
+    notifyGuest: false,
+    idRequired: true,
+  });
+}
+
+/** Haul services: Salty Dog's round trip scheduled and confirmed, Zoë's haul-out requested, a walk-in launch scheduled. */
+async function seedHauls(ctx: Ctx, op: DemoOperator, today: string, byVessel: Map<string, Reservation>) {
+  const zoe = byVessel.get('Zoë');
+  const salty = byVessel.get('Salty Dog');
+  if (salty) {
+    const trip = await createHaulService(ctx, {
+      reservationId: salty.id,
+      serviceType: 'round_trip',
+      requestedDate: addDays(today, 7),
+      requestedReturnDate: addDays(today, 9),
+      boat: { weightLbs: 18500 },
+      notes: 'Bottom paint and zinc anodes.',
     });
-    await scheduleHaulService(ctx, launch.id, { scheduledDate: addDays(today, 2), scheduledTime: '09:30' });
-  };
+    await scheduleHaulService(ctx, trip.id, { scheduledDate: addDays(today, 7), scheduledTime: '08:30', returnDate: addDays(today, 9) });
+    await confirmHaulService(ctx, trip.id, { note: 'Confirmed by phone' });
+  }
+  if (zoe)
+    await createHaulService(ctx, {
+      reservationId: zoe.id,
+      serviceType: 'haul_out',
+      requestedDate: addDays(today, 5),
+      notes: 'Check the prop before the trip home.',
+    });
+  const launch = await createHaulService(ctx, {
+    locationId: op.miamiId,
+    renter: { firstName: 'Grace', lastName: 'Kim', email: 'grace.kim@renter.test' },
+    boat: { vesselName: 'Dry Spell', loaFt: 24, beamFt: 8.5, draftFt: 2, weightLbs: 5200 },
+    serviceType: 'launch',
+    requestedDate: addDays(today, 2),
+    staffNotes: 'Trailer boat, arrives at 9.',
+  });
+  await scheduleHaulService(ctx, launch.id, { scheduledDate: addDays(today, 2), scheduledTime: '09:30' });
+}
+
+/** Each meter's readings in order (a reading is checked against the one before); the meters side by side. */
+function meterChains(ctx: Ctx, unit: Map<string, Unit>, today: string): Promise<void>[] {
   // A month of weekly readings (5 readings per meter) of five units, the last one yesterday.
   const start = addDays(today, -29);
   const meters: { unitNumber: string; electricity: number[]; water: number[]; digits?: number }[] = [
@@ -129,7 +145,6 @@ async function seedMarina2(ctx: Ctx, op: DemoOperator): Promise<boolean> {
     { unitNumber: 'C-02', electricity: [40210, 40620, 41015, 41430, 41850], water: [11020, 11510, 11980, 12460, 16900] },
     { unitNumber: 'C-05', electricity: [2210, 2580, 2940, 3300, 3675], water: [600, 980, 1350, 1700, 2090] },
   ];
-  // Each meter's readings in order (a reading is checked against the one before); the meters side by side.
   const chains = meters.flatMap((m) => {
     const u = unit.get(m.unitNumber);
     if (!u) return [];
@@ -141,8 +156,7 @@ async function seedMarina2(ctx: Ctx, op: DemoOperator): Promise<boolean> {
       for (const [i, reading] of readings.entries()) await recordReading(ctx, { ...meter, reading, readAt: readAt(i) });
     });
   });
-  await Promise.all([waitlist(), passes(), hauls(), ...chains]);
-  return true;
+  return chains;
 }
 
 export const marina2Seed: OperatorSeedStep = { name: 'marina2', run: seedMarina2 };
