@@ -127,15 +127,8 @@ export async function reactivateMembership(ctx: Ctx, id: string, input: { custom
   return membershipView(ctx, await restartCanceled(ctx, m, input.paymentMethodId));
 }
 
-/**
- * A canceled membership starts a new paid period now at its price. Claimed first (the row goes
- * `incomplete` under the live-member index: another live membership of the member answers 400),
- * charged, then written; a decline puts it back to canceled.
- */
-async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride?: string): Promise<MembershipRow> {
-  const nowIso = clockIso(ctx);
-  const pm = paymentMethodOverride ?? m.paymentMethodId;
-  if (m.price > 0 && !pm) throw membershipErrors.fail('payment_method_required', 'The membership has no card on file: give paymentMethodId');
+/** Claims a canceled membership for its restart (canceled -> incomplete, one version up), or explains why not. */
+async function claimRestart(ctx: Ctx, m: MembershipRow, nowIso: string): Promise<void> {
   try {
     const claimed = await ctx.db
       .update(memberships)
@@ -148,6 +141,18 @@ async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride
     if (isLiveMemberConflict(err)) throw membershipErrors.fail('already_member', 'The member already has another active membership');
     throw err;
   }
+}
+
+/**
+ * A canceled membership starts a new paid period now at its price. Claimed first (the row goes
+ * `incomplete` under the live-member index: another live membership of the member answers 400),
+ * charged, then written; a decline puts it back to canceled.
+ */
+async function restartCanceled(ctx: Ctx, m: MembershipRow, paymentMethodOverride?: string): Promise<MembershipRow> {
+  const nowIso = clockIso(ctx);
+  const pm = paymentMethodOverride ?? m.paymentMethodId;
+  if (m.price > 0 && !pm) throw membershipErrors.fail('payment_method_required', 'The membership has no card on file: give paymentMethodId');
+  await claimRestart(ctx, m, nowIso);
   const v = m.version + 1;
   const putBack = () =>
     ctx.db
