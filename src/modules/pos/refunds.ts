@@ -49,10 +49,10 @@ interface PosRefund {
   refundId: string;
   nowIso: string;
   method: TransactionRow['paymentType'];
-  /** The sale's ledger entries before this refund (its charges and the reversals of earlier refunds). */
+  /** The sale's ledger entries (its charges; reversals of earlier refunds may be among them). */
   sale: LedgerRow[];
-  /** This refund takes what was left: its reversals bring every charge of the sale to zero. */
-  completes: boolean;
+  /** The products' part refunded on the sale before this refund, as reserved (cents): where its share of the charges starts. */
+  productsBefore: number;
 }
 
 /** What the payments service answered: the provider's refund id, and whether the money already went back at the provider. */
@@ -78,7 +78,7 @@ export async function refundTransaction(ctx: Ctx, input: RefundInput) {
   const parts = refundParts(t, input, sale);
   const amount = parts.products + parts.giftCards.reduce((n, g) => n + g.amount, 0);
   const restock = parts.products || input.refundType === 'full' ? restockLines(t, input, await restockedSoFar(ctx, t.id)) : [];
-  const reservedNow = await reserveRefund(ctx, { customerId, t, amount, parts });
+  const reserved = await reserveRefund(ctx, { customerId, t, amount, parts });
   const refund: PosRefund = {
     customerId,
     t,
@@ -90,7 +90,7 @@ export async function refundTransaction(ctx: Ctx, input: RefundInput) {
     nowIso: new Date(ctx.clock.now()).toISOString(),
     method: t.paymentType,
     sale,
-    completes: reservedNow === t.total,
+    productsBefore: reserved.refundedAmount - reserved.giftCardRefunded - parts.products,
   };
   await takeGiftCardValues(ctx, refund);
   const outcome = await sendRefund(ctx, refund);
@@ -204,9 +204,9 @@ const giftPart = (parts: RefundParts) => parts.giftCards.reduce((n, g) => n + g.
 
 /**
  * Reserves the amount on the unsettled sale with one conditional UPDATE and answers what is reserved
- * on the sale with it; a lost race answers settled or what is left.
+ * on the sale with it (in all, and of it on gift-card lines); a lost race answers settled or what is left.
  */
-async function reserveRefund(ctx: Ctx, { customerId, t, amount, parts }: Reservation): Promise<number> {
+async function reserveRefund(ctx: Ctx, { customerId, t, amount, parts }: Reservation): Promise<{ refundedAmount: number; giftCardRefunded: number }> {
   const gift = giftPart(parts);
   const reserved = await ctx.db
     .update(posTransactions)
@@ -222,9 +222,9 @@ async function reserveRefund(ctx: Ctx, { customerId, t, amount, parts }: Reserva
         sql`${posTransactions.giftCardRefunded} + ${gift} <= ${parts.giftCardTotal}`,
       ),
     )
-    .returning({ refundedAmount: posTransactions.refundedAmount })
+    .returning({ refundedAmount: posTransactions.refundedAmount, giftCardRefunded: posTransactions.giftCardRefunded })
     .get();
-  if (reserved) return reserved.refundedAmount;
+  if (reserved) return reserved;
   const now = await transactionInTenant(ctx, customerId, t.id);
   if (now.settled) throw posFail('already_settled', `Transaction ${t.id} is settled; a settled sale cannot be refunded`);
   throw posFail('refund_exceeds_remaining', `Only ${((now.total - now.refundedAmount) / 100).toFixed(2)} is left to refund on this sale`, {
@@ -368,51 +368,52 @@ async function recordRefund(ctx: Ctx, refund: PosRefund, r: Refunded | null, com
 
 const metaOf = (e: LedgerRow) => (e.metadata ?? {}) as { reversalOf?: string; posItemId?: string; variantId?: string; quantity?: number };
 
+/** What the first `p` cents of the products' part take off revenue, the discount and tax (cents, each ≥ 0). */
+function productShares({ t, parts }: PosRefund, taxed: boolean) {
+  const subtotal = t.subtotal - parts.giftCardTotal;
+  const total = subtotal - t.discountTotal + t.taxTotal;
+  return (type: 'revenue' | 'discount' | 'tax', p: number): number => {
+    const r = total > 0 ? Math.round((p * subtotal) / total) : 0;
+    const d = total > 0 ? Math.round((p * t.discountTotal) / total) : 0;
+    if (type === 'discount') return d;
+    if (type === 'tax') return taxed ? p - r + d : 0;
+    return taxed ? r : p + d;
+  };
+}
+
 /**
  * The reversals of a refund: goods given back take their share of the sale's charges off the ledger,
- * so the sale's money (lib/money-view.ts) and every revenue report net them out. A refund of `a` cents
- * of a sale with subtotal S, discount D and total T takes round(a·S/T) off revenue (shared over the
- * sale's lines by subtotal, each line naming its product and the units restocked), round(a·D/T) off
- * the discount and the rest off tax (into revenue when the sale has no tax), so the reversals add up
- * to −a exactly; the refund that takes what is left reverses what each charge still holds.
+ * so the sale's money (lib/money-view.ts) and every revenue report net them out. Each gift-card part
+ * reverses its own line. The products' part is shared over the products' charges cumulatively: with
+ * the sale's product total T, subtotal S and discount D, the first P cents refunded have taken
+ * R(P) = round(P·S/T) off revenue, D(P) = round(P·D/T) off the discount and P − R(P) + D(P) off tax
+ * (into revenue when the sale has no tax), each spread over its lines by weight. A refund reserved
+ * from P₀ to P₁ (the reservation is one conditional UPDATE, so racing refunds get disjoint ranges)
+ * reverses F(P₁) − F(P₀): its reversals add up to −a exactly, and whatever the order the refunds run
+ * in, they bring every charge to zero when the sale is refunded in full, without reading each other.
  */
 function reversalEntries(refund: PosRefund): NewLedger[] {
-  const { t, restock } = refund;
-  const reversals = new Map<string, number>();
-  for (const e of refund.sale) {
-    const of = metaOf(e).reversalOf;
-    if (of) reversals.set(of, (reversals.get(of) ?? 0) + e.amount);
-  }
+  const { restock } = refund;
   const charges = refund.sale.filter(
     (e) => e.affectsBalance && !metaOf(e).reversalOf && ['revenue', 'discount', 'tax', 'gift_card_sale'].includes(e.entryType),
   );
   const ofType = (type: string) => charges.filter((e) => e.entryType === type);
   const back = new Map<LedgerRow, number>();
-  if (refund.completes) {
-    for (const e of charges) back.set(e, e.amount + (reversals.get(e.id) ?? 0));
-  } else {
-    // The products' part shares over the products' charges; each gift-card part reverses its own line.
-    const products = refund.parts.products;
-    const subtotal = t.subtotal - refund.parts.giftCardTotal;
-    const total = subtotal - t.discountTotal + t.taxTotal;
-    let rs = total > 0 ? Math.round((products * subtotal) / total) : 0;
-    const ds = total > 0 ? Math.round((products * t.discountTotal) / total) : 0;
-    let xs = products - rs + ds;
-    if (!ofType('tax').length) [rs, xs] = [rs + xs, 0];
-    const spread = (type: string, cents: number, sign: 1 | -1) => {
-      const es = ofType(type);
-      shareByWeight(
-        cents,
-        es.map((e) => Math.abs(e.amount)),
-      ).forEach((share, i) => back.set(es[i], sign * share));
-    };
-    spread('revenue', rs, 1);
-    spread('discount', ds, -1);
-    spread('tax', xs, 1);
-    for (const g of refund.parts.giftCards) {
-      const e = ofType('gift_card_sale').find((x) => (x.metadata as { promoCodeId?: string } | null)?.promoCodeId === g.line.promoCodeId);
-      if (e) back.set(e, g.amount);
-    }
+  const upTo = productShares(refund, ofType('tax').length > 0);
+  for (const [type, sign] of [
+    ['revenue', 1],
+    ['discount', -1],
+    ['tax', 1],
+  ] as const) {
+    const es = ofType(type);
+    const weights = es.map((e) => Math.abs(e.amount));
+    const from = shareByWeight(upTo(type, refund.productsBefore), weights);
+    const to = shareByWeight(upTo(type, refund.productsBefore + refund.parts.products), weights);
+    es.forEach((e, i) => back.set(e, sign * (to[i] - from[i])));
+  }
+  for (const g of refund.parts.giftCards) {
+    const e = ofType('gift_card_sale').find((x) => (x.metadata as { promoCodeId?: string } | null)?.promoCodeId === g.line.promoCodeId);
+    if (e) back.set(e, g.amount);
   }
   const units = new Map(restock.map((x) => [x.variantId, 0]));
   for (const x of restock) units.set(x.variantId, (units.get(x.variantId) ?? 0) + x.quantity);

@@ -106,21 +106,24 @@ function posSaleOf(op: Operator, locationId: string, w: ReturnType<typeof writer
   if (tax) w.entry({ ...scope, entryType: 'tax', amount: tax, at: s.at });
   w.entry({ ...scope, entryType: 'payment', amount: -total, at: s.at, source: 'cash' });
   // As the point of sale writes a refund (pos/refunds.ts): its record, the reversals of its share of the sale
-  // (round(a·S/T) off revenue by line, round(a·D/T) back on the discount, the rest off tax; the refund that
-  // takes what is left reverses what is left) and the money back, same instant, one batch.
+  // and the money back, same instant, one batch. Shares are cumulative: the first p cents refunded have taken
+  // round(p·S/T) off revenue (by line), round(p·D/T) back on the discount and the rest off tax, and a refund
+  // from p₀ to p₁ reverses the difference, so a sale refunded in full has every charge back at zero.
+  const upTo = (p: number) => {
+    const revenue = Math.round((p * subtotal) / total);
+    const d = Math.round((p * discount) / total);
+    return tax ? { revenue, discount: d, tax: p - revenue + d } : { revenue: p + d, discount: d, tax: 0 };
+  };
   let left = total;
-  let reversed = { revenue: 0, discount: 0, tax: 0 };
   for (const r of s.refunds) {
     const amount = Math.min(left, Math.max(1, Math.round((total * r.share) / 100)));
     if (amount <= 0) break;
+    const [from, to] = [upTo(total - left), upTo(total - left + amount)];
     left -= amount;
-    let share = { revenue: Math.round((amount * subtotal) / total), discount: Math.round((amount * discount) / total), tax: 0 };
-    share.tax = amount - share.revenue + share.discount;
-    if (!tax) share = { ...share, revenue: share.revenue + share.tax, tax: 0 };
-    if (!left) share = { revenue: subtotal - reversed.revenue, discount: discount - reversed.discount, tax: tax - reversed.tax };
-    reversed = { revenue: reversed.revenue + share.revenue, discount: reversed.discount + share.discount, tax: reversed.tax + share.tax };
+    const share = { revenue: to.revenue - from.revenue, discount: to.discount - from.discount, tax: to.tax - from.tax };
+    const lineShares = shareByWeight(to.revenue, s.lines).map((c, i) => c - shareByWeight(from.revenue, s.lines)[i]);
     const reference = newId('pref');
-    shareByWeight(share.revenue, s.lines).forEach((c) => c && w.entry({ ...scope, entryType: 'revenue', amount: -c, at: r.at, reference }));
+    lineShares.forEach((c) => c && w.entry({ ...scope, entryType: 'revenue', amount: -c, at: r.at, reference }));
     if (share.discount) w.entry({ ...scope, entryType: 'discount', amount: share.discount, at: r.at, reference });
     if (share.tax) w.entry({ ...scope, entryType: 'tax', amount: -share.tax, at: r.at, reference });
     const refund = w.entry({ ...scope, entryType: 'refund', amount, at: r.at, reference });

@@ -163,9 +163,11 @@ describe('revenue reports equal the ledger', () => {
     const { revenueCents, bookingRevenueCents, posRevenueCents, slipRevenueCents, otherRevenueCents } = m.body.totals;
     expect({ revenueCents, bookingRevenueCents, posRevenueCents, slipRevenueCents, otherRevenueCents }).toEqual(ledger);
     expect(y.body.months[0].current).toEqual(ledger);
-    // By hand: 170 + 20.40 | the fee 90 | 0 | 200 + 33.33 | 90.93 less its refunds' shares of it (9.31 + 18.60) | 25.98 less all of it.
-    expect(ledger.revenueCents).toBe(17000 + 2040 + 9000 + 20000 + 3333 + 9093 - 931 - 1860);
+    // By hand: 170 + 20.40 | the fee 90 | 0 | 200 + 33.33 | 90.93 less its refunds' shares of it | 25.98 less all of it.
+    // The refunds' shares are cumulative: the first 10.01 of 97.75 take round(10.01 × 90.93 / 97.75) = 9.31, the first 30.01 take
+    // round(30.01 × 90.93 / 97.75) = 27.92, so the second refund takes 18.61.
+    expect(ledger.revenueCents).toBe(17000 + 2040 + 9000 + 20000 + 3333 + 9093 - 931 - 1861);
     // The cancelled bookings' discounts are reversed with them: 30.00 of the first rental is the only one left.
-    expect(m.body.totals).toMatchObject({ grossRevenueCents: ledger.revenueCents + 3000, discountsCents: 3000, posRevenueCents: 9093 - 931 - 1860 });
+    expect(m.body.totals).toMatchObject({ grossRevenueCents: ledger.revenueCents + 3000, discountsCents: 3000, posRevenueCents: 9093 - 931 - 1861 });
   });
 });

@@ -309,6 +309,31 @@ describe('POS refunds and settlement', () => {
     expect(rows!.n).toBe(9000);
   });
 
+  it('racing partial refunds that together take a taxed, discounted sale bring every charge to zero, whatever order they write in', async () => {
+    const op = await createOperator();
+    const a = await product(op, { name: 'Ice', price: 3.33, taxRate: 0.0725 });
+    const b = await product(op, { name: 'Bait', price: 7.77, taxRate: 0.0725 });
+    const s = await sale(op, { items: [{ itemId: a.itemId, quantity: 2 }, { itemId: b.itemId }], discountPercentage: 10 });
+    expect(s.status, s.text).toBe(201);
+    const total = s.body.total as number;
+    const cents = Math.round(total * 100);
+    const parts = [Math.floor(cents / 3), Math.floor(cents / 3), cents - 2 * Math.floor(cents / 3)];
+    const rs = await Promise.all(
+      parts.map((c) => post('/pos/transaction/refund', { transactionId: s.body.transactionId, refundType: 'partial', amount: c / 100 }, k(op))),
+    );
+    for (const r of rs) expect(r.status, r.text).toBe(200);
+    const t = await get(`/pos/transaction/${s.body.transactionId}`, k(op));
+    expect(t.body.money).toMatchObject({ total: 0, refunded: total, balance: 0 });
+    const charges = await env.DB.prepare(
+      `SELECT c.entry_type AS type, c.amount + COALESCE((SELECT SUM(r.amount) FROM ledger_entries r WHERE json_extract(r.metadata, '$.reversalOf') = c.id), 0) AS left
+         FROM ledger_entries c WHERE c.transaction_id = ? AND json_extract(c.metadata, '$.reversalOf') IS NULL AND c.entry_type IN ('revenue', 'discount', 'tax')`,
+    )
+      .bind(s.body.transactionId)
+      .all<{ type: string; left: number }>();
+    expect(new Set(charges.results.map((c) => c.type))).toEqual(new Set(['revenue', 'discount', 'tax']));
+    for (const c of charges.results) expect(c, c.type).toMatchObject({ left: 0 });
+  });
+
   it('settles one transaction once; a settled sale cannot be refunded', async () => {
     const op = await createOperator();
     const p = await product(op, { price: 3 });
