@@ -15,7 +15,7 @@
  * rotate over, default 16), BENCH_KEEP=1 keeps the state directory and wrangler-dev.log.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, openSync } from 'node:fs';
+import { mkdtempSync, rmSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createServer } from 'node:net';
@@ -42,6 +42,11 @@ const ONLY = process.env.BENCH_ONLY ?? '';
 // BENCH_PROFILE=file.cpuprofile: with BENCH_ONLY=booking, a CPU profile of the Worker (over its devtools inspector) during the
 // first booking-throughput run, written to the file (open it in Chrome DevTools) and summed by function on stderr.
 const PROFILE = process.env.BENCH_PROFILE ?? '';
+// BENCH_ONLY=cpu: the machine CPU a booking and a raw D1 insert each cost (the wrangler dev processes' CPU counters over a fixed
+// number of requests at 4 clients, less their idle rate), by process, in BENCH_CPU_ROUNDS alternating rounds of
+// BENCH_CPU_REQUESTS requests: the cost ratio behind the throughput goal, with less of the load's noise.
+const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 300);
+const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 4);
 
 const log = (...a) => console.error('[bench]', ...a);
 
@@ -162,6 +167,10 @@ async function main() {
     log(`seeded ${seed.dense.bookings} bookings on the dense item for ${seed.dense.month}`);
     if (ONLY === 'booking') {
       printBooking(await bookingScenarios(base, seed));
+      return;
+    }
+    if (ONLY === 'cpu') {
+      printCpu(await cpuScenarios(base, seed, dev.pid));
       return;
     }
     const hist = await fetch(`${base}/__dev/bench/analytics-seed`, {
@@ -402,6 +411,88 @@ async function bookingScenarios(base, seed) {
   log('interleaved...');
   r.bookPaired = await paired(base, bookingRequests(seed, 'hotA', 540), d1read, DURATION * 1000);
   return r;
+}
+
+/** CPU ticks (utime + stime, 10 ms each) of the processes of the process group `pgid`, by command name. */
+function groupCpu(pgid) {
+  const out = new Map();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(f[2]) !== pgid) continue;
+    out.set(comm, (out.get(comm) ?? 0) + Number(f[11]) + Number(f[12]));
+  }
+  return out;
+}
+
+/** Ticks per ms of each process between two readings. */
+function tickRates(a, b, ms) {
+  const out = {};
+  for (const [comm, t] of b) out[comm] = (t - (a.get(comm) ?? 0)) / ms;
+  return out;
+}
+
+/** ms of CPU per request of each wrangler dev process while `amount` requests of `next` run (4 clients), less the idle rate. */
+async function cpuPerRequest(base, pgid, next, amount, idle) {
+  const from = groupCpu(pgid);
+  const start = performance.now();
+  const res = await new Promise((resolve, reject) =>
+    autocannon({ url: base, connections: 4, amount, timeout: 30, requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }] }, (err, r) =>
+      err ? reject(err) : resolve(r),
+    ),
+  );
+  // What the requests left to run after their responses (releases, queue messages) counts too.
+  await new Promise((r) => setTimeout(r, 1000));
+  const ms = performance.now() - start;
+  const rates = tickRates(from, groupCpu(pgid), ms);
+  const per = {};
+  for (const [comm, rate] of Object.entries(rates)) per[comm] = (Math.max(0, rate - (idle[comm] ?? 0)) * ms * 10) / amount;
+  return { per, total: Object.values(per).reduce((a, b) => a + b, 0), non2xx: res.non2xx + res.errors };
+}
+
+/** BENCH_ONLY=cpu: a booking's and a raw insert's CPU, alternating (A B B A ...). */
+async function cpuScenarios(base, seed, pgid) {
+  const tokenHeaders = { 'x-seed-token': TOKEN };
+  for (const key of seed.keys) await fetch(`${base}/location`, { headers: { 'x-api-key': key } });
+  await cannon(base, { duration: 2, connections: 4, next: bookingRequests(seed, 'hotB', 300) });
+  const d1insert = () => ({
+    method: 'POST',
+    path: `/__dev/bench/d1-insert?customerId=${seed.customerId}&itemId=${seed.items.raw}&locationId=${seed.locationId}`,
+    headers: tokenHeaders,
+  });
+  const idleFrom = groupCpu(pgid);
+  const idleStart = performance.now();
+  await new Promise((r) => setTimeout(r, 3000));
+  const idle = tickRates(idleFrom, groupCpu(pgid), performance.now() - idleStart);
+  const bookings = bookingRequests(seed, 'hotA', 2);
+  const rounds = [];
+  for (let i = 0; i < CPU_ROUNDS; i++) {
+    log(`cpu round ${i + 1}...`);
+    const pair = {};
+    for (const what of i % 2 ? ['book', 'insert'] : ['insert', 'book'])
+      pair[what] = await cpuPerRequest(base, pgid, what === 'book' ? bookings : d1insert, CPU_REQUESTS, idle);
+    rounds.push(pair);
+  }
+  return rounds;
+}
+
+function printCpu(rounds) {
+  const row = (name, x) =>
+    `${name} ${fmt(x.total, 2)} ms (${Object.entries(x.per)
+      .filter(([, v]) => v >= 0.05)
+      .map(([k, v]) => `${k} ${fmt(v, 2)}`)
+      .join(', ')})${x.non2xx ? `, ${x.non2xx} non-2xx` : ''}`;
+  const ratios = rounds.map(({ insert, book }) => insert.total / book.total);
+  rounds.forEach(({ insert, book }, i) => console.log(`cpu round ${i + 1}: ${row('booking', book)}; ${row('raw insert', insert)}; ${fmt(ratios[i], 2)}x`));
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+  console.log(`machine CPU per request, raw insert / booking: median ${fmt(median, 2)}x of ${rounds.length} rounds`);
 }
 
 /** Runs `fn` under the Worker's CPU profiler (BENCH_PROFILE): writes the profile and logs the top functions by self time. */
