@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env';
 import { getDb } from '../src/db/client';
+import { ReadCoalescer } from '../src/db/coalesce';
 import { ApiError } from '../src/lib/errors';
 import { newId } from '../src/lib/ids';
 import { wallClock } from '../src/lib/clock';
@@ -26,8 +27,10 @@ interface Pending {
    * reads that started earlier may have missed its rows and keep counting it.
    */
   settledAt?: number;
-  /** Its caller released it. */
+  /** Its caller released it (abandoned), or its rows were deleted (`forget`). */
   released?: boolean;
+  /** A read saw its rows in D1: it is written, and D1 is the truth for it from then on. */
+  written?: boolean;
 }
 
 /** Each pending reservation is one storage row under this prefix. */
@@ -49,7 +52,8 @@ const leaseNow = (): number => wallClock.now();
  *
  * A reserve is ONE D1 round trip (a batch: the item, its allocations over the window, which pending
  * rows are already written, the renter's holds, and the caller's own read when it carries one:
- * a sale's first read rides here, so the sale spends one round trip on both), then a synchronous section (no await) that adds
+ * a sale's first read rides here, so the sale spends one round trip on both; reserves that arrive
+ * while one is reading share the next batch, src/db/coalesce.ts), then a synchronous section (no await) that adds
  * the reservations still pending, checks with the engine and records the new reservation. The
  * read is not serialized: reads of concurrent reserves overlap, and the synchronous section is what
  * makes them exclusive (JavaScript runs one of them at a time). That is safe because a pending
@@ -58,9 +62,11 @@ const leaseNow = (): number => wallClock.now();
  * - a pending reservation counts for every read until it is settled; when its rows are seen in a
  *   read's snapshot, that read counts the rows instead (pending rows carry the ids of the
  *   allocation rows they become, so they are never counted twice);
- * - it is settled when its caller releases it (written or abandoned; reads that start afterwards see
- *   the rows in D1 if they were written) or when a read sees its rows; it is dropped once released
- *   and every read that started before it was settled has finished, or after RESERVATION_TTL_MS.
+ * - it is settled when a read sees its rows (written: a sale's caller does not call back after its
+ *   write, so a sale costs no third call to the object), when its caller releases it (abandoned,
+ *   before answering a failure), or when `forget` is told its rows were deleted; it is dropped once
+ *   settled that way and every read that started before it was settled has finished, or after
+ *   RESERVATION_TTL_MS.
  *
  * Payment and the D1 write happen outside the object (see src/modules/availability/lock.ts).
  * Pending reservations are kept in the object's storage so an eviction does not forget them. The
@@ -73,6 +79,8 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
   /** Read sequence: each reserve's read takes the next number; `inflight` holds those still running. */
   private seq = 0;
   private readonly inflight = new Set<number>();
+  /** Concurrent reserves' reads share D1 calls (src/db/coalesce.ts): one call per wave of sales of a busy item. */
+  private readonly reads = new ReadCoalescer((statements) => this.env.DB.batch(statements));
 
   private pendingMap(): Map<string, Pending> {
     if (!this.pending) {
@@ -101,8 +109,8 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     const map = this.pendingMap();
     const oldestRead = this.inflight.size ? Math.min(...this.inflight) : Infinity;
     for (const [id, p] of map) {
-      // Released and settled before every read still running started: no read needs it.
-      if (p.expiresAt <= now || (p.released && p.settledAt !== undefined && oldestRead > p.settledAt)) {
+      // Written or released, and settled before every read still running started: no read needs it.
+      if (p.expiresAt <= now || ((p.released || p.written) && p.settledAt !== undefined && oldestRead > p.settledAt)) {
         map.delete(id);
         this.ctx.storage.kv.delete(KEY_PREFIX + id);
       }
@@ -139,6 +147,25 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
     return true;
   }
 
+  /**
+   * Allocation rows deleted outright (a sandbox reset of test sales, lapsed OCTO holds purged): the
+   * reservations that became them stop counting at once, as if released, even when no read saw the
+   * rows before they went. Answers how many reservations it settled.
+   */
+  async forget(allocationIds: string[]): Promise<number> {
+    const ids = new Set(allocationIds);
+    let n = 0;
+    for (const p of this.pendingMap().values()) {
+      if (p.released || !p.busy.some((b) => ids.has(b.id!))) continue;
+      p.released = true;
+      p.settledAt ??= this.seq;
+      if (this.inflight.size) this.persist(p);
+      n++;
+    }
+    this.prune(leaseNow());
+    return n;
+  }
+
   /** Pending reservations not yet settled (diagnostics and tests). */
   async pendingCount(): Promise<number> {
     this.prune(leaseNow());
@@ -161,6 +188,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       holds: line.kind === 'booking' && !!line.holdEmail,
       now: sellerNow,
       ...(req.carried?.length ? { carried: { statements: req.carried, onResults: (r) => (reads.carried = r) } } : {}),
+      send: (statements) => this.reads.batch(statements),
     });
     // From here to the end nothing awaits: the check and the new reservation are one step.
     const now = leaseNow();
@@ -179,8 +207,9 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       // A reservation settled before this read started is in this read's snapshot (if written).
       if (p.settledAt !== undefined && p.settledAt < readSeq) continue;
       if (p.busy.some((b) => inSnapshot.has(b.id))) {
-        // Its rows are in this snapshot: counted from D1 (or no longer active). Settled for later reads.
+        // Its rows are in this snapshot: written, counted from D1 (or no longer active). Settled for later reads.
         p.settledAt ??= this.seq;
+        p.written = true;
         continue;
       }
       pendingBusy.push(...p.busy);

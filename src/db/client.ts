@@ -145,16 +145,18 @@ export function takeCarried(statements: readonly Stmt[], results: readonly Carri
 /**
  * One D1 batch of this caller's statements and the carried ones: this caller's results mapped as
  * `db.batch` maps them, the carried ones raw (they are mapped by the caller that built them).
+ * `send` sends the batch instead of the database (a Durable Object's read coalescer, db/coalesce.ts).
  */
 export async function batchCarrying(
   db: DB,
   statements: readonly Stmt[],
   carried: readonly CarriedStatement[],
+  send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>,
 ): Promise<{ own: unknown[]; carried: CarriedResult[] }> {
-  if (!carried.length) return { own: (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown[], carried: [] };
+  if (!carried.length && !send) return { own: (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown[], carried: [] };
   const prepared = statements.map((s) => (s as unknown as Mappable)._prepare());
   const client = db.$client;
-  const raw = await client.batch([
+  const raw = await (send ?? ((b: D1PreparedStatement[]) => client.batch(b)))([
     ...prepared.map((p) => {
       const q = p.getQuery();
       return client.prepare(q.sql).bind(...q.params);

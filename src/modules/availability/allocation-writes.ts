@@ -52,9 +52,19 @@ export const endAllocationsEarly = (ctx: DbOf, s: { customerId: string; sourceId
       ),
     );
 
-/** Deletes the sources' rows outright: sandbox resets of test sales only (a live sale's rows are released, never deleted). */
+/**
+ * Deletes the sources' rows outright: sandbox resets of test sales only (a live sale's rows are
+ * released, never deleted). Answers the deleted rows (`DeletedAllocation[]` in the batch's results):
+ * hand them to `forgetDeleted` (lock.ts) after the batch.
+ */
 export const deleteAllocationsOf = (ctx: DbOf, s: AllocationSources): Stmt =>
-  ctx.db.delete(allocations).where(and(eq(allocations.customerId, s.customerId), ofSources(s)));
+  ctx.db
+    .delete(allocations)
+    .where(and(eq(allocations.customerId, s.customerId), ofSources(s)))
+    .returning({ id: allocations.id, itemId: allocations.itemId });
+
+/** A row `deleteAllocationsOf` deleted. */
+export type DeletedAllocation = { id: string; itemId: string };
 
 /** Cron: active `hold` rows past their expiry at `at` stop counting (holds, waitlist offers, marketplace and OCTO holds), for the job's operators. */
 export const expireLapsedHoldAllocations = (ctx: Ctx, at: number): Stmt =>

@@ -54,6 +54,8 @@ export interface ItemStateQuery {
    * its raw results go to `onCarried` as soon as the batch answers, before anything here can throw.
    */
   carried?: { statements: CarriedStatement[]; onResults(results: CarriedResult[]): void };
+  /** Sends the batch instead of the database: the lock object's read coalescer (db/coalesce.ts). */
+  send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
 }
 
 export interface ItemState {
@@ -197,7 +199,7 @@ export async function loadItemState(db: DB, q: ItemStateQuery): Promise<ItemStat
     pending: pendingIds.length ? JSON.stringify(pendingIds) : null,
     holdsAfter: q.holds && q.customerId ? new Date(now).toISOString() : null,
   });
-  const both = await batchCarrying(db, statements, q.carried?.statements ?? []);
+  const both = await batchCarrying(db, statements, q.carried?.statements ?? [], q.send);
   if (q.carried) q.carried.onResults(both.carried);
   const res = both.own as unknown[][];
   const [items, locs, assets, allocs] = res as [ItemRow[], LocationRow[], AssetRow[], AllocationRow[]];

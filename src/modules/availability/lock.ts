@@ -8,11 +8,12 @@
  *      reservations still pending in the object added, the engine's check, and on success a pending
  *      reservation (counted by every later check) and the allocation rows to write;
  *   2. the caller does its outside calls (payment) and writes everything in one D1 batch;
- *   3. `release` tells the object the reservation was written (or abandoned): after a successful
- *      write it runs after the response (`releaseLater`); after a failure it runs before answering,
- *      so a retry finds the unit free. The object also finds written rows in D1 by their ids, but
- *      not rows deleted since (a sandbox reset): the release is what lets it forget those at once.
- *      A reservation expires on its own after `RESERVATION_TTL_MS`.
+ *   3. after a successful write the caller does not call the object again: the object's next read
+ *      finds the written rows in D1 by their ids and from then on counts them from D1. After a
+ *      failure, `release` tells the object before answering, so a retry finds the unit free. A
+ *      path that deletes allocation rows outright (a sandbox reset) tells the objects of their
+ *      items with `forgetDeleted`, so a reservation whose rows went before any read saw them stops
+ *      counting at once. A reservation expires on its own after `RESERVATION_TTL_MS`.
  * The SQLite triggers on `allocations` are the last line of defence: a batch that would still
  * overlap an asset or exceed a departure's seats aborts and answers 409 `unavailable`.
  */
@@ -20,7 +21,6 @@ import type { Env } from '../../env';
 import type { Ctx } from '../../lib/context';
 import { ApiError, reviveError } from '../../lib/errors';
 import { createLogger, type Logger } from '../../lib/logger';
-import { afterResponse } from '../../lib/round-trips';
 import type { CarriedReads, LockItem, Reservation, ReserveRefusal, ReserveRequest } from './types';
 
 export {
@@ -79,8 +79,8 @@ export async function reserve(caller: Caller, call: ReserveCall): Promise<Reserv
 }
 
 /**
- * Tells the lock the reservation was written or abandoned. Never throws: a lost release only keeps
- * an abandoned unit until the TTL (a written one is found in D1 by the next check anyway).
+ * Tells the lock the reservation was abandoned. Never throws: a lost release only keeps an abandoned
+ * unit until the TTL.
  */
 export async function release(caller: Caller, r: Pick<Reservation, 'itemId' | 'reservationId'>): Promise<void> {
   try {
@@ -94,9 +94,21 @@ export async function releaseAll(caller: Caller, rs: Pick<Reservation, 'itemId' 
   await Promise.all(rs.map((r) => release(caller, r)));
 }
 
-/** After a successful write: the releases run after the response (off the request's critical path). */
-export function releaseLater(ctx: Ctx, rs: Pick<Reservation, 'itemId' | 'reservationId'>[]): void {
-  if (rs.length) afterResponse(ctx, () => releaseAll(ctx, rs));
+/**
+ * Allocation rows deleted outright (`deleteAllocationsOf`): tells each item's lock, so reservations
+ * that became these rows stop counting even if no read saw them before they went. Never throws: a
+ * lost call only keeps such a reservation until the TTL.
+ */
+export async function forgetDeleted(caller: Caller, rows: { itemId: string; id: string }[]): Promise<void> {
+  const byItem = new Map<string, string[]>();
+  for (const r of rows) byItem.set(r.itemId, [...(byItem.get(r.itemId) ?? []), r.id]);
+  await Promise.all(
+    [...byItem].map(([itemId, ids]) =>
+      lockOf(envOf(caller), itemId)
+        .forget(ids)
+        .catch((err) => logOf(caller).warn('lock forget failed', { itemId, error: String(err) })),
+    ),
+  );
 }
 
 /**

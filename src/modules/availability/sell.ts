@@ -16,14 +16,14 @@
  * reservations are released before the answer (so a retry finds the units free at once), and the
  * error is answered as the policy says (a declined card, a used-up code) or as the database's
  * last line of defence says (a lost race: 409 `unavailable`, nothing charged). When the write
- * succeeded, the reservations are released after the response.
+ * succeeded, the locks are not called again: each finds the written rows in D1 on its next read.
  *
  * It lives in availability, beside the lock and the allocation writes every phase leans on, so a
  * sales path depends on availability and nothing else to sell.
  */
 import type { Ctx } from '../../lib/context';
 import { afterResponse } from '../../lib/round-trips';
-import { backstopConflict, isAllocationConflict, releaseAll, releaseLater, type Reservation } from './lock';
+import { backstopConflict, isAllocationConflict, releaseAll, type Reservation } from './lock';
 
 /** The phases, in the order `sell` runs them. */
 export const SALE_PHASES = ['read', 'plan', 'price', 'reserve', 'charge', 'write', 'after'] as const;
@@ -31,7 +31,7 @@ export type SalePhase = (typeof SALE_PHASES)[number];
 
 /** What a phase records of what it took, so `sell` can give it back. */
 export interface SaleJournal {
-  /** Reservations taken in the items' locks (released before answering on failure, after the response on success). */
+  /** Reservations taken in the items' locks (released before answering on failure; on success the locks find the rows in D1). */
   held(reservations: Reservation | Reservation[]): void;
   /** A lock reservation given back early (replaced or refused): no longer released by `sell`. */
   dropped(reservations: Reservation | Reservation[]): void;
@@ -100,12 +100,11 @@ class Journal implements SaleJournal {
   }
 
   /**
-   * After the write: the reservations and other locks' leases are released after the response (the
-   * lock would find written rows in D1 by their ids anyway, but not rows a sandbox reset deleted
-   * since: the release is what lets it forget those before the reservation's TTL).
+   * After the write: other locks' leases (a slip's) are released after the response. The items'
+   * reservations are not: each item's lock finds the written rows in D1 on its next read and counts
+   * them from there (durable-objects/inventory-lock.ts), so a sale costs no third call to its lock.
    */
   settle(ctx: Ctx, policy: string) {
-    releaseLater(ctx, this.reservations);
     for (const l of this.leases) afterResponse(ctx, () => this.release(ctx, policy, l));
   }
 }

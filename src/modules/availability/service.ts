@@ -4,7 +4,7 @@
  * - availability answers (checkout, channel, widget, structured data): getItemAvailability, availabilityOf, publicItem, monthView, dayView;
  * - schedule arithmetic of the engine: departureAt, departuresOn, openingBounds, openingOn, existingWallTime, maintenanceBusy, slotLengthMinutes;
  * - D1 state loaders and statements: loadItemContext, itemContextOf, itemContextsFrom, loadItemState, loadAllocationsFor, busyOf, itemStatements, ...;
- * - the per-item lock every sale reserves through: reserve, reserveAll, releaseAll, allocate, backstopConflict, isAllocationConflict;
+ * - the per-item lock every sale reserves through: reserve, reserveAll, releaseAll, forgetDeleted, allocate, backstopConflict, isAllocationConflict;
  * - the sale pipeline every sales path runs through: sell, SalePolicy, SaleJournal, SalePhase, SALE_PHASES;
  * - the one writer of `allocations`: allocationInserts, releaseAllocationsOf, endAllocationsEarly, expireAllocationsOf, deleteAllocationsOf, ...
  */
@@ -43,7 +43,17 @@ export {
 } from './queries';
 export { loadItemState } from './item-state';
 export { allocate } from './allocate';
-export { backstopConflict, isAllocationConflict, releaseAll, reserve, reserveAll, type Reservation, type ReserveCall, type ReserveRequest } from './lock';
+export {
+  backstopConflict,
+  forgetDeleted,
+  isAllocationConflict,
+  releaseAll,
+  reserve,
+  reserveAll,
+  type Reservation,
+  type ReserveCall,
+  type ReserveRequest,
+} from './lock';
 export type { LockItem } from './types';
 // The sale pipeline every sales path runs through (sell.ts).
 export { sell, SALE_PHASES, type SaleJournal, type SalePhase, type SalePhaseFn, type SalePolicy } from './sell';
@@ -51,6 +61,7 @@ export { sell, SALE_PHASES, type SaleJournal, type SalePhase, type SalePhaseFn, 
 export {
   allocationInserts,
   deleteAllocationsOf,
+  type DeletedAllocation,
   endAllocationsEarly,
   expireAllocationsOf,
   expireLapsedHoldAllocations,

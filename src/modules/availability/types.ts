@@ -198,8 +198,10 @@ export type ReserveResult = (Reservation & CarriedReads) | (ReserveRefusal & Car
 export interface InventoryLockRpc extends Rpc.DurableObjectBranded {
   /** Checks a sale, hold or drydock period and, when it fits, keeps it pending and returns the rows to write. */
   reserve(req: ReserveRequest): Promise<ReserveResult>;
-  /** The reservation was written (or abandoned): from now on D1 is the truth for it. */
+  /** The reservation was abandoned: from now on D1 is the truth for it. */
   release(reservationId: string): Promise<boolean>;
+  /** These allocation rows were deleted: the reservations that became them stop counting. */
+  forget(allocationIds: string[]): Promise<number>;
   /** Pending reservations (diagnostics and tests). */
   pendingCount(): Promise<number>;
 }

@@ -6,7 +6,7 @@ import type { Stmt } from '../../db/client';
 import { toDollars } from '../../lib/money';
 import { bookingEvents, bookings, ledgerEntries } from '../../db/schema/bookings';
 import { channelConnections, channelIdempotency } from '../../db/schema/channel';
-import { deleteAllocationsOf } from '../availability/service';
+import { deleteAllocationsOf, forgetDeleted, type DeletedAllocation } from '../availability/service';
 import { cancelBooking, deleteTestBookingsStmt } from '../bookings/service';
 import { sandboxConnection, sandboxOwner, type ChannelPrincipal } from './keys';
 import { findPrivateSandbox, resetPrivateSandbox } from '../partners/service';
@@ -108,7 +108,9 @@ export async function sandboxReset(ctx: Ctx, p: ChannelPrincipal) {
       db.delete(bookingEvents).where(inArray(bookingEvents.rentalId, chunk)),
       ...[...byOperator].map(([customerId, rentalIds]) => deleteTestBookingsStmt(ctx, { customerId, rentalIds })),
     ];
-    await db.batch(statements as [Stmt, ...Stmt[]]);
+    const res = await db.batch(statements as [Stmt, ...Stmt[]]);
+    // The first results are the deleted allocations: their items' locks forget the reservations that became them.
+    await forgetDeleted(ctx, (res.slice(0, byOperator.size) as DeletedAllocation[][]).flat());
   }
   await db.delete(channelIdempotency).where(eq(channelIdempotency.scope, p.scope));
   await ctx.hooks.emit(ctx, 'channel.sandbox_reset', { scope: p.scope, customerId: sandbox.customerId });

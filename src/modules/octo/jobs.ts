@@ -3,7 +3,7 @@ import type { Ctx } from '../../lib/context';
 import { inJobScope } from '../../lib/job-scope';
 import type { ChannelSandboxReset } from '../../lib/hooks';
 import { forgetKeys } from '../../lib/idempotency';
-import { deleteAllocationsOf, expireAllocationsOf } from '../availability/service';
+import { deleteAllocationsOf, expireAllocationsOf, forgetDeleted, type DeletedAllocation } from '../availability/service';
 import { octoBookings } from '../../db/schema/octo';
 
 /**
@@ -46,10 +46,11 @@ export async function onSandboxReset(ctx: Ctx, e: ChannelSandboxReset) {
   const ids = (await ctx.db.select({ id: octoBookings.id }).from(octoBookings).where(eq(octoBookings.scope, e.scope)).all()).map((r) => r.id);
   for (let i = 0; i < ids.length; i += 50) {
     const chunk = ids.slice(i, i + 50);
-    await ctx.db.batch([
+    const [deleted] = await ctx.db.batch([
       deleteAllocationsOf(ctx, { customerId: e.customerId, sourceIds: chunk }),
       ctx.db.delete(octoBookings).where(and(inArray(octoBookings.id, chunk), eq(octoBookings.testMode, true))),
     ]);
+    await forgetDeleted(ctx, deleted as DeletedAllocation[]);
   }
   await forgetKeys(ctx.db, `octo:${e.scope}`);
 }
