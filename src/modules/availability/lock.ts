@@ -103,11 +103,13 @@ export async function forgetDeleted(caller: Caller, rows: { itemId: string; id: 
   const byItem = new Map<string, string[]>();
   for (const r of rows) byItem.set(r.itemId, [...(byItem.get(r.itemId) ?? []), r.id]);
   await Promise.all(
-    [...byItem].map(([itemId, ids]) =>
-      lockOf(envOf(caller), itemId)
-        .forget(ids)
-        .catch((err) => logOf(caller).warn('lock forget failed', { itemId, error: String(err) })),
-    ),
+    [...byItem].map(async ([itemId, ids]) => {
+      try {
+        await lockOf(envOf(caller), itemId).forget(ids);
+      } catch (err) {
+        logOf(caller).warn('lock forget failed', { itemId, error: String(err) });
+      }
+    }),
   );
 }
 
