@@ -45,12 +45,22 @@ export function errorRegistry(modules: ModuleDef[]): Record<string, ErrorInfo & 
   return all;
 }
 
+type App = OpenAPIHono<AppEnv>;
+
 /** The Hono app: middleware chain, every module's router, `/openapi.json`, `/docs` and the error envelope. */
 export function buildApp(modules: ModuleDef[]) {
   const app = new OpenAPIHono<AppEnv>();
-  const hooks = moduleHooks(modules);
   const registry = errorRegistry(modules);
+  useMiddleware(app, moduleHooks(modules));
+  useErrorEnvelope(app, registry);
+  registerSecuritySchemes(app);
+  for (const m of modules) if (m.router) app.route('/', m.router);
+  routeDocuments(app, modules, registry);
+  return app;
+}
 
+/** Request context, CORS, and the principal, hooks and gateway dispatch every handler reads. */
+function useMiddleware(app: App, hooks: ReturnType<typeof moduleHooks>) {
   app.use('*', requestContext);
   app.use(
     '*',
@@ -79,7 +89,10 @@ export function buildApp(modules: ModuleDef[]) {
     });
     await next();
   });
+}
 
+/** The one error envelope: every thrown error and every unknown route. */
+function useErrorEnvelope(app: App, registry: ReturnType<typeof errorRegistry>) {
   app.onError((err, c) => {
     const apiErr = toApiError(err, registry);
     const requestId = c.get('requestId') ?? 'unknown';
@@ -92,48 +105,56 @@ export function buildApp(modules: ModuleDef[]) {
     const err = new ApiError('route_not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
     return c.json(errorBody(err, c.get('requestId') ?? 'unknown'), 404);
   });
+}
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+/** The credentials `/openapi.json` documents. */
+const SECURITY_SCHEMES: Record<string, Parameters<App['openAPIRegistry']['registerComponent']>[2]> = {
+  ApiKey: {
     type: 'apiKey',
     in: 'header',
     name: 'x-api-key',
     description: 'Operator API key (Admin > API Keys); carries the permissions of the user who created it.',
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'ChannelKey', {
+  },
+  ChannelKey: {
     type: 'http',
     scheme: 'bearer',
     description: 'Reseller channel key (`rtc_live_...` or `rtc_test_...`); also accepted as `X-Channel-Key`.',
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'PortalToken', {
+  },
+  PortalToken: {
     type: 'http',
     scheme: 'bearer',
     description: 'Partner-portal token (`rtp_...`) returned when a reseller channel registers.',
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'PlatformKey', {
+  },
+  PlatformKey: {
     type: 'apiKey',
     in: 'header',
     name: 'x-platform-key',
     description: "Berth's own staff (the `PLATFORM_API_KEY` secret); a bearer token whose `roles` claim holds `platform_staff` is the same role.",
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'MemberPortalSession', {
+  },
+  MemberPortalSession: {
     type: 'http',
     scheme: 'bearer',
     description: 'Member-portal session (`mps_...`) opened with a single-use e-mailed link (POST /public/memberships/portal/session).',
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'TenantPortalSession', {
+  },
+  TenantPortalSession: {
     type: 'http',
     scheme: 'bearer',
     description: 'Slip tenant-portal session (`sps_...`) opened with a single-use e-mailed link (POST /slip-portal/session).',
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'BearerJwt', {
+  },
+  BearerJwt: {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
     description: 'Access token of a dashboard user, issued by the identity provider.',
-  });
+  },
+};
 
-  for (const m of modules) if (m.router) app.route('/', m.router);
+function registerSecuritySchemes(app: App) {
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
+}
 
+/** `/health`, `/openapi.json`, `/docs`, the landing page and the favicon. */
+function routeDocuments(app: App, modules: ModuleDef[], registry: ReturnType<typeof errorRegistry>) {
   app.get('/health', (c) => c.json({ status: 'ok', time: new Date(c.get('clock').now()).toISOString() }));
   const description = `${API_DESCRIPTION}\n\n**Error codes.** Every code the API answers, with its status:\n\n${errorTableMarkdown(registry)}`;
   app.get('/openapi.json', (c) => {
@@ -150,7 +171,6 @@ export function buildApp(modules: ModuleDef[]) {
   app.get('/', landingPage);
   app.get('/favicon.svg', favicon);
   app.get('/favicon.ico', favicon);
-  return app;
 }
 
 const API_DESCRIPTION = `Berth is a rental-business platform: bookings with live availability, payments, deposits and waivers, point of sale, memberships, marina operations, a public booking widget, a reseller channel API and partner integrations.

@@ -40,6 +40,12 @@ export function wrap(text: string, font: PDFFont, size: number, maxWidth: number
   return lines;
 }
 
+/** How a writer spaces its lines: line height (times the font size) and the room a rule needs. */
+export interface WriterSpacing {
+  lineHeight: number;
+  ruleRoom: number;
+}
+
 /** A page writer: wrapped text that flows onto new pages. */
 export class Writer {
   page: PDFPage;
@@ -48,6 +54,7 @@ export class Writer {
     private readonly doc: PDFDocument,
     readonly font: PDFFont,
     readonly bold: PDFFont,
+    private readonly spacing: WriterSpacing = { lineHeight: 1.4, ruleRoom: 12 },
   ) {
     this.page = doc.addPage([PAGE_W, PAGE_H]);
   }
@@ -57,19 +64,21 @@ export class Writer {
       this.y = PAGE_H - MARGIN;
     }
   }
-  text(s: string, o: { bold?: boolean; size?: number; gap?: number; grey?: boolean; indent?: number } = {}) {
-    const f = o.bold ? this.bold : this.font;
+  /** Wrapped text; `font` and `color` override `bold` and `grey`. */
+  text(s: string, o: { bold?: boolean; size?: number; gap?: number; grey?: boolean; indent?: number; font?: PDFFont; color?: [number, number, number] } = {}) {
+    const f = o.font ?? (o.bold ? this.bold : this.font);
     const size = o.size ?? 10;
-    const lh = size * 1.4;
+    const lh = size * this.spacing.lineHeight;
+    const color = o.color ? rgb(...o.color) : o.grey ? rgb(0.35, 0.35, 0.35) : rgb(0, 0, 0);
     for (const line of wrap(s, f, size, WIDTH - (o.indent ?? 0))) {
       this.ensure(lh);
       this.y -= lh;
-      if (line) this.page.drawText(line, { x: MARGIN + (o.indent ?? 0), y: this.y, size, font: f, color: o.grey ? rgb(0.35, 0.35, 0.35) : rgb(0, 0, 0) });
+      if (line) this.page.drawText(line, { x: MARGIN + (o.indent ?? 0), y: this.y, size, font: f, color });
     }
     this.y -= o.gap ?? 4;
   }
   rule() {
-    this.ensure(12);
+    this.ensure(this.spacing.ruleRoom);
     this.y -= 4;
     this.page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: PAGE_W - MARGIN, y: this.y }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
     this.y -= 8;

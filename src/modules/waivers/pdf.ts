@@ -1,6 +1,6 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage } from 'pdf-lib';
 import { embedUnicodeFonts, unicodeSafe } from '../../lib/pdf-unicode';
-import { wrap } from '../../lib/pdf-writer';
+import { MARGIN, Writer } from '../../lib/pdf-writer';
 import { formatLocalDateTime } from '../../lib/local-time';
 
 /** A section as stored on a template (after normalization: every section has an id). */
@@ -72,10 +72,8 @@ const display = (v: unknown): string => {
 
 export const isTicked = (v: unknown) => v === true || v === 1 || (typeof v === 'string' && ['true', 'on', 'yes', '1', 'checked'].includes(v.toLowerCase()));
 
-const PAGE_W = 612;
-const PAGE_H = 792;
-const MARGIN = 54;
-const WIDTH = PAGE_W - 2 * MARGIN;
+/** The waiver's own spacing (denser than contracts and manifests). */
+const WAIVER_SPACING = { lineHeight: 1.35, ruleRoom: 10 };
 
 /**
  * The signed waiver as a PDF: the template's text, the ticked acknowledgements, the filled
@@ -85,6 +83,27 @@ const WIDTH = PAGE_W - 2 * MARGIN;
 export async function buildWaiverPdf(input: WaiverPdfInput): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const fullName = `${input.signer.firstName} ${input.signer.lastName}`;
+  setMetadata(doc, input, fullName);
+  const { regular: font, bold } = await embedUnicodeFonts(doc);
+  const mono = await doc.embedFont(StandardFonts.Courier);
+  const images = await embedImages(doc, input.images);
+  const w = new Writer(doc, font, bold, WAIVER_SPACING);
+  w.text(`${input.businessName} - ${input.locationName}`, { size: 9, color: [0.35, 0.35, 0.35] });
+  w.text(input.title, { bold: true, size: 18, gap: 6 });
+  if (input.description) w.text(input.description, { size: 10, gap: 8 });
+  w.rule();
+  for (const s of input.sections) writeSection(w, s, input, images, fullName);
+  writeExtras(w, input);
+  writeSigner(w, input, fullName);
+  writeSignatureRecord(w, input, mono);
+  const pages = doc.getPages();
+  pages.forEach((p, i) => {
+    p.drawText(pdfSafe(`${input.signatureId} - page ${i + 1} of ${pages.length}`), { x: MARGIN, y: MARGIN - 24, size: 7, font, color: rgb(0.45, 0.45, 0.45) });
+  });
+  return doc.save();
+}
+
+function setMetadata(doc: PDFDocument, input: WaiverPdfInput, fullName: string) {
   const signedAt = new Date(input.signedAt);
   doc.setTitle(pdfSafe(`${input.title} - ${fullName}`));
   doc.setAuthor(pdfSafe(fullName));
@@ -94,12 +113,12 @@ export async function buildWaiverPdf(input: WaiverPdfInput): Promise<Uint8Array>
   doc.setProducer('Berth (pdf-lib)');
   doc.setCreationDate(signedAt);
   doc.setModificationDate(signedAt);
+}
 
-  const { regular: font, bold } = await embedUnicodeFonts(doc);
-  const mono = await doc.embedFont(StandardFonts.Courier);
-
+/** The signature images by field; an unreadable one is a `BadImageError` of its field. */
+async function embedImages(doc: PDFDocument, images: WaiverPdfInput['images']): Promise<Map<string, PDFImage>> {
   const embedded = new Map<string, PDFImage>();
-  for (const img of input.images) {
+  for (const img of images) {
     try {
       embedded.set(img.field, img.mime === 'image/png' ? await doc.embedPng(img.bytes) : await doc.embedJpg(img.bytes));
     } catch (err) {
@@ -109,109 +128,82 @@ export async function buildWaiverPdf(input: WaiverPdfInput): Promise<Uint8Array>
       );
     }
   }
+  return embedded;
+}
 
-  let page: PDFPage = doc.addPage([PAGE_W, PAGE_H]);
-  let y = PAGE_H - MARGIN;
-  const ensure = (h: number) => {
-    if (y - h < MARGIN + 20) {
-      page = doc.addPage([PAGE_W, PAGE_H]);
-      y = PAGE_H - MARGIN;
-    }
-  };
-  const text = (s: string, opts: { f?: PDFFont; size?: number; indent?: number; gap?: number; color?: [number, number, number] } = {}) => {
-    const f = opts.f ?? font;
-    const size = opts.size ?? 10;
-    const indent = opts.indent ?? 0;
-    const lh = size * 1.35;
-    for (const line of wrap(s, f, size, WIDTH - indent)) {
-      ensure(lh);
-      y -= lh;
-      if (line) page.drawText(line, { x: MARGIN + indent, y, size, font: f, color: opts.color ? rgb(...opts.color) : rgb(0, 0, 0) });
-    }
-    y -= opts.gap ?? 4;
-  };
-  const rule = () => {
-    ensure(10);
-    y -= 4;
-    page.drawLine({ start: { x: MARGIN, y }, end: { x: PAGE_W - MARGIN, y }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
-    y -= 8;
-  };
-
-  text(`${input.businessName} - ${input.locationName}`, { size: 9, color: [0.35, 0.35, 0.35] });
-  text(input.title, { f: bold, size: 18, gap: 6 });
-  if (input.description) text(input.description, { size: 10, gap: 8 });
-  rule();
-
-  for (const s of input.sections) {
-    if (s.type === 'text') {
-      if (s.title) text(s.title, { f: bold, size: 12, gap: 2 });
-      text(s.content, { gap: 8 });
-    } else if (s.type === 'checkbox') {
-      const ticked = isTicked(input.values[s.id]);
-      text(`[${ticked ? 'X' : ' '}] ${s.label}`, { f: ticked ? font : font, gap: 6 });
-    } else if (s.type === 'field') {
-      text(`${s.label}: ${display(input.values[s.id])}`, { gap: 6 });
-    } else {
-      const img = embedded.get(s.id);
-      text(`${s.label}${s.signer === 'guardian' ? ' (parent or guardian)' : ''}`, { f: bold, size: 11, gap: 2 });
-      if (img) {
-        const scale = Math.min(240 / img.width, 90 / img.height, 1);
-        const w = img.width * scale;
-        const h = img.height * scale;
-        ensure(h + 8);
-        y -= h + 4;
-        page.drawImage(img, { x: MARGIN, y, width: w, height: h });
-        y -= 4;
-      } else {
-        text('(not signed)', { color: [0.5, 0.5, 0.5] });
-      }
-      page.drawLine({ start: { x: MARGIN, y }, end: { x: MARGIN + 260, y }, thickness: 0.7 });
-      y -= 2;
-      text(`Signed electronically by ${fullName} on ${formatLocalDateTime(input.signedAt, input.timezone ?? 'UTC')}`, {
-        size: 8,
-        gap: 10,
-        color: [0.3, 0.3, 0.3],
-      });
-    }
+function writeSection(w: Writer, s: StoredSection, input: WaiverPdfInput, images: Map<string, PDFImage>, fullName: string) {
+  if (s.type === 'text') {
+    if (s.title) w.text(s.title, { bold: true, size: 12, gap: 2 });
+    w.text(s.content, { gap: 8 });
+  } else if (s.type === 'checkbox') {
+    w.text(`[${isTicked(input.values[s.id]) ? 'X' : ' '}] ${s.label}`, { gap: 6 });
+  } else if (s.type === 'field') {
+    w.text(`${s.label}: ${display(input.values[s.id])}`, { gap: 6 });
+  } else {
+    writeSignature(w, s, images.get(s.id), input, fullName);
   }
+}
 
+/** A signature section: its label, the image (or "not signed"), the line and who signed when. */
+function writeSignature(w: Writer, s: Extract<StoredSection, { type: 'signature' }>, img: PDFImage | undefined, input: WaiverPdfInput, fullName: string) {
+  w.text(`${s.label}${s.signer === 'guardian' ? ' (parent or guardian)' : ''}`, { bold: true, size: 11, gap: 2 });
+  if (img) {
+    const scale = Math.min(240 / img.width, 90 / img.height, 1);
+    const h = img.height * scale;
+    w.ensure(h + 8);
+    w.y -= h + 4;
+    w.page.drawImage(img, { x: MARGIN, y: w.y, width: img.width * scale, height: h });
+    w.y -= 4;
+  } else {
+    w.text('(not signed)', { color: [0.5, 0.5, 0.5] });
+  }
+  w.page.drawLine({ start: { x: MARGIN, y: w.y }, end: { x: MARGIN + 260, y: w.y }, thickness: 0.7 });
+  w.y -= 2;
+  w.text(`Signed electronically by ${fullName} on ${formatLocalDateTime(input.signedAt, input.timezone ?? 'UTC')}`, {
+    size: 8,
+    gap: 10,
+    color: [0.3, 0.3, 0.3],
+  });
+}
+
+/** Values of no section, and the booking's data. */
+function writeExtras(w: Writer, input: WaiverPdfInput) {
   const sectionIds = new Set(input.sections.map((s) => s.id));
   const extra = Object.entries(input.values).filter(([k]) => !sectionIds.has(k));
   if (extra.length) {
-    rule();
-    text('Additional information', { f: bold, size: 12, gap: 2 });
-    for (const [k, v] of extra) text(`${k}: ${display(v)}`, { gap: 2 });
+    w.rule();
+    w.text('Additional information', { bold: true, size: 12, gap: 2 });
+    for (const [k, v] of extra) w.text(`${k}: ${display(v)}`, { gap: 2 });
   }
   if (input.bookingData && Object.keys(input.bookingData).length) {
-    rule();
-    text('Booking', { f: bold, size: 12, gap: 2 });
-    for (const [k, v] of Object.entries(input.bookingData).slice(0, 40)) text(`${k}: ${display(v)}`, { gap: 2 });
+    w.rule();
+    w.text('Booking', { bold: true, size: 12, gap: 2 });
+    for (const [k, v] of Object.entries(input.bookingData).slice(0, 40)) w.text(`${k}: ${display(v)}`, { gap: 2 });
   }
+}
 
-  rule();
-  text('Signer', { f: bold, size: 12, gap: 2 });
-  text(`Name: ${fullName}`, { gap: 1 });
-  text(`Date of birth: ${display(input.signer.dob)}`, { gap: 1 });
-  text(`E-mail: ${display(input.signer.email)}`, { gap: 1 });
-  text(`Phone: ${display(input.signer.phone)}`, { gap: 1 });
-  text(`Address: ${display(input.signer.addressLine)}`, { gap: 1 });
-  if (input.signer.assignTo) text(`Assigned to: ${input.signer.assignTo}`, { gap: 1 });
-  if (input.waiverNumber) text(`Waiver number: ${input.waiverNumber}`, { gap: 1 });
-  if (input.transactionId) text(`Transaction: ${input.transactionId}`, { gap: 1 });
+function writeSigner(w: Writer, input: WaiverPdfInput, fullName: string) {
+  w.rule();
+  w.text('Signer', { bold: true, size: 12, gap: 2 });
+  w.text(`Name: ${fullName}`, { gap: 1 });
+  w.text(`Date of birth: ${display(input.signer.dob)}`, { gap: 1 });
+  w.text(`E-mail: ${display(input.signer.email)}`, { gap: 1 });
+  w.text(`Phone: ${display(input.signer.phone)}`, { gap: 1 });
+  w.text(`Address: ${display(input.signer.addressLine)}`, { gap: 1 });
+  if (input.signer.assignTo) w.text(`Assigned to: ${input.signer.assignTo}`, { gap: 1 });
+  if (input.waiverNumber) w.text(`Waiver number: ${input.waiverNumber}`, { gap: 1 });
+  if (input.transactionId) w.text(`Transaction: ${input.transactionId}`, { gap: 1 });
+}
 
-  rule();
-  text('Signature record', { f: bold, size: 12, gap: 2 });
-  text(`Signed at: ${formatLocalDateTime(input.signedAt, input.timezone ?? 'UTC')}`, { gap: 1 });
-  text(`IP address: ${display(input.ipAddress)}`, { gap: 1 });
-  text(`User agent: ${display(input.userAgent)}`, { gap: 1 });
-  text(`Signature id: ${input.signatureId}`, { gap: 1 });
-  text(`Template id: ${input.templateId}`, { gap: 1 });
-  text('SHA-256 of the signed content:', { gap: 1 });
-  text(input.contentHash, { f: mono, size: 9, gap: 1 });
-
-  const pages = doc.getPages();
-  pages.forEach((p, i) => {
-    p.drawText(pdfSafe(`${input.signatureId} - page ${i + 1} of ${pages.length}`), { x: MARGIN, y: MARGIN - 24, size: 7, font, color: rgb(0.45, 0.45, 0.45) });
-  });
-  return doc.save();
+/** The audit trail: when, from where, with what, and the hash of the signed content. */
+function writeSignatureRecord(w: Writer, input: WaiverPdfInput, mono: PDFFont) {
+  w.rule();
+  w.text('Signature record', { bold: true, size: 12, gap: 2 });
+  w.text(`Signed at: ${formatLocalDateTime(input.signedAt, input.timezone ?? 'UTC')}`, { gap: 1 });
+  w.text(`IP address: ${display(input.ipAddress)}`, { gap: 1 });
+  w.text(`User agent: ${display(input.userAgent)}`, { gap: 1 });
+  w.text(`Signature id: ${input.signatureId}`, { gap: 1 });
+  w.text(`Template id: ${input.templateId}`, { gap: 1 });
+  w.text('SHA-256 of the signed content:', { gap: 1 });
+  w.text(input.contentHash, { font: mono, size: 9, gap: 1 });
 }
