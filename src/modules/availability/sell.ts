@@ -124,7 +124,7 @@ export async function sell<O, S, R>(ctx: Ctx, order: O, policy: SalePolicy<O, S,
     }
   } catch (err) {
     if (journal.committed) {
-      // Written: what was reserved is released after the response as on success; the error is answered.
+      // Written: settled as on success (the locks find the rows in D1, leases go after the response); the error is answered.
       journal.settle(ctx, policy.name);
       throw err;
     }
