@@ -63,31 +63,40 @@ export async function listAutomations(ctx: Ctx, q: { active?: boolean; limit: nu
 
 const bad = (field: string, message: string) => new ApiError('validation_failed', `${field}: ${message}`, { details: [{ field, message }] });
 
-/** Checks what an automation points at, in one read batch: its template, staff user and items must be the operator's (404 otherwise). */
-async function checkRefs(ctx: Ctx, a: Pick<AutomationInput, 'trigger' | 'hours' | 'recipient' | 'staffUserId' | 'templateId' | 'itemIds'>) {
+type Refs = Pick<AutomationInput, 'trigger' | 'hours' | 'recipient' | 'staffUserId' | 'templateId' | 'itemIds'>;
+
+/**
+ * Checks an automation (`a`, as it will be stored) and what `sent` points at, in one read batch: the
+ * template, staff user and items a request names must be the operator's (404 otherwise). Only what
+ * the request names is looked up, so an automation whose item or template was deleted since can
+ * still be changed (switched off, pointed elsewhere); the runner skips such firings.
+ */
+async function checkRefs(ctx: Ctx, a: Refs, sent: Partial<Refs> = a) {
   const customerId = tenantOf(ctx);
   if (TIMED_TRIGGERS.includes(a.trigger) && !a.hours) throw bad('hours', `${a.trigger} needs hours (1 to 2160)`);
   if (!TIMED_TRIGGERS.includes(a.trigger) && a.hours) throw bad('hours', `${a.trigger} takes no hours`);
   if (a.recipient === 'renter' && a.staffUserId) throw bad('staffUserId', 'only for recipient staff');
   const isKey = (MESSAGE_KEYS as readonly string[]).includes(a.templateId);
   if (!isKey && !a.templateId.startsWith('mtp_')) throw bad('templateId', `an operator template id (mtp_...) or a message key: ${MESSAGE_KEYS.join(', ')}`);
-  const items = [...new Set(a.itemIds ?? [])];
+  const lookTemplate = !isKey && sent.templateId !== undefined;
+  const staffUserId = sent.staffUserId ? a.staffUserId : null;
+  const items = [...new Set(sent.itemIds ?? [])];
   const [tpl, user, found] = await ctx.db.batch([
     ctx.db
       .select({ id: messageTemplates.id })
       .from(messageTemplates)
-      .where(and(eq(messageTemplates.id, isKey ? '' : a.templateId), eq(messageTemplates.customerId, customerId))),
+      .where(and(eq(messageTemplates.id, lookTemplate ? a.templateId : ''), eq(messageTemplates.customerId, customerId))),
     ctx.db
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, a.staffUserId ?? ''), eq(users.customerId, customerId))),
+      .where(and(eq(users.id, staffUserId ?? ''), eq(users.customerId, customerId))),
     ctx.db
       .select({ id: inventoryItems.id })
       .from(inventoryItems)
       .where(and(inArray(inventoryItems.id, items.length ? items : ['']), eq(inventoryItems.customerId, customerId), isNull(inventoryItems.deletedAt))),
   ]);
-  if (!isKey && !tpl.length) throw new ApiError('not_found', `Template ${a.templateId} not found`);
-  if (a.staffUserId && !user.length) throw new ApiError('not_found', `User ${a.staffUserId} not found`);
+  if (lookTemplate && !tpl.length) throw new ApiError('not_found', `Template ${a.templateId} not found`);
+  if (staffUserId && !user.length) throw new ApiError('not_found', `User ${staffUserId} not found`);
   const missing = items.filter((id) => !found.some((f) => f.id === id));
   if (missing.length) throw new ApiError('not_found', `Items not found: ${missing.join(', ')}`);
 }
@@ -130,7 +139,7 @@ export async function updateAutomation(ctx: Ctx, id: string, input: Partial<Auto
     itemIds: input.itemIds ? [...new Set(input.itemIds)] : row.itemIds,
     updatedAt: nowIso(ctx),
   };
-  await checkRefs(ctx, next);
+  await checkRefs(ctx, next, input);
   const { id: _id, customerId, createdAt: _c, createdBy: _b, ...set } = next;
   await commit(
     ctx,

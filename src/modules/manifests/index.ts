@@ -22,11 +22,20 @@ mount(router, r.getManifest, async (c, { params, query }) => {
   const format = formatOf(query.format, c.req.header('accept'));
   const name = `manifest-${m.date}`;
   if (format === 'csv')
-    return c.body(manifestCsv(m), 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}.csv"` });
+    return c.body(manifestCsv(m), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}.csv"`,
+      // Renters' personal data, as the reports and renter exports: never kept by a cache.
+      'cache-control': 'no-store',
+    });
   if (format === 'pdf') {
     await loadPdfFonts(ctx.env.ASSETS);
     const pdf = await manifestPdf(m);
-    return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${name}.pdf"` });
+    return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': 'application/pdf',
+      'content-disposition': `inline; filename="${name}.pdf"`,
+      'cache-control': 'no-store',
+    });
   }
   return c.json(m);
 });

@@ -6,7 +6,7 @@
 import type { z } from '@hono/zod-openapi';
 import Papa from 'papaparse';
 import { PDFDocument, rgb } from 'pdf-lib';
-import { formatLocalDay } from '../../lib/local-time';
+import { formatLocalDateTime, formatLocalDay } from '../../lib/local-time';
 import { formatMoney } from '../../lib/money';
 import { wallTimeToUtc } from '../../lib/time';
 import { embedUnicodeFonts, unicodeSafe } from '../../lib/pdf-unicode';
@@ -105,7 +105,7 @@ export async function manifestPdf(m: M): Promise<Uint8Array> {
   }
   const pages = doc.getPages();
   pages.forEach((p, i) =>
-    p.drawText(unicodeSafe(`Manifest ${m.date} · generated ${m.generatedAt} · page ${i + 1} of ${pages.length}`), {
+    p.drawText(unicodeSafe(`Manifest ${m.date} · generated ${formatLocalDateTime(m.generatedAt, m.timezone)} · page ${i + 1} of ${pages.length}`), {
       x: MARGIN,
       y: MARGIN - 24,
       size: 7,

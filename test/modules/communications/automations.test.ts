@@ -70,6 +70,25 @@ describe('/communication/automations', () => {
     expectError(await get(`/communication/automations/${id}`, { key: op.adminKey }), 404);
   });
 
+  it('an automation whose item and template were deleted can still be switched off; a PATCH naming a missing one answers 404', async () => {
+    const op = await createOperator();
+    const item = await rentalItem(op);
+    const tpl = await post('/communication/templates', { key: 'booking_reminder', subject: 'x', html: '<p>x</p>', text: 'x' }, { key: op.adminKey });
+    const made = await automate(op, { trigger: 'booked', recipient: 'renter', channel: 'email', templateId: tpl.body.templateId, itemIds: [item.id] });
+    expect(made.status, made.text).toBe(201);
+    const path = `/communication/automations/${made.body.automationId}`;
+    expect((await del(`/communication/templates/${tpl.body.templateId}`, undefined, { key: op.adminKey })).status).toBe(200);
+    expect((await del(`/inventory/delete/${item.id}`, undefined, { key: op.adminKey })).status).toBe(200);
+    const off = await patch(path, { active: false }, { key: op.adminKey });
+    expect(off.status, off.text).toBe(200);
+    expect(off.body).toMatchObject({ active: false, templateId: tpl.body.templateId, itemIds: [item.id] });
+    expectError(await patch(path, { templateId: tpl.body.templateId }, { key: op.adminKey }), 404);
+    expectError(await patch(path, { itemIds: [item.id] }, { key: op.adminKey }), 404);
+    const moved = await patch(path, { templateId: 'booking_reminder', itemIds: [] }, { key: op.adminKey });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ templateId: 'booking_reminder', itemIds: [] });
+  });
+
   it('"24 hours before the start" fires at that instant on a test clock, with the edited reminder; "booked" tells the staff user once', async () => {
     // Thu 14 Jan 2027, 12:00 in New York; the rental is Sat 16 Jan, 10:00–14:00 EST (15:00Z).
     const op = await createOperator({ clockAt: '2027-01-14T17:00:00.000Z', timezone: NY });

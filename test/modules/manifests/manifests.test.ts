@@ -109,6 +109,7 @@ describe('GET /manifests/{locationId}', () => {
     const r = await get(`/manifests/${op.locationId}?date=${DATE}&format=csv`, { key: op.adminKey });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toContain('text/csv');
+    expect(r.headers.get('cache-control')).toBe('no-store');
     expect(r.text.split('\r\n')[0]).toBe(CSV_FIELDS.join(','));
     expect(r.text).toContain('"Ann Smith, Jr"');
     const rows = Papa.parse<Record<string, string>>(r.text.trim(), { header: true }).data;
@@ -121,6 +122,7 @@ describe('GET /manifests/{locationId}', () => {
     const pdf = await get(`/manifests/${op.locationId}?date=${DATE}&format=pdf`, { key: op.adminKey });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('cache-control')).toBe('no-store');
     const bytes = pdf.body as Uint8Array;
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
     expect(bytes.length).toBeGreaterThan(2000);
