@@ -22,7 +22,7 @@ import { commit, type AuditEntry } from '../../lib/commit';
 import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
-import { MONEY_TYPES, moneyView } from '../../lib/money-view';
+import { MONEY_TYPES, moneyView, onFileOf } from '../../lib/money-view';
 import type { Stmt } from '../../db/client';
 import { ledgerEntries } from '../../db/schema/bookings';
 import { PaymentError } from '../../adapters/payments';
@@ -97,6 +97,7 @@ function refundableOf(entries: LedgerRow[], b: BookingRow, now: number): number 
 
 /** The refund asked for, checked against the booking's ledger (pure). */
 export function planPartialRefund(entries: LedgerRow[], b: BookingRow, input: PartialRefundInput, now: number): RefundPlanned {
+  const view = moneyView(entries);
   let amount: number;
   let onFile = 0;
   const adjustments: Adjustment[] = [];
@@ -122,10 +123,11 @@ export function planPartialRefund(entries: LedgerRow[], b: BookingRow, input: Pa
     amount = adjustments.reduce((s, a) => s + a.amount, 0);
   } else {
     amount = toCents(input.amount ?? 0);
-    onFile = Math.min(amount, Math.max(0, -moneyView(entries).balance));
+    onFile = Math.min(amount, onFileOf(view));
     if (amount > onFile) adjustments.push({ amount: amount - onFile, description: `Partial refund: ${input.reason}` });
   }
-  const refundable = refundableOf(entries, b, now);
+  // Never below a price of zero: what a goodwill credit already gave (to the account) is not refunded again.
+  const refundable = Math.min(refundableOf(entries, b, now), onFileOf(view) + Math.max(0, view.total));
   if (amount > refundable) throw exceeds(refundable);
   return { amount, onFile, adjustments, byIntent: spreadOverIntents(cardPools(entries, b.paymentIntentId), b.paymentIntentId, amount) };
 }
@@ -200,14 +202,16 @@ async function claimRefund(ctx: Ctx, b: BookingRow, amount: number): Promise<str
   return id;
 }
 
-const shrinkHold = (ctx: Ctx, holdId: string, by: number): Stmt =>
+const shrinkHold = (ctx: Ctx, b: BookingRow, holdId: string, by: number): Stmt =>
   ctx.db
     .update(ledgerEntries)
     .set({ amount: sql`${ledgerEntries.amount} - ${by}` })
-    .where(sql`${ledgerEntries.id} = ${holdId}`);
+    .where(sql`${ledgerEntries.id} = ${holdId} AND ${ledgerEntries.customerId} = ${b.customerId}`);
 
-const dropHold = (ctx: Ctx, holdId: string) =>
-  ctx.db.delete(ledgerEntries).where(sql`${ledgerEntries.id} = ${holdId} AND ${ledgerEntries.entryType} = ${HOLD}`);
+const dropHold = (ctx: Ctx, b: BookingRow, holdId: string) =>
+  ctx.db
+    .delete(ledgerEntries)
+    .where(sql`${ledgerEntries.id} = ${holdId} AND ${ledgerEntries.customerId} = ${b.customerId} AND ${ledgerEntries.entryType} = ${HOLD}`);
 
 /** Refunds part of a booking's card payments without cancelling it (see the file comment); the booking keeps its status. */
 export async function refundBookingPart(ctx: Ctx, rentalId: string, input: PartialRefundInput): Promise<PartialRefundOut> {
@@ -235,7 +239,7 @@ export async function refundBookingPart(ctx: Ctx, rentalId: string, input: Parti
       }
     }
   } finally {
-    await dropHold(ctx, holdId).run();
+    await dropHold(ctx, b, holdId).run();
   }
   return { ...out, amount: toDollars(out.amount), refunds: out.refunds.map((r) => ({ ...r, amount: toDollars(r.amount) })) };
 }
@@ -277,7 +281,7 @@ async function refundPart(
         ),
       ];
       const details = { amount: toDollars(refund.amount), refundId: refund.refundId, paymentIntentId: part.paymentIntentId, reason: o.reason };
-      await commitMoney([...insertLedger(ctx, rows), shrinkHold(ctx, o.holdId, part.amount), moneyFromLedgerStmt(ctx, b)], {
+      await commitMoney([...insertLedger(ctx, rows), shrinkHold(ctx, b, o.holdId, part.amount), moneyFromLedgerStmt(ctx, b)], {
         audit: auditOf(b, 'booking.partial_refund', details),
       });
       return refund.refundId;

@@ -135,6 +135,10 @@ describe('POST /coreBooking/{rentalId}/credits', () => {
     expect(c2.body.pricing).toMatchObject({ total: 175, amountPaid: 175 });
     const renter = await get(`/renters/${paid.renterId}?includeAccounting=true`, { key: op.adminKey });
     expect(renter.body.accounting).toMatchObject({ accountCreditCents: 2500 });
+    // What the credit gave to the account is not refunded to the card again: the price never goes below zero.
+    const all = await act(paid.rentalId, 'refunds', { amount: 200, reason: 'everything' });
+    expectError(all, 409, 'exceeds_refundable');
+    expect(all.body.refundable).toBe(175);
     const updated = (await eventsOf(op.customerId, 'booking.updated')).filter((e) => e.payload.data.rentalId === paid.rentalId);
     expect(updated.map((e) => e.payload.data)).toEqual([expect.objectContaining({ change: 'credited', toAccount: 25 })]);
   });
