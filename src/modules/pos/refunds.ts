@@ -245,7 +245,7 @@ function releaseRefund(ctx: Ctx, { customerId, t, amount, parts }: Reservation) 
 }
 
 /** A card issued by this sale and refunded in full is voided (deactivated) once it holds nothing. */
-const voids = (refund: PosRefund, g: GiftCardPart) => g.line.action === 'issue' && g.amount === g.line.total;
+const voids = (g: GiftCardPart) => g.line.action === 'issue' && g.amount === g.line.total;
 
 /**
  * Takes each refunded gift-card line's value back off its card before any money moves; a card that no
@@ -259,7 +259,7 @@ async function takeGiftCardValues(ctx: Ctx, refund: PosRefund) {
       promoCodeId: g.line.promoCodeId,
       amount: g.amount,
       reference: refund.refundId,
-      voidWhenEmpty: voids(refund, g),
+      voidWhenEmpty: voids(g),
     });
     if (ok) {
       taken.push(g);
@@ -283,7 +283,7 @@ async function giveGiftCardValuesBack(ctx: Ctx, refund: PosRefund, parts: GiftCa
       promoCodeId: g.line.promoCodeId,
       amount: g.amount,
       reference: refund.refundId,
-      voidWhenEmpty: voids(refund, g),
+      voidWhenEmpty: voids(g),
     }).catch(() => undefined);
 }
 

@@ -15,6 +15,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { ApiError, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/clock';
 import { toDollars } from '../../lib/money';
 import type { Stmt } from '../../db/client';
 import { giftCardEntries, promoCodes } from '../../db/schema/promo-codes';
@@ -73,7 +74,7 @@ function newCard(ctx: Ctx, customerId: string, currency: string, g: CounterGiftC
   if (code.length < 6) throw bad('A gift-card code has at least 6 characters', field(i, 'code'));
   const expiryDate = expiryOf(g.expiryDate);
   if (expiryDate && Date.parse(expiryDate) <= ctx.clock.now()) throw bad('The expiry date is in the past', field(i, 'expiryDate'));
-  const now = new Date(ctx.clock.now()).toISOString();
+  const now = nowIso(ctx);
   return {
     id: newId('promo'),
     customerId,
@@ -152,7 +153,7 @@ export function counterGiftCardStmts(ctx: Ctx, plan: CounterGiftCardPlan, transa
       stmts.push(
         ctx.db
           .update(promoCodes)
-          .set({ balance: sql`${promoCodes.balance} + ${l.amount}`, updatedAt: new Date(ctx.clock.now()).toISOString() })
+          .set({ balance: sql`${promoCodes.balance} + ${l.amount}`, updatedAt: nowIso(ctx) })
           .where(and(eq(promoCodes.id, card.id), eq(promoCodes.customerId, card.customerId))),
       );
     stmts.push(
@@ -191,7 +192,7 @@ export async function takeGiftCardValue(
   ctx: Ctx,
   t: { customerId: string; promoCodeId: string; amount: number; reference: string; voidWhenEmpty: boolean },
 ): Promise<boolean> {
-  const now = new Date(ctx.clock.now()).toISOString();
+  const now = nowIso(ctx);
   try {
     await ctx.db.batch([
       ctx.db
