@@ -22,7 +22,8 @@ import { getLocationInTenant } from '../locations/service';
 import { getUserInTenant } from '../users/service';
 import { staffErrors } from './errors';
 import { covers, staffStates } from './free-time';
-import { assignmentCountsOn, assignmentOf, assignmentsOfRentals, conflictOf, overlapping } from './queries';
+import { assignmentCountsOn, assignmentOf, assignmentsOfRentals, conflictOf } from './queries';
+import { ACTIVE_STATUS_LIST, overlapping } from '../staff-schedule/service';
 import { assignmentOut, displayNameOf } from './views';
 
 type User = Awaited<ReturnType<typeof getUserInTenant>>;
@@ -66,15 +67,11 @@ async function insertAssignment(
   const existing = await assignmentOf(ctx, customerId, b.id, staff.id);
   if (existing) return { assignment: assignmentOut(existing, staff, b), created: false };
   const id = newId('sas');
-  const statuses = sql.join(
-    ACTIVE_STATUSES.map((s) => sql`${s}`),
-    sql`, `,
-  );
   // Columns in the table's order: id, customer_id, rental_id, staff_id, role, forced, method, created_by, created_at.
   const insert = ctx.db.insert(staffAssignments).select(
     sql`SELECT ${id}, ${customerId}, ${b.id},
       CASE WHEN EXISTS (
-        SELECT 1 FROM bookings b WHERE b.id = ${b.id} AND b.customer_id = ${customerId} AND b.status IN (${statuses})
+        SELECT 1 FROM bookings b WHERE b.id = ${b.id} AND b.customer_id = ${customerId} AND b.status IN (${ACTIVE_STATUS_LIST})
           AND NOT EXISTS (${overlapping({ customerId, staffId: staff.id, start: sql`b.start`, end: sql`b."end"`, except: sql`b.id` })})
           AND (${o.forced ? 1 : 0} = 1 OR NOT EXISTS (
             SELECT 1 FROM staff_time_off t WHERE t.customer_id = ${customerId} AND t.staff_id = ${staff.id} AND t.start < b."end" AND t."end" > b.start))

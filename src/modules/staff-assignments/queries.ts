@@ -1,39 +1,14 @@
 /**
- * Reads of staff assignments. A person is busy during the active bookings (pending, confirmed,
- * checked in) they are assigned to: rows of `staff_assignments`, and the staff ids a booking may
- * carry in `extendedData.assignedStaffIds` (set by clients at booking time, before assignments had a
- * table of their own). Both count everywhere: availability, conflicts, automatic assignment.
+ * Reads of staff assignments. When a person is busy (`overlapping`: assignment rows and
+ * `extendedData.assignedStaffIds`) is staff-schedule's busy.ts, which time off reads too.
  */
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ACTIVE_STATUSES } from '../../lib/booking-status';
+import { ACTIVE_STATUS_LIST, overlapping } from '../staff-schedule/service';
 import { staffAssignments } from '../../db/schema/staff';
 import { users } from '../../db/schema/accounts';
 
 export type AssignmentRow = typeof staffAssignments.$inferSelect;
-type Value = SQL | string | number;
-
-const ACTIVE = sql.join(
-  ACTIVE_STATUSES.map((s) => sql`${s}`),
-  sql`, `,
-);
-
-/**
- * The active bookings of `staffId` (assigned in the table or in `extendedData.assignedStaffIds`)
- * overlapping [start, end), other than `except`: a subquery answering `rentalId, start, end`. Its
- * values may be columns of an outer query (the conditional INSERT of an assignment) or literals.
- */
-export function overlapping(o: { customerId: string; staffId: Value; start: Value; end: Value; except: Value }): SQL {
-  return sql`SELECT o.id AS rentalId, o.start AS start, o."end" AS "end"
-      FROM staff_assignments a JOIN bookings o ON o.id = a.rental_id AND o.customer_id = a.customer_id
-      WHERE a.customer_id = ${o.customerId} AND a.staff_id = ${o.staffId} AND o.id <> ${o.except}
-        AND o.status IN (${ACTIVE}) AND o.start < ${o.end} AND o."end" > ${o.start}
-    UNION ALL
-    SELECT o.id, o.start, o."end"
-      FROM bookings o, json_each(coalesce(json_extract(o.extended_data, '$.assignedStaffIds'), '[]')) j
-      WHERE o.customer_id = ${o.customerId} AND j.value = ${o.staffId} AND o.id <> ${o.except}
-        AND o.status IN (${ACTIVE}) AND o.start < ${o.end} AND o."end" > ${o.start}`;
-}
 
 /** The first active booking of the staff member overlapping the window (the conflict an assignment names). */
 export async function conflictOf(ctx: Ctx, o: { customerId: string; staffId: string; start: number; end: number; except: string }) {
@@ -46,11 +21,11 @@ export async function busyDuring(ctx: Ctx, q: { customerId: string; from: number
   const rows = await ctx.db.all<{ staffId: string; rentalId: string; start: number; end: number }>(sql`
     SELECT a.staff_id AS staffId, b.id AS rentalId, b.start AS start, b."end" AS "end"
       FROM staff_assignments a JOIN bookings b ON b.id = a.rental_id AND b.customer_id = a.customer_id
-      WHERE a.customer_id = ${q.customerId} AND b.status IN (${ACTIVE}) AND b.start < ${q.to} AND b."end" > ${q.from}
+      WHERE a.customer_id = ${q.customerId} AND b.status IN (${ACTIVE_STATUS_LIST}) AND b.start < ${q.to} AND b."end" > ${q.from}
     UNION ALL
     SELECT j.value, b.id, b.start, b."end"
       FROM bookings b, json_each(coalesce(json_extract(b.extended_data, '$.assignedStaffIds'), '[]')) j
-      WHERE b.customer_id = ${q.customerId} AND b.status IN (${ACTIVE}) AND b.start < ${q.to} AND b."end" > ${q.from}`);
+      WHERE b.customer_id = ${q.customerId} AND b.status IN (${ACTIVE_STATUS_LIST}) AND b.start < ${q.to} AND b."end" > ${q.from}`);
   return rows.map((r) => ({ staffId: String(r.staffId), rentalId: r.rentalId, start: Number(r.start), end: Number(r.end) }));
 }
 
@@ -75,7 +50,7 @@ export async function assignmentCountsOn(ctx: Ctx, q: { customerId: string; loca
   const rows = await ctx.db.all<{ staffId: string; n: number }>(sql`
     SELECT a.staff_id AS staffId, count(*) AS n
       FROM staff_assignments a JOIN bookings b ON b.id = a.rental_id AND b.customer_id = a.customer_id
-      WHERE a.customer_id = ${q.customerId} AND b.local_date = ${q.localDate} AND b.status IN (${ACTIVE})
+      WHERE a.customer_id = ${q.customerId} AND b.local_date = ${q.localDate} AND b.status IN (${ACTIVE_STATUS_LIST})
       GROUP BY a.staff_id`);
   return new Map(rows.map((r) => [String(r.staffId), Number(r.n)]));
 }

@@ -12,7 +12,7 @@ import { commit } from '../../lib/commit';
 import { ApiError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/clock';
-import { ACTIVE_STATUSES } from '../../lib/booking-status';
+import { overlapping } from './busy';
 import { staffTimeOff } from '../../db/schema/staff';
 import { getUserInTenant } from '../users/service';
 
@@ -48,18 +48,11 @@ function timeOffOut(r: TimeOffRow) {
   };
 }
 
-/** The person's active assignments overlapping the window (read from the staff-assignments table, joined with their bookings). */
+/** The person's active assigned bookings overlapping the window (busy.ts: assignment rows and `extendedData.assignedStaffIds`). */
 async function assignmentsDuring(ctx: Ctx, r: Pick<TimeOffRow, 'customerId' | 'staffId' | 'start' | 'end'>) {
-  const statuses = sql.join(
-    ACTIVE_STATUSES.map((s) => sql`${s}`),
-    sql`, `,
+  const rows = await ctx.db.all<{ rentalId: string; start: number; end: number }>(
+    sql`SELECT DISTINCT * FROM (${overlapping({ customerId: r.customerId, staffId: r.staffId, start: r.start, end: r.end, except: '' })}) ORDER BY start`,
   );
-  const rows = await ctx.db.all<{ rentalId: string; start: number; end: number }>(sql`
-    SELECT b.id AS rentalId, b.start AS start, b."end" AS "end"
-    FROM staff_assignments a JOIN bookings b ON b.id = a.rental_id AND b.customer_id = a.customer_id
-    WHERE a.customer_id = ${r.customerId} AND a.staff_id = ${r.staffId} AND b.status IN (${statuses})
-      AND b.start < ${r.end} AND b."end" > ${r.start}
-    ORDER BY b.start`);
   return rows.map((a) => ({ rentalId: a.rentalId, startTime: iso(Number(a.start)), endTime: iso(Number(a.end)) }));
 }
 

@@ -191,6 +191,20 @@ describe('/staff/time-off', () => {
     expectError(await del(`/staff/time-off/${created.body.id}`, undefined, { key: op.adminKey }), 404, 'not_found');
   });
 
+  it("lists the bookings the person is on, whether assigned in the table or in a booking's extendedData.assignedStaffIds", async () => {
+    const d = '2031-06-14';
+    await shift(tim, d, '08:00', '18:00');
+    const inData = (await makeBooking(op, { item, start: at('09:00', d), hours: 1, extendedData: { assignedStaffIds: [tim] } })).id;
+    const inTable = await booking('11:00', '12:00', { date: d });
+    expect((await assign(inTable, { staffId: tim })).status).toBe(201);
+    const off = await post('/staff/time-off', { staffId: tim, startTime: iso('08:00', d), endTime: iso('13:00', d) }, { key: op.adminKey });
+    expect(off.status, off.text).toBe(201);
+    expect(off.body.assignments).toEqual([
+      { rentalId: inData, startTime: iso('09:00', d), endTime: iso('10:00', d) },
+      { rentalId: inTable, startTime: iso('11:00', d), endTime: iso('12:00', d) },
+    ]);
+  });
+
   it('lets staff record their own time off but not anyone else’s', async () => {
     const self = await op.addUser({ role: 'staff' });
     const mine = await post('/staff/time-off', { staffId: self.userId, startTime: iso('10:00', NEXT), endTime: iso('11:00', NEXT) }, { key: self.key });
