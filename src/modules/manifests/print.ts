@@ -4,7 +4,7 @@
  * one block per booking, page numbers).
  */
 import type { z } from '@hono/zod-openapi';
-import Papa from 'papaparse';
+import { csv } from '../../lib/csv';
 import { PDFDocument, rgb } from 'pdf-lib';
 import { formatLocalDateTime, formatLocalDay } from '../../lib/local-time';
 import { formatMoney } from '../../lib/money';
@@ -22,9 +22,6 @@ const CHECK_IN: Record<B['checkIn']['state'], string> = {
   checked_out: 'checked out',
   no_show: 'no-show',
 };
-
-/** Cells that a spreadsheet would run as a formula; phone numbers and negative numbers pass. */
-const FORMULA = /^(?:[=@\t\r]|[+-](?![0-9 ().-]*$))/;
 
 const staffText = (b: B) => b.staff.map((s) => (s.role ? `${s.displayName} (${s.role})` : s.displayName)).join(', ');
 const peopleText = (b: B) => b.participants.map((p) => `${p.name} (${p.waiver === 'signed' ? 'waiver signed' : 'waiver missing'})`).join('; ');
@@ -69,7 +66,7 @@ export function manifestCsv(m: M): string {
     b.balanceDue,
     b.rentalId,
   ]);
-  return Papa.unparse({ fields: [...CSV_FIELDS], data }, { newline: '\r\n', escapeFormulae: FORMULA }) + '\r\n';
+  return csv(CSV_FIELDS, data);
 }
 
 /** The printable manifest (fonts loaded by the caller: `loadPdfFonts`). */

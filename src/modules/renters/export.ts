@@ -1,4 +1,4 @@
-import Papa from 'papaparse';
+import { csv } from '../../lib/csv';
 import type { Ctx } from '../../lib/context';
 import { requirePermission } from '../../lib/context';
 import { listWhere, selectPage, type ListFilters } from './queries';
@@ -24,9 +24,6 @@ export const CSV_COLUMNS = [
   'createdAt',
   'updatedAt',
 ] as const;
-
-/** Formula-looking cells are prefixed with `'` (CSV injection); phone numbers and negative numbers are left alone. */
-const FORMULA = /^(?:[=@\t\r]|[+-](?![0-9 ().-]*$))/;
 
 function csvRow(r: ReturnType<typeof renterOut>, includeAccounting: boolean): Record<string, string | number> {
   const row: Record<string, string | number> = {};
@@ -67,14 +64,12 @@ export async function exportRenters(
         const last = page.length < EXPORT_PAGE_SIZE;
         let chunk = '';
         if (q.format === 'csv') {
-          if (!started) chunk += Papa.unparse({ fields, data: [] }, { newline: '\r\n' }) + '\r\n';
-          if (page.length) {
-            chunk +=
-              Papa.unparse(
-                { fields, data: page.map((r) => fields.map((f) => csvRow(r, includeAccounting)[f])) },
-                { header: false, newline: '\r\n', escapeFormulae: FORMULA },
-              ) + '\r\n';
-          }
+          if (!started) chunk += csv(fields, []);
+          chunk += csv(
+            fields,
+            page.map((r) => fields.map((f) => csvRow(r, includeAccounting)[f])),
+            { header: false },
+          );
         } else {
           const body = page.map((r) => JSON.stringify(r)).join(',');
           chunk += (started ? (body ? ',' : '') : '[') + body + (last ? ']' : '');

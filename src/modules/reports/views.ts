@@ -1,5 +1,5 @@
 /** Report rows as the API answers them: JSON objects, and RFC 4180 CSV text (CRLF lines, a header row). */
-import Papa from 'papaparse';
+import { csv } from '../../lib/csv';
 import type { z } from '@hono/zod-openapi';
 import type { JournalEntry } from './queries';
 import type { Figures } from './totals';
@@ -21,13 +21,6 @@ export function journalRowOut(e: JournalEntry): z.output<typeof s.JournalRow> {
     paymentMethod: e.method,
     memo: e.memo,
   };
-}
-
-/** Cells that a spreadsheet would run as a formula get an apostrophe (CSV injection); signed numbers are left alone. */
-const FORMULA = /^(?:[=@\t\r]|[+-](?![0-9 ().-]*$))/;
-
-function csv(fields: string[], data: (string | number | boolean | null)[][]): string {
-  return Papa.unparse({ fields, data: data.map((r) => r.map((v) => (v === null ? '' : v))) }, { newline: '\r\n', escapeFormulae: FORMULA }) + '\r\n';
 }
 
 /** "-12.05" from -1205: exact decimal text of cents (no floating point). */
