@@ -1,12 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { isoDate, isValidTimeZone } from '../../lib/time';
+import { isValidTimeZone } from '../../lib/time';
+import { zCalendarDay } from '../../lib/openapi';
 
 /** Longest range of days a report covers (two years and a leap day). */
 export const MAX_RANGE_DAYS = 731;
 export const MAX_LOCATIONS = 50;
-
-const isCalendarDate = (v: string) => isoDate.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
-const zDate = () => z.string().trim().refine(isCalendarDate, 'must be a calendar date YYYY-MM-DD').openapi({ example: '2026-07-01' });
 
 const splitIds = (v: string) => [
   ...new Set(
@@ -46,14 +44,14 @@ const rangeChecked = <T extends z.ZodRawShape>(shape: T) =>
 
 export const MetricsQuery = rangeChecked({
   locationIds: zLocationIds(),
-  startDate: zDate().openapi({ description: "First local day (in each location's time zone), inclusive" }),
-  endDate: zDate().openapi({ description: 'Last local day, inclusive' }),
+  startDate: zCalendarDay().openapi({ description: "First local day (in each location's time zone), inclusive" }),
+  endDate: zCalendarDay().openapi({ description: 'Last local day, inclusive' }),
 });
 
 export const PerformanceQuery = rangeChecked({
   locationIds: zLocationIds(),
-  startDate: zDate(),
-  endDate: zDate(),
+  startDate: zCalendarDay(),
+  endDate: zCalendarDay(),
   limit: z.coerce.number().int().min(1).max(100).default(10).openapi({ description: 'Rows per list (default 10, max 100)' }),
 });
 
@@ -317,8 +315,8 @@ export const Forecast = z
 
 export const WidgetMetricsQuery = rangeChecked({
   locationIds: zLocationIds(),
-  startDate: zDate(),
-  endDate: zDate(),
+  startDate: zCalendarDay(),
+  endDate: zCalendarDay(),
 });
 
 export const WidgetMetrics = z

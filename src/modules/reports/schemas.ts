@@ -1,14 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { isoDate } from '../../lib/time';
+import { zCalendarDay } from '../../lib/openapi';
 
 const MAX_RANGE_DAYS = 366;
-const isCalendarDate = (v: string) => isoDate.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
-const zDate = () => z.string().trim().refine(isCalendarDate, 'must be a calendar date YYYY-MM-DD').openapi({ example: '2026-07-01' });
 
 const rangeQuery = {
   locationId: z.string().trim().min(1).max(128).openapi({ description: "The location (its time zone gives the days; its currency the money's)" }),
-  from: zDate().openapi({ description: "First local day, inclusive (the location's time zone)" }),
-  to: zDate().openapi({ description: 'Last local day, inclusive; the gift card liability is as of the end of this day' }),
+  from: zCalendarDay().openapi({ description: "First local day, inclusive (the location's time zone)" }),
+  to: zCalendarDay().openapi({ description: 'Last local day, inclusive; the gift card liability is as of the end of this day' }),
   format: z.enum(['json', 'csv']).default('json').openapi({ description: 'csv: RFC 4180 text (CRLF lines, a header row), amounts in cents' }),
 };
 
