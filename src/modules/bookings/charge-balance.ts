@@ -87,5 +87,5 @@ export async function chargeBookingBalance(ctx: Ctx, rentalId: string): Promise<
     if (isVersionRace(err)) throw new ApiError('version_conflict', 'The booking was changed by another request at the same moment; reload it and retry');
     throw err;
   }
-  return { amount: toDollars(due), paymentIntentId: intentId, card: card.from };
+  return details;
 }

@@ -34,7 +34,7 @@ export interface CreditOut {
 }
 
 /** Entry source of goodwill credits (the renter's account credit sums the `credit` entries of this source). */
-export const GOODWILL_SOURCE = 'goodwill';
+const GOODWILL_SOURCE = 'goodwill';
 
 export async function creditBooking(ctx: Ctx, rentalId: string, input: { amount: number; reason: string }): Promise<CreditOut> {
   requirePermission(ctx, 'bookings');

@@ -10,7 +10,7 @@
 import { and, asc, eq, gt, inArray, lte, min, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Ctx } from '../../lib/context';
-import { nowMs } from '../../lib/clock';
+import { nowIso, nowMs } from '../../lib/clock';
 import { inJobScope } from '../../lib/job-scope';
 import { ACTIVE_STATUSES } from '../../lib/booking-status';
 import { newId } from '../../lib/ids';
@@ -210,7 +210,7 @@ export async function runAutomations(ctx: Ctx) {
   for (const a of autos) {
     const tctx = forTenant(ctx, a.customerId);
     for (const s of await dueSubjects(tctx, a, now)) {
-      const stamp = iso(nowMs(ctx));
+      const stamp = nowIso(ctx);
       const claimed = await ctx.db
         .insert(automationRuns)
         .values({
@@ -238,7 +238,7 @@ export async function runAutomations(ctx: Ctx) {
       counts[out.status]++;
       await ctx.db
         .update(automationRuns)
-        .set({ status: out.status, statusReason: out.reason, messageIds: out.messageIds, updatedAt: iso(nowMs(ctx)) })
+        .set({ status: out.status, statusReason: out.reason, messageIds: out.messageIds, updatedAt: nowIso(ctx) })
         .where(eq(automationRuns.id, claimed.id));
     }
   }
