@@ -9,6 +9,10 @@ export const bookingErrors = defineErrors({
     status: 409,
     meaning: "Bookings: a refund larger than what the booking's card payments have left to refund (paid less refunded, refunds in flight included)",
   },
+  refund_in_progress: {
+    status: 409,
+    meaning: "Bookings: this refund depends on another one of the booking still in flight (money on file, a line's remainder, a credit); retry after it",
+  },
   line_not_refundable: { status: 400, meaning: 'Bookings: a refund line that is not a charge of this booking, or more than is left of it' },
   nothing_to_charge: { status: 409, meaning: 'Bookings: the booking owes nothing (its balance is 0 or money is held on file)' },
   no_card_on_file: { status: 409, meaning: "Bookings: neither the booking's payment nor the renter has a stored card to charge" },

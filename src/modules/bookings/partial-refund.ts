@@ -53,6 +53,13 @@ interface RefundPlanned {
   amount: number;
   /** Money held on file that the refund gives back without lowering the price. */
   onFile: number;
+  /**
+   * The plan leans on what the booking's ledger said when it was read beyond its card money (money
+   * on file, a line's remainder, a credit that lowered the price): it runs alone, with no other
+   * refund of the booking in flight. A plain refund of card money (nothing on file, no credit) only
+   * needs the card money the claim checks, so several may run at once.
+   */
+  exclusive: boolean;
   adjustments: Adjustment[];
   byIntent: { paymentIntentId: string; amount: number }[];
 }
@@ -129,7 +136,8 @@ export function planPartialRefund(entries: LedgerRow[], b: BookingRow, input: Pa
   // Never below a price of zero: what a goodwill credit already gave (to the account) is not refunded again.
   const refundable = Math.min(refundableOf(entries, b, now), onFileOf(view) + Math.max(0, view.total));
   if (amount > refundable) throw exceeds(refundable);
-  return { amount, onFile, adjustments, byIntent: spreadOverIntents(cardPools(entries, b.paymentIntentId), b.paymentIntentId, amount) };
+  const exclusive = !!input.lines || onFileOf(view) > 0 || view.credited !== 0;
+  return { amount, onFile, exclusive, adjustments, byIntent: spreadOverIntents(cardPools(entries, b.paymentIntentId), b.paymentIntentId, amount) };
 }
 
 const exceeds = (refundable: number) =>
@@ -177,28 +185,40 @@ function adjustmentsPerPart(plan: RefundPlanned): Adjustment[][] {
 
 /**
  * The claim: one conditional INSERT of the hold, which lands only while the booking's card payments
- * (less refunds and the holds in flight) still cover the amount. D1 runs statements one at a time, so two
- * racing refunds cannot both pass. The hold has no location, so the analytics triggers (ledger totals by
- * location) never count it.
+ * (less refunds and the holds in flight) still cover the amount, and no refund in flight excludes it
+ * (an exclusive plan lands only with no other hold in flight; any plan waits out an exclusive one).
+ * D1 runs statements one at a time, so two racing refunds cannot both pass. The hold has no
+ * location, so the analytics triggers (ledger totals by location) never count it.
  */
-async function claimRefund(ctx: Ctx, b: BookingRow, amount: number): Promise<string> {
+async function claimRefund(ctx: Ctx, b: BookingRow, plan: RefundPlanned): Promise<string> {
   const id = newId('led');
   const now = nowIso(ctx);
   const real = wallClock.now();
+  const scope = sql`rental_id = ${b.id} AND customer_id = ${b.customerId} AND deleted_at IS NULL`;
+  const fresh = sql`entry_type = ${HOLD} AND coalesce(json_extract(metadata, '$.heldAt'), 0) > ${real - STALE_HOLD_MS}`;
   const left = sql`(SELECT coalesce(sum(CASE
       WHEN entry_type = 'payment' AND source IN ('card', 'protection_plan') AND reference IS NOT NULL THEN -amount
       WHEN entry_type = 'refund' AND source = 'card' THEN -amount
-      WHEN entry_type = ${HOLD} AND coalesce(json_extract(metadata, '$.heldAt'), 0) > ${real - STALE_HOLD_MS} THEN -amount
+      WHEN ${fresh} THEN -amount
       ELSE 0 END), 0)
-    FROM ledger_entries WHERE rental_id = ${b.id} AND customer_id = ${b.customerId} AND deleted_at IS NULL)`;
+    FROM ledger_entries WHERE ${scope})`;
+  const blocking = sql`EXISTS (SELECT 1 FROM ledger_entries WHERE ${scope} AND ${fresh}
+    AND (${plan.exclusive ? 1 : 0} = 1 OR json_extract(metadata, '$.exclusive') = 1))`;
   const res = await ctx.db.run(sql`INSERT INTO ledger_entries
       (id, customer_id, location_id, renter_id, transaction_id, rental_id, item_id, asset_id, entry_type, amount, currency, affects_balance,
        occurred_at, description, source, reference, metadata, created_at)
     SELECT ${id}, ${b.customerId}, NULL, ${b.renterId}, ${b.transactionId}, ${b.id}, ${b.itemId}, ${b.assetIds?.[0] ?? null}, ${HOLD},
-       ${amount}, ${b.currency}, 0, ${now}, 'Refund in progress', 'card', NULL, ${JSON.stringify({ heldAt: real })}, ${now}
-    WHERE ${left} >= ${amount}`);
+       ${plan.amount}, ${b.currency}, 0, ${now}, 'Refund in progress', 'card', NULL, ${JSON.stringify({ heldAt: real, exclusive: plan.exclusive ? 1 : 0 })}, ${now}
+    WHERE ${left} >= ${plan.amount} AND NOT ${blocking}`);
   // `changes` counts the analytics triggers' writes too: 0 means the claim did not land.
-  if (!(res.meta.changes ?? 0)) throw exceeds(refundableOf(await rentalLedger(ctx, b), b, real));
+  if (!(res.meta.changes ?? 0)) {
+    const refundable = refundableOf(await rentalLedger(ctx, b), b, real);
+    if (refundable < plan.amount) throw exceeds(refundable);
+    throw bookingErrors.fail(
+      'refund_in_progress',
+      'Another refund of this booking is in progress and this one depends on its outcome; retry when it completes',
+    );
+  }
   return id;
 }
 
@@ -218,7 +238,7 @@ export async function refundBookingPart(ctx: Ctx, rentalId: string, input: Parti
   requirePermission(ctx, 'bookings');
   const b = await getBookingRow(ctx, rentalId);
   const plan = planPartialRefund(await rentalLedger(ctx, b), b, input, wallClock.now());
-  const holdId = await claimRefund(ctx, b, plan.amount);
+  const holdId = await claimRefund(ctx, b, plan);
   const out: PartialRefundOut = { status: 'succeeded', amount: 0, reason: input.reason, refunds: [] };
   try {
     const shares = adjustmentsPerPart(plan);

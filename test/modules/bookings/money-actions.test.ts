@@ -105,6 +105,28 @@ describe('POST /coreBooking/{rentalId}/refunds', () => {
     expect(m).toMatchObject({ paid: 200, refunded: 180, total: 20, balance: 0 });
   });
 
+  it('parallel refunds that lean on more than card money (a line, a credit) run one at a time: never a line twice, never a price below zero', async () => {
+    const b = await bookBoat({ selectedBoatAddons: [{ addonId: 'cooler' }] });
+    const cooler = await env.DB.prepare("SELECT id FROM ledger_entries WHERE rental_id = ? AND description = 'Add-on: Cooler'")
+      .bind(b.rentalId)
+      .first<{ id: string }>();
+    const byLine = await Promise.all(
+      Array.from({ length: 4 }, () => act(b.rentalId, 'refunds', { lines: [{ entryId: cooler!.id }], reason: 'Cooler broken' })),
+    );
+    expect(byLine.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of byLine.filter((x) => x.status !== 200)) expect(['refund_in_progress', 'line_not_refundable']).toContain(r.body.error);
+    expect(await sumOf(b.rentalId, 'refund')).toBe(2000);
+
+    expect((await act(b.rentalId, 'credits', { amount: 25, reason: 'Sorry' })).status).toBe(200);
+    const rs = await Promise.all(Array.from({ length: 4 }, (_, i) => act(b.rentalId, 'refunds', { amount: 100, reason: `race ${i}` })));
+    const m = (await get(`/coreBooking/${b.rentalId}`, { key: op.adminKey })).body.money;
+    expect(m.total).toBeGreaterThanOrEqual(0);
+    expect(m.balance).toBe(0);
+    expect(rs.filter((r) => r.status === 200).length).toBeLessThanOrEqual(1);
+    for (const r of rs.filter((x) => x.status !== 200)) expect(['refund_in_progress', 'exceeds_refundable']).toContain(r.body.error);
+    expect(await sumOf(b.rentalId, 'refund_hold')).toBe(0);
+  });
+
   it('a booking paid in full then cancelled: the earlier partial refund counts, the cancellation gives back the rest', async () => {
     const b = await bookBoat();
     expect((await act(b.rentalId, 'refunds', { amount: 30, reason: 'late start' })).status).toBe(200);
