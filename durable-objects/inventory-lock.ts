@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env';
 import { getDb } from '../src/db/client';
-import { ReadCoalescer } from '../src/db/coalesce';
+import { BatchCoalescer } from '../src/db/coalesce';
 import { ApiError } from '../src/lib/errors';
 import { newId } from '../src/lib/ids';
 import { wallClock } from '../src/lib/clock';
@@ -12,9 +12,12 @@ import {
   type CarriedReads,
   type InventoryLockRpc,
   type LockItem,
+  type LockWrite,
+  type LockWriteResult,
   type ReserveRefusal,
   type ReserveRequest,
   type ReserveResult,
+  type SqlValue,
 } from '../src/modules/availability/types';
 
 interface Pending {
@@ -62,14 +65,15 @@ const leaseNow = (): number => wallClock.now();
  * - a pending reservation counts for every read until it is settled; when its rows are seen in a
  *   read's snapshot, that read counts the rows instead (pending rows carry the ids of the
  *   allocation rows they become, so they are never counted twice);
- * - it is settled when a read sees its rows (written: a sale's caller does not call back after its
- *   write, so a sale costs no third call to the object), when its caller releases it (abandoned,
- *   before answering a failure), or when `forget` is told its rows were deleted; it is dropped once
- *   settled that way and every read that started before it was settled has finished, or after
- *   RESERVATION_TTL_MS.
+ * - it is settled when its sale's write commits through the object (`write`), when a read sees its
+ *   rows (a write made elsewhere: the caller does not call back after it), when its caller releases
+ *   it (abandoned, before answering a failure), or when `forget` is told its rows were deleted; it
+ *   is dropped once settled that way and every read that started before it was settled has
+ *   finished, or after RESERVATION_TTL_MS.
  *
- * Payment and the D1 write happen outside the object (see src/modules/availability/lock.ts).
- * Pending reservations are kept in the object's storage so an eviction does not forget them. The
+ * Payment happens outside the object. A sale's write batch is built by its caller and either run
+ * here (`write`, the group commit: the writes and reads of a busy item's sales share D1 calls) or
+ * by the caller itself (see src/modules/availability/lock.ts). Pending reservations are kept in the object's storage so an eviction does not forget them. The
  * SQLite triggers on `allocations` stay the last line of defence.
  */
 export class InventoryLock extends DurableObject<Env> implements InventoryLockRpc {
@@ -79,8 +83,11 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
   /** Read sequence: each reserve's read takes the next number; `inflight` holds those still running. */
   private seq = 0;
   private readonly inflight = new Set<number>();
-  /** Concurrent reserves' reads share D1 calls (src/db/coalesce.ts): one call per wave of sales of a busy item. */
-  private readonly reads = new ReadCoalescer((statements) => this.env.DB.batch(statements));
+  /**
+   * Concurrent reserves' reads and sales' writes share D1 calls (src/db/coalesce.ts): one call per
+   * wave of sales of a busy item.
+   */
+  private readonly batches = new BatchCoalescer((statements) => this.env.DB.batch(statements));
 
   private pendingMap(): Map<string, Pending> {
     if (!this.pending) {
@@ -133,6 +140,38 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       this.inflight.delete(readSeq);
       this.prune(leaseNow());
     }
+  }
+
+  /**
+   * Runs a sale's write batch in the object's group commit, so the sales of a busy item share their
+   * D1 calls (writes and the next reserves' reads). When it commits, its reservations are settled as
+   * written: reads that start later see the rows, reads already running keep counting them pending.
+   * A refused batch wrote nothing and settles nothing (its caller retries or releases).
+   */
+  async write(req: LockWrite): Promise<LockWriteResult> {
+    const db = this.env.DB;
+    let raw: D1Result[];
+    try {
+      raw = await this.batches.batch(req.statements.map((s) => db.prepare(s.sql).bind(...s.params)));
+    } catch (err) {
+      const e = err as { message?: string; cause?: unknown };
+      return { ok: false, error: `${e?.message ?? err}${e?.cause ? ` ${String(e.cause)}` : ''}` };
+    }
+    for (const id of req.reservationIds) {
+      const p = this.pendingMap().get(id);
+      if (!p || p.released || p.written) continue;
+      p.written = true;
+      p.settledAt ??= this.seq;
+      if (this.inflight.size) this.persist(p);
+    }
+    this.prune(leaseNow());
+    return {
+      ok: true,
+      results: raw.map((r) => ({
+        results: (r.results ?? []) as Record<string, SqlValue>[],
+        meta: { changes: r.meta?.changes ?? 0, last_row_id: r.meta?.last_row_id ?? 0 },
+      })),
+    };
   }
 
   /** The reservation was written, or abandoned: reads from now on trust D1 for it. */
@@ -188,7 +227,7 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
       holds: line.kind === 'booking' && !!line.holdEmail,
       now: sellerNow,
       ...(req.carried?.length ? { carried: { statements: req.carried, onResults: (r) => (reads.carried = r) } } : {}),
-      send: (statements) => this.reads.batch(statements),
+      send: (statements) => this.batches.batch(statements),
     });
     // From here to the end nothing awaits: the check and the new reservation are one step.
     const now = leaseNow();

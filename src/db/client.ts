@@ -21,11 +21,25 @@ export function localWriteCount(tables?: readonly string[]): number {
 
 const WRITE = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?([\w]+)"?/i;
 
+function countWrite(tables: readonly string[]) {
+  anyWrites++;
+  for (const t of tables) writesByTable.set(t, (writesByTable.get(t) ?? 0) + 1);
+}
+
 function counted<T>(p: Promise<T>, tables: readonly string[]): Promise<T> {
-  return p.finally(() => {
-    anyWrites++;
-    for (const t of tables) writesByTable.set(t, (writesByTable.get(t) ?? 0) + 1);
+  return p.finally(() => countWrite(tables));
+}
+
+/**
+ * A batch this isolate had written elsewhere (carried to the inventory lock, which ran it in its own
+ * D1 batch): counted as if written here, so this isolate's read caches see it.
+ */
+export function countCarriedWrite(statements: readonly { sql: string }[]): void {
+  const tables = statements.flatMap((s) => {
+    const t = WRITE.exec(s.sql)?.[1];
+    return t ? [t.toLowerCase()] : [];
   });
+  if (tables.length) countWrite(tables);
 }
 
 class WriteStatement {
@@ -79,6 +93,8 @@ function trackWrites(d1: D1Database): D1Database {
 export const getDb = (d1: D1Database) => drizzle(trackWrites(d1));
 export type DB = ReturnType<typeof getDb>;
 export type Stmt = BatchItem<'sqlite'>;
+/** Runs a batch somewhere else than the caller's database (a sale's write run by its item's lock), answered as `db.batch` answers. */
+export type BatchRunner = (statements: Stmt[]) => Promise<unknown[]>;
 
 /**
  * Statements built once per isolate. drizzle builds a statement's SQL text from its query tree on

@@ -1,17 +1,20 @@
 /**
- * Group commit for reads inside ONE Durable Object: every call of an object runs in the object's
- * own context, so its concurrent reads can share a D1 call without any request waiting on another
- * request's I/O (the Worker never does this: there, each request makes its own calls).
+ * Group commit inside ONE Durable Object: every call of an object runs in the object's own context,
+ * so its concurrent D1 batches (the inventory lock's reads, and the sales' writes it runs for them)
+ * can share a D1 call without any request waiting on another request's I/O (the Worker never does
+ * this: there, each request makes its own calls).
  *
- * The first read goes out at once, exactly as without coalescing. Reads that arrive while a batch
- * is in flight wait for it and then go out together as the next batch, one D1 call for all of them
- * (each is answered its own slice of the results). Under contention on one item (the hot boat of a
- * busy morning) the lock makes one D1 call per wave of sales instead of one per sale; alone, a read
- * costs what it did. A read is sent no earlier than it was asked for, so its snapshot is never older
- * than its caller's view of the object (what the lock's read sequence relies on).
+ * The first batch goes out at once, exactly as without coalescing. Batches that arrive while one is
+ * in flight wait for it and then go out together, in arrival order, as the next D1 call (each is
+ * answered its own slice of the results). Under contention on one item (the hot boat of a busy
+ * morning) the lock makes one D1 call per wave of sales instead of two per sale; alone, a batch
+ * costs what it did. A batch is sent no earlier than it was asked for, so a read's snapshot is never
+ * older than its caller's view of the object (what the lock's read sequence relies on), and a read
+ * queued after a write sees it.
  *
- * Each batch is one transaction: when a coalesced batch fails, each read is retried alone, so one
- * caller's failure never becomes another's.
+ * Each D1 call is one transaction: when a coalesced call fails, each batch is retried alone, so one
+ * caller's failure (a write's constraint) never becomes another's; the failed call wrote nothing,
+ * so nothing is written twice.
  */
 
 /** Sends one batch (`env.DB.batch`). */
@@ -23,16 +26,16 @@ interface Waiting {
   reject(err: unknown): void;
 }
 
-/** Statements per coalesced batch at most (further waiting reads go in the batch after). */
-const MAX_STATEMENTS = 100;
+/** Statements per coalesced call at most (further waiting batches go in the call after). */
+const MAX_STATEMENTS = 200;
 
-export class ReadCoalescer {
+export class BatchCoalescer {
   private queue: Waiting[] = [];
   private flushing = false;
 
   constructor(private readonly send: Send) {}
 
-  /** Runs `statements` as one batch, alone or with the reads waiting beside it. */
+  /** Runs `statements` as one batch, alone or with the batches waiting beside it. */
   batch(statements: D1PreparedStatement[]): Promise<D1Result[]> {
     return new Promise((resolve, reject) => {
       this.queue.push({ statements, resolve, reject });
@@ -49,7 +52,7 @@ export class ReadCoalescer {
     }
   }
 
-  /** The waiting reads that fit in one batch, in arrival order (at least one). */
+  /** The waiting batches that fit in one call, in arrival order (at least one). */
   private takeGroup(): Waiting[] {
     let n = 0;
     let k = 0;
@@ -63,8 +66,9 @@ export class ReadCoalescer {
       results = await this.send(group.flatMap((w) => w.statements));
     } catch (err) {
       if (group.length === 1) return group[0].reject(err);
-      // One transaction failed for all: each read alone, so only the one at fault fails.
-      await Promise.all(group.map((w) => this.send(w.statements).then(w.resolve, w.reject)));
+      // One transaction failed for all and wrote nothing: each batch alone, so only the one at fault fails.
+      // In order, as they would have run together: a read queued after a write still runs after it.
+      for (const w of group) await this.send(w.statements).then(w.resolve, w.reject);
       return;
     }
     let i = 0;

@@ -1,5 +1,5 @@
 import type { Ctx } from './context';
-import type { Stmt } from '../db/client';
+import type { BatchRunner, Stmt } from '../db/client';
 import { auditLogs } from '../db/schema/accounts';
 import { sql } from 'drizzle-orm';
 import { webhookEvents } from '../db/schema/events';
@@ -111,17 +111,20 @@ export function eventStmts(ctx: Ctx, events: DomainEvent[]): { ids: string[]; st
  * then hands the events to the queue. If the queue send fails the cron sweep re-sends them,
  * so an event is never lost once its change is committed.
  */
-export async function commit(
-  ctx: Ctx,
-  statements: Stmt[],
-  opts: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] } = {},
-): Promise<{ eventIds: string[]; results: unknown[] }> {
+export interface CommitOptions {
+  audit?: AuditEntry | AuditEntry[];
+  events?: DomainEvent[];
+  /** Runs the batch instead of `ctx.db` (a sale's write run by its item's lock: availability's `writeThrough`). */
+  via?: BatchRunner;
+}
+
+export async function commit(ctx: Ctx, statements: Stmt[], opts: CommitOptions = {}): Promise<{ eventIds: string[]; results: unknown[] }> {
   const all: Stmt[] = [...statements];
   if (ctx.idempotencyClaimId && statements.length) all.push(effectStmt(ctx.db, ctx.idempotencyClaimId));
   for (const a of opts.audit ? (Array.isArray(opts.audit) ? opts.audit : [opts.audit]) : []) all.push(auditStmt(ctx, a));
   const { ids: eventIds, stmts: eventInserts } = eventStmts(ctx, opts.events ?? []);
   all.push(...eventInserts);
-  const results = (all.length ? await ctx.db.batch(all as [Stmt, ...Stmt[]]) : []) as unknown[];
+  const results = (all.length ? await (opts.via ? opts.via(all) : ctx.db.batch(all as [Stmt, ...Stmt[]])) : []) as unknown[];
   if (eventIds.length) {
     const written = results.splice(results.length - eventInserts.length) as { id: string; dispatchedAt: string | null }[][];
     const toQueue = written.flat().flatMap((r) => (r.dispatchedAt == null ? [r.id] : []));

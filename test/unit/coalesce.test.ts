@@ -1,6 +1,6 @@
 /** The lock object's read coalescer (src/db/coalesce.ts): one call at once when alone, one call for the reads that wait, failures kept apart. */
 import { describe, it, expect } from 'vitest';
-import { ReadCoalescer } from '../../src/db/coalesce';
+import { BatchCoalescer } from '../../src/db/coalesce';
 
 /** A statement stand-in: the coalescer only passes statements through. */
 const st = (name: string) => name as unknown as D1PreparedStatement;
@@ -26,10 +26,10 @@ function fakeDb(failOn?: string) {
   return { calls, send, tick };
 }
 
-describe('ReadCoalescer', () => {
+describe('BatchCoalescer', () => {
   it('sends a lone read at once, and the reads that arrive meanwhile together as the next batch, each answered its own slice', async () => {
     const db = fakeDb();
-    const c = new ReadCoalescer(db.send);
+    const c = new BatchCoalescer(db.send);
     const a = c.batch([st('a1'), st('a2')]);
     expect(db.calls).toEqual([['a1', 'a2']]);
     const b = c.batch([st('b1')]);
@@ -51,14 +51,14 @@ describe('ReadCoalescer', () => {
     expect((await e)[0].results).toEqual([{ name: 'e1' }]);
   });
 
-  it('a failed coalesced batch is retried read by read: only the read at fault fails', async () => {
+  it('a failed coalesced call is retried batch by batch, in order: only the batch at fault fails', async () => {
     const db = fakeDb('bad');
-    const c = new ReadCoalescer(db.send);
+    const c = new BatchCoalescer(db.send);
     const first = c.batch([st('a1')]);
     const good = c.batch([st('g1')]);
     const bad = c.batch([st('bad')]);
     const settled = Promise.allSettled([first, good, bad]);
-    for (let i = 0; i < 4; i++) await db.tick();
+    for (let i = 0; i < 6; i++) await db.tick();
     const [f, g, b] = await settled;
     expect(f.status).toBe('fulfilled');
     expect(g).toMatchObject({ status: 'fulfilled', value: [{ results: [{ name: 'g1' }] }] });

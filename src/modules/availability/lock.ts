@@ -7,9 +7,11 @@
  *   1. `reserve` inside the item's object: one D1 read of the item and its allocations, the
  *      reservations still pending in the object added, the engine's check, and on success a pending
  *      reservation (counted by every later check) and the allocation rows to write;
- *   2. the caller does its outside calls (payment) and writes everything in one D1 batch;
- *   3. after a successful write the caller does not call the object again: the object's next read
- *      finds the written rows in D1 by their ids and from then on counts them from D1. After a
+ *   2. the caller does its outside calls (payment) and writes everything in one D1 batch, which
+ *      the object runs for it (`writeThrough`: the object's group commit, shared with the item's
+ *      other sales in flight; the reservation is settled as the batch commits);
+ *   3. after a successful write the caller does not call the object again (a write made elsewhere is
+ *      found by the object's next read, by the rows' ids, and counted from D1 from then on). After a
  *      failure, `release` tells the object before answering, so a retry finds the unit free. A
  *      path that deletes allocation rows outright (a sandbox reset) tells the objects of their
  *      items with `forgetDeleted`, so a reservation whose rows went before any read saw them stops
@@ -18,10 +20,11 @@
  * overlap an asset or exceed a departure's seats aborts and answers 409 `unavailable`.
  */
 import type { Env } from '../../env';
+import { carry, countCarriedWrite, takeCarried, type BatchRunner } from '../../db/client';
 import type { Ctx } from '../../lib/context';
 import { ApiError, reviveError } from '../../lib/errors';
 import { createLogger, type Logger } from '../../lib/logger';
-import type { CarriedReads, LockItem, Reservation, ReserveRefusal, ReserveRequest } from './types';
+import type { CarriedReads, LockItem, LockWriteResult, Reservation, ReserveRefusal, ReserveRequest } from './types';
 
 export {
   RESERVATION_TTL_MS,
@@ -76,6 +79,31 @@ export async function reserve(caller: Caller, call: ReserveCall): Promise<Reserv
   }
   if (!res.ok) throw refusalError(res);
   return res;
+}
+
+/**
+ * A sale's write run by the lock of its first item instead of by the caller (`commit`'s `via`): the
+ * object runs it in its group commit, so under a wave of sales of one item their writes and the next
+ * reserves' reads share D1 calls, and settles that item's reservations when it commits (the next
+ * read need not find them). Answered as `db.batch` answers; a batch D1 refused throws its error's
+ * text (the same constraint and trigger messages callers recognise), and wrote nothing.
+ */
+export function writeThrough(caller: Caller, reservations: readonly Reservation[]): BatchRunner | undefined {
+  const first = reservations[0];
+  if (!first) return undefined;
+  const reservationIds = reservations.filter((r) => r.itemId === first.itemId).map((r) => r.reservationId);
+  return async (statements) => {
+    const carried = carry(statements);
+    let res: LockWriteResult;
+    try {
+      res = await lockOf(envOf(caller), first.itemId).write({ statements: carried, reservationIds });
+    } finally {
+      // Counted even when the call failed: whether it landed is not known, and a read cache that checks again costs nothing wrong.
+      countCarriedWrite(carried);
+    }
+    if (!res.ok) throw new Error(res.error);
+    return takeCarried(statements, res.results);
+  };
 }
 
 /**

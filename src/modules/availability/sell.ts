@@ -9,21 +9,23 @@
  *   price    the server's price, discounts and payment sources
  *   reserve  the lock of each item (all-or-nothing); records the reservations
  *   charge   the card, the deposit hold; records each undo (refund, void)
- *   write    ONE commit; after it nothing is undone
+ *   write    ONE commit (run by the first item's lock: `journal.writer`); after it nothing is undone
  *   after    events and messages (a failure here is logged: the sale is written)
  *
  * When a phase fails, the recorded undos run newest first (each logged if it fails itself), the
  * reservations are released before the answer (so a retry finds the units free at once), and the
  * error is answered as the policy says (a declined card, a used-up code) or as the database's
  * last line of defence says (a lost race: 409 `unavailable`, nothing charged). When the write
- * succeeded, the locks are not called again: each finds the written rows in D1 on its next read.
+ * succeeded, the locks are not called again: the lock that ran the write settled its reservations
+ * as it committed, and any other finds the written rows in D1 on its next read.
  *
  * It lives in availability, beside the lock and the allocation writes every phase leans on, so a
  * sales path depends on availability and nothing else to sell.
  */
 import type { Ctx } from '../../lib/context';
 import { afterResponse } from '../../lib/round-trips';
-import { backstopConflict, isAllocationConflict, releaseAll, type Reservation } from './lock';
+import type { BatchRunner } from '../../db/client';
+import { backstopConflict, isAllocationConflict, releaseAll, writeThrough, type Reservation } from './lock';
 
 /** The phases, in the order `sell` runs them. */
 export const SALE_PHASES = ['read', 'plan', 'price', 'reserve', 'charge', 'write', 'after'] as const;
@@ -44,6 +46,12 @@ export interface SaleJournal {
   onUndo(what: string, undo: () => Promise<unknown>): void;
   /** The write committed: nothing is undone from here on. */
   written(): void;
+  /**
+   * What runs the sale's write batch (`commit`'s `via`): the lock of the first item it holds, whose
+   * group commit lets a busy item's sales share D1 calls and settles their reservations as it
+   * commits; undefined when nothing is held (the caller's own database).
+   */
+  writer(ctx: Ctx): BatchRunner | undefined;
 }
 
 export type SalePhaseFn<S> = (ctx: Ctx, s: S, journal: SaleJournal) => Promise<void> | void;
@@ -84,6 +92,9 @@ class Journal implements SaleJournal {
   written() {
     this.committed = true;
     this.undos = [];
+  }
+  writer(ctx: Ctx) {
+    return writeThrough(ctx, this.reservations);
   }
 
   /** Gives back what was taken: the undo steps newest first, then the reservations. */

@@ -194,10 +194,31 @@ export interface ReserveRefusal {
 
 export type ReserveResult = (Reservation & CarriedReads) | (ReserveRefusal & CarriedReads);
 
+/**
+ * A sale's write run by its item's lock (`writeThrough` in lock.ts): the statements as SQL text and
+ * parameters, run as one D1 batch in the lock's group commit (with the reads and writes of the item's
+ * other sales in flight), and the reservations it writes, settled at once when it commits.
+ */
+export interface LockWrite {
+  statements: { sql: string; params: SqlValue[] }[];
+  reservationIds: string[];
+}
+
+/** A statement's raw D1 result as it crosses the RPC. */
+export interface WireResult {
+  results: Record<string, SqlValue>[];
+  meta: { changes: number; last_row_id: number };
+}
+
+/** The write committed (each statement's raw result), or D1 refused it (its error's text: nothing was written). */
+export type LockWriteResult = { ok: true; results: WireResult[] } | { ok: false; error: string };
+
 /** What the lock object answers over RPC (the namespace binding `INVENTORY_LOCK` is typed with it). */
 export interface InventoryLockRpc extends Rpc.DurableObjectBranded {
   /** Checks a sale, hold or drydock period and, when it fits, keeps it pending and returns the rows to write. */
   reserve(req: ReserveRequest): Promise<ReserveResult>;
+  /** Runs a sale's write batch (group commit with the item's other sales); its reservations are settled when it commits. */
+  write(req: LockWrite): Promise<LockWriteResult>;
   /** The reservation was abandoned: from now on D1 is the truth for it. */
   release(reservationId: string): Promise<boolean>;
   /** These allocation rows were deleted: the reservations that became them stop counting. */

@@ -19,7 +19,7 @@
  * payment adds the provider's calls, an affiliate's booking its commission write.
  */
 import { eq, sql } from 'drizzle-orm';
-import { reusable, type Stmt } from '../../db/client';
+import { reusable, type BatchRunner, type Stmt } from '../../db/client';
 import { tenantOf, type Ctx } from '../../lib/context';
 import { toCents } from '../../lib/money';
 import { ApiError, notFound } from '../../lib/errors';
@@ -176,7 +176,7 @@ const bookingSale: SalePolicy<{ input: BookInput; opts: CreateBookingOptions }, 
     await chargeSale(ctx, s, journal);
   },
   async write(ctx, s, journal) {
-    s.out = await writeSale(ctx, s);
+    s.out = await writeSale(ctx, s, journal.writer(ctx));
     journal.written();
   },
   async after(ctx, s) {
@@ -485,7 +485,7 @@ function chargeRequestOf(input: BookInput, customerId: string, currency: string,
  * code's use, credits and gift card spent) and, through `commitMoney`, the charge's
  * payment.completed, in one batch. A renter created meanwhile by another booking is updated instead.
  */
-async function writeSale(ctx: Ctx, s: S): Promise<{ result: BookingResult; rows: BookingRow[] }> {
+async function writeSale(ctx: Ctx, s: S, via: BatchRunner | undefined): Promise<{ result: BookingResult; rows: BookingRow[] }> {
   const { customerId, source, input, opts } = s;
   const held = need(s.held);
   const money = need(s.money);
@@ -511,13 +511,13 @@ async function writeSale(ctx: Ctx, s: S): Promise<{ result: BookingResult; rows:
     });
   let write = build();
   try {
-    await taken.commitMoney([...write.statements, ...extra], write.meta);
+    await taken.commitMoney([...write.statements, ...extra], { ...write.meta, via });
   } catch (err) {
     if (!isRenterEmailConflict(err)) throw err;
     // Another booking created this renter a moment ago: update it instead.
     upsert = await renterUpsert(ctx, held.renterInput);
     write = build();
-    await taken.commitMoney([...write.statements, ...extra], write.meta);
+    await taken.commitMoney([...write.statements, ...extra], { ...write.meta, via });
   }
   return { result: write.result, rows: write.rows };
 }

@@ -17,7 +17,7 @@
  */
 import type { Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
-import { commit, type AuditEntry, type DomainEvent } from '../../lib/commit';
+import { commit, type CommitOptions, type DomainEvent } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
 import { toDollars } from '../../lib/money';
 import { purgeIdempotencyKeys } from '../../lib/idempotency';
@@ -28,16 +28,16 @@ export type { Collected, MoneyMethod, Refunded } from './types';
 
 /** Commits the caller's ledger write with the payment's event (once). */
 export interface CommitMoney {
-  (statements: Stmt[], meta?: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] }): Promise<void>;
+  (statements: Stmt[], meta?: CommitOptions): Promise<void>;
   /** The money's ledger write and event exist already (a racing path wrote them): nothing to write, nothing to undo. */
   alreadyRecorded(): void;
 }
 
 function moneyCommitter(ctx: Ctx, event: DomainEvent, what: string): { commitMoney: CommitMoney; recorded: () => boolean } {
   let recorded = false;
-  const fn = async (statements: Stmt[], meta?: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] }) => {
+  const fn = async (statements: Stmt[], meta?: CommitOptions) => {
     if (recorded) throw new Error(`commitMoney called twice for one ${what}`);
-    await commit(ctx, statements, { audit: meta?.audit, events: [event, ...(meta?.events ?? [])] });
+    await commit(ctx, statements, { ...meta, events: [event, ...(meta?.events ?? [])] });
     recorded = true;
   };
   return { commitMoney: Object.assign(fn, { alreadyRecorded: () => void (recorded = true) }), recorded: () => recorded };
@@ -116,7 +116,7 @@ export interface TakenPayment {
  */
 export async function takePayment(ctx: Ctx, req: CollectRequest | null): Promise<TakenPayment> {
   if (!req) {
-    const plain = async (statements: Stmt[], meta?: { audit?: AuditEntry | AuditEntry[]; events?: DomainEvent[] }) =>
+    const plain = async (statements: Stmt[], meta?: CommitOptions) =>
       void (await commit(ctx, statements, meta ?? {}));
     return { paid: null, commitMoney: Object.assign(plain, { alreadyRecorded: () => undefined }), recorded: () => true, undo: async () => {} };
   }
