@@ -20,7 +20,7 @@
  * overlap an asset or exceed a departure's seats aborts and answers 409 `unavailable`.
  */
 import type { Env } from '../../env';
-import { carry, countCarriedWrite, takeCarried, type BatchRunner } from '../../db/client';
+import { carry, countCarriedWrite, type BatchRunner } from '../../db/client';
 import type { Ctx } from '../../lib/context';
 import { ApiError, reviveError } from '../../lib/errors';
 import { createLogger, type Logger } from '../../lib/logger';
@@ -96,13 +96,13 @@ export function writeThrough(caller: Caller, reservations: readonly Reservation[
     const carried = carry(statements);
     let res: LockWriteResult;
     try {
-      res = await lockOf(envOf(caller), first.itemId).write({ statements: carried, reservationIds });
+      res = await lockOf(envOf(caller), first.itemId).write({ statements: carried.statements, reservationIds });
     } finally {
       // Counted even when the call failed: whether it landed is not known, and a read cache that checks again costs nothing wrong.
-      countCarriedWrite(carried);
+      countCarriedWrite(carried.statements);
     }
     if (!res.ok) throw new Error(res.error);
-    return takeCarried(statements, res.results);
+    return carried.take(res.results);
   };
 }
 

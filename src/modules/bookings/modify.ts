@@ -22,7 +22,7 @@ import type { z } from '@hono/zod-openapi';
 import { nowIso } from '../../lib/clock';
 import { requirePermission, type Ctx } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
-import type { Stmt } from '../../db/client';
+import type { BatchRunner, Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { PaymentError } from '../../adapters/payments';
 import { loadItemContext, sell, type ItemContext, type Reservation, type SaleJournal, type SalePolicy } from '../availability/service';
@@ -190,7 +190,7 @@ const changeSale: SalePolicy<{ rentalId: string; input: ChangeInput; opts: Chang
   },
   async write(ctx, s, journal) {
     if (s.same) return;
-    await writeChange(ctx, s);
+    await writeChange(ctx, s, journal.writer(ctx));
     journal.written();
   },
   async after(ctx, s) {
@@ -314,7 +314,7 @@ function changedSet(ctx: Ctx, s: S): { set: Partial<BookingRow>; after: BookingR
  * change reserved), the ledger (charges replaced or re-dated, the charged difference), the installments
  * fitted to the new balance, the renter's e-mail, and the booking's money from its ledger.
  */
-async function writeChange(ctx: Ctx, s: S) {
+async function writeChange(ctx: Ctx, s: S, via: BatchRunner | undefined) {
   const b = need(s.b);
   const r = need(s.price);
   const item = need(s.item);
@@ -346,6 +346,7 @@ async function writeChange(ctx: Ctx, s: S) {
   await commitMove(ctx, s.taken, statements, {
     audit: { action: moving ? 'booking.reschedule' : 'booking.modify', targetType: 'booking', targetId: b.id, customerId: b.customerId, details },
     events,
+    via,
   });
   s.after = after;
   s.view = view;

@@ -7,7 +7,7 @@
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import type { AuditEntry, DomainEvent } from '../../lib/commit';
-import type { Stmt } from '../../db/client';
+import type { BatchRunner, Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { localDate } from '../../lib/time';
 import { allocationInserts, backstopConflict, departureAt, isAllocationConflict, reserve, type ItemContext, type Reservation } from '../availability/service';
@@ -113,7 +113,12 @@ export const swapAllocations = (ctx: Ctx, b: BookingRow, res: Reservation | unde
   res ? [releaseAllocations(ctx, b), ...allocationInserts(ctx, res, nowIso(ctx))] : [];
 
 /** Commits a change: with a charged difference through the payments service (its payment.completed in the same batch). */
-export async function commitMove(ctx: Ctx, taken: TakenPayment | undefined, statements: Stmt[], meta: { audit: AuditEntry; events: DomainEvent[] }) {
+export async function commitMove(
+  ctx: Ctx,
+  taken: TakenPayment | undefined,
+  statements: Stmt[],
+  meta: { audit: AuditEntry; events: DomainEvent[]; via?: BatchRunner },
+) {
   if (!taken) return commitChange(ctx, statements, meta);
   try {
     await taken.commitMoney(statements, meta);

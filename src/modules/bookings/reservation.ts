@@ -10,7 +10,7 @@
  * the lines are reserved again, the way a sale without it does. Errors keep their order: a request
  * the plan refuses (400) answers that, whatever the lock said.
  */
-import { carry, takeCarried, type CarriedResult, type Stmt } from '../../db/client';
+import { carry, type CarriedResult, type Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { reserveAll, type LockItem, type Reservation, type ReserveCall, type ReserveRequest, type SaleJournal } from '../availability/service';
 import type { PreparedLine } from './lines';
@@ -113,12 +113,13 @@ export function earlyRequests(
  */
 export function carryIn(requests: ReserveRequest[], statements: Stmt[], onRows: (rows: unknown[]) => void, onItem?: (item: LockItem) => void): ReserveCall[] {
   const first = requests.reduce((at, r, i) => (r.itemId < requests[at].itemId ? i : at), 0);
+  const carried = carry(statements);
   return requests.map((r, i) =>
     i === first
       ? {
           ...r,
-          carried: carry(statements),
-          onCarried: (results: CarriedResult[]) => onRows(takeCarried(statements, results)),
+          carried: carried.statements,
+          onCarried: (results: CarriedResult[]) => onRows(carried.take(results)),
           ...(onItem ? { withItem: true, onItem } : {}),
         }
       : r,

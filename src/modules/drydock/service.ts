@@ -200,6 +200,7 @@ const drydockCreateSale: SalePolicy<DrydockSale, DrydockSale, ReturnType<typeof 
         targetId: row.id,
         details: { boatId: row.itemId, assetIds: row.assetIds, startDate: row.startDate, endDate: row.endDate },
       },
+      via: journal.writer(ctx),
     });
     journal.written();
     s.out = drydockOut(row);
@@ -242,6 +243,7 @@ const drydockMoveSale: SalePolicy<DrydockSale, DrydockSale, ReturnType<typeof dr
           targetId: row.id,
           details: { startDate: p.startDate, endDate: p.endDate, assetIds: patch.assetIds },
         },
+        via: journal.writer(ctx),
       },
     );
     journal.written();

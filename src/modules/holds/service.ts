@@ -139,6 +139,7 @@ const holdSale: SalePolicy<HoldOrder, HoldSale, { hold: ReturnType<typeof holdOu
         customerId: row.customerId,
         details: { inventoryId: row.inventoryId, email: row.email, expiresAt: row.expiresAt },
       },
+      via: journal.writer(ctx),
     });
     journal.written();
   },

@@ -9,7 +9,7 @@
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
 import { tenantOf } from '../../lib/context';
-import type { Stmt } from '../../db/client';
+import type { BatchRunner, Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { addDays, localDate } from '../../lib/time';
 import {
@@ -166,14 +166,16 @@ interface HoldOrder {
  * Holds inventory for a reservation inside the item's lock: a rental holds one boat for the window
  * plus its turnaround buffer; a tour holds `seats` seats on the departure (the whole departure for
  * a private charter). The hold allocations carry `expiresAt`, so they stop counting by themselves.
- * `write` gets the allocation statements and writes them with the reservation in one batch; the
- * lock's pending reservations are released before answering whatever happens.
+ * `write` gets the allocation statements and the batch runner of the item's lock (`commit`'s `via`),
+ * and writes them with the reservation in one batch; the lock's pending reservations are released
+ * before answering when anything fails.
  */
-export async function holdInventory(ctx: Ctx, h: HoldOrder, write: (allocationStmts: Stmt[]) => Promise<void>): Promise<void> {
+export async function holdInventory(ctx: Ctx, h: HoldOrder, write: HoldWrite): Promise<void> {
   await sell(ctx, { h, write }, marketplaceHoldSale);
 }
 
-type HoldSale = { h: HoldOrder; write: (allocationStmts: Stmt[]) => Promise<void>; taken: Reservation[] };
+type HoldWrite = (allocationStmts: Stmt[], via: BatchRunner | undefined) => Promise<void>;
+type HoldSale = { h: HoldOrder; write: HoldWrite; taken: Reservation[] };
 
 /** The marketplace hold's policy of `sell`: one `hold` line per seat (tours) or one for the window and its buffer (rentals). */
 const marketplaceHoldSale: SalePolicy<Omit<HoldSale, 'taken'>, HoldSale, void> = {
@@ -197,7 +199,7 @@ const marketplaceHoldSale: SalePolicy<Omit<HoldSale, 'taken'>, HoldSale, void> =
   },
   async write(ctx, s, journal) {
     const createdAt = nowIso(ctx);
-    await s.write(allocationInserts(ctx, s.taken, createdAt));
+    await s.write(allocationInserts(ctx, s.taken, createdAt), journal.writer(ctx));
     journal.written();
   },
   answer: () => undefined,

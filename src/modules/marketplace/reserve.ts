@@ -62,7 +62,7 @@ export async function reserveHold(
   await holdInventory(
     ctx,
     { item, holdId: row.id, start: w.start, end: w.end, seats: q.seats ?? 1, privateCharter: q.privateCharter, capacity: w.capacity, expiresAt: row.expiresAt },
-    async (allocationStmts) => {
+    async (allocationStmts, via) => {
       await commit(ctx, [ctx.db.insert(marketplaceReservations).values(row), ...allocationStmts], {
         audit: {
           action: 'marketplace.reserve',
@@ -70,6 +70,7 @@ export async function reserveHold(
           targetId: row.id,
           details: { productOptionId: row.productOptionId, start: new Date(w.start).toISOString(), travelers: row.totalTravelers, price: row.priceCents },
         },
+        via,
       });
     },
   );

@@ -205,7 +205,7 @@ export function heldSalePhases<S extends HeldSale>(statements: (ctx: Ctx, s: S, 
       journal.held(s.reservation);
     },
     async write(ctx: Ctx, s: S, journal: SaleJournal) {
-      await commit(await merchantCtx(ctx, s.p, need(s.def).conn), statements(ctx, s, need(s.reservation)), { audit: need(s.audit) });
+      await commit(await merchantCtx(ctx, s.p, need(s.def).conn), statements(ctx, s, need(s.reservation)), { audit: need(s.audit), via: journal.writer(ctx) });
       journal.written();
     },
     failure: heldSaleFailure,

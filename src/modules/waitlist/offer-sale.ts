@@ -149,6 +149,7 @@ async function writeOffer(ctx: Ctx, s: OfferSale, journal: SaleJournal) {
         expiresAt: f.expIso,
       },
     },
+    via: journal.writer(ctx),
   });
   journal.written();
   s.out = { ...entry, ...set };
