@@ -47,6 +47,8 @@ const PROFILE = process.env.BENCH_PROFILE ?? '';
 // BENCH_CPU_REQUESTS requests: the cost ratio behind the throughput goal, with less of the load's noise.
 const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 300);
 const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 4);
+// Clients of the CPU rounds (BENCH_CPU_CONNECTIONS): 4 by default; at 16 the lock's group commit shares more D1 calls.
+const CPU_CONNS = Number(process.env.BENCH_CPU_CONNECTIONS ?? 4);
 
 const log = (...a) => console.error('[bench]', ...a);
 
@@ -438,12 +440,12 @@ function tickRates(a, b, ms) {
   return out;
 }
 
-/** ms of CPU per request of each wrangler dev process while `amount` requests of `next` run (4 clients), less the idle rate. */
+/** ms of CPU per request of each wrangler dev process while `amount` requests of `next` run (CPU_CONNS clients), less the idle rate. */
 async function cpuPerRequest(base, pgid, next, amount, idle) {
   const from = groupCpu(pgid);
   const start = performance.now();
   const res = await new Promise((resolve, reject) =>
-    autocannon({ url: base, connections: 4, amount, timeout: 30, requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }] }, (err, r) =>
+    autocannon({ url: base, connections: CPU_CONNS, amount, timeout: 30, requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }] }, (err, r) =>
       err ? reject(err) : resolve(r),
     ),
   );
