@@ -24,7 +24,10 @@ const NOW_FROM_CLOCK = [
   },
 ];
 /** `x.insert(table)`, `x.update(table)`, `x.delete(table)`: a drizzle write of `table` (the identifier). */
-const writeOf = (table) => `CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.type='Identifier'][arguments.0.name='${table}']`;
+// `db.insert(table)` / `update` / `delete`, or `insertRows(db, table, rows)` (db/client.ts).
+const writeOf = (table) =>
+  `CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.type='Identifier'][arguments.0.name='${table}'], ` +
+  `CallExpression[callee.name='insertRows'][arguments.1.type='Identifier'][arguments.1.name='${table}']`;
 // Availability alone writes allocations (GUIDE, "Selling"; issue 30): through its statement builders (availability/allocation-writes.ts).
 const ALLOCATION_WRITES = [
   {

@@ -4,7 +4,7 @@ import { nowIso as nowIsoOf, nowMs } from '../lib/clock';
 import { inJobScope } from '../lib/job-scope';
 import { enqueueLater } from '../lib/queue';
 import type { QueueMessage } from '../lib/module';
-import type { Stmt } from '../db/client';
+import { insertRows, type Stmt } from '../db/client';
 import { messageOutbox } from '../db/schema/events';
 import { smsOptOuts } from '../db/schema/communications';
 import { newId } from '../lib/ids';
@@ -122,8 +122,8 @@ function insertQuery(ctx: Ctx, id: string, raw: OutgoingMessage, provider: strin
     createdAt: now,
     updatedAt: now,
   };
-  if (skip) return ctx.db.insert(messageOutbox).values({ ...base, status: 'skipped', statusReason: skip });
-  if (provider !== 'outbox') return ctx.db.insert(messageOutbox).values({ ...base, status: 'queued' });
+  if (skip) return insertRows(ctx.db, messageOutbox, { ...base, status: 'skipped', statusReason: skip });
+  if (provider !== 'outbox') return insertRows(ctx.db, messageOutbox, { ...base, status: 'queued' });
   if (msg.channel === 'sms') {
     // Offline SMS: the opt-out check runs inside the insert, so the row is final in the caller's batch.
     const out = optedOutSql(msg.to);
@@ -144,7 +144,7 @@ function insertQuery(ctx: Ctx, id: string, raw: OutgoingMessage, provider: strin
       attempts: sql`CASE WHEN ${holdIf} THEN 0 ELSE 1 END`,
     });
   }
-  return ctx.db.insert(messageOutbox).values({ ...base, status: 'sent', sentAt: now, attempts: 1 });
+  return insertRows(ctx.db, messageOutbox, { ...base, status: 'sent', sentAt: now, attempts: 1 });
 }
 
 /**
@@ -173,7 +173,7 @@ export const chatStmt = (ctx: Ctx, m: Omit<OutgoingMessage, 'channel'>) => messa
 export async function sendMessage(ctx: Ctx, msg: OutgoingMessage, opts: { skip?: string } = {}): Promise<SendResult> {
   const id = newId('msg');
   const provider = providerFor(ctx, msg.channel);
-  await insertQuery(ctx, id, msg, provider, opts.skip);
+  await ctx.db.batch([insertQuery(ctx, id, msg, provider, opts.skip)]);
   if (provider !== 'outbox' && !opts.skip) {
     const delivered = await deliverMessage(ctx, id);
     if (delivered) return delivered;

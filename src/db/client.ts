@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/d1';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { fillPlaceholders } from 'drizzle-orm';
+import { fillPlaceholders, getTableColumns, getTableName, is, Param, Placeholder, SQL, sql } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 
 /**
  * Writes made through this isolate, counted per table when they complete. Per-isolate read caches
@@ -121,10 +122,75 @@ export function reusable<Q>(db: DB, key: string, build: (db: DB) => Q, values: R
     reusableQueries.set(key, prepared);
   }
   const query = { sql: prepared.query.sql, params: fillPlaceholders(prepared.query.params as Parameters<typeof fillPlaceholders>[0], values) };
-  const bound = Object.create(prepared) as PreparedLike & { all(): Promise<unknown>; get(): Promise<unknown> };
+  return bindPrepared(db, prepared, query) as unknown as Q;
+}
+
+/**
+ * `db.insert(table).values(rows)` with its SQL built once per table and number of rows. drizzle
+ * writes every column of an INSERT (a default or null for those not given) and builds the text from
+ * its query tree on every use; on a sale's write that building was the Worker's largest cost. Here
+ * the statement is built once with a placeholder per row and column, and each use binds the row's
+ * values with exactly what drizzle would bind: the value given, else the column's default, else its
+ * `$defaultFn` (called now), else its `$onUpdateFn`, else null; each through the column's encoder
+ * (JSON, booleans), null as null. A row holding SQL (an expression, not a value), or a column whose
+ * default is SQL, takes drizzle's own way. test/unit/insert-rows.test.ts checks the two agree.
+ */
+const insertShapes = new Map<string, { table: SQLiteTable; prepared: PreparedLike }>();
+
+export function insertRows<T extends SQLiteTable>(db: DB, table: T, rows: T['$inferInsert'] | T['$inferInsert'][]): Stmt {
+  const list = (Array.isArray(rows) ? rows : [rows]) as Record<string, unknown>[];
+  if (!list.length) return db.insert(table).values(rows as T['$inferInsert']) as unknown as Stmt;
+  const columns = Object.entries(getTableColumns(table)).filter(([, c]) => !(c as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert());
+  const values: Record<string, unknown> = {};
+  for (let r = 0; r < list.length; r++) {
+    for (const [key, col] of columns) {
+      const v = valueOf(list[r][key], col);
+      if (v === SQL_VALUE) return db.insert(table).values(rows as T['$inferInsert']) as unknown as Stmt;
+      values[`r${r}_${key}`] = v;
+    }
+  }
+  const shape = `${getTableName(table)}|${list.length}`;
+  let cached = insertShapes.get(shape);
+  if (!cached || cached.table !== table) {
+    const placeholders = list.map((_, r) => Object.fromEntries(columns.map(([key]) => [key, sql.placeholder(`r${r}_${key}`)])));
+    const built = db.insert(table).values(placeholders as T['$inferInsert'][]) as unknown as { _prepare(isOneTimeQuery?: boolean): PreparedLike };
+    cached = { table, prepared: built._prepare(false) };
+    insertShapes.set(shape, cached);
+  }
+  const params = (cached.prepared.query.params as unknown[]).map((p) => {
+    if (!is(p, Param) || !is(p.value, Placeholder)) return p;
+    const v = values[p.value.name];
+    return v === null ? null : p.encoder!.mapToDriverValue(v);
+  });
+  const query = { sql: cached.prepared.query.sql, params };
+  const bound = bindPrepared(db, cached.prepared, query);
+  // Awaitable and inspectable as drizzle's builder is (`await insertRows(...)` runs it alone).
+  const run = bound.run;
+  return Object.assign(bound, {
+    toSQL: () => query,
+    then: <A, B = never>(ok?: (v: unknown) => A | PromiseLike<A>, fail?: (e: unknown) => B | PromiseLike<B>) => run().then(ok, fail),
+  }) as unknown as Stmt;
+}
+
+const SQL_VALUE = Symbol('sql');
+
+/** What drizzle binds for a column of a row (buildInsertQuery's rules); SQL_VALUE when it is SQL, not a value. */
+function valueOf(given: unknown, col: ReturnType<typeof getTableColumns>[string]): unknown {
+  if (given !== undefined) return is(given, SQL) ? SQL_VALUE : given;
+  let v: unknown;
+  if (col.default !== null && col.default !== undefined) v = col.default;
+  else if (col.defaultFn !== undefined) v = col.defaultFn();
+  else if (!col.default && col.onUpdateFn !== undefined) v = col.onUpdateFn();
+  else return null;
+  return is(v, SQL) ? SQL_VALUE : v;
+}
+
+/** A prepared query of THIS request's database with its text and parameters bound (usable in `db.batch`, or run alone). */
+function bindPrepared(db: DB, prepared: PreparedLike, query: { sql: string; params: unknown[] }) {
+  const bound = Object.create(prepared) as PreparedLike & { all(): Promise<unknown>; get(): Promise<unknown>; run(): Promise<unknown> };
   bound.query = query;
   bound.stmt = db.$client.prepare(query.sql);
-  return { _prepare: () => bound, all: () => bound.all(), get: () => bound.get() } as unknown as Q;
+  return { _prepare: () => bound, all: () => bound.all(), get: () => bound.get(), run: () => bound.run() };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Ctx } from './context';
-import type { BatchRunner, Stmt } from '../db/client';
+import { insertRows, type BatchRunner, type Stmt } from '../db/client';
 import { auditLogs } from '../db/schema/accounts';
 import { sql } from 'drizzle-orm';
 import { webhookEvents } from '../db/schema/events';
@@ -55,7 +55,7 @@ export function auditStmt(ctx: Ctx, entry: AuditEntry): Stmt {
   const p = ctx.principal;
   const customerId = entry.customerId ?? p.customerId;
   if (!customerId) throw new Error('audit entry without a customer');
-  return ctx.db.insert(auditLogs).values({
+  return insertRows(ctx.db, auditLogs, {
     id: newId('aud'),
     customerId,
     actorType: p.kind,

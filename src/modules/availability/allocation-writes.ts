@@ -7,7 +7,7 @@
  * cron job's scope).
  */
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import type { Stmt } from '../../db/client';
+import { insertRows, type Stmt } from '../../db/client';
 import type { Ctx } from '../../lib/context';
 import { inJobScope } from '../../lib/job-scope';
 import { allocations } from '../../db/schema/inventory';
@@ -24,7 +24,7 @@ const ofSources = (s: AllocationSources) => ('sourceId' in s ? eq(allocations.so
 /** Inserts the rows reserved in the item's lock (one reservation's or several, in order), stamped `createdAt`. */
 export function allocationInserts(ctx: DbOf, from: Pick<Reservation, 'allocations'> | Pick<Reservation, 'allocations'>[], createdAt: string): Stmt[] {
   const rows = Array.isArray(from) ? from.flatMap((r) => r.allocations) : from.allocations;
-  return rows.map((a) => ctx.db.insert(allocations).values({ ...a, createdAt }));
+  return rows.map((a) => insertRows(ctx.db, allocations, { ...a, createdAt }));
 }
 
 /** Gives the sources' time back (cancel, reschedule, a hold ended or consumed): their active rows (of `kind` only, when given) stop counting. */

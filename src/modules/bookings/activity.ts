@@ -1,5 +1,5 @@
 import type { Ctx } from '../../lib/context';
-import type { Stmt } from '../../db/client';
+import { insertRows, type Stmt } from '../../db/client';
 import { bookingEvents } from '../../db/schema/bookings';
 
 /**
@@ -15,7 +15,7 @@ export function activityStmt(
   version: number,
   e: { type: string; change: string; label: string; content?: string; details?: Record<string, unknown> },
 ): Stmt {
-  return ctx.db.insert(bookingEvents).values({
+  return insertRows(ctx.db, bookingEvents, {
     id: activityId(b.id, version),
     customerId: b.customerId,
     transactionId: b.transactionId,

@@ -26,7 +26,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
-import type { Stmt } from '../../db/client';
+import { insertRows, type Stmt } from '../../db/client';
 import { bookings, ledgerEntries } from '../../db/schema/bookings';
 import { newId } from '../../lib/ids';
 import type { LineQuote } from './pricing';
@@ -201,7 +201,7 @@ export function insertLedger(ctx: Ctx, rows: LedgerDraft[]): Stmt[] {
   const out: Stmt[] = [];
   const at = nowIso(ctx);
   const dated: NewLedger[] = rows.map((r) => ({ ...r, occurredAt: r.occurredAt ?? at }));
-  for (let i = 0; i < dated.length; i += LEDGER_ROWS_PER_INSERT) out.push(ctx.db.insert(ledgerEntries).values(dated.slice(i, i + LEDGER_ROWS_PER_INSERT)));
+  for (let i = 0; i < dated.length; i += LEDGER_ROWS_PER_INSERT) out.push(insertRows(ctx.db, ledgerEntries, dated.slice(i, i + LEDGER_ROWS_PER_INSERT)));
   return out;
 }
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { SalePayment } from '../../lib/sale-extensions';
 import type { DomainEvent } from '../../lib/commit';
-import type { Stmt } from '../../db/client';
+import { insertRows, type Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { localDate } from '../../lib/time';
 import { bookings, deposits, holds, renters } from '../../db/schema/bookings';
@@ -168,7 +168,7 @@ function lineWrite(ctx: Ctx, w: WriteInput, lc: LineContext, i: number) {
   const points = loyaltyPointsFor(q);
   const row = bookingRowOf(w, lc, i, points);
   const statements: Stmt[] = [];
-  statements.push(ctx.db.insert(bookings).values(row));
+  statements.push(insertRows(ctx.db, bookings, row));
   statements.push(...allocationInserts(ctx, r, lc.nowIso));
   const money = lineLedger(ctx, w, lc, i, row);
   statements.push(...money.statements);
