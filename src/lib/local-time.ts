@@ -7,19 +7,44 @@
  */
 import { localDate } from './time';
 
+/** The formats used here, by name (the name keys the caches: no options object is serialized per call). */
+const FORMATS = {
+  day: ['en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }],
+  clock: ['en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }],
+  zoneUS: ['en-US', { timeZoneName: 'short' }],
+  zoneGB: ['en-GB', { timeZoneName: 'short' }],
+  zoneAU: ['en-AU', { timeZoneName: 'short' }],
+  zoneIN: ['en-IN', { timeZoneName: 'short' }],
+  zoneOffset: ['en-US', { timeZoneName: 'shortOffset' }],
+  zoneLong: ['en-US', { timeZoneName: 'long' }],
+} satisfies Record<string, [string, Intl.DateTimeFormatOptions]>;
+type Format = keyof typeof FORMATS;
+
 const fmtCache = new Map<string, Intl.DateTimeFormat>();
-function fmt(locale: string, opts: Intl.DateTimeFormatOptions, tz: string): Intl.DateTimeFormat {
-  const key = `${locale}|${tz}|${JSON.stringify(opts)}`;
-  let f = fmtCache.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, { ...opts, timeZone: tz });
-    fmtCache.set(key, f);
+/** Each instant's parts, per format and zone: `formatToParts` is the costly call (a sale's confirmation e-mail made ten). */
+const partsCache = new Map<string, Partial<Record<Intl.DateTimeFormatPartTypes, string>>>();
+const PARTS_CACHE_MAX = 2000;
+
+function partsOf(format: Format, tz: string, ms: number): Partial<Record<Intl.DateTimeFormatPartTypes, string>> {
+  const key = `${format}|${tz}|${ms}`;
+  let parts = partsCache.get(key);
+  if (!parts) {
+    const fkey = `${format}|${tz}`;
+    let f = fmtCache.get(fkey);
+    if (!f) {
+      const [locale, opts] = FORMATS[format];
+      f = new Intl.DateTimeFormat(locale, { ...(opts as Intl.DateTimeFormatOptions), timeZone: tz });
+      fmtCache.set(fkey, f);
+    }
+    parts = {};
+    for (const p of f.formatToParts(new Date(ms))) parts[p.type] ??= p.value;
+    if (partsCache.size >= PARTS_CACHE_MAX) partsCache.clear();
+    partsCache.set(key, parts);
   }
-  return f;
+  return parts;
 }
 
-const part = (f: Intl.DateTimeFormat, ms: number, type: Intl.DateTimeFormatPartTypes) =>
-  f.formatToParts(new Date(ms)).find((p) => p.type === type)?.value ?? '';
+const part = (format: Format, tz: string, ms: number, type: Intl.DateTimeFormatPartTypes) => partsOf(format, tz, ms)[type] ?? '';
 
 /**
  * The zone's short name at an instant: "EST", "EDT", "PST", "CET", "CEST", "AEDT", or "UTC+14" where
@@ -27,11 +52,11 @@ const part = (f: Intl.DateTimeFormat, ms: number, type: Intl.DateTimeFormatPartT
  */
 export function zoneAbbreviation(ms: number, tz: string): string {
   if (/^(Etc\/)?(UTC|GMT|Universal|Zulu)$/.test(tz)) return 'UTC';
-  for (const locale of ['en-US', 'en-GB', 'en-AU', 'en-IN']) {
-    const name = part(fmt(locale, { timeZoneName: 'short' }, tz), ms, 'timeZoneName');
+  for (const format of ['zoneUS', 'zoneGB', 'zoneAU', 'zoneIN'] as const) {
+    const name = part(format, tz, ms, 'timeZoneName');
     if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
   }
-  const name = part(fmt('en-US', { timeZoneName: 'shortOffset' }, tz), ms, 'timeZoneName');
+  const name = part('zoneOffset', tz, ms, 'timeZoneName');
   return name === 'GMT' ? 'UTC' : name.replace(/^GMT/, 'UTC');
 }
 
@@ -41,20 +66,20 @@ export function zoneAbbreviation(ms: number, tz: string): string {
  */
 export function zoneLongName(ms: number, tz: string): string {
   if (/^(Etc\/)?(UTC|GMT|Universal|Zulu)$/.test(tz)) return 'Coordinated Universal Time';
-  const name = part(fmt('en-US', { timeZoneName: 'long' }, tz), ms, 'timeZoneName');
+  const name = part('zoneLong', tz, ms, 'timeZoneName');
   return name.replace(/^GMT/, 'UTC') || zoneAbbreviation(ms, tz);
 }
 
 /** "Sat 12 Dec 2026" */
 export function formatLocalDay(ms: number, tz: string): string {
-  const f = fmt('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }, tz);
-  return `${part(f, ms, 'weekday')} ${part(f, ms, 'day')} ${part(f, ms, 'month')} ${part(f, ms, 'year')}`;
+  const p = partsOf('day', tz, ms);
+  return `${p.weekday ?? ''} ${p.day ?? ''} ${p.month ?? ''} ${p.year ?? ''}`;
 }
 
 /** "10:00" (24-hour) */
 export function formatLocalClock(ms: number, tz: string): string {
-  const f = fmt('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, tz);
-  return `${part(f, ms, 'hour')}:${part(f, ms, 'minute')}`;
+  const p = partsOf('clock', tz, ms);
+  return `${p.hour ?? ''}:${p.minute ?? ''}`;
 }
 
 const toMs = (t: number | string | Date) => (typeof t === 'number' ? t : typeof t === 'string' ? Date.parse(t) : t.getTime());
