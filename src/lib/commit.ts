@@ -1,5 +1,5 @@
 import type { Ctx } from './context';
-import { insertRows, type BatchRunner, type Stmt } from '../db/client';
+import { insertRows, reusable, type BatchRunner, type DB, type Stmt } from '../db/client';
 import { auditLogs } from '../db/schema/accounts';
 import { sql } from 'drizzle-orm';
 import { webhookEvents } from '../db/schema/events';
@@ -87,30 +87,32 @@ export function eventStmts(ctx: Ctx, events: DomainEvent[]): { ids: string[]; st
   });
   const stmts: Stmt[] = [];
   for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) {
-    const values = sql.join(
-      rows.slice(i, i + EVENTS_PER_INSERT).map((r) => sql`(${r.id}, ${r.customerId}, ${r.type}, ${JSON.stringify(r.payload)})`),
-      sql`, `,
-    );
-    stmts.push(
-      ctx.db
-        .insert(webhookEvents)
-        .select(
-          sql`SELECT v.column1, v.column2, v.column3, v.column4,
-            CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.customer_id = v.column2 AND we.status = 'active') THEN NULL ELSE ${createdAt} END,
-            ${createdAt}
-          FROM (VALUES ${values}) AS v`,
-        )
-        .returning({ id: webhookEvents.id, dispatchedAt: webhookEvents.dispatchedAt }),
-    );
+    const chunk = rows.slice(i, i + EVENTS_PER_INSERT);
+    const values: Record<string, unknown> = { at: createdAt };
+    chunk.forEach((r, k) => Object.assign(values, { [`i${k}`]: r.id, [`c${k}`]: r.customerId, [`t${k}`]: r.type, [`p${k}`]: JSON.stringify(r.payload) }));
+    stmts.push(reusable(ctx.db, `events|${chunk.length}`, (db) => eventInsert(db, chunk.length), values));
   }
   return { ids: rows.map((r) => r.id), stmts };
 }
 
-/**
- * Runs a domain write as one atomic D1 batch together with its audit rows and outbox events,
- * then hands the events to the queue. If the queue send fails the cron sweep re-sends them,
- * so an event is never lost once its change is committed.
- */
+/** The INSERT of `n` outbox events (built once per `n` and isolate: `reusable`), its values placeholders. */
+function eventInsert(db: DB, n: number) {
+  const ph = (name: string) => sql.placeholder(name);
+  const values = sql.join(
+    Array.from({ length: n }, (_, k) => sql`(${ph(`i${k}`)}, ${ph(`c${k}`)}, ${ph(`t${k}`)}, ${ph(`p${k}`)})`),
+    sql`, `,
+  );
+  return db
+    .insert(webhookEvents)
+    .select(
+      sql`SELECT v.column1, v.column2, v.column3, v.column4,
+        CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.customer_id = v.column2 AND we.status = 'active') THEN NULL ELSE ${ph('at')} END,
+        ${ph('at')}
+      FROM (VALUES ${values}) AS v`,
+    )
+    .returning({ id: webhookEvents.id, dispatchedAt: webhookEvents.dispatchedAt });
+}
+
 export interface CommitOptions {
   audit?: AuditEntry | AuditEntry[];
   events?: DomainEvent[];

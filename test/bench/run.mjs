@@ -540,7 +540,7 @@ function printBooking(r) {
     const d1 = r[`d1read1${round}`];
     const b1 = r[`bookA1${round}`];
     console.log(
-      `round ${round}: throughput ${fmt(b.rps)} / insert ${fmt(ins.rps)} req/s = ${fmt(b.rps / ins.rps, 2)}x (goal >= 0.30x, ${b.non2xx} non-2xx); ` +
+      `round ${round}: throughput ${fmt(b.rps)} / insert ${fmt(ins.rps)} req/s = ${fmt(b.rps / ins.rps, 2)}x (goal >= 0.5x, ${b.non2xx} non-2xx); ` +
         `1 client p50 ${fmt(b1.p50)} / read ${fmt(d1.p50)} ms = ${fmt(b1.p50 / d1.p50, 2)}x (goal <= 3x)`,
     );
   }
@@ -696,8 +696,8 @@ function print(r, seed) {
     'raw D1 insert',
     `${fmt(r.d1insert.rps)} req/s`,
     `${fmt(tput, 2)}x`,
-    '>= 0.30x',
-    tput >= 0.3,
+    '>= 0.5x (issue 30; issue 10: 0.3x)',
+    tput >= 0.5,
   );
   const spread = r.bookA.p99 / r.bookA.p50;
   row(

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import type { DomainEvent } from '../../lib/commit';
-import type { Stmt } from '../../db/client';
+import { insertRows, type Stmt } from '../../db/client';
 import { newId } from '../../lib/ids';
 import { renters } from '../../db/schema/bookings';
 import { sqlJsonAppend, sqlJsonAppendUnique, sqlJsonMerge } from '../../db/json';
@@ -86,7 +86,7 @@ export async function renterUpsert(ctx: Ctx, input: RenterUpsertInput, read?: { 
     return {
       renterId: id,
       created: true,
-      statements: [ctx.db.insert(renters).values(row)],
+      statements: [insertRows(ctx.db, renters, row)],
       events: [{ type: 'customer.created', customerId: input.customerId, data: renterEventData(row) }],
     };
   }
