@@ -67,16 +67,20 @@ describe('InventoryLock', () => {
     expect(more.map((r) => r.status).sort()).toEqual([201, 409, 409]);
   });
 
-  it("group commit: parallel sales of one item by one new renter all land; a write D1 refuses in a shared call is retried alone, so it fails no one else's", async () => {
+  it('group commit: parallel sales of one item by one new renter all land; a write refused in a shared call runs again alone, failing no other', async () => {
     const op = await createOperator();
     const item = await rentalItem(op, { assets: 4 });
     const window = { inventoryId: item.id, startTime: at(op.timezone, 4, '10:00'), endTime: at(op.timezone, 4, '11:00') };
     // Each sale creates the same new renter: in a shared call the second insert of the e-mail aborts the call, and each write runs alone.
-    const sales = await Promise.all([0, 1, 2, 3].map(() => post('/coreBooking/book', bookBody({ ...window, email: 'group@renter.test' }), { key: op.adminKey })));
+    const sale = () => post('/coreBooking/book', bookBody({ ...window, email: 'group@renter.test' }), { key: op.adminKey });
+    const sales = await Promise.all([0, 1, 2, 3].map(sale));
     expect(sales.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     const assets = sales.map((r) => (r.body as { assetIds: string[] }).assetIds[0]);
     expect(new Set(assets).size).toBe(4);
-    const rows = await db().select({ id: renters.id }).from(renters).where(and(eq(renters.customerId, op.customerId), eq(renters.email, 'group@renter.test')));
+    const rows = await db()
+      .select({ id: renters.id })
+      .from(renters)
+      .where(and(eq(renters.customerId, op.customerId), eq(renters.email, 'group@renter.test')));
     expect(rows).toHaveLength(1);
     const taken = await db().select({ id: allocations.id }).from(allocations).where(eq(allocations.itemId, item.id));
     expect(taken).toHaveLength(4);
