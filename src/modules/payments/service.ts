@@ -116,8 +116,7 @@ export interface TakenPayment {
  */
 export async function takePayment(ctx: Ctx, req: CollectRequest | null): Promise<TakenPayment> {
   if (!req) {
-    const plain = async (statements: Stmt[], meta?: CommitOptions) =>
-      void (await commit(ctx, statements, meta ?? {}));
+    const plain = async (statements: Stmt[], meta?: CommitOptions) => void (await commit(ctx, statements, meta ?? {}));
     return { paid: null, commitMoney: Object.assign(plain, { alreadyRecorded: () => undefined }), recorded: () => true, undo: async () => {} };
   }
   const { paid, madeHere } = await collected(ctx, req);
