@@ -135,35 +135,34 @@ export function reusable<Q>(db: DB, key: string, build: (db: DB) => Q, values: R
  * (JSON, booleans), null as null. A row holding SQL (an expression, not a value), or a column whose
  * default is SQL, takes drizzle's own way. test/unit/insert-rows.test.ts checks the two agree.
  */
-const insertShapes = new Map<string, { table: SQLiteTable; prepared: PreparedLike }>();
+type Column = ReturnType<typeof getTableColumns>[string];
+
+/** A built INSERT of one table and row count: its prepared query, and for each of its parameters the row and column it binds (or a fixed value). */
+interface InsertShape {
+  table: SQLiteTable;
+  prepared: PreparedLike;
+  slots: ({ row: number; key: string; col: Column; encoder: { mapToDriverValue(v: unknown): unknown } } | { fixed: unknown })[];
+}
+const insertShapes = new Map<string, InsertShape>();
+const insertColumns = new WeakMap<SQLiteTable, [string, Column][]>();
 
 export function insertRows<T extends SQLiteTable>(db: DB, table: T, rows: T['$inferInsert'] | T['$inferInsert'][]): Stmt {
   const list = (Array.isArray(rows) ? rows : [rows]) as Record<string, unknown>[];
-  if (!list.length) return db.insert(table).values(rows as T['$inferInsert']) as unknown as Stmt;
-  const columns = Object.entries(getTableColumns(table)).filter(([, c]) => !(c as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert());
-  const values: Record<string, unknown> = {};
-  for (let r = 0; r < list.length; r++) {
-    for (const [key, col] of columns) {
-      const v = valueOf(list[r][key], col);
-      if (v === SQL_VALUE) return db.insert(table).values(rows as T['$inferInsert']) as unknown as Stmt;
-      values[`r${r}_${key}`] = v;
+  const shape = list.length ? insertShapeOf(db, table, list.length) : undefined;
+  const params: unknown[] = [];
+  for (const slot of shape?.slots ?? []) {
+    if ('fixed' in slot) {
+      params.push(slot.fixed);
+      continue;
     }
+    const v = valueOf(list[slot.row][slot.key], slot.col);
+    // SQL, not a value (or no rows): drizzle's own way.
+    if (v === SQL_VALUE) return db.insert(table).values(rows as T['$inferInsert']) as unknown as Stmt;
+    params.push(v === null ? null : slot.encoder.mapToDriverValue(v));
   }
-  const shape = `${getTableName(table)}|${list.length}`;
-  let cached = insertShapes.get(shape);
-  if (!cached || cached.table !== table) {
-    const placeholders = list.map((_, r) => Object.fromEntries(columns.map(([key]) => [key, sql.placeholder(`r${r}_${key}`)])));
-    const built = db.insert(table).values(placeholders as T['$inferInsert'][]) as unknown as { _prepare(isOneTimeQuery?: boolean): PreparedLike };
-    cached = { table, prepared: built._prepare(false) };
-    insertShapes.set(shape, cached);
-  }
-  const params = (cached.prepared.query.params as unknown[]).map((p) => {
-    if (!is(p, Param) || !is(p.value, Placeholder)) return p;
-    const v = values[p.value.name];
-    return v === null ? null : p.encoder!.mapToDriverValue(v);
-  });
-  const query = { sql: cached.prepared.query.sql, params };
-  const bound = bindPrepared(db, cached.prepared, query);
+  if (!shape) return db.insert(table).values(rows as T['$inferInsert']) as unknown as Stmt;
+  const query = { sql: shape.prepared.query.sql, params };
+  const bound = bindPrepared(db, shape.prepared, query);
   // Awaitable and inspectable as drizzle's builder is (`await insertRows(...)` runs it alone).
   const run = bound.run;
   return Object.assign(bound, {
@@ -172,10 +171,39 @@ export function insertRows<T extends SQLiteTable>(db: DB, table: T, rows: T['$in
   }) as unknown as Stmt;
 }
 
+/** The INSERT of `n` rows of `table`, built once per isolate with a placeholder per row and column. */
+function insertShapeOf(db: DB, table: SQLiteTable, n: number): InsertShape {
+  const name = `${getTableName(table)}|${n}`;
+  const cached = insertShapes.get(name);
+  if (cached && cached.table === table) return cached;
+  let columns = insertColumns.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table)).filter(([, c]) => !(c as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert());
+    insertColumns.set(table, columns);
+  }
+  const byName = new Map<string, { row: number; key: string; col: Column }>();
+  const placeholders = Array.from({ length: n }, (_, row) =>
+    Object.fromEntries(
+      columns.map(([key, col]) => {
+        byName.set(`r${row}_${key}`, { row, key, col });
+        return [key, sql.placeholder(`r${row}_${key}`)];
+      }),
+    ),
+  );
+  const built = db.insert(table).values(placeholders as never) as unknown as { _prepare(isOneTimeQuery?: boolean): PreparedLike };
+  const prepared = built._prepare(false);
+  const slots = (prepared.query.params as unknown[]).map((p) =>
+    is(p, Param) && is(p.value, Placeholder) ? { ...byName.get(p.value.name)!, encoder: p.encoder } : { fixed: p },
+  );
+  const shape: InsertShape = { table, prepared, slots };
+  insertShapes.set(name, shape);
+  return shape;
+}
+
 const SQL_VALUE = Symbol('sql');
 
 /** What drizzle binds for a column of a row (buildInsertQuery's rules); SQL_VALUE when it is SQL, not a value. */
-function valueOf(given: unknown, col: ReturnType<typeof getTableColumns>[string]): unknown {
+function valueOf(given: unknown, col: Column): unknown {
   if (given !== undefined) return is(given, SQL) ? SQL_VALUE : given;
   let v: unknown;
   if (col.default !== null && col.default !== undefined) v = col.default;
