@@ -73,8 +73,9 @@ const leaseNow = (): number => wallClock.now();
  *
  * Payment happens outside the object. A sale's write batch is built by its caller and either run
  * here (`write`, the group commit: the writes and reads of a busy item's sales share D1 calls) or
- * by the caller itself (see src/modules/availability/lock.ts). Pending reservations are kept in the object's storage so an eviction does not forget them. The
- * SQLite triggers on `allocations` stay the last line of defence.
+ * by the caller itself (see src/modules/availability/lock.ts). Pending reservations are kept in the
+ * object's storage so an eviction does not forget them. The SQLite triggers on `allocations` stay
+ * the last line of defence.
  */
 export class InventoryLock extends DurableObject<Env> implements InventoryLockRpc {
   private pending: Map<string, Pending> | undefined;

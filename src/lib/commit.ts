@@ -120,6 +120,12 @@ export interface CommitOptions {
   via?: BatchRunner;
 }
 
+/**
+ * Runs a domain write as one atomic D1 batch together with its audit rows and outbox events,
+ * then hands the events to the queue. If the queue send fails the cron sweep re-sends them,
+ * so an event is never lost once its change is committed. With `via`, the batch is run there
+ * (the item's lock, for a sale) and answered the same way.
+ */
 export async function commit(ctx: Ctx, statements: Stmt[], opts: CommitOptions = {}): Promise<{ eventIds: string[]; results: unknown[] }> {
   const all: Stmt[] = [...statements];
   if (ctx.idempotencyClaimId && statements.length) all.push(effectStmt(ctx.db, ctx.idempotencyClaimId));

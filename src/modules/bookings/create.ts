@@ -13,8 +13,9 @@
  * Round trips on the critical path (pinned by test/bench/round-trips.test.ts): ONE batched read of
  * everything the sale needs (the operator's settings, the items with their locations and assets,
  * the other items of the location when global add-ons are asked for, the renter and their
- * membership benefit), ONE lock call and ONE write batch; the release
- * of the reservation goes after the response (`waitUntil`), and webhook events too, queued only when
+ * membership benefit), carried by the ONE lock call when the request alone says what to reserve,
+ * and ONE write batch, run by the first item's lock in its group commit (`journal.writer`), which
+ * settles the reservation as it commits; webhook events are queued after the response, only when
  * the operator has an endpoint. A bundle reads its items once its definition is known (one more), a
  * payment adds the provider's calls, an affiliate's booking its commission write.
  */
@@ -483,7 +484,8 @@ function chargeRequestOf(input: BookInput, customerId: string, currency: string,
 /**
  * The booking's one write: bookings, allocations, ledger, deposit, what the extensions record (a
  * code's use, credits and gift card spent) and, through `commitMoney`, the charge's
- * payment.completed, in one batch. A renter created meanwhile by another booking is updated instead.
+ * payment.completed, in one batch, run by `via` (the item's lock) when given. A renter created
+ * meanwhile by another booking is updated instead.
  */
 async function writeSale(ctx: Ctx, s: S, via: BatchRunner | undefined): Promise<{ result: BookingResult; rows: BookingRow[] }> {
   const { customerId, source, input, opts } = s;
