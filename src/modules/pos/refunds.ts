@@ -12,7 +12,7 @@ import { insertLedger, ledgerOfSales, type LedgerRow, type NewLedger } from '../
 import { giftCardBalance, giveGiftCardValueBack, takeGiftCardValue } from '../promo-codes/service';
 import { posFail } from './errors';
 import { transactionInTenant, transactionView } from './queries';
-import { giftCardLines, productLines, type StoredGiftCardLine, type TransactionRow } from './views';
+import { giftCardLines, isGiftCardLine, productLines, type StoredGiftCardLine, type TransactionRow } from './views';
 
 type RefundInput = {
   transactionId: string;
@@ -203,14 +203,43 @@ interface Reservation {
 const giftPart = (parts: RefundParts) => parts.giftCards.reduce((n, g) => n + g.amount, 0);
 
 /**
+ * Each refunded gift-card line's running refunded total, kept on the line itself in the sale's
+ * `lines` (`refunded`, cents; never answered: the views name the fields they show). The
+ * reservation adds to it and checks it against the line's total in the same UPDATE, so racing
+ * refunds of one line can never together give back more than the line sold, even when its card
+ * holds more value (the sale-wide gift-card cap alone let two refunds of one line pass).
+ */
+function lineRefunds(t: TransactionRow, parts: RefundParts, sign: 1 | -1) {
+  const lines = (t.lines ?? []) as unknown[];
+  const slots = parts.giftCards.map((g) => {
+    const i = lines.findIndex((l) => isGiftCardLine(l) && l.promoCodeId === g.line.promoCodeId);
+    const path = `$[${i}].refunded`;
+    return { path, sum: sql`coalesce(json_extract(${posTransactions.lines}, ${path}), 0) + ${sign * g.amount}`, g, i };
+  });
+  if (!slots.length || slots.some((x) => x.i < 0)) return null;
+  return {
+    set: sql`json_set(${posTransactions.lines}, ${sql.join(
+      slots.map((x) => sql`${x.path}, ${x.sum}`),
+      sql`, `,
+    )})`,
+    within: slots.map((x) => sql`${x.sum} <= ${x.g.line.total}`),
+  };
+}
+
+/**
  * Reserves the amount on the unsettled sale with one conditional UPDATE and answers what is reserved
  * on the sale with it (in all, and of it on gift-card lines); a lost race answers settled or what is left.
  */
 async function reserveRefund(ctx: Ctx, { customerId, t, amount, parts }: Reservation): Promise<{ refundedAmount: number; giftCardRefunded: number }> {
   const gift = giftPart(parts);
+  const perLine = lineRefunds(t, parts, 1);
   const reserved = await ctx.db
     .update(posTransactions)
-    .set({ refundedAmount: sql`${posTransactions.refundedAmount} + ${amount}`, giftCardRefunded: sql`${posTransactions.giftCardRefunded} + ${gift}` })
+    .set({
+      refundedAmount: sql`${posTransactions.refundedAmount} + ${amount}`,
+      giftCardRefunded: sql`${posTransactions.giftCardRefunded} + ${gift}`,
+      ...(perLine ? { lines: perLine.set } : {}),
+    })
     .where(
       and(
         eq(posTransactions.id, t.id),
@@ -220,6 +249,8 @@ async function reserveRefund(ctx: Ctx, { customerId, t, amount, parts }: Reserva
         // Each part within its own lines: products never refunded out of the gift cards' value, nor the other way round.
         sql`${posTransactions.refundedAmount} - ${posTransactions.giftCardRefunded} + ${parts.products} <= ${parts.productTotal}`,
         sql`${posTransactions.giftCardRefunded} + ${gift} <= ${parts.giftCardTotal}`,
+        // And each gift-card line within its own total.
+        ...(perLine?.within ?? []),
       ),
     )
     .returning({ refundedAmount: posTransactions.refundedAmount, giftCardRefunded: posTransactions.giftCardRefunded })
@@ -234,11 +265,13 @@ async function reserveRefund(ctx: Ctx, { customerId, t, amount, parts }: Reserva
 
 /** Gives a reserved amount back to the sale. */
 function releaseRefund(ctx: Ctx, { customerId, t, amount, parts }: Reservation) {
+  const perLine = lineRefunds(t, parts, -1);
   return ctx.db
     .update(posTransactions)
     .set({
       refundedAmount: sql`${posTransactions.refundedAmount} - ${amount}`,
       giftCardRefunded: sql`${posTransactions.giftCardRefunded} - ${giftPart(parts)}`,
+      ...(perLine ? { lines: perLine.set } : {}),
     })
     .where(and(eq(posTransactions.id, t.id), eq(posTransactions.customerId, customerId)))
     .run();

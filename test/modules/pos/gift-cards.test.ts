@@ -175,6 +175,33 @@ describe('POS gift cards', () => {
     expect(t.body.money).toMatchObject({ refunded, balance: 0 });
   });
 
+  it('parallel refunds of one line whose card holds more value refund the line once: each line is capped by its own total', async () => {
+    // Card A holds 200 before the sale; the sale reloads it by 20 and issues card B with 100. The
+    // sale-wide gift-card cap (120) alone would let six refunds of A's 20 pass while A holds enough.
+    expect((await sale(op, { giftCards: [{ action: 'issue', code: 'PERLINE-A', amount: 200 }] })).status).toBe(201);
+    const s = await sale(op, {
+      giftCards: [
+        { action: 'reload', code: 'PERLINE-A', amount: 20 },
+        { action: 'issue', code: 'PERLINE-B', amount: 100 },
+      ],
+    });
+    expect(s.status, s.text).toBe(201);
+    const rs = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        refund(op, { transactionId: s.body.transactionId, refundType: 'partial', giftCards: [{ code: 'PERLINE-A', amount: 20 }] }),
+      ),
+    );
+    expect(rs.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    for (const r of rs.filter((x) => x.status === 400)) expect(r.body.error).toBe('refund_exceeds_remaining');
+    // The card gave back the reload once (220 - 20); card B's line is untouched and still refundable in full.
+    expect((await balance(op, 'PERLINE-A')).balance).toBe(200);
+    expect((await get(`/pos/transaction/${s.body.transactionId}`, k(op))).body.refundedAmount).toBe(20);
+    const b = await refund(op, { transactionId: s.body.transactionId, refundType: 'partial', giftCards: [{ code: 'PERLINE-B' }] });
+    expect(b.status, b.text).toBe(200);
+    expect((await balance(op, 'PERLINE-B')).balance).toBe(0);
+    expect((await get(`/pos/transaction/${s.body.transactionId}`, k(op))).body.money).toMatchObject({ refunded: 120, balance: 0 });
+  });
+
   it('security: a gift-card sale needs credentials, and another operator cannot reload this one’s card', async () => {
     await checkSecurity(op, {
       method: 'POST',
