@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../src/env';
-import { getDb } from '../src/db/client';
+import { bindCarried, getDb } from '../src/db/client';
 import { BatchCoalescer } from '../src/db/coalesce';
 import { ApiError } from '../src/lib/errors';
 import { newId } from '../src/lib/ids';
@@ -150,10 +150,9 @@ export class InventoryLock extends DurableObject<Env> implements InventoryLockRp
    * A refused batch wrote nothing and settles nothing (its caller retries or releases).
    */
   async write(req: LockWrite): Promise<LockWriteResult> {
-    const db = this.env.DB;
     let raw: D1Result[];
     try {
-      raw = await this.batches.batch(req.statements.map((s) => db.prepare(s.sql).bind(...s.params)));
+      raw = await this.batches.batch(bindCarried(this.env.DB, req.statements));
     } catch (err) {
       const e = err as { message?: string; cause?: unknown };
       return { ok: false, error: `${e?.message ?? err}${e?.cause ? ` ${String(e.cause)}` : ''}` };

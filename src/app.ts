@@ -7,6 +7,7 @@ import { ANONYMOUS, isAdmin, type AppEnv, type Authenticator, type Principal } f
 import { ApiError, CORE_ERRORS, errorBody, errorTableMarkdown, guardError, type ErrorInfo } from './lib/errors';
 import { moduleHooks, type ModuleDef } from './lib/module';
 import { nullableRefsAsAnyOf } from './lib/openapi';
+import { nowIso } from './lib/clock';
 import { requestContext } from './middleware/request-id';
 import { authenticateOperator } from './middleware/auth';
 
@@ -155,7 +156,7 @@ function registerSecuritySchemes(app: App) {
 
 /** `/health`, `/openapi.json`, `/docs`, the landing page and the favicon. */
 function routeDocuments(app: App, modules: ModuleDef[], registry: ReturnType<typeof errorRegistry>) {
-  app.get('/health', (c) => c.json({ status: 'ok', time: new Date(c.get('clock').now()).toISOString() }));
+  app.get('/health', (c) => c.json({ status: 'ok', time: nowIso({ clock: c.get('clock') }) }));
   const description = `${API_DESCRIPTION}\n\n**Error codes.** Every code the API answers, with its status:\n\n${errorTableMarkdown(registry)}`;
   app.get('/openapi.json', (c) => {
     const origin = new URL(c.req.url).origin;

@@ -21,6 +21,8 @@ export function localWriteCount(tables?: readonly string[]): number {
 }
 
 const WRITE = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?([\w]+)"?/i;
+/** The table a statement writes (lower case), or undefined for a read. */
+const writtenTable = (query: string): string | undefined => WRITE.exec(query)?.[1]?.toLowerCase();
 
 function countWrite(tables: readonly string[]) {
   anyWrites++;
@@ -36,10 +38,7 @@ function counted<T>(p: Promise<T>, tables: readonly string[]): Promise<T> {
  * D1 batch): counted as if written here, so this isolate's read caches see it.
  */
 export function countCarriedWrite(statements: readonly { sql: string }[]): void {
-  const tables = statements.flatMap((s) => {
-    const t = WRITE.exec(s.sql)?.[1];
-    return t ? [t.toLowerCase()] : [];
-  });
+  const tables = statements.flatMap((s) => writtenTable(s.sql) ?? []);
   if (tables.length) countWrite(tables);
 }
 
@@ -73,8 +72,8 @@ function trackWrites(d1: D1Database): D1Database {
   if (!t) {
     const wrapped = {
       prepare: (query: string) => {
-        const table = WRITE.exec(query)?.[1];
-        return table ? new WriteStatement(d1.prepare(query), table.toLowerCase()) : d1.prepare(query);
+        const table = writtenTable(query);
+        return table ? new WriteStatement(d1.prepare(query), table) : d1.prepare(query);
       },
       batch: (statements: unknown[]) => {
         const tables = statements.flatMap((s) => (s instanceof WriteStatement ? [s.table] : []));
@@ -245,7 +244,7 @@ interface Mappable {
  * statement's SQL text on every `_prepare`, and on a sale's write that building is a fifth of the
  * Worker's CPU).
  */
-export function carry(statements: readonly Stmt[]): { statements: CarriedStatement[]; take(results: readonly CarriedResult[]): unknown[] } {
+export function carry(statements: readonly Stmt[]): { statements: CarriedStatement[]; take(results: readonly unknown[]): unknown[] } {
   const prepared = statements.map((s) => (s as unknown as Mappable)._prepare());
   return {
     statements: prepared.map((p) => {
@@ -255,6 +254,10 @@ export function carry(statements: readonly Stmt[]): { statements: CarriedStateme
     take: (results) => prepared.map((p, i) => p.mapResult(results[i], true)),
   };
 }
+
+/** Carried statements as D1 statements of `d1` (a Durable Object's own binding, or the caller's). */
+export const bindCarried = (d1: D1Database, statements: readonly CarriedStatement[]): D1PreparedStatement[] =>
+  statements.map((s) => d1.prepare(s.sql).bind(...s.params));
 
 /**
  * One D1 batch of this caller's statements and the carried ones: this caller's results mapped as
@@ -268,17 +271,11 @@ export async function batchCarrying(
   send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>,
 ): Promise<{ own: unknown[]; carried: CarriedResult[] }> {
   if (!carried.length && !send) return { own: (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown[], carried: [] };
-  const prepared = statements.map((s) => (s as unknown as Mappable)._prepare());
+  const own = carry(statements);
   const client = db.$client;
-  const raw = await (send ?? ((b: D1PreparedStatement[]) => client.batch(b)))([
-    ...prepared.map((p) => {
-      const q = p.getQuery();
-      return client.prepare(q.sql).bind(...q.params);
-    }),
-    ...carried.map((c) => client.prepare(c.sql).bind(...c.params)),
-  ]);
+  const raw = await (send ?? ((b: D1PreparedStatement[]) => client.batch(b)))(bindCarried(client, [...own.statements, ...carried]));
   return {
-    own: prepared.map((p, i) => p.mapResult(raw[i], true)),
-    carried: raw.slice(prepared.length).map((r) => ({ results: r.results as Record<string, SqlValue>[] })),
+    own: own.take(raw),
+    carried: raw.slice(statements.length).map((r) => ({ results: r.results as Record<string, SqlValue>[] })),
   };
 }

@@ -7,7 +7,7 @@ import { ApiError, errorBody, type ErrorDetail } from './errors';
 import { IDEMPOTENCY_DOC, idempotency } from './idempotency';
 import { bindRequestClock } from './operator-clock';
 import { operatorFieldDefaults } from './operator-fields';
-import { isoDate } from './time';
+import { isCalendarDate, isoDate } from './time';
 
 /** JSON bodies are capped at 1 MiB; multipart upload routes at 50 MiB unless they declare their own `bodyLimit`. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -352,8 +352,12 @@ export const zId = (example = 'id_01J0000000000000000000000') => z.string().trim
 export const zEmail = () => z.string().trim().toLowerCase().max(254).email();
 export const zJsonObject = () => z.record(z.string(), z.unknown());
 /** A real calendar day `YYYY-MM-DD` (2027-02-30 is refused). */
-export const isCalendarDay = (v: string) => isoDate.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
-export const zCalendarDay = () => z.string().trim().refine(isCalendarDay, 'must be a calendar date YYYY-MM-DD').openapi({ example: '2026-07-01' });
+export const zCalendarDay = () =>
+  z
+    .string()
+    .trim()
+    .refine((v) => isoDate.test(v) && isCalendarDate(v), 'must be a calendar date YYYY-MM-DD')
+    .openapi({ example: '2026-07-01' });
 /** Booleans in query strings: `true`/`false`/`1`/`0`. */
 export const zQueryBool = () =>
   z

@@ -140,4 +140,15 @@ export function datesOfMonth(month: string): string[] {
 }
 
 export const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+
+/** True for a real calendar day: `YYYY-MM-DD`, or `MM-DD` (any year, so 02-29 is allowed). */
+export function isCalendarDate(s: string): boolean {
+  const m = /^(?:(\d{4})-)?(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const year = m[1] ? Number(m[1]) : 2000; // a leap year: MM-DD accepts 02-29
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
 export const isoMonth = /^\d{4}-(0[1-9]|1[0-2])$/;

@@ -105,6 +105,7 @@ function refundableOf(entries: LedgerRow[], b: BookingRow, now: number): number 
 /** The refund asked for, checked against the booking's ledger (pure). */
 export function planPartialRefund(entries: LedgerRow[], b: BookingRow, input: PartialRefundInput, now: number): RefundPlanned {
   const view = moneyView(entries);
+  const held = onFileOf(view);
   let amount: number;
   let onFile = 0;
   const adjustments: Adjustment[] = [];
@@ -130,13 +131,13 @@ export function planPartialRefund(entries: LedgerRow[], b: BookingRow, input: Pa
     amount = adjustments.reduce((s, a) => s + a.amount, 0);
   } else {
     amount = toCents(input.amount ?? 0);
-    onFile = Math.min(amount, onFileOf(view));
+    onFile = Math.min(amount, held);
     if (amount > onFile) adjustments.push({ amount: amount - onFile, description: `Partial refund: ${input.reason}` });
   }
   // Never below a price of zero: what a goodwill credit already gave (to the account) is not refunded again.
-  const refundable = Math.min(refundableOf(entries, b, now), onFileOf(view) + Math.max(0, view.total));
+  const refundable = Math.min(refundableOf(entries, b, now), held + Math.max(0, view.total));
   if (amount > refundable) throw exceeds(refundable);
-  const exclusive = !!input.lines || onFileOf(view) > 0 || view.credited !== 0;
+  const exclusive = !!input.lines || held > 0 || view.credited !== 0;
   return { amount, onFile, exclusive, adjustments, byIntent: spreadOverIntents(cardPools(entries, b.paymentIntentId), b.paymentIntentId, amount) };
 }
 

@@ -1,4 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { isCalendarDate } from '../../lib/time';
+
+export { isCalendarDate };
 
 /**
  * The inventory item model: everything an operator configures about an item, stored as
@@ -10,16 +13,6 @@ export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Fri
 export const zWeekday = z.enum(WEEKDAY_NAMES);
 const hhmm = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm');
 
-/** True for a real calendar day: `YYYY-MM-DD`, or `MM-DD` (any year, so 02-29 is allowed). */
-export function isCalendarDate(s: string): boolean {
-  const m = /^(?:(\d{4})-)?(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return false;
-  const year = m[1] ? Number(m[1]) : 2000; // a leap year: MM-DD accepts 02-29
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
 const ymd = () =>
   z
     .string()

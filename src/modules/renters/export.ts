@@ -64,11 +64,10 @@ export async function exportRenters(
         const last = page.length < EXPORT_PAGE_SIZE;
         let chunk = '';
         if (q.format === 'csv') {
-          if (!started) chunk += csv(fields, []);
           chunk += csv(
             fields,
             page.map((r) => fields.map((f) => csvRow(r, includeAccounting)[f])),
-            { header: false },
+            { header: !started },
           );
         } else {
           const body = page.map((r) => JSON.stringify(r)).join(',');

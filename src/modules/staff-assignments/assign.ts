@@ -14,7 +14,7 @@ import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/clock';
 import { formatLocalRange } from '../../lib/local-time';
-import { ACTIVE_STATUSES } from '../../lib/booking-status';
+import { ACTIVE_STATUSES, ACTIVE_STATUS_LIST } from '../../lib/booking-status';
 import type { Skill } from '../../lib/staff-skills';
 import { staffAssignments } from '../../db/schema/staff';
 import { getBookingRow, type BookingRow } from '../bookings/service';
@@ -23,7 +23,7 @@ import { getUserInTenant } from '../users/service';
 import { staffErrors } from './errors';
 import { covers, staffStates } from './free-time';
 import { assignmentCountsOn, assignmentOf, assignmentsOfRentals, conflictOf } from './queries';
-import { ACTIVE_STATUS_LIST, overlapping } from '../staff-schedule/service';
+import { overlapping } from '../staff-schedule/service';
 import { assignmentOut, displayNameOf } from './views';
 
 type User = Awaited<ReturnType<typeof getUserInTenant>>;

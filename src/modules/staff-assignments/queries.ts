@@ -4,7 +4,8 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
-import { ACTIVE_STATUS_LIST, overlapping } from '../staff-schedule/service';
+import { ACTIVE_STATUS_LIST } from '../../lib/booking-status';
+import { overlapping } from '../staff-schedule/service';
 import { staffAssignments } from '../../db/schema/staff';
 import { users } from '../../db/schema/accounts';
 

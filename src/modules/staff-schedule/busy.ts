@@ -5,15 +5,9 @@
  * their own). Both count everywhere: time off, availability, conflicts, automatic assignment.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { ACTIVE_STATUSES } from '../../lib/booking-status';
+import { ACTIVE_STATUS_LIST } from '../../lib/booking-status';
 
 type Value = SQL | string | number;
-
-/** The active statuses as an SQL list (`IN (...)`). */
-export const ACTIVE_STATUS_LIST = sql.join(
-  ACTIVE_STATUSES.map((s) => sql`${s}`),
-  sql`, `,
-);
 
 /**
  * The active bookings of `staffId` (assigned in the table or in `extendedData.assignedStaffIds`)

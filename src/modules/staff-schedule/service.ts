@@ -3,7 +3,7 @@
  * - the shift occurrences of a location's staff (public staff availability): shiftOccurrencesAt.
  * - creating a shift (the seed): createShift.
  * - time off of staff overlapping a window (staff assignments and availability): timeOffDuring; recording it (the seed): createTimeOff.
- * - when a person is busy with bookings (staff assignments): overlapping, ACTIVE_STATUS_LIST.
+ * - when a person is busy with bookings (staff assignments): overlapping.
  */
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
@@ -20,7 +20,7 @@ import { rowOccurrences, shiftInTenant } from './queries';
 import { shiftOut, type ShiftRow } from './views';
 
 export { createTimeOff, timeOffDuring } from './time-off';
-export { ACTIVE_STATUS_LIST, overlapping } from './busy';
+export { overlapping } from './busy';
 
 function checkTimes(start: string, end: string) {
   if (Date.parse(end) <= Date.parse(start))

@@ -88,7 +88,7 @@ export async function buildWaiverPdf(input: WaiverPdfInput): Promise<Uint8Array>
   const mono = await doc.embedFont(StandardFonts.Courier);
   const images = await embedImages(doc, input.images);
   const w = new Writer(doc, font, bold, WAIVER_SPACING);
-  w.text(`${input.businessName} - ${input.locationName}`, { size: 9, color: [0.35, 0.35, 0.35] });
+  w.text(`${input.businessName} - ${input.locationName}`, { size: 9, grey: true });
   w.text(input.title, { bold: true, size: 18, gap: 6 });
   if (input.description) w.text(input.description, { size: 10, gap: 8 });
   w.rule();
