@@ -75,13 +75,14 @@ describe('safe public fetch: every hostile URL is refused with 400 and never fet
       expect(r.status, `${url}: ${r.text}`).toBe(400);
       expect(r.body.error).toBe('validation_failed');
     }
-    expect(web.fetched).toEqual([]);
+    expect(web.fetchedOf(HOSTILE)).toEqual([]);
     // The same guard on the other helpers that fetch.
-    expectError(await post('/ai/scrape-inventory', { url: 'http://[::ffff:10.0.0.1]/' }, k()), 400, 'validation_failed');
-    expectError(await post('/ai/extract-receipt-data', { receiptImage: 'http://169.254.169.254/receipt.png' }, k()), 400, 'validation_failed');
-    expectError(await post('/ai/extract-license', { image: 'http://0x7f000001/license.jpg' }, k()), 400, 'validation_failed');
-    expectError(await post('/ai/validate-receipt', { receiptImage: 'http://[::1]/r.png', inputData: { total: 1 } }, k()), 400, 'validation_failed');
-    expect(web.fetched).toEqual([]);
+    const others = ['http://[::ffff:10.0.0.1]/', 'http://169.254.169.254/receipt.png', 'http://0x7f000001/license.jpg', 'http://[::1]/r.png'];
+    expectError(await post('/ai/scrape-inventory', { url: others[0] }, k()), 400, 'validation_failed');
+    expectError(await post('/ai/extract-receipt-data', { receiptImage: others[1] }, k()), 400, 'validation_failed');
+    expectError(await post('/ai/extract-license', { image: others[2] }, k()), 400, 'validation_failed');
+    expectError(await post('/ai/validate-receipt', { receiptImage: others[3], inputData: { total: 1 } }, k()), 400, 'validation_failed');
+    expect(web.fetchedOf([...HOSTILE, ...others])).toEqual([]);
   });
 
   it('refuses names that resolve to internal addresses, and names that do not resolve', async () => {
@@ -99,7 +100,8 @@ describe('safe public fetch: every hostile URL is refused with 400 and never fet
     for (const host of ['rebind', 'mixed', 'v6', 'mapped', 'metadata'])
       expect((await proxy(`https://${host}.attacker.test/`)).body.details[0].code, host).toBe('unsafe_url');
     expect((await proxy('https://nowhere.example.test/')).body.details[0].code).toBe('unresolvable');
-    expect(web.fetched).toEqual([]);
+    const named = ['rebind', 'mixed', 'v6', 'mapped', 'metadata'].map((h) => `https://${h}.attacker.test/`);
+    expect(web.fetchedOf([...named, 'https://nowhere.example.test/'])).toEqual([]);
   });
 
   it('checks every redirect (at most 3), the content type and the size', async () => {

@@ -13,6 +13,24 @@ export interface FakePage {
   hang?: 'headers' | 'body';
 }
 
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * The URLs of `fetched` on the hosts of `urls`. Tests replace the isolate's one outbound fetch, so a
+ * webhook queued by an earlier test file may be delivered through the replacement meanwhile: a check
+ * that a URL was never fetched looks only at the hosts it names.
+ */
+export function onHosts(fetched: string[], urls: string[]) {
+  const hosts = new Set(urls.map(hostOf));
+  return fetched.filter((u) => hosts.has(hostOf(u)));
+}
+
 export const PUBLIC_IP = '93.184.216.34';
 
 export function fakeWeb(pages: Record<string, FakePage>, dns: Record<string, string[]> = {}) {
@@ -42,6 +60,8 @@ export function fakeWeb(pages: Record<string, FakePage>, dns: Record<string, str
   return {
     fetched,
     resolved,
+    /** The fetched URLs on the hosts of `urls` (see `onHosts`). */
+    fetchedOf: (urls: string[]) => onHosts(fetched, urls),
     restore() {
       outbound.fetch = realFetch;
       resolver.resolve = realResolve;
