@@ -315,7 +315,12 @@ describe('deliver: one generic outcome', () => {
       [TEST, 'http://169.254.169.254/latest/meta-data/'],
     ] as const;
     for (const [e, url] of refused) expect(await deliver(e, url, { method: 'POST', body: '{}' }), url).toEqual(GENERIC);
-    expect(onHosts(fetched, refused.map(([, url]) => url))).toEqual([]);
+    expect(
+      onHosts(
+        fetched,
+        refused.map(([, url]) => url),
+      ),
+    ).toEqual([]);
   });
 
   it('a network error and a timeout answer the same NOT_DELIVERED; an answer is reported with its status', async () => {

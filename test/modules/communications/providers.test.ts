@@ -34,7 +34,8 @@ function fakeProviders() {
     const body = await req.text();
     const url = new URL(req.url);
     // Only the providers' calls: a webhook queued by an earlier test file may be delivered through this fetch meanwhile.
-    if (url.host === 'api.postmarkapp.com' || url.host === 'api.twilio.com') calls.push({ method: req.method, url: req.url, headers: Object.fromEntries(req.headers), body });
+    if (url.host === 'api.postmarkapp.com' || url.host === 'api.twilio.com')
+      calls.push({ method: req.method, url: req.url, headers: Object.fromEntries(req.headers), body });
     if (url.host === 'api.postmarkapp.com' && url.pathname === '/email') {
       if (req.headers.get('x-postmark-server-token') !== PM_TOKEN) return json(401, { ErrorCode: 10, Message: 'Bad or missing Server API token.' });
       if (state.postmark === 'down') return json(503, { ErrorCode: 100, Message: 'Service unavailable' });
