@@ -1,17 +1,15 @@
 /** The real Wave adapter over fetch, against a stubbed network: GraphQL requests and the mapping of a balanced journal onto Wave's anchored transaction. */
 import { describe, it, expect, afterEach } from 'vitest';
 import { WaveAccounting } from '../../../src/adapters/accounting';
-import { outbound } from '../../../src/adapters/http';
+import { fakeHosts } from '../../outbound';
 
-const realFetch = outbound.fetch;
-afterEach(() => {
-  outbound.fetch = realFetch;
-});
+let restore = () => {};
+afterEach(() => restore());
 
 describe('Wave adapter', () => {
   it('posts a journal as a money transaction anchored on the bank account, line items by normal balance', async () => {
     const bodies: any[] = [];
-    outbound.fetch = async (input, init) => {
+    restore = fakeHosts(['gql.waveapps.com'], async (input, init) => {
       const req = new Request(input, init);
       expect(req.url).toBe('https://gql.waveapps.com/graphql/public');
       expect(req.headers.get('authorization')).toBe('Bearer wave-token');
@@ -37,7 +35,7 @@ describe('Wave adapter', () => {
         });
       }
       return Response.json({ data: { moneyTransactionCreate: { didSucceed: true, inputErrors: [], transaction: { id: 'txn_wave_1' } } } });
-    };
+    });
     const wave = new WaveAccounting('client', 'secret');
     const res = await wave.postJournal('wave-token', 'biz_1', {
       externalId: 'berth:cus:loc:2027-01-01',

@@ -1,22 +1,21 @@
 /** The real Google Calendar adapter over fetch, against a stubbed network: requests as Google expects them, errors classified (410 = full resync). */
 import { describe, it, expect, afterEach } from 'vitest';
 import { GoogleCalendar } from '../../../src/adapters/calendar';
-import { outbound } from '../../../src/adapters/http';
+import { fakeHosts } from '../../outbound';
 import { ProviderError } from '../../../src/adapters/simulators';
 
-const realFetch = outbound.fetch;
-afterEach(() => {
-  outbound.fetch = realFetch;
-});
+let restore = () => {};
+afterEach(() => restore());
 
 function stub(handler: (req: Request, body: string) => Response | Promise<Response>) {
   const seen: { req: Request; body: string }[] = [];
-  outbound.fetch = async (input, init) => {
+  restore();
+  restore = fakeHosts(['oauth2.googleapis.com', 'www.googleapis.com'], async (input, init) => {
     const req = new Request(input, init);
     const body = await req.clone().text();
     seen.push({ req, body });
     return handler(req, body);
-  };
+  });
   return seen;
 }
 

@@ -10,7 +10,7 @@ import { checkSecurity } from '../../security';
 import { at, book, bookBody, everyDay, rentalItem, type TestItem } from '../bookings/factories';
 import { fleetsysLinks } from '../../../src/db/schema/fleet-system';
 import { FleetApi, SimulatedFleet } from '../../../src/adapters/fleet';
-import { outbound } from '../../../src/adapters/http';
+import { fakeHosts } from '../../outbound';
 import { eq } from 'drizzle-orm';
 
 const sim = new SimulatedFleet(env);
@@ -220,14 +220,12 @@ describe('fleet software: sync-booking', () => {
 });
 
 describe('fleet software: the real adapter over fetch', () => {
-  const realFetch = outbound.fetch;
-  afterAll(() => {
-    outbound.fetch = realFetch;
-  });
+  let restore = () => {};
+  afterAll(() => restore());
 
   it('client credentials at the token URL, bearer calls under the API base, errors classified', async () => {
     const seen: { method: string; url: string; auth: string | null; body: string }[] = [];
-    outbound.fetch = async (input, init) => {
+    restore = fakeHosts(['fleet.example.test'], async (input, init) => {
       const req = new Request(input, init);
       const body = await req.text();
       seen.push({ method: req.method, url: req.url, auth: req.headers.get('authorization'), body });
@@ -235,7 +233,7 @@ describe('fleet software: the real adapter over fetch', () => {
       if (req.url.endsWith('/products')) return Response.json({ data: [{ id: 'p1', name: 'Boat', inventoryTypeId: null }] });
       if (req.url.endsWith('/reservations/missing/cancel')) return new Response('nope', { status: 404 });
       return new Response('{}', { status: 500 });
-    };
+    });
     const api2 = new FleetApi(env);
     const c = { clientId: 'cid', clientSecret: 'csecret', tokenUrl: 'https://fleet.example.test/oauth/token', apiBaseUrl: 'https://fleet.example.test/api/v1' };
     const t = await api2.token(c);

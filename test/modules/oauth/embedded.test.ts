@@ -182,7 +182,10 @@ describe('Events for installed apps', () => {
       const ts = c.headers['x-service-timestamp'];
       expect(c.headers['x-service-signature']).toBe(await hmacHex(app.webhookSecret, `${ts}.${c.body}`));
     }
-    const changed = captured.map((c) => JSON.parse(c.body)).find((x) => x.type === 'booking.status_changed');
+    const changed = captured
+      .filter((c) => c.url === hook)
+      .map((c) => JSON.parse(c.body))
+      .find((x) => x.type === 'booking.status_changed');
     expect(changed.data).toMatchObject({ rentalId: b.body.rentalId, to: 'cancelled' });
     expect(captured.some((c) => c.body.includes(ob.body.rentalId))).toBe(false);
     // The operator's own webhook list does not show the app's endpoint.

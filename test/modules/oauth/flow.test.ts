@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createOperator, expectError, get, del, post, signToken } from '../../harness';
-import { outbound } from '../../../src/adapters/http';
+import { fakeHosts } from '../../outbound';
 import { checkSecurity } from '../../security';
 import {
   REDIRECT,
@@ -145,14 +145,13 @@ describe('Sign-in at the identity provider (staging and production) and app dele
     expect(idp.searchParams.get('redirect_uri')).toBe('http://berth.test/oauth/authorize/callback');
 
     // The identity provider's token endpoint answers an access token of the API audience for the operator's admin.
-    const real = outbound.fetch;
     let sentVerifier: string | null = null;
-    outbound.fetch = async (input: Request | string | URL, init?: RequestInit) => {
+    const restore = fakeHosts(['idp.berth.test'], async (input: Request | string | URL, init?: RequestInit) => {
       const req = new Request(input, init);
       expect(req.url).toBe('https://idp.berth.test/oauth/token');
       sentVerifier = new URLSearchParams(await req.text()).get('code_verifier');
       return Response.json({ access_token: await signToken({ sub: `test|${op.adminId}` }), token_type: 'Bearer' });
-    };
+    });
     try {
       const back = await raw('GET', `/oauth/authorize/callback?code=idp-code-1&state=${request}`, { headers: { cookie: cookie! } });
       expect(back.status, back.text).toBe(303);
@@ -163,7 +162,7 @@ describe('Sign-in at the identity provider (staging and production) and app dele
       expect(done.status).toBe(302);
       expect(new URL(done.location!).searchParams.get('state')).toBe('idp');
     } finally {
-      outbound.fetch = real;
+      restore();
     }
   });
 

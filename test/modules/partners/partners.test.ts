@@ -4,13 +4,11 @@ import { and, eq } from 'drizzle-orm';
 import { api, createOperator, db, del, expectError, get, patch, post, put } from '../../harness';
 import { messageOutbox } from '../../../src/db/schema/events';
 import { partnerAccounts } from '../../../src/db/schema/partners';
-import { outbound } from '../../../src/adapters/http';
+import { fakeHosts } from '../../outbound';
 import { PLATFORM, REDIRECT, bearer, consent, createApp, registerPartner, raw, tokenCall } from './helpers';
 
-const realFetch = outbound.fetch;
-afterEach(() => {
-  outbound.fetch = realFetch;
-});
+let restore = () => {};
+afterEach(() => restore());
 
 async function hmacHex(secret: string, message: string) {
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
@@ -211,13 +209,15 @@ describe('Apps', () => {
 
   it('sends a signed test event to the webhook URL (webhook trigger)', async () => {
     const p = await registerPartner();
-    const app = await createApp(p, { webhooks: { url: 'https://hooks.example.test/berth', events: ['booking.*'] } });
+    // A host of its own: the receiver records this app's deliveries only.
+    const host = `p${crypto.randomUUID().slice(0, 8)}.example.test`;
+    const app = await createApp(p, { webhooks: { url: `https://${host}/berth`, events: ['booking.*'] } });
     let seen: { headers: Headers; body: string } | undefined;
-    outbound.fetch = async (input: Request | string | URL, init?: RequestInit) => {
+    restore = fakeHosts([host], async (input: Request | string | URL, init?: RequestInit) => {
       const req = new Request(input, init);
       seen = { headers: req.headers, body: await req.text() };
       return new Response('ok', { status: 200 });
-    };
+    });
     const r = await post(`/partners/apps/${app.appId}/webhooks/test`, { event: 'booking.status_changed' }, bearer(p.token));
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ delivered: true, statusCode: 200, event: 'booking.status_changed' });
