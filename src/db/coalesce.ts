@@ -12,9 +12,12 @@
  * older than its caller's view of the object (what the lock's read sequence relies on), and a read
  * queued after a write sees it.
  *
- * Each D1 call is one transaction: when a coalesced call fails, each batch is retried alone, so one
- * caller's failure (a write's constraint) never becomes another's; the failed call wrote nothing,
- * so nothing is written twice.
+ * Each D1 call is one transaction. When a coalesced call fails on a statement (SQLite refused it: a
+ * write's constraint, a guard's RAISE), the transaction was rolled back and wrote nothing, so each
+ * batch is retried alone and one caller's failure never becomes another's. Any other failure (the
+ * connection lost, D1 overloaded or failing) leaves the call in doubt: it may have committed, and a
+ * retry could write a sale twice or answer a conflict for rows that stand, so every batch of the call
+ * gets the error as it is, as a batch sent alone would.
  */
 
 /** Sends one batch (`env.DB.batch`). */
@@ -24,6 +27,15 @@ interface Waiting {
   statements: D1PreparedStatement[];
   resolve(results: D1Result[]): void;
   reject(err: unknown): void;
+}
+
+/**
+ * D1 names a statement SQLite refused with its result code ("...: SQLITE_CONSTRAINT"): the batch's
+ * transaction was rolled back. Other errors say nothing of whether the call committed.
+ */
+export function isStatementError(err: unknown): boolean {
+  const e = err as { message?: unknown; cause?: unknown };
+  return /\bSQLITE_[A-Z]+\b/.test(`${String(e?.message ?? err)} ${String(e?.cause ?? '')}`);
 }
 
 /** Statements per coalesced call at most (further waiting batches go in the call after). */
@@ -65,8 +77,12 @@ export class BatchCoalescer {
     try {
       results = await this.send(group.flatMap((w) => w.statements));
     } catch (err) {
-      if (group.length === 1) return group[0].reject(err);
-      // One transaction failed for all and wrote nothing: each batch alone, so only the one at fault fails.
+      if (group.length === 1 || !isStatementError(err)) {
+        // Alone, or in doubt (it may have committed): each caller gets the error as it is, nothing is sent again.
+        for (const w of group) w.reject(err);
+        return;
+      }
+      // A statement failed the transaction for all and it wrote nothing: each batch alone, so only the one at fault fails.
       // In order, as they would have run together: a read queued after a write still runs after it.
       for (const w of group) await this.send(w.statements).then(w.resolve, w.reject);
       return;

@@ -1,7 +1,7 @@
 import type { Ctx } from './context';
 import { insertRows, reusable, type BatchRunner, type DB, type Stmt } from '../db/client';
 import { auditLogs } from '../db/schema/accounts';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { webhookEvents } from '../db/schema/events';
 import { effectStmt } from './idempotency';
 import { newId } from './ids';
@@ -66,6 +66,28 @@ export function auditStmt(ctx: Ctx, entry: AuditEntry): Stmt {
     details: entry.details ?? null,
     requestId: ctx.requestId,
   });
+}
+
+/**
+ * The audit row `entry` of this request is there: the `commit` that wrote it with its change
+ * committed (what tells a write in doubt, whose answer was lost, landed).
+ */
+export async function auditWritten(ctx: Ctx, entry: AuditEntry): Promise<boolean> {
+  const customerId = entry.customerId ?? ctx.principal.customerId;
+  if (!customerId || !entry.targetId) return false;
+  const row = await ctx.db
+    .select({ id: auditLogs.id })
+    .from(auditLogs)
+    .where(
+      and(
+        eq(auditLogs.customerId, customerId),
+        eq(auditLogs.targetId, entry.targetId),
+        eq(auditLogs.requestId, ctx.requestId),
+        eq(auditLogs.action, entry.action),
+      ),
+    )
+    .get();
+  return !!row;
 }
 
 /** Outbox rows per INSERT (four bound values each, plus two; D1 binds at most 100 parameters). */

@@ -17,14 +17,19 @@
  * error is answered as the policy says (a declined card, a used-up code) or as the database's
  * last line of defence says (a lost race: 409 `unavailable`, nothing charged). When the write
  * succeeded, the locks are not called again: the lock that ran the write settled its reservations
- * as it committed, and any other finds the written rows in D1 on its next read.
+ * as it committed, and any other finds the written rows in D1 on its next read. A write that failed
+ * in doubt (its answer lost on the way back) may have committed: a path that can tell reads whether
+ * its rows are there (`landedInDoubt`) and, when they are, answers the sale as written instead of
+ * undoing it.
  *
  * It lives in availability, beside the lock and the allocation writes every phase leans on, so a
  * sales path depends on availability and nothing else to sell.
  */
 import type { Ctx } from '../../lib/context';
+import { ApiError } from '../../lib/errors';
 import { afterResponse } from '../../lib/round-trips';
 import type { BatchRunner } from '../../db/client';
+import { isStatementError } from '../../db/coalesce';
 import { backstopConflict, isAllocationConflict, releaseAll, writeThrough, type Reservation } from './lock';
 
 /** The phases, in the order `sell` runs them. */
@@ -144,6 +149,20 @@ export async function sell<O, S, R>(ctx: Ctx, order: O, policy: SalePolicy<O, S,
   }
   journal.settle(ctx, policy.name);
   return policy.answer(s);
+}
+
+/**
+ * Whether a sale's write that failed in doubt committed after all. Berth's own refusals and a
+ * statement SQLite refused (the transaction rolled back) are not in doubt: false, nothing read. Any
+ * other failure (the D1 call or the lock's answer lost on the way back) may have committed: `landed`
+ * reads whether the write's rows are there. True: the sale is written, and is answered so (its charge
+ * is not refunded, its units not released); a failed check counts as not landed.
+ */
+export async function landedInDoubt(ctx: Ctx, err: unknown, landed: () => Promise<boolean>): Promise<boolean> {
+  if (err instanceof ApiError || isStatementError(err)) return false;
+  const found = await landed().catch(() => false);
+  if (found) ctx.log.warn('sale write failed in doubt, and its rows are there: answered as written', { error: String(err) });
+  return found;
 }
 
 /** The after phase of a written sale: its failure is logged, never answered (the sale stands). */

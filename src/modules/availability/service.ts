@@ -5,7 +5,7 @@
  * - schedule arithmetic of the engine: departureAt, departuresOn, openingBounds, openingOn, existingWallTime, maintenanceBusy, slotLengthMinutes;
  * - D1 state loaders and statements: loadItemContext, itemContextOf, itemContextsFrom, loadItemState, loadAllocationsFor, busyOf, itemStatements, ...;
  * - the per-item lock every sale reserves through: reserve, reserveAll, releaseAll, forgetDeleted, allocate, backstopConflict, isAllocationConflict;
- * - the sale pipeline every sales path runs through: sell, SalePolicy, SaleJournal, SalePhase, SALE_PHASES;
+ * - the sale pipeline every sales path runs through: sell, SalePolicy, SaleJournal, SalePhase, SALE_PHASES, landedInDoubt;
  * - the one writer of `allocations`: allocationInserts, releaseAllocationsOf, endAllocationsEarly, expireAllocationsOf, deleteAllocationsOf, ...
  */
 
@@ -56,7 +56,7 @@ export {
 } from './lock';
 export type { LockItem } from './types';
 // The sale pipeline every sales path runs through (sell.ts).
-export { sell, SALE_PHASES, type SaleJournal, type SalePhase, type SalePhaseFn, type SalePolicy } from './sell';
+export { sell, landedInDoubt, SALE_PHASES, type SaleJournal, type SalePhase, type SalePhaseFn, type SalePolicy } from './sell';
 // The one writer of `allocations` (allocation-writes.ts): the rows a reservation took, and named releases, early ends, expiries and sandbox deletes.
 export {
   allocationInserts,

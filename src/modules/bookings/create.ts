@@ -19,7 +19,7 @@
  * the operator has an endpoint. A bundle reads its items once its definition is known (one more), a
  * payment adds the provider's calls, an affiliate's booking its commission write.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { reusable, type BatchRunner, type Stmt } from '../../db/client';
 import { tenantOf, type Ctx } from '../../lib/context';
 import { toCents } from '../../lib/money';
@@ -29,6 +29,7 @@ import { todayIn } from '../../lib/clock';
 import { localDate } from '../../lib/time';
 import type { SaleFacts, SaleScope } from '../../lib/sale-extensions';
 import { customers } from '../../db/schema/accounts';
+import { bookings } from '../../db/schema/bookings';
 import { payments, PaymentError, type PaymentIntent } from '../../adapters/payments';
 import { renterByEmailStatement, renterUpsert, isRenterEmailConflict, type RenterRow, type RenterUpsert } from '../renters/service';
 import {
@@ -39,6 +40,7 @@ import {
   otherItemsAtLocationStatement,
   releaseAll,
   reserveAll,
+  landedInDoubt,
   sell,
   type ItemContext,
   type ItemRow,
@@ -515,6 +517,10 @@ async function writeSale(ctx: Ctx, s: S, via: BatchRunner | undefined): Promise<
   try {
     await taken.commitMoney([...write.statements, ...extra], { ...write.meta, via });
   } catch (err) {
+    if (await landedInDoubt(ctx, err, () => bookingWritten(ctx, customerId, rentalIds[0]))) {
+      taken.commitMoney.alreadyRecorded();
+      return { result: write.result, rows: write.rows };
+    }
     if (!isRenterEmailConflict(err)) throw err;
     // Another booking created this renter a moment ago: update it instead.
     upsert = await renterUpsert(ctx, held.renterInput);
@@ -522,6 +528,16 @@ async function writeSale(ctx: Ctx, s: S, via: BatchRunner | undefined): Promise<
     await taken.commitMoney([...write.statements, ...extra], { ...write.meta, via });
   }
   return { result: write.result, rows: write.rows };
+}
+
+/** The booking row of a sale's write is there (the write committed). */
+async function bookingWritten(ctx: Ctx, customerId: string, rentalId: string): Promise<boolean> {
+  const row = await ctx.db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.customerId, customerId), eq(bookings.id, rentalId)))
+    .get();
+  return !!row;
 }
 
 /** The order's discount amounts by type (cents). */

@@ -6,11 +6,20 @@
  */
 import { nowIso } from '../../lib/clock';
 import type { Ctx } from '../../lib/context';
-import type { AuditEntry, DomainEvent } from '../../lib/commit';
+import { auditWritten, type AuditEntry, type DomainEvent } from '../../lib/commit';
 import type { BatchRunner, Stmt } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { localDate } from '../../lib/time';
-import { allocationInserts, backstopConflict, departureAt, isAllocationConflict, reserve, type ItemContext, type Reservation } from '../availability/service';
+import {
+  allocationInserts,
+  backstopConflict,
+  departureAt,
+  isAllocationConflict,
+  landedInDoubt,
+  reserve,
+  type ItemContext,
+  type Reservation,
+} from '../availability/service';
 import type { TakenPayment } from '../payments/service';
 import { isVersionRace } from './activity';
 import { checkAllowedDuration } from './pricing';
@@ -112,18 +121,23 @@ export function windowSet(b: BookingRow, item: ItemContext, res: Reservation, w:
 export const swapAllocations = (ctx: Ctx, b: BookingRow, res: Reservation | undefined): Stmt[] =>
   res ? [releaseAllocations(ctx, b), ...allocationInserts(ctx, res, nowIso(ctx))] : [];
 
-/** Commits a change: with a charged difference through the payments service (its payment.completed in the same batch). */
+/**
+ * Commits a change: with a charged difference through the payments service (its payment.completed in
+ * the same batch). A write whose answer was lost may have committed: its audit row tells, and then the
+ * change is answered as made (the charge stands, nothing is undone).
+ */
 export async function commitMove(
   ctx: Ctx,
   taken: TakenPayment | undefined,
   statements: Stmt[],
   meta: { audit: AuditEntry; events: DomainEvent[]; via?: BatchRunner },
 ) {
-  if (!taken) return commitChange(ctx, statements, meta);
   try {
+    if (!taken) return await commitChange(ctx, statements, meta);
     await taken.commitMoney(statements, meta);
   } catch (err) {
-    // As commitChange answers a lost race; the journal refunds the charge.
+    if (await landedInDoubt(ctx, err, () => auditWritten(ctx, meta.audit))) return taken?.commitMoney.alreadyRecorded();
+    // As commitChange answers a lost race (a change without a charge got its answer there); the journal refunds the charge.
     if (isVersionRace(err)) throw new ApiError('version_conflict', 'The booking was changed by another request at the same moment; reload it and retry');
     if (isAllocationConflict(err)) throw backstopConflict();
     throw err;
