@@ -231,6 +231,7 @@ export const SIM_ACCOUNTS: AcctAccount[] = [
   { id: 'simacct_tax', name: 'Sales Tax Payable', type: 'LIABILITY', subtype: 'SALES_TAX', normalBalance: 'CREDIT', isBank: false },
   { id: 'simacct_tips', name: 'Tips Payable', type: 'LIABILITY', subtype: 'CURRENT_LIABILITY', normalBalance: 'CREDIT', isBank: false },
   { id: 'simacct_giftcards', name: 'Gift Card Liability', type: 'LIABILITY', subtype: 'CURRENT_LIABILITY', normalBalance: 'CREDIT', isBank: false },
+  { id: 'simacct_credits', name: 'Customer Credit Owed', type: 'LIABILITY', subtype: 'CURRENT_LIABILITY', normalBalance: 'CREDIT', isBank: false },
   { id: 'simacct_deposits', name: 'Damage Deposits Retained', type: 'INCOME', subtype: 'OTHER_INCOME', normalBalance: 'CREDIT', isBank: false },
 ];
 

@@ -1,6 +1,7 @@
 /**
  * Sale extensions: discounts and payment sources that plug into the booking sale without the
- * bookings module importing them (promo codes, gift cards, membership benefits and credits). A
+ * bookings module importing them (promo codes, gift cards, membership benefits and credits, the
+ * renter's account credit). A
  * module declares its extension in its `module.ts` (`sale`); the app collects them from the module
  * list and hands them to every context with the hooks (`ctx.hooks.sale`), in module-list order.
  *
@@ -22,6 +23,7 @@ export interface SaleAsks {
   promoCode?: string;
   giftCard?: string;
   membershipCredits?: { amount?: number };
+  accountCredit?: { amount?: number };
 }
 
 /** What is known of a sale before its first read. */
@@ -58,7 +60,7 @@ export interface SaleDiscount {
 /** A payment source's part of what is due now (cents), as the ledger records it. */
 export interface SalePayment {
   /** The ledger's payment source. */
-  source: 'membership_credits' | 'gift_card';
+  source: 'membership_credits' | 'gift_card' | 'account_credit';
   amount: number;
   /** Ledger reference (null: the transaction id). */
   reference: string | null;

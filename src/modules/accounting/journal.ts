@@ -10,7 +10,12 @@
  *   tax                accounts_receivable / sales_tax
  *   tip                accounts_receivable / tips
  *   payment (-)        bank (card, cash), channel_receivable (a reseller or marketplace collected it),
- *                      gift_card_liability (paid with a gift card) / accounts_receivable
+ *                      gift_card_liability (paid with a gift card), customer_credit (paid with the renter's
+ *                      account credit) / accounts_receivable
+ *   goodwill (-)       discounts / accounts_receivable (an operator's goodwill credit lowers the price)
+ *   credit             accounts_receivable / customer_credit (the part of a goodwill credit moved to the
+ *                      renter's account: owed to the renter until a booking spends it; other credits, such
+ *                      as membership credits given, are skipped)
  *   refund             accounts_receivable / bank
  *   deposit_capture    bank / deposits (a security deposit kept)
  *   gift_card_sale     accounts_receivable / gift_card_liability (a gift card sold or reloaded at the counter: charged
@@ -30,6 +35,7 @@ export const GL_ACCOUNTS = {
   tips: 'Tips collected for staff (payable)',
   channel_receivable: 'Money collected by resellers and marketplaces, owed to the operator',
   gift_card_liability: 'Gift cards sold and not yet redeemed',
+  customer_credit: "Account credit owed to renters (goodwill credits moved to a renter's account, not yet spent on a booking)",
   deposits: 'Security deposits kept (captured)',
 } as const;
 
@@ -48,12 +54,21 @@ const SKIPPED = new Set(['deposit_hold', 'deposit_release', 'platform_fee']);
 function postingOf(e: LedgerLike): [GlKey, GlKey, number] | null {
   const a = e.amount;
   const moneyIn: GlKey =
-    e.source === 'channel' || e.source === 'marketplace' ? 'channel_receivable' : e.source === 'gift_card' ? 'gift_card_liability' : 'bank';
+    e.source === 'channel' || e.source === 'marketplace'
+      ? 'channel_receivable'
+      : e.source === 'gift_card'
+        ? 'gift_card_liability'
+        : e.source === 'account_credit'
+          ? 'customer_credit'
+          : 'bank';
   switch (e.entryType) {
     case 'revenue':
       return ['accounts_receivable', 'sales', a];
     case 'discount':
+    case 'goodwill':
       return ['discounts', 'accounts_receivable', -a];
+    case 'credit':
+      return e.source === 'goodwill' ? ['accounts_receivable', 'customer_credit', a] : null;
     case 'tax':
       return ['accounts_receivable', 'sales_tax', a];
     case 'tip':

@@ -114,7 +114,7 @@ export const getMappings = route({
   ok: s.Mappings,
   errors: [403],
   description: `The GL keys of the daily journal (sales, discounts, sales_tax, tips, accounts_receivable, bank, channel_receivable,
-gift_card_liability, deposits), each with its account, and those still \`missing\` (\`bank\` defaults to the chosen bank account).`,
+gift_card_liability, customer_credit, deposits), each with its account, and those still \`missing\` (\`bank\` defaults to the chosen bank account).`,
 });
 export const setMappings = route({
   method: 'put',

@@ -18,6 +18,7 @@ import { getBookingRow, getBookingWithZone } from './queries';
 import { payBack, rentalLedger } from './refunds';
 import { refundPlanFrom, type RefundPlan } from './refund-lines';
 import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, capacityReleased, statusEvents } from './changes';
+import { ACCOUNT_CREDIT_SOURCE } from './account-credit';
 
 // ------------------------------------------------------------------------------------------------
 // Cancel
@@ -168,18 +169,20 @@ function refundSentence(b: BookingRow, business: string, byCard: number, caller?
 /**
  * The ledger reversals of a cancellation: charges, discounts, taxes, tips and fees are reversed now;
  * card payments are refunded afterwards (refund entries); deposits follow their own release; a
- * reseller's payment and one made with membership credits or a gift card are reversed (the reseller
- * refunds the guest; the credits go back to the membership and the amount to the card, through the hooks).
+ * reseller's payment and one made with membership credits, a gift card or account credit are reversed
+ * (the reseller refunds the guest; the credits go back to the membership and the amount to the card,
+ * through the hooks; the reversal itself gives the account credit back, account-credit.ts).
  */
 function reversalsOf(entries: LedgerRow[]) {
   const reversed = new Set(entries.map((e) => (e.metadata as { reversalOf?: string } | null)?.reversalOf).filter(Boolean));
   const open = entries.filter((e) => !reversed.has(e.id) && !(e.metadata as { reversalOf?: string } | null)?.reversalOf);
   return open
-    .filter((e) =>
-      e.entryType === 'payment' ? e.source === 'channel' || e.source === 'membership_credits' || e.source === 'gift_card' : !NOT_REVERSED.has(e.entryType),
-    )
+    .filter((e) => (e.entryType === 'payment' ? REVERSED_PAYMENTS.has(e.source ?? '') : !NOT_REVERSED.has(e.entryType)))
     .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
 }
+
+/** Payments a cancellation reverses rather than refunds through the provider (see `reversalsOf`). */
+const REVERSED_PAYMENTS = new Set(['channel', 'membership_credits', 'gift_card', ACCOUNT_CREDIT_SOURCE]);
 
 /** The operator's cancellation gives every line back (refund-lines.ts). */
 const OPERATOR_REFUND = { by: 'operator', percent: 100, rule: 'Refunded in full: the operator cancelled' } as const;

@@ -138,6 +138,7 @@ const bookingSale: SalePolicy<{ input: BookInput; opts: CreateBookingOptions }, 
         ...(input.discountDetails?.promoCode ? { promoCode: input.discountDetails.promoCode } : {}),
         ...(opts.giftCard ? { giftCard: opts.giftCard.code } : {}),
         ...(input.membershipCredits ? { membershipCredits: input.membershipCredits } : {}),
+        ...(input.accountCredit ? { accountCredit: input.accountCredit } : {}),
       },
     };
     return { customerId, source, now, input, opts, facts, extensions: extensionsFor(ctx, facts), depositIntent: null, stage: 'deposit' };

@@ -22,6 +22,7 @@ const ASKS: { key: keyof SaleFacts['asks']; field: string }[] = [
   { key: 'promoCode', field: 'discountDetails.promoCode' },
   { key: 'giftCard', field: 'giftCard' },
   { key: 'membershipCredits', field: 'membershipCredits' },
+  { key: 'accountCredit', field: 'accountCredit' },
 ];
 
 /** The extensions this sale needs (each said it is wanted); an ask none of them serves is 400. */

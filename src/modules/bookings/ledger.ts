@@ -8,12 +8,14 @@
  *   tax              + each tax line
  *   tip              + the tip (never taxed)
  *   payment          - money received (source `card`; `channel` when a reseller collected it; `membership_credits`
- *                      when membership credits paid it; `gift_card` when a gift card paid it)
+ *                      when membership credits paid it; `gift_card` when a gift card paid it; `account_credit` when
+ *                      the renter's account credit paid it: account-credit.ts)
  *   refund           + money given back through the payment provider
  *   refund_adjustment - the price lowered by an operator's partial refund (partial-refund.ts; `metadata.refundOf`
  *                      names the charge a refund by line gave back)
  *   goodwill         - an operator's goodwill credit lowering what the renter owes (credits.ts)
  *   credit           + the part of a goodwill credit beyond what the booking owed, moved to the renter's account credit
+ *                      (the account credit is these entries less the `account_credit` payments, reversals included)
  *   refund_hold        memo, transient: a partial refund in flight (claimed before the provider call, removed after)
  *   deposit_hold       memo (affects no balance): a security deposit pre-authorized
  *   deposit_release    memo: that hold released
@@ -118,7 +120,12 @@ export function saleEntries(s: LedgerScope, q: LineQuote, occurredAt: string, so
 export function paymentEntry(
   s: LedgerScope,
   amount: number,
-  opts: { source: 'card' | 'channel' | 'cash' | 'membership_credits' | 'gift_card'; reference?: string | null; description?: string; occurredAt?: string },
+  opts: {
+    source: 'card' | 'channel' | 'cash' | 'membership_credits' | 'gift_card' | 'account_credit';
+    reference?: string | null;
+    description?: string;
+    occurredAt?: string;
+  },
 ): LedgerDraft {
   return entry(s, {
     entryType: 'payment',

@@ -6,7 +6,7 @@
  * - reads of a booking: getBooking, getBookingRow, paidByCard;
  * - ledger and activity (deposits, point of sale, public widget, slip reservations): insertLedger, memoEntry, scopeOf, activityStmt, isVersionRace;
  * - money added to a booking (point of sale, protection plans, coverage): findRentalAnyOperator, bookingPaymentStmts, bookingChargeStmts, bookingRefundStmts;
- * - the operator's money actions (the seed): refundBookingPart, creditBooking, chargeBookingBalance;
+ * - the operator's money actions (the seed): refundBookingPart, creditBooking, chargeBookingBalance, accountCreditSale;
  * - statements batched by others to change a booking row: deleteTestBookingsStmt, bookingDepositInfoStmt, bookingRenterEditStmt, bookingTipPaidStmt, ...;
  * - realized revenue (analytics): realizationStmt;
  * - installments of payment plans (the cron job): chargeDueInstallments, nextInstallmentDue;
@@ -14,6 +14,8 @@
  * - prices quoted before a booking exists (the OCTO supplier API): rentalUnitPrice.
  */
 export { createBooking, createBookingRows, type CreateBookingOptions, type BookingResult } from './create';
+// The renter's account credit as the booking sale's payment source (the seed sells with it where no module hooks run).
+export { accountCreditSale } from './account-credit';
 export { quoteBooking } from './quote';
 export { previewBooking } from './preview';
 export { inRequestFields } from './errors';

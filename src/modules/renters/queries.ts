@@ -18,7 +18,8 @@ export const accountingSql = sql<string>`(SELECT json_object(
     'k', coalesce(-sum(CASE WHEN l.affects_balance = 1 AND l.amount < 0 THEN l.amount END), 0),
     'n', count(*),
     'l', max(l.occurred_at),
-    'a', coalesce(sum(CASE WHEN l.affects_balance = 1 AND l.entry_type = 'credit' AND l.source = 'goodwill' THEN l.amount END), 0))
+    'a', coalesce(sum(CASE WHEN l.affects_balance = 1 AND ((l.entry_type = 'credit' AND l.source = 'goodwill')
+      OR (l.entry_type = 'payment' AND l.source = 'account_credit')) THEN l.amount END), 0))
   FROM ledger_entries l WHERE l.customer_id = renters.customer_id AND l.renter_id = renters.id AND l.deleted_at IS NULL)`;
 
 const balanceSql = sql<number>`(SELECT coalesce(sum(l.amount), 0) FROM ledger_entries l

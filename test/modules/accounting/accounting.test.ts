@@ -27,6 +27,7 @@ const MAPPINGS = {
   tips: 'simacct_tips',
   channel_receivable: 'simacct_channel',
   gift_card_liability: 'simacct_giftcards',
+  customer_credit: 'simacct_credits',
   deposits: 'simacct_deposits',
 };
 
@@ -54,7 +55,11 @@ async function readyAccounting(op: Operator, mappings: Record<string, string> = 
 const yesterday = (tz: string, back = 1) => addDays(localDate(Date.now(), tz), -back);
 const noonOf = (date: string, tz: string) => new Date(wallTimeToUtc(date, '12:00', tz)).toISOString();
 
-async function ledger(op: Operator, date: string, rows: { type: string; amount: number; source?: string; locationId?: string; affectsBalance?: boolean }[]) {
+async function ledger(
+  op: Operator,
+  date: string,
+  rows: { type: string; amount: number; source?: string; locationId?: string; affectsBalance?: boolean; renterId?: string }[],
+) {
   await db().batch(
     rows.map((r) =>
       db()
@@ -72,6 +77,7 @@ async function ledger(op: Operator, date: string, rows: { type: string; amount: 
           occurredAt: noonOf(date, op.timezone),
           description: r.type,
           source: r.source ?? null,
+          renterId: r.renterId ?? null,
         }),
     ) as any,
   );
@@ -151,7 +157,7 @@ describe('accounting: connection', () => {
     });
 
     const off = await del('/acct/disconnect', { businessId: op.customerId }, { key: op.adminKey });
-    expect(off.body).toMatchObject({ success: true, revoked: true, glMappingsKept: 8 });
+    expect(off.body).toMatchObject({ success: true, revoked: true, glMappingsKept: 9 });
     await expect(sim.businesses(token)).rejects.toBeInstanceOf(ProviderError);
     const after = await get(`/acct/integration-status?businessId=${op.customerId}`, { key: op.adminKey });
     expect(after.body).toMatchObject({ connected: false, acctBusinessId: null, bankAccountId: null, glMappings: MAPPINGS });
@@ -228,6 +234,29 @@ describe('accounting: daily journal export', () => {
       400,
     );
     expectError(await post('/acct/journal-exports', { businessId: op.customerId, locationId: 'loc_nope', date }, { key: op.adminKey }), 404);
+  });
+
+  it("posts goodwill as a discount, the part moved to the renter's account as credit owed, and a booking paid with that credit against it", async () => {
+    const op = await createOperator();
+    await readyAccounting(op);
+    const date = yesterday(op.timezone);
+    const renterId = newId('rnt');
+    await ledger(op, date, [
+      // A 200.00 booking paid by card, then a 20.00 goodwill credit moved to the renter's account.
+      { type: 'revenue', amount: 20000 },
+      { type: 'payment', amount: -20000, source: 'card' },
+      { type: 'goodwill', amount: -2000, source: 'goodwill', renterId },
+      { type: 'credit', amount: 2000, source: 'goodwill', renterId },
+      // The renter's next 100.00 booking: 15.00 of it paid with the account credit, the card the rest.
+      { type: 'revenue', amount: 10000 },
+      { type: 'payment', amount: -1500, source: 'account_credit', renterId },
+      { type: 'payment', amount: -8500, source: 'card' },
+    ]);
+    const r = await post('/acct/journal-exports', { businessId: op.customerId, locationId: op.locationId, date }, { key: op.adminKey });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.export).toMatchObject({ balanced: true, entryCount: 7 });
+    const lines = Object.fromEntries(r.body.export.lines.map((l: any) => [l.account, [l.debit, l.credit]]));
+    expect(lines).toEqual({ bank: [285, 0], sales: [0, 300], discounts: [20, 0], customer_credit: [0, 5] });
   });
 
   it('never sends an unbalanced journal', async () => {

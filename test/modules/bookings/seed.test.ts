@@ -11,7 +11,7 @@ import { bundleOf, DEMO_BUNDLE, demoTransactionId } from '../../../src/seed/book
 import { systemCtx } from '../../../src/lib/context';
 import { newId } from '../../../src/lib/ids';
 
-const NAMES = ['checked_in', 'pontoon', 'tour', 'installments', 'bundle', 'pay_later', 'cancelled', 'goodwill'];
+const NAMES = ['checked_in', 'pontoon', 'tour', 'installments', 'bundle', 'pay_later', 'cancelled', 'goodwill', 'credit'];
 
 /** The seeded bookings of an operator (`txn_<tag>_*`), without the analytics step's history (`txn_<tag>_hist_*`, test/modules/analytics/seed.test.ts). */
 async function demoBookings(customerId: string, tag: string) {
@@ -42,7 +42,7 @@ describe('bookings seed', () => {
     const bundle = byTxn.get(txn('bundle'))!;
     expect(bundle).toHaveLength(2);
     expect(new Set(bundle.map((b) => b.bundle_group_id)).size).toBe(1);
-    expect(byTxn.size).toBe(8);
+    expect(byTxn.size).toBe(9);
     // The money actions' demo (seed/booking-money.ts): a partial refund and a goodwill credit on a booking that stays confirmed.
     const goodwill = byTxn.get(txn('goodwill'))![0];
     expect(goodwill.status).toBe('confirmed');
@@ -55,13 +55,27 @@ describe('bookings seed', () => {
       goodwill: -2000,
       credit: 2000,
     });
+    // Gwen's next booking pays 15.00 of it with her account credit: 5.00 stays on her account.
+    const spent = await env.DB.prepare(
+      "SELECT source, SUM(amount) AS s FROM ledger_entries WHERE transaction_id = ? AND entry_type = 'payment' GROUP BY source",
+    )
+      .bind(txn('credit'))
+      .all<{ source: string; s: number }>();
+    expect(Object.fromEntries(spent.results.map((t) => [t.source, t.s]))).toEqual({ account_credit: -1500, card: expect.any(Number) });
+    const renter = await env.DB.prepare('SELECT renter_id AS id FROM bookings WHERE transaction_id = ?').bind(txn('credit')).first<{ id: string }>();
+    const left = await env.DB.prepare(
+      "SELECT SUM(amount) AS s FROM ledger_entries WHERE renter_id = ? AND ((entry_type = 'credit' AND source = 'goodwill') OR source = 'account_credit')",
+    )
+      .bind(renter!.id)
+      .first<{ s: number }>();
+    expect(left?.s).toBe(500);
     expect(await bundlesOf(first.customerId)).toContainEqual(bundleOf(op));
     const ledger = await env.DB.prepare('SELECT COUNT(*) AS n FROM ledger_entries WHERE customer_id = ?').bind(first.customerId).first<any>();
     expect(ledger.n).toBeGreaterThan(10);
 
     const again = await seedDemoOperator(ctx, { customerId: first.customerId });
     expect(again.seeded.bookings).toBe(false);
-    expect((await demoBookings(first.customerId, op.tag)).rows).toHaveLength(9);
+    expect((await demoBookings(first.customerId, op.tag)).rows).toHaveLength(10);
   });
 
   // Statuses are checked on the private operator above: Demo Marina's bookings are shared with the other files of this runtime.
@@ -70,7 +84,7 @@ describe('bookings seed', () => {
     expect((await seedSandbox(env)).bookings).toBe(false);
     const { rows, byTxn } = await demoBookings(SEED.demo.customerId, 'demo');
     expect([...byTxn.keys()].sort()).toEqual(NAMES.map((n) => `txn_demo_${n}`).sort());
-    expect(rows).toHaveLength(9);
+    expect(rows).toHaveLength(10);
     expect(byTxn.get('txn_demo_bundle')).toHaveLength(2);
     expect(await bundlesOf(SEED.demo.customerId)).toContainEqual(DEMO_BUNDLE);
   });

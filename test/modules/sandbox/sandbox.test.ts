@@ -132,8 +132,8 @@ describe('Sandbox seed', () => {
       const today = localDate(now, 'America/New_York');
       const next = await upcoming(op.adminKey, today);
       const tag = tagOf(customerId);
-      // `goodwill`: the money actions' demo booking (seed/booking-money.ts).
-      const names = ['checked_in', 'pontoon', 'tour', 'installments', 'bundle', 'pay_later', 'cancelled', 'goodwill'];
+      // `goodwill` and `credit`: the money actions' demo bookings (seed/booking-money.ts).
+      const names = ['checked_in', 'pontoon', 'tour', 'installments', 'bundle', 'pay_later', 'cancelled', 'goodwill', 'credit'];
       expect([...new Set(next.map((b) => b.transactionId))].sort()).toEqual(names.map((n) => `txn_${tag}_${n}`).sort());
       expect(next.find((b) => b.transactionId === `txn_${tag}_checked_in`)).toMatchObject({ status: 'checked_in' });
       for (const b of next) expect(Date.parse(b.startTime), b.transactionId).toBeGreaterThan(now);

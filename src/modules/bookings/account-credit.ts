@@ -1,0 +1,99 @@
+/**
+ * The renter's account credit as a payment source of the booking sale (lib/sale-extensions.ts),
+ * declared in this module's `module.ts`.
+ *
+ * The account credit is the value a goodwill credit moved off a paid booking onto the renter's
+ * account (credits.ts: `credit` entries of source `goodwill`), less what bookings spent of it
+ * (`payment` entries of source `account_credit`, their cancellation reversals giving it back), in
+ * one currency: the same ledger entries `accounting.accountCreditCents` of GET /renters/{id} sums.
+ *
+ * - `accountCredit` (`amount` in dollars, default as much as the credit covers) pays part of what
+ *   is due now, after membership credits and a gift card and before the card: one `payment` entry
+ *   per rental (source `account_credit`) in the booking's one write. Asking for more than the
+ *   credit, or for credit the renter does not have, answers 400 `insufficient_account_credit`.
+ * - Only the operator's API offers it: the widget, the channel and the other paths sell to whoever
+ *   types an e-mail, so they answer 400 (`accountCredit` is not available on this sales path).
+ * - The credit is read with the sale's first batch; the database guard `ledger_account_credit_guard`
+ *   (migration 0039) refuses a spend beyond what is left when it is written, so two bookings racing
+ *   for one credit never spend it twice: the second answers 400 `insufficient_account_credit` and
+ *   its card charge is refunded.
+ * - A cancellation reverses the spend (cancel.ts), which gives the credit back to the account.
+ */
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { reusable, type DB } from '../../db/client';
+import { toCents, toDollars } from '../../lib/money';
+import { saleExtension } from '../../lib/sale-extensions';
+import { ledgerEntries, renters } from '../../db/schema/bookings';
+import { normalizeEmail } from '../renters/service';
+import { bookingErrors } from './errors';
+
+/** The ledger's source of a payment made with account credit. */
+export const ACCOUNT_CREDIT_SOURCE = 'account_credit';
+
+/** The renter's account credit by currency (lower-case), in cents. */
+type CreditByCurrency = Record<string, number>;
+
+/** The ledger entries whose sum is the account credit (see the file comment). */
+export const accountCreditEntry = () =>
+  or(
+    and(eq(ledgerEntries.entryType, 'credit'), eq(ledgerEntries.source, 'goodwill')),
+    and(eq(ledgerEntries.entryType, 'payment'), eq(ledgerEntries.source, ACCOUNT_CREDIT_SOURCE)),
+  );
+
+/** The account credit of the renter with this e-mail, per currency (one statement of the sale's first batch). */
+function creditQuery(db: DB, customerId: string, email: string) {
+  return reusable(
+    db,
+    'bookings|accountCredit',
+    () =>
+      db
+        .select({ currency: sql<string>`lower(${ledgerEntries.currency})`, cents: sql<number>`sum(${ledgerEntries.amount})` })
+        .from(ledgerEntries)
+        .innerJoin(renters, and(eq(renters.id, ledgerEntries.renterId), eq(renters.customerId, ledgerEntries.customerId)))
+        .where(
+          and(
+            eq(ledgerEntries.customerId, sql.placeholder('customerId')),
+            eq(renters.email, sql.placeholder('email')),
+            eq(ledgerEntries.affectsBalance, true),
+            isNull(ledgerEntries.deletedAt),
+            accountCreditEntry(),
+          ),
+        )
+        .groupBy(sql`lower(${ledgerEntries.currency})`),
+    { customerId, email: normalizeEmail(email) },
+  );
+}
+
+export const insufficientAccountCredit = (message: string) =>
+  bookingErrors.fail('insufficient_account_credit', message, { details: [{ field: 'accountCredit', message }] });
+
+/** The guard's refusal (migration 0039): a spend beyond the credit left when it was written. */
+export function isAccountCreditOverdraft(err: unknown): boolean {
+  const e = err as { message?: string; cause?: unknown };
+  return /insufficient_account_credit/.test(`${e?.message ?? err} ${String(e?.cause ?? '')}`);
+}
+
+export const accountCreditSale = saleExtension<CreditByCurrency>({
+  name: 'bookings',
+  // The operator's API only: another path's caller is whoever typed the e-mail.
+  wanted: (f) => !!f.asks.accountCredit && f.source === 'operator',
+  read: (db, f) => ({
+    stmt: creditQuery(db, f.customerId, f.email),
+    parse: (rows) => Object.fromEntries((rows as { currency: string; cents: number }[]).map((r) => [r.currency, Number(r.cents)])),
+  }),
+  payOrder: 3,
+  pay(scope, credit, due) {
+    const ask = scope.asks.accountCredit;
+    if (!ask) return null;
+    const left = Math.max(0, credit?.[scope.currency.toLowerCase()] ?? 0);
+    if (!left) throw insufficientAccountCredit(`The renter has no account credit in ${scope.currency.toUpperCase()}`);
+    const wanted = ask.amount != null ? toCents(ask.amount) : left;
+    if (wanted > left)
+      throw insufficientAccountCredit(
+        `The renter's account credit is ${toDollars(left).toFixed(2)} ${scope.currency.toUpperCase()}; ${toDollars(wanted).toFixed(2)} was asked for`,
+      );
+    return { source: 'account_credit', amount: Math.max(0, Math.min(wanted, due)), reference: null, description: 'Paid with account credit' };
+  },
+  failure: (err) =>
+    isAccountCreditOverdraft(err) ? insufficientAccountCredit("The renter's account credit was spent by another booking at the same moment") : undefined,
+});

@@ -1,0 +1,166 @@
+/**
+ * The renter's account credit pays a later booking (bookings/account-credit.ts): a goodwill credit on
+ * a paid booking moves value to the renter's account; `accountCredit` on POST /coreBooking spends it
+ * (after membership credits and a gift card, before the card), a cancellation gives it back, and two
+ * bookings racing for one credit never spend it twice (the database guard of migration 0039).
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { env } from 'cloudflare:test';
+import { createOperator, expectError, get, post, type Operator } from '../../harness';
+import { at, book, bookBody, rentalItem, type TestItem } from './factories';
+import { systemCtx } from '../../../src/lib/context';
+import { createBooking } from '../../../src/modules/bookings/service';
+import type { BookInput } from '../../../src/modules/bookings/schemas';
+
+let op: Operator;
+let item: TestItem;
+let day = 3;
+beforeAll(async () => {
+  op = await createOperator();
+  item = await rentalItem(op, { assets: 6 });
+});
+
+const newEmail = () => `credit-${crypto.randomUUID().slice(0, 8)}@renter.test`;
+/** A two-hour booking of the item (200.00), on a day of its own unless given. */
+const body = (email: string, extra: Record<string, unknown> = {}, on = day++) => ({
+  ...bookBody({ inventoryId: item.id, startTime: at(op.timezone, on, '10:00'), endTime: at(op.timezone, on, '12:00'), email }),
+  ...extra,
+});
+
+/** A renter holding `dollars` of account credit: a paid booking and a goodwill credit moved to the account. */
+async function renterWithCredit(dollars: number): Promise<{ email: string; renterId: string }> {
+  const email = newEmail();
+  const paid = await book(op, body(email));
+  expect(paid.status, paid.text).toBe(201);
+  const c = await post(`/coreBooking/${paid.body.rentalId}/credits`, { amount: dollars, reason: 'Engine trouble' }, { key: op.adminKey });
+  expect(c.status, c.text).toBe(200);
+  expect(c.body.credit.toAccount).toBe(dollars);
+  return { email, renterId: paid.body.renterId };
+}
+
+const accountCredit = async (renterId: string) =>
+  (await get(`/renters/${renterId}?includeAccounting=true`, { key: op.adminKey })).body.accounting.accountCreditCents as number;
+
+const ledgerOf = async (rentalId: string) =>
+  (
+    await env.DB.prepare(
+      "SELECT entry_type AS type, source, amount FROM ledger_entries WHERE rental_id = ? AND entry_type IN ('payment', 'refund') ORDER BY id",
+    )
+      .bind(rentalId)
+      .all<{ type: string; source: string; amount: number }>()
+  ).results;
+
+/** The payment provider's (offline simulator's) intent of a booking's sale. */
+const intentOf = async (transactionId: string) =>
+  env.DB.prepare('SELECT amount_received AS received, amount_refunded AS refunded FROM sim_payment_intents WHERE id = ?')
+    .bind(`pi_sim_${transactionId}_payment`)
+    .first<{ received: number; refunded: number }>();
+
+describe('account credit pays a later booking', () => {
+  it('spends as much as covers what is due by default: the card pays the rest, the ledger and the renter show it', async () => {
+    const { email, renterId } = await renterWithCredit(25);
+    expect(await accountCredit(renterId)).toBe(2500);
+    const b = await book(op, body(email, { accountCredit: {} }));
+    expect(b.status, b.text).toBe(201);
+    expect(b.body.renterId).toBe(renterId);
+    expect(b.body.pricing).toMatchObject({ total: 200, amountPaid: 200, balanceDue: 0 });
+    expect(await ledgerOf(b.body.rentalId)).toEqual(
+      expect.arrayContaining([
+        { type: 'payment', source: 'account_credit', amount: -2500 },
+        { type: 'payment', source: 'card', amount: -17500 },
+      ]),
+    );
+    expect(await intentOf(b.body.transactionId)).toEqual({ received: 17500, refunded: 0 });
+    expect(await accountCredit(renterId)).toBe(0);
+    const money = await get(`/coreBooking/${b.body.rentalId}`, { key: op.adminKey });
+    expect(money.body.pricing).toMatchObject({ amountPaid: 200, balanceDue: 0 });
+  });
+
+  it('spends the amount asked; a cancellation gives the credit back and refunds the card its part', async () => {
+    const { email, renterId } = await renterWithCredit(25);
+    const b = await book(op, body(email, { accountCredit: { amount: 10 } }));
+    expect(b.status, b.text).toBe(201);
+    expect(await accountCredit(renterId)).toBe(1500);
+    expect(await intentOf(b.body.transactionId)).toEqual({ received: 19000, refunded: 0 });
+    const cancelled = await post(`/coreBooking/${b.body.rentalId}/cancel`, { reason: 'Plans changed' }, { key: op.adminKey });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await accountCredit(renterId)).toBe(2500);
+    expect(await intentOf(b.body.transactionId)).toEqual({ received: 19000, refunded: 19000 });
+    const read = await get(`/coreBooking/${b.body.rentalId}`, { key: op.adminKey });
+    expect(read.body.pricing).toMatchObject({ total: 0, amountPaid: 0, balanceDue: 0 });
+  });
+
+  it('refuses more than the credit, a renter without credit and bad input (400), charging nothing', async () => {
+    const { email, renterId } = await renterWithCredit(25);
+    const over = await book(op, body(email, { accountCredit: { amount: 30 } }));
+    expectError(over, 400, 'insufficient_account_credit');
+    expect(over.body.details).toEqual([expect.objectContaining({ field: 'accountCredit' })]);
+    expect(over.body.message).toContain('25.00 USD');
+    expectError(await book(op, body(newEmail(), { accountCredit: { amount: 5 } })), 400, 'insufficient_account_credit');
+    expectError(await book(op, body(email, { accountCredit: { amount: -5 } })), 400, 'validation_failed');
+    expectError(await book(op, body(email, { accountCredit: 'all' })), 400, 'validation_failed');
+    expect(await accountCredit(renterId)).toBe(2500);
+    const bookings = await env.DB.prepare('SELECT count(*) AS n FROM bookings WHERE renter_id = ?').bind(renterId).first<{ n: number }>();
+    expect(bookings?.n).toBe(1);
+  });
+
+  it('another operator never spends it: the same e-mail there has no credit', async () => {
+    const { email } = await renterWithCredit(25);
+    const other = await createOperator();
+    const theirs = await rentalItem(other);
+    const r = await post(
+      '/coreBooking/book',
+      { ...bookBody({ inventoryId: theirs.id, startTime: at(other.timezone, 3, '10:00'), endTime: at(other.timezone, 3, '12:00'), email }), accountCredit: {} },
+      { key: other.adminKey },
+    );
+    expectError(r, 400, 'insufficient_account_credit');
+  });
+
+  it('two bookings racing for one credit never spend it twice: 20.00 pays two of five 10.00 asks, the rest answer 400 and are refunded', async () => {
+    const { email, renterId } = await renterWithCredit(20);
+    const on = day++;
+    const rs = await Promise.all(Array.from({ length: 5 }, () => book(op, body(email, { accountCredit: { amount: 10 } }, on))));
+    const codes = rs.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.error}`)).sort();
+    expect(codes).toEqual([201, 201, '400 insufficient_account_credit', '400 insufficient_account_credit', '400 insufficient_account_credit']);
+    expect(await accountCredit(renterId)).toBe(0);
+    const spent = await env.DB.prepare("SELECT coalesce(sum(amount), 0) AS s FROM ledger_entries WHERE renter_id = ? AND source = 'account_credit'")
+      .bind(renterId)
+      .first<{ s: number }>();
+    expect(spent?.s).toBe(-2000);
+    // No card money stays taken for a refused booking: every charge without a booking was refunded.
+    const intents = await env.DB.prepare('SELECT id, amount_received AS received, amount_refunded AS refunded FROM sim_payment_intents WHERE metadata LIKE ?')
+      .bind(`%${email}%`)
+      .all<{ id: string; received: number; refunded: number }>();
+    const kept = intents.results.filter((i) => i.received > i.refunded);
+    expect(kept.length).toBeLessThanOrEqual(3);
+    const written = await env.DB.prepare('SELECT transaction_id AS t FROM bookings WHERE renter_id = ?').bind(renterId).all<{ t: string }>();
+    const booked = new Set(written.results.map((r) => `pi_sim_${r.t}_payment`));
+    expect(kept.every((i) => booked.has(i.id))).toBe(true);
+  });
+
+  it('is the operator API’s only: the widget does not take it (the credit stays), and another sales path asking for it is refused', async () => {
+    const { email, renterId } = await renterWithCredit(25);
+    const on = day++;
+    const w = await post('/public/widget/checkout', {
+      customerId: op.customerId,
+      inventoryId: item.id,
+      startTime: at(op.timezone, on, '10:00'),
+      endTime: at(op.timezone, on, '12:00'),
+      customerInfo: { firstName: 'Rita', lastName: 'Renter', email },
+      paymentMethodId: 'pm_card_visa',
+      accountCredit: {},
+    });
+    expect(w.status, w.text).toBeLessThan(300);
+    expect(await accountCredit(renterId)).toBe(2500);
+    // In the sale itself: a path other than the operator's asking for it is refused before anything is taken.
+    const ctx = systemCtx(env, { customerId: op.customerId });
+    const asked = { ...body(email), accountCredit: {} } as unknown as BookInput;
+    await expect(createBooking(ctx, asked, { source: 'widget' })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringContaining('accountCredit'),
+    });
+    expect(await accountCredit(renterId)).toBe(2500);
+    const doc = JSON.stringify((await get('/openapi.json')).body.components.schemas);
+    expect(doc).toContain('insufficient_account_credit');
+  });
+});
