@@ -135,6 +135,19 @@ export const DepositInformation = z
   })
   .openapi('DepositInformation');
 
+/** A payment source the order may ask to spend (membership credits, account credit): how many dollars of it, default as much as it covers. */
+const creditAsk = (what: string, covers: string) =>
+  z
+    .object({
+      amount: z
+        .number()
+        .positive()
+        .max(1_000_000)
+        .optional()
+        .openapi({ description: `Dollars of ${what} to use (default: as much as ${covers} covers of what is due now)` }),
+    })
+    .optional();
+
 export const BookBody = z
   .object({
     rentalDetails: RentalDetails,
@@ -144,35 +157,17 @@ export const BookBody = z
     discountDetails: DiscountDetails.optional(),
     paymentMethodId: z.string().trim().min(1).max(255).optional().openapi({ example: 'pm_card_visa' }),
     paymentPlan: PaymentPlan.optional(),
-    membershipCredits: z
-      .object({
-        amount: z
-          .number()
-          .positive()
-          .max(1_000_000)
-          .optional()
-          .openapi({ description: 'Dollars of credits to use (default: as much as the balance covers of what is due now)' }),
-      })
-      .optional()
-      .openapi({ description: "Pay part of the booking with the renter's membership credits (400 without an active membership or with too few credits)" }),
-    accountCredit: z
-      .object({
-        amount: z
-          .number()
-          .positive()
-          .max(1_000_000)
-          .optional()
-          .openapi({ description: 'Dollars of account credit to use (default: as much as the credit covers of what is due now)' }),
-      })
-      .optional()
-      .openapi({
-        description: [
-          "Pay part of the booking with the renter's account credit (the goodwill credits moved to the renter's account,",
-          "`accounting.accountCreditCents` of GET /renters/{id}), in the booking's currency, after membership credits and a gift card and",
-          "before the card. The operator's API only (another sales path answers 400). 400 `insufficient_account_credit` when the renter",
-          '(by `customerInfo.email`) has no credit or less than asked, or another booking spent it at the same moment.',
-        ].join(' '),
-      }),
+    membershipCredits: creditAsk('credits', 'the balance').openapi({
+      description: "Pay part of the booking with the renter's membership credits (400 without an active membership or with too few credits)",
+    }),
+    accountCredit: creditAsk('account credit', 'the credit').openapi({
+      description: [
+        "Pay part of the booking with the renter's account credit (the goodwill credits moved to the renter's account,",
+        "`accounting.accountCreditCents` of GET /renters/{id}), in the booking's currency, after membership credits and a gift card and",
+        "before the card. The operator's API only (another sales path answers 400). 400 `insufficient_account_credit` when the renter",
+        '(by `customerInfo.email`) has no credit or less than asked, or another booking spent it at the same moment.',
+      ].join(' '),
+    }),
     selectedBoatAddons: z.array(AddonSelection).max(50).optional().openapi({ description: 'Add-ons of the item (the first line of a multi-item order)' }),
     globalAddons: z
       .array(AddonSelection)
