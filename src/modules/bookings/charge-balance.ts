@@ -14,9 +14,9 @@ import { requirePermission, type Ctx } from '../../lib/context';
 import { ApiError } from '../../lib/errors';
 import { toDollars } from '../../lib/money';
 import { dueOf, moneyView } from '../../lib/money-view';
-import { payments, PaymentError } from '../../adapters/payments';
-import { takePayment } from '../payments/service';
-import { getRenterInTenant } from '../renters/service';
+import { PaymentError } from '../../adapters/payments';
+import { collectPayment } from '../payments/service';
+import { getRenterInTenant, renterDefaultCard } from '../renters/service';
 import { activityStmt, isVersionRace } from './activity';
 import { casUpdate, scopeOf } from './changes';
 import { bookingErrors } from './errors';
@@ -40,11 +40,8 @@ async function storedCard(ctx: Ctx, b: BookingRow): Promise<Card | null> {
   const own = await cardOnFile(ctx, b);
   if (own) return { ...own, from: 'booking' };
   if (!b.renterId) return null;
-  const renter = await getRenterInTenant(ctx, b.renterId, { includeDeleted: true });
-  if (!renter.paymentCustomerId) return null;
-  const cards = await payments(ctx).listPaymentMethods(renter.paymentCustomerId);
-  const card = cards.find((c) => c.isDefault) ?? cards[0];
-  return card ? { paymentMethodId: card.id, customerId: renter.paymentCustomerId, from: 'renter' } : null;
+  const card = await renterDefaultCard(ctx, await getRenterInTenant(ctx, b.renterId, { includeDeleted: true }));
+  return card ? { paymentMethodId: card.paymentMethodId, customerId: card.customerId, from: 'renter' } : null;
 }
 
 export async function chargeBookingBalance(ctx: Ctx, rentalId: string): Promise<BalanceCharged> {
@@ -57,35 +54,31 @@ export async function chargeBookingBalance(ctx: Ctx, rentalId: string): Promise<
     throw bookingErrors.fail('no_card_on_file', 'There is no stored card to charge: neither the booking nor the renter has one', {
       extra: { balanceDue: toDollars(due) },
     });
-  let taken;
   try {
-    taken = await takePayment(ctx, storedCardCharge(b, due, card, 'balance', 'balance due'));
+    // collectPayment refunds the charge when the write fails (a lost race included).
+    return await collectPayment(ctx, storedCardCharge(b, due, card, 'balance', 'balance due'), async (paid, commitMoney) => {
+      const intentId = paid!.reference!;
+      const details = { amount: toDollars(due), paymentIntentId: intentId, card: card.from };
+      await commitMoney(
+        [
+          activityStmt(ctx, b, b.version + 1, {
+            type: 'booking.balance_charged',
+            change: 'balance_charged',
+            label: 'Balance charged to the card on file',
+            details,
+          }),
+          casUpdate(ctx, b, b.paymentIntentId ? {} : { paymentIntentId: intentId }),
+          ...insertLedger(ctx, [paymentEntry(scopeOf(b), due, { source: 'card', reference: intentId, description: 'Balance payment' })]),
+          ...(await planFollowsBalanceStmts(ctx, b, { paid: due })),
+          moneyFromLedgerStmt(ctx, b),
+        ],
+        { audit: { action: 'booking.charge_balance', targetType: 'booking', targetId: b.id, customerId: b.customerId, details } },
+      );
+      return details;
+    });
   } catch (err) {
     if (err instanceof PaymentError) throw new ApiError('payment_failed', err.message, { extra: { declineCode: err.code, stage: 'balance' } });
-    throw err;
-  }
-  const intentId = taken.paid!.reference!;
-  const details = { amount: toDollars(due), paymentIntentId: intentId, card: card.from };
-  try {
-    await taken.commitMoney(
-      [
-        activityStmt(ctx, b, b.version + 1, {
-          type: 'booking.balance_charged',
-          change: 'balance_charged',
-          label: 'Balance charged to the card on file',
-          details,
-        }),
-        casUpdate(ctx, b, b.paymentIntentId ? {} : { paymentIntentId: intentId }),
-        ...insertLedger(ctx, [paymentEntry(scopeOf(b), due, { source: 'card', reference: intentId, description: 'Balance payment' })]),
-        ...(await planFollowsBalanceStmts(ctx, b, { paid: due })),
-        moneyFromLedgerStmt(ctx, b),
-      ],
-      { audit: { action: 'booking.charge_balance', targetType: 'booking', targetId: b.id, customerId: b.customerId, details } },
-    );
-  } catch (err) {
-    await taken.undo(err);
     if (isVersionRace(err)) throw new ApiError('version_conflict', 'The booking was changed by another request at the same moment; reload it and retry');
     throw err;
   }
-  return details;
 }

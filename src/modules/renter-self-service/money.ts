@@ -17,6 +17,7 @@ import { bookingTips } from '../../db/schema/renter-self-service';
 import { payments, PaymentError } from '../../adapters/payments';
 import { bookingTipPaidStmt, insertLedger, keptStmts, memoEntry, payBack, scopeOf, type BookingRow, type RefundPlan } from '../bookings/service';
 import { collectPayment } from '../payments/service';
+import { renterDefaultCard } from '../renters/service';
 import { nowIso } from '../../lib/clock';
 
 export interface StoredCard {
@@ -36,11 +37,9 @@ export async function storedCard(ctx: Ctx, b: BookingRow): Promise<StoredCard | 
       .from(renters)
       .where(and(eq(renters.id, b.renterId), eq(renters.customerId, b.customerId)))
       .get();
-    if (r?.paymentCustomerId) {
-      const methods = await pay.listPaymentMethods(r.paymentCustomerId).catch(() => []);
-      const m = methods.find((x) => x.isDefault) ?? methods[0];
-      if (m) return { paymentMethodId: m.id, customer: r.paymentCustomerId, brand: m.brand, last4: m.last4 };
-    }
+    // The provider unreachable: the booking's own card below.
+    const m = r ? await renterDefaultCard(ctx, r).catch(() => null) : null;
+    if (m) return { paymentMethodId: m.paymentMethodId, customer: m.customerId, brand: m.brand, last4: m.last4 };
   }
   if (b.paymentIntentId) {
     const pi = await pay.getPaymentIntent(b.paymentIntentId).catch(() => null);

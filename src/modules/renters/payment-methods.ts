@@ -13,6 +13,22 @@ export function paymentFailure(err: unknown): never {
   throw err;
 }
 
+/** A renter's saved card at the payment provider: its method, the provider's customer it belongs to, brand and last digits. */
+export interface RenterCard {
+  paymentMethodId: string;
+  customerId: string;
+  brand: string;
+  last4: string;
+}
+
+/** The renter's default saved card (else the first saved one), or null when the renter has none or no customer at the payment provider yet. */
+export async function renterDefaultCard(ctx: Ctx, r: { paymentCustomerId: string | null }): Promise<RenterCard | null> {
+  if (!r.paymentCustomerId) return null;
+  const cards = await payments(ctx).listPaymentMethods(r.paymentCustomerId);
+  const card = cards.find((c) => c.isDefault) ?? cards[0];
+  return card ? { paymentMethodId: card.id, customerId: r.paymentCustomerId, brand: card.brand, last4: card.last4 } : null;
+}
+
 /** The renter's customer at the payment provider, created on first use (a racing creation keeps the first one). */
 async function ensurePaymentCustomer(ctx: Ctx, r: RenterRow): Promise<string> {
   if (r.paymentCustomerId) return r.paymentCustomerId;
