@@ -7,7 +7,7 @@ import Papa from 'papaparse';
 
 type Cell = string | number | boolean | null | undefined;
 
-export const CSV_FORMULA = /^(?:[=@\t\r]|[+-](?![0-9 ().-]*$))/;
+const CSV_FORMULA = /^(?:[=@\t\r]|[+-](?![0-9 ().-]*$))/;
 
 /** The rows under their header line (`header: false`: the rows alone, for a stream's later chunks), each line ending in CRLF. */
 export function csv(fields: readonly string[], data: Cell[][], opts: { header?: boolean } = {}): string {

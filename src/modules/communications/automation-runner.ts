@@ -113,9 +113,13 @@ async function renderingOf(ctx: Ctx, a: AutomationRow, subjectId: string): Promi
       .where(and(eq(waitlistOffers.id, subjectId), eq(waitlistOffers.customerId, a.customerId)))
       .get();
     if (!row) return null;
-    const src = await loadRenderSource(ctx, { locationId: row.entry.locationId });
+    // The location, the item and the template are read side by side (one round trip).
+    const [src, item, template] = await Promise.all([
+      loadRenderSource(ctx, { locationId: row.entry.locationId }),
+      getItemInTenant(ctx, row.offer.inventoryId, { includeDeleted: true }).catch(() => null),
+      templateOf(ctx, a, row.offer.inventoryId),
+    ]);
     const person: Person = { firstName: row.entry.firstName, lastName: row.entry.lastName, email: row.entry.email };
-    const item = await getItemInTenant(ctx, row.offer.inventoryId, { includeDeleted: true }).catch(() => null);
     const f = formattersFor(src.location);
     const vars = {
       ...variablesFor(src, person),
@@ -123,7 +127,6 @@ async function renderingOf(ctx: Ctx, a: AutomationRow, subjectId: string): Promi
       'waitlist.when': f.range(row.offer.start, row.offer.end),
       'waitlist.expiresAt': f.dateTime(Date.parse(row.offer.expiresAt)),
     };
-    const template = await templateOf(ctx, a, row.offer.inventoryId);
     return { src, vars, template, locationId: row.entry.locationId, rentalId: null, person, smsConsent: false };
   }
   const src = await loadRenderSource(ctx, { rentalId: subjectId }).catch(() => null);
