@@ -1,15 +1,15 @@
 /**
  * Sale extensions: discounts and payment sources that plug into the booking sale without the
- * bookings module importing them (promo codes, gift cards, membership benefits and credits, the
- * renter's account credit). A
- * module declares its extension in its `module.ts` (`sale`); the app collects them from the module
- * list and hands them to every context with the hooks (`ctx.hooks.sale`), in module-list order.
+ * bookings module importing them (promo codes, gift cards, membership benefits and credits; the
+ * renter's account credit is bookings' own). A module declares its extension in its `module.ts`
+ * (`sale`); the app collects them from the module list and hands them to every context with the
+ * hooks (`ctx.hooks.sale`), in module-list order.
  *
  * The sale calls each extension at fixed points of its phases (src/modules/bookings/sale.ts):
  *   read     a statement for the sale's first D1 batch (the renter's membership), parsed with it;
  *   resolve  what it needs once the items are known (a promo code's rules; may read);
  *   discount an order discount it gives (a promo code, the member's tier);
- *   pay      the part of what is due now it pays (credits, then a gift card), never more than asked;
+ *   pay      the part of what is due now it pays (membership credits, a gift card, account credit), never more than asked;
  *   writes   the statements of the booking's one write batch (a code's use, the credit spend);
  *   failure  the API error for a failed write it caused (a code used up meanwhile).
  *
@@ -99,7 +99,7 @@ export interface SaleExtension<F = unknown> {
    */
   discountStage?: 'code' | 'benefit';
   pay?(scope: SaleScope, found: F | null, due: number): SalePayment | null;
-  /** Payment sources pay in ascending order (membership credits 1, then a gift card 2), the card the rest. */
+  /** Payment sources pay in ascending order (membership credits 1, a gift card 2, account credit 3), the card the rest. */
   payOrder?: number;
   writes?(ctx: Ctx, found: F | null, sale: SaleWritten, payment: SalePayment | null): Stmt[];
   failure?(err: unknown, facts: SaleFacts): unknown;
