@@ -1,7 +1,8 @@
 /**
  * Money adds up (issue 31, "invariants as tests"), property-based through HTTP: random sequences of
  * book (paid now or later, with or without a promo code, 1 to 3 hours; or through the widget's checkout
- * with the run's gift card, which 8 parallel orders race for), buy a protection plan,
+ * with the run's gift card, which 8 parallel orders race for; or by the run's renter holding account credit,
+ * spending 10.00 of it, which the parallel orders race for too), buy a protection plan,
  * reschedule (repriced, the difference charged or left owed, or the price kept), modify (the party and the
  * add-on changed, repriced the same ways), cancel (refunded or kept as credit), $50 paid at the counter
  * (a POS sale settling the booking), the renter's cancellation quote, the next installment of a payment
@@ -21,7 +22,8 @@
  * - the renter's cancellation quote adds up line by line (refund + kept = paid), and never gives
  *   back more than was paid;
  * - the gift card's balance = issued − used + returned, never below zero (checked once the batch's
- *   sales are settled: a sale in flight holds its part of the card until its write).
+ *   sales are settled: a sale in flight holds its part of the card until its write);
+ * - the credit renter's account credit = given − spent + given back by cancellations, never below zero.
  * At the end of each batch, revenue of the location (metrics) equals the ledger's revenue entries.
  *
  * 18 runs of 8 sequences each (the 8 run in parallel, as renters would): 144 sequences per `npm test` (fewer since the
@@ -74,6 +76,8 @@ const sequence = fc.record({
   promo: fc.boolean(),
   /** Booked through the widget's checkout with the run's gift card (the card pays what it covers, a card the rest). */
   giftCard: fc.boolean(),
+  /** Booked by the run's renter holding account credit, spending 10.00 of it (the batch's orders race for it). */
+  accountCredit: fc.boolean(),
   /** Paid now in three installments (the first at booking, the rest charged by the installment job). */
   installments: fc.boolean(),
   hours: fc.integer({ min: 1, max: 3 }),
@@ -92,8 +96,11 @@ let issued = 0;
 let balanceItemId = '';
 /** Goods sold at the counter (12.99, taxed 7.5%). */
 let goodsItemId = '';
+/** The run's renter holding account credit (a goodwill credit moved to the account), and the credit given (cents). */
+let creditRenter = { id: '', email: '' };
+let creditGiven = 0;
 
-async function newOperator(giftDollars: number) {
+async function newOperator(giftDollars: number, creditDollars: number) {
   op = await createOperator();
   item = await rentalItem(op, { assets: 8, data: { addons: [{ addonId: 'cooler', name: 'Cooler', price: 20, priceType: 'flat' }] } });
   const promo = await post('/promoGiftCards', { customerId: op.customerId, promoCode: 'INV10', ExpiryDate: '2099-12-31', Details: { '%Discount': 10 } }, k());
@@ -116,6 +123,36 @@ async function newOperator(giftDollars: number) {
   );
   expect(goods.status, goods.text).toBe(201);
   goodsItemId = goods.body.itemId;
+  // A renter paid a booking in full, then got a goodwill credit: all of it goes to the renter's account credit.
+  const email = `credit-${op.customerId.slice(-8).toLowerCase()}@renter.test`;
+  const paid = await book(op, bookBody({ inventoryId: item.id, startTime: at(op.timezone, 30, '08:00'), endTime: at(op.timezone, 30, '10:00'), email }));
+  expect(paid.status, paid.text).toBe(201);
+  const credit = await post(`/coreBooking/${paid.body.rentalId}/credits`, { amount: creditDollars, reason: 'Invariants' }, k());
+  expect(credit.status, credit.text).toBe(200);
+  creditRenter = { id: paid.body.renterId, email };
+  creditGiven = creditDollars * 100;
+}
+
+/**
+ * The run's renter's account credit = the goodwill credits moved to the account (the run's first one, and any a
+ * step gave on this renter's bookings) − what bookings spent + what cancellations gave back, never below zero.
+ */
+async function checkAccountCredit(where: string) {
+  const [api, rows] = await Promise.all([
+    get(`/renters/${creditRenter.id}?includeAccounting=true`, k()),
+    env.DB.prepare(
+      `SELECT coalesce(sum(CASE WHEN entry_type = 'credit' AND source = 'goodwill' THEN amount END), 0) AS given,
+              coalesce(sum(CASE WHEN entry_type = 'payment' AND source = 'account_credit' THEN amount END), 0) AS spent
+         FROM ledger_entries WHERE customer_id = ? AND renter_id = ? AND deleted_at IS NULL`,
+    )
+      .bind(op.customerId, creditRenter.id)
+      .first<{ given: number; spent: number }>(),
+  ]);
+  expect(api.status, api.text).toBe(200);
+  const left = api.body.accounting.accountCreditCents;
+  expect(rows!.given, `${where}: the run's credit was given`).toBeGreaterThanOrEqual(creditGiven);
+  expect(left, `${where}: account credit = given − spent + given back`).toBe(rows!.given + rows!.spent);
+  expect(left, `${where}: account credit never below zero`).toBeGreaterThanOrEqual(0);
 }
 
 /**
@@ -251,6 +288,8 @@ async function run(s: Sequence) {
   const created = await steps.shared(() => place(s, body));
   // Parallel orders race for the one card: one spent it, or spent it at the same moment (try again): refused, nothing written.
   if (s.giftCard && created.status === 400 && created.body.error === 'invalid_promo_code') return;
+  // The same for the account credit: the batch's orders spend it in parallel, the last ones find too little left.
+  if (spendsCredit(s) && created.status === 400 && created.body.error === 'insufficient_account_credit') return;
   expect(created.status, created.text).toBe(201);
   const rentalId = created.body.rentalId as string;
   let last = await steps.shared(() => check(rentalId, 'booked'));
@@ -282,8 +321,11 @@ function planFitsBalance(state: Awaited<ReturnType<typeof check>>, before: Await
   expect(scheduled, `${where}: the installments still scheduled fit the balance`).toBeLessThanOrEqual(Math.max(0, state.l.balance));
 }
 
-/** Books through the operator's API, or through the widget's checkout with the run's gift card. */
+const spendsCredit = (s: Sequence) => s.accountCredit && !s.giftCard;
+
+/** Books through the operator's API (by the credit renter, spending 10.00 of the credit), or through the widget's checkout with the run's gift card. */
 function place(s: Sequence, body: ReturnType<typeof bookBody>) {
+  if (spendsCredit(s)) return book(op, { ...body, customerInfo: { ...body.customerInfo, email: creditRenter.email }, accountCredit: { amount: 10 } });
   return s.giftCard
     ? post('/public/widget/checkout', {
         customerId: op.customerId,
@@ -414,14 +456,20 @@ async function checkReports() {
 describe('money adds up: random sequences through HTTP', () => {
   it('keeps every view equal to the ledger after every step (144 sequences)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(sequence, { minLength: 8, maxLength: 8 }), fc.integer({ min: 50, max: 600 }), async (batch, giftDollars) => {
-        await newOperator(giftDollars);
-        steps = new StepLock();
-        await Promise.all(batch.map(run));
-        // Once the batch's sales are settled (a sale in flight holds its part of the card until it is written).
-        await checkGiftCard('after the batch');
-        await checkReports();
-      }),
+      fc.asyncProperty(
+        fc.array(sequence, { minLength: 8, maxLength: 8 }),
+        fc.integer({ min: 50, max: 600 }),
+        fc.integer({ min: 5, max: 60 }),
+        async (batch, giftDollars, creditDollars) => {
+          await newOperator(giftDollars, creditDollars);
+          steps = new StepLock();
+          await Promise.all(batch.map(run));
+          // Once the batch's sales are settled (a sale in flight holds its part of the card until it is written).
+          await checkGiftCard('after the batch');
+          await checkAccountCredit('after the batch');
+          await checkReports();
+        },
+      ),
       { numRuns: 18, endOnFailure: true },
     );
   }, 240_000);
