@@ -129,11 +129,12 @@ const iso = (v: string) => new Date(v).toISOString();
 /** POST /meter-readings. */
 export async function recordReading(ctx: Ctx, input: z.output<typeof s.CreateBody>) {
   requirePermission(ctx, 'marina');
-  const slip = await getSlipRow(ctx, input.slipId);
+  // The unit (tenant-checked: another operator's answers 404 first) and its latest reading (tenant-scoped) side by side: one round trip.
+  const [slip, first] = await Promise.all([getSlipRow(ctx, input.slipId), latestOf(ctx, input.slipId, input.utility)]);
   const readAt = input.readAt ? iso(input.readAt) : nowIso(ctx);
   notInFuture(ctx, readAt);
   for (let attempt = 0; ; attempt++) {
-    const prev = await latestOf(ctx, slip.id, input.utility);
+    const prev = attempt === 0 ? first : await latestOf(ctx, slip.id, input.utility);
     if (prev && readAt <= prev.readAt)
       throw meterErrors.fail(
         'meter_reading_out_of_order',
