@@ -23,6 +23,7 @@
  * settles. They count as charges: the balance owes them.
  */
 import { z } from '@hono/zod-openapi';
+import { sql, type SQL } from 'drizzle-orm';
 import { toDollars } from './money';
 
 /** Entry types that move money rather than charge it (bookings' `total` and `amountPaid` split on the same rule). */
@@ -30,6 +31,21 @@ export const PAID_TYPE = 'payment';
 export const REFUND_TYPE = 'refund';
 export const CREDIT_TYPE = 'credit';
 export const MONEY_TYPES: readonly string[] = [PAID_TYPE, REFUND_TYPE, CREDIT_TYPE];
+
+/** The ledger's source of a payment made with the renter's account credit (bookings' account-credit.ts). */
+export const ACCOUNT_CREDIT_SOURCE = 'account_credit';
+
+/**
+ * The ledger entries whose sum is a renter's account credit, as a condition on the ledger row `alias`:
+ * the goodwill credits moved to the account (`credit` entries of source `goodwill`) and what bookings
+ * paid with it (`payment` entries of source `account_credit`; a cancellation's reversal gives it back).
+ * The renter's `accountCreditCents` and the booking sale's read both sum these (migration 0039's guard
+ * repeats it in SQL).
+ */
+export const accountCreditEntrySql = (alias: string): SQL =>
+  sql.raw(
+    `((${alias}.entry_type = '${CREDIT_TYPE}' AND ${alias}.source = 'goodwill') OR (${alias}.entry_type = '${PAID_TYPE}' AND ${alias}.source = '${ACCOUNT_CREDIT_SOURCE}'))`,
+  );
 
 /** A ledger entry as the view reads it (a `ledger_entries` row fits). */
 export interface MoneyEntry {

@@ -19,26 +19,17 @@
  *   its card charge is refunded.
  * - A cancellation reverses the spend (cancel.ts), which gives the credit back to the account.
  */
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { reusable, type DB } from '../../db/client';
 import { toCents, toDollars } from '../../lib/money';
 import { saleExtension } from '../../lib/sale-extensions';
+import { accountCreditEntrySql } from '../../lib/money-view';
 import { ledgerEntries, renters } from '../../db/schema/bookings';
 import { normalizeEmail } from '../renters/service';
 import { bookingErrors } from './errors';
 
-/** The ledger's source of a payment made with account credit. */
-export const ACCOUNT_CREDIT_SOURCE = 'account_credit';
-
 /** The renter's account credit by currency (lower-case), in cents. */
 type CreditByCurrency = Record<string, number>;
-
-/** The ledger entries whose sum is the account credit (see the file comment). */
-export const accountCreditEntry = () =>
-  or(
-    and(eq(ledgerEntries.entryType, 'credit'), eq(ledgerEntries.source, 'goodwill')),
-    and(eq(ledgerEntries.entryType, 'payment'), eq(ledgerEntries.source, ACCOUNT_CREDIT_SOURCE)),
-  );
 
 /** The account credit of the renter with this e-mail, per currency (one statement of the sale's first batch). */
 function creditQuery(db: DB, customerId: string, email: string) {
@@ -56,7 +47,7 @@ function creditQuery(db: DB, customerId: string, email: string) {
             eq(renters.email, sql.placeholder('email')),
             eq(ledgerEntries.affectsBalance, true),
             isNull(ledgerEntries.deletedAt),
-            accountCreditEntry(),
+            accountCreditEntrySql('ledger_entries'),
           ),
         )
         .groupBy(sql`lower(${ledgerEntries.currency})`),

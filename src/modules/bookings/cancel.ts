@@ -18,7 +18,7 @@ import { getBookingRow, getBookingWithZone } from './queries';
 import { payBack, rentalLedger } from './refunds';
 import { refundPlanFrom, type RefundPlan } from './refund-lines';
 import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, capacityReleased, statusEvents } from './changes';
-import { ACCOUNT_CREDIT_SOURCE } from './account-credit';
+import { ACCOUNT_CREDIT_SOURCE } from '../../lib/money-view';
 
 // ------------------------------------------------------------------------------------------------
 // Cancel

@@ -3,6 +3,7 @@ import { reusable, type DB } from '../../db/client';
 import type { Ctx } from '../../lib/context';
 import { ownCustomer, tenantOf } from '../../lib/context';
 import { notFound } from '../../lib/errors';
+import { accountCreditEntrySql } from '../../lib/money-view';
 import { ledgerEntries, renters } from '../../db/schema/bookings';
 import { parseAccounting, renterOut, suggestionOut, type Accounting, type RenterRow, type Status } from './views';
 
@@ -18,8 +19,7 @@ export const accountingSql = sql<string>`(SELECT json_object(
     'k', coalesce(-sum(CASE WHEN l.affects_balance = 1 AND l.amount < 0 THEN l.amount END), 0),
     'n', count(*),
     'l', max(l.occurred_at),
-    'a', coalesce(sum(CASE WHEN l.affects_balance = 1 AND ((l.entry_type = 'credit' AND l.source = 'goodwill')
-      OR (l.entry_type = 'payment' AND l.source = 'account_credit')) THEN l.amount END), 0))
+    'a', coalesce(sum(CASE WHEN l.affects_balance = 1 AND ${accountCreditEntrySql('l')} THEN l.amount END), 0))
   FROM ledger_entries l WHERE l.customer_id = renters.customer_id AND l.renter_id = renters.id AND l.deleted_at IS NULL)`;
 
 const balanceSql = sql<number>`(SELECT coalesce(sum(l.amount), 0) FROM ledger_entries l
