@@ -89,6 +89,9 @@ export default defineConfig(async () => {
       maxWorkers: 3,
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      // A file whose runtime stops answering (so its tests' own timeouts never fire) fails the run by
+      // name after TEST_STALL_SECONDS instead of holding it until CI's limit (test/reporters/watchdog.ts).
+      reporters: ['default', './test/reporters/watchdog.ts'],
       // vitest runs the projects one after the other in name order, each file of `isolated` first.
       projects,
     },
