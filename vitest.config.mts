@@ -92,6 +92,12 @@ export default defineConfig(async () => {
       // A file whose runtime stops answering (so its tests' own timeouts never fire) fails the run by
       // name after TEST_STALL_SECONDS instead of holding it until CI's limit (test/reporters/watchdog.ts).
       reporters: ['default', './test/reporters/watchdog.ts'],
+      // Console output goes straight to the runtime's stdout, not through vitest's RPC. With the RPC, a
+      // line logged from another I/O context (the queue consumer, a request's waitUntil) is buffered
+      // by the pool until its next message; logged while a file sends its last one, vitest waits for
+      // its answer forever and the run never ends (cloudflare/workers-sdk#15498 and #15719: CI waited
+      // 85 minutes on a queue consumer's "queue message failed"). Lines lose their test's header.
+      disableConsoleIntercept: true,
       // vitest runs the projects one after the other in name order, each file of `isolated` first.
       projects,
     },
