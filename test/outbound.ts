@@ -19,3 +19,20 @@ export function fakeHosts(hosts: string[], handler: Fetch): () => void {
     outbound.fetch = previous;
   };
 }
+
+/** Marks the offline fetch, so it is installed once however many test files run in the isolate. */
+const OFFLINE = Symbol('offline');
+
+/**
+ * The test runtime has no network: a request that no fake plays (a webhook queued by an earlier file
+ * and retried after its fake was restored, a name nobody plays) fails at once, as an unreachable
+ * host does, instead of asking the machine's resolver. Installed by `test/setup.ts` under every fake.
+ */
+export function offlineByDefault(): void {
+  if ((outbound.fetch as Fetch & { [OFFLINE]?: true })[OFFLINE]) return;
+  const offline: Fetch & { [OFFLINE]?: true } = async (input) => {
+    throw new TypeError(`fetch failed: no network in tests (${hostOf(input)})`);
+  };
+  offline[OFFLINE] = true;
+  outbound.fetch = offline;
+}
