@@ -45,7 +45,15 @@ if (args.length === 1 && args[0].endsWith('.json') && existsSync(args[0])) {
   const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
   const run = spawnSync(
     process.execPath,
-    [vitest, 'run', '--reporter=default', '--reporter=./test/reporters/timings.ts', `--outputFile.json=${reportPath}`, ...args],
+    [
+      vitest,
+      'run',
+      '--reporter=default',
+      '--reporter=./test/reporters/timings.ts',
+      '--reporter=./test/reporters/watchdog.ts',
+      `--outputFile.json=${reportPath}`,
+      ...args,
+    ],
     { cwd: root, stdio: 'inherit' },
   );
   exitCode = run.status ?? 1;
