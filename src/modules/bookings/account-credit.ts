@@ -18,6 +18,10 @@
  *   for one credit never spend it twice: the second answers 400 `insufficient_account_credit` and
  *   its card charge is refunded.
  * - A cancellation reverses the spend (cancel.ts), which gives the credit back to the account.
+ * - Cancelling a booking whose goodwill credit moved value to the account takes that value back, as
+ *   far as it is still there (`spentMovedCredit`): what the renter has spent of it meanwhile stays
+ *   spent, and the booking's refund keeps that much instead, so the account never goes below zero
+ *   (a second guard of migration 0040 refuses a take-back beyond what is left when it is written).
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { reusable, type DB } from '../../db/client';
@@ -25,6 +29,9 @@ import { toCents, toDollars } from '../../lib/money';
 import { saleExtension } from '../../lib/sale-extensions';
 import { accountCreditEntrySql } from '../../lib/money-view';
 import { ledgerEntries, renters } from '../../db/schema/bookings';
+import type { Ctx } from '../../lib/context';
+import type { LedgerRow } from './ledger';
+import type { BookingRow } from './views';
 import { normalizeEmail } from '../renters/service';
 import { bookingErrors } from './errors';
 
@@ -53,6 +60,36 @@ function creditQuery(db: DB, customerId: string, email: string) {
         .groupBy(sql`lower(${ledgerEntries.currency})`),
     { customerId, email: normalizeEmail(email) },
   );
+}
+
+/** A goodwill credit's part moved to the renter's account (credits.ts): a `credit` entry of source `goodwill`. */
+export const isMovedCredit = (e: Pick<LedgerRow, 'entryType' | 'source' | 'amount'>) => e.entryType === 'credit' && e.source === 'goodwill' && e.amount > 0;
+
+/**
+ * Of the value this booking's goodwill credits moved to the renter's account (the net of its `credit`
+ * entries of source `goodwill`, from `entries`, the rental's ledger), the cents the renter has spent
+ * meanwhile (the account holds less than that value): a cancellation cannot take them back from the
+ * account, so its refund keeps them. 0 when nothing moved or it is all still there; one read, only for
+ * a booking that moved credit.
+ */
+export async function spentMovedCredit(ctx: Ctx, b: Pick<BookingRow, 'customerId' | 'renterId' | 'currency'>, entries: LedgerRow[]): Promise<number> {
+  const moved = entries.filter((e) => e.entryType === 'credit' && e.source === 'goodwill' && !e.deletedAt).reduce((s, e) => s + e.amount, 0);
+  if (moved <= 0 || !b.renterId) return 0;
+  const row = await ctx.db
+    .select({ cents: sql<number>`coalesce(sum(${ledgerEntries.amount}), 0)` })
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.customerId, b.customerId),
+        eq(ledgerEntries.renterId, b.renterId),
+        eq(ledgerEntries.affectsBalance, true),
+        isNull(ledgerEntries.deletedAt),
+        sql`lower(${ledgerEntries.currency}) = lower(${b.currency})`,
+        accountCreditEntrySql('ledger_entries'),
+      ),
+    )
+    .get();
+  return Math.max(0, moved - Math.max(0, Number(row?.cents ?? 0)));
 }
 
 export const insufficientAccountCredit = (message: string) =>

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/context';
 import { commit } from '../../lib/commit';
 import type { Stmt } from '../../db/client';
-import { ApiError } from '../../lib/errors';
+import { ApiError, guardError } from '../../lib/errors';
 import { deposits, renters } from '../../db/schema/bookings';
 import { nowIso } from '../../lib/clock';
 import { formatMoney } from '../../lib/money';
@@ -19,6 +19,8 @@ import { payBack, rentalLedger } from './refunds';
 import { refundPlanFrom, type RefundPlan } from './refund-lines';
 import { casUpdate, commitChange, NOT_REVERSED, releaseAllocations, scopeOf, capacityReleased, statusEvents } from './changes';
 import { ACCOUNT_CREDIT_SOURCE } from '../../lib/money-view';
+import { isMovedCredit, spentMovedCredit } from './account-credit';
+import { bookingErrors } from './errors';
 
 // ------------------------------------------------------------------------------------------------
 // Cancel
@@ -62,8 +64,12 @@ export async function cancelBooking(
   const now = nowIso(ctx);
   // The rental's ledger, read once: its reversals now, and the refund (in the e-mail and paid after the commit).
   const entries = await rentalLedger(ctx, b);
-  const reversals = reversalsOf(entries);
-  const plan = opts.refund !== false ? refundPlanFrom(entries, b, OPERATOR_REFUND) : null;
+  const open = openEntries(entries);
+  // Goodwill credit this booking moved to the renter's account and the renter spent meanwhile stays spent: the
+  // reversal takes back what is left of it, and the refund keeps the rest (account-credit.ts).
+  const spent = await spentMovedCredit(ctx, b, entries);
+  const reversals = reversalsOf(open, spent);
+  const plan = opts.refund !== false ? refundPlanFrom(entries, b, { ...OPERATOR_REFUND, withhold: spent }) : null;
   const points = Number((b.pricing as { loyaltyPoints?: number } | null)?.loyaltyPoints ?? 0);
   const set: Partial<BookingRow> = { status: 'cancelled', cancelledAt: now, cancellationReason: opts.reason ?? null };
   const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: now };
@@ -112,6 +118,9 @@ export async function cancelBooking(
       events: statusEvents(b, 'cancelled', view, 'booking.cancelled'),
     });
   } catch (err) {
+    // The renter spent account credit at the same moment (migration 0040's guard): 409, nothing written.
+    const guard = guardError(err, bookingErrors.table);
+    if (guard) throw guard;
     if (err instanceof ApiError && err.code === 'version_conflict') {
       // Lost to a concurrent change: if that change was a cancellation, this call is a repeat.
       const now2 = await getBookingRow(ctx, rentalId);
@@ -171,14 +180,29 @@ function refundSentence(b: BookingRow, business: string, byCard: number, caller?
  * card payments are refunded afterwards (refund entries); deposits follow their own release; a
  * reseller's payment and one made with membership credits, a gift card or account credit are reversed
  * (the reseller refunds the guest; the credits go back to the membership and the amount to the card,
- * through the hooks; the reversal itself gives the account credit back, account-credit.ts).
+ * through the hooks; the reversal itself gives the account credit back, account-credit.ts). Goodwill
+ * credit the booking moved to the renter's account is taken back less `spentCredit`, what the renter
+ * has spent of it meanwhile.
  */
-function reversalsOf(entries: LedgerRow[]) {
-  const reversed = new Set(entries.map((e) => (e.metadata as { reversalOf?: string } | null)?.reversalOf).filter(Boolean));
-  const open = entries.filter((e) => !reversed.has(e.id) && !(e.metadata as { reversalOf?: string } | null)?.reversalOf);
+function reversalsOf(open: LedgerRow[], spentCredit: number) {
+  let keep = spentCredit;
   return open
     .filter((e) => (e.entryType === 'payment' ? REVERSED_PAYMENTS.has(e.source ?? '') : !NOT_REVERSED.has(e.entryType)))
-    .map((e) => reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`));
+    .flatMap((e) => {
+      const r = reversalOf(e, `Cancelled: ${e.description ?? e.entryType}`);
+      if (keep <= 0 || !isMovedCredit(e)) return [r];
+      // The spent part of credit moved to the account is not taken back.
+      const kept = Math.min(keep, e.amount);
+      keep -= kept;
+      return kept === e.amount ? [] : [{ ...r, amount: -(e.amount - kept) }];
+    });
+}
+
+/** The entries not reversed, reversals left out. */
+function openEntries(entries: LedgerRow[]) {
+  const reversalOfId = (e: LedgerRow) => (e.metadata as { reversalOf?: string } | null)?.reversalOf;
+  const reversed = new Set(entries.map(reversalOfId).filter(Boolean));
+  return entries.filter((e) => !reversed.has(e.id) && !reversalOfId(e));
 }
 
 /** Payments a cancellation reverses rather than refunds through the provider (see `reversalsOf`). */

@@ -16,6 +16,11 @@ export const bookingErrors = defineErrors({
   line_not_refundable: { status: 400, meaning: 'Bookings: a refund line that is not a charge of this booking, or more than is left of it' },
   nothing_to_charge: { status: 409, meaning: 'Bookings: the booking owes nothing (its balance is 0 or money is held on file)' },
   no_card_on_file: { status: 409, meaning: "Bookings: neither the booking's payment nor the renter has a stored card to charge" },
+  account_credit_changed: {
+    status: 409,
+    meaning:
+      "Bookings: a cancellation would take back goodwill credit its booking moved to the renter's account while the renter was spending it; cancel again",
+  },
   insufficient_account_credit: {
     status: 400,
     meaning:

@@ -48,6 +48,11 @@ export interface RefundTerms {
   percent: number;
   /** The policy's words for the rental line. */
   rule: string;
+  /**
+   * Cents the rental line keeps besides the policy's: goodwill credit this booking moved to the renter's
+   * account that the renter has already spent (account-credit.ts `spentMovedCredit`), never more than its refund.
+   */
+  withhold?: number;
 }
 
 /** A plan's refund rule as written on its charge when it was bought. */
@@ -112,7 +117,9 @@ export function refundPlanFrom(entries: LedgerRow[], b: Pick<BookingRow, 'paymen
     main -= paid;
     if (paid > 0) lines.push(lineOf(kind, description, paid, paid, rule));
   }
-  lines.unshift(lineOf('rental', 'Rental, add-ons and taxes', main, pct(main, terms.percent), terms.rule));
+  const withheld = Math.min(terms.withhold ?? 0, pct(main, terms.percent));
+  const rule = withheld > 0 ? `${terms.rule}, less the account credit it gave that was already spent` : terms.rule;
+  lines.unshift(lineOf('rental', 'Rental, add-ons and taxes', main, pct(main, terms.percent) - withheld, rule));
   lines.push(...plans.map((p) => p.line));
   const byIntent = intentsOf(pools, planIntents, b.paymentIntentId, lines, plans);
   const total = (k: 'paid' | 'refund' | 'kept') => lines.reduce((s, l) => s + l[k], 0);

@@ -66,7 +66,9 @@ export const cancel = route({
 provider (\`refund: false\` keeps it as the renter's credit; a reseller-paid booking has its payment entry reversed instead), voids an authorized
 deposit, e-mails the renter, fires \`booking.cancelled\`, \`booking.status_changed\` and \`payment.refunded\`. Cancelling again answers 200 with
 \`alreadyCancelled: true\` and changes nothing, even when two cancellations race. Checked-in, completed and no-show bookings: 409 \`not_cancellable\`.
-Needs the \`bookings\` permission (admins and managers have it). ${STATUS_DOC}`,
+Goodwill credit this booking moved to the renter's account is taken back as far as the account still holds it; what the renter spent of it
+stays spent and the refund keeps that much (the rental line's \`kept\`). 409 \`account_credit_changed\` when the renter spent it at that very
+moment (nothing written: cancel again). Needs the \`bookings\` permission (admins and managers have it). ${STATUS_DOC}`,
   params: s.RentalParams,
   body: s.CancelBody,
   ok: s.CancelResult,

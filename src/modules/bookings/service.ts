@@ -15,7 +15,7 @@
  */
 export { createBooking, createBookingRows, type CreateBookingOptions, type BookingResult } from './create';
 // The renter's account credit as the booking sale's payment source (the seed sells with it where no module hooks run).
-export { accountCreditSale } from './account-credit';
+export { accountCreditSale, spentMovedCredit } from './account-credit';
 export { quoteBooking } from './quote';
 export { previewBooking } from './preview';
 export { inRequestFields } from './errors';

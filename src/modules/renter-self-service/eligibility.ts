@@ -9,7 +9,7 @@ import { formatMoney, toDollars } from '../../lib/money';
 import { locations } from '../../db/schema/locations';
 import { eq } from 'drizzle-orm';
 import { locationCancellationPolicy, refundPercentAt } from '../public-settings/service';
-import { coveredPercent, refundPlanFrom, rentalLedger, type BookingRow, type RefundPlan } from '../bookings/service';
+import { coveredPercent, refundPlanFrom, rentalLedger, spentMovedCredit, type BookingRow, type RefundPlan } from '../bookings/service';
 import { rentalOnItsClock } from './queries';
 import { nowMs } from '../../lib/clock';
 
@@ -73,7 +73,9 @@ export async function eligibilityAndPlan(ctx: Ctx, b: BookingRow): Promise<{ eli
   const reason = ineligibility(b, policy, now, hoursBefore);
   const { percent, covered } = reason ? { percent: 0, covered: false } : coveredPercent(entries, refundPercentAt(policy, hoursBefore), hoursBefore);
   const rule = covered ? `${percent}% refund under the cancellation cover bought for this booking` : `${percent}% refund under the cancellation policy`;
-  const plan = refundPlanFrom(entries, b, { by: 'renter', percent, rule });
+  // Goodwill credit this booking gave to the renter's account and already spent is kept from the refund (bookings' account-credit.ts).
+  const withhold = reason ? 0 : await spentMovedCredit(ctx, b, entries);
+  const plan = refundPlanFrom(entries, b, { by: 'renter', percent, rule, withhold });
   const refundCents = plan.refund;
   const eligibility: Eligibility = {
     rentalId: b.id,

@@ -2,7 +2,9 @@
  * The renter's account credit pays a later booking (bookings/account-credit.ts): a goodwill credit on
  * a paid booking moves value to the renter's account; `accountCredit` on POST /coreBooking spends it
  * (after membership credits and a gift card, before the card), a cancellation gives it back, and two
- * bookings racing for one credit never spend it twice (the database guard of migration 0039).
+ * bookings racing for one credit never spend it twice (the database guard of migration 0039). Cancelling
+ * the booking that gave the credit takes back what is left of it and keeps the spent part from its
+ * refund, so the account never goes below zero (the guard of migration 0040).
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { env } from 'cloudflare:test';
@@ -28,14 +30,14 @@ const body = (email: string, extra: Record<string, unknown> = {}, on = day++) =>
 });
 
 /** A renter holding `dollars` of account credit: a paid booking and a goodwill credit moved to the account. */
-async function renterWithCredit(dollars: number): Promise<{ email: string; renterId: string }> {
+async function renterWithCredit(dollars: number): Promise<{ email: string; renterId: string; rentalId: string; transactionId: string }> {
   const email = newEmail();
   const paid = await book(op, body(email));
   expect(paid.status, paid.text).toBe(201);
   const c = await post(`/coreBooking/${paid.body.rentalId}/credits`, { amount: dollars, reason: 'Engine trouble' }, { key: op.adminKey });
   expect(c.status, c.text).toBe(200);
   expect(c.body.credit.toAccount).toBe(dollars);
-  return { email, renterId: paid.body.renterId };
+  return { email, renterId: paid.body.renterId, rentalId: paid.body.rentalId, transactionId: paid.body.transactionId };
 }
 
 const accountCredit = async (renterId: string) =>
@@ -165,5 +167,69 @@ describe('account credit pays a later booking', () => {
     expect(await accountCredit(renterId)).toBe(2500);
     const doc = JSON.stringify((await get('/openapi.json')).body.components.schemas);
     expect(doc).toContain('insufficient_account_credit');
+  });
+
+  it('cancelling the booking that gave the credit takes back what is left of it and keeps the part spent meanwhile from its refund', async () => {
+    const { email, renterId, rentalId, transactionId } = await renterWithCredit(30);
+    const later = await book(op, body(email, { accountCredit: { amount: 20 } }));
+    expect(later.status, later.text).toBe(201);
+    expect(await accountCredit(renterId)).toBe(1000);
+    // The renter's own quote keeps the spent 20.00 as well.
+    const quote = await get(`/public/bookings/${rentalId}/cancellation-eligibility`);
+    expect(quote.status, quote.text).toBe(200);
+    expect(quote.body.refund).toMatchObject({ amountCents: 18000, paid: 200 });
+    const cancelled = await post(`/coreBooking/${rentalId}/cancel`, { reason: 'Weather' }, { key: op.adminKey });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.refund).toMatchObject({ status: 'succeeded', amount: 180 });
+    expect(cancelled.body.refund.lines[0]).toMatchObject({ kind: 'rental', paid: 200, refund: 180, kept: 20 });
+    // The 10.00 left went back from the account; the 20.00 spent stays spent, and nothing is owed anywhere.
+    expect(await accountCredit(renterId)).toBe(0);
+    expect(await intentOf(transactionId)).toEqual({ received: 20000, refunded: 18000 });
+    const after = await get(`/coreBooking/${rentalId}`, { key: op.adminKey });
+    expect(after.body).toMatchObject({ status: 'cancelled', pricing: { balanceDue: 0 } });
+  });
+
+  it('with nothing spent, cancelling the booking that gave the credit takes it all back and refunds the card in full', async () => {
+    const { renterId, rentalId, transactionId } = await renterWithCredit(30);
+    const cancelled = await post(`/coreBooking/${rentalId}/cancel`, { reason: 'Weather' }, { key: op.adminKey });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.refund).toMatchObject({ status: 'succeeded', amount: 200 });
+    expect(await accountCredit(renterId)).toBe(0);
+    expect(await intentOf(transactionId)).toEqual({ received: 20000, refunded: 20000 });
+  });
+
+  it('a cancellation racing a booking that spends the credit it gave: the account never goes below zero and every booking balances', async () => {
+    // The cancellation starts as the booking starts, or a little after it (so either may write first).
+    for (const delayMs of [0, 40, 80, 160, 320]) {
+      const { email, renterId, rentalId, transactionId } = await renterWithCredit(30);
+      const cancel = () => post(`/coreBooking/${rentalId}/cancel`, { reason: 'Weather' }, { key: op.adminKey });
+      const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const [c, spend] = await Promise.all([later(delayMs).then(cancel), book(op, body(email, { accountCredit: { amount: 30 } }))]);
+      // Refused by the guard (the spend was written first): nothing was written, and cancelling again works.
+      const done = c.status === 409 ? (expectError(c, 409, 'account_credit_changed'), await cancel()) : c;
+      expect(done.status, done.text).toBe(200);
+      const spent = spend.status === 201;
+      if (!spent) expectError(spend, 400, 'insufficient_account_credit');
+      expect(await accountCredit(renterId)).toBe(0);
+      expect(done.body.refund.amount).toBe(spent ? 170 : 200);
+      expect(await intentOf(transactionId)).toEqual({ received: 20000, refunded: spent ? 17000 : 20000 });
+      const after = await get(`/coreBooking/${rentalId}`, { key: op.adminKey });
+      expect(after.body.pricing.balanceDue).toBe(0);
+    }
+  });
+
+  it('the database refuses a take-back of goodwill credit beyond what the account holds (migration 0040)', async () => {
+    const { renterId, rentalId } = await renterWithCredit(30);
+    const takeBack = (amount: number) =>
+      env.DB.prepare(
+        `INSERT INTO ledger_entries (id, customer_id, renter_id, rental_id, entry_type, source, amount, currency, affects_balance, occurred_at, created_at)
+         VALUES (?, ?, ?, ?, 'credit', 'goodwill', ?, 'usd', 1, '2027-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z')`,
+      )
+        .bind(`led_test_${crypto.randomUUID()}`, op.customerId, renterId, rentalId, amount)
+        .run();
+    await expect(takeBack(-3001)).rejects.toThrow(/account_credit_changed/);
+    expect(await accountCredit(renterId)).toBe(3000);
+    await takeBack(-3000);
+    expect(await accountCredit(renterId)).toBe(0);
   });
 });
