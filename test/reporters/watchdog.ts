@@ -5,7 +5,8 @@
  * answering (a blocked isolate, a lost runner connection), that timer never fires and vitest waits
  * for the file forever (CI once waited 85 minutes). This reporter runs in vitest's own process. When
  * files are still unfinished and nothing at all has been reported for `TEST_STALL_SECONDS` (default
- * 180: six times the test timeout, while the other runtimes' files report every second or so), it
+ * 180: six times the test timeout, while the other runtimes' files report every second or so; longer
+ * while a running test sets a longer timeout of its own, by that timeout and a minute), it
  * prints each unfinished file with the last thing it reported (the runtime buffers its reports, so a
  * blocked one may not even have reported its start), cancels the run and exits with an error.
  */
@@ -14,8 +15,8 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 interface Unfinished {
   /** The last stage reported: queued, collected, started. */
   stage: string;
-  /** The tests and hooks it is in, with when each began. */
-  inside: Map<string, number>;
+  /** The tests and hooks it is in: when each began, and a test's own timeout when it sets a longer one. */
+  inside: Map<string, { since: number; timeoutMs?: number }>;
 }
 
 const STALL_MS = Number(process.env.TEST_STALL_SECONDS ?? 180) * 1000;
@@ -57,7 +58,7 @@ export default class WatchdogReporter implements Reporter {
   }
 
   onTestCaseReady(test: TestCase) {
-    this.unfinished.get(test.module.moduleId)?.inside.set(test.fullName, this.seen());
+    this.unfinished.get(test.module.moduleId)?.inside.set(test.fullName, { since: this.seen(), timeoutMs: test.options.timeout });
   }
 
   onTestCaseResult(test: TestCase) {
@@ -66,7 +67,7 @@ export default class WatchdogReporter implements Reporter {
   }
 
   onHookStart(hook: Hook) {
-    this.unfinished.get(moduleOf(hook))?.inside.set(hookName(hook), this.seen());
+    this.unfinished.get(moduleOf(hook))?.inside.set(hookName(hook), { since: this.seen() });
   }
 
   onHookEnd(hook: Hook) {
@@ -88,13 +89,19 @@ export default class WatchdogReporter implements Reporter {
     this.seen();
   }
 
+  /** Silence allowed: the stall limit, or longer while a running test may take longer by its own timeout. */
+  private allowedMs() {
+    const timeouts = [...this.unfinished.values()].flatMap((u) => [...u.inside.values()].map((i) => (i.timeoutMs ?? 0) + 60_000));
+    return Math.max(STALL_MS, ...timeouts);
+  }
+
   private check() {
     const now = Date.now();
-    if (this.fired || !this.unfinished.size || now - this.lastReport <= STALL_MS) return;
+    if (this.fired || !this.unfinished.size || now - this.lastReport <= this.allowedMs()) return;
     this.fired = true;
     const lines = [...this.unfinished].flatMap(([file, u]) => [
       `  ${file} (last reported: ${u.stage})`,
-      ...[...u.inside].map(([what, since]) => `    in ${what}, for ${Math.round((now - since) / 1000)} s`),
+      ...[...u.inside].map(([what, { since }]) => `    in ${what}, for ${Math.round((now - since) / 1000)} s`),
     ]);
     process.stderr.write(
       `\n[watchdog] nothing reported for ${Math.round((now - this.lastReport) / 1000)} s (TEST_STALL_SECONDS=${STALL_MS / 1000}); ` +
