@@ -40,6 +40,11 @@ export interface RefundPlan {
   kept: number;
   /** Where the refund goes back: each payment intent and what it gives back. */
   byIntent: { paymentIntentId: string; amount: number }[];
+  /**
+   * Cents of the rental line's `kept` that are not a fee: goodwill credit this booking moved to the
+   * renter's account and the renter already spent (`RefundTerms.withhold`, at most the line's money).
+   */
+  creditSpent: number;
 }
 
 export interface RefundTerms {
@@ -49,8 +54,10 @@ export interface RefundTerms {
   /** The policy's words for the rental line. */
   rule: string;
   /**
-   * Cents the rental line keeps besides the policy's: goodwill credit this booking moved to the renter's
-   * account that the renter has already spent (account-credit.ts `spentMovedCredit`), never more than its refund.
+   * Goodwill credit this booking moved to the renter's account that the renter has already spent
+   * (cents, account-credit.ts `spentMovedCredit`): it counts as given back, so the card gets the
+   * policy's refund less it; when it is more than that refund, the renter keeps it and the fee is
+   * smaller by the difference (the account never goes below zero, the booking owes nothing).
    */
   withhold?: number;
 }
@@ -117,13 +124,13 @@ export function refundPlanFrom(entries: LedgerRow[], b: Pick<BookingRow, 'paymen
     main -= paid;
     if (paid > 0) lines.push(lineOf(kind, description, paid, paid, rule));
   }
-  const withheld = Math.min(terms.withhold ?? 0, pct(main, terms.percent));
-  const rule = withheld > 0 ? `${terms.rule}, less the account credit it gave that was already spent` : terms.rule;
-  lines.unshift(lineOf('rental', 'Rental, add-ons and taxes', main, pct(main, terms.percent) - withheld, rule));
+  const creditSpent = Math.min(terms.withhold ?? 0, main);
+  const rule = creditSpent > 0 ? `${terms.rule}, less the account credit it gave that was already spent` : terms.rule;
+  lines.unshift(lineOf('rental', 'Rental, add-ons and taxes', main, Math.max(0, pct(main, terms.percent) - creditSpent), rule));
   lines.push(...plans.map((p) => p.line));
   const byIntent = intentsOf(pools, planIntents, b.paymentIntentId, lines, plans);
   const total = (k: 'paid' | 'refund' | 'kept') => lines.reduce((s, l) => s + l[k], 0);
-  return { lines, paid: total('paid'), refund: total('refund'), kept: total('kept'), byIntent };
+  return { lines, paid: total('paid'), refund: total('refund'), kept: total('kept'), byIntent, creditSpent };
 }
 
 function lineOf(kind: RefundLineKind, description: string, paid: number, refund: number, rule: string): RefundLine {

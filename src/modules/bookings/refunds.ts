@@ -29,15 +29,20 @@ export function rentalLedger(ctx: Ctx, b: Pick<BookingRow, 'id' | 'customerId'>)
     .all();
 }
 
-/** What a cancellation keeps, as ledger lines: the rental's cancellation fee and each plan premium kept. */
+/**
+ * What a cancellation keeps, as ledger lines: the rental's cancellation fee and each plan premium kept.
+ * The rental line's part that is account credit already spent (`plan.creditSpent`) is no fee: the
+ * credit entry it left on the booking stands for it.
+ */
 export function keptEntries(b: BookingRow, plan: RefundPlan): LedgerDraft[] {
   const scope = scopeOf(b);
   return plan.lines
-    .filter((l) => l.kept > 0)
-    .map((l) =>
+    .map((l) => ({ l, amount: l.kind === 'rental' ? l.kept - plan.creditSpent : l.kept }))
+    .filter(({ amount }) => amount > 0)
+    .map(({ l, amount }) =>
       l.kind === 'rental'
-        ? memoEntry(scope, { entryType: 'cancellation_fee', amount: l.kept, affectsBalance: true, description: 'Cancellation fee (policy)', source: 'policy' })
-        : memoEntry(scope, { entryType: l.kind, amount: l.kept, affectsBalance: true, description: `${l.description}: kept (${l.rule})`, source: 'policy' }),
+        ? memoEntry(scope, { entryType: 'cancellation_fee', amount, affectsBalance: true, description: 'Cancellation fee (policy)', source: 'policy' })
+        : memoEntry(scope, { entryType: l.kind, amount, affectsBalance: true, description: `${l.description}: kept (${l.rule})`, source: 'policy' }),
     );
 }
 

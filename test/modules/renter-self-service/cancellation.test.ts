@@ -197,6 +197,63 @@ describe('GET /public/bookings/{rentalId}/cancellation-eligibility', () => {
 });
 
 describe('POST /public/bookings/{rentalId}/cancel', () => {
+  /**
+   * A renter whose paid booking (200.00) gave `credit` of goodwill to their account and who spent `spend` of it on a
+   * later booking; the location refunds 50% a day or more before the start.
+   */
+  async function creditGivenAndSpent(credit: number, spend: number) {
+    const op = await createOperator();
+    await setPolicy(op.locationId, { tiers: [{ hoursBefore: 24, refundPercent: 50 }] });
+    const paid = await paidBooking(op, { day: 2 });
+    const c = await post(`/coreBooking/${paid.rentalId}/credits`, { amount: credit, reason: 'Late boat' }, { key: op.adminKey });
+    expect(c.status, c.text).toBe(200);
+    const later = await book(op, {
+      ...bookBody({ inventoryId: paid.item.id, startTime: at(op.timezone, 5, '10:00'), endTime: at(op.timezone, 5, '12:00'), email: paid.email }),
+      accountCredit: { amount: spend },
+    });
+    expect(later.status, later.text).toBe(201);
+    const renterId = later.body.renterId as string;
+    const accountCredit = async () =>
+      (await get(`/renters/${renterId}?includeAccounting=true`, { key: op.adminKey })).body.accounting.accountCreditCents as number;
+    expect(await accountCredit()).toBe((credit - spend) * 100);
+    const fees = async () =>
+      (
+        await env.DB.prepare(`SELECT entry_type, amount FROM ledger_entries WHERE rental_id = ? AND entry_type IN ('refund', 'cancellation_fee')`)
+          .bind(paid.rentalId)
+          .all<{ entry_type: string; amount: number }>()
+      ).results
+        .map((e) => [e.entry_type, e.amount])
+        .sort();
+    return { op, paid, accountCredit, fees };
+  }
+
+  it('credit the booking gave and the renter spent counts as given back: the card gets the policy refund less it, the fee is the policy’s', async () => {
+    const { op, paid, accountCredit, fees } = await creditGivenAndSpent(30, 20);
+    const quote = await get(`/public/bookings/${paid.rentalId}/cancellation-eligibility`);
+    expect(quote.body.refund).toMatchObject({ percent: 50, amount: 80, paid: 200 });
+    const r = await cancel(paid.rentalId, await sessionToken(op, paid.rentalId));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.refund).toMatchObject({ status: 'succeeded', amount: 80 });
+    // 80.00 back to the card and 20.00 of credit spent: the policy's half. The fee is the policy's 100.00;
+    // the 10.00 left went back from the account.
+    expect(await fees()).toEqual([
+      ['cancellation_fee', 10000],
+      ['refund', 8000],
+    ]);
+    expect(await accountCredit()).toBe(0);
+    expect((await get(`/coreBooking/${paid.rentalId}`, { key: op.adminKey })).body.pricing.balanceDue).toBe(0);
+  });
+
+  it('spent credit beyond the policy refund stays with the renter: nothing back to the card, a smaller fee, nothing owed', async () => {
+    const { op, paid, accountCredit, fees } = await creditGivenAndSpent(150, 150);
+    const r = await cancel(paid.rentalId, await sessionToken(op, paid.rentalId));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.refund).toMatchObject({ amount: 0 });
+    expect(await fees()).toEqual([['cancellation_fee', 5000]]);
+    expect(await accountCredit()).toBe(0);
+    expect((await get(`/coreBooking/${paid.rentalId}`, { key: op.adminKey })).body.pricing.balanceDue).toBe(0);
+  });
+
   it('cancels through the lifecycle with the policy refund (payment.refunded), keeps the rest as a fee, and uses the session up', async () => {
     const op = await createOperator();
     await setPolicy(op.locationId, {
