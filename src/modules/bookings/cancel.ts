@@ -67,9 +67,10 @@ export async function cancelBooking(
   const open = openEntries(entries);
   // Goodwill credit this booking moved to the renter's account and the renter spent meanwhile stays spent: the
   // reversal takes back what is left of it, and the refund keeps the rest (account-credit.ts).
+  // (The refund keeps at most the card money: spent credit beyond it stays on the booking as its balance due.)
   const spent = await spentMovedCredit(ctx, b, entries);
+  const reversals = reversalsOf(open, spent);
   const plan = opts.refund !== false ? refundPlanFrom(entries, b, { ...OPERATOR_REFUND, withhold: spent }) : null;
-  const reversals = reversalsOf(open, plan ? plan.creditSpent : spent);
   const points = Number((b.pricing as { loyaltyPoints?: number } | null)?.loyaltyPoints ?? 0);
   const set: Partial<BookingRow> = { status: 'cancelled', cancelledAt: now, cancellationReason: opts.reason ?? null };
   const after: BookingRow = { ...b, ...set, version: b.version + 1, updatedAt: now };
