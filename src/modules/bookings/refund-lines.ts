@@ -57,7 +57,8 @@ export interface RefundTerms {
    * Goodwill credit this booking moved to the renter's account that the renter has already spent
    * (cents, account-credit.ts `spentMovedCredit`): it counts as given back, so the card gets the
    * policy's refund less it; when it is more than that refund, the renter keeps it and the fee is
-   * smaller by the difference (the account never goes below zero, the booking owes nothing).
+   * smaller by the difference (the account never goes below zero). At most the rental line's card
+   * money: spent credit beyond it stays on the booking as balance due.
    */
   withhold?: number;
 }
