@@ -34,17 +34,20 @@ export const MONEY_TYPES: readonly string[] = [PAID_TYPE, REFUND_TYPE, CREDIT_TY
 
 /** The ledger's source of a payment made with the renter's account credit (bookings' account-credit.ts). */
 export const ACCOUNT_CREDIT_SOURCE = 'account_credit';
+/** Source of an operator's goodwill credit's entries (its `credit` entry is value moved to the renter's account). */
+export const GOODWILL_SOURCE = 'goodwill';
 
 /**
  * The ledger entries whose sum is a renter's account credit, as a condition on the ledger row `alias`:
  * the goodwill credits moved to the account (`credit` entries of source `goodwill`) and what bookings
  * paid with it (`payment` entries of source `account_credit`; a cancellation's reversal gives it back).
- * The renter's `accountCreditCents` and the booking sale's read both sum these (migration 0039's guard
- * repeats it in SQL).
+ * The renter's `accountCreditCents`, the booking sale's read and a cancellation's take-back sum these
+ * (the view `renter_account_credit_entries` of migration 0040, which both database guards read, repeats
+ * it in SQL).
  */
 export const accountCreditEntrySql = (alias: string): SQL =>
   sql.raw(
-    `((${alias}.entry_type = '${CREDIT_TYPE}' AND ${alias}.source = 'goodwill') OR (${alias}.entry_type = '${PAID_TYPE}' AND ${alias}.source = '${ACCOUNT_CREDIT_SOURCE}'))`,
+    `((${alias}.entry_type = '${CREDIT_TYPE}' AND ${alias}.source = '${GOODWILL_SOURCE}') OR (${alias}.entry_type = '${PAID_TYPE}' AND ${alias}.source = '${ACCOUNT_CREDIT_SOURCE}'))`,
   );
 
 /** A ledger entry as the view reads it (a `ledger_entries` row fits). */

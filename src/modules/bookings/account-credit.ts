@@ -27,7 +27,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { reusable, type DB } from '../../db/client';
 import { toCents, toDollars } from '../../lib/money';
 import { saleExtension } from '../../lib/sale-extensions';
-import { accountCreditEntrySql } from '../../lib/money-view';
+import { accountCreditEntrySql, CREDIT_TYPE, GOODWILL_SOURCE } from '../../lib/money-view';
 import { ledgerEntries, renters } from '../../db/schema/bookings';
 import type { Ctx } from '../../lib/context';
 import type { LedgerRow } from './ledger';
@@ -62,8 +62,11 @@ function creditQuery(db: DB, customerId: string, email: string) {
   );
 }
 
-/** A goodwill credit's part moved to the renter's account (credits.ts): a `credit` entry of source `goodwill`. */
-export const isMovedCredit = (e: Pick<LedgerRow, 'entryType' | 'source' | 'amount'>) => e.entryType === 'credit' && e.source === 'goodwill' && e.amount > 0;
+/** A goodwill credit's part moved to the renter's account (credits.ts), or its reversal: a `credit` entry of source `goodwill`. */
+const isGoodwillCredit = (e: Pick<LedgerRow, 'entryType' | 'source'>) => e.entryType === CREDIT_TYPE && e.source === GOODWILL_SOURCE;
+
+/** Value a goodwill credit moved to the renter's account (not a reversal of it). */
+export const isMovedCredit = (e: Pick<LedgerRow, 'entryType' | 'source' | 'amount'>) => isGoodwillCredit(e) && e.amount > 0;
 
 /**
  * Of the value this booking's goodwill credits moved to the renter's account (the net of its `credit`
@@ -73,7 +76,7 @@ export const isMovedCredit = (e: Pick<LedgerRow, 'entryType' | 'source' | 'amoun
  * a booking that moved credit.
  */
 export async function spentMovedCredit(ctx: Ctx, b: Pick<BookingRow, 'customerId' | 'renterId' | 'currency'>, entries: LedgerRow[]): Promise<number> {
-  const moved = entries.filter((e) => e.entryType === 'credit' && e.source === 'goodwill' && !e.deletedAt).reduce((s, e) => s + e.amount, 0);
+  const moved = entries.filter(isGoodwillCredit).reduce((s, e) => s + e.amount, 0);
   if (moved <= 0 || !b.renterId) return 0;
   const row = await ctx.db
     .select({ cents: sql<number>`coalesce(sum(${ledgerEntries.amount}), 0)` })

@@ -9,7 +9,7 @@ import { formatMoney } from '../../lib/money';
 import { bookingMailStmt, lineOf, loadMailSetting, mailData } from './emails';
 import { payments } from '../../adapters/payments';
 import { activityStmt } from './activity';
-import { insertLedger, memoEntry, moneyFromLedgerStmt, reversalOf, type LedgerRow } from './ledger';
+import { insertLedger, memoEntry, moneyFromLedgerStmt, openEntries, reversalOf, type LedgerRow } from './ledger';
 import { bookingDepositInfoStmt } from './row-writes';
 import { dollars } from './pricing';
 import { canMove, type BookingStatus } from './status';
@@ -197,13 +197,6 @@ function reversalsOf(open: LedgerRow[], spentCredit: number) {
       keep -= kept;
       return kept === e.amount ? [] : [{ ...r, amount: -(e.amount - kept) }];
     });
-}
-
-/** The entries not reversed, reversals left out. */
-function openEntries(entries: LedgerRow[]) {
-  const reversalOfId = (e: LedgerRow) => (e.metadata as { reversalOf?: string } | null)?.reversalOf;
-  const reversed = new Set(entries.map(reversalOfId).filter(Boolean));
-  return entries.filter((e) => !reversed.has(e.id) && !reversalOfId(e));
 }
 
 /** Payments a cancellation reverses rather than refunds through the provider (see `reversalsOf`). */

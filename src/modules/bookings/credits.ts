@@ -15,7 +15,7 @@
  */
 import { requirePermission, type Ctx } from '../../lib/context';
 import { toCents, toDollars } from '../../lib/money';
-import { moneyView } from '../../lib/money-view';
+import { GOODWILL_SOURCE, moneyView } from '../../lib/money-view';
 import { activityStmt } from './activity';
 import { casUpdate, commitChange, scopeOf } from './changes';
 import { planFollowsBalanceStmts } from './installments';
@@ -32,9 +32,6 @@ export interface CreditOut {
   toAccount: number;
   renterId: string | null;
 }
-
-/** Entry source of goodwill credits (the renter's account credit sums the `credit` entries of this source). */
-const GOODWILL_SOURCE = 'goodwill';
 
 export async function creditBooking(ctx: Ctx, rentalId: string, input: { amount: number; reason: string }): Promise<CreditOut> {
   requirePermission(ctx, 'bookings');

@@ -173,6 +173,15 @@ export function memoEntry(
   });
 }
 
+/** The entry an entry reverses (its `metadata.reversalOf`), if it is a reversal. */
+const reversalOfId = (e: LedgerRow) => (e.metadata as { reversalOf?: string } | null)?.reversalOf;
+
+/** The entries that are not reversed and are not reversals themselves. */
+export function openEntries(entries: LedgerRow[]): LedgerRow[] {
+  const reversed = new Set(entries.map(reversalOfId).filter(Boolean));
+  return entries.filter((e) => !reversed.has(e.id) && !reversalOfId(e));
+}
+
 /** The reversal of an entry: same type, opposite sign, deterministic id (one reversal per entry, ever). */
 export function reversalOf(e: LedgerRow, description: string): NewLedger {
   return {

@@ -31,6 +31,7 @@ import {
   CHARGE_TYPES,
   insertLedger,
   moneyFromLedgerStmt,
+  openEntries,
   paymentEntry,
   refundEntry,
   reversalOf,
@@ -87,9 +88,7 @@ export async function openCharges(ctx: Ctx, b: BookingRow): Promise<LedgerRow[]>
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.customerId, b.customerId), eq(ledgerEntries.rentalId, b.id), isNull(ledgerEntries.deletedAt)))
     .all();
-  const reversalOfId = (e: LedgerRow) => (e.metadata as { reversalOf?: string } | null)?.reversalOf;
-  const reversed = new Set(rows.map(reversalOfId).filter(Boolean));
-  return rows.filter((e) => (CHARGE_TYPES as readonly string[]).includes(e.entryType) && !reversalOfId(e) && !reversed.has(e.id));
+  return openEntries(rows).filter((e) => (CHARGE_TYPES as readonly string[]).includes(e.entryType));
 }
 
 /** The booking's discounts, as the order discounts of a new quote (the bundle's percentage goes on the line). */
